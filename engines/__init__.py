@@ -1,0 +1,46 @@
+"""Pure game rules, one package a game, all speaking `engines.contract`.
+
+Every subpackage that defines `GAME` (a `Game` instance) is registered, so adding
+a game needs no edit here.
+"""
+
+import importlib
+import pkgutil
+
+from engines.contract import (
+    CHANCE,
+    BadOption,
+    Event,
+    Game,
+    IllegalAction,
+    Option,
+    Result,
+    Seat,
+)
+
+
+def _discover() -> dict[str, Game]:
+    games: dict[str, Game] = {}
+    for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
+        if not info.ispkg:
+            continue
+        module = importlib.import_module(f"{__name__}.{info.name}")
+        game = getattr(module, "GAME", None)
+        if isinstance(game, Game):
+            games[game.id] = game
+    return games
+
+
+REGISTRY: dict[str, Game] = _discover()
+
+__all__ = [
+    "CHANCE",
+    "REGISTRY",
+    "BadOption",
+    "Event",
+    "Game",
+    "IllegalAction",
+    "Option",
+    "Result",
+    "Seat",
+]

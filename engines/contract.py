@@ -1,0 +1,201 @@
+"""The one interface every game implements (shared/docs/engine-contract.md).
+
+The base class owns what all games share: option and player-count checks, the
+turn check (is this seat allowed to act now?), the legality check against
+`legal_actions`, the chance check against `chance_outcomes`, and copying the
+state so `apply` never mutates its input. A game implements only its rules.
+"""
+
+from __future__ import annotations
+
+import json
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+Seat = int
+CHANCE: Seat = -1
+State = Any
+
+MAX_ACTION_BYTES = 32
+
+
+class IllegalAction(ValueError):
+    """An action the rules forbid now; the message is shown to the player as is."""
+
+
+class BadOption(ValueError):
+    """A game option or player count that does not exist; the message names what does."""
+
+
+@dataclass(frozen=True)
+class Event:
+    text: str
+    to: Seat | None = None
+    kind: str = "info"
+
+
+@dataclass(frozen=True)
+class Result:
+    ranking: list[list[Seat]]
+    scores: dict[Seat, float]
+    summary: str
+
+
+@dataclass(frozen=True)
+class Option:
+    choices: tuple[str, ...]
+    default: str
+    description: str
+    labels: Mapping[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if self.default not in self.choices:
+            raise ValueError(f"default {self.default!r} not among {self.choices}")
+
+
+class Game(ABC):
+    id: ClassVar[str]
+    title: ClassVar[str]
+    rules_version: ClassVar[int] = 1
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    options: ClassVar[dict[str, Option]] = {}
+    summary: ClassVar[str] = ""
+    """One line for game lists."""
+    rules_text: ClassVar[str] = ""
+    """The rules as shown to players, including every decision the rulebook left open."""
+
+    # ----- what a game implements -------------------------------------------------
+    @abstractmethod
+    def new_state(self, names: Sequence[str], options: Mapping[str, str]) -> State:
+        """Build the first state; names and options are already checked."""
+
+    @abstractmethod
+    def to_act(self, state: State) -> list[Seat]: ...
+
+    @abstractmethod
+    def _legal(self, state: State, seat: Seat) -> list[str]:
+        """Every action `seat` may take now; called only for a seat in `to_act`."""
+
+    def chance_outcomes(self, state: State) -> list[tuple[str, float]]:
+        return []
+
+    @abstractmethod
+    def _apply(self, state: State, seat: Seat, action: str) -> list[Event]:
+        """Apply a checked action to a private copy of the state, in place."""
+
+    @abstractmethod
+    def view(self, state: State, seat: Seat | None) -> dict: ...
+
+    @abstractmethod
+    def result(self, state: State) -> Result | None: ...
+
+    @abstractmethod
+    def dump(self, state: State) -> dict: ...
+
+    @abstractmethod
+    def load(self, data: dict) -> State: ...
+
+    def default_action(self, state: State, seat: Seat) -> str | None:
+        """What a timer applies: `pass` where offered, else None (let an AI choose)."""
+        return "pass" if "pass" in self.legal_actions(state, seat) else None
+
+    def describe(self, state: State, action: str) -> str:
+        return action
+
+    def explain_illegal(self, state: State, seat: Seat, action: str) -> str | None:
+        """A game may say why a particular action is refused (e.g. "that ghost is not yours")."""
+        return None
+
+    # ----- what the base class owns -----------------------------------------------
+    def setup(self, names: Sequence[str], options: Mapping[str, str] | None = None) -> State:
+        names = list(names)
+        if not self.min_players <= len(names) <= self.max_players:
+            raise BadOption(f"{self.title} needs {self.player_range()} players, not {len(names)}.")
+        return self.new_state(names, self.check_options(options or {}))
+
+    def player_range(self) -> str:
+        if self.min_players == self.max_players:
+            return str(self.min_players)
+        return f"{self.min_players} to {self.max_players}"
+
+    def check_options(self, options: Mapping[str, str]) -> dict[str, str]:
+        """Fill defaults and refuse unknown names or values, naming what exists."""
+        checked = {name: opt.default for name, opt in self.options.items()}
+        for name, value in options.items():
+            if name not in self.options:
+                known = ", ".join(sorted(self.options)) or "none"
+                raise BadOption(f"{self.title} has no option {name!r}; its options: {known}.")
+            choices = self.options[name].choices
+            if value not in choices:
+                raise BadOption(
+                    f"Option {name} cannot be {value!r}; choose one of: {', '.join(choices)}."
+                )
+            checked[name] = value
+        return checked
+
+    def legal_actions(self, state: State, seat: Seat) -> list[str]:
+        if seat == CHANCE or seat not in self.to_act(state):
+            return []
+        return self._legal(state, seat)
+
+    def apply(self, state: State, seat: Seat, action: str) -> tuple[State, list[Event]]:
+        action = normalise_action(action)
+        acting = self.to_act(state)
+        if not acting:
+            raise IllegalAction("The game is over; no more moves.")
+        if seat == CHANCE:
+            outcomes = [o for o, _ in self.chance_outcomes(state)]
+            if acting != [CHANCE]:
+                raise IllegalAction("No dice or cards are waiting to be drawn now.")
+            if action not in outcomes:
+                raise IllegalAction(f"{action!r} is not a possible outcome: {', '.join(outcomes)}.")
+        else:
+            if acting == [CHANCE]:
+                raise IllegalAction("Wait: the dice or cards come first.")
+            if seat not in acting:
+                raise IllegalAction(self.not_your_turn(state, acting))
+            legal = self._legal(state, seat)
+            if action not in legal:
+                reason = self.explain_illegal(state, seat, action)
+                raise IllegalAction(reason or refusal(action, legal))
+        new = self.copy(state)
+        events = self._apply(new, seat, action)
+        return new, events
+
+    def not_your_turn(self, state: State, acting: list[Seat]) -> str:
+        names = self.seat_names(state)
+        if names:
+            who = ", ".join(names[s] for s in acting if 0 <= s < len(names))
+            return f"It is not your turn: waiting for {who}."
+        return "It is not your turn."
+
+    def seat_names(self, state: State) -> list[str]:
+        view = self.view(state, None)
+        names = view.get("names")
+        return list(names) if isinstance(names, list) else []
+
+    def copy(self, state: State) -> State:
+        return self.load(json.loads(json.dumps(self.dump(state))))
+
+
+def normalise_action(action: str) -> str:
+    """Canonical form: lower case, single spaces, ASCII; junk stays junk and is refused later."""
+    if not isinstance(action, str):
+        raise IllegalAction("An action is a short text, like `pass`.")
+    text = " ".join(action.strip().lower().split())
+    if not text:
+        raise IllegalAction("Empty action: choose one of the moves offered.")
+    if len(text.encode("utf-8", "replace")) > 64 or not text.isascii():
+        raise IllegalAction("That is not a move of this game; choose one of the moves offered.")
+    return text
+
+
+def refusal(action: str, legal: list[str]) -> str:
+    if not legal:
+        return f"{action!r} is not allowed now, and you have no move to make."
+    shown = ", ".join(legal[:8])
+    more = f" (and {len(legal) - 8} more)" if len(legal) > 8 else ""
+    return f"{action!r} is not allowed now. You may: {shown}{more}."

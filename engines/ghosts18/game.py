@@ -1,0 +1,319 @@
+"""18 Ghosts (shared/rules/ghosts18.txt), readable top to bottom against the rulebook.
+
+Seat 0 is Player A, seat 1 Player B. Actions:
+  place b3          put a ghost on an empty carpet of its colour (set-up, or a released ghost)
+  move c3 up        one step orthogonally; into an occupied chamber it is a fight
+  jump b2 d4        from a mirror chamber to another empty mirror chamber
+  release red       give one of your dungeon ghosts to the opponent to place
+  pass              only when nothing else is possible (a decision of ours)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+
+from engines.contract import Event, Game, Option, Result, Seat
+from engines.ghosts18 import board as B
+from engines.ghosts18.rules_text import RULES_TEXT
+
+GHOSTS_PER_COLOUR = 3
+TOTAL_GHOSTS = 18
+
+
+def _per_colour(n: int) -> dict[str, int]:
+    return {c: n for c in B.COLOURS}
+
+
+@dataclass
+class Ghosts18State:
+    names: list[str]
+    short: bool = False
+    board: dict[str, list] = field(default_factory=dict)  # cell -> [owner, colour]
+    unplaced: list[dict[str, int]] = field(default_factory=lambda: [_per_colour(3), _per_colour(3)])
+    dungeon: list[dict[str, int]] = field(default_factory=lambda: [_per_colour(0), _per_colour(0)])
+    escaped: list[dict[str, int]] = field(default_factory=lambda: [_per_colour(0), _per_colour(0)])
+    portals: dict[str, str] = field(default_factory=lambda: dict(B.PORTAL_START))
+    placed: int = 0  # ghosts placed during set-up
+    turn: Seat = 0  # whose turn it is once play has begun
+    release: list | None = None  # [owner, colour] of a released ghost waiting to be placed
+    winner: Seat | None = None
+    plies: int = 0
+    last: str = ""
+
+
+def placer(placed: int) -> Seat:
+    """Set-up order: A places one, B two, then one each in turn (A, B, B, A, B, A, ...)."""
+    if placed == 0:
+        return 0
+    if placed in (1, 2):
+        return 1
+    return 0 if (placed - 3) % 2 == 0 else 1
+
+
+class Ghosts18(Game):
+    id = "ghosts18"
+    title = "18 Ghosts"
+    rules_version = 1
+    min_players = 2
+    max_players = 2
+    options = {
+        "variant": Option(
+            choices=("standard", "short"),
+            default="standard",
+            description="standard: one escaped ghost of each colour wins; "
+            "short: any three escaped ghosts win",
+        )
+    }
+    summary = "Two players, nine ghosts each, three portals that turn: get your ghosts out."
+    rules_text = RULES_TEXT
+
+    # ----- set-up -----------------------------------------------------------------
+    def new_state(self, names: Sequence[str], options: Mapping[str, str]) -> Ghosts18State:
+        return Ghosts18State(names=list(names), short=options["variant"] == "short")
+
+    # ----- who acts ---------------------------------------------------------------
+    def to_act(self, s: Ghosts18State) -> list[Seat]:
+        if s.winner is not None:
+            return []
+        if s.placed < TOTAL_GHOSTS:
+            return [placer(s.placed)]
+        if s.release is not None:
+            return [1 - s.release[0]]
+        return [s.turn]
+
+    # ----- what is legal ----------------------------------------------------------
+    def _legal(self, s: Ghosts18State, seat: Seat) -> list[str]:
+        if s.placed < TOTAL_GHOSTS:
+            colours = {c for c, n in s.unplaced[seat].items() if n > 0}
+            return [f"place {cell}" for cell in self._empty_carpets(s, colours)]
+        if s.release is not None:
+            return [f"place {cell}" for cell in self._empty_carpets(s, {s.release[1]})]
+        actions = self._moves(s, seat) + self._jumps(s, seat)
+        actions += [
+            f"release {colour}"
+            for colour in B.COLOURS
+            if s.dungeon[seat][colour] > 0 and self._empty_carpets(s, {colour})
+        ]
+        return actions or ["pass"]
+
+    def _empty_carpets(self, s: Ghosts18State, colours: set[str]) -> list[str]:
+        return [c for c, k in B.CARPET.items() if k in colours and c not in s.board]
+
+    def _moves(self, s: Ghosts18State, seat: Seat) -> list[str]:
+        out = []
+        for cell, (owner, colour) in s.board.items():
+            if owner != seat:
+                continue
+            for direction in B.DIRECTIONS:
+                target = B.neighbour(cell, direction)
+                if target is None or target in B.PORTAL_CELL.values():
+                    continue
+                other = s.board.get(target)
+                if other is None or other[1] != colour:
+                    out.append(f"move {cell} {direction}")
+        return sorted(out)
+
+    def _jumps(self, s: Ghosts18State, seat: Seat) -> list[str]:
+        return [
+            f"jump {cell} {mirror}"
+            for cell in B.MIRRORS
+            if s.board.get(cell, [None])[0] == seat
+            for mirror in B.MIRRORS
+            if mirror != cell and mirror not in s.board
+        ]
+
+    def explain_illegal(self, s: Ghosts18State, seat: Seat, action: str) -> str | None:
+        words = action.split()
+        shape = "round" if seat == 0 else "square"
+        if len(words) >= 2 and words[0] in ("move", "jump") and words[1] in s.board:
+            owner, colour = s.board[words[1]]
+            if owner != seat:
+                return f"The ghost on {words[1]} is not yours: your ghosts are the {shape} ones."
+            if words[0] == "move" and len(words) == 3 and words[2] in B.DIRECTIONS:
+                target = B.neighbour(words[1], words[2])
+                if target is None:
+                    return "That step would leave the castle."
+                if target in B.PORTAL_CELL.values():
+                    return "No ghost may enter a portal chamber."
+                if s.board.get(target, [None, None])[1] == colour:
+                    return "A ghost may only fight a ghost of a different colour."
+        if words[:1] == ["release"] and len(words) == 2 and words[1] in B.COLOURS:
+            if s.dungeon[seat][words[1]] == 0:
+                return f"You have no {words[1]} ghost in the dungeon."
+            return f"There is no empty {words[1]} chamber to place it in."
+        if words[:1] == ["place"] and len(words) == 2 and words[1] in B.CELLS:
+            return "A ghost goes on an empty chamber with a carpet of its own colour."
+        return None
+
+    # ----- applying an action -----------------------------------------------------
+    def _apply(self, s: Ghosts18State, seat: Seat, action: str) -> list[Event]:
+        verb, *args = action.split()
+        name = s.names[seat]
+        in_setup = s.placed < TOTAL_GHOSTS
+        if verb == "place":
+            events = self._place(s, seat, args[0])
+        elif verb == "move":
+            events = self._move(s, seat, args[0], args[1])
+        elif verb == "jump":
+            s.board[args[1]] = s.board.pop(args[0])
+            events = [
+                Event(f"{name} jumps a ghost through the mirrors from {args[0]} to {args[1]}.")
+            ]
+        elif verb == "release":
+            s.dungeon[seat][args[0]] -= 1
+            s.release = [seat, args[0]]
+            opponent = s.names[1 - seat]
+            events = [
+                Event(
+                    f"{name} releases a {args[0]} ghost from the dungeon; "
+                    f"{opponent} chooses where it appears.",
+                    kind="release",
+                )
+            ]
+        else:  # pass
+            events = [Event(f"{name} cannot move and passes.")]
+        if not in_setup:
+            s.plies += 1
+            if verb in ("move", "jump", "pass"):
+                s.turn = 1 - seat
+        events += self._escapes(s)
+        s.last = " ".join(e.text for e in events if e.to is None)
+        return events
+
+    def _place(self, s: Ghosts18State, seat: Seat, cell: str) -> list[Event]:
+        colour = B.CARPET[cell]
+        if s.placed < TOTAL_GHOSTS:
+            s.unplaced[seat][colour] -= 1
+            s.board[cell] = [seat, colour]
+            s.placed += 1
+            return [Event(f"{s.names[seat]} places a {colour} ghost on {cell}.", kind="place")]
+        owner = s.release[0]
+        s.board[cell] = [owner, colour]
+        s.release = None
+        s.turn = seat  # the releaser's turn is over; the placer plays next
+        return [
+            Event(
+                f"{s.names[seat]} places {s.names[owner]}'s {colour} ghost on {cell}.", kind="place"
+            )
+        ]
+
+    def _move(self, s: Ghosts18State, seat: Seat, cell: str, direction: str) -> list[Event]:
+        target = B.neighbour(cell, direction)
+        attacker = s.board.pop(cell)
+        defender = s.board.get(target)
+        name = s.names[seat]
+        if defender is None:
+            s.board[target] = attacker
+            return [Event(f"{name} moves a {attacker[1]} ghost from {cell} to {target}.")]
+        if B.BEATS[attacker[1]] == defender[1]:
+            s.board[target] = attacker
+            loser = defender
+            outcome = "wins"
+        else:
+            loser = attacker
+            outcome = "loses"
+        s.dungeon[loser[0]][loser[1]] += 1
+        s.portals[loser[1]] = B.turned(s.portals[loser[1]])
+        whose = "own" if defender[0] == seat else f"{s.names[defender[0]]}'s"
+        return [
+            Event(
+                f"{name}'s {attacker[1]} ghost on {cell} fights {whose} {defender[1]} ghost "
+                f"on {target} and {outcome}; the {loser[1]} ghost goes to the dungeon "
+                f"and the {loser[1]} portal turns to face {s.portals[loser[1]]}.",
+                kind="fight",
+            )
+        ]
+
+    def _escapes(self, s: Ghosts18State) -> list[Event]:
+        """A ghost of a portal's colour in the chamber it faces escapes at once, on any turn."""
+        events = []
+        for colour in B.COLOURS:
+            cell = B.faced_cell(colour, s.portals[colour])
+            ghost = s.board.get(cell) if cell else None
+            if ghost is None or ghost[1] != colour:
+                continue
+            owner = ghost[0]
+            del s.board[cell]
+            s.escaped[owner][colour] += 1
+            events.append(
+                Event(
+                    f"{s.names[owner]}'s {colour} ghost escapes through the {colour} portal!",
+                    kind="escape",
+                )
+            )
+            if self._has_won(s, owner):
+                s.winner = owner
+                goal = "three ghosts" if s.short else "a ghost of every colour"
+                events.append(Event(f"{s.names[owner]} wins with {goal} outside!", kind="win"))
+                break
+        return events
+
+    def _has_won(self, s: Ghosts18State, seat: Seat) -> bool:
+        out = s.escaped[seat]
+        if s.short:
+            return sum(out.values()) >= 3
+        return all(out[c] > 0 for c in B.COLOURS)
+
+    # ----- views, results, labels -------------------------------------------------
+    def view(self, s: Ghosts18State, seat: Seat | None) -> dict:
+        """Everything in 18 Ghosts is public, so every seat sees the same."""
+        return {
+            "game": self.id,
+            "names": list(s.names),
+            "variant": "short" if s.short else "standard",
+            "phase": "over" if s.winner is not None else "place" if s.placed < 18 else "play",
+            "to_act": self.to_act(s),
+            "board": {cell: list(g) for cell, g in sorted(s.board.items())},
+            "portals": dict(s.portals),
+            "unplaced": [dict(u) for u in s.unplaced],
+            "dungeon": [dict(d) for d in s.dungeon],
+            "escaped": [dict(e) for e in s.escaped],
+            "release": list(s.release) if s.release else None,
+            "winner": s.winner,
+            "last": s.last,
+            "viewer": seat,
+        }
+
+    def result(self, s: Ghosts18State) -> Result | None:
+        if s.winner is None:
+            return None
+        w = s.winner
+        scores = {seat: float(sum(s.escaped[seat].values())) for seat in (0, 1)}
+        return Result(
+            ranking=[[w], [1 - w]],
+            scores=scores,
+            summary=f"{s.names[w]} wins 18 Ghosts, with {int(scores[w])} ghosts escaped.",
+        )
+
+    def describe(self, s: Ghosts18State, action: str) -> str:
+        verb, *args = action.split()
+        if verb == "place":
+            colour = B.CARPET.get(args[0], "?")
+            return f"Place a {colour} ghost on {args[0]}"
+        if verb == "move" and args[0] in s.board:
+            target = B.neighbour(args[0], args[1])
+            colour = s.board[args[0]][1]
+            other = s.board.get(target) if target else None
+            if other:
+                verdict = "win" if B.BEATS[colour] == other[1] else "lose"
+                return f"{colour.title()} {args[0]}→{target}: fight {other[1]} ({verdict})"
+            return f"{colour.title()} ghost {args[0]}→{target}"
+        if verb == "jump":
+            return f"Mirror jump {args[0]}→{args[1]}"
+        if verb == "release":
+            return f"Release a {args[0]} ghost"
+        return action.capitalize()
+
+    def default_action(self, s: Ghosts18State, seat: Seat) -> str | None:
+        """Set-up placements and passes can be automated; real moves are left to a player."""
+        legal = self.legal_actions(s, seat)
+        if legal == ["pass"] or (legal and legal[0].startswith("place")):
+            return legal[0]
+        return None
+
+    def dump(self, s: Ghosts18State) -> dict:
+        return asdict(s)
+
+    def load(self, data: dict) -> Ghosts18State:
+        return Ghosts18State(**data)

@@ -1,0 +1,175 @@
+"""The 18 Ghosts board: carpets, mirrors, portals with their facing, ghosts, dungeon, escapes."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from PIL import Image, ImageDraw
+
+from engines.ghosts18 import board as B
+from render import toolkit as T
+
+CELL = 136
+ORIGIN = (60, 110)
+COLOUR = {"red": T.VERMILION, "blue": T.BLUE, "yellow": T.YELLOW}
+LETTER = {"red": "R", "blue": "B", "yellow": "Y"}
+SHAPES = ("circle", "square")  # Player A round, Player B square
+HEIGHT = 860
+
+
+def _cell_box(cell: str) -> tuple[int, int, int, int]:
+    x = ORIGIN[0] + B.COLUMNS.index(cell[0]) * CELL
+    y = ORIGIN[1] + B.ROWS.index(cell[1]) * CELL
+    return x, y, x + CELL, y + CELL
+
+
+@lru_cache(maxsize=1)
+def _static_board() -> Image.Image:
+    """Carpets, mirrors and coordinates never change: draw them once."""
+    img, draw = T.canvas(HEIGHT)
+    x0, y0 = ORIGIN
+    draw.rectangle((x0 - 14, y0 - 14, x0 + 5 * CELL + 14, y0 + 5 * CELL + 14), fill=T.DARK)
+    for cell, kind in B.CELLS.items():
+        box = _cell_box(cell)
+        inner = (box[0] + 3, box[1] + 3, box[2] - 3, box[3] - 3)
+        if kind in COLOUR:
+            draw.rectangle(inner, fill=T._mix(COLOUR[kind], T.PAPER, 0.5))
+            T.text(draw, (box[0] + 10, box[1] + 8), LETTER[kind], 20, T.INK)
+        elif kind == "mirror":
+            tile = Image.new("RGB", (inner[2] - inner[0], inner[3] - inner[1]), (200, 200, 200))
+            tdraw = ImageDraw.Draw(tile)
+            for k in range(-CELL, CELL, 28):
+                tdraw.line((k, tile.height, k + tile.width, 0), fill=T.WHITE, width=3)
+            img.paste(tile, inner[:2])
+            T.text(draw, (box[0] + 10, box[1] + 8), "mirror", 18, T.INK)
+        else:
+            draw.rectangle(inner, fill=T.NIGHT)
+    for i in range(5):
+        T.text(draw, (x0 + i * CELL + CELL / 2, y0 - 30), B.COLUMNS[i], 24, T.INK, "mm")
+        T.text(draw, (x0 - 34, y0 + i * CELL + CELL / 2), B.ROWS[i], 24, T.INK, "mm")
+    return img
+
+
+def _portal(draw: ImageDraw.ImageDraw, colour: str, facing: str) -> None:
+    box = _cell_box(B.PORTAL_CELL[colour])
+    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    r = CELL * 0.34
+    draw.ellipse((cx - r, cy - r, cx + r, cy + r), outline=COLOUR[colour], width=10)
+    T.text(draw, (cx, cy), LETTER[colour], 30, T.WHITE, "mm")
+    dx, dy = B.DIRECTIONS[facing]
+    # The open side: a bright bar on the side of the chamber it faces, and an arrow.
+    half = CELL / 2 - 8
+    bx, by = cx + dx * half, cy + dy * half
+    if dx:
+        draw.rectangle((bx - 6, cy - half, bx + 6, cy + half), fill=COLOUR[colour])
+    else:
+        draw.rectangle((cx - half, by - 6, cx + half, by + 6), fill=COLOUR[colour])
+    tip = (cx + dx * (half - 14), cy + dy * (half - 14))
+    base = (cx + dx * (r + 4), cy + dy * (r + 4))
+    draw.line((base, tip), fill=T.WHITE, width=5)
+    wall = B.faced_cell(colour, facing) is None
+    T.text(draw, (cx, box[3] - 12), "wall" if wall else facing, 16, T.WHITE, "mm")
+
+
+def draw(view: dict) -> Image.Image:
+    img = _static_board().copy()
+    d = ImageDraw.Draw(img)
+    names = view["names"]
+    for colour, facing in view["portals"].items():
+        _portal(d, colour, facing)
+    for cell, (owner, colour) in view["board"].items():
+        box = _cell_box(cell)
+        centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2 + 6)
+        T.token(d, centre, CELL * 0.3, SHAPES[owner], COLOUR[colour], LETTER[colour])
+    _header(d, view)
+    _side_panel(d, view, names)
+    lines = [view["last"]] if view.get("last") else []
+    lines.append(_status(view))
+    return T.caption_bar(img, lines)
+
+
+def _header(d: ImageDraw.ImageDraw, view: dict) -> None:
+    goal = "any 3 ghosts out" if view["variant"] == "short" else "one of each colour out"
+    T.text(d, (40, 24), f"18 Ghosts: {goal}", 34, T.INK)
+
+
+def _status(view: dict) -> str:
+    names = view["names"]
+    if view["winner"] is not None:
+        return f"Game over: {names[view['winner']]} wins."
+    who = names[view["to_act"][0]]
+    if view["phase"] == "place":
+        return f"Set-up: {who} places a ghost."
+    if view["release"]:
+        owner, colour = view["release"]
+        return f"{who} places {names[owner]}'s released {colour} ghost."
+    return f"{who} to play."
+
+
+def _side_panel(d: ImageDraw.ImageDraw, view: dict, names: list[str]) -> None:
+    x = 790
+    y = 100
+    for seat in (0, 1):
+        acting = seat in view["to_act"]
+        d.rounded_rectangle(
+            (x - 14, y - 10, 1170, y + 200),
+            14,
+            fill=T.HIGHLIGHT if acting else T.PANEL,
+            outline=T.INK,
+            width=2,
+        )
+        T.token(d, (x + 16, y + 20), 16, SHAPES[seat], T.WHITE)
+        label = f"{'AB'[seat]}: {names[seat]}" + ("  < to act" if acting else "")
+        T.text(d, (x + 42, y + 20), label[:30], 24, T.INK, "lm")
+        rows = (("out", view["escaped"][seat]), ("dungeon", view["dungeon"][seat]),
+                ("to place", view["unplaced"][seat]))  # fmt: skip
+        yy = y + 52
+        for title, counts in rows:
+            if title == "to place" and view["phase"] != "place":
+                continue
+            T.text(d, (x + 4, yy + 18), title, 20, T.INK, "lm")
+            xx = x + 110
+            for colour in B.COLOURS:
+                for _ in range(counts[colour]):
+                    T.token(d, (xx, yy + 18), 15, SHAPES[seat], COLOUR[colour], LETTER[colour])
+                    xx += 36
+            yy += 44
+        y += 230
+    y = T.legend(d, x, y, [
+        ("circle", "", T.WHITE, f"round: {names[0]} (A)"),
+        ("square", "", T.WHITE, f"square: {names[1]} (B)"),
+        ("circle", "R", T.VERMILION, "red beats blue"),
+        ("circle", "B", T.BLUE, "blue beats yellow"),
+        ("circle", "Y", T.YELLOW, "yellow beats red"),
+    ])  # fmt: skip
+    T.paragraph(
+        d,
+        (x, y + 6),
+        "A portal's bar shows its open side; a ghost of its colour "
+        "in the chamber it faces escapes.",
+        18,
+        380,
+    )
+
+
+def describe(view: dict) -> str:
+    """Alt text: the whole position in words, for players who cannot see the picture."""
+    names = view["names"]
+    parts = [f"18 Ghosts, {view['variant']} game. {_status(view)}"]
+    for seat in (0, 1):
+        ghosts = [f"{c} {cell}" for cell, (o, c) in view["board"].items() if o == seat]
+        out = ", ".join(f"{n} {c}" for c, n in view["escaped"][seat].items() if n) or "none"
+        jail = ", ".join(f"{n} {c}" for c, n in view["dungeon"][seat].items() if n) or "none"
+        parts.append(
+            f"{names[seat]} ({'round' if seat == 0 else 'square'}): on the board "
+            f"{', '.join(ghosts) or 'none'}; escaped {out}; in the dungeon {jail}."
+        )
+    portals = "; ".join(
+        f"{c} portal at {B.PORTAL_CELL[c]} faces {f}"
+        + ("" if B.faced_cell(c, f) else " (the wall)")
+        for c, f in view["portals"].items()
+    )
+    parts.append(f"Portals: {portals}.")
+    if view.get("last"):
+        parts.append(f"Last: {view['last']}")
+    return " ".join(parts)
