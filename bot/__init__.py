@@ -1,0 +1,1 @@
+"""Escape: the chat bot. `service` is the platform-neutral heart, `store` the only SQL."""

@@ -1,0 +1,92 @@
+"""`escape-bot`: run the bot, play in the terminal, sync Discord commands, back up the data."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import sys
+from pathlib import Path
+
+from bot.settings import Settings, load_dotenv
+
+NO_TOKEN = """No chat platform is configured, so Escape offers local play in this terminal.
+To run it in chat, set DISCORD_TOKEN and/or TELEGRAM_TOKEN (see .env.example and the README),
+then `make run` again."""
+
+
+def main(argv: list[str] | None = None) -> int:
+    load_dotenv()
+    parser = argparse.ArgumentParser(prog="escape-bot", description=__doc__)
+    sub = parser.add_subparsers(dest="command")
+    sub.add_parser("run", help="run the configured platforms (terminal play when none is)")
+    play = sub.add_parser("play", help="play a game in the terminal (hot-seat)")
+    play.add_argument("game", nargs="?", help="game id, e.g. ghosts18")
+    play.add_argument("--players", default="", help="comma-separated local player names")
+    play.add_argument("--options", default="", help="e.g. 'variant=short'")
+    play.add_argument("--db", type=Path, help="SQLite file (default: $ESCAPE_DB)")
+    play.add_argument(
+        "--pictures", type=Path, help="folder for pictures (default: $ESCAPE_PICTURES)"
+    )
+    sync = sub.add_parser("sync", help="publish the Discord slash commands")
+    sync.add_argument(
+        "--guild", type=int, action="append", default=[], help="a guild id (repeatable)"
+    )
+    backup = sub.add_parser("backup", help="online backup of the database to a file")
+    backup.add_argument("destination", type=Path)
+    args = parser.parse_args(argv)
+    settings = Settings.from_env()
+    logging.basicConfig(
+        level=getattr(logging, settings.log_level, logging.INFO),
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    command = args.command or "run"
+    try:
+        if command == "play":
+            db = args.db or settings.db_path
+            pictures = args.pictures or settings.pictures_dir
+            names = [n.strip() for n in args.players.split(",") if n.strip()]
+            return asyncio.run(_play(db, pictures, args.game, names, args.options))
+        if command == "sync":
+            from bot.discord import sync_commands
+
+            return asyncio.run(sync_commands(settings, args.guild or settings.discord_guild_ids))
+        if command == "backup":
+            return asyncio.run(_backup(settings.db_path, args.destination))
+        if not settings.has_platform:
+            print(NO_TOKEN, flush=True)
+            return asyncio.run(_play(settings.db_path, settings.pictures_dir, None, [], ""))
+        from bot.runner import serve
+
+        asyncio.run(serve(settings))
+        return 0
+    except KeyboardInterrupt:
+        return 130
+
+
+async def _play(db: Path, pictures: Path, game: str | None, names: list[str], options: str) -> int:
+    from bot.console import run_terminal
+    from bot.service import GameService
+    from bot.store import Store
+
+    store = await Store.open(db)
+    try:
+        return await run_terminal(GameService(store), pictures, game, names, options)
+    finally:
+        await store.close()
+
+
+async def _backup(db: Path, destination: Path) -> int:
+    from bot.store import Store
+
+    store = await Store.open(db)
+    try:
+        await store.backup(destination)
+    finally:
+        await store.close()
+    print(f"Backed up {db} to {destination}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,40 @@
+"""Start whatever is configured: Discord and Telegram in one event loop, sharing one service."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from bot.service import GameService
+from bot.settings import Settings
+from bot.store import Store
+
+log = logging.getLogger(__name__)
+
+
+async def open_service(settings: Settings) -> GameService:
+    store = await Store.open(settings.db_path)
+    return GameService(store)
+
+
+async def serve(settings: Settings) -> None:
+    """Run every configured platform until one stops or the process is interrupted."""
+    service = await open_service(settings)
+    tasks = []
+    try:
+        if settings.discord_token:
+            from bot.discord import run_discord
+
+            tasks.append(asyncio.create_task(run_discord(settings, service), name="discord"))
+        if settings.telegram_token:
+            from bot.telegram import run_telegram
+
+            tasks.append(asyncio.create_task(run_telegram(settings, service), name="telegram"))
+        done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_EXCEPTION)
+        for task in done:
+            task.result()
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        await service.store.close()

@@ -1,0 +1,45 @@
+"""Button data: compact, ASCII, at most 48 bytes, and checked like any other input.
+
+Forms (session id, version, seat, index are decimal):
+  a:S:V:SEAT:I   take the I-th legal action of SEAT at version V
+  j:S  l:S  b:S  join, leave, begin the lobby of session S
+  v:S            show me my private view
+  g:S            show the board again
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from bot.service.replies import UserError
+
+_PATTERN = re.compile(r"^(?:(a):(\d{1,12}):(\d{1,9}):(\d{1,2}):(\d{1,4})|([jlbvg]):(\d{1,12}))$")
+MAX_BYTES = 48
+
+
+@dataclass(frozen=True)
+class Button:
+    kind: str
+    session_id: int
+    version: int | None = None
+    seat: int | None = None
+    index: int | None = None
+
+
+def act(session_id: int, version: int, seat: int, index: int) -> str:
+    return f"a:{session_id}:{version}:{seat}:{index}"
+
+
+def simple(kind: str, session_id: int) -> str:
+    return f"{kind}:{session_id}"
+
+
+def parse(data: str) -> Button:
+    match = _PATTERN.match(data or "") if isinstance(data, str) else None
+    if match is None or len(data) > MAX_BYTES:
+        raise UserError("That button is not one of ours; use the buttons under the latest board.")
+    if match.group(1):
+        sid, ver, seat, idx = (int(match.group(i)) for i in range(2, 6))
+        return Button("a", sid, ver, seat, idx)
+    return Button(match.group(6), int(match.group(7)))

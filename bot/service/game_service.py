@@ -1,0 +1,604 @@
+"""The platform-neutral heart: lobbies, seats, moves, chance, pictures, permissions.
+
+It takes plain requests (user U in chat C sends action A) and returns plain `Reply`
+values; it never imports a chat library. A refused request raises `UserError` with a
+message for the user and changes nothing. Two requests racing on one session are
+serialised by a per-session lock in this process and by the stored version across
+processes: one wins, the other is told the board changed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+import render
+from bot.service import buttons
+from bot.service.chance import draw
+from bot.service.replies import ChatRef, Choice, Picture, Reply, UserError, UserRef
+from bot.store import ChatBusy, NewEntry, SeatRow, SessionRow, StaleVersion, Store, StoreError
+from engines import CHANCE, REGISTRY, BadOption, Event, Game, IllegalAction
+
+log = logging.getLogger(__name__)
+
+MAX_CHANCE_STEPS = 10_000
+STORE_TROUBLE = "The game store could not save that just now (it is busy or full). Nothing changed; try again in a moment."
+
+
+@dataclass
+class Loaded:
+    """A session row with its game and live engine state."""
+
+    row: SessionRow
+    game: Game
+    state: object | None
+
+    def seat_of(self, user: UserRef) -> int | None:
+        for seat in self.row.seats:
+            if seat.user_id == user.id:
+                return seat.seat
+        return None
+
+    def user_of(self, seat: int) -> UserRef:
+        s = self.row.seats[seat]
+        return UserRef(self.row.platform, s.user_id, s.name)
+
+
+def parse_options(text: str | Mapping[str, str] | None) -> dict[str, str]:
+    """`variant=short specials=off` (or a mapping) into a dict; the game checks the values."""
+    if text is None:
+        return {}
+    if isinstance(text, Mapping):
+        return {str(k).strip().lower(): str(v).strip().lower() for k, v in text.items()}
+    options: dict[str, str] = {}
+    for word in text.replace(",", " ").split():
+        name, sep, value = word.partition("=")
+        if not sep or not name or not value:
+            raise UserError(f"Options are written name=value (like variant=short), not {word!r}.")
+        options[name.lower()] = value.lower()
+    return options
+
+
+class GameService:
+    def __init__(
+        self,
+        store: Store,
+        *,
+        seed_source: Callable[[], int] = lambda: secrets.randbits(62),
+        clock: Callable[[], float] = time.time,
+        pictures: bool = True,
+    ) -> None:
+        self.store = store
+        self._seed = seed_source
+        self._clock = clock
+        self._pictures = pictures
+        self._locks: dict[int, asyncio.Lock] = {}
+
+    # ----- catalogue ----------------------------------------------------------------
+    def catalogue(self) -> Reply:
+        lines = ["Games you can start with /escape start GAME:"]
+        for game in REGISTRY.values():
+            opts = "; ".join(
+                f"{name}={'|'.join(opt.choices)}" for name, opt in sorted(game.options.items())
+            )
+            lines.append(
+                f"- {game.id}: {game.title}, {game.player_range()} players. {game.summary}"
+                + (f" Options: {opts}." if opts else "")
+            )
+        return Reply("\n".join(lines), kind="games")
+
+    def game(self, game_id: str) -> Game:
+        game = REGISTRY.get((game_id or "").strip().lower())
+        if game is None:
+            raise UserError(f"There is no game {game_id!r}. Games: {', '.join(sorted(REGISTRY))}.")
+        return game
+
+    async def rules(self, game_id: str | None = None, chat: ChatRef | None = None) -> Reply:
+        if not game_id and chat is not None:
+            row = await self._live_row(chat)
+            game_id = row.game if row else None
+        if not game_id:
+            raise UserError(
+                f"Which game? Say /escape rules GAME, one of: {', '.join(sorted(REGISTRY))}."
+            )
+        game = self.game(game_id)
+        picture = None
+        if self._pictures:
+            picture = await asyncio.to_thread(self._sample_picture, game)
+        return Reply(game.rules_text, kind="rules", picture=picture)
+
+    def _sample_picture(self, game: Game) -> Picture | None:
+        names = [f"Player {i + 1}" for i in range(game.min_players)]
+        state = game.setup(names, {})
+        for position in range(MAX_CHANCE_STEPS):
+            if game.to_act(state) != [CHANCE]:
+                break
+            state, _ = game.apply(state, CHANCE, draw(game.chance_outcomes(state), 1, position))
+        return self._picture(game, game.view(state, None), f"{game.id}-rules.png")
+
+    @staticmethod
+    def help() -> Reply:
+        return Reply(
+            "Escape runs one game per channel (or thread or topic).\n"
+            "/escape start GAME [options]: open a table, e.g. /escape start ghosts18 variant=short\n"
+            "/escape join, /escape leave: take or give up a seat before the game begins\n"
+            "/escape begin: start once enough players have joined\n"
+            "/escape move ACTION: make a move (or press a button under the board)\n"
+            "/escape board: show the board; /escape hand: your private view, only to you\n"
+            "/escape log: what happened; /escape rules [GAME]: the rules\n"
+            "/escape games: games running here; /escape abort: end the game (its creator or an admin)",
+            kind="help",
+        )
+
+    # ----- lobby --------------------------------------------------------------------
+    async def start(
+        self,
+        chat: ChatRef,
+        user: UserRef,
+        game_id: str,
+        options: str | Mapping[str, str] | None = None,
+    ) -> list[Reply]:
+        game = self.game(game_id)
+        try:
+            checked = game.check_options(parse_options(options))
+        except BadOption as exc:
+            raise UserError(str(exc)) from exc
+        existing = await self._live_row(chat)
+        if existing is not None:
+            title = REGISTRY[existing.game].title if existing.game in REGISTRY else existing.game
+            raise UserError(
+                f"A game of {title} is already {('waiting for players' if existing.status == 'lobby' else 'running')} "
+                "here. Use /escape board to see it, or /escape abort to end it first."
+            )
+        await self._remember(user)
+        try:
+            row = await self.store.create_session(
+                platform=chat.platform, scope=chat.scope, chat=chat.chat, thread=chat.thread,
+                game=game.id, options=checked, rules_version=game.rules_version,
+                creator=user.id, seed=self._seed(), first_seat=SeatRow(0, user.id, user.name),
+            )  # fmt: skip
+        except ChatBusy as exc:
+            raise UserError("A game was just started here by someone else: /escape board.") from exc
+        except StoreError as exc:
+            raise UserError(STORE_TROUBLE) from exc
+        if game.max_players == 1:
+            return await self.begin(chat, user)
+        return [self._lobby_reply(row, game, f"{user.name} opened a table for {game.title}.")]
+
+    async def join(self, chat: ChatRef, user: UserRef) -> list[Reply]:
+        row = await self._lobby(chat)
+        game = REGISTRY[row.game]
+        if any(s.user_id == user.id for s in row.seats):
+            raise UserError("You already have a seat at this table.")
+        if len(row.seats) >= game.max_players:
+            raise UserError(f"The table is full: {game.title} seats at most {game.max_players}.")
+        await self._remember(user)
+        seats = [*row.seats, SeatRow(len(row.seats), user.id, user.name)]
+        await self._write_seats(row, seats)
+        if len(seats) == game.max_players:
+            return await self.begin(chat, user)
+        row = await self.store.session(row.id)
+        return [self._lobby_reply(row, game, f"{user.name} joins.")]
+
+    async def leave(self, chat: ChatRef, user: UserRef) -> list[Reply]:
+        row = await self._live_row(chat)
+        if row is None:
+            raise UserError("There is no game here to leave.")
+        if row.status != "lobby":
+            raise UserError(
+                "The game has begun, so seats are fixed. Ask its creator or an admin to "
+                "/escape abort it if the table wants to stop."
+            )
+        if not any(s.user_id == user.id for s in row.seats):
+            raise UserError("You have no seat at this table.")
+        seats = [s for s in row.seats if s.user_id != user.id]
+        if not seats:
+            await self._guard(self.store.set_status(row.id, row.version, "aborted"))
+            return [Reply(f"{user.name} leaves; the table is empty and closed.", kind="lobby")]
+        await self._write_seats(row, seats)
+        row = await self.store.session(row.id)
+        return [self._lobby_reply(row, REGISTRY[row.game], f"{user.name} leaves.")]
+
+    async def begin(self, chat: ChatRef, user: UserRef) -> list[Reply]:
+        row = await self._lobby(chat)
+        game = REGISTRY[row.game]
+        if not any(s.user_id == user.id for s in row.seats):
+            raise UserError("Only a seated player can begin the game: /escape join first.")
+        if len(row.seats) < game.min_players:
+            missing = game.min_players - len(row.seats)
+            raise UserError(
+                f"{game.title} needs {game.player_range()} players; waiting for {missing} more "
+                "(/escape join)."
+            )
+        async with self._lock(row.id):
+            row = await self.store.session(row.id)
+            if row is None or row.status != "lobby":
+                raise UserError("This game has already begun.")
+            state = game.setup([s.name for s in row.seats], row.options)
+            state, events, entries, pos = self._resolve_chance(
+                game, state, row.seed, row.chance_pos
+            )
+            opening = [Event(f"{game.title} begins: " + ", ".join(s.name for s in row.seats) + ".")]
+            return await self._commit(row, game, state, opening + events, entries, pos)
+
+    async def abort(self, chat: ChatRef, user: UserRef, is_admin: bool = False) -> list[Reply]:
+        row = await self._live_row(chat)
+        if row is None:
+            raise UserError("There is no game here to abort.")
+        if user.id != row.creator and not is_admin:
+            raise UserError("Only the player who started this game, or a chat admin, can abort it.")
+        async with self._lock(row.id):
+            await self._guard(self.store.set_status(row.id, row.version, "aborted"))
+        title = REGISTRY[row.game].title if row.game in REGISTRY else row.game
+        return [
+            Reply(
+                f"{user.name} ended the game of {title}. The log is kept.", kind="info", final=True
+            )
+        ]
+
+    # ----- play ---------------------------------------------------------------------
+    async def move(
+        self, chat: ChatRef, user: UserRef, action: str, version: int | None = None
+    ) -> list[Reply]:
+        row = await self._active(chat)
+        return await self._act(row.id, user, action, version)
+
+    async def press(self, chat: ChatRef, user: UserRef, data: str) -> list[Reply]:
+        """A button click: the data is checked like any input (it may be stale or forged)."""
+        button = buttons.parse(data)
+        row = await self.store.session(button.session_id)
+        if row is None or row.platform != chat.platform or row.chat != chat.chat:
+            raise UserError("That button belongs to no game in this chat.")
+        if button.kind == "j":
+            return await self.join(chat_of(row), user)
+        if button.kind == "l":
+            return await self.leave(chat_of(row), user)
+        if button.kind == "b":
+            return await self.begin(chat_of(row), user)
+        if row.status in ("finished", "aborted"):
+            raise UserError("That game is over; its buttons no longer do anything.")
+        if button.kind == "v":
+            return await self.private_view(chat_of(row), user)
+        if button.kind == "g":
+            return await self.board(chat_of(row))
+        loaded = self._load(row)
+        seat = loaded.seat_of(user)
+        if seat is None:
+            raise UserError(self._not_a_player(loaded))
+        if seat != button.seat:
+            raise UserError(
+                "Those buttons are for another player; your choices come with your turn."
+            )
+        if button.version != row.version:
+            raise UserError(
+                "The board has moved on since those buttons were drawn; use the latest board."
+            )
+        legal = loaded.game.legal_actions(loaded.state, seat)
+        if button.index >= len(legal):
+            raise UserError("That choice is no longer offered; use the latest board.")
+        return await self._act(row.id, user, legal[button.index], button.version)
+
+    async def _act(
+        self, session_id: int, user: UserRef, action: str, version: int | None
+    ) -> list[Reply]:
+        async with self._lock(session_id):
+            row = await self.store.session(session_id)
+            if row is None or row.status != "active":
+                raise UserError("That game is not running any more.")
+            loaded = self._load(row)
+            seat = loaded.seat_of(user)
+            if seat is None:
+                raise UserError(self._not_a_player(loaded))
+            if version is not None and version != row.version:
+                raise UserError(
+                    "The board has moved on since then; look at the latest board and try again."
+                )
+            game = loaded.game
+            try:
+                state, events = game.apply(loaded.state, seat, action)
+            except IllegalAction as exc:
+                raise UserError(str(exc)) from exc
+            entries = [NewEntry(seat, " ".join(action.lower().split()), user.id, _events(events))]
+            state, more, chance_entries, pos = self._resolve_chance(
+                game, state, row.seed, row.chance_pos
+            )
+            return await self._commit(
+                row, game, state, events + more, entries + chance_entries, pos
+            )
+
+    def _resolve_chance(self, game: Game, state, seed: int, pos: int):
+        """Apply chance outcomes from the session's generator until a player must act."""
+        events: list[Event] = []
+        entries: list[NewEntry] = []
+        for _ in range(MAX_CHANCE_STEPS):
+            if game.to_act(state) != [CHANCE]:
+                break
+            outcome = draw(game.chance_outcomes(state), seed, pos)
+            pos += 1
+            state, happened = game.apply(state, CHANCE, outcome)
+            events += happened
+            entries.append(NewEntry(CHANCE, outcome, None, _events(happened)))
+        return state, events, entries, pos
+
+    async def _commit(
+        self, row: SessionRow, game: Game, state, events, entries, pos
+    ) -> list[Reply]:
+        result = game.result(state)
+        status = "finished" if result is not None else "active"
+        result_json = (
+            {"ranking": result.ranking, "scores": {str(k): v for k, v in result.scores.items()},
+             "summary": result.summary}
+            if result is not None else None
+        )  # fmt: skip
+        try:
+            await self.store.record(
+                row.id, row.version, entries, game.dump(state), pos, status, result_json
+            )
+        except StaleVersion as exc:
+            raise UserError(
+                "Someone else moved first; the board has changed. Look again and retry."
+            ) from exc
+        except StoreError as exc:
+            log.warning("store refused a move in session %s: %s", row.id, exc)
+            raise UserError(STORE_TROUBLE) from exc
+        row = await self.store.session(row.id)
+        loaded = Loaded(row, game, state)
+        replies = [await self._board_reply(loaded, events, result)]
+        replies += self._private_events(loaded, events)
+        return replies
+
+    # ----- looking ------------------------------------------------------------------
+    async def board(self, chat: ChatRef) -> list[Reply]:
+        row = await self._live_row(chat)
+        if row is None:
+            raise UserError("There is no game here. Start one with /escape start GAME.")
+        if row.status == "lobby":
+            return [self._lobby_reply(row, REGISTRY[row.game], "Waiting for players.")]
+        return [await self._board_reply(self._load(row), [], None)]
+
+    async def private_view(self, chat: ChatRef, user: UserRef) -> list[Reply]:
+        row = await self._active(chat)
+        loaded = self._load(row)
+        seat = loaded.seat_of(user)
+        if seat is None:
+            raise UserError(self._not_a_player(loaded))
+        view = loaded.game.view(loaded.state, seat)
+        picture = self._picture(loaded.game, view, "my-view.png") if self._pictures else None
+        if picture is not None:
+            picture = await asyncio.to_thread(lambda: picture)
+        text = picture.alt if picture else f"Your view of {loaded.game.title}."
+        return [
+            Reply(
+                text,
+                kind="private",
+                picture=picture,
+                to=user,
+                session_id=row.id,
+                version=row.version,
+            )
+        ]
+
+    async def history(
+        self, chat: ChatRef, user: UserRef | None = None, last: int = 15
+    ) -> list[Reply]:
+        """The public log; a player who asks also gets their own private events, privately."""
+        row = await self._live_row(chat)
+        if row is None:
+            raise UserError("There is no game here.")
+        entries = await self.store.log(row.id)
+        seat = next((s.seat for s in row.seats if user and s.user_id == user.id), None)
+        public = [e["text"] for entry in entries for e in entry.events if e.get("to") is None]
+        replies = [Reply("\n".join(public[-last:]) or "Nothing has happened yet.", kind="log")]
+        own = [
+            e["text"]
+            for entry in entries
+            for e in entry.events
+            if seat is not None and e.get("to") == seat
+        ]
+        if own:
+            replies.append(
+                Reply("Only you saw:\n" + "\n".join(own[-last:]), kind="private", to=user)
+            )
+        return replies
+
+    async def games_here(self, platform: str, scope: str) -> Reply:
+        rows = await self.store.sessions_in_scope(platform, scope)
+        if not rows:
+            return Reply(
+                "No games are running here. Start one with /escape start GAME.", kind="games"
+            )
+        lines = []
+        for row in rows:
+            title = REGISTRY[row.game].title if row.game in REGISTRY else row.game
+            if row.status == "lobby":
+                who = f"lobby, {len(row.seats)} seated"
+            else:
+                loaded = self._load(row)
+                waiting = [
+                    loaded.user_of(s).name for s in loaded.game.to_act(loaded.state) if s >= 0
+                ]
+                who = "waiting for " + (", ".join(waiting) or "the dice")
+            where = (
+                f"<#{row.thread or row.chat}>" if platform == "discord" else row.thread or row.chat
+            )
+            lines.append(f"#{row.id} {title} in {where}: {who}")
+        return Reply("\n".join(lines), kind="games")
+
+    async def choices(self, chat: ChatRef, user: UserRef) -> list[tuple[str, str]]:
+        """(action, label) pairs for autocomplete; empty when it is not this user's move."""
+        row = await self._live_row(chat)
+        if row is None or row.status != "active":
+            return []
+        loaded = self._load(row)
+        seat = loaded.seat_of(user)
+        if seat is None:
+            return []
+        legal = loaded.game.legal_actions(loaded.state, seat)
+        return [(a, loaded.game.describe(loaded.state, a)) for a in legal]
+
+    async def live(self, chat: ChatRef) -> SessionRow | None:
+        return await self._live_row(chat)
+
+    # ----- building replies ---------------------------------------------------------
+    def _lobby_reply(self, row: SessionRow, game: Game, headline: str) -> Reply:
+        seated = ", ".join(s.name for s in row.seats)
+        need = (
+            f"Ready: any seated player may press Begin ({len(row.seats)} of up to {game.max_players})."
+            if len(row.seats) >= game.min_players
+            else f"Needs {game.min_players - len(row.seats)} more to begin ({game.player_range()} players)."
+        )
+        opts = ", ".join(f"{k}={v}" for k, v in row.options.items())
+        text = (
+            f"{headline}\n{game.title}"
+            + (f" ({opts})" if opts else "")
+            + f". Seated: {seated}. {need}"
+        )
+        choices = [
+            Choice("Join", buttons.simple("j", row.id), "success"),
+            Choice("Leave", buttons.simple("l", row.id), "secondary"),
+        ]
+        if len(row.seats) >= game.min_players:
+            choices.append(Choice("Begin", buttons.simple("b", row.id), "primary"))
+        return Reply(text, kind="lobby", choices=choices, session_id=row.id, version=row.version)
+
+    async def _board_reply(self, loaded: Loaded, events: Sequence[Event], result) -> Reply:
+        game, state, row = loaded.game, loaded.state, loaded.row
+        view = game.view(state, None)
+        picture = None
+        if self._pictures:
+            picture = await asyncio.to_thread(
+                self._picture, game, view, f"{game.id}-{row.version}.png"
+            )
+        lines = [e.text for e in events if e.to is None]
+        acting = [s for s in game.to_act(state) if s >= 0]
+        mention = [loaded.user_of(s) for s in acting]
+        if result is not None:
+            lines.append(result.summary)
+        elif acting:
+            lines.append("Waiting for " + ", ".join(u.name for u in mention) + ".")
+        choices: list[Choice] = []
+        for seat in acting:
+            legal = game.legal_actions(state, seat)
+            prefix = f"{loaded.user_of(seat).name}: " if len(acting) > 1 else ""
+            owner = loaded.user_of(seat).id
+            choices += [
+                Choice(
+                    prefix + game.describe(state, a),
+                    buttons.act(row.id, row.version, seat, i),
+                    for_user=owner,
+                )
+                for i, a in enumerate(legal)
+            ]
+        if result is None and self._has_secrets(game, state, len(row.seats)):
+            choices.append(Choice("My hand / my view", buttons.simple("v", row.id), "primary"))
+        return Reply(
+            "\n".join(lines) or f"{game.title}.",
+            kind="board",
+            picture=picture,
+            choices=choices,
+            mention=mention if result is None else [],
+            session_id=row.id,
+            version=row.version,
+            final=result is not None,
+        )
+
+    def _private_events(self, loaded: Loaded, events: Sequence[Event]) -> list[Reply]:
+        replies = []
+        for event in events:
+            if event.to is not None and 0 <= event.to < len(loaded.row.seats):
+                replies.append(
+                    Reply(event.text, kind="private", to=loaded.user_of(event.to),
+                          session_id=loaded.row.id, version=loaded.row.version)
+                )  # fmt: skip
+        return replies
+
+    @staticmethod
+    def _has_secrets(game: Game, state, players: int) -> bool:
+        public = {k: v for k, v in game.view(state, None).items() if k != "viewer"}
+        for seat in range(players):
+            own = {k: v for k, v in game.view(state, seat).items() if k != "viewer"}
+            if own != public:
+                return True
+        return False
+
+    @staticmethod
+    def _picture(game: Game, view: dict, filename: str) -> Picture | None:
+        try:
+            png = render.board_png(game.id, view)
+            alt = render.describe(game.id, view)
+        except KeyError:
+            return None
+        return Picture(png, alt, filename)
+
+    # ----- plumbing -----------------------------------------------------------------
+    def _load(self, row: SessionRow) -> Loaded:
+        game = REGISTRY.get(row.game)
+        if game is None:
+            raise UserError(f"This bot no longer has the game {row.game!r}.")
+        state = game.load(row.state) if row.state is not None else None
+        return Loaded(row, game, state)
+
+    def _lock(self, session_id: int) -> asyncio.Lock:
+        return self._locks.setdefault(session_id, asyncio.Lock())
+
+    async def _live_row(self, chat: ChatRef) -> SessionRow | None:
+        try:
+            return await self.store.live_session(chat.platform, chat.chat, chat.thread)
+        except StoreError as exc:
+            raise UserError(STORE_TROUBLE) from exc
+
+    async def _lobby(self, chat: ChatRef) -> SessionRow:
+        row = await self._live_row(chat)
+        if row is None:
+            raise UserError("There is no table here. Open one with /escape start GAME.")
+        if row.status != "lobby":
+            raise UserError("The game has already begun.")
+        return row
+
+    async def _active(self, chat: ChatRef) -> SessionRow:
+        row = await self._live_row(chat)
+        if row is None:
+            raise UserError("There is no game running here. Start one with /escape start GAME.")
+        if row.status == "lobby":
+            raise UserError("The game has not begun yet: /escape begin once everyone has joined.")
+        return row
+
+    async def _write_seats(self, row: SessionRow, seats: list[SeatRow]) -> None:
+        async with self._lock(row.id):
+            try:
+                await self.store.set_seats(row.id, row.version, seats)
+            except StaleVersion as exc:
+                raise UserError("The table changed at the same moment; try again.") from exc
+            except StoreError as exc:
+                raise UserError(STORE_TROUBLE) from exc
+
+    async def _guard(self, write) -> None:
+        try:
+            await write
+        except StaleVersion as exc:
+            raise UserError("The game changed at the same moment; try again.") from exc
+        except StoreError as exc:
+            raise UserError(STORE_TROUBLE) from exc
+
+    async def _remember(self, user: UserRef) -> None:
+        try:
+            await self.store.upsert_user(user.platform, user.id, user.name)
+        except StoreError as exc:
+            raise UserError(STORE_TROUBLE) from exc
+
+    @staticmethod
+    def _not_a_player(loaded: Loaded) -> str:
+        names = ", ".join(s.name for s in loaded.row.seats)
+        return f"You are not playing in this game (players: {names}). Watch, or start the next one."
+
+
+def chat_of(row: SessionRow) -> ChatRef:
+    return ChatRef(row.platform, row.chat, row.thread, row.scope)
+
+
+def _events(events: Sequence[Event]) -> list[dict]:
+    return [{"text": e.text, "to": e.to, "kind": e.kind} for e in events]

@@ -1,0 +1,61 @@
+"""What the service takes and gives: plain values an adapter turns into platform messages."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+class UserError(Exception):
+    """A request refused with a message for the user; nothing was changed."""
+
+
+@dataclass(frozen=True)
+class ChatRef:
+    """Where a game lives. `scope` groups chats (a Discord server) for `/escape games`."""
+
+    platform: str
+    chat: str
+    thread: str = ""
+    scope: str = ""
+
+
+@dataclass(frozen=True)
+class UserRef:
+    platform: str
+    id: str
+    name: str
+
+
+@dataclass(frozen=True)
+class Picture:
+    png: bytes
+    alt: str
+    filename: str = "board.png"
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A button. `data` is opaque to adapters (at most 48 ASCII bytes): hand it back to
+    `GameService.press` exactly as it was, from whoever clicks it."""
+
+    label: str
+    data: str
+    style: str = "secondary"  # primary, secondary, success, danger
+    for_user: str | None = None  # the user id this choice is offered to; None: anyone
+
+
+@dataclass
+class Reply:
+    text: str
+    kind: str = "info"  # board, lobby, private, log, rules, help, games, error, info
+    picture: Picture | None = None
+    choices: list[Choice] = field(default_factory=list)
+    to: UserRef | None = None  # None: everyone in the chat; else only this user may see it
+    mention: list[UserRef] = field(default_factory=list)  # whom to ping (the players to act)
+    session_id: int | None = None
+    version: int | None = None
+    final: bool = False  # the game ended with this reply
+
+    @property
+    def private(self) -> bool:
+        return self.to is not None

@@ -1,0 +1,65 @@
+"""Typed settings from the environment (and a `.env` file beside the project, if present)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+def load_dotenv(path: Path = Path(".env")) -> None:
+    """Read KEY=VALUE lines; the real environment always wins."""
+    if not path.is_file():
+        return
+    for line in path.read_text(encoding="utf-8").splitlines():
+        line = line.strip()
+        if not line or line.startswith("#") or "=" not in line:
+            continue
+        key, _, value = line.partition("=")
+        os.environ.setdefault(key.strip(), value.strip().strip("'\""))
+
+
+def _ids(value: str) -> list[int]:
+    return [int(v) for v in value.replace(",", " ").split() if v.strip().isdigit()]
+
+
+@dataclass(frozen=True)
+class Settings:
+    db_path: Path = Path("data/escape.sqlite3")
+    pictures_dir: Path = Path("pictures")
+    log_level: str = "INFO"
+    discord_token: str = ""
+    discord_guild_ids: list[int] = field(default_factory=list)
+    discord_api_base: str = ""
+    discord_gateway: str = ""
+    telegram_token: str = ""
+    telegram_base_url: str = ""
+    telegram_base_file_url: str = ""
+    telegram_webhook_url: str = ""
+    telegram_webhook_listen: str = "0.0.0.0"
+    telegram_webhook_port: int = 8443
+    telegram_webhook_secret: str = ""
+
+    @classmethod
+    def from_env(cls, env: dict[str, str] | None = None) -> Settings:
+        e = os.environ if env is None else env
+        return cls(
+            db_path=Path(e.get("ESCAPE_DB", "data/escape.sqlite3")),
+            pictures_dir=Path(e.get("ESCAPE_PICTURES", "pictures")),
+            log_level=e.get("LOG_LEVEL", "INFO").upper(),
+            discord_token=e.get("DISCORD_TOKEN", "").strip(),
+            discord_guild_ids=_ids(e.get("DISCORD_GUILD_IDS", "")),
+            discord_api_base=e.get("DISCORD_API_BASE", "").strip(),
+            discord_gateway=e.get("DISCORD_GATEWAY", "").strip(),
+            telegram_token=e.get("TELEGRAM_TOKEN", "").strip(),
+            telegram_base_url=e.get("TELEGRAM_BASE_URL", "").strip(),
+            telegram_base_file_url=e.get("TELEGRAM_BASE_FILE_URL", "").strip(),
+            telegram_webhook_url=e.get("TELEGRAM_WEBHOOK_URL", "").strip(),
+            telegram_webhook_listen=e.get("TELEGRAM_WEBHOOK_LISTEN", "0.0.0.0"),
+            telegram_webhook_port=int(e.get("TELEGRAM_WEBHOOK_PORT", "8443") or 8443),
+            telegram_webhook_secret=e.get("TELEGRAM_WEBHOOK_SECRET", "").strip(),
+        )
+
+    @property
+    def has_platform(self) -> bool:
+        return bool(self.discord_token or self.telegram_token)

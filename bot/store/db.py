@@ -1,0 +1,381 @@
+"""The only code that speaks SQL: sessions, seats, the action log and users in one SQLite file.
+
+Every write that changes a session checks the version it was read at (`WHERE version = ?`)
+and bumps it, inside one `BEGIN IMMEDIATE` transaction: an accepted action, the chance
+outcomes it triggered, the new snapshot and the version bump commit together or not at
+all, and two racing writers (even in two processes) cannot both win.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import sqlite3
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+from bot.store.migrations import MIGRATIONS
+
+LIVE = ("lobby", "active")
+
+
+class StoreError(Exception):
+    """The database could not do what was asked (locked, full, unreadable)."""
+
+
+class StaleVersion(StoreError):
+    """The session changed since it was read: someone else acted first."""
+
+
+class ChatBusy(StoreError):
+    """A chat (or thread) already has a live game."""
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    seat: int
+    user_id: str
+    name: str
+    kind: str = "human"
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    n: int
+    seat: int
+    action: str
+    user_id: str | None
+    events: list[dict]
+    at: float
+
+
+@dataclass(frozen=True)
+class SessionRow:
+    id: int
+    platform: str
+    scope: str
+    chat: str
+    thread: str
+    game: str
+    options: dict[str, str]
+    rules_version: int
+    status: str
+    creator: str
+    version: int
+    state: dict | None
+    seed: int
+    chance_pos: int
+    deadline: float | None
+    result: dict | None
+    created_at: float
+    updated_at: float
+    seats: list[SeatRow] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class NewEntry:
+    """A log row to append: an action of a seat, or a chance outcome (seat -1)."""
+
+    seat: int
+    action: str
+    user_id: str | None
+    events: list[dict]
+
+
+_SESSION_COLUMNS = (
+    "id, platform, scope, chat, thread, game, options, rules_version, status, creator, "
+    "version, state, seed, chance_pos, deadline, result, created_at, updated_at"
+)
+
+
+class Store:
+    def __init__(self, conn: aiosqlite.Connection, clock: Callable[[], float] = time.time):
+        self._conn = conn
+        self._clock = clock
+
+    # ----- opening ----------------------------------------------------------------
+    @classmethod
+    async def open(cls, path: str | Path, clock: Callable[[], float] = time.time) -> Store:
+        if str(path) != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        try:
+            conn = await aiosqlite.connect(str(path), isolation_level=None, timeout=5.0)
+            await conn.execute("PRAGMA journal_mode=WAL")
+            await conn.execute("PRAGMA synchronous=FULL")
+            await conn.execute("PRAGMA foreign_keys=ON")
+            await conn.execute("PRAGMA busy_timeout=5000")
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot open the database at {path}: {exc}") from exc
+        store = cls(conn, clock)
+        await store._migrate()
+        return store
+
+    async def close(self) -> None:
+        await self._conn.close()
+
+    async def _migrate(self) -> None:
+        async with self._conn.execute("PRAGMA user_version") as cur:
+            (current,) = await cur.fetchone()
+        for number, script in enumerate(MIGRATIONS, start=1):
+            if number <= current:
+                continue
+            await self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                for statement in _split(script):
+                    await self._conn.execute(statement)
+                await self._conn.execute(f"PRAGMA user_version = {number}")
+                await self._conn.execute("COMMIT")
+            except BaseException:
+                await self._conn.execute("ROLLBACK")
+                raise
+
+    async def schema_version(self) -> int:
+        async with self._conn.execute("PRAGMA user_version") as cur:
+            return (await cur.fetchone())[0]
+
+    async def backup(self, destination: str | Path) -> None:
+        """SQLite's online backup: a consistent copy while the bot keeps running."""
+        target = await aiosqlite.connect(str(destination))
+        try:
+            await self._conn.backup(target)
+        finally:
+            await target.close()
+
+    # ----- transactions -----------------------------------------------------------
+    async def _write(self, work: Callable[[aiosqlite.Connection], Any]) -> Any:
+        try:
+            await self._conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as exc:
+            raise StoreError(str(exc)) from exc
+        try:
+            result = await work(self._conn)
+            await self._conn.execute("COMMIT")
+            return result
+        except BaseException as exc:
+            with contextlib.suppress(sqlite3.Error):
+                await self._conn.execute("ROLLBACK")
+            if isinstance(exc, sqlite3.IntegrityError) and "one_live_game" in str(exc):
+                raise ChatBusy("this chat already has a game") from exc
+            if isinstance(exc, sqlite3.Error):
+                raise StoreError(str(exc)) from exc
+            raise
+
+    async def _bump(
+        self, conn: aiosqlite.Connection, session_id: int, version: int, **cols
+    ) -> None:
+        sets = "".join(f"{name} = ?, " for name in cols)
+        sql = f"UPDATE sessions SET {sets}version = version + 1, updated_at = ? "
+        sql += "WHERE id = ? AND version = ?"
+        cur = await conn.execute(sql, (*cols.values(), self._clock(), session_id, version))
+        if cur.rowcount != 1:
+            raise StaleVersion(f"session {session_id} is no longer at version {version}")
+
+    # ----- sessions ---------------------------------------------------------------
+    async def create_session(
+        self,
+        *,
+        platform: str,
+        scope: str,
+        chat: str,
+        thread: str,
+        game: str,
+        options: dict[str, str],
+        rules_version: int,
+        creator: str,
+        seed: int,
+        first_seat: SeatRow,
+    ) -> SessionRow:
+        now = self._clock()
+
+        async def work(conn: aiosqlite.Connection) -> int:
+            cur = await conn.execute(
+                "INSERT INTO sessions (platform, scope, chat, thread, game, options, "
+                "rules_version, status, creator, seed, created_at, updated_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?, ?)",
+                (platform, scope, chat, thread, game, json.dumps(options), rules_version,
+                 creator, seed, now, now),
+            )  # fmt: skip
+            await self._insert_seats(conn, cur.lastrowid, [first_seat])
+            return cur.lastrowid
+
+        session_id = await self._write(work)
+        return await self.session(session_id)
+
+    async def session(self, session_id: int) -> SessionRow | None:
+        rows = await self._sessions(
+            f"SELECT {_SESSION_COLUMNS} FROM sessions WHERE id = ?", (session_id,)
+        )
+        return rows[0] if rows else None
+
+    async def live_session(self, platform: str, chat: str, thread: str) -> SessionRow | None:
+        rows = await self._sessions(
+            f"SELECT {_SESSION_COLUMNS} FROM sessions WHERE platform = ? AND chat = ? "
+            "AND thread = ? AND status IN ('lobby', 'active')",
+            (platform, chat, thread),
+        )
+        return rows[0] if rows else None
+
+    async def sessions_in_scope(
+        self, platform: str, scope: str, statuses: Sequence[str] = LIVE
+    ) -> list[SessionRow]:
+        marks = ", ".join("?" for _ in statuses)
+        return await self._sessions(
+            f"SELECT {_SESSION_COLUMNS} FROM sessions WHERE platform = ? AND scope = ? "
+            f"AND status IN ({marks}) ORDER BY id",
+            (platform, scope, *statuses),
+        )
+
+    async def active_sessions(self) -> list[SessionRow]:
+        return await self._sessions(
+            f"SELECT {_SESSION_COLUMNS} FROM sessions WHERE status = 'active' ORDER BY id", ()
+        )
+
+    async def sessions_of_user(self, platform: str, user_id: str) -> list[SessionRow]:
+        return await self._sessions(
+            f"SELECT {', '.join('s.' + c.strip() for c in _SESSION_COLUMNS.split(','))} "
+            "FROM sessions s JOIN seats t ON t.session_id = s.id "
+            "WHERE s.platform = ? AND t.user_id = ? AND s.status IN ('lobby', 'active') "
+            "ORDER BY s.id",
+            (platform, user_id),
+        )
+
+    async def _sessions(self, sql: str, params: Iterable[Any]) -> list[SessionRow]:
+        try:
+            async with self._conn.execute(sql, tuple(params)) as cur:
+                rows = await cur.fetchall()
+            out = []
+            for row in rows:
+                seats = await self.seats(row[0])
+                out.append(_session_row(row, seats))
+            return out
+        except sqlite3.Error as exc:
+            raise StoreError(str(exc)) from exc
+
+    async def seats(self, session_id: int) -> list[SeatRow]:
+        async with self._conn.execute(
+            "SELECT seat, user_id, name, kind FROM seats WHERE session_id = ? ORDER BY seat",
+            (session_id,),
+        ) as cur:
+            return [SeatRow(*row) for row in await cur.fetchall()]
+
+    async def _insert_seats(self, conn, session_id: int, seats: Sequence[SeatRow]) -> None:
+        await conn.execute("DELETE FROM seats WHERE session_id = ?", (session_id,))
+        await conn.executemany(
+            "INSERT INTO seats (session_id, seat, user_id, name, kind) VALUES (?, ?, ?, ?, ?)",
+            [(session_id, i, s.user_id, s.name, s.kind) for i, s in enumerate(seats)],
+        )
+
+    async def set_seats(self, session_id: int, version: int, seats: Sequence[SeatRow]) -> None:
+        """Replace the seating (lobby joins and leaves, a seat handed to a placeholder)."""
+
+        async def work(conn):
+            await self._bump(conn, session_id, version)
+            await self._insert_seats(conn, session_id, seats)
+
+        await self._write(work)
+
+    async def set_status(self, session_id: int, version: int, status: str) -> None:
+        await self._write(lambda conn: self._bump(conn, session_id, version, status=status))
+
+    async def set_deadline(self, session_id: int, version: int, deadline: float | None) -> None:
+        await self._write(lambda conn: self._bump(conn, session_id, version, deadline=deadline))
+
+    async def record(
+        self,
+        session_id: int,
+        version: int,
+        entries: Sequence[NewEntry],
+        state: dict,
+        chance_pos: int,
+        status: str = "active",
+        result: dict | None = None,
+        deadline: float | None = None,
+    ) -> int:
+        """Append log rows and store the new snapshot in one transaction; returns the new version."""
+        now = self._clock()
+
+        async def work(conn):
+            await self._bump(
+                conn, session_id, version, state=json.dumps(state), chance_pos=chance_pos,
+                status=status, result=json.dumps(result) if result is not None else None,
+                deadline=deadline,
+            )  # fmt: skip
+            async with conn.execute(
+                "SELECT COALESCE(MAX(n), 0) FROM actions WHERE session_id = ?", (session_id,)
+            ) as cur:
+                (last,) = await cur.fetchone()
+            await conn.executemany(
+                "INSERT INTO actions (session_id, n, seat, action, user_id, events, at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [
+                    (session_id, last + i, e.seat, e.action, e.user_id, json.dumps(e.events), now)
+                    for i, e in enumerate(entries, start=1)
+                ],
+            )
+
+        await self._write(work)
+        return version + 1
+
+    async def log(self, session_id: int, since: int = 0) -> list[LogEntry]:
+        async with self._conn.execute(
+            "SELECT n, seat, action, user_id, events, at FROM actions "
+            "WHERE session_id = ? AND n > ? ORDER BY n",
+            (session_id, since),
+        ) as cur:
+            rows = await cur.fetchall()
+        return [LogEntry(n, seat, a, u, json.loads(ev), at) for n, seat, a, u, ev, at in rows]
+
+    # ----- users ------------------------------------------------------------------
+    async def upsert_user(
+        self, platform: str, user_id: str, name: str, private_chat: str | None = None
+    ) -> None:
+        async def work(conn):
+            await conn.execute(
+                "INSERT INTO users (platform, user_id, name, private_chat) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (platform, user_id) DO UPDATE SET name = excluded.name, "
+                "private_chat = COALESCE(excluded.private_chat, users.private_chat)",
+                (platform, user_id, name, private_chat),
+            )
+
+        await self._write(work)
+
+    async def user(self, platform: str, user_id: str) -> dict | None:
+        async with self._conn.execute(
+            "SELECT name, private_chat, prefs FROM users WHERE platform = ? AND user_id = ?",
+            (platform, user_id),
+        ) as cur:
+            row = await cur.fetchone()
+        if row is None:
+            return None
+        return {"name": row[0], "private_chat": row[1], "prefs": json.loads(row[2])}
+
+    async def set_prefs(self, platform: str, user_id: str, prefs: dict) -> None:
+        async def work(conn):
+            await conn.execute(
+                "UPDATE users SET prefs = ? WHERE platform = ? AND user_id = ?",
+                (json.dumps(prefs), platform, user_id),
+            )
+
+        await self._write(work)
+
+
+def _session_row(row: Sequence[Any], seats: list[SeatRow]) -> SessionRow:
+    (sid, platform, scope, chat, thread, game, options, rules_version, status, creator,
+     version, state, seed, chance_pos, deadline, result, created, updated) = row  # fmt: skip
+    return SessionRow(
+        id=sid, platform=platform, scope=scope, chat=chat, thread=thread, game=game,
+        options=json.loads(options), rules_version=rules_version, status=status,
+        creator=creator, version=version, state=json.loads(state) if state else None,
+        seed=seed, chance_pos=chance_pos, deadline=deadline,
+        result=json.loads(result) if result else None, created_at=created,
+        updated_at=updated, seats=seats,
+    )  # fmt: skip
+
+
+def _split(script: str) -> list[str]:
+    return [s.strip() for s in script.split(";") if s.strip()]

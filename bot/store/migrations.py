@@ -1,0 +1,61 @@
+"""Numbered schema migrations, applied in order at start-up (PRAGMA user_version)."""
+
+MIGRATIONS: list[str] = [
+    # 1: the data that must not be lost (architecture.md).
+    """
+    CREATE TABLE sessions (
+        id            INTEGER PRIMARY KEY,
+        platform      TEXT NOT NULL,
+        scope         TEXT NOT NULL DEFAULT '',
+        chat          TEXT NOT NULL,
+        thread        TEXT NOT NULL DEFAULT '',
+        game          TEXT NOT NULL,
+        options       TEXT NOT NULL,
+        rules_version INTEGER NOT NULL,
+        status        TEXT NOT NULL CHECK (status IN ('lobby', 'active', 'finished', 'aborted')),
+        creator       TEXT NOT NULL,
+        version       INTEGER NOT NULL DEFAULT 0,
+        state         TEXT,
+        seed          INTEGER NOT NULL,
+        chance_pos    INTEGER NOT NULL DEFAULT 0,
+        deadline      REAL,
+        result        TEXT,
+        created_at    REAL NOT NULL,
+        updated_at    REAL NOT NULL
+    );
+    CREATE UNIQUE INDEX one_live_game_per_chat
+        ON sessions (platform, chat, thread) WHERE status IN ('lobby', 'active');
+    CREATE INDEX sessions_by_scope ON sessions (platform, scope, status);
+    CREATE INDEX sessions_by_deadline ON sessions (deadline) WHERE status = 'active';
+
+    CREATE TABLE seats (
+        session_id INTEGER NOT NULL REFERENCES sessions (id),
+        seat       INTEGER NOT NULL,
+        user_id    TEXT NOT NULL,
+        name       TEXT NOT NULL,
+        kind       TEXT NOT NULL DEFAULT 'human' CHECK (kind IN ('human', 'ai', 'placeholder')),
+        PRIMARY KEY (session_id, seat)
+    );
+    CREATE INDEX seats_by_user ON seats (user_id);
+
+    CREATE TABLE actions (
+        session_id INTEGER NOT NULL REFERENCES sessions (id),
+        n          INTEGER NOT NULL,
+        seat       INTEGER NOT NULL,
+        action     TEXT NOT NULL,
+        user_id    TEXT,
+        events     TEXT NOT NULL DEFAULT '[]',
+        at         REAL NOT NULL,
+        PRIMARY KEY (session_id, n)
+    );
+
+    CREATE TABLE users (
+        platform     TEXT NOT NULL,
+        user_id      TEXT NOT NULL,
+        name         TEXT NOT NULL,
+        private_chat TEXT,
+        prefs        TEXT NOT NULL DEFAULT '{}',
+        PRIMARY KEY (platform, user_id)
+    );
+    """,
+]
