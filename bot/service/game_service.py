@@ -13,7 +13,7 @@ import asyncio
 import logging
 import secrets
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import render
@@ -24,6 +24,8 @@ from bot.store import ChatBusy, NewEntry, SeatRow, SessionRow, StaleVersion, Sto
 from engines import CHANCE, REGISTRY, BadOption, Event, Game, IllegalAction
 
 log = logging.getLogger(__name__)
+
+Notifier = Callable[[ChatRef, list[Reply]], Awaitable[None]]
 
 MAX_CHANCE_STEPS = 10_000
 STORE_TROUBLE = "The game store could not save that just now (it is busy or full). Nothing changed; try again in a moment."
@@ -77,6 +79,22 @@ class GameService:
         self._clock = clock
         self._pictures = pictures
         self._locks: dict[int, asyncio.Lock] = {}
+        self._notifiers: dict[str, Notifier] = {}
+
+    def add_notifier(self, platform: str, deliver: Notifier) -> None:
+        """An adapter registers how to post replies nobody asked for (reminders, timeouts)."""
+        self._notifiers[platform] = deliver
+
+    async def notify(self, chat: ChatRef, replies: list[Reply]) -> bool:
+        deliver = self._notifiers.get(chat.platform)
+        if deliver is None or not replies:
+            return False
+        try:
+            await deliver(chat, replies)
+        except Exception:  # a platform outage must not stop the timers of other games
+            log.exception("could not deliver %d replies to %s", len(replies), chat)
+            return False
+        return True
 
     # ----- catalogue ----------------------------------------------------------------
     def catalogue(self) -> Reply:
