@@ -5,6 +5,7 @@ a game needs no edit here.
 """
 
 import importlib
+import os
 import pkgutil
 
 from engines.contract import (
@@ -19,10 +20,12 @@ from engines.contract import (
 )
 
 
-def _discover() -> dict[str, Game]:
+def _discover(only: str = "") -> dict[str, Game]:
+    """Every game package, or only those named in `only` (ESCAPE_GAMES, comma-separated)."""
+    wanted = {name.strip() for name in only.split(",") if name.strip()}
     games: dict[str, Game] = {}
     for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
-        if not info.ispkg:
+        if not info.ispkg or (wanted and info.name not in wanted):
             continue
         module = importlib.import_module(f"{__name__}.{info.name}")
         game = getattr(module, "GAME", None)
@@ -31,7 +34,7 @@ def _discover() -> dict[str, Game]:
     return games
 
 
-REGISTRY: dict[str, Game] = _discover()
+REGISTRY: dict[str, Game] = _discover(os.environ.get("ESCAPE_GAMES", ""))
 
 __all__ = [
     "CHANCE",

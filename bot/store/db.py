@@ -100,15 +100,17 @@ class Store:
 
     # ----- opening ----------------------------------------------------------------
     @classmethod
-    async def open(cls, path: str | Path, clock: Callable[[], float] = time.time) -> Store:
+    async def open(
+        cls, path: str | Path, clock: Callable[[], float] = time.time, busy_timeout: float = 5.0
+    ) -> Store:
         if str(path) != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
         try:
-            conn = await aiosqlite.connect(str(path), isolation_level=None, timeout=5.0)
+            conn = await aiosqlite.connect(str(path), isolation_level=None, timeout=busy_timeout)
             await conn.execute("PRAGMA journal_mode=WAL")
             await conn.execute("PRAGMA synchronous=FULL")
             await conn.execute("PRAGMA foreign_keys=ON")
-            await conn.execute("PRAGMA busy_timeout=5000")
+            await conn.execute(f"PRAGMA busy_timeout={int(busy_timeout * 1000)}")
         except sqlite3.Error as exc:
             raise StoreError(f"cannot open the database at {path}: {exc}") from exc
         store = cls(conn, clock)
@@ -159,7 +161,7 @@ class Store:
         except BaseException as exc:
             with contextlib.suppress(sqlite3.Error):
                 await self._conn.execute("ROLLBACK")
-            if isinstance(exc, sqlite3.IntegrityError) and "one_live_game" in str(exc):
+            if isinstance(exc, sqlite3.IntegrityError) and "sessions.platform" in str(exc):
                 raise ChatBusy("this chat already has a game") from exc
             if isinstance(exc, sqlite3.Error):
                 raise StoreError(str(exc)) from exc

@@ -1,0 +1,105 @@
+"""The store keeps every accepted move: migrations, one transaction per move, versions."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from bot.store import ChatBusy, NewEntry, SeatRow, StaleVersion, Store
+from bot.store.migrations import MIGRATIONS
+
+
+async def _session(store: Store, chat: str = "c1"):
+    return await store.create_session(
+        platform="test", scope="g", chat=chat, thread="", game="ghosts18",
+        options={"variant": "standard"}, rules_version=1, creator="u1", seed=7,
+        first_seat=SeatRow(0, "u1", "Ann"),
+    )  # fmt: skip
+
+
+async def test_migrations_run_once_and_set_the_pragmas(tmp_path):
+    path = tmp_path / "db.sqlite3"
+    store = await Store.open(path)
+    assert await store.schema_version() == len(MIGRATIONS)
+    row = await _session(store)
+    await store.close()
+    again = await Store.open(path)  # reopening must not re-run migration 1 (tables exist)
+    assert (await again.session(row.id)).game == "ghosts18"
+    await again.close()
+    conn = sqlite3.connect(path)
+    assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    conn.close()
+
+
+async def test_one_live_game_per_chat_and_thread(store):
+    await _session(store, "c1")
+    with pytest.raises(ChatBusy):
+        await _session(store, "c1")
+    other = await store.create_session(
+        platform="test", scope="g", chat="c1", thread="topic-9", game="ghosts18", options={},
+        rules_version=1, creator="u1", seed=1, first_seat=SeatRow(0, "u1", "Ann"),
+    )  # fmt: skip
+    assert other.thread == "topic-9"
+
+
+async def test_record_appends_log_and_snapshot_together(store):
+    row = await _session(store)
+    v = await store.record(
+        row.id, row.version,
+        [NewEntry(0, "place b1", "u1", [{"text": "x", "to": None, "kind": "info"}]),
+         NewEntry(-1, "4", None, [])],
+        {"n": 1}, chance_pos=1,
+    )  # fmt: skip
+    assert v == row.version + 1
+    fresh = await store.session(row.id)
+    assert fresh.state == {"n": 1} and fresh.chance_pos == 1 and fresh.status == "active"
+    assert [(e.n, e.seat, e.action) for e in await store.log(row.id)] == [
+        (1, 0, "place b1"),
+        (2, -1, "4"),
+    ]
+
+
+async def test_a_stale_version_writes_nothing(store):
+    row = await _session(store)
+    await store.record(row.id, row.version, [NewEntry(0, "a", "u1", [])], {"n": 1}, 0)
+    with pytest.raises(StaleVersion):
+        await store.record(row.id, row.version, [NewEntry(0, "b", "u1", [])], {"n": 2}, 0)
+    assert [e.action for e in await store.log(row.id)] == ["a"]
+    assert (await store.session(row.id)).state == {"n": 1}
+
+
+async def test_a_locked_database_refuses_the_write_and_keeps_earlier_moves(tmp_path):
+    path = tmp_path / "db.sqlite3"
+    store = await Store.open(path, busy_timeout=0.1)
+    row = await _session(store)
+    await store.record(row.id, row.version, [NewEntry(0, "a", "u1", [])], {"n": 1}, 0)
+    blocker = sqlite3.connect(path, timeout=0.1, isolation_level=None)
+    blocker.execute("BEGIN EXCLUSIVE")
+    from bot.store import StoreError
+
+    with pytest.raises(StoreError):
+        await store.record(row.id, row.version + 1, [NewEntry(1, "b", "u2", [])], {"n": 2}, 0)
+    blocker.execute("ROLLBACK")
+    blocker.close()
+    assert [e.action for e in await store.log(row.id)] == ["a"]
+    assert (await store.session(row.id)).version == row.version + 1
+    await store.close()
+
+
+async def test_online_backup_is_a_readable_copy(store, tmp_path):
+    row = await _session(store)
+    await store.backup(tmp_path / "copy.sqlite3")
+    copy = await Store.open(tmp_path / "copy.sqlite3")
+    assert (await copy.session(row.id)).creator == "u1"
+    await copy.close()
+
+
+async def test_seats_and_users(store):
+    row = await _session(store)
+    await store.set_seats(row.id, row.version, [SeatRow(0, "u1", "Ann"), SeatRow(1, "u2", "Bob")])
+    assert [s.name for s in (await store.session(row.id)).seats] == ["Ann", "Bob"]
+    await store.upsert_user("test", "u2", "Bob", private_chat="dm-2")
+    await store.upsert_user("test", "u2", "Bobby")
+    assert await store.user("test", "u2") == {"name": "Bobby", "private_chat": "dm-2", "prefs": {}}
+    assert [r.id for r in await store.sessions_of_user("test", "u2")] == [row.id]
