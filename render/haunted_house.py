@@ -1,0 +1,268 @@
+"""Haunted House pictures: every house on the table and, in a player's own view, their hand.
+
+Drawn from a VIEW only: the hand panel appears only when the view carries a "hand",
+which the engine puts only in that seat's own view.
+"""
+
+from __future__ import annotations
+
+from PIL import Image, ImageDraw
+
+from render import toolkit as T
+
+WIDTH = 1200
+TOP = 96  # below the header
+ROOF = 84
+FLOOR_H = 118
+HOUSE_H = ROOF + 3 * FLOOR_H + 52  # roof, floors, the line with the card count
+HAND_H = 250
+LIT = T._mix(T.YELLOW, T.PAPER, 0.35)
+GHOST = T.WHITE
+CAT = T.ORANGE
+CARD = (252, 250, 244)
+
+FLOOR_NAMES = {1: "first", 2: "second", 3: "third"}
+SPECIAL_NAMES = {
+    "wild": "Room wild",
+    "ghost": "Ghost",
+    "cat": "Cat",
+    "hole": "Time space hole",
+    "bulb": "Light bulb",
+    "food": "Cat food",
+    "elevator": "Elevator",
+    "lightning": "Lightning",
+}
+
+
+def card_title(kind: str) -> str:
+    if kind.startswith("room") and len(kind) == 7:
+        return f"Room, floor {kind[4]}"
+    return SPECIAL_NAMES.get(kind, kind)
+
+
+def _column(view: dict) -> tuple[int, int]:
+    n = len(view["names"])
+    width = (WIDTH - 40) // max(n, 2)
+    return width, 20 + (WIDTH - 40 - width * n) // 2
+
+
+def draw(view: dict) -> Image.Image:
+    hand = view.get("hand")
+    height = TOP + HOUSE_H + 70 + (HAND_H if hand is not None else 0)
+    img, d = T.canvas(height, WIDTH)
+    T.text(d, (30, 22), "Haunted House", 36, T.INK)
+    T.text(d, (WIDTH - 30, 30), _counts(view), 24, T.INK, "ra")
+    T.text(d, (30, 66), _status(view), 22, T.DARK)
+    width, x0 = _column(view)
+    for seat in range(len(view["names"])):
+        _house(d, view, seat, x0 + seat * width, TOP, width - 16)
+    y = TOP + HOUSE_H + 10
+    _legend(d, 30, y)
+    if hand is not None:
+        _hand(d, view, hand, TOP + HOUSE_H + 70)
+    lines = [view["last"]] if view.get("last") else []
+    return T.caption_bar(img, lines or [_status(view)])
+
+
+def _counts(view: dict) -> str:
+    return f"deck {view['deck']}  |  discard {view['discard']}"
+
+
+def _house(d: ImageDraw.ImageDraw, view: dict, seat: int, x: int, y: int, w: int) -> None:
+    names = view["names"]
+    acting = seat in view["to_act"] or (
+        view["phase"] in ("rooms", "light", "discard") and seat == view["turn"]
+    )
+    roof = [(x, y + ROOF), (x + w / 2, y), (x + w, y + ROOF)]
+    d.polygon(roof, fill=T.HIGHLIGHT if acting else T.PANEL, outline=T.INK, width=3)
+    T.player_token(d, (x + w / 2, y + 34), 18, seat)
+    T.text(d, (x + w / 2, y + ROOF - 4), f"p{seat + 1} {names[seat][:14]}", 20, T.INK, "md")
+    floors = view["houses"][seat]
+    for f in (3, 2, 1):
+        fy = y + ROOF + (3 - f) * FLOOR_H
+        _floor(d, floors[f - 1], f, x, fy, w)
+    yy = y + ROOF + 3 * FLOOR_H + 8
+    held = view["hand_sizes"][seat]
+    label = f"{held} card{'s' if held != 1 else ''} held"
+    window = view.get("window") or {}
+    if view.get("winner") == seat:
+        label = "ESCAPED - wins!"
+    elif window.get("kind") == "escape" and window.get("escaper") == seat:
+        label += "  ESCAPING!"
+    elif seat == view["turn"] and view["phase"] not in ("over",):
+        label += "  < turn"
+    T.text(d, (x + w / 2, yy + 16), label, 20, T.INK, "mm")
+
+
+def _floor(d: ImageDraw.ImageDraw, floor: dict, f: int, x: int, y: int, w: int) -> None:
+    lit = floor["lit"]
+    d.rectangle((x, y, x + w, y + FLOOR_H), fill=LIT if lit else T.NIGHT, outline=T.INK, width=3)
+    ink = T.INK if lit else T.WHITE
+    T.text(d, (x + 8, y + 6), f"F{f}", 20, ink)
+    T.text(d, (x + w - 8, y + 6), "LIT" if lit else "dark", 18, ink, "ra")
+    slot_w = (w - 66) // 2
+    for i in range(2):
+        sx = x + 8 + i * (slot_w + 8)
+        box = (sx, y + 32, sx + slot_w, y + FLOOR_H - 8)
+        if i < len(floor["rooms"]):
+            kind = floor["rooms"][i]
+            d.rounded_rectangle(box, 8, fill=CARD, outline=T.INK, width=2)
+            label = "wild" if kind == "wild" else f"room {kind[4]}"
+            T.text(d, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), label, 20, T.INK, "mm")
+        else:
+            d.rounded_rectangle(box, 8, outline=T.GREY, width=2)
+            T.text(d, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), "empty", 16, T.GREY, "mm")
+    tx = x + w - 27
+    for k in range(floor["ghosts"]):
+        ghost_icon(d, (tx, y + 54 + k * 40), 18)
+    for k in range(floor["cats"]):
+        cat_icon(d, (tx, y + FLOOR_H - 24 - k * 40), 18)
+
+
+def ghost_icon(d: ImageDraw.ImageDraw, centre: tuple[float, float], r: float) -> None:
+    """A white sheet ghost: round head, straight sides, a zigzag hem, and a G."""
+    cx, cy = centre
+    hem = cy + r
+    points = [(cx - r, cy), (cx - r, hem)]
+    for i in range(1, 5):
+        points.append((cx - r + i * r / 2, hem - (r * 0.35 if i % 2 else 0)))
+    points.append((cx + r, cy))
+    d.polygon(points, fill=GHOST, outline=T.INK)
+    d.pieslice((cx - r, cy - r, cx + r, cy + r), 180, 360, fill=GHOST)
+    d.arc((cx - r, cy - r, cx + r, cy + r), 180, 360, fill=T.INK, width=2)
+    d.line((cx - r, cy, cx - r, hem), fill=T.INK, width=2)
+    d.line((cx + r, cy, cx + r, hem), fill=T.INK, width=2)
+    T.text(d, (cx, cy + 1), "G", int(r * 1.1), T.INK, "mm")
+
+
+def cat_icon(d: ImageDraw.ImageDraw, centre: tuple[float, float], r: float) -> None:
+    """An orange cat head: a circle with two ear triangles, and a C."""
+    cx, cy = centre
+    for side in (-1, 1):
+        ear = [(cx + side * r * 0.95, cy - r * 1.05), (cx + side * r * 0.2, cy - r * 0.7),
+               (cx + side * r * 0.9, cy - r * 0.1)]  # fmt: skip
+        d.polygon(ear, fill=CAT, outline=T.INK, width=2)
+    d.ellipse((cx - r * 0.9, cy - r * 0.8, cx + r * 0.9, cy + r), fill=CAT, outline=T.INK, width=2)
+    T.text(d, (cx, cy + 2), "C", int(r * 1.1), T.INK, "mm")
+
+
+def _legend(d: ImageDraw.ImageDraw, x: int, y: int) -> int:
+    for icon, text in ((ghost_icon, "ghost"), (cat_icon, "cat")):
+        icon(d, (x + 16, y + 18), 17)
+        T.text(d, (x + 42, y + 18), text, 20, T.INK, "lm")
+        x += 42 + int(T.text_width(text, 20)) + 30
+    d.rectangle((x, y + 6, x + 30, y + 30), fill=LIT, outline=T.INK, width=2)
+    T.text(d, (x + 40, y + 18), "lit floor", 20, T.INK, "lm")
+    x += 40 + int(T.text_width("lit floor", 20)) + 30
+    d.rectangle((x, y + 6, x + 30, y + 30), fill=T.NIGHT, outline=T.INK, width=2)
+    T.text(d, (x + 40, y + 18), "dark floor", 20, T.INK, "lm")
+    return y + 40
+
+
+def _hand(d: ImageDraw.ImageDraw, view: dict, hand: list[dict], y: int) -> None:
+    seat = view["viewer"]
+    d.rounded_rectangle(
+        (20, y, WIDTH - 20, y + HAND_H - 20), 14, fill=T.PANEL, outline=T.INK, width=2
+    )
+    T.text(d, (40, y + 14), f"Your hand, {view['names'][seat]} (private)", 24, T.INK)
+    step = view.get("step") or {}
+    chosen = list(step.get("chosen", []))
+    marked = []
+    for card in hand:  # mark each chosen card once, in hand order
+        if card["card"] in chosen:
+            chosen.remove(card["card"])
+            marked.append(True)
+        else:
+            marked.append(False)
+    if not hand:
+        T.text(d, (40, y + 100), "(no cards)", 24, T.DARK)
+    cw, gap = 240, 24
+    for i, card in enumerate(hand):
+        cx = 40 + i * (cw + gap)
+        box = (cx, y + 50, cx + cw, y + HAND_H - 36)
+        d.rounded_rectangle(
+            box,
+            12,
+            fill=CARD,
+            outline=T.VERMILION if marked[i] else T.INK,
+            width=6 if marked[i] else 2,
+        )
+        kind = card["card"]
+        T.text(d, (cx + 14, box[1] + 12), card_title(kind), 22, T.INK)
+        T.text(d, (cx + 14, box[1] + 44), kind, 20, T.DARK)
+        n = card["bulbs"]
+        T.text(d, (cx + 14, box[3] - 30), _bulbs(n), 22, T.INK)
+        for b in range(n):
+            bx = cx + 130 + b * 34
+            d.ellipse(
+                (bx, box[3] - 44, bx + 26, box[3] - 18), fill=T.YELLOW, outline=T.INK, width=2
+            )
+        if marked[i]:
+            T.text(d, (box[2] - 12, box[1] + 12), "chosen", 18, T.VERMILION, "ra")
+    total = sum(c["bulbs"] for c in hand)
+    T.text(d, (WIDTH - 40, y + 14), f"{total} bulbs in hand", 22, T.INK, "ra")
+
+
+def _bulbs(n: int) -> str:
+    return f"{n} bulb{'s' if n != 1 else ''}"
+
+
+def _status(view: dict) -> str:
+    names = view["names"]
+    if view.get("winner") is not None:
+        return f"Game over: {names[view['winner']]} escapes and wins."
+    window = view.get("window")
+    if window:
+        asked = ", ".join(names[s] for s in window["to_act"])
+        if window["kind"] == "defend":
+            target = names[window["target"]]
+            return f"A ghost is coming to {target}'s floor {window['floor']}: {asked} may answer with a cat or pass."
+        return f"{names[window['escaper']]} is escaping! {asked} may play a ghost or pass."
+    if view["phase"] == "draw":
+        return "Cards are being drawn."
+    who = names[view["turn"]]
+    step = view.get("step")
+    if step:
+        if step["act"] == "rooms":
+            return f"{who} is exploring rooms (more rooms or done)."
+        if step["act"] == "light":
+            return (
+                f"{who} is choosing cards to light floor {step['floor']} ({step['count']} chosen)."
+            )
+        return f"{who} is choosing cards to discard ({step['count']} chosen)."
+    return f"{who} to play."
+
+
+def describe(view: dict) -> str:
+    """Alt text: the table in words; a hand only in that player's own view."""
+    names = view["names"]
+    parts = [f"Haunted House. {_status(view)}"]
+    for seat, floors in enumerate(view["houses"]):
+        bits = []
+        for f, floor in enumerate(floors, start=1):
+            rooms = len(floor["rooms"])
+            bit = f"floor {f} {'lit' if floor['lit'] else 'dark'}, {rooms} of 2 rooms"
+            if "wild" in floor["rooms"]:
+                bit += (
+                    " (one a wild card)" if floor["rooms"].count("wild") == 1 else " (wild cards)"
+                )
+            if floor["ghosts"]:
+                bit += f", {floor['ghosts']} ghost{'s' if floor['ghosts'] > 1 else ''}"
+            if floor["cats"]:
+                bit += ", a cat"
+            bits.append(bit)
+        held = view["hand_sizes"][seat]
+        parts.append(
+            f"{names[seat]} (p{seat + 1}) holds {held} card{'s' if held != 1 else ''}: "
+            + "; ".join(bits)
+            + "."
+        )
+    parts.append(f"Deck {view['deck']} cards, discard pile {view['discard']}.")
+    hand = view.get("hand")
+    viewer = view.get("viewer")
+    if hand is not None and viewer is not None:
+        cards = ", ".join(f"{c['card']} ({_bulbs(c['bulbs'])})" for c in hand) or "no cards"
+        parts.append(f"Your hand ({names[viewer]}): {cards}.")
+    if view.get("last"):
+        parts.append(f"Last: {view['last']}")
+    return " ".join(parts)

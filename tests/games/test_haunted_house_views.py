@@ -1,0 +1,120 @@
+"""Haunted House secrets and pictures: 'The identity of the discarded cards is secret from other
+players', hands are private, and pictures are drawn from views only."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+from PIL import Image
+from test_haunted_house_helpers import G, act, house, table
+
+import render
+from engines.haunted_house import cards as C
+from engines.playout import configurations, play
+
+STATES = [
+    state
+    for players in (2, 3, 4)
+    for seed in range(2)
+    for state in play(G, players, {}, seed, max_steps=250, keep_states=True).states[::5]
+]
+
+
+def swap_a_hidden_card(s, owner: int):
+    """Change `owner`'s hand (one card swapped with the deck) and the discard pile's make-up,
+    keeping every count; None when nothing can be swapped."""
+    s = G.copy(s)
+    chosen = (s.step or {}).get("chosen", []) if s.turn == owner else []
+    spare = [c for c in s.hands[owner] if c not in chosen]
+    swap = next(((c, k) for c in spare for k in s.deck if k != c), None)
+    if swap is None:
+        return None
+    old, new = swap
+    s.hands[owner].remove(old)
+    s.hands[owner] = sorted([*s.hands[owner], new], key=C.ORDER.index)
+    s.deck[new] -= 1
+    s.deck[old] = s.deck.get(old, 0) + 1
+    if not s.deck[new]:
+        del s.deck[new]
+    if s.discard:  # the discard pile's cards are secret too: relabel one of them
+        kind = next(iter(s.discard))
+        other = "cat" if kind != "cat" else "ghost"
+        s.discard[kind] -= 1
+        s.discard[other] = s.discard.get(other, 0) + 1
+        if not s.discard[kind]:
+            del s.discard[kind]
+    return s
+
+
+def test_a_seat_never_sees_another_hand_the_deck_or_the_discards():
+    """'The identity of the discarded cards is secret from other players' (and hands and the
+    deck are secret: doc haunted_house.md)."""
+    checked = 0
+    for s in STATES:
+        n = len(s.names)
+        for owner in range(n):
+            changed = swap_a_hidden_card(s, owner)
+            if changed is None:
+                continue
+            assert G.view(changed, owner) != G.view(s, owner)  # the change is real
+            for viewer in [None, *range(n)]:
+                if viewer == owner:
+                    continue
+                assert G.view(changed, viewer) == G.view(s, viewer)
+                checked += 1
+    assert checked > 100
+
+
+def test_the_public_view_never_holds_a_hand():
+    """Hands are private: the public picture is drawn from a view with no hand in it."""
+    for s in STATES:
+        public = G.view(s, None)
+        assert "hand" not in public
+        assert "chosen" not in json.dumps(public)
+        assert "hand" not in render.describe("haunted_house", public).lower()
+        for seat in range(len(s.names)):
+            mine = G.view(s, seat)
+            assert [c["card"] for c in mine["hand"]] == s.hands[seat]
+            assert "Your hand" in render.describe("haunted_house", mine)
+
+
+def test_the_cards_being_chosen_for_a_light_are_shown_only_to_their_owner():
+    """'Discard 2 or 3 cards with a total of at least 5 lightbulb icons' (chosen in steps; the
+    choice is public only once the light goes on)."""
+    s = table([["room2b3", "room3b3", "ghost"], ["cat"]])
+    s = act(s, 0, "light 1", "with ghost")
+    assert G.view(s, 0)["step"]["chosen"] == ["ghost"]
+    assert G.view(s, 1)["step"] == {"act": "light", "floor": 1, "count": 1}
+    assert '"ghost"' not in json.dumps(G.view(s, None))
+
+
+def test_pictures_public_and_private():
+    """Pictures: the table for everyone; a player's hand with its bulbs only in their view."""
+    s = table(
+        [["room2b3", "cat", "hole"], ["ghost"], ["wild", "room1b1"]],
+        {0: house({"rooms": 2, "lit": True, "ghosts": 1}, {"rooms": 1, "cats": 1})},
+    )
+    public = render.board_png("haunted_house", G.view(s, None))
+    mine = render.board_png("haunted_house", G.view(s, 0))
+    assert public == render.board_png("haunted_house", G.view(s, None))  # same view, same bytes
+    pub_img, my_img = Image.open(io.BytesIO(public)), Image.open(io.BytesIO(mine))
+    assert pub_img.width >= 1000 and my_img.height > pub_img.height  # the hand panel
+    other = G.copy(s)
+    other.hands[0] = ["ghost", "ghost", "cat"]
+    assert render.board_png("haunted_house", G.view(other, None)) == public
+    assert render.board_png("haunted_house", G.view(other, 0)) != mine
+    text = render.describe("haunted_house", G.view(s, 0))
+    assert "room2b3 (3 bulbs)" in text and "Ann (p1) holds 3 cards" in text
+    assert "lit" in text and "1 ghost" in text and "a cat" in text
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_every_configuration_is_covered_by_the_conformance_suite(players):
+    """'for 2 to 4 players' with option specials on and off."""
+    configs = list(configurations(G))
+    assert (players, {"specials": "on"}) in configs and (players, {"specials": "off"}) in configs
+    for specials in ("on", "off"):
+        run = play(G, players, {"specials": specials}, seed=1, max_steps=600)
+        assert run.log
