@@ -1,0 +1,347 @@
+"""The Castle Doors board: coloured door tiles and their state, passages, characters, cards.
+
+Every tile carries its colour's letter (R, B, G, Y) and its name (c4) as well as its colour,
+and every state is written in words on the tile, so nothing is told by hue alone.
+"""
+
+from __future__ import annotations
+
+from PIL import Image, ImageDraw
+
+from render import toolkit as T
+
+COLOUR = {"red": T.VERMILION, "blue": T.BLUE, "green": T.GREEN, "yellow": T.YELLOW}
+LETTER = {"red": "R", "blue": "B", "green": "G", "yellow": "Y"}
+KIND_LABEL = {"open door": "OPEN", "barred door": "BARRED", "extra key": "+KEY",
+              "extra turn": "+TURN"}  # fmt: skip
+CARD_LABEL = {"key red": "R key", "key blue": "B key", "key green": "G key",
+              "key yellow": "Y key", "skeleton": "Skeleton", "padlock": "Padlock",
+              "passage": "Passage", "hacksaw": "Hacksaw", "net": "Net"}  # fmt: skip
+CARD_NAME = {"key red": "red key", "key blue": "blue key", "key green": "green key",
+             "key yellow": "yellow key", "skeleton": "skeleton key", "padlock": "padlock",
+             "passage": "secret passage", "hacksaw": "hacksaw", "net": "net"}  # fmt: skip
+PANEL_X = 790
+MARGIN = 74  # room outside each edge for waiting characters
+TOP = 64  # title band
+HEIGHT = 930
+
+
+def _geometry(view: dict) -> tuple[int, int, int]:
+    """Cell size and the board's top-left corner, centred in the left part of the picture."""
+    w, h = view["width"], view["height"]
+    cell = min((PANEL_X - 2 * MARGIN - 20) // w, (HEIGHT - TOP - 2 * MARGIN) // h)
+    x0 = (PANEL_X - w * cell) // 2
+    y0 = TOP + MARGIN + (HEIGHT - TOP - 2 * MARGIN - h * cell) // 2
+    return cell, x0, y0
+
+
+def _xy(cell_name: str) -> tuple[int, int]:
+    return "abcdefgh".index(cell_name[0]), int(cell_name[1:]) - 1
+
+
+def _box(view: dict, cell_name: str) -> tuple[int, int, int, int]:
+    cell, x0, y0 = _geometry(view)
+    x, y = _xy(cell_name)
+    top = y0 + (view["height"] - 1 - y) * cell
+    left = x0 + x * cell
+    return left, top, left + cell, top + cell
+
+
+def _centre(view: dict, cell_name: str) -> tuple[float, float]:
+    b = _box(view, cell_name)
+    return (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
+
+
+def _ink_on(fill: tuple) -> tuple:
+    return T.INK if sum(fill[:3]) > 380 else T.WHITE
+
+
+def _tile(d: ImageDraw.ImageDraw, view: dict, name: str, t: dict) -> None:
+    left, top, right, bottom = _box(view, name)
+    size = right - left
+    colour = COLOUR.get(t["colour"], T.GREY)
+    inner = (left + 3, top + 3, right - 3, bottom - 3)
+    face_up = t["open"]
+    fill = T._mix(colour, T.PAPER, 0.55) if face_up else colour
+    d.rectangle(inner, fill=fill, outline=T.INK, width=2)
+    ink = _ink_on(fill)
+    # The door itself: a closed leaf, or a dark doorway.
+    door = (left + size * 0.3, top + size * 0.26, right - size * 0.3, bottom - size * 0.2)
+    if face_up:
+        d.rectangle(door, fill=T.NIGHT)
+        if t["kind"] == "barred door":
+            span = door[2] - door[0]
+            for i in range(1, 4):
+                bx = door[0] + span * i / 4
+                if t["sawn"]:  # cut bars: a gap in the middle
+                    mid = (door[1] + door[3]) / 2
+                    d.line((bx, door[1], bx, mid - 8), fill=T.GREY, width=4)
+                    d.line((bx, mid + 8, bx, door[3]), fill=T.GREY, width=4)
+                else:
+                    d.line((bx, door[1], bx, door[3]), fill=T.WHITE, width=4)
+    else:
+        d.rectangle(door, fill=T._mix(colour, T.INK, 0.35), outline=ink, width=2)
+        kx, ky = door[2] - size * 0.08, (door[1] + door[3]) / 2
+        d.ellipse((kx - 4, ky - 4, kx + 4, ky + 4), fill=ink)
+    if face_up:
+        label = KIND_LABEL.get(t["kind"], "")
+        if t["sawn"]:
+            label = "SAWN"
+    else:
+        label = "shut" + (f" ({KIND_LABEL[t['kind']].lower()})" if t["kind"] else "")
+    small = 14 if len(label) > 9 else 16
+    T.text(d, ((left + right) / 2, bottom - 12), label, small, ink, "mm")
+    if t["lock"]:
+        _padlock(d, (left + right) / 2, (top + bottom) / 2, size)
+    for i, seat in enumerate(t["used"]):  # who has spent this bonus tile
+        T.player_token(d, (left + 14 + i * 20, top + size * 0.42), 8, seat)
+
+
+def _labels(d: ImageDraw.ImageDraw, view: dict, name: str, t: dict) -> None:
+    """Letter and name on every tile, so colour is never needed; drawn over passages."""
+    left, top, right, _ = _box(view, name)
+    colour = COLOUR.get(t["colour"], T.GREY)
+    fill = T._mix(colour, T.PAPER, 0.55) if t["open"] else colour
+    ink = _ink_on(fill)
+    d.rectangle((left + 5, top + 5, left + 26, top + 29), fill=fill)
+    T.text(d, (left + 8, top + 5), LETTER.get(t["colour"], "?"), 22, ink)
+    width = T.text_width(name, 18)
+    d.rectangle((right - 10 - width, top + 5, right - 5, top + 26), fill=fill)
+    T.text(d, (right - 8, top + 6), name, 18, ink, "ra")
+
+
+def _padlock(d: ImageDraw.ImageDraw, cx: float, cy: float, size: int) -> None:
+    w = size * 0.25
+    d.arc((cx - w * 0.7, cy - w * 1.5, cx + w * 0.7, cy - w * 0.1), 180, 360, fill=T.INK, width=5)
+    d.rectangle((cx - w, cy - w * 0.8, cx + w, cy + w * 0.7), fill=T.ORANGE, outline=T.INK,
+                width=3)  # fmt: skip
+    T.text(d, (cx, cy - w * 0.05), "LOCK", 14, T.INK, "mm")
+
+
+def _net(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, name: str, turns: int) -> None:
+    left, top, right, bottom = _box(view, name)
+    size = right - left
+    mask = Image.new("L", (size - 6, size - 6), 0)
+    md = ImageDraw.Draw(mask)
+    for k in range(0, 2 * size, 16):  # a diagonal mesh, clipped to the tile
+        md.line((k, 0, k - size, size), fill=255, width=2)
+        md.line((k - size, 0, k, size), fill=255, width=2)
+    img.paste(T.DARK, (left + 3, top + 3), mask)
+    d.rectangle((left + 3, top + 3, right - 3, bottom - 3), outline=T.INK, width=3)
+    tag = f"NET {turns}"
+    d.rectangle((right - 56, bottom - 26, right - 4, bottom - 4), fill=T.WHITE, outline=T.INK)
+    T.text(d, (right - 30, bottom - 15), tag, 15, T.INK, "mm")
+
+
+def _passage(d: ImageDraw.ImageDraw, view: dict, a: str, b: str) -> None:
+    (ax, ay), (bx, by) = _centre(view, a), _centre(view, b)
+    mx, my = (ax + bx) / 2, (ay + by) / 2
+    # From the door of one tile to the door of the other, across their shared corner.
+    pa = (ax + (mx - ax) * 0.35, ay + (my - ay) * 0.35)
+    pb = (bx + (mx - bx) * 0.35, by + (my - by) * 0.35)
+    d.line((*pa, *pb), fill=T.WHITE, width=14)
+    d.line((*pa, *pb), fill=T.PURPLE, width=8)
+    for end in (pa, pb):
+        d.ellipse((end[0] - 7, end[1] - 7, end[0] + 7, end[1] + 7), fill=T.PURPLE,
+                  outline=T.WHITE, width=2)  # fmt: skip
+    T.token(d, (mx, my), 13, "diamond", T.PURPLE, "P")
+
+
+def _edge_spot(view: dict, edge: str) -> tuple[float, float]:
+    cell, x0, y0 = _geometry(view)
+    w, h = view["width"] * cell, view["height"] * cell
+    return {
+        "bottom": (x0 + w / 2, y0 + h + MARGIN / 2),
+        "top": (x0 + w / 2, y0 - MARGIN / 2),
+        "left": (x0 - MARGIN / 2, y0 + h / 2),
+        "right": (x0 + w + MARGIN / 2, y0 + h / 2),
+    }[edge]
+
+
+def draw(view: dict) -> Image.Image:
+    img, d = T.canvas(HEIGHT)
+    cell, x0, y0 = _geometry(view)
+    w, h = view["width"] * cell, view["height"] * cell
+    T.text(d, (30, 18), "Castle Doors: first across to an open far door wins", 30, T.INK)
+    # The walls and the players' edges.
+    d.rectangle((x0 - 10, y0 - 10, x0 + w + 10, y0 + h + 10), fill=T.DARK)
+    for seat, edge in enumerate(view["edges"]):
+        _edge_band(img, d, view, seat, edge)
+    for name, t in view["tiles"].items():
+        _tile(d, view, name, t)
+    for a, b in view["passages"]:
+        _passage(d, view, a, b)
+    for seat, where in enumerate(view["at"]):
+        if where and view["netted"][seat]:
+            _net(img, d, view, where, view["netted"][seat])
+    for name, t in view["tiles"].items():
+        _labels(d, view, name, t)
+    for marked in (view.get("reveal"), view.get("first_end")):
+        if marked:  # the tile turning over, or a passage's chosen first end
+            left, top, right, bottom = _box(view, marked)
+            d.rectangle((left, top, right, bottom), outline=T.HIGHLIGHT, width=6)
+    for seat, where in enumerate(view["at"]):
+        centre = _centre(view, where) if where else _edge_spot(view, view["edges"][seat])
+        if where:
+            centre = (centre[0], centre[1] - 6)
+        r = cell * 0.26 if where else 22
+        d.ellipse((centre[0] - r - 5, centre[1] - r - 5, centre[0] + r + 5, centre[1] + r + 5),
+                  fill=T.WHITE, outline=T.INK, width=2)  # fmt: skip
+        T.player_token(d, centre, r, seat, str(seat + 1))
+    _panel(d, view)
+    lines = [view["last"]] if view.get("last") else []
+    lines.append(_status(view))
+    return T.caption_bar(img, lines)
+
+
+def _edge_band(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, seat: int, edge: str) -> None:
+    cell, x0, y0 = _geometry(view)
+    w, h = view["width"] * cell, view["height"] * cell
+    fill = T._mix(T.PLAYER_COLOURS[seat], T.PAPER, 0.6)
+    band = {
+        "bottom": (x0, y0 + h + 14, x0 + w, y0 + h + MARGIN - 4),
+        "top": (x0, y0 - MARGIN + 4, x0 + w, y0 - 14),
+        "left": (x0 - MARGIN + 4, y0, x0 - 14, y0 + h),
+        "right": (x0 + w + 14, y0, x0 + w + MARGIN - 4, y0 + h),
+    }[edge]
+    d.rounded_rectangle(band, 10, fill=fill, outline=T.INK, width=1)
+    name = view["names"][seat][:14]
+    label = f"{seat + 1} {name}: start"
+    if edge in ("bottom", "top"):
+        T.text(d, (band[0] + 10, (band[1] + band[3]) / 2), label, 18, T.INK, "lm")
+    else:  # a side band: the label runs along it, rotated
+        length = int(band[3] - band[1])
+        strip = Image.new("RGB", (length - 20, 26), fill)
+        T.text(ImageDraw.Draw(strip), (0, 13), label, 18, T.INK, "lm")
+        strip = strip.rotate(90 if edge == "left" else -90, expand=True)
+        sx = int((band[0] + band[2]) / 2 - strip.width / 2)
+        sy = int(band[1] + 10) if edge == "right" else int(band[3] - 10 - strip.height)
+        img.paste(strip, (sx, sy))
+
+
+def _status(view: dict) -> str:
+    names = view["names"]
+    if view["winner"] is not None:
+        return f"Game over: {names[view['winner']]} wins."
+    who = names[view["turn"]]
+    phase = view["phase"]
+    return {
+        "deal": "Building the castle and dealing cards.",
+        "draw": f"{who} draws up to 4 cards.",
+        "play": f"{who} plays or discards a card.",
+        "target": f"{who} chooses where the card goes.",
+        "reveal": f"The door of {view.get('reveal')} is turning over.",
+        "move": f"{who} moves, enters, exits or stays.",
+        "bonus": f"{who} uses the extra key tile (open or close one door) or passes.",
+    }.get(phase, f"{who} to play.")
+
+
+def _panel(d: ImageDraw.ImageDraw, view: dict) -> None:
+    x, y = PANEL_X + 10, 70
+    names = view["names"]
+    for seat, edge in enumerate(view["edges"]):
+        acting = seat == view["turn"] and view["winner"] is None
+        d.rounded_rectangle((x - 10, y, 1185, y + 78), 12,
+                            fill=T.HIGHLIGHT if acting else T.PANEL, outline=T.INK, width=2)  # fmt: skip
+        T.player_token(d, (x + 16, y + 22), 14, seat, str(seat + 1))
+        head = f"{names[seat][:16]} ({edge} edge)" + ("  < turn" if acting else "")
+        T.text(d, (x + 40, y + 22), head, 20, T.INK, "lm")
+        where = f"on {view['at'][seat]}" if view["at"][seat] else "outside the castle"
+        parts = [where, f"{view['hand_sizes'][seat]} cards"]
+        if view["netted"][seat]:
+            parts.append(f"netted {view['netted'][seat]} turn(s)")
+        used = sorted(n for n, t in view["tiles"].items() if seat in t["used"])
+        if used:
+            parts.append("bonus used " + " ".join(used))
+        T.paragraph(d, (x + 8, y + 42), ", ".join(parts), 17, 370, max_lines=2)
+        y += 88
+    T.text(d, (x, y + 6), f"Draw pile: {view['deck']}   Discards: {view['discard']}", 20, T.INK)
+    if view.get("discard_top"):
+        T.text(d, (x, y + 32), f"Top discard: {CARD_NAME[view['discard_top']]}", 18, T.DARK)
+    y += 64
+    if "hand" in view:
+        T.text(d, (x, y), f"Your hand ({names[view['viewer']]})", 20, T.INK)
+        y += 28
+        chosen = view["hand"].index(view["card"]) if view.get("card") in view["hand"] else -1
+        for i, card in enumerate(view["hand"]):
+            cx, cy = x + (i % 4) * 94, y + (i // 4) * 58
+            _card(d, cx, cy, card, i == chosen)
+        y += 58 * ((len(view["hand"]) + 3) // 4) + 6
+        if view.get("card"):
+            first = f" (first end {view['first_end']})" if view.get("first_end") else ""
+            T.text(d, (x, y), f"Choosing a target for: {CARD_NAME[view['card']]}{first}", 17)
+            y += 24
+    _legend(d, x, y + 4)
+
+
+def _card(d: ImageDraw.ImageDraw, x: int, y: int, card: str, chosen: bool) -> None:
+    colour = card.split()[1] if card.startswith("key ") else ""
+    fill = COLOUR[colour] if colour else T.WHITE
+    d.rounded_rectangle((x, y, x + 86, y + 50), 8, fill=fill,
+                        outline=T.HIGHLIGHT if chosen else T.INK, width=5 if chosen else 2)  # fmt: skip
+    T.text(d, (x + 43, y + 25), CARD_LABEL[card], 17, _ink_on(fill), "mm")
+
+
+def _legend(d: ImageDraw.ImageDraw, x: int, y: int) -> None:
+    lines = [
+        "Tiles: letter = colour (R red, B blue, G green, Y yellow).",
+        "Solid colour + door leaf = shut; pale with dark doorway = open side up.",
+        "OPEN: free to pass. BARRED: no way through. SAWN: barred but cut open for good.",
+        "+KEY / +TURN: bonus tiles; small tokens show who has used them.",
+        "LOCK: padlocked, impassable. NET n: trapped n more turns.",
+        "Purple P line: secret passage between diagonal tiles.",
+        "Moves: up/down/left/right as on this picture; row 1 is at the bottom.",
+    ]
+    for line in lines:
+        y = T.paragraph(d, (x, y), line, 16, 380, fill=T.DARK)
+
+
+def _tile_words(name: str, t: dict) -> str:
+    colour = t["colour"] or "undealt"
+    if t["open"]:
+        state = t["kind"] or "open"
+        if t["sawn"]:
+            state += " (sawn)"
+    else:
+        state = "shut" + (f" ({t['kind']})" if t["kind"] else "")
+    if t["lock"]:
+        state += ", padlocked"
+    return f"{name} {colour} {state}"
+
+
+def describe(view: dict) -> str:
+    """Alt text: the whole position in words, for players who cannot see the picture."""
+    names = view["names"]
+    parts = [
+        f"Castle Doors, {view['width']} columns by {view['height']} rows, "
+        f"row 1 at the bottom. {_status(view)}"
+    ]
+    for seat, edge in enumerate(view["edges"]):
+        where = f"on {view['at'][seat]}" if view["at"][seat] else "outside the castle"
+        far = {"bottom": "top", "top": "bottom", "left": "right", "right": "left"}[edge]
+        text = (f"{names[seat]} (token {seat + 1}) starts at the {edge} edge, heads for the {far} "
+                f"{'row' if edge in ('top', 'bottom') else 'column'}, is {where}, holds {view['hand_sizes'][seat]} cards")  # fmt: skip
+        if view["netted"][seat]:
+            text += f", netted for {view['netted'][seat]} more turns"
+        parts.append(text + ".")
+    for row in range(view["height"], 0, -1):
+        row_tiles = [(n, t) for n, t in view["tiles"].items() if int(n[1:]) == row]
+        parts.append(f"Row {row}: " + "; ".join(_tile_words(n, t) for n, t in row_tiles) + ".")
+    if view["passages"]:
+        joined = ", ".join(f"{a}-{b}" for a, b in view["passages"])
+        parts.append(f"Secret passages: {joined}.")
+    bonus = [
+        f"{n} used by {', '.join(names[s] for s in t['used'])}"
+        for n, t in view["tiles"].items()
+        if t["used"]
+    ]
+    if bonus:
+        parts.append("Bonus tiles spent: " + "; ".join(bonus) + ".")
+    top = f", top card {CARD_NAME[view['discard_top']]}" if view.get("discard_top") else ""
+    parts.append(f"Draw pile {view['deck']} cards, discards {view['discard']}{top}.")
+    if "hand" in view:
+        hand = ", ".join(CARD_NAME[c] for c in view["hand"]) or "nothing"
+        parts.append(f"Your hand: {hand}.")
+    if view.get("last"):
+        parts.append(f"Last: {view['last']}")
+    return " ".join(parts)
