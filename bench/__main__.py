@@ -38,7 +38,7 @@ async def bench_game(game_id: str, moves: int = 200) -> dict:
         version = row.version
         for k, (seat, action) in enumerate(run.log):
             t = time.perf_counter()
-            state, events = game.apply(state, seat, action)
+            state, _events = game.apply(state, seat, action)
             engine.append(time.perf_counter() - t)
             dumped = game.dump(state)
             t = time.perf_counter()
