@@ -4,10 +4,12 @@ moves that resumes with nothing lost (a real SQLite file, a real SIGKILL)."""
 from __future__ import annotations
 
 import os
+import queue
 import random
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -85,23 +87,38 @@ async def test_commands_and_bad_input_in_the_terminal(tmp_path):
 
 def _spawn(db: Path, pictures: Path) -> subprocess.Popen:
     env = {**os.environ, "ESCAPE_DB": str(db), "PYTHONUNBUFFERED": "1"}
-    return subprocess.Popen(
+    proc = subprocess.Popen(
         [sys.executable, "-m", "bot.cli", "play", "ghosts18", "--players", "Ann,Bob",
          "--pictures", str(pictures)],
         cwd=ROOT, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT, text=True,
     )  # fmt: skip
+    # A reader thread, so that a line that never comes fails the test instead of hanging it
+    # on a blocking readline (the prompt waits for input without a newline).
+    proc.lines = queue.Queue()  # type: ignore[attr-defined]
+
+    def pump() -> None:
+        for line in proc.stdout:
+            proc.lines.put(line)  # type: ignore[attr-defined]
+        proc.lines.put(None)  # type: ignore[attr-defined]
+
+    threading.Thread(target=pump, daemon=True).start()
+    return proc
 
 
 def _wait_for(proc: subprocess.Popen, needle: str, seen: list[str], timeout: float = 30) -> None:
     deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        line = proc.stdout.readline()
-        if not line:
+    while (left := deadline - time.monotonic()) > 0:
+        try:
+            line = proc.lines.get(timeout=left)  # type: ignore[attr-defined]
+        except queue.Empty:
+            break
+        if line is None:
             break
         seen.append(line)
         if needle in line:
             return
+    proc.kill()
     raise AssertionError(f"never saw {needle!r}; output:\n{''.join(seen)}")
 
 
@@ -109,7 +126,7 @@ def test_killing_the_process_between_moves_loses_nothing(tmp_path):
     db, pictures = tmp_path / "escape.sqlite3", tmp_path / "pics"
     first = _spawn(db, pictures)
     seen: list[str] = []
-    _wait_for(first, "Waiting for Ann.", seen)
+    _wait_for(first, "Waiting for Ann", seen)
     for move, who in (
         ("place b1", "> Ann places a red ghost on b1."),
         ("place a1", "> Bob places a blue ghost on a1."),
@@ -132,8 +149,6 @@ def test_killing_the_process_between_moves_loses_nothing(tmp_path):
     _wait_for(second, "Ann places a red ghost on e1", seen2)
     second.stdin.close()  # end of input: saved, clean exit
     assert second.wait(10) == 0
-    second.stdout.close()
-    first.stdout.close()
 
     import sqlite3
 
