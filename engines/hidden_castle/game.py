@@ -1,0 +1,575 @@
+"""Escape from the Hidden Castle (shared/rules/hidden-castle.txt), readable against the rulebook.
+
+Guests are lettered a, b, c ... across all players (seat 0 has the first letters), so an
+action names one guest without ambiguity. Actions:
+  place 7       set-up (and a Midnight Party restart): put your next guest on empty space 7
+  move c        move guest C the rolled number of spaces along the Gallery
+  hide c 9      move guest C into the chamber behind doorway 9 (booting a guest, standard game)
+  stay          Midnight Party only: with one guest left in the Gallery, do not move
+The die is a chance node at the start of every turn: 1, 2, 4, 5 or the Phantom (two faces).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+
+from engines.contract import CHANCE, Event, Game, Option, Result, Seat
+from engines.hidden_castle import board as B
+from engines.hidden_castle.rules_text import RULES_TEXT
+
+BOX, GALLERY, CHAMBER, STAIRS = "box", "gallery", "chamber", "stairs"
+
+
+@dataclass
+class HiddenCastleState:
+    names: list[str]
+    variant: str = B.STANDARD
+    owner: list[int] = field(default_factory=list)  # guest i (letter i) belongs to seat owner[i]
+    where: list[str] = field(default_factory=list)  # box, gallery, chamber or stairs
+    pos: list[int] = field(default_factory=list)  # gallery space, chamber doorway or step index
+    queue: list[int] = field(default_factory=list)  # guests still to be placed, in order
+    phase: str = "place"  # place, roll, move, over
+    turn: Seat = 0
+    roll: str = ""  # the number being played in phase "move"
+    climbed: int = 0  # staircase spaces the Phantom has climbed; B.CLIMB once in the Gallery
+    phantom: int = 0  # the Phantom's Gallery space, 0 while it is on the staircase
+    clock: int = 0  # index into B.CLOCKS (standard game)
+    scores: list[int] = field(default_factory=list)
+    round: int = 1  # Midnight Party round
+    turns: int = 0
+    trail: list[int] = field(default_factory=list)  # Gallery spaces crossed by the last move
+    mover: str = ""  # "phantom" or the letter of the guest that made the last move
+    last_roll: str = ""  # who rolled what, last
+    last_move: str = ""  # the last move of a guest or of the Phantom
+    last: str = ""
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Where a guest would go with the roll: a Gallery space or a chamber."""
+
+    guest: int
+    chamber: int  # doorway number, 0 for a Gallery move
+    space: int  # the Gallery space it ends on (the doorway when entering a chamber)
+    trail: tuple[int, ...]
+
+
+class HiddenCastle(Game):
+    id = "hidden_castle"
+    title = "Escape from the Hidden Castle"
+    rules_version = 1
+    min_players = 2
+    max_players = 8
+    options = {
+        "variant": Option(
+            choices=B.VARIANTS,
+            default=B.STANDARD,
+            description="standard: scoring track, lowest score wins; "
+            "midnight_party: the original game, three rounds, highest score wins",
+            labels={B.STANDARD: "Standard", B.MIDNIGHT: "Midnight Party"},
+        )
+    }
+    summary = (
+        "Race your guests around the Gallery and hide in chambers before the Phantom grabs them."
+    )
+    rules_text = RULES_TEXT
+
+    # ----- set-up -----------------------------------------------------------------
+    def new_state(self, names: Sequence[str], options: Mapping[str, str]) -> HiddenCastleState:
+        n = len(names)
+        per = B.GUESTS_PER_PLAYER[n]
+        variant = options["variant"]
+        owner = [seat for seat in range(n) for _ in range(per)]
+        # Placement: one guest at a time, in turn order, starting with seat 0.
+        queue = [seat * per + k for k in range(per) for seat in range(n)]
+        return HiddenCastleState(
+            names=list(names),
+            variant=variant,
+            owner=owner,
+            where=[BOX] * len(owner),
+            pos=[0] * len(owner),
+            queue=queue,
+            scores=[B.START_SCORE[variant]] * n,
+        )
+
+    # ----- board facts ------------------------------------------------------------
+    def _midnight(self, s: HiddenCastleState) -> bool:
+        return s.variant == B.MIDNIGHT
+
+    def speed(self, s: HiddenCastleState) -> int:
+        if self._midnight(s):
+            return B.midnight_speed(len(s.names))
+        return B.SPEEDS[min(s.clock, len(B.SPEEDS) - 1)]
+
+    def _in_gallery(self, s: HiddenCastleState) -> bool:
+        return s.climbed >= B.CLIMB
+
+    def _at(self, s: HiddenCastleState, where: str, pos: int) -> list[int]:
+        return [g for g in range(len(s.owner)) if s.where[g] == where and s.pos[g] == pos]
+
+    def _guests_of(self, s: HiddenCastleState, seat: Seat, where: str) -> list[int]:
+        return [g for g in range(len(s.owner)) if s.owner[g] == seat and s.where[g] == where]
+
+    def _name(self, s: HiddenCastleState, g: int) -> str:
+        return f"{s.names[s.owner[g]]}'s guest {B.label(g).upper()}"
+
+    def _place_of(self, s: HiddenCastleState, g: int) -> str:
+        if s.where[g] == GALLERY:
+            return f"space {s.pos[g]}"
+        if s.where[g] == CHAMBER:
+            return f"chamber {s.pos[g]}"
+        if s.where[g] == STAIRS:
+            return f"step {B.coat_text(B.STEPS[s.variant][s.pos[g]])}"
+        return "the box"
+
+    # ----- who acts ---------------------------------------------------------------
+    def to_act(self, s: HiddenCastleState) -> list[Seat]:
+        if s.phase == "over":
+            return []
+        if s.phase == "place":
+            return [s.owner[s.queue[0]]]
+        if s.phase == "roll":
+            return [CHANCE]
+        return [s.turn]
+
+    def chance_outcomes(self, s: HiddenCastleState) -> list[tuple[str, float]]:
+        return list(B.DIE) if s.phase == "roll" else []
+
+    # ----- what is legal ----------------------------------------------------------
+    def _legal(self, s: HiddenCastleState, seat: Seat) -> list[str]:
+        if s.phase == "place":
+            return [f"place {n}" for n in self._empty_spaces(s)]
+        actions = [action for action, _ in self._plans(s, seat)]
+        if self._may_stay(s, seat):
+            actions.append("stay")
+        return actions
+
+    def _empty_spaces(self, s: HiddenCastleState) -> list[int]:
+        taken = {s.pos[g] for g in range(len(s.owner)) if s.where[g] == GALLERY}
+        return [n for n in range(1, B.SPACES + 1) if n not in taken and n != s.phantom]
+
+    def _may_stay(self, s: HiddenCastleState, seat: Seat) -> bool:
+        """Midnight Party: with only one guest left in the Gallery you may choose not to move."""
+        return self._midnight(s) and len(self._guests_of(s, seat, GALLERY)) == 1
+
+    def _movable(self, s: HiddenCastleState, seat: Seat) -> list[int]:
+        guests = self._guests_of(s, seat, GALLERY)
+        if self._midnight(s):
+            return guests  # chambers and the staircase hold their guests until the round ends
+        guests += self._guests_of(s, seat, CHAMBER)
+        stairs = self._guests_of(s, seat, STAIRS)
+        if stairs:  # only from the highest step (the first filled)
+            top = min(s.pos[g] for g in stairs)
+            guests += [g for g in stairs if s.pos[g] == top]
+        return sorted(guests)
+
+    def _plans(self, s: HiddenCastleState, seat: Seat) -> list[tuple[str, Plan]]:
+        if s.phase != "move" or seat != s.turn:
+            return []
+        out = []
+        for g in self._movable(s, seat):
+            for plan in self._plans_for(s, g, int(s.roll)):
+                letter = B.label(g)
+                action = f"hide {letter} {plan.chamber}" if plan.chamber else f"move {letter}"
+                out.append((action, plan))
+        return out
+
+    def _plans_for(self, s: HiddenCastleState, g: int, roll: int) -> list[Plan]:
+        """Every place guest g can reach with `roll`: its Gallery space, and chambers on the way.
+
+        `stand` lists (spaces used, Gallery space) for each space the guest stands on:
+        from the Gallery it starts where it is; out of a chamber the doorway is the first
+        space; off the staircase the exit is the first space.
+        """
+        stand = self._stand(s, g, roll)
+        plans = [Plan(g, 0, stand[-1][1], tuple(sp for k, sp in stand if k > 0))]
+        if not self._in_gallery(s):
+            return plans  # no chambers until the Phantom has left the dungeon
+        for k, space in stand:
+            if space not in B.DOORWAYS or k + 1 > roll:
+                continue
+            if s.where[g] == CHAMBER and space == s.pos[g]:
+                continue  # the chamber it is leaving
+            if self._chamber_refusal(s, g, space, exact=k + 1 == roll) is None:
+                trail = tuple(sp for kk, sp in stand if 0 < kk <= k)
+                plans.append(Plan(g, space, space, trail))
+        return plans
+
+    def _stand(self, s: HiddenCastleState, g: int, roll: int) -> list[tuple[int, int]]:
+        if s.where[g] == GALLERY:
+            return [(k, B.ahead(s.pos[g], k)) for k in range(roll + 1)]
+        if s.where[g] == CHAMBER:
+            return [(k, B.ahead(s.pos[g], k - 1)) for k in range(1, roll + 1)]
+        return [(k, B.ahead(B.EXIT, k - 1)) for k in range(1, roll + 1)]
+
+    def _chamber_refusal(self, s: HiddenCastleState, g: int, room: int, exact: bool) -> str | None:
+        inside = self._at(s, CHAMBER, room)
+        if inside:
+            if s.owner[inside[0]] == s.owner[g]:
+                return "you may not enter a chamber that holds one of your own guests"
+            if self._midnight(s):
+                return "in Midnight Party nobody can be booted out of a chamber"
+            if not exact:
+                return "booting a guest out of a chamber needs an exact roll"
+        if room in B.EXACT[s.variant] and not exact:
+            coat = B.coat_text(B.COATS[s.variant][room])
+            return f"the {coat} chamber needs an exact roll"
+        return None
+
+    def explain_illegal(self, s: HiddenCastleState, seat: Seat, action: str) -> str | None:
+        words = action.split()
+        if s.phase == "place" and words[:1] == ["place"]:
+            return (
+                "Place your guest on an empty Gallery space, numbered 1 to 28 (not the staircase)."
+            )
+        if s.phase != "move" or len(words) < 2 or words[0] not in ("move", "hide"):
+            if words == ["stay"] and s.phase == "move":
+                if not self._midnight(s):
+                    return "You must move one of your guests every turn."
+                return "You may only stay put when you have a single guest left in the Gallery."
+            return None
+        letter = words[1]
+        if len(letter) != 1 or not "a" <= letter <= B.label(len(s.owner) - 1):
+            return None
+        g = ord(letter) - ord("a")
+        mine = ", ".join(B.label(x).upper() for x in range(len(s.owner)) if s.owner[x] == seat)
+        if s.owner[g] != seat:
+            return f"Guest {letter.upper()} is not yours; your guests are {mine}."
+        if g not in self._movable(s, seat):
+            if s.where[g] == STAIRS and not self._midnight(s):
+                return "Leave the dungeon with your guest on the highest step first."
+            place = self._place_of(s, g)
+            prep = "on" if s.where[g] == STAIRS else "in"
+            return f"Guest {letter.upper()} cannot move now (it is {prep} {place})."
+        if words[0] == "hide" and len(words) == 3 and words[2].isdigit():
+            room = int(words[2])
+            if room not in B.DOORWAYS:
+                return f"There is no chamber at space {room}; doorways: {', '.join(map(str, B.DOORWAYS))}."
+            if not self._in_gallery(s):
+                return "Nobody may enter a chamber until the Phantom has left the dungeon."
+            roll = int(s.roll)
+            steps = [k + 1 for k, space in self._stand(s, g, roll) if space == room]
+            if steps and steps[0] <= roll:
+                reason = self._chamber_refusal(s, g, room, exact=steps[0] == roll)
+                if reason:
+                    return reason[0].upper() + reason[1:] + "."
+            return f"Guest {letter.upper()} cannot reach chamber {room} with a {s.roll}."
+        return None
+
+    # ----- applying an action -----------------------------------------------------
+    def _apply(self, s: HiddenCastleState, seat: Seat, action: str) -> list[Event]:
+        if seat == CHANCE:
+            events = self._rolled(s, action)
+        elif s.phase == "place":
+            events = self._place(s, int(action.split()[1]))
+        else:
+            events = self._play(s, seat, action)
+        public = [e.text for e in events if e.to is None]
+        if public:
+            s.last = " ".join(public)
+        if seat != CHANCE or action == "phantom":
+            s.last_move = s.last
+        return events
+
+    def _place(self, s: HiddenCastleState, space: int) -> list[Event]:
+        g = s.queue.pop(0)
+        s.where[g], s.pos[g] = GALLERY, space
+        s.trail, s.mover = [space], B.label(g)
+        events = [Event(f"{self._name(s, g)} is placed on space {space}.", kind="place")]
+        if not s.queue:
+            s.phase = "roll"
+            events.append(Event(f"All guests are in. {s.names[s.turn]} rolls first.", kind="info"))
+        return events
+
+    def _rolled(self, s: HiddenCastleState, outcome: str) -> list[Event]:
+        name = s.names[s.turn]
+        s.last_roll = f"{name} rolled {'the Phantom' if outcome == 'phantom' else outcome}"
+        if outcome == "phantom":
+            events = [Event(f"{name} rolls the Phantom.", kind="roll")]
+            events += self._phantom_moves(s)
+            return events + self._end_turn(s)
+        s.roll = outcome
+        s.phase = "move"
+        if self._legal(s, s.turn):
+            return [Event(f"{name} rolls {outcome}.", kind="roll")]
+        # Midnight Party: every guest hidden or caught, yet the roll still happens.
+        s.roll = ""
+        s.phase = "roll"
+        s.trail, s.mover = [], ""
+        events = [Event(f"{name} rolls {outcome} but has no guest left to move.", kind="roll")]
+        return events + self._end_turn(s)
+
+    def _play(self, s: HiddenCastleState, seat: Seat, action: str) -> list[Event]:
+        name = s.names[seat]
+        if action == "stay":
+            s.trail, s.mover = [], ""
+            events = [Event(f"{name} rolled {s.roll} and chooses not to move.", kind="move")]
+            return events + self._end_turn(s)
+        plan = dict(self._plans(s, seat))[action]
+        g = plan.guest
+        start = self._place_of(s, g)
+        s.trail, s.mover = list(plan.trail), B.label(g)
+        if plan.chamber:
+            events = self._enter_chamber(s, g, plan.chamber, start)
+        else:
+            s.where[g], s.pos[g] = GALLERY, plan.space
+            events = [
+                Event(
+                    f"{name} moves guest {B.label(g).upper()} {s.roll} "
+                    f"{'space' if s.roll == '1' else 'spaces'}, from {start} to space {plan.space}.",
+                    kind="move",
+                )
+            ]
+            if plan.space == s.phantom:
+                events.append(Event("It ends its move on the Phantom!", kind="capture"))
+                events += self._capture(s, [g])
+        return events + self._end_turn(s)
+
+    def _enter_chamber(self, s: HiddenCastleState, g: int, room: int, start: str) -> list[Event]:
+        name = s.names[s.owner[g]]
+        letter = B.label(g).upper()
+        events = [
+            Event(f"{name} moves guest {letter} from {start} into chamber {room}.", kind="hide")
+        ]
+        for other in self._at(s, CHAMBER, room):
+            s.where[other], s.pos[other] = GALLERY, room
+            events.append(
+                Event(f"{self._name(s, other)} is booted out onto doorway {room}.", kind="boot")
+            )
+            if room == s.phantom:  # house decision: booted onto the Phantom means caught
+                events += self._capture(s, [other])
+        s.where[g], s.pos[g] = CHAMBER, room
+        coat = B.COATS[s.variant].get(room)
+        if coat and not self._midnight(s):
+            seat = s.owner[g]
+            before = s.scores[seat]
+            s.scores[seat] = max(0, before + coat)
+            events.append(
+                Event(
+                    f"The {B.coat_text(coat)} coat of arms: {name}'s score goes "
+                    f"from {before} to {s.scores[seat]}.",
+                    kind="score",
+                )
+            )
+        return events
+
+    # ----- the Phantom ------------------------------------------------------------
+    def _phantom_moves(self, s: HiddenCastleState) -> list[Event]:
+        speed = self.speed(s)
+        events: list[Event] = []
+        s.trail, s.mover = [], "phantom"
+        for _ in range(speed):
+            if not self._in_gallery(s):
+                s.climbed += 1
+                if not self._in_gallery(s):
+                    continue
+                s.phantom = B.EXIT
+                events.append(Event("The Phantom leaves the dungeon by the exit.", kind="phantom"))
+            else:
+                s.phantom = B.ahead(s.phantom, 1)
+            s.trail.append(s.phantom)
+            if s.phantom == B.EXIT and not self._midnight(s) and s.clock < B.LAST_CLOCK:
+                s.clock += 1
+                events.append(Event(f"The clock strikes {B.CLOCKS[s.clock]}.", kind="clock"))
+            caught = self._at(s, GALLERY, s.phantom)
+            if caught:
+                events += self._capture(s, caught)
+        if s.phantom:
+            text = f"The Phantom moves {speed} spaces to space {s.phantom}."
+        else:
+            text = f"The Phantom climbs {speed} steps, {B.CLIMB - s.climbed} from the exit."
+        events.insert(0, Event(text, kind="phantom"))
+        return events
+
+    def _capture(self, s: HiddenCastleState, guests: list[int]) -> list[Event]:
+        """Guests caught together share the highest free step (the first step when all are full)."""
+        steps = B.STEPS[s.variant]
+        used = {s.pos[g] for g in range(len(s.owner)) if s.where[g] == STAIRS}
+        free = [i for i in range(B.CAPTURE_STEPS) if i not in used]
+        step = free[0] if free else 0
+        value = steps[step]
+        events = []
+        for g in guests:
+            s.where[g], s.pos[g] = STAIRS, step
+            text = f"The Phantom captures {self._name(s, g)}: onto step {B.coat_text(value)}"
+            if not self._midnight(s):
+                seat = s.owner[g]
+                s.scores[seat] += value
+                text += f", {s.names[seat]} now has {s.scores[seat]} points"
+            events.append(Event(text + ".", kind="capture"))
+        return events
+
+    # ----- turns, rounds and the end --------------------------------------------------
+    def _end_turn(self, s: HiddenCastleState) -> list[Event]:
+        s.turns += 1
+        s.roll = ""
+        s.turn = (s.turn + 1) % len(s.names)
+        s.phase = "roll"
+        if self._midnight(s):
+            return self._round_end(s)
+        if s.clock >= B.LAST_CLOCK or max(s.scores) >= B.END_SCORE:
+            s.phase = "over"
+            why = (
+                "The clock reaches 5:00"
+                if s.clock >= B.LAST_CLOCK
+                else f"A score reaches {B.END_SCORE}"
+            )
+            return [Event(f"{why}: the game ends. {self._standing(s)}", kind="over")]
+        return []
+
+    def _round_end(self, s: HiddenCastleState) -> list[Event]:
+        """Midnight Party: a round ends with the Gallery empty or every chamber taken."""
+        in_gallery = [g for g in range(len(s.owner)) if s.where[g] == GALLERY]
+        full = all(self._at(s, CHAMBER, room) for room in B.DOORWAYS)
+        if in_gallery and not full:
+            return []
+        events = []
+        if in_gallery:
+            for g in in_gallery:
+                s.where[g], s.pos[g] = STAIRS, B.LANDING
+            events.append(
+                Event("Every chamber is taken: the guests left in the Gallery go to step -2.")
+            )
+        steps = B.STEPS[s.variant]
+        for g in range(len(s.owner)):
+            if s.where[g] == STAIRS:
+                s.scores[s.owner[g]] += steps[s.pos[g]]
+            elif s.where[g] == CHAMBER:
+                s.scores[s.owner[g]] += B.COATS[s.variant].get(s.pos[g], 0)
+        events.append(
+            Event(f"Round {s.round} is over. Scores: {self._scores_text(s)}.", kind="round")
+        )
+        if s.round >= B.ROUNDS:
+            s.phase = "over"
+            events.append(Event(f"After three rounds: {self._standing(s)}", kind="over"))
+            return events
+        # The next round: chambers empty onto their doorways, the staircase restarts in order.
+        for g in range(len(s.owner)):
+            if s.where[g] == CHAMBER:
+                s.where[g] = GALLERY
+        stairs = [g for g in range(len(s.owner)) if s.where[g] == STAIRS]
+        stairs.sort(key=lambda g: (s.pos[g], s.scores[s.owner[g]], s.owner[g], g))
+        for g in stairs:
+            s.where[g], s.pos[g] = BOX, 0
+        s.queue = stairs
+        s.round += 1
+        s.climbed, s.phantom = 0, 0
+        s.phase = "place" if stairs else "roll"
+        events.append(
+            Event(
+                f"Round {s.round} begins: guests from the chambers stand on their doorways, "
+                "the Phantom is back on step -10"
+                + (", and the captured guests return to the Gallery in order." if stairs else "."),
+                kind="round",
+            )
+        )
+        return events
+
+    def _scores_text(self, s: HiddenCastleState) -> str:
+        return ", ".join(f"{n} {v}" for n, v in zip(s.names, s.scores, strict=True))
+
+    def _ranking(self, s: HiddenCastleState) -> list[list[Seat]]:
+        sign = -1 if self._midnight(s) else 1  # Midnight Party: highest wins
+        values = sorted({sign * v for v in s.scores})
+        return [[p for p in range(len(s.names)) if sign * s.scores[p] == v] for v in values]
+
+    def _standing(self, s: HiddenCastleState) -> str:
+        best = self._ranking(s)[0]
+        who = " and ".join(s.names[p] for p in best)
+        verb = "escape" if len(best) > 1 else "escapes"
+        return f"{who} {verb} with {s.scores[best[0]]} points ({self._scores_text(s)})."
+
+    # ----- views, results, labels -------------------------------------------------
+    def view(self, s: HiddenCastleState, seat: Seat | None) -> dict:
+        """Everything in this game is public, so every seat sees the same."""
+        steps = B.STEPS[s.variant]
+        guests = [
+            {"label": B.label(g), "owner": s.owner[g], "where": s.where[g], "pos": s.pos[g]}
+            for g in range(len(s.owner))
+        ]
+        chambers = [
+            {
+                "door": room,
+                "coat": B.COATS[s.variant].get(room, 0),
+                "exact": room in B.EXACT[s.variant],
+                "guest": next((B.label(g) for g in self._at(s, CHAMBER, room)), None),
+            }
+            for room in B.DOORWAYS
+        ]
+        result = self.result(s)
+        return {
+            "game": self.id,
+            "names": list(s.names),
+            "variant": s.variant,
+            "phase": s.phase,
+            "to_act": self.to_act(s),
+            "turn": s.turn,
+            "roll": s.roll,
+            "round": s.round,
+            "rounds": B.ROUNDS,
+            "clock": s.clock,
+            "clocks": list(B.CLOCKS),
+            "speeds": list(B.SPEEDS),
+            "speed": self.speed(s),
+            "scores": list(s.scores),
+            "end_score": B.END_SCORE,
+            "spaces": B.SPACES,
+            "exit": B.EXIT,
+            "chambers": chambers,
+            "steps": list(steps),
+            "climb": B.CLIMB,
+            "phantom": {"climbed": s.climbed, "space": s.phantom},
+            "guests": guests,
+            "next_place": B.label(s.queue[0]) if s.phase == "place" else None,
+            "trail": list(s.trail),
+            "mover": s.mover,
+            "last_roll": s.last_roll,
+            "last_move": s.last_move,
+            "last": s.last,
+            "winners": result.ranking[0] if result else None,
+            "viewer": seat,
+        }
+
+    def result(self, s: HiddenCastleState) -> Result | None:
+        if s.phase != "over":
+            return None
+        return Result(
+            ranking=self._ranking(s),
+            scores={p: float(v) for p, v in enumerate(s.scores)},
+            summary=self._standing(s),
+        )
+
+    def describe(self, s: HiddenCastleState, action: str) -> str:
+        words = action.split()
+        if words[0] == "place":
+            return f"Place guest {B.label(s.queue[0]).upper()} on space {words[1]}"
+        if words[0] == "stay":
+            return "Stay put (do not move)"
+        plans = dict(self._plans(s, s.turn))
+        plan = plans.get(action)
+        if plan is None:
+            return action
+        letter = B.label(plan.guest).upper()
+        if plan.chamber:
+            inside = self._at(s, CHAMBER, plan.chamber)
+            coat = B.COATS[s.variant].get(plan.chamber)
+            extra = f" ({B.coat_text(coat)})" if coat else ""
+            boot = f", boot {B.label(inside[0]).upper()}" if inside else ""
+            return f"{letter} into chamber {plan.chamber}{extra}{boot}"
+        danger = " - onto the Phantom!" if plan.space == s.phantom else ""
+        return f"{letter}: {self._place_of(s, plan.guest)} to space {plan.space}{danger}"
+
+    def default_action(self, s: HiddenCastleState, seat: Seat) -> str | None:
+        """A timer places a guest on the free space furthest behind the exit, and otherwise
+        applies the only move there is; real choices are left to the player or an AI."""
+        legal = self.legal_actions(s, seat)
+        if s.phase == "place" and legal:
+            return legal[-1]
+        return legal[0] if len(legal) == 1 else None
+
+    def dump(self, s: HiddenCastleState) -> dict:
+        return asdict(s)
+
+    def load(self, data: dict) -> HiddenCastleState:
+        return HiddenCastleState(**data)

@@ -1,0 +1,377 @@
+"""The Hidden Castle board: the Gallery loop with its chambers, the staircase, the Phantom,
+the clock track and the scores, drawn from a view only."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from PIL import Image, ImageDraw
+
+from render import toolkit as T
+
+HEIGHT = 900
+CELL = 82
+MARGIN = 88  # room outside the loop for the chambers
+X0, Y0 = 20 + MARGIN, 64 + MARGIN  # top-left corner of the loop
+COLS, ROWS = 9, 7  # 9 spaces across, 5 more down each side: 28 in all
+OFFSET = 1  # space 1 (the exit) is the second cell of the top row; no doorway sits on a corner
+PANEL_X = 950
+STAIR_X, STAIR_Y, STAIR_W, STAIR_H = X0 + CELL + 8, Y0 + CELL + 8, 7 * CELL - 16, 44
+STRIP_Y = Y0 + ROWS * CELL + MARGIN + 4  # the clock track (or the round) under the board
+
+COLOUR_NAMES = ("vermilion", "blue", "green", "orange", "pink", "sky blue", "yellow", "brown")
+ROOM = (236, 226, 200)
+DOOR = (214, 196, 160)
+STONE = (200, 196, 186)
+STAIR = (120, 110, 100)
+
+
+# ----- geometry ---------------------------------------------------------------------
+def _cell_xy(index: int) -> tuple[int, int, str]:
+    """Top-left corner of the loop cell `index` (0 = top-left corner, clockwise) and its side."""
+    if index < COLS:
+        return X0 + index * CELL, Y0, "top"
+    index -= COLS
+    if index < ROWS - 2:
+        return X0 + (COLS - 1) * CELL, Y0 + (index + 1) * CELL, "right"
+    index -= ROWS - 2
+    if index < COLS:
+        return X0 + (COLS - 1 - index) * CELL, Y0 + (ROWS - 1) * CELL, "bottom"
+    index -= COLS
+    return X0, Y0 + (ROWS - 2 - index) * CELL, "left"
+
+
+def _space_box(space: int) -> tuple[int, int, int, int]:
+    x, y, _ = _cell_xy((space - 1 + OFFSET) % 28)
+    return x, y, x + CELL, y + CELL
+
+
+def _side(space: int) -> str:
+    return _cell_xy((space - 1 + OFFSET) % 28)[2]
+
+
+def _chamber_box(door: int) -> tuple[int, int, int, int]:
+    x0, y0, x1, y1 = _space_box(door)
+    gap, depth = 6, MARGIN - 10
+    return {
+        "top": (x0 + 4, y0 - gap - depth, x1 - 4, y0 - gap),
+        "bottom": (x0 + 4, y1 + gap, x1 - 4, y1 + gap + depth),
+        "left": (x0 - gap - depth, y0 + 4, x0 - gap, y1 - 4),
+        "right": (x1 + gap, y0 + 4, x1 + gap + depth, y1 - 4),
+    }[_side(door)]
+
+
+def _stair_rows(view: dict) -> list[str]:
+    """Staircase rows from the bottom (where the Phantom starts) up to the exit."""
+    steps = [f"{v:+d}" for v in view["steps"]]
+    if view["variant"] == "midnight_party":
+        return [*steps[:-1], f"{steps[-1]} landing"]
+    return ["door", *steps]
+
+
+def _step_row(view: dict, step: int) -> int:
+    return step if view["variant"] == "midnight_party" else step + 1
+
+
+def _row_box(view: dict, row: int) -> tuple[int, int, int, int]:
+    rows = len(_stair_rows(view))
+    y = STAIR_Y + (rows - 1 - row) * STAIR_H
+    return STAIR_X, y, STAIR_X + STAIR_W, y + STAIR_H - 4
+
+
+def _grid(n: int, box: tuple[int, int, int, int], top: int = 0) -> tuple[list, float]:
+    """Centres for n tokens inside a box, shrinking as it fills."""
+    x0, y0, x1, y1 = box
+    y0 += top
+    per = 1 if n == 1 else 2 if n <= 4 else 3 if n <= 9 else 4
+    rows = -(-n // per)
+    w, h = (x1 - x0) / per, (y1 - y0) / max(rows, 2 if n > 2 else 1)
+    r = min(w, h) * 0.47
+    centres = []
+    for i in range(n):
+        cx = x0 + w * (i % per) + w / 2
+        cy = y0 + h * (i // per) + h / 2
+        centres.append((cx, cy))
+    return centres, min(r, 22)
+
+
+# ----- drawing pieces ---------------------------------------------------------------
+def _guest(d: ImageDraw.ImageDraw, centre, r: float, owner: int, label: str, moved=False) -> None:
+    if moved:
+        cx, cy = centre
+        d.ellipse((cx - r - 5, cy - r - 5, cx + r + 5, cy + r + 5), fill=T.HIGHLIGHT)
+    T.player_token(d, centre, r, owner, label.upper())
+
+
+def _phantom(d: ImageDraw.ImageDraw, centre, r: float) -> None:
+    """A ghost in a dark sheet: round head, ragged hem; no player has this shape."""
+    cx, cy = centre
+    top = cy - r
+    d.pieslice((cx - r, top, cx + r, top + 2 * r), 180, 360, fill=T.NIGHT, outline=T.WHITE)
+    hem = []
+    for i in range(7):
+        x = cx + r - i * (2 * r / 6)
+        hem.append((x, cy + r if i % 2 == 0 else cy + r * 0.65))
+    d.polygon([(cx + r, cy), *hem, (cx - r, cy)], fill=T.NIGHT)
+    d.line([(cx + r, cy), (cx + r, cy + r)], fill=T.WHITE, width=2)
+    d.line([(cx - r, cy), (cx - r, cy + r)], fill=T.WHITE, width=2)
+    e = r * 0.18
+    for ex in (cx - r * 0.35, cx + r * 0.35):
+        d.ellipse((ex - e, cy - r * 0.3 - e, ex + e, cy - r * 0.3 + e), fill=T.WHITE)
+
+
+@lru_cache(maxsize=2)
+def _static(variant: str, chambers: tuple, rows: tuple) -> Image.Image:
+    """The board itself never changes within a variant: draw it once."""
+    img, d = T.canvas(HEIGHT)
+    midnight = variant == "midnight_party"
+    # The castle walls behind the loop, and the courtyard inside it.
+    d.rectangle((X0 - 8, Y0 - 8, X0 + COLS * CELL + 8, Y0 + ROWS * CELL + 8), fill=T.DARK)
+    d.rectangle((X0 + CELL, Y0 + CELL, X0 + (COLS - 1) * CELL, Y0 + (ROWS - 1) * CELL),
+                fill=T.PANEL)  # fmt: skip
+    doors = {c[0]: c for c in chambers}
+    for space in range(1, 29):
+        x0, y0, x1, y1 = _space_box(space)
+        fill = DOOR if space in doors else STONE
+        if space == 1:
+            fill = T._mix(T.NIGHT, T.PAPER, 0.5)
+        d.rectangle((x0 + 2, y0 + 2, x1 - 2, y1 - 2), fill=fill, outline=T.INK, width=1)
+        T.text(d, (x0 + 6, y0 + 3), str(space), 16, T.INK)
+    # Chambers: a room outside each doorway with its number and its coat of arms.
+    for door, coat, exact in chambers:
+        box = _chamber_box(door)
+        d.rectangle(box, fill=ROOM, outline=T.INK, width=3)
+        sx0, sy0, sx1, sy1 = _space_box(door)
+        side = _side(door)
+        # the opening between doorway and chamber
+        if side in ("top", "bottom"):
+            yy = sy0 - 8 if side == "top" else sy1 + 1
+            d.rectangle((sx0 + 28, yy, sx1 - 28, yy + 8), fill=DOOR)
+        else:
+            xx = sx0 - 8 if side == "left" else sx1 + 1
+            d.rectangle((xx, sy0 + 28, xx + 8, sy1 - 28), fill=DOOR)
+        T.text(d, (box[0] + 5, box[1] + 3), f"room {door}", 14, T.DARK)
+        if coat:
+            good = coat > 0 if midnight else coat < 0
+            _shield(d, box[2] - 19, (box[1] + box[3]) / 2 + 7, coat, exact, good)
+    # The exit: an arrow pointing clockwise (to the right, along the top row).
+    x0, y0, x1, y1 = _space_box(1)
+    T.text(d, (x1 - 6, y0 + 4), "EXIT", 14, T.WHITE, "ra")
+    d.polygon([(x1 - 30, y1 - 20), (x1 - 8, y1 - 12), (x1 - 30, y1 - 4)], fill=T.WHITE)
+    # The staircase, from the Phantom's start up to the exit.
+    top = _row_box_static(len(rows), len(rows) - 1)
+    d.rectangle((STAIR_X - 6, top[1] - 6, STAIR_X + STAIR_W + 6,
+                 _row_box_static(len(rows), 0)[3] + 6), fill=STAIR)  # fmt: skip
+    d.rectangle((x0 + 30, y1, x0 + 54, top[1] - 6), fill=STAIR)
+    for row, name in enumerate(rows):
+        box = _row_box_static(len(rows), row)
+        d.rectangle(box, fill=T._mix(STAIR, T.PAPER, 0.6), outline=T.INK)
+        T.text(d, (box[0] + 8, (box[1] + box[3]) / 2), name, 20, T.INK, "lm")
+    title = "Midnight Party" if midnight else "Escape from the Hidden Castle"
+    T.text(d, (20, 14), title, 32, T.INK)
+    return img
+
+
+def _row_box_static(rows: int, row: int) -> tuple[int, int, int, int]:
+    y = STAIR_Y + (rows - 1 - row) * STAIR_H
+    return STAIR_X, y, STAIR_X + STAIR_W, y + STAIR_H - 4
+
+
+def _shield(
+    d: ImageDraw.ImageDraw, cx: float, cy: float, value: int, exact: bool, good: bool
+) -> None:
+    """A coat of arms with its value (green helps, red hurts); '=' marks an exact roll."""
+    w, h = 16, 24
+    colour = T.GREEN if good else T.VERMILION
+    d.polygon(
+        [(cx - w, cy - h), (cx + w, cy - h), (cx + w, cy + 6), (cx, cy + h), (cx - w, cy + 6)],
+        fill=colour,
+        outline=T.INK,
+        width=2,
+    )
+    T.text(d, (cx, cy - 7), f"{value:+d}", 17, T.WHITE, "mm")
+    if exact:
+        T.text(d, (cx, cy + 10), "=", 16, T.WHITE, "mm")
+
+
+# ----- the picture --------------------------------------------------------------------
+def draw(view: dict) -> Image.Image:
+    midnight = view["variant"] == "midnight_party"
+    chambers = tuple((c["door"], c["coat"], c["exact"]) for c in view["chambers"])
+    img = _static(view["variant"], chambers, tuple(_stair_rows(view))).copy()
+    d = ImageDraw.Draw(img)
+    owners = {g["label"]: g["owner"] for g in view["guests"]}
+    moved = view.get("mover") or ""
+    # The last move: the spaces it crossed, outlined.
+    for space in view.get("trail", []):
+        x0, y0, x1, y1 = _space_box(space)
+        d.rectangle((x0 + 2, y0 + 2, x1 - 2, y1 - 2), outline=T.HIGHLIGHT, width=5)
+    # Guests in the Gallery.
+    by_space: dict[int, list[dict]] = {}
+    for g in view["guests"]:
+        if g["where"] == "gallery":
+            by_space.setdefault(g["pos"], []).append(g)
+    for space, guests in by_space.items():
+        x0, y0, x1, y1 = _space_box(space)
+        centres, r = _grid(len(guests), (x0 + 4, y0 + 4, x1 - 4, y1 - 4), top=14)
+        for g, c in zip(guests, centres, strict=True):
+            _guest(d, c, r, g["owner"], g["label"], g["label"] == moved)
+    # Chambers.
+    for ch in view["chambers"]:
+        if ch["guest"]:
+            box = _chamber_box(ch["door"])
+            centre = (box[0] + 22, (box[1] + box[3]) / 2 + 8)
+            if not ch["coat"]:
+                centre = ((box[0] + box[2]) / 2, centre[1])
+            _guest(d, centre, 17, owners[ch["guest"]], ch["guest"], ch["guest"] == moved)
+    # The staircase and the captured guests on it.
+    rows = _stair_rows(view)
+    on_step: dict[int, list[dict]] = {}
+    for g in view["guests"]:
+        if g["where"] == "stairs":
+            on_step.setdefault(_step_row(view, g["pos"]), []).append(g)
+    for row, guests in on_step.items():
+        x0, y0, x1, y1 = _row_box(view, row)
+        n = len(guests)
+        gap = min(36, (x1 - x0 - 76) / max(n, 1))
+        r = min(17, gap * 0.48)
+        for i, g in enumerate(guests):
+            _guest(d, (x0 + 66 + gap * i + r, (y0 + y1) / 2), r, g["owner"], g["label"],
+                   g["label"] == moved)  # fmt: skip
+    phantom = view["phantom"]
+    if phantom["space"]:
+        x0, y0, x1, y1 = _space_box(phantom["space"])
+        _phantom(d, ((x0 + x1) / 2, (y0 + y1) / 2 + 6), 28)
+    else:
+        x0, y0, x1, y1 = _row_box(view, min(phantom["climbed"], len(rows) - 1))
+        _phantom(d, (x1 - 24, (y0 + y1) / 2), 17)
+    _clock_or_round(d, view, midnight)
+    _panel(d, view, midnight)
+    return T.caption_bar(img, _caption(view))
+
+
+def _clock_or_round(d: ImageDraw.ImageDraw, view: dict, midnight: bool) -> None:
+    """Under the board: the clock track with the Phantom token, or the Midnight Party round."""
+    x, y = 20, STRIP_Y
+    if midnight:
+        d.rounded_rectangle((x, y, 934, y + 58), 8, fill=T.PAPER, outline=T.INK)
+        T.text(d, (x + 12, y + 29), f"Round {view['round']} of {view['rounds']}", 26, T.INK, "lm")
+        T.text(d, (x + 210, y + 29),
+               f"Phantom moves {view['speed']}. Scoring at round end: a step's value, "
+               "+3 or -1 chambers.", 18, T.DARK, "lm")  # fmt: skip
+        return
+    T.text(d, (x, y + 16), "Clock", 20, T.INK, "lm")
+    T.text(d, (x, y + 42), "moves", 18, T.DARK, "lm")
+    x += 70
+    for i, name in enumerate(view["clocks"]):
+        here = i == view["clock"]
+        box = (x, y, x + 116, y + 58)
+        d.rounded_rectangle(box, 8, fill=T.HIGHLIGHT if here else T.PAPER, outline=T.INK,
+                            width=3 if here else 1)  # fmt: skip
+        T.text(d, (x + 10, y + 16), name, 22, T.INK, "lm")
+        speed = f"{view['speeds'][i]} spaces" if i < len(view["speeds"]) else "game ends"
+        T.text(d, (x + 10, y + 42), speed, 18, T.INK, "lm")
+        if here:
+            _phantom(d, (x + 96, y + 17), 13)
+        x += 120
+
+
+def _panel(d: ImageDraw.ImageDraw, view: dict, midnight: bool) -> None:
+    """One row a player: shape and colour, name, guest letters, score (and a bar to 46)."""
+    x, y = PANEL_X, 20
+    names, scores = view["names"], view["scores"]
+    T.text(d, (x, y), "Highest wins" if midnight else "Lowest score wins", 22, T.INK)
+    y += 36
+    row_h = min(84, (HEIGHT - 250) // len(names))
+    for seat, name in enumerate(names):
+        acting = seat in view["to_act"] or (view["phase"] == "roll" and seat == view["turn"])
+        won = seat in (view.get("winners") or [])
+        fill = T._mix(T.GREEN, T.PAPER, 0.5) if won else T.HIGHLIGHT if acting else T.PANEL
+        box = (x - 6, y, 1192, y + row_h - 6)
+        d.rounded_rectangle(box, 8, fill=fill, outline=T.INK, width=3 if won else 1)
+        T.player_token(d, (x + 16, y + 19), 14, seat)
+        T.text(d, (x + 38, y + 19), name[:12] + ("  wins" if won else ""), 20, T.INK, "lm")
+        letters = " ".join(g["label"].upper() for g in view["guests"] if g["owner"] == seat)
+        T.text(d, (x + 38, y + 44), letters, 18, T.DARK, "lm")
+        T.text(d, (1184, y + (row_h - 6) / 2), str(scores[seat]), 28, T.INK, "rm")
+        if not midnight:  # a small scoring track from 0 to 46
+            fill = max(0.0, min(1.0, scores[seat] / view["end_score"]))
+            d.rectangle((x + 4, box[3] - 7, x + 4 + 170, box[3] - 3), fill=T.PAPER)
+            d.rectangle((x + 4, box[3] - 7, x + 4 + 170 * fill, box[3] - 3), fill=T.DARK)
+        y += row_h
+    y += 8
+    if view.get("last_roll"):
+        y = T.paragraph(d, (x, y), view["last_roll"] + ".", 20, 236)
+    move = view.get("last_move") or ""
+    first, _, rest = move.partition(". ")
+    if first.endswith("rolls the Phantom") and rest:
+        move = rest  # the roll is already the line above
+    if move:
+        y = T.paragraph(d, (x, y), move, 18, 236, T.DARK, max_lines=4)
+    y += 6
+    key = "Shield: coat of arms; '=' means exact roll only."
+    if not midnight:
+        key += f" Ends at {view['end_score']} points or 5:00."
+    T.paragraph(d, (x, y), key, 16, 236, T.DARK)
+
+
+def _status(view: dict) -> str:
+    names = view["names"]
+    if view["phase"] == "over":
+        winners = " and ".join(names[p] for p in view["winners"] or [])
+        return f"Game over: {winners} {'escape' if len(view['winners'] or []) > 1 else 'escapes'}."
+    if view["phase"] == "place":
+        seat = view["to_act"][0]
+        return f"Set-up: {names[seat]} places guest {view['next_place'].upper()}."
+    who = names[view["turn"]]
+    if view["phase"] == "roll":
+        return f"{who} rolls next."
+    return f"{who} rolled {view['roll']}: move a guest."
+
+
+def _caption(view: dict) -> list[str]:
+    lines = [view["last"]] if view.get("last") else []
+    return [*lines, _status(view)]
+
+
+def _where(view: dict, g: dict) -> str:
+    if g["where"] == "gallery":
+        return f"space {g['pos']}"
+    if g["where"] == "chamber":
+        return f"chamber {g['pos']}"
+    if g["where"] == "stairs":
+        return f"step {view['steps'][g['pos']]:+d}"
+    return "not placed"
+
+
+def describe(view: dict) -> str:
+    """Alt text: the whole position in words."""
+    names = view["names"]
+    midnight = view["variant"] == "midnight_party"
+    head = "Midnight Party" if midnight else "Escape from the Hidden Castle"
+    parts = [head + "."]
+    if midnight:
+        parts.append(f"Round {view['round']} of {view['rounds']}.")
+    else:
+        parts.append(
+            f"Clock {view['clocks'][view['clock']]}, the Phantom moves {view['speed']} spaces."
+        )
+    ph = view["phantom"]
+    if ph["space"]:
+        parts.append(f"The Phantom is on Gallery space {ph['space']}.")
+    else:
+        parts.append(f"The Phantom is on the staircase, {view['climb'] - ph['climbed']} spaces "
+                     "from the exit.")  # fmt: skip
+    for seat, name in enumerate(names):
+        places = []
+        for g in view["guests"]:
+            if g["owner"] != seat:
+                continue
+            where = _where(view, g)
+            places.append(f"{g['label'].upper()} {where}")
+        shape = f"{COLOUR_NAMES[seat % 8]} {T.PLAYER_SHAPES[seat % 8]}s"
+        parts.append(f"{name} ({shape}, {view['scores'][seat]} points): {', '.join(places)}.")
+    if view.get("last"):
+        parts.append(f"Last: {view['last']}")
+    parts.append(_status(view))
+    return " ".join(parts)
