@@ -1,0 +1,172 @@
+"""Dark Castle balance: the win rate of a simple, sensible party by party size.
+
+Run: .venv/bin/python bench/dark_castle_balance.py [games per size]
+
+The policy plays as a careful table would: a balanced team; the healthiest prisoner
+turns the next chapter; items go to free hands; the most wounded prisoner rests whenever
+they are down 2 HP or more; strike items are thrown at once; a failed roll is re-rolled
+when an item allows it; a choice is judged by a rough value of its steps.
+The target (issue 7) is a win rate of roughly 25-60% for every party size.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import time
+
+from engines import REGISTRY
+from engines.dark_castle import cards as C
+from engines.playout import play
+
+GAME = REGISTRY["dark_castle"]
+PREFERENCE = ("smith", "tailor", "abbot", "miller", "cook", "tanner")
+
+
+def _value(steps: list, players: int) -> float:
+    """A rough worth of a list of steps: HP gained, items, minus HP lost and risks."""
+    total = 0.0
+    for step in steps:
+        kind = step["do"]
+        width = players if step.get("who") in ("all", "each") else 1
+        if kind == "damage":
+            total -= step["n"] * width * 1.2
+        elif kind == "heal":
+            total += step["n"] * width * 0.6
+        elif kind == "draw":
+            total += 2.0 * (players if step["n"] == "per_player" else step["n"])
+        elif kind == "lose_item":
+            total -= 2.0
+        elif kind == "combat":
+            total -= 3.0 + step["attack"]
+            total += 2.0 if step.get("loot", True) else 0.0
+        elif kind in ("test", "group_test"):
+            total += 0.5 * _value(step.get("pass", []), players)
+            total += 0.5 * _value(step.get("fail", []), players)
+            total += 1.0 * _value(step.get("fail_each", []), players)
+        elif kind == "gamble":
+            total += sum(_value(step[t], players) for t in "mcw") / 3
+        elif kind == "if_item":
+            total += _value(step.get("then", []), players)
+        elif kind == "choose":
+            total += max(_value(o["steps"], players) for o in step["options"])
+    return total
+
+
+def _hits(face: str, row: list[str]) -> bool:
+    return any(t in row for t in face)
+
+
+def sensible(game, state, seat, legal, rng: random.Random) -> str:
+    s = state
+    kind = s.pending["kind"]
+    chars = s.chars
+    hp0 = s.hp_start
+
+    def idx(who: str) -> int:
+        return next(k for k, c in enumerate(chars) if c["who"] == who)
+
+    if kind == "pick":
+        for who in PREFERENCE:
+            if f"pick {who}" in legal:
+                return f"pick {who}"
+    uses = [a for a in legal if a.startswith("use ")]
+    if kind in ("between", "share"):
+        for action in uses:
+            item = C.ITEMS[action.split()[1]]
+            holder = next(c for c in chars if item["id"] in c["items"])
+            heal = next((e for e in item["effects"] if e["k"] == "heal"), None)
+            missing = hp0 - holder["hp"]
+            if heal and heal.get("all"):
+                missing = min(hp0 - c["hp"] for c in chars)
+            boss_next = len(s.used) >= 15
+            if heal and (missing >= heal["n"] or (boss_next and missing > 0)):
+                return action
+        takes = [a for a in legal if a.startswith("take ")]
+        if takes:
+            # Give each item to the prisoner with the fewest items, the weakest first.
+            takes.sort(
+                key=lambda a: (
+                    len(chars[idx(a.split()[2])]["items"]),
+                    chars[idx(a.split()[2])]["hp"],
+                )
+            )
+            return takes[0]
+        if kind == "share":
+            return "done"
+        turns = [a for a in legal if a.startswith("turn ")]
+        return max(turns, key=lambda a: chars[idx(a.split()[1])]["hp"])
+    if kind == "choose":
+        step = game._step_at(s.pending["card"], s.pending["path"])
+        return max(
+            legal,
+            key=lambda a: _value(step["options"][int(a.split()[1]) - 1]["steps"], len(chars)),
+        )
+    if kind == "send":
+        frame_step = game._step_at(s.pending["card"], s.pending["path"])
+        traits = set(frame_step["trait"])
+
+        def chance(a: str) -> tuple:
+            k = idx(a.split()[1])
+            faces = C.CHARACTERS[chars[k]["who"]]["faces"]
+            return (sum(1 for f in faces if traits & set(f)), chars[k]["hp"])
+
+        return max(legal, key=chance)
+    if kind == "react":
+        return uses[0] if uses else "pass"
+    if kind == "discard":
+        return legal[-1]
+    if kind == "rest":
+        # The most wounded prisoner rests once down 2 HP: it spreads the damage.
+        resters = [a for a in legal if a.startswith("rest ")]
+        if resters:
+            pick = min(resters, key=lambda a: chars[idx(a.split()[1])]["hp"])
+            hp = chars[idx(pick.split()[1])]["hp"]
+            if hp <= hp0 - 2:
+                return pick
+        return "fight"
+    if kind == "attack":
+        cb = s.combat
+        for action in uses:
+            item = C.ITEMS[action.split()[1]]
+            effects = {e["k"]: e for e in item["effects"]}
+            holder = idx(next(c["who"] for c in chars if item["id"] in c["items"]))
+            roll = cb["rolls"].get(str(holder), "")
+            if "strike" in effects:
+                return action
+            if "heal" in effects and chars[holder]["hp"] <= cb["attack"] + 1:
+                return action
+            retry = ("reroll" in effects or "become" in effects) and not _hits(roll, cb["row"])
+            if retry and ("become" not in effects or _hits(effects["become"]["face"], cb["row"])):
+                return action
+            if "block" in effects and chars[holder]["hp"] <= cb["attack"] * 2:
+                return action
+        hits = [a for a in legal if a.startswith("hit ")]
+        return hits[0]
+    return legal[0]
+
+
+def run(games: int) -> dict[int, float]:
+    rates = {}
+    for players in range(1, 5):
+        wins = 0
+        for seed in range(games):
+            out = play(GAME, players, {}, seed, max_steps=5000, policy=sensible)
+            result = GAME.result(out.states[-1])
+            wins += bool(result and result.scores[0] == 1.0)
+        rates[players] = wins / games
+    return rates
+
+
+def main() -> None:
+    games = int(sys.argv[1]) if len(sys.argv) > 1 else 400
+    t0 = time.perf_counter()
+    rates = run(games)
+    for players, rate in rates.items():
+        label = "solo (2 prisoners)" if players == 1 else f"{players} players"
+        print(f"{label:>20}: {rate:6.1%} escaped ({games} games)")
+    print(f"{time.perf_counter() - t0:.1f} s")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,966 @@
+"""Dark Castle (shared/rules/dark-castle.txt), the core rules, readable against the rulebook.
+
+Characters are named by their trade (`smith`), items by a short id (`lantern`);
+all seats act together on group decisions (the first valid action counts).
+Actions:
+  pick smith          choose your prisoner (solo: pick two)
+  turn smith          the Smith turns the next chapter (YOU effects hit the Smith)
+  take lantern cook   an item on the table goes to the Cook (hands permitting)
+  drop lantern        put an item down on the table (left behind if nobody takes it)
+  use salve           use an item now
+  done                finish sharing the items on the table
+  choose 2            take the second option of a chapter's choice
+  send tailor         the Tailor attempts a test "one of you" must pass
+  pass                accept a test roll as it is
+  discard lantern     discard an item a card takes from you
+  fight / rest cook   a combat round with nobody resting / with the Cook resting
+  hit miller          resolve the Miller's attack next
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from math import ceil
+
+from engines.contract import CHANCE, Event, Game, Result, Seat
+from engines.dark_castle import cards as C
+from engines.dark_castle.rules_text import RULES_TEXT
+
+CASTLE_CHAPTERS = 15
+LOG_LINES = 8
+CHANCE_KINDS = ("start", "chapter", "boss", "dice", "roll", "item", "gamble")
+
+
+def start_hp(players: int) -> int:
+    """1 or 2 players: 18 HP each; 3 players: 14; 4 players: 12."""
+    return {1: 18, 2: 18, 3: 14, 4: 12}[players]
+
+
+@dataclass
+class DarkCastleState:
+    names: list[str]
+    hp_start: int = 18
+    chars: list[dict] = field(default_factory=list)  # who, seat, hp, items, roll, spent
+    start: str = ""
+    used: list[str] = field(default_factory=list)  # chapters turned, in order
+    card: str = ""  # the card in play (start, chapter or boss)
+    turner: int = -1  # index of the character who turned it
+    frames: list[dict] = field(default_factory=list)  # the interpreter's stack
+    pending: dict = field(default_factory=lambda: {"kind": "pick"})
+    combat: dict | None = None
+    pool: list[str] = field(default_factory=list)  # items on the table
+    outcome: str = ""  # "", "won", "lost"
+    last: str = ""
+    log: list[str] = field(default_factory=list)
+
+
+class DarkCastle(Game):
+    id = "dark_castle"
+    title = "Dark Castle"
+    rules_version = 1
+    min_players = 1
+    max_players = 4
+    options = {}
+    summary = "Co-operative: 1-4 prisoners fight, bluff and bleed through 15 chapters and a boss."
+    rules_text = RULES_TEXT
+
+    # ----- set-up -----------------------------------------------------------------
+    def new_state(self, names: Sequence[str], options: Mapping[str, str]) -> DarkCastleState:
+        seats = [0, 0] if len(names) == 1 else list(range(len(names)))
+        chars = [
+            {"who": "", "seat": seat, "hp": 0, "items": [], "roll": "", "spent": []}
+            for seat in seats
+        ]
+        return DarkCastleState(names=list(names), hp_start=start_hp(len(names)), chars=chars)
+
+    # ----- who acts ---------------------------------------------------------------
+    def to_act(self, s: DarkCastleState) -> list[Seat]:
+        kind = s.pending["kind"] if s.pending else ""
+        if s.outcome or not kind:
+            return []
+        if kind == "pick":
+            return sorted({c["seat"] for c in s.chars if not c["who"]})
+        if kind in CHANCE_KINDS:
+            return [CHANCE]
+        if kind == "react" or (kind == "discard" and not s.pending.get("party")):
+            return [s.chars[s.pending["char"]]["seat"]]
+        return list(range(len(s.names)))
+
+    # ----- what is legal ----------------------------------------------------------
+    def _legal(self, s: DarkCastleState, seat: Seat) -> list[str]:
+        p = s.pending
+        kind = p["kind"]
+        mine = [k for k, c in enumerate(s.chars) if c["seat"] == seat]
+        if kind == "pick":
+            taken = {c["who"] for c in s.chars}
+            return [f"pick {w}" for w in C.CHARACTERS if w not in taken]
+        if kind in ("between", "share"):
+            out = [f"turn {c['who']}" for c in s.chars] if kind == "between" else ["done"]
+            for item in s.pool:
+                out += [f"take {item} {c['who']}" for c in s.chars if self._fits(c, item)]
+            for k in mine:
+                out += [f"drop {i}" for i in s.chars[k]["items"]]
+                out += [f"use {i}" for i in self._usable(s, k, "camp")]
+            return out
+        if kind == "choose":
+            step = self._step_at(p["card"], p["path"])
+            return [f"choose {i + 1}" for i in self._options(s, step)]
+        if kind == "send":
+            return [f"send {c['who']}" for c in s.chars]
+        if kind == "react":
+            return ["pass"] + [f"use {i}" for i in self._usable(s, p["char"], "test")]
+        if kind == "discard":
+            holders = range(len(s.chars)) if p.get("party") else [p["char"]]
+            return [f"discard {i}" for k in holders for i in s.chars[k]["items"]]
+        if kind == "rest":
+            # Whoever the enemy singles out (focus_you) cannot hide by resting.
+            barred = s.turner if self._has_special(s, "focus_you") else None
+            return ["fight"] + [f"rest {c['who']}" for k, c in enumerate(s.chars) if k != barred]
+        if kind == "attack":
+            cb = s.combat
+            out = [f"hit {s.chars[k]['who']}" for k in cb["fighters"] if k not in cb["done"]]
+            for k in mine:
+                if k in cb["fighters"]:
+                    out += [f"use {i}" for i in self._usable(s, k, "combat")]
+            return out
+        return []
+
+    def _fits(self, char: dict, item: str) -> bool:
+        used = sum(C.ITEMS[i]["hands"] for i in char["items"])
+        return used + C.ITEMS[item]["hands"] <= 2
+
+    def _usable(self, s: DarkCastleState, k: int, when: str) -> list[str]:
+        """Items character k can use now: in camp (between chapters, sharing), a test, combat."""
+        char = s.chars[k]
+        out = []
+        cb = s.combat
+        for item_id in char["items"]:
+            item = C.ITEMS[item_id]
+            if item_id in char["spent"]:
+                continue
+            for effect in item.get("effects", []):
+                kind = effect["k"]
+                ok = False
+                if kind == "heal":
+                    ok = any(c["hp"] < s.hp_start for c in s.chars) and when in ("camp", "combat")
+                elif when == "test":
+                    ok = kind in ("reroll", "become") and not self._passes(s, k, char["roll"])
+                elif when == "combat" and not self._has_special(s, "no_items"):
+                    unresolved = k not in cb["done"]
+                    if kind in ("reroll", "become"):
+                        ok = unresolved and cb["rolls"].get(str(k)) != effect.get("face")
+                    elif kind == "strike":
+                        ok = effect["trait"] in cb["row"]
+                    elif kind == "block":
+                        ok = k not in cb["blocked"]
+                if ok:
+                    out.append(item_id)
+                    break
+        return out
+
+    def _options(self, s: DarkCastleState, step: dict) -> list[int]:
+        tags = self._tags(s)
+        return [
+            i for i, o in enumerate(step["options"]) if not o.get("needs") or o["needs"] in tags
+        ]
+
+    def _tags(self, s: DarkCastleState) -> set[str]:
+        return {t for c in s.chars for i in c["items"] for t in C.ITEMS[i].get("tags", [])}
+
+    def explain_illegal(self, s: DarkCastleState, seat: Seat, action: str) -> str | None:
+        words = action.split()
+        if not s.pending:
+            return None
+        if words[:1] == ["take"] and len(words) == 3:
+            return "That item is not on the table, or that prisoner's hands are full."
+        if words[:1] in (["use"], ["drop"]) and len(words) == 2 and words[1] in C.ITEMS:
+            return "You can only use or drop your own items, and only when they can help."
+        if words[:1] == ["rest"]:
+            return "Only at the start of a combat round may one prisoner rest."
+        return None
+
+    # ----- applying an action -----------------------------------------------------
+    def _apply(self, s: DarkCastleState, seat: Seat, action: str) -> list[Event]:
+        ev: list[Event] = []
+        if seat == CHANCE:
+            self._chance(s, action, ev)
+        else:
+            self._act(s, seat, action, ev)
+        self._run(s, ev)
+        public = [e.text for e in ev if e.to is None]
+        if public:
+            s.last = " ".join(public)[-400:]
+            s.log = (s.log + public)[-LOG_LINES:]
+        return ev
+
+    def _char(self, s: DarkCastleState, who: str) -> int:
+        return next(k for k, c in enumerate(s.chars) if c["who"] == who)
+
+    def _name(self, s: DarkCastleState, k: int) -> str:
+        char = s.chars[k]
+        title = C.CHARACTERS[char["who"]]["title"] if char["who"] else "?"
+        if len(s.names) == 1:
+            return title
+        return f"{s.names[char['seat']]} ({title.removeprefix('The ')})"
+
+    def _act(self, s: DarkCastleState, seat: Seat, action: str, ev: list[Event]) -> None:
+        verb, *args = action.split()
+        p = s.pending
+        if verb == "pick":
+            k = next(k for k, c in enumerate(s.chars) if c["seat"] == seat and not c["who"])
+            s.chars[k]["who"] = args[0]
+            ev.append(Event(f"{s.names[seat]} will escape as {C.CHARACTERS[args[0]]['title']}."))
+            if all(c["who"] for c in s.chars):
+                for c in s.chars:
+                    c["hp"] = s.hp_start
+                s.pending = {"kind": "start"}
+        elif verb == "turn":
+            k = self._char(s, args[0])
+            self._discard_pool(s, ev)
+            for c in s.chars:
+                c["spent"] = []
+                c["roll"] = ""
+            s.turner = k
+            done = len(s.used) >= CASTLE_CHAPTERS
+            s.pending = {"kind": "boss" if done else "chapter"}
+            ev.append(Event(f"{self._name(s, k)} turns the next page of the castle..."))
+        elif verb == "take":
+            k = self._char(s, args[1])
+            s.pool.remove(args[0])
+            s.chars[k]["items"].append(args[0])
+            ev.append(Event(f"{self._name(s, k)} takes the {C.ITEMS[args[0]]['name']}."))
+        elif verb == "drop":
+            k = next(k for k, c in enumerate(s.chars) if args[0] in c["items"])
+            s.chars[k]["items"].remove(args[0])
+            s.pool.append(args[0])
+            ev.append(Event(f"{self._name(s, k)} puts down the {C.ITEMS[args[0]]['name']}."))
+        elif verb == "done":
+            self._discard_pool(s, ev)
+            s.pending = None
+        elif verb == "use":
+            self._use(s, args[0], ev)
+        elif verb == "choose":
+            step = self._step_at(p["card"], p["path"])
+            option = step["options"][int(args[0]) - 1]
+            ev.append(Event(f"The party chooses: {option['label']}."))
+            if option.get("spend"):
+                self._spend_tag(s, option["needs"], ev)
+            s.pending = None
+            self._push(s, p["card"], [*p["path"], "options", int(args[0]) - 1, "steps"], p["ctx"])
+        elif verb == "send":
+            k = self._char(s, args[0])
+            s.pending = None
+            ev.append(Event(f"{self._name(s, k)} steps forward."))
+            self._push_test(s, p["card"], p["path"], k)
+        elif verb == "pass":
+            s.pending = None
+            self._finish_test(s, ev)
+        elif verb == "discard":
+            k = next(k for k, c in enumerate(s.chars) if args[0] in c["items"])
+            s.chars[k]["items"].remove(args[0])
+            ev.append(Event(f"{self._name(s, k)} loses the {C.ITEMS[args[0]]['name']}."))
+            s.pending = None
+        elif verb == "fight":
+            ev.append(Event("Nobody rests: everyone fights this round."))
+            self._begin_rolls(s)
+        elif verb == "rest":
+            k = self._char(s, args[0])
+            s.combat["rester"] = k
+            self._heal(s, k, 1)
+            ev.append(Event(f"{self._name(s, k)} rests this round (+1 HP)."))
+            self._begin_rolls(s)
+        elif verb == "hit":
+            self._resolve_attack(s, self._char(s, args[0]), ev)
+            self._after_attack(s, ev)
+
+    # ----- chance -----------------------------------------------------------------
+    def chance_outcomes(self, s: DarkCastleState) -> list[tuple[str, float]]:
+        p = s.pending
+        kind = p["kind"] if p else ""
+        if kind == "start":
+            return _uniform(sorted(C.STARTS))
+        if kind == "chapter":
+            return _uniform(sorted(set(C.CHAPTERS) - set(s.used)))
+        if kind == "boss":
+            return _uniform(sorted(C.BOSSES))
+        if kind in ("dice", "gamble"):
+            return C.chapter_dice_outcomes(p.get("n", 1))
+        if kind == "roll":
+            return C.die_outcomes(C.CHARACTERS[s.chars[p["char"]]["who"]]["faces"])
+        if kind == "item":
+            return _uniform(self._deck(s))
+        return []
+
+    def _deck(self, s: DarkCastleState) -> list[str]:
+        """Discarded items go back into the deck at once, so the deck is what nobody holds."""
+        held = {i for c in s.chars for i in c["items"]} | set(s.pool)
+        return sorted(set(C.ITEMS) - held)
+
+    def _chance(self, s: DarkCastleState, outcome: str, ev: list[Event]) -> None:
+        p = s.pending
+        kind = p["kind"]
+        s.pending = None
+        if kind == "start":
+            s.start = outcome
+            self._open_card(s, outcome, ev)
+        elif kind in ("chapter", "boss"):
+            if kind == "chapter":
+                s.used.append(outcome)
+            self._open_card(s, outcome, ev)
+        elif kind == "dice":
+            s.combat["row"] = sorted(s.combat["row"] + list(outcome), key="mcw".index)
+            ev.append(Event(f"The chapter dice add {_faces(outcome)} to the enemy's row."))
+            if p.get("then") == "round":
+                self._round_start(s, ev)
+            else:
+                self._combat_ready(s, ev)
+        elif kind == "gamble":
+            ev.append(Event(f"The chapter die shows {C.TRAIT_NAMES[outcome]}."))
+            self._push(s, p["card"], [*p["path"], outcome], p["ctx"])
+        elif kind == "roll":
+            self._rolled(s, p, outcome, ev)
+        elif kind == "item":
+            s.pool.append(outcome)
+            ev.append(Event(f"Item drawn: {C.ITEMS[outcome]['name']}."))
+            if p["n"] > 1 and self._deck(s):
+                s.pending = {"kind": "item", "n": p["n"] - 1}
+            else:
+                s.pending = {"kind": "share"}
+
+    def _open_card(self, s: DarkCastleState, card_id: str, ev: list[Event]) -> None:
+        card = C.ALL_CARDS[card_id]
+        s.card = card_id
+        s.frames = []
+        ev.append(Event(f"{card['title']}: {card['text']}", kind="scene"))
+        self._push(s, card_id, ["steps"], s.turner)
+
+    # ----- the interpreter --------------------------------------------------------
+    def _step_at(self, card_id: str, path: list) -> dict:
+        return C.steps_at(C.ALL_CARDS[card_id], path)
+
+    def _push(self, s: DarkCastleState, card_id: str, path: list, ctx: int) -> None:
+        s.frames.append({"k": "seq", "card": card_id, "path": path, "pc": 0, "ctx": ctx})
+
+    def _run(self, s: DarkCastleState, ev: list[Event]) -> None:
+        """Carry out steps until a decision or a chance is needed, or the game ends."""
+        while s.pending is None and not s.outcome:
+            if not s.frames:
+                self._card_done(s, ev)
+                continue
+            frame = s.frames[-1]
+            if frame["k"] == "test":
+                s.pending = {"kind": "roll", "char": frame["ctx"], "for": "test"}
+                continue
+            if frame["k"] == "gtest":
+                if frame["queue"]:
+                    s.pending = {"kind": "roll", "char": frame["queue"][0], "for": "gtest"}
+                else:
+                    self._finish_group_test(s, ev)
+                continue
+            steps = C.steps_at(C.ALL_CARDS[frame["card"]], frame["path"])
+            if frame["pc"] >= len(steps):
+                s.frames.pop()
+                continue
+            frame["pc"] += 1
+            path = [*frame["path"], frame["pc"] - 1]
+            self._step(s, steps[frame["pc"] - 1], frame["card"], path, frame["ctx"], ev)
+
+    def _card_done(self, s: DarkCastleState, ev: list[Event]) -> None:
+        card = C.ALL_CARDS[s.card]
+        if card["kind"] == "boss":
+            s.outcome = "won"
+            ev.append(Event("The boss falls. The gate groans open: you escape the Dark Castle!"))
+            return
+        if card["kind"] == "chapter":
+            left = CASTLE_CHAPTERS - len(s.used)
+            ev.append(Event(f"Chapter complete. {left} chapters remain before the boss."))
+        s.pending = {"kind": "between"}
+
+    def _targets(self, s: DarkCastleState, who: str, ctx: int) -> list[int]:
+        every = list(range(len(s.chars)))
+        if who == "you":
+            return [s.turner] if s.turner >= 0 else every
+        if who == "others":
+            return [k for k in every if k != s.turner]
+        if who == "it":
+            return [ctx if ctx >= 0 else 0]
+        if who == "weakest":
+            return [min(every, key=lambda k: (s.chars[k]["hp"], k))]
+        if who == "strongest":
+            return [max(every, key=lambda k: (s.chars[k]["hp"], -k))]
+        return every
+
+    def _step(self, s, step: dict, card: str, path: list, ctx: int, ev: list[Event]) -> None:
+        kind = step["do"]
+        if step.get("text") and kind != "choose":
+            ev.append(Event(step["text"]))
+        who = step.get("who", "you")
+        if kind == "damage":
+            for k in self._targets(s, who, ctx):
+                self._hurt(s, k, step["n"], ev)
+            self._check_death(s, ev)
+        elif kind == "heal":
+            for k in self._targets(s, who, ctx):
+                gained = self._heal(s, k, step["n"])
+                ev.append(Event(f"{self._name(s, k)} gains {gained} HP."))
+        elif kind == "draw":
+            n = len(s.chars) if step["n"] == "per_player" else step["n"]
+            self._draw(s, n)
+        elif kind == "lose_item":
+            self._lose_items(s, step, ctx, ev)
+        elif kind == "test":
+            if who == "chosen":
+                s.pending = {"kind": "send", "card": card, "path": path}
+                return
+            targets = list(range(len(s.chars))) if who == "each" else self._targets(s, who, ctx)
+            for k in reversed(targets):
+                self._push_test(s, card, path, k)
+        elif kind == "group_test":
+            s.frames.append(
+                {"k": "gtest", "card": card, "path": path, "ctx": ctx,
+                 "queue": list(range(len(s.chars))), "sum": 0}
+            )  # fmt: skip
+        elif kind == "choose":
+            if step.get("text"):
+                ev.append(Event(step["text"]))
+            s.pending = {"kind": "choose", "card": card, "path": path, "ctx": ctx}
+        elif kind == "gamble":
+            s.pending = {"kind": "gamble", "n": 1, "card": card, "path": path, "ctx": ctx}
+        elif kind == "if_item":
+            branch = "then" if step["needs"] in self._tags(s) else "else"
+            if step.get("spend") and branch == "then":
+                self._spend_tag(s, step["needs"], ev)
+            if branch in step:
+                self._push(s, card, [*path, branch], ctx)
+        elif kind == "combat":
+            self._start_combat(s, step, card, path, ev)
+
+    # ----- hit points, items ------------------------------------------------------
+    def _hurt(self, s: DarkCastleState, k: int, n: int, ev: list[Event]) -> None:
+        if n <= 0:
+            return
+        char = s.chars[k]
+        char["hp"] = max(0, char["hp"] - n)
+        ev.append(Event(f"{self._name(s, k)} loses {n} HP ({char['hp']} left).", kind="damage"))
+
+    def _check_death(self, s: DarkCastleState, ev: list[Event]) -> None:
+        dead = [k for k, c in enumerate(s.chars) if c["hp"] <= 0]
+        if dead and not s.outcome:
+            s.outcome = "lost"
+            s.pending = None
+            who = " and ".join(self._name(s, k) for k in dead)
+            ev.append(Event(f"{who} dies. The castle keeps its prisoners: the escape has failed."))
+
+    def _heal(self, s: DarkCastleState, k: int, n: int) -> int:
+        char = s.chars[k]
+        before = char["hp"]
+        char["hp"] = min(s.hp_start, char["hp"] + n)
+        return char["hp"] - before
+
+    def _draw(self, s: DarkCastleState, n: int) -> None:
+        if n > 0 and self._deck(s):
+            s.pending = {"kind": "item", "n": n}
+
+    def _discard_pool(self, s: DarkCastleState, ev: list[Event]) -> None:
+        if s.pool:
+            names = ", ".join(C.ITEMS[i]["name"] for i in s.pool)
+            ev.append(Event(f"Left behind: {names}."))
+            s.pool = []
+
+    def _spend_tag(self, s: DarkCastleState, tag: str, ev: list[Event]) -> None:
+        for k, c in enumerate(s.chars):
+            for item in c["items"]:
+                if tag in C.ITEMS[item].get("tags", []):
+                    c["items"].remove(item)
+                    ev.append(Event(f"{self._name(s, k)} gives up the {C.ITEMS[item]['name']}."))
+                    return
+
+    def _lose_items(self, s: DarkCastleState, step: dict, ctx: int, ev: list[Event]) -> None:
+        who = step.get("who", "you")
+        if who == "party":
+            holders = [k for k, c in enumerate(s.chars) if c["items"]]
+            if holders:  # the group decides whose item goes
+                s.pending = {"kind": "discard", "char": holders[0], "party": True}
+            return
+        for k in self._targets(s, who, ctx):
+            char = s.chars[k]
+            if not char["items"]:
+                continue
+            if step.get("what") == "all":
+                names = ", ".join(C.ITEMS[i]["name"] for i in char["items"])
+                char["items"] = []
+                ev.append(Event(f"{self._name(s, k)} loses everything carried: {names}."))
+            else:
+                s.pending = {"kind": "discard", "char": k}
+                return
+
+    def _use(self, s: DarkCastleState, item_id: str, ev: list[Event]) -> None:
+        k = next(k for k, c in enumerate(s.chars) if item_id in c["items"])
+        item = C.ITEMS[item_id]
+        char = s.chars[k]
+        ev.append(Event(f"{self._name(s, k)} uses the {item['name']}."))
+        when = s.pending["kind"]
+        if item.get("uses") == "discard":
+            char["items"].remove(item_id)
+        elif item.get("uses") == "chapter":
+            char["spent"].append(item_id)
+        for effect in item.get("effects", []):
+            kind = effect["k"]
+            if kind == "heal":
+                targets = range(len(s.chars)) if effect.get("all") else [k]
+                for t in targets:
+                    gained = self._heal(s, t, effect["n"])
+                    ev.append(Event(f"{self._name(s, t)} gains {gained} HP."))
+                return
+            if when == "react" and kind == "reroll":
+                s.pending = {"kind": "roll", "char": k, "for": "test"}
+                return
+            if when == "react" and kind == "become":
+                char["roll"] = effect["face"]
+                ev.append(Event(f"The roll now counts as {_faces(effect['face'])}."))
+                if self._passes(s, k, char["roll"]):
+                    s.pending = None
+                    self._finish_test(s, ev)
+                return
+            if when == "attack":
+                cb = s.combat
+                if kind == "reroll":
+                    s.pending = {"kind": "roll", "char": k, "for": "combat"}
+                    cb["queue"] = [k]
+                    return
+                if kind == "become":
+                    cb["rolls"][str(k)] = char["roll"] = effect["face"]
+                    ev.append(Event(f"The attack now counts as {_faces(effect['face'])}."))
+                    return
+                if kind == "strike":
+                    cb["row"].remove(effect["trait"])
+                    ev.append(Event(f"One {C.TRAIT_NAMES[effect['trait']]} die is struck away."))
+                    self._after_attack(s, ev)
+                    return
+                if kind == "block":
+                    cb["blocked"].append(k)
+                    ev.append(Event(f"{self._name(s, k)} will block this round."))
+                    return
+
+    # ----- tests ------------------------------------------------------------------
+    def _push_test(self, s: DarkCastleState, card: str, path: list, k: int) -> None:
+        step = self._step_at(card, path)
+        attempts = step.get("attempts", 1)
+        s.frames.append({"k": "test", "card": card, "path": path, "ctx": k, "left": attempts})
+
+    def _face_traits(self, s: DarkCastleState, k: int, face: str) -> set[str]:
+        traits = set(face)
+        for item in s.chars[k]["items"]:
+            for effect in C.ITEMS[item].get("effects", []):
+                if effect["k"] == "alias" and effect["from"] in traits:
+                    traits.add(effect["to"])
+        return traits
+
+    def _passes(self, s: DarkCastleState, k: int, face: str) -> bool:
+        frame = s.frames[-1] if s.frames else None
+        if not face or not frame or frame["k"] != "test":
+            return False
+        step = self._step_at(frame["card"], frame["path"])
+        if step.get("double") and len(face) < 2:
+            return False
+        return bool(self._face_traits(s, k, face) & set(step["trait"]))
+
+    def _rolled(self, s: DarkCastleState, p: dict, face: str, ev: list[Event]) -> None:
+        k = p["char"]
+        s.chars[k]["roll"] = face
+        ev.append(Event(f"{self._name(s, k)} rolls {_faces(face)}.", kind="roll"))
+        if p["for"] == "combat":
+            cb = s.combat
+            cb["rolls"][str(k)] = face
+            cb["queue"].remove(k)
+            if cb["queue"]:
+                s.pending = {"kind": "roll", "char": cb["queue"][0], "for": "combat"}
+            else:
+                s.pending = {"kind": "attack"}
+                self._auto_attack(s, ev)
+            return
+        if p["for"] == "gtest":
+            frame = s.frames[-1]
+            step = self._step_at(frame["card"], frame["path"])
+            frame["queue"].pop(0)
+            frame["sum"] += sum(1 for t in face if t == step["trait"])
+            return
+        if not self._passes(s, k, face) and self._usable(s, k, "test"):
+            s.pending = {"kind": "react", "char": k}
+            return
+        self._finish_test(s, ev)
+
+    def _finish_test(self, s: DarkCastleState, ev: list[Event]) -> None:
+        frame = s.frames[-1]
+        k = frame["ctx"]
+        step = self._step_at(frame["card"], frame["path"])
+        path = frame["path"]
+        if self._passes(s, k, s.chars[k]["roll"]):
+            s.frames.pop()
+            ev.append(Event(f"{self._name(s, k)} succeeds."))
+            if "pass" in step:
+                self._push(s, frame["card"], [*path, "pass"], k)
+            return
+        ev.append(Event(f"{self._name(s, k)} fails."))
+        if frame["left"] > 0:
+            frame["left"] -= 1
+            if frame["left"] == 0:
+                s.frames.pop()
+                if "fail" in step:
+                    self._push(s, frame["card"], [*path, "fail"], k)
+                return
+        if "fail_each" in step:
+            self._push(s, frame["card"], [*path, "fail_each"], k)
+
+    def _finish_group_test(self, s: DarkCastleState, ev: list[Event]) -> None:
+        frame = s.frames.pop()
+        step = self._step_at(frame["card"], frame["path"])
+        need = ceil(step["need"] * (len(s.chars) if step.get("per_player") else 1))
+        ok = frame["sum"] >= need
+        trait = C.TRAIT_NAMES[step["trait"]]
+        ev.append(Event(f"Together: {frame['sum']} {trait} rolled, {need} needed."))
+        branch = "pass" if ok else "fail"
+        if branch in step:
+            self._push(s, frame["card"], [*frame["path"], branch], frame["ctx"])
+
+    # ----- combat -----------------------------------------------------------------
+    def _has_special(self, s: DarkCastleState, kind: str) -> dict | None:
+        if not s.combat:
+            return None
+        return next((sp for sp in s.combat["specials"] if sp["k"] == kind), None)
+
+    def _start_combat(self, s, step: dict, card: str, path: list, ev: list[Event]) -> None:
+        phases = C.combat_steps(C.ALL_CARDS[card])
+        s.combat = {
+            "name": step["name"],
+            "row": sorted(step.get("dice", ""), key="mcw".index),
+            "attack": step["attack"],
+            "specials": [dict(sp) for sp in step.get("specials", [])],
+            "loot": step.get("loot", True),
+            "phase": next((i for i, ph in enumerate(phases) if ph is step), 0) + 1,
+            "phases": len(phases),
+            "round": 0,
+            "rester": -1,
+            "fighters": [],
+            "queue": [],
+            "rolls": {},
+            "done": [],
+            "blocked": [],
+            "wounded": [],
+            "grown": 0,
+            "text": step.get("text", ""),
+        }
+        ev.append(Event(f"Combat! {step['name']} (attack {step['attack']}).", kind="combat"))
+        n = step.get("per_player", 0) * len(s.chars)
+        if n:
+            s.pending = {"kind": "dice", "n": n}
+        else:
+            self._combat_ready(s, ev)
+
+    def _combat_ready(self, s: DarkCastleState, ev: list[Event]) -> None:
+        for kind, who in (("ambush", "all"), ("ambush_you", "you")):
+            spec = self._has_special(s, kind)
+            if spec:
+                for k in self._targets(s, who, s.turner):
+                    self._hurt(s, k, spec.get("n", 1), ev)
+                self._check_death(s, ev)
+        if not s.outcome:
+            self._round_start(s, ev)
+
+    def _round_start(self, s: DarkCastleState, ev: list[Event]) -> None:
+        cb = s.combat
+        cb["round"] += 1
+        cb["rester"] = -1
+        flee = self._has_special(s, "flees")
+        if flee and cb["round"] > flee.get("n", 3):
+            ev.append(Event(f"{cb['name']} flees into the dark. Nothing is won."))
+            s.combat = None
+            s.pending = None
+            return
+        if len(s.chars) > 1 and not self._has_special(s, "no_rest"):
+            s.pending = {"kind": "rest"}
+        else:
+            self._begin_rolls(s)
+
+    def _begin_rolls(self, s: DarkCastleState) -> None:
+        cb = s.combat
+        cb["fighters"] = [k for k in range(len(s.chars)) if k != cb["rester"]]
+        cb["queue"] = list(cb["fighters"])
+        cb["rolls"] = {}
+        cb["done"] = []
+        cb["blocked"] = []
+        for c in s.chars:
+            c["roll"] = ""
+        s.pending = {"kind": "roll", "char": cb["queue"][0], "for": "combat"}
+
+    def _auto_attack(self, s: DarkCastleState, ev: list[Event]) -> None:
+        """The last attack of a round resolves itself when nobody has an item to use first."""
+        cb = s.combat
+        while s.pending == {"kind": "attack"} and s.combat is cb:
+            left = [k for k in cb["fighters"] if k not in cb["done"]]
+            if len(left) != 1 or any(self._usable(s, k, "combat") for k in cb["fighters"]):
+                return
+            self._resolve_attack(s, left[0], ev)
+            self._after_attack(s, ev)
+
+    def _resolve_attack(self, s: DarkCastleState, k: int, ev: list[Event]) -> None:
+        cb = s.combat
+        face = cb["rolls"][str(k)]
+        cb["done"].append(k)
+        double = len(face) == 2
+        hits = list(face)
+        if double and self._has_special(s, "doubles_single"):
+            hits = hits[:1] if face[0] == face[1] else hits
+        armour = self._has_special(s, "armoured")
+        if not double:
+            if armour and armour["trait"] == face:
+                hits = []
+            elif any(
+                e["k"] == "double" and e["trait"] == face
+                for i in s.chars[k]["items"]
+                for e in C.ITEMS[i].get("effects", [])
+            ):
+                hits = [face, face]
+        removed = []
+        for t in hits:
+            if t in cb["row"]:
+                cb["row"].remove(t)
+                removed.append(t)
+        if double:
+            cb["blocked"].append(k)
+        what = f"hits {_faces(''.join(removed))}" if removed else "misses"
+        block = " and blocks" if double else ""
+        ev.append(Event(f"{self._name(s, k)} {what}{block}.", kind="attack"))
+
+    def _after_attack(self, s: DarkCastleState, ev: list[Event]) -> None:
+        cb = s.combat
+        if not cb["row"]:
+            self._combat_won(s, ev)
+            return
+        if all(k in cb["done"] for k in cb["fighters"]):
+            self._defend(s, ev)
+        else:
+            s.pending = {"kind": "attack"}
+            self._auto_attack(s, ev)
+
+    def _defend(self, s: DarkCastleState, ev: list[Event]) -> None:
+        cb = s.combat
+        focus = self._has_special(s, "focus_you")
+        pierce = self._has_special(s, "pierce")
+        hurt = 0
+        for k in cb["fighters"]:
+            if focus and k != s.turner:
+                continue
+            if k in cb["blocked"]:
+                dmg = pierce.get("n", 1) if pierce else 0
+            else:
+                dmg = cb["attack"] + (focus.get("n", 1) if focus else 0)
+                dmg -= sum(
+                    e.get("n", 1)
+                    for i in s.chars[k]["items"]
+                    for e in C.ITEMS[i].get("effects", [])
+                    if e["k"] == "ward"
+                )
+            if dmg > 0:
+                hurt += 1
+                self._hurt(s, k, dmg, ev)
+                if k not in cb["wounded"]:
+                    cb["wounded"].append(k)
+        if not hurt:
+            ev.append(Event(f"{cb['name']} strikes, but nobody is hurt."))
+        self._check_death(s, ev)
+        if s.outcome:
+            return
+        rage = self._has_special(s, "rage")
+        if rage and cb["attack"] < rage.get("max", 99):
+            cb["attack"] += 1
+        regrow = self._has_special(s, "regrow")
+        if regrow and cb["grown"] < regrow.get("max", 3):
+            n = min(regrow.get("n", 1), regrow.get("max", 3) - cb["grown"])
+            cb["grown"] += n
+            s.pending = {"kind": "dice", "n": n, "then": "round"}
+            return
+        self._round_start(s, ev)
+
+    def _combat_won(self, s: DarkCastleState, ev: list[Event]) -> None:
+        cb = s.combat
+        ev.append(Event(f"{cb['name']} is defeated!", kind="victory"))
+        venom = self._has_special(s, "venom")
+        s.combat = None
+        s.pending = None
+        if venom:
+            for k in cb["wounded"]:
+                self._hurt(s, k, venom.get("n", 1), ev)
+            self._check_death(s, ev)
+            if s.outcome:
+                return
+        if cb["loot"]:
+            self._draw(s, 1)
+
+    # ----- views, results, labels -------------------------------------------------
+    def view(self, s: DarkCastleState, seat: Seat | None) -> dict:
+        """Everything is public in this co-operative game (the decks are undrawn chance)."""
+        card = C.ALL_CARDS.get(s.card)
+        p = s.pending or {}
+        view: dict = {
+            "game": self.id,
+            "names": list(s.names),
+            "to_act": self.to_act(s),
+            "phase": s.outcome or p.get("kind", ""),
+            "outcome": s.outcome,
+            "hp_start": s.hp_start,
+            "chapters_left": CASTLE_CHAPTERS - len(s.used),
+            "chapters_turned": len(s.used),
+            "turner": s.chars[s.turner]["who"] if s.turner >= 0 else "",
+            "chars": [self._char_view(s, k) for k in range(len(s.chars))],
+            "card": None,
+            "combat": None,
+            "pool": [_item_view(i) for i in s.pool],
+            "prompt": self._prompt(s),
+            "options": [],
+            "log": list(s.log),
+            "last": s.last,
+            "viewer": seat,
+        }
+        if card:
+            view["card"] = {
+                "id": card["id"],
+                "kind": card["kind"],
+                "title": card["title"],
+                "text": card["text"],
+            }
+        if p.get("kind") == "choose":
+            step = self._step_at(p["card"], p["path"])
+            open_ = self._options(s, step)
+            view["options"] = [
+                {"n": i + 1, "label": o["label"], "open": i in open_}
+                for i, o in enumerate(step["options"])
+            ]
+        if s.combat:
+            cb = s.combat
+            view["combat"] = {
+                "name": cb["name"],
+                "text": cb["text"],
+                "row": list(cb["row"]),
+                "attack": cb["attack"],
+                "round": cb["round"],
+                "phase": cb["phase"],
+                "phases": cb["phases"],
+                "boss": card is not None and card["kind"] == "boss",
+                "specials": [C.describe_special(sp) for sp in cb["specials"]],
+                "rester": s.chars[cb["rester"]]["who"] if cb["rester"] >= 0 else "",
+                "done": [s.chars[k]["who"] for k in cb["done"]],
+                "blocked": [s.chars[k]["who"] for k in cb["blocked"]],
+            }
+        return view
+
+    def _char_view(self, s: DarkCastleState, k: int) -> dict:
+        c = s.chars[k]
+        faces = C.CHARACTERS[c["who"]]["faces"] if c["who"] else []
+        counts = {t: sum(f.count(t) for f in faces) for t in C.TRAITS}
+        return {
+            "who": c["who"],
+            "title": C.CHARACTERS[c["who"]]["title"] if c["who"] else "",
+            "player": s.names[c["seat"]],
+            "seat": c["seat"],
+            "hp": c["hp"],
+            "traits": counts,
+            "items": [_item_view(i) for i in c["items"]],
+            "roll": c["roll"],
+        }
+
+    def _prompt(self, s: DarkCastleState) -> str:
+        p = s.pending or {}
+        kind = p.get("kind", "")
+        if s.outcome == "won":
+            return "Escaped! The party is free."
+        if s.outcome == "lost":
+            return "The escape has failed."
+        if kind == "pick":
+            return "Choose your prisoners: pick abbot, cook, miller, smith, tailor or tanner."
+        if kind == "between":
+            nxt = "the boss" if len(s.used) >= CASTLE_CHAPTERS else "the next chapter"
+            return f"Trade items if you like, then decide who turns {nxt}: turn <prisoner>."
+        if kind == "share":
+            return "Share out the items on the table (take <item> <prisoner>), then done."
+        if kind == "choose":
+            return "Decide together: choose <number>."
+        if kind == "send":
+            return "Who attempts it? send <prisoner>."
+        if kind == "react":
+            return f"{self._name(s, p['char'])} failed the roll: use an item, or pass."
+        if kind == "discard":
+            return f"{self._name(s, p['char'])} must discard an item: discard <item>."
+        if kind == "rest":
+            return "New combat round: may one prisoner rest? fight, or rest <prisoner>."
+        if kind == "attack":
+            return "Resolve the attacks in the order you like: hit <prisoner> (items first?)."
+        if kind in CHANCE_KINDS:
+            return "The dice roll..."
+        return ""
+
+    def result(self, s: DarkCastleState) -> Result | None:
+        if not s.outcome:
+            return None
+        won = s.outcome == "won"
+        seats = list(range(len(s.names)))
+        if won:
+            summary = "The prisoners escaped the Dark Castle together!"
+        else:
+            where = (
+                f"chapter {len(s.used)} of {CASTLE_CHAPTERS}"
+                if C.ALL_CARDS.get(s.card, {}).get("kind") != "boss"
+                else "the final battle"
+            )
+            summary = f"The prisoners did not escape: one of them died in {where}."
+        return Result(ranking=[seats], scores={k: float(won) for k in seats}, summary=summary)
+
+    def describe(self, s: DarkCastleState, action: str) -> str:
+        verb, *args = action.split()
+        if verb in ("take", "drop", "use", "discard") and args and args[0] in C.ITEMS:
+            item = C.ITEMS[args[0]]
+            rest = f" to the {args[1].title()}" if len(args) > 1 else ""
+            return f"{verb.title()} {item['name']}{rest}: {item['text']}"[:100]
+        if verb == "choose" and s.pending and s.pending.get("kind") == "choose":
+            step = self._step_at(s.pending["card"], s.pending["path"])
+            return step["options"][int(args[0]) - 1]["label"]
+        if verb in ("pick", "turn", "send", "rest", "hit") and args:
+            return f"{verb.title()}: {C.CHARACTERS.get(args[0], {}).get('title', args[0])}"
+        return action.capitalize()
+
+    def default_action(self, s: DarkCastleState, seat: Seat) -> str | None:
+        """A timer keeps the castle moving: accept a roll, stop sharing, fight on, resolve the
+        next attack, let the healthiest turn; a real choice is left to the players."""
+        legal = self.legal_actions(s, seat)
+        for safe in ("pass", "done", "fight"):
+            if safe in legal:
+                return safe
+        kind = (s.pending or {}).get("kind")
+        if kind == "attack":
+            return next((a for a in legal if a.startswith("hit ")), None)
+        if kind == "between":
+            best = max(range(len(s.chars)), key=lambda k: (s.chars[k]["hp"], -k))
+            return f"turn {s.chars[best]['who']}"
+        return None
+
+    def dump(self, s: DarkCastleState) -> dict:
+        return asdict(s)
+
+    def load(self, data: dict) -> DarkCastleState:
+        return DarkCastleState(**data)
+
+
+def _uniform(kinds: list[str]) -> list[tuple[str, float]]:
+    return [(k, 1 / len(kinds)) for k in kinds]
+
+
+def _faces(face: str) -> str:
+    if not face:
+        return "nothing"
+    return " ".join(C.TRAIT_NAMES[t] for t in face)
+
+
+def _item_view(item_id: str) -> dict:
+    item = C.ITEMS[item_id]
+    return {"id": item_id, "name": item["name"], "text": item["text"], "hands": item["hands"]}

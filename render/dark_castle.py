@@ -1,0 +1,256 @@
+"""Dark Castle: the chapter card (scene, dice row, attack) beside the party, with progress.
+
+Traits are told apart by shape and letter as well as colour: Might is a red square (M),
+Cunning an orange triangle (C), Wisdom a blue circle (W). A double is drawn as two
+symbols with a shield band ("BLOCK").
+"""
+
+from __future__ import annotations
+
+from PIL import Image, ImageDraw
+
+from render import toolkit as T
+
+WIDTH = 1200
+CARD_X, CARD_W = 24, 600
+PARTY_X = 648
+TRAIT = {
+    "m": ("square", T.VERMILION, "M", "Might"),
+    "c": ("triangle", T.ORANGE, "C", "Cunning"),
+    "w": ("circle", T.SKY, "W", "Wisdom"),
+}
+HEADER = 96
+
+
+def _symbol(d: ImageDraw.ImageDraw, x: float, y: float, r: float, trait: str) -> None:
+    shape, colour, letter, _ = TRAIT[trait]
+    cy = y + (r * 0.15 if shape == "triangle" else 0)
+    T.token(d, (x, cy), r, shape, colour, letter)
+
+
+def _face(d: ImageDraw.ImageDraw, x: float, y: float, r: float, face: str) -> float:
+    """Draw a rolled face at (x, y) centre-left; return the x after it."""
+    if not face:
+        return x
+    if len(face) == 2:
+        d.rounded_rectangle(
+            (x - 4, y - r - 6, x + 4 * r + 12, y + r + 6), 8, outline=T.INK, width=3, fill=T.WHITE
+        )
+    for i, t in enumerate(face):
+        _symbol(d, x + r + 2 + i * (2 * r + 4), y, r, t)
+    return x + len(face) * (2 * r + 4) + 10
+
+
+def _progress(d: ImageDraw.ImageDraw, view: dict) -> None:
+    T.text(d, (CARD_X, 20), "Dark Castle", 36, T.WHITE)
+    turned = view["chapters_turned"]
+    x0 = 300
+    for i in range(15):
+        box = (x0 + i * 44, 22, x0 + i * 44 + 36, 58)
+        done = i < turned
+        current = i == turned - 1 and view["card"] and view["card"]["kind"] == "chapter"
+        d.rectangle(box, fill=T.HIGHLIGHT if current else T.GREY if done else T.DARK,
+                    outline=T.WHITE, width=2)  # fmt: skip
+        T.text(d, ((box[0] + box[2]) / 2, 40), str(i + 1), 18, T.INK if done else T.WHITE, "mm")
+    bx = x0 + 15 * 44 + 8
+    boss_now = bool(view["card"] and view["card"]["kind"] == "boss")
+    d.rectangle((bx, 18, bx + 120, 62), fill=T.VERMILION if boss_now else T.DARK,
+                outline=T.WHITE, width=2)  # fmt: skip
+    T.text(d, (bx + 60, 40), "BOSS", 24, T.WHITE, "mm")
+    left = view["chapters_left"]
+    cb = view.get("combat")
+    status = f"{left} chapters left before the boss" if left else "The boss awaits"
+    if cb and cb.get("boss"):
+        status = f"Boss phase {cb['phase']} of {cb['phases']}"
+    T.text(d, (x0, 76), status, 20, T.WHITE, "lm")
+
+
+def _card(d: ImageDraw.ImageDraw, view: dict, height: int) -> None:
+    top = HEADER + 16
+    box = (CARD_X, top, CARD_X + CARD_W, height - 16)
+    card = view.get("card")
+    cb = view.get("combat")
+    boss = bool(card and card["kind"] == "boss")
+    d.rounded_rectangle(box, 18, fill=(60, 50, 48) if boss else T.PANEL, outline=T.INK, width=4)
+    ink = T.WHITE if boss else T.INK
+    x = CARD_X + 24
+    y = top + 20
+    if not card:
+        T.text(d, (x, y), "The prisoners gather in the dark.", 28, ink)
+        T.paragraph(d, (x, y + 50), view.get("prompt", ""), 22, CARD_W - 48, ink)
+        return
+    label = {"start": "START", "chapter": f"CHAPTER {view['chapters_turned']} OF 15",
+             "boss": "BOSS"}[card["kind"]]  # fmt: skip
+    T.text(d, (x, y), label, 18, T.ORANGE if not boss else T.HIGHLIGHT)
+    y += 28
+    for line in T.wrap(card["title"], 34, CARD_W - 48)[:2]:
+        T.text(d, (x, y), line, 34, ink)
+        y += 42
+    if view.get("turner"):
+        T.text(d, (x, y), f"YOU: the {view['turner'].title()}", 20, ink)
+        y += 30
+    y = T.paragraph(d, (x, y + 4), card["text"], 22, CARD_W - 48, ink, max_lines=6) + 12
+    if cb:
+        y = _combat_block(d, cb, x, y, ink)
+    elif view.get("options"):
+        for opt in view["options"]:
+            colour = ink if opt["open"] else T.GREY
+            mark = "" if opt["open"] else "  (needs an item)"
+            y = T.paragraph(d, (x, y), f"{opt['n']}. {opt['label']}{mark}", 22, CARD_W - 48,
+                            colour, max_lines=2) + 4  # fmt: skip
+    _log(d, view, x, y, height - 36, ink)
+    if view.get("pool"):
+        T.text(d, (x, y + 6), "On the table:", 22, ink)
+        y += 36
+        for item in view["pool"][:4]:
+            y = T.paragraph(d, (x + 10, y), f"{item['name']}: {item['text']}", 18, CARD_W - 60,
+                            ink, max_lines=2)  # fmt: skip
+
+
+def _log(d: ImageDraw.ImageDraw, view: dict, x: int, y_min: int, y_max: int, ink) -> None:
+    """The latest lines of the story, bottom-aligned in the card's free space."""
+    lines: list[str] = []
+    for entry in view.get("log", [])[-5:]:
+        lines += T.wrap(entry, 17, CARD_W - 60)
+    room = max(0, (y_max - y_min - 40) // 22)
+    lines = lines[-room:] if room else []
+    if not lines or view.get("pool"):
+        return
+    y = y_max - len(lines) * 22
+    d.line((x, y - 10, CARD_X + CARD_W - 24, y - 10), fill=T.GREY, width=1)
+    for line in lines:
+        T.text(d, (x, y), line, 17, T.GREY if ink == T.WHITE else T.DARK)
+        y += 22
+
+
+def _combat_block(d: ImageDraw.ImageDraw, cb: dict, x: int, y: int, ink) -> int:
+    d.line((x, y, CARD_X + CARD_W - 24, y), fill=ink, width=2)
+    y += 12
+    T.text(d, (x, y), f"{cb['name']}  (round {cb['round']})", 26, ink)
+    # The attack value: a dark badge at the right.
+    ax = CARD_X + CARD_W - 90
+    d.rounded_rectangle((ax, y - 4, ax + 66, y + 62), 10, fill=T.VERMILION, outline=T.INK, width=3)
+    T.text(d, (ax + 33, y + 14), "ATK", 16, T.WHITE, "mm")
+    T.text(d, (ax + 33, y + 40), str(cb["attack"]), 30, T.WHITE, "mm")
+    y += 44
+    if cb.get("text"):
+        y = T.paragraph(d, (x, y), cb["text"], 20, CARD_W - 140, ink, max_lines=2)
+    row = cb["row"]
+    if row:
+        for i, t in enumerate(row[:12]):
+            _symbol(d, x + 26 + i * 46, y + 26, 20, t)
+        y += 60
+    else:
+        T.text(d, (x, y + 10), "(the row is empty)", 22, ink)
+        y += 44
+    counts = ", ".join(f"{row.count(t)} {TRAIT[t][3]}" for t in ("m", "c", "w") if row.count(t))
+    if counts:
+        T.text(d, (x, y), f"Row: {counts}", 20, ink)
+        y += 30
+    for special in cb["specials"]:
+        y = T.paragraph(d, (x, y), f"Special: {special}", 20, CARD_W - 48, ink, max_lines=3)
+    return y + 8
+
+
+def _party(d: ImageDraw.ImageDraw, view: dict) -> None:
+    chars = view["chars"]
+    hp0 = view["hp_start"]
+    cb = view.get("combat") or {}
+    box_h = 150 if len(chars) > 2 else 200
+    y = HEADER + 16
+    acting = set(view["to_act"])
+    for char in chars:
+        x = PARTY_X
+        hl = char["seat"] in acting
+        d.rounded_rectangle((x, y, WIDTH - 20, y + box_h - 10), 14,
+                            fill=T.HIGHLIGHT if hl else T.PANEL, outline=T.INK, width=2)  # fmt: skip
+        d.rounded_rectangle((x + 8, y + 12, x + 44, y + 40), 6, fill=T.NIGHT)
+        T.text(d, (x + 26, y + 26), f"P{char['seat'] + 1}", 18, T.WHITE, "mm")
+        title = char["title"] or "(choosing)"
+        name = f"{title} - {char['player']}"
+        T.text(d, (x + 54, y + 26), name[:32], 24, T.INK, "lm")
+        tags = []
+        if view.get("turner") == char["who"] and char["who"]:
+            tags.append("YOU")
+        if cb.get("rester") == char["who"] and char["who"]:
+            tags.append("RESTING")
+        if char["who"] in cb.get("blocked", []):
+            tags.append("BLOCK")
+        if tags:
+            T.text(d, (WIDTH - 34, y + 26), " ".join(tags), 20, T.VERMILION, "rm")
+        # Hit points: a bar and the number.
+        bar = (x + 14, y + 50, x + 250, y + 74)
+        d.rectangle(bar, fill=T.WHITE, outline=T.INK, width=2)
+        if hp0:
+            fill = bar[0] + (bar[2] - bar[0]) * max(0, char["hp"]) / hp0
+            colour = T.GREEN if char["hp"] * 3 > hp0 else T.VERMILION
+            d.rectangle(
+                (bar[0] + 2, bar[1] + 2, max(bar[0] + 2, fill - 2), bar[3] - 2), fill=colour
+            )
+        T.text(d, (x + 262, y + 62), f"{char['hp']}/{hp0} HP", 22, T.INK, "lm")
+        # Die traits as shapes with counts.
+        tx = x + 376
+        for t in ("m", "c", "w"):
+            _symbol(d, tx, y + 62, 15, t)
+            T.text(d, (tx + 20, y + 62), str(char["traits"].get(t, 0)), 22, T.INK, "lm")
+            tx += 58
+        # Items and the last roll.
+        items = ", ".join(i["name"] + (" (2H)" if i["hands"] == 2 else "") for i in char["items"])
+        iy = y + 88
+        T.paragraph(d, (x + 14, iy), f"Items: {items or 'none'}", 18, 330,
+                    T.INK, max_lines=2 if box_h < 200 else 4)  # fmt: skip
+        if char["roll"]:
+            T.text(d, (x + 370, iy + 10), "Roll:", 18, T.INK, "lm")
+            _face(d, x + 420, iy + 10, 16, char["roll"])
+        y += box_h
+
+
+def draw(view: dict) -> Image.Image:
+    chars = view["chars"]
+    box_h = 150 if len(chars) > 2 else 200
+    height = max(700, HEADER + 40 + box_h * len(chars))
+    img, d = T.canvas(height, WIDTH)
+    d.rectangle((0, 0, WIDTH, HEADER), fill=T.NIGHT)
+    _progress(d, view)
+    _card(d, view, height)
+    _party(d, view)
+    lines = []
+    if view.get("last"):
+        lines.append(view["last"][-300:])
+    lines.append(view.get("prompt") or "")
+    return T.caption_bar(img, [line for line in lines if line])
+
+
+def describe(view: dict) -> str:
+    """Alt text: the chapter, the enemy's row, the party and what is asked now."""
+    parts = ["Dark Castle."]
+    card = view.get("card")
+    left = view["chapters_left"]
+    parts.append(f"{view['chapters_turned']} chapters turned, {left} left before the boss.")
+    if card:
+        parts.append(f"{card['title']}: {card['text']}")
+    cb = view.get("combat")
+    if cb:
+        row = ", ".join(TRAIT[t][3] for t in cb["row"]) or "empty"
+        phase = f" Boss phase {cb['phase']} of {cb['phases']}." if cb.get("boss") else ""
+        parts.append(
+            f"Combat with {cb['name']}, round {cb['round']}, attack {cb['attack']}; "
+            f"row: {row}.{phase}"
+        )
+        parts += [f"Special: {s}" for s in cb["specials"]]
+    for opt in view.get("options", []):
+        parts.append(f"Option {opt['n']}: {opt['label']}{'' if opt['open'] else ' (locked)'}.")
+    for char in view["chars"]:
+        items = ", ".join(i["name"] for i in char["items"]) or "no items"
+        roll = ""
+        if char["roll"]:
+            roll = "; last roll " + " ".join(TRAIT[t][3] for t in char["roll"])
+        parts.append(
+            f"{char['title'] or 'An unchosen prisoner'} ({char['player']}): "
+            f"{char['hp']} of {view['hp_start']} HP, {items}{roll}."
+        )
+    if view.get("pool"):
+        parts.append("On the table: " + ", ".join(i["name"] for i in view["pool"]) + ".")
+    if view.get("prompt"):
+        parts.append(view["prompt"])
+    return " ".join(parts)

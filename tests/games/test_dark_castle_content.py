@@ -1,0 +1,116 @@
+"""Dark Castle content: every card parses, every reference exists, the castle has its size."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from engines import REGISTRY
+from engines.dark_castle import cards as C
+from engines.dark_castle.game import CASTLE_CHAPTERS
+
+G = REGISTRY["dark_castle"]
+
+
+def test_core_box_size():
+    """Dark_castle.md: "Core content size: 45 chapters, 3 bosses, 35 items, 6 characters"."""
+    assert len(C.CHAPTERS) >= 45
+    assert len(C.BOSSES) >= 3
+    assert len(C.ITEMS) >= 35
+    assert len(C.CHARACTERS) == 6
+    assert len(C.STARTS) >= 1
+    assert len(C.CHAPTERS) >= CASTLE_CHAPTERS
+
+
+@pytest.mark.parametrize("card_id", sorted(C.ALL_CARDS))
+def test_every_card_parses(card_id):
+    """Every chapter, start and boss card uses only the step vocabulary and known tags."""
+    assert C.check_card(C.ALL_CARDS[card_id]) == []
+
+
+@pytest.mark.parametrize("item_id", sorted(C.ITEMS))
+def test_every_item_parses(item_id):
+    """Rulebook, Item Cards: "The text on each item card describes what it does"; some
+    items are "two-handed"."""
+    assert C.check_item(C.ITEMS[item_id]) == []
+    assert C.ITEMS[item_id]["hands"] in (1, 2)
+
+
+def test_every_needed_tag_is_carried_by_an_item():
+    """Every item a chapter asks for (a key, a light, a rope...) exists in the item deck."""
+    needed = set()
+    for card in C.ALL_CARDS.values():
+        needed |= set(re.findall(r'"needs": "(\w+)"', str(card).replace("'", '"')))
+    tags = {t for item in C.ITEMS.values() for t in item.get("tags", [])}
+    assert needed and needed <= tags
+
+
+def test_checker_catches_broken_cards():
+    """The content check itself must be able to fail."""
+    bad = {
+        "id": "bad",
+        "title": "Bad",
+        "text": "x",
+        "steps": [
+            {"do": "explode"},
+            {"do": "combat", "name": "X", "dice": "mq", "attack": 0},
+            {"do": "choose", "options": [{"label": "a", "needs": "unicorn", "steps": []}]},
+            {"do": "test", "who": "you", "trait": "m", "double": True, "attempts": 0},
+        ],
+    }
+    problems = " ".join(C.check_card(bad))
+    for word in ("unknown step", "bad dice", "attack", "two options", "unicorn", "endless"):
+        assert word in problems
+
+
+def test_character_dice_match_the_published_trait_counts():
+    """Rulebook: "The number beside each symbol shows how many times the symbol appears";
+    Abbot 3/1/4, Cook 4/3/1, Miller 3/4/1, Smith 4/1/3, Tailor 1/4/3, Tanner 1/3/4, and
+    "Two sides of each character's die are doubles"."""
+    published = {"abbot": (3, 1, 4), "cook": (4, 3, 1), "miller": (3, 4, 1),
+                 "smith": (4, 1, 3), "tailor": (1, 4, 3), "tanner": (1, 3, 4)}  # fmt: skip
+    for who, counts in published.items():
+        faces = C.CHARACTERS[who]["faces"]
+        assert len(faces) == 6
+        assert tuple(sum(f.count(t) for f in faces) for t in "mcw") == counts
+        assert sum(1 for f in faces if len(f) == 2) == 2
+
+
+def test_chapter_mix_and_scene_text():
+    """Issue 7: roughly half combat, a quarter tests, a quarter choices and events; every
+    chapter has one or two sentences of scene text of its own."""
+    kinds = {"combat": 0, "test": 0, "other": 0}
+    for card in C.CHAPTERS.values():
+        first = card["steps"][0]["do"] if card["steps"] else "narrate"
+        key = "combat" if first == "combat" else "test" if "test" in first else "other"
+        kinds[key] += 1
+        sentences = len(re.findall(r"[.!?](\s|$)", card["text"]))
+        assert 1 <= sentences <= 3, card["id"]
+        assert 40 <= len(card["text"]) <= 260, card["id"]
+    total = sum(kinds.values())
+    assert 0.4 <= kinds["combat"] / total <= 0.6
+    assert 0.15 <= kinds["test"] / total <= 0.35
+    assert 0.15 <= kinds["other"] / total <= 0.35
+    texts = [c["text"] for c in C.ALL_CARDS.values()]
+    assert len(set(texts)) == len(texts)
+
+
+def test_bosses_have_several_phases_and_specials():
+    """Rulebook: bosses are the last card; dark_castle.md: "several phases, each a row of
+    symbols plus dice per player, a higher attack value, and a special"."""
+    for boss in C.BOSSES.values():
+        phases = C.combat_steps(boss)
+        assert len(phases) >= 2, boss["id"]
+        assert all(not p.get("loot", True) for p in phases)
+        assert any(p.get("specials") for p in phases)
+
+
+def test_longest_actions_fit_in_32_bytes():
+    """Engine contract: actions are short ASCII strings of at most 32 bytes."""
+    longest_item = max(C.ITEMS, key=len)
+    longest_char = max(C.CHARACTERS, key=len)
+    for action in (f"take {longest_item} {longest_char}", f"discard {longest_item}",
+                   f"rest {longest_char}", f"send {longest_char}", f"pick {longest_char}"):  # fmt: skip
+        assert len(action.encode()) <= 32
+        assert action == action.lower() and action.isascii()
