@@ -1,0 +1,62 @@
+"""The Discord adapter: `/escape` slash commands and buttons over the game service.
+
+`run_discord` is what `escape-bot run` starts when DISCORD_TOKEN is set; `sync_commands`
+is `escape-bot sync` (commands are published on demand, never on every start).
+"""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+
+from bot.discord.client import EscapeClient, point_at
+from bot.service import GameService
+from bot.settings import Settings
+
+log = logging.getLogger(__name__)
+
+__all__ = ["EscapeClient", "run_discord", "sync_commands"]
+
+
+async def run_discord(settings: Settings, service: GameService, **client_options) -> None:
+    """Connect and serve until cancelled; the client is closed cleanly on the way out.
+    `client_options` go to discord.Client (tests lower `guild_ready_timeout`)."""
+    point_at(settings)
+    client = EscapeClient(service, **client_options)
+    service.add_notifier("discord", client.bridge.deliver)
+    async with client:  # closes the HTTP session and the gateway on any exit
+        await client.start(settings.discord_token)
+
+
+async def sync_commands(settings: Settings, guild_ids: list[int]) -> int:
+    """Publish `/escape`: to each guild given (at once; for testing servers), else globally
+    (may take a while to appear everywhere). Returns a process exit code."""
+    if not settings.discord_token:
+        print("DISCORD_TOKEN is not set: nothing to sync.", flush=True)
+        return 2
+    point_at(settings)
+    client = EscapeClient(None)
+    try:
+        async with client:
+            await client.login(settings.discord_token)
+            if guild_ids:
+                for guild_id in guild_ids:
+                    guild = discord.Object(guild_id)
+                    client.tree.copy_global_to(guild=guild)
+                    synced = await client.tree.sync(guild=guild)
+                    print(f"Synced {len(synced)} command(s) to guild {guild_id}.", flush=True)
+            else:
+                synced = await client.tree.sync()
+                print(
+                    f"Synced {len(synced)} global command(s); Discord may take a while to "
+                    "show them everywhere.",
+                    flush=True,
+                )
+    except discord.LoginFailure:
+        print("Discord rejected DISCORD_TOKEN.", flush=True)
+        return 1
+    except discord.HTTPException as exc:
+        print(f"Discord refused the sync: {exc}", flush=True)
+        return 1
+    return 0

@@ -1,0 +1,358 @@
+"""Discord interactions in, service replies out: the whole adapter's behaviour in one place.
+
+Every slash command and click defers first (Discord wants an answer within 3 s; the
+service touches SQLite and Pillow), then calls the service and posts what it returns:
+public replies as messages with the board picture, its alt text and the choices as
+components; replies addressed to a user as ephemeral messages to that user only, never in
+the channel. Refusals (`UserError`) are ephemeral too.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import replace
+
+import discord
+
+from bot.discord.components import layout
+from bot.service import ChatRef, GameService, Reply, UserError, UserRef
+from bot.service import buttons as service_buttons
+
+log = logging.getLogger(__name__)
+
+PLATFORM = "discord"
+MAX_CONTENT = 2000
+MAX_ALT = 1024
+OOPS = "Something went wrong on our side. Look at the latest board and try again in a moment."
+AUTOCOMPLETE_SECONDS = 2.0
+NO_GUILD = "Escape runs in server channels and threads, not in direct messages."
+
+Call = Callable[[ChatRef, UserRef], Awaitable[list[Reply]]]
+
+
+def chat_ref(interaction: discord.Interaction) -> ChatRef:
+    """The channel is the chat; a thread is kept apart from its parent channel."""
+    channel = interaction.channel
+    scope = str(interaction.guild_id or "")
+    if isinstance(channel, discord.Thread) and channel.parent_id:
+        return ChatRef(PLATFORM, str(channel.parent_id), str(channel.id), scope)
+    return ChatRef(PLATFORM, str(interaction.channel_id), "", scope)
+
+
+def user_ref(user: discord.abc.User) -> UserRef:
+    return UserRef(PLATFORM, str(user.id), user.display_name)
+
+
+def split_text(text: str, limit: int = MAX_CONTENT) -> list[str]:
+    """Cut at line ends where possible, so long rules or logs stay readable."""
+    parts: list[str] = []
+    rest = text
+    while len(rest) > limit:
+        cut = rest.rfind("\n", 0, limit)
+        if cut <= 0:
+            cut = limit
+        parts.append(rest[:cut])
+        rest = rest[cut:].lstrip("\n")
+    parts.append(rest)
+    return parts
+
+
+def keeps_secrets(reply: Reply) -> bool:
+    """A reply offering the service's private-view button ("My hand / my view") belongs to
+    a game with secrets: there the labels of a player's moves ("Play blue key") would show
+    that player's hand to the whole channel. The service's own parser recognises that
+    button; its data stays opaque to this adapter otherwise."""
+    return any(c.for_user is None and _is_private_view(c.data) for c in reply.choices)
+
+
+def _is_private_view(data: str) -> bool:
+    try:
+        return service_buttons.parse(data).kind == "v"
+    except UserError:
+        return False
+
+
+def messages(reply: Reply, *, ephemeral: bool) -> list[dict]:
+    """The keyword arguments of the message(s) one reply becomes: long text is split, and
+    the picture and components go with the last part, right above the buttons.
+
+    In games with secrets a public board shows only the shared buttons; each player gets
+    their moves privately (My hand / my view, /escape hand, /escape move)."""
+    text = reply.text or reply.kind
+    if not ephemeral and keeps_secrets(reply):
+        hidden = [c for c in reply.choices if c.for_user is not None]
+        if hidden:
+            reply = replace(reply, choices=[c for c in reply.choices if c.for_user is None])
+            text += "\n(Your moves are private: press the hand button below, or /escape move.)"
+    built = layout(reply)
+    if built.left_out:
+        text += f"\n({built.left_out} more moves are not listed: type /escape move and pick one.)"
+    mention = [] if ephemeral else reply.mention
+    if mention:
+        text += "\n" + " ".join(f"<@{u.id}>" for u in mention) + " your move."
+    if ephemeral:
+        allowed = discord.AllowedMentions.none()
+    else:
+        allowed = discord.AllowedMentions(
+            everyone=False,
+            roles=False,
+            replied_user=False,
+            users=[discord.Object(int(u.id)) for u in mention if u.id.isdigit()],
+        )
+    parts = split_text(text)
+    out = [{"content": part, "allowed_mentions": allowed} for part in parts]
+    last = out[-1]
+    if reply.picture is not None:
+        last["file"] = discord.File(
+            io.BytesIO(reply.picture.png),
+            filename=reply.picture.filename,
+            description=reply.picture.alt[:MAX_ALT],
+        )
+    if built.view is not None:
+        last["view"] = built.view
+    return out
+
+
+class DiscordBridge:
+    def __init__(self, service: GameService | None, client: discord.Client) -> None:
+        self._service = service
+        self.client = client
+
+    @property
+    def service(self) -> GameService:
+        if self._service is None:
+            raise RuntimeError("this Discord client has no game service (sync only)")
+        return self._service
+
+    # ----- slash commands -------------------------------------------------------------
+    async def command(
+        self, interaction: discord.Interaction, call: Call, *, private: bool = False
+    ) -> None:
+        """Defer, call the service off the 3-second clock, post its replies.
+
+        `private`: everything is answered to the asker only (hand, log, rules, games)."""
+        if interaction.guild_id is None:
+            await interaction.response.send_message(NO_GUILD, ephemeral=True)
+            return
+        if not await _acknowledge(interaction, thinking=True, ephemeral=private):
+            return
+        try:
+            replies = await call(chat_ref(interaction), user_ref(interaction.user))
+        except UserError as exc:
+            await self.refuse(interaction, str(exc), public_original=not private)
+            return
+        except Exception:
+            log.exception("command %s failed", _command_name(interaction))
+            await self.refuse(interaction, OOPS, public_original=not private)
+            return
+        if private:
+            replies = replies + await self._own_moves(interaction, replies)
+        await self.send(interaction, replies, only_private=private, pending_public=not private)
+
+    async def autocomplete_moves(
+        self, interaction: discord.Interaction, typed: str
+    ) -> list[tuple[str, str]]:
+        """(label, action) of the asker's legal moves whose action or label contains every
+        typed word; at most 25 (Discord's limit)."""
+        if interaction.guild_id is None:
+            return []
+        try:  # an autocomplete cannot be deferred: give up rather than be late
+            pairs = await asyncio.wait_for(
+                self.service.choices(chat_ref(interaction), user_ref(interaction.user)),
+                AUTOCOMPLETE_SECONDS,
+            )
+        except UserError:
+            return []
+        except Exception:
+            log.warning("no move suggestions this time", exc_info=True)
+            return []
+        words = typed.lower().split()
+        found = []
+        for action, label in pairs:
+            hay = f"{action} {label}".lower()
+            if all(w in hay for w in words):
+                found.append((label, action))
+            if len(found) == 25:
+                break
+        return found
+
+    # ----- clicks ---------------------------------------------------------------------
+    async def press(self, interaction: discord.Interaction, data: str) -> None:
+        """A button or select: the data goes back to the service verbatim, which refuses
+        stale or forged data; a refusal is told to the clicker alone."""
+        if not await _acknowledge(interaction):  # silent: nothing is shown yet
+            return
+        if interaction.guild_id is None:
+            await interaction.followup.send(NO_GUILD, ephemeral=True)
+            return
+        try:
+            replies = await self.service.press(
+                chat_ref(interaction), user_ref(interaction.user), data
+            )
+        except UserError as exc:
+            await interaction.followup.send(
+                str(exc), ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
+            )
+            return
+        except Exception:
+            log.exception("a click failed")
+            await interaction.followup.send(OOPS, ephemeral=True)
+            return
+        replies = replies + await self._own_moves(interaction, replies)
+        replaced = await self.send(interaction, replies, only_private=False, pending_public=None)
+        if replaced:
+            # the clicked message is history now: take its buttons away so nobody is tempted
+            try:
+                await interaction.edit_original_response(view=None)
+            except discord.HTTPException as exc:
+                log.debug("could not clear the old buttons: %s", exc)
+
+    async def _own_moves(
+        self, interaction: discord.Interaction, replies: list[Reply]
+    ) -> list[Reply]:
+        """After a private view (My hand, /escape hand), the asker's own moves as buttons
+        only they see: in games with secrets that is where they are offered."""
+        asker = str(interaction.user.id)
+        views = [
+            r for r in replies if r.kind == "private" and r.to is not None and r.to.id == asker
+        ]
+        if not views or any(r.to is None for r in replies):
+            return []
+        try:
+            boards = await self.service.board(chat_ref(interaction))
+        except UserError:
+            return []
+        if not any(keeps_secrets(b) for b in boards):
+            return []  # the public board already shows everyone's moves
+        own = [c for b in boards if b.kind == "board" for c in b.choices if c.for_user == asker]
+        if not own:
+            return []
+        board = boards[0]
+        return [
+            Reply(
+                "Your moves:",
+                kind="private",
+                choices=own,
+                to=views[0].to,
+                session_id=board.session_id,
+                version=board.version,
+            )
+        ]
+
+    # ----- posting --------------------------------------------------------------------
+    async def send(
+        self,
+        interaction: discord.Interaction,
+        replies: list[Reply],
+        *,
+        only_private: bool,
+        pending_public: bool | None,
+    ) -> bool:
+        """Post replies as followups. `pending_public`: a deferred "thinking" message the
+        first followup replaces (True public, False ephemeral, None: there is none).
+        Returns whether a public board or lobby was posted."""
+        asker = str(interaction.user.id)
+        posted_board = False
+        sent_any = False
+        for reply in _merge_private_lines(replies):
+            if reply.to is not None and reply.to.id != asker:
+                log.info(
+                    "not posting a private %s reply of session %s for user %s: on Discord "
+                    "only the person who clicked can get an ephemeral message (they can press "
+                    "My hand / my view)",
+                    reply.kind,
+                    reply.session_id,
+                    reply.to.id,
+                )
+                continue
+            ephemeral = only_private or reply.to is not None
+            if pending_public is True and ephemeral:
+                # the public "thinking" message would become this private reply: remove it
+                await _delete_original(interaction)
+                pending_public = None
+            for kwargs in messages(reply, ephemeral=ephemeral):
+                await interaction.followup.send(ephemeral=ephemeral, wait=True, **kwargs)
+                pending_public = None
+                sent_any = True
+            if not ephemeral and (reply.kind in ("board", "lobby") or reply.final):
+                posted_board = True
+        if not sent_any and pending_public is not None:
+            await _delete_original(interaction)
+        return posted_board
+
+    async def refuse(
+        self, interaction: discord.Interaction, message: str, *, public_original: bool
+    ) -> None:
+        if public_original:
+            await _delete_original(interaction)
+        await interaction.followup.send(
+            message, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
+        )
+
+    async def deliver(self, chat: ChatRef, replies: list[Reply]) -> None:
+        """The service's notifier: replies nobody asked for (reminders, timeouts), posted
+        in the game's channel or thread. Private ones cannot reach a user unprompted
+        without DMs, which we do not use: they are skipped (the user can press My hand)."""
+        channel = self.client.get_partial_messageable(
+            int(chat.thread or chat.chat),
+            guild_id=int(chat.scope) if chat.scope.isdigit() else None,
+        )
+        for reply in replies:
+            if reply.to is not None:
+                log.info(
+                    "skipping a private %s reply of session %s for user %s: Discord cannot "
+                    "send it unprompted without a DM",
+                    reply.kind,
+                    reply.session_id,
+                    reply.to.id,
+                )
+                continue
+            for kwargs in messages(reply, ephemeral=False):
+                await channel.send(**kwargs)
+
+
+def _merge_private_lines(replies: list[Reply]) -> list[Reply]:
+    """Consecutive private text lines for one user ("You draw a ghost.") become one
+    ephemeral message rather than a burst of them."""
+    merged: list[Reply] = []
+    for reply in replies:
+        plain = reply.to is not None and reply.picture is None and not reply.choices
+        last = merged[-1] if merged else None
+        if (
+            plain
+            and last is not None
+            and last.to == reply.to
+            and last.picture is None
+            and not last.choices
+            and len(last.text) + len(reply.text) < MAX_CONTENT
+        ):
+            merged[-1] = replace(last, text=f"{last.text}\n{reply.text}")
+        else:
+            merged.append(reply)
+    return merged
+
+
+async def _acknowledge(interaction: discord.Interaction, **defer) -> bool:
+    """Defer before any store or render work. False when Discord no longer takes an
+    answer (error 10062 after 3 s, e.g. a paused process): then nothing is attempted."""
+    try:
+        await interaction.response.defer(**defer)
+    except discord.NotFound:
+        log.warning("an interaction expired before it could be acknowledged; nothing done")
+        return False
+    return True
+
+
+async def _delete_original(interaction: discord.Interaction) -> None:
+    try:
+        await interaction.delete_original_response()
+    except discord.HTTPException as exc:
+        log.debug("could not delete the deferred message: %s", exc)
+
+
+def _command_name(interaction: discord.Interaction) -> str:
+    command = interaction.command
+    return command.qualified_name if command is not None else "?"

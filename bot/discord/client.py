@@ -1,0 +1,61 @@
+"""The discord.py client: guild intent only, the `escape` command group, restart-proof
+components, and where the HTTP API and gateway live."""
+
+from __future__ import annotations
+
+import logging
+import re
+
+import discord
+import yarl
+from discord import app_commands
+from discord.gateway import DiscordWebSocket
+
+from bot.discord.bridge import DiscordBridge
+from bot.discord.commands import EscapeGroup
+from bot.discord.components import ChoiceButton, ChoiceMenu
+from bot.service import GameService
+from bot.settings import Settings
+
+log = logging.getLogger(__name__)
+
+
+class EscapeClient(discord.Client):
+    def __init__(self, service: GameService | None, **options) -> None:
+        options.setdefault("intents", discord.Intents(guilds=True))
+        options.setdefault("allowed_mentions", discord.AllowedMentions.none())
+        super().__init__(**options)
+        self.bridge = DiscordBridge(service, self)
+        self.tree = app_commands.CommandTree(self)
+        self.tree.add_command(EscapeGroup(self.bridge))
+        self.tree.on_error = self._on_tree_error
+
+    async def setup_hook(self) -> None:
+        # buttons and menus of any earlier run keep working: they are matched by custom id
+        self.add_dynamic_items(ChoiceButton, ChoiceMenu)
+
+    async def _on_tree_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        log.error("slash command failed", exc_info=error)
+        text = "Something went wrong on our side; try again in a moment."
+        try:
+            if interaction.response.is_done():
+                await interaction.followup.send(text, ephemeral=True)
+            else:
+                await interaction.response.send_message(text, ephemeral=True)
+        except discord.HTTPException:
+            pass
+
+
+def point_at(settings: Settings) -> None:
+    """Send discord.py to another API base and gateway when configured. Only the tests (a
+    stand-in Discord on 127.0.0.1) and self-hosted proxies set these; the defaults are
+    Discord's own. discord.py keeps both process-wide, on the classes."""
+    if settings.discord_api_base:
+        base = settings.discord_api_base.rstrip("/")
+        if not re.search(r"/api/v\d+$", base):
+            base += "/api/v10"
+        discord.http.Route.BASE = base
+    if settings.discord_gateway:
+        DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.discord_gateway)

@@ -1,0 +1,162 @@
+"""Buttons and menus that survive restarts: the service's choice data rides in the custom id.
+
+A `Choice.data` string is opaque here: it goes into the component verbatim behind a short
+prefix and comes back to `GameService.press` from whoever clicks, which checks it like any
+input (a stale version or a forged id is refused there, not here).
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+import discord
+
+from bot.service import Choice, Reply
+
+log = logging.getLogger(__name__)
+
+BUTTON_PREFIX = "escape:"
+MENU_PREFIX = "escape-menu:"
+MAX_ROWS = 5  # Discord: at most five action rows a message
+PER_ROW = 5  # ... of five buttons each, or one select each
+MAX_OPTIONS = 25  # options in one select
+BUTTON_LABEL = 80
+OPTION_LABEL = 100
+
+STYLES = {
+    "primary": discord.ButtonStyle.primary,
+    "secondary": discord.ButtonStyle.secondary,
+    "success": discord.ButtonStyle.success,
+    "danger": discord.ButtonStyle.danger,
+}
+
+
+def clip(text: str, limit: int) -> str:
+    text = " ".join(str(text).split()) or "…"
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+async def _press(interaction: discord.Interaction, data: str) -> None:
+    bridge = getattr(interaction.client, "bridge", None)
+    if bridge is None:  # a client without the adapter (e.g. the one `escape-bot sync` uses)
+        log.warning("a component click reached a client without the Escape bridge")
+        return
+    await bridge.press(interaction, data)
+
+
+class ChoiceButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"escape:(?P<data>[!-~]{1,48})",
+):
+    """One of the service's choices as a button; its custom id is `escape:<data>`."""
+
+    def __init__(
+        self,
+        data: str,
+        label: str = "…",
+        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=clip(label, BUTTON_LABEL), style=style, custom_id=BUTTON_PREFIX + data
+            )
+        )
+        self.data = data
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match, /
+    ) -> ChoiceButton:
+        return cls(match["data"], item.label or "…", item.style)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _press(interaction, self.data)
+
+
+class ChoiceMenu(
+    discord.ui.DynamicItem[discord.ui.Select],
+    template=r"escape-menu:(?P<key>[0-9:]{1,60})",
+):
+    """A select of choices for when they do not fit as buttons; each option's value is the
+    choice data, handed back exactly like a button's."""
+
+    def __init__(
+        self,
+        key: str,
+        options: list[discord.SelectOption] | None = None,
+        placeholder: str | None = None,
+    ) -> None:
+        super().__init__(
+            discord.ui.Select(
+                custom_id=MENU_PREFIX + key,
+                options=options or [],
+                placeholder=placeholder,
+                min_values=1,
+                max_values=1,
+            )
+        )
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Select, match, /
+    ) -> ChoiceMenu:
+        return cls(match["key"], list(item.options), item.placeholder)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        values = self.item.values
+        if values:
+            await _press(interaction, str(values[0]))
+
+
+@dataclass
+class Layout:
+    view: discord.ui.View | None
+    left_out: int = 0  # choices that did not fit (still reachable with /escape move)
+
+
+def layout(reply: Reply) -> Layout:
+    """Buttons when every choice fits (five rows of five); otherwise one select a row for
+    each player's moves, 25 options a select, and the shared buttons (my hand, join...) in
+    the last row."""
+    choices = [c for c in reply.choices if len(c.data) <= 48]
+    if not choices:
+        return Layout(None)
+    view = discord.ui.View(timeout=None)
+    if len(choices) <= MAX_ROWS * PER_ROW:
+        for choice in choices:
+            view.add_item(ChoiceButton(choice.data, choice.label, _style(choice)))
+        return Layout(view)
+    shared = [c for c in choices if c.for_user is None][:PER_ROW]
+    moves = [c for c in choices if c.for_user is not None]
+    free_rows = MAX_ROWS - (1 if shared else 0)
+    chunks: list[list[Choice]] = []
+    owners: list[str] = []
+    for choice in moves:
+        if choice.for_user not in owners:
+            owners.append(choice.for_user)
+    for owner in owners:
+        own = [c for c in moves if c.for_user == owner]
+        chunks += [own[i : i + MAX_OPTIONS] for i in range(0, len(own), MAX_OPTIONS)]
+    shown = chunks[:free_rows]
+    left_out = sum(len(c) for c in chunks[free_rows:])
+    key = f"{reply.session_id or 0}:{reply.version or 0}"
+    for n, chunk in enumerate(shown):
+        own = [c for c in moves if c.for_user == chunk[0].for_user]
+        first = own.index(chunk[0]) + 1
+        placeholder = (
+            f"Choose a move ({first}-{first + len(chunk) - 1} of {len(own)})"
+            if len(own) > len(chunk)
+            else "Choose a move"
+        )
+        options = [
+            discord.SelectOption(label=clip(c.label, OPTION_LABEL), value=c.data) for c in chunk
+        ]
+        view.add_item(ChoiceMenu(f"{key}:{n}", options, placeholder))
+    for choice in shared:
+        view.add_item(ChoiceButton(choice.data, choice.label, _style(choice)))
+    return Layout(view, left_out)
+
+
+def _style(choice: Choice) -> discord.ButtonStyle:
+    return STYLES.get(choice.style, discord.ButtonStyle.secondary)

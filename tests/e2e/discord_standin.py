@@ -1,0 +1,581 @@
+"""A stand-in Discord on 127.0.0.1: just enough REST and gateway for the real discord.py.
+
+The client logs in (GET /users/@me, /oauth2/applications/@me), opens the gateway
+websocket (HELLO, IDENTIFY, READY, heartbeats) and then receives the INTERACTION_CREATE
+events a test pushes. Every REST call is recorded (method, path, JSON body, uploaded
+files, time) and messages are kept with their components, so a test can click the
+buttons the bot actually posted. A test can make the next matching call answer 429.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import json
+import re
+import time
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from aiohttp import WSMsgType, web
+
+APP_ID = 900000000000000001
+BOT_ID = APP_ID
+GUILD_ID = 910000000000000001
+EPHEMERAL = 64
+ALL_PERMISSIONS = str((1 << 50) - 1)
+MEMBER_PERMISSIONS = str(
+    (1 << 10) | (1 << 11) | (1 << 15) | (1 << 16)
+)  # view, send, files, history
+MANAGE_MESSAGES = 1 << 13
+
+# discord.py checks the content type exactly (no charset)
+JSON = "application/json"
+
+
+def _json_response(status: int, answer: Any, headers: dict | None = None) -> web.Response:
+    # exactly `application/json`: discord.py treats anything else (even with a charset) as text
+    return web.Response(
+        status=status,
+        body=json.dumps(answer).encode(),
+        headers={**(headers or {}), "Content-Type": JSON},
+    )
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat()
+
+
+def user_payload(user_id: int, name: str, *, bot: bool = False) -> dict:
+    return {
+        "id": str(user_id),
+        "username": name.lower(),
+        "global_name": name,
+        "discriminator": "0",
+        "avatar": None,
+        "bot": bot,
+        "public_flags": 0,
+    }
+
+
+@dataclass
+class Call:
+    method: str
+    path: str
+    query: dict[str, str]
+    body: Any  # the JSON body (or payload_json of a multipart upload), or None
+    files: list[tuple[str, bytes]]  # (filename, bytes) of uploaded files
+    at: float  # time.monotonic() when the request arrived
+    status: int = 200
+
+
+@dataclass
+class Message:
+    id: int
+    channel_id: int
+    content: str
+    flags: int
+    components: list
+    attachments: list
+    files: list[tuple[str, bytes]]
+    allowed_mentions: dict | None
+    token: str | None = None  # the interaction token when posted as a followup
+    deleted: bool = False
+    thinking: bool = False  # a deferred "thinking" answer the first followup fills in
+    edits: list[dict] = field(default_factory=list)
+
+    @property
+    def ephemeral(self) -> bool:
+        return bool(self.flags & EPHEMERAL)
+
+    def custom_ids(self) -> list[str]:
+        return [c["custom_id"] for row in self.components for c in row.get("components", [])]
+
+    def buttons(self) -> list[dict]:
+        return [c for row in self.components for c in row.get("components", []) if c["type"] == 2]
+
+    def selects(self) -> list[dict]:
+        return [c for row in self.components for c in row.get("components", []) if c["type"] == 3]
+
+
+@dataclass
+class Interaction:
+    id: int
+    token: str
+    payload: dict
+    pushed_at: float
+    callbacks: list[dict] = field(default_factory=list)
+
+
+class DiscordStandIn:
+    def __init__(self) -> None:
+        self.calls: list[Call] = []
+        self.messages: dict[int, Message] = {}
+        self.interactions: dict[str, Interaction] = {}  # by token
+        self.identified = asyncio.Event()
+        self.identify_count = 0
+        self._ids = itertools.count(1_000_000_000_000_000_000)
+        self._sockets: set[web.WebSocketResponse] = set()
+        self._changed = asyncio.Condition()
+        self._fail: list[tuple[str, re.Pattern[str], int, float]] = []
+        self._runner: web.AppRunner | None = None
+        self._seq = itertools.count(2)
+        self.port = 0
+        self.channels: dict[int, dict] = {}
+
+    # ----- lifecycle --------------------------------------------------------------------
+    async def start(self) -> None:
+        app = web.Application(client_max_size=32 * 1024 * 1024)
+        app.router.add_get("/gateway", self._gateway)
+        app.router.add_route("*", "/api/v10/{tail:.*}", self._rest)
+        self._runner = web.AppRunner(app, handle_signals=False)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        self.port = site._server.sockets[0].getsockname()[1]
+
+    async def stop(self) -> None:
+        for ws in list(self._sockets):
+            with contextlib.suppress(Exception):
+                await ws.close()
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    @property
+    def connected(self) -> int:
+        return len(self._sockets)
+
+    @property
+    def api_base(self) -> str:
+        return f"http://127.0.0.1:{self.port}/api/v10"
+
+    @property
+    def gateway_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/gateway"
+
+    # ----- test controls ------------------------------------------------------------------
+    def fail_next(
+        self, method: str, path_pattern: str, *, times: int = 1, retry_after: float = 0.05
+    ) -> None:
+        """The next `times` calls matching answer 429 (with the Via header Discord's edge
+        sends, without which discord.py would not retry)."""
+        self._fail.append((method, re.compile(path_pattern), times, retry_after))
+
+    def text_channel(self, channel_id: int, name: str = "games") -> dict:
+        channel = {
+            "id": str(channel_id),
+            "type": 0,
+            "guild_id": str(GUILD_ID),
+            "name": name,
+            "position": 0,
+            "permission_overwrites": [],
+            "nsfw": False,
+            "parent_id": None,
+            "topic": None,
+            "last_message_id": None,
+            "rate_limit_per_user": 0,
+            "flags": 0,
+        }
+        self.channels[channel_id] = channel
+        return channel
+
+    async def push(self, payload: dict) -> Interaction:
+        """Send an INTERACTION_CREATE to every connected client."""
+        token = payload["token"]
+        record = Interaction(int(payload["id"]), token, payload, time.monotonic())
+        self.interactions[token] = record
+        event = {"op": 0, "t": "INTERACTION_CREATE", "s": next(self._seq), "d": payload}
+        assert self._sockets, "no discord.py client is connected"
+        for ws in list(self._sockets):
+            await ws.send_str(json.dumps(event))
+        return record
+
+    def interaction_payload(
+        self,
+        kind: int,
+        user: dict,
+        channel_id: int,
+        data: dict,
+        *,
+        permissions: str = MEMBER_PERMISSIONS,
+        message: dict | None = None,
+        app_permissions: str = ALL_PERMISSIONS,
+    ) -> dict:
+        iid = next(self._ids)
+        channel = self.channels.get(channel_id) or self.text_channel(channel_id)
+        payload = {
+            "id": str(iid),
+            "application_id": str(APP_ID),
+            "type": kind,
+            "token": f"tok{iid}",
+            "version": 1,
+            "guild_id": str(GUILD_ID),
+            "channel_id": str(channel_id),
+            "channel": channel,
+            "member": {
+                "user": user,
+                "roles": [],
+                "joined_at": _now(),
+                "deaf": False,
+                "mute": False,
+                "flags": 0,
+                "pending": False,
+                "permissions": permissions,
+            },
+            "app_permissions": app_permissions,
+            "locale": "en-US",
+            "guild_locale": "en-US",
+            "attachment_size_limit": 10 * 1024 * 1024,
+            "entitlements": [],
+            "authorizing_integration_owners": {"0": str(GUILD_ID)},
+            "context": 0,
+            "data": data,
+        }
+        if message is not None:
+            payload["message"] = message
+        return payload
+
+    def slash_payload(
+        self, user: dict, channel_id: int, sub: str, options: dict | None = None, **kw
+    ) -> dict:
+        opts = []
+        for name, value in (options or {}).items():
+            kind = 5 if isinstance(value, bool) else 3
+            opts.append({"name": name, "type": kind, "value": value})
+        data = {
+            "id": str(APP_ID + 7),
+            "name": "escape",
+            "type": 1,
+            "guild_id": str(GUILD_ID),
+            "options": [{"name": sub, "type": 1, "options": opts}],
+        }
+        return self.interaction_payload(2, user, channel_id, data, **kw)
+
+    def autocomplete_payload(self, user: dict, channel_id: int, typed: str) -> dict:
+        data = {
+            "id": str(APP_ID + 7),
+            "name": "escape",
+            "type": 1,
+            "options": [
+                {
+                    "name": "move",
+                    "type": 1,
+                    "options": [{"name": "action", "type": 3, "value": typed, "focused": True}],
+                }
+            ],
+        }
+        return self.interaction_payload(4, user, channel_id, data)
+
+    def click_payload(self, user: dict, message: Message, custom_id: str, **kw) -> dict:
+        data = {"custom_id": custom_id, "component_type": 2}
+        return self.interaction_payload(
+            3, user, message.channel_id, data, message=self.message_payload(message), **kw
+        )
+
+    def select_payload(self, user: dict, message: Message, custom_id: str, value: str) -> dict:
+        data = {"custom_id": custom_id, "component_type": 3, "values": [value]}
+        return self.interaction_payload(
+            3, user, message.channel_id, data, message=self.message_payload(message)
+        )
+
+    async def wait_for(self, predicate, timeout: float = 5.0):
+        """Wait until predicate() is truthy (re-checked after every REST call)."""
+        async with self._changed:
+            result = predicate()
+            deadline = time.monotonic() + timeout
+            while not result:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    raise TimeoutError("the stand-in never saw what the test waited for")
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._changed.wait(), remaining)
+                result = predicate()
+            return result
+
+    def messages_for(self, token: str) -> list[Message]:
+        return [m for m in self.messages.values() if m.token == token and not m.deleted]
+
+    def callbacks(self) -> list[Call]:
+        return [c for c in self.calls if c.path.endswith("/callback")]
+
+    # ----- gateway --------------------------------------------------------------------
+    async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
+        ws = web.WebSocketResponse(autoping=True)
+        await ws.prepare(request)
+        self._sockets.add(ws)
+        try:
+            await ws.send_str(json.dumps({"op": 10, "d": {"heartbeat_interval": 45000}}))
+            async for msg in ws:
+                if msg.type != WSMsgType.TEXT:
+                    continue
+                data = json.loads(msg.data)
+                op = data.get("op")
+                if op == 1:
+                    await ws.send_str(json.dumps({"op": 11}))
+                elif op == 2:
+                    ready = {
+                        "v": 10,
+                        "user": user_payload(BOT_ID, "Escape", bot=True),
+                        "guilds": [],
+                        "session_id": f"session{self.identify_count}",
+                        "resume_gateway_url": self.gateway_url,
+                        "application": {"id": str(APP_ID), "flags": 0},
+                    }
+                    await ws.send_str(json.dumps({"op": 0, "t": "READY", "s": 1, "d": ready}))
+                    self.identify_count += 1
+                    self.identified.set()
+        finally:
+            self._sockets.discard(ws)
+            async with self._changed:
+                self._changed.notify_all()
+        return ws
+
+    # ----- REST -----------------------------------------------------------------------
+    async def _rest(self, request: web.Request) -> web.Response:
+        path = "/" + request.match_info["tail"]
+        body: Any = None
+        files: list[tuple[str, bytes]] = []
+        if request.content_type.startswith("multipart/"):
+            reader = await request.multipart()
+            async for part in reader:
+                if part.name == "payload_json":
+                    body = json.loads(await part.text())
+                else:
+                    files.append((part.filename or "", bytes(await part.read())))
+        elif request.can_read_body:
+            raw = await request.read()
+            body = json.loads(raw) if raw else None
+        call = Call(request.method, path, dict(request.query), body, files, time.monotonic())
+        self.calls.append(call)
+        try:
+            failure = self._take_failure(request.method, path)
+            if failure is not None:
+                call.status = 429
+                return _json_response(
+                    429,
+                    {
+                        "message": "You are being rate limited.",
+                        "retry_after": failure,
+                        "global": False,
+                    },
+                    {
+                        "Via": "1.1 google",
+                        "Retry-After": str(failure),
+                        "X-RateLimit-Limit": "5",
+                        "X-RateLimit-Remaining": "0",
+                        "X-RateLimit-Reset-After": str(failure),
+                        "X-RateLimit-Bucket": "standin",
+                        "X-RateLimit-Scope": "user",
+                    },
+                )
+            status, answer = self._answer(request.method, path, body, files)
+            call.status = status
+            if answer is None:
+                return web.Response(status=status)
+            return _json_response(status, answer)
+        finally:
+            async with self._changed:
+                self._changed.notify_all()
+
+    def _take_failure(self, method: str, path: str) -> float | None:
+        for i, (m, pattern, times, retry_after) in enumerate(self._fail):
+            if m == method and pattern.search(path):
+                if times <= 1:
+                    self._fail.pop(i)
+                else:
+                    self._fail[i] = (m, pattern, times - 1, retry_after)
+                return retry_after
+        return None
+
+    def _answer(self, method: str, path: str, body: Any, files) -> tuple[int, Any]:
+        if method == "GET" and path == "/users/@me":
+            return 200, user_payload(BOT_ID, "Escape", bot=True)
+        if method == "GET" and path == "/oauth2/applications/@me":
+            return 200, {
+                "id": str(APP_ID),
+                "name": "Escape",
+                "icon": None,
+                "description": "",
+                "rpc_origins": [],
+                "bot_public": True,
+                "bot_require_code_grant": False,
+                "owner": user_payload(1, "Owner"),
+                "summary": "",
+                "verify_key": "0" * 64,
+                "team": None,
+                "flags": 0,
+            }
+        m = re.fullmatch(r"/interactions/(\d+)/([^/]+)/callback", path)
+        if m and method == "POST":
+            return self._callback(m.group(1), m.group(2), body, files)
+        m = re.fullmatch(r"/webhooks/(\d+)/([^/]+)", path)
+        if m and method == "POST":
+            return 200, self.message_payload(self._followup(m.group(2), body, files))
+        m = re.fullmatch(r"/webhooks/(\d+)/([^/]+)/messages/(@original|\d+)", path)
+        if m:
+            return self._original(method, m.group(2), m.group(3), body)
+        m = re.fullmatch(r"/channels/(\d+)/messages", path)
+        if m and method == "POST":
+            message = self._store_message(int(m.group(1)), body, files, None)
+            return 200, self.message_payload(message)
+        m = re.fullmatch(r"/channels/(\d+)/threads", path)
+        if m and method == "POST":
+            thread_id = next(self._ids)
+            thread = {
+                "id": str(thread_id),
+                "type": body.get("type", 11),
+                "guild_id": str(GUILD_ID),
+                "parent_id": m.group(1),
+                "owner_id": str(BOT_ID),
+                "name": body["name"],
+                "last_message_id": None,
+                "rate_limit_per_user": 0,
+                "message_count": 0,
+                "member_count": 1,
+                "flags": 0,
+                "thread_metadata": {
+                    "archived": False,
+                    "auto_archive_duration": body.get("auto_archive_duration", 1440),
+                    "archive_timestamp": _now(),
+                    "locked": False,
+                },
+            }
+            self.channels[thread_id] = thread
+            return 201, thread
+        m = re.fullmatch(r"/applications/(\d+)(?:/guilds/(\d+))?/commands", path)
+        if m and method == "PUT":
+            out = []
+            for n, command in enumerate(body or []):
+                out.append(
+                    {
+                        **command,
+                        "id": str(APP_ID + 100 + n),
+                        "application_id": m.group(1),
+                        "version": "1",
+                        **({"guild_id": m.group(2)} if m.group(2) else {}),
+                    }
+                )
+            return 200, out
+        return 404, {"message": "Unknown route in the stand-in", "code": 0}
+
+    def _channel_of(self, token: str) -> int:
+        interaction = self.interactions.get(token)
+        return int(interaction.payload["channel_id"]) if interaction else 0
+
+    def _callback(self, iid: str, token: str, body: dict, files) -> tuple[int, Any]:
+        interaction = self.interactions.get(token)
+        if interaction is not None:
+            interaction.callbacks.append(body)
+        kind = body.get("type")
+        answer: dict = {
+            "interaction": {"id": iid, "type": interaction.payload["type"] if interaction else 2}
+        }
+        data = body.get("data") or {}
+        if kind == 5:
+            answer["interaction"]["response_message_loading"] = True
+            answer["interaction"]["response_message_ephemeral"] = bool(
+                (data.get("flags") or 0) & EPHEMERAL
+            )
+        if kind == 5:  # like Discord: the first followup fills this in, with these flags
+            message = self._store_message(self._channel_of(token), data, files, token)
+            message.thinking = True
+        if kind == 4:
+            message = self._store_message(self._channel_of(token), data, files, token)
+            answer["resource"] = {"type": 4, "message": self.message_payload(message)}
+        else:
+            answer["resource"] = {"type": kind}
+        return 200, answer
+
+    def _followup(self, token: str, body: dict, files) -> Message:
+        for message in self.messages_for(token):
+            if message.thinking:
+                filled = self._store_message(message.channel_id, body, files, token)
+                del self.messages[filled.id]
+                message.thinking = False
+                message.content = filled.content
+                message.components = filled.components
+                message.attachments = filled.attachments
+                message.files = filled.files
+                message.allowed_mentions = filled.allowed_mentions
+                return message  # keeps the flags of the deferral, as Discord does
+        return self._store_message(self._channel_of(token), body, files, token)
+
+    def _original(self, method: str, token: str, which: str, body: Any) -> tuple[int, Any]:
+        interaction = self.interactions.get(token)
+        target: Message | None = None
+        if interaction is not None and which == "@original":
+            clicked = interaction.payload.get("message")
+            if clicked is not None:  # a component's original is the clicked message
+                target = self.messages.get(int(clicked["id"]))
+            else:
+                posted = self.messages_for(token)
+                target = posted[0] if posted else None
+        elif which.isdigit():
+            target = self.messages.get(int(which))
+        if target is None:
+            return 404, {"message": "Unknown Message", "code": 10008}
+        if method == "DELETE":
+            target.deleted = True
+            return 204, None
+        if method == "PATCH":
+            target.edits.append(body)
+            if "components" in body:
+                target.components = body["components"]
+            if "content" in body:
+                target.content = body["content"]
+            return 200, self.message_payload(target)
+        return 200, self.message_payload(target)
+
+    def _store_message(self, channel_id: int, body: dict, files, token: str | None) -> Message:
+        body = body or {}
+        attachments = []
+        for n, meta in enumerate(body.get("attachments") or []):
+            data = files[n][1] if n < len(files) else b""
+            attachments.append(
+                {
+                    "id": str(next(self._ids)),
+                    "filename": meta.get("filename", files[n][0] if n < len(files) else ""),
+                    "description": meta.get("description"),
+                    "size": len(data),
+                    "url": f"http://127.0.0.1:{self.port}/attachments/{meta.get('filename')}",
+                    "proxy_url": f"http://127.0.0.1:{self.port}/attachments/x",
+                    "content_type": "image/png",
+                }
+            )
+        message = Message(
+            id=next(self._ids),
+            channel_id=channel_id,
+            content=body.get("content") or "",
+            flags=int(body.get("flags") or 0),
+            components=body.get("components") or [],
+            attachments=attachments,
+            files=list(files),
+            allowed_mentions=body.get("allowed_mentions"),
+            token=token,
+        )
+        self.messages[message.id] = message
+        return message
+
+    def message_payload(self, message: Message) -> dict:
+        return {
+            "id": str(message.id),
+            "channel_id": str(message.channel_id),
+            "guild_id": str(GUILD_ID),
+            "type": 0,
+            "content": message.content,
+            "author": user_payload(BOT_ID, "Escape", bot=True),
+            "attachments": message.attachments,
+            "embeds": [],
+            "mentions": [],
+            "mention_roles": [],
+            "mention_everyone": False,
+            "pinned": False,
+            "tts": False,
+            "timestamp": _now(),
+            "edited_timestamp": None,
+            "flags": message.flags,
+            "components": message.components,
+            "application_id": str(APP_ID),
+        }

@@ -1,0 +1,299 @@
+"""Discord-specific duties, with the real discord.py against the stand-in: the 3-second
+rule, rate limits, secrets, threads, the notifier, command sync and component layout."""
+
+from __future__ import annotations
+
+import contextlib
+import time
+
+import pytest
+
+import render
+from bot.discord import sync_commands
+from bot.discord.bridge import messages
+from bot.discord.components import layout
+from bot.service import ChatRef, Choice, Reply, UserRef
+from engines import REGISTRY
+from tests.e2e.discord_fixtures import *  # noqa: F403
+from tests.e2e.discord_fixtures import ANN, BOB, CHANNEL, CID, GUILD_ID, DiscordBot, mentioned
+from tests.e2e.discord_standin import APP_ID
+from tests.e2e.test_discord_game import PNG, open_ghosts, options_of
+
+CHAT = ChatRef("discord", str(CHANNEL), "", str(GUILD_ID))
+SECRET_GAMES = [g for g in ("haunted_house", "castle_doors") if g in REGISTRY]
+
+
+def ref(user: dict) -> UserRef:
+    return UserRef("discord", user["id"], user["global_name"])
+
+
+async def test_slow_render_is_deferred_within_three_seconds(discord_bot, monkeypatch):
+    bot = discord_bot
+    board = await open_ghosts(bot)
+    slow_ends: list[float] = []
+    draw = render.board_png
+
+    def slow_board_png(*args, **kwargs):
+        time.sleep(1.0)  # runs in the service's rendering thread
+        try:
+            return draw(*args, **kwargs)
+        finally:
+            slow_ends.append(time.monotonic())
+
+    monkeypatch.setattr(render, "board_png", slow_board_png)
+    for act in (
+        lambda: bot.click(ANN, board, options_of(board)[0][1]),
+        lambda: bot.slash(BOB, "board"),
+        lambda: bot.slash(ANN, "hand"),  # the service renders this one on the event loop
+    ):
+        before = len(slow_ends)
+        record = await act()
+        assert len(slow_ends) > before, "the slow render ran"
+        callback = next(c for c in bot.server.callbacks() if record.token in c.path)
+        assert callback.at < slow_ends[before], "answered before the render ended"
+        assert callback.at - record.pushed_at < 1.0
+        assert any(m.attachments for m in bot.answers(record))
+
+
+async def test_rate_limited_followup_is_retried_without_losing_the_move(discord_bot):
+    bot = discord_bot
+    board = await open_ghosts(bot)
+    version = (await bot.service.store.session(1)).version
+    public_before = len(bot.public())
+    bot.server.fail_next("POST", r"^/webhooks/\d+/tok\d+$", retry_after=0.1)
+    record = await bot.click(ANN, board, options_of(board)[0][1])
+    posts = [
+        c.status
+        for c in bot.server.calls
+        if c.method == "POST" and c.path.endswith(record.token) and "/webhooks/" in c.path
+    ]
+    assert posts == [429, 200]
+    (new_board,) = bot.answers(record)
+    assert new_board.attachments and mentioned(new_board) == [int(BOB["id"])]
+    assert len(bot.public()) == public_before + 1
+    assert (await bot.service.store.session(1)).version == version + 1
+
+
+async def test_notifier_posts_boards_in_the_channel_and_skips_private_replies(discord_bot):
+    bot = discord_bot
+    await open_ghosts(bot)
+    (board,) = await bot.service.board(CHAT)
+    secret = Reply("Only Bob may read this.", kind="private", to=ref(BOB))
+    bot.server.fail_next("POST", rf"^/channels/{CHANNEL}/messages$", retry_after=0.05)
+    before = len(bot.public())
+    assert await bot.service.notify(CHAT, [board, secret])
+    posted = [c for c in bot.server.calls if c.path == f"/channels/{CHANNEL}/messages"]
+    assert [c.status for c in posted] == [429, 200]
+    public = bot.public()
+    assert len(public) == before + 1
+    reminder = public[-1]
+    assert reminder.files[0][1].startswith(PNG) and reminder.attachments[0]["description"]
+    assert mentioned(reminder) == [int(ANN["id"])]
+    assert reminder.buttons(), "the reminder carries the choices"
+    assert all("Only Bob" not in m.content for m in bot.server.messages.values())
+    # its buttons work like any other
+    record = await bot.click(ANN, reminder, options_of(reminder)[0][1])
+    assert not bot.answers(record)[0].ephemeral
+
+
+@pytest.mark.skipif(
+    not SECRET_GAMES, reason="no game with secrets (haunted_house, castle_doors) is registered"
+)
+async def test_a_hand_never_appears_in_a_channel_message(discord_bot):
+    bot = discord_bot
+    game = SECRET_GAMES[0]
+    start = await bot.slash(ANN, "start", {"game": game})
+    assert not bot.answers(start)[0].ephemeral
+    joined = await bot.slash(BOB, "join")
+    (answer,) = [m for m in bot.answers(joined) if not m.ephemeral]
+    if not answer.attachments and any(b["label"] == "Begin" for b in answer.buttons()):
+        begin = next(b["custom_id"] for b in answer.buttons() if b["label"] == "Begin")
+        begun = await bot.click(ANN, answer, begin)
+        answer = next(m for m in bot.answers(begun) if not m.ephemeral)
+        assert all(m.ephemeral for m in bot.answers(begun) if m is not answer)
+    board = answer
+    mine = [b for b in board.buttons() if b["label"] == "My hand / my view"]
+    assert mine, "a game with secrets offers the public My hand / my view button"
+    assert len(board.buttons()) == 1 and not board.selects(), "no move labels in public"
+    (actor,) = mentioned(board)
+    waiting = BOB if actor == int(ANN["id"]) else ANN
+    shown = await bot.click(waiting, board, mine[0]["custom_id"])
+    hand = bot.answers(shown)
+    assert hand and all(m.ephemeral for m in hand)
+    assert not any(m.components for m in hand), "no moves for who is not to act"
+    asked = await bot.slash(waiting, "hand")
+    assert all(m.ephemeral for m in bot.answers(asked))
+    actor_user = ANN if actor == int(ANN["id"]) else BOB
+    shown = await bot.click(actor_user, board, mine[0]["custom_id"])
+    hand = bot.answers(shown)
+    assert hand and all(m.ephemeral for m in hand)
+    (moves,) = [m for m in hand if m.components]
+    picked = await bot.click(actor_user, moves, options_of(moves)[0][1])
+    after = bot.answers(picked)
+    assert any(not m.ephemeral and m.attachments for m in after), "a private button moves"
+
+    secrets = set()
+    for message in bot.server.messages.values():
+        if message.ephemeral:
+            secrets.add(message.content)
+            secrets.update(a["description"] or "" for a in message.attachments)
+    for user in (ANN, BOB):
+        for reply in await bot.service.history(CHAT, ref(user)):
+            if reply.to is not None:
+                secrets.update(reply.text.splitlines()[1:])  # "Only you saw:" then the lines
+    secrets = {s for s in secrets if len(s) > 15}
+    assert secrets
+    labels = {
+        c.get("label") for m in bot.server.messages.values() if m.ephemeral for c in m.buttons()
+    }
+    for message in bot.public():
+        seen = [message.content] + [a["description"] or "" for a in message.attachments]
+        for secret in secrets:
+            assert all(secret not in text for text in seen), (secret, message.content)
+        public_labels = {b.get("label") for b in message.buttons()} | {
+            o["label"] for s in message.selects() for o in s["options"]
+        }
+        assert not (labels - {"My hand / my view"}) & public_labels
+
+
+async def test_a_table_in_a_new_thread(discord_bot):
+    bot = discord_bot
+    bad = await bot.slash(ANN, "start", {"game": "ghosts18", "options": "speed", "thread": True})
+    (refusal,) = bot.answers(bad)
+    assert refusal.ephemeral and "name=value" in refusal.content
+    assert not [c for c in bot.server.calls if c.path.endswith("/threads")], "no empty thread"
+    assert bot.public() == []
+    record = await bot.slash(ANN, "start", {"game": "ghosts18", "thread": True})
+    made = [c for c in bot.server.calls if c.path == f"/channels/{CHANNEL}/threads"]
+    assert len(made) == 1
+    assert made[0].body["type"] == 11 and made[0].body["auto_archive_duration"] == 10080
+    thread_id = next(int(k) for k, v in bot.server.channels.items() if v.get("parent_id"))
+    (note,) = bot.answers(record)
+    assert not note.ephemeral and f"<#{thread_id}>" in note.content
+    assert note.channel_id == CHANNEL, "the channel learns where the table is"
+    lobby = [m for m in bot.public() if m.channel_id == thread_id]
+    assert len(lobby) == 1 and lobby[0].buttons()
+    joined = await bot.slash(BOB, "join", channel=thread_id)
+    (board,) = bot.answers(joined)
+    assert board.attachments and board.channel_id == thread_id
+    row = await bot.service.live(ChatRef("discord", str(CHANNEL), str(thread_id)))
+    assert row is not None and row.status == "active"
+    assert await bot.service.live(CHAT) is None, "the parent channel stays free"
+
+
+async def test_help_rules_and_games_answer_only_the_asker(discord_bot):
+    bot = discord_bot
+    helped = await bot.slash(CID, "help")
+    assert helped.callbacks[0]["type"] == 4 and helped.callbacks[0]["data"]["flags"] == 64
+    rules = await bot.slash(CID, "rules", {"game": "ghosts18"})
+    answers = bot.answers(rules)
+    assert answers and all(m.ephemeral for m in answers)
+    assert any(m.files and m.files[0][1].startswith(PNG) for m in answers)
+    assert all(len(m.content) <= 2000 for m in answers)
+    await open_ghosts(bot)
+    games = await bot.slash(CID, "games")
+    (listing,) = bot.answers(games)
+    assert listing.ephemeral and "18 Ghosts" in listing.content
+
+
+async def test_command_sync_publishes_described_commands(standin, tmp_path):
+    settings = DiscordBot(standin, tmp_path / "x.sqlite3").settings
+    assert await sync_commands(settings, [GUILD_ID]) == 0
+    (put,) = [c for c in standin.calls if c.method == "PUT"]
+    assert put.path == f"/applications/{APP_ID}/guilds/{GUILD_ID}/commands"
+    (escape,) = put.body
+    assert escape["name"] == "escape" and escape["description"]
+    subs = {o["name"]: o for o in escape["options"]}
+    assert set(subs) >= {
+        "start", "join", "leave", "begin", "move", "board", "hand", "log",
+        "rules", "help", "abort", "games",
+    }  # fmt: skip
+    for sub in subs.values():
+        assert sub["description"], sub["name"]
+        for option in sub.get("options", []):
+            assert option["description"], (sub["name"], option["name"])
+    games = {
+        c["value"]
+        for c in next(o for o in subs["start"]["options"] if o["name"] == "game")["choices"]
+    }
+    assert "ghosts18" in games and games <= set(REGISTRY)
+    assert next(o for o in subs["move"]["options"])["autocomplete"] is True
+    assert await sync_commands(settings, []) == 0
+    assert standin.calls[-1].method == "PUT"
+    assert standin.calls[-1].path == f"/applications/{APP_ID}/commands"
+    calls = len(standin.calls)
+    no_token = DiscordBot(standin, tmp_path / "x.sqlite3").settings
+    object.__setattr__(no_token, "discord_token", "")
+    assert await sync_commands(no_token, []) == 2
+    assert len(standin.calls) == calls
+
+
+def test_layout_fits_discord_limits():
+    owner = "930000000000000011"
+    many = [
+        Choice(f"Move number {i} " + "x" * 90, f"a:1:5:0:{i}", for_user=owner) for i in range(60)
+    ]
+    mine = Choice("My hand / my view", "v:1", "primary")
+    rows = layout(Reply("Board", kind="board", choices=[*many, mine])).view.to_components()
+    assert len(rows) <= 5
+    selects = [c for row in rows for c in row["components"] if c["type"] == 3]
+    assert [len(s["options"]) for s in selects] == [25, 25, 10]
+    assert all(len(o["label"]) <= 100 for s in selects for o in s["options"])
+    buttons = [c for row in rows for c in row["components"] if c["type"] == 2]
+    assert [b["custom_id"] for b in buttons] == ["escape:v:1"]
+    assert all(len(c["custom_id"]) <= 100 for row in rows for c in row["components"])
+
+    few = [Choice(f"Move {i}", f"a:1:5:0:{i}", for_user=owner) for i in range(25)]
+    (message,) = messages(Reply("Board", kind="board", choices=few), ephemeral=False)
+    rows = message["view"].to_components()
+    assert len(rows) == 5 and all(len(r["components"]) == 5 for r in rows)
+
+    lots = [Choice(f"Move {i}", f"a:1:5:0:{i}", for_user=owner) for i in range(130)]
+    (message,) = messages(Reply("Your moves", kind="private", choices=lots), ephemeral=True)
+    assert len(message["view"].to_components()) == 5
+    assert "5 more moves" in message["content"] and "/escape move" in message["content"]
+
+    # a public board of a game with secrets shows only the shared button
+    (message,) = messages(Reply("Board", kind="board", choices=[*few, mine]), ephemeral=False)
+    rows = message["view"].to_components()
+    assert [c["custom_id"] for row in rows for c in row["components"]] == ["escape:v:1"]
+    assert "private" in message["content"]
+
+
+async def test_escape_bot_sync_and_run_use_the_adapter(standin, tmp_path, monkeypatch):
+    """The real entry points: `escape-bot sync --guild ID` and `escape-bot run`."""
+    import asyncio
+
+    from bot import cli
+    from bot.runner import serve
+
+    monkeypatch.chdir(tmp_path)  # no stray .env
+    monkeypatch.setenv("DISCORD_TOKEN", "standin-token")
+    monkeypatch.setenv("DISCORD_API_BASE", f"http://127.0.0.1:{standin.port}")
+    monkeypatch.setenv("DISCORD_GATEWAY", standin.gateway_url)
+    monkeypatch.setenv("ESCAPE_DB", str(tmp_path / "run.sqlite3"))
+    monkeypatch.delenv("TELEGRAM_TOKEN", raising=False)
+    code = await asyncio.to_thread(cli.main, ["sync", "--guild", str(GUILD_ID)])
+    assert code == 0
+    assert standin.calls[-1].path == f"/applications/{APP_ID}/guilds/{GUILD_ID}/commands"
+
+    from bot.settings import Settings
+
+    task = asyncio.create_task(serve(Settings.from_env()))
+    await asyncio.wait_for(standin.identified.wait(), 10)
+    record = await standin.push(standin.slash_payload(ANN, CHANNEL, "help"))
+    await standin.wait_for(lambda: record.callbacks)
+    assert record.callbacks[0]["data"]["flags"] == 64
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await task
+    await standin.wait_for(lambda: not standin.connected)
+
+
+async def test_starter_is_told_privately_when_the_bot_cannot_post_later(discord_bot):
+    bot = discord_bot
+    view_only = str(1 << 10)  # the bot can see the channel but not send or attach there
+    record = await bot.slash(ANN, "start", {"game": "ghosts18"}, app_permissions=view_only)
+    lobby, note = bot.answers(record)
+    assert not lobby.ephemeral and lobby.buttons()
+    assert note.ephemeral and "Send Messages" in note.content and "Attach Files" in note.content
