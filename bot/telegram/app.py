@@ -1,0 +1,99 @@
+"""Building the PTB application and running it: long polling, or a webhook when configured."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from urllib.parse import urlsplit
+
+from telegram import Bot, BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats
+from telegram.error import TelegramError
+from telegram.ext import AIORateLimiter, Application, ApplicationBuilder, BaseRateLimiter
+
+from bot.service import GameService
+from bot.settings import Settings
+from bot.telegram.handlers import TelegramAdapter
+
+log = logging.getLogger(__name__)
+
+UPDATES = ["message", "callback_query"]  # all the bot reacts to
+RETRIES_AFTER_429 = 5  # a RetryAfter is waited out and the call repeated, up to this often
+
+GROUP_COMMANDS = [
+    BotCommand("escape", "Play: start, join, begin, move, board, hand, log, rules, abort"),
+    BotCommand("help", "How to play with Escape"),
+]
+PRIVATE_COMMANDS = [
+    BotCommand("escape", "Your hand (/escape hand), rules, help; games are played in groups"),
+    BotCommand("start", "Let me send your private hands here"),
+    BotCommand("help", "How to play with Escape"),
+]
+
+
+def build_application(
+    settings: Settings, service: GameService, *, rate_limiter: BaseRateLimiter | None = None
+) -> tuple[Application, TelegramAdapter]:
+    builder = (
+        ApplicationBuilder()
+        .token(settings.telegram_token)
+        .rate_limiter(rate_limiter or AIORateLimiter(max_retries=RETRIES_AFTER_429))
+        # One slow chat (a group waiting out its 20 messages a minute) must not hold up the
+        # others; the outbox serialises what goes to one chat, the service each session.
+        .concurrent_updates(True)
+    )
+    if settings.telegram_base_url:
+        builder = builder.base_url(settings.telegram_base_url)
+    if settings.telegram_base_file_url:
+        builder = builder.base_file_url(settings.telegram_base_file_url)
+    application = builder.build()
+    adapter = TelegramAdapter(service)
+    adapter.register(application)
+    return application, adapter
+
+
+async def publish_commands(bot: Bot) -> None:
+    """The command menus Telegram shows in private chats and in groups."""
+    try:
+        await bot.set_my_commands(PRIVATE_COMMANDS, scope=BotCommandScopeAllPrivateChats())
+        await bot.set_my_commands(GROUP_COMMANDS, scope=BotCommandScopeAllGroupChats())
+    except TelegramError as exc:  # not fatal: typed commands work without the menu
+        log.warning("could not publish the Telegram command menus: %s", exc)
+
+
+async def run_telegram(
+    settings: Settings,
+    service: GameService,
+    *,
+    rate_limiter: BaseRateLimiter | None = None,
+    ready: asyncio.Event | None = None,
+) -> None:
+    """Run the Telegram bot until cancelled; then stop polling (or the webhook) cleanly."""
+    application, adapter = build_application(settings, service, rate_limiter=rate_limiter)
+    await application.initialize()  # getMe: the bot's username, for deep links
+    try:
+        adapter.attach(application)
+        service.add_notifier("telegram", adapter.deliver)
+        await publish_commands(application.bot)
+        if settings.telegram_webhook_url:
+            await application.updater.start_webhook(
+                listen=settings.telegram_webhook_listen,
+                port=settings.telegram_webhook_port,
+                url_path=urlsplit(settings.telegram_webhook_url).path.lstrip("/"),
+                webhook_url=settings.telegram_webhook_url,
+                secret_token=settings.telegram_webhook_secret or None,
+                allowed_updates=UPDATES,
+            )
+        else:
+            await application.updater.start_polling(allowed_updates=UPDATES)
+        await application.start()
+        log.info("telegram: @%s is running", application.bot.username)
+        if ready is not None:
+            ready.set()
+        await asyncio.Event().wait()  # until cancelled
+    finally:
+        adapter.detach()  # replies nobody asked for are no longer posted here
+        if application.updater.running:
+            await application.updater.stop()
+        if application.running:
+            await application.stop()
+        await application.shutdown()

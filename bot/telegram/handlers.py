@@ -1,0 +1,349 @@
+"""Telegram updates into service requests: `/escape ...`, the bare `/escape` menu, button
+presses, and `/start <payload>` deep links in the private chat.
+
+Nothing here knows a game's rules: every request goes to `GameService`, whose
+`UserError` is shown to the one user who asked (a reply to their command, or an alert on
+the button they pressed), and whose replies go out through the `Outbox`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import html
+import logging
+from dataclasses import dataclass
+
+from telegram import Chat, Message, Update, User
+from telegram.constants import ChatMemberStatus, ChatType
+from telegram.error import TelegramError
+from telegram.ext import (
+    Application,
+    CallbackQueryHandler,
+    CommandHandler,
+    ContextTypes,
+    filters,
+)
+
+from bot.service import ChatRef, GameService, Reply, UserError, UserRef, chat_of
+from bot.telegram import callback_data as cd
+from bot.telegram import keyboards
+from bot.telegram.outbox import PLATFORM, Outbox
+from engines import REGISTRY
+
+log = logging.getLogger(__name__)
+
+ALERT_LIMIT = 200  # answerCallbackQuery text
+MENU_TEXT = "Escape: what would you like to do? (Or type /escape help.)"
+NOT_OURS = "That button is not one of ours; use the buttons under the latest board."
+BROKEN = "Something went wrong on my side; nothing was lost. Try again in a moment."
+GONE = "That message is too old for its buttons; type /escape board for a fresh one."
+ADMIN_STATUSES = (ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR)
+ANONYMOUS_ADMIN = 1087968824  # @GroupAnonymousBot: an admin posting as the group
+
+
+@dataclass
+class Context:
+    """Who asked, where, and from which message."""
+
+    chat: ChatRef
+    user: UserRef
+    message: Message
+    private: bool
+    as_group: bool = False  # an anonymous admin (sender_chat is the group itself)
+
+
+def chat_ref(message: Message) -> ChatRef:
+    thread = message.message_thread_id if message.is_topic_message else None
+    chat_id = str(message.chat.id)
+    return ChatRef(PLATFORM, chat_id, str(thread) if thread else "", chat_id)
+
+
+def user_ref(user: User) -> UserRef:
+    return UserRef(PLATFORM, str(user.id), user.full_name or user.username or str(user.id))
+
+
+class TelegramAdapter:
+    def __init__(self, service: GameService) -> None:
+        self.service = service
+        self.outbox: Outbox | None = None
+
+    def attach(self, application: Application) -> None:
+        """Once the bot knows who it is (after `initialize`, which calls getMe)."""
+        self.outbox = Outbox(application.bot, self.service.store, application.bot.username or "")
+
+    def detach(self) -> None:
+        self.outbox = None
+
+    def register(self, application: Application) -> None:
+        application.add_handler(CommandHandler("escape", self.on_escape))
+        application.add_handler(CommandHandler("start", self.on_start, filters.ChatType.PRIVATE))
+        application.add_handler(CommandHandler("help", self.on_help))
+        application.add_handler(CallbackQueryHandler(self.on_button))
+        application.add_error_handler(self.on_error)
+
+    # ----- the notifier (replies nobody asked for: reminders, timeouts) ---------------
+    async def deliver(self, chat: ChatRef, replies: list[Reply]) -> None:
+        if self.outbox is None:
+            log.warning("telegram is not connected yet; %d replies dropped", len(replies))
+            return
+        await self.outbox.post(chat, replies)
+
+    # ----- commands -------------------------------------------------------------------
+    async def on_escape(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        ctx = await self._context(update)
+        if ctx is None:
+            return
+        words = list(context.args or [])
+        if not words:
+            await self.outbox.notice(ctx.chat, MENU_TEXT, markup=keyboards.menu_keyboard())
+            return
+        try:
+            await self.execute(ctx, words[0].lower(), words[1:])
+        except UserError as exc:
+            await self.outbox.notice(ctx.chat, _escape(str(exc)), reply_to=ctx.message.message_id)
+        except Exception:
+            await self.outbox.notice(ctx.chat, BROKEN, reply_to=ctx.message.message_id)
+            raise
+
+    async def on_help(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        ctx = await self._context(update)
+        if ctx is not None:
+            await self.outbox.post(ctx.chat, [self.service.help()])
+
+    async def on_start(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """Private chat only: START pressed, maybe through a `?start=h<session>` deep link."""
+        ctx = await self._context(update)
+        if ctx is None:
+            return
+        payload = (context.args or [""])[0]
+        session_id = cd.parse_payload(payload)
+        if session_id is None:
+            await self.outbox.notice(
+                ctx.chat,
+                "Hello! I will send your private hands and views here. Add me to a group and "
+                "type /escape there to play.",
+            )
+            return
+        try:
+            row = await self.service.store.session(session_id)
+            if row is None or row.platform != PLATFORM:
+                raise UserError("That link is for a game I do not know.")
+            replies = await self.service.private_view(chat_of(row), ctx.user)
+        except UserError as exc:
+            await self.outbox.notice(ctx.chat, _escape(str(exc)))
+            return
+        await self.outbox.post(ctx.chat, replies, private_origin=ctx.user.id)
+
+    async def execute(self, ctx: Context, command: str, args: list[str]) -> None:
+        """One `/escape` subcommand (also reached from the menu); raises UserError."""
+        service, chat, user = self.service, ctx.chat, ctx.user
+        if command == "start":
+            if not args:
+                await self._offer_games(ctx)
+                return
+            game = service.game(args[0])
+            chat = await self._game_place(ctx, game.title)
+            try:
+                replies = await service.start(chat, user, game.id, " ".join(args[1:]))
+            except UserError:
+                if chat.thread != ctx.chat.thread:  # do not leave an empty topic behind
+                    with contextlib.suppress(TelegramError):
+                        await self.outbox.bot.delete_forum_topic(int(chat.chat), int(chat.thread))
+                raise
+            await self.outbox.post(chat, replies)
+        elif command == "join":
+            await self.outbox.post(chat, await service.join(chat, user))
+        elif command == "leave":
+            await self.outbox.post(chat, await service.leave(chat, user))
+        elif command == "begin":
+            await self.outbox.post(chat, await service.begin(chat, user))
+        elif command == "move":
+            if not args:
+                raise UserError("Which move? Say /escape move ACTION, or press a button under the board.")  # fmt: skip
+            await self.outbox.post(chat, await service.move(chat, user, " ".join(args)))
+        elif command == "board":
+            await self.outbox.post(chat, await service.board(chat), fresh=True)
+        elif command == "hand":
+            await self._hand(ctx)
+        elif command == "log":
+            await self.outbox.post(chat, await service.history(chat, user), asked=True)
+        elif command == "rules":
+            await self.outbox.post(chat, [await service.rules(args[0] if args else None, chat)])
+        elif command == "help":
+            await self.outbox.post(chat, [service.help()])
+        elif command == "games":
+            await self.outbox.post(chat, [await service.games_here(PLATFORM, chat.scope)])
+        elif command == "abort":
+            row = await service.live(chat)
+            is_admin = row is not None and row.creator != user.id and await self._is_admin(ctx)
+            replies = await service.abort(chat, user, is_admin=is_admin)
+            await self.outbox.post(chat, replies, session_id=row.id if row else None)
+        else:
+            raise UserError(
+                f"I do not know /escape {command[:32]}. "
+                "Try /escape help, or a bare /escape for a menu."
+            )
+
+    async def _hand(self, ctx: Context) -> None:
+        if not ctx.private:
+            replies = await self.service.private_view(ctx.chat, ctx.user)
+            await self.outbox.post(ctx.chat, replies, asked=True)
+            return
+        rows = [
+            r
+            for r in await self.service.store.sessions_of_user(PLATFORM, ctx.user.id)
+            if r.status == "active"
+        ]
+        if not rows:
+            raise UserError("You are not in a running game. Your hand appears here once one begins.")  # fmt: skip
+        for row in rows:
+            replies = await self.service.private_view(chat_of(row), ctx.user)
+            await self.outbox.post(ctx.chat, replies, private_origin=ctx.user.id)
+
+    async def _offer_games(self, ctx: Context) -> None:
+        games = [(g.id, g.title) for g in REGISTRY.values()]
+        await self.outbox.notice(
+            ctx.chat,
+            "Which game? (For options, type e.g. /escape start ghosts18 variant=short.)",
+            markup=keyboards.games_keyboard(games),
+        )
+
+    async def _game_place(self, ctx: Context, title: str) -> ChatRef:
+        """In a forum's General topic a new game gets a topic of its own, when the bot may
+        create one; anywhere else (or if it may not) the game lives where it was asked for."""
+        chat = ctx.chat
+        if ctx.private or chat.thread or not ctx.message.chat.is_forum:
+            return chat
+        if await self.service.live(chat) is not None:
+            return chat  # let the service explain that a game already runs here
+        try:
+            topic = await self.outbox.bot.create_forum_topic(chat_id=int(chat.chat), name=title)
+        except TelegramError as exc:
+            log.info("could not create a topic in %s (%s); the game stays in General", chat.chat, exc)  # fmt: skip
+            return chat
+        await self.outbox.notice(chat, f"{_escape(title)}: the table is in the new topic “{_escape(topic.name)}”.")  # fmt: skip
+        return ChatRef(PLATFORM, chat.chat, str(topic.message_thread_id), chat.scope)
+
+    async def _is_admin(self, ctx: Context) -> bool:
+        if ctx.private:
+            return False
+        if ctx.as_group:
+            return True
+        try:
+            member = await self.outbox.bot.get_chat_member(int(ctx.chat.chat), int(ctx.user.id))
+        except TelegramError as exc:
+            log.info("could not check the admin status of %s: %s", ctx.user.id, exc)
+            return False
+        return member.status in ADMIN_STATUSES
+
+    # ----- buttons --------------------------------------------------------------------
+    async def on_button(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        query = update.callback_query
+        if query is None:
+            return
+        try:
+            press = cd.parse(query.data)
+        except cd.BadData:
+            await _alert(query, NOT_OURS)
+            return
+        message = query.message
+        if not isinstance(message, Message) or self.outbox is None:
+            await _alert(query, GONE)  # an inaccessible (very old) or inline message
+            return
+        ctx = await self._context(update, message=message, user=query.from_user)
+        if ctx is None:
+            await _alert(query, GONE)
+            return
+        try:
+            if press.kind == "choice":
+                replies = await self.service.press(ctx.chat, ctx.user, press.data)
+                await query.answer()
+                self._adopt(message, replies)
+                await self.outbox.post(ctx.chat, replies)
+            elif press.kind == "page":
+                await self._page(ctx, press, message)
+                await query.answer()
+            elif press.kind == "menu":
+                await self.execute(ctx, press.data, [])
+                await query.answer()
+            elif press.kind == "start":
+                await self.execute(ctx, "start", [press.data])
+                await query.answer()
+        except UserError as exc:
+            await _alert(query, str(exc))
+        except Exception:
+            await _alert(query, BROKEN)  # never leave the button spinning
+            raise
+
+    def _adopt(self, message: Message, replies: list[Reply]) -> None:
+        for reply in replies:
+            if reply.kind in ("board", "lobby") and reply.session_id is not None and reply.to is None:  # fmt: skip
+                self.outbox.adopt(reply.session_id, message.chat.id, message.message_id, bool(message.photo))  # fmt: skip
+                return
+
+    async def _page(self, ctx: Context, press: cd.Press, message: Message) -> None:
+        row = await self.service.store.session(press.session_id)
+        if row is None or row.platform != PLATFORM or row.chat != ctx.chat.chat:
+            raise UserError("That button belongs to no game in this chat.")
+        if row.status != "active" or row.version != press.version:
+            raise UserError("The board has moved on since those buttons were drawn; use the latest board.")  # fmt: skip
+        board = self.outbox.latest_board(row.id)
+        if board is None or board.version != row.version:
+            board = next((r for r in await self.service.board(chat_of(row)) if r.kind == "board"), None)  # fmt: skip
+        if board is None or board.version != row.version:
+            raise UserError("The board has moved on; use the latest board.")
+        if press.page >= keyboards.page_count(board.choices):
+            raise UserError("There is no such page of choices.")
+        markup = keyboards.choices_keyboard(
+            board.choices,
+            session_id=row.id,
+            version=row.version,
+            page=press.page,
+            hand_url=self.outbox.hand_url(row.id) if message.chat.id < 0 else None,
+        )
+        try:
+            await self.outbox.set_page(message.chat.id, message.message_id, markup)
+        except TelegramError as exc:
+            if "not modified" not in str(exc).lower():
+                raise UserError("I could not turn the page just now; try again.") from exc
+
+    # ----- plumbing -------------------------------------------------------------------
+    async def _context(
+        self, update: Update, *, message: Message | None = None, user: User | None = None
+    ) -> Context | None:
+        message = message or update.effective_message
+        user = user or update.effective_user
+        if message is None or user is None or self.outbox is None:
+            return None
+        if user.is_bot and user.id != ANONYMOUS_ADMIN:
+            return None
+        if update.message is not None:
+            self.outbox.saw(message.chat.id, message.message_id)
+        chat = message.chat
+        private = chat.type == ChatType.PRIVATE
+        ref = user_ref(user)
+        if private and update.message is not None:
+            try:  # remember where this user can be reached privately
+                await self.service.store.upsert_user(PLATFORM, ref.id, ref.name, private_chat=str(chat.id))  # fmt: skip
+            except Exception:
+                log.exception("could not remember the private chat of %s", ref.id)
+        as_group = (
+            update.message is not None
+            and isinstance(update.message.sender_chat, Chat)
+            and update.message.sender_chat.id == chat.id
+        )
+        return Context(chat_ref(message), ref, message, private, as_group)
+
+    async def on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+        log.error("telegram update failed", exc_info=context.error)
+
+
+async def _alert(query, text: str) -> None:
+    try:
+        await query.answer(text[:ALERT_LIMIT], show_alert=True)
+    except TelegramError as exc:
+        log.info("could not answer a button press: %s", exc)
+
+
+def _escape(text: str) -> str:
+    return html.escape(text)

@@ -1,0 +1,86 @@
+"""Inline keyboards: a reply's choices (paginated), the bare `/escape` menu, the game list."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
+from bot.service import Choice
+from bot.telegram import callback_data as cd
+
+PAGE_SIZE = 24  # 12 rows of 2: usable on a phone, far below Telegram's 100 buttons
+COLUMNS = 2
+MAX_LABEL = 60
+
+
+def is_hand_choice(choice: Choice) -> bool:
+    """The service's "my private view" button. In a group it becomes a deep link into the
+    private chat (the only place a secret may go), so the adapter has to recognise it."""
+    return choice.data.startswith("v:")
+
+
+def label(text: str) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= MAX_LABEL else text[: MAX_LABEL - 1] + "…"
+
+
+def page_count(choices: Sequence[Choice]) -> int:
+    playable = [c for c in choices if not is_hand_choice(c)]
+    return max(1, -(-len(playable) // PAGE_SIZE))
+
+
+def choices_keyboard(
+    choices: Sequence[Choice],
+    *,
+    session_id: int | None,
+    version: int | None,
+    page: int = 0,
+    hand_url: str | None = None,
+    one_row: bool = False,
+) -> InlineKeyboardMarkup | None:
+    """The buttons of one page. `hand_url`: a deep link replacing the service's view button."""
+    playable = [c for c in choices if not is_hand_choice(c)]
+    hand = [c for c in choices if is_hand_choice(c)]
+    pages = max(1, -(-len(playable) // PAGE_SIZE))
+    page = min(max(page, 0), pages - 1)
+    shown = playable[page * PAGE_SIZE : (page + 1) * PAGE_SIZE]
+    buttons = [InlineKeyboardButton(label(c.label), callback_data=cd.choice(c.data)) for c in shown]
+    width = len(buttons) if one_row and len(buttons) <= 3 else COLUMNS
+    rows = [buttons[i : i + width] for i in range(0, len(buttons), width)]
+    if pages > 1 and session_id is not None and version is not None:
+        nav = []
+        if page > 0:
+            nav.append(InlineKeyboardButton("‹ Prev", callback_data=cd.page(session_id, version, page - 1)))  # fmt: skip
+        nav.append(InlineKeyboardButton(f"{page + 1}/{pages}", callback_data=cd.page(session_id, version, page)))  # fmt: skip
+        if page < pages - 1:
+            nav.append(InlineKeyboardButton("Next ›", callback_data=cd.page(session_id, version, page + 1)))  # fmt: skip
+        rows.append(nav)
+    for c in hand:
+        if hand_url:
+            rows.append([InlineKeyboardButton("My hand (private)", url=hand_url)])
+        else:
+            rows.append([InlineKeyboardButton(label(c.label), callback_data=cd.choice(c.data))])
+    return InlineKeyboardMarkup(rows) if rows else None
+
+
+def menu_keyboard(hand_url: str | None = None) -> InlineKeyboardMarkup:
+    def b(text: str, command: str) -> InlineKeyboardButton:
+        return InlineKeyboardButton(text, callback_data=cd.menu(command))
+
+    hand = InlineKeyboardButton("My hand", url=hand_url) if hand_url else b("My hand", "hand")
+    return InlineKeyboardMarkup(
+        [
+            [b("Start a game", "start"), b("Join", "join"), b("Begin", "begin")],
+            [b("Board", "board"), hand, b("Log", "log")],
+            [b("Rules", "rules"), b("Games here", "games"), b("Help", "help")],
+            [b("Leave", "leave"), b("Abort", "abort")],
+        ]
+    )
+
+
+def games_keyboard(games: Sequence[tuple[str, str]]) -> InlineKeyboardMarkup:
+    buttons = [
+        InlineKeyboardButton(label(title), callback_data=cd.start(gid)) for gid, title in games
+    ]
+    return InlineKeyboardMarkup([buttons[i : i + COLUMNS] for i in range(0, len(buttons), COLUMNS)])

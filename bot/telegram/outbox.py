@@ -1,0 +1,463 @@
+"""Turning the service's replies into Telegram messages.
+
+- A session has one live message (its lobby, then its board). A new board edits that
+  message in place while it is still near the bottom of the chat, and otherwise replaces
+  it (a new message, the old one deleted), so a game never floods its group. The message
+  id is kept in memory only: after a restart the next board is simply a new message.
+- Pictures go as photos with a caption of at most 1024 characters; the rest of a long
+  text follows as text messages (4096 characters each).
+- A reply meant for one user (`Reply.to`) goes only to that user's private chat, which
+  the bot knows once the user has pressed START; if it cannot get there, the group is
+  told so (without the secret) and given a deep link that opens the private chat.
+- What a game leaves behind (notices, overflow texts, the lobby) is deleted at its end;
+  Telegram allows that for 48 hours, and failures are ignored.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import html
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from telegram import (
+    Bot,
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    InputMediaPhoto,
+    ReplyParameters,
+)
+from telegram.constants import ParseMode
+from telegram.error import BadRequest, Forbidden, TelegramError
+
+from bot.service import ChatRef, Picture, Reply, UserRef
+from bot.store import Store
+from bot.telegram import callback_data as cd
+from bot.telegram import keyboards
+from engines import REGISTRY
+
+log = logging.getLogger(__name__)
+
+CAPTION_LIMIT = 1024
+TEXT_LIMIT = 4096
+BURIED_AFTER = 6  # newer messages in the chat after which a board is re-sent, not edited
+PLATFORM = "telegram"
+
+
+def tg_length(text: str) -> int:
+    """Telegram counts UTF-16 code units."""
+    return len(text.encode("utf-16-le")) // 2
+
+
+def split_text(text: str, limit: int) -> tuple[str, str]:
+    """(head, rest): head fits `limit`, cut at a line or word boundary and marked with "…"."""
+    if tg_length(text) <= limit:
+        return text, ""
+    budget = limit - 1
+    head = text[:budget]
+    while tg_length(head) > budget:
+        head = head[:-1]
+    cut = max(head.rfind("\n"), head.rfind(" "))
+    if cut >= budget // 2:
+        head = head[:cut]
+    return head.rstrip() + "…", text[len(head) :].lstrip()
+
+
+def chunks(text: str, limit: int = TEXT_LIMIT) -> list[str]:
+    out = []
+    while text:
+        head, text = split_text(text, limit)
+        out.append(head.removesuffix("…") if text else head)
+    return out
+
+
+def mention_html(users: Sequence[UserRef]) -> str:
+    return ", ".join(
+        f'<a href="tg://user?id={int(u.id)}">{html.escape(u.name)}</a>'
+        for u in users
+        if u.id.isdigit()
+    )
+
+
+@dataclass
+class Slot:
+    """The live message of a session (its lobby or board)."""
+
+    chat_id: int
+    message_id: int
+    photo: bool
+    version: int | None
+
+
+@dataclass
+class Tracked:
+    slot: Slot | None = None
+    litter: list[tuple[int, int]] = field(default_factory=list)  # (chat id, message id)
+    warned: set[str] = field(default_factory=set)  # users told they cannot be reached
+    board: Reply | None = None  # the latest board reply (for paging its keyboard)
+
+
+class Outbox:
+    def __init__(self, bot: Bot, store: Store, bot_username: str) -> None:
+        self.bot = bot
+        self.store = store
+        self.username = bot_username
+        self.sessions: dict[int, Tracked] = {}
+        self.current: dict[tuple[int, int | None], int] = {}  # (chat, topic) -> session id
+        self.seen: dict[int, int] = {}  # chat id -> newest message id seen there
+        self._locks: dict[int, asyncio.Lock] = {}
+
+    # ----- bookkeeping --------------------------------------------------------------
+    def saw(self, chat_id: int, message_id: int) -> None:
+        if message_id > self.seen.get(chat_id, 0):
+            self.seen[chat_id] = message_id
+
+    def hand_url(self, session_id: int | None) -> str | None:
+        if session_id is None or not self.username:
+            return None
+        return cd.deep_link(self.username, cd.hand_payload(session_id))
+
+    def tracked(self, session_id: int) -> Tracked:
+        return self.sessions.setdefault(session_id, Tracked())
+
+    def latest_board(self, session_id: int) -> Reply | None:
+        t = self.sessions.get(session_id)
+        return t.board if t else None
+
+    def adopt(self, session_id: int, chat_id: int, message_id: int, photo: bool) -> None:
+        """After a restart, a button pressed on an old board tells us which message it is."""
+        t = self.tracked(session_id)
+        if t.slot is None:
+            t.slot = Slot(chat_id, message_id, photo, None)
+            self.saw(chat_id, message_id + BURIED_AFTER + 1)  # old: replace it, do not edit
+
+    def _lock(self, chat_id: int) -> asyncio.Lock:
+        return self._locks.setdefault(chat_id, asyncio.Lock())
+
+    # ----- posting ------------------------------------------------------------------
+    async def post(
+        self,
+        chat: ChatRef,
+        replies: Sequence[Reply],
+        *,
+        fresh: bool = False,
+        session_id: int | None = None,
+        private_origin: str | None = None,
+        reply_to: int | None = None,
+        asked: bool = False,
+    ) -> None:
+        """Post replies in `chat`. fresh: the user asked to see the board (send it anew).
+        session_id: the session the replies concern when they do not say (an abort).
+        private_origin: the user id whose private chat the request came from.
+        asked: the user asked for this private reply (always say if it cannot be sent)."""
+        chat_id = int(chat.chat)
+        async with self._lock(chat_id):
+            for reply in replies:
+                sid = reply.session_id or session_id or self.current.get(_key(chat))
+                if reply.to is not None:
+                    await self._post_private(chat, reply, sid, private_origin, asked)
+                elif reply.kind in ("board", "lobby") and reply.session_id is not None:
+                    self.current[_key(chat)] = reply.session_id
+                    await self._post_slot(chat, reply, fresh=fresh)
+                else:
+                    await self._post_loose(chat, reply, sid, reply_to=reply_to)
+                ended = reply.final or (reply.kind == "lobby" and reply.session_id is None)
+                if ended and sid is not None:
+                    await self._tidy(chat, sid, keep_board=reply.kind == "board")
+
+    async def notice(
+        self, chat: ChatRef, text: str, *, reply_to: int | None = None, markup=None
+    ) -> None:
+        """A short message for the chat (a refusal, a pointer to the private chat)."""
+        async with self._lock(int(chat.chat)):
+            sid = self.current.get(_key(chat))
+            message = await self._send_text(chat, text, markup, reply_to=reply_to)
+            if message is not None and sid is not None:
+                self.tracked(sid).litter.append((message.chat_id, message.message_id))
+
+    async def _post_slot(self, chat: ChatRef, reply: Reply, *, fresh: bool) -> None:
+        sid = reply.session_id
+        t = self.tracked(sid)
+        if reply.kind == "board":
+            newest = t.board.version if t.board is not None else None
+            if newest is not None and reply.version is not None and reply.version < newest:
+                return  # an older board overtaken by a newer one: never show it
+            t.board = reply
+        caption_html, rest = self._caption(reply, CAPTION_LIMIT if reply.picture else TEXT_LIMIT)
+        markup = self._markup(chat, reply)
+        chat_id = int(chat.chat)
+        old = t.slot
+        photo = reply.picture is not None
+        if (
+            old is not None
+            and not fresh
+            and old.photo == photo
+            and old.chat_id == chat_id
+            and self.seen.get(chat_id, 0) - old.message_id <= BURIED_AFTER
+            and await self._edit(old, reply, caption_html, markup)
+        ):
+            old.version = reply.version
+        else:
+            message = await self._send(chat, reply.picture, caption_html, markup)
+            if message is None:
+                return
+            t.slot = Slot(chat_id, message.message_id, photo, reply.version)
+            if old is not None:
+                await self._delete(old.chat_id, [old.message_id], fallback_strip=True)
+        if rest:
+            for part in chunks(rest):
+                extra = await self._send_text(chat, part, None, escaped=False)
+                if extra is not None:
+                    t.litter.append((extra.chat_id, extra.message_id))
+
+    async def _post_loose(
+        self, chat: ChatRef, reply: Reply, sid: int | None, *, reply_to: int | None = None
+    ) -> None:
+        caption_html, rest = self._caption(reply, CAPTION_LIMIT if reply.picture else TEXT_LIMIT)
+        markup = self._markup(chat, reply)
+        sent = [await self._send(chat, reply.picture, caption_html, markup, reply_to=reply_to)]
+        for part in chunks(rest):
+            sent.append(await self._send_text(chat, part, None, escaped=False))
+        if sid is not None and not reply.final:
+            self.tracked(sid).litter += [(m.chat_id, m.message_id) for m in sent if m is not None]
+
+    async def _post_private(
+        self,
+        chat: ChatRef,
+        reply: Reply,
+        sid: int | None,
+        private_origin: str | None,
+        asked: bool = False,
+    ) -> None:
+        user = reply.to
+        if private_origin == user.id:
+            target = private_origin
+        else:
+            known = await self.store.user(PLATFORM, user.id)
+            target = known.get("private_chat") if known else None
+        private = ChatRef(PLATFORM, str(target), "", str(target)) if target else None
+        if private is not None:
+            try:
+                caption_html, rest = self._caption(
+                    reply, CAPTION_LIMIT if reply.picture else TEXT_LIMIT
+                )
+                if sid is not None and reply.kind == "private":
+                    where = await self._where(sid)
+                    caption_html = f"<i>{html.escape(where)}</i>\n{caption_html}" if where else caption_html  # fmt: skip
+                await self._send(private, reply.picture, caption_html, None, raise_forbidden=True)
+                for part in chunks(rest):
+                    await self._send_text(private, part, None, escaped=False)
+                if sid is not None:
+                    self.tracked(sid).warned.discard(user.id)
+                return
+            except Forbidden:
+                log.info("cannot reach telegram user %s privately (blocked or never started)", user.id)  # fmt: skip
+        if private_origin is not None and chat.chat == private_origin:
+            return  # asked in that very private chat, which refuses us: nowhere else to say it
+        t = self.tracked(sid) if sid is not None else None
+        if t is not None and user.id in t.warned and not asked:
+            return
+        if t is not None:
+            t.warned.add(user.id)
+        url = self.hand_url(sid)
+        text = (
+            f"{user.name}, I cannot send you private messages yet. Press the button below, "
+            "then Start, and I will show you your hand there."
+        )
+        markup = None
+        if url:
+            markup = InlineKeyboardMarkup([[InlineKeyboardButton("Open my private chat", url=url)]])
+        message = await self._send_text(chat, text, markup)
+        if message is not None and t is not None:
+            t.litter.append((message.chat_id, message.message_id))
+
+    async def _where(self, session_id: int) -> str:
+        row = await self.store.session(session_id)
+        if row is None:
+            return ""
+        game = REGISTRY.get(row.game)
+        return f"{game.title if game else row.game}, game #{session_id}"
+
+    # ----- building -----------------------------------------------------------------
+    def _caption(self, reply: Reply, limit: int) -> tuple[str, str]:
+        """(HTML for the message, plain overflow text); the mention line always fits."""
+        ping = mention_html(reply.mention) if reply.mention and reply.to is None else ""
+        ping_plain = ", ".join(u.name for u in reply.mention if u.id.isdigit()) if ping else ""
+        reserve = tg_length("\nYour move: " + ping_plain) if ping else 0
+        head, rest = split_text(reply.text, limit - reserve)
+        body = html.escape(head)
+        if ping:
+            body += "\nYour move: " + ping
+        return body, rest
+
+    def _markup(self, chat: ChatRef, reply: Reply) -> InlineKeyboardMarkup | None:
+        if not reply.choices:
+            return None
+        in_group = int(chat.chat) < 0
+        return keyboards.choices_keyboard(
+            reply.choices,
+            session_id=reply.session_id,
+            version=reply.version,
+            hand_url=self.hand_url(reply.session_id) if in_group else None,
+            one_row=reply.kind == "lobby",
+        )
+
+    # ----- Bot API calls ------------------------------------------------------------
+    async def _send(
+        self,
+        chat: ChatRef,
+        picture: Picture | None,
+        caption_html: str,
+        markup,
+        *,
+        reply_to: int | None = None,
+        raise_forbidden: bool = False,
+    ):
+        if picture is None:
+            return await self._send_text(
+                chat, caption_html, markup, reply_to=reply_to, raise_forbidden=raise_forbidden
+            )
+        try:
+            message = await self.bot.send_photo(
+                chat_id=int(chat.chat),
+                photo=picture.png,
+                filename=picture.filename,
+                caption=caption_html or None,
+                parse_mode=ParseMode.HTML,
+                reply_markup=markup,
+                message_thread_id=_thread(chat),
+                reply_parameters=_reply(reply_to),
+            )
+        except Forbidden:
+            if raise_forbidden:
+                raise
+            log.warning("telegram refused a photo in chat %s (bot removed?)", chat.chat)
+            return None
+        except TelegramError as exc:
+            log.warning("could not send a photo to chat %s: %s", chat.chat, exc)
+            return None
+        self.saw(message.chat_id, message.message_id)
+        return message
+
+    async def _send_text(
+        self,
+        chat: ChatRef,
+        text: str,
+        markup,
+        *,
+        escaped: bool = True,
+        reply_to: int | None = None,
+        raise_forbidden: bool = False,
+    ):
+        if not escaped:
+            text = html.escape(text)
+        try:
+            message = await self.bot.send_message(
+                chat_id=int(chat.chat),
+                text=text or "…",
+                parse_mode=ParseMode.HTML,
+                reply_markup=markup,
+                message_thread_id=_thread(chat),
+                reply_parameters=_reply(reply_to),
+            )
+        except Forbidden:
+            if raise_forbidden:
+                raise
+            log.warning("telegram refused a message in chat %s (bot removed?)", chat.chat)
+            return None
+        except TelegramError as exc:
+            log.warning("could not send a message to chat %s: %s", chat.chat, exc)
+            return None
+        self.saw(message.chat_id, message.message_id)
+        return message
+
+    async def _edit(self, old: Slot, reply: Reply, caption_html: str, markup) -> bool:
+        try:
+            if reply.picture is not None:
+                await self.bot.edit_message_media(
+                    chat_id=old.chat_id,
+                    message_id=old.message_id,
+                    media=InputMediaPhoto(
+                        reply.picture.png,
+                        caption=caption_html or None,
+                        parse_mode=ParseMode.HTML,
+                        filename=reply.picture.filename,
+                    ),
+                    reply_markup=markup,
+                )
+            else:
+                await self.bot.edit_message_text(
+                    chat_id=old.chat_id,
+                    message_id=old.message_id,
+                    text=caption_html or "…",
+                    parse_mode=ParseMode.HTML,
+                    reply_markup=markup,
+                )
+        except BadRequest as exc:
+            if "not modified" in str(exc).lower():
+                return True
+            log.info("could not edit message %s, sending a new one: %s", old.message_id, exc)
+            return False
+        except TelegramError as exc:
+            log.info("could not edit message %s, sending a new one: %s", old.message_id, exc)
+            return False
+        return True
+
+    async def set_page(self, chat_id: int, message_id: int, markup) -> None:
+        await self.bot.edit_message_reply_markup(
+            chat_id=chat_id, message_id=message_id, reply_markup=markup
+        )
+
+    async def _delete(self, chat_id: int, ids: list[int], *, fallback_strip: bool = False) -> None:
+        if not ids:
+            return
+        try:
+            if len(ids) == 1:
+                await self.bot.delete_message(chat_id=chat_id, message_id=ids[0])
+            else:
+                await self.bot.delete_messages(chat_id=chat_id, message_ids=ids)
+            return
+        except TelegramError as exc:  # older than 48 h, already gone, or no right to
+            log.info("could not delete %d message(s) in %s: %s", len(ids), chat_id, exc)
+        if fallback_strip:
+            for message_id in ids:  # at least take the stale buttons away
+                with contextlib.suppress(TelegramError):
+                    await self.bot.edit_message_reply_markup(
+                        chat_id=chat_id, message_id=message_id, reply_markup=None
+                    )
+
+    async def _tidy(self, chat: ChatRef, session_id: int, *, keep_board: bool) -> None:
+        t = self.sessions.pop(session_id, None)
+        if self.current.get(_key(chat)) == session_id:
+            del self.current[_key(chat)]
+        if t is None:
+            return
+        by_chat: dict[int, list[int]] = {}
+        for chat_id, message_id in t.litter:
+            by_chat.setdefault(chat_id, []).append(message_id)
+        for chat_id, ids in by_chat.items():
+            for start in range(0, len(ids), 100):
+                await self._delete(chat_id, ids[start : start + 100])
+        if t.slot is not None and not keep_board:
+            if not t.slot.photo:  # a lobby that never became a game
+                await self._delete(t.slot.chat_id, [t.slot.message_id], fallback_strip=True)
+                return
+            # An aborted game: keep its last picture for the record, without live buttons.
+            with contextlib.suppress(TelegramError):
+                await self.bot.edit_message_reply_markup(
+                    chat_id=t.slot.chat_id, message_id=t.slot.message_id, reply_markup=None
+                )
+
+
+def _key(chat: ChatRef) -> tuple[int, int | None]:
+    return int(chat.chat), _thread(chat)
+
+
+def _thread(chat: ChatRef) -> int | None:
+    return int(chat.thread) if chat.thread else None
+
+
+def _reply(message_id: int | None) -> ReplyParameters | None:
+    return ReplyParameters(message_id, allow_sending_without_reply=True) if message_id else None

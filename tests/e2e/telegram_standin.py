@@ -1,0 +1,518 @@
+"""A stand-in Telegram Bot API server (aiohttp, 127.0.0.1 only) for end-to-end tests.
+
+The real python-telegram-bot talks to it through `base_url` / `base_file_url`, with its
+real long polling. It keeps chats and messages like Telegram does (message ids per chat,
+deletions, edits, topics), checks what Telegram checks (64-byte button data, 1024-character
+captions, 4096-character texts, PNG uploads, no private message before START), records
+every call, and lets a test type messages, press buttons and inject 429s.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import html
+import itertools
+import json
+import re
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from aiohttp import web
+
+BOT_ID = 7000001
+BOT_USERNAME = "escape_test_bot"
+TOKEN = f"{BOT_ID}:TEST-TOKEN-not-a-real-one"
+PNG = b"\x89PNG\r\n\x1a\n"
+
+# Form fields PTB JSON-encodes (everything else is a plain string).
+JSON_FIELDS = {
+    "chat_id", "message_id", "message_ids", "message_thread_id", "reply_markup", "media",
+    "commands", "scope", "offset", "timeout", "limit", "allowed_updates", "show_alert",
+    "user_id", "cache_time", "disable_notification", "caption_entities", "entities",
+    "link_preview_options", "reply_parameters", "protect_content", "drop_pending_updates",
+    "icon_color", "show_caption_above_media", "has_spoiler",
+}  # fmt: skip
+SENDS = ("sendMessage", "sendPhoto")
+
+
+class ApiError(Exception):
+    def __init__(self, code: int, description: str, retry_after: int | None = None):
+        super().__init__(description)
+        self.code, self.description, self.retry_after = code, description, retry_after
+
+
+@dataclass
+class Call:
+    method: str
+    params: dict[str, Any]
+    files: dict[str, bytes] = field(default_factory=dict)
+    status: int = 200
+    result: Any = None
+
+
+def visible(text: str | None) -> str:
+    """The text a reader sees: HTML tags removed and entities decoded."""
+    return html.unescape(re.sub(r"<[^>]+>", "", text or ""))
+
+
+def tg_len(text: str) -> int:
+    return len(text.encode("utf-16-le")) // 2
+
+
+class TelegramStandIn:
+    def __init__(self) -> None:
+        self.token = TOKEN
+        self.calls: list[Call] = []
+        self.violations: list[str] = []  # what real Telegram would have refused
+        self.chats: dict[int, dict] = {}
+        self.users: dict[int, dict] = {}
+        self.messages: dict[tuple[int, int], dict] = {}
+        self.deleted: set[tuple[int, int]] = set()
+        self.started: set[int] = set()  # users who pressed START in the bot's private chat
+        self.blocked: set[int] = set()
+        self.admins: dict[int, set[int]] = {}
+        self.topics: dict[int, set[int]] = {}
+        self._next_message: dict[int, itertools.count] = {}
+        self._updates: list[dict] = []
+        self._update_ids = itertools.count(1)
+        self._query_ids = itertools.count(1)
+        self._failures: dict[str, list[ApiError]] = {}
+        self._changed = asyncio.Condition()
+        self._runner: web.AppRunner | None = None
+        self.port = 0
+        self.polls = 0
+        self._closing = False
+
+    # ----- server -------------------------------------------------------------------
+    async def start(self) -> None:
+        app = web.Application(client_max_size=20 * 1024 * 1024)
+        app.router.add_post("/bot{token}/{method}", self._handle)
+        app.router.add_get("/bot{token}/{method}", self._handle)
+        self._runner = web.AppRunner(app, handle_signals=False)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        self.port = site._server.sockets[0].getsockname()[1]
+
+    async def close(self) -> None:
+        async with self._changed:  # release held long polls at once
+            self._closing = True
+            self._changed.notify_all()
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/bot"
+
+    @property
+    def base_file_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/file/bot"
+
+    # ----- the world ----------------------------------------------------------------
+    def add_user(self, user_id: int, first_name: str, username: str | None = None) -> dict:
+        user = {"id": user_id, "is_bot": False, "first_name": first_name}
+        if username:
+            user["username"] = username
+        self.users[user_id] = user
+        self.chats[user_id] = {"id": user_id, "type": "private", "first_name": first_name}
+        return user
+
+    def add_group(self, chat_id: int, title: str, *, forum: bool = False) -> dict:
+        chat = {"id": chat_id, "type": "supergroup", "title": title}
+        if forum:
+            chat["is_forum"] = True
+            self.topics[chat_id] = set()
+        self.chats[chat_id] = chat
+        return chat
+
+    def add_topic(self, chat_id: int, thread_id: int) -> None:
+        self.topics.setdefault(chat_id, set()).add(thread_id)
+
+    def fail_next(self, method: str, code: int = 429, retry_after: int = 1, times: int = 1) -> None:
+        text = f"Too Many Requests: retry after {retry_after}" if code == 429 else "Bad Request"
+        self._failures.setdefault(method, []).extend(
+            ApiError(code, text, retry_after if code == 429 else None) for _ in range(times)
+        )
+
+    def _message_id(self, chat_id: int) -> int:
+        return next(self._next_message.setdefault(chat_id, itertools.count(1)))
+
+    # ----- what users do ------------------------------------------------------------
+    async def say(self, user: dict, chat_id: int, text: str, *, thread: int | None = None) -> dict:
+        """A user types `text` in a chat (a command gets its bot_command entity)."""
+        chat = self.chats[chat_id]
+        message = {
+            "message_id": self._message_id(chat_id),
+            "from": user,
+            "chat": chat,
+            "date": int(time.time()),
+            "text": text,
+        }
+        if text.startswith("/"):
+            command = text.split()[0]
+            message["entities"] = [{"type": "bot_command", "offset": 0, "length": len(command)}]
+            if chat["type"] == "private" and command.split("@")[0] == "/start":
+                self.started.add(user["id"])
+        if thread is not None:
+            message["message_thread_id"] = thread
+            message["is_topic_message"] = True
+        self.messages[(chat_id, message["message_id"])] = message
+        await self._push({"message": message})
+        return message
+
+    async def press(self, user: dict, message: dict, data: str) -> str:
+        """A user presses an inline button carrying `data` under `message`; the query id."""
+        query_id = str(next(self._query_ids))
+        await self._push(
+            {
+                "callback_query": {
+                    "id": query_id,
+                    "from": user,
+                    "chat_instance": f"ci{message['chat']['id']}",
+                    "message": copy.deepcopy(message),
+                    "data": data,
+                }
+            }
+        )
+        return query_id
+
+    async def answer(self, query_id: str, timeout: float = 10) -> dict:
+        call = await self.wait_for(
+            lambda c: (
+                c.method == "answerCallbackQuery"
+                and str(c.params.get("callback_query_id")) == query_id
+            ),
+            timeout=timeout,
+        )
+        return call.params
+
+    async def _push(self, payload: dict) -> None:
+        async with self._changed:
+            self._updates.append({"update_id": next(self._update_ids), **payload})
+            self._changed.notify_all()
+
+    # ----- looking ------------------------------------------------------------------
+    async def wait_for(self, predicate, *, after: int = 0, timeout: float = 10) -> Call:
+        async def find() -> Call:
+            async with self._changed:
+                while True:
+                    for call in self.calls[after:]:
+                        if predicate(call):
+                            return call
+                    await self._changed.wait()
+
+        return await asyncio.wait_for(find(), timeout)
+
+    def calls_of(self, *methods: str, after: int = 0) -> list[Call]:
+        return [c for c in self.calls[after:] if c.method in methods]
+
+    def bot_messages(self, chat_id: int, *, live: bool = True) -> list[dict]:
+        return [
+            m
+            for (cid, mid), m in sorted(self.messages.items())
+            if cid == chat_id
+            and m.get("from", {}).get("id") == BOT_ID
+            and not (live and (cid, mid) in self.deleted)
+        ]
+
+    def message(self, chat_id: int, message_id: int) -> dict:
+        return self.messages[(chat_id, message_id)]
+
+    # ----- the Bot API --------------------------------------------------------------
+    async def _handle(self, request: web.Request) -> web.Response:
+        if request.match_info["token"] != self.token:
+            return _error(ApiError(401, "Unauthorized"))
+        method = request.match_info["method"]
+        params, files = await _read(request)
+        call = Call(method, params, files)
+        try:
+            failures = self._failures.get(method)
+            if failures:
+                raise failures.pop(0)
+            if method == "getUpdates":
+                result = await self._get_updates(params)
+            else:
+                handler = getattr(self, f"_api_{method}", None)
+                if handler is None:
+                    raise ApiError(404, f"Not Found: method {method} is not in the stand-in")
+                result = handler(params, files)
+        except ApiError as exc:
+            call.status = exc.code
+            await self._record(call)
+            return _error(exc)
+        call.result = result
+        if method != "getUpdates":
+            await self._record(call)
+        return web.json_response({"ok": True, "result": result})
+
+    async def _record(self, call: Call) -> None:
+        async with self._changed:
+            self.calls.append(call)
+            self._changed.notify_all()
+
+    async def _get_updates(self, params: dict) -> list[dict]:
+        self.polls += 1
+        offset = int(params.get("offset") or 0)
+        timeout = float(params.get("timeout") or 0)
+        limit = int(params.get("limit") or 100)
+        allowed = params.get("allowed_updates") or []
+        async with self._changed:
+            self._updates = [u for u in self._updates if u["update_id"] >= offset]
+            deadline = asyncio.get_running_loop().time() + timeout
+            while not self._updates and not self._closing:
+                left = deadline - asyncio.get_running_loop().time()
+                if left <= 0:
+                    break
+                try:
+                    await asyncio.wait_for(self._changed.wait(), left)
+                except TimeoutError:
+                    break
+            updates = [u for u in self._updates if u["update_id"] >= offset][:limit]
+        if allowed:
+            for u in updates:
+                kinds = set(u) - {"update_id"}
+                if not kinds <= set(allowed):
+                    self.violations.append(f"update {kinds} not in allowed_updates {allowed}")
+        return updates
+
+    def _api_getMe(self, params, files):
+        return {
+            "id": BOT_ID, "is_bot": True, "first_name": "Escape", "username": BOT_USERNAME,
+            "can_join_groups": True, "can_read_all_group_messages": False,
+            "supports_inline_queries": False,
+        }  # fmt: skip
+
+    def _api_deleteWebhook(self, params, files):
+        return True
+
+    def _api_setMyCommands(self, params, files):
+        for command in params.get("commands") or []:
+            if not re.fullmatch(r"[a-z0-9_]{1,32}", command["command"]):
+                self.violations.append(f"bad command name {command['command']!r}")
+        return True
+
+    def _chat(self, params) -> dict:
+        chat_id = params.get("chat_id")
+        chat = self.chats.get(int(chat_id)) if chat_id is not None else None
+        if chat is None:
+            raise ApiError(400, "Bad Request: chat not found")
+        if chat["type"] == "private" and (
+            chat["id"] not in self.started or chat["id"] in self.blocked
+        ):
+            raise ApiError(403, "Forbidden: bot can't initiate conversation with a user")
+        return chat
+
+    def _check_markup(self, markup) -> None:
+        if not markup:
+            return
+        rows = markup.get("inline_keyboard", [])
+        count = sum(len(r) for r in rows)
+        if count > 100:
+            raise ApiError(400, "Bad Request: too many buttons")
+        for row in rows:
+            for button in row:
+                data = button.get("callback_data")
+                if data is not None and not 1 <= len(data.encode()) <= 64:
+                    self.violations.append(f"callback data too long: {data!r}")
+                    raise ApiError(400, "Bad Request: BUTTON_DATA_INVALID")
+                url = button.get("url")
+                if url is not None:
+                    m = re.fullmatch(r"https://t\.me/(\w+)\?start=([A-Za-z0-9_-]{1,64})", url)
+                    if m is None or m.group(1) != BOT_USERNAME:
+                        self.violations.append(f"bad deep link {url!r}")
+
+    def _check_thread(self, chat: dict, params) -> int | None:
+        thread = params.get("message_thread_id")
+        if thread is not None and chat.get("is_forum") and int(thread) not in self.topics.get(chat["id"], set()):  # fmt: skip
+            raise ApiError(400, "Bad Request: message thread not found")
+        return int(thread) if thread is not None else None
+
+    def _new_message(self, chat: dict, params, **content) -> dict:
+        message = {
+            "message_id": self._message_id(chat["id"]),
+            "from": {
+                "id": BOT_ID,
+                "is_bot": True,
+                "first_name": "Escape",
+                "username": BOT_USERNAME,
+            },
+            "chat": chat,
+            "date": int(time.time()),
+            **content,
+        }
+        thread = self._check_thread(chat, params)
+        if thread is not None:
+            message["message_thread_id"] = thread
+            if chat.get("is_forum"):
+                message["is_topic_message"] = True
+        if params.get("reply_markup"):
+            message["reply_markup"] = params["reply_markup"]
+        self.messages[(chat["id"], message["message_id"])] = message
+        return message
+
+    def _api_sendMessage(self, params, files):
+        chat = self._chat(params)
+        text = params.get("text") or ""
+        if not 1 <= tg_len(visible(text)) <= 4096:
+            self.violations.append(f"text of {tg_len(visible(text))} characters")
+            raise ApiError(400, "Bad Request: message is too long")
+        self._check_markup(params.get("reply_markup"))
+        return self._new_message(chat, params, text=visible(text), html=text)
+
+    def _photo(self, files, name: str | None) -> dict:
+        data = files.get(name or "photo")
+        if data is None or not data.startswith(PNG):
+            self.violations.append("a photo that is not a PNG upload")
+            raise ApiError(400, "Bad Request: IMAGE_PROCESS_FAILED")
+        self.photo_bytes = getattr(self, "photo_bytes", 0) + len(data)
+        uid = f"p{len(self.calls)}"
+        return [{"file_id": uid, "file_unique_id": uid, "width": 1200, "height": 900, "file_size": len(data)}]  # fmt: skip
+
+    def _check_caption(self, caption: str | None) -> None:
+        if caption is not None and tg_len(visible(caption)) > 1024:
+            self.violations.append(f"caption of {tg_len(visible(caption))} characters")
+            raise ApiError(400, "Bad Request: message caption is too long")
+
+    def _api_sendPhoto(self, params, files):
+        chat = self._chat(params)
+        self._check_caption(params.get("caption"))
+        self._check_markup(params.get("reply_markup"))
+        photo = self._photo(files, _attached(params.get("photo")))
+        content = {"photo": photo}
+        if params.get("caption"):
+            content |= {"caption": visible(params["caption"]), "html": params["caption"]}
+        return self._new_message(chat, params, **content)
+
+    def _existing(self, params) -> dict:
+        key = (int(params.get("chat_id", 0)), int(params.get("message_id", 0)))
+        if key not in self.messages or key in self.deleted:
+            raise ApiError(400, "Bad Request: message to edit not found")
+        message = self.messages[key]
+        if message.get("from", {}).get("id") != BOT_ID:
+            raise ApiError(400, "Bad Request: message can't be edited")
+        return message
+
+    def _api_editMessageMedia(self, params, files):
+        message = self._existing(params)
+        media = params.get("media") or {}
+        if media.get("type") != "photo":
+            raise ApiError(400, "Bad Request: can't use this media type")
+        self._check_caption(media.get("caption"))
+        self._check_markup(params.get("reply_markup"))
+        message["photo"] = self._photo(files, _attached(media.get("media")))
+        message["caption"], message["html"] = visible(media.get("caption")), media.get("caption")
+        message.pop("reply_markup", None)
+        if params.get("reply_markup"):
+            message["reply_markup"] = params["reply_markup"]
+        message["edit_date"] = int(time.time())
+        return message
+
+    def _api_editMessageCaption(self, params, files):
+        message = self._existing(params)
+        self._check_caption(params.get("caption"))
+        message["caption"], message["html"] = visible(params.get("caption")), params.get("caption")  # fmt: skip
+        self._set_markup(message, params)
+        return message
+
+    def _api_editMessageText(self, params, files):
+        message = self._existing(params)
+        if "photo" in message:
+            raise ApiError(400, "Bad Request: there is no text in the message to edit")
+        message["text"], message["html"] = visible(params.get("text")), params.get("text")
+        self._set_markup(message, params)
+        return message
+
+    def _set_markup(self, message: dict, params) -> None:
+        self._check_markup(params.get("reply_markup"))
+        message.pop("reply_markup", None)
+        if params.get("reply_markup"):
+            message["reply_markup"] = params["reply_markup"]
+        message["edit_date"] = int(time.time())
+
+    def _api_editMessageReplyMarkup(self, params, files):
+        message = self._existing(params)
+        if (params.get("reply_markup") or None) == (message.get("reply_markup") or None):
+            raise ApiError(400, "Bad Request: message is not modified")
+        self._set_markup(message, params)
+        return message
+
+    def _api_deleteMessage(self, params, files):
+        key = (int(params["chat_id"]), int(params["message_id"]))
+        if key not in self.messages or key in self.deleted:
+            raise ApiError(400, "Bad Request: message to delete not found")
+        self.deleted.add(key)
+        return True
+
+    def _api_deleteMessages(self, params, files):
+        chat_id = int(params["chat_id"])
+        for message_id in params.get("message_ids") or []:
+            if (chat_id, int(message_id)) in self.messages:
+                self.deleted.add((chat_id, int(message_id)))
+        return True
+
+    def _api_answerCallbackQuery(self, params, files):
+        if len(params.get("text") or "") > 200:
+            self.violations.append("callback answer over 200 characters")
+            raise ApiError(400, "Bad Request: MESSAGE_TOO_LONG")
+        return True
+
+    def _api_getChatMember(self, params, files):
+        chat_id, user_id = int(params["chat_id"]), int(params["user_id"])
+        user = self.users[user_id]
+        if user_id in self.admins.get(chat_id, set()):
+            flags = [
+                "can_be_edited", "is_anonymous", "can_manage_chat", "can_delete_messages",
+                "can_manage_video_chats", "can_restrict_members", "can_promote_members",
+                "can_change_info", "can_invite_users", "can_post_stories", "can_edit_stories",
+                "can_delete_stories",
+            ]  # fmt: skip
+            return {"status": "administrator", "user": user, **{f: f != "is_anonymous" and f != "can_be_edited" for f in flags}}  # fmt: skip
+        return {"status": "member", "user": user}
+
+    def _api_deleteForumTopic(self, params, files):
+        self.topics.get(int(params["chat_id"]), set()).discard(int(params["message_thread_id"]))
+        return True
+
+    def _api_createForumTopic(self, params, files):
+        chat = self.chats.get(int(params["chat_id"]))
+        if chat is None or not chat.get("is_forum"):
+            raise ApiError(400, "Bad Request: the chat is not a forum")
+        thread = 1000 + len(self.topics[chat["id"]])
+        self.topics[chat["id"]].add(thread)
+        return {"message_thread_id": thread, "name": params.get("name"), "icon_color": 7322096}
+
+
+async def _read(request: web.Request) -> tuple[dict[str, Any], dict[str, bytes]]:
+    params: dict[str, Any] = {}
+    files: dict[str, bytes] = {}
+    if request.content_type == "application/json":
+        params = await request.json()
+    elif request.can_read_body:
+        form = await request.post()
+        for key, value in form.items():
+            if isinstance(value, web.FileField):
+                files[key] = value.file.read()
+            elif key in JSON_FIELDS:
+                try:
+                    params[key] = json.loads(value)
+                except ValueError:
+                    params[key] = value
+            else:
+                params[key] = value
+    return params, files
+
+
+def _attached(value: Any) -> str | None:
+    if isinstance(value, str) and value.startswith("attach://"):
+        return value.removeprefix("attach://")
+    return None
+
+
+def _error(exc: ApiError) -> web.Response:
+    body: dict[str, Any] = {"ok": False, "error_code": exc.code, "description": exc.description}
+    if exc.retry_after is not None:
+        body["parameters"] = {"retry_after": exc.retry_after}
+    return web.json_response(body, status=exc.code)
