@@ -5,6 +5,7 @@ Forms (session id, version, seat, index are decimal):
   j:S  l:S  b:S  join, leave, begin the lobby of session S
   v:S            show me my private view
   g:S            show the board again
+  k:S            vote to hand the late player's seat to a stand-in
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from dataclasses import dataclass
 
 from bot.service.replies import UserError
 
-_PATTERN = re.compile(r"^(?:(a):(\d{1,12}):(\d{1,9}):(\d{1,2}):(\d{1,4})|([jlbvg]):(\d{1,12}))$")
+_PATTERN = re.compile(r"^(?:(a):(\d{1,12}):(\d{1,9}):(\d{1,2}):(\d{1,4})|([jlbvgk]):(\d{1,12}))$")
 MAX_BYTES = 48
 
 

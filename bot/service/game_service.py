@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 import render
 from bot.service import buttons
+from bot.service import clock as clocks
 from bot.service.chance import draw
 from bot.service.replies import ChatRef, Choice, Picture, Reply, UserError, UserRef
 from bot.store import ChatBusy, NewEntry, SeatRow, SessionRow, StaleVersion, Store, StoreError
@@ -48,6 +49,13 @@ class Loaded:
     def user_of(self, seat: int) -> UserRef:
         s = self.row.seats[seat]
         return UserRef(self.row.platform, s.user_id, s.name)
+
+
+def split_options(options: dict[str, str]) -> tuple[dict[str, str], dict[str, str]]:
+    """(game options, clock options): pace, turn and timeout belong to the service."""
+    game = {k: v for k, v in options.items() if k not in clocks.SERVICE_OPTIONS}
+    clock = {k: v for k, v in options.items() if k in clocks.SERVICE_OPTIONS}
+    return game, clock
 
 
 def parse_options(text: str | Mapping[str, str] | None) -> dict[str, str]:
@@ -161,9 +169,11 @@ class GameService:
         options: str | Mapping[str, str] | None = None,
     ) -> list[Reply]:
         game = self.game(game_id)
+        game_options, clock_options = split_options(parse_options(options))
         try:
-            checked = game.check_options(parse_options(options))
-        except BadOption as exc:
+            checked = game.check_options(game_options)
+            clock = clocks.new_clock(clock_options)
+        except (BadOption, clocks.ClockError) as exc:
             raise UserError(str(exc)) from exc
         existing = await self._live_row(chat)
         if existing is not None:
@@ -178,6 +188,7 @@ class GameService:
                 platform=chat.platform, scope=chat.scope, chat=chat.chat, thread=chat.thread,
                 game=game.id, options=checked, rules_version=game.rules_version,
                 creator=user.id, seed=self._seed(), first_seat=SeatRow(0, user.id, user.name),
+                clock=clock,
             )  # fmt: skip
         except ChatBusy as exc:
             raise UserError("A game was just started here by someone else: /escape board.") from exc
@@ -342,9 +353,41 @@ class GameService:
             entries.append(NewEntry(CHANCE, outcome, None, _events(happened)))
         return state, events, entries, pos
 
+    def _stand_in_moves(self, row: SessionRow, game: Game, state, pos: int):
+        """Seats handed to a stand-in play at once: the game's default move, else a move
+        drawn from the session's generator (so a replay needs no generator either)."""
+        events: list[Event] = []
+        entries: list[NewEntry] = []
+        stand_ins = {s.seat for s in row.seats if s.kind == "placeholder"}
+        for _ in range(MAX_CHANCE_STEPS):
+            acting = [s for s in game.to_act(state) if s in stand_ins]
+            if not acting:
+                break
+            seat = acting[0]
+            action = game.default_action(state, seat)
+            if action is None:
+                legal = game.legal_actions(state, seat)
+                action = draw([(a, 1 / len(legal)) for a in legal], row.seed, pos)
+                pos += 1
+            state, happened = game.apply(state, seat, action)
+            events += happened
+            entries.append(NewEntry(seat, action, None, _events(happened)))
+            state, more, chance_entries, pos = self._resolve_chance(game, state, row.seed, pos)
+            events += more
+            entries += chance_entries
+        return state, events, entries, pos
+
+    def _next_clock(self, row: SessionRow, game: Game, state) -> dict:
+        acting = [s for s in game.to_act(state) if s >= 0]
+        waiting = [row.seats[s].user_id for s in acting if s < len(row.seats)]
+        window = bool(acting) and all(game.default_action(state, s) == "pass" for s in acting)
+        return clocks.start_turn(row.clock or clocks.new_clock({}), self._clock(), waiting, window)
+
     async def _commit(
         self, row: SessionRow, game: Game, state, events, entries, pos
     ) -> list[Reply]:
+        state, more, stand_in_entries, pos = self._stand_in_moves(row, game, state, pos)
+        events, entries = events + more, entries + stand_in_entries
         result = game.result(state)
         status = "finished" if result is not None else "active"
         result_json = (
@@ -352,10 +395,13 @@ class GameService:
              "summary": result.summary}
             if result is not None else None
         )  # fmt: skip
+        clock = self._next_clock(row, game, state) if result is None else {}
         try:
             await self.store.record(
-                row.id, row.version, entries, game.dump(state), pos, status, result_json
-            )
+                row.id, row.version, entries, game.dump(state), pos, status, result_json,
+                deadline=clock.get("deadline"), clock=clock or row.clock,
+                wake_at=clocks.next_wake(clock) if clock else None,
+            )  # fmt: skip
         except StaleVersion as exc:
             raise UserError(
                 "Someone else moved first; the board has changed. Look again and retry."
@@ -497,7 +543,13 @@ class GameService:
         if result is not None:
             lines.append(result.summary)
         elif acting:
-            lines.append("Waiting for " + ", ".join(u.name for u in mention) + ".")
+            left = clocks.describe_left(clocks.time_left(row.clock, self._clock()))
+            paused = row.clock.get("paused") is not None
+            lines.append(
+                "Waiting for " + ", ".join(u.name for u in mention)
+                + (f" (the table is paused; {left} left)" if paused else f" ({left} left)" if left else "")
+                + "."
+            )  # fmt: skip
         choices: list[Choice] = []
         for seat in acting:
             legal = game.legal_actions(state, seat)

@@ -1,6 +1,7 @@
 """Persistence: the only package that speaks SQL."""
 
 from bot.store.db import (
+    NOTE_SEAT,
     ChatBusy,
     LogEntry,
     NewEntry,
@@ -12,6 +13,7 @@ from bot.store.db import (
 )
 
 __all__ = [
+    "NOTE_SEAT",
     "ChatBusy",
     "LogEntry",
     "NewEntry",

@@ -22,6 +22,7 @@ import aiosqlite
 from bot.store.migrations import MIGRATIONS
 
 LIVE = ("lobby", "active")
+NOTE_SEAT = -2  # a log row that is a note of the bot's (a game ended for idleness), not a move
 
 
 class StoreError(Exception):
@@ -74,6 +75,8 @@ class SessionRow:
     result: dict | None
     created_at: float
     updated_at: float
+    clock: dict = field(default_factory=dict)
+    wake_at: float | None = None
     seats: list[SeatRow] = field(default_factory=list)
 
 
@@ -89,7 +92,7 @@ class NewEntry:
 
 _SESSION_COLUMNS = (
     "id, platform, scope, chat, thread, game, options, rules_version, status, creator, "
-    "version, state, seed, chance_pos, deadline, result, created_at, updated_at"
+    "version, state, seed, chance_pos, deadline, result, created_at, updated_at, clock, wake_at"
 )
 
 
@@ -191,16 +194,17 @@ class Store:
         creator: str,
         seed: int,
         first_seat: SeatRow,
+        clock: dict | None = None,
     ) -> SessionRow:
         now = self._clock()
 
         async def work(conn: aiosqlite.Connection) -> int:
             cur = await conn.execute(
                 "INSERT INTO sessions (platform, scope, chat, thread, game, options, "
-                "rules_version, status, creator, seed, created_at, updated_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?, ?)",
+                "rules_version, status, creator, seed, created_at, updated_at, clock) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?)",
                 (platform, scope, chat, thread, game, json.dumps(options), rules_version,
-                 creator, seed, now, now),
+                 creator, seed, now, now, json.dumps(clock or {})),
             )  # fmt: skip
             await self._insert_seats(conn, cur.lastrowid, [first_seat])
             return cur.lastrowid
@@ -297,6 +301,8 @@ class Store:
         status: str = "active",
         result: dict | None = None,
         deadline: float | None = None,
+        clock: dict | None = None,
+        wake_at: float | None = None,
     ) -> int:
         """Append log rows and store the new snapshot in one transaction; returns the new version."""
         now = self._clock()
@@ -305,7 +311,7 @@ class Store:
             await self._bump(
                 conn, session_id, version, state=json.dumps(state), chance_pos=chance_pos,
                 status=status, result=json.dumps(result) if result is not None else None,
-                deadline=deadline,
+                deadline=deadline, clock=json.dumps(clock or {}), wake_at=wake_at,
             )  # fmt: skip
             async with conn.execute(
                 "SELECT COALESCE(MAX(n), 0) FROM actions WHERE session_id = ?", (session_id,)
@@ -322,6 +328,77 @@ class Store:
 
         await self._write(work)
         return version + 1
+
+    async def set_clock(
+        self,
+        session_id: int,
+        version: int,
+        clock: dict,
+        deadline: float | None,
+        wake_at: float | None,
+    ) -> None:
+        """Store the turn clock without bumping the version: a reminder does not make the
+        buttons under the board stale. Refused (StaleVersion) if the game moved meanwhile."""
+
+        async def work(conn):
+            cur = await conn.execute(
+                "UPDATE sessions SET clock = ?, deadline = ?, wake_at = ? "
+                "WHERE id = ? AND version = ?",
+                (json.dumps(clock), deadline, wake_at, session_id, version),
+            )
+            if cur.rowcount != 1:
+                raise StaleVersion(f"session {session_id} is no longer at version {version}")
+
+        await self._write(work)
+
+    async def due_sessions(self, now: float) -> list[SessionRow]:
+        return await self._sessions(
+            f"SELECT {_SESSION_COLUMNS} FROM sessions WHERE status = 'active' "
+            "AND wake_at IS NOT NULL AND wake_at <= ? ORDER BY wake_at",
+            (now,),
+        )
+
+    async def idle_sessions(self, before: float) -> list[SessionRow]:
+        """Live sessions with no move (nor lobby change) since `before`."""
+        return await self._sessions(
+            f"SELECT {_SESSION_COLUMNS} FROM sessions WHERE status IN ('lobby', 'active') "
+            "AND updated_at < ? ORDER BY id",
+            (before,),
+        )
+
+    async def finish(self, session_id: int, version: int, status: str, note: str) -> None:
+        """End a session (abort, idle) with a note in its log."""
+        now = self._clock()
+
+        async def work(conn):
+            await self._bump(conn, session_id, version, status=status, wake_at=None)
+            async with conn.execute(
+                "SELECT COALESCE(MAX(n), 0) FROM actions WHERE session_id = ?", (session_id,)
+            ) as cur:
+                (last,) = await cur.fetchone()
+            event = [{"text": note, "to": None, "kind": "end"}]
+            await conn.execute(
+                "INSERT INTO actions (session_id, n, seat, action, user_id, events, at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (session_id, last + 1, NOTE_SEAT, status, None, json.dumps(event), now),
+            )
+
+        await self._write(work)
+
+    async def get_meta(self, key: str) -> str | None:
+        async with self._conn.execute("SELECT value FROM meta WHERE key = ?", (key,)) as cur:
+            row = await cur.fetchone()
+        return row[0] if row else None
+
+    async def set_meta(self, key: str, value: str) -> None:
+        async def work(conn):
+            await conn.execute(
+                "INSERT INTO meta (key, value) VALUES (?, ?) "
+                "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                (key, value),
+            )
+
+        await self._write(work)
 
     async def log(self, session_id: int, since: int = 0) -> list[LogEntry]:
         async with self._conn.execute(
@@ -368,14 +445,14 @@ class Store:
 
 def _session_row(row: Sequence[Any], seats: list[SeatRow]) -> SessionRow:
     (sid, platform, scope, chat, thread, game, options, rules_version, status, creator,
-     version, state, seed, chance_pos, deadline, result, created, updated) = row  # fmt: skip
+     version, state, seed, chance_pos, deadline, result, created, updated, clock, wake_at) = row  # fmt: skip
     return SessionRow(
         id=sid, platform=platform, scope=scope, chat=chat, thread=thread, game=game,
         options=json.loads(options), rules_version=rules_version, status=status,
         creator=creator, version=version, state=json.loads(state) if state else None,
         seed=seed, chance_pos=chance_pos, deadline=deadline,
         result=json.loads(result) if result else None, created_at=created,
-        updated_at=updated, seats=seats,
+        updated_at=updated, clock=json.loads(clock or "{}"), wake_at=wake_at, seats=seats,
     )  # fmt: skip
 
 

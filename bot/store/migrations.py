@@ -58,4 +58,16 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (platform, user_id)
     );
     """,
+    # 2: play over days. The turn clock (deadline, reminders, votes, pauses) is JSON beside
+    # the snapshot; wake_at is when the timer loop must next look at the session; meta holds
+    # the loop's heartbeat so time the bot was down is not counted against players.
+    """
+    ALTER TABLE sessions ADD COLUMN clock TEXT NOT NULL DEFAULT '{}';
+    ALTER TABLE sessions ADD COLUMN wake_at REAL;
+    CREATE INDEX sessions_by_wake ON sessions (wake_at) WHERE status = 'active';
+    CREATE TABLE meta (
+        key   TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+    );
+    """,
 ]
