@@ -227,5 +227,7 @@ def to_png(img: Image.Image) -> bytes:
     """Palette-mode PNG with one fixed palette: fast to save, small, byte-stable."""
     quantised = img.convert("RGB").quantize(palette=_palette_image(), dither=Image.Dither.NONE)
     buf = io.BytesIO()
-    quantised.save(buf, format="PNG", compress_level=6)
+    # zlib level 3: measured on our boards it saves two to four times faster than the
+    # default 6 for files about a quarter larger (still well under 100 KB).
+    quantised.save(buf, format="PNG", compress_level=3)
     return buf.getvalue()
