@@ -6,6 +6,7 @@ import asyncio
 import logging
 
 from bot.service import GameService
+from bot.service.timers import Timers
 from bot.settings import Settings
 from bot.store import Store
 
@@ -14,7 +15,7 @@ log = logging.getLogger(__name__)
 
 async def open_service(settings: Settings) -> GameService:
     store = await Store.open(settings.db_path)
-    return GameService(store)
+    return GameService(store, default_pace=settings.default_pace)
 
 
 async def serve(settings: Settings) -> None:
@@ -30,6 +31,9 @@ async def serve(settings: Settings) -> None:
             from bot.telegram import run_telegram
 
             tasks.append(asyncio.create_task(run_telegram(settings, service), name="telegram"))
+        # the first scan waits one interval, so the platforms have connected by then
+        timers = Timers(service, interval=settings.timer_interval)
+        tasks.append(asyncio.create_task(timers.run(), name="timers"))
         done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_EXCEPTION)
         for task in done:
             task.result()

@@ -23,6 +23,15 @@ def _ids(value: str) -> list[int]:
     return [int(v) for v in value.replace(",", " ").split() if v.strip().isdigit()]
 
 
+def _pace(value: str) -> str:
+    from bot.service.clock import PACES
+
+    value = value.strip().lower() or "normal"
+    if value not in PACES:
+        raise ValueError(f"ESCAPE_PACE must be one of {', '.join(PACES)}, not {value!r}")
+    return value
+
+
 @dataclass(frozen=True)
 class Settings:
     db_path: Path = Path("data/escape.sqlite3")
@@ -39,6 +48,8 @@ class Settings:
     telegram_webhook_listen: str = "0.0.0.0"
     telegram_webhook_port: int = 8443
     telegram_webhook_secret: str = ""
+    default_pace: str = "normal"
+    timer_interval: float = 30.0
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Settings:
@@ -58,6 +69,8 @@ class Settings:
             telegram_webhook_listen=e.get("TELEGRAM_WEBHOOK_LISTEN", "0.0.0.0"),
             telegram_webhook_port=int(e.get("TELEGRAM_WEBHOOK_PORT", "8443") or 8443),
             telegram_webhook_secret=e.get("TELEGRAM_WEBHOOK_SECRET", "").strip(),
+            default_pace=_pace(e.get("ESCAPE_PACE", "normal")),
+            timer_interval=max(1.0, float(e.get("ESCAPE_TIMER_INTERVAL", "30") or 30)),
         )
 
     @property

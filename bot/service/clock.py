@@ -1,9 +1,9 @@
 """The turn clock of a game played over days: pure functions over a JSON-able dict.
 
 A clock is stored with its session (sessions.clock) and restarted whenever the board
-changes. It knows when the players to act must move (the deadline), when to remind them
-(escalating, then silent), and what happens at the deadline. Nothing here reads the time:
-`now` is always passed in, so tests drive it without sleeping.
+changes. It knows when the players to act must move (the deadline), when to remind each
+of them (escalating, then silent), and what happens at the deadline. Nothing here reads
+the time: `now` is always passed in, so tests drive it without sleeping.
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ SERVICE_OPTIONS = ("pace", "turn", "timeout")
 
 
 class ClockError(ValueError):
-    """A clock setting that does not exist; the message names what does."""
+    """A clock setting or request that cannot be; the message says what can."""
 
 
 def parse_duration(text: str) -> float:
@@ -54,14 +54,14 @@ def parse_duration(text: str) -> float:
         value = float(number) * units[unit]
     except ValueError:
         raise ClockError(f"A time is written like 30m, 12h or 2d, not {text!r}.") from None
-    if not 60 <= value <= 30 * DAY or math.isnan(value):
+    if math.isnan(value) or not 60 <= value <= 30 * DAY:
         raise ClockError("The time to act must be between 1 minute and 30 days.")
     return value
 
 
-def new_clock(settings: dict[str, str]) -> dict:
+def new_clock(settings: dict[str, str], default_pace: str = DEFAULT_PACE) -> dict:
     """The clock settings chosen at start: pace preset, optional time to act, timeout rule."""
-    pace_name = settings.get("pace", DEFAULT_PACE)
+    pace_name = settings.get("pace", default_pace)
     if pace_name not in PACES:
         raise ClockError(f"Option pace cannot be {pace_name!r}; choose one of: {', '.join(PACES)}.")
     timeout = settings.get("timeout", "skip")
@@ -86,13 +86,15 @@ def new_clock(settings: dict[str, str]) -> dict:
     }
 
 
-def start_turn(clock: dict, now: float, waiting: list[str], window: bool) -> dict:
+def start_turn(clock: dict, now: float, waiting: list[str], reaction: bool) -> dict:
     """A new board: the players in `waiting` (user ids) get the full time again."""
     c = dict(clock)
-    span = c["window"] if window else c["turn"]
-    c.update(since=now, span=span, deadline=now + span, sent=0, muted=[], warned=False,
-             votes=[], waiting=list(waiting), window=c["window"])  # fmt: skip
+    span = c["window"] if reaction else c["turn"]
+    c.update(since=now, span=span, deadline=now + span, sent={}, hold={}, muted=[],
+             warned=False, late=[], votes=[], waiting=list(waiting), reaction=reaction)  # fmt: skip
     c["deadline"] = _extend_for_vacations(c, c["deadline"])
+    if c.get("paused") is not None:
+        c["paused"] = c["deadline"] - now  # a move while paused: the full time on resume
     return c
 
 
@@ -111,19 +113,78 @@ def reminder_times(c: dict) -> list[float]:
     return [start + f * c["span"] for f in c.get("reminders", [])]
 
 
-def next_wake(c: dict) -> float | None:
-    """When the timer loop must look at this session next (None: paused or no clock)."""
-    if not c or c.get("paused") is not None or "deadline" not in c:
-        return None
-    pending = [t for t in reminder_times(c)[c.get("sent", 0) :]]
-    candidates = [*pending, c["deadline"]]
-    return min(candidates)
-
-
-def due_reminder(c: dict, now: float) -> bool:
+def next_reminder(c: dict, user: str) -> float | None:
+    """When `user` is next reminded (None: muted, all sent, or none before the deadline)."""
     times = reminder_times(c)
-    sent = c.get("sent", 0)
-    return sent < len(times) and times[sent] <= now < c["deadline"]
+    sent = c.get("sent", {}).get(user, 0)
+    if user in c.get("muted", []) or sent >= len(times):
+        return None
+    at = max(times[sent], c.get("hold", {}).get(user, 0.0), c.get("vacation", {}).get(user, 0.0))
+    return at if at < c["deadline"] else None
+
+
+def running(c: dict) -> bool:
+    """A clock that counts: a turn with a deadline, not paused, not waiting for votes."""
+    return bool(c) and "deadline" in c and c.get("paused") is None and not c.get("warned")
+
+
+def next_wake(c: dict) -> float | None:
+    """When the timer loop must look at this session next (None: nothing to do by time)."""
+    if not running(c):
+        return None
+    pending = [t for u in c.get("waiting", []) if (t := next_reminder(c, u)) is not None]
+    return min([*pending, c["deadline"]])
+
+
+def due_reminders(c: dict, now: float) -> list[str]:
+    """The waiting players whose reminder has come (before the deadline)."""
+    if not running(c) or now >= c["deadline"]:
+        return []
+    return [u for u in c.get("waiting", []) if (t := next_reminder(c, u)) is not None and t <= now]
+
+
+def is_last_reminder(c: dict, user: str) -> bool:
+    return c.get("sent", {}).get(user, 0) >= len(c.get("reminders", [])) - 1
+
+
+def mark_reminded(c: dict, user: str, now: float) -> dict:
+    """Count every reminder time already passed as sent: a late catch-up pings once."""
+    c = dict(c)
+    passed = sum(1 for t in reminder_times(c) if t <= now)
+    c["sent"] = {**c.get("sent", {}), user: max(passed, c.get("sent", {}).get(user, 0) + 1)}
+    c["hold"] = {k: v for k, v in c.get("hold", {}).items() if k != user}
+    return c
+
+
+def hold_reminder(c: dict, user: str, until: float) -> dict:
+    """Quiet hours: the reminder waits until `until`."""
+    c = dict(c)
+    c["hold"] = {**c.get("hold", {}), user: until}
+    return c
+
+
+def mute(c: dict, user: str) -> dict:
+    """No more reminders for `user` this turn (the next board starts them again)."""
+    c = dict(c)
+    c["muted"] = sorted({*c.get("muted", []), user})
+    return c
+
+
+def deadline_due(c: dict, now: float) -> bool:
+    return running(c) and c["deadline"] <= now
+
+
+def warn(c: dict, late: list[str]) -> dict:
+    """The deadline passed and no default move fits: the others may now vote."""
+    c = dict(c)
+    c.update(warned=True, late=list(late), votes=[])
+    return c
+
+
+def add_vote(c: dict, voter: str) -> dict:
+    c = dict(c)
+    c["votes"] = sorted({*c.get("votes", []), voter})
+    return c
 
 
 def time_left(c: dict, now: float) -> float | None:
@@ -144,6 +205,14 @@ def describe_left(seconds: float | None) -> str:
     return f"{max(1, int(seconds // 60))}m"
 
 
+def describe_span(seconds: float) -> str:
+    if seconds % DAY == 0:
+        return f"{seconds / DAY:g}d"
+    if seconds % HOUR == 0:
+        return f"{seconds / HOUR:g}h"
+    return f"{seconds / 60:g}m"
+
+
 def pause(c: dict, now: float) -> dict:
     c = dict(c)
     c["paused"] = max(0.0, c.get("deadline", now) - now)
@@ -157,9 +226,10 @@ def resume(c: dict, now: float) -> dict:
     c["paused"] = None
     c["pause_votes"] = []
     if "deadline" in c:
-        shift = now + left - c["deadline"]
-        c["deadline"] += shift
-        c["since"] = c.get("since", now) + shift
+        moved = now + left - c["deadline"]
+        c["deadline"] += moved
+        c["since"] = c.get("since", now) + moved
+        c["hold"] = {}
     return c
 
 
@@ -170,30 +240,74 @@ def shift(c: dict, seconds: float) -> dict:
         if key in c:
             c[key] += seconds
     c["vacation"] = {u: t + seconds for u, t in c.get("vacation", {}).items()}
+    c["hold"] = {u: t + seconds for u, t in c.get("hold", {}).items()}
     return c
 
 
+def vacation_left(c: dict, user: str) -> float:
+    """Seconds of vacation `user` may still take in this game."""
+    return max(0.0, c.get("vacation_days", 0) * DAY - c.get("vacation_used", {}).get(user, 0.0))
+
+
 def take_vacation(c: dict, user: str, days: float, now: float) -> dict:
-    budget = c.get("vacation_days", 0) * DAY - c.get("vacation_used", {}).get(user, 0.0)
     wanted = days * DAY
-    if wanted <= 0:
-        raise ClockError("A vacation is at least part of a day, e.g. /escape vacation 2.")
-    if wanted > budget + 1:
-        left = max(0.0, budget) / DAY
-        raise ClockError(f"This game allows {left:g} more vacation days for you.")
+    if not wanted > 0 or math.isinf(wanted):
+        raise ClockError("A vacation is a number of days, e.g. /escape clock vacation 2.")
+    if wanted > vacation_left(c, user) + 1:
+        left = vacation_left(c, user) / DAY
+        raise ClockError(f"This game allows you {left:g} more vacation days.")
+    if on_vacation(c, user, now):
+        raise ClockError("You are already on vacation in this game; `vacation end` ends it.")
     c = dict(c)
     c["vacation"] = {**c.get("vacation", {}), user: now + wanted}
-    c["vacation_used"] = {
-        **c.get("vacation_used", {}),
-        user: c.get("vacation_used", {}).get(user, 0.0) + wanted,
-    }
-    if user in c.get("waiting", []):
+    c["vacation_used"] = {**c.get("vacation_used", {}), user: c.get("vacation_used", {}).get(user, 0.0) + wanted}  # fmt: skip
+    if user in c.get("waiting", []) and "deadline" in c:
         c["deadline"] = _extend_for_vacations(c, c["deadline"])
+    return c
+
+
+def end_vacation(c: dict, user: str, now: float) -> dict:
+    """Back early: the unused days return to the budget; the turn keeps its deadline."""
+    until = c.get("vacation", {}).get(user, 0.0)
+    if until <= now:
+        raise ClockError("You are not on vacation in this game.")
+    c = dict(c)
+    c["vacation"] = {k: v for k, v in c.get("vacation", {}).items() if k != user}
+    used = c.get("vacation_used", {}).get(user, 0.0) - (until - now)
+    c["vacation_used"] = {**c.get("vacation_used", {}), user: max(0.0, used)}
     return c
 
 
 def on_vacation(c: dict, user: str, now: float) -> bool:
     return c.get("vacation", {}).get(user, 0.0) > now
+
+
+def parse_tz(text: str) -> float:
+    """`+2`, `-5`, `+5:30`, `UTC+1` into hours east of UTC."""
+    t = text.strip().upper().removeprefix("UTC").removeprefix("GMT") or "0"
+    sign = -1 if t.startswith("-") else 1
+    hours, _, minutes = t.lstrip("+-").partition(":")
+    try:
+        value = sign * (int(hours) + int(minutes or 0) / 60)
+    except ValueError:
+        raise ClockError(f"A time zone is written like +2, -5 or +5:30, not {text!r}.") from None
+    if not -12 <= value <= 14:
+        raise ClockError("A time zone lies between -12 and +14.")
+    return value
+
+
+def parse_quiet(text: str) -> list[int] | None:
+    """`22-7` (local hours, start and end) or `off`."""
+    if text.strip().lower() in ("off", "none", "no"):
+        return None
+    start, sep, end = text.strip().partition("-")
+    try:
+        hours = [int(start), int(end)] if sep else None
+    except ValueError:
+        hours = None
+    if hours is None or not all(0 <= h <= 23 for h in hours) or hours[0] == hours[1]:
+        raise ClockError(f"Quiet hours are written like 22-7 (from 22:00 to 07:00), not {text!r}.")
+    return hours
 
 
 def in_quiet_hours(prefs: dict, now: float) -> bool:
@@ -209,10 +323,26 @@ def in_quiet_hours(prefs: dict, now: float) -> bool:
 
 
 def quiet_until(prefs: dict, now: float) -> float:
-    """The first moment at or after `now` outside the player's quiet hours."""
-    t = now
-    for _ in range(48 * 4):
-        if not in_quiet_hours(prefs, t):
-            return t
-        t += 15 * 60
-    return t
+    """The first moment at or after `now` outside the player's quiet hours (whole hours)."""
+    if not in_quiet_hours(prefs, now):
+        return now
+    offset = float(prefs.get("tz", 0)) * HOUR
+    local = now + offset
+    end_of_quiet = math.floor(local / DAY) * DAY + prefs["quiet"][1] * HOUR
+    if end_of_quiet <= local:
+        end_of_quiet += DAY
+    return end_of_quiet - offset
+
+
+def describe(c: dict, now: float) -> str:
+    """The clock in one line, for `board`, `games` and `/escape clock`."""
+    if not c:
+        return ""
+    rule = "the bot plays the game's default move" if c.get("timeout") == "skip" else "the others may vote to replace the player"  # fmt: skip
+    head = f"pace {c.get('pace', DEFAULT_PACE)}: {describe_span(c['turn'])} a turn, then {rule}"
+    if c.get("paused") is not None:
+        return head + f"; paused ({describe_left(c['paused'])} left)"
+    if c.get("warned"):
+        return head + "; time is up, a vote is open"
+    left = time_left(c, now)
+    return head + (f"; {describe_left(left)} left" if left is not None else "")

@@ -21,6 +21,7 @@ from bot.service import buttons
 from bot.service import clock as clocks
 from bot.service.chance import draw
 from bot.service.replies import ChatRef, Choice, Picture, Reply, UserError, UserRef
+from bot.service.table_clock import TableClock
 from bot.store import ChatBusy, NewEntry, SeatRow, SessionRow, StaleVersion, Store, StoreError
 from engines import CHANCE, REGISTRY, BadOption, Event, Game, IllegalAction
 
@@ -73,7 +74,7 @@ def parse_options(text: str | Mapping[str, str] | None) -> dict[str, str]:
     return options
 
 
-class GameService:
+class GameService(TableClock):
     def __init__(
         self,
         store: Store,
@@ -81,11 +82,13 @@ class GameService:
         seed_source: Callable[[], int] = lambda: secrets.randbits(62),
         clock: Callable[[], float] = time.time,
         pictures: bool = True,
+        default_pace: str = clocks.DEFAULT_PACE,
     ) -> None:
         self.store = store
         self._seed = seed_source
         self._clock = clock
         self._pictures = pictures
+        self._default_pace = default_pace
         self._locks: dict[int, asyncio.Lock] = {}
         self._notifiers: dict[str, Notifier] = {}
 
@@ -156,7 +159,9 @@ class GameService:
             "/escape move ACTION: make a move (or press a button under the board)\n"
             "/escape board: show the board; /escape hand: your private view, only to you\n"
             "/escape log: what happened; /escape rules [GAME]: the rules\n"
-            "/escape games: games running here; /escape abort: end the game (its creator or an admin)",
+            "/escape games: games running here; /escape abort: end the game (its creator or an admin)\n"
+            "/escape clock: the turn clock; mute, vacation, pause, vote, reminders (clock help)\n"
+            "Start options for the clock: pace=fast|normal|relaxed turn=12h timeout=skip|vote",
             kind="help",
         )
 
@@ -172,7 +177,7 @@ class GameService:
         game_options, clock_options = split_options(parse_options(options))
         try:
             checked = game.check_options(game_options)
-            clock = clocks.new_clock(clock_options)
+            clock = clocks.new_clock(clock_options, self._default_pace)
         except (BadOption, clocks.ClockError) as exc:
             raise UserError(str(exc)) from exc
         existing = await self._live_row(chat)
@@ -294,6 +299,8 @@ class GameService:
             return await self.private_view(chat_of(row), user)
         if button.kind == "g":
             return await self.board(chat_of(row))
+        if button.kind == "k":
+            return await self.vote(chat_of(row), user)
         loaded = self._load(row)
         seat = loaded.seat_of(user)
         if seat is None:
@@ -322,6 +329,8 @@ class GameService:
             seat = loaded.seat_of(user)
             if seat is None:
                 raise UserError(self._not_a_player(loaded))
+            if row.seats[seat].kind == "placeholder":
+                raise UserError("Your seat was handed to a stand-in by vote; it plays on for you.")
             if version is not None and version != row.version:
                 raise UserError(
                     "The board has moved on since then; look at the latest board and try again."
@@ -378,10 +387,13 @@ class GameService:
         return state, events, entries, pos
 
     def _next_clock(self, row: SessionRow, game: Game, state) -> dict:
-        acting = [s for s in game.to_act(state) if s >= 0]
-        waiting = [row.seats[s].user_id for s in acting if s < len(row.seats)]
+        """A new board restarts the clock for the humans now to act. A turn whose every
+        actor's default is `pass` is a reaction window (a cat, a ghost): it gets the short time."""
+        acting = [s for s in game.to_act(state) if 0 <= s < len(row.seats)]
+        waiting = [row.seats[s].user_id for s in acting if row.seats[s].kind == "human"]
         window = bool(acting) and all(game.default_action(state, s) == "pass" for s in acting)
-        return clocks.start_turn(row.clock or clocks.new_clock({}), self._clock(), waiting, window)
+        base = row.clock or clocks.new_clock({}, self._default_pace)
+        return clocks.start_turn(base, self._clock(), waiting, window)
 
     async def _commit(
         self, row: SessionRow, game: Game, state, events, entries, pos
@@ -485,7 +497,7 @@ class GameService:
                 waiting = [
                     loaded.user_of(s).name for s in loaded.game.to_act(loaded.state) if s >= 0
                 ]
-                who = "waiting for " + (", ".join(waiting) or "the dice")
+                who = "waiting for " + (", ".join(waiting) or "the dice") + self._clock_note(row)
             where = (
                 f"<#{row.thread or row.chat}>" if platform == "discord" else row.thread or row.chat
             )
@@ -543,13 +555,9 @@ class GameService:
         if result is not None:
             lines.append(result.summary)
         elif acting:
-            left = clocks.describe_left(clocks.time_left(row.clock, self._clock()))
-            paused = row.clock.get("paused") is not None
             lines.append(
-                "Waiting for " + ", ".join(u.name for u in mention)
-                + (f" (the table is paused; {left} left)" if paused else f" ({left} left)" if left else "")
-                + "."
-            )  # fmt: skip
+                "Waiting for " + ", ".join(u.name for u in mention) + self._clock_note(row) + "."
+            )
         choices: list[Choice] = []
         for seat in acting:
             legal = game.legal_actions(state, seat)
@@ -563,6 +571,10 @@ class GameService:
                 )
                 for i, a in enumerate(legal)
             ]
+        if result is None and row.clock.get("warned"):
+            choices.append(
+                Choice("Vote to replace the late player", buttons.simple("k", row.id), "danger")
+            )
         if result is None and self._has_secrets(game, state, len(row.seats)):
             choices.append(Choice("My hand / my view", buttons.simple("v", row.id), "primary"))
         return Reply(
@@ -575,6 +587,16 @@ class GameService:
             version=row.version,
             final=result is not None,
         )
+
+    def _clock_note(self, row: SessionRow) -> str:
+        """` (23h 59m left)`, or why the clock is not running."""
+        c = row.clock
+        left = clocks.describe_left(clocks.time_left(c, self._clock()))
+        if c.get("paused") is not None:
+            return f" (the table is paused; {left} left)"
+        if c.get("warned"):
+            return " (time is up: the others may vote, /escape clock vote)"
+        return f" ({left} left)" if left else ""
 
     def _private_events(self, loaded: Loaded, events: Sequence[Event]) -> list[Reply]:
         replies = []

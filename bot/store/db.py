@@ -336,18 +336,24 @@ class Store:
         clock: dict,
         deadline: float | None,
         wake_at: float | None,
+        expect: dict | None = None,
     ) -> None:
         """Store the turn clock without bumping the version: a reminder does not make the
-        buttons under the board stale. Refused (StaleVersion) if the game moved meanwhile."""
+        buttons under the board stale. Refused (StaleVersion) if the game moved meanwhile,
+        or, given `expect`, if the clock is no longer the one read (another process sent
+        that reminder first): a compare-and-set, so a reminder is claimed exactly once."""
+        sql = (
+            "UPDATE sessions SET clock = ?, deadline = ?, wake_at = ? WHERE id = ? AND version = ?"
+        )
+        params: tuple = (json.dumps(clock), deadline, wake_at, session_id, version)
+        if expect is not None:
+            sql += " AND clock = ?"
+            params += (json.dumps(expect),)
 
         async def work(conn):
-            cur = await conn.execute(
-                "UPDATE sessions SET clock = ?, deadline = ?, wake_at = ? "
-                "WHERE id = ? AND version = ?",
-                (json.dumps(clock), deadline, wake_at, session_id, version),
-            )
+            cur = await conn.execute(sql, params)
             if cur.rowcount != 1:
-                raise StaleVersion(f"session {session_id} is no longer at version {version}")
+                raise StaleVersion(f"session {session_id} changed since version {version}")
 
         await self._write(work)
 
@@ -357,6 +363,14 @@ class Store:
             "AND wake_at IS NOT NULL AND wake_at <= ? ORDER BY wake_at",
             (now,),
         )
+
+    async def next_wake(self) -> float | None:
+        """The earliest time the timer loop has something to do."""
+        async with self._conn.execute(
+            "SELECT MIN(wake_at) FROM sessions WHERE status = 'active' AND wake_at IS NOT NULL"
+        ) as cur:
+            (at,) = await cur.fetchone()
+        return at
 
     async def idle_sessions(self, before: float) -> list[SessionRow]:
         """Live sessions with no move (nor lobby change) since `before`."""
@@ -399,6 +413,22 @@ class Store:
             )
 
         await self._write(work)
+
+    async def swap_meta(self, key: str, value: str) -> str | None:
+        """Set `key` and return what it held, in one transaction: of two processes starting
+        at once, only one sees the old heartbeat (and discounts the downtime)."""
+
+        async def work(conn):
+            async with conn.execute("SELECT value FROM meta WHERE key = ?", (key,)) as cur:
+                row = await cur.fetchone()
+            await conn.execute(
+                "INSERT INTO meta (key, value) VALUES (?, ?) "
+                "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                (key, value),
+            )
+            return row[0] if row else None
+
+        return await self._write(work)
 
     async def log(self, session_id: int, since: int = 0) -> list[LogEntry]:
         async with self._conn.execute(

@@ -1,0 +1,184 @@
+"""The one scan loop that serves time: reminders, deadlines, idle games, bot downtime.
+
+Everything it acts on is in SQLite (sessions.wake_at, the clock JSON, meta's heartbeat), so
+a restart loses nothing and re-arms every deadline by simply scanning again. Each change
+is a compare-and-set on the stored row, so two processes (or a move racing the loop) never
+serve one reminder or deadline twice. Time comes from the service's injected clock: tests
+call `tick()` after moving that clock and never sleep.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+
+from bot.service import clock as clocks
+from bot.service.game_service import GameService, chat_of
+from bot.service.replies import Reply, UserError, UserRef
+from bot.store import SessionRow, StoreError
+from engines import REGISTRY
+
+log = logging.getLogger(__name__)
+
+HEARTBEAT = "timers.heartbeat"
+DIGEST_AHEAD = 2 * clocks.HOUR  # a reminder due this soon in another game joins the digest
+
+
+@dataclass
+class TickReport:
+    """What one scan did (for logs and tests)."""
+
+    reminders: list[tuple[str, int]] = field(default_factory=list)  # (user id, session id)
+    deadlines: list[int] = field(default_factory=list)
+    ended: list[int] = field(default_factory=list)
+    downtime: float = 0.0
+
+
+class Timers:
+    def __init__(
+        self,
+        service: GameService,
+        *,
+        interval: float = 30.0,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    ) -> None:
+        self.service = service
+        self.store = service.store
+        self.interval = interval
+        self.gap = max(3 * interval, 120.0)  # a heartbeat older than this means we were down
+        self._sleep = sleep
+
+    async def run(self) -> None:
+        """Scan, then sleep until the next wake (at most `interval`), for ever. The first
+        scan waits one interval so the platforms are connected to deliver what it sends."""
+        await self._sleep(self.interval)
+        while True:
+            try:
+                await self.tick()
+            except StoreError as exc:  # a busy database: try again next round
+                log.warning("timer scan failed: %s", exc)
+            await self._sleep(await self.next_delay())
+
+    async def next_delay(self) -> float:
+        at = await self.store.next_wake()
+        now = self.service.now()
+        return self.interval if at is None else min(self.interval, max(1.0, at - now))
+
+    async def tick(self) -> TickReport:
+        report = TickReport()
+        now = self.service.now()
+        report.downtime = await self._heartbeat(now)
+        for row in await self.store.due_sessions(now):
+            if clocks.deadline_due(row.clock, now):
+                replies = await self._quietly(self.service.time_up(row.id))
+                if replies:
+                    report.deadlines.append(row.id)
+                    await self.service.notify(chat_of(row), replies)
+        await self._remind(now, report)
+        await self._end_idle(now, report)
+        return report
+
+    # ----- downtime ---------------------------------------------------------------
+    async def _heartbeat(self, now: float) -> float:
+        """Swap in the new heartbeat; if the old one is stale the bot was down that long,
+        and every running clock moves later by as much."""
+        old = await self.store.swap_meta(HEARTBEAT, repr(now))
+        if old is None or now - float(old) <= self.gap:
+            return 0.0
+        down = now - float(old)
+        log.info("the bot was down for %.0f s; moving every running clock by that", down)
+        for row in await self.store.active_sessions():
+            if "deadline" in row.clock:
+                await self.service.save_clock(row, clocks.shift(row.clock, down))
+        return down
+
+    # ----- reminders and the digest -----------------------------------------------
+    async def _remind(self, now: float, report: TickReport) -> None:
+        due: dict[tuple[str, str], list[SessionRow]] = {}
+        for row in await self.store.due_sessions(now):
+            for user in clocks.due_reminders(row.clock, now):
+                due.setdefault((row.platform, user), []).append(row)
+        for (platform, user_id), rows in due.items():
+            await self._remind_user(platform, user_id, rows, now, report)
+
+    async def _remind_user(
+        self, platform: str, user_id: str, rows: list[SessionRow], now: float, report: TickReport
+    ) -> None:
+        known = await self.store.user(platform, user_id)
+        prefs = known["prefs"] if known else {}
+        if clocks.in_quiet_hours(prefs, now):
+            until = clocks.quiet_until(prefs, now)
+            for row in rows:
+                await self.service.save_clock(row, clocks.hold_reminder(row.clock, user_id, until))
+            return
+        # Every other game waiting for this player: named in the one message; those with a
+        # reminder due soon are counted as reminded (one digest, not a ping per game).
+        others = [
+            r for r in await self.store.sessions_of_user(platform, user_id)
+            if r.status == "active" and r.id not in {x.id for x in rows}
+            and user_id in r.clock.get("waiting", []) and clocks.running(r.clock)
+        ]  # fmt: skip
+        claimed: list[SessionRow] = []
+        for row in rows:
+            if await self.service.save_clock(row, clocks.mark_reminded(row.clock, user_id, now)):
+                claimed.append(row)
+        if not claimed:
+            return  # another process (or a move) got there first
+        for row in others:
+            nxt = clocks.next_reminder(row.clock, user_id)
+            if nxt is not None and nxt <= now + DIGEST_AHEAD:
+                await self.service.save_clock(row, clocks.mark_reminded(row.clock, user_id, now))
+        claimed.sort(key=lambda r: r.clock["deadline"])
+        name = next((s.name for s in claimed[0].seats if s.user_id == user_id), "")
+        user = UserRef(platform, user_id, name)
+        text = reminder_text(claimed[0], [*claimed[1:], *others], user, now)
+        home = chat_of(claimed[0])
+        replies = [Reply(text, kind="reminder", mention=[user], session_id=claimed[0].id)]
+        if prefs.get("dm"):
+            replies.append(Reply(text, kind="reminder", to=user, session_id=claimed[0].id))
+        await self.service.notify(home, replies)
+        report.reminders += [(user_id, r.id) for r in claimed]
+
+    # ----- idle games -------------------------------------------------------------
+    async def _end_idle(self, now: float, report: TickReport) -> None:
+        shortest = min(p.idle_days for p in clocks.PACES.values()) * clocks.DAY
+        for row in await self.store.idle_sessions(now - shortest):
+            replies = await self._quietly(self.service.end_idle(row.id))
+            if replies:
+                report.ended.append(row.id)
+                await self.service.notify(chat_of(row), replies)
+
+    @staticmethod
+    async def _quietly(work: Awaitable[list[Reply]]) -> list[Reply]:
+        """A game the loop cannot serve now (store busy, a game removed) waits for next time."""
+        try:
+            return await work
+        except UserError as exc:
+            log.warning("timer could not serve a session: %s", exc)
+            return []
+
+
+def reminder_text(row: SessionRow, others: list[SessionRow], user: UserRef, now: float) -> str:
+    """Escalating: a plain reminder, then a last one that says what the deadline will do."""
+    title = REGISTRY[row.game].title if row.game in REGISTRY else row.game
+    left = clocks.describe_left(clocks.time_left(row.clock, now))
+    last = clocks.is_last_reminder(row.clock, user.id) or len(row.clock.get("reminders", [])) <= 1
+    if others:
+        games = [f"{title} here ({left} left)"] + [
+            f"{REGISTRY[r.game].title if r.game in REGISTRY else r.game} #{r.id} "
+            f"({clocks.describe_left(clocks.time_left(r.clock, now))} left)"
+            for r in others
+        ]
+        text = f"{user.name}, your move in {len(games)} games: " + "; ".join(games) + "."
+    else:
+        text = f"{'Last reminder' if last else 'Reminder'}: {user.name}, your move in {title} ({left} left)."
+    if last and not row.clock.get("reaction"):
+        text += (
+            " At the deadline the bot plays the game's default move if it has one."
+            if row.clock.get("timeout") == "skip"
+            else " At the deadline the others may vote to hand your seat to a stand-in."
+        )
+    text += " (/escape clock mute: no more this turn.)"
+    return text
