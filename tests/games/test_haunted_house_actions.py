@@ -26,6 +26,28 @@ def test_deal_three_cards_each_from_a_53_card_deck_drawn_by_chance():
     assert dict(G.chance_outcomes(G.setup(NAMES[:2], {})))["ghost"] == pytest.approx(8 / 53)
 
 
+def test_the_deck_holds_the_rulebook_counts_with_our_bulb_values():
+    """'There are 46 basic cards: 12 first floor, 10 second floor, 10 third floor, 8 ghost, and
+    6 cat. There are 7 special cards: 1 time space hole, 1 light bulb, 1 cat food, 1 elevator,
+    1 lightning, 2 room wild card.' Bulbs: our values (doc haunted_house.md)."""
+    deck = C.full_deck(specials=True)
+    by_floor = {f: sum(n for k, n in deck.items() if C.ROOMS.get(k) == f) for f in (1, 2, 3)}
+    assert by_floor == {1: 12, 2: 10, 3: 10}
+    assert (deck["ghost"], deck["cat"]) == (8, 6)
+    assert {k: deck[k] for k in C.SPECIALS} == {
+        "hole": 1, "bulb": 1, "food": 1, "elevator": 1, "lightning": 1, "wild": 2
+    }  # fmt: skip
+    assert sum(deck.values()) == 53
+    bulbs = {f: sorted(C.BULBS[k] for k, n in deck.items() for _ in range(n) if C.ROOMS.get(k) == f)
+             for f in (1, 2, 3)}  # fmt: skip
+    assert bulbs[1] == [1] * 4 + [2] * 4 + [3] * 4
+    assert bulbs[2] == bulbs[3] == [1] * 4 + [2] * 3 + [3] * 3
+    assert C.BULBS["wild"] == 1
+    assert all(C.BULBS[k] == 0 for k in ("ghost", "cat", "hole", "bulb", "food", "elevator"))
+    assert C.BULBS["lightning"] == 0
+    assert "4 with 1 bulb, 3 with 2, 3 with 3" in G.rules_text
+
+
 def test_specials_off_leaves_the_seven_special_cards_out():
     """'There are 7 special cards' (left out for a first game: option specials=off)."""
     s = G.setup(NAMES[:3], {"specials": "off"})
@@ -357,3 +379,17 @@ def test_refusals_say_what_is_wrong_and_labels_read_well():
     assert G.describe(s, "play room1b1") == "Play first-floor room (1 bulb)"
     assert G.describe(s, "ghost p2") == "Ghost on Bob's house"
     assert G.describe(s, "hole p1 2 p2") == "Hole: Ann's floor 2 ghost to Bob"
+
+
+def test_a_ghost_sent_through_the_hole_onto_a_cat_is_cancelled():
+    """'Time Space Hole: Move a ghost ... to an opponent's house' and 'If a cat is present on
+    the floor, both the ghost and the cat will be discarded.'"""
+    s = table(
+        [["hole"], ["cat"]],
+        {0: house({"rooms": 2, "lit": True, "ghosts": 1}), 1: house({"rooms": 1, "cats": 1})},
+    )
+    s = act(s, 0, "hole p1 1 p2")
+    assert not s.windows and s.turn == 1
+    assert s.houses[0][0].ghosts == 0 and s.houses[1][0].cats == 0
+    assert s.houses[1][0].rooms == ["room1b1"]
+    assert s.discard == {"hole": 1, "ghost": 1, "cat": 1}

@@ -113,3 +113,26 @@ def test_a_ghost_on_a_lit_top_floor_does_not_stop_the_escape():
     assert G.legal_actions(s, 1) == ["pass"]
     s = act(s, 1, "pass")
     assert s.winner == 0
+
+
+def test_two_players_a_cat_from_hand_answers_the_first_ghost_and_the_second_stops_it():
+    """'In a 2-player game, the opponent may play up to 2 ghosts to stop the escape. As usual,
+    the player targeted by ghost(s) may discard cat(s) from their hand to defend.' Then 'If
+    the escape is stopped, all players refill their hands starting with the player who tried
+    to escape.'"""
+    s = escaping([["cat"], ["ghost", "ghost", "room1b1"]])
+    assert G.to_act(s) == [1] and G.legal_actions(s, 1) == ["ghost p1", "pass"]
+    s = act(s, 1, "ghost p1")
+    assert G.legal_actions(s, 0) == ["cat", "pass"]
+    s = act(s, 0, "cat")  # the first ghost is cancelled; the house is still whole
+    assert len(s.houses[0][2].rooms) == 2 and s.hands[0] == []
+    assert G.to_act(s) == [1] and G.legal_actions(s, 1) == ["ghost p1", "pass"]
+    s = act(s, 1, "ghost p1")
+    assert G.legal_actions(s, 0) == ["pass"]
+    s = act(s, 0, "pass")  # the dark top floor falls: the escape is stopped
+    assert s.houses[0][2].rooms == [] and s.winner is None
+    assert s.draws == [[0, 3], [1, 3]] and G.to_act(s) == [CHANCE]
+    s = draw(s, "room3b1", "room3b1", "room3b1", "cat", "cat")
+    assert s.hands[0] == ["room3b1"] * 3 and s.hands[1] == ["room1b1", "cat", "cat"]
+    assert s.turn == 1 and G.to_act(s) == [1]
+    assert s.discard == {"ghost": 2, "cat": 1, "room3b1": 1, "room3b2": 1}
