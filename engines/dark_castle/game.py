@@ -50,6 +50,7 @@ class DarkCastleState:
     pending: dict = field(default_factory=lambda: {"kind": "pick"})
     combat: dict | None = None
     pool: list[str] = field(default_factory=list)  # items on the table
+    dealt: list[str] = field(default_factory=list)  # items out of the deck since its shuffle
     outcome: str = ""  # "", "won", "lost"
     last: str = ""
     log: list[str] = field(default_factory=list)
@@ -58,7 +59,7 @@ class DarkCastleState:
 class DarkCastle(Game):
     id = "dark_castle"
     title = "Dark Castle"
-    rules_version = 1
+    rules_version = 2
     min_players = 1
     max_players = 4
     options = {}
@@ -143,9 +144,13 @@ class DarkCastle(Game):
                 kind = effect["k"]
                 ok = False
                 if kind == "heal":
-                    ok = any(c["hp"] < s.hp_start for c in s.chars) and when in ("camp", "combat")
-                elif when == "test":
-                    ok = kind in ("reroll", "become") and not self._passes(s, k, char["roll"])
+                    # In camp the item can still change hands; in combat it heals its holder.
+                    who = s.chars if when == "camp" or effect.get("all") else [char]
+                    ok = any(c["hp"] < s.hp_start for c in who) and when in ("camp", "combat")
+                elif when == "test" and not self._passes(s, k, char["roll"]):
+                    ok = kind == "reroll" or (
+                        kind == "become" and self._passes(s, k, effect["face"])
+                    )
                 elif when == "combat" and not self._has_special(s, "no_items"):
                     unresolved = k not in cb["done"]
                     if kind in ("reroll", "become"):
@@ -292,10 +297,15 @@ class DarkCastle(Game):
             return _uniform(self._deck(s))
         return []
 
+    def _held(self, s: DarkCastleState) -> set[str]:
+        return {i for c in s.chars for i in c["items"]} | set(s.pool)
+
     def _deck(self, s: DarkCastleState) -> list[str]:
-        """Discarded items go back into the deck at once, so the deck is what nobody holds."""
-        held = {i for c in s.chars for i in c["items"]} | set(s.pool)
-        return sorted(set(C.ITEMS) - held)
+        """The item deck: never dealt since its last shuffle; when it is empty, the discard
+        pile (dealt, and neither carried nor on the table) is what gets shuffled next."""
+        held = self._held(s)
+        deck = sorted(set(C.ITEMS) - set(s.dealt) - held)
+        return deck or sorted(set(s.dealt) - held)
 
     def _chance(self, s: DarkCastleState, outcome: str, ev: list[Event]) -> None:
         p = s.pending
@@ -321,6 +331,10 @@ class DarkCastle(Game):
         elif kind == "roll":
             self._rolled(s, p, outcome, ev)
         elif kind == "item":
+            if outcome in s.dealt:  # the deck ran out: the discard pile became the deck
+                s.dealt = sorted(self._held(s))
+                ev.append(Event("The item deck is spent: the discard pile is shuffled anew."))
+            s.dealt.append(outcome)
             s.pool.append(outcome)
             ev.append(Event(f"Item drawn: {C.ITEMS[outcome]['name']}."))
             if p["n"] > 1 and self._deck(s):
@@ -605,11 +619,11 @@ class DarkCastle(Game):
         ev.append(Event(f"{self._name(s, k)} fails."))
         if frame["left"] > 0:
             frame["left"] -= 1
-            if frame["left"] == 0:
+            if frame["left"] == 0:  # the last attempt: the test is over
                 s.frames.pop()
                 if "fail" in step:
                     self._push(s, frame["card"], [*path, "fail"], k)
-                return
+        # The cost of every failure, the last one too, is paid before the final outcome.
         if "fail_each" in step:
             self._push(s, frame["card"], [*path, "fail_each"], k)
 

@@ -57,7 +57,10 @@ HOUSE DECISIONS (the rulebook is silent or the chat needs a rule):
   Items do not act in the middle of a choice or on a "together" roll.
 - Healing items can be used in combat only by a fighter, and heal their holder unless
   they say everyone.
-- Discarded items are shuffled back into the item deck at once.
+- Discarded items lie in a discard pile; when the item deck runs out, the discard pile is
+  shuffled into a new deck (items carried or on the table stay put).
+- A cost "for each failed attempt" is paid for the last failure too, before the card's
+  outcome for failing the test.
 - The last unresolved attack of a round resolves by itself when nobody has an item that
   could be used first.
 - An enemy that attacks only YOU never lets YOU rest.

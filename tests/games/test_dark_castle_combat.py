@@ -155,6 +155,19 @@ def test_war_hammer_and_ward(monkeypatch):
     assert char(s, "smith")["hp"] == 15 and char(s, "tailor")["hp"] == 16
 
 
+def test_healing_in_combat_heals_the_wounded_holder(monkeypatch):
+    """Rulebook: "Items can be used at any time" but "cannot be traded ... during combat": a
+    salve held by an unhurt fighter cannot reach a wounded friend, so it is not offered."""
+    s = fight(monkeypatch, combat("mmcc", 3), items={"smith": ["salve"]})
+    s = set_char(s, "tailor", hp=10)
+    s = act(s, "fight")
+    s = chance(s, "w", "w")
+    assert "use salve" not in G.legal_actions(s, 0)
+    s = set_char(s, "smith", hp=12)
+    s = act(s, "use salve", 0)
+    assert char(s, "smith")["hp"] == 16 and char(s, "tailor")["hp"] == 10
+
+
 def test_no_trading_during_combat(monkeypatch):
     """Rulebook: "Items cannot be traded during the events of a chapter or during combat"."""
     s = fight(monkeypatch, combat("mmc", 3), items={"smith": ["salve"]})

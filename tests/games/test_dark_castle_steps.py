@@ -3,9 +3,20 @@
 from __future__ import annotations
 
 import pytest
-from test_dark_castle_helpers import G, act, add_card, chance, char, open_card, set_char, started
+from test_dark_castle_helpers import (
+    G,
+    act,
+    add_card,
+    chance,
+    char,
+    edit,
+    open_card,
+    set_char,
+    started,
+)
 
 from engines import CHANCE, IllegalAction
+from engines.dark_castle import cards as C
 
 
 def room(monkeypatch, *steps, picks=("smith", "tailor"), players=None, who="smith", items=None):
@@ -38,7 +49,24 @@ def test_draw_items_then_share_them_out(monkeypatch):
     assert "take salve smith" not in G.legal_actions(s, 0)  # a two-handed item fills both hands
     s = act(s, "done")
     assert s.pool == []
-    assert "salve" in G._deck(s) and "warhammer" not in G._deck(s)  # discards return
+    # Rulebook, Trading Items: "Unwanted items are left behind and should be placed face-up
+    # in a discard pile beside the item deck": the salve does not go back into the deck.
+    deck = G._deck(s)
+    assert "salve" not in deck and "warhammer" not in deck and len(deck) == len(C.ITEMS) - 2
+
+
+def test_an_empty_item_deck_is_the_discard_pile_shuffled(monkeypatch):
+    """House rule (the rulebook is silent): when the item deck runs out, the discard pile is
+    shuffled into a new deck; items carried or on the table stay where they are."""
+    s = room(monkeypatch, {"do": "draw", "n": 1})
+    everything = sorted(C.ITEMS)
+    s = edit(s, dealt=everything)
+    s = set_char(s, "smith", items=["salve"])
+    assert {o for o, _ in G.chance_outcomes(s)} == set(everything) - {"salve"}
+    s = chance(s, "axe")
+    assert sorted(s.dealt) == ["axe", "salve"] and s.pool == ["axe"]
+    assert "the discard pile is shuffled anew" in " ".join(s.log)
+    assert "bell" in G._deck(s) and "axe" not in G._deck(s)
 
 
 def test_draw_per_player_in_solo_is_per_character(monkeypatch):
@@ -137,6 +165,18 @@ def test_items_are_usable_within_one_attempt(monkeypatch):
     assert char(s, "smith")["hp"] == 18 and s.pending == {"kind": "between"}
 
 
+def test_only_items_that_can_help_the_attempt_are_offered(monkeypatch):
+    """Rulebook, Using Items: "The text on each item card describes what it does": an item
+    that turns the roll into a Might cannot save a Cunning test, so it is not offered."""
+    step = {"do": "test", "who": "you", "trait": "c", "attempts": 1,
+            "fail": [{"do": "damage", "who": "it", "n": 3}]}  # fmt: skip
+    s = room(monkeypatch, step, items={"smith": ["gauntlet", "mirror"]})
+    s = chance(s, "w")
+    assert set(G.legal_actions(s, 0)) == {"pass", "use mirror"}
+    with pytest.raises(IllegalAction):
+        G.apply(s, 0, "use gauntlet")
+
+
 def test_passing_a_failed_roll_accepts_it(monkeypatch):
     """Rulebook, Tip: items are used in the attempt "if the player wishes": `pass` keeps
     the item and takes the failure."""
@@ -158,13 +198,14 @@ def test_alias_items_help_tests(monkeypatch):
 
 
 def test_several_attempts_and_doubles(monkeypatch):
-    """Vocabulary: a test in N attempts; a test may need a double."""
+    """Vocabulary: a test in N attempts (every failure costs, the last one too, then the
+    fail branch); a test may need a double."""
     step = {"do": "test", "who": "you", "trait": "w", "double": True, "attempts": 3,
             "fail_each": [{"do": "damage", "who": "it", "n": 1}],
             "fail": [{"do": "damage", "who": "it", "n": 5}]}  # fmt: skip
     s = room(monkeypatch, step)
     s = chance(s, "w", "m", "w")
-    assert char(s, "smith")["hp"] == 11  # 1 + 1 for the first two, then 5
+    assert char(s, "smith")["hp"] == 10  # 1 for each of the three failures, then 5
     s = room(monkeypatch, step)
     s = chance(s, "m", "ww")
     assert char(s, "smith")["hp"] == 17
