@@ -67,6 +67,28 @@ def test_a_seat_never_sees_another_hand_the_deck_or_the_discards():
     assert checked > 100
 
 
+def test_a_seats_picture_does_not_change_with_another_hand_or_the_deck():
+    """Hands and the deck are secret (doc haunted_house.md): the same swap as above leaves
+    every other seat's picture and the public picture byte for byte the same, and the public
+    picture stays the same with every hand and the deck replaced by other cards."""
+    picked = [s for s in STATES if s.windows or s.step][::4][:6] + STATES[1::60]
+    assert len(picked) >= 8
+    for s in picked:
+        n = len(s.names)
+        owner = s.turn
+        changed = swap_a_hidden_card(s, owner)
+        if changed is None:
+            continue
+        for viewer in [None, *(seat for seat in range(n) if seat != owner)][:3]:
+            before = render.board_png("haunted_house", G.view(s, viewer))
+            assert render.board_png("haunted_house", G.view(changed, viewer)) == before
+        masked = G.copy(s)  # every hand and the whole deck replaced, every count kept
+        masked.hands = [["cat"] * len(hand) for hand in s.hands]
+        masked.deck = {"ghost": sum(s.deck.values())} if s.deck else {}
+        public = render.board_png("haunted_house", G.view(s, None))
+        assert render.board_png("haunted_house", G.view(masked, None)) == public
+
+
 def test_the_public_view_never_holds_a_hand():
     """Hands are private: the public picture is drawn from a view with no hand in it."""
     for s in STATES:
