@@ -92,15 +92,20 @@ def _grid(n: int, box: tuple[int, int, int, int], top: int = 0) -> tuple[list, f
         cx = x0 + w * (i % per) + w / 2
         cy = y0 + h * (i // per) + h / 2
         centres.append((cx, cy))
-    return centres, min(r, 22)
+    return centres, min(r, 26)
 
 
 # ----- drawing pieces ---------------------------------------------------------------
 def _guest(d: ImageDraw.ImageDraw, centre, r: float, owner: int, label: str, moved=False) -> None:
+    """The player's token with its letter in ink on a white halo: a letter inside a small
+    star or triangle is otherwise unreadable, and the letter is what `move c` names."""
+    cx, cy = centre
     if moved:
-        cx, cy = centre
         d.ellipse((cx - r - 5, cy - r - 5, cx + r + 5, cy + r + 5), fill=T.HIGHLIGHT)
-    T.player_token(d, centre, r, owner, label.upper())
+    T.player_token(d, centre, r, owner)
+    size = max(16, int(r * 1.1))
+    d.text((cx, cy + 1), label.upper(), font=T.font(size), fill=T.INK, anchor="mm",
+           stroke_width=max(2, size // 6), stroke_fill=T.WHITE)  # fmt: skip
 
 
 def _phantom(d: ImageDraw.ImageDraw, centre, r: float) -> None:
@@ -153,7 +158,7 @@ def _static(variant: str, chambers: tuple, rows: tuple) -> Image.Image:
         T.text(d, (box[0] + 5, box[1] + 3), f"room {door}", 14, T.DARK)
         if coat:
             good = coat > 0 if midnight else coat < 0
-            _shield(d, box[2] - 19, (box[1] + box[3]) / 2 + 7, coat, exact, good)
+            _shield(d, box[2] - 17, (box[1] + box[3]) / 2 + 7, coat, exact, good)
     # The exit: an arrow pointing clockwise (to the right, along the top row).
     x0, y0, x1, y1 = _space_box(1)
     T.text(d, (x1 - 6, y0 + 4), "EXIT", 14, T.WHITE, "ra")
@@ -169,6 +174,13 @@ def _static(variant: str, chambers: tuple, rows: tuple) -> Image.Image:
         T.text(d, (box[0] + 8, (box[1] + box[3]) / 2), name, 20, T.INK, "lm")
     title = "Midnight Party" if midnight else "Escape from the Hidden Castle"
     T.text(d, (20, 14), title, 32, T.INK)
+    # The key sits beside the title, where no game text can push it off the picture.
+    key = [
+        "Shield: a coat of arms and its points;",
+        "'=' marks a chamber that needs an exact roll.",
+    ]
+    for i, line in enumerate(key):
+        T.text(d, (500, 16 + 20 * i), line, 16, T.DARK)
     return img
 
 
@@ -181,7 +193,7 @@ def _shield(
     d: ImageDraw.ImageDraw, cx: float, cy: float, value: int, exact: bool, good: bool
 ) -> None:
     """A coat of arms with its value (green helps, red hurts); '=' marks an exact roll."""
-    w, h = 16, 24
+    w, h = 14, 24
     colour = T.GREEN if good else T.VERMILION
     d.polygon(
         [(cx - w, cy - h), (cx + w, cy - h), (cx + w, cy + 6), (cx, cy + h), (cx - w, cy + 6)],
@@ -220,10 +232,10 @@ def draw(view: dict) -> Image.Image:
     for ch in view["chambers"]:
         if ch["guest"]:
             box = _chamber_box(ch["door"])
-            centre = (box[0] + 22, (box[1] + box[3]) / 2 + 8)
+            centre = (box[0] + 23, (box[1] + box[3]) / 2 + 8)
             if not ch["coat"]:
                 centre = ((box[0] + box[2]) / 2, centre[1])
-            _guest(d, centre, 17, owners[ch["guest"]], ch["guest"], ch["guest"] == moved)
+            _guest(d, centre, 19, owners[ch["guest"]], ch["guest"], ch["guest"] == moved)
     # The staircase and the captured guests on it.
     rows = _stair_rows(view)
     on_step: dict[int, list[dict]] = {}
@@ -234,7 +246,7 @@ def draw(view: dict) -> Image.Image:
         x0, y0, x1, y1 = _row_box(view, row)
         n = len(guests)
         gap = min(36, (x1 - x0 - 76) / max(n, 1))
-        r = min(17, gap * 0.48)
+        r = min(18, gap * 0.48)
         for i, g in enumerate(guests):
             _guest(d, (x0 + 66 + gap * i + r, (y0 + y1) / 2), r, g["owner"], g["label"],
                    g["label"] == moved)  # fmt: skip
@@ -280,7 +292,8 @@ def _panel(d: ImageDraw.ImageDraw, view: dict, midnight: bool) -> None:
     """One row a player: shape and colour, name, guest letters, score (and a bar to 46)."""
     x, y = PANEL_X, 20
     names, scores = view["names"], view["scores"]
-    T.text(d, (x, y), "Highest wins" if midnight else "Lowest score wins", 22, T.INK)
+    aim = "Highest wins" if midnight else f"Lowest wins; ends at {view['end_score']} or 5:00"
+    T.text(d, (x, y), aim, 20 if midnight else 16, T.INK)
     y += 36
     row_h = min(84, (HEIGHT - 250) // len(names))
     for seat, name in enumerate(names):
@@ -300,19 +313,19 @@ def _panel(d: ImageDraw.ImageDraw, view: dict, midnight: bool) -> None:
             d.rectangle((x + 4, box[3] - 7, x + 4 + 170 * fill, box[3] - 3), fill=T.DARK)
         y += row_h
     y += 8
-    if view.get("last_roll"):
-        y = T.paragraph(d, (x, y), view["last_roll"] + ".", 20, 236)
-    move = view.get("last_move") or ""
-    first, _, rest = move.partition(". ")
-    if first.endswith("rolls the Phantom") and rest:
-        move = rest  # the roll is already the line above
+    roll, move = view.get("last_roll") or "", view.get("last_move") or ""
+    if roll.endswith("rolled the Phantom"):
+        # A Phantom roll is itself the last move: say the roll once, then what the Phantom did.
+        y = T.paragraph(d, (x, y), roll + ":", 20, 236)
+        move = move.partition(". ")[2]
+    else:
+        if roll:
+            y = T.paragraph(d, (x, y), roll + ".", 20, 236)
+        if move:  # an earlier turn's move (or the move that used the roll above)
+            move = "Last move: " + move
     if move:
-        y = T.paragraph(d, (x, y), move, 18, 236, T.DARK, max_lines=4)
-    y += 6
-    key = "Shield: coat of arms; '=' means exact roll only."
-    if not midnight:
-        key += f" Ends at {view['end_score']} points or 5:00."
-    T.paragraph(d, (x, y), key, 16, 236, T.DARK)
+        room = (HEIGHT - 6 - y) // int(18 * 1.3)
+        T.paragraph(d, (x, y), move, 18, 236, T.DARK, max_lines=max(1, room))
 
 
 def _status(view: dict) -> str:
@@ -330,7 +343,10 @@ def _status(view: dict) -> str:
 
 
 def _caption(view: dict) -> list[str]:
-    lines = [view["last"]] if view.get("last") else []
+    """What just happened, then what comes next. While a roll waits for its move, the roll is
+    in the status line, so the caption shows the move before it instead."""
+    last = view.get("last_move") if view["phase"] == "move" else view.get("last")
+    lines = [last] if last else []
     return [*lines, _status(view)]
 
 
@@ -342,6 +358,10 @@ def _where(view: dict, g: dict) -> str:
     if g["where"] == "stairs":
         return f"step {view['steps'][g['pos']]:+d}"
     return "not placed"
+
+
+def _plural(shape: str) -> str:
+    return shape + ("es" if shape.endswith(("s", "x", "sh", "ch")) else "s")
 
 
 def describe(view: dict) -> str:
@@ -369,9 +389,8 @@ def describe(view: dict) -> str:
                 continue
             where = _where(view, g)
             places.append(f"{g['label'].upper()} {where}")
-        shape = f"{COLOUR_NAMES[seat % 8]} {T.PLAYER_SHAPES[seat % 8]}s"
+        shape = f"{COLOUR_NAMES[seat % 8]} {_plural(T.PLAYER_SHAPES[seat % 8])}"
         parts.append(f"{name} ({shape}, {view['scores'][seat]} points): {', '.join(places)}.")
-    if view.get("last"):
-        parts.append(f"Last: {view['last']}")
+    parts += [f"Last: {line}" for line in _caption(view)[:-1]]
     parts.append(_status(view))
     return " ".join(parts)

@@ -297,6 +297,7 @@ class HiddenCastle(Game):
         s.roll = ""
         s.phase = "roll"
         s.trail, s.mover = [], ""
+        s.last_roll += " with no guest to move"
         events = [Event(f"{name} rolls {outcome} but has no guest left to move.", kind="roll")]
         return events + self._end_turn(s)
 

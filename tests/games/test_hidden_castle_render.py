@@ -66,3 +66,41 @@ def test_alt_text_names_the_clock_the_phantom_and_the_last_move():
     assert "Clock 11:45" in text and "staircase, 6 spaces from the exit" in text
     assert "Last: Ann rolls the Phantom." in text
     assert "Bo rolls next." in text
+
+
+def test_alt_text_names_every_shape_in_good_english():
+    """Eight players: every colour and shape named (the eighth plays brown crosses)."""
+    s = G.setup([f"P{i}" for i in range(1, 9)])
+    text = render.describe("hidden_castle", G.view(s, None))
+    assert "P8 (brown crosses, 10 points)" in text and "crosss" not in text
+    assert "P6 (sky blue stars" in text
+
+
+def test_a_pending_roll_is_said_once_and_the_move_before_it_is_kept():
+    """While a roll waits for its move, the caption and alt text show the previous move and
+    the roll once (not 'rolls 2' and 'rolled 2' together)."""
+    s = G.setup(["Ann", "Bo"])
+    s.queue, s.phase = [], "roll"
+    s.where[0], s.pos[0] = "gallery", 7
+    s.where[6], s.pos[6] = "gallery", 12
+    s, _ = G.apply(s, CHANCE, "2")
+    s, _ = G.apply(s, 0, "move a")
+    s, _ = G.apply(s, CHANCE, "4")
+    text = render.describe("hidden_castle", G.view(s, None))
+    assert "Last: Ann moves guest A 2 spaces, from space 7 to space 9." in text
+    assert text.endswith("Bo rolled 4: move a guest.")
+    assert "Bo rolls 4" not in text
+
+
+def test_a_roll_with_nothing_to_move_says_so_in_the_view():
+    """Midnight Party: 'you still roll the die even though you can't move your Guests' - the
+    picture's roll line says the roll moved nothing."""
+    s = G.setup(["Ann", "Bo"], {"variant": "midnight_party"})
+    s.queue, s.phase = [], "roll"
+    s.where[0], s.pos[0] = "chamber", 11
+    s.where[6], s.pos[6] = "gallery", 12
+    s.climbed, s.phantom = 9, 20
+    s, _ = G.apply(s, CHANCE, "5")
+    view = G.view(s, None)
+    assert view["last_roll"] == "Ann rolled 5 with no guest to move"
+    assert render.board_png("hidden_castle", view)[:4] == b"\x89PNG"
