@@ -11,6 +11,7 @@ import logging
 import discord
 
 from bot.discord.client import EscapeClient, point_at
+from bot.discord.commands import invite_url
 from bot.service import GameService
 from bot.settings import Settings
 
@@ -31,7 +32,8 @@ async def run_discord(settings: Settings, service: GameService, **client_options
 
 async def sync_commands(settings: Settings, guild_ids: list[int]) -> int:
     """Publish `/escape`: to each guild given (at once; for testing servers), else globally
-    (may take a while to appear everywhere). Returns a process exit code."""
+    (may take a while to appear everywhere); then print the invite link. Returns a process
+    exit code."""
     if not settings.discord_token:
         print("DISCORD_TOKEN is not set: nothing to sync.", flush=True)
         return 2
@@ -53,6 +55,8 @@ async def sync_commands(settings: Settings, guild_ids: list[int]) -> int:
                     "show them everywhere.",
                     flush=True,
                 )
+            if client.application_id is not None:
+                print(f"Invite link: {invite_url(client.application_id)}", flush=True)
     except discord.LoginFailure:
         print("Discord rejected DISCORD_TOKEN.", flush=True)
         return 1

@@ -22,6 +22,19 @@ GAME_CHOICES = [
 CHANNEL_NEEDS = ("view_channel", "send_messages", "attach_files")
 THREAD_NEEDS = ("view_channel", "create_public_threads", "send_messages_in_threads", "attach_files")
 THREAD_ARCHIVE_MINUTES = 10080  # the longest Discord allows: a week
+INVITE_SCOPES = ("bot", "applications.commands")
+
+
+def invite_permissions() -> discord.Permissions:
+    """What the invite link asks for: exactly what the bot checks it has when a table opens
+    (answers to commands and clicks need no permission; boards it posts itself do)."""
+    return discord.Permissions(**dict.fromkeys({*CHANNEL_NEEDS, *THREAD_NEEDS}, True))
+
+
+def invite_url(application_id: int | str) -> str:
+    return discord.utils.oauth_url(
+        application_id, permissions=invite_permissions(), scopes=INVITE_SCOPES
+    )
 
 
 class EscapeGroup(app_commands.Group, name="escape", description="Escape-themed board games"):

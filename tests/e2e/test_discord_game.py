@@ -61,11 +61,14 @@ async def open_ghosts(bot: DiscordBot) -> Message:
 
 
 async def test_whole_game_by_two_members_until_one_wins(discord_bot):
+    """Most moves are clicks on the board's buttons or select; every fourth is typed as
+    /escape move with a value the autocomplete offered."""
     bot = discord_bot
     board = await open_ghosts(bot)
     rng = random.Random(1)
     saw_select = False
-    for _ in range(400):
+    typed = 0
+    for turn in range(400):
         if not board.components:
             break
         (actor,) = mentioned(board)
@@ -75,8 +78,18 @@ async def test_whole_game_by_two_members_until_one_wins(discord_bot):
         assert len(board.components) <= 5
         saw_select |= bool(board.selects())
         before = len(bot.public())
-        record = await pick(bot, user, board, rng.choice(picks))
-        assert [c["type"] for c in record.callbacks] == [6]
+        if turn % 4 == 3:
+            completed = await bot.autocomplete(user, "")
+            (callback,) = completed.callbacks
+            suggestions = callback["data"]["choices"]
+            assert 0 < len(suggestions) <= 25
+            action = rng.choice(suggestions)["value"]
+            record = await bot.slash(user, "move", {"action": action})
+            assert [c["type"] for c in record.callbacks] == [5]  # deferred, then the board
+            typed += 1
+        else:
+            record = await pick(bot, user, board, rng.choice(picks))
+            assert [c["type"] for c in record.callbacks] == [6]
         answers = bot.answers(record)
         assert len(answers) == 1 and not answers[0].ephemeral, answers
         assert len(bot.public()) == before + 1, "exactly one new board a move"
@@ -86,6 +99,7 @@ async def test_whole_game_by_two_members_until_one_wins(discord_bot):
         raise AssertionError("the game did not end in 400 moves")
     assert "wins" in board.content
     assert saw_select, "some turn offered more than 25 moves and used a select"
+    assert typed >= 5, "slash-command moves were part of the game"
     row = await bot.service.store.session(1)
     assert row.status == "finished"
     # nobody was ever pinged but the player to act
@@ -94,10 +108,16 @@ async def test_whole_game_by_two_members_until_one_wins(discord_bot):
             assert [str(u) for u in message.allowed_mentions["users"]] == [str(user_id)]
 
 
+async def snapshot(bot: DiscordBot) -> tuple[int, dict | None, int]:
+    """What a refused request must leave alone: the version, the game state, the log."""
+    row = await bot.service.store.session(1)
+    return row.version, row.state, len(await bot.service.store.log(1))
+
+
 async def test_third_member_and_stale_button_are_refused_without_change(discord_bot):
     bot = discord_bot
     first = await open_ghosts(bot)
-    version = (await bot.service.store.session(1)).version
+    unchanged = await snapshot(bot)
     public_before = len(bot.public())
 
     joined = await bot.slash(CID, "join")
@@ -107,7 +127,7 @@ async def test_third_member_and_stale_button_are_refused_without_change(discord_
     (refusal,) = bot.answers(clicked)
     assert refusal.ephemeral and "not playing" in refusal.content
     assert len(bot.public()) == public_before
-    assert (await bot.service.store.session(1)).version == version
+    assert await snapshot(bot) == unchanged
 
     # as the channel showed it before the click took its buttons away (another client
     # may still show them, or a later /escape board may repeat them)
@@ -115,18 +135,19 @@ async def test_third_member_and_stale_button_are_refused_without_change(discord_
     moved = await bot.click(ANN, first, options_of(first)[0][1])
     (second,) = bot.answers(moved)
     first = seen_before
-    version = (await bot.service.store.session(1)).version
+    unchanged = await snapshot(bot)
     public_before = len(bot.public())
-    # Ann's old board is stale now; Bob's click on the current one by Ann is not hers
+    # Ann's own buttons on the older board are stale now (her seat, an older version)
     stale = await bot.click(ANN, first, options_of(first)[1][1])
     (refusal,) = bot.answers(stale)
-    assert refusal.ephemeral
-    assert "moved on" in refusal.content or "another player" in refusal.content
+    assert refusal.ephemeral and "moved on" in refusal.content
+    assert bot.server.messages[second.id].components, "the current board keeps its buttons"
+    # Bob's buttons on the current board are not Ann's to press
     not_hers = await bot.click(ANN, second, options_of(second)[0][1])
     (refusal,) = bot.answers(not_hers)
     assert refusal.ephemeral and "another player" in refusal.content
     assert len(bot.public()) == public_before
-    assert (await bot.service.store.session(1)).version == version
+    assert await snapshot(bot) == unchanged
     # a forged custom id (a modified client) reaches the service, which refuses it
     tampered = copy.deepcopy(second)
     tampered.components[0]["components"][0]["custom_id"] = "escape:a:1:999:1:0"
@@ -134,6 +155,7 @@ async def test_third_member_and_stale_button_are_refused_without_change(discord_
     (refusal,) = bot.answers(forged)
     assert refusal.ephemeral
     assert len(bot.public()) == public_before
+    assert await snapshot(bot) == unchanged
 
 
 async def test_an_old_button_still_works_after_a_restart(discord_bot):
@@ -141,14 +163,23 @@ async def test_an_old_button_still_works_after_a_restart(discord_bot):
     board = await open_ghosts(bot)
     moved = await bot.click(ANN, board, options_of(board)[0][1])
     (board,) = bot.answers(moved)
+    version = (await bot.service.store.session(1)).version
     await bot.restart()  # a new client and service over the same database
-    assert bot.server.identify_count == 2
+    assert bot.server.identify_count == 2 and bot.server.connected == 1
     (actor,) = mentioned(board)
     assert actor == int(BOB["id"])
+    as_posted = copy.deepcopy(board)  # the click below takes its buttons away
     after = await bot.click(BOB, board, options_of(board)[0][1])
+    assert [c["type"] for c in after.callbacks] == [6]
     (new_board,) = bot.answers(after)
     assert not new_board.ephemeral and new_board.attachments
-    assert (await bot.service.store.session(1)).version > 3
+    assert len(mentioned(new_board)) == 1
+    assert (await bot.service.store.session(1)).version == version + 1
+    # and the board from before the restart is stale like any other
+    again = await bot.click(BOB, as_posted, options_of(as_posted)[1][1])
+    (refusal,) = bot.answers(again)
+    assert refusal.ephemeral and "moved on" in refusal.content
+    assert (await bot.service.store.session(1)).version == version + 1
 
 
 async def test_hand_is_ephemeral_and_errors_never_public(discord_bot):

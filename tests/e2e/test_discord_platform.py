@@ -3,14 +3,20 @@ rule, rate limits, secrets, threads, the notifier, command sync and component la
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import re
+import threading
 import time
+from pathlib import Path
 
+import discord
 import pytest
 
 import render
 from bot.discord import sync_commands
-from bot.discord.bridge import messages
+from bot.discord.bridge import OOPS, messages
+from bot.discord.commands import invite_permissions, invite_url
 from bot.discord.components import layout
 from bot.service import ChatRef, Choice, Reply, UserRef
 from engines import REGISTRY
@@ -27,32 +33,84 @@ def ref(user: dict) -> UserRef:
     return UserRef("discord", user["id"], user["global_name"])
 
 
-async def test_slow_render_is_deferred_within_three_seconds(discord_bot, monkeypatch):
+def beyond_shared_start(text: str, other: str) -> str:
+    """What `text` says after the part it shares, character for character, with `other`."""
+    pairs = enumerate(zip(text, other, strict=False))
+    same = next((i for i, (a, b) in pairs if a != b), min(len(text), len(other)))
+    return text[same:].strip()
+
+
+class HeldRender:
+    """render.board_png that notes when and on which thread it starts, then waits for the
+    test to release it: a render as slow as the test needs, with no time measured."""
+
+    def __init__(self) -> None:
+        self.started: list[tuple[float, int]] = []  # (time.monotonic(), thread id)
+        self.gate = threading.Event()
+        self._draw = render.board_png
+
+    def __call__(self, *args, **kwargs):
+        self.started.append((time.monotonic(), threading.get_ident()))
+        self.gate.wait(10)
+        return self._draw(*args, **kwargs)
+
+    async def wait_started(self, count: int) -> None:
+        for _ in range(1000):
+            if len(self.started) >= count:
+                return
+            await asyncio.sleep(0.01)
+        raise TimeoutError("the render never started")
+
+
+async def test_answered_before_a_slow_render_which_leaves_the_loop_free(discord_bot, monkeypatch):
+    """Discord wants the first answer within 3 s: it goes out before any picture is drawn,
+    and while one is drawn the bot still answers other members at once."""
     bot = discord_bot
     board = await open_ghosts(bot)
-    slow_ends: list[float] = []
+    held = HeldRender()
+    monkeypatch.setattr(render, "board_png", held)
+    loop_thread = threading.get_ident()
+    for payload in (
+        bot.server.click_payload(ANN, board, options_of(board)[0][1]),
+        bot.server.slash_payload(BOB, CHANNEL, "board"),
+        bot.server.slash_payload(CID, CHANNEL, "rules", {"game": "ghosts18"}),
+    ):
+        n = len(held.started)
+        held.gate.clear()
+        settled = bot.finished.setdefault(int(payload["id"]), asyncio.Event())
+        record = await bot.server.push(payload)
+        await held.wait_started(n + 1)
+        (callback,) = [c for c in bot.server.callbacks() if record.token in c.path]
+        assert callback.at < held.started[n][0], "acknowledged before the render began"
+        assert record.callbacks[0]["type"] in (5, 6)  # a deferral
+        assert held.started[n][1] != loop_thread, "the picture is drawn on a worker thread"
+        helped = await bot.slash(CID, "help")  # answered while the render is held
+        assert helped.callbacks[0]["type"] == 4
+        held.gate.set()
+        await asyncio.wait_for(settled.wait(), 10)
+        assert any(m.attachments for m in bot.answers(record))
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="GameService.private_view draws the picture on the event loop (bot/service, "
+    "reported); the adapter still defers first",
+)
+async def test_the_private_view_is_drawn_off_the_event_loop(discord_bot, monkeypatch):
+    bot = discord_bot
+    await open_ghosts(bot)
+    threads: list[int] = []
     draw = render.board_png
 
-    def slow_board_png(*args, **kwargs):
-        time.sleep(1.0)  # runs in the service's rendering thread
-        try:
-            return draw(*args, **kwargs)
-        finally:
-            slow_ends.append(time.monotonic())
+    def noting_board_png(*args, **kwargs):
+        threads.append(threading.get_ident())
+        return draw(*args, **kwargs)
 
-    monkeypatch.setattr(render, "board_png", slow_board_png)
-    for act in (
-        lambda: bot.click(ANN, board, options_of(board)[0][1]),
-        lambda: bot.slash(BOB, "board"),
-        lambda: bot.slash(ANN, "hand"),  # the service renders this one on the event loop
-    ):
-        before = len(slow_ends)
-        record = await act()
-        assert len(slow_ends) > before, "the slow render ran"
-        callback = next(c for c in bot.server.callbacks() if record.token in c.path)
-        assert callback.at < slow_ends[before], "answered before the render ended"
-        assert callback.at - record.pushed_at < 1.0
-        assert any(m.attachments for m in bot.answers(record))
+    monkeypatch.setattr(render, "board_png", noting_board_png)
+    record = await bot.slash(ANN, "hand")
+    assert record.callbacks[0] == {"type": 5, "data": {"flags": 64}}
+    assert any(m.attachments for m in bot.answers(record))
+    assert threads and threading.get_ident() not in threads
 
 
 async def test_rate_limited_followup_is_retried_without_losing_the_move(discord_bot):
@@ -112,6 +170,8 @@ async def test_a_hand_never_appears_in_a_channel_message(discord_bot):
         answer = next(m for m in bot.answers(begun) if not m.ephemeral)
         assert all(m.ephemeral for m in bot.answers(begun) if m is not answer)
     board = answer
+    (fresh,) = await bot.service.board(CHAT)
+    assert board.files[0][1] == fresh.picture.png, "the public picture is the public view's"
     mine = [b for b in board.buttons() if b["label"] == "My hand / my view"]
     assert mine, "a game with secrets offers the public My hand / my view button"
     assert len(board.buttons()) == 1 and not board.selects(), "no move labels in public"
@@ -128,6 +188,18 @@ async def test_a_hand_never_appears_in_a_channel_message(discord_bot):
     hand = bot.answers(shown)
     assert hand and all(m.ephemeral for m in hand)
     (moves,) = [m for m in hand if m.components]
+    # what a private view adds to the public description is exactly the secret part
+    public_alt = board.attachments[0]["description"]
+    private_alts = [
+        a["description"]
+        for m in bot.server.messages.values()
+        if m.ephemeral
+        for a in m.attachments
+        if a["filename"] == "my-view.png"
+    ]
+    assert len(private_alts) >= 2, "both players looked at their view"
+    extras = [beyond_shared_start(alt, public_alt) for alt in private_alts]
+    assert all(len(extra) > 10 for extra in extras), extras
     picked = await bot.click(actor_user, moves, options_of(moves)[0][1])
     after = bot.answers(picked)
     assert any(not m.ephemeral and m.attachments for m in after), "a private button moves"
@@ -148,6 +220,8 @@ async def test_a_hand_never_appears_in_a_channel_message(discord_bot):
     }
     for message in bot.public():
         seen = [message.content] + [a["description"] or "" for a in message.attachments]
+        for extra in extras:
+            assert all(extra not in text for text in seen), (extra, message.content)
         for secret in secrets:
             assert all(secret not in text for text in seen), (secret, message.content)
         public_labels = {b.get("label") for b in message.buttons()} | {
@@ -196,9 +270,10 @@ async def test_help_rules_and_games_answer_only_the_asker(discord_bot):
     assert listing.ephemeral and "18 Ghosts" in listing.content
 
 
-async def test_command_sync_publishes_described_commands(standin, tmp_path):
+async def test_command_sync_publishes_described_commands(standin, tmp_path, capsys):
     settings = DiscordBot(standin, tmp_path / "x.sqlite3").settings
     assert await sync_commands(settings, [GUILD_ID]) == 0
+    assert f"Invite link: {invite_url(APP_ID)}" in capsys.readouterr().out
     (put,) = [c for c in standin.calls if c.method == "PUT"]
     assert put.path == f"/applications/{APP_ID}/guilds/{GUILD_ID}/commands"
     (escape,) = put.body
@@ -262,8 +337,6 @@ def test_layout_fits_discord_limits():
 
 async def test_escape_bot_sync_and_run_use_the_adapter(standin, tmp_path, monkeypatch):
     """The real entry points: `escape-bot sync --guild ID` and `escape-bot run`."""
-    import asyncio
-
     from bot import cli
     from bot.runner import serve
 
@@ -279,11 +352,13 @@ async def test_escape_bot_sync_and_run_use_the_adapter(standin, tmp_path, monkey
 
     from bot.settings import Settings
 
+    syncs = [c for c in standin.calls if c.method == "PUT"]
     task = asyncio.create_task(serve(Settings.from_env()))
     await asyncio.wait_for(standin.identified.wait(), 10)
     record = await standin.push(standin.slash_payload(ANN, CHANNEL, "help"))
     await standin.wait_for(lambda: record.callbacks)
     assert record.callbacks[0]["data"]["flags"] == 64
+    assert [c for c in standin.calls if c.method == "PUT"] == syncs, "run never syncs"
     task.cancel()
     with contextlib.suppress(asyncio.CancelledError):
         await task
@@ -297,3 +372,32 @@ async def test_starter_is_told_privately_when_the_bot_cannot_post_later(discord_
     lobby, note = bot.answers(record)
     assert not lobby.ephemeral and lobby.buttons()
     assert note.ephemeral and "Send Messages" in note.content and "Attach Files" in note.content
+
+
+async def test_an_unexpected_failure_is_told_only_to_the_asker(discord_bot, monkeypatch):
+    bot = discord_bot
+    await open_ghosts(bot)
+    public_before = len(bot.public())
+
+    async def broken(chat):
+        raise RuntimeError("database file is locked at /srv/secret/path")
+
+    monkeypatch.setattr(bot.service, "board", broken)
+    record = await bot.slash(CID, "board")
+    assert record.callbacks[0]["type"] == 5
+    (answer,) = bot.answers(record)
+    assert answer.ephemeral and answer.content == OOPS
+    assert len(bot.public()) == public_before, "the public 'thinking' message is gone"
+
+
+def test_readme_invite_link_asks_for_what_the_bot_checks():
+    readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
+    assert invite_url("APPLICATION_ID") in readme
+    assert "scope=bot+applications.commands" in invite_url("APPLICATION_ID")
+    section = readme[readme.index("## Discord") :]
+    rows = re.findall(r"^\s*\| ([A-Z][A-Za-z ]+) \| (\d+) \|", section, re.MULTILINE)
+    wanted = invite_permissions()
+    assert sorted(int(value) for _, value in rows) == sorted(
+        getattr(discord.Permissions, name).flag for name, on in wanted if on
+    )
+    assert sum(int(value) for _, value in rows) == wanted.value
