@@ -84,10 +84,9 @@ def _house(d: ImageDraw.ImageDraw, view: dict, seat: int, x: int, y: int, w: int
     yy = y + ROOF + 3 * FLOOR_H + 8
     held = view["hand_sizes"][seat]
     label = f"{held} card{'s' if held != 1 else ''} held"
-    window = view.get("window") or {}
     if view.get("winner") == seat:
         label = "ESCAPED - wins!"
-    elif window.get("kind") == "escape" and window.get("escaper") == seat:
+    elif view.get("escaper") == seat:  # also while a ghost against the escape is answered
         label += "  ESCAPING!"
     elif seat == view["turn"] and view["phase"] not in ("over",):
         label += "  < turn"
@@ -216,7 +215,11 @@ def _status(view: dict) -> str:
         asked = ", ".join(names[s] for s in window["to_act"])
         if window["kind"] == "defend":
             target = names[window["target"]]
-            return f"A ghost is coming to {target}'s floor {window['floor']}: {asked} may answer with a cat or pass."
+            during = " to stop the escape" if view.get("escaper") is not None else ""
+            return (
+                f"A ghost is coming to {target}'s floor {window['floor']}{during}: "
+                f"{asked} may answer with a cat or pass."
+            )
         return f"{names[window['escaper']]} is escaping! {asked} may play a ghost or pass."
     if view["phase"] == "draw":
         return "Cards are being drawn."

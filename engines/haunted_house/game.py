@@ -636,6 +636,7 @@ class HauntedHouse(Game):
             "deck": sum(s.deck.values()),
             "discard": sum(s.discard.values()),
             "window": None,
+            "escaper": next((w.data["escaper"] for w in s.windows if w.kind == ESCAPE), None),
             "step": None,
             "winner": s.winner,
             "last": s.last,

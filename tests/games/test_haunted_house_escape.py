@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from test_haunted_house_helpers import G, act, draw, house, table
 
+import render
 from engines import CHANCE
 
 ALMOST = ({"rooms": 2}, {"rooms": 2}, {"rooms": 1})  # one room short of a full house
@@ -136,3 +137,16 @@ def test_two_players_a_cat_from_hand_answers_the_first_ghost_and_the_second_stop
     assert s.hands[0] == ["room3b1"] * 3 and s.hands[1] == ["room1b1", "cat", "cat"]
     assert s.turn == 1 and G.to_act(s) == [1]
     assert s.discard == {"ghost": 2, "cat": 1, "room3b1": 1, "room3b2": 1}
+
+
+def test_the_escaper_stays_marked_while_a_ghost_against_the_escape_is_answered():
+    """'each other player has a chance to play 1 ghost to stop the escape. As usual, the
+    player targeted by ghost(s) may discard cat(s)': the table shows both questions."""
+    s = escaping([["cat"], ["ghost"]])
+    assert G.view(s, None)["escaper"] == 0 and G.view(s, None)["window"]["kind"] == "escape"
+    s = act(s, 1, "ghost p1")
+    public = G.view(s, None)
+    assert public["escaper"] == 0 and public["window"]["kind"] == "defend"
+    assert "Ann's floor 3 to stop the escape" in render.describe("haunted_house", public)
+    s = act(act(s, 0, "cat"), 1, "pass")  # Bob has no second ghost
+    assert s.winner == 0 and G.view(s, None)["escaper"] is None
