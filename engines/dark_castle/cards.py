@@ -181,6 +181,9 @@ def check_card(card: dict) -> list[str]:
                 for spec in step.get("specials", []):
                     if spec.get("k") not in SPECIALS:
                         problems.append(f"{at}: unknown special {spec.get('k')!r}")
+                    armour = spec.get("trait", "") if spec.get("k") == "armoured" else ""
+                    if armour and armour not in step.get("dice", ""):
+                        problems.append(f"{at}: armour against a trait not in the row")
             if kind in ("choose",):
                 if len(step.get("options", [])) < 2:
                     problems.append(f"{at}: a choice needs two options")

@@ -57,10 +57,13 @@ def test_checker_catches_broken_cards():
             {"do": "combat", "name": "X", "dice": "mq", "attack": 0},
             {"do": "choose", "options": [{"label": "a", "needs": "unicorn", "steps": []}]},
             {"do": "test", "who": "you", "trait": "m", "double": True, "attempts": 0},
+            {"do": "combat", "name": "Y", "dice": "cc", "attack": 1,
+             "specials": [{"k": "armoured", "trait": "m"}]},
         ],
-    }
+    }  # fmt: skip
     problems = " ".join(C.check_card(bad))
-    for word in ("unknown step", "bad dice", "attack", "two options", "unicorn", "endless"):
+    words = ("unknown step", "bad dice", "attack", "two options", "unicorn", "endless", "armour")
+    for word in words:
         assert word in problems
 
 
@@ -99,11 +102,20 @@ def test_chapter_mix_and_scene_text():
 def test_bosses_have_several_phases_and_specials():
     """Rulebook: bosses are the last card; dark_castle.md: "several phases, each a row of
     symbols plus dice per player, a higher attack value, and a special"."""
+    chapter_attack = max(p["attack"] for c in C.CHAPTERS.values() for p in C.combat_steps(c))
     for boss in C.BOSSES.values():
         phases = C.combat_steps(boss)
-        assert len(phases) >= 2, boss["id"]
+        assert len(phases) >= 3, boss["id"]
         assert all(not p.get("loot", True) for p in phases)
-        assert any(p.get("specials") for p in phases)
+        assert all(p.get("specials") for p in phases), boss["id"]
+        assert max(p["attack"] for p in phases) > chapter_attack - 1, boss["id"]
+        assert [p["attack"] for p in phases] == sorted(p["attack"] for p in phases)
+
+
+def test_enemies_strike_with_varied_force():
+    """Issue 7: "varied"; the chapters' enemies do not all hit alike."""
+    attacks = {p["attack"] for c in C.CHAPTERS.values() for p in C.combat_steps(c)}
+    assert len(attacks) >= 2
 
 
 def test_longest_actions_fit_in_32_bytes():

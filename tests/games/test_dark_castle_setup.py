@@ -203,3 +203,37 @@ def test_timer_defaults_keep_the_game_moving():
     s = open_card(s, "turnkey", who="tailor")
     s = chance(s, "mm")
     assert G.default_action(s, 1) == "fight"
+
+
+@pytest.mark.parametrize("boss", sorted(C.BOSSES))
+def test_each_boss_phase_brings_its_own_special(boss):
+    """Rulebook, Combat Specials: "Some enemies have a special combat ability ... Keep combat
+    specials in mind"; each of our bosses has three phases, each with its own special."""
+    s = started()
+    s = edit(s, used=sorted(C.CHAPTERS)[:CASTLE_CHAPTERS])
+    s = open_card(s, boss, who="smith")
+    phases = C.combat_steps(C.BOSSES[boss])
+    seen: dict[int, set] = {}
+    for _ in range(400):
+        if s.outcome:
+            break
+        cb = G.view(s, None)["combat"]
+        if cb and s.pending["kind"] != "dice":  # the row is complete
+            spec = phases[cb["phase"] - 1]
+            kinds = {sp["k"] for sp in spec.get("specials", [])}
+            assert cb["phases"] == len(phases) and cb["name"] == spec["name"]
+            assert cb["specials"] == [C.describe_special(sp) for sp in spec["specials"]]
+            if cb["phase"] not in seen and "ambush" in kinds:
+                assert all(c["hp"] == 18 - spec["specials"][0]["n"] for c in s.chars)
+            if s.pending.get("kind") == "rest":
+                seen.setdefault(cb["phase"], set()).add("rest")
+                assert "no_rest" not in kinds
+                assert ("rest smith" in G.legal_actions(s, 0)) == ("focus_you" not in kinds)
+            seen.setdefault(cb["phase"], set())
+            if s.pending.get("kind") == "attack" and "no_items" in kinds:
+                assert not any(a.startswith("use") for a in G.legal_actions(s, 0))
+        s = _beat_forced(s)
+    assert s.outcome == "won" and sorted(seen) == list(range(1, len(phases) + 1))
+    for n, spec in enumerate(phases, 1):
+        kinds = {sp["k"] for sp in spec["specials"]}
+        assert ("rest" in seen[n]) == ("no_rest" not in kinds), (boss, n)
