@@ -248,6 +248,8 @@ class HiddenCastle(Game):
                 return f"There is no chamber at space {room}; doorways: {', '.join(map(str, B.DOORWAYS))}."
             if not self._in_gallery(s):
                 return "Nobody may enter a chamber until the Phantom has left the dungeon."
+            if s.where[g] == CHAMBER and s.pos[g] == room:
+                return f"Guest {letter.upper()} is already in chamber {room}."
             roll = int(s.roll)
             steps = [k + 1 for k, space in self._stand(s, g, roll) if space == room]
             if steps and steps[0] <= roll:

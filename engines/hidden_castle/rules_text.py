@@ -72,7 +72,14 @@ HOUSE DECISIONS (the rulebook is silent):
 - Two of your guests on the same (highest) step: either may leave first.
 - A guest that ends its move on the Phantom is captured, also when it leaves the dungeon;
   a guest booted onto a doorway where the Phantom stands is captured too.
-- The -3 and +1 coats count every time a guest enters their chamber.
+- The -3 and +1 coats count every time a guest enters their chamber. A booted guest keeps
+  the points its owner got for entering; the booting guest's owner scores the coat too.
+- Midnight Party: its text does not say which chambers need an exact roll. The +3 chambers
+  (6 and 9, where the other side has its -3) need one; the -1 and plain chambers do not.
+- Midnight Party: the text says both "the player with the highest score wins" (with the
+  example -9 beats -23) and, after round three, "the lowest score wins". We follow the
+  example: the score closest to zero wins. "The lower score moves first" on a shared step
+  means the score just totalled for the round that ended.
 - Midnight Party: the Phantom climbs -10 to -3, then the -2 landing, then reaches the exit
   (nine spaces, as on the other side). Captures fill -10 to -3; with all eight taken they go
   on -10. The landing only receives the leftovers when the chambers are full. Chambers
@@ -80,8 +87,9 @@ HOUSE DECISIONS (the rulebook is silent):
 - Midnight Party: a roll with nothing to move passes the turn at once. A round ends at the
   end of the turn that empties the Gallery or fills the last chamber; the next round
   starts with the next player in turn order. The Phantom goes back to -10 before the
-  captured guests return, so every space without a guest is open to them. On a shared step with equal scores, seat
-  order decides; one player's guests come back in letter order.
+  captured guests return, so every space without a guest is open to them. On a shared
+  step with equal scores, seat order decides; one player's guests come back in letter
+  order.
 - A timer places a guest on the highest-numbered empty space; other turns wait for the
   player unless only one move is possible.
 """

@@ -284,3 +284,51 @@ def test_a_full_random_game_lasts_three_rounds():
     run = play(G, 4, MP, seed=1, max_steps=2000)
     assert run.finished
     assert run.states[-1].round == 3
+
+
+def test_guests_caught_together_share_a_step_from_minus_ten_up():
+    """'When the Phantom captures Guests that are on the same space in the Gallery, they are
+    moved to the same space on the dungeon staircase' (kept by Midnight Party): the first
+    capture fills -10, the next -9."""
+    s = position(
+        guests={"a": ("gallery", 11), "g": ("gallery", 11), "b": ("gallery", 12),
+                "c": ("gallery", 25)},
+        phantom=10,
+    )  # fmt: skip
+    s, _ = roll(s, "phantom")
+    assert where(s, "a") == where(s, "g") == ("step", -10)
+    assert where(s, "b") == ("step", -9)
+    assert s.scores == [0, 0]  # scored when the round ends
+
+
+def test_with_all_eight_steps_taken_captures_go_on_minus_ten():
+    """House decision: the standard rule 'When all of the dungeon staircase steps have Guests
+    on them, put any newly captured Guests on the +10 step' applies as -10; the -2 landing
+    only takes the leftovers when every chamber is full."""
+    steps = dict(zip("abcdeghi", (-10, -9, -8, -7, -6, -5, -4, -3), strict=True))
+    guests = {letter: ("step", value) for letter, value in steps.items()}
+    s = position(guests={**guests, "j": ("gallery", 11), "f": ("gallery", 25)}, phantom=10)
+    s, _ = roll(s, "phantom")
+    assert where(s, "j") == ("step", -10)
+
+
+def test_minus_one_chambers_need_no_exact_roll():
+    """'Guests in chambers with a -1 Coat of Arms subtract 1 point' - only the +3 chambers
+    need the exact roll (house decision, as the -3 on the other side)."""
+    s = position(guests={"a": ("gallery", 19), "g": ("gallery", 2)}, phantom=12)
+    s, _ = roll(s, "5")  # 20, 21, then the chamber: 3 needed, 5 rolled
+    assert "hide a 21" in G.legal_actions(s, 0)
+    s, _ = G.apply(s, 0, "hide a 21")
+    assert where(s, "a") == ("chamber", 21)
+
+
+def test_chambers_open_again_once_the_phantom_is_back_in_the_gallery():
+    """'Place the Phantom on the -10 space, then start the next round': it climbs again, and
+    with it in the Gallery the chambers open (house decision)."""
+    s = position(guests={"a": ("gallery", 10), "g": ("gallery", 20)}, round=2)
+    for _ in range(3):  # 3 + 3 + 3 spaces: -10 to the exit
+        s, _ = roll(s, "phantom")
+    assert s.phantom == B.EXIT
+    s.turn = 0
+    s, _ = roll(s, "2")
+    assert "hide a 11" in G.legal_actions(s, 0)

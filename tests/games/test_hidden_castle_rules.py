@@ -520,3 +520,74 @@ def test_everything_is_public():
         assert {k: v for k, v in view.items() if k != "viewer"} == {
             k: v for k, v in public.items() if k != "viewer"
         }
+
+
+# ----- decisions the text leaves open (rules_text.py, HOUSE DECISIONS) ---------------------
+def test_a_guest_leaving_the_dungeon_may_hide_on_the_way():
+    """'start moving your Guest from the exit space ... Count the exit as the first space'
+    with 'A chamber counts as one space': exit 1, space 2, space 3, then chamber 3 is the
+    fourth space (house decision: leaving the dungeon is an ordinary move otherwise)."""
+    s = position(guests={"a": ("step", 8), "b": ("gallery", 20)}, phantom=15)
+    s, _ = roll(s, "4")
+    assert "hide a 3" in G.legal_actions(s, 0)
+    assert "hide a 4" not in G.legal_actions(s, 0)  # would be the fifth space
+    s, _ = G.apply(s, 0, "hide a 3")
+    assert where(s, "a") == ("chamber", 3)
+
+
+def test_two_guests_on_the_highest_step_may_leave_in_either_order():
+    """'you must move the Guest on the step with the highest number' - with every step full,
+    new captures share +10 (house decision: either of your guests there may leave)."""
+    s = position(guests={"a": ("step", 10), "b": ("step", 10), "c": ("step", 4)}, phantom=15)
+    s, _ = roll(s, "1")
+    assert sorted(G.legal_actions(s, 0)) == ["move a", "move b"]
+
+
+def test_a_booted_guest_keeps_its_points_and_may_come_back_with_an_exact_one():
+    """'you get to boot that Guest out of the chamber ... onto the doorway space' and 'You must
+    have an exact roll to move into a chamber with another player's Guest': the booter scores
+    the -3, the booted player keeps the -3 it took (house decision), and a 1 from the doorway
+    is the exact roll back in."""
+    s = position(guests={"a": ("chamber", 9), "g": ("gallery", 8)}, phantom=20, turn=1,
+                 scores=[7, 15])  # fmt: skip
+    s, _ = roll(s, "2")  # 9, then the chamber: exact
+    s, _ = G.apply(s, 1, "hide g 9")
+    assert where(s, "a") == ("gallery", 9) and where(s, "g") == ("chamber", 9)
+    assert s.scores == [7, 12]
+    s, _ = roll(s, "1")
+    assert "hide a 9" in G.legal_actions(s, 0)
+    s, _ = G.apply(s, 0, "hide a 9")
+    assert where(s, "g") == ("gallery", 9) and s.scores == [4, 12]
+
+
+def test_entering_the_chamber_a_guest_is_already_in_is_refused_clearly():
+    """'only one Guest may be in a chamber at a time': a guest cannot re-enter the chamber it
+    is leaving."""
+    s = position(guests={"a": ("chamber", 11), "b": ("gallery", 2)}, phantom=20)
+    s, _ = roll(s, "2")
+    assert "hide a 11" not in G.legal_actions(s, 0)
+    with pytest.raises(IllegalAction, match="already in chamber 11"):
+        G.apply(s, 0, "hide a 11")
+
+
+def test_the_rules_text_states_every_house_decision_tested_here():
+    """Ground rule: a rule the text leaves open is decided once and written in the rules text
+    players read (`/escape rules hidden_castle`)."""
+    text = " ".join(G.rules_text.split())
+    for decision in (
+        "The first seat places first and rolls first",
+        "The exit is Gallery space 1",
+        "The Phantom's distance is fixed when it is rolled",
+        "the Phantom still finishes its move",
+        "A guest may leave its chamber on any turn",
+        "A guest leaving the dungeon may enter a chamber on the way",
+        "Two of your guests on the same (highest) step: either may leave first",
+        "a guest booted onto a doorway where the Phantom stands is captured too",
+        "A booted guest keeps the points its owner got for entering",
+        "The +3 chambers (6 and 9, where the other side has its -3) need one",
+        "the score closest to zero wins",
+        "with all eight taken they go on -10",
+        "Chambers open each round only once the Phantom is in the Gallery",
+        "A timer places a guest on the highest-numbered empty space",
+    ):
+        assert decision in text, decision
