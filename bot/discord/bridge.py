@@ -29,6 +29,7 @@ MAX_ALT = 1024
 OOPS = "Something went wrong on our side. Look at the latest board and try again in a moment."
 AUTOCOMPLETE_SECONDS = 2.0
 NO_GUILD = "Escape runs in server channels and threads, not in direct messages."
+THREAD_ARCHIVED = 50083  # Discord refuses posts in an archived thread until it is reopened
 
 Call = Callable[[ChatRef, UserRef], Awaitable[list[Reply]]]
 
@@ -295,7 +296,9 @@ class DiscordBridge:
     async def deliver(self, chat: ChatRef, replies: list[Reply]) -> None:
         """The service's notifier: replies nobody asked for (reminders, timeouts), posted
         in the game's channel or thread. Private ones cannot reach a user unprompted
-        without DMs, which we do not use: they are skipped (the user can press My hand)."""
+        without DMs, which we do not use: they are skipped (the user can press My hand).
+        A thread quiet for a week is archived by Discord: it is reopened and the post
+        retried (the bot created it, so it may, unless a moderator locked it)."""
         channel = self.client.get_partial_messageable(
             int(chat.thread or chat.chat),
             guild_id=int(chat.scope) if chat.scope.isdigit() else None,
@@ -310,8 +313,18 @@ class DiscordBridge:
                     reply.to.id,
                 )
                 continue
-            for kwargs in messages(reply, ephemeral=False):
-                await channel.send(**kwargs)
+            sent = 0
+            for attempt in range(2):
+                try:
+                    for kwargs in messages(reply, ephemeral=False)[sent:]:
+                        await channel.send(**kwargs)
+                        sent += 1
+                    break
+                except discord.HTTPException as exc:
+                    if attempt or exc.code != THREAD_ARCHIVED or not chat.thread.isdigit():
+                        raise
+                    log.info("reopening archived thread %s to post in it", chat.thread)
+                    await self.client.http.edit_channel(int(chat.thread), archived=False)
 
 
 def _merge_private_lines(replies: list[Reply]) -> list[Reply]:

@@ -181,6 +181,10 @@ class DiscordStandIn:
         self.channels[channel_id] = channel
         return channel
 
+    def archive(self, thread_id: int) -> None:
+        """What Discord does to a thread after a week without messages."""
+        self.channels[thread_id]["thread_metadata"]["archived"] = True
+
     async def push(self, payload: dict) -> Interaction:
         """Send an INTERACTION_CREATE to every connected client."""
         token = payload["token"]
@@ -418,8 +422,19 @@ class DiscordStandIn:
             return self._original(method, m.group(2), m.group(3), body)
         m = re.fullmatch(r"/channels/(\d+)/messages", path)
         if m and method == "POST":
+            thread = self.channels.get(int(m.group(1)), {}).get("thread_metadata")
+            if thread and thread["archived"]:
+                return 400, {"message": "Thread is archived", "code": 50083}
             message = self._store_message(int(m.group(1)), body, files, None)
             return 200, self.message_payload(message)
+        m = re.fullmatch(r"/channels/(\d+)", path)
+        if m and method == "PATCH" and int(m.group(1)) in self.channels:
+            channel = self.channels[int(m.group(1))]
+            if "archived" in (body or {}) and "thread_metadata" in channel:
+                if channel["thread_metadata"]["locked"]:
+                    return 403, {"message": "Missing Permissions", "code": 50013}
+                channel["thread_metadata"]["archived"] = bool(body["archived"])
+            return 200, channel
         m = re.fullmatch(r"/channels/(\d+)/threads", path)
         if m and method == "POST":
             thread_id = next(self._ids)

@@ -255,6 +255,27 @@ async def test_a_table_in_a_new_thread(discord_bot):
     assert await bot.service.live(CHAT) is None, "the parent channel stays free"
 
 
+async def test_a_reminder_reopens_an_archived_thread(discord_bot):
+    bot = discord_bot
+    await bot.slash(ANN, "start", {"game": "ghosts18", "thread": True})
+    thread_id = next(int(k) for k, v in bot.server.channels.items() if v.get("parent_id"))
+    await bot.slash(BOB, "join", channel=thread_id)
+    chat = ChatRef("discord", str(CHANNEL), str(thread_id), str(GUILD_ID))
+    (board,) = await bot.service.board(chat)
+    bot.server.archive(thread_id)
+    before, first_call = len(bot.public()), len(bot.server.calls)
+    assert await bot.service.notify(chat, [board])
+    calls = bot.server.calls[first_call:]
+    posts = [c.status for c in calls if c.path == f"/channels/{thread_id}/messages"]
+    assert posts == [400, 200]
+    (reopen,) = [c for c in calls if c.method == "PATCH"]
+    assert reopen.path == f"/channels/{thread_id}" and reopen.body == {"archived": False}
+    assert not bot.server.channels[thread_id]["thread_metadata"]["archived"]
+    assert len(bot.public()) == before + 1
+    reminder = bot.public()[-1]
+    assert reminder.channel_id == thread_id and reminder.files and reminder.buttons()
+
+
 async def test_help_rules_and_games_answer_only_the_asker(discord_bot):
     bot = discord_bot
     helped = await bot.slash(CID, "help")
