@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import secrets
 from urllib.parse import urlsplit
 
 from telegram import Bot, BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats
@@ -75,12 +76,15 @@ async def run_telegram(
         service.add_notifier("telegram", adapter.deliver)
         await publish_commands(application.bot)
         if settings.telegram_webhook_url:
+            # Without a secret anyone who learns the URL could post forged updates; Telegram
+            # sends back whatever setWebhook was given, so a fresh one per start will do.
+            secret = settings.telegram_webhook_secret or secrets.token_urlsafe(32)
             await application.updater.start_webhook(
                 listen=settings.telegram_webhook_listen,
                 port=settings.telegram_webhook_port,
                 url_path=urlsplit(settings.telegram_webhook_url).path.lstrip("/"),
                 webhook_url=settings.telegram_webhook_url,
-                secret_token=settings.telegram_webhook_secret or None,
+                secret_token=secret,
                 allowed_updates=UPDATES,
             )
         else:

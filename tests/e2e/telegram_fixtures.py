@@ -8,9 +8,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import re
+import signal
 import socket
+import sys
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import pytest
 from telegram.ext import AIORateLimiter
@@ -30,9 +34,11 @@ __all__ = [
     "buttons",
     "choice_buttons",
     "current_board",
+    "escape_bot_run",
     "mentioned_ids",
     "open_table",
     "press_and_wait",
+    "stop_escape_bot",
     "tg_bot",
     "tg_local_only",
     "tg_standin",
@@ -94,13 +100,13 @@ def current_board(standin: TelegramStandIn, chat_id: int = GROUP) -> dict:
     return photos[-1]
 
 
-async def open_table(standin: TelegramStandIn, variant: str = "short") -> dict:
+async def open_table(standin: TelegramStandIn, variant: str = "short", session: int = 1) -> dict:
     """Ann opens 18 Ghosts, Bob joins (the table is full, so it begins): the first board."""
     mark = len(standin.calls)
     await standin.say(standin.ann, GROUP, f"/escape start ghosts18 variant={variant}")
     lobby = await standin.wait_for(lambda c: c.method == "sendMessage", after=mark)
     assert "opened a table" in lobby.result["text"]
-    assert [b["callback_data"] for b in buttons(lobby.result)] == ["e|j:1", "e|l:1"]
+    assert [b["callback_data"] for b in buttons(lobby.result)] == [f"e|j:{session}", f"e|l:{session}"]  # fmt: skip
     mark = len(standin.calls)
     await standin.say(standin.bob, GROUP, "/escape@escape_test_bot join")
     await standin.wait_for(lambda c: c.method == "sendPhoto", after=mark)
@@ -129,6 +135,7 @@ class TelegramBot:
     store: Store | None = None
     service: GameService | None = None
     runs: int = 0
+    overrides: dict = field(default_factory=dict)  # more settings, e.g. webhook mode
     settings: Settings = field(init=False)
 
     def __post_init__(self) -> None:
@@ -137,6 +144,7 @@ class TelegramBot:
             telegram_token=self.standin.token,
             telegram_base_url=self.standin.base_url,
             telegram_base_file_url=self.standin.base_file_url,
+            **self.overrides,
         )
 
     async def start(self) -> None:
@@ -173,6 +181,51 @@ class TelegramBot:
         from bot.service import ChatRef
 
         return await self.service.live(ChatRef("telegram", str(chat_id), thread, str(chat_id)))
+
+
+GUARD = f"""# Written by the e2e tests: this process may resolve only {sorted(LOCAL)}.
+import socket
+
+_real = socket.getaddrinfo
+
+
+def _guarded(host, *args, **kwargs):
+    name = host.decode() if isinstance(host, bytes) else host
+    if name not in {sorted(LOCAL)!r}:
+        raise OSError(f"the escape-bot under test tried to reach {{name!r}}")
+    return _real(host, *args, **kwargs)
+
+
+socket.getaddrinfo = _guarded
+"""
+
+
+async def escape_bot_run(workdir: Path, settings: dict[str, str]) -> asyncio.subprocess.Process:
+    """The real `escape-bot run` in a process of its own, in `workdir` (no stray .env), with
+    only `settings` from our DISCORD_/TELEGRAM_/ESCAPE_ variables, and a sitecustomize that
+    refuses to resolve any host but this machine's."""
+    guard = workdir / "guard"
+    guard.mkdir(exist_ok=True)
+    (guard / "sitecustomize.py").write_text(GUARD, encoding="utf-8")
+    project = Path(__file__).resolve().parents[2]
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("DISCORD_", "TELEGRAM_", "ESCAPE_", "PYTHONPATH"))
+    }
+    env |= {"LOG_LEVEL": "WARNING", "PYTHONPATH": f"{guard}{os.pathsep}{project}", **settings}
+    return await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot.cli", "run", cwd=workdir, env=env,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
+    )  # fmt: skip
+
+
+async def stop_escape_bot(process: asyncio.subprocess.Process) -> str:
+    """Ctrl-C, as a person (or systemd's SIGINT) would; its output, after it has exited."""
+    if process.returncode is None:
+        process.send_signal(signal.SIGINT)
+    output, _ = await asyncio.wait_for(process.communicate(), 20)
+    return output.decode(errors="replace")
 
 
 def fast_limiter() -> AIORateLimiter:

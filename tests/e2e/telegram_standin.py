@@ -4,7 +4,9 @@ The real python-telegram-bot talks to it through `base_url` / `base_file_url`, w
 real long polling. It keeps chats and messages like Telegram does (message ids per chat,
 deletions, edits, topics), checks what Telegram checks (64-byte button data, 1024-character
 captions, 4096-character texts, PNG uploads, no private message before START), records
-every call, and lets a test type messages, press buttons and inject 429s.
+every call, and lets a test type messages, press buttons and inject 429s. In webhook mode
+(after setWebhook) it refuses getUpdates as Telegram does, and a test posts updates to the
+bot's own listener the way Telegram (or the reverse proxy in front of the bot) would.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ JSON_FIELDS = {
     "commands", "scope", "offset", "timeout", "limit", "allowed_updates", "show_alert",
     "user_id", "cache_time", "disable_notification", "caption_entities", "entities",
     "link_preview_options", "reply_parameters", "protect_content", "drop_pending_updates",
-    "icon_color", "show_caption_above_media", "has_spoiler",
+    "icon_color", "show_caption_above_media", "has_spoiler", "max_connections",
 }  # fmt: skip
 SENDS = ("sendMessage", "sendPhoto")
 
@@ -84,6 +86,7 @@ class TelegramStandIn:
         self.port = 0
         self.polls = 0
         self._closing = False
+        self.webhook: dict[str, Any] | None = None  # the last setWebhook parameters
 
     # ----- server -------------------------------------------------------------------
     async def start(self) -> None:
@@ -143,6 +146,12 @@ class TelegramStandIn:
     # ----- what users do ------------------------------------------------------------
     async def say(self, user: dict, chat_id: int, text: str, *, thread: int | None = None) -> dict:
         """A user types `text` in a chat (a command gets its bot_command entity)."""
+        message = self.typed(user, chat_id, text, thread=thread)
+        await self._push({"message": message})
+        return message
+
+    def typed(self, user: dict, chat_id: int, text: str, *, thread: int | None = None) -> dict:
+        """The message a user types, kept in the chat but not yet delivered to the bot."""
         chat = self.chats[chat_id]
         message = {
             "message_id": self._message_id(chat_id),
@@ -160,7 +169,6 @@ class TelegramStandIn:
             message["message_thread_id"] = thread
             message["is_topic_message"] = True
         self.messages[(chat_id, message["message_id"])] = message
-        await self._push({"message": message})
         return message
 
     async def press(self, user: dict, message: dict, data: str) -> str:
@@ -188,6 +196,17 @@ class TelegramStandIn:
             timeout=timeout,
         )
         return call.params
+
+    async def post_webhook(self, url: str, payload: dict, *, secret: str | None) -> int:
+        """Deliver one update to the bot's webhook listener at `url` (on 127.0.0.1, where a
+        reverse proxy would forward Telegram's call); the HTTP status it answered."""
+        from aiohttp import ClientSession
+
+        assert url.startswith("http://127.0.0.1:"), url
+        headers = {"X-Telegram-Bot-Api-Secret-Token": secret} if secret is not None else {}
+        update = {"update_id": next(self._update_ids), **payload}
+        async with ClientSession() as session, session.post(url, json=update, headers=headers) as r:  # fmt: skip
+            return r.status
 
     async def _push(self, payload: dict) -> None:
         async with self._changed:
@@ -254,6 +273,8 @@ class TelegramStandIn:
             self._changed.notify_all()
 
     async def _get_updates(self, params: dict) -> list[dict]:
+        if self.webhook is not None:
+            raise ApiError(409, "Conflict: can't use getUpdates method while webhook is active")
         self.polls += 1
         offset = int(params.get("offset") or 0)
         timeout = float(params.get("timeout") or 0)
@@ -286,6 +307,17 @@ class TelegramStandIn:
         }  # fmt: skip
 
     def _api_deleteWebhook(self, params, files):
+        self.webhook = None
+        return True
+
+    def _api_setWebhook(self, params, files):
+        url = params.get("url") or ""
+        if not url.startswith("https://"):  # Telegram calls webhooks over HTTPS only
+            raise ApiError(400, "Bad Request: bad webhook: An HTTPS URL must be provided")
+        secret = params.get("secret_token")
+        if secret is not None and not re.fullmatch(r"[A-Za-z0-9_-]{1,256}", secret):
+            raise ApiError(400, "Bad Request: secret token contains unallowed characters")
+        self.webhook = dict(params)
         return True
 
     def _api_setMyCommands(self, params, files):

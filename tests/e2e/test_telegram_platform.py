@@ -4,12 +4,7 @@ topics, long captions, the bare /escape menu, and the real `escape-bot run`."""
 
 from __future__ import annotations
 
-import asyncio
 import copy
-import os
-import signal
-import sys
-from pathlib import Path
 
 from tests.e2e.telegram_fixtures import *  # noqa: F403
 from tests.e2e.telegram_fixtures import (
@@ -18,9 +13,11 @@ from tests.e2e.telegram_fixtures import (
     buttons,
     choice_buttons,
     current_board,
+    escape_bot_run,
     mentioned_ids,
     open_table,
     press_and_wait,
+    stop_escape_bot,
 )
 from tests.e2e.telegram_standin import BOT_ID, TelegramStandIn
 
@@ -293,23 +290,15 @@ async def test_the_bare_escape_menu(tg_bot):
 async def test_escape_bot_run_serves_telegram_and_stops_cleanly(tg_standin, tmp_path):
     """The real entry point: `escape-bot run` in its own process, pointed at the stand-in."""
     standin = tg_standin
-    env = {
-        k: v
-        for k, v in os.environ.items()
-        if not k.startswith(("DISCORD_", "TELEGRAM_", "ESCAPE_"))
-    }
-    env |= {
-        "TELEGRAM_TOKEN": standin.token,
-        "TELEGRAM_BASE_URL": standin.base_url,
-        "TELEGRAM_BASE_FILE_URL": standin.base_file_url,
-        "ESCAPE_DB": str(tmp_path / "run.sqlite3"),
-        "LOG_LEVEL": "WARNING",
-    }
-    process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot.cli", "run",
-        cwd=tmp_path, env=env | {"PYTHONPATH": str(Path(__file__).resolve().parents[2])},
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
-    )  # fmt: skip
+    process = await escape_bot_run(
+        tmp_path,
+        {
+            "TELEGRAM_TOKEN": standin.token,
+            "TELEGRAM_BASE_URL": standin.base_url,
+            "TELEGRAM_BASE_FILE_URL": standin.base_file_url,
+            "ESCAPE_DB": str(tmp_path / "run.sqlite3"),
+        },
+    )
     try:
         await standin.wait_for(lambda c: c.method == "deleteWebhook", timeout=30)
         await standin.wait_for(lambda c: c.method == "setMyCommands")
@@ -317,11 +306,9 @@ async def test_escape_bot_run_serves_telegram_and_stops_cleanly(tg_standin, tmp_
         assert "/escape start GAME" in reply.params["text"]
         assert reply.result["from"]["id"] == BOT_ID
     finally:
-        if process.returncode is None:
-            process.send_signal(signal.SIGINT)
-        output, _ = await asyncio.wait_for(process.communicate(), 20)
-    assert process.returncode in (0, 130), output.decode()
-    assert b"Traceback" not in output, output.decode()
+        output = await stop_escape_bot(process)
+    assert process.returncode in (0, 130), output
+    assert "Traceback" not in output, output
 
 
 async def test_long_choice_lists_are_paged_with_compact_checked_data(tg_bot):
@@ -372,3 +359,49 @@ async def test_a_buried_board_is_sent_anew_and_the_old_one_removed(tg_bot):
     assert not standin.calls_of("editMessageMedia", after=mark)
     assert (GROUP, board["message_id"]) in standin.deleted
     assert current_board(standin)["message_id"] > board["message_id"]
+
+
+async def test_webhook_mode_takes_updates_only_with_the_secret(tg_standin, tmp_path):
+    """TELEGRAM_WEBHOOK_URL set: setWebhook with a secret instead of long polling; the bot's
+    own listener (behind the HTTPS proxy) takes an update only if it carries that secret."""
+    import socket
+
+    from tests.e2e.telegram_fixtures import TelegramBot, fast_limiter
+
+    standin = tg_standin
+    with socket.socket() as probe:  # a free port for the bot's listener
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    public = "https://escape.example.org/telegram/hook"
+    bot = TelegramBot(
+        standin,
+        tmp_path / "escape.sqlite3",
+        limiter=fast_limiter(),
+        overrides={
+            "telegram_webhook_url": public,
+            "telegram_webhook_listen": "127.0.0.1",
+            "telegram_webhook_port": port,
+        },
+    )
+    await bot.start()
+    try:
+        (hook,) = standin.calls_of("setWebhook")
+        assert hook.params["url"] == public
+        secret = hook.params["secret_token"]
+        assert len(secret) >= 32, "a secret is made when none is configured"
+        assert set(hook.params["allowed_updates"]) == {"message", "callback_query"}
+        local = f"http://127.0.0.1:{port}/telegram/hook"
+
+        mark = len(standin.calls)
+        forged = standin.typed(standin.ann, GROUP, "/escape start ghosts18")
+        assert await standin.post_webhook(local, {"message": forged}, secret=None) == 403
+        assert await standin.post_webhook(local, {"message": forged}, secret="guess") == 403
+        typed = standin.typed(standin.ann, GROUP, "/escape help")
+        assert await standin.post_webhook(local, {"message": typed}, secret=secret) == 200
+        reply = await standin.wait_for(lambda c: c.method == "sendMessage", after=mark)
+        assert "/escape start GAME" in reply.params["text"]
+        assert [c.method for c in standin.calls_of(*OUTPUT, after=mark)] == ["sendMessage"]
+        assert await bot.live() is None, "the forged start did nothing"
+        assert standin.polls == 0, "no long polling in webhook mode"
+    finally:
+        await bot.stop()
