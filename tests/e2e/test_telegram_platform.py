@@ -179,9 +179,9 @@ async def test_private_views_go_by_deep_link_only_to_their_owner(tg_bot):
     for call in standin.calls_of("sendMessage", "sendPhoto", after=mark):
         if call.params["chat_id"] == GROUP:
             assert "You draw" not in (call.params.get("text") or "") + (call.params.get("caption") or "")  # fmt: skip
-    for call in standin.calls_of("sendMessage", after=mark):
-        if call.params["chat_id"] > 0:
-            assert call.params["chat_id"] == actor["id"]
+    private = [c for c in standin.calls_of("sendMessage", after=mark) if c.params["chat_id"] > 0]
+    assert private, "the move's private event was sent"
+    assert {c.params["chat_id"] for c in private} == {actor["id"]}, "and only to its owner"
 
 
 async def test_a_429_loses_no_move(tg_bot):
