@@ -220,6 +220,13 @@ class HiddenCastle(Game):
     def explain_illegal(self, s: HiddenCastleState, seat: Seat, action: str) -> str | None:
         words = action.split()
         if s.phase == "place" and words[:1] == ["place"]:
+            if (
+                len(words) == 2
+                and words[1].isdigit()
+                and 1 <= int(words[1]) <= B.SPACES
+                and int(words[1]) not in self._empty_spaces(s)
+            ):
+                return f"Space {int(words[1])} is taken; place your guest on an empty space."
             return (
                 "Place your guest on an empty Gallery space, numbered 1 to 28 (not the staircase)."
             )

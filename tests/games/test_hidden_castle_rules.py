@@ -99,8 +99,10 @@ def test_placing_on_an_occupied_space_is_refused():
     """'placing one Guest on any empty space in the Gallery'."""
     s = G.setup(NAMES[:2])
     s, _ = G.apply(s, 0, "place 5")
-    with pytest.raises(IllegalAction, match="empty Gallery space"):
+    with pytest.raises(IllegalAction, match="Space 5 is taken"):
         G.apply(s, 1, "place 5")
+    with pytest.raises(IllegalAction, match="empty Gallery space, numbered 1 to 28"):
+        G.apply(s, 1, "place 0")
 
 
 # ----- the die and guest moves -------------------------------------------------------------
