@@ -307,10 +307,8 @@ def _panel(d: ImageDraw.ImageDraw, view: dict, midnight: bool) -> None:
         letters = " ".join(g["label"].upper() for g in view["guests"] if g["owner"] == seat)
         T.text(d, (x + 38, y + 44), letters, 18, T.DARK, "lm")
         T.text(d, (1184, y + (row_h - 6) / 2), str(scores[seat]), 28, T.INK, "rm")
-        if not midnight:  # a small scoring track from 0 to 46
-            fill = max(0.0, min(1.0, scores[seat] / view["end_score"]))
-            d.rectangle((x + 4, box[3] - 7, x + 4 + 170, box[3] - 3), fill=T.PAPER)
-            d.rectangle((x + 4, box[3] - 7, x + 4 + 170 * fill, box[3] - 3), fill=T.DARK)
+        if not midnight:
+            _track(d, (x + 4, box[3] - 9, x + 174, box[3] - 3), scores[seat], view["end_score"])
         y += row_h
     y += 8
     roll, move = view.get("last_roll") or "", view.get("last_move") or ""
@@ -326,6 +324,17 @@ def _panel(d: ImageDraw.ImageDraw, view: dict, midnight: bool) -> None:
     if move:
         room = (HEIGHT - 6 - y) // int(18 * 1.3)
         T.paragraph(d, (x, y), move, 18, 236, T.DARK, max_lines=max(1, room))
+
+
+def _track(d: ImageDraw.ImageDraw, box: tuple, score: int, end: int) -> None:
+    """A player's scoring track from 0 to the end score, a tick every 10 points."""
+    x0, y0, x1, y1 = box
+    d.rectangle(box, fill=T.PAPER, outline=T.GREY)
+    d.rectangle((x0, y0, x0 + (x1 - x0) * max(0.0, min(1.0, score / end)), y1), fill=T.DARK)
+    for points in range(10, end, 10):
+        tx = x0 + (x1 - x0) * points / end
+        d.line([(tx, y0 - 2), (tx, y1)], fill=T.GREY, width=1)
+    d.line([(x1, y0 - 3), (x1, y1 + 1)], fill=T.VERMILION, width=3)
 
 
 def _status(view: dict) -> str:
