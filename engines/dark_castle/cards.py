@@ -8,17 +8,30 @@ A die face is a short string of trait letters: `m` Might, `c` Cunning, `w` Wisdo
 One letter is a single, two letters a double (`mm`); a split double (`mc`, of the
 plague supplement) is simply two different letters.
 
-How the supplements are meant to fit (not built yet):
-- a supplement is one more JSON file here, with its chapters, bosses, items and an
-  option naming the set; its new step kinds (`curse`, `plague`, `companion`) join
-  STEP_KINDS with one handler each in the engine's `_step`;
-- curses and companion events are item-deck cards with a `kind` other than "item";
-  the item draw then needs a "who draws it" step before the chance node;
-- a character entry holds its own die faces, so companions, the cult die and the new
-  characters are more entries in `chars` (a companion flagged so its death does not
-  end the game); plague and flaws are counters on that entry;
-- death dice add a shield face (`s`) to the chapter dice outcomes and a pairing rule
-  to `_resolve_attack`.
+How the supplements are meant to fit (not built yet; what the vocabulary still lacks):
+- sets: every JSON file here is loaded into one pool; a supplement needs the game's
+  options to name the sets in play and the chapter, boss and item pools to filter on
+  the card's `set` (a stand-alone pack also fixes its boss and may keep its order);
+- curses: item-deck cards with a `kind` other than "item"; the item draw needs a
+  "who draws it" decision before each chance, cards held beside a character outside
+  the two hands, enemy tags on combat steps (a cultist), and Marked for Death as a
+  state on the character: no rest, +1 damage from cultists, the cult die (4 white,
+  2 black faces) in place of the character die below half HP, a black face joining
+  the enemy's row until hit;
+- companions: a `companion` step and entries in `chars` with their own die and HP,
+  flagged so their death does not end the game and "per player" does not count them;
+  relics as items with new effects (the chalice: HP given by donors to a recipient
+  between chapters; the spell book: a spell die rolled instead of the character die);
+- plague: a `plague` step (roll the plague die 0,0,1,1,2,3), a plague counter per
+  character with thresholds (3/6/9: lose 1/2/3 HP), a `carrier` flag on combat steps
+  and on infected prisoners (damage and item hand-overs then pass plague), the knapsack
+  (two stored items, unusable during a chapter); split doubles (`mc`) already resolve
+  and block, but `doubles_single` must let the roller choose one of the two traits;
+- collector's box: flaws (one use each, a new action), death dice (a shield face `s`
+  and split faces among the chapter dice outcomes, removed by a double or two players'
+  matching singles, so attacks must be able to pair across players), epilogue texts
+  on the result, the Living Stone (a relic with its own die). Random start cards and
+  more bosses are data already.
 """
 
 from __future__ import annotations
