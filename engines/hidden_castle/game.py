@@ -369,13 +369,13 @@ class HiddenCastle(Game):
         speed = self.speed(s)
         events: list[Event] = []
         s.trail, s.mover = [], "phantom"
+        from_dungeon = not self._in_gallery(s)
         for _ in range(speed):
             if not self._in_gallery(s):
                 s.climbed += 1
                 if not self._in_gallery(s):
                     continue
                 s.phantom = B.EXIT
-                events.append(Event("The Phantom leaves the dungeon by the exit.", kind="phantom"))
             else:
                 s.phantom = B.ahead(s.phantom, 1)
             s.trail.append(s.phantom)
@@ -385,7 +385,12 @@ class HiddenCastle(Game):
             caught = self._at(s, GALLERY, s.phantom)
             if caught:
                 events += self._capture(s, caught)
-        if s.phantom:
+        if s.phantom and from_dungeon:
+            text = (
+                f"The Phantom climbs out of the dungeon by the exit: {speed} spaces "
+                f"to space {s.phantom}."
+            )
+        elif s.phantom:
             text = f"The Phantom moves {speed} spaces to space {s.phantom}."
         else:
             text = f"The Phantom climbs {speed} steps, {B.CLIMB - s.climbed} from the exit."

@@ -187,6 +187,9 @@ def test_phantom_climbs_step_by_step_then_enters_the_gallery_at_the_exit():
     s, events = roll(s, "phantom")
     assert (s.phantom, B.CLOCKS[s.clock]) == (B.EXIT, "12:00")
     assert any("12:00" in e.text for e in events)
+    assert (
+        events[1].text == "The Phantom climbs out of the dungeon by the exit: 3 spaces to space 1."
+    )
     s, _ = roll(s, "phantom")
     assert s.phantom == 4 and s.climbed == B.CLIMB  # never back to the dungeon
 
