@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import html
 import logging
+import time
 from dataclasses import dataclass
 
 from telegram import Chat, Message, Update, User
@@ -278,7 +279,8 @@ class TelegramAdapter:
     def _adopt(self, message: Message, replies: list[Reply]) -> None:
         for reply in replies:
             if reply.kind in ("board", "lobby") and reply.session_id is not None and reply.to is None:  # fmt: skip
-                self.outbox.adopt(reply.session_id, message.chat.id, message.message_id, bool(message.photo))  # fmt: skip
+                sent = message.date.timestamp() if message.date else time.time()
+                self.outbox.adopt(reply.session_id, message.chat.id, message.message_id, bool(message.photo), sent)  # fmt: skip
                 return
 
     async def _page(self, ctx: Context, press: cd.Press, message: Message) -> None:

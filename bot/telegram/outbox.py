@@ -9,8 +9,10 @@
 - A reply meant for one user (`Reply.to`) goes only to that user's private chat, which
   the bot knows once the user has pressed START; if it cannot get there, the group is
   told so (without the secret) and given a deep link that opens the private chat.
-- What a game leaves behind (notices, overflow texts, the lobby) is deleted at its end;
-  Telegram allows that for 48 hours, and failures are ignored.
+- What a game leaves behind (notices, overflow texts, the lobby) is deleted at its end.
+  Telegram allows that for 48 hours after a message was sent (by its own clock, the
+  message's date): older ones are left alone, and a replaced board that old only loses
+  its buttons. Other failures are ignored.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import asyncio
 import contextlib
 import html
 import logging
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -27,6 +30,7 @@ from telegram import (
     InlineKeyboardButton,
     InlineKeyboardMarkup,
     InputMediaPhoto,
+    Message,
     ReplyParameters,
 )
 from telegram.constants import ParseMode
@@ -43,6 +47,7 @@ log = logging.getLogger(__name__)
 CAPTION_LIMIT = 1024
 TEXT_LIMIT = 4096
 BURIED_AFTER = 6  # newer messages in the chat after which a board is re-sent, not edited
+DELETABLE_FOR = 48 * 3600 - 600  # seconds Telegram lets a bot delete its message (margin)
 PLATFORM = "telegram"
 
 
@@ -81,6 +86,24 @@ def mention_html(users: Sequence[UserRef]) -> str:
     )
 
 
+@dataclass(frozen=True)
+class Sent:
+    """A message the bot posted: where, which, and when (Telegram's date, Unix time)."""
+
+    chat_id: int
+    message_id: int
+    at: float
+
+    @classmethod
+    def of(cls, message: Message) -> Sent:
+        date = getattr(message, "date", None)
+        return cls(message.chat_id, message.message_id, date.timestamp() if date else time.time())
+
+
+def deletable(sent: float) -> bool:
+    return time.time() - sent < DELETABLE_FOR
+
+
 @dataclass
 class Slot:
     """The live message of a session (its lobby or board)."""
@@ -89,12 +112,13 @@ class Slot:
     message_id: int
     photo: bool
     version: int | None
+    sent: float  # the message's date (Unix time), for the 48-hour deletion window
 
 
 @dataclass
 class Tracked:
     slot: Slot | None = None
-    litter: list[tuple[int, int]] = field(default_factory=list)  # (chat id, message id)
+    litter: list[Sent] = field(default_factory=list)
     warned: set[str] = field(default_factory=set)  # users told they cannot be reached
     board: Reply | None = None  # the latest board reply (for paging its keyboard)
 
@@ -126,11 +150,13 @@ class Outbox:
         t = self.sessions.get(session_id)
         return t.board if t else None
 
-    def adopt(self, session_id: int, chat_id: int, message_id: int, photo: bool) -> None:
+    def adopt(
+        self, session_id: int, chat_id: int, message_id: int, photo: bool, sent: float
+    ) -> None:
         """After a restart, a button pressed on an old board tells us which message it is."""
         t = self.tracked(session_id)
         if t.slot is None:
-            t.slot = Slot(chat_id, message_id, photo, None)
+            t.slot = Slot(chat_id, message_id, photo, None, sent)
             self.saw(chat_id, message_id + BURIED_AFTER + 1)  # old: replace it, do not edit
 
     def _lock(self, chat_id: int) -> asyncio.Lock:
@@ -175,7 +201,7 @@ class Outbox:
             sid = self.current.get(_key(chat))
             message = await self._send_text(chat, text, markup, reply_to=reply_to)
             if message is not None and sid is not None:
-                self.tracked(sid).litter.append((message.chat_id, message.message_id))
+                self.tracked(sid).litter.append(Sent.of(message))
 
     async def _post_slot(self, chat: ChatRef, reply: Reply, *, fresh: bool) -> None:
         sid = reply.session_id
@@ -203,14 +229,14 @@ class Outbox:
             message = await self._send(chat, reply.picture, caption_html, markup)
             if message is None:
                 return
-            t.slot = Slot(chat_id, message.message_id, photo, reply.version)
+            t.slot = Slot(chat_id, message.message_id, photo, reply.version, Sent.of(message).at)
             if old is not None:
-                await self._delete(old.chat_id, [old.message_id], fallback_strip=True)
+                await self._retire(old)
         if rest:
             for part in chunks(rest):
                 extra = await self._send_text(chat, part, None, escaped=False)
                 if extra is not None:
-                    t.litter.append((extra.chat_id, extra.message_id))
+                    t.litter.append(Sent.of(extra))
 
     async def _post_loose(
         self, chat: ChatRef, reply: Reply, sid: int | None, *, reply_to: int | None = None
@@ -221,7 +247,7 @@ class Outbox:
         for part in chunks(rest):
             sent.append(await self._send_text(chat, part, None, escaped=False))
         if sid is not None and not reply.final:
-            self.tracked(sid).litter += [(m.chat_id, m.message_id) for m in sent if m is not None]
+            self.tracked(sid).litter += [Sent.of(m) for m in sent if m is not None]
 
     async def _post_private(
         self,
@@ -271,7 +297,7 @@ class Outbox:
             markup = InlineKeyboardMarkup([[InlineKeyboardButton("Open my private chat", url=url)]])
         message = await self._send_text(chat, text, markup)
         if message is not None and t is not None:
-            t.litter.append((message.chat_id, message.message_id))
+            t.litter.append(Sent.of(message))
 
     async def _where(self, session_id: int) -> str:
         row = await self.store.session(session_id)
@@ -428,6 +454,17 @@ class Outbox:
                         chat_id=chat_id, message_id=message_id, reply_markup=None
                     )
 
+    async def _retire(self, slot: Slot) -> None:
+        """A live message replaced or no longer needed: deleted while Telegram allows it,
+        else (or if that fails) left in place without its buttons."""
+        if deletable(slot.sent):
+            await self._delete(slot.chat_id, [slot.message_id], fallback_strip=True)
+            return
+        with contextlib.suppress(TelegramError):
+            await self.bot.edit_message_reply_markup(
+                chat_id=slot.chat_id, message_id=slot.message_id, reply_markup=None
+            )
+
     async def _tidy(self, chat: ChatRef, session_id: int, *, keep_board: bool) -> None:
         t = self.sessions.pop(session_id, None)
         if self.current.get(_key(chat)) == session_id:
@@ -435,14 +472,20 @@ class Outbox:
         if t is None:
             return
         by_chat: dict[int, list[int]] = {}
-        for chat_id, message_id in t.litter:
-            by_chat.setdefault(chat_id, []).append(message_id)
+        too_old = 0
+        for sent in t.litter:
+            if deletable(sent.at):
+                by_chat.setdefault(sent.chat_id, []).append(sent.message_id)
+            else:
+                too_old += 1
+        if too_old:
+            log.info("left %d message(s) of session %s: older than 48 hours", too_old, session_id)
         for chat_id, ids in by_chat.items():
             for start in range(0, len(ids), 100):
                 await self._delete(chat_id, ids[start : start + 100])
         if t.slot is not None and not keep_board:
             if not t.slot.photo:  # a lobby that never became a game
-                await self._delete(t.slot.chat_id, [t.slot.message_id], fallback_strip=True)
+                await self._retire(t.slot)
                 return
             # An aborted game: keep its last picture for the record, without live buttons.
             with contextlib.suppress(TelegramError):

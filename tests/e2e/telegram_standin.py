@@ -37,6 +37,7 @@ JSON_FIELDS = {
     "icon_color", "show_caption_above_media", "has_spoiler", "max_connections",
 }  # fmt: skip
 SENDS = ("sendMessage", "sendPhoto")
+DELETE_WINDOW = 48 * 3600
 
 
 class ApiError(Exception):
@@ -87,6 +88,7 @@ class TelegramStandIn:
         self.polls = 0
         self._closing = False
         self.webhook: dict[str, Any] | None = None  # the last setWebhook parameters
+        self.clock = 0.0  # seconds added to the time the bot's new messages are dated
 
     # ----- server -------------------------------------------------------------------
     async def start(self) -> None:
@@ -372,7 +374,7 @@ class TelegramStandIn:
                 "username": BOT_USERNAME,
             },
             "chat": chat,
-            "date": int(time.time()),
+            "date": int(time.time() + self.clock),
             **content,
         }
         thread = self._check_thread(chat, params)
@@ -471,18 +473,30 @@ class TelegramStandIn:
         self._set_markup(message, params)
         return message
 
+    def _too_old(self, key: tuple[int, int]) -> bool:
+        """Telegram lets a bot delete a message only within 48 hours of sending it. What it
+        does with such a message in a deleteMessages batch is not documented: the stand-in
+        refuses the whole batch, the strictest reading."""
+        return time.time() - self.messages[key]["date"] >= DELETE_WINDOW
+
     def _api_deleteMessage(self, params, files):
         key = (int(params["chat_id"]), int(params["message_id"]))
         if key not in self.messages or key in self.deleted:
             raise ApiError(400, "Bad Request: message to delete not found")
+        if self._too_old(key):
+            self.violations.append(f"deleting message {key} older than 48 hours")
+            raise ApiError(400, "Bad Request: message can't be deleted for everyone")
         self.deleted.add(key)
         return True
 
     def _api_deleteMessages(self, params, files):
         chat_id = int(params["chat_id"])
-        for message_id in params.get("message_ids") or []:
-            if (chat_id, int(message_id)) in self.messages:
-                self.deleted.add((chat_id, int(message_id)))
+        keys = [(chat_id, int(m)) for m in params.get("message_ids") or []]
+        keys = [k for k in keys if k in self.messages]  # unknown ones are skipped
+        if old := [k for k in keys if self._too_old(k)]:
+            self.violations.append(f"deleting messages {old} older than 48 hours")
+            raise ApiError(400, "Bad Request: message can't be deleted")
+        self.deleted.update(keys)
         return True
 
     def _api_answerCallbackQuery(self, params, files):

@@ -405,3 +405,38 @@ async def test_webhook_mode_takes_updates_only_with_the_secret(tg_standin, tmp_p
         assert standin.polls == 0, "no long polling in webhook mode"
     finally:
         await bot.stop()
+
+
+async def test_tidying_leaves_what_telegram_no_longer_lets_a_bot_delete(tg_bot):
+    """Messages are deleted at a game's end only within 48 hours of being sent; an older
+    board that is replaced keeps its picture and only loses its buttons."""
+    standin = tg_bot.standin
+    two_days = 49 * 3600
+    first = await open_table(standin)
+    standin.clock = -two_days  # what the bot posts now is dated two days ago
+    old_notice = await command(standin, standin.carol, "/escape leave")
+    await command(standin, standin.carol, "/escape board", expect=("deleteMessage",))
+    old_board = current_board(standin)
+    assert (GROUP, first["message_id"]) in standin.deleted, "a fresh board is replaced"
+    standin.clock = 0
+    new_notice = await command(standin, standin.carol, "/escape leave")
+
+    mark = len(standin.calls)
+    await command(standin, standin.ann, "/escape board", expect=("sendPhoto",))
+    stripped = await standin.wait_for(
+        lambda c: c.method == "editMessageReplyMarkup" and c.params["message_id"] == old_board["message_id"],
+        after=mark,
+    )  # fmt: skip
+    assert "reply_markup" not in stripped.result, "the two-day-old board lost its buttons"
+    assert (GROUP, old_board["message_id"]) not in standin.deleted, "and was not deleted"
+
+    mark = len(standin.calls)
+    await command(standin, standin.ann, "/escape abort", expect=("deleteMessage", "deleteMessages"))  # fmt: skip
+    asked = [
+        c.params.get("message_ids") or [c.params["message_id"]]
+        for c in standin.calls_of("deleteMessage", "deleteMessages", after=mark)
+    ]
+    asked = {m for ids in asked for m in ids}
+    assert new_notice.result["message_id"] in asked and (GROUP, new_notice.result["message_id"]) in standin.deleted  # fmt: skip
+    assert old_notice.result["message_id"] not in asked, "not asked: Telegram would refuse"
+    assert not standin.violations
