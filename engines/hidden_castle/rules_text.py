@@ -56,7 +56,7 @@ Scores start at 0; three rounds; the HIGHEST score wins (closest to zero).
   onto any empty Gallery space, first the one on -10, then -9 and so on; on a shared step
   the player with the lower score places first. The Phantom goes back to -10.
 
-HOUSE DECISIONS (the rulebook is silent):
+HOUSE DECISIONS (where the rulebook is silent or unclear):
 - The first seat places first and rolls first (the bot knows no ages); each player places
   their guests in letter order.
 - The board is the original one described above (28 spaces, 9 doorways).
