@@ -57,6 +57,11 @@ async def test_outsiders_and_the_wrong_player_are_refused(tg_bot):
     assert "another player" in await refused(standin, standin.bob, board, ann_button)
     assert not standin.calls_of(*OUTPUT, after=mark)
     assert (await tg_bot.live()).version == board_version(board)
+    typed = await command(standin, standin.carol, "/escape move place a1")  # typed, not pressed
+    assert "not playing" in typed.params["text"]
+    assert [c.method for c in standin.calls_of(*OUTPUT, after=mark)] == ["sendMessage"]
+    assert (await tg_bot.live()).version == board_version(board)
+    assert not await tg_bot.service.store.log(1), "no move was recorded"
 
     # Abort: not by a bystander; by a chat admin (asked with getChatMember).
     reply = await command(standin, standin.carol, "/escape abort")
