@@ -188,6 +188,18 @@ async def test_private_views_go_by_deep_link_only_to_their_owner(tg_bot):
     assert private, "the move's private event was sent"
     assert {c.params["chat_id"] for c in private} == {actor["id"]}, "and only to its owner"
 
+    # /escape log: the public log in the group, what only the asker saw in their private chat.
+    mark = len(standin.calls)
+    await standin.say(actor, GROUP, "/escape log")
+    own = await standin.wait_for(lambda c: "Only you saw" in (c.params.get("text") or ""), after=mark)  # fmt: skip
+    assert own.params["chat_id"] == actor["id"]
+    public = await standin.wait_for(
+        lambda c: c.params.get("chat_id") == GROUP and "draws a card" in (c.params.get("text") or ""),
+        after=mark,
+    )  # fmt: skip
+    assert "You draw" not in public.params["text"], "the public log keeps secrets out"
+    assert [c.params["chat_id"] for c in standin.calls_of("sendMessage", after=mark) if "Only you saw" in c.params["text"]] == [actor["id"]]  # fmt: skip
+
 
 async def test_a_429_loses_no_move(tg_bot):
     standin = tg_bot.standin
