@@ -238,6 +238,16 @@ async def test_a_game_in_a_forum_topic_stays_in_its_topic(tg_bot):
     assert len(sends) >= 4
     assert all(c.params.get("message_thread_id") == 77 for c in sends), [c.params for c in sends]
 
+    # A message the bot starts on its own (a reminder, through the service's notifier).
+    from bot.service import ChatRef, Reply
+
+    mark = len(standin.calls)
+    topic_chat = ChatRef("telegram", str(forum), "77", str(forum))
+    assert await tg_bot.service.notify(topic_chat, [Reply("Bob, the table waits for you.")])
+    (reminder,) = standin.calls_of("sendMessage", after=mark)
+    assert (reminder.params["chat_id"], reminder.params["message_thread_id"]) == (forum, 77)
+    assert "reply_parameters" not in reminder.params, "started by the bot, not a reply"
+
     # A game asked for in the General topic gets a topic of its own.
     mark = len(standin.calls)
     await command(standin, ann, "/escape start ghosts18", chat=forum, expect=("createForumTopic",))
