@@ -2,8 +2,9 @@
 
 - A session has one live message (its lobby, then its board). A new board edits that
   message in place while it is still near the bottom of the chat, and otherwise replaces
-  it (a new message, the old one deleted), so a game never floods its group. The message
-  id is kept in memory only: after a restart the next board is simply a new message.
+  it (a new message, the old one deleted), so a game never floods its group. Which
+  message that is survives a restart (a small record in the store's meta table), so the
+  first board after one still replaces the last board before it.
 - Pictures go as photos with a caption of at most 1024 characters; the rest of a long
   text follows as text messages (4096 characters each).
 - A reply meant for one user (`Reply.to`) goes only to that user's private chat, which
@@ -20,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import html
+import json
 import logging
 import time
 from collections.abc import Sequence
@@ -47,6 +49,7 @@ log = logging.getLogger(__name__)
 CAPTION_LIMIT = 1024
 TEXT_LIMIT = 4096
 BURIED_AFTER = 6  # newer messages in the chat after which a board is re-sent, not edited
+LIVE_KEY = "telegram.live.{}"  # store meta: the live message of a session, across restarts
 DELETABLE_FOR = 48 * 3600 - 600  # seconds Telegram lets a bot delete its message (margin)
 PLATFORM = "telegram"
 
@@ -121,6 +124,7 @@ class Tracked:
     litter: list[Sent] = field(default_factory=list)
     warned: set[str] = field(default_factory=set)  # users told they cannot be reached
     board: Reply | None = None  # the latest board reply (for paging its keyboard)
+    recalled: bool = False  # the store's record of the live message has been read
 
 
 class Outbox:
@@ -214,6 +218,7 @@ class Outbox:
         caption_html, rest = self._caption(reply, CAPTION_LIMIT if reply.picture else TEXT_LIMIT)
         markup = self._markup(chat, reply)
         chat_id = int(chat.chat)
+        await self._recall(sid, t)
         old = t.slot
         photo = reply.picture is not None
         if (
@@ -230,6 +235,7 @@ class Outbox:
             if message is None:
                 return
             t.slot = Slot(chat_id, message.message_id, photo, reply.version, Sent.of(message).at)
+            await self._keep(sid, t.slot)
             if old is not None:
                 await self._retire(old)
         if rest:
@@ -454,6 +460,30 @@ class Outbox:
                         chat_id=chat_id, message_id=message_id, reply_markup=None
                     )
 
+    async def _recall(self, session_id: int, t: Tracked) -> None:
+        """After a restart: the live message the previous run left, if it recorded one."""
+        if t.slot is not None or t.recalled:
+            return
+        t.recalled = True
+        try:
+            raw = await self.store.get_meta(LIVE_KEY.format(session_id))
+            if raw:
+                d = json.loads(raw)
+                t.slot = Slot(d["chat"], d["message"], d["photo"], None, d["sent"])
+        except Exception:  # a lost record costs one stale message, never the game
+            log.exception("could not read the live message of session %s", session_id)
+
+    async def _keep(self, session_id: int, slot: Slot | None) -> None:
+        """Record the live message (None: the session has none any more)."""
+        value = ""
+        if slot is not None:
+            fields = {"chat": slot.chat_id, "message": slot.message_id, "photo": slot.photo}
+            value = json.dumps(fields | {"sent": slot.sent})
+        try:
+            await self.store.set_meta(LIVE_KEY.format(session_id), value)
+        except Exception:
+            log.exception("could not record the live message of session %s", session_id)
+
     async def _retire(self, slot: Slot) -> None:
         """A live message replaced or no longer needed: deleted while Telegram allows it,
         else (or if that fails) left in place without its buttons."""
@@ -466,11 +496,11 @@ class Outbox:
             )
 
     async def _tidy(self, chat: ChatRef, session_id: int, *, keep_board: bool) -> None:
-        t = self.sessions.pop(session_id, None)
+        t = self.sessions.pop(session_id, None) or Tracked()
         if self.current.get(_key(chat)) == session_id:
             del self.current[_key(chat)]
-        if t is None:
-            return
+        await self._recall(session_id, t)
+        await self._keep(session_id, None)
         by_chat: dict[int, list[int]] = {}
         too_old = 0
         for sent in t.litter:

@@ -132,6 +132,20 @@ async def test_buttons_survive_a_restart(tg_bot):
     # The same old button again: now stale.
     assert "moved on" in await refused(standin, actor, before, choice_buttons(before)[0]["callback_data"])  # fmt: skip
 
+    # After another restart a typed command (no button to say which message is the board)
+    # still replaces the board the last run left, and an abort still takes its buttons.
+    live = current_board(standin)
+    await tg_bot.restart()
+    mark = len(standin.calls)
+    await command(standin, standin.carol, "/escape board", expect=("sendPhoto",))
+    await standin.wait_for(lambda c: c.method == "deleteMessage", after=mark)
+    assert [c.params["message_id"] for c in standin.calls_of("deleteMessage", after=mark)] == [live["message_id"]]  # fmt: skip
+    assert len([m for m in standin.bot_messages(GROUP) if "photo" in m]) == 1, "one board"
+    await tg_bot.restart()
+    await command(standin, standin.ann, "/escape abort", expect=("editMessageReplyMarkup",))
+    assert await tg_bot.live() is None
+    assert not buttons(current_board(standin)), "the aborted board kept no buttons"
+
 
 async def test_private_views_go_by_deep_link_only_to_their_owner(tg_bot):
     standin = tg_bot.standin
