@@ -1,0 +1,433 @@
+"""The timer loop with an injected clock (no sleeping): reminders, deadlines, votes,
+vacations, quiet hours, the digest, downtime, restarts and idle games."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bot.service import ChatRef, GameService, UserError, UserRef
+from bot.service import clock as C
+from bot.service.timers import Timers
+from bot.store import Store
+from engines import REGISTRY
+
+DAY, HOUR = C.DAY, C.HOUR
+T0 = 1_800_000_000.0  # 08:00 UTC
+ANN = UserRef("test", "u-ann", "Ann")
+BOB = UserRef("test", "u-bob", "Bob")
+CY = UserRef("test", "u-cy", "Cy")
+CHAT = ChatRef("test", "chan-1", "", "guild-1")
+
+
+class FakeClock:
+    def __init__(self, t: float = T0) -> None:
+        self.t = t
+
+    def __call__(self) -> float:
+        return self.t
+
+
+class Bot:
+    """One running bot process: a store, a service and its timer loop on one database file."""
+
+    def __init__(self, path, clock: FakeClock, interval: float = 600) -> None:
+        self.path, self.clock, self.interval = path, clock, interval
+        self.sent: list[tuple[ChatRef, object]] = []
+
+    async def open(self) -> Bot:
+        self.store = await Store.open(self.path, clock=self.clock, busy_timeout=0.5)
+        self.service = GameService(self.store, seed_source=lambda: 1234, pictures=False, clock=self.clock)  # fmt: skip
+
+        async def deliver(chat, replies):
+            self.sent += [(chat, r) for r in replies]
+
+        self.service.add_notifier("test", deliver)
+        self.timers = Timers(self.service, interval=self.interval)
+        return self
+
+    async def close(self) -> None:
+        await self.store.close()
+
+    async def run_until(self, until: float) -> None:
+        """What Timers.run does, with the clock moved instead of sleeping."""
+        while True:
+            await self.timers.tick()
+            if self.clock.t >= until:
+                return
+            self.clock.t = min(until, self.clock.t + await self.timers.next_delay())
+
+    def reminders(self, user: UserRef | None = None) -> list:
+        return [
+            (chat, r) for chat, r in self.sent
+            if r.kind == "reminder" and r.to is None and (user is None or user in r.mention)
+        ]  # fmt: skip
+
+    def texts(self) -> list[str]:
+        return [r.text for _, r in self.sent]
+
+
+@pytest.fixture
+def clock():
+    return FakeClock()
+
+
+@pytest.fixture
+async def bot(tmp_path, clock):
+    b = await Bot(tmp_path / "escape.sqlite3", clock).open()
+    yield b
+    await b.close()
+
+
+async def two_player(bot: Bot, game="ghosts18", options="", chat=CHAT, users=(ANN, BOB)) -> int:
+    await bot.service.start(chat, users[0], game, options)
+    replies = await bot.service.join(chat, users[1])
+    return replies[0].session_id
+
+
+async def log_of(bot: Bot, sid: int):
+    return [(e.seat, e.action, e.user_id) for e in await bot.store.log(sid) if e.seat >= 0]
+
+
+# ----- reminders ----------------------------------------------------------------------
+async def test_reminders_at_the_right_times_and_no_more(bot, clock):
+    sid = await two_player(bot, options="timeout=vote")  # Ann to place; normal pace: 1 day
+    await bot.run_until(T0 + 2 * DAY)
+    times = [t for t in (await bot.store.session(sid)).clock.get("sent", {}).values()]
+    got = bot.reminders()
+    assert len(got) == 2 and times == [2]
+    assert all(r.mention == [ANN] for _, r in got)  # only the waiting player
+    assert got[0][1].text.startswith("Reminder: Ann") and "12h 0m left" in got[0][1].text
+    assert got[1][1].text.startswith("Last reminder: Ann") and "vote" in got[1][1].text
+    # the deadline then warned once; nothing else was sent in two days
+    warnings = [t for t in bot.texts() if t.startswith("Time is up for Ann")]
+    assert len(warnings) == 1 and len(bot.sent) == 3
+
+
+async def test_reminders_are_sent_at_their_time(bot, clock):
+    await two_player(bot, options="timeout=vote")
+    await bot.run_until(T0 + 0.5 * DAY - 1)
+    assert bot.reminders() == []
+    await bot.run_until(T0 + 0.5 * DAY)
+    assert len(bot.reminders()) == 1
+    await bot.run_until(T0 + 0.85 * DAY - 1)
+    assert len(bot.reminders()) == 1
+    await bot.run_until(T0 + 0.85 * DAY)
+    assert len(bot.reminders()) == 2
+
+
+async def test_a_move_restarts_the_clock_and_reminders(bot, clock):
+    await two_player(bot, options="timeout=vote")
+    await bot.run_until(T0 + 0.6 * DAY)
+    await bot.service.move(CHAT, ANN, "place a1")
+    assert (await bot.service.live(CHAT)).clock["waiting"] == [BOB.id]
+    await bot.run_until(T0 + 1.1 * DAY)  # Bob's first reminder is at 0.6 + 0.5 days
+    assert [r.mention for _, r in bot.reminders()] == [[ANN], [BOB]]
+
+
+async def test_mute_for_one_turn(bot, clock):
+    await two_player(bot, options="timeout=vote")
+    with pytest.raises(UserError, match="not your turn"):
+        await bot.service.clock_command(CHAT, BOB, "mute")
+    [said] = await bot.service.clock_command(CHAT, ANN, "mute")
+    assert said.to == ANN
+    await bot.run_until(T0 + 0.99 * DAY)
+    assert bot.reminders() == []
+    await bot.service.move(CHAT, ANN, "place a1")
+    while (await bot.service.live(CHAT)).clock["waiting"] != [ANN.id]:
+        await bot.service.move(CHAT, BOB, (await bot.service.choices(CHAT, BOB))[0][0])
+    await bot.run_until(T0 + 1.5 * DAY)  # Ann's new turn reminds her again
+    assert [r.mention for _, r in bot.reminders()] == [[ANN]]
+
+
+async def test_dm_opt_in_adds_a_private_copy(bot, clock):
+    await two_player(bot, options="timeout=vote")
+    await bot.service.clock_command(CHAT, ANN, "dm on")
+    await bot.run_until(T0 + 0.5 * DAY)
+    assert [r.to for _, r in bot.sent if r.kind == "reminder"] == [None, ANN]
+
+
+async def test_quiet_hours_hold_a_reminder_until_morning(bot, clock):
+    # Ann lives at UTC+2 and sleeps 22-7; the game starts 14:00 UTC, her reminder (12 h)
+    # would fall at 02:00 UTC = 04:00 her time: it waits until 07:00 her time (05:00 UTC).
+    clock.t = T0 + 6 * HOUR
+    await bot.service.clock_command(CHAT, ANN, "tz +2")
+    await bot.service.clock_command(CHAT, ANN, "quiet 22-7")
+    await two_player(bot, options="timeout=vote")
+    await bot.run_until(T0 + 21 * HOUR - 1)
+    assert bot.reminders() == []
+    await bot.run_until(T0 + 21 * HOUR)
+    assert len(bot.reminders()) == 1
+
+
+async def test_the_digest_names_every_game_in_one_message(bot, clock):
+    chats = [ChatRef("test", f"chan-{i}", "", "guild-1") for i in range(3)]
+    for i, chat in enumerate(chats):
+        clock.t = T0 + i * 10 * 60  # three games, ten minutes apart: Ann to move in each
+        await two_player(bot, options="timeout=vote", chat=chat)
+    await bot.run_until(T0 + 0.5 * DAY + 25 * 60)
+    got = bot.reminders(ANN)
+    assert len(got) == 1
+    chat, reply = got[0]
+    assert chat == chats[0] and "your move in 3 games" in reply.text
+    await bot.run_until(T0 + 0.85 * DAY + 25 * 60)  # the second round: again one message
+    assert len(bot.reminders(ANN)) == 2
+
+
+# ----- deadlines ----------------------------------------------------------------------
+async def test_skip_plays_the_default_move_at_the_deadline(bot, clock):
+    sid = await two_player(bot)  # timeout=skip; ghosts18 places ghosts by default
+    await bot.run_until(T0 + DAY - 1)
+    assert await log_of(bot, sid) == []
+    await bot.run_until(T0 + DAY)
+    assert await log_of(bot, sid) == [(0, "place a1", None)]
+    board = [r for _, r in bot.sent if r.kind == "board"]
+    assert board and "Time is up for Ann: the bot plays" in board[0].text
+    assert board[0].mention == [BOB]
+
+
+async def test_vote_removal_hands_the_seat_to_a_stand_in(bot, clock):
+    sid = await two_player(bot, options="timeout=vote")
+    with pytest.raises(UserError, match="nothing to vote on"):
+        await bot.service.clock_command(CHAT, BOB, "vote")
+    await bot.run_until(T0 + DAY)
+    [warning] = [r for _, r in bot.sent if r.text.startswith("Time is up for Ann")]
+    assert [c.label for c in warning.choices] == ["Vote to replace Ann"]
+    assert (await bot.store.session(sid)).wake_at is None  # nothing more to do by time
+    with pytest.raises(UserError, match="others vote"):
+        await bot.service.press(CHAT, ANN, warning.choices[0].data)
+    with pytest.raises(UserError, match="other players"):
+        await bot.service.press(CHAT, CY, warning.choices[0].data)
+    [board] = await bot.service.press(CHAT, BOB, warning.choices[0].data)
+    assert "a stand-in takes over from Ann" in board.text and board.mention == [BOB]
+    row = await bot.store.session(sid)
+    assert [s.kind for s in row.seats] == ["placeholder", "human"]
+    assert (await log_of(bot, sid))[0] == (0, "place a1", None)
+    with pytest.raises(UserError, match="stand-in"):
+        await bot.service.move(CHAT, ANN, "place b1")
+
+
+async def test_a_late_player_can_still_move_before_the_vote(bot, clock):
+    await two_player(bot, options="timeout=vote")
+    await bot.run_until(T0 + DAY + HOUR)
+    await bot.service.move(CHAT, ANN, "place a1")
+    with pytest.raises(UserError, match="nothing to vote on"):
+        await bot.service.clock_command(CHAT, BOB, "vote")
+
+
+async def test_three_players_need_a_majority_of_the_others(bot, clock):
+    await bot.service.start(CHAT, ANN, "castle_doors", "timeout=vote")
+    await bot.service.join(CHAT, BOB)
+    await bot.service.join(CHAT, CY)
+    await bot.service.begin(CHAT, ANN)
+    await bot.run_until(T0 + DAY)
+    [said] = await bot.service.clock_command(CHAT, BOB, "vote")
+    assert "1 of 2" in said.text
+    with pytest.raises(UserError, match="already voted"):
+        await bot.service.clock_command(CHAT, BOB, "vote")
+    board = (await bot.service.clock_command(CHAT, CY, "vote"))[0]
+    assert board.kind == "board" and "stand-in" in board.text
+
+
+async def test_default_action_at_the_deadline_in_every_game_that_has_one(tmp_path, clock):
+    """Each game is played at random until a human must act and the game offers a default
+    for that seat; then the clock runs out and the loop must play exactly that default."""
+    rng = random.Random(5)
+    served = []
+    for n, (game_id, game) in enumerate(sorted(REGISTRY.items())):
+        bot = await Bot(tmp_path / f"{game_id}.sqlite3", clock).open()
+        try:
+            chat = ChatRef("test", f"d-{n}", "", "g")
+            users = [UserRef("test", f"p{i}", f"P{i}") for i in range(max(2, game.min_players))]
+            replies = await bot.service.start(chat, users[0], game_id)
+            for user in users[1:]:
+                if replies[0].kind == "lobby":
+                    replies = await bot.service.join(chat, user)
+            if replies[0].kind == "lobby":
+                replies = await bot.service.begin(chat, users[0])
+            by_id = {u.id: u for u in users}
+            for _ in range(300):
+                row = await bot.service.live(chat)
+                if row is None or row.status != "active":
+                    break
+                loaded = bot.service._load(row)
+                acting = [s for s in loaded.game.to_act(loaded.state) if s >= 0]
+                defaults = {s: loaded.game.default_action(loaded.state, s) for s in acting}
+                if acting and all(a is not None for a in defaults.values()):
+                    break
+                seat = acting[0]
+                legal = loaded.game.legal_actions(loaded.state, seat)
+                await bot.service.move(chat, by_id[row.seats[seat].user_id], rng.choice(legal))
+            else:
+                pytest.fail(f"{game_id}: no state with a default move was reached")
+            before = len(await bot.store.log(row.id))
+            clock.t = row.clock["deadline"]
+            report = await bot.timers.tick()
+            assert report.deadlines == [row.id], game_id
+            new = [e for e in await bot.store.log(row.id) if e.n > before and e.seat >= 0]
+            first = acting[0] if len(acting) == 1 else new[0].seat
+            assert (new[0].seat, new[0].action, new[0].user_id) == (first, defaults[first], None)
+            served.append(game_id)
+        finally:
+            await bot.close()
+    assert served == sorted(REGISTRY)
+
+
+async def test_reaction_windows_close_by_timer_with_pass(tmp_path, clock):
+    """Haunted House: play until a reaction window (everyone to act may only pass or react)
+    opens; it gets the short window time and the loop closes it with `pass`."""
+    rng = random.Random(3)
+    bot = await Bot(tmp_path / "hh.sqlite3", clock).open()
+    users = [ANN, BOB, CY]
+    try:
+        await bot.service.start(CHAT, ANN, "haunted_house")
+        await bot.service.join(CHAT, BOB)
+        await bot.service.join(CHAT, CY)
+        await bot.service.begin(CHAT, ANN)
+        by_id = {u.id: u for u in users}
+        for _ in range(2000):
+            row = await bot.service.live(CHAT)
+            assert row is not None and row.status == "active", "the game ended before a window"
+            if row.clock.get("reaction"):
+                break
+            loaded = bot.service._load(row)
+            seat = next(s for s in loaded.game.to_act(loaded.state) if s >= 0)
+            legal = loaded.game.legal_actions(loaded.state, seat)
+            await bot.service.move(CHAT, by_id[row.seats[seat].user_id], rng.choice(legal))
+        else:
+            pytest.fail("no reaction window opened")
+        assert row.clock["span"] == 2 * HOUR
+        waiting = [s.seat for s in row.seats if s.user_id in row.clock["waiting"]]
+        before = len(await bot.store.log(row.id))
+        clock.t = row.clock["deadline"] - 1
+        assert (await bot.timers.tick()).deadlines == []
+        clock.t += 1
+        assert (await bot.timers.tick()).deadlines == [row.id]
+        new = [(e.seat, e.action) for e in await bot.store.log(row.id) if e.n > before and e.seat >= 0]  # fmt: skip
+        assert new[: len(waiting)] == [(s, "pass") for s in waiting]
+    finally:
+        await bot.close()
+
+
+# ----- vacation and pause -------------------------------------------------------------
+async def test_vacation_pauses_ones_own_clock(bot, clock):
+    sid = await two_player(bot)
+    [said] = await bot.service.clock_command(CHAT, ANN, "vacation 2")
+    assert said.to is None and "vacation for 2 days" in said.text
+    await bot.run_until(T0 + 2 * DAY + 0.5 * DAY - 1)
+    assert bot.reminders() == [] and await log_of(bot, sid) == []
+    await bot.run_until(T0 + 3 * DAY)  # vacation, then a full day: then the default
+    assert len(bot.reminders()) == 2 and await log_of(bot, sid) == [(0, "place a1", None)]
+    [status] = await bot.service.clock_command(CHAT, ANN, "")
+    assert "5 days left" in status.text
+    with pytest.raises(UserError, match="5 more vacation days"):
+        await bot.service.clock_command(CHAT, ANN, "vacation 6")
+    with pytest.raises(UserError, match="vacation DAYS"):
+        await bot.service.clock_command(CHAT, ANN, "vacation soon")
+
+
+async def test_the_table_pauses_only_by_agreement(bot, clock):
+    sid = await two_player(bot)
+    [asked] = await bot.service.clock_command(CHAT, ANN, "pause")
+    assert "waiting for Bob" in asked.text
+    assert (await bot.store.session(sid)).wake_at is not None
+    [done] = await bot.service.clock_command(CHAT, BOB, "pause")
+    assert "paused" in done.text and (await bot.store.session(sid)).wake_at is None
+    [board] = await bot.service.board(CHAT)
+    assert "the table is paused; 1d 0h left" in board.text
+    await bot.run_until(T0 + 10 * DAY)
+    assert bot.sent == [] and await log_of(bot, sid) == []
+    await bot.service.clock_command(CHAT, BOB, "resume")
+    await bot.run_until(T0 + 11 * DAY)
+    assert await log_of(bot, sid) == [(0, "place a1", None)]
+    with pytest.raises(UserError, match="not playing"):
+        await bot.service.clock_command(CHAT, CY, "pause")
+
+
+async def test_bad_clock_commands_change_nothing(bot, clock):
+    sid = await two_player(bot)
+    before = await bot.store.session(sid)
+    for text, message in [
+        ("dance", "no clock command 'dance'"),
+        ("tz 99", "between -12 and"),
+        ("quiet 8", "22-7"),
+        ("dm maybe", "dm on"),
+        ("resume", "not paused"),
+    ]:
+        with pytest.raises(UserError, match=message):
+            await bot.service.clock_command(CHAT, ANN, text)
+    after = await bot.store.session(sid)
+    assert (after.version, after.clock) == (before.version, before.clock)
+
+
+# ----- restarts and downtime ----------------------------------------------------------
+async def test_a_restart_before_the_deadline_still_fires_exactly_once(tmp_path, clock):
+    first = await Bot(tmp_path / "db.sqlite3", clock).open()
+    sid = await two_player(first)
+    await first.run_until(T0 + 0.5 * DAY)
+    await first.close()
+    # back a few minutes later: two processes share the file (say, an overlapping deploy)
+    clock.t += 300
+    a = await Bot(tmp_path / "db.sqlite3", clock).open()
+    b = await Bot(tmp_path / "db.sqlite3", clock).open()
+    try:
+        await a.run_until(T0 + DAY - 60)
+        clock.t = T0 + DAY
+        await a.timers.tick()
+        await b.timers.tick()
+        await a.run_until(T0 + DAY + HOUR)
+        assert await log_of(a, sid) == [(0, "place a1", None)]
+        boards = [r for bot in (a, b) for _, r in bot.sent if r.kind == "board"]
+        assert len(boards) == 1
+        assert len(first.reminders()) == 1 and len(a.reminders()) + len(b.reminders()) == 1
+    finally:
+        await a.close()
+        await b.close()
+
+
+async def test_time_the_bot_was_down_is_not_counted(tmp_path, clock):
+    first = await Bot(tmp_path / "db.sqlite3", clock).open()
+    sid = await two_player(first)
+    await first.run_until(T0 + 6 * HOUR)
+    await first.close()
+    clock.t = T0 + 3 * DAY  # down for 66 hours
+    second = await Bot(tmp_path / "db.sqlite3", clock).open()
+    try:
+        report = await second.timers.tick()
+        assert report.downtime == 66 * HOUR and report.deadlines == []
+        row = await second.store.session(sid)
+        assert row.clock["deadline"] == T0 + DAY + 66 * HOUR  # still 18 h for Ann
+        [board] = await second.service.board(CHAT)
+        assert "(18h 0m left)" in board.text
+        await second.run_until(T0 + 3 * DAY + 18 * HOUR - 1)
+        assert await log_of(second, sid) == []
+        await second.run_until(T0 + 3 * DAY + 18 * HOUR)
+        assert await log_of(second, sid) == [(0, "place a1", None)]
+    finally:
+        await second.close()
+
+
+# ----- idle games ---------------------------------------------------------------------
+async def test_untouched_games_end_with_a_note_kept_in_the_log(bot, clock):
+    sid = await two_player(bot, options="timeout=vote pace=fast")
+    lobby = ChatRef("test", "chan-2", "", "guild-1")
+    await bot.service.start(lobby, ANN, "ghosts18")  # a lobby of normal pace: 14 days
+    await bot.run_until(T0 + 2 * DAY + 60)
+    row = await bot.store.session(sid)
+    assert row.status == "aborted"
+    note = (await bot.store.log(sid))[-1]
+    assert "no move for 2 days" in note.events[0]["text"]
+    assert any(r.final and "no move for 2 days" in r.text for _, r in bot.sent)
+    assert (await bot.service.live(lobby)).status == "lobby"
+    await bot.run_until(T0 + 15 * DAY)
+    assert await bot.service.live(lobby) is None
+
+
+async def test_games_and_board_show_the_clock(bot, clock):
+    await two_player(bot, options="turn=12h")
+    clock.t += 2 * HOUR
+    [board] = await bot.service.board(CHAT)
+    assert "Waiting for Ann (10h 0m left)." in board.text
+    games = await bot.service.games_here("test", "guild-1")
+    assert "waiting for Ann (10h 0m left)" in games.text
