@@ -1,8 +1,10 @@
 """Turning the service's replies into Telegram messages.
 
 - A session has one live message (its lobby, then its board). A new board edits that
-  message in place while it is still near the bottom of the chat, and otherwise replaces
-  it (a new message, the old one deleted), so a game never floods its group. Which
+  message in place while the game is played live (the board changed in the last few
+  minutes) and the message is still near the bottom of the chat; otherwise it replaces it
+  (a new message, the old one deleted), so a game never floods its group, and a player
+  whose turn comes after a pause is notified (an edit notifies nobody). Which
   message that is survives a restart (a small record in the store's meta table), so the
   first board after one still replaces the last board before it.
 - Pictures go as photos with a caption of at most 1024 characters; the rest of a long
@@ -49,6 +51,7 @@ log = logging.getLogger(__name__)
 CAPTION_LIMIT = 1024
 TEXT_LIMIT = 4096
 BURIED_AFTER = 6  # newer messages in the chat after which a board is re-sent, not edited
+LIVE_FOR = 300.0  # seconds since the board last changed during which a move edits it
 LIVE_KEY = "telegram.live.{}"  # store meta: the live message of a session, across restarts
 DELETABLE_FOR = 48 * 3600 - 600  # seconds Telegram lets a bot delete its message (margin)
 PLATFORM = "telegram"
@@ -116,6 +119,7 @@ class Slot:
     photo: bool
     version: int | None
     sent: float  # the message's date (Unix time), for the 48-hour deletion window
+    touched: float | None = None  # time.monotonic() of its last change in this run
 
 
 @dataclass
@@ -227,14 +231,20 @@ class Outbox:
             and old.photo == photo
             and old.chat_id == chat_id
             and self.seen.get(chat_id, 0) - old.message_id <= BURIED_AFTER
+            and old.touched is not None
+            and time.monotonic() - old.touched <= LIVE_FOR
             and await self._edit(old, reply, caption_html, markup)
         ):
             old.version = reply.version
+            old.touched = time.monotonic()
         else:
             message = await self._send(chat, reply.picture, caption_html, markup)
             if message is None:
                 return
-            t.slot = Slot(chat_id, message.message_id, photo, reply.version, Sent.of(message).at)
+            t.slot = Slot(
+                chat_id, message.message_id, photo, reply.version, Sent.of(message).at,
+                touched=time.monotonic(),
+            )  # fmt: skip
             await self._keep(sid, t.slot)
             if old is not None:
                 await self._retire(old)

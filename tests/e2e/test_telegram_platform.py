@@ -481,3 +481,30 @@ async def test_tidying_leaves_what_telegram_no_longer_lets_a_bot_delete(tg_bot):
     assert new_notice.result["message_id"] in asked and (GROUP, new_notice.result["message_id"]) in standin.deleted  # fmt: skip
     assert old_notice.result["message_id"] not in asked, "not asked: Telegram would refuse"
     assert not standin.violations
+
+
+async def test_a_move_after_a_pause_posts_a_new_board_that_pings_the_next_player(
+    tg_bot, monkeypatch
+):
+    """An edit notifies nobody: while the game is played live the board is edited, but once
+    it has rested (LIVE_FOR) the next board is a new message and the old one goes."""
+    from bot.telegram import outbox
+
+    standin = tg_bot.standin
+    board = await open_table(standin)
+    mark = len(standin.calls)
+    await press_and_wait(standin, actor_of(standin, board), board, choice_buttons(board)[0]["callback_data"])  # fmt: skip
+    assert standin.calls_of("editMessageMedia", after=mark) and not standin.calls_of("sendPhoto", after=mark)  # fmt: skip
+
+    monkeypatch.setattr(outbox, "LIVE_FOR", 0.0)  # as if the board had rested for long
+    board = current_board(standin)
+    actor = actor_of(standin, board)
+    mark = len(standin.calls)
+    await press_and_wait(standin, actor, board, choice_buttons(board)[0]["callback_data"])
+    (sent,) = standin.calls_of("sendPhoto", after=mark)
+    to_act = mentioned_ids(sent.result)
+    assert to_act and f"tg://user?id={to_act[0]}" in sent.params["caption"], "a ping, anew"
+    await standin.wait_for(lambda c: c.method == "deleteMessage", after=mark)
+    assert (GROUP, board["message_id"]) in standin.deleted
+    assert not standin.calls_of("editMessageMedia", after=mark)
+    assert [m for m in standin.bot_messages(GROUP) if "photo" in m] == [current_board(standin)]
