@@ -231,6 +231,17 @@ async def test_a_429_loses_no_move(tg_bot):
     assert ok.files and board_version(current_board(standin)) == version + 1
     assert not standin.calls_of("sendPhoto", after=mark)
 
+    # 429s beyond the limiter's retries (3 in these tests, 5 in production): the edit is
+    # given up, and the board arrives as a new message instead (the old one deleted).
+    board = current_board(standin)
+    standin.fail_next("editMessageMedia", retry_after=1, times=4)
+    mark = len(standin.calls)
+    await press_and_wait(standin, actor_of(standin, board), board, choice_buttons(board)[0]["callback_data"], after_methods=("sendPhoto",))  # fmt: skip
+    assert [c.status for c in standin.calls_of("editMessageMedia", after=mark)] == [429] * 4
+    await standin.wait_for(lambda c: c.method == "deleteMessage", after=mark)
+    assert board_version(current_board(standin)) == version + 2 == (await tg_bot.live()).version
+    assert [m for m in standin.bot_messages(GROUP) if "photo" in m] == [current_board(standin)]
+
 
 async def test_a_game_in_a_forum_topic_stays_in_its_topic(tg_bot):
     standin = tg_bot.standin
