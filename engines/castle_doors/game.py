@@ -415,8 +415,10 @@ class CastleDoors(Game):
                 Event("The draw pile is empty: the discards are shuffled into a new one.")
             )
         if _count(s.deck) == 0:  # every card is in a hand or on the castle: play what you hold
-            s.phase = "play" if s.hands[s.turn] else "move"
-            return events
+            if s.hands[s.turn]:
+                s.phase = "play"
+                return events
+            return events + self._after_play(s)  # nothing to play; a net still holds
         s.phase = "draw"
         return events
 

@@ -63,7 +63,14 @@ HOUSE DECISIONS (the rulebook is silent or loose):
 - Closing a barred door that has not been sawn is allowed (it flips back over).
 - Played and discarded cards are shown to everyone. A padlock and a net return to the
   discards when removed; passages and hacksaws stay on the castle.
-- A barred door cut by a hacksaw counts as an open door, to cross and to win on.
+- A barred door cut by a hacksaw counts as an open door, to cross and to win on. So do
+  extra key and extra turn tiles once face up; stepping onto one in your far row wins at
+  once, before any bonus.
+- A hacksaw goes only on a barred door lying open (bars showing); a barred door that was
+  closed again must be opened with a key first.
+- Drawing up to 4 means one card a turn (you always end a turn holding 3).
+- With three players the right-hand side of the castle has nobody.
+- A net's two turns are the netted player's own turns, whoever else plays in between.
 - When the draw pile is empty the discards are shuffled into a new draw pile.
 - The first player is the bottom seat.
 """

@@ -285,3 +285,43 @@ def test_back_returns_the_card_before_a_target_is_chosen():
     s = act(s, 0, "back")
     assert s.phase == "play" and s.hands[0] == ["key red", "net", "padlock"]
     assert not any(a in legal(s) for a in ("stay", "pass"))
+
+
+def test_the_54_draw_cards():
+    """ "54 DRAW cards: 28 Keys (7 of each color), 10 Skeleton Keys, 6 Padlocks, 5 Secret
+    Passages, 3 Hacksaws, 2 Nets": the first card dealt is drawn from exactly these."""
+    s = GAME.setup(["Ann", "Bob"])
+    while GAME.to_act(s) == [CHANCE] and s.phase == "deal" and GAME._undealt(s):
+        s = chance(s, GAME.chance_outcomes(s)[0][0])
+    first = {card: round(p * 54) for card, p in GAME.chance_outcomes(s)}
+    assert first == {
+        "key red": 7, "key blue": 7, "key green": 7, "key yellow": 7,
+        "skeleton": 10, "padlock": 6, "passage": 5, "hacksaw": 3, "net": 2,
+    }  # fmt: skip
+    assert sum(first.values()) == 54
+
+
+def test_a_hacksaw_needs_the_bars_showing():
+    """HACKSAW: "Place the Hacksaw card on top of the Barred Door": a barred door closed
+    again shows its closed side, so it must be opened first (house decision)."""
+    s = castle(hands=[["hacksaw", "key blue", "net"], []])
+    tile(s, "b1", "barred door", open=False)
+    assert "play hacksaw" not in legal(s)
+    s = act(s, 0, "play key blue", "target b1")  # known already: no chance node
+    assert s.tiles["b1"]["open"] and s.phase == "move"
+    s = act(s, 0, "stay")
+    s.phase, s.turn = "play", 0
+    assert targets(act(s, 0, "play hacksaw")) == {"b1"}
+
+
+def test_a_netted_player_with_nothing_to_draw_or_play_still_cannot_move():
+    """NET: "They are trapped for 2 rounds": even a turn with no card to draw or play (every
+    card held or on the castle) counts as one of them and has no move."""
+    s = castle(hands=[["key red"] * 3, []], at=[None, "c8"], phase="move")
+    tile(s, "c8")
+    tile(s, "c7")
+    s.deck = {k: 0 for k in s.deck}  # (a position made for the test: no card anywhere)
+    s.netted[1] = 2
+    s = act(s, 0, "stay")
+    assert s.turn == 0 and s.netted[1] == 1 and s.at[1] == "c8"  # Bob's turn went by
+    assert s.phase == "play"

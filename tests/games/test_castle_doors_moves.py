@@ -19,6 +19,8 @@ def test_castle_size_and_sides(players, size):
     assert len(set(s.edges)) == players
     if players == 2:
         assert s.edges == ["bottom", "top"]
+    if players == 3:  # house decision: the right-hand side stays empty
+        assert s.edges == ["bottom", "left", "top"]
     assert s.at == [None] * players
 
 
@@ -41,6 +43,21 @@ def test_tiles_are_shuffled_colours_then_three_cards_are_dealt():
     assert s.phase == "draw" and s.turn == 0  # Ann draws her fourth card
     s = chance(s, "net")
     assert s.phase == "play" and len(s.hands[0]) == 4 and sum(s.deck.values()) == 44
+
+
+def test_two_players_use_all_40_door_tiles():
+    """ "40 DOOR tiles: 24 Open Door tiles (6 of each color), 8 Barred Door tiles (2 of each
+    color), 4 Extra Key tiles (1 of each color), 4 Extra Turn tiles (1 of each color)"; a
+    5 x 8 castle holds all forty, so every colour is dealt ten times and nothing else."""
+    s = GAME.setup(NAMES[:2])
+    for colour in ("red", "blue", "green", "yellow"):
+        s = chance(s, *[colour] * 10)
+    assert s.phase == "deal" and "red" not in dict(GAME.chance_outcomes(s))  # cards now
+    s.tiles["a1"]["open"] = True  # the first red tile to turn over may be any red tile
+    s.phase, s.reveal, s.after = "reveal", "a1", "move"
+    assert dict(GAME.chance_outcomes(s)) == {
+        "open door": 0.6, "barred door": 0.2, "extra key": 0.1, "extra turn": 0.1
+    }  # fmt: skip
 
 
 def test_a_turn_is_draw_play_move_and_moving_is_optional():
