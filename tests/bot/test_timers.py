@@ -35,6 +35,7 @@ class Bot:
     def __init__(self, path, clock: FakeClock, interval: float = 600) -> None:
         self.path, self.clock, self.interval = path, clock, interval
         self.sent: list[tuple[ChatRef, object]] = []
+        self.sent_at: list[float] = []
 
     async def open(self) -> Bot:
         self.store = await Store.open(self.path, clock=self.clock, busy_timeout=0.5)
@@ -42,6 +43,7 @@ class Bot:
 
         async def deliver(chat, replies):
             self.sent += [(chat, r) for r in replies]
+            self.sent_at += [self.clock.t for _ in replies]
 
         self.service.add_notifier("test", deliver)
         self.timers = Timers(self.service, interval=self.interval)
