@@ -11,6 +11,7 @@ from test_castle_doors_helpers import FILL, act, castle, chance, tile
 
 import render
 from engines.castle_doors import GAME
+from engines.castle_doors import board as B
 from engines.contract import CHANCE
 from engines.playout import play
 
@@ -58,20 +59,53 @@ def test_views_hide_other_hands_and_the_deck(players):
 def test_unrevealed_tiles_hide_nothing_in_the_state():
     """ "One side shows only closed doors ... The other side of the tiles have open doors, but
     sometimes the open side has a surprise": what a closed tile hides is not stored at all
-    (it is drawn when first opened), so no view and no dump can leak it, and the draw is
-    the same whatever the hands hold."""
-    for s in _positions(4, seed=9):
+    (it is drawn when first opened), so the draw can be worked out from the public view
+    alone, and is the same whatever the hands hold."""
+    reveals = 0
+    run = play(GAME, 4, {}, 9, max_steps=600, keep_states=True)
+    for s in run.states:
         for t in s.tiles.values():
             if not t["open"] and not t["kind"]:
-                assert t["kind"] == ""
+                assert not t["used"] and not t["sawn"]
+        if s.phase != "reveal":
+            continue
         view = GAME.view(s, None)
-        assert all(t["kind"] == s.tiles[c]["kind"] for c, t in view["tiles"].items())
+        colour = view["tiles"][view["reveal"]]["colour"]
+        seen = [t["kind"] for t in view["tiles"].values() if t["colour"] == colour]
+        left = {k: n - seen.count(k) for k, n in B.TILES_PER_COLOUR.items()}
+        expected = {k: n / sum(left.values()) for k, n in left.items() if n}
+        assert dict(GAME.chance_outcomes(s)) == pytest.approx(expected)
+        reveals += 1
+    assert reveals >= 3
     s = castle(hands=[["key red"] * 4, FILL])
     other = castle(hands=[["key red"] * 4, ["padlock", "padlock", "hacksaw"]])
     s = act(s, 0, "play key red", "target a1")
     other = act(other, 0, "play key red", "target a1")
     assert GAME.chance_outcomes(s) == GAME.chance_outcomes(other)
     assert GAME.view(s, 0) == GAME.view(other, 0)
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_pictures_and_alt_text_unchanged_when_only_a_hidden_hand_changes(players):
+    """A hand is its owner's alone: another seat's picture and the public picture are the
+    same bytes (and the same alt text) whatever that hand and the face-down pile hold."""
+    checked = 0
+    for s in _positions(players, seed=players + 20)[:2]:
+        other = _swap_with_deck(s, 0)
+        if other is None:
+            continue
+        for viewer in (None, 1):
+            assert render.board_png("castle_doors", GAME.view(other, viewer)) == render.board_png(
+                "castle_doors", GAME.view(s, viewer)
+            )
+            assert render.describe("castle_doors", GAME.view(other, viewer)) == render.describe(
+                "castle_doors", GAME.view(s, viewer)
+            )
+        assert render.board_png("castle_doors", GAME.view(other, 0)) != render.board_png(
+            "castle_doors", GAME.view(s, 0)
+        )
+        checked += 1
+    assert checked
 
 
 def test_own_hand_only_in_own_view():
