@@ -52,6 +52,23 @@ def _centre(view: dict, cell_name: str) -> tuple[float, float]:
     return (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
 
 
+def _fit(text: str, size: int, width: float) -> str:
+    """`text`, cut with an ellipsis if it would run wider than `width` pixels."""
+    if T.text_width(text, size) <= width:
+        return text
+    while text and T.text_width(text + "…", size) > width:
+        text = text[:-1]
+    return text.rstrip() + "…"
+
+
+def _fit_size(text: str, width: float, largest: int = 16, smallest: int = 11) -> int:
+    """The largest font size (down to `smallest`) at which `text` fits in `width`."""
+    for size in range(largest, smallest, -1):
+        if T.text_width(text, size) <= width:
+            return size
+    return smallest
+
+
 def _ink_on(fill: tuple) -> tuple:
     return T.INK if sum(fill[:3]) > 380 else T.WHITE
 
@@ -83,23 +100,20 @@ def _tile(d: ImageDraw.ImageDraw, view: dict, name: str, t: dict) -> None:
         d.rectangle(door, fill=T._mix(colour, T.INK, 0.35), outline=ink, width=2)
         kx, ky = door[2] - size * 0.08, (door[1] + door[3]) / 2
         d.ellipse((kx - 4, ky - 4, kx + 4, ky + 4), fill=ink)
-    if face_up:
-        label = KIND_LABEL.get(t["kind"], "")
-        if t["sawn"]:
-            label = "SAWN"
-    else:
-        label = "shut" + (f" ({KIND_LABEL[t['kind']].lower()})" if t["kind"] else "")
-    small = 14 if len(label) > 9 else 16
-    T.text(d, ((left + right) / 2, bottom - 12), label, small, ink, "mm")
     if t["lock"]:
         _padlock(d, (left + right) / 2, (top + bottom) / 2, size)
-    for i, seat in enumerate(t["used"]):  # who has spent this bonus tile
-        T.player_token(d, (left + 14 + i * 20, top + size * 0.42), 8, seat)
+
+
+def _state_label(t: dict) -> str:
+    if t["open"]:
+        return "SAWN" if t["sawn"] else KIND_LABEL.get(t["kind"], "")
+    return "shut" + (f" ({KIND_LABEL[t['kind']].lower()})" if t["kind"] else "")
 
 
 def _labels(d: ImageDraw.ImageDraw, view: dict, name: str, t: dict) -> None:
-    """Letter and name on every tile, so colour is never needed; drawn over passages."""
-    left, top, right, _ = _box(view, name)
+    """Letter, name and state in words on every tile, so colour is never needed; drawn
+    over passages and nets so they stay legible."""
+    left, top, right, bottom = _box(view, name)
     colour = COLOUR.get(t["colour"], T.GREY)
     fill = T._mix(colour, T.PAPER, 0.55) if t["open"] else colour
     ink = _ink_on(fill)
@@ -108,6 +122,21 @@ def _labels(d: ImageDraw.ImageDraw, view: dict, name: str, t: dict) -> None:
     width = T.text_width(name, 18)
     d.rectangle((right - 10 - width, top + 5, right - 5, top + 26), fill=fill)
     T.text(d, (right - 8, top + 6), name, 18, ink, "ra")
+    label = _state_label(t)
+    size = _fit_size(label, right - left - 12)
+    half = T.text_width(label, size) / 2 + 2
+    cx = (left + right) / 2
+    d.rectangle((cx - half, bottom - 21, cx + half, bottom - 4), fill=fill)
+    T.text(d, (cx, bottom - 12), label, size, ink, "mm")
+
+
+def _used(d: ImageDraw.ImageDraw, view: dict, name: str, seats: list[int]) -> None:
+    """Who has spent this bonus tile: small tokens down its left side."""
+    left, top, _, _ = _box(view, name)
+    for i, seat in enumerate(seats):
+        centre = (left + 12, top + 40 + i * 16)
+        d.ellipse((centre[0] - 8, centre[1] - 8, centre[0] + 8, centre[1] + 8), fill=T.WHITE)
+        T.player_token(d, centre, 6, seat)
 
 
 def _padlock(d: ImageDraw.ImageDraw, cx: float, cy: float, size: int) -> None:
@@ -179,7 +208,9 @@ def draw(view: dict) -> Image.Image:
     for marked in (view.get("reveal"), view.get("first_end")):
         if marked:  # the tile turning over, or a passage's chosen first end
             left, top, right, bottom = _box(view, marked)
-            d.rectangle((left, top, right, bottom), outline=T.HIGHLIGHT, width=6)
+            d.rectangle((left - 2, top - 2, right + 2, bottom + 2), outline=T.INK, width=4)
+            d.rectangle((left + 2, top + 2, right - 2, bottom - 2), outline=T.HIGHLIGHT, width=5)
+            d.rectangle((left + 7, top + 7, right - 7, bottom - 7), outline=T.INK, width=2)
     for seat, where in enumerate(view["at"]):
         centre = _centre(view, where) if where else _edge_spot(view, view["edges"][seat])
         if where:
@@ -188,6 +219,8 @@ def draw(view: dict) -> Image.Image:
         d.ellipse((centre[0] - r - 5, centre[1] - r - 5, centre[0] + r + 5, centre[1] + r + 5),
                   fill=T.WHITE, outline=T.INK, width=2)  # fmt: skip
         T.player_token(d, centre, r, seat, str(seat + 1))
+    for name, t in view["tiles"].items():  # over the characters, so never hidden
+        _used(d, view, name, t["used"])
     _panel(d, view)
     lines = [view["last"]] if view.get("last") else []
     lines.append(_status(view))
@@ -205,8 +238,9 @@ def _edge_band(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, seat: int, 
         "right": (x0 + w + 14, y0, x0 + w + MARGIN - 4, y0 + h),
     }[edge]
     d.rounded_rectangle(band, 10, fill=fill, outline=T.INK, width=1)
-    name = view["names"][seat][:14]
-    label = f"{seat + 1} {name}: start"
+    label = f"{seat + 1} {view['names'][seat]}: starts here"
+    length = (band[2] - band[0]) if edge in ("bottom", "top") else (band[3] - band[1])
+    label = _fit(label, 18, length - 30)
     if edge in ("bottom", "top"):
         T.text(d, (band[0] + 10, (band[1] + band[3]) / 2), label, 18, T.INK, "lm")
     else:  # a side band: the label runs along it, rotated
@@ -241,26 +275,29 @@ def _panel(d: ImageDraw.ImageDraw, view: dict) -> None:
     names = view["names"]
     for seat, edge in enumerate(view["edges"]):
         acting = seat == view["turn"] and view["winner"] is None
-        d.rounded_rectangle((x - 10, y, 1185, y + 78), 12,
-                            fill=T.HIGHLIGHT if acting else T.PANEL, outline=T.INK, width=2)  # fmt: skip
-        T.player_token(d, (x + 16, y + 22), 14, seat, str(seat + 1))
-        head = f"{names[seat][:16]} ({edge} edge)" + ("  < turn" if acting else "")
-        T.text(d, (x + 40, y + 22), head, 20, T.INK, "lm")
         where = f"on {view['at'][seat]}" if view["at"][seat] else "outside the castle"
         parts = [where, f"{view['hand_sizes'][seat]} cards"]
         if view["netted"][seat]:
-            parts.append(f"netted {view['netted'][seat]} turn(s)")
+            parts.append(f"NETTED {view['netted'][seat]} turn(s)")
         used = sorted(n for n, t in view["tiles"].items() if seat in t["used"])
         if used:
             parts.append("bonus used " + " ".join(used))
-        T.paragraph(d, (x + 8, y + 42), ", ".join(parts), 17, 370, max_lines=2)
-        y += 88
+        lines = min(2, len(T.wrap(", ".join(parts), 17, 360)))
+        box = 52 + 22 * lines
+        d.rounded_rectangle((x - 10, y, 1185, y + box), 12,
+                            fill=T.HIGHLIGHT if acting else T.PANEL, outline=T.INK, width=2)  # fmt: skip
+        T.player_token(d, (x + 16, y + 22), 14, seat, str(seat + 1))
+        tail = f" ({edge} edge)" + ("  < turn" if acting else "")
+        head = _fit(names[seat], 20, 340 - T.text_width(tail, 20)) + tail
+        T.text(d, (x + 40, y + 22), head, 20, T.INK, "lm")
+        T.paragraph(d, (x + 8, y + 42), ", ".join(parts), 17, 360, max_lines=2)
+        y += box + 8
     T.text(d, (x, y + 6), f"Draw pile: {view['deck']}   Discards: {view['discard']}", 20, T.INK)
     if view.get("discard_top"):
         T.text(d, (x, y + 32), f"Top discard: {CARD_NAME[view['discard_top']]}", 18, T.DARK)
     y += 64
     if "hand" in view:
-        T.text(d, (x, y), f"Your hand ({names[view['viewer']]})", 20, T.INK)
+        T.text(d, (x, y), _fit(f"Your hand ({names[view['viewer']]})", 20, 380), 20, T.INK)
         y += 28
         chosen = view["hand"].index(view["card"]) if view.get("card") in view["hand"] else -1
         for i, card in enumerate(view["hand"]):
@@ -269,8 +306,8 @@ def _panel(d: ImageDraw.ImageDraw, view: dict) -> None:
         y += 58 * ((len(view["hand"]) + 3) // 4) + 6
         if view.get("card"):
             first = f" (first end {view['first_end']})" if view.get("first_end") else ""
-            T.text(d, (x, y), f"Choosing a target for: {CARD_NAME[view['card']]}{first}", 17)
-            y += 24
+            y = T.paragraph(d, (x, y), f"Choosing a target for: {CARD_NAME[view['card']]}{first}",
+                            17, 370)  # fmt: skip
     _legend(d, x, y + 4)
 
 
@@ -284,16 +321,17 @@ def _card(d: ImageDraw.ImageDraw, x: int, y: int, card: str, chosen: bool) -> No
 
 def _legend(d: ImageDraw.ImageDraw, x: int, y: int) -> None:
     lines = [
-        "Tiles: letter = colour (R red, B blue, G green, Y yellow).",
-        "Solid colour + door leaf = shut; pale with dark doorway = open side up.",
-        "OPEN: free to pass. BARRED: no way through. SAWN: barred but cut open for good.",
-        "+KEY / +TURN: bonus tiles; small tokens show who has used them.",
-        "LOCK: padlocked, impassable. NET n: trapped n more turns.",
-        "Purple P line: secret passage between diagonal tiles.",
-        "Moves: up/down/left/right as on this picture; row 1 is at the bottom.",
+        "Letter = colour: R red, B blue, G green, Y yellow.",
+        "Solid tile, door leaf: shut. Pale, dark doorway: open.",
+        "OPEN: pass. BARRED: no way. SAWN: open for good.",
+        "+KEY / +TURN: bonus tiles; tokens: who used them.",
+        "LOCK: padlocked, no way. NET n: n turns trapped.",
+        "Purple P line: secret passage (a diagonal step).",
+        "Row 1 at the bottom; up/down/left/right as drawn.",
     ]
-    for line in lines:
-        y = T.paragraph(d, (x, y), line, 16, 380, fill=T.DARK)
+    for line in lines:  # one line each, at a size that fits the panel
+        T.text(d, (x, y), line, _fit_size(line, 380, 16, 12), T.DARK)
+        y += 21
 
 
 def _tile_words(name: str, t: dict) -> str:
