@@ -32,6 +32,16 @@ def _pace(value: str) -> str:
     return value
 
 
+def _seconds(value: str) -> float:
+    try:
+        seconds = float(value.strip() or 30)
+    except ValueError:
+        seconds = float("nan")
+    if not 1 <= seconds <= 3600:
+        raise ValueError(f"ESCAPE_TIMER_INTERVAL is seconds from 1 to 3600, not {value!r}")
+    return seconds
+
+
 @dataclass(frozen=True)
 class Settings:
     db_path: Path = Path("data/escape.sqlite3")
@@ -70,7 +80,7 @@ class Settings:
             telegram_webhook_port=int(e.get("TELEGRAM_WEBHOOK_PORT", "8443") or 8443),
             telegram_webhook_secret=e.get("TELEGRAM_WEBHOOK_SECRET", "").strip(),
             default_pace=_pace(e.get("ESCAPE_PACE", "normal")),
-            timer_interval=max(1.0, float(e.get("ESCAPE_TIMER_INTERVAL", "30") or 30)),
+            timer_interval=_seconds(e.get("ESCAPE_TIMER_INTERVAL", "30")),
         )
 
     @property

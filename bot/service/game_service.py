@@ -532,6 +532,7 @@ class GameService(TableClock):
             f"{headline}\n{game.title}"
             + (f" ({opts})" if opts else "")
             + f". Seated: {seated}. {need}"
+            + (f"\nClock: {clocks.describe(row.clock, self._clock())}." if row.clock else "")
         )
         choices = [
             Choice("Join", buttons.simple("j", row.id), "success"),

@@ -217,7 +217,7 @@ class TableClock:
             + (f"{quiet[0]}-{quiet[1]}" if quiet else "none")
             + ". /escape clock help lists the commands."
         )
-        return Reply("\n".join(lines), kind="info", to=user)
+        return Reply("\n".join(lines), kind="info")
 
     async def _set_pref(self: GameService, user: UserRef, what: str, args: list[str]) -> Reply:
         if not args:
@@ -245,7 +245,7 @@ class TableClock:
             await self.store.set_prefs(user.platform, user.id, prefs)
         except StoreError as exc:
             raise UserError(_TROUBLE) from exc
-        return Reply(said, kind="info", to=user)
+        return Reply(said, kind="info")
 
     async def _table_change(self: GameService, chat: ChatRef, user: UserRef, sub: str, args: list[str]) -> list[Reply]:  # fmt: skip
         row = await self._active(chat)
@@ -257,11 +257,10 @@ class TableClock:
             if user.id not in humans:
                 raise UserError(self._not_a_player(self._load(row)))
             now, c = self._clock(), row.clock
-            public = False
             if sub == "mute":
                 if user.id not in c.get("waiting", []):
                     raise UserError("It is not your turn, so there is nothing to mute.")
-                c, said = clocks.mute(c, user.id), "No more reminders for you this turn."
+                c, said = clocks.mute(c, user.id), f"No more reminders for {user.name} this turn."
             elif sub == "vacation":
                 if args and args[0] in ("end", "off", "stop"):
                     c, said = (
@@ -272,7 +271,6 @@ class TableClock:
                     days = _number(args[0] if args else "", "Say /escape clock vacation DAYS, e.g. vacation 2.")  # fmt: skip
                     c = clocks.take_vacation(c, user.id, days, now)
                     said = f"{user.name} is on vacation for {days:g} days: their clock waits."
-                public = True
             elif sub == "pause":
                 if c.get("paused") is not None:
                     raise UserError("The table is already paused: /escape clock resume to go on.")
@@ -285,16 +283,14 @@ class TableClock:
                     said = f"{user.name} asks to pause the table; waiting for {', '.join(missing)} (/escape clock pause)."  # fmt: skip
                 else:
                     c, said = clocks.pause(c, now), "Everyone agreed: the table is paused. /escape clock resume goes on."  # fmt: skip
-                public = True
             else:  # resume
                 if c.get("paused") is None:
                     raise UserError("The table is not paused.")
                 c = clocks.resume(c, now)
                 said = f"{user.name} resumes the table: {clocks.describe_left(clocks.time_left(c, now))} to move."  # fmt: skip
-                public = True
             if not await self.save_clock(row, c):
                 raise UserError("The game changed at the same moment; try again.")
-        return [Reply(said, kind="info", to=None if public else user, session_id=row.id)]
+        return [Reply(said, kind="info", session_id=row.id)]
 
 
 def _voters(row: SessionRow) -> list[str]:

@@ -128,3 +128,15 @@ def test_quiet_hours_in_the_players_time_zone():
     for bad in ("22", "9-9", "1-30"):
         with pytest.raises(C.ClockError):
             C.parse_quiet(bad)
+
+
+def test_settings_for_the_clock():
+    from bot.settings import Settings
+
+    s = Settings.from_env({"ESCAPE_PACE": "Relaxed", "ESCAPE_TIMER_INTERVAL": "10"})
+    assert (s.default_pace, s.timer_interval) == ("relaxed", 10.0)
+    assert Settings.from_env({}).default_pace == "normal"
+    with pytest.raises(ValueError, match="ESCAPE_PACE"):
+        Settings.from_env({"ESCAPE_PACE": "slow"})
+    with pytest.raises(ValueError, match="ESCAPE_TIMER_INTERVAL"):
+        Settings.from_env({"ESCAPE_TIMER_INTERVAL": "often"})

@@ -133,7 +133,7 @@ async def test_mute_for_one_turn(bot, clock):
     with pytest.raises(UserError, match="not your turn"):
         await bot.service.clock_command(CHAT, BOB, "mute")
     [said] = await bot.service.clock_command(CHAT, ANN, "mute")
-    assert said.to == ANN
+    assert said.text == "No more reminders for Ann this turn."
     await bot.run_until(T0 + 0.99 * DAY)
     assert bot.reminders() == []
     await bot.service.move(CHAT, ANN, "place a1")
