@@ -264,3 +264,19 @@ def test_a_sawn_barred_door_in_the_far_row_wins():
     tile(s, "b8", "barred door", sawn=True)
     s = act(s, 0, "move up")
     assert GAME.result(s).ranking[0] == [0]
+
+
+def test_closed_doors_cannot_be_crossed_or_entered():
+    """DOOR TILES: "One side shows only closed doors - this is the side facing up at the
+    beginning of the game. Players cannot pass through closed doors.\""""
+    s = castle(at=["b1", None], phase="move")
+    tile(s, "b1")
+    tile(s, "c1", open=False)  # seen once, shut again: still a closed door
+    assert [a for a in legal(s) if a.startswith(("move", "enter"))] == []
+    with pytest.raises(IllegalAction, match="c1 is closed"):
+        GAME.apply(s, 0, "move right")
+    s.at[0] = None
+    s.tiles["b1"]["open"] = False
+    assert legal(s) == ["stay"]  # the whole first row is shut: nowhere to enter
+    with pytest.raises(IllegalAction, match="free open door of the row along your own edge"):
+        GAME.apply(s, 0, "enter a1")
