@@ -97,8 +97,8 @@ class TableClock:
                 s for s in game.to_act(state) if 0 <= s < len(row.seats) and row.seats[s].user_id in late
             ]  # fmt: skip
             clock = clocks.warn(row.clock, [row.seats[s].user_id for s in late_seats])
-            if not await self.save_clock(row, clock):
-                return []
+            if not await self.save_clock(row, clock) or not late_seats:
+                return []  # (no one late: nothing to say, and the clock stops waking)
             row = await self.store.session(row.id)
             return [self._vote_reply(row, late_seats)]
 

@@ -92,6 +92,7 @@ class Timers:
         for row in await self.store.active_sessions():
             if "deadline" in row.clock:
                 await self.service.save_clock(row, clocks.shift(row.clock, down))
+        await self.store.discount_idle(down)
         return down
 
     # ----- reminders and the digest -----------------------------------------------
@@ -143,8 +144,8 @@ class Timers:
 
     # ----- idle games -------------------------------------------------------------
     async def _end_idle(self, now: float, report: TickReport) -> None:
-        shortest = min(p.idle_days for p in clocks.PACES.values()) * clocks.DAY
-        for row in await self.store.idle_sessions(now - shortest):
+        default = clocks.PACES[clocks.DEFAULT_PACE].idle_days
+        for row in await self.store.idle_sessions(now, default):
             replies = await self._quietly(self.service.end_idle(row.id))
             if replies:
                 report.ended.append(row.id)
@@ -167,7 +168,7 @@ def reminder_text(row: SessionRow, others: list[SessionRow], user: UserRef, now:
     last = clocks.is_last_reminder(row.clock, user.id) or len(row.clock.get("reminders", [])) <= 1
     if others:
         games = [f"{title} here ({left} left)"] + [
-            f"{REGISTRY[r.game].title if r.game in REGISTRY else r.game} #{r.id} "
+            f"{REGISTRY[r.game].title if r.game in REGISTRY else r.game} {_where(r)} "
             f"({clocks.describe_left(clocks.time_left(r.clock, now))} left)"
             for r in others
         ]
@@ -182,3 +183,10 @@ def reminder_text(row: SessionRow, others: list[SessionRow], user: UserRef, now:
         )
     text += " (/escape clock mute: no more this turn.)"
     return text
+
+
+def _where(row: SessionRow) -> str:
+    """Where another game lives: a channel link on Discord, else the game's number."""
+    if row.platform == "discord" and (row.thread or row.chat).isdigit():
+        return f"in <#{row.thread or row.chat}>"
+    return f"#{row.id}"

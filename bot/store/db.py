@@ -364,6 +364,18 @@ class Store:
             (now,),
         )
 
+    async def discount_idle(self, seconds: float) -> None:
+        """Bot downtime: live games count as touched that much later (no version bump)."""
+
+        async def work(conn):
+            await conn.execute(
+                "UPDATE sessions SET updated_at = updated_at + ? "
+                "WHERE status IN ('lobby', 'active')",
+                (seconds,),
+            )
+
+        await self._write(work)
+
     async def next_wake(self) -> float | None:
         """The earliest time the timer loop has something to do."""
         async with self._conn.execute(
@@ -372,12 +384,13 @@ class Store:
             (at,) = await cur.fetchone()
         return at
 
-    async def idle_sessions(self, before: float) -> list[SessionRow]:
-        """Live sessions with no move (nor lobby change) since `before`."""
+    async def idle_sessions(self, now: float, default_days: float) -> list[SessionRow]:
+        """Live sessions with no move (nor lobby change) for their clock's idle_days."""
         return await self._sessions(
             f"SELECT {_SESSION_COLUMNS} FROM sessions WHERE status IN ('lobby', 'active') "
-            "AND updated_at < ? ORDER BY id",
-            (before,),
+            "AND updated_at < ? - COALESCE(json_extract(clock, '$.idle_days'), ?) * 86400 "
+            "ORDER BY id",
+            (now, default_days),
         )
 
     async def finish(self, session_id: int, version: int, status: str, note: str) -> None:

@@ -396,8 +396,10 @@ async def test_time_the_bot_was_down_is_not_counted(tmp_path, clock):
     clock.t = T0 + 3 * DAY  # down for 66 hours
     second = await Bot(tmp_path / "db.sqlite3", clock).open()
     try:
+        touched = (await second.store.session(sid)).updated_at
         report = await second.timers.tick()
         assert report.downtime == 66 * HOUR and report.deadlines == []
+        assert (await second.store.session(sid)).updated_at == touched + 66 * HOUR
         row = await second.store.session(sid)
         assert row.clock["deadline"] == T0 + DAY + 66 * HOUR  # still 18 h for Ann
         [board] = await second.service.board(CHAT)
