@@ -259,7 +259,7 @@ class TelegramAdapter:
             if press.kind == "choice":
                 replies = await self.service.press(ctx.chat, ctx.user, press.data)
                 await query.answer()
-                self._adopt(message, replies)
+                await self._adopt(message, replies)
                 await self.outbox.post(ctx.chat, replies)
             elif press.kind == "page":
                 await self._page(ctx, press, message)
@@ -276,11 +276,11 @@ class TelegramAdapter:
             await _alert(query, BROKEN)  # never leave the button spinning
             raise
 
-    def _adopt(self, message: Message, replies: list[Reply]) -> None:
+    async def _adopt(self, message: Message, replies: list[Reply]) -> None:
         for reply in replies:
             if reply.kind in ("board", "lobby") and reply.session_id is not None and reply.to is None:  # fmt: skip
                 sent = message.date.timestamp() if message.date else time.time()
-                self.outbox.adopt(reply.session_id, message.chat.id, message.message_id, bool(message.photo), sent)  # fmt: skip
+                await self.outbox.adopt(reply.session_id, message.chat.id, message.message_id, bool(message.photo), sent)  # fmt: skip
                 return
 
     async def _page(self, ctx: Context, press: cd.Press, message: Message) -> None:

@@ -158,14 +158,15 @@ class Outbox:
         t = self.sessions.get(session_id)
         return t.board if t else None
 
-    def adopt(
+    async def adopt(
         self, session_id: int, chat_id: int, message_id: int, photo: bool, sent: float
     ) -> None:
-        """After a restart, a button pressed on an old board tells us which message it is."""
+        """After a restart with no record of the live message, a button pressed on it tells
+        us which one it is. Its `touched` is unknown, so the next board replaces it."""
         t = self.tracked(session_id)
+        await self._recall(session_id, t)
         if t.slot is None:
             t.slot = Slot(chat_id, message_id, photo, None, sent)
-            self.saw(chat_id, message_id + BURIED_AFTER + 1)  # old: replace it, do not edit
 
     def _lock(self, chat_id: int) -> asyncio.Lock:
         return self._locks.setdefault(chat_id, asyncio.Lock())
