@@ -58,6 +58,7 @@ HOUSE DECISIONS (the rulebook is silent or loose):
   extra key.
 - A net only goes on an opponent inside the castle who is not already netted. A netted
   player skips the move step by itself.
+- A padlock may not go on a tile with a character on it.
 - A hacksaw cannot be used on a padlocked barred door (take the padlock off first).
 - Two secret passages may not cross the same corner.
 - Closing a barred door that has not been sawn is allowed (it flips back over).
