@@ -110,7 +110,7 @@ def _state_label(t: dict) -> str:
     return "shut" + (f" ({KIND_LABEL[t['kind']].lower()})" if t["kind"] else "")
 
 
-def _labels(d: ImageDraw.ImageDraw, view: dict, name: str, t: dict) -> None:
+def _labels(d: ImageDraw.ImageDraw, view: dict, name: str, t: dict, net: int) -> None:
     """Letter, name and state in words on every tile, so colour is never needed; drawn
     over passages and nets so they stay legible."""
     left, top, right, bottom = _box(view, name)
@@ -123,18 +123,21 @@ def _labels(d: ImageDraw.ImageDraw, view: dict, name: str, t: dict) -> None:
     d.rectangle((right - 10 - width, top + 5, right - 5, top + 26), fill=fill)
     T.text(d, (right - 8, top + 6), name, 18, ink, "ra")
     label = _state_label(t)
+    if net:  # the net's tag takes the place of the state line, in a white box
+        label, fill, ink = f"NET {net}: {label}", T.WHITE, T.INK
     size = _fit_size(label, right - left - 12)
     half = T.text_width(label, size) / 2 + 2
     cx = (left + right) / 2
-    d.rectangle((cx - half, bottom - 21, cx + half, bottom - 4), fill=fill)
+    d.rectangle((cx - half, bottom - 21, cx + half, bottom - 4), fill=fill,
+                outline=T.INK if net else None)  # fmt: skip
     T.text(d, (cx, bottom - 12), label, size, ink, "mm")
 
 
 def _used(d: ImageDraw.ImageDraw, view: dict, name: str, seats: list[int]) -> None:
-    """Who has spent this bonus tile: small tokens down its left side."""
-    left, top, _, _ = _box(view, name)
+    """Who has spent this bonus tile: small tokens down its sides, two a side."""
+    left, top, right, _ = _box(view, name)
     for i, seat in enumerate(seats):
-        centre = (left + 12, top + 40 + i * 16)
+        centre = (left + 12 if i < 2 else right - 12, top + 40 + (i % 2) * 17)
         d.ellipse((centre[0] - 8, centre[1] - 8, centre[0] + 8, centre[1] + 8), fill=T.WHITE)
         T.player_token(d, centre, 6, seat)
 
@@ -147,7 +150,7 @@ def _padlock(d: ImageDraw.ImageDraw, cx: float, cy: float, size: int) -> None:
     T.text(d, (cx, cy - w * 0.05), "LOCK", 14, T.INK, "mm")
 
 
-def _net(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, name: str, turns: int) -> None:
+def _net(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, name: str) -> None:
     left, top, right, bottom = _box(view, name)
     size = right - left
     mask = Image.new("L", (size - 6, size - 6), 0)
@@ -157,9 +160,6 @@ def _net(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, name: str, turns:
         md.line((k - size, 0, k, size), fill=255, width=2)
     img.paste(T.DARK, (left + 3, top + 3), mask)
     d.rectangle((left + 3, top + 3, right - 3, bottom - 3), outline=T.INK, width=3)
-    tag = f"NET {turns}"
-    d.rectangle((right - 56, bottom - 26, right - 4, bottom - 4), fill=T.WHITE, outline=T.INK)
-    T.text(d, (right - 30, bottom - 15), tag, 15, T.INK, "mm")
 
 
 def _passage(d: ImageDraw.ImageDraw, view: dict, a: str, b: str) -> None:
@@ -200,11 +200,11 @@ def draw(view: dict) -> Image.Image:
         _tile(d, view, name, t)
     for a, b in view["passages"]:
         _passage(d, view, a, b)
-    for seat, where in enumerate(view["at"]):
-        if where and view["netted"][seat]:
-            _net(img, d, view, where, view["netted"][seat])
+    nets = {where: n for where, n in zip(view["at"], view["netted"], strict=True) if where and n}
+    for where in nets:
+        _net(img, d, view, where)
     for name, t in view["tiles"].items():
-        _labels(d, view, name, t)
+        _labels(d, view, name, t, nets.get(name, 0))
     for marked in (view.get("reveal"), view.get("first_end")):
         if marked:  # the tile turning over, or a passage's chosen first end
             left, top, right, bottom = _box(view, marked)
