@@ -107,7 +107,7 @@ def test_bosses_have_several_phases_and_specials():
         phases = C.combat_steps(boss)
         assert len(phases) >= 3, boss["id"]
         assert all(not p.get("loot", True) for p in phases)
-        assert all(p.get("specials") for p in phases), boss["id"]
+        assert all(p.get("specials") and p.get("per_player", 0) >= 1 for p in phases), boss["id"]
         assert max(p["attack"] for p in phases) > chapter_attack - 1, boss["id"]
         assert [p["attack"] for p in phases] == sorted(p["attack"] for p in phases)
 

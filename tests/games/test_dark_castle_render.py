@@ -11,7 +11,7 @@ import render
 
 
 def _combat_view():
-    s = open_card(started(("smith", "tailor", "abbot")), "hollow_knight", who="abbot")
+    s = open_card(started(("smith", "tailor", "abbot")), "empty_harness", who="abbot")
     s = chance(s, "mcw")
     s = act(s, "fight")
     return G.view(chance(s, "mm", "c", "w"), None)
@@ -37,6 +37,6 @@ def test_alt_text_names_the_chapter_row_attack_and_party():
     view = _combat_view()
     text = render.describe("dark_castle", view)
     attack = f"attack {view['combat']['attack']}"
-    for words in ("The Hollow Knight", attack, "Might", "Wisdom", "The Abbot",
+    for words in ("The Empty Harness", attack, "Might", "Wisdom", "The Abbot",
                   "of 14 HP", "Special:"):  # fmt: skip
         assert words in text
