@@ -396,7 +396,7 @@ class GameService(TableClock):
         return clocks.start_turn(base, self._clock(), waiting, window)
 
     async def _commit(
-        self, row: SessionRow, game: Game, state, events, entries, pos
+        self, row: SessionRow, game: Game, state, events, entries, pos, touch: bool = True
     ) -> list[Reply]:
         state, more, stand_in_entries, pos = self._stand_in_moves(row, game, state, pos)
         events, entries = events + more, entries + stand_in_entries
@@ -412,7 +412,7 @@ class GameService(TableClock):
             await self.store.record(
                 row.id, row.version, entries, game.dump(state), pos, status, result_json,
                 deadline=clock.get("deadline"), clock=clock or row.clock,
-                wake_at=clocks.next_wake(clock) if clock else None,
+                wake_at=clocks.next_wake(clock) if clock else None, touch=touch,
             )  # fmt: skip
         except StaleVersion as exc:
             raise UserError(

@@ -92,7 +92,7 @@ class TableClock:
                     events += more
                     entries += chance
             if entries:
-                return await self._commit(row, game, state, events, entries, pos)
+                return await self._commit(row, game, state, events, entries, pos, touch=False)
             late_seats = [
                 s for s in game.to_act(state) if 0 <= s < len(row.seats) and row.seats[s].user_id in late
             ]  # fmt: skip

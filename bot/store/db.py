@@ -171,12 +171,14 @@ class Store:
             raise
 
     async def _bump(
-        self, conn: aiosqlite.Connection, session_id: int, version: int, **cols
+        self, conn: aiosqlite.Connection, session_id: int, version: int, touch: bool = True, **cols
     ) -> None:
+        """touch=False: a change made by the clock, not a player (the idle limit runs on)."""
+        if touch:
+            cols["updated_at"] = self._clock()
         sets = "".join(f"{name} = ?, " for name in cols)
-        sql = f"UPDATE sessions SET {sets}version = version + 1, updated_at = ? "
-        sql += "WHERE id = ? AND version = ?"
-        cur = await conn.execute(sql, (*cols.values(), self._clock(), session_id, version))
+        sql = f"UPDATE sessions SET {sets}version = version + 1 WHERE id = ? AND version = ?"
+        cur = await conn.execute(sql, (*cols.values(), session_id, version))
         if cur.rowcount != 1:
             raise StaleVersion(f"session {session_id} is no longer at version {version}")
 
@@ -303,13 +305,16 @@ class Store:
         deadline: float | None = None,
         clock: dict | None = None,
         wake_at: float | None = None,
+        touch: bool = True,
     ) -> int:
-        """Append log rows and store the new snapshot in one transaction; returns the new version."""
+        """Append log rows and store the new snapshot in one transaction; returns the new
+        version. touch=False: moves the clock made (deadline defaults) leave updated_at, so
+        a game nobody plays any more still reaches its idle limit."""
         now = self._clock()
 
         async def work(conn):
             await self._bump(
-                conn, session_id, version, state=json.dumps(state), chance_pos=chance_pos,
+                conn, session_id, version, touch, state=json.dumps(state), chance_pos=chance_pos,
                 status=status, result=json.dumps(result) if result is not None else None,
                 deadline=deadline, clock=json.dumps(clock or {}), wake_at=wake_at,
             )  # fmt: skip

@@ -32,7 +32,7 @@ class FakeClock:
 class Bot:
     """One running bot process: a store, a service and its timer loop on one database file."""
 
-    def __init__(self, path, clock: FakeClock, interval: float = 600) -> None:
+    def __init__(self, path, clock: FakeClock, interval: float = 3600) -> None:
         self.path, self.clock, self.interval = path, clock, interval
         self.sent: list[tuple[ChatRef, object]] = []
         self.sent_at: list[float] = []
@@ -435,3 +435,17 @@ async def test_games_and_board_show_the_clock(bot, clock):
     assert "Waiting for Ann (10h 0m left)." in board.text
     games = await bot.service.games_here("test", "guild-1")
     assert "waiting for Ann (10h 0m left)" in games.text
+
+
+async def test_moves_the_clock_made_do_not_keep_a_game_alive(bot, clock):
+    """18 Ghosts at the fast pace with both players gone: every ten minutes the bot places a
+    ghost for them; those moves are not a player's, so the idle limit (2 days) still runs
+    from the last thing a player did (Bob joining at the start)."""
+    sid = await two_player(bot, options="pace=fast")
+    await bot.run_until(T0 + 2 * DAY - 60)
+    played = await log_of(bot, sid)
+    assert len(played) > 10 and {user for _, _, user in played} == {None}
+    assert all(action.startswith("place") for _, action, _ in played)
+    assert (await bot.store.session(sid)).status == "active"
+    await bot.run_until(T0 + 2 * DAY + 60)
+    assert (await bot.store.session(sid)).status == "aborted"

@@ -21,7 +21,7 @@ async def test_a_two_day_game_with_absent_players_and_a_restart_ends_correctly(t
     clock = FakeClock()
     rng = random.Random(11)
     path = tmp_path / "escape.sqlite3"
-    bot = await Bot(path, clock).open()
+    bot = await Bot(path, clock, interval=600).open()
     await bot.service.start(CHAT, ANN, GAME, "turn=10h timeout=vote")
     await bot.service.join(CHAT, BOB)
     await bot.service.join(CHAT, CY)
@@ -44,9 +44,10 @@ async def test_a_two_day_game_with_absent_players_and_a_restart_ends_correctly(t
                 await bot.close()
                 clock.t += 40 * 60
                 before = bot.sent, bot.sent_at
-                bot = await Bot(path, clock).open()
+                bot = await Bot(path, clock, interval=600).open()
                 bot.sent, bot.sent_at = before
                 restarted = True
+                assert (await bot.timers.tick()).downtime == 40 * 60  # not the players' time
             row = await bot.service.live(CHAT)
             if row is None:
                 break
