@@ -396,8 +396,17 @@ class GameService(TableClock):
         return clocks.start_turn(base, self._clock(), waiting, window)
 
     async def _commit(
-        self, row: SessionRow, game: Game, state, events, entries, pos, touch: bool = True
+        self,
+        row: SessionRow,
+        game: Game,
+        state,
+        events,
+        entries,
+        pos,
+        touch: bool = True,
+        seats: list[SeatRow] | None = None,
     ) -> list[Reply]:
+        """Store the move (and new seats, if given) with the new clock; the new board."""
         state, more, stand_in_entries, pos = self._stand_in_moves(row, game, state, pos)
         events, entries = events + more, entries + stand_in_entries
         result = game.result(state)
@@ -412,7 +421,7 @@ class GameService(TableClock):
             await self.store.record(
                 row.id, row.version, entries, game.dump(state), pos, status, result_json,
                 deadline=clock.get("deadline"), clock=clock or row.clock,
-                wake_at=clocks.next_wake(clock) if clock else None, touch=touch,
+                wake_at=clocks.next_wake(clock) if clock else None, touch=touch, seats=seats,
             )  # fmt: skip
         except StaleVersion as exc:
             raise UserError(

@@ -8,6 +8,7 @@ process (or a move racing a timer) makes it a no-op instead of a double.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from bot.service import buttons
@@ -144,15 +145,14 @@ class TableClock:
             for s in row.seats
         ]
         names = ", ".join(s.name for s in row.seats if s.user_id in late)
-        await self._guard(self.store.set_seats(row.id, row.version, seats))
-        row = await self.store.session(row.id)
+        row = replace(row, seats=seats)  # stored with the stand-in's moves, in one transaction
         loaded = self._load(row)
         note = Event(f"By vote, a stand-in takes over from {names} and plays on.")
         state, events, entries, pos = self._stand_in_moves(row, loaded.game, loaded.state, row.chance_pos)  # fmt: skip
         if entries:  # the note goes into the log with the stand-in's first move
             first = entries[0]
             entries[0] = NewEntry(first.seat, first.action, first.user_id, [{"text": note.text, "to": None, "kind": "info"}, *first.events])  # fmt: skip
-        return await self._commit(row, loaded.game, state, [note, *events], entries, pos)
+        return await self._commit(row, loaded.game, state, [note, *events], entries, pos, seats=seats)  # fmt: skip
 
     # ----- ending untouched games -------------------------------------------------
     async def end_idle(self: GameService, session_id: int) -> list[Reply]:

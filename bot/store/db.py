@@ -306,10 +306,12 @@ class Store:
         clock: dict | None = None,
         wake_at: float | None = None,
         touch: bool = True,
+        seats: Sequence[SeatRow] | None = None,
     ) -> int:
         """Append log rows and store the new snapshot in one transaction; returns the new
         version. touch=False: moves the clock made (deadline defaults) leave updated_at, so
-        a game nobody plays any more still reaches its idle limit."""
+        a game nobody plays any more still reaches its idle limit. `seats`: a new seating
+        (a late player's seat handed to a stand-in) committed with the stand-in's moves."""
         now = self._clock()
 
         async def work(conn):
@@ -318,6 +320,8 @@ class Store:
                 status=status, result=json.dumps(result) if result is not None else None,
                 deadline=deadline, clock=json.dumps(clock or {}), wake_at=wake_at,
             )  # fmt: skip
+            if seats is not None:
+                await self._insert_seats(conn, session_id, seats)
             async with conn.execute(
                 "SELECT COALESCE(MAX(n), 0) FROM actions WHERE session_id = ?", (session_id,)
             ) as cur:
