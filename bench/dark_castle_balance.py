@@ -1,12 +1,16 @@
 """Dark Castle balance: the win rate of a simple, sensible party by party size.
 
-Run: .venv/bin/python bench/dark_castle_balance.py [games per size]
+Run from the checkout: .venv/bin/python bench/dark_castle_balance.py [games per size]
+(default 400; seeds 0..games-1, so a run is reproducible). It is not part of the test
+suite: pytest collects only tests/, and a simulation's rate is a measurement, not a test.
 
 The policy plays as a careful table would: a balanced team; the healthiest prisoner
 turns the next chapter; items go to free hands; the most wounded prisoner rests whenever
 they are down 2 HP or more; strike items are thrown at once; a failed roll is re-rolled
 when an item allows it; a choice is judged by a rough value of its steps.
-The target (issue 7) is a win rate of roughly 25-60% for every party size.
+The target (issue 7) is a win rate of roughly 25-60% for every party size. Last measured
+(400 games a size, core content of rules_version 2): solo 58.0%, 2 players 54.8%,
+3 players 27.8%, 4 players 29.5%; most defeats come at the boss.
 """
 
 from __future__ import annotations
