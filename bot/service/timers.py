@@ -10,6 +10,7 @@ call `tick()` after moving that clock and never sleep.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -23,6 +24,7 @@ from engines import REGISTRY
 log = logging.getLogger(__name__)
 
 HEARTBEAT = "timers.heartbeat"
+MIN_DELAY = 5.0  # seconds: a session that cannot be served now is retried at most this often
 DIGEST_AHEAD = 2 * clocks.HOUR  # a reminder due this soon in another game joins the digest
 
 
@@ -57,14 +59,19 @@ class Timers:
         while True:
             try:
                 await self.tick()
+                delay = await self.next_delay()
             except StoreError as exc:  # a busy database: try again next round
                 log.warning("timer scan failed: %s", exc)
-            await self._sleep(await self.next_delay())
+                delay = self.interval
+            except Exception:  # a bug must not stop the timers of every other game
+                log.exception("timer scan failed")
+                delay = self.interval
+            await self._sleep(delay)
 
     async def next_delay(self) -> float:
         at = await self.store.next_wake()
         now = self.service.now()
-        return self.interval if at is None else min(self.interval, max(1.0, at - now))
+        return self.interval if at is None else min(self.interval, max(MIN_DELAY, at - now))
 
     async def tick(self) -> TickReport:
         report = TickReport()
@@ -72,7 +79,7 @@ class Timers:
         report.downtime = await self._heartbeat(now)
         for row in await self.store.due_sessions(now):
             if clocks.deadline_due(row.clock, now):
-                replies = await self._quietly(self.service.time_up(row.id))
+                replies = await self._guarded(row.id, self.service.time_up(row.id))
                 if replies:
                     report.deadlines.append(row.id)
                     await self.service.notify(chat_of(row), replies)
@@ -102,7 +109,7 @@ class Timers:
             for user in clocks.due_reminders(row.clock, now):
                 due.setdefault((row.platform, user), []).append(row)
         for (platform, user_id), rows in due.items():
-            await self._remind_user(platform, user_id, rows, now, report)
+            await self._guarded(rows[0].id, self._remind_user(platform, user_id, rows, now, report))
 
     async def _remind_user(
         self, platform: str, user_id: str, rows: list[SessionRow], now: float, report: TickReport
@@ -146,19 +153,23 @@ class Timers:
     async def _end_idle(self, now: float, report: TickReport) -> None:
         default = clocks.PACES[clocks.DEFAULT_PACE].idle_days
         for row in await self.store.idle_sessions(now, default):
-            replies = await self._quietly(self.service.end_idle(row.id))
+            replies = await self._guarded(row.id, self.service.end_idle(row.id))
             if replies:
                 report.ended.append(row.id)
                 await self.service.notify(chat_of(row), replies)
 
-    @staticmethod
-    async def _quietly(work: Awaitable[list[Reply]]) -> list[Reply]:
-        """A game the loop cannot serve now (store busy, a game removed) waits for next time."""
+    async def _guarded(self, session_id: int, work: Awaitable[list[Reply] | None]) -> list[Reply]:
+        """A game the loop cannot serve now (store busy, a game removed, a bug) is looked
+        at again one interval later; the other games are served regardless."""
         try:
-            return await work
+            return await work or []
         except UserError as exc:
-            log.warning("timer could not serve a session: %s", exc)
-            return []
+            log.warning("timer could not serve session %s: %s", session_id, exc)
+        except Exception:
+            log.exception("timer failed on session %s", session_id)
+        with contextlib.suppress(StoreError):
+            await self.store.postpone_wake(session_id, self.service.now() + self.interval)
+        return []
 
 
 def reminder_text(row: SessionRow, others: list[SessionRow], user: UserRef, now: float) -> str:

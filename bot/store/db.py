@@ -385,6 +385,17 @@ class Store:
 
         await self._write(work)
 
+    async def postpone_wake(self, session_id: int, until: float) -> None:
+        """A session the timer loop failed to serve: look again at `until`, not at once."""
+
+        async def work(conn):
+            await conn.execute(
+                "UPDATE sessions SET wake_at = ? WHERE id = ? AND wake_at < ?",
+                (until, session_id, until),
+            )
+
+        await self._write(work)
+
     async def next_wake(self) -> float | None:
         """The earliest time the timer loop has something to do."""
         async with self._conn.execute(

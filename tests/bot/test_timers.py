@@ -3,6 +3,7 @@ vacations, quiet hours, the digest, downtime, restarts and idle games."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 
 import pytest
@@ -449,3 +450,34 @@ async def test_moves_the_clock_made_do_not_keep_a_game_alive(bot, clock):
     assert (await bot.store.session(sid)).status == "active"
     await bot.run_until(T0 + 2 * DAY + 60)
     assert (await bot.store.session(sid)).status == "aborted"
+
+
+async def test_run_sleeps_until_each_wake_and_a_broken_game_stops_no_other(bot, clock, caplog):
+    await two_player(bot, options="timeout=vote")  # session 1: Ann reminded at 12 h
+    other = ChatRef("test", "chan-2", "", "guild-1")
+    broken = await two_player(bot, options="turn=1h", chat=other)  # its deadline comes first
+    time_up = bot.service.time_up
+
+    async def failing(session_id):
+        if session_id == broken:
+            raise RuntimeError("a bug in one game")
+        return await time_up(session_id)
+
+    bot.service.time_up = failing
+    slept: list[float] = []
+
+    async def sleep(seconds: float) -> None:
+        slept.append(seconds)
+        clock.t += seconds
+        if clock.t >= T0 + 0.5 * DAY + 60:
+            raise asyncio.CancelledError
+
+    timers = Timers(bot.service, interval=3600, sleep=sleep)
+    with pytest.raises(asyncio.CancelledError):
+        await timers.run()
+    assert len(bot.reminders(ANN)) == 1  # the other game was served regardless
+    assert len(slept) < 30  # the broken game is retried once an interval, not in a spin
+    assert "a bug in one game" in caplog.text
+    assert all(5 <= s <= 3600 for s in slept) and T0 + 0.5 * DAY in {
+        T0 + sum(slept[:i]) for i in range(len(slept) + 1)
+    }  # it woke exactly at the reminder's time
