@@ -232,6 +232,8 @@ class TableClock:
             said = f"Reminders as private messages: {args[0]}."
             if prefs["dm"] and user.platform == "discord":
                 said += " (On Discord the bot sends no DMs; the channel mention stays.)"
+            elif prefs["dm"] and not (known or {}).get("private_chat"):
+                said += " (Open a private chat with the bot and press START, so it can write.)"
         elif what == "tz":
             prefs["tz"] = clocks.parse_tz(args[0])
             said = f"Your time zone: UTC{prefs['tz']:+g}."
