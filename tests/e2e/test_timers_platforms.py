@@ -3,6 +3,7 @@ and its stand-in server: the timer loop's notifier path, end to end."""
 
 from __future__ import annotations
 
+from bot.service import ChatRef, UserRef
 from bot.service import clock as clocks
 from bot.service.timers import Timers
 from tests.e2e.discord_fixtures import *  # noqa: F403
@@ -50,3 +51,20 @@ async def test_telegram_reminder_and_deadline_arrive_in_the_group(tg_bot):
     assert len((await timers.tick()).deadlines) == 1
     board = await tg_bot.standin.wait_for(lambda c: c.method in ("sendPhoto", "editMessageMedia"), after=mark)  # fmt: skip
     assert "Time is up for Ann" in (board.result.get("caption") or "")
+
+
+async def test_telegram_reminder_also_in_private_for_a_player_who_opted_in(tg_bot):
+    standin = tg_bot.standin
+    await open_table(standin)
+    await standin.say(standin.ann, standin.ann["id"], "/start")
+    await standin.wait_for(lambda c: c.params.get("chat_id") == standin.ann["id"])
+    row = await tg_bot.live()
+    ann = next(s for s in row.seats if s.seat == 0)
+    chat = ChatRef("telegram", row.chat, row.thread, row.scope)
+    await tg_bot.service.clock_command(chat, UserRef("telegram", ann.user_id, ann.name), "dm on")
+    await age_clock(tg_bot.service, 13)
+    mark = len(standin.calls)
+    assert len((await Timers(tg_bot.service).tick()).reminders) == 1
+    await standin.wait_for(lambda c: c.params.get("chat_id") == standin.ann["id"], after=mark)
+    sent = [c.params["chat_id"] for c in standin.calls_of("sendMessage", after=mark)]
+    assert sent == [GROUP, standin.ann["id"]]
