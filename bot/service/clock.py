@@ -196,8 +196,10 @@ def time_left(c: dict, now: float) -> float | None:
 
 
 def describe_left(seconds: float | None) -> str:
+    """`1d 0h`, `5h 12m`, `3m`: rounded up to the minute, so a fresh day reads as a day."""
     if seconds is None:
         return ""
+    seconds = math.ceil(seconds / 60 - 1e-9) * 60
     if seconds >= DAY:
         return f"{int(seconds // DAY)}d {int(seconds % DAY // HOUR)}h"
     if seconds >= HOUR:
