@@ -96,6 +96,10 @@ class GameService(TableClock):
         """An adapter registers how to post replies nobody asked for (reminders, timeouts)."""
         self._notifiers[platform] = deliver
 
+    def platforms(self) -> list[str]:
+        """The platforms that can be sent replies unasked (the timer loop serves only these)."""
+        return sorted(self._notifiers)
+
     async def notify(self, chat: ChatRef, replies: list[Reply]) -> bool:
         deliver = self._notifiers.get(chat.platform)
         if deliver is None or not replies:

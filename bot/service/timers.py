@@ -69,43 +69,48 @@ class Timers:
             await self._sleep(delay)
 
     async def next_delay(self) -> float:
-        at = await self.store.next_wake()
+        at = await self.store.next_wake(self.service.platforms())
         now = self.service.now()
         return self.interval if at is None else min(self.interval, max(MIN_DELAY, at - now))
 
     async def tick(self) -> TickReport:
+        """One scan. Only games on platforms that can be sent messages (a registered
+        notifier) are served: a terminal game in the same database is left alone, and a
+        process running one platform serves that platform's games."""
         report = TickReport()
         now = self.service.now()
-        report.downtime = await self._heartbeat(now)
-        for row in await self.store.due_sessions(now):
+        platforms = self.service.platforms()
+        for platform in platforms:
+            report.downtime = max(report.downtime, await self._heartbeat(platform, now))
+        for row in await self.store.due_sessions(now, platforms):
             if clocks.deadline_due(row.clock, now):
                 replies = await self._guarded(row.id, self.service.time_up(row.id))
                 if replies:
                     report.deadlines.append(row.id)
                     await self.service.notify(chat_of(row), replies)
-        await self._remind(now, report)
-        await self._end_idle(now, report)
+        await self._remind(now, platforms, report)
+        await self._end_idle(now, platforms, report)
         return report
 
     # ----- downtime ---------------------------------------------------------------
-    async def _heartbeat(self, now: float) -> float:
-        """Swap in the new heartbeat; if the old one is stale the bot was down that long,
-        and every running clock moves later by as much."""
-        old = await self.store.swap_meta(HEARTBEAT, repr(now))
+    async def _heartbeat(self, platform: str, now: float) -> float:
+        """Swap in the platform's new heartbeat; if the old one is stale its timers were
+        down that long, and every running clock there moves later by as much."""
+        old = await self.store.swap_meta(f"{HEARTBEAT}.{platform}", repr(now))
         if old is None or now - float(old) <= self.gap:
             return 0.0
         down = now - float(old)
-        log.info("the bot was down for %.0f s; moving every running clock by that", down)
+        log.info("%s timers were down for %.0f s; moving its running clocks by that", platform, down)  # fmt: skip
         for row in await self.store.active_sessions():
-            if "deadline" in row.clock:
+            if row.platform == platform and "deadline" in row.clock:
                 await self.service.save_clock(row, clocks.shift(row.clock, down))
-        await self.store.discount_idle(down)
+        await self.store.discount_idle(down, [platform])
         return down
 
     # ----- reminders and the digest -----------------------------------------------
-    async def _remind(self, now: float, report: TickReport) -> None:
+    async def _remind(self, now: float, platforms: list[str], report: TickReport) -> None:
         due: dict[tuple[str, str], list[SessionRow]] = {}
-        for row in await self.store.due_sessions(now):
+        for row in await self.store.due_sessions(now, platforms):
             for user in clocks.due_reminders(row.clock, now):
                 due.setdefault((row.platform, user), []).append(row)
         for (platform, user_id), rows in due.items():
@@ -150,9 +155,9 @@ class Timers:
         report.reminders += [(user_id, r.id) for r in claimed]
 
     # ----- idle games -------------------------------------------------------------
-    async def _end_idle(self, now: float, report: TickReport) -> None:
+    async def _end_idle(self, now: float, platforms: list[str], report: TickReport) -> None:
         default = clocks.PACES[clocks.DEFAULT_PACE].idle_days
-        for row in await self.store.idle_sessions(now, default):
+        for row in await self.store.idle_sessions(now, default, platforms):
             replies = await self._guarded(row.id, self.service.end_idle(row.id))
             if replies:
                 report.ended.append(row.id)

@@ -366,21 +366,26 @@ class Store:
 
         await self._write(work)
 
-    async def due_sessions(self, now: float) -> list[SessionRow]:
+    async def due_sessions(
+        self, now: float, platforms: Sequence[str] | None = None
+    ) -> list[SessionRow]:
+        """Running games whose wake time has come (on `platforms`, if given)."""
+        where, params = _on(platforms)
         return await self._sessions(
             f"SELECT {_SESSION_COLUMNS} FROM sessions WHERE status = 'active' "
-            "AND wake_at IS NOT NULL AND wake_at <= ? ORDER BY wake_at",
-            (now,),
+            f"AND wake_at IS NOT NULL AND wake_at <= ?{where} ORDER BY wake_at",
+            (now, *params),
         )
 
-    async def discount_idle(self, seconds: float) -> None:
+    async def discount_idle(self, seconds: float, platforms: Sequence[str] | None = None) -> None:
         """Bot downtime: live games count as touched that much later (no version bump)."""
+        where, params = _on(platforms)
 
         async def work(conn):
             await conn.execute(
                 "UPDATE sessions SET updated_at = updated_at + ? "
-                "WHERE status IN ('lobby', 'active')",
-                (seconds,),
+                f"WHERE status IN ('lobby', 'active'){where}",
+                (seconds, *params),
             )
 
         await self._write(work)
@@ -396,21 +401,27 @@ class Store:
 
         await self._write(work)
 
-    async def next_wake(self) -> float | None:
+    async def next_wake(self, platforms: Sequence[str] | None = None) -> float | None:
         """The earliest time the timer loop has something to do."""
+        where, params = _on(platforms)
         async with self._conn.execute(
             "SELECT MIN(wake_at) FROM sessions WHERE status = 'active' AND wake_at IS NOT NULL"
+            + where,
+            params,
         ) as cur:
             (at,) = await cur.fetchone()
         return at
 
-    async def idle_sessions(self, now: float, default_days: float) -> list[SessionRow]:
+    async def idle_sessions(
+        self, now: float, default_days: float, platforms: Sequence[str] | None = None
+    ) -> list[SessionRow]:
         """Live sessions with no move (nor lobby change) for their clock's idle_days."""
+        where, params = _on(platforms)
         return await self._sessions(
             f"SELECT {_SESSION_COLUMNS} FROM sessions WHERE status IN ('lobby', 'active') "
-            "AND updated_at < ? - COALESCE(json_extract(clock, '$.idle_days'), ?) * 86400 "
-            "ORDER BY id",
-            (now, default_days),
+            "AND updated_at < ? - COALESCE(json_extract(clock, '$.idle_days'), ?) * 86400"
+            f"{where} ORDER BY id",
+            (now, default_days, *params),
         )
 
     async def finish(self, session_id: int, version: int, status: str, note: str) -> None:
@@ -517,6 +528,13 @@ def _session_row(row: Sequence[Any], seats: list[SeatRow]) -> SessionRow:
         result=json.loads(result) if result else None, created_at=created,
         updated_at=updated, clock=json.loads(clock or "{}"), wake_at=wake_at, seats=seats,
     )  # fmt: skip
+
+
+def _on(platforms: Sequence[str] | None) -> tuple[str, tuple[str, ...]]:
+    """An `AND platform IN (...)` clause, or nothing for every platform."""
+    if platforms is None:
+        return "", ()
+    return f" AND platform IN ({', '.join('?' for _ in platforms) or 'NULL'})", tuple(platforms)
 
 
 def _split(script: str) -> list[str]:

@@ -481,3 +481,18 @@ async def test_run_sleeps_until_each_wake_and_a_broken_game_stops_no_other(bot, 
     assert all(5 <= s <= 3600 for s in slept) and T0 + 0.5 * DAY in {
         T0 + sum(slept[:i]) for i in range(len(slept) + 1)
     }  # it woke exactly at the reminder's time
+
+
+async def test_games_on_a_platform_nobody_can_message_are_left_alone(bot, clock):
+    """A terminal game in the same database: no notifier, so no reminders, no default
+    moves and no idle end while the chat bot runs; the chat game is served."""
+    here = ChatRef("console", "terminal")
+    ann, bob = UserRef("console", "local:ann", "Ann"), UserRef("console", "local:bob", "Bob")
+    await bot.service.start(here, ann, "ghosts18")
+    [board] = await bot.service.join(here, bob)
+    served = await two_player(bot)
+    await bot.run_until(T0 + 30 * DAY)
+    assert await log_of(bot, board.session_id) == []
+    assert (await bot.store.session(board.session_id)).status == "active"
+    assert await log_of(bot, served) and all(chat != here for chat, _ in bot.sent)
+    assert bot.timers.interval == await bot.timers.next_delay()  # the terminal game is no wake
