@@ -4,6 +4,10 @@ presses, and `/start <payload>` deep links in the private chat.
 Nothing here knows a game's rules: every request goes to `GameService`, whose
 `UserError` is shown to the one user who asked (a reply to their command, or an alert on
 the button they pressed), and whose replies go out through the `Outbox`.
+
+In a game with secrets the group's board carries no move buttons (their labels would
+show the mover's hand): a player gets them with their private view, in the private chat,
+and a press there acts on the game in the group the session belongs to.
 """
 
 from __future__ import annotations
@@ -12,7 +16,7 @@ import contextlib
 import html
 import logging
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from telegram import Chat, Message, Update, User
 from telegram.constants import ChatMemberStatus, ChatType
@@ -26,6 +30,8 @@ from telegram.ext import (
 )
 
 from bot.service import ChatRef, GameService, Reply, UserError, UserRef, chat_of
+from bot.service import buttons as service_buttons
+from bot.store import SessionRow
 from bot.telegram import callback_data as cd
 from bot.telegram import keyboards
 from bot.telegram.outbox import PLATFORM, Outbox
@@ -36,6 +42,7 @@ log = logging.getLogger(__name__)
 ALERT_LIMIT = 200  # answerCallbackQuery text
 MENU_TEXT = "Escape: what would you like to do? (Or type /escape help.)"
 NOT_OURS = "That button is not one of ours; use the buttons under the latest board."
+GROUP_ONLY = "That button works under the game's board in its group."
 BROKEN = "Something went wrong on my side; nothing was lost. Try again in a moment."
 GONE = "That message is too old for its buttons; type /escape board for a fresh one."
 ADMIN_STATUSES = (ChatMemberStatus.OWNER, ChatMemberStatus.ADMINISTRATOR)
@@ -133,6 +140,7 @@ class TelegramAdapter:
         except UserError as exc:
             await self.outbox.notice(ctx.chat, _escape(str(exc)))
             return
+        replies = await self._with_moves(replies, row.id, ctx.user)
         await self.outbox.post(ctx.chat, replies, private_origin=ctx.user.id)
 
     async def execute(self, ctx: Context, command: str, args: list[str]) -> None:
@@ -188,6 +196,7 @@ class TelegramAdapter:
     async def _hand(self, ctx: Context) -> None:
         if not ctx.private:
             replies = await self.service.private_view(ctx.chat, ctx.user)
+            replies = await self._with_moves(replies, replies[0].session_id, ctx.user)
             await self.outbox.post(ctx.chat, replies, asked=True)
             return
         rows = [
@@ -199,6 +208,7 @@ class TelegramAdapter:
             raise UserError("You are not in a running game. Your hand appears here once one begins.")  # fmt: skip
         for row in rows:
             replies = await self.service.private_view(chat_of(row), ctx.user)
+            replies = await self._with_moves(replies, row.id, ctx.user)
             await self.outbox.post(ctx.chat, replies, private_origin=ctx.user.id)
 
     async def _offer_games(self, ctx: Context) -> None:
@@ -256,9 +266,14 @@ class TelegramAdapter:
             await _alert(query, GONE)
             return
         try:
-            if press.kind == "choice":
+            if press.kind == "choice" and ctx.private:
+                await self._private_press(ctx, press.data, message)
+                await query.answer()
+            elif press.kind == "choice":
                 replies = await self.service.press(ctx.chat, ctx.user, press.data)
                 await query.answer()
+                if press.data.startswith("v:"):  # the hand button: the view, with my moves
+                    replies = await self._with_moves(replies, replies[0].session_id, ctx.user)
                 await self._adopt(message, replies)
                 await self.outbox.post(ctx.chat, replies)
             elif press.kind == "page":
@@ -276,6 +291,61 @@ class TelegramAdapter:
             await _alert(query, BROKEN)  # never leave the button spinning
             raise
 
+    async def _private_press(self, ctx: Context, data: str, message: Message) -> None:
+        """A move button under a private view: it acts on the game of the session its data
+        names, in that game's chat, as the user who pressed it. The service checks the
+        seat and the version as for any press; a refusal changes nothing."""
+        button = service_buttons.parse(data)
+        if button.kind != "a":
+            raise UserError(GROUP_ONLY)
+        row = await self.service.store.session(button.session_id)
+        if row is None or row.platform != PLATFORM:
+            raise UserError("That button belongs to no game I know.")
+        chat = chat_of(row)
+        replies = await self.service.press(chat, ctx.user, data)
+        await self.outbox.drop_moves(row.id, ctx.user.id, message.chat.id, message.message_id)
+        replies = await self._with_moves(replies, row.id, ctx.user)
+        await self.outbox.post(chat, replies, private_origin=ctx.user.id)
+
+    async def _with_moves(
+        self, replies: list[Reply], session_id: int | None, user: UserRef
+    ) -> list[Reply]:
+        """In a game with secrets, the user's own move buttons go under the last reply
+        meant for them alone (their view), or in a message of their own."""
+        board = await self._secret_board(session_id, replies)
+        moves = [c for c in board.choices if c.for_user == user.id] if board else []
+        if not moves:
+            return replies
+        out = list(replies)
+        for i in range(len(out) - 1, -1, -1):
+            if out[i].to is not None and out[i].to.id == user.id and not out[i].choices:
+                out[i] = replace(out[i], choices=moves, version=board.version)
+                return out
+        mine = Reply("Your moves:", kind="private", choices=moves, to=user)
+        return [*out, replace(mine, session_id=board.session_id, version=board.version)]
+
+    async def _secret_board(self, session_id: int | None, known: list[Reply]) -> Reply | None:
+        """The current board of a running game with secrets (whose moves are private);
+        `known`: replies that may hold it already (a move's new board)."""
+        row = await self.service.store.session(session_id) if session_id is not None else None
+        if row is None or row.platform != PLATFORM or row.status != "active":
+            return None
+        try:
+            board = await self._current_board(row, known)
+        except UserError:
+            return None
+        return board if board is not None and keyboards.keeps_secrets(board.choices) else None
+
+    async def _current_board(self, row: SessionRow, known: list[Reply] = ()) -> Reply | None:
+        """The board of the session at its stored version: among `known`, else the one
+        posted, else drawn anew."""
+        fresh = [r for r in known if r.kind == "board" and r.session_id == row.id]
+        board = fresh[-1] if fresh else self.outbox.latest_board(row.id)
+        if board is None or board.version != row.version:
+            boards = await self.service.board(chat_of(row))
+            board = next((r for r in boards if r.kind == "board"), None)
+        return board if board is not None and board.version == row.version else None
+
     async def _adopt(self, message: Message, replies: list[Reply]) -> None:
         for reply in replies:
             if reply.kind in ("board", "lobby") and reply.session_id is not None and reply.to is None:  # fmt: skip
@@ -284,24 +354,28 @@ class TelegramAdapter:
                 return
 
     async def _page(self, ctx: Context, press: cd.Press, message: Message) -> None:
+        """Another page of a board's choices; in the private chat, of the presser's own."""
         row = await self.service.store.session(press.session_id)
-        if row is None or row.platform != PLATFORM or row.chat != ctx.chat.chat:
+        here = ctx.private or (row is not None and row.chat == ctx.chat.chat)
+        if row is None or row.platform != PLATFORM or not here:
             raise UserError("That button belongs to no game in this chat.")
         if row.status != "active" or row.version != press.version:
             raise UserError("The board has moved on since those buttons were drawn; use the latest board.")  # fmt: skip
-        board = self.outbox.latest_board(row.id)
-        if board is None or board.version != row.version:
-            board = next((r for r in await self.service.board(chat_of(row)) if r.kind == "board"), None)  # fmt: skip
-        if board is None or board.version != row.version:
+        board = await self._current_board(row)
+        if board is None:
             raise UserError("The board has moved on; use the latest board.")
-        if press.page >= keyboards.page_count(board.choices):
+        choices = board.choices
+        if ctx.private:
+            choices = [c for c in choices if c.for_user == ctx.user.id]
+        if not choices or press.page >= keyboards.page_count(choices, private=ctx.private):
             raise UserError("There is no such page of choices.")
         markup = keyboards.choices_keyboard(
-            board.choices,
+            choices,
             session_id=row.id,
             version=row.version,
             page=press.page,
             hand_url=self.outbox.hand_url(row.id) if message.chat.id < 0 else None,
+            private=ctx.private,
         )
         try:
             await self.outbox.set_page(message.chat.id, message.message_id, markup)

@@ -20,13 +20,27 @@ def is_hand_choice(choice: Choice) -> bool:
     return choice.data.startswith("v:")
 
 
+def keeps_secrets(choices: Sequence[Choice]) -> bool:
+    """A game with secrets offers the shared private-view button: there a move's label
+    ("Play first-floor room (3 bulbs)") would show the mover's hand to the whole group."""
+    return any(is_hand_choice(c) and c.for_user is None for c in choices)
+
+
+def shown_choices(choices: Sequence[Choice], *, private: bool = False) -> list[Choice]:
+    """What a keyboard may show. A public one in a game with secrets keeps only the shared
+    buttons; each player's moves go with their private view, in their private chat."""
+    if private or not keeps_secrets(choices):
+        return list(choices)
+    return [c for c in choices if c.for_user is None]
+
+
 def label(text: str) -> str:
     text = " ".join(text.split())
     return text if len(text) <= MAX_LABEL else text[: MAX_LABEL - 1] + "…"
 
 
-def page_count(choices: Sequence[Choice]) -> int:
-    playable = [c for c in choices if not is_hand_choice(c)]
+def page_count(choices: Sequence[Choice], *, private: bool = False) -> int:
+    playable = [c for c in shown_choices(choices, private=private) if not is_hand_choice(c)]
     return max(1, -(-len(playable) // PAGE_SIZE))
 
 
@@ -38,8 +52,11 @@ def choices_keyboard(
     page: int = 0,
     hand_url: str | None = None,
     one_row: bool = False,
+    private: bool = False,
 ) -> InlineKeyboardMarkup | None:
-    """The buttons of one page. `hand_url`: a deep link replacing the service's view button."""
+    """The buttons of one page. `hand_url`: a deep link replacing the service's view button.
+    `private`: the keyboard goes to one user's private chat (their own moves)."""
+    choices = shown_choices(choices, private=private)
     playable = [c for c in choices if not is_hand_choice(c)]
     hand = [c for c in choices if is_hand_choice(c)]
     pages = max(1, -(-len(playable) // PAGE_SIZE))

@@ -12,6 +12,10 @@
 - A reply meant for one user (`Reply.to`) goes only to that user's private chat, which
   the bot knows once the user has pressed START; if it cannot get there, the group is
   told so (without the secret) and given a deep link that opens the private chat.
+- In a game with secrets a public board carries only the shared buttons (the hand
+  deep link): a move's label can name a card in the mover's hand. A player's moves go
+  with their private view, in their private chat; only the newest such keyboard of a
+  player keeps its buttons.
 - What a game leaves behind (notices, overflow texts, the lobby) is deleted at its end.
   Telegram allows that for 48 hours after a message was sent (by its own clock, the
   message's date): older ones are left alone, and a replaced board that old only loses
@@ -27,7 +31,7 @@ import json
 import logging
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from telegram import (
     Bot,
@@ -55,6 +59,7 @@ LIVE_FOR = 300.0  # seconds since the board last changed during which a move edi
 LIVE_KEY = "telegram.live.{}"  # store meta: the live message of a session, across restarts
 DELETABLE_FOR = 48 * 3600 - 600  # seconds Telegram lets a bot delete its message (margin)
 PLATFORM = "telegram"
+PRIVATE_MOVES = "(Moves are chosen in private: press My hand.)"
 
 
 def tg_length(text: str) -> int:
@@ -129,6 +134,7 @@ class Tracked:
     warned: set[str] = field(default_factory=set)  # users told they cannot be reached
     board: Reply | None = None  # the latest board reply (for paging its keyboard)
     recalled: bool = False  # the store's record of the live message has been read
+    moves: dict[str, tuple[int, int]] = field(default_factory=dict)  # user -> private keyboard
 
 
 class Outbox:
@@ -191,6 +197,8 @@ class Outbox:
         async with self._lock(chat_id):
             for reply in replies:
                 sid = reply.session_id or session_id or self.current.get(_key(chat))
+                if reply.to is None:
+                    reply = _note_private_moves(reply)
                 if reply.to is not None:
                     await self._post_private(chat, reply, sid, private_origin, asked)
                 elif reply.kind in ("board", "lobby") and reply.session_id is not None:
@@ -289,11 +297,23 @@ class Outbox:
                 if sid is not None and reply.kind == "private":
                     where = await self._where(sid)
                     caption_html = f"<i>{html.escape(where)}</i>\n{caption_html}" if where else caption_html  # fmt: skip
-                await self._send(private, reply.picture, caption_html, None, raise_forbidden=True)
-                for part in chunks(rest):
-                    await self._send_text(private, part, None, escaped=False)
+                markup = None
+                if reply.choices:
+                    markup = keyboards.choices_keyboard(
+                        reply.choices, session_id=sid, version=reply.version, private=True
+                    )
+                parts = chunks(rest)  # the buttons go under the last part
+                last = await self._send(
+                    private, reply.picture, caption_html, None if parts else markup,
+                    raise_forbidden=True,
+                )  # fmt: skip
+                for i, part in enumerate(parts):
+                    own = markup if i == len(parts) - 1 else None
+                    last = await self._send_text(private, part, own, escaped=False)
                 if sid is not None:
                     self.tracked(sid).warned.discard(user.id)
+                    if markup is not None and last is not None:
+                        await self._newest_moves(sid, user.id, last)
                 return
             except Forbidden:
                 log.info("cannot reach telegram user %s privately (blocked or never started)", user.id)  # fmt: skip
@@ -315,6 +335,29 @@ class Outbox:
         message = await self._send_text(chat, text, markup)
         if message is not None and t is not None:
             t.litter.append(Sent.of(message))
+
+    async def _newest_moves(self, session_id: int, user_id: str, message: Message) -> None:
+        """A player's new private keyboard: the one before it loses its buttons."""
+        moves = self.tracked(session_id).moves
+        old = moves.get(user_id)
+        moves[user_id] = (message.chat_id, message.message_id)
+        if old is not None and old != moves[user_id]:
+            await self._strip(*old)
+
+    async def drop_moves(
+        self, session_id: int, user_id: str, chat_id: int, message_id: int
+    ) -> None:
+        """A move was made from this private keyboard: its buttons are spent."""
+        t = self.sessions.get(session_id)
+        if t is not None and t.moves.get(user_id) == (chat_id, message_id):
+            del t.moves[user_id]
+        await self._strip(chat_id, message_id)
+
+    async def _strip(self, chat_id: int, message_id: int) -> None:
+        with contextlib.suppress(TelegramError):
+            await self.bot.edit_message_reply_markup(
+                chat_id=chat_id, message_id=message_id, reply_markup=None
+            )
 
     async def _where(self, session_id: int) -> str:
         row = await self.store.session(session_id)
@@ -521,6 +564,8 @@ class Outbox:
                 too_old += 1
         if too_old:
             log.info("left %d message(s) of session %s: older than 48 hours", too_old, session_id)
+        for chat_id, message_id in t.moves.values():
+            await self._strip(chat_id, message_id)
         for chat_id, ids in by_chat.items():
             for start in range(0, len(ids), 100):
                 await self._delete(chat_id, ids[start : start + 100])
@@ -533,6 +578,13 @@ class Outbox:
                 await self.bot.edit_message_reply_markup(
                     chat_id=t.slot.chat_id, message_id=t.slot.message_id, reply_markup=None
                 )
+
+
+def _note_private_moves(reply: Reply) -> Reply:
+    """A public reply whose moves are left off its keyboard says where they are."""
+    if len(keyboards.shown_choices(reply.choices)) == len(reply.choices):
+        return reply
+    return replace(reply, text=f"{reply.text}\n{PRIVATE_MOVES}")
 
 
 def _key(chat: ChatRef) -> tuple[int, int | None]:

@@ -1,0 +1,162 @@
+"""A game with secrets (Haunted House) through the real python-telegram-bot against the
+stand-in: the group never sees a move button (its label would show the mover's hand),
+each player gets their moves with their private view and plays them from the private
+chat, and those private buttons are checked like any other press."""
+
+from __future__ import annotations
+
+import random
+
+from bot.service import ChatRef, UserRef
+from bot.telegram.keyboards import label
+from tests.e2e.telegram_fixtures import *  # noqa: F403
+from tests.e2e.telegram_fixtures import (
+    BOARD_CALLS,
+    GROUP,
+    buttons,
+    choice_buttons,
+    current_board,
+    mentioned_ids,
+)
+from tests.e2e.telegram_standin import TelegramStandIn
+
+HAND_LINK = "https://t.me/escape_test_bot?start=h1"
+SHARED = {"e|j:1", "e|l:1", "e|b:1", "e|v:1", "e|g:1", "e|k:1"}  # buttons for anyone
+KEYBOARD_CALLS = ("sendMessage", "sendPhoto", "editMessageMedia", "editMessageText",
+                  "editMessageCaption", "editMessageReplyMarkup")  # fmt: skip
+
+
+async def say_and_wait(standin: TelegramStandIn, user: dict, chat: int, text: str, predicate):
+    mark = len(standin.calls)
+    await standin.say(user, chat, text)
+    return await standin.wait_for(predicate, after=mark)
+
+
+async def open_haunted_house(standin: TelegramStandIn) -> dict:
+    """Ann and Bob have pressed START privately; Ann opens Haunted House, Bob joins, Ann
+    begins: the first board in the group."""
+    for user in (standin.ann, standin.bob):
+        await say_and_wait(standin, user, user["id"], "/start", lambda c: c.method == "sendMessage")  # fmt: skip
+    await say_and_wait(standin, standin.ann, GROUP, "/escape start haunted_house", lambda c: c.method == "sendMessage")  # fmt: skip
+    await say_and_wait(standin, standin.bob, GROUP, "/escape join", lambda c: c.method == "editMessageText")  # fmt: skip
+    call = await say_and_wait(standin, standin.ann, GROUP, "/escape begin", lambda c: c.method == "sendPhoto" and c.params["chat_id"] == GROUP)  # fmt: skip
+    # The dealt cards follow privately, while the group's outbox is held: a later group
+    # reply waits for them.
+    await say_and_wait(standin, standin.carol, GROUP, "/escape help", lambda c: c.method == "sendMessage" and c.params["chat_id"] == GROUP)  # fmt: skip
+    return call.result
+
+
+async def open_hand(standin: TelegramStandIn, user: dict) -> dict:
+    """The user follows the group's hand deep link: the private message carrying their
+    move buttons (their view, or its last part)."""
+    call = await say_and_wait(
+        standin, user, user["id"], "/start h1",
+        lambda c: c.method in ("sendPhoto", "sendMessage") and c.params["chat_id"] == user["id"]
+        and bool(choice_buttons(c.result)),
+    )  # fmt: skip
+    return call.result
+
+
+def touching(standin: TelegramStandIn, chat_id: int, after: int) -> list:
+    """What the bot sent or changed in one chat since `after`. (Private messages of an
+    earlier move may still be on their way to other chats.)"""
+    return [c for c in standin.calls[after:] if str(c.params.get("chat_id")) == str(chat_id)]
+
+
+def group_keyboards(standin: TelegramStandIn) -> list[dict]:
+    """Every button the bot ever put under a message in the group (sent or edited)."""
+    out = []
+    for call in standin.calls_of(*KEYBOARD_CALLS):
+        if str(call.params.get("chat_id")) == str(GROUP) and isinstance(call.result, dict):
+            out += buttons({"reply_markup": call.params.get("reply_markup")})
+    return out
+
+
+async def test_moves_of_a_game_with_secrets_are_offered_privately(tg_bot):
+    standin = tg_bot.standin
+    users = {u["id"]: u for u in (standin.ann, standin.bob)}
+    board = await open_haunted_house(standin)
+    assert [b["url"] for b in buttons(board) if b.get("url")] == [HAND_LINK]
+    assert not choice_buttons(board), "no move under the group's board"
+    assert "Moves are chosen in private" in board["caption"]
+
+    rng = random.Random(3)
+    private_labels: set[str] = set()
+    for _ in range(10):
+        board = current_board(standin)
+        actor = users[mentioned_ids(board)[0]]
+        # (2) the actor opens their hand and finds their moves there, labelled as the
+        # service describes their legal actions (which name cards of their hand).
+        mine = await open_hand(standin, actor)
+        offered = choice_buttons(mine)
+        chat = ChatRef("telegram", str(GROUP), "", str(GROUP))
+        legal = await tg_bot.service.choices(chat, UserRef("telegram", str(actor["id"]), ""))
+        described = {label(f"{p}{text}") for _, text in legal for p in ("", f"{actor['first_name']}: ")}  # fmt: skip
+        assert {b["text"] for b in offered} <= described
+        private_labels |= {b["text"] for b in offered}
+        version = (await tg_bot.live()).version
+
+        pressed = rng.choice(offered)
+        mark = len(standin.calls)
+        query = await standin.press(actor, mine, pressed["callback_data"])
+        answer = await standin.answer(query)
+        assert not answer.get("show_alert"), answer.get("text")
+        assert (await tg_bot.live()).version == version + 1, "the move landed"
+        await standin.wait_for(
+            lambda c: c.method in BOARD_CALLS and c.params["chat_id"] == GROUP, after=mark
+        )
+        assert "reply_markup" not in standin.message(actor["id"], mine["message_id"]), (
+            "the spent private keyboard loses its buttons"
+        )
+
+        # (3) the same button pressed again once the game has moved on: refused, nothing
+        # changes (a press racing the removal of its buttons, or a forged one).
+        mark = len(standin.calls)
+        query = await standin.press(actor, mine, pressed["callback_data"])
+        answer = await standin.answer(query)
+        assert answer.get("show_alert") is True and "moved on" in answer["text"], answer
+        assert (await tg_bot.live()).version == version + 1
+        assert not touching(standin, GROUP, mark)
+
+    # (1) no group keyboard ever carried a move: only the deep link and shared buttons.
+    seen = group_keyboards(standin)
+    assert seen, "the group got keyboards"
+    datas = {b["callback_data"] for b in seen if b.get("callback_data")}
+    assert datas <= SHARED, datas - SHARED
+    assert {b["url"] for b in seen if b.get("url")} == {HAND_LINK}
+    assert private_labels and not private_labels & {b["text"] for b in seen}
+    assert await tg_bot.live() is not None
+
+
+async def test_private_move_buttons_are_checked_like_any_press(tg_bot):
+    standin = tg_bot.standin
+    users = {u["id"]: u for u in (standin.ann, standin.bob)}
+    board = await open_haunted_house(standin)
+    actor = users[mentioned_ids(board)[0]]
+    other = standin.bob if actor is standin.ann else standin.ann
+    mine = await open_hand(standin, actor)
+    data = choice_buttons(mine)[0]["callback_data"]
+    version = (await tg_bot.live()).version
+
+    # The same button from someone else's private chat: another player, an outsider.
+    carol = standin.carol["id"]
+    await say_and_wait(standin, standin.carol, carol, "/start", lambda c: c.params.get("chat_id") == carol)  # fmt: skip
+    for user, why in ((other, "another player"), (standin.carol, "not playing")):
+        mark = len(standin.calls)
+        forged = {**mine, "chat": standin.chats[user["id"]]}
+        answer = await standin.answer(await standin.press(user, forged, data))
+        assert answer.get("show_alert") is True and why in answer["text"], answer
+        assert not touching(standin, GROUP, mark) and not touching(standin, user["id"], mark)
+    # Only move buttons work from a private chat; a lobby button there is refused.
+    answer = await standin.answer(await standin.press(actor, mine, "e|j:1"))
+    assert answer.get("show_alert") is True and "in its group" in answer["text"]
+    assert (await tg_bot.live()).version == version
+
+    # A move typed in the group still works (the service checks it).
+    chat = ChatRef("telegram", str(GROUP), "", str(GROUP))
+    legal = await tg_bot.service.choices(chat, UserRef("telegram", str(actor["id"]), ""))
+    mark = len(standin.calls)
+    await standin.say(actor, GROUP, f"/escape move {legal[0][0]}")
+    await standin.wait_for(lambda c: c.method in BOARD_CALLS and c.params["chat_id"] == GROUP, after=mark)  # fmt: skip
+    assert (await tg_bot.live()).version == version + 1
+    assert not choice_buttons(current_board(standin))
