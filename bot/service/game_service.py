@@ -545,7 +545,11 @@ class GameService(TableClock):
             f"{headline}\n{game.title}"
             + (f" ({opts})" if opts else "")
             + f". Seated: {seated}. {need}"
-            + (f"\nClock: {clocks.describe(row.clock, self._clock())}." if row.clock else "")
+            + (
+                f"\nClock: {clocks.describe(row.clock, self._clock())}."
+                if row.clock and row.platform in self._notifiers
+                else ""
+            )
         )
         choices = [
             Choice("Join", buttons.simple("j", row.id), "success"),
@@ -603,8 +607,11 @@ class GameService(TableClock):
         )
 
     def _clock_note(self, row: SessionRow) -> str:
-        """` (23h 59m left)`, or why the clock is not running."""
+        """` (23h 59m left)`, or why the clock is not running; nothing where no timer runs
+        (a terminal game: nobody can be reminded there)."""
         c = row.clock
+        if row.platform not in self._notifiers:
+            return ""
         left = clocks.describe_left(clocks.time_left(c, self._clock()))
         if c.get("paused") is not None:
             return f" (the table is paused; {left} left)"

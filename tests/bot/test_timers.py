@@ -496,3 +496,5 @@ async def test_games_on_a_platform_nobody_can_message_are_left_alone(bot, clock)
     assert (await bot.store.session(board.session_id)).status == "active"
     assert await log_of(bot, served) and all(chat != here for chat, _ in bot.sent)
     assert bot.timers.interval == await bot.timers.next_delay()  # the terminal game is no wake
+    [shown] = await bot.service.board(here)
+    assert shown.text.endswith("Waiting for Ann.")  # and it shows no clock
