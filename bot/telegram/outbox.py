@@ -291,12 +291,13 @@ class Outbox:
         private = ChatRef(PLATFORM, str(target), "", str(target)) if target else None
         if private is not None:
             try:
+                where = await self._where(sid) if sid is not None and reply.kind == "private" else ""  # fmt: skip
+                header = tg_length(where + "\n") if where else 0  # the game's name goes first
                 caption_html, rest = self._caption(
-                    reply, CAPTION_LIMIT if reply.picture else TEXT_LIMIT
+                    reply, (CAPTION_LIMIT if reply.picture else TEXT_LIMIT) - header
                 )
-                if sid is not None and reply.kind == "private":
-                    where = await self._where(sid)
-                    caption_html = f"<i>{html.escape(where)}</i>\n{caption_html}" if where else caption_html  # fmt: skip
+                if where:
+                    caption_html = f"<i>{html.escape(where)}</i>\n{caption_html}"
                 markup = None
                 if reply.choices:
                     markup = keyboards.choices_keyboard(

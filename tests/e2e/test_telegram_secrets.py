@@ -32,12 +32,12 @@ async def say_and_wait(standin: TelegramStandIn, user: dict, chat: int, text: st
     return await standin.wait_for(predicate, after=mark)
 
 
-async def open_haunted_house(standin: TelegramStandIn) -> dict:
-    """Ann and Bob have pressed START privately; Ann opens Haunted House, Bob joins, Ann
-    begins: the first board in the group."""
+async def open_haunted_house(standin: TelegramStandIn, game: str = "haunted_house") -> dict:
+    """Ann and Bob have pressed START privately; Ann opens Haunted House (or `game`), Bob
+    joins, Ann begins: the first board in the group."""
     for user in (standin.ann, standin.bob):
         await say_and_wait(standin, user, user["id"], "/start", lambda c: c.method == "sendMessage")  # fmt: skip
-    await say_and_wait(standin, standin.ann, GROUP, "/escape start haunted_house", lambda c: c.method == "sendMessage")  # fmt: skip
+    await say_and_wait(standin, standin.ann, GROUP, f"/escape start {game}", lambda c: c.method == "sendMessage")  # fmt: skip
     await say_and_wait(standin, standin.bob, GROUP, "/escape join", lambda c: c.method == "editMessageText")  # fmt: skip
     call = await say_and_wait(standin, standin.ann, GROUP, "/escape begin", lambda c: c.method == "sendPhoto" and c.params["chat_id"] == GROUP)  # fmt: skip
     # The dealt cards follow privately, while the group's outbox is held: a later group
@@ -159,4 +159,47 @@ async def test_private_move_buttons_are_checked_like_any_press(tg_bot):
     await standin.say(actor, GROUP, f"/escape move {legal[0][0]}")
     await standin.wait_for(lambda c: c.method in BOARD_CALLS and c.params["chat_id"] == GROUP, after=mark)  # fmt: skip
     assert (await tg_bot.live()).version == version + 1
+    assert not choice_buttons(current_board(standin))
+
+
+async def test_a_long_list_of_private_moves_is_paged_in_the_private_chat(tg_bot):
+    """Castle Doors can offer 41 moves: the private keyboard pages like the group's."""
+    standin = tg_bot.standin
+    await open_haunted_house(standin, "castle_doors")
+    chat = ChatRef("telegram", str(GROUP), "", str(GROUP))
+    players = [(u, UserRef("telegram", str(u["id"]), u["first_name"])) for u in (standin.ann, standin.bob)]  # fmt: skip
+    rng = random.Random(5)
+    for _ in range(300):  # quick seeded moves through the service, until a long list
+        offers = [(u, r, await tg_bot.service.choices(chat, r)) for u, r in players]
+        actor, ref, legal = next(o for o in offers if o[2])
+        if len(legal) > 24:
+            break
+        await tg_bot.service.move(chat, ref, rng.choice(legal)[0])
+    else:
+        raise AssertionError("no turn with more than 24 moves")
+
+    mine = await open_hand(standin, actor)
+    first = {b["callback_data"] for b in choice_buttons(mine)}
+    nav = [b for b in buttons(mine) if b.get("callback_data", "").startswith("p|")]
+    assert len(first) == 24 and [b["text"] for b in nav] == ["1/2", "Next ›"]
+    version = (await tg_bot.live()).version
+    # Someone else cannot page through the actor's moves: they have none of their own.
+    other = next(u for u, _ in players if u is not actor)
+    forged = {**mine, "chat": standin.chats[other["id"]]}
+    answer = await standin.answer(await standin.press(other, forged, nav[1]["callback_data"]))
+    assert answer.get("show_alert") is True and "no such page" in answer["text"]
+
+    mark = len(standin.calls)
+    answer = await standin.answer(await standin.press(actor, mine, nav[1]["callback_data"]))
+    assert not answer.get("show_alert"), answer
+    await standin.wait_for(lambda c: c.method == "editMessageReplyMarkup", after=mark)
+    page2 = standin.message(actor["id"], mine["message_id"])
+    second = {b["callback_data"] for b in choice_buttons(page2)}
+    assert len(first | second) == len(legal) and not first & second
+
+    mark = len(standin.calls)
+    answer = await standin.answer(await standin.press(actor, page2, sorted(second)[0]))
+    assert not answer.get("show_alert"), answer
+    assert (await tg_bot.live()).version == version + 1
+    await standin.wait_for(lambda c: c.method in BOARD_CALLS and c.params["chat_id"] == GROUP, after=mark)  # fmt: skip
     assert not choice_buttons(current_board(standin))
