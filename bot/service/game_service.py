@@ -390,12 +390,18 @@ class GameService(TableClock):
             entries += chance_entries
         return state, events, entries, pos
 
-    def _next_clock(self, row: SessionRow, game: Game, state) -> dict:
-        """A new board restarts the clock for the humans now to act. A turn whose every
-        actor's default is `pass` is a reaction window (a cat, a ghost): it gets the short time."""
+    def _next_clock(self, row: SessionRow, game: Game, state, movers: set[int]) -> dict:
+        """A new board restarts the clock for the humans now to act. Others reacting to a
+        move (none of them just moved, each may `pass`: a cat, a ghost against an escape)
+        is a reaction window and gets the short time; a mover's own optional step (an extra
+        key they may skip) is part of their turn and gets the full time."""
         acting = [s for s in game.to_act(state) if 0 <= s < len(row.seats)]
         waiting = [row.seats[s].user_id for s in acting if row.seats[s].kind == "human"]
-        window = bool(acting) and all(game.default_action(state, s) == "pass" for s in acting)
+        window = (
+            bool(acting)
+            and not movers.intersection(acting)
+            and all(game.default_action(state, s) == "pass" for s in acting)
+        )
         base = row.clock or clocks.new_clock({}, self._default_pace)
         return clocks.start_turn(base, self._clock(), waiting, window)
 
@@ -420,7 +426,8 @@ class GameService(TableClock):
              "summary": result.summary}
             if result is not None else None
         )  # fmt: skip
-        clock = self._next_clock(row, game, state) if result is None else {}
+        movers = {e.seat for e in entries if e.seat >= 0}
+        clock = self._next_clock(row, game, state, movers) if result is None else {}
         try:
             await self.store.record(
                 row.id, row.version, entries, game.dump(state), pos, status, result_json,

@@ -498,3 +498,31 @@ async def test_games_on_a_platform_nobody_can_message_are_left_alone(bot, clock)
     assert bot.timers.interval == await bot.timers.next_delay()  # the terminal game is no wake
     [shown] = await bot.service.board(here)
     assert shown.text.endswith("Waiting for Ann.")  # and it shows no clock
+
+
+async def test_a_movers_own_optional_step_is_not_a_reaction_window(tmp_path, clock):
+    """Castle Doors: an extra key the mover may skip (`pass`) continues their turn, so it
+    gets the full time to act, not the short reaction window."""
+    rng = random.Random(4)
+    bot = await Bot(tmp_path / "cd.sqlite3", clock).open()
+    try:
+        await bot.service.start(CHAT, ANN, "castle_doors")
+        await bot.service.join(CHAT, BOB)
+        await bot.service.begin(CHAT, ANN)
+        by_id = {u.id: u for u in (ANN, BOB)}
+        for _ in range(3000):
+            row = await bot.service.live(CHAT)
+            assert row is not None, "the game ended before an optional step"
+            loaded = bot.service._load(row)
+            [seat] = [s for s in loaded.game.to_act(loaded.state) if s >= 0]
+            log = await bot.store.log(row.id)
+            last = next((e.seat for e in reversed(log) if e.seat >= 0), None)
+            if last == seat and loaded.game.default_action(loaded.state, seat) == "pass":
+                break
+            legal = loaded.game.legal_actions(loaded.state, seat)
+            await bot.service.move(CHAT, by_id[row.seats[seat].user_id], rng.choice(legal))
+        else:
+            pytest.fail("no optional step of the mover was reached")
+        assert not row.clock["reaction"] and row.clock["span"] == DAY
+    finally:
+        await bot.close()
