@@ -340,7 +340,7 @@ def describe(c: dict, now: float) -> str:
     """The clock in one line, for `board`, `games` and `/escape clock`."""
     if not c:
         return ""
-    rule = "the bot plays the game's default move" if c.get("timeout") == "skip" else "the others may vote to replace the player"  # fmt: skip
+    rule = "the bot plays the game's default move (where it has none, the others may vote)" if c.get("timeout") == "skip" else "the others may vote to replace the player"  # fmt: skip
     head = f"pace {c.get('pace', DEFAULT_PACE)}: {describe_span(c['turn'])} a turn, then {rule}"
     if c.get("paused") is not None:
         return head + f"; paused ({describe_left(c['paused'])} left)"
