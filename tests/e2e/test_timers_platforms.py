@@ -68,3 +68,23 @@ async def test_telegram_reminder_also_in_private_for_a_player_who_opted_in(tg_bo
     await standin.wait_for(lambda c: c.params.get("chat_id") == standin.ann["id"], after=mark)
     sent = [c.params["chat_id"] for c in standin.calls_of("sendMessage", after=mark)]
     assert sent == [GROUP, standin.ann["id"]]
+
+
+async def test_telegram_reminder_stays_in_the_games_forum_topic(tg_bot):
+    standin = tg_bot.standin
+    forum = -1009998887776
+    standin.add_group(forum, "Games forum", forum=True)
+    standin.add_topic(forum, 77)
+    for user, text, expect in [
+        (standin.ann, "/escape start ghosts18", "sendMessage"),
+        (standin.bob, "/escape join", "sendPhoto"),
+    ]:
+        mark = len(standin.calls)
+        await standin.say(user, forum, text, thread=77)
+        await standin.wait_for(lambda c, expect=expect: c.method == expect, after=mark)
+    await age_clock(tg_bot.service, 13)
+    mark = len(standin.calls)
+    assert len((await Timers(tg_bot.service).tick()).reminders) == 1
+    sent = await standin.wait_for(lambda c: c.method == "sendMessage", after=mark)
+    assert (sent.params["chat_id"], sent.params["message_thread_id"]) == (forum, 77)
+    assert "Reminder: Ann" in sent.params["text"]
