@@ -463,9 +463,9 @@ class GameService(TableClock):
         if seat is None:
             raise UserError(self._not_a_player(loaded))
         view = loaded.game.view(loaded.state, seat)
-        picture = self._picture(loaded.game, view, "my-view.png") if self._pictures else None
-        if picture is not None:
-            picture = await asyncio.to_thread(lambda: picture)
+        picture = None
+        if self._pictures:  # drawn on a worker thread: the event loop keeps answering others
+            picture = await asyncio.to_thread(self._picture, loaded.game, view, "my-view.png")
         text = picture.alt if picture else f"Your view of {loaded.game.title}."
         return [
             Reply(

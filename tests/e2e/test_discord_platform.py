@@ -91,11 +91,6 @@ async def test_answered_before_a_slow_render_which_leaves_the_loop_free(discord_
         assert any(m.attachments for m in bot.answers(record))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="GameService.private_view draws the picture on the event loop (bot/service, "
-    "reported); the adapter still defers first",
-)
 async def test_the_private_view_is_drawn_off_the_event_loop(discord_bot, monkeypatch):
     bot = discord_bot
     await open_ghosts(bot)
