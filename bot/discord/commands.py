@@ -165,6 +165,18 @@ class EscapeGroup(app_commands.Group, name="escape", description="Escape-themed 
 
         await self.bridge.command(interaction, call)
 
+    @app_commands.command(description="The turn clock: show it, or mute, vacation, pause, vote")
+    @app_commands.describe(
+        what="mute | vacation 2 | vacation end | pause | resume | vote | dm on | tz +2 | quiet 22-7 | help"
+    )
+    async def clock(self, interaction: discord.Interaction, what: str = "") -> None:
+        service = self.bridge.service
+
+        async def call(chat: ChatRef, user: UserRef) -> list[Reply]:
+            return await service.clock_command(chat, user, what)
+
+        await self.bridge.command(interaction, call)
+
     # ----- a table in a new thread ----------------------------------------------------
     async def _start_in_thread(
         self, interaction: discord.Interaction, game_id: str, options: str

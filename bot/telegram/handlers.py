@@ -187,6 +187,8 @@ class TelegramAdapter:
             is_admin = row is not None and row.creator != user.id and await self._is_admin(ctx)
             replies = await service.abort(chat, user, is_admin=is_admin)
             await self.outbox.post(chat, replies, session_id=row.id if row else None)
+        elif command == "clock":
+            await self.outbox.post(chat, await service.clock_command(chat, user, " ".join(args)))
         else:
             raise UserError(
                 f"I do not know /escape {command[:32]}. "
