@@ -343,7 +343,12 @@ class GameService(TableClock):
             try:
                 state, events = game.apply(loaded.state, seat, action)
             except IllegalAction as exc:
-                raise UserError(str(exc)) from exc
+                # Only a seat that may act is refused by its own hand ("You may: ..."); the
+                # others hear whose turn it is, which is no secret.
+                secret = seat in game.to_act(loaded.state) and self._has_secrets(
+                    game, loaded.state, len(row.seats)
+                )
+                raise UserError(str(exc), secret=secret) from exc
             entries = [NewEntry(seat, " ".join(action.lower().split()), user.id, _events(events))]
             state, more, chance_entries, pos = self._resolve_chance(
                 game, state, row.seed, row.chance_pos

@@ -6,7 +6,15 @@ from dataclasses import dataclass, field
 
 
 class UserError(Exception):
-    """A request refused with a message for the user; nothing was changed."""
+    """A request refused with a message for the user; nothing was changed.
+
+    `secret`: the message tells what only the asker may know (an engine's refusal in a game
+    with hidden hands names their cards and moves), so an adapter must show it to the asker
+    alone, never in the chat."""
+
+    def __init__(self, message: str, *, secret: bool = False) -> None:
+        super().__init__(message)
+        self.secret = secret
 
 
 @dataclass(frozen=True)

@@ -108,6 +108,9 @@ class TelegramAdapter:
         try:
             await self.execute(ctx, words[0].lower(), words[1:])
         except UserError as exc:
+            if exc.secret and not ctx.private:
+                await self._refuse_privately(ctx, str(exc))
+                return
             await self.outbox.notice(ctx.chat, _escape(str(exc)), reply_to=ctx.message.message_id)
         except Exception:
             await self.outbox.notice(ctx.chat, BROKEN, reply_to=ctx.message.message_id)
@@ -194,6 +197,19 @@ class TelegramAdapter:
                 f"I do not know /escape {command[:32]}. "
                 "Try /escape help, or a bare /escape for a menu."
             )
+
+    async def _refuse_privately(self, ctx: Context, reason: str) -> None:
+        """A typed move refused for a reason that names the player's hand: Telegram has no
+        message only one member of a group sees, so the reason goes to the private chat
+        (or the group is told how to open it) and the group learns only that it was refused."""
+        await self.outbox.notice(
+            ctx.chat,
+            _escape(f"{ctx.user.name}, that move is not allowed; why (it concerns your hand) is in our private chat."),
+            reply_to=ctx.message.message_id,
+        )  # fmt: skip
+        row = await self.service.live(ctx.chat)
+        reply = Reply(reason, kind="info", to=ctx.user, session_id=row.id if row else None)
+        await self.outbox.post(ctx.chat, [reply], asked=True)
 
     async def _hand(self, ctx: Context) -> None:
         if not ctx.private:

@@ -203,3 +203,38 @@ async def test_a_long_list_of_private_moves_is_paged_in_the_private_chat(tg_bot)
     assert (await tg_bot.live()).version == version + 1
     await standin.wait_for(lambda c: c.method in BOARD_CALLS and c.params["chat_id"] == GROUP, after=mark)  # fmt: skip
     assert not choice_buttons(current_board(standin))
+
+
+async def test_a_typed_move_refused_for_a_reason_naming_the_hand_is_answered_privately(tg_bot):
+    """Telegram cannot show one member of a group a message the others do not see: an
+    engine's refusal in a game with hands ("You may: play room1b3, ...") goes to the
+    player's private chat, and the group hears only that the move was refused."""
+    standin = tg_bot.standin
+    users = {u["id"]: u for u in (standin.ann, standin.bob)}
+    board = await open_haunted_house(standin)
+    actor = users[mentioned_ids(board)[0]]
+    before = await tg_bot.live()
+    chat = ChatRef("telegram", str(GROUP), "", str(GROUP))
+    legal = [a for a, _ in await tg_bot.service.choices(chat, UserRef("telegram", str(actor["id"]), ""))]  # fmt: skip
+    assert legal
+
+    mark = len(standin.calls)
+    await standin.say(actor, GROUP, "/escape move play nothing")
+    private = await standin.wait_for(
+        lambda c: c.method == "sendMessage" and c.params["chat_id"] == actor["id"], after=mark
+    )
+    assert "is not allowed now" in private.params["text"]
+    assert any(a in private.params["text"] for a in legal), "the reason lists the hand's moves"
+    group = [c for c in touching(standin, GROUP, mark) if c.method == "sendMessage"]
+    assert group and all("private chat" in c.params["text"] for c in group)
+    assert not any(a in c.params["text"] for c in group for a in legal)
+    after = await tg_bot.live()
+    assert (after.version, after.state) == (before.version, before.state)
+
+    # Refusals that name no secret stay in the group, as before.
+    mark = len(standin.calls)
+    await standin.say(standin.carol, GROUP, "/escape move pass")
+    notice = await standin.wait_for(
+        lambda c: c.method == "sendMessage" and c.params["chat_id"] == GROUP, after=mark
+    )
+    assert "not playing" in notice.params["text"] or "not in this game" in notice.params["text"]
