@@ -27,6 +27,7 @@ format: $(STAMP)
 
 bench: $(STAMP)
 	$(VENV)/bin/python -m bench
+	$(VENV)/bin/python -m bench.timers
 
 clean:
 	rm -rf $(VENV) .pytest_cache
