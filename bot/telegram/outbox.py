@@ -30,7 +30,7 @@ import html
 import json
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass, field, replace
 
 from telegram import (
@@ -406,27 +406,17 @@ class Outbox:
             return await self._send_text(
                 chat, caption_html, markup, reply_to=reply_to, raise_forbidden=raise_forbidden
             )
-        try:
-            message = await self.bot.send_photo(
-                chat_id=int(chat.chat),
-                photo=picture.png,
-                filename=picture.filename,
-                caption=caption_html or None,
-                parse_mode=ParseMode.HTML,
-                reply_markup=markup,
-                message_thread_id=_thread(chat),
-                reply_parameters=_reply(reply_to),
-            )
-        except Forbidden:
-            if raise_forbidden:
-                raise
-            log.warning("telegram refused a photo in chat %s (bot removed?)", chat.chat)
-            return None
-        except TelegramError as exc:
-            log.warning("could not send a photo to chat %s: %s", chat.chat, exc)
-            return None
-        self.saw(message.chat_id, message.message_id)
-        return message
+        sending = self.bot.send_photo(
+            chat_id=int(chat.chat),
+            photo=picture.png,
+            filename=picture.filename,
+            caption=caption_html or None,
+            parse_mode=ParseMode.HTML,
+            reply_markup=markup,
+            message_thread_id=_thread(chat),
+            reply_parameters=_reply(reply_to),
+        )
+        return await self._sent(sending, chat, "a photo", raise_forbidden)
 
     async def _send_text(
         self,
@@ -440,22 +430,31 @@ class Outbox:
     ):
         if not escaped:
             text = html.escape(text)
+        sending = self.bot.send_message(
+            chat_id=int(chat.chat),
+            text=text or "…",
+            parse_mode=ParseMode.HTML,
+            reply_markup=markup,
+            message_thread_id=_thread(chat),
+            reply_parameters=_reply(reply_to),
+        )
+        return await self._sent(sending, chat, "a message", raise_forbidden)
+
+    async def _sent(
+        self, sending: Awaitable[Message], chat: ChatRef, what: str, raise_forbidden: bool
+    ):
+        """Await a send: a refusal is logged and gives None (a board that cannot be posted
+        must not stop the game), except Forbidden when the caller must know (a private
+        chat the user closed). A sent message counts towards the chat's burial."""
         try:
-            message = await self.bot.send_message(
-                chat_id=int(chat.chat),
-                text=text or "…",
-                parse_mode=ParseMode.HTML,
-                reply_markup=markup,
-                message_thread_id=_thread(chat),
-                reply_parameters=_reply(reply_to),
-            )
+            message = await sending
         except Forbidden:
             if raise_forbidden:
                 raise
-            log.warning("telegram refused a message in chat %s (bot removed?)", chat.chat)
+            log.warning("telegram refused %s in chat %s (bot removed?)", what, chat.chat)
             return None
         except TelegramError as exc:
-            log.warning("could not send a message to chat %s: %s", chat.chat, exc)
+            log.warning("could not send %s to chat %s: %s", what, chat.chat, exc)
             return None
         self.saw(message.chat_id, message.message_id)
         return message
