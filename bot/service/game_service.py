@@ -20,7 +20,15 @@ import render
 from bot.service import buttons
 from bot.service import clock as clocks
 from bot.service.chance import draw
-from bot.service.replies import ChatRef, Choice, Picture, Reply, UserError, UserRef
+from bot.service.replies import (
+    STORE_TROUBLE,
+    ChatRef,
+    Choice,
+    Picture,
+    Reply,
+    UserError,
+    UserRef,
+)
 from bot.service.table_clock import TableClock
 from bot.store import ChatBusy, NewEntry, SeatRow, SessionRow, StaleVersion, Store, StoreError
 from engines import CHANCE, REGISTRY, BadOption, Event, Game, IllegalAction
@@ -30,7 +38,6 @@ log = logging.getLogger(__name__)
 Notifier = Callable[[ChatRef, list[Reply]], Awaitable[None]]
 
 MAX_CHANCE_STEPS = 10_000
-STORE_TROUBLE = "The game store could not save that just now (it is busy or full). Nothing changed; try again in a moment."
 
 
 @dataclass

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+STORE_TROUBLE = "The game store could not save that just now (it is busy or full). Nothing changed; try again in a moment."
+
 
 class UserError(Exception):
     """A request refused with a message for the user; nothing was changed.

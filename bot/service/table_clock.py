@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from bot.service import buttons
 from bot.service import clock as clocks
-from bot.service.replies import ChatRef, Choice, Reply, UserError, UserRef
+from bot.service.replies import STORE_TROUBLE, ChatRef, Choice, Reply, UserError, UserRef
 from bot.store import NewEntry, SeatRow, SessionRow, StaleVersion, StoreError
 from engines import REGISTRY, Event
 
@@ -49,7 +49,7 @@ class TableClock:
         except StaleVersion:
             return False
         except StoreError as exc:
-            raise UserError(_TROUBLE) from exc
+            raise UserError(STORE_TROUBLE) from exc
         return True
 
     # ----- the deadline -----------------------------------------------------------
@@ -246,7 +246,7 @@ class TableClock:
         try:
             await self.store.set_prefs(user.platform, user.id, prefs)
         except StoreError as exc:
-            raise UserError(_TROUBLE) from exc
+            raise UserError(STORE_TROUBLE) from exc
         return Reply(said, kind="info")
 
     async def _table_change(self: GameService, chat: ChatRef, user: UserRef, sub: str, args: list[str]) -> list[Reply]:  # fmt: skip
@@ -310,6 +310,3 @@ def _number(text: str, message: str) -> float:
         return float(text)
     except ValueError:
         raise UserError(message) from None
-
-
-_TROUBLE = "The game store could not save that just now (it is busy or full). Nothing changed; try again in a moment."
