@@ -102,6 +102,12 @@ class Game(ABC):
         """What a timer applies: `pass` where offered, else None (let an AI choose)."""
         return "pass" if "pass" in self.legal_actions(state, seat) else None
 
+    def reaction_window(self, state: State) -> bool:
+        """True while the seats in `to_act` are answering someone else's move out of turn
+        (a cat against a ghost): the turn clock gives them the short reaction time, and
+        each of them may `pass`. A game with reaction windows says so here."""
+        return False
+
     def describe(self, state: State, action: str) -> str:
         return action
 

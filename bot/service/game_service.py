@@ -402,18 +402,13 @@ class GameService(TableClock):
             entries += chance_entries
         return state, events, entries, pos
 
-    def _next_clock(self, row: SessionRow, game: Game, state, movers: set[int]) -> dict:
-        """A new board restarts the clock for the humans now to act. Others reacting to a
-        move (none of them just moved, each may `pass`: a cat, a ghost against an escape)
-        is a reaction window and gets the short time; a mover's own optional step (an extra
-        key they may skip) is part of their turn and gets the full time."""
+    def _next_clock(self, row: SessionRow, game: Game, state) -> dict:
+        """A new board restarts the clock for the humans now to act; players answering
+        someone else's move out of turn (the engine's reaction window: a cat, a ghost
+        against an escape) get the short reaction time."""
         acting = [s for s in game.to_act(state) if 0 <= s < len(row.seats)]
         waiting = [row.seats[s].user_id for s in acting if row.seats[s].kind == "human"]
-        window = (
-            bool(acting)
-            and not movers.intersection(acting)
-            and all(game.default_action(state, s) == "pass" for s in acting)
-        )
+        window = bool(acting) and game.reaction_window(state)
         base = row.clock or clocks.new_clock({}, self._default_pace)
         return clocks.start_turn(base, self._clock(), waiting, window)
 
@@ -438,8 +433,7 @@ class GameService(TableClock):
              "summary": result.summary}
             if result is not None else None
         )  # fmt: skip
-        movers = {e.seat for e in entries if e.seat >= 0}
-        clock = self._next_clock(row, game, state, movers) if result is None else {}
+        clock = self._next_clock(row, game, state) if result is None else {}
         try:
             await self.store.record(
                 row.id, row.version, entries, game.dump(state), pos, status, result_json,

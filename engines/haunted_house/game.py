@@ -157,6 +157,9 @@ class HauntedHouse(Game):
         )
 
     # ----- who acts -----------------------------------------------------------------
+    def reaction_window(self, s: HauntedState) -> bool:
+        return top(s.windows) is not None
+
     def to_act(self, s: HauntedState) -> list[Seat]:
         if s.winner is not None:
             return []

@@ -278,8 +278,8 @@ async def test_default_action_at_the_deadline_in_every_game_that_has_one(tmp_pat
 
 
 async def test_reaction_windows_close_by_timer_with_pass(tmp_path, clock):
-    """Haunted House: play until a reaction window (everyone to act may only pass or react)
-    opens; it gets the short window time and the loop closes it with `pass`."""
+    """Haunted House: play until the engine opens a reaction window (a cat against a ghost,
+    a ghost against an escape); it gets the short window time and the loop closes it with `pass`."""
     rng = random.Random(3)
     bot = await Bot(tmp_path / "hh.sqlite3", clock).open()
     users = [ANN, BOB, CY]
@@ -292,9 +292,11 @@ async def test_reaction_windows_close_by_timer_with_pass(tmp_path, clock):
         for _ in range(2000):
             row = await bot.service.live(CHAT)
             assert row is not None and row.status == "active", "the game ended before a window"
-            if row.clock.get("reaction"):
-                break
             loaded = bot.service._load(row)
+            in_window = loaded.game.reaction_window(loaded.state)
+            assert bool(row.clock.get("reaction")) == in_window, "the clock follows the engine"
+            if in_window:
+                break
             seat = next(s for s in loaded.game.to_act(loaded.state) if s >= 0)
             legal = loaded.game.legal_actions(loaded.state, seat)
             await bot.service.move(CHAT, by_id[row.seats[seat].user_id], rng.choice(legal))

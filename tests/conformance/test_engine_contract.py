@@ -62,6 +62,8 @@ def test_random_playouts_follow_the_contract(game_id, players, options):
                     assert isinstance(game.describe(state, action), str)
                 default = game.default_action(state, seat)
                 assert default is None or default in legal
+                if game.reaction_window(state):  # contract rule 4: a timer can close it
+                    assert "pass" in legal and default == "pass", (seat, legal)
         final = run.states[-1]
         if run.finished:
             result = game.result(final)
