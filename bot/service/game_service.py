@@ -30,6 +30,7 @@ from bot.service.replies import (
     UserRef,
 )
 from bot.service.table_clock import TableClock
+from bot.service.workers import CpuPool
 from bot.store import ChatBusy, NewEntry, SeatRow, SessionRow, StaleVersion, Store, StoreError
 from engines import CHANCE, REGISTRY, BadOption, Event, Game, IllegalAction
 
@@ -90,8 +91,10 @@ class GameService(TableClock):
         clock: Callable[[], float] = time.time,
         pictures: bool = True,
         default_pace: str = clocks.DEFAULT_PACE,
+        cpu: CpuPool | None = None,
     ) -> None:
         self.store = store
+        self.cpu = cpu or CpuPool()  # pictures and AI decisions; a thread unless started
         self._seed = seed_source
         self._clock = clock
         self._pictures = pictures

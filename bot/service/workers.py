@@ -1,0 +1,57 @@
+"""CPU-bound work (pictures, AI decisions) off the event loop and on every core.
+
+Threads share one GIL, so a picture drawn on a thread still stalls every other table on
+a busy process; a process pool sized to the machine does not. The pool is started with
+the bot and shut down with it; without one (tests, the terminal) work runs on a thread,
+with the same results, since every job is a pure function of its arguments.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import os
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from functools import partial
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+
+def default_workers() -> int:
+    """One worker per core this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+class CpuPool:
+    """Runs picklable module-level functions in worker processes (or on a thread)."""
+
+    def __init__(self, workers: int = 0) -> None:
+        self.workers = workers
+        self._pool: ProcessPoolExecutor | None = None
+
+    def start(self) -> CpuPool:
+        """Start the workers; `spawn` keeps them free of the parent's threads and loop."""
+        if self.workers > 0 and self._pool is None:
+            context = multiprocessing.get_context("spawn")
+            self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=context)
+        return self
+
+    @property
+    def in_processes(self) -> bool:
+        return self._pool is not None
+
+    async def run(self, fn: Callable[..., T], /, *args: Any) -> T:
+        if self._pool is None:
+            return await asyncio.to_thread(fn, *args)
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._pool, partial(fn, *args))
+
+    async def close(self) -> None:
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            await asyncio.to_thread(pool.shutdown, wait=True, cancel_futures=True)
