@@ -85,6 +85,8 @@ def _card(d: ImageDraw.ImageDraw, view: dict, height: int) -> None:
         return
     label = {"start": "START", "chapter": f"CHAPTER {view['chapters_turned']} OF 15",
              "boss": "BOSS"}[card["kind"]]  # fmt: skip
+    if card.get("pack"):
+        label += f"  -  {card['pack'].upper()}"
     T.text(d, (x, y), label, 18, T.ORANGE if not boss else T.HIGHLIGHT)
     y += 28
     for line in T.wrap(card["title"], 34, CARD_W - 48)[:2]:
@@ -184,6 +186,12 @@ def _combat_block(d: ImageDraw.ImageDraw, cb: dict, x: int, y: int, ink) -> int:
     if counts:
         T.text(d, (x, y), f"Row: {counts}", 20, ink)
         y += 30
+    if cb.get("cultist"):
+        y = T.paragraph(d, (x, y), "Cultists: a prisoner Marked for Death loses 1 HP more.", 20,
+                        CARD_W - 48, T.VERMILION, max_lines=2)  # fmt: skip
+    for who in cb.get("turned", []):
+        y = T.paragraph(d, (x, y), f"The {who.title()} has joined the enemy's row.", 20,
+                        CARD_W - 48, T.VERMILION, max_lines=2)  # fmt: skip
     for special in cb["specials"]:
         y = T.paragraph(d, (x, y), f"Special: {special}", 20, CARD_W - 48, ink, max_lines=3)
     return y + 8
@@ -213,8 +221,12 @@ def _party(d: ImageDraw.ImageDraw, view: dict) -> None:
             tags.append("RESTING")
         if char["who"] in cb.get("blocked", []):
             tags.append("BLOCK")
+        if char["who"] in cb.get("turned", []):
+            tags.append("WITH THE CULT")
+        if char.get("marked"):
+            tags.append("MARKED")
         if tags:
-            T.text(d, (WIDTH - 34, y + 26), " ".join(tags), 20, T.VERMILION, "rm")
+            T.text(d, (WIDTH - 34, y + 26), " / ".join(tags), 20, T.VERMILION, "rm")
         # Hit points: a bar and the number.
         bar = (x + 14, y + 50, x + 250, y + 74)
         d.rectangle(bar, fill=T.WHITE, outline=T.INK, width=2)
@@ -234,8 +246,15 @@ def _party(d: ImageDraw.ImageDraw, view: dict) -> None:
         # Items and the last roll.
         items = ", ".join(i["name"] + (" (2H)" if i["hands"] == 2 else "") for i in char["items"])
         iy = y + 88
-        T.paragraph(d, (x + 14, iy), f"Items: {items or 'none'}", 18, 330,
-                    T.INK, max_lines=2 if box_h < 200 else 4)  # fmt: skip
+        iy = T.paragraph(d, (x + 14, iy), f"Items: {items or 'none'}", 18, 330,
+                         T.INK, max_lines=2 if box_h < 200 else 3)  # fmt: skip
+        if char.get("curses"):
+            cursed = ", ".join(c["name"] for c in char["curses"])
+            T.paragraph(d, (x + 14, iy), f"Curses: {cursed}", 18, 330, T.VERMILION, max_lines=1)
+        iy = y + 88
+        if char.get("cult_die"):
+            d.rounded_rectangle((x + 370, iy + 24, x + 520, iy + 50), 6, fill=T.INK)
+            T.text(d, (x + 445, iy + 37), "CULT DIE", 16, T.WHITE, "mm")
         if char["roll"]:
             T.text(d, (x + 370, iy + 10), "Roll:", 18, T.INK, "lm")
             _face(d, x + 420, iy + 10, 16, char["roll"])
@@ -260,7 +279,7 @@ def draw(view: dict) -> Image.Image:
 
 def describe(view: dict) -> str:
     """Alt text: the chapter, the enemy's row, the party and what is asked now."""
-    parts = ["Dark Castle."]
+    parts = [f"Dark Castle: {view['castle']}." if view.get("castle") else "Dark Castle."]
     card = view.get("card")
     left = view["chapters_left"]
     parts.append(
@@ -272,7 +291,7 @@ def describe(view: dict) -> str:
         parts.append(view["ending"])
     elif view.get("asking"):
         parts.append(f"Now: {view['asking']}.")
-    elif card and card.get("asks") and not view.get("options"):
+    elif card and card.get("asks") and not view.get("options") and not view.get("combat"):
         parts.append("This chapter asks: " + " ".join(card["asks"]))
     cb = view.get("combat")
     if cb:
@@ -291,9 +310,12 @@ def describe(view: dict) -> str:
         roll = ""
         if char["roll"]:
             roll = "; last roll " + " ".join(TRAIT[t][3] for t in char["roll"])
+        curses = ", ".join(c["name"] for c in char.get("curses", []))
+        curses = f"; cursed: {curses}" if curses else ""
+        cult = "; rolls the cult die" if char.get("cult_die") else ""
         parts.append(
             f"{char['title'] or 'An unchosen prisoner'} ({char['player']}): "
-            f"{char['hp']} of {view['hp_start']} HP, {items}{roll}."
+            f"{char['hp']} of {view['hp_start']} HP, {items}{curses}{cult}{roll}."
         )
     if view.get("pool"):
         parts.append("On the table: " + ", ".join(i["name"] for i in view["pool"]) + ".")

@@ -1,23 +1,20 @@
 """The castle's cards as data: characters, start cards, chapters, bosses and items.
 
-Cards live in JSON files under `content/` (one file a set: `core.json` now, a
-supplement later adds its own file). The engine interprets a small vocabulary of
+Cards live in JSON files under `content/` (one file a set: `core.json`, and
+each supplement adds its own file). The engine interprets a small vocabulary of
 steps (see `STEP_KINDS`), so a new card never needs code.
 
 A die face is a short string of trait letters: `m` Might, `c` Cunning, `w` Wisdom.
 One letter is a single, two letters a double (`mm`); a split double (`mc`, of the
 plague supplement) is simply two different letters.
 
-How the supplements are meant to fit (not built yet; what the vocabulary still lacks):
-- sets: every JSON file here is loaded into one pool; a supplement needs the game's
-  options to name the sets in play and the chapter, boss and item pools to filter on
-  the card's `set` (a stand-alone pack also fixes its boss and may keep its order);
-- curses: item-deck cards with a `kind` other than "item"; the item draw needs a
-  "who draws it" decision before each chance, cards held beside a character outside
-  the two hands, enemy tags on combat steps (a cultist), and Marked for Death as a
-  state on the character: no rest, +1 damage from cultists, the cult die (4 white,
-  2 black faces) in place of the character die below half HP, a black face joining
-  the enemy's row until hit;
+The supplements (each a game option; `SUPPLEMENTS` below) add one JSON file each. Built:
+- sets and castles: the chapter, boss and item pools filter on the card's `set`; a pack on
+  its own fixes its boss and may keep its number order (`n` on each chapter);
+- curses (cult.json): item-deck cards with `kind` "curse" and a `curse` table (see
+  `CURSE_KEYS`), held beside a character; enemies and chapter damage marked `cultist`;
+  Marked for Death and the cult die (`CULT_DIE`).
+Not built yet (what the vocabulary still lacks):
 - companions: a `companion` step and entries in `chars` with their own die and HP,
   flagged so their death does not end the game and "per player" does not count them;
   relics as items with new effects (the chalice: HP given by donors to a recipient
@@ -83,6 +80,21 @@ SPECIALS = {
     "venom": "After the fight, everyone it wounded loses {n} HP more.",
 }
 ITEM_EFFECTS = ("heal", "reroll", "become", "strike", "block", "ward", "double", "alias")
+
+# The supplements, each a game option: the content set it adds and its own boss (the one a
+# pack played on its own ends with).
+SUPPLEMENTS: dict[str, dict] = {
+    "cult": {"title": "Cult of the Death Knight", "boss": "b_deathknight"},
+}
+# The cult die (Marked for Death): 4 white faces and 2 black; our faces (no public source
+# gives them). Outcomes name a black face "black <trait>".
+CULT_DIE = ["m", "c", "w", "ww", "black m", "black c"]
+# What a curse can do: `now` HP lost at once; `frail` extra damage from enemy attacks;
+# `drain` HP lost whenever a chapter is turned; `noblock` doubles do not block;
+# `marked` Marked for Death; `lift` when it goes: "now", "rest" (its holder rests),
+# "combat" (the party wins a combat), or never.
+CURSE_KEYS = ("now", "frail", "drain", "noblock", "marked", "lift")
+CURSE_LIFTS = ("now", "rest", "combat")
 
 _DIR = Path(__file__).parent / "content"
 
@@ -184,6 +196,8 @@ def check_card(card: dict) -> list[str]:
                     problems.append(f"{at}: bad trait")
                 if step.get("double") and not step.get("attempts"):
                     problems.append(f"{at}: an endless test cannot need a double")
+            if "n" in card and not isinstance(card["n"], int):
+                problems.append(f"{at}: a chapter number is a whole number")
             if kind == "combat":
                 if set(step.get("dice", "")) - set(TRAITS):
                     problems.append(f"{at}: bad dice")
@@ -221,11 +235,28 @@ def check_card(card: dict) -> list[str]:
     return problems
 
 
+def in_sets(cards: dict[str, dict], sets: list[str]) -> list[str]:
+    """The ids of the cards that belong to the given content sets, sorted."""
+    return sorted(k for k, card in cards.items() if card["set"] in sets)
+
+
+def is_curse(item_id: str) -> bool:
+    return ITEMS[item_id].get("kind") == "curse"
+
+
 def check_item(item: dict) -> list[str]:
     problems = []
     for key in ("id", "name", "text", "hands"):
         if key not in item:
             problems.append(f"{item.get('id', '?')}: no {key}")
+    if item.get("kind") == "curse":
+        curse = item.get("curse", {})
+        if not curse or set(curse) - set(CURSE_KEYS):
+            problems.append(f"{item['id']}: a curse needs known curse keys")
+        if curse.get("lift", "now") not in CURSE_LIFTS:
+            problems.append(f"{item['id']}: unknown lift")
+        if item.get("hands") != 0:
+            problems.append(f"{item['id']}: a curse is held in no hand")
     if len(item.get("id", "")) > 12:
         problems.append(f"{item['id']}: id longer than 12 letters")
     for effect in item.get("effects", []):

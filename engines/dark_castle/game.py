@@ -19,11 +19,12 @@ Actions:
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from math import ceil
 
-from engines.contract import CHANCE, Event, Game, Result, Seat
+from engines.contract import CHANCE, Event, Game, Option, Result, Seat
 from engines.dark_castle import cards as C
 from engines.dark_castle import explain as X
 from engines.dark_castle.rules_text import RULES_TEXT
@@ -31,6 +32,7 @@ from engines.dark_castle.rules_text import RULES_TEXT
 CASTLE_CHAPTERS = 15
 LOG_LINES = 8
 CHANCE_KINDS = ("start", "chapter", "boss", "dice", "roll", "item", "gamble")
+CASTLES = ("mixed", "pack", "pack-numbered")
 
 
 def start_hp(players: int) -> int:
@@ -55,6 +57,12 @@ class DarkCastleState:
     outcome: str = ""  # "", "won", "lost"
     last: str = ""
     log: list[str] = field(default_factory=list)
+    opts: dict = field(default_factory=dict)  # the game's options (supplements, castle)
+
+
+def _option(name: str) -> Option:
+    title = C.SUPPLEMENTS[name]["title"]
+    return Option(("off", "on"), "off", f"{title}: its chapters, boss, cards and rules.")
 
 
 class DarkCastle(Game):
@@ -63,7 +71,16 @@ class DarkCastle(Game):
     rules_version = 3
     min_players = 1
     max_players = 4
-    options = {}
+    options = {
+        "cult": _option("cult"),
+        "castle": Option(
+            CASTLES,
+            "mixed",
+            "mixed: the core chapters and every pack that is on, shuffled together; pack: "
+            "only the chapters of the packs that are on, with their own boss (no pack on: "
+            "the core castle); pack-numbered: the same in the packs' number order.",
+        ),
+    }
     summary = "Co-operative: 1-4 prisoners fight, bluff and bleed through 15 chapters and a boss."
     rules_text = RULES_TEXT
 
@@ -71,10 +88,40 @@ class DarkCastle(Game):
     def new_state(self, names: Sequence[str], options: Mapping[str, str]) -> DarkCastleState:
         seats = [0, 0] if len(names) == 1 else list(range(len(names)))
         chars = [
-            {"who": "", "seat": seat, "hp": 0, "items": [], "roll": "", "spent": []}
+            {"who": "", "seat": seat, "hp": 0, "items": [], "roll": "", "spent": [], "curses": []}
             for seat in seats
         ]
-        return DarkCastleState(names=list(names), hp_start=start_hp(len(names)), chars=chars)
+        return DarkCastleState(
+            names=list(names), hp_start=start_hp(len(names)), chars=chars, opts=dict(options)
+        )
+
+    # ----- the castle's content: which sets are in play -------------------------------
+    def _supplements(self, s: DarkCastleState) -> list[str]:
+        return [name for name in C.SUPPLEMENTS if s.opts.get(name) == "on"]
+
+    def _chapter_sets(self, s: DarkCastleState) -> list[str]:
+        """Mixed: the core castle and every pack in play; a pack alone: only the packs."""
+        packs = self._supplements(s)
+        if s.opts.get("castle", "mixed") != "mixed" and packs:
+            return packs
+        return ["core", *packs]
+
+    def _item_sets(self, s: DarkCastleState) -> list[str]:
+        return ["core", *self._supplements(s)]
+
+    def _curses_in_play(self, s: DarkCastleState) -> bool:
+        """Curses lurk in the item deck: the group names who draws each item card."""
+        return "cult" in self._supplements(s)
+
+    def _curses(self, s: DarkCastleState, k: int) -> list[dict]:
+        return [C.ITEMS[i]["curse"] for i in s.chars[k].get("curses", [])]
+
+    def _marked(self, s: DarkCastleState, k: int) -> bool:
+        return any(c.get("marked") for c in self._curses(s, k))
+
+    def _cult_die(self, s: DarkCastleState, k: int) -> bool:
+        """Marked for Death below half the starting HP: the cult die replaces the character's."""
+        return self._marked(s, k) and s.chars[k]["hp"] * 2 < s.hp_start
 
     # ----- who acts ---------------------------------------------------------------
     def to_act(self, s: DarkCastleState) -> list[Seat]:
@@ -109,6 +156,8 @@ class DarkCastle(Game):
             step = self._step_at(p["card"], p["path"])
             out = [f"choose {i + 1}" for i in self._options(s, step)]
             return out + [a for k in mine for a in self._uses(s, k, "choice")]
+        if kind == "drawer":
+            return [f"draw {c['who']}" for c in s.chars]
         if kind == "send":
             out = [f"send {c['who']}" for c in s.chars]
             return out + [a for k in mine for a in self._uses(s, k, "choice")]
@@ -124,17 +173,29 @@ class DarkCastle(Game):
                 if not tag or tag in C.ITEMS[i].get("tags", [])
             ]
         if kind == "rest":
-            # Whoever the enemy singles out (focus_you) cannot hide by resting.
-            barred = s.turner if self._has_special(s, "focus_you") else None
-            return ["fight"] + [f"rest {c['who']}" for k, c in enumerate(s.chars) if k != barred]
+            return ["fight"] + [f"rest {s.chars[k]['who']}" for k in self._resters(s)]
         if kind == "attack":
             cb = s.combat
-            out = [f"hit {s.chars[k]['who']}" for k in cb["fighters"] if k not in cb["done"]]
+            left = [k for k in cb["fighters"] if k not in cb["done"]]
+            # A prisoner on the cult die resolves their attack before anyone else's.
+            first = [k for k in left if self._cult_die(s, k)]
+            out = [f"hit {s.chars[k]['who']}" for k in first or left]
             for k in mine:
                 if k in cb["fighters"]:
                     out += self._uses(s, k, "combat")
             return out
         return []
+
+    def _resters(self, s: DarkCastleState) -> list[int]:
+        """Who may rest this round: not whoever the enemy singles out (focus_you), not a
+        prisoner Marked for Death, not one who joined the enemy's row, and someone must
+        still fight."""
+        cb = s.combat
+        barred = s.turner if self._has_special(s, "focus_you") else None
+        able = [k for k in range(len(s.chars)) if k not in cb.get("turned", [])]
+        if len(able) < 2:
+            return []
+        return [k for k in able if k != barred and not self._marked(s, k)]
 
     def _uses(self, s: DarkCastleState, k: int, when: str) -> list[str]:
         """`use` actions of character k: a healing item names whom it heals when that is not
@@ -267,6 +328,12 @@ class DarkCastle(Game):
             done = len(s.used) >= CASTLE_CHAPTERS
             s.pending = {"kind": "boss" if done else "chapter"}
             ev.append(Event(f"{self._name(s, k)} turns the next page of the castle..."))
+            for j in range(len(s.chars)):
+                drain = sum(c.get("drain", 0) for c in self._curses(s, j))
+                if drain:
+                    ev.append(Event(f"A curse drinks from {self._name(s, j)}."))
+                    self._hurt(s, j, drain, ev)
+            self._check_death(s, ev)
         elif verb == "take":
             k = self._char(s, args[1])
             s.pool.remove(args[0])
@@ -291,6 +358,10 @@ class DarkCastle(Game):
             self._push(s, p["card"], [*p["path"], "options", int(args[0]) - 1, "steps"], p["ctx"])
             if option.get("spend"):
                 self._spend_tag(s, option["needs"], ev)
+        elif verb == "draw":
+            k = self._char(s, args[0])
+            s.pending = {"kind": "item", "n": p["n"], "by": k}
+            ev.append(Event(f"{self._name(s, k)} draws the next item card."))
         elif verb == "send":
             k = self._char(s, args[0])
             s.pending = None
@@ -313,6 +384,7 @@ class DarkCastle(Game):
             s.combat["rester"] = k
             self._heal(s, k, 1)
             ev.append(Event(f"{self._name(s, k)} rests this round (+1 HP)."))
+            self._lift(s, "rest", [k], ev)
             self._begin_rolls(s)
         elif verb == "hit":
             self._resolve_attack(s, self._char(s, args[0]), ev)
@@ -325,25 +397,38 @@ class DarkCastle(Game):
         if kind == "start":
             return _uniform(sorted(C.STARTS))
         if kind == "chapter":
-            return _uniform(sorted(set(C.CHAPTERS) - set(s.used)))
+            left = [c for c in C.in_sets(C.CHAPTERS, self._chapter_sets(s)) if c not in s.used]
+            if s.opts.get("castle") == "pack-numbered":
+                sets = self._chapter_sets(s)
+                first = min(left, key=lambda c: (sets.index(C.CHAPTERS[c]["set"]),
+                                                 C.CHAPTERS[c].get("n", 0), c))  # fmt: skip
+                return [(first, 1.0)]
+            return _uniform(left)
         if kind == "boss":
-            return _uniform(sorted(C.BOSSES))
+            sets = self._chapter_sets(s)
+            if sets != ["core"] and "core" not in sets:
+                return _uniform(sorted(C.SUPPLEMENTS[p]["boss"] for p in sets))
+            return _uniform(C.in_sets(C.BOSSES, sets))
         if kind in ("dice", "gamble"):
             return C.chapter_dice_outcomes(p.get("n", 1))
         if kind == "roll":
+            if self._cult_die(s, p["char"]):
+                return C.die_outcomes(C.CULT_DIE)
             return C.die_outcomes(C.CHARACTERS[s.chars[p["char"]]["who"]]["faces"])
         if kind == "item":
             return _uniform(self._deck(s))
         return []
 
     def _held(self, s: DarkCastleState) -> set[str]:
-        return {i for c in s.chars for i in c["items"]} | set(s.pool)
+        """Cards out of the deck and not in the discard pile: carried, cursing, on the table."""
+        held = {i for c in s.chars for i in c["items"] + c.get("curses", [])}
+        return held | set(s.pool)
 
     def _deck(self, s: DarkCastleState) -> list[str]:
         """The item deck: never dealt since its last shuffle; when it is empty, the discard
         pile (dealt, and neither carried nor on the table) is what gets shuffled next."""
         held = self._held(s)
-        deck = sorted(set(C.ITEMS) - set(s.dealt) - held)
+        deck = sorted(set(C.in_sets(C.ITEMS, self._item_sets(s))) - set(s.dealt) - held)
         return deck or sorted(set(s.dealt) - held)
 
     def _chance(self, s: DarkCastleState, outcome: str, ev: list[Event]) -> None:
@@ -368,17 +453,23 @@ class DarkCastle(Game):
             ev.append(Event(f"The chapter die shows {C.TRAIT_NAMES[outcome]}."))
             self._push(s, p["card"], [*p["path"], outcome], p["ctx"])
         elif kind == "roll":
-            self._rolled(s, p, outcome, ev)
+            black = outcome.startswith("black ")
+            self._rolled(s, p, outcome.removeprefix("black "), ev, black=black)
         elif kind == "item":
             if outcome in s.dealt:  # the deck ran out: the discard pile became the deck
                 s.dealt = sorted(self._held(s))
                 ev.append(Event("The item deck is spent: the discard pile is shuffled anew."))
             s.dealt.append(outcome)
-            s.pool.append(outcome)
-            ev.append(Event(f"Item drawn: {C.ITEMS[outcome]['name']}."))
-            if p["n"] > 1 and self._deck(s):
-                s.pending = {"kind": "item", "n": p["n"] - 1}
+            if C.is_curse(outcome):
+                self._curse(s, p["by"], outcome, ev)
+                if s.outcome:
+                    return
             else:
+                s.pool.append(outcome)
+                ev.append(Event(f"Item drawn: {C.ITEMS[outcome]['name']}."))
+            if p["n"] > 1 and self._deck(s):
+                self._draw(s, p["n"] - 1)
+            elif s.pool:
                 s.pending = {"kind": "share"}
 
     def _open_card(self, s: DarkCastleState, card_id: str, ev: list[Event]) -> None:
@@ -455,7 +546,8 @@ class DarkCastle(Game):
         who = step.get("who", "you")
         if kind == "damage":
             for k in self._targets(s, who, ctx):
-                self._hurt(s, k, step["n"], ev)
+                extra = 1 if step.get("cultist") and self._marked(s, k) else 0
+                self._hurt(s, k, step["n"] + extra, ev)
             self._check_death(s, ev)
         elif kind == "heal":
             for k in self._targets(s, who, ctx):
@@ -498,8 +590,12 @@ class DarkCastle(Game):
         if n <= 0:
             return
         char = s.chars[k]
+        before = self._cult_die(s, k)
         char["hp"] = max(0, char["hp"] - n)
         ev.append(Event(f"{self._name(s, k)} loses {n} HP ({char['hp']} left).", kind="damage"))
+        if char["hp"] > 0 and not before and self._cult_die(s, k):
+            ev.append(Event(f"{self._name(s, k)} falls below half health and yields to the "
+                            "cult: the cult die replaces theirs."))  # fmt: skip
 
     def _check_death(self, s: DarkCastleState, ev: list[Event]) -> None:
         dead = [k for k, c in enumerate(s.chars) if c["hp"] <= 0]
@@ -510,6 +606,8 @@ class DarkCastle(Game):
             ev.append(Event(f"{who} dies. The castle keeps its prisoners: the escape has failed."))
 
     def _heal(self, s: DarkCastleState, k: int, n: int) -> int:
+        """Never above the start; a marked prisoner back at half health takes their own die
+        back (the cult die is worked out from HP, so nothing else needs doing)."""
         char = s.chars[k]
         before = char["hp"]
         char["hp"] = min(s.hp_start, char["hp"] + n)
@@ -517,7 +615,33 @@ class DarkCastle(Game):
 
     def _draw(self, s: DarkCastleState, n: int) -> None:
         if n > 0 and self._deck(s):
-            s.pending = {"kind": "item", "n": n}
+            kind = "drawer" if self._curses_in_play(s) else "item"
+            s.pending = {"kind": kind, "n": n}
+
+    # ----- curses (Cult of the Death Knight) ------------------------------------------
+    def _curse(self, s: DarkCastleState, k: int, curse_id: str, ev: list[Event]) -> None:
+        """A curse drawn by character k sits beside them (not an item, no hand) and stays
+        unless the card says otherwise."""
+        card = C.ITEMS[curse_id]
+        curse = card["curse"]
+        ev.append(Event(f"A curse! {self._name(s, k)} draws {card['name']}: {card['text']}",
+                        kind="curse"))  # fmt: skip
+        s.chars[k].setdefault("curses", []).append(curse_id)
+        if curse.get("now"):
+            self._hurt(s, k, curse["now"], ev)
+            self._check_death(s, ev)
+        if curse.get("lift") == "now":
+            s.chars[k]["curses"].remove(curse_id)
+        if curse.get("marked") and self._cult_die(s, k):
+            ev.append(Event(f"{self._name(s, k)} is below half health: the cult die takes over."))
+
+    def _lift(self, s: DarkCastleState, when: str, who: list[int], ev: list[Event]) -> None:
+        for k in who:
+            for curse_id in list(s.chars[k].get("curses", [])):
+                if C.ITEMS[curse_id]["curse"].get("lift") == when:
+                    s.chars[k]["curses"].remove(curse_id)
+                    name = C.ITEMS[curse_id]["name"]
+                    ev.append(Event(f"The curse {name} lifts from {self._name(s, k)}."))
 
     def _discard_pool(self, s: DarkCastleState, ev: list[Event]) -> None:
         if s.pool:
@@ -635,16 +759,30 @@ class DarkCastle(Game):
             return False
         return bool(self._face_traits(s, k, face) & set(step["trait"]))
 
-    def _rolled(self, s: DarkCastleState, p: dict, face: str, ev: list[Event]) -> None:
+    def _rolled(
+        self, s: DarkCastleState, p: dict, face: str, ev: list[Event], black: bool = False
+    ) -> None:
         k = p["char"]
         s.chars[k]["roll"] = face
-        ev.append(Event(f"{self._name(s, k)} rolls {_faces(face)}.", kind="roll"))
+        die = (" on the cult die, a black face" if black else " on the cult die") if (
+            self._cult_die(s, k)) else ""  # fmt: skip
+        ev.append(Event(f"{self._name(s, k)} rolls {_faces(face)}{die}.", kind="roll"))
         if p["for"] == "combat":
             cb = s.combat
-            cb["rolls"][str(k)] = face
             cb["queue"].remove(k)
+            if black:  # the cult takes them: their die joins the enemy's row until hit away
+                cb["row"] = sorted(cb["row"] + [face], key="mcw".index)
+                cb["fighters"].remove(k)
+                cb["turned"].append(k)
+                s.chars[k]["roll"] = ""
+                ev.append(Event(f"The cult takes {self._name(s, k)}: the die joins the enemy's "
+                                "row and must be hit away; they sit out this combat."))  # fmt: skip
+            else:
+                cb["rolls"][str(k)] = face
             if cb["queue"]:
                 s.pending = {"kind": "roll", "char": cb["queue"][0], "for": "combat"}
+            elif not [j for j in cb["fighters"] if j not in cb["done"]]:
+                self._after_attack(s, ev)
             else:
                 s.pending = {"kind": "attack"}
                 self._auto_attack(s, ev)
@@ -722,6 +860,8 @@ class DarkCastle(Game):
             "done": [],
             "blocked": [],
             "wounded": [],
+            "cultist": step.get("cultist", False),
+            "turned": [],  # Marked for Death prisoners whose black cult face joined the row
             "grown": 0,
             "text": step.get("text", ""),
         }
@@ -759,8 +899,10 @@ class DarkCastle(Game):
 
     def _begin_rolls(self, s: DarkCastleState) -> None:
         cb = s.combat
-        cb["fighters"] = [k for k in range(len(s.chars)) if k != cb["rester"]]
-        cb["queue"] = list(cb["fighters"])
+        turned = cb.get("turned", [])
+        cb["fighters"] = [k for k in range(len(s.chars)) if k != cb["rester"] and k not in turned]
+        # A prisoner on the cult die rolls (and resolves) first.
+        cb["queue"] = sorted(cb["fighters"], key=lambda k: not self._cult_die(s, k))
         cb["rolls"] = {}
         cb["done"] = []
         cb["blocked"] = []
@@ -801,10 +943,11 @@ class DarkCastle(Game):
             if t in cb["row"]:
                 cb["row"].remove(t)
                 removed.append(t)
-        if double:
+        blocks = double and not any(c.get("noblock") for c in self._curses(s, k))
+        if blocks:
             cb["blocked"].append(k)
         what = f"hits {_faces(''.join(removed))}" if removed else "misses"
-        block = " and blocks" if double else ""
+        block = " and blocks" if blocks else ""
         ev.append(Event(f"{self._name(s, k)} {what}{block}.", kind="attack"))
 
     def _after_attack(self, s: DarkCastleState, ev: list[Event]) -> None:
@@ -837,6 +980,9 @@ class DarkCastle(Game):
                     for e in C.ITEMS[i].get("effects", [])
                     if e["k"] == "ward"
                 )
+                dmg += sum(c.get("frail", 0) for c in self._curses(s, k))
+                if cb.get("cultist") and self._marked(s, k):
+                    dmg += 1  # Marked for Death: cultists hurt 1 HP more
             if dmg > 0:
                 hurt += 1
                 self._hurt(s, k, dmg, ev)
@@ -864,6 +1010,7 @@ class DarkCastle(Game):
         venom = self._has_special(s, "venom")
         s.combat = None
         s.pending = None
+        self._lift(s, "combat", list(range(len(s.chars))), ev)
         if venom:
             for k in cb["wounded"]:
                 self._hurt(s, k, venom.get("n", 1), ev)
@@ -885,6 +1032,7 @@ class DarkCastle(Game):
             "phase": s.outcome or p.get("kind", ""),
             "outcome": s.outcome,
             "hp_start": s.hp_start,
+            "castle": self._castle_title(s),
             "chapters_left": CASTLE_CHAPTERS - len(s.used),
             "chapters_turned": len(s.used),
             "turner": s.chars[s.turner]["who"] if s.turner >= 0 else "",
@@ -905,6 +1053,7 @@ class DarkCastle(Game):
                 "title": card["title"],
                 "text": card["text"],
                 "asks": X.card_asks(card, len(s.chars)),
+                "pack": C.SUPPLEMENTS.get(card["set"], {}).get("title", ""),
             }
         view["asking"] = self._asking(s)
         view["ending"] = self.result(s).summary if s.outcome else ""
@@ -935,8 +1084,18 @@ class DarkCastle(Game):
                 "rester": s.chars[cb["rester"]]["who"] if cb["rester"] >= 0 else "",
                 "done": [s.chars[k]["who"] for k in cb["done"]],
                 "blocked": [s.chars[k]["who"] for k in cb["blocked"]],
+                "turned": [s.chars[k]["who"] for k in cb.get("turned", [])],
+                "cultist": cb.get("cultist", False),
             }
         return view
+
+    def _castle_title(self, s: DarkCastleState) -> str:
+        sets = self._chapter_sets(s)
+        names = [C.SUPPLEMENTS[x]["title"] for x in sets if x in C.SUPPLEMENTS]
+        if "core" in sets:
+            return " + ".join(["The Dark Castle", *names])
+        order = " (in number order)" if s.opts.get("castle") == "pack-numbered" else ""
+        return " + ".join(names) + order
 
     def _asking(self, s: DarkCastleState) -> str:
         """The test now being asked, in full: who rolls, the trait, the attempts left, a double
@@ -968,6 +1127,9 @@ class DarkCastle(Game):
             "traits": counts,
             "items": [_item_view(i) for i in c["items"]],
             "roll": c["roll"],
+            "curses": [_item_view(i) for i in c.get("curses", [])],
+            "marked": self._marked(s, k),
+            "cult_die": self._cult_die(s, k),
         }
 
     def _prompt(self, s: DarkCastleState) -> str:
@@ -986,6 +1148,9 @@ class DarkCastle(Game):
             return "Share out the items on the table (take <item> <prisoner>), then done."
         if kind == "choose":
             return "Decide together: choose <number>."
+        if kind == "drawer":
+            return (f"Who draws the next item card ({p['n']} to draw)? Curses lurk in the deck: "
+                    "draw <prisoner>.")  # fmt: skip
         if kind == "send":
             return f"Who attempts it? send <prisoner>. {self._asking(s)}."
         if kind == "react":
@@ -1036,7 +1201,7 @@ class DarkCastle(Game):
             step = self._step_at(s.pending["card"], s.pending["path"])
             option = step["options"][int(args[0]) - 1]
             return f"{option['label']} ({X.option_cost(option, len(s.chars))})"
-        if verb in ("pick", "turn", "send", "rest", "hit") and args:
+        if verb in ("pick", "turn", "send", "rest", "hit", "draw") and args:
             return f"{verb.title()}: {C.CHARACTERS.get(args[0], {}).get('title', args[0])}"
         return action.capitalize()
 
@@ -1050,16 +1215,21 @@ class DarkCastle(Game):
         kind = (s.pending or {}).get("kind")
         if kind == "attack":
             return next((a for a in legal if a.startswith("hit ")), None)
-        if kind == "between":
+        if kind in ("between", "drawer"):
             best = max(range(len(s.chars)), key=lambda k: (s.chars[k]["hp"], -k))
-            return f"turn {s.chars[best]['who']}"
+            return f"{'turn' if kind == 'between' else 'draw'} {s.chars[best]['who']}"
         return None
 
     def dump(self, s: DarkCastleState) -> dict:
-        return asdict(s)
+        """Every field is JSON already: a JSON round trip copies it many times faster than
+        dataclasses.asdict (the conformance suite and the bench dump every state)."""
+        return json.loads(json.dumps(vars(s)))
 
     def load(self, data: dict) -> DarkCastleState:
         return DarkCastleState(**data)
+
+    def copy(self, s: DarkCastleState) -> DarkCastleState:
+        return DarkCastleState(**json.loads(json.dumps(vars(s))))
 
 
 def _attempts_left(n: int) -> str:

@@ -48,6 +48,27 @@ with `use <item>`; some are discarded when used, some work once a chapter, some 
 COMBAT SPECIALS used by our enemies (N and M are printed on the card):
 {_SPECIALS}
 
+SUPPLEMENTS (game options, all combinable; `/escape start dark_castle cult=on`):
+  cult=on      Cult of the Death Knight: 15 chapters, the Death Knight, 5 curses.
+  castle=mixed        (default) the core chapters and every pack that is on, shuffled
+                      together; the boss is any boss of those sets.
+  castle=pack         only the chapters of the packs that are on, shuffled, with their own
+                      boss (no pack on: the core castle).
+  castle=pack-numbered  the same, in the pack's number order, right out of the box.
+
+CURSES (cult=on): 5 curse cards lurk in the item deck. Before each item card is drawn the
+group names who draws it (`draw tailor`). A curse goes beside that prisoner: it is not an
+item, takes no hand and cannot be traded; it stays unless its card says when it lifts.
+A normal item goes to the table as usual.
+MARKED FOR DEATH: cultists (enemies and chapters marked so) hurt the marked prisoner 1 HP
+more; the marked prisoner cannot rest. Below half the starting HP (or already below it when
+the curse is drawn) they roll the cult die instead of their own, until they are back at
+half or more. The cult die has 4 white faces (Might, Cunning, Wisdom, a Wisdom double) and
+2 black ones (Might, Cunning): our faces. Outside combat every face counts as rolled. In
+combat the cult die rolls and resolves first; a white face attacks as normal; a black face
+joins the enemy's row as rolled and must be hit away like any chapter die, and the marked
+prisoner sits out the rest of that combat (no rolls, no damage, no rest).
+
 BOSS: several phases, one after another, each its own row and attack; no item between
 phases. Beat the last phase with everyone alive and you escape.
 
@@ -87,6 +108,17 @@ HOUSE DECISIONS (the rulebook is silent or the chat needs a rule):
 - A boss's phases follow one another at once: no rest between them beyond the usual
   resting rule, no trading, no item; each phase counts its rounds from 1.
 - Items drawn during a chapter are shared out at once, before the chapter goes on.
+- Curses (our own): the Grave Hex (3 HP at once, then gone), Brittle Bones (+1 damage
+  from enemy attacks until you rest), the Leech Sigil (1 HP each time a chapter is turned,
+  until the party wins a combat), Shivering Dread (your doubles do not block, until the
+  party wins a combat), and Marked for Death (it never lifts).
+- Several item cards are drawn one at a time, each by the prisoner the group names.
+- A curse drawn as the loot of a combat or a chapter is simply not shared out; if nothing
+  else was drawn, the game goes on at once.
+- A pack played on its own in number order plays its chapters 1 to 15; several packs on
+  their own play pack after pack (Cult, then the others), the first 15 chapters.
+- Rest is offered only when someone else still fights: a prisoner who joined the enemy's
+  row does not count as a fighter.
 - Solo: the one player makes every decision for both prisoners; "per player" means per
   prisoner.
 """

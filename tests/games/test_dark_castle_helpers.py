@@ -8,10 +8,15 @@ from engines.dark_castle import cards as C
 G = REGISTRY["dark_castle"]
 
 
-def started(picks=("smith", "tailor"), players=None, start="s_cell"):
+def options_for(set_name: str) -> dict:
+    """The options that put a content set in play."""
+    return {set_name: "on"} if set_name in C.SUPPLEMENTS else {}
+
+
+def started(picks=("smith", "tailor"), players=None, start="s_cell", options=None):
     """A game after the picks and the start card: the party is choosing who turns."""
     players = players or len(picks)
-    s = G.setup([f"P{i + 1}" for i in range(players)], {})
+    s = G.setup([f"P{i + 1}" for i in range(players)], options or {})
     for k, who in enumerate(picks):
         s, _ = G.apply(s, 0 if players == 1 else k, f"pick {who}")
     s, _ = G.apply(s, CHANCE, start)
@@ -59,7 +64,7 @@ def open_card(s, card_id, who="smith"):
 def add_card(monkeypatch, *steps, card_id="t_room", text="A bare test room."):
     """Add a chapter of our own making to the pool for one test."""
     data = {"id": card_id, "title": "Test Room", "text": text, "steps": list(steps),
-            "kind": "chapter", "set": "test"}  # fmt: skip
+            "kind": "chapter", "set": "core"}  # fmt: skip
     assert C.check_card(data) == []
     monkeypatch.setitem(C.CHAPTERS, card_id, data)
     monkeypatch.setitem(C.ALL_CARDS, card_id, data)
