@@ -102,6 +102,10 @@ def sensible(game, state, seat, legal, rng: random.Random) -> str:
             return "done"
         turns = [a for a in legal if a.startswith("turn ")]
         return max(turns, key=lambda a: chars[idx(a.split()[1])]["hp"])
+    if kind == "drawer":
+        # The healthiest unmarked prisoner draws: a curse hurts them least.
+        return max(legal, key=lambda a: (not game._marked(s, idx(a.split()[1])),
+                                         chars[idx(a.split()[1])]["hp"]))  # fmt: skip
     if kind == "choose":
         step = game._step_at(s.pending["card"], s.pending["path"])
         return max(
@@ -152,12 +156,20 @@ def sensible(game, state, seat, legal, rng: random.Random) -> str:
     return legal[0]
 
 
-def run(games: int) -> dict[int, float]:
+# The castles measured: the core castle, each pack on its own, and everything mixed.
+CASTLES = {
+    "core": {},
+    "cult alone": {"cult": "on", "castle": "pack"},
+    "mixed": {name: "on" for name in C.SUPPLEMENTS},
+}
+
+
+def run(games: int, options: dict[str, str]) -> dict[int, float]:
     rates = {}
     for players in range(1, 5):
         wins = 0
         for seed in range(games):
-            out = play(GAME, players, {}, seed, max_steps=5000, policy=sensible)
+            out = play(GAME, players, options, seed, max_steps=5000, policy=sensible)
             result = GAME.result(out.states[-1])
             wins += bool(result and result.scores[0] == 1.0)
         rates[players] = wins / games
@@ -165,13 +177,13 @@ def run(games: int) -> dict[int, float]:
 
 
 def main() -> None:
-    games = int(sys.argv[1]) if len(sys.argv) > 1 else 400
+    games = int(sys.argv[1]) if len(sys.argv) > 1 else 200
     t0 = time.perf_counter()
-    rates = run(games)
-    for players, rate in rates.items():
-        label = "solo (2 prisoners)" if players == 1 else f"{players} players"
-        print(f"{label:>20}: {rate:6.1%} escaped ({games} games)")
-    print(f"{time.perf_counter() - t0:.1f} s")
+    print(f"{'castle':<12}" + "".join(f"{h:>10}" for h in ("solo", "2p", "3p", "4p")))
+    for name, options in CASTLES.items():
+        rates = run(games, options)
+        print(f"{name:<12}" + "".join(f"{rate:>10.1%}" for rate in rates.values()))
+    print(f"{games} games a cell, {time.perf_counter() - t0:.1f} s")
 
 
 if __name__ == "__main__":
