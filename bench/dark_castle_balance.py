@@ -160,6 +160,7 @@ def sensible(game, state, seat, legal, rng: random.Random) -> str:
 CASTLES = {
     "core": {},
     "cult alone": {"cult": "on", "castle": "pack"},
+    "plague alone": {"plague": "on", "castle": "pack"},
     "mixed": {name: "on" for name in C.SUPPLEMENTS},
 }
 

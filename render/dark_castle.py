@@ -186,6 +186,9 @@ def _combat_block(d: ImageDraw.ImageDraw, cb: dict, x: int, y: int, ink) -> int:
     if counts:
         T.text(d, (x, y), f"Row: {counts}", 20, ink)
         y += 30
+    if cb.get("carrier"):
+        y = T.paragraph(d, (x, y), "Carrier: each hit taken (not blocked) adds 1 plague.", 20,
+                        CARD_W - 48, T.GREEN, max_lines=2)  # fmt: skip
     if cb.get("cultist"):
         y = T.paragraph(d, (x, y), "Cultists: a prisoner Marked for Death loses 1 HP more.", 20,
                         CARD_W - 48, T.VERMILION, max_lines=2)  # fmt: skip
@@ -201,7 +204,7 @@ def _party(d: ImageDraw.ImageDraw, view: dict) -> None:
     chars = view["chars"]
     hp0 = view["hp_start"]
     cb = view.get("combat") or {}
-    box_h = 150 if len(chars) > 2 else 200
+    box_h = 176 if len(chars) > 2 else 200
     y = HEADER + 16
     acting = set(view["to_act"])
     for char in chars:
@@ -225,6 +228,8 @@ def _party(d: ImageDraw.ImageDraw, view: dict) -> None:
             tags.append("WITH THE CULT")
         if char.get("marked"):
             tags.append("MARKED")
+        if char.get("cult_die"):
+            tags.append("CULT DIE")
         if tags:
             T.text(d, (WIDTH - 34, y + 26), " / ".join(tags), 20, T.VERMILION, "rm")
         # Hit points: a bar and the number.
@@ -248,22 +253,39 @@ def _party(d: ImageDraw.ImageDraw, view: dict) -> None:
         iy = y + 88
         iy = T.paragraph(d, (x + 14, iy), f"Items: {items or 'none'}", 18, 330,
                          T.INK, max_lines=2 if box_h < 200 else 3)  # fmt: skip
+        if char.get("stored"):
+            packed = ", ".join(i["name"] for i in char["stored"])
+            iy = T.paragraph(d, (x + 14, iy), f"In the knapsack: {packed}", 18, 330, T.DARK,
+                             max_lines=1)  # fmt: skip
         if char.get("curses"):
             cursed = ", ".join(c["name"] for c in char["curses"])
             T.paragraph(d, (x + 14, iy), f"Curses: {cursed}", 18, 330, T.VERMILION, max_lines=1)
-        iy = y + 88
-        if char.get("cult_die"):
-            d.rounded_rectangle((x + 370, iy + 24, x + 520, iy + 50), 6, fill=T.INK)
-            T.text(d, (x + 445, iy + 37), "CULT DIE", 16, T.WHITE, "mm")
+        if char.get("plague"):
+            _plague_tally(d, x + 376, y + 122, char)
         if char["roll"]:
-            T.text(d, (x + 370, iy + 10), "Roll:", 18, T.INK, "lm")
-            _face(d, x + 420, iy + 10, 16, char["roll"])
+            T.text(d, (x + 370, y + 98), "Roll:", 18, T.INK, "lm")
+            _face(d, x + 420, y + 98, 16, char["roll"])
         y += box_h
+
+
+def _plague_tally(d: ImageDraw.ImageDraw, x: int, y: int, char: dict) -> None:
+    """Plague as tally marks (groups of five), with the next threshold and its HP cost."""
+    n = char["plague"]
+    for i in range(min(n, 15)):
+        group, mark = divmod(i, 5)
+        gx = x + group * 44
+        if mark < 4:
+            d.line((gx + mark * 8, y, gx + mark * 8, y + 18), fill=T.GREEN, width=3)
+        else:
+            d.line((gx - 4, y + 14, gx + 28, y + 4), fill=T.GREEN, width=3)
+    nxt = char.get("next_threshold")
+    label = f"plague {n}" + (f", at {nxt[0]}: -{nxt[1]} HP" if nxt else "")
+    T.text(d, (x, y + 30), label, 16, T.DARK, "lm")
 
 
 def draw(view: dict) -> Image.Image:
     chars = view["chars"]
-    box_h = 150 if len(chars) > 2 else 200
+    box_h = 176 if len(chars) > 2 else 200
     height = max(700, HEADER + 40 + box_h * len(chars))
     img, d = T.canvas(height, WIDTH)
     d.rectangle((0, 0, WIDTH, HEADER), fill=T.NIGHT)
@@ -313,6 +335,10 @@ def describe(view: dict) -> str:
         curses = ", ".join(c["name"] for c in char.get("curses", []))
         curses = f"; cursed: {curses}" if curses else ""
         cult = "; rolls the cult die" if char.get("cult_die") else ""
+        if char.get("plague"):
+            cult += f"; plague {char['plague']}"
+        if char.get("stored"):
+            cult += "; in the knapsack: " + ", ".join(i["name"] for i in char["stored"])
         parts.append(
             f"{char['title'] or 'An unchosen prisoner'} ({char['player']}): "
             f"{char['hp']} of {view['hp_start']} HP, {items}{curses}{cult}{roll}."

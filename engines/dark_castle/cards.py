@@ -14,16 +14,15 @@ The supplements (each a game option; `SUPPLEMENTS` below) add one JSON file each
 - curses (cult.json): item-deck cards with `kind` "curse" and a `curse` table (see
   `CURSE_KEYS`), held beside a character; enemies and chapter damage marked `cultist`;
   Marked for Death and the cult die (`CULT_DIE`).
+- plague (plague.json): `plague` and `cure` steps, plague cards (`kind` "plague") hitting
+  whoever drew them, the plague die and thresholds (`PLAGUE_DIE`, `PLAGUE_THRESHOLDS`),
+  `carrier` combats and tainted loot, three prisoners with split doubles, the knapsack
+  (`stored` items, moved only between chapters).
 Not built yet (what the vocabulary still lacks):
 - companions: a `companion` step and entries in `chars` with their own die and HP,
   flagged so their death does not end the game and "per player" does not count them;
   relics as items with new effects (the chalice: HP given by donors to a recipient
   between chapters; the spell book: a spell die rolled instead of the character die);
-- plague: a `plague` step (roll the plague die 0,0,1,1,2,3), a plague counter per
-  character with thresholds (3/6/9: lose 1/2/3 HP), a `carrier` flag on combat steps
-  and on infected prisoners (damage and item hand-overs then pass plague), the knapsack
-  (two stored items, unusable during a chapter); split doubles (`mc`) already resolve
-  and block, but `doubles_single` must let the roller choose one of the two traits;
 - collector's box: flaws (one use each, a new action), death dice (a shield face `s`
   and split faces among the chapter dice outcomes, removed by a double or two players'
   matching singles, so attacks must be able to pair across players), epilogue texts
@@ -43,12 +42,29 @@ TRAIT_NAMES = {"m": "Might", "c": "Cunning", "w": "Wisdom"}
 # The six core prisoners: a character die is main trait on 3 faces (one a double),
 # second on 2 faces (one a double), third on 1 face; counts as published.
 CHARACTERS: dict[str, dict] = {
-    "abbot": {"title": "The Abbot", "faces": ["w", "w", "ww", "m", "mm", "c"]},
-    "cook": {"title": "The Cook", "faces": ["m", "m", "mm", "c", "cc", "w"]},
-    "miller": {"title": "The Miller", "faces": ["c", "c", "cc", "m", "mm", "w"]},
-    "smith": {"title": "The Smith", "faces": ["m", "m", "mm", "w", "ww", "c"]},
-    "tailor": {"title": "The Tailor", "faces": ["c", "c", "cc", "w", "ww", "m"]},
-    "tanner": {"title": "The Tanner", "faces": ["w", "w", "ww", "c", "cc", "m"]},
+    "abbot": {"title": "The Abbot", "faces": ["w", "w", "ww", "m", "mm", "c"], "set": "core"},
+    "cook": {"title": "The Cook", "faces": ["m", "m", "mm", "c", "cc", "w"], "set": "core"},
+    "miller": {"title": "The Miller", "faces": ["c", "c", "cc", "m", "mm", "w"], "set": "core"},
+    "smith": {"title": "The Smith", "faces": ["m", "m", "mm", "w", "ww", "c"], "set": "core"},
+    "tailor": {"title": "The Tailor", "faces": ["c", "c", "cc", "w", "ww", "m"], "set": "core"},
+    "tanner": {"title": "The Tanner", "faces": ["w", "w", "ww", "c", "cc", "m"], "set": "core"},
+    # Blight of the Plague Lord: three prisoners of our own whose second double is a split
+    # double (two different traits: both apply, and it blocks). Our faces.
+    "ratcatcher": {
+        "title": "The Ratcatcher",
+        "faces": ["c", "c", "cc", "m", "mc", "w"],
+        "set": "plague",
+    },
+    "herbalist": {
+        "title": "The Herbalist",
+        "faces": ["w", "w", "ww", "c", "cw", "m"],
+        "set": "plague",
+    },
+    "gravedigger": {
+        "title": "The Gravedigger",
+        "faces": ["m", "m", "mm", "w", "mw", "c"],
+        "set": "plague",
+    },
 }
 
 STEP_KINDS = (
@@ -63,6 +79,8 @@ STEP_KINDS = (
     "combat",  # name, dice, per_player, attack, specials, loot
     "gamble",  # roll one chapter die: steps under m, c, w
     "if_item",  # needs a tag held by anyone: then / else
+    "plague",  # who rolls for plague (or gains n plague, when n is given)
+    "cure",  # who loses n plague
 )
 TARGETS = ("you", "all", "others", "it", "weakest", "strongest")
 SPECIALS = {
@@ -79,13 +97,23 @@ SPECIALS = {
     "flees": "After {n} rounds it flees: the fight ends without an item.",
     "venom": "After the fight, everyone it wounded loses {n} HP more.",
 }
-ITEM_EFFECTS = ("heal", "reroll", "become", "strike", "block", "ward", "double", "alias")
+ITEM_EFFECTS = (
+    "heal", "reroll", "become", "strike", "block", "ward", "double", "alias",
+    "cure",  # lose n plague
+    "mask",  # no plague from carriers in combat
+    "knapsack",  # n more items stored, unusable during a chapter
+)  # fmt: skip
 
 # The supplements, each a game option: the content set it adds and its own boss (the one a
 # pack played on its own ends with).
 SUPPLEMENTS: dict[str, dict] = {
     "cult": {"title": "Cult of the Death Knight", "boss": "b_deathknight"},
+    "plague": {"title": "Blight of the Plague Lord", "boss": "b_plaguelord"},
 }
+# The plague die, never re-rolled or modified: our faces are the published 0, 0, 1, 1, 2, 3
+# of dark_castle.md. Each threshold reached costs HP at once (our values).
+PLAGUE_DIE = ["0", "0", "1", "1", "2", "3"]
+PLAGUE_THRESHOLDS = ((3, 1), (6, 2), (9, 3))
 # The cult die (Marked for Death): 4 white faces and 2 black; our faces (no public source
 # gives them). Outcomes name a black face "black <trait>".
 CULT_DIE = ["m", "c", "w", "ww", "black m", "black c"]
@@ -186,6 +214,8 @@ def check_card(card: dict) -> list[str]:
             if kind not in STEP_KINDS:
                 problems.append(f"{at}: unknown step {kind!r}")
                 continue
+            if kind in ("plague", "cure") and step.get("n", 1) < 1:
+                problems.append(f"{at}: plague counts are positive")
             if "who" in step and step["who"] not in (*TARGETS, "each", "chosen", "party"):
                 problems.append(f"{at}: unknown target {step['who']!r}")
             by_choice = kind == "lose_item" and step.get("what", "choice") == "choice"
@@ -244,6 +274,14 @@ def is_curse(item_id: str) -> bool:
     return ITEMS[item_id].get("kind") == "curse"
 
 
+def is_plague_card(item_id: str) -> bool:
+    return ITEMS[item_id].get("kind") == "plague"
+
+
+def has_effect(item_id: str, kind: str) -> dict | None:
+    return next((e for e in ITEMS[item_id].get("effects", []) if e["k"] == kind), None)
+
+
 def check_item(item: dict) -> list[str]:
     problems = []
     for key in ("id", "name", "text", "hands"):
@@ -257,6 +295,12 @@ def check_item(item: dict) -> list[str]:
             problems.append(f"{item['id']}: unknown lift")
         if item.get("hands") != 0:
             problems.append(f"{item['id']}: a curse is held in no hand")
+    if item.get("kind") == "plague":
+        plague = item.get("plague", {})
+        if not plague or set(plague) - {"roll", "gain", "hurt"}:
+            problems.append(f"{item['id']}: a plague card needs roll, gain or hurt")
+    if item.get("kind") not in (None, "curse", "plague"):
+        problems.append(f"{item['id']}: unknown kind")
     if len(item.get("id", "")) > 12:
         problems.append(f"{item['id']}: id longer than 12 letters")
     for effect in item.get("effects", []):

@@ -73,6 +73,12 @@ def step_effect(step: dict, players: int = 0) -> str:
         return "a choice: " + " / ".join(o["label"] for o in step["options"])
     if kind == "gamble":
         return "a chapter die decides"
+    if kind == "plague":
+        if "n" in step:
+            return f"{who} {_verb(who, 'gains', 'gain')} {step['n']} plague"
+        return f"{who} {_verb(who, 'rolls', 'roll')} for plague"
+    if kind == "cure":
+        return f"{who} {_verb(who, 'loses', 'lose')} {step.get('n', 1)} plague"
     if kind == "if_item":
         return f"if you carry a {step['needs']}: {effects(step.get('then', []), players)}"
     return ""
@@ -120,7 +126,9 @@ def combat_text(step: dict, players: int = 0) -> str:
     extra = step.get("per_player", 0)
     if extra:
         row.append(f"{extra} rolled die per player" if extra == 1 else f"{extra} dice per player")
-    return f"combat with {step['name']} ({', '.join(row)}; attack {step['attack']})"
+    tags = [t for t in ("cultist", "carrier") if step.get(t)]
+    tag = f", a {' and '.join(tags)}" if tags else ""
+    return f"combat with {step['name']}{tag} ({', '.join(row)}; attack {step['attack']})"
 
 
 def card_asks(card: dict, players: int = 0) -> list[str]:

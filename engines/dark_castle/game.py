@@ -31,7 +31,7 @@ from engines.dark_castle.rules_text import RULES_TEXT
 
 CASTLE_CHAPTERS = 15
 LOG_LINES = 8
-CHANCE_KINDS = ("start", "chapter", "boss", "dice", "roll", "item", "gamble")
+CHANCE_KINDS = ("start", "chapter", "boss", "dice", "roll", "item", "gamble", "plague")
 CASTLES = ("mixed", "pack", "pack-numbered")
 
 
@@ -58,6 +58,7 @@ class DarkCastleState:
     last: str = ""
     log: list[str] = field(default_factory=list)
     opts: dict = field(default_factory=dict)  # the game's options (supplements, castle)
+    tainted: list[str] = field(default_factory=list)  # items on the table from a carrier
 
 
 def _option(name: str) -> Option:
@@ -73,6 +74,7 @@ class DarkCastle(Game):
     max_players = 4
     options = {
         "cult": _option("cult"),
+        "plague": _option("plague"),
         "castle": Option(
             CASTLES,
             "mixed",
@@ -88,7 +90,17 @@ class DarkCastle(Game):
     def new_state(self, names: Sequence[str], options: Mapping[str, str]) -> DarkCastleState:
         seats = [0, 0] if len(names) == 1 else list(range(len(names)))
         chars = [
-            {"who": "", "seat": seat, "hp": 0, "items": [], "roll": "", "spent": [], "curses": []}
+            {
+                "who": "",
+                "seat": seat,
+                "hp": 0,
+                "items": [],
+                "roll": "",
+                "spent": [],
+                "curses": [],
+                "plague": 0,
+                "stored": [],
+            }
             for seat in seats
         ]
         return DarkCastleState(
@@ -110,8 +122,8 @@ class DarkCastle(Game):
         return ["core", *self._supplements(s)]
 
     def _curses_in_play(self, s: DarkCastleState) -> bool:
-        """Curses lurk in the item deck: the group names who draws each item card."""
-        return "cult" in self._supplements(s)
+        """Curses or plague cards lurk in the item deck: the group names who draws each."""
+        return bool({"cult", "plague"} & set(self._supplements(s)))
 
     def _curses(self, s: DarkCastleState, k: int) -> list[dict]:
         return [C.ITEMS[i]["curse"] for i in s.chars[k].get("curses", [])]
@@ -143,7 +155,7 @@ class DarkCastle(Game):
         mine = [k for k, c in enumerate(s.chars) if c["seat"] == seat]
         if kind == "pick":
             taken = {c["who"] for c in s.chars}
-            return [f"pick {w}" for w in C.CHARACTERS if w not in taken]
+            return [f"pick {w}" for w in self._prisoners(s) if w not in taken]
         if kind in ("between", "share"):
             out = [f"turn {c['who']}" for c in s.chars] if kind == "between" else ["done"]
             for item in s.pool:
@@ -151,6 +163,8 @@ class DarkCastle(Game):
             for k in mine:
                 out += [f"drop {i}" for i in s.chars[k]["items"]]
                 out += self._uses(s, k, "camp")
+                if kind == "between":
+                    out += self._knapsack_moves(s, k)
             return out
         if kind == "choose":
             step = self._step_at(p["card"], p["path"])
@@ -179,12 +193,24 @@ class DarkCastle(Game):
             left = [k for k in cb["fighters"] if k not in cb["done"]]
             # A prisoner on the cult die resolves their attack before anyone else's.
             first = [k for k in left if self._cult_die(s, k)]
-            out = [f"hit {s.chars[k]['who']}" for k in first or left]
+            out = []
+            for k in first or left:
+                face = cb["rolls"].get(str(k), "")
+                split = len(face) == 2 and face[0] != face[1]
+                if split and self._has_special(s, "doubles_single"):  # the roller picks one
+                    out += [f"hit {s.chars[k]['who']} {t}" for t in face]
+                else:
+                    out.append(f"hit {s.chars[k]['who']}")
             for k in mine:
                 if k in cb["fighters"]:
                     out += self._uses(s, k, "combat")
             return out
         return []
+
+    def _prisoners(self, s: DarkCastleState) -> list[str]:
+        """The characters on offer: the core six, and the three of the plague pack."""
+        sets = self._item_sets(s)
+        return [w for w, c in C.CHARACTERS.items() if c.get("set", "core") in sets]
 
     def _resters(self, s: DarkCastleState) -> list[int]:
         """Who may rest this round: not whoever the enemy singles out (focus_you), not a
@@ -197,6 +223,20 @@ class DarkCastle(Game):
             return []
         return [k for k in able if k != barred and not self._marked(s, k)]
 
+    def _knapsack_moves(self, s: DarkCastleState, k: int) -> list[str]:
+        """Between chapters the knapsack's owner rearranges it: `stow` an item from the hands,
+        `unstow` one back into free hands."""
+        char = s.chars[k]
+        sack = next((C.has_effect(i, "knapsack") for i in char["items"]), None)
+        if not sack:
+            return []
+        stored = char.get("stored", [])
+        out = []
+        if len(stored) < sack.get("n", 2):
+            out += [f"stow {i}" for i in char["items"] if not C.has_effect(i, "knapsack")]
+        out += [f"unstow {i}" for i in stored if self._fits(char, i)]
+        return out
+
     def _uses(self, s: DarkCastleState, k: int, when: str) -> list[str]:
         """`use` actions of character k: a healing item names whom it heals when that is not
         its holder (in camp, where items may change hands anyway), and is offered only for
@@ -204,8 +244,9 @@ class DarkCastle(Game):
         out = []
         for item_id in self._usable(s, k, when):
             heal = next((e for e in C.ITEMS[item_id].get("effects", []) if e["k"] == "heal"), None)
+            cure = C.has_effect(item_id, "cure") and s.chars[k].get("plague", 0) > 0
             if heal and not heal.get("all"):
-                if s.chars[k]["hp"] < s.hp_start:
+                if s.chars[k]["hp"] < s.hp_start or cure:
                     out.append(f"use {item_id}")
                 if when == "camp":
                     out += [
@@ -233,7 +274,9 @@ class DarkCastle(Game):
             for effect in item.get("effects", []):
                 kind = effect["k"]
                 ok = False
-                if kind == "heal":
+                if kind == "cure":
+                    ok = char.get("plague", 0) > 0 and when in ("camp", "combat", "choice")
+                elif kind == "heal":
                     # In camp the item can still change hands; elsewhere it heals its holder.
                     who = s.chars if when == "camp" or effect.get("all") else [char]
                     ok = any(c["hp"] < s.hp_start for c in who) and when in (
@@ -291,6 +334,7 @@ class DarkCastle(Game):
         else:
             self._act(s, seat, action, ev)
         self._run(s, ev)
+        self._check_knapsacks(s, ev)
         public = [e.text for e in ev if e.to is None]
         if public:
             s.last = " ".join(public)[-400:]
@@ -339,11 +383,34 @@ class DarkCastle(Game):
             s.pool.remove(args[0])
             s.chars[k]["items"].append(args[0])
             ev.append(Event(f"{self._name(s, k)} takes the {C.ITEMS[args[0]]['name']}."))
+            if args[0] in s.tainted:  # an item from a carrier: a clean taker rolls for plague
+                s.tainted.remove(args[0])
+                if not s.chars[k].get("plague", 0):
+                    ev.append(Event(f"It came from a carrier: {self._name(s, k)} rolls for "
+                                    "plague."))  # fmt: skip
+                    s.pending = {"kind": "plague", "char": k, "after": s.pending}
         elif verb == "drop":
             k = next(k for k, c in enumerate(s.chars) if args[0] in c["items"])
             s.chars[k]["items"].remove(args[0])
-            s.pool.append(args[0])
-            ev.append(Event(f"{self._name(s, k)} puts down the {C.ITEMS[args[0]]['name']}."))
+            dropped = [args[0]]
+            if C.has_effect(args[0], "knapsack"):  # its contents come off with it
+                dropped += s.chars[k].get("stored", [])
+                s.chars[k]["stored"] = []
+            s.pool += dropped
+            if s.chars[k].get("plague", 0):
+                s.tainted += dropped
+            names = ", ".join(C.ITEMS[i]["name"] for i in dropped)
+            ev.append(Event(f"{self._name(s, k)} puts down: {names}."))
+        elif verb == "stow":
+            k = next(k for k, c in enumerate(s.chars) if args[0] in c["items"])
+            s.chars[k]["items"].remove(args[0])
+            s.chars[k].setdefault("stored", []).append(args[0])
+            ev.append(Event(f"{self._name(s, k)} stows the {C.ITEMS[args[0]]['name']}."))
+        elif verb == "unstow":
+            k = next(k for k, c in enumerate(s.chars) if args[0] in c.get("stored", []))
+            s.chars[k]["stored"].remove(args[0])
+            s.chars[k]["items"].append(args[0])
+            ev.append(Event(f"{self._name(s, k)} takes out the {C.ITEMS[args[0]]['name']}."))
         elif verb == "done":
             self._discard_pool(s, ev)
             s.pending = None
@@ -361,6 +428,8 @@ class DarkCastle(Game):
         elif verb == "draw":
             k = self._char(s, args[0])
             s.pending = {"kind": "item", "n": p["n"], "by": k}
+            if p.get("tainted"):
+                s.pending["tainted"] = True
             ev.append(Event(f"{self._name(s, k)} draws the next item card."))
         elif verb == "send":
             k = self._char(s, args[0])
@@ -387,7 +456,8 @@ class DarkCastle(Game):
             self._lift(s, "rest", [k], ev)
             self._begin_rolls(s)
         elif verb == "hit":
-            self._resolve_attack(s, self._char(s, args[0]), ev)
+            pick = args[1] if len(args) > 1 else None
+            self._resolve_attack(s, self._char(s, args[0]), ev, pick=pick)
             self._after_attack(s, ev)
 
     # ----- chance -----------------------------------------------------------------
@@ -417,11 +487,14 @@ class DarkCastle(Game):
             return C.die_outcomes(C.CHARACTERS[s.chars[p["char"]]["who"]]["faces"])
         if kind == "item":
             return _uniform(self._deck(s))
+        if kind == "plague":
+            return C.die_outcomes(C.PLAGUE_DIE)
         return []
 
     def _held(self, s: DarkCastleState) -> set[str]:
-        """Cards out of the deck and not in the discard pile: carried, cursing, on the table."""
-        held = {i for c in s.chars for i in c["items"] + c.get("curses", [])}
+        """Cards out of the deck and not in the discard pile: carried, stored, cursing, on
+        the table."""
+        held = {i for c in s.chars for i in c["items"] + c.get("curses", []) + c.get("stored", [])}
         return held | set(s.pool)
 
     def _deck(self, s: DarkCastleState) -> list[str]:
@@ -460,17 +533,30 @@ class DarkCastle(Game):
                 s.dealt = sorted(self._held(s))
                 ev.append(Event("The item deck is spent: the discard pile is shuffled anew."))
             s.dealt.append(outcome)
+            roll_for = None
             if C.is_curse(outcome):
                 self._curse(s, p["by"], outcome, ev)
-                if s.outcome:
-                    return
+            elif C.is_plague_card(outcome):
+                roll_for = self._plague_card(s, p["by"], outcome, ev)
             else:
                 s.pool.append(outcome)
+                if p.get("tainted"):
+                    s.tainted.append(outcome)
                 ev.append(Event(f"Item drawn: {C.ITEMS[outcome]['name']}."))
+            if s.outcome:
+                return
             if p["n"] > 1 and self._deck(s):
-                self._draw(s, p["n"] - 1)
+                self._draw(s, p["n"] - 1, tainted=p.get("tainted", False))
             elif s.pool:
                 s.pending = {"kind": "share"}
+            if roll_for is not None:
+                s.pending = {"kind": "plague", "char": roll_for, "after": s.pending}
+        elif kind == "plague":
+            if p.get("frame"):
+                s.frames[-1]["queue"].pop(0)
+            self._gain_plague(s, p["char"], int(outcome), ev, rolled=True)
+            if not s.outcome:
+                s.pending = p.get("after")
 
     def _open_card(self, s: DarkCastleState, card_id: str, ev: list[Event]) -> None:
         card = C.ALL_CARDS[card_id]
@@ -498,6 +584,12 @@ class DarkCastle(Game):
             frame = s.frames[-1]
             if frame["k"] == "test":
                 s.pending = {"kind": "roll", "char": frame["ctx"], "for": "test"}
+                continue
+            if frame["k"] == "proll":
+                if frame["queue"]:
+                    s.pending = {"kind": "plague", "char": frame["queue"][0], "frame": True}
+                else:
+                    s.frames.pop()
                 continue
             if frame["k"] == "gtest":
                 if frame["queue"]:
@@ -584,6 +676,17 @@ class DarkCastle(Game):
                 self._spend_tag(s, step["needs"], ev)
         elif kind == "combat":
             self._start_combat(s, step, card, path, ev)
+        elif kind == "plague":
+            targets = self._targets(s, who, ctx)
+            if "n" in step:
+                for k in targets:
+                    self._gain_plague(s, k, step["n"], ev)
+            else:
+                s.frames.append({"k": "proll", "card": card, "path": path, "ctx": ctx,
+                                 "queue": targets})  # fmt: skip
+        elif kind == "cure":
+            for k in self._targets(s, who, ctx):
+                self._cure(s, k, step.get("n", 1), ev)
 
     # ----- hit points, items ------------------------------------------------------
     def _hurt(self, s: DarkCastleState, k: int, n: int, ev: list[Event]) -> None:
@@ -613,10 +716,58 @@ class DarkCastle(Game):
         char["hp"] = min(s.hp_start, char["hp"] + n)
         return char["hp"] - before
 
-    def _draw(self, s: DarkCastleState, n: int) -> None:
+    def _draw(self, s: DarkCastleState, n: int, tainted: bool = False) -> None:
+        """Draw n item cards (tainted: the loot of a carrier, passing plague when taken)."""
         if n > 0 and self._deck(s):
             kind = "drawer" if self._curses_in_play(s) else "item"
             s.pending = {"kind": kind, "n": n}
+            if tainted:
+                s.pending["tainted"] = True
+
+    # ----- plague (Blight of the Plague Lord) -----------------------------------------
+    def _plague_card(self, s: DarkCastleState, k: int, card_id: str, ev: list[Event]) -> int | None:
+        """A plague card hits whoever drew it, then is discarded; returns who must roll."""
+        card = C.ITEMS[card_id]
+        effect = card["plague"]
+        ev.append(Event(f"Plague! {self._name(s, k)} draws {card['name']}: {card['text']}",
+                        kind="plague"))  # fmt: skip
+        if effect.get("hurt"):
+            self._hurt(s, k, effect["hurt"], ev)
+            self._check_death(s, ev)
+        if effect.get("gain") and not s.outcome:
+            self._gain_plague(s, k, effect["gain"], ev)
+        return k if effect.get("roll") and not s.outcome else None
+
+    def _gain_plague(self, s: DarkCastleState, k: int, n: int, ev: list[Event],
+                     rolled: bool = False) -> None:  # fmt: skip
+        """Plague only grows by rolls and cards; each threshold reached costs HP at once,
+        even mid-combat."""
+        char = s.chars[k]
+        before = char.get("plague", 0)
+        char["plague"] = before + n
+        how = f"rolls {n} on the plague die" if rolled else f"gains {n} plague"
+        ev.append(Event(f"{self._name(s, k)} {how} ({char['plague']} plague).", kind="plague"))
+        for threshold, loss in C.PLAGUE_THRESHOLDS:
+            if before < threshold <= char["plague"]:
+                ev.append(Event(f"{self._name(s, k)} reaches plague {threshold}."))
+                self._hurt(s, k, loss, ev)
+        self._check_death(s, ev)
+
+    def _cure(self, s: DarkCastleState, k: int, n: int, ev: list[Event]) -> None:
+        char = s.chars[k]
+        lost = min(n, char.get("plague", 0))
+        char["plague"] = char.get("plague", 0) - lost
+        if lost:
+            ev.append(Event(f"{self._name(s, k)} loses {lost} plague ({char['plague']} left)."))
+
+    def _check_knapsacks(self, s: DarkCastleState, ev: list[Event]) -> None:
+        """Items stored in a knapsack that has gone (lost, discarded) go with it."""
+        for k, char in enumerate(s.chars):
+            has = any(C.has_effect(i, "knapsack") for i in char["items"])
+            if char.get("stored") and not has:
+                names = ", ".join(C.ITEMS[i]["name"] for i in char["stored"])
+                char["stored"] = []
+                ev.append(Event(f"With the knapsack {self._name(s, k)} loses: {names}."))
 
     # ----- curses (Cult of the Death Knight) ------------------------------------------
     def _curse(self, s: DarkCastleState, k: int, curse_id: str, ev: list[Event]) -> None:
@@ -648,6 +799,7 @@ class DarkCastle(Game):
             names = ", ".join(C.ITEMS[i]["name"] for i in s.pool)
             ev.append(Event(f"Left behind: {names}."))
             s.pool = []
+        s.tainted = []
 
     def _spend_tag(self, s: DarkCastleState, tag: str, ev: list[Event]) -> None:
         """Use up one item with the tag; where the party has several, it chooses which."""
@@ -705,7 +857,10 @@ class DarkCastle(Game):
                 for t in targets:
                     gained = self._heal(s, t, effect["n"])
                     ev.append(Event(f"{self._name(s, t)} gains {gained} HP."))
-                return
+                continue
+            if kind == "cure":
+                self._cure(s, k if target is None else target, effect["n"], ev)
+                continue
             if when == "react" and kind == "reroll":
                 s.pending = {"kind": "roll", "char": k, "for": "test"}
                 return
@@ -861,6 +1016,7 @@ class DarkCastle(Game):
             "blocked": [],
             "wounded": [],
             "cultist": step.get("cultist", False),
+            "carrier": step.get("carrier", False),
             "turned": [],  # Marked for Death prisoners whose black cult face joined the row
             "grown": 0,
             "text": step.get("text", ""),
@@ -920,14 +1076,19 @@ class DarkCastle(Game):
             self._resolve_attack(s, left[0], ev)
             self._after_attack(s, ev)
 
-    def _resolve_attack(self, s: DarkCastleState, k: int, ev: list[Event]) -> None:
+    def _resolve_attack(
+        self, s: DarkCastleState, k: int, ev: list[Event], pick: str | None = None
+    ) -> None:
         cb = s.combat
         face = cb["rolls"][str(k)]
         cb["done"].append(k)
         double = len(face) == 2
         hits = list(face)
         if double and self._has_special(s, "doubles_single"):
-            hits = hits[:1] if face[0] == face[1] else hits
+            # A split double counting as a single: the roller picks which trait (by default
+            # one that hits).
+            best = next((t for t in face if t in cb["row"]), face[0])
+            hits = [pick or best]
         armour = self._has_special(s, "armoured")
         if not double:
             if armour and armour["trait"] == face:
@@ -988,6 +1149,9 @@ class DarkCastle(Game):
                 self._hurt(s, k, dmg, ev)
                 if k not in cb["wounded"]:
                     cb["wounded"].append(k)
+                masked = any(C.has_effect(i, "mask") for i in s.chars[k]["items"])
+                if cb.get("carrier") and k not in cb["blocked"] and not masked:
+                    self._gain_plague(s, k, 1, ev)  # a hit from a carrier passes plague
         if not hurt:
             ev.append(Event(f"{cb['name']} strikes, but nobody is hurt."))
         self._check_death(s, ev)
@@ -1018,7 +1182,7 @@ class DarkCastle(Game):
             if s.outcome:
                 return
         if cb["loot"]:
-            self._draw(s, 1)
+            self._draw(s, 1, tainted=cb.get("carrier", False))
 
     # ----- views, results, labels -------------------------------------------------
     def view(self, s: DarkCastleState, seat: Seat | None) -> dict:
@@ -1086,6 +1250,7 @@ class DarkCastle(Game):
                 "blocked": [s.chars[k]["who"] for k in cb["blocked"]],
                 "turned": [s.chars[k]["who"] for k in cb.get("turned", [])],
                 "cultist": cb.get("cultist", False),
+                "carrier": cb.get("carrier", False),
             }
         return view
 
@@ -1130,6 +1295,11 @@ class DarkCastle(Game):
             "curses": [_item_view(i) for i in c.get("curses", [])],
             "marked": self._marked(s, k),
             "cult_die": self._cult_die(s, k),
+            "plague": c.get("plague", 0),
+            "next_threshold": next(
+                (list(t) for t in C.PLAGUE_THRESHOLDS if t[0] > c.get("plague", 0)), None
+            ),
+            "stored": [_item_view(i) for i in c.get("stored", [])],
         }
 
     def _prompt(self, s: DarkCastleState) -> str:
@@ -1140,7 +1310,8 @@ class DarkCastle(Game):
         if s.outcome == "lost":
             return "The escape has failed."
         if kind == "pick":
-            return "Choose your prisoners: pick abbot, cook, miller, smith, tailor or tanner."
+            names = self._prisoners(s)
+            return f"Choose your prisoners: pick {', '.join(names[:-1])} or {names[-1]}."
         if kind == "between":
             nxt = "the boss" if len(s.used) >= CASTLE_CHAPTERS else "the next chapter"
             return f"Trade items if you like, then decide who turns {nxt}: turn <prisoner>."
@@ -1201,6 +1372,12 @@ class DarkCastle(Game):
             step = self._step_at(s.pending["card"], s.pending["path"])
             option = step["options"][int(args[0]) - 1]
             return f"{option['label']} ({X.option_cost(option, len(s.chars))})"
+        if verb == "hit" and len(args) == 2:
+            title = C.CHARACTERS.get(args[0], {}).get("title", args[0])
+            return f"Hit: {title} (as {C.TRAIT_NAMES.get(args[1], args[1])})"
+        if verb in ("stow", "unstow") and args and args[0] in C.ITEMS:
+            where = "into the knapsack" if verb == "stow" else "out of the knapsack"
+            return f"Put the {C.ITEMS[args[0]]['name']} {where}"
         if verb in ("pick", "turn", "send", "rest", "hit", "draw") and args:
             return f"{verb.title()}: {C.CHARACTERS.get(args[0], {}).get('title', args[0])}"
         return action.capitalize()

@@ -50,6 +50,8 @@ COMBAT SPECIALS used by our enemies (N and M are printed on the card):
 
 SUPPLEMENTS (game options, all combinable; `/escape start dark_castle cult=on`):
   cult=on      Cult of the Death Knight: 15 chapters, the Death Knight, 5 curses.
+  plague=on    Blight of the Plague Lord: 15 chapters, the Plague Lord, 4 plague cards,
+               4 items (the knapsack among them), 3 more prisoners.
   castle=mixed        (default) the core chapters and every pack that is on, shuffled
                       together; the boss is any boss of those sets.
   castle=pack         only the chapters of the packs that are on, shuffled, with their own
@@ -68,6 +70,22 @@ half or more. The cult die has 4 white faces (Might, Cunning, Wisdom, a Wisdom d
 combat the cult die rolls and resolves first; a white face attacks as normal; a black face
 joins the enemy's row as rolled and must be hit away like any chapter die, and the marked
 prisoner sits out the rest of that combat (no rolls, no damage, no rest).
+
+PLAGUE (plague=on): every prisoner starts clean. "Roll for plague": the plague die (0, 0,
+1, 1, 2, 3) is rolled once, never re-rolled or changed, and that much plague is added.
+Reaching plague 3, 6 and 9 costs 1, 2 and 3 HP at once, even in the middle of a combat
+(our thresholds). Plague cards in the item deck hit whoever the group named to draw them.
+CARRIERS: enemies marked as carriers, and any prisoner with plague. A fighter who takes
+damage from a carrier gains 1 plague (whatever the damage; not when resting or blocking).
+A clean prisoner who takes an item from a carrier (the loot of a carrier's combat, or an
+item an infected prisoner put down) rolls for plague.
+NEW PRISONERS: the Ratcatcher, the Herbalist and the Gravedigger (our faces) have a split
+double (two different traits): both apply, on the one enemy, and it blocks; where doubles
+count as singles you choose which trait (`hit ratcatcher m`).
+KNAPSACK: worn over the shoulder, no hand. Its owner may store two more items in it
+(`stow axe`, `unstow axe`), only between chapters; stored items cannot be used or counted
+(a key in the knapsack opens nothing) until they are taken out. Put the knapsack down and
+its contents come out with it; lose it and they are lost too.
 
 BOSS: several phases, one after another, each its own row and attack; no item between
 phases. Beat the last phase with everyone alive and you escape.
@@ -112,6 +130,9 @@ HOUSE DECISIONS (the rulebook is silent or the chat needs a rule):
   from enemy attacks until you rest), the Leech Sigil (1 HP each time a chapter is turned,
   until the party wins a combat), Shivering Dread (your doubles do not block, until the
   party wins a combat), and Marked for Death (it never lifts).
+- Plague items: the Vinegar Sponge and Theriac lower plague (never below 0); the Beaked
+  Mask keeps carriers' plague off in combat. A cure lowers the count but does not give back
+  HP lost at thresholds; a threshold passed again costs its HP again.
 - Several item cards are drawn one at a time, each by the prisoner the group names.
 - A curse drawn as the loot of a combat or a chapter is simply not shared out; if nothing
   else was drawn, the game goes on at once.
