@@ -95,9 +95,11 @@ async def run_telegram(
             ready.set()
         await asyncio.Event().wait()  # until cancelled
     finally:
-        adapter.detach()  # replies nobody asked for are no longer posted here
+        # No new updates (the updater confirms the last offset, so Telegram does not send
+        # them again), then the updates in hand finish, then nothing more is posted here.
         if application.updater.running:
             await application.updater.stop()
         if application.running:
             await application.stop()
+        adapter.detach()  # replies nobody asked for are no longer posted here
         await application.shutdown()
