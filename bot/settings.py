@@ -42,9 +42,17 @@ def _seconds(value: str) -> float:
     return seconds
 
 
+def _database(value: str) -> Path | str:
+    """ESCAPE_DB: a path is an SQLite file; a postgresql:// URL stays a string."""
+    from bot.store.database import is_url
+
+    return value if is_url(value) else Path(value)
+
+
 @dataclass(frozen=True)
 class Settings:
-    db_path: Path = Path("data/escape.sqlite3")
+    db_path: Path | str = Path("data/escape.sqlite3")
+    db_pool: int = 10
     pictures_dir: Path = Path("pictures")
     log_level: str = "INFO"
     discord_token: str = ""
@@ -65,7 +73,8 @@ class Settings:
     def from_env(cls, env: dict[str, str] | None = None) -> Settings:
         e = os.environ if env is None else env
         return cls(
-            db_path=Path(e.get("ESCAPE_DB", "data/escape.sqlite3")),
+            db_path=_database(e.get("ESCAPE_DB", "data/escape.sqlite3")),
+            db_pool=int(e.get("ESCAPE_DB_POOL", "10") or 10),
             pictures_dir=Path(e.get("ESCAPE_PICTURES", "pictures")),
             log_level=e.get("LOG_LEVEL", "INFO").upper(),
             discord_token=e.get("DISCORD_TOKEN", "").strip(),
