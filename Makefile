@@ -42,6 +42,7 @@ format: $(STAMP)
 bench: $(STAMP)
 	$(VENV)/bin/python -m bench
 	$(VENV)/bin/python -m bench.timers
+	$(VENV)/bin/python -m bench.load
 
 clean:
 	rm -rf $(VENV) .pytest_cache
