@@ -6,6 +6,14 @@ Every write that changes a session checks the version it was read at (`WHERE ver
 and bumps it, inside one write transaction: an accepted action, the chance outcomes it
 triggered, the new snapshot and the version bump commit together or not at all, and two
 racing writers (even in two processes) cannot both win.
+
+New queries and migrations run on both databases if they keep to portable SQL: `?`
+placeholders; `INSERT ... ON CONFLICT (...) DO UPDATE/NOTHING`, never `INSERT OR ...`;
+`RETURNING id` for a new row's id (`lastrowid` is SQLite's only); `CAST(? AS DOUBLE
+PRECISION)` where a bare parameter's type is ambiguous; JSON through
+`self._conn.json_number`; column types INTEGER, REAL, TEXT (the dialect layer widens them
+for PostgreSQL). Decorate store tests with `on_both` (tests/bot/conftest.py) to run them on
+both.
 """
 
 from __future__ import annotations
