@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import inspect
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 from bot.service.platform_input import clean_id, clean_text
@@ -47,6 +47,8 @@ def _guarded(method: Callable[..., Any]) -> Callable[..., Any]:
                 bound.arguments[key] = (
                     clean_id(value) if key in _ID_ARGUMENTS else clean_text(value)
                 )
+            elif key == "options" and isinstance(value, Mapping):  # a slash command's options
+                bound.arguments[key] = {clean_text(k): clean_text(v) for k, v in value.items()}
         return bound
 
     if not inspect.iscoroutinefunction(method):

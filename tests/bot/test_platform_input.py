@@ -102,6 +102,8 @@ async def _junk_through_every_entry_point(
         ann, bob = UserRef("test", ids[3], names[0]), UserRef("test", ids[4], names[1])
         await _call(service.start(chat, ann, texts[0], texts[1]))
         await _call(service.rules(texts[0]))
+        await _call(service.start(chat, ann, "ghosts18", {texts[1]: texts[0]}))  # as a mapping
+        await _call(service.abort(chat, ann))  # (in case those options were good after all)
         service.catalogue(), service.help()
         await _call(service.start(chat, ann, "ghosts18"))
         joined = await _call(service.join(chat, bob))
