@@ -35,11 +35,12 @@ def clean_id(value: object) -> str:
 
 
 def clean_text(value: object) -> str:
-    """Free text a user typed (a move, options, a game id): like an id, but longer."""
+    """Free text a user typed (a move, options, a game id): like an id, but a long one is
+    cut with an ellipsis (no move is that long, so it is refused with its start quoted)."""
     text = value if isinstance(value, str) else str(value)
     if len(text) <= MAX_TEXT and text.isprintable():
         return text
-    return _safe(text, MAX_TEXT)
+    return _safe(text, MAX_TEXT, distinct=False)
 
 
 def clean_name(value: object) -> str:
@@ -75,11 +76,14 @@ def _escaped(text: str) -> str:
     return "".join(out)
 
 
-def _safe(text: str, limit: int) -> str:
-    """Escaped and at most `limit` long; a longer one ends in a hash of the whole, so two
-    different values stay different (and only `limit` characters are escaped)."""
+def _safe(text: str, limit: int, distinct: bool = True) -> str:
+    """Escaped and at most `limit` long (only `limit` characters are read). A longer id ends
+    in a hash of the whole, so two different ids stay different; longer free text is cut
+    with an ellipsis, as a refusal that quotes it will show."""
     head = _escaped(text[:limit])
     if len(text) <= limit and len(head) <= limit:
         return head
+    if not distinct:
+        return head[: limit - 1] + "…"
     digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
     return f"{head[: limit - 17]}~{digest}"
