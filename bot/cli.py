@@ -9,11 +9,13 @@ import sys
 from pathlib import Path
 
 from bot.settings import Settings, load_dotenv
-from bot.store.database import StoreError
+from bot.store.errors import DamagedStore, StoreError
 
 NO_TOKEN = """No chat platform is configured, so Escape offers local play in this terminal.
 To run it in chat, set DISCORD_TOKEN and/or TELEGRAM_TOKEN (see .env.example and the README),
 then `make run` again."""
+
+EXIT_DAMAGED = 3  # the database file is damaged: restarting will not help (systemd: no restart)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -70,7 +72,10 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     except KeyboardInterrupt:
         return 130
-    except StoreError as exc:  # cannot open, too new, damaged: say so and stop at once
+    except DamagedStore as exc:  # found at start: the message names the file and the restore
+        print(exc, file=sys.stderr, flush=True)
+        return EXIT_DAMAGED
+    except StoreError as exc:  # cannot be opened, or newer than this code: stop at once
         print(f"escape-bot: {exc}", file=sys.stderr, flush=True)
         return 2
 

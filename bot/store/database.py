@@ -32,17 +32,7 @@ from typing import Any
 
 import aiosqlite
 
-
-class StoreError(Exception):
-    """The database could not do what was asked (locked, full, unreadable)."""
-
-
-class StaleVersion(StoreError):
-    """The session changed since it was read: someone else acted first."""
-
-
-class ChatBusy(StoreError):
-    """A chat (or thread) already has a live game."""
+from bot.store.errors import ChatBusy, StoreError
 
 
 class SchemaTooNew(StoreError):

@@ -26,17 +26,23 @@ from pathlib import Path
 from typing import Any
 
 from bot.store.database import (
-    ChatBusy,
     Database,
     SchemaTooNew,
     SQLiteDatabase,
+    open_database,
+)
+from bot.store.errors import (
+    RESTORE_STEPS,
+    ChatBusy,
+    DamagedStore,
     StaleVersion,
     StoreError,
-    open_database,
+    driver_errors_translated,
+    is_damage,
 )
 from bot.store.migrations import MIGRATIONS
 
-__all__ = ["ChatBusy", "SchemaTooNew", "StaleVersion", "Store", "StoreError"]
+__all__ = ["ChatBusy", "DamagedStore", "SchemaTooNew", "StaleVersion", "Store", "StoreError"]
 
 LIVE = ("lobby", "active")
 NOTE_SEAT = -2  # a log row that is a note of the bot's (a game ended for idleness), not a move
@@ -101,6 +107,7 @@ _SESSION_COLUMNS = (
 )
 
 
+@driver_errors_translated
 class Store:
     """`_conn` is the Database (SQLite connection or PostgreSQL pool): `_conn.execute` for
     reads, `_write(work)` for a transaction; work(conn) gets the same execute/executemany."""
@@ -120,11 +127,20 @@ class Store:
     ) -> Store:
         """An SQLite path or a `postgresql://` URL; migrated to this code's schema. Raises
         StoreError (with nothing left open) when it cannot be opened or is too new."""
-        db = await open_database(target, busy_timeout, pool_size)
         try:
+            db = await open_database(target, busy_timeout, pool_size)
+        except StoreError as exc:
+            if is_damage(exc):
+                raise DamagedStore(_damaged(target, str(exc.__cause__ or exc))) from exc
+            raise
+        try:
+            if db.kind == "sqlite":
+                await _quick_check(db, target)
             await db.migrate(MIGRATIONS)
-        except BaseException:
-            await db.close(grace=0)
+        except BaseException as exc:
+            await db.close(grace=0)  # else aiosqlite's thread keeps the process alive
+            if isinstance(exc, StoreError) and not isinstance(exc, DamagedStore) and is_damage(exc):
+                raise DamagedStore(_damaged(target, str(exc.__cause__ or exc))) from exc
             raise
         return cls(db, clock)
 
@@ -529,6 +545,19 @@ def _session_row(row: Sequence[Any], seats: list[SeatRow]) -> SessionRow:
         result=json.loads(result) if result else None, created_at=created,
         updated_at=updated, clock=json.loads(clock or "{}"), wake_at=wake_at, seats=seats,
     )  # fmt: skip
+
+
+async def _quick_check(conn: Database, path: str | Path) -> None:
+    """SQLite's quick_check at start (every page read once, seconds for a large file): a
+    damaged file stops the bot before it appends moves to it."""
+    async with conn.execute("PRAGMA quick_check(5)") as cur:
+        problems = [row[0] for row in await cur.fetchall() if row[0] != "ok"]
+    if problems:
+        raise DamagedStore(_damaged(path, "; ".join(problems)))
+
+
+def _damaged(path: str | Path, detail: str) -> str:
+    return f"The database {path} is damaged ({detail}). Escape will not run on it: {RESTORE_STEPS}."
 
 
 def _on(platforms: Sequence[str] | None) -> tuple[str, tuple[str, ...]]:
