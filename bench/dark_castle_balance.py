@@ -41,6 +41,10 @@ def _value(steps: list, players: int) -> float:
             total += 2.0 * (players if step["n"] == "per_player" else step["n"])
         elif kind == "lose_item":
             total -= 2.0
+        elif kind == "plague":
+            total -= step.get("n", 1.2) * width
+        elif kind == "cure":
+            total += step.get("n", 1) * width * 0.8
         elif kind == "combat":
             total -= 3.0 + step["attack"]
             total += 2.0 if step.get("loot", True) else 0.0
@@ -77,10 +81,10 @@ def sensible(game, state, seat, legal, rng: random.Random) -> str:
     uses = [a for a in legal if a.startswith("use ")]
     if kind in ("between", "share"):
         for action in uses:
-            item = C.ITEMS[action.split()[1]]
+            item = C.TOOLS[action.split()[1]]
             words = action.split()
             holder = chars[idx(words[2])] if len(words) > 2 else None
-            holder = holder or next(c for c in chars if item["id"] in c["items"])
+            holder = holder or next(c for c in chars if item["id"] in game._tools(s, idx(c["who"])))
             heal = next((e for e in item["effects"] if e["k"] == "heal"), None)
             missing = hp0 - holder["hp"]
             if heal and heal.get("all"):
@@ -109,7 +113,7 @@ def sensible(game, state, seat, legal, rng: random.Random) -> str:
     if kind == "choose":
         step = game._step_at(s.pending["card"], s.pending["path"])
         return max(
-            legal,
+            (a for a in legal if a.startswith("choose ")),
             key=lambda a: _value(step["options"][int(a.split()[1]) - 1]["steps"], len(chars)),
         )
     if kind == "send":
@@ -121,7 +125,7 @@ def sensible(game, state, seat, legal, rng: random.Random) -> str:
             faces = C.CHARACTERS[chars[k]["who"]]["faces"]
             return (sum(1 for f in faces if traits & set(f)), chars[k]["hp"])
 
-        return max(legal, key=chance)
+        return max((a for a in legal if a.startswith("send ")), key=chance)
     if kind == "react":
         return uses[0] if uses else "pass"
     if kind == "discard":
@@ -138,9 +142,9 @@ def sensible(game, state, seat, legal, rng: random.Random) -> str:
     if kind == "attack":
         cb = s.combat
         for action in uses:
-            item = C.ITEMS[action.split()[1]]
+            item = C.TOOLS[action.split()[1]]
             effects = {e["k"]: e for e in item["effects"]}
-            holder = idx(next(c["who"] for c in chars if item["id"] in c["items"]))
+            holder = next(k for k in range(len(chars)) if item["id"] in game._tools(s, k))
             roll = cb["rolls"].get(str(holder), "")
             if "strike" in effects:
                 return action
@@ -161,6 +165,7 @@ CASTLES = {
     "core": {},
     "cult alone": {"cult": "on", "castle": "pack"},
     "plague alone": {"plague": "on", "castle": "pack"},
+    "collector": {"collector": "on"},
     "mixed": {name: "on" for name in C.SUPPLEMENTS},
 }
 

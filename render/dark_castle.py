@@ -81,7 +81,13 @@ def _card(d: ImageDraw.ImageDraw, view: dict, height: int) -> None:
     y = top + 20
     if not card:
         T.text(d, (x, y), "The prisoners gather in the dark.", 28, ink)
-        T.paragraph(d, (x, y + 50), view.get("prompt", ""), 22, CARD_W - 48, ink)
+        y = T.paragraph(d, (x, y + 50), view.get("prompt", ""), 22, CARD_W - 48, ink) + 10
+        if view.get("flaws"):
+            T.text(d, (x, y), "FLAWS DEALT ONTO THE PRISONERS", 18, T.VERMILION)
+            y += 28
+            for who, flaw in view["flaws"].items():
+                line = f"{who.title()}: {flaw['name']} - {flaw['text']}"
+                y = T.paragraph(d, (x, y), line, 18, CARD_W - 48, ink, max_lines=2) + 4
         return
     label = {"start": "START", "chapter": f"CHAPTER {view['chapters_turned']} OF 15",
              "boss": "BOSS"}[card["kind"]]  # fmt: skip
@@ -143,7 +149,11 @@ def _ending(d: ImageDraw.ImageDraw, view: dict, x: int, y: int, ink) -> int:
     T.text(d, ((x + CARD_X + CARD_W - 24) / 2, y + 35), "ESCAPED" if won else "DEFEATED", 40,
            T.WHITE, "mm")  # fmt: skip
     y += 84
-    return T.paragraph(d, (x, y), view["ending"], 22, CARD_W - 48, ink, max_lines=4) + 8
+    y = T.paragraph(d, (x, y), view["ending"], 22, CARD_W - 48, ink, max_lines=4) + 8
+    if view.get("epilogue"):
+        T.text(d, (x, y), "EPILOGUE", 18, T.VERMILION)
+        y = T.paragraph(d, (x, y + 26), view["epilogue"], 20, CARD_W - 48, ink, max_lines=6) + 8
+    return y
 
 
 def _log(d: ImageDraw.ImageDraw, view: dict, x: int, y_min: int, y_max: int, ink) -> None:
@@ -257,6 +267,11 @@ def _party(d: ImageDraw.ImageDraw, view: dict) -> None:
             packed = ", ".join(i["name"] for i in char["stored"])
             iy = T.paragraph(d, (x + 14, iy), f"In the knapsack: {packed}", 18, 330, T.DARK,
                              max_lines=1)  # fmt: skip
+        if char.get("flaw"):
+            flaw = char["flaw"]
+            used = " (used)" if flaw["used"] else ""
+            iy = T.paragraph(d, (x + 14, iy), f"Flaw: {flaw['name']}{used}", 18, 330, T.DARK,
+                             max_lines=1)  # fmt: skip
         if char.get("curses"):
             cursed = ", ".join(c["name"] for c in char["curses"])
             T.paragraph(d, (x + 14, iy), f"Curses: {cursed}", 18, 330, T.VERMILION, max_lines=1)
@@ -311,6 +326,8 @@ def describe(view: dict) -> str:
         parts.append(f"{card['title']}: {card['text']}")
     if view.get("ending"):
         parts.append(view["ending"])
+        if view.get("epilogue"):
+            parts.append("Epilogue: " + view["epilogue"])
     elif view.get("asking"):
         parts.append(f"Now: {view['asking']}.")
     elif card and card.get("asks") and not view.get("options") and not view.get("combat"):
@@ -337,6 +354,8 @@ def describe(view: dict) -> str:
         cult = "; rolls the cult die" if char.get("cult_die") else ""
         if char.get("plague"):
             cult += f"; plague {char['plague']}"
+        if char.get("flaw"):
+            cult += f"; flaw {char['flaw']['name']}" + (" (used)" if char["flaw"]["used"] else "")
         if char.get("stored"):
             cult += "; in the knapsack: " + ", ".join(i["name"] for i in char["stored"])
         parts.append(

@@ -23,11 +23,11 @@ Not built yet (what the vocabulary still lacks):
   flagged so their death does not end the game and "per player" does not count them;
   relics as items with new effects (the chalice: HP given by donors to a recipient
   between chapters; the spell book: a spell die rolled instead of the character die);
-- collector's box: flaws (one use each, a new action), death dice (a shield face `s`
-  and split faces among the chapter dice outcomes, removed by a double or two players'
-  matching singles, so attacks must be able to pair across players), epilogue texts
-  on the result, the Living Stone (a relic with its own die). Random start cards and
-  more bosses are data already.
+- collector's box (collector.json): flaws (`FLAWS`, one use each, using the item effects),
+  start cards and bosses shuffled in, epilogues (`EPILOGUES`) read at the end. Still
+  missing: death dice (a shield face `s` and split faces among the chapter dice outcomes,
+  removed by a double or two players' matching singles, so attacks must be able to pair
+  across players) and the Living Stone (a relic with its own die).
 """
 
 from __future__ import annotations
@@ -109,6 +109,8 @@ ITEM_EFFECTS = (
 SUPPLEMENTS: dict[str, dict] = {
     "cult": {"title": "Cult of the Death Knight", "boss": "b_deathknight"},
     "plague": {"title": "Blight of the Plague Lord", "boss": "b_plaguelord"},
+    # The Collector's Box has no chapters: it adds flaws, start cards, bosses and epilogues.
+    "collector": {"title": "The Collector's Box", "boss": "", "chapters": False},
 }
 # The plague die, never re-rolled or modified: our faces are the published 0, 0, 1, 1, 2, 3
 # of dark_castle.md. Each threshold reached costs HP at once (our values).
@@ -128,7 +130,9 @@ _DIR = Path(__file__).parent / "content"
 
 
 def _load() -> dict[str, dict]:
-    cards: dict[str, dict] = {"start": {}, "chapter": {}, "boss": {}, "item": {}}
+    cards: dict[str, dict] = {
+        "start": {}, "chapter": {}, "boss": {}, "item": {}, "flaw": {}, "epilogue": {}
+    }  # fmt: skip
     for path in sorted(_DIR.glob("*.json")):
         data = json.loads(path.read_text(encoding="utf-8"))
         for kind, key in (("start", "starts"), ("chapter", "chapters"), ("boss", "bosses")):
@@ -137,6 +141,10 @@ def _load() -> dict[str, dict]:
                 cards[kind][card["id"]] = card
         for item in data.get("items", []):
             cards["item"][item["id"]] = dict(item, set=path.stem)
+        for flaw in data.get("flaws", []):
+            cards["flaw"][flaw["id"]] = dict(flaw, set=path.stem, kind="flaw", hands=0)
+        if data.get("epilogues"):
+            cards["epilogue"][path.stem] = data["epilogues"]
     return cards
 
 
@@ -145,6 +153,11 @@ STARTS: dict[str, dict] = CARDS["start"]
 CHAPTERS: dict[str, dict] = CARDS["chapter"]
 BOSSES: dict[str, dict] = CARDS["boss"]
 ITEMS: dict[str, dict] = CARDS["item"]
+# Character flaws (the Collector's Box): one use each, never traded; they use the item
+# effects, so `TOOLS` looks up an item or a flaw alike.
+FLAWS: dict[str, dict] = CARDS["flaw"]
+TOOLS: dict[str, dict] = {**ITEMS, **FLAWS}
+EPILOGUES: dict[str, dict] = CARDS["epilogue"]
 ALL_CARDS: dict[str, dict] = {**STARTS, **CHAPTERS, **BOSSES}
 
 
@@ -279,7 +292,7 @@ def is_plague_card(item_id: str) -> bool:
 
 
 def has_effect(item_id: str, kind: str) -> dict | None:
-    return next((e for e in ITEMS[item_id].get("effects", []) if e["k"] == kind), None)
+    return next((e for e in TOOLS[item_id].get("effects", []) if e["k"] == kind), None)
 
 
 def check_item(item: dict) -> list[str]:

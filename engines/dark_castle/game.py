@@ -31,7 +31,7 @@ from engines.dark_castle.rules_text import RULES_TEXT
 
 CASTLE_CHAPTERS = 15
 LOG_LINES = 8
-CHANCE_KINDS = ("start", "chapter", "boss", "dice", "roll", "item", "gamble", "plague")
+CHANCE_KINDS = ("start", "chapter", "boss", "dice", "roll", "item", "gamble", "plague", "deal")
 CASTLES = ("mixed", "pack", "pack-numbered")
 
 
@@ -59,6 +59,7 @@ class DarkCastleState:
     log: list[str] = field(default_factory=list)
     opts: dict = field(default_factory=dict)  # the game's options (supplements, castle)
     tainted: list[str] = field(default_factory=list)  # items on the table from a carrier
+    flaws: dict = field(default_factory=dict)  # character -> flaw dealt onto it (collector)
 
 
 def _option(name: str) -> Option:
@@ -75,6 +76,7 @@ class DarkCastle(Game):
     options = {
         "cult": _option("cult"),
         "plague": _option("plague"),
+        "collector": _option("collector"),
         "castle": Option(
             CASTLES,
             "mixed",
@@ -103,9 +105,15 @@ class DarkCastle(Game):
             }
             for seat in seats
         ]
-        return DarkCastleState(
+        s = DarkCastleState(
             names=list(names), hp_start=start_hp(len(names)), chars=chars, opts=dict(options)
         )
+        if self._collector(s):  # flaws are dealt onto the characters before choosing
+            s.pending = {"kind": "deal"}
+        return s
+
+    def _collector(self, s: DarkCastleState) -> bool:
+        return s.opts.get("collector") == "on"
 
     # ----- the castle's content: which sets are in play -------------------------------
     def _supplements(self, s: DarkCastleState) -> list[str]:
@@ -113,7 +121,7 @@ class DarkCastle(Game):
 
     def _chapter_sets(self, s: DarkCastleState) -> list[str]:
         """Mixed: the core castle and every pack in play; a pack alone: only the packs."""
-        packs = self._supplements(s)
+        packs = [x for x in self._supplements(s) if C.SUPPLEMENTS[x].get("chapters", True)]
         if s.opts.get("castle", "mixed") != "mixed" and packs:
             return packs
         return ["core", *packs]
@@ -243,12 +251,12 @@ class DarkCastle(Game):
         someone it can heal."""
         out = []
         for item_id in self._usable(s, k, when):
-            heal = next((e for e in C.ITEMS[item_id].get("effects", []) if e["k"] == "heal"), None)
+            heal = C.has_effect(item_id, "heal")
             cure = C.has_effect(item_id, "cure") and s.chars[k].get("plague", 0) > 0
             if heal and not heal.get("all"):
                 if s.chars[k]["hp"] < s.hp_start or cure:
                     out.append(f"use {item_id}")
-                if when == "camp":
+                if when == "camp" and item_id in s.chars[k]["items"]:  # a flaw is not passed on
                     out += [
                         f"use {item_id} {c['who']}"
                         for j, c in enumerate(s.chars)
@@ -267,8 +275,8 @@ class DarkCastle(Game):
         char = s.chars[k]
         out = []
         cb = s.combat
-        for item_id in char["items"]:
-            item = C.ITEMS[item_id]
+        for item_id in self._tools(s, k):
+            item = C.TOOLS[item_id]
             if item_id in char["spent"]:
                 continue
             for effect in item.get("effects", []):
@@ -300,6 +308,12 @@ class DarkCastle(Game):
                     out.append(item_id)
                     break
         return out
+
+    def _tools(self, s: DarkCastleState, k: int) -> list[str]:
+        """What character k may use: carried items, and an unused flaw (one use a game)."""
+        char = s.chars[k]
+        flaw = [char["flaw"]] if char.get("flaw") and not char.get("flaw_used") else []
+        return char["items"] + flaw
 
     def _options(self, s: DarkCastleState, step: dict) -> list[int]:
         tags = self._tags(s)
@@ -357,6 +371,8 @@ class DarkCastle(Game):
         if verb == "pick":
             k = next(k for k, c in enumerate(s.chars) if c["seat"] == seat and not c["who"])
             s.chars[k]["who"] = args[0]
+            if args[0] in s.flaws:
+                s.chars[k]["flaw"] = s.flaws[args[0]]
             ev.append(Event(f"{s.names[seat]} will escape as {C.CHARACTERS[args[0]]['title']}."))
             if all(c["who"] for c in s.chars):
                 for c in s.chars:
@@ -464,8 +480,10 @@ class DarkCastle(Game):
     def chance_outcomes(self, s: DarkCastleState) -> list[tuple[str, float]]:
         p = s.pending
         kind = p["kind"] if p else ""
+        if kind == "deal":
+            return _uniform(sorted(set(C.FLAWS) - set(s.flaws.values())))
         if kind == "start":
-            return _uniform(sorted(C.STARTS))
+            return _uniform(C.in_sets(C.STARTS, ["core", "collector"][: 1 + self._collector(s)]))
         if kind == "chapter":
             left = [c for c in C.in_sets(C.CHAPTERS, self._chapter_sets(s)) if c not in s.used]
             if s.opts.get("castle") == "pack-numbered":
@@ -478,7 +496,8 @@ class DarkCastle(Game):
             sets = self._chapter_sets(s)
             if sets != ["core"] and "core" not in sets:
                 return _uniform(sorted(C.SUPPLEMENTS[p]["boss"] for p in sets))
-            return _uniform(C.in_sets(C.BOSSES, sets))
+            extra = ["collector"] if self._collector(s) else []  # more bosses, shuffled in
+            return _uniform(C.in_sets(C.BOSSES, sets + extra))
         if kind in ("dice", "gamble"):
             return C.chapter_dice_outcomes(p.get("n", 1))
         if kind == "roll":
@@ -508,7 +527,17 @@ class DarkCastle(Game):
         p = s.pending
         kind = p["kind"]
         s.pending = None
-        if kind == "start":
+        if kind == "deal":
+            who = next(w for w in self._prisoners(s) if w not in s.flaws)
+            s.flaws[who] = outcome
+            if all(w in s.flaws for w in self._prisoners(s)):
+                ev.append(Event("Flaws are dealt: " + "; ".join(
+                    f"{C.CHARACTERS[w]['title']}: {C.FLAWS[f]['name']}" for w, f in s.flaws.items()
+                ) + "."))  # fmt: skip
+                s.pending = {"kind": "pick"}
+            else:
+                s.pending = {"kind": "deal"}
+        elif kind == "start":
             s.start = outcome
             self._open_card(s, outcome, ev)
         elif kind in ("chapter", "boss"):
@@ -610,6 +639,8 @@ class DarkCastle(Game):
         if card["kind"] == "boss":
             s.outcome = "won"
             ev.append(Event("The boss falls. The gate groans open: you escape the Dark Castle!"))
+            if self._collector(s):
+                ev.append(Event("Epilogue: " + C.EPILOGUES["collector"]["won"], kind="epilogue"))
             return
         if card["kind"] == "chapter":
             left = CASTLE_CHAPTERS - len(s.used)
@@ -707,6 +738,8 @@ class DarkCastle(Game):
             s.pending = None
             who = " and ".join(self._name(s, k) for k in dead)
             ev.append(Event(f"{who} dies. The castle keeps its prisoners: the escape has failed."))
+            if self._collector(s):
+                ev.append(Event("Epilogue: " + C.EPILOGUES["collector"]["lost"], kind="epilogue"))
 
     def _heal(self, s: DarkCastleState, k: int, n: int) -> int:
         """Never above the start; a marked prisoner back at half health takes their own die
@@ -838,13 +871,16 @@ class DarkCastle(Game):
     def _use(
         self, s: DarkCastleState, item_id: str, ev: list[Event], target: int | None = None
     ) -> None:
-        k = next(k for k, c in enumerate(s.chars) if item_id in c["items"])
-        item = C.ITEMS[item_id]
+        k = next(k for k, c in enumerate(s.chars) if item_id in self._tools(s, k))
+        item = C.TOOLS[item_id]
         char = s.chars[k]
         on = f" on {self._name(s, target)}" if target is not None else ""
-        ev.append(Event(f"{self._name(s, k)} uses the {item['name']}{on}."))
+        what = "flaw" if item_id in C.FLAWS else "item"
+        ev.append(Event(f"{self._name(s, k)} uses the {what} {item['name']}{on}."))
         when = s.pending["kind"]
-        if item.get("uses") == "discard":
+        if item_id in C.FLAWS:
+            char["flaw_used"] = True
+        elif item.get("uses") == "discard":
             char["items"].remove(item_id)
         elif item.get("uses") == "chapter":
             char["spent"].append(item_id)
@@ -1220,6 +1256,11 @@ class DarkCastle(Game):
                 "pack": C.SUPPLEMENTS.get(card["set"], {}).get("title", ""),
             }
         view["asking"] = self._asking(s)
+        view["epilogue"] = (
+            C.EPILOGUES["collector"][s.outcome] if s.outcome and self._collector(s) else ""
+        )
+        if not s.card and s.flaws:  # before choosing: the flaws dealt onto the characters
+            view["flaws"] = {w: _flaw_view({"flaw": f}) for w, f in s.flaws.items()}
         view["ending"] = self.result(s).summary if s.outcome else ""
         if p.get("kind") == "choose":
             step = self._step_at(p["card"], p["path"])
@@ -1300,6 +1341,7 @@ class DarkCastle(Game):
                 (list(t) for t in C.PLAGUE_THRESHOLDS if t[0] > c.get("plague", 0)), None
             ),
             "stored": [_item_view(i) for i in c.get("stored", [])],
+            "flaw": _flaw_view(c),
         }
 
     def _prompt(self, s: DarkCastleState) -> str:
@@ -1309,6 +1351,8 @@ class DarkCastle(Game):
             return "Escaped! The party is free."
         if s.outcome == "lost":
             return "The escape has failed."
+        if kind == "deal":
+            return "The flaws are dealt onto the prisoners..."
         if kind == "pick":
             names = self._prisoners(s)
             return f"Choose your prisoners: pick {', '.join(names[:-1])} or {names[-1]}."
@@ -1363,8 +1407,8 @@ class DarkCastle(Game):
 
     def describe(self, s: DarkCastleState, action: str) -> str:
         verb, *args = action.split()
-        if verb in ("take", "drop", "use", "discard") and args and args[0] in C.ITEMS:
-            item = C.ITEMS[args[0]]
+        if verb in ("take", "drop", "use", "discard") and args and args[0] in C.TOOLS:
+            item = C.TOOLS[args[0]]
             to = " on the" if verb == "use" else " to the"
             rest = f"{to} {args[1].title()}" if len(args) > 1 else ""
             return f"{verb.title()} {item['name']}{rest}: {item['text']}"[:100]
@@ -1421,6 +1465,14 @@ def _faces(face: str) -> str:
     if not face:
         return "nothing"
     return " ".join(C.TRAIT_NAMES[t] for t in face)
+
+
+def _flaw_view(char: dict) -> dict | None:
+    flaw = C.FLAWS.get(char.get("flaw", ""))
+    if not flaw:
+        return None
+    return {"id": flaw["id"], "name": flaw["name"], "text": flaw["text"],
+            "used": bool(char.get("flaw_used"))}  # fmt: skip
 
 
 def _item_view(item_id: str) -> dict:

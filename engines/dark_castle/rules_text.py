@@ -52,6 +52,7 @@ SUPPLEMENTS (game options, all combinable; `/escape start dark_castle cult=on`):
   cult=on      Cult of the Death Knight: 15 chapters, the Death Knight, 5 curses.
   plague=on    Blight of the Plague Lord: 15 chapters, the Plague Lord, 4 plague cards,
                4 items (the knapsack among them), 3 more prisoners.
+  collector=on The Collector's Box: flaws, 2 more start cards, 2 more bosses, epilogues.
   castle=mixed        (default) the core chapters and every pack that is on, shuffled
                       together; the boss is any boss of those sets.
   castle=pack         only the chapters of the packs that are on, shuffled, with their own
@@ -86,6 +87,13 @@ KNAPSACK: worn over the shoulder, no hand. Its owner may store two more items in
 (`stow axe`, `unstow axe`), only between chapters; stored items cannot be used or counted
 (a key in the knapsack opens nothing) until they are taken out. Put the knapsack down and
 its contents come out with it; lose it and they are lost too.
+
+COLLECTOR'S BOX (collector=on): before choosing, a flaw is dealt face up onto every
+prisoner; you take the prisoner with their flaw. A flaw is used once a game (`use liar`),
+whenever an item with the same effect could be used, and is never traded. The start card is
+drawn from all start cards; the boss of a mixed castle from all bosses (a pack played on its
+own keeps its own boss). When the game ends, the victory or defeat epilogue is read.
+Not built yet: the death dice and the Living Stone.
 
 BOSS: several phases, one after another, each its own row and attack; no item between
 phases. Beat the last phase with everyone alive and you escape.

@@ -7,6 +7,7 @@ import pytest
 from bot.service import ChatRef, GameService, UserRef
 from bot.store import Store
 from engines import REGISTRY
+from engines.dark_castle import cards as C
 from engines.dark_castle.cards import BOSSES as G_BOSSES
 
 G = REGISTRY["dark_castle"]
@@ -39,11 +40,13 @@ def careful(s, legal: list[str]) -> str:
     return next((a for a in legal if a.startswith(("hit ", "choose ", "send "))), legal[0])
 
 
-async def play_castle(tmp_path, seed: int, users: list[UserRef]) -> tuple[object, object]:
+async def play_castle(
+    tmp_path, seed: int, users: list[UserRef], options: str = ""
+) -> tuple[object, object]:
     store = await Store.open(tmp_path / f"castle-{seed}.sqlite3", busy_timeout=0.2)
     try:
         service = GameService(store, seed_source=lambda: seed, pictures=False)
-        await service.start(CHAT, users[0], "dark_castle")
+        await service.start(CHAT, users[0], "dark_castle", options)
         for user in users[1:]:
             await service.join(CHAT, user)
         replies = await service.begin(CHAT, users[0])
@@ -81,3 +84,25 @@ async def test_a_party_escapes_or_dies_trying_through_the_service(tmp_path, seed
         assert all(c["hp"] > 0 for c in state.chars) and state.card in G_BOSSES
     else:
         assert any(c["hp"] == 0 for c in state.chars)
+
+
+@pytest.mark.parametrize(
+    "options",
+    ["cult=on castle=pack", "plague=on castle=pack-numbered", "cult=on plague=on"],
+)
+async def test_each_pack_alone_and_all_mixed_play_through_the_service(tmp_path, options):
+    """Issue 16, done when: "A party can play each pack on its own and all of it mixed,
+    through the service"; the options reach the engine and the game ends."""
+    board, row = await play_castle(tmp_path, 3, [ANN, BOB], options)
+    assert board.final and row.status == "finished"
+    state = G.load(row.state)
+    assert state.outcome in ("won", "lost")
+    for pair in options.split():
+        name, value = pair.split("=")
+        assert state.opts[name] == value
+    packs = [p.split("=")[0] for p in options.split() if p.endswith("=on")]
+    sets = {C.CHAPTERS[c]["set"] for c in state.used}
+    if "castle=pack" in options:
+        assert sets == set(packs)
+    if "pack-numbered" in options:
+        assert state.used == sorted(state.used, key=lambda c: C.CHAPTERS[c]["n"])
