@@ -134,7 +134,7 @@ HOUSE DECISIONS (the rulebook is silent or the chat needs a rule):
 - A boss's phases follow one another at once: no rest between them beyond the usual
   resting rule, no trading, no item; each phase counts its rounds from 1.
 - Items drawn during a chapter are shared out at once, before the chapter goes on.
-- Curses (our own): the Grave Hex (3 HP at once, then gone), Brittle Bones (+1 damage
+- Curses (our own): the Grave Hex (2 HP at once, then gone), Brittle Bones (+1 damage
   from enemy attacks until you rest), the Leech Sigil (1 HP each time a chapter is turned,
   until the party wins a combat), Shivering Dread (your doubles do not block, until the
   party wins a combat), and Marked for Death (it never lifts).

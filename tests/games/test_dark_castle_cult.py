@@ -112,7 +112,7 @@ def test_a_curse_that_says_so_goes_at_once(monkeypatch):
     """Pack 1: curses stay "unless the curse card itself says otherwise" (the Grave Hex)."""
     s = cult_room(monkeypatch, {"do": "draw", "n": 1})
     s = chance(act(s, "draw smith"), "gravehex")
-    assert char(s, "smith")["hp"] == 15 and char(s, "smith")["curses"] == []
+    assert char(s, "smith")["hp"] == 16 and char(s, "smith")["curses"] == []
     assert s.pending == {"kind": "between"}  # nothing reached the table
 
 
