@@ -1,16 +1,27 @@
 """Dark Castle balance: the win rate of a simple, sensible party by party size.
 
-Run from the checkout: .venv/bin/python bench/dark_castle_balance.py [games per size]
-(default 400; seeds 0..games-1, so a run is reproducible). It is not part of the test
-suite: pytest collects only tests/, and a simulation's rate is a measurement, not a test.
+Run from the checkout: .venv/bin/python bench/dark_castle_balance.py [games per cell]
+(default 200; seeds 0..games-1, so a run is reproducible). It reports the win rate by party
+size for the core castle, each pack on its own, the Collector's Box, and everything mixed.
+It is not part of the test suite: pytest collects only tests/, and a simulation's rate is a
+measurement, not a test.
 
 The policy plays as a careful table would: a balanced team; the healthiest prisoner
-turns the next chapter; items go to free hands; the most wounded prisoner rests whenever
-they are down 2 HP or more; strike items are thrown at once; a failed roll is re-rolled
-when an item allows it; a choice is judged by a rough value of its steps.
-The target (issue 7) is a win rate of roughly 25-60% for every party size. Last measured
-(400 games a size, core content of rules_version 2): solo 58.0%, 2 players 54.8%,
-3 players 27.8%, 4 players 29.5%; most defeats come at the boss.
+turns the next chapter and draws the item cards (the healthiest unmarked one, where curses
+lurk); items go to free hands; the most wounded prisoner rests whenever they are down 2 HP
+or more; strike items are thrown at once; a failed roll is re-rolled when an item allows
+it; a choice is judged by a rough value of its steps (plague counts against it). It knows
+nothing of the knapsack and takes tainted loot without a thought.
+The target (issue 16) is a win rate between 15% and 75% for every castle and party size.
+Last measured (40 games a cell, rules_version 3, on a loaded shared machine):
+                  solo    2p     3p     4p
+    core          55.0%  60.0%  32.5%  20.0%
+    cult alone    60.0%  60.0%  37.5%  22.5%
+    plague alone  70.0%  72.5%  25.0%  17.5%
+    collector     70.0%  67.5%  47.5%  40.0%
+    mixed         65.0%  57.5%  30.0%  35.0%
+(earlier, 400 games a size of the core castle: 58.0%, 54.8%, 27.8%, 29.5%; 40 games give
+about +-8 points.)
 """
 
 from __future__ import annotations
