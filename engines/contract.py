@@ -180,6 +180,11 @@ class Game(ABC):
         events = self._apply(new, seat, action)
         return new, events
 
+    def apply_in_place(self, state: State, seat: Seat, action: str) -> list[Event]:
+        """For search only: apply an action taken from `legal_actions` or `chance_outcomes`
+        to a state the caller owns, without the checks and the copy of `apply`."""
+        return self._apply(state, seat, action)
+
     def not_your_turn(self, state: State, acting: list[Seat]) -> str:
         names = self.seat_names(state)
         if names:
