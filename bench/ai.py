@@ -24,7 +24,8 @@ from engines import CHANCE, REGISTRY, Game
 from engines.ai import choose
 from engines.ai.search import sample
 
-Player = Callable[[Game, object, int, random.Random], tuple[str, float | None]]
+Timing = tuple[float, float]  # wall seconds, CPU seconds of the searching thread
+Player = Callable[[Game, object, int, random.Random], tuple[str, Timing | None]]
 LEVEL_ORDER = ("easy", "normal", "hard")
 MAX_STEPS = 3000
 
@@ -35,14 +36,14 @@ def random_player(game: Game, state, seat: int, rng: random.Random) -> tuple[str
 
 
 def ai_player(level: str) -> Player:
-    def play(game: Game, state, seat: int, rng: random.Random) -> tuple[str, float | None]:
+    def play(game: Game, state, seat: int, rng: random.Random) -> tuple[str, Timing | None]:
         decision = choose(game, state, seat, level, random.Random(int(rng.random() * 2**62)))
-        return decision.action, decision.seconds if decision.iterations else None
+        return decision.action, (decision.seconds, decision.cpu) if decision.iterations else None
 
     return play
 
 
-def match(game: Game, players: list[Player], seed: int, times: list[float]) -> list[float]:
+def match(game: Game, players: list[Player], seed: int, times: list[Timing]) -> list[float]:
     """One game; returns each seat's reward (1 won, 0 lost, shared in a co-operative game)."""
     from engines.ai.search import rewards
 
@@ -64,7 +65,7 @@ def match(game: Game, players: list[Player], seed: int, times: list[float]) -> l
     return rewards(game, state, len(players))
 
 
-def duel(game: Game, first: Player, second: Player, matches: int, times: list[float]) -> float:
+def duel(game: Game, first: Player, second: Player, matches: int, times: list[Timing]) -> float:
     """The share of matches `first` wins against `second`, seats alternating."""
     won = 0.0
     for k in range(matches):
@@ -79,6 +80,17 @@ def percentile(samples: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else 0.0
 
 
+def spread(times: list[Timing]) -> str:
+    """CPU and wall time of the searches: median / 99th percentile."""
+    if not times:
+        return "-"
+    cpu, wall = [c for _, c in times], [w for w, _ in times]
+    return (
+        f"{statistics.median(cpu):.2f}/{percentile(cpu, 0.99):.2f}  "
+        f"{statistics.median(wall):.2f}/{percentile(wall, 0.99):.2f}"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", default="ghosts18,castle_doors,haunted_house,hidden_castle")
@@ -86,11 +98,14 @@ def main() -> None:
     parser.add_argument("--matches", type=int, default=200)
     parser.add_argument("--dark-sizes", default="1,2,3,4")
     args = parser.parse_args()
-    print(f"{'game':15} {'level':7} {'vs random':>9} {'vs below':>9} {'median s':>9} {'p99 s':>7}")
+    print(
+        f"{'game':15} {'level':7} {'vs random':>9} {'vs below':>9}  "
+        "CPU s median/p99  wall s median/p99"
+    )
     for game_id in [g for g in args.games.split(",") if g]:
         game = REGISTRY[game_id]
         for level in [lv for lv in args.levels.split(",") if lv]:
-            times: list[float] = []
+            times: list[Timing] = []
             start = time.perf_counter()
             vs_random = duel(game, ai_player(level), random_player, args.matches, times)
             below = LEVEL_ORDER.index(level) - 1
@@ -99,10 +114,9 @@ def main() -> None:
                 if below >= 0
                 else f"{'-':>9}"
             )
-            median = statistics.median(times) if times else 0.0
             print(
-                f"{game_id:15} {level:7} {vs_random:9.0%} {vs_below} {median:9.3f} "
-                f"{percentile(times, 0.99):7.3f}   ({time.perf_counter() - start:.0f} s)",
+                f"{game_id:15} {level:7} {vs_random:9.0%} {vs_below}  {spread(times)}"
+                f"   ({time.perf_counter() - start:.0f} s)",
                 flush=True,
             )
     game = REGISTRY["dark_castle"]
@@ -113,11 +127,9 @@ def main() -> None:
                        for k in range(args.matches))  # fmt: skip
             rand = sum(match(game, [random_player] * size, 2000 + k, [])[0]
                        for k in range(args.matches))  # fmt: skip
-            median = statistics.median(times) if times else 0.0
             print(
                 f"dark_castle x{size}  {level:7} bots escape {bots / args.matches:.0%}, "
-                f"random {rand / args.matches:.0%}  {median:.3f} s median, "
-                f"{percentile(times, 0.99):.3f} s p99",
+                f"random {rand / args.matches:.0%}  {spread(times)}",
                 flush=True,
             )
 

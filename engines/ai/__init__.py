@@ -31,7 +31,6 @@ def decide(
         chosen = replace(
             chosen,
             iterations=max(1, round(chosen.iterations * scale)),
-            seconds=chosen.seconds * scale,
             depth=max(1, round(chosen.depth * min(1.0, scale * 4))),
         )
     return choose(game, loaded, seat, chosen, random.Random(seed))

@@ -9,8 +9,9 @@ so each seat chooses for itself (a co-operative game ranks everyone together, so
 party wins or loses as one).
 
 The only inputs are the seat's view (through the redrawn states), the level and a seeded
-`random.Random` used through `random()` alone: the same call gives the same action, the
-iteration budget binds first under normal load, and the time budget is only a guard.
+`random.Random` used through `random()` alone: the same call gives the same action, for the
+iteration budget binds first and the time budget (CPU time of the searching thread, so a
+loaded machine does not change the choice) is only a guard.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ Rollout = Callable[[Game, State, Seat, list[str], random.Random], str]
 class Level:
     name: str
     iterations: int
-    seconds: float  # a guard: the iteration budget is meant to bind first
+    seconds: float  # a guard, in CPU seconds of this thread: the iterations bind first
     depth: int  # player moves in a rollout before the position is evaluated
     heuristics: bool  # the game's rollout policy (its evaluation is always used)
     blunder: float  # the share of decisions made at random (a beginner can win)
@@ -42,9 +43,9 @@ class Level:
 
 
 LEVELS: dict[str, Level] = {
-    "easy": Level("easy", iterations=30, seconds=0.5, depth=4, heuristics=False, blunder=0.3),
-    "normal": Level("normal", iterations=160, seconds=1.5, depth=8, heuristics=True, blunder=0.0),
-    "hard": Level("hard", iterations=500, seconds=4.0, depth=10, heuristics=True, blunder=0.0),
+    "easy": Level("easy", iterations=40, seconds=0.5, depth=4, heuristics=False, blunder=0.3),
+    "normal": Level("normal", iterations=500, seconds=1.8, depth=8, heuristics=True, blunder=0.0),
+    "hard": Level("hard", iterations=1500, seconds=5.0, depth=10, heuristics=True, blunder=0.0),
 }
 DEFAULT_LEVEL = "normal"
 
@@ -53,7 +54,8 @@ DEFAULT_LEVEL = "normal"
 class Decision:
     action: str
     iterations: int
-    seconds: float
+    seconds: float  # wall time
+    cpu: float = 0.0  # CPU time of the searching thread
 
 
 class _Node:
@@ -128,14 +130,20 @@ def choose(
     """The action `seat` plays now, chosen from what it can see."""
     lv = LEVELS[level] if isinstance(level, str) else level
     rng = rng or random.Random(0)
-    started = time.perf_counter()
+    started, cpu_started = time.perf_counter(), time.thread_time()
+
+    def finish(action: str, iterations: int) -> Decision:
+        return Decision(
+            action, iterations, time.perf_counter() - started, time.thread_time() - cpu_started
+        )
+
     legal = game.legal_actions(state, seat)
     if not legal:
         raise ValueError(f"seat {seat} has nothing to do now")
     if len(legal) == 1:
-        return Decision(legal[0], 0, time.perf_counter() - started)
+        return finish(legal[0], 0)
     if lv.blunder and rng.random() < lv.blunder:
-        return Decision(legal[int(rng.random() * len(legal))], 0, time.perf_counter() - started)
+        return finish(legal[int(rng.random() * len(legal))], 0)
     n = players if players is not None else len(game.seat_names(state)) or 1
     module = heuristics(game)
     evaluate: Evaluate | None = getattr(module, "evaluate", None)
@@ -144,12 +152,14 @@ def choose(
         policy = getattr(module, "rollout", random_rollout)
     win = _winning_move(game, own_copy(game.redraw(state, seat, rng)), seat, legal, n)
     if win is not None:
-        return Decision(win, 0, time.perf_counter() - started)
+        return finish(win, 0)
     budget = max(1, round(lv.iterations * getattr(module, "SEARCH_SCALE", 1.0)))
     root = _Node(None)
-    deadline = started + lv.seconds
+    # CPU time, not the wall clock: a loaded machine slows the search but does not change
+    # what it chooses (only a search far over its budget is cut short)
+    deadline = time.thread_time() + lv.seconds
     done = 0
-    while done < budget and (done == 0 or time.perf_counter() < deadline):
+    while done < budget and (done == 0 or time.thread_time() < deadline):
         world = own_copy(game.redraw(state, seat, rng))
         _iterate(game, world, seat, root, lv, rng, n, evaluate, policy)
         done += 1
@@ -158,7 +168,7 @@ def choose(
         key=lambda a: (root.children[a].visits, root.children[a].total),
         default=legal[0],
     )
-    return Decision(best, done, time.perf_counter() - started)
+    return finish(best, done)
 
 
 def _winning_move(game, world, seat, legal, n) -> str | None:
