@@ -252,7 +252,7 @@ class GameService(TableClock, BotSeats):
         if not any(s.user_id == user.id for s in row.seats):
             raise UserError("You have no seat at this table.")
         seats = [s for s in row.seats if s.user_id != user.id]
-        if not seats:
+        if not any(s.kind == "human" for s in seats):  # bots alone do not keep a table
             await self._guard(self.store.set_status(row.id, row.version, "aborted"))
             return [Reply(f"{user.name} leaves; the table is empty and closed.", kind="lobby")]
         await self._write_seats(row, seats)

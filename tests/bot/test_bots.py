@@ -221,3 +221,11 @@ async def test_the_terminal_takes_bots_among_the_players(tmp_path):
     text = "\n".join(output)
     assert "Bot 1 (easy)" in text and "wins 18 Ghosts" in text
     assert [s.kind for s in row.seats] == ["human", "ai"]
+
+
+async def test_the_last_human_leaving_closes_a_table_of_bots(service):
+    await service.start(CHAT, ANN, "hidden_castle")
+    await service.add_bot(CHAT, ANN)
+    [reply] = await service.leave(CHAT, ANN)
+    assert "closed" in reply.text
+    assert await service.live(CHAT) is None
