@@ -250,3 +250,34 @@ async def test_a_saved_position_the_engine_cannot_read_is_told_and_hides_no_othe
         assert ended.final
     finally:
         await store.close()
+
+
+async def test_the_timer_loop_on_a_damaged_file_says_so_once_and_keeps_going(db, caplog):
+    """Every scan fails while the file is damaged; the log says it once (with the restore
+    steps), not once every interval for as long as nobody restores it."""
+    from bot.service.timers import Timers
+
+    store = await Store.open(db)
+    service = GameService(store, seed_source=lambda: 1234, pictures=False)
+    service.add_notifier("test", lambda chat, replies: None)
+    scribble(db, "sessions")
+    poke(db)
+    naps: list[float] = []
+
+    class Stop(Exception):
+        pass
+
+    async def sleep(seconds: float) -> None:
+        naps.append(seconds)
+        if len(naps) > 4:
+            raise Stop
+
+    try:
+        with caplog.at_level(logging.WARNING, logger="bot"), pytest.raises(Stop):
+            await Timers(service, interval=60, sleep=sleep).run()
+    finally:
+        await store.close()
+    assert naps == [60] * 5  # scanned four times, each failing, each waiting one interval
+    said = [r for r in caplog.records if "damaged" in r.getMessage()]
+    assert len(said) == 1 and said[0].levelno == logging.ERROR
+    assert "latest backup" in said[0].getMessage()
