@@ -120,13 +120,19 @@ class Database:
         self._idle = asyncio.Event()
         self._idle.set()
         self._closing = False
+        self._closed = False
 
     # ----- the surface the store uses ---------------------------------------------
     def execute(self, sql: str, params: Iterable[Any] = ()) -> _Pending:
-        return _Pending(self._execute(sql, tuple(params)))
+        return _Pending(self._open_then(self._execute, sql, tuple(params)))
 
     def executemany(self, sql: str, rows: Iterable[Iterable[Any]]) -> _Pending:
-        return _Pending(self._executemany(sql, [tuple(r) for r in rows]))
+        return _Pending(self._open_then(self._executemany, sql, [tuple(r) for r in rows]))
+
+    async def _open_then(self, run, sql: str, params) -> Result:
+        if self._closed:  # a request still in hand after shutdown: a store error, not a crash
+            raise StoreError("the store is closed")
+        return await run(sql, params)
 
     async def transaction(self, work: Callable[[Database], Awaitable[Any]]) -> Any:
         """Run work(db) in one write transaction (all or nothing); a busy database is tried
@@ -160,7 +166,9 @@ class Database:
         self._closing = True
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self._idle.wait(), grace)
-        await self._close()
+        if not self._closed:
+            self._closed = True
+            await self._close()
 
     def json_number(self, column: str, key: str) -> str:
         """SQL for a number inside a JSON text column (NULL when absent)."""
