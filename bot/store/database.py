@@ -395,7 +395,8 @@ class PostgresDatabase(Database):
 
         try:
             pool = await asyncpg.create_pool(
-                url, min_size=1, max_size=pool_size, timeout=busy_timeout,
+                # connecting may take a while on a loaded host: not the busy timeout
+                url, min_size=1, max_size=pool_size, timeout=max(busy_timeout, 10.0),
                 command_timeout=max(busy_timeout * 6, 30),
             )  # fmt: skip
         except (OSError, TimeoutError, asyncpg.PostgresError, ValueError) as exc:
