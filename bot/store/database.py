@@ -509,8 +509,9 @@ class PostgresDatabase(Database):
 
 
 def _pg_retry(exc: BaseException) -> bool:
-    """Worth trying the whole transaction again: a serialisation failure, a deadlock, or a
-    connection the server dropped (the pool opens a new one)."""
+    """Worth trying the whole transaction again (within the busy timeout): a serialisation
+    failure, a deadlock, a connection the server dropped or that took too long to open (the
+    pool opens a new one)."""
     import asyncpg
 
     return isinstance(
@@ -519,7 +520,8 @@ def _pg_retry(exc: BaseException) -> bool:
         | asyncpg.DeadlockDetectedError
         | asyncpg.ConnectionDoesNotExistError
         | asyncpg.CannotConnectNowError
-        | ConnectionError,
+        | ConnectionError
+        | TimeoutError,
     )
 
 
@@ -531,10 +533,10 @@ def _pg_error(exc: BaseException) -> BaseException:
         return exc
     if isinstance(exc, asyncpg.UniqueViolationError) and exc.constraint_name == LIVE_GAME_INDEX:
         return ChatBusy("this chat already has a game")
-    if isinstance(exc, asyncpg.PostgresError | asyncpg.InterfaceError | OSError):
-        return StoreError(str(exc))
-    if isinstance(exc, TimeoutError):
+    if isinstance(exc, TimeoutError):  # before OSError, of which it is a kind
         return StoreError("the database did not answer in time")
+    if isinstance(exc, asyncpg.PostgresError | asyncpg.InterfaceError | OSError):
+        return StoreError(str(exc) or type(exc).__name__)
     return exc
 
 
