@@ -20,6 +20,7 @@ Actions:
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from math import ceil
@@ -1440,6 +1441,14 @@ class DarkCastle(Game):
             best = max(range(len(s.chars)), key=lambda k: (s.chars[k]["hp"], -k))
             return f"{'turn' if kind == 'between' else 'draw'} {s.chars[best]['who']}"
         return None
+
+    def redraw(self, s: DarkCastleState, seat: Seat, rng: random.Random) -> DarkCastleState:
+        """Nothing is hidden from any seat: undrawn chapters and item cards (the curses,
+        plague cards and the Collector's start cards and bosses among them) are chance, and
+        every card in play is face up: items in hands, in a knapsack or on the table, curses
+        beside a prisoner, flaws dealt face up. A card a supplement kept face down would be
+        dealt again here with `engines.hidden.redeal`, as Haunted House deals other hands."""
+        return s
 
     def dump(self, s: DarkCastleState) -> dict:
         """Every field is JSON already: a JSON round trip copies it many times faster than
