@@ -7,20 +7,23 @@ import logging
 
 from bot.service import GameService
 from bot.service.timers import Timers
+from bot.service.workers import CpuPool, default_workers
 from bot.settings import Settings
 from bot.store import Store
 
 log = logging.getLogger(__name__)
 
 
-async def open_service(settings: Settings) -> GameService:
+async def open_service(settings: Settings, workers: int = 0) -> GameService:
+    """The store and the service; `workers` > 0 starts that many CPU worker processes."""
     store = await Store.open(settings.db_path)
-    return GameService(store, default_pace=settings.default_pace)
+    cpu = CpuPool(workers).start()
+    return GameService(store, default_pace=settings.default_pace, cpu=cpu)
 
 
 async def serve(settings: Settings) -> None:
     """Run every configured platform until one stops or the process is interrupted."""
-    service = await open_service(settings)
+    service = await open_service(settings, workers=default_workers())  # pictures on every core
     tasks = []
     try:
         if settings.discord_token:
@@ -41,4 +44,5 @@ async def serve(settings: Settings) -> None:
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+        await service.cpu.close()
         await service.store.close()
