@@ -27,6 +27,7 @@ from pathlib import Path
 
 import render
 from bot.service import ChatRef, GameService, UserError, UserRef
+from bot.service.pictures import draw_picture
 from bot.service.workers import CpuPool, default_workers
 from bot.store import NewEntry, SeatRow, Store
 from engines import REGISTRY, Game
@@ -179,10 +180,20 @@ async def bench_throughput(pool: CpuPool, tables: int = TABLES, moves_each: int 
     )
 
 
+async def warm(pool: CpuPool) -> None:
+    """Start every worker and import the renderers there (a bot does so on its first
+    boards), so the first timed moves do not pay for a process start."""
+    game = REGISTRY[_games()[0]]
+    view = game.view(game.setup(["A", "B", "C", "D"][: _players(game)], {}), None)
+    jobs = [pool.run(draw_picture, game.id, view, "warm.png") for _ in range(2 * pool.workers)]
+    await asyncio.gather(*jobs)
+
+
 async def main() -> None:
     logging.getLogger("bot").setLevel(logging.ERROR)  # refused moves are counted instead
     pool = CpuPool(default_workers()).start()
     try:
+        await warm(pool)
         rows = [await bench_moves(game_id, pool) for game_id in _games()]
         header = list(rows[0])
         print(" | ".join(header))

@@ -110,7 +110,7 @@ def _tile_key(t: dict) -> tuple:
     return t["colour"], t["open"], t["kind"], t["sawn"], t["lock"]
 
 
-@lru_cache(maxsize=1024)
+@lru_cache(maxsize=512)
 def _tile_patch(width: int, height: int, name: str, key: tuple) -> tuple[Image.Image, tuple]:
     """A tile with its door and words, drawn where it stands on a scratch board (so its text
     falls on the same sub-pixels), cut out at the tile's own outline."""

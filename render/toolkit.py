@@ -127,7 +127,8 @@ def font(size: int) -> ImageFont.FreeTypeFont:
     return ImageFont.load_default(size=size)
 
 
-@lru_cache(maxsize=4096)
+# Caches sized so a worker's memory stays bounded (a few tens of MB at most).
+@lru_cache(maxsize=2048)
 def _glyphs(content: str, size: int, anchor: str, fx: float, fy: float, stroke: int = 0):
     """A string's anti-aliased coverage (L) and, with a stroke, the stroke's; where it
     covers anything (0/255); and the offset of that patch from the text's integer anchor
@@ -158,7 +159,7 @@ def _blend(region: Image.Image, fill: tuple, coverage, outline=None, stroke_fill
     return _quantise(rgb)
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=2048)
 def _patch(content, size, anchor, fx, fy, stroke, fill, stroke_fill, ground: int):
     """The finished pixels of a string over one plain colour: the common case, cached."""
     coverage, outline, _, _ = _glyphs(content, size, anchor, fx, fy, stroke)

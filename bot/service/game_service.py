@@ -586,11 +586,11 @@ class GameService(TableClock):
     async def _board_reply(self, loaded: Loaded, events: Sequence[Event], result) -> Reply:
         game, state, row = loaded.game, loaded.state, loaded.row
         view = game.view(state, None)
-        picture = None
+        drawing = None  # drawn by the CPU pool while the buttons are worked out here
         if self._pictures:
-            picture = await self.cpu.run(
-                draw_picture, game.id, view, f"{game.id}-{row.version}.png"
-            )
+            name = f"{game.id}-{row.version}.png"
+            drawing = asyncio.ensure_future(self.cpu.run(draw_picture, game.id, view, name))
+            await asyncio.sleep(0)  # let it reach the pool before the work below
         lines = [e.text for e in events if e.to is None]
         acting = [s for s in game.to_act(state) if s >= 0]
         mention = [loaded.user_of(s) for s in acting]
@@ -619,6 +619,7 @@ class GameService(TableClock):
             )
         if result is None and self._has_secrets(game, state, len(row.seats), view):
             choices.append(Choice("My hand / my view", buttons.simple("v", row.id), "primary"))
+        picture = await drawing if drawing is not None else None
         return Reply(
             "\n".join(lines) or f"{game.title}.",
             kind="board",
