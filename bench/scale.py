@@ -90,7 +90,7 @@ def _rss_kb(pid: int) -> int:
         return next(int(line.split()[1]) for line in f if line.startswith("VmRSS"))
 
 
-def _cached_database() -> tuple[Path, float]:
+async def _cached_database() -> tuple[Path, float]:
     """The stored games, built once per machine (through the store it takes minutes:
     20,000 fsync'd transactions) and kept in the temporary directory for later runs."""
     from bot.store.migrations import MIGRATIONS
@@ -103,20 +103,20 @@ def _cached_database() -> tuple[Path, float]:
     shm = "/dev/shm" if os.path.isdir("/dev/shm") else None
     t = time.perf_counter()
     with tempfile.TemporaryDirectory(dir=shm) as fast:
-        asyncio.run(build(Path(fast) / "scale.sqlite3"))
+        await build(Path(fast) / "scale.sqlite3")
         shutil.copyfile(Path(fast) / "scale.sqlite3", path.with_suffix(".part"))
     path.with_suffix(".part").rename(path)
     return path, time.perf_counter() - t
 
 
-def report() -> str:
-    stored, built = _cached_database()
+async def report() -> str:
+    stored, built = await _cached_database()
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "scale.sqlite3"
         shutil.copyfile(stored, path)
         t = time.perf_counter()
-        out = subprocess.run(
-            [sys.executable, "-m", "bench.scale", str(path)],
+        out = await asyncio.to_thread(
+            subprocess.run, [sys.executable, "-m", "bench.scale", str(path)],
             capture_output=True, text=True, check=True,
         )  # fmt: skip
         elapsed = time.perf_counter() - t
@@ -132,4 +132,4 @@ if __name__ == "__main__":
     if len(sys.argv) > 1:
         asyncio.run(serve_once(Path(sys.argv[1])))
     else:
-        print(report())
+        print(asyncio.run(report()))

@@ -127,6 +127,9 @@ def font(size: int) -> ImageFont.FreeTypeFont:
     return ImageFont.load_default(size=size)
 
 
+_ANY = [0] + [255] * 255  # coverage to "covered at all"
+
+
 # Caches sized so a worker's memory stays bounded (a few tens of MB at most).
 @lru_cache(maxsize=2048)
 def _glyphs(content: str, size: int, anchor: str, fx: float, fy: float, stroke: int = 0):
@@ -145,7 +148,7 @@ def _glyphs(content: str, size: int, anchor: str, fx: float, fy: float, stroke: 
         ImageDraw.Draw(outline).text(
             at, content, font=f, fill=255, anchor=anchor, stroke_width=stroke, stroke_fill=255
         )
-    covered = (outline or coverage).point(lambda a: 255 if a else 0)
+    covered = (outline or coverage).point(_ANY)
     return coverage, outline, covered, (left - 2, top - 2)
 
 
@@ -159,10 +162,21 @@ def _blend(region: Image.Image, fill: tuple, coverage, outline=None, stroke_fill
     return _quantise(rgb)
 
 
+@lru_cache(maxsize=512)
+def _ramp(fill: tuple, ground: int) -> list[int]:
+    """Palette entry for each coverage 0..255 of `fill` over the entry `ground`: the blend
+    `_blend` makes, worked out once per pair of colours."""
+    ramp = new_image((256, 1), ground)
+    return list(_blend(ramp, fill, Image.frombytes("L", (256, 1), bytes(range(256)))).tobytes())
+
+
 @lru_cache(maxsize=2048)
 def _patch(content, size, anchor, fx, fy, stroke, fill, stroke_fill, ground: int):
-    """The finished pixels of a string over one plain colour: the common case, cached."""
+    """The finished pixels of a string over one plain colour: the common case, cached.
+    Returned as palette entries (an L image), by table look-up of the coverage."""
     coverage, outline, _, _ = _glyphs(content, size, anchor, fx, fy, stroke)
+    if outline is None:
+        return coverage.point(_ramp(tuple(fill[:3]), ground))
     return _blend(new_image(coverage.size, ground), fill, coverage, outline, stroke_fill)
 
 

@@ -90,3 +90,69 @@ def test_text_looks_as_on_an_rgb_canvas():
     inked = sum(1 for p in theirs if p != T.index(T.PAPER))
     differ = sum(1 for a, b in zip(ours, theirs, strict=True) if a != b)
     assert inked > 1000 and differ <= inked // 20
+
+
+def test_castle_doors_caption_keeps_the_card_played_before_staying_put():
+    """A turn of a card then `stay`: the caption (the view's `last`) still says what the card
+    did, not only that the player stays put."""
+    game = REGISTRY["castle_doors"]
+    run = play(game, 2, {}, seed=3, max_steps=300, keep_states=True)
+    checked = 0
+    for k in range(1, len(run.log)):
+        (seat, action), (before_seat, before) = run.log[k], run.log[k - 1]
+        if action == "stay" and before_seat == seat and before.startswith("target"):
+            _, events = game.apply(run.states[k - 1], seat, before)
+            played = next(e.text for e in events if e.to is None)
+            last = game.view(run.states[k + 1], None)["last"]
+            assert played in last and "stays put" in last
+            checked += 1
+    assert checked
+
+
+def _colours(img: Image.Image) -> set:
+    return {colour for _, colour in img.getcolors(1 << 16)}
+
+
+def _drawn(game_id: str, view: dict) -> Image.Image:
+    return Image.open(io.BytesIO(render.board_png(game_id, view))).convert("RGB")
+
+
+def test_ghosts18_set_up_row_of_nine_fits_its_panel():
+    game = REGISTRY["ghosts18"]
+    view = game.view(game.setup(["Ann", "Bob"], {}), None)
+    assert sum(view["unplaced"][1].values()) == 9
+    img = _drawn("ghosts18", view)
+    edge = img.crop((1172, 90, img.width, 560))  # right of the panels: paper only
+    assert _colours(edge) == {T.PAPER}
+
+
+def test_midnight_party_draws_the_guests_waiting_to_come_back():
+    from render import hidden_castle as H
+
+    game = REGISTRY["hidden_castle"]
+    view = game.view(game.setup(["Ann", "Bob"], {"variant": "midnight_party"}), None)
+    assert all(g["where"] == "box" for g in view["guests"])
+    strip = _drawn("hidden_castle", view).crop((200, H.STRIP_Y, 934, H.STRIP_Y + 58))
+    colours = _colours(strip)
+    assert T.PLAYER_COLOURS[0] in colours and T.PLAYER_COLOURS[1] in colours
+
+
+def test_haunted_house_ghost_in_flight_is_on_the_target_floor():
+    from render import haunted_house as HH
+
+    game = REGISTRY["haunted_house"]
+    run = play(game, 3, {}, seed=1, max_steps=3000, keep_states=True)
+    view = next(
+        v
+        for v in (game.view(s, None) for s in run.states)
+        if (v.get("window") or {}).get("kind") == "defend"
+    )
+    calm = dict(view, window=None)
+    width, x0 = HH._column(view)
+    target, floor = view["window"]["target"], view["window"]["floor"]
+    top = HH.TOP + HH.ROOF + (3 - floor) * HH.FLOOR_H
+    box = (x0 + target * width, top, x0 + (target + 1) * width - 16, top + HH.FLOOR_H)
+    a, b = _drawn("haunted_house", view), _drawn("haunted_house", calm)
+    assert a.crop(box).tobytes() != b.crop(box).tobytes()
+    above = (0, HH.TOP, a.width, top - 1)  # other floors and houses: as before
+    assert a.crop(above).tobytes() == b.crop(above).tobytes()
