@@ -11,15 +11,18 @@ from bot.store.db import (
     Store,
     StoreError,
 )
+from bot.store.memory import RatingRow, UndoRequest
 
 __all__ = [
     "NOTE_SEAT",
     "ChatBusy",
     "LogEntry",
     "NewEntry",
+    "RatingRow",
     "SeatRow",
     "SessionRow",
     "StaleVersion",
     "Store",
     "StoreError",
+    "UndoRequest",
 ]

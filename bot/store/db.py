@@ -19,6 +19,7 @@ from typing import Any
 
 import aiosqlite
 
+from bot.store.memory import MemoryQueries
 from bot.store.migrations import MIGRATIONS
 
 LIVE = ("lobby", "active")
@@ -53,6 +54,7 @@ class LogEntry:
     user_id: str | None
     events: list[dict]
     at: float
+    undone: bool = False  # taken back by agreement: kept in the log, skipped by replays
 
 
 @dataclass(frozen=True)
@@ -96,7 +98,7 @@ _SESSION_COLUMNS = (
 )
 
 
-class Store:
+class Store(MemoryQueries):
     def __init__(self, conn: aiosqlite.Connection, clock: Callable[[], float] = time.time):
         self._conn = conn
         self._clock = clock
@@ -476,12 +478,15 @@ class Store:
 
     async def log(self, session_id: int, since: int = 0) -> list[LogEntry]:
         async with self._conn.execute(
-            "SELECT n, seat, action, user_id, events, at FROM actions "
+            "SELECT n, seat, action, user_id, events, at, undone FROM actions "
             "WHERE session_id = ? AND n > ? ORDER BY n",
             (session_id, since),
         ) as cur:
             rows = await cur.fetchall()
-        return [LogEntry(n, seat, a, u, json.loads(ev), at) for n, seat, a, u, ev, at in rows]
+        return [
+            LogEntry(n, seat, a, u, json.loads(ev), at, bool(undone))
+            for n, seat, a, u, ev, at, undone in rows
+        ]
 
     # ----- users ------------------------------------------------------------------
     async def upsert_user(
