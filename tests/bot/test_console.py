@@ -13,6 +13,8 @@ import threading
 import time
 from pathlib import Path
 
+from PIL import Image
+
 from bot.console import Terminal
 from bot.service import GameService
 from bot.store import Store
@@ -54,9 +56,13 @@ async def test_a_whole_game_in_the_terminal_with_a_picture_after_every_move(tmp_
     text = "\n".join(output)
     assert "wins 18 Ghosts" in text
     pictures = sorted((tmp_path / "pics").glob("*.png"))
-    moves = text.count("[picture: ")
+    moves = text.count("[picture: ") - 1  # the last one is the replay
     assert len(pictures) == moves > 18  # the set-up alone is 18 placements
     assert all(p.read_bytes().startswith(b"\x89PNG") for p in pictures)
+    # the finished game's replay is written to a file: a frame per move, plus the opening
+    replay = tmp_path / "pics" / "replay-1.gif"
+    assert f"[picture: {replay}]" in text
+    assert Image.open(replay).n_frames == moves
 
 
 async def test_commands_and_bad_input_in_the_terminal(tmp_path):
