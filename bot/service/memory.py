@@ -461,9 +461,11 @@ class TableMemory:
         if row is None or row.status != "active" or any(s.user_id == viewer.id for s in row.seats):
             return []
         players = ", ".join(s.name for s in row.seats)
+        # said in the chat, not privately: a Telegram user may never have opened the bot's
+        # private chat, and the replay button works only in the game's chat
         return [
             Reply(
-                f"You are watching (players: {players}). Boards are public; the replay shows the game so far.",
-                kind="info", to=viewer, choices=[Choice("Replay so far", buttons.simple("y", row.id))],
+                f"{viewer.name}, you are watching: you do not play in this game (players: {players}). Boards are public; the replay shows the game so far.",
+                kind="info", choices=[Choice("Replay so far", buttons.simple("y", row.id))],
             )
         ]  # fmt: skip

@@ -372,6 +372,6 @@ async def test_board_for_a_watcher_says_so_and_offers_the_replay(service):
     replies = await service.board(CHAT, CY)
     assert replies[0].kind == "board"
     note = replies[1]
-    assert note.to == CY and "You are watching" in note.text
+    assert note.to is None and "Cy, you are watching" in note.text
     assert note.choices[0].data == B.simple("y", sid)
     assert len(await service.board(CHAT, ANN)) == 1

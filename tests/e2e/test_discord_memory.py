@@ -54,8 +54,8 @@ async def test_replay_history_log_top_and_rematch(discord_bot):
     await open_castle(bot)
     # a member who does not play is told so by /escape board and offered the replay
     watch = await bot.slash(CID, "board")
-    note = [m for m in bot.answers(watch) if "You are watching" in m.content]
-    assert note and note[0].ephemeral and "Replay so far" in str(note[0].components)
+    note = [m for m in bot.answers(watch) if "Cid, you are watching" in m.content]
+    assert note and "Replay so far" in str(note[0].components)
 
     moves = await finish(bot)
     final = bot.latest_board()

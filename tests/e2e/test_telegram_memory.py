@@ -29,6 +29,16 @@ async def finished_game(tg_bot) -> int:
         mark = len(standin.calls)
         await standin.say(user, GROUP, command)
         await standin.wait_for(lambda c, m=method: c.method == m, after=mark, timeout=30)
+    # a member who does not play asks for the board: told so, with the replay so far
+    mark = len(standin.calls)
+    await standin.say(standin.carol, GROUP, "/escape board")
+    note = await standin.wait_for(
+        lambda c: c.method == "sendMessage" and "you are watching" in c.result.get("text", ""),
+        after=mark,
+        timeout=30,
+    )
+    assert "Carol, you are watching" in note.result["text"]
+    assert [b["text"] for b in buttons(note.result)] == ["Replay so far"]
     service = tg_bot.service
     users = [UserRef("telegram", "1001", "Ann"), UserRef("telegram", "1002", "Bob")]
     rng = random.Random(4)
