@@ -23,6 +23,7 @@ PAGE_WIDTH = 1000
 MIN_WIDTH = 480
 MAX_BYTES = 8 * 1024 * 1024  # under Discord's 10 MiB and Telegram's photo and animation limits
 CAPTION_LINES = 3
+MAX_FRAMES = 150  # a board takes 0.05-0.4 s to draw: a long game's boards are sampled
 
 Frame = tuple[dict, str, str]  # (public view, heading "Move 3 of 12", what happened)
 
@@ -98,21 +99,29 @@ def _gif(images: list[Image.Image], seconds: float) -> bytes:
 def replay_gif(
     game_id: str, frames: Sequence[Frame], max_bytes: int = MAX_BYTES
 ) -> tuple[bytes, int]:
-    """The animated replay and how many frames it shows (fewer than given only when even
-    the smallest drawing exceeds `max_bytes`: then every k-th move, first and last kept)."""
-    width = GIF_WIDTH
+    """The animated replay and how many frames it shows: all of them, unless the game has
+    more than MAX_FRAMES boards or even the smallest drawing exceeds `max_bytes` (then
+    every k-th board, the first and last kept). Boards are drawn once; a file too large is
+    made smaller by scaling the drawn frames, not by drawing again."""
     chosen = list(frames)
+    if len(chosen) > MAX_FRAMES:
+        step = -(-len(chosen) // MAX_FRAMES)
+        chosen = [*chosen[:-1:step], chosen[-1]]
+    images = frame_images(game_id, chosen, GIF_WIDTH)
     while True:
-        data = _gif(frame_images(game_id, chosen, width), frame_seconds(len(chosen)))
+        data = _gif(images, frame_seconds(len(images)))
         if len(data) <= max_bytes:
-            return data, len(chosen)
-        if width > MIN_WIDTH:
-            width = max(MIN_WIDTH, round(width * 0.8))
-        elif len(chosen) > 2:
-            step = 2
-            chosen = [*chosen[:-1:step], chosen[-1]]
+            return data, len(images)
+        width = images[0].width
+        if width > MIN_WIDTH:  # the size goes roughly with the area
+            factor = max(0.5, min(0.9, (max_bytes / len(data)) ** 0.5 * 0.95))
+            new = max(MIN_WIDTH, round(width * factor))
+            size = (new, round(images[0].height * new / width))
+            images = [i.resize(size, Image.Resampling.BILINEAR, reducing_gap=2.0) for i in images]
+        elif len(images) > 2:
+            images = [*images[:-1:2], images[-1]]
         else:
-            return data, len(chosen)
+            return data, len(images)
 
 
 # ----- leaderboards -------------------------------------------------------------------

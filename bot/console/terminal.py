@@ -97,7 +97,7 @@ class Terminal:
             row = await self.service.live(CHAT)
             if row is None:
                 if self.board is not None and self.board.final and self.board.session_id:
-                    await self._write_replay(str(self.board.session_id))
+                    return await self._after(self.board.session_id)
                 return 0
             players = {s.name.lower(): _local(s.name) for s in row.seats}
             actor = self.board.mention[0] if self.board and self.board.mention else None
@@ -149,6 +149,28 @@ class Terminal:
                     self.out("Nobody is to act; type `board`.")
             except UserError as exc:
                 self.out(f"! {exc}")
+
+    async def _after(self, session_id: int) -> int:
+        """The game is over: its replay and log on request, until quit or end of input."""
+        self.out("The game is over. Type `replay` to write its replay to a file, `log` to read it, or `quit`.")  # fmt: skip
+        while (line := await self.ask("> ")) is not None:
+            words = line.strip().split()
+            command = words[0].lower() if words else ""
+            if command in ("quit", "exit"):
+                break
+            which = words[1] if len(words) > 1 else str(session_id)
+            try:
+                if command == "replay":
+                    await self._write_replay(which)
+                elif command == "log":
+                    self.show(await self.service.game_log(CHAT, _local("you"), which))
+                elif command == "history":
+                    self.show(await self.service.ended_games(CHAT))
+                elif command:
+                    self.out("The game is over: replay, log, history or quit.")
+            except UserError as exc:
+                self.out(f"! {exc}")
+        return 0
 
     async def _write_replay(self, which: str | None) -> None:
         """The replay as a GIF in the pictures folder (a terminal shows no animation)."""

@@ -8,6 +8,7 @@ come here; the pure parts live in `replay.py` (frames and log pages), `ratings.p
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
@@ -24,6 +25,7 @@ if TYPE_CHECKING:
 
 HISTORY_PAGE = 5  # games a page: two buttons each stay within Discord's 25 components
 TOP = 10
+REPLAY_CACHE = 8  # animations kept per process (a few MB each at most)
 
 
 def _title(row: SessionRow) -> str:
@@ -93,7 +95,13 @@ class TableMemory:
         picture = None
         if self._pictures:
             frames = [(s.view, s.heading, s.caption) for s in steps]
-            data, shown = await self.cpu.run(_replay_gif, game.id, frames)
+            cache = self.__dict__.setdefault("_replays", OrderedDict())
+            key = (row.id, row.version)
+            if key not in cache:  # a finished game's replay is asked for again and again
+                cache[key] = await self.cpu.run(_replay_gif, game.id, frames)
+                while len(cache) > REPLAY_CACHE:
+                    cache.popitem(last=False)
+            data, shown = cache[key]
             if shown < len(frames):
                 text += f" (A long game: every {-(-len(frames) // shown)}th board is shown; step through for all.)"  # fmt: skip
             alt = f"An animation of the {len(frames)} public boards of game #{row.id} of {game.title}, each with its move written under it."  # fmt: skip

@@ -375,3 +375,23 @@ async def test_board_for_a_watcher_says_so_and_offers_the_replay(service):
     assert note.to is None and "Cy, you are watching" in note.text
     assert note.choices[0].data == B.simple("y", sid)
     assert len(await service.board(CHAT, ANN)) == 1
+
+
+def test_a_replay_too_large_is_drawn_smaller_then_sampled(monkeypatch):
+    game = REGISTRY["hidden_castle"]
+    state = game.setup(["Ann", "Bob"], {})
+    frames = [(game.view(state, None), f"Move {i}", "Ann moves.") for i in range(5)]
+    full, shown = animation.replay_gif("hidden_castle", frames)
+    assert shown == 5 and Image.open(io.BytesIO(full)).width == animation.GIF_WIDTH
+    # a cap the full drawing exceeds: smaller frames first, all of them still there
+    smaller, shown = animation.replay_gif("hidden_castle", frames, max_bytes=len(full) - 1)
+    img = Image.open(io.BytesIO(smaller))
+    assert shown == img.n_frames == 5 and img.width < animation.GIF_WIDTH
+    assert len(smaller) < len(full)
+    # an impossible cap: the smallest drawing, and boards left out (first and last kept)
+    tiny, shown = animation.replay_gif("hidden_castle", frames, max_bytes=1000)
+    assert Image.open(io.BytesIO(tiny)).width == animation.MIN_WIDTH and shown == 2
+    # a very long game shows at most MAX_FRAMES boards
+    monkeypatch.setattr(animation, "MAX_FRAMES", 3)
+    _, shown = animation.replay_gif("hidden_castle", frames)
+    assert shown == 3
