@@ -2,23 +2,24 @@
 
 from bot.store.db import (
     NOTE_SEAT,
-    ChatBusy,
     LogEntry,
     NewEntry,
+    SchemaTooNew,
     SeatRow,
     SessionRow,
-    StaleVersion,
     Store,
-    StoreError,
 )
+from bot.store.errors import ChatBusy, DamagedStore, StaleVersion, StoreError
 from bot.store.memory import RatingRow, UndoRequest
 
 __all__ = [
     "NOTE_SEAT",
     "ChatBusy",
+    "DamagedStore",
     "LogEntry",
     "NewEntry",
     "RatingRow",
+    "SchemaTooNew",
     "SeatRow",
     "SessionRow",
     "StaleVersion",

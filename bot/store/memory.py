@@ -2,16 +2,17 @@
 
 A mixin of `Store` (it uses the store's connection and its version-checked writes), kept
 apart so the queries behind history, ratings and undo have one home. Plain SQL that
-SQLite and PostgreSQL both read: `?` parameters, no JSON functions, upserts with
-`ON CONFLICT ... DO UPDATE`.
+SQLite and PostgreSQL both read through the database layer (bot/store/database.py): `?`
+parameters, no JSON functions, upserts with `ON CONFLICT ... DO UPDATE`.
 """
 
 from __future__ import annotations
 
 import json
-import sqlite3
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+
+from bot.store.errors import driver_errors_translated
 
 if TYPE_CHECKING:
     from bot.store.db import SessionRow
@@ -49,19 +50,15 @@ class UndoRequest:
 _RATING_COLUMNS = "platform, scope, game, user_id, name, mu, sigma, played, won, lost"
 
 
+@driver_errors_translated  # as the Store's own methods: only StoreError and its kinds
 class MemoryQueries:
     """Queries for history, ratings and undo (mixed into `Store`)."""
 
     _conn: Any
 
     async def _rows(self, sql: str, params: tuple) -> list[tuple]:
-        from bot.store.db import StoreError
-
-        try:
-            async with self._conn.execute(sql, params) as cur:
-                return list(await cur.fetchall())
-        except sqlite3.Error as exc:
-            raise StoreError(str(exc)) from exc
+        async with self._conn.execute(sql, params) as cur:
+            return list(await cur.fetchall())
 
     # ----- history ----------------------------------------------------------------
     async def ended_in_chat(

@@ -14,7 +14,7 @@ from bot.service import buttons as B
 from bot.service import replay as replays
 from engines import REGISTRY
 from render import animation
-from tests.bot.conftest import ANN, BOB, CHAT, CY
+from tests.bot.conftest import ANN, BOB, CHAT, CY, on_both
 
 OTHER_SERVER = ChatRef("test", "chan-9", "", "guild-2")
 
@@ -149,6 +149,7 @@ async def test_replay_of_another_servers_game_is_refused(service):
 
 
 # ----- history and logs ------------------------------------------------------------
+@on_both
 async def test_history_lists_ended_games_with_replay_and_log(service):
     first = await begin(service, "hidden_castle")
     await play(service, CHAT)
@@ -208,6 +209,7 @@ async def test_final_board_says_the_rating_change_and_offers_rematch_and_replay(
     assert [c.label for c in final.choices] == ["Rematch", "Replay"]
 
 
+@on_both
 async def test_aborted_and_bot_seat_games_change_no_rating(service):
     await begin(service, "hidden_castle")
     await play(service, CHAT, moves=4)
@@ -250,6 +252,7 @@ async def test_cooperative_games_count_escapes_not_ratings(service):
 
 
 # ----- rematch -------------------------------------------------------------------
+@on_both
 async def test_rematch_starts_when_every_player_pressed(service):
     sid = await begin(service, "hidden_castle")
     await play(service, CHAT)
@@ -280,6 +283,7 @@ async def _to_move_without_chance(service: GameService):
     return sid
 
 
+@on_both
 async def test_undo_accepted_takes_the_move_back_and_marks_it(service):
     sid = await _to_move_without_chance(service)
     before = await service.store.log(sid)
