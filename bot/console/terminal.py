@@ -66,15 +66,23 @@ class Terminal:
             self.out(str(exc))
             return 2
         if not names:
-            line = await self.ask(f"Player names, separated by commas ({game.player_range()}): ")
+            line = await self.ask(
+                f"Player names, separated by commas ({game.player_range()}; `bot` for a "
+                "computer player, e.g. Ann,bot): "
+            )
             if line is None:
                 self.out("No players; bye.")
                 return 0
             names = [n.strip() for n in line.split(",") if n.strip()]
+        bots = sum(1 for n in names if n.lower() == "bot")  # computer players (service/bots.py)
+        names = [n for n in names if n.lower() != "bot"]
+        if bots and not names:
+            self.out("Name at least one player besides the bots, e.g. Ann,bot.")
+            return 2
         if len(set(n.lower() for n in names)) != len(names):
             self.out("Each local player needs a different name.")
             return 2
-        if not game.min_players <= len(names) <= game.max_players:
+        if not game.min_players <= len(names) + bots <= game.max_players:
             self.out(f"{game.title} needs {game.player_range()} players.")
             return 2
         users = [_local(name) for name in names]
@@ -82,6 +90,8 @@ class Terminal:
             replies = await self.service.start(CHAT, users[0], game_id, options)
             for user in users[1:]:
                 replies = await self.service.join(CHAT, user)
+            for _ in range(bots):
+                replies = await self.service.add_bot(CHAT, users[0])
             row = await self.service.live(CHAT)
             if row is not None and row.status == "lobby":
                 replies = await self.service.begin(CHAT, users[0])

@@ -6,12 +6,13 @@ Forms (session id, version, seat, index are decimal):
   v:S            show me my private view
   g:S            show the board again
   k:S            vote to hand the late player's seat to a stand-in
+  o:S  x:S       add a bot to the lobby of session S, remove one
   y:S            the animated replay of session S
   r:S            a rematch of session S (same players and options)
   p:S:I          page I of the replay of S (board by board)
-  o:S:I          page I of the log of S
+  n:S:I          page I of the log of S
   h:S:I          page I of the finished games of the chat of S
-  u:S:V  x:S:V   accept, decline the undo asked at version V of S
+  u:S:V  d:S:V   accept, decline the undo asked at version V of S
 """
 
 from __future__ import annotations
@@ -21,10 +22,10 @@ from dataclasses import dataclass
 
 from bot.service.replies import UserError
 
-_PATTERN = re.compile(r"^(?:(a):(\d{1,12}):(\d{1,9}):(\d{1,2}):(\d{1,4})|([jlbvgk]):(\d{1,12}))$")
-_PAGED = re.compile(r"^(?:([pohux]):(\d{1,12}):(\d{1,9})|([yr]):(\d{1,12}))$")
+_PATTERN = re.compile(r"^(?:(a):(\d{1,12}):(\d{1,9}):(\d{1,2}):(\d{1,4})|([jlbvgkox]):(\d{1,12}))$")
+_PAGED = re.compile(r"^(?:([phnud]):(\d{1,12}):(\d{1,9})|([yr]):(\d{1,12}))$")
 MAX_BYTES = 48
-MEMORY = frozenset("yrpohux")  # the table's memory (bot/service/memory.py) answers these
+MEMORY = frozenset("yrphnud")  # the table's memory (bot/service/memory.py) answers these
 
 
 @dataclass(frozen=True)

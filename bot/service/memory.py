@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from bot.service import buttons, ratings, undo
 from bot.service import clock as clocks
 from bot.service import replay as replays
+from bot.service.bots import table_level
 from bot.service.replies import STORE_TROUBLE, ChatRef, Choice, Picture, Reply, UserError, UserRef
 from bot.store import SessionRow, StaleVersion, StoreError, UndoRequest
 from engines import REGISTRY, Event, Game
@@ -103,7 +104,7 @@ class TableMemory:
                     cache.popitem(last=False)
             data, shown = cache[key]
             if shown < len(frames):
-                text += f" (A long game: every {-(-len(frames) // shown)}th board is shown; step through for all.)"  # fmt: skip
+                text += f" (A long game: it shows one board in {-(-len(frames) // shown)}; Step through shows them all.)"  # fmt: skip
             alt = f"An animation of the {len(frames)} public boards of game #{row.id} of {game.title}, each with its move written under it."  # fmt: skip
             picture = Picture(data, alt, f"replay-{row.id}.gif")
         choices = [Choice("Step through", buttons.paged("p", row.id, 0), "primary")]
@@ -146,7 +147,7 @@ class TableMemory:
         for row in rows:
             lines.append(await self._history_line(row))
             choices.append(Choice(f"Replay #{row.id}", buttons.simple("y", row.id)))
-            choices.append(Choice(f"Log #{row.id}", buttons.paged("o", row.id, 0)))
+            choices.append(Choice(f"Log #{row.id}", buttons.paged("n", row.id, 0)))
         pages = -(-total // HISTORY_PAGE)
         if page > 0:
             choices.append(Choice("Newer", buttons.paged("h", rows[0].id, page - 1)))
@@ -201,9 +202,9 @@ class TableMemory:
         head = f"Log of #{row.id}, {_title(row)} (page {page + 1} of {pages}):"
         choices = []
         if page > 0:
-            choices.append(Choice("Previous", buttons.paged("o", row.id, page - 1)))
+            choices.append(Choice("Previous", buttons.paged("n", row.id, page - 1)))
         if page < pages - 1:
-            choices.append(Choice("Next", buttons.paged("o", row.id, page + 1), "primary"))
+            choices.append(Choice("Next", buttons.paged("n", row.id, page + 1), "primary"))
         return [Reply("\n".join([head, *shown]) if shown else head + "\nNothing happened.", kind="log", choices=choices)]  # fmt: skip
 
     # ----- buttons ------------------------------------------------------------------
@@ -217,7 +218,7 @@ class TableMemory:
             return await self.replay(chat, str(row.id))
         if button.kind == "p":
             return await self.replay_page(row, button.index or 0)
-        if button.kind == "o":
+        if button.kind == "n":
             return await self.log_page(row, button.index or 0)
         if button.kind == "h":
             return await self.ended_games(chat, button.index or 0)
@@ -225,7 +226,7 @@ class TableMemory:
             return await self.rematch(row, user)
         if button.kind == "u":
             return await self.answer_undo(row, user, button.version or 0, True)
-        if button.kind == "x":
+        if button.kind == "d":
             return await self.answer_undo(row, user, button.version or 0, False)
         raise UserError("That button is not one of ours; use the buttons under the latest board.")
 
@@ -280,6 +281,9 @@ class TableMemory:
             pace = clocks.PACES.get(row.clock.get("pace", ""))
             if pace is not None and row.clock.get("turn", pace.turn) != pace.turn:
                 options["turn"] = f"{int(row.clock['turn'])}s"
+            bots = [s for s in row.seats if s.user_id.startswith("ai:")]
+            if bots and len(players) == 1:  # alone against bots: the same bots, at once
+                options |= {"bots": str(len(bots)), "level": table_level(row)}
             replies = await self.start(chat, user, row.game, options)
         elif any(s.user_id == user.id for s in live.seats):
             raise UserError("You already have a seat at the rematch; waiting for the others.")
@@ -290,8 +294,13 @@ class TableMemory:
             return replies  # it began (a full table, or a game for one)
         seated = {s.user_id for s in live.seats}
         missing = [s.name for s in players if s.user_id not in seated]
-        if not missing:
+        if not missing and len(players) == len(row.seats):
             return await self.begin(chat, user)
+        if not missing:  # the bots of a table of several players are added again by hand
+            for reply in replies:
+                if reply.kind == "lobby":
+                    reply.text = f"Rematch of #{row.id}: everyone is back; add the bots again (Add a bot) and press Begin.\n{reply.text}"  # fmt: skip
+            return replies
         for reply in replies:
             if reply.kind == "lobby":  # its own Rematch button: a pressed board may lose its own
                 reply.text = f"Rematch of #{row.id}: waiting for {', '.join(missing)} (press Rematch).\n{reply.text}"  # fmt: skip
@@ -402,7 +411,7 @@ class TableMemory:
         )
         choices = [
             Choice("Accept undo", buttons.paged("u", row.id, row.version), "success"),
-            Choice("Decline", buttons.paged("x", row.id, row.version), "danger"),
+            Choice("Decline", buttons.paged("d", row.id, row.version), "danger"),
         ]
         return [Reply(text, kind="info", choices=choices, mention=[UserRef(row.platform, s.user_id, s.name) for s in others])]  # fmt: skip
 

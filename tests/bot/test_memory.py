@@ -164,7 +164,7 @@ async def test_history_lists_ended_games_with_replay_and_log(service):
     [other] = await service.ended_games(OTHER_SERVER)
     assert "No game has ended here" in other.text
     # the full log of the finished game, paged from the start
-    [page] = await service.press(CHAT, CY, B.paged("o", first, 0))
+    [page] = await service.press(CHAT, CY, B.paged("n", first, 0))
     assert "page 1 of" in page.text and page.text.count("\n") == replays.LOG_PAGE
     assert [c.label for c in page.choices] == ["Next"]
     [named] = await service.game_log(CHAT, ANN, str(first))
@@ -217,27 +217,26 @@ async def test_aborted_and_bot_seat_games_change_no_rating(service):
     assert (
         await service.store.ratings_of("test", "guild-1", "hidden_castle", ["u-ann", "u-bob"]) == {}
     )
-    # a seat played by the bot: the game ends by its rules but is not rated
-    sid = await begin(service, "hidden_castle")
-    row = await service.store.session(sid)
-    from bot.store import SeatRow
-
-    seats = [row.seats[0], SeatRow(1, row.seats[1].user_id, "Bot", "ai")]
-    await service.store.set_seats(sid, row.version, seats)
+    # against a bot seat: the game ends by its rules but is not rated
+    await service.start(CHAT, ANN, "hidden_castle", "bots=1")
+    row = await service.live(CHAT)
+    assert row.status == "active" and [s.kind for s in row.seats] == ["human", "ai"]
     rng = random.Random(5)
     final = None
     while (row := await service.live(CHAT)) is not None:
         game = REGISTRY[row.game]
         state = game.load(row.state)
-        seat = game.to_act(state)[0]
-        action = rng.choice(game.legal_actions(state, seat))
-        # the test plays the bot's seat itself through the engine's own path
-        replies = await service._act(row.id, [ANN, BOB][seat], action, None)
-        final = replies[0]
+        [seat] = game.to_act(state)
+        assert seat == 0  # the bot has moved at once
+        final = (await service.move(CHAT, ANN, rng.choice(game.legal_actions(state, 0))))[0]
     assert "Not rated: a seat was played by the bot" in final.text
     assert (
         await service.store.ratings_of("test", "guild-1", "hidden_castle", ["u-ann", "u-bob"]) == {}
     )
+    # the rematch of a game alone against a bot: the same bot, at once
+    [board] = await service.press(CHAT, ANN, final.choices[0].data)
+    row = await service.live(CHAT)
+    assert board.kind == "board" and [s.kind for s in row.seats] == ["human", "ai"]
 
 
 async def test_cooperative_games_count_escapes_not_ratings(service):
