@@ -9,10 +9,13 @@ import sys
 from pathlib import Path
 
 from bot.settings import Settings, load_dotenv
+from bot.store.errors import DamagedStore, StoreError
 
 NO_TOKEN = """No chat platform is configured, so Escape offers local play in this terminal.
 To run it in chat, set DISCORD_TOKEN and/or TELEGRAM_TOKEN (see .env.example and the README),
 then `make run` again."""
+
+EXIT_DAMAGED = 3  # the database file is damaged: restarting will not help (systemd: no restart)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -24,7 +27,7 @@ def main(argv: list[str] | None = None) -> int:
     play.add_argument("game", nargs="?", help="game id, e.g. ghosts18")
     play.add_argument("--players", default="", help="comma-separated local player names")
     play.add_argument("--options", default="", help="e.g. 'variant=short'")
-    play.add_argument("--db", type=Path, help="SQLite file (default: $ESCAPE_DB)")
+    play.add_argument("--db", help="SQLite file or PostgreSQL URL (default: $ESCAPE_DB)")
     play.add_argument(
         "--pictures", type=Path, help="folder for pictures (default: $ESCAPE_PICTURES)"
     )
@@ -32,8 +35,13 @@ def main(argv: list[str] | None = None) -> int:
     sync.add_argument(
         "--guild", type=int, action="append", default=[], help="a guild id (repeatable)"
     )
-    backup = sub.add_parser("backup", help="online backup of the database to a file")
+    backup = sub.add_parser("backup", help="online backup of the database to an SQLite file")
     backup.add_argument("destination", type=Path)
+    copy = sub.add_parser(
+        "migrate-db", help="copy every game from one database into a new, empty one"
+    )
+    copy.add_argument("source", help="SQLite file or postgresql:// URL")
+    copy.add_argument("destination", help="SQLite file or postgresql:// URL")
     args = parser.parse_args(argv)
     settings = Settings.from_env()
     logging.basicConfig(
@@ -53,6 +61,8 @@ def main(argv: list[str] | None = None) -> int:
             return asyncio.run(sync_commands(settings, args.guild or settings.discord_guild_ids))
         if command == "backup":
             return asyncio.run(_backup(settings.db_path, args.destination))
+        if command == "migrate-db":
+            return asyncio.run(_migrate_db(args.source, args.destination))
         if not settings.has_platform:
             print(NO_TOKEN, flush=True)
             return asyncio.run(_play(settings.db_path, settings.pictures_dir, None, [], ""))
@@ -62,9 +72,17 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     except KeyboardInterrupt:
         return 130
+    except DamagedStore as exc:  # found at start: the message names the file and the restore
+        print(exc, file=sys.stderr, flush=True)
+        return EXIT_DAMAGED
+    except StoreError as exc:  # cannot be opened, or newer than this code: stop at once
+        print(f"escape-bot: {exc}", file=sys.stderr, flush=True)
+        return 2
 
 
-async def _play(db: Path, pictures: Path, game: str | None, names: list[str], options: str) -> int:
+async def _play(
+    db: Path | str, pictures: Path, game: str | None, names: list[str], options: str
+) -> int:
     from bot.console import run_terminal
     from bot.service import GameService
     from bot.store import Store
@@ -76,15 +94,26 @@ async def _play(db: Path, pictures: Path, game: str | None, names: list[str], op
         await store.close()
 
 
-async def _backup(db: Path, destination: Path) -> int:
+async def _backup(db: Path | str, destination: Path) -> int:
     from bot.store import Store
+    from bot.store.database import redact
 
     store = await Store.open(db)
     try:
         await store.backup(destination)
     finally:
         await store.close()
-    print(f"Backed up {db} to {destination}")
+    print(f"Backed up {redact(db)} to {destination}")
+    return 0
+
+
+async def _migrate_db(source: str, destination: str) -> int:
+    from bot.store.copy import migrate_db
+    from bot.store.database import redact
+
+    copied = await migrate_db(source, destination)
+    counts = ", ".join(f"{n} {table}" for table, n in copied.items())
+    print(f"Copied {redact(source)} into {redact(destination)}: {counts}")
     return 0
 
 

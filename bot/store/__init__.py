@@ -2,21 +2,22 @@
 
 from bot.store.db import (
     NOTE_SEAT,
-    ChatBusy,
     LogEntry,
     NewEntry,
+    SchemaTooNew,
     SeatRow,
     SessionRow,
-    StaleVersion,
     Store,
-    StoreError,
 )
+from bot.store.errors import ChatBusy, DamagedStore, StaleVersion, StoreError
 
 __all__ = [
     "NOTE_SEAT",
     "ChatBusy",
+    "DamagedStore",
     "LogEntry",
     "NewEntry",
+    "SchemaTooNew",
     "SeatRow",
     "SessionRow",
     "StaleVersion",
