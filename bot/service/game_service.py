@@ -22,6 +22,7 @@ from bot.service import clock as clocks
 from bot.service.chance import draw
 from bot.service.entry_points import guarded_entry_points
 from bot.service.replies import (
+    UNREADABLE_GAME,
     ChatRef,
     Choice,
     Picture,
@@ -518,7 +519,11 @@ class GameService(TableClock):
             if row.status == "lobby":
                 who = f"lobby, {len(row.seats)} seated"
             else:
-                loaded = self._load(row)
+                try:
+                    loaded = self._load(row)
+                except UserError as exc:  # one game that cannot be read must not hide the rest
+                    lines.append(f"#{row.id} {title}: {exc}")
+                    continue
                 waiting = [
                     loaded.user_of(s).name for s in loaded.game.to_act(loaded.state) if s >= 0
                 ]
@@ -664,7 +669,11 @@ class GameService(TableClock):
         game = REGISTRY.get(row.game)
         if game is None:
             raise UserError(f"This bot no longer has the game {row.game!r}.")
-        state = game.load(row.state) if row.state is not None else None
+        try:
+            state = game.load(row.state) if row.state is not None else None
+        except Exception as exc:  # stored JSON this engine cannot read: damage, or an old shape
+            log.exception("session %s: its saved state cannot be read", row.id)
+            raise UserError(UNREADABLE_GAME) from exc
         return Loaded(row, game, state)
 
     def _lock(self, session_id: int) -> asyncio.Lock:
