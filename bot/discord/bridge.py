@@ -274,14 +274,66 @@ class DiscordBridge:
             await interaction.followup.send(OOPS, ephemeral=True)
             return
         replies = await self._own_moves(interaction, replies) or replies
+        step = await self._next_step(interaction, replies)
+        asker = str(interaction.user.id)
+        mine = [r for r in replies if r.to is not None and r.to.id == asker]
+        if step is not None:
+            replies = [r for r in replies if not any(r is m for m in mine)]
         replaced = await self.send(interaction, replies, only_private=False, pending_public=None)
         await self.direct.your_turn(chat_ref(interaction), replies)
-        if replaced:
+        if step is not None:
+            await self._replace_pressed(interaction, mine + step)
+        elif replaced:
             # the clicked message is history now: take its buttons away so nobody is tempted
             try:
                 await interaction.edit_original_response(view=None)
             except discord.HTTPException as exc:
                 log.debug("could not clear the old buttons: %s", exc)
+
+    async def _next_step(
+        self, interaction: discord.Interaction, replies: list[Reply]
+    ) -> list[Reply] | None:
+        """A move pressed under the presser's own view (an ephemeral message): when the
+        board waits for them again (a choice in several steps), their view as it is now
+        with the next moves, to replace that message ([] if they have no moves left, so it
+        loses its buttons); None for a press anywhere else."""
+        message = interaction.message
+        if message is None or not message.flags.ephemeral:
+            return None
+        asker = str(interaction.user.id)
+        board = next((r for r in replies if r.kind == "board" and r.to is None), None)
+        if board is None or board.final or not keeps_secrets(board):
+            return []
+        if not any(c.for_user == asker for c in board.choices):
+            return []
+        try:
+            view = await self.service.private_view(chat_ref(interaction), user_ref(interaction.user))  # fmt: skip
+        except UserError:
+            return []
+        return with_moves(view, board, asker)
+
+    async def _replace_pressed(self, interaction: discord.Interaction, mine: list[Reply]) -> None:
+        """The pressed private message becomes the presser's next view and moves (or loses
+        its buttons); what else this move told them follows in the same message."""
+        mine = _merge_private_lines(_fold_into_view(mine))
+        target = next((r for r in mine if r.choices and r.picture is not None), None) or next(
+            (r for r in mine if r.choices), None
+        )
+        first = messages(target, ephemeral=True) if target is not None else []
+        try:
+            if len(first) == 1:
+                await persist(lambda: interaction.edit_original_response(**edit_kwargs(first[0])), "an edit")  # fmt: skip
+                mine = [r for r in mine if r is not target]
+            else:
+                await persist(lambda: interaction.edit_original_response(view=None), "an edit")
+        except discord.HTTPException as exc:
+            log.info("could not update the pressed private message: %s", exc)
+        for reply in mine:
+            for kwargs in messages(reply, ephemeral=True):
+                await persist(
+                    lambda kw=kwargs: interaction.followup.send(ephemeral=True, wait=True, **fresh_file(kw)),
+                    "a private reply",
+                )  # fmt: skip
 
     async def _own_moves(
         self, interaction: discord.Interaction, replies: list[Reply]
@@ -478,17 +530,7 @@ class DiscordBridge:
         if board is not None and any(c.for_user == user.id for c in board.choices):
             with contextlib.suppress(UserError):  # a further step of their own move
                 mine = mine + with_moves(await self.service.private_view(chat, user), board, user.id)  # fmt: skip
-        mine = _merge_private_lines(_fold_into_view(mine))
-        first = messages(mine[0], ephemeral=True) if mine else []
-        try:
-            if len(first) == 1:
-                await persist(lambda: interaction.edit_original_response(**edit_kwargs(first[0])), "an edit")  # fmt: skip
-                mine = mine[1:]
-            else:
-                await persist(lambda: interaction.edit_original_response(view=None), "an edit")
-        except discord.HTTPException as exc:
-            log.info("could not update the pressed direct message: %s", exc)
-        await self.direct.send(user, mine)
+        await self._replace_pressed(interaction, mine)
         await self.direct.your_turn(chat, public, told=user.id)
 
     async def _post_unasked(

@@ -167,3 +167,36 @@ async def test_a_player_who_opted_in_gets_their_turn_by_dm_and_plays_from_there(
     assert played >= 2
     assert len(channel_boards(bot)) == 1, "one live board in the channel"
     assert not [m for m in bot.server.dms(ANN)], "Ann gets no DMs"
+
+
+async def test_a_move_from_my_hand_updates_that_one_private_message(discord_bot):
+    """Haunted House without DMs: the ping, one click on My hand (the view with the moves
+    under it, one message), then the move. If the board waits for the same player again,
+    that private message becomes the next step; otherwise it loses its buttons."""
+    bot = discord_bot
+    members = {int(ANN["id"]): ANN, int(BOB["id"]): BOB}
+    await bot.slash(ANN, "start", {"game": "haunted_house"})
+    await bot.slash(BOB, "join")
+    await bot.slash(ANN, "begin")
+    mine = None
+    for _ in range(12):
+        (board,) = channel_boards(bot)
+        (actor,) = mentioned(board)
+        user = members[actor]
+        if mine is None or mine[0] is not user:
+            hand = next(b["custom_id"] for b in board.buttons() if b["label"] == "My hand / my view")  # fmt: skip
+            shown = await bot.click(user, board, hand)
+            (view,) = bot.answers(shown)
+            assert view.ephemeral and view.attachments and view.buttons(), "view and moves, one message"  # fmt: skip
+            mine = (user, view)
+        view = mine[1]
+        edits = len(view.edits)
+        await bot.click(user, view, view.buttons()[0]["custom_id"])
+        assert len(view.edits) == edits + 1, "the pressed private message was updated"
+        (board,) = channel_boards(bot)
+        if board.components and mentioned(board) == [actor]:
+            assert view.buttons() and view.attachments, "the next step, in the same message"
+        else:
+            assert not view.buttons(), "spent: no buttons left"
+            mine = None
+    assert len(channel_boards(bot)) == 1
