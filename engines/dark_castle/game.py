@@ -86,6 +86,7 @@ class DarkCastle(Game):
             "the core castle); pack-numbered: the same in the packs' number order.",
         ),
     }
+    cooperative = True
     summary = "Co-operative: 1-4 prisoners fight, bluff and bleed through 15 chapters and a boss."
     rules_text = RULES_TEXT
 
