@@ -123,8 +123,9 @@ class Terminal:
                 elif command == "rules":
                     self.show([await self.service.rules(row.game)])
                 elif command == "abort":
-                    creator = next(u for u in players.values() if u.id == row.creator)
-                    self.show(await self.service.abort(CHAT, creator))
+                    # whoever holds the keyboard: the player to act (everyone here may end it)
+                    who = actor or next(iter(players.values()))
+                    self.show(await self.service.abort(CHAT, who, is_admin=True))
                 elif command == "as" and len(words) >= 3 and words[1].lower() in players:
                     self.show(
                         await self.service.move(

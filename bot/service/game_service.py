@@ -39,6 +39,9 @@ log = logging.getLogger(__name__)
 Notifier = Callable[[ChatRef, list[Reply]], Awaitable[None]]
 
 MAX_CHANCE_STEPS = 10_000
+# Event kinds with which an engine announces the end itself ("Ann wins!"): the final board
+# then does not repeat the result's summary.
+ENDING_KINDS = frozenset({"win", "over"})
 
 
 @dataclass
@@ -586,8 +589,8 @@ class GameService(TableClock):
         lines = [e.text for e in events if e.to is None]
         acting = [s for s in game.to_act(state) if s >= 0]
         mention = [loaded.user_of(s) for s in acting]
-        if result is not None:
-            lines.append(result.summary)
+        if result is not None and not any(e.kind in ENDING_KINDS for e in events):
+            lines.append(result.summary)  # unless the move's own events announced the end
         elif acting:
             lines.append(
                 "Waiting for " + ", ".join(u.name for u in mention) + self._clock_note(row) + "."

@@ -52,7 +52,10 @@ async def test_a_whole_game_in_the_terminal_with_a_picture_after_every_move(tmp_
     await store.close()
     assert code == 0
     text = "\n".join(output)
-    assert "wins 18 Ghosts" in text
+    said = [line for out in output for line in out.splitlines() if "[picture" not in line]
+    assert [line for line in said if " wins" in line and "ghost on" not in line] == [
+        "Bob wins with three ghosts outside!"
+    ]  # the win announced once (not again as the summary, "Bob wins 18 Ghosts")
     pictures = sorted((tmp_path / "pics").glob("*.png"))
     moves = text.count("[picture: ")
     assert len(pictures) == moves > 18  # the set-up alone is 18 placements
@@ -72,7 +75,7 @@ async def test_commands_and_bad_input_in_the_terminal(tmp_path):
         "board",
         "as Bob place a1",
         "2",
-        "quit",
+        "abort",
     ]
     terminal = Terminal(GameService(store, pictures=False), tmp_path, output.append, Script(lines))
     assert await terminal.play("ghosts18", ["Ann", "Bob"]) == 0
@@ -82,6 +85,7 @@ async def test_commands_and_bad_input_in_the_terminal(tmp_path):
     assert "HOUSE DECISIONS" in text
     assert "! It is not your turn: waiting for Ann." in text
     assert "Ann places a red ghost on b1." in text  # choice 2 of Ann's list
+    assert "Bob ended the game of 18 Ghosts" in text  # whoever is at the keyboard, not Ann
     await store.close()
 
 
