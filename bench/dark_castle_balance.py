@@ -78,7 +78,9 @@ def sensible(game, state, seat, legal, rng: random.Random) -> str:
     if kind in ("between", "share"):
         for action in uses:
             item = C.ITEMS[action.split()[1]]
-            holder = next(c for c in chars if item["id"] in c["items"])
+            words = action.split()
+            holder = chars[idx(words[2])] if len(words) > 2 else None
+            holder = holder or next(c for c in chars if item["id"] in c["items"])
             heal = next((e for e in item["effects"] if e["k"] == "heal"), None)
             missing = hp0 - holder["hp"]
             if heal and heal.get("all"):

@@ -59,9 +59,13 @@ def _progress(d: ImageDraw.ImageDraw, view: dict) -> None:
     T.text(d, (bx + 60, 40), "BOSS", 24, T.WHITE, "mm")
     left = view["chapters_left"]
     cb = view.get("combat")
-    status = f"{left} chapters left before the boss" if left else "The boss awaits"
+    status = f"{_chapters(left)} left before the boss" if left else "The boss awaits"
     if cb and cb.get("boss"):
         status = f"Boss phase {cb['phase']} of {cb['phases']}"
+    if view.get("outcome") == "won":
+        status = "Escaped! The castle is behind them"
+    elif view.get("outcome") == "lost":
+        status = "The escape has failed"
     T.text(d, (x0, 76), status, 20, T.WHITE, "lm")
 
 
@@ -90,14 +94,22 @@ def _card(d: ImageDraw.ImageDraw, view: dict, height: int) -> None:
         T.text(d, (x, y), f"YOU: the {view['turner'].title()}", 20, ink)
         y += 30
     y = T.paragraph(d, (x, y + 4), card["text"], 22, CARD_W - 48, ink, max_lines=6) + 12
-    if cb:
+    if view.get("ending"):
+        y = _ending(d, view, x, y, ink)
+    elif cb:
         y = _combat_block(d, cb, x, y, ink)
     elif view.get("options"):
         for opt in view["options"]:
             colour = ink if opt["open"] else T.GREY
-            mark = "" if opt["open"] else "  (needs an item)"
+            mark = "" if opt["open"] else "  (not possible now)"
             y = T.paragraph(d, (x, y), f"{opt['n']}. {opt['label']}{mark}", 22, CARD_W - 48,
-                            colour, max_lines=2) + 4  # fmt: skip
+                            colour, max_lines=2)  # fmt: skip
+            y = T.paragraph(d, (x + 24, y), opt.get("cost", ""), 18, CARD_W - 72,
+                            colour, max_lines=3) + 6  # fmt: skip
+    elif view.get("asking"):
+        y = _asks(d, [view["asking"]], x, y, "NOW", ink)
+    elif card.get("asks"):
+        y = _asks(d, card["asks"], x, y, "THIS CHAPTER ASKS", ink)
     _log(d, view, x, y, height - 36, ink)
     if view.get("pool"):
         T.text(d, (x, y + 6), "On the table:", 22, ink)
@@ -105,6 +117,31 @@ def _card(d: ImageDraw.ImageDraw, view: dict, height: int) -> None:
         for item in view["pool"][:4]:
             y = T.paragraph(d, (x + 10, y), f"{item['name']}: {item['text']}", 18, CARD_W - 60,
                             ink, max_lines=2)  # fmt: skip
+
+
+def _chapters(n: int) -> str:
+    return "1 chapter" if n == 1 else f"{n} chapters"
+
+
+def _asks(d: ImageDraw.ImageDraw, lines: list[str], x: int, y: int, head: str, ink) -> int:
+    """What the chapter asks (trait, attempts, double, who rolls, cost of failing), boxed."""
+    T.text(d, (x, y), head, 18, T.VERMILION)
+    y += 26
+    for line in lines[:4]:
+        y = T.paragraph(d, (x + 10, y), line, 20, CARD_W - 68, ink, max_lines=4) + 6
+    return y + 4
+
+
+def _ending(d: ImageDraw.ImageDraw, view: dict, x: int, y: int, ink) -> int:
+    """The end of the story: escaped or fallen, in a banner where the enemy stood."""
+    won = view.get("outcome") == "won"
+    colour = T.GREEN if won else T.VERMILION
+    d.rounded_rectangle((x, y, CARD_X + CARD_W - 24, y + 70), 12, fill=colour, outline=T.INK,
+                        width=3)  # fmt: skip
+    T.text(d, ((x + CARD_X + CARD_W - 24) / 2, y + 35), "ESCAPED" if won else "DEFEATED", 40,
+           T.WHITE, "mm")  # fmt: skip
+    y += 84
+    return T.paragraph(d, (x, y), view["ending"], 22, CARD_W - 48, ink, max_lines=4) + 8
 
 
 def _log(d: ImageDraw.ImageDraw, view: dict, x: int, y_min: int, y_max: int, ink) -> None:
@@ -226,9 +263,17 @@ def describe(view: dict) -> str:
     parts = ["Dark Castle."]
     card = view.get("card")
     left = view["chapters_left"]
-    parts.append(f"{view['chapters_turned']} chapters turned, {left} left before the boss.")
+    parts.append(
+        f"{_chapters(view['chapters_turned'])} turned, {_chapters(left)} left before the boss."
+    )
     if card:
         parts.append(f"{card['title']}: {card['text']}")
+    if view.get("ending"):
+        parts.append(view["ending"])
+    elif view.get("asking"):
+        parts.append(f"Now: {view['asking']}.")
+    elif card and card.get("asks") and not view.get("options"):
+        parts.append("This chapter asks: " + " ".join(card["asks"]))
     cb = view.get("combat")
     if cb:
         row = ", ".join(TRAIT[t][3] for t in cb["row"]) or "empty"
@@ -239,7 +284,8 @@ def describe(view: dict) -> str:
         )
         parts += [f"Special: {s}" for s in cb["specials"]]
     for opt in view.get("options", []):
-        parts.append(f"Option {opt['n']}: {opt['label']}{'' if opt['open'] else ' (locked)'}.")
+        locked = "" if opt["open"] else " (locked)"
+        parts.append(f"Option {opt['n']}: {opt['label']}{locked}: {opt.get('cost', '')}.")
     for char in view["chars"]:
         items = ", ".join(i["name"] for i in char["items"]) or "no items"
         roll = ""

@@ -62,7 +62,7 @@ STEP_KINDS = (
     "lose_item",  # who, what: "choice" | "all"; who "party": the group discards one
     "test",  # who: you|each|chosen, trait, double, attempts (0: until success), pass/fail/fail_each
     "group_test",  # every character rolls once; total symbols of trait >= need
-    "choose",  # options: label, steps, needs (an item tag), spend
+    "choose",  # options: label, steps, needs (an item tag), spend, requires ("you_item")
     "combat",  # name, dice, per_player, attack, specials, loot
     "gamble",  # roll one chapter die: steps under m, c, w
     "if_item",  # needs a tag held by anyone: then / else
@@ -200,8 +200,13 @@ def check_card(card: dict) -> list[str]:
             if kind in ("choose",):
                 if len(step.get("options", [])) < 2:
                     problems.append(f"{at}: a choice needs two options")
-                if not any(not o.get("needs") for o in step.get("options", [])):
+                if not any(
+                    not o.get("needs") and not o.get("requires") for o in step.get("options", [])
+                ):
                     problems.append(f"{at}: one option must need no item")
+                for o in step.get("options", []):
+                    if o.get("requires") not in (None, "you_item"):
+                        problems.append(f"{at}: unknown requirement {o['requires']!r}")
             needs = [o.get("needs") for o in step.get("options", [])] + [step.get("needs")]
             for tag in needs:
                 if tag and tag not in tags:

@@ -25,6 +25,7 @@ from math import ceil
 
 from engines.contract import CHANCE, Event, Game, Result, Seat
 from engines.dark_castle import cards as C
+from engines.dark_castle import explain as X
 from engines.dark_castle.rules_text import RULES_TEXT
 
 CASTLE_CHAPTERS = 15
@@ -59,7 +60,7 @@ class DarkCastleState:
 class DarkCastle(Game):
     id = "dark_castle"
     title = "Dark Castle"
-    rules_version = 2
+    rules_version = 3
     min_players = 1
     max_players = 4
     options = {}
@@ -102,18 +103,26 @@ class DarkCastle(Game):
                 out += [f"take {item} {c['who']}" for c in s.chars if self._fits(c, item)]
             for k in mine:
                 out += [f"drop {i}" for i in s.chars[k]["items"]]
-                out += [f"use {i}" for i in self._usable(s, k, "camp")]
+                out += self._uses(s, k, "camp")
             return out
         if kind == "choose":
             step = self._step_at(p["card"], p["path"])
-            return [f"choose {i + 1}" for i in self._options(s, step)]
+            out = [f"choose {i + 1}" for i in self._options(s, step)]
+            return out + [a for k in mine for a in self._uses(s, k, "choice")]
         if kind == "send":
-            return [f"send {c['who']}" for c in s.chars]
+            out = [f"send {c['who']}" for c in s.chars]
+            return out + [a for k in mine for a in self._uses(s, k, "choice")]
         if kind == "react":
             return ["pass"] + [f"use {i}" for i in self._usable(s, p["char"], "test")]
         if kind == "discard":
             holders = range(len(s.chars)) if p.get("party") else [p["char"]]
-            return [f"discard {i}" for k in holders for i in s.chars[k]["items"]]
+            tag = p.get("tag")
+            return [
+                f"discard {i}"
+                for k in holders
+                for i in s.chars[k]["items"]
+                if not tag or tag in C.ITEMS[i].get("tags", [])
+            ]
         if kind == "rest":
             # Whoever the enemy singles out (focus_you) cannot hide by resting.
             barred = s.turner if self._has_special(s, "focus_you") else None
@@ -123,9 +132,29 @@ class DarkCastle(Game):
             out = [f"hit {s.chars[k]['who']}" for k in cb["fighters"] if k not in cb["done"]]
             for k in mine:
                 if k in cb["fighters"]:
-                    out += [f"use {i}" for i in self._usable(s, k, "combat")]
+                    out += self._uses(s, k, "combat")
             return out
         return []
+
+    def _uses(self, s: DarkCastleState, k: int, when: str) -> list[str]:
+        """`use` actions of character k: a healing item names whom it heals when that is not
+        its holder (in camp, where items may change hands anyway), and is offered only for
+        someone it can heal."""
+        out = []
+        for item_id in self._usable(s, k, when):
+            heal = next((e for e in C.ITEMS[item_id].get("effects", []) if e["k"] == "heal"), None)
+            if heal and not heal.get("all"):
+                if s.chars[k]["hp"] < s.hp_start:
+                    out.append(f"use {item_id}")
+                if when == "camp":
+                    out += [
+                        f"use {item_id} {c['who']}"
+                        for j, c in enumerate(s.chars)
+                        if j != k and c["hp"] < s.hp_start
+                    ]
+            else:
+                out.append(f"use {item_id}")
+        return out
 
     def _fits(self, char: dict, item: str) -> bool:
         used = sum(C.ITEMS[i]["hands"] for i in char["items"])
@@ -144,9 +173,13 @@ class DarkCastle(Game):
                 kind = effect["k"]
                 ok = False
                 if kind == "heal":
-                    # In camp the item can still change hands; in combat it heals its holder.
+                    # In camp the item can still change hands; elsewhere it heals its holder.
                     who = s.chars if when == "camp" or effect.get("all") else [char]
-                    ok = any(c["hp"] < s.hp_start for c in who) and when in ("camp", "combat")
+                    ok = any(c["hp"] < s.hp_start for c in who) and when in (
+                        "camp",
+                        "combat",
+                        "choice",
+                    )
                 elif when == "test" and not self._passes(s, k, char["roll"]):
                     ok = kind == "reroll" or (
                         kind == "become" and self._passes(s, k, effect["face"])
@@ -166,8 +199,12 @@ class DarkCastle(Game):
 
     def _options(self, s: DarkCastleState, step: dict) -> list[int]:
         tags = self._tags(s)
+        you_carry = s.turner >= 0 and bool(s.chars[s.turner]["items"])
         return [
-            i for i, o in enumerate(step["options"]) if not o.get("needs") or o["needs"] in tags
+            i
+            for i, o in enumerate(step["options"])
+            if (not o.get("needs") or o["needs"] in tags)
+            and (o.get("requires") != "you_item" or you_carry)
         ]
 
     def _tags(self, s: DarkCastleState) -> set[str]:
@@ -244,15 +281,16 @@ class DarkCastle(Game):
             self._discard_pool(s, ev)
             s.pending = None
         elif verb == "use":
-            self._use(s, args[0], ev)
+            k = self._char(s, args[1]) if len(args) > 1 else None
+            self._use(s, args[0], ev, target=k)
         elif verb == "choose":
             step = self._step_at(p["card"], p["path"])
             option = step["options"][int(args[0]) - 1]
             ev.append(Event(f"The party chooses: {option['label']}."))
-            if option.get("spend"):
-                self._spend_tag(s, option["needs"], ev)
             s.pending = None
             self._push(s, p["card"], [*p["path"], "options", int(args[0]) - 1, "steps"], p["ctx"])
+            if option.get("spend"):
+                self._spend_tag(s, option["needs"], ev)
         elif verb == "send":
             k = self._char(s, args[0])
             s.pending = None
@@ -264,7 +302,8 @@ class DarkCastle(Game):
         elif verb == "discard":
             k = next(k for k, c in enumerate(s.chars) if args[0] in c["items"])
             s.chars[k]["items"].remove(args[0])
-            ev.append(Event(f"{self._name(s, k)} loses the {C.ITEMS[args[0]]['name']}."))
+            lost = "gives up" if p.get("tag") else "loses"
+            ev.append(Event(f"{self._name(s, k)} {lost} the {C.ITEMS[args[0]]['name']}."))
             s.pending = None
         elif verb == "fight":
             ev.append(Event("Nobody rests: everyone fights this round."))
@@ -347,6 +386,9 @@ class DarkCastle(Game):
         s.card = card_id
         s.frames = []
         ev.append(Event(f"{card['title']}: {card['text']}", kind="scene"))
+        asks = X.card_asks(card, len(s.chars))
+        if asks:
+            ev.append(Event("It asks: " + " ".join(asks), kind="asks"))
         self._push(s, card_id, ["steps"], s.turner)
 
     # ----- the interpreter --------------------------------------------------------
@@ -388,7 +430,8 @@ class DarkCastle(Game):
             return
         if card["kind"] == "chapter":
             left = CASTLE_CHAPTERS - len(s.used)
-            ev.append(Event(f"Chapter complete. {left} chapters remain before the boss."))
+            remain = f"{left} chapter remains" if left == 1 else f"{left} chapters remain"
+            ev.append(Event(f"Chapter complete. {remain} before the boss."))
         s.pending = {"kind": "between"}
 
     def _targets(self, s: DarkCastleState, who: str, ctx: int) -> list[int]:
@@ -443,10 +486,10 @@ class DarkCastle(Game):
             s.pending = {"kind": "gamble", "n": 1, "card": card, "path": path, "ctx": ctx}
         elif kind == "if_item":
             branch = "then" if step["needs"] in self._tags(s) else "else"
-            if step.get("spend") and branch == "then":
-                self._spend_tag(s, step["needs"], ev)
             if branch in step:
                 self._push(s, card, [*path, branch], ctx)
+            if step.get("spend") and branch == "then":
+                self._spend_tag(s, step["needs"], ev)
         elif kind == "combat":
             self._start_combat(s, step, card, path, ev)
 
@@ -483,12 +526,19 @@ class DarkCastle(Game):
             s.pool = []
 
     def _spend_tag(self, s: DarkCastleState, tag: str, ev: list[Event]) -> None:
-        for k, c in enumerate(s.chars):
-            for item in c["items"]:
-                if tag in C.ITEMS[item].get("tags", []):
-                    c["items"].remove(item)
-                    ev.append(Event(f"{self._name(s, k)} gives up the {C.ITEMS[item]['name']}."))
-                    return
+        """Use up one item with the tag; where the party has several, it chooses which."""
+        found = [
+            (k, item)
+            for k, c in enumerate(s.chars)
+            for item in c["items"]
+            if tag in C.ITEMS[item].get("tags", [])
+        ]
+        if len(found) > 1:
+            s.pending = {"kind": "discard", "char": found[0][0], "party": True, "tag": tag}
+            return
+        for k, item in found:
+            s.chars[k]["items"].remove(item)
+            ev.append(Event(f"{self._name(s, k)} gives up the {C.ITEMS[item]['name']}."))
 
     def _lose_items(self, s: DarkCastleState, step: dict, ctx: int, ev: list[Event]) -> None:
         who = step.get("who", "you")
@@ -509,11 +559,14 @@ class DarkCastle(Game):
                 s.pending = {"kind": "discard", "char": k}
                 return
 
-    def _use(self, s: DarkCastleState, item_id: str, ev: list[Event]) -> None:
+    def _use(
+        self, s: DarkCastleState, item_id: str, ev: list[Event], target: int | None = None
+    ) -> None:
         k = next(k for k, c in enumerate(s.chars) if item_id in c["items"])
         item = C.ITEMS[item_id]
         char = s.chars[k]
-        ev.append(Event(f"{self._name(s, k)} uses the {item['name']}."))
+        on = f" on {self._name(s, target)}" if target is not None else ""
+        ev.append(Event(f"{self._name(s, k)} uses the {item['name']}{on}."))
         when = s.pending["kind"]
         if item.get("uses") == "discard":
             char["items"].remove(item_id)
@@ -522,7 +575,9 @@ class DarkCastle(Game):
         for effect in item.get("effects", []):
             kind = effect["k"]
             if kind == "heal":
-                targets = range(len(s.chars)) if effect.get("all") else [k]
+                targets = (
+                    range(len(s.chars)) if effect.get("all") else [k if target is None else target]
+                )
                 for t in targets:
                     gained = self._heal(s, t, effect["n"])
                     ev.append(Event(f"{self._name(s, t)} gains {gained} HP."))
@@ -616,7 +671,12 @@ class DarkCastle(Game):
             if "pass" in step:
                 self._push(s, frame["card"], [*path, "pass"], k)
             return
-        ev.append(Event(f"{self._name(s, k)} fails."))
+        why = X.fail_reason(step, s.chars[k]["roll"])
+        more = frame["left"] - 1
+        tail = f" ({_attempts_left(more)})" if frame["left"] > 1 else ""
+        if frame["left"] == 0:
+            tail = " (again until it succeeds)"
+        ev.append(Event(f"{self._name(s, k)} fails: {why}{tail}."))
         if frame["left"] > 0:
             frame["left"] -= 1
             if frame["left"] == 0:  # the last attempt: the test is over
@@ -770,6 +830,7 @@ class DarkCastle(Game):
                 dmg = pierce.get("n", 1) if pierce else 0
             else:
                 dmg = cb["attack"] + (focus.get("n", 1) if focus else 0)
+            if dmg > 0:  # armour softens every enemy blow, a piercing one too
                 dmg -= sum(
                     e.get("n", 1)
                     for i in s.chars[k]["items"]
@@ -843,12 +904,20 @@ class DarkCastle(Game):
                 "kind": card["kind"],
                 "title": card["title"],
                 "text": card["text"],
+                "asks": X.card_asks(card, len(s.chars)),
             }
+        view["asking"] = self._asking(s)
+        view["ending"] = self.result(s).summary if s.outcome else ""
         if p.get("kind") == "choose":
             step = self._step_at(p["card"], p["path"])
             open_ = self._options(s, step)
             view["options"] = [
-                {"n": i + 1, "label": o["label"], "open": i in open_}
+                {
+                    "n": i + 1,
+                    "label": o["label"],
+                    "cost": X.option_cost(o, len(s.chars)),
+                    "open": i in open_,
+                }
                 for i, o in enumerate(step["options"])
             ]
         if s.combat:
@@ -868,6 +937,23 @@ class DarkCastle(Game):
                 "blocked": [s.chars[k]["who"] for k in cb["blocked"]],
             }
         return view
+
+    def _asking(self, s: DarkCastleState) -> str:
+        """The test now being asked, in full: who rolls, the trait, the attempts left, a double
+        or not, and the cost of failing."""
+        p = s.pending or {}
+        if p.get("kind") == "send":
+            return X.test_text(self._step_at(p["card"], p["path"]), len(s.chars))
+        frame = s.frames[-1] if s.frames else None
+        if not frame or frame["k"] not in ("test", "gtest") or s.combat:
+            return ""
+        step = self._step_at(frame["card"], frame["path"])
+        if frame["k"] == "gtest":
+            return X.group_test_text(step, len(s.chars))
+        text = X.test_text(step, len(s.chars))
+        if frame["left"] and step.get("attempts", 1) > 1:
+            text += f" ({self._name(s, frame['ctx'])}: {_attempts_left(frame['left'])})"
+        return text
 
     def _char_view(self, s: DarkCastleState, k: int) -> dict:
         c = s.chars[k]
@@ -901,9 +987,15 @@ class DarkCastle(Game):
         if kind == "choose":
             return "Decide together: choose <number>."
         if kind == "send":
-            return "Who attempts it? send <prisoner>."
+            return f"Who attempts it? send <prisoner>. {self._asking(s)}."
         if kind == "react":
-            return f"{self._name(s, p['char'])} failed the roll: use an item, or pass."
+            frame = s.frames[-1]
+            why = X.fail_reason(
+                self._step_at(frame["card"], frame["path"]), s.chars[p["char"]]["roll"]
+            )
+            return f"{self._name(s, p['char'])} failed the roll ({why}): use an item, or pass."
+        if kind == "discard" and p.get("tag"):
+            return f"Which {p['tag']} is used up? discard <item>."
         if kind == "discard":
             return f"{self._name(s, p['char'])} must discard an item: discard <item>."
         if kind == "rest":
@@ -922,23 +1014,28 @@ class DarkCastle(Game):
         if won:
             summary = "The prisoners escaped the Dark Castle together!"
         else:
+            card = C.ALL_CARDS.get(s.card, {})
             where = (
-                f"chapter {len(s.used)} of {CASTLE_CHAPTERS}"
-                if C.ALL_CARDS.get(s.card, {}).get("kind") != "boss"
-                else "the final battle"
+                f"chapter {len(s.used)} of {CASTLE_CHAPTERS}, {card.get('title', '')}"
+                if card.get("kind") != "boss"
+                else f"the final battle with {card['title']}"
             )
-            summary = f"The prisoners did not escape: one of them died in {where}."
+            dead = [C.CHARACTERS[c["who"]]["title"] for c in s.chars if c["hp"] <= 0 and c["who"]]
+            who = " and ".join(dead) or "one of them"
+            summary = f"The prisoners did not escape: {who} died in {where}."
         return Result(ranking=[seats], scores={k: float(won) for k in seats}, summary=summary)
 
     def describe(self, s: DarkCastleState, action: str) -> str:
         verb, *args = action.split()
         if verb in ("take", "drop", "use", "discard") and args and args[0] in C.ITEMS:
             item = C.ITEMS[args[0]]
-            rest = f" to the {args[1].title()}" if len(args) > 1 else ""
+            to = " on the" if verb == "use" else " to the"
+            rest = f"{to} {args[1].title()}" if len(args) > 1 else ""
             return f"{verb.title()} {item['name']}{rest}: {item['text']}"[:100]
         if verb == "choose" and s.pending and s.pending.get("kind") == "choose":
             step = self._step_at(s.pending["card"], s.pending["path"])
-            return step["options"][int(args[0]) - 1]["label"]
+            option = step["options"][int(args[0]) - 1]
+            return f"{option['label']} ({X.option_cost(option, len(s.chars))})"
         if verb in ("pick", "turn", "send", "rest", "hit") and args:
             return f"{verb.title()}: {C.CHARACTERS.get(args[0], {}).get('title', args[0])}"
         return action.capitalize()
@@ -963,6 +1060,10 @@ class DarkCastle(Game):
 
     def load(self, data: dict) -> DarkCastleState:
         return DarkCastleState(**data)
+
+
+def _attempts_left(n: int) -> str:
+    return "1 attempt left" if n == 1 else f"{n} attempts left"
 
 
 def _uniform(kinds: list[str]) -> list[tuple[str, float]]:

@@ -54,9 +54,18 @@ phases. Beat the last phase with everyone alive and you escape.
 HOUSE DECISIONS (the rulebook is silent or the chat needs a rule):
 - Items can be used between chapters, while items are shared, on your own test roll just
   after it fails, and in combat between the rolls and the resolution of your attack.
-  Items do not act in the middle of a choice or on a "together" roll.
+  While the party makes a choice or decides who attempts a test, healing items may be used
+  too; other items have nothing to act on then, nor on a "together" roll.
 - Healing items can be used in combat only by a fighter, and heal their holder unless
-  they say everyone.
+  they say everyone. Between chapters (when items may change hands anyway) a healing item
+  may heal another prisoner (`use salve cook`). A healing item is offered only when
+  someone it would heal is wounded.
+- Every chapter says what it asks before anyone rolls: who rolls, the trait, the attempts,
+  whether a double is needed and what failing costs; each choice says what it costs or
+  tests; a failed roll says what was needed.
+- When a card uses up "a key" (or food, a light...) and the party carries several, the
+  party chooses which one goes (`discard <item>`).
+- An option that asks YOU to give up an item is closed when YOU carry none.
 - Discarded items lie in a discard pile; when the item deck runs out, the discard pile is
   shuffled into a new deck (items carried or on the table stay put).
 - A cost "for each failed attempt" is paid for the last failure too, before the card's
@@ -73,7 +82,8 @@ HOUSE DECISIONS (the rulebook is silent or the chat needs a rule):
 - A test is passed by any face showing the trait, single or double, unless the card asks
   for a double.
 - "Once a chapter" items are ready again when the next chapter is turned.
-- Armour (ward) softens only the enemy's combat attacks, not a chapter's damage.
+- Armour (ward) softens only the enemy's combat attacks, not a chapter's damage; it
+  softens every combat blow, including the one a piercing enemy lands on a blocker.
 - A boss's phases follow one another at once: no rest between them beyond the usual
   resting rule, no trading, no item; each phase counts its rounds from 1.
 - Items drawn during a chapter are shared out at once, before the chapter goes on.

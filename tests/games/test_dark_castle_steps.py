@@ -253,7 +253,9 @@ def test_choices_some_needing_an_item(monkeypatch):
         {"label": "Kick it", "steps": [{"do": "damage", "who": "you", "n": 2}]}]}  # fmt: skip
     s = room(monkeypatch, step)
     assert G.legal_actions(s, 0) == ["choose 2"]
-    assert G.view(s, None)["options"][0] == {"n": 1, "label": "Unlock it", "open": False}
+    assert G.view(s, None)["options"][0] == {
+        "n": 1, "label": "Unlock it", "cost": "uses up a key; everyone gains 3 HP", "open": False
+    }  # fmt: skip
     s = act(s, "choose 2")
     assert char(s, "smith")["hp"] == 16
     s = set_char(started(), "tailor", items=["skeletonkey"], hp=10)
