@@ -26,8 +26,11 @@ async def run_discord(settings: Settings, service: GameService, **client_options
     point_at(settings)
     client = EscapeClient(service, **client_options)
     service.add_notifier("discord", client.bridge.deliver)
-    async with client:  # closes the HTTP session and the gateway on any exit
-        await client.start(settings.discord_token)
+    try:
+        async with client:  # closes the HTTP session and the gateway on any exit
+            await client.start(settings.discord_token)
+    finally:
+        client.bridge.close()  # owed posts are not retried by a closed client
 
 
 async def sync_commands(settings: Settings, guild_ids: list[int]) -> int:

@@ -4,7 +4,13 @@ Every slash command and click defers first (Discord wants an answer within 3 s; 
 service touches SQLite and Pillow), then calls the service and posts what it returns:
 public replies as messages with the board picture, its alt text and the choices as
 components; replies addressed to a user as ephemeral messages to that user only, never in
-the channel. Refusals (`UserError`) are ephemeral too.
+the channel. Refusals (`UserError`) are ephemeral too, and quote at most a short excerpt
+of what the user typed.
+
+Text is plain: whatever the service says (player names, echoed input) is escaped for
+Discord's markdown and mentions, except the rules and help, written by us. A post Discord
+still refuses with 429 after discord.py's own retries is tried again later by the bot
+(within the interaction's 15 minutes; a board posted unasked is owed to its channel).
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ import discord
 from bot.discord.components import layout
 from bot.service import ChatRef, GameService, Reply, UserError, UserRef
 from bot.service import buttons as service_buttons
+from bot.service.excerpt import short_refusal
 
 log = logging.getLogger(__name__)
 
@@ -30,6 +37,9 @@ OOPS = "Something went wrong on our side. Look at the latest board and try again
 AUTOCOMPLETE_SECONDS = 2.0
 NO_GUILD = "Escape runs in server channels and threads, not in direct messages."
 THREAD_ARCHIVED = 50083  # Discord refuses posts in an archived thread until it is reopened
+OUR_MARKDOWN = ("rules", "help")  # kinds whose text we wrote with markdown in mind
+RETRY_ROUNDS = 5  # after discord.py's own five tries: rounds of waiting, then trying again
+RETRY_LONGEST = 120.0  # seconds: the longest wait between two rounds
 
 Call = Callable[[ChatRef, UserRef], Awaitable[list[Reply]]]
 
@@ -45,6 +55,71 @@ def chat_ref(interaction: discord.Interaction) -> ChatRef:
 
 def user_ref(user: discord.abc.User) -> UserRef:
     return UserRef(PLATFORM, str(user.id), user.display_name)
+
+
+def plain(text: str) -> str:
+    """Text shown as written: no markdown, no mention syntax, from whatever a user typed."""
+    return discord.utils.escape_markdown(discord.utils.escape_mentions(text))
+
+
+def fit_alt(alt: str, limit: int = MAX_ALT) -> str:
+    """A description within Discord's limit, cut after a whole sentence where it can be."""
+    alt = " ".join(alt.split())
+    if len(alt) <= limit:
+        return alt
+    head = alt[: limit - 1]
+    cut = max(head.rfind(". "), head.rfind("; "))
+    if cut >= limit // 2:
+        head = head[: cut + 1]
+    return head.rstrip() + "…"
+
+
+def said(interaction: discord.Interaction) -> str:
+    """Everything the user typed into a slash command's options (for refusals to excerpt)."""
+    found: list[str] = []
+
+    def walk(options: list) -> None:
+        for option in options or []:
+            if "value" in option:
+                found.append(str(option["value"]))
+            walk(option.get("options", []))
+
+    data = interaction.data or {}
+    walk(data.get("options", []) if isinstance(data, dict) else [])
+    return " ".join(found)
+
+
+def refusal(message: str, typed: str = "") -> str:
+    return split_text(plain(short_refusal(message, typed)))[0]
+
+
+def _transient(exc: Exception) -> float | None:
+    """Seconds to wait when Discord refused for a passing reason (429, 5xx), else None."""
+    if isinstance(exc, discord.RateLimited):
+        return exc.retry_after
+    if isinstance(exc, discord.HTTPException) and (exc.status == 429 or exc.status >= 500):
+        header = exc.response.headers.get("Retry-After") if exc.response is not None else None
+        try:
+            return max(float(header), 0.05) if header else 1.0
+        except ValueError:
+            return 1.0
+    return None
+
+
+async def persist(send: Callable[[], Awaitable], what: str):
+    """`send()`, tried again after a wait while Discord refuses for a passing reason:
+    an answer or a board is never lost to a burst of 429s. The waits happen in the
+    caller's own task (one interaction, one channel): other chats go on meanwhile."""
+    for attempt in range(RETRY_ROUNDS + 1):
+        try:
+            return await send()
+        except discord.HTTPException as exc:
+            wait = _transient(exc)
+            if wait is None or attempt == RETRY_ROUNDS:
+                raise
+        log.warning("Discord refused %s for now; trying again in %.1f s", what, wait)
+        await asyncio.sleep(min(wait * (attempt + 1), RETRY_LONGEST))
+    raise AssertionError("unreachable")
 
 
 def split_text(text: str, limit: int = MAX_CONTENT) -> list[str]:
@@ -83,6 +158,8 @@ def messages(reply: Reply, *, ephemeral: bool) -> list[dict]:
     In games with secrets a public board shows only the shared buttons; each player gets
     their moves privately (My hand / my view, /escape hand, /escape move)."""
     text = reply.text or reply.kind
+    if reply.kind not in OUR_MARKDOWN:
+        text = plain(text)
     if not ephemeral and keeps_secrets(reply):
         hidden = [c for c in reply.choices if c.for_user is not None]
         if hidden:
@@ -110,7 +187,7 @@ def messages(reply: Reply, *, ephemeral: bool) -> list[dict]:
         last["file"] = discord.File(
             io.BytesIO(reply.picture.png),
             filename=reply.picture.filename,
-            description=reply.picture.alt[:MAX_ALT],
+            description=fit_alt(reply.picture.alt),
         )
     if built.view is not None:
         last["view"] = built.view
@@ -121,6 +198,13 @@ class DiscordBridge:
     def __init__(self, service: GameService | None, client: discord.Client) -> None:
         self._service = service
         self.client = client
+        self.owed: dict[str, tuple[ChatRef, list[Reply]]] = {}  # channel -> unposted replies
+        self._debts: dict[str, asyncio.Task] = {}
+
+    def close(self) -> None:
+        for task in self._debts.values():
+            task.cancel()
+        self._debts.clear()
 
     @property
     def service(self) -> GameService:
@@ -143,7 +227,7 @@ class DiscordBridge:
         try:
             replies = await call(chat_ref(interaction), user_ref(interaction.user))
         except UserError as exc:
-            await self.refuse(interaction, str(exc), public_original=not private)
+            await self.refuse(interaction, str(exc), public_original=not private, typed=said(interaction))  # fmt: skip
             return
         except Exception:
             log.exception("command %s failed", _command_name(interaction))
@@ -194,9 +278,13 @@ class DiscordBridge:
                 chat_ref(interaction), user_ref(interaction.user), data
             )
         except UserError as exc:
-            await interaction.followup.send(
-                str(exc), ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
-            )
+            text = refusal(str(exc))
+            await persist(
+                lambda: interaction.followup.send(
+                    text, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
+                ),
+                "a refusal",
+            )  # fmt: skip
             return
         except Exception:
             log.exception("a click failed")
@@ -275,7 +363,12 @@ class DiscordBridge:
                 await _delete_original(interaction)
                 pending_public = None
             for kwargs in messages(reply, ephemeral=ephemeral):
-                await interaction.followup.send(ephemeral=ephemeral, wait=True, **kwargs)
+                await persist(
+                    lambda kwargs=kwargs, ephemeral=ephemeral: interaction.followup.send(
+                        ephemeral=ephemeral, wait=True, **_fresh(kwargs)
+                    ),
+                    f"a {reply.kind}",
+                )  # fmt: skip
                 pending_public = None
                 sent_any = True
             if not ephemeral and (reply.kind in ("board", "lobby") or reply.final):
@@ -285,25 +378,67 @@ class DiscordBridge:
         return posted_board
 
     async def refuse(
-        self, interaction: discord.Interaction, message: str, *, public_original: bool
+        self,
+        interaction: discord.Interaction,
+        message: str,
+        *,
+        public_original: bool,
+        typed: str = "",
     ) -> None:
+        """A refusal to the asker alone: escaped, within limits, quoting little of `typed`."""
         if public_original:
             await _delete_original(interaction)
-        await interaction.followup.send(
-            message, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
-        )
+        await persist(
+            lambda: interaction.followup.send(
+                refusal(message, typed), ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
+            ),
+            "a refusal",
+        )  # fmt: skip
 
     async def deliver(self, chat: ChatRef, replies: list[Reply]) -> None:
         """The service's notifier: replies nobody asked for (reminders, timeouts), posted
         in the game's channel or thread. Private ones cannot reach a user unprompted
         without DMs, which we do not use: they are skipped (the user can press My hand).
         A thread quiet for a week is archived by Discord: it is reopened and the post
-        retried (the bot created it, so it may, unless a moderator locked it)."""
+        retried (the bot created it, so it may, unless a moderator locked it). What
+        Discord refuses with 429 even after discord.py's retries is owed to the channel
+        and posted later from a task of its own (the timer loop serves other games)."""
+        key = chat.thread or chat.chat
+        self.owed.pop(key, None)  # these replies are newer than any still owed here
+        try:
+            await self._post_unasked(chat, replies)
+        except _Owe as debt:
+            log.warning("%d replies owed to channel %s; trying again in %.1f s", len(debt.replies), key, debt.wait)  # fmt: skip
+            self.owed[key] = (chat, debt.replies)
+            task = self._debts.get(key)
+            if task is None or task.done():
+                self._debts[key] = asyncio.create_task(self._repay(key, debt.wait))
+
+    async def _repay(self, key: str, wait: float) -> None:
+        for _ in range(RETRY_ROUNDS + 3):
+            await asyncio.sleep(wait)
+            wait = min(max(wait, 1.0) * 2, RETRY_LONGEST * 5)
+            debt = self.owed.pop(key, None)
+            if debt is None:
+                break
+            try:
+                await self._post_unasked(*debt)
+            except _Owe as again:
+                self.owed[key] = (debt[0], again.replies)
+                continue
+            except Exception:
+                log.exception("could not post owed replies in channel %s", key)
+            break
+        else:
+            log.error("gave up posting %d owed replies in channel %s", len(self.owed.pop(key, (None, []))[1]), key)  # fmt: skip
+        self._debts.pop(key, None)
+
+    async def _post_unasked(self, chat: ChatRef, replies: list[Reply]) -> None:
         channel = self.client.get_partial_messageable(
             int(chat.thread or chat.chat),
             guild_id=int(chat.scope) if chat.scope.isdigit() else None,
         )
-        for reply in replies:
+        for n, reply in enumerate(replies):
             if reply.to is not None:
                 log.info(
                     "skipping a private %s reply of session %s for user %s: Discord cannot "
@@ -321,10 +456,21 @@ class DiscordBridge:
                         sent += 1
                     break
                 except discord.HTTPException as exc:
+                    wait = _transient(exc)
+                    if wait is not None:
+                        raise _Owe(wait, [r for r in replies[n:] if r.to is None]) from exc
                     if attempt or exc.code != THREAD_ARCHIVED or not chat.thread.isdigit():
                         raise
                     log.info("reopening archived thread %s to post in it", chat.thread)
                     await self.client.http.edit_channel(int(chat.thread), archived=False)
+
+
+class _Owe(Exception):
+    """Discord refused for now: these replies are owed to the channel."""
+
+    def __init__(self, wait: float, replies: list[Reply]) -> None:
+        super().__init__(f"owed, try again in {wait:.1f} s")
+        self.wait, self.replies = wait, replies
 
 
 def _merge_private_lines(replies: list[Reply]) -> list[Reply]:
@@ -346,6 +492,14 @@ def _merge_private_lines(replies: list[Reply]) -> list[Reply]:
         else:
             merged.append(reply)
     return merged
+
+
+def _fresh(kwargs: dict) -> dict:
+    """The keyword arguments for one more try: a file is read from its start again."""
+    file = kwargs.get("file")
+    if isinstance(file, discord.File):
+        file.reset()
+    return kwargs
 
 
 async def _acknowledge(interaction: discord.Interaction, **defer) -> bool:

@@ -7,7 +7,7 @@ import logging
 import discord
 from discord import app_commands
 
-from bot.discord.bridge import OOPS, DiscordBridge, messages, user_ref
+from bot.discord.bridge import OOPS, DiscordBridge, messages, plain, user_ref
 from bot.service import ChatRef, Reply, UserError, UserRef, parse_options
 from engines import REGISTRY, BadOption
 
@@ -235,7 +235,7 @@ class EscapeGroup(app_commands.Group, name="escape", description="Escape-themed 
             return
         # in the channel, for everyone: where the new table is
         await interaction.followup.send(
-            f"{user.name} opened a table for {game.title} in {thread.mention}: join there.",
+            f"{plain(user.name)} opened a table for {game.title} in {thread.mention}: join there.",
             allowed_mentions=discord.AllowedMentions.none(),
         )
         for note in _permission_note(interaction, user, THREAD_NEEDS):

@@ -9,16 +9,16 @@ from urllib.parse import urlsplit
 
 from telegram import Bot, BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats
 from telegram.error import TelegramError
-from telegram.ext import AIORateLimiter, Application, ApplicationBuilder, BaseRateLimiter
+from telegram.ext import Application, ApplicationBuilder, BaseRateLimiter
 
 from bot.service import GameService
 from bot.settings import Settings
 from bot.telegram.handlers import TelegramAdapter
+from bot.telegram.ratelimit import PerChatRateLimiter
 
 log = logging.getLogger(__name__)
 
 UPDATES = ["message", "callback_query"]  # all the bot reacts to
-RETRIES_AFTER_429 = 5  # a RetryAfter is waited out and the call repeated, up to this often
 
 GROUP_COMMANDS = [
     BotCommand("escape", "Play: start, join, begin, move, board, hand, log, rules, abort"),
@@ -37,7 +37,7 @@ def build_application(
     builder = (
         ApplicationBuilder()
         .token(settings.telegram_token)
-        .rate_limiter(rate_limiter or AIORateLimiter(max_retries=RETRIES_AFTER_429))
+        .rate_limiter(rate_limiter or PerChatRateLimiter())  # a 429 holds up its chat only
         # One slow chat (a group waiting out its 20 messages a minute) must not hold up the
         # others; the outbox serialises what goes to one chat, the service each session.
         .concurrent_updates(True)

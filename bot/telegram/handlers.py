@@ -31,6 +31,7 @@ from telegram.ext import (
 
 from bot.service import ChatRef, GameService, Reply, UserError, UserRef, chat_of
 from bot.service import buttons as service_buttons
+from bot.service.excerpt import short_refusal
 from bot.store import SessionRow
 from bot.telegram import callback_data as cd
 from bot.telegram import keyboards
@@ -80,6 +81,8 @@ class TelegramAdapter:
         self.outbox = Outbox(application.bot, self.service.store, application.bot.username or "")
 
     def detach(self) -> None:
+        if self.outbox is not None:
+            self.outbox.close()
         self.outbox = None
 
     def register(self, application: Application) -> None:
@@ -108,10 +111,11 @@ class TelegramAdapter:
         try:
             await self.execute(ctx, words[0].lower(), words[1:])
         except UserError as exc:
+            reason = short_refusal(str(exc), " ".join(words))  # never the whole input back
             if exc.secret and not ctx.private:
-                await self._refuse_privately(ctx, str(exc))
+                await self._refuse_privately(ctx, reason)
                 return
-            await self.outbox.notice(ctx.chat, _escape(str(exc)), reply_to=ctx.message.message_id)
+            await self.outbox.notice(ctx.chat, _escape(reason), reply_to=ctx.message.message_id)
         except Exception:
             await self.outbox.notice(ctx.chat, BROKEN, reply_to=ctx.message.message_id)
             raise

@@ -8,7 +8,12 @@
   message that is survives a restart (a small record in the store's meta table), so the
   first board after one still replaces the last board before it.
 - Pictures go as photos with a caption of at most 1024 characters; the rest of a long
-  text follows as text messages (4096 characters each).
+  text follows as text messages (4096 characters each). The picture's description (its
+  alt text) goes under the caption in a collapsed quote, or in a collapsed quote of its
+  own message when the caption has no room for it.
+- A board or lobby Telegram still refuses with "too many requests" (or cannot be reached)
+  after the rate limiter's retries is owed to its chat: it is posted again later, until
+  it is posted or overtaken by a newer board of its game; a move is never left unshown.
 - A reply meant for one user (`Reply.to`) goes only to that user's private chat, which
   the bot knows once the user has pressed START; if it cannot get there, the group is
   told so (without the secret) and given a deep link that opens the private chat.
@@ -42,7 +47,7 @@ from telegram import (
     ReplyParameters,
 )
 from telegram.constants import ParseMode
-from telegram.error import BadRequest, Forbidden, TelegramError
+from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError
 
 from bot.service import ChatRef, Picture, Reply, UserRef
 from bot.store import Store
@@ -60,6 +65,8 @@ LIVE_KEY = "telegram.live.{}"  # store meta: the live message of a session, acro
 DELETABLE_FOR = 48 * 3600 - 600  # seconds Telegram lets a bot delete its message (margin)
 PLATFORM = "telegram"
 PRIVATE_MOVES = "(Moves are chosen in private: press My hand.)"
+REPAY_ROUNDS = 8  # tries to post an owed board, the wait doubling from Telegram's retry_after
+REPAY_LONGEST = 300.0  # seconds: the longest wait between two tries
 
 
 def tg_length(text: str) -> int:
@@ -87,6 +94,30 @@ def chunks(text: str, limit: int = TEXT_LIMIT) -> list[str]:
         head, text = split_text(text, limit)
         out.append(head.removesuffix("…") if text else head)
     return out
+
+
+def alt_quote(alt: str) -> str:
+    """A picture's description as a collapsed quote (a screen reader reads it out)."""
+    return f"<blockquote expandable>{html.escape(alt)}</blockquote>"
+
+
+class Owed(Exception):
+    """A send Telegram refused for a passing reason (flood limit, network): try later."""
+
+    def __init__(self, delay: float) -> None:
+        super().__init__(f"try again in {delay:.1f} s")
+        self.delay = delay
+
+
+def passing(exc: TelegramError) -> float | None:
+    """Seconds to wait before trying again when `exc` is a passing refusal, else None
+    (BadRequest is a NetworkError in PTB, but resending will not mend it)."""
+    if isinstance(exc, RetryAfter):
+        pause = exc.retry_after
+        return float(pause.total_seconds() if hasattr(pause, "total_seconds") else pause)
+    if isinstance(exc, NetworkError) and not isinstance(exc, BadRequest):
+        return 1.0
+    return None
 
 
 def mention_html(users: Sequence[UserRef]) -> str:
@@ -146,6 +177,14 @@ class Outbox:
         self.current: dict[tuple[int, int | None], int] = {}  # (chat, topic) -> session id
         self.seen: dict[int, int] = {}  # chat id -> newest message id seen there
         self._locks: dict[int, asyncio.Lock] = {}
+        self.owed: dict[int, tuple[ChatRef, Reply]] = {}  # session -> its unposted board
+        self._debts: dict[int, asyncio.Task] = {}  # session -> the task that will post it
+
+    def close(self) -> None:
+        """The bot stops: owed boards stay owed (the next board of each game replaces them)."""
+        for task in self._debts.values():
+            task.cancel()
+        self._debts.clear()
 
     # ----- bookkeeping --------------------------------------------------------------
     def saw(self, chat_id: int, message_id: int) -> None:
@@ -231,6 +270,7 @@ class Outbox:
         caption_html, rest = self._caption(reply, CAPTION_LIMIT if reply.picture else TEXT_LIMIT)
         markup = self._markup(chat, reply)
         chat_id = int(chat.chat)
+        self.owed.pop(sid, None)  # this reply overtakes any board still owed
         await self._recall(sid, t)
         old = t.slot
         photo = reply.picture is not None
@@ -247,7 +287,11 @@ class Outbox:
             old.version = reply.version
             old.touched = time.monotonic()
         else:
-            message = await self._send(chat, reply.picture, caption_html, markup)
+            try:
+                message = await self._send(chat, reply.picture, caption_html, markup, owe=True)
+            except Owed as debt:
+                self._owe(chat, reply, debt.delay)
+                return
             if message is None:
                 return
             t.slot = Slot(
@@ -257,11 +301,41 @@ class Outbox:
             await self._keep(sid, t.slot)
             if old is not None:
                 await self._retire(old)
-        if rest:
-            for part in chunks(rest):
-                extra = await self._send_text(chat, part, None, escaped=False)
-                if extra is not None:
-                    t.litter.append(Sent.of(extra))
+        for part in rest:
+            extra = await self._send_text(chat, part, None)
+            if extra is not None:
+                t.litter.append(Sent.of(extra))
+
+    def _owe(self, chat: ChatRef, reply: Reply, delay: float) -> None:
+        sid = reply.session_id
+        log.warning("the %s of session %s is owed to chat %s; trying again in %.1f s", reply.kind, sid, chat.chat, delay)  # fmt: skip
+        self.owed[sid] = (chat, reply)
+        task = self._debts.get(sid)
+        if task is None or task.done():
+            self._debts[sid] = asyncio.create_task(self._repay(sid, delay))
+
+    async def _repay(self, sid: int, delay: float) -> None:
+        """Post a session's owed board once Telegram takes it again. Its own task: the
+        chat's lock is taken only to post, so other chats and commands go on meanwhile."""
+        for _ in range(REPAY_ROUNDS):
+            await asyncio.sleep(delay)
+            delay = min(max(delay, 1.0) * 2, REPAY_LONGEST)
+            if sid not in self.owed:
+                return
+            chat = self.owed[sid][0]
+            async with self._lock(int(chat.chat)):
+                debt = self.owed.pop(sid, None)
+                if debt is None:
+                    return  # a newer board got there first
+                reply = debt[1]
+                await self._post_slot(chat, reply, fresh=True)  # owes it again if refused
+                if sid not in self.owed and reply.final:
+                    await self._tidy(chat, sid, keep_board=reply.kind == "board")
+            if sid not in self.owed:
+                self._debts.pop(sid, None)
+                return
+        self._debts.pop(sid, None)
+        log.error("gave up posting the board of session %s after %d tries; /escape board shows it", sid, REPAY_ROUNDS)  # fmt: skip
 
     async def _post_loose(
         self, chat: ChatRef, reply: Reply, sid: int | None, *, reply_to: int | None = None
@@ -269,8 +343,8 @@ class Outbox:
         caption_html, rest = self._caption(reply, CAPTION_LIMIT if reply.picture else TEXT_LIMIT)
         markup = self._markup(chat, reply)
         sent = [await self._send(chat, reply.picture, caption_html, markup, reply_to=reply_to)]
-        for part in chunks(rest):
-            sent.append(await self._send_text(chat, part, None, escaped=False))
+        for part in rest:
+            sent.append(await self._send_text(chat, part, None))
         if sid is not None and not reply.final:
             self.tracked(sid).litter += [Sent.of(m) for m in sent if m is not None]
 
@@ -303,14 +377,14 @@ class Outbox:
                     markup = keyboards.choices_keyboard(
                         reply.choices, session_id=sid, version=reply.version, private=True
                     )
-                parts = chunks(rest)  # the buttons go under the last part
+                parts = rest  # the buttons go under the last part
                 last = await self._send(
                     private, reply.picture, caption_html, None if parts else markup,
                     raise_forbidden=True,
                 )  # fmt: skip
                 for i, part in enumerate(parts):
                     own = markup if i == len(parts) - 1 else None
-                    last = await self._send_text(private, part, own, escaped=False)
+                    last = await self._send_text(private, part, own)
                 if sid is not None:
                     self.tracked(sid).warned.discard(user.id)
                     if markup is not None and last is not None:
@@ -327,7 +401,7 @@ class Outbox:
             t.warned.add(user.id)
         url = self.hand_url(sid)
         text = (
-            f"{user.name}, I cannot send you private messages yet. Press the button below, "
+            f"{html.escape(user.name)}, I cannot send you private messages yet. Press the button below, "
             "then Start, and I will show you your hand there."
         )
         markup = None
@@ -368,8 +442,10 @@ class Outbox:
         return f"{game.title if game else row.game}, game #{session_id}"
 
     # ----- building -----------------------------------------------------------------
-    def _caption(self, reply: Reply, limit: int) -> tuple[str, str]:
-        """(HTML for the message, plain overflow text); the mention line always fits."""
+    def _caption(self, reply: Reply, limit: int) -> tuple[str, list[str]]:
+        """(HTML for the message, HTML of the messages that follow it); the mention line
+        always fits; the picture's description goes in the caption if it has room for
+        all of it, else in messages of its own."""
         ping = mention_html(reply.mention) if reply.mention and reply.to is None else ""
         ping_plain = ", ".join(u.name for u in reply.mention if u.id.isdigit()) if ping else ""
         reserve = tg_length("\nYour move: " + ping_plain) if ping else 0
@@ -377,7 +453,13 @@ class Outbox:
         body = html.escape(head)
         if ping:
             body += "\nYour move: " + ping
-        return body, rest
+        parts = [html.escape(part) for part in chunks(rest)]
+        alt = " ".join(reply.picture.alt.split()) if reply.picture is not None else ""
+        if alt and not rest and tg_length(head) + reserve + 1 + tg_length(alt) <= limit:
+            body += "\n" + alt_quote(alt)
+        elif alt:
+            parts += [alt_quote(part) for part in chunks(alt)]
+        return body, parts
 
     def _markup(self, chat: ChatRef, reply: Reply) -> InlineKeyboardMarkup | None:
         if not reply.choices:
@@ -401,11 +483,13 @@ class Outbox:
         *,
         reply_to: int | None = None,
         raise_forbidden: bool = False,
+        owe: bool = False,
     ):
         if picture is None:
             return await self._send_text(
-                chat, caption_html, markup, reply_to=reply_to, raise_forbidden=raise_forbidden
-            )
+                chat, caption_html, markup, reply_to=reply_to, raise_forbidden=raise_forbidden,
+                owe=owe,
+            )  # fmt: skip
         sending = self.bot.send_photo(
             chat_id=int(chat.chat),
             photo=picture.png,
@@ -416,7 +500,7 @@ class Outbox:
             message_thread_id=_thread(chat),
             reply_parameters=_reply(reply_to),
         )
-        return await self._sent(sending, chat, "a photo", raise_forbidden)
+        return await self._sent(sending, chat, "a photo", raise_forbidden, owe)
 
     async def _send_text(
         self,
@@ -427,6 +511,7 @@ class Outbox:
         escaped: bool = True,
         reply_to: int | None = None,
         raise_forbidden: bool = False,
+        owe: bool = False,
     ):
         if not escaped:
             text = html.escape(text)
@@ -438,14 +523,20 @@ class Outbox:
             message_thread_id=_thread(chat),
             reply_parameters=_reply(reply_to),
         )
-        return await self._sent(sending, chat, "a message", raise_forbidden)
+        return await self._sent(sending, chat, "a message", raise_forbidden, owe)
 
     async def _sent(
-        self, sending: Awaitable[Message], chat: ChatRef, what: str, raise_forbidden: bool
+        self,
+        sending: Awaitable[Message],
+        chat: ChatRef,
+        what: str,
+        raise_forbidden: bool,
+        owe: bool = False,
     ):
         """Await a send: a refusal is logged and gives None (a board that cannot be posted
         must not stop the game), except Forbidden when the caller must know (a private
-        chat the user closed). A sent message counts towards the chat's burial."""
+        chat the user closed), and a passing refusal (`Owed`) when the caller will try
+        again later. A sent message counts towards the chat's burial."""
         try:
             message = await sending
         except Forbidden:
@@ -454,6 +545,9 @@ class Outbox:
             log.warning("telegram refused %s in chat %s (bot removed?)", what, chat.chat)
             return None
         except TelegramError as exc:
+            delay = passing(exc)
+            if owe and delay is not None:
+                raise Owed(delay) from exc
             log.warning("could not send %s to chat %s: %s", what, chat.chat, exc)
             return None
         self.saw(message.chat_id, message.message_id)

@@ -17,12 +17,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from telegram.ext import AIORateLimiter
 
 from bot.service import GameService
 from bot.settings import Settings
 from bot.store import Store
 from bot.telegram import run_telegram
+from bot.telegram.ratelimit import PerChatRateLimiter
 from tests.e2e.telegram_standin import BOT_ID, PNG, TelegramStandIn
 
 __all__ = [
@@ -228,10 +228,10 @@ async def stop_escape_bot(process: asyncio.subprocess.Process) -> str:
     return output.decode(errors="replace")
 
 
-def fast_limiter() -> AIORateLimiter:
-    """The real AIORateLimiter (it retries a 429), without the 20-a-minute group pace that
-    would make a whole game take minutes."""
-    return AIORateLimiter(overall_max_rate=0, group_max_rate=0, max_retries=3)
+def fast_limiter() -> PerChatRateLimiter:
+    """The bot's own limiter (it retries a 429, chat by chat), without the 20-a-minute group
+    pace that would make a whole game take minutes."""
+    return PerChatRateLimiter(retries=3, overall_max_rate=0, group_max_rate=0)
 
 
 @pytest.fixture

@@ -60,6 +60,20 @@ def visible(text: str | None) -> str:
     return html.unescape(re.sub(r"<[^>]+>", "", text or ""))
 
 
+HTML_TAG = re.compile(
+    r"</?(b|strong|i|em|u|ins|s|strike|del|span|tg-spoiler|a|code|pre|blockquote|tg-emoji)"
+    r"(\s[^<>]*)?>"
+)
+HTML_ENTITY = re.compile(r"&(lt|gt|amp|quot|#\d+|#x[0-9a-fA-F]+);")
+
+
+def check_html(text: str | None) -> None:
+    """What Telegram does with parse_mode HTML: a stray `<` or `&` refuses the message."""
+    rest = HTML_ENTITY.sub("", HTML_TAG.sub("", text or ""))
+    if "<" in rest or "&" in rest:
+        raise ApiError(400, "Bad Request: can't parse entities: unsupported start tag")
+
+
 def tg_len(text: str) -> int:
     return len(text.encode("utf-16-le")) // 2
 
@@ -253,6 +267,7 @@ class TelegramStandIn:
             failures = self._failures.get(method)
             if failures:
                 raise failures.pop(0)
+            self._check_entities(method, params)
             if method == "getUpdates":
                 result = await self._get_updates(params)
             else:
@@ -268,6 +283,17 @@ class TelegramStandIn:
         if method != "getUpdates":
             await self._record(call)
         return web.json_response({"ok": True, "result": result})
+
+    def _check_entities(self, method: str, params: dict) -> None:
+        media = params.get("media") if isinstance(params.get("media"), dict) else {}
+        for holder in (params, media):
+            if holder.get("parse_mode") == "HTML":
+                for key in ("text", "caption"):
+                    try:
+                        check_html(holder.get(key))
+                    except ApiError:
+                        self.violations.append(f"{method}: unparseable HTML in {key}")
+                        raise
 
     async def _record(self, call: Call) -> None:
         async with self._changed:

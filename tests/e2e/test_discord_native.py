@@ -1,0 +1,75 @@
+"""Discord as a player meets it, through the real discord.py against the stand-in: names
+with markdown, long input, alt text within Discord's limit, and 429s that outlast
+discord.py's own retries."""
+
+from __future__ import annotations
+
+from tests.e2e.discord_fixtures import *  # noqa: F403
+from tests.e2e.discord_fixtures import ANN, BOB, CHANNEL, CID, user_payload
+
+DAN = user_payload(930000000000000044, "Dan")
+
+
+async def test_a_very_long_option_gets_a_short_clear_refusal(discord_bot):
+    bot = discord_bot
+    record = await bot.slash(ANN, "start", {"game": "ghosts18", "options": "variant=" + "x" * 5000})
+    (refusal,) = bot.answers(record)
+    assert refusal.ephemeral
+    assert len(refusal.content) <= 400 and "variant" in refusal.content and "xxx…" in refusal.content  # fmt: skip
+    assert not bot.public(), "nothing in the channel"
+    typed = await bot.slash(ANN, "move", {"action": "z" * 5000})
+    (answer,) = bot.answers(typed)
+    assert answer.ephemeral and len(answer.content) <= 400
+
+
+async def test_names_are_shown_as_written_not_as_markdown(discord_bot):
+    bot = discord_bot
+    odd = user_payload(930000000000000055, "**Bo**_b_ @everyone")
+    start = await bot.slash(ANN, "start", {"game": "ghosts18"})
+    (lobby,) = bot.answers(start)
+    join = next(b["custom_id"] for b in lobby.buttons() if b["label"] == "Join")
+    await bot.click(odd, lobby, join)
+    board = bot.latest_board()
+    assert r"\*\*Bo\*\*\_b\_" in board.content
+    assert "@everyone" not in board.content.replace("@\u200beveryone", "")
+
+
+async def test_alt_text_of_a_four_player_castle_doors_fits_discords_limit(discord_bot):
+    bot = discord_bot
+    await bot.slash(ANN, "start", {"game": "castle_doors"})
+    for user in (BOB, CID, DAN):
+        await bot.slash(user, "join")
+    await bot.slash(ANN, "begin")
+    (chat_board,) = [r for r in await bot.service.board(_chat()) if r.kind == "board"]
+    board = bot.latest_board()
+    description = board.attachments[0]["description"]
+    assert 0 < len(description) <= 1024
+    full = " ".join(chat_board.picture.alt.split())
+    if len(full) > 1024:
+        assert description.endswith("…") and full.startswith(description[:-1].rstrip())
+    else:
+        assert description == full
+
+
+async def test_rules_survive_seven_429s_in_a_row(discord_bot):
+    """discord.py tries five times; the bridge waits and tries again."""
+    bot = discord_bot
+    bot.server.fail_next("POST", r"^/webhooks/\d+/tok\d+$", times=7, retry_after=0.01)
+    record = await bot.slash(
+        ANN,
+        "rules",
+        {"game": "ghosts18"},
+    )
+    answers = bot.answers(record)
+    assert answers and all(m.ephemeral for m in answers)
+    assert "18 GHOSTS" in answers[0].content
+    assert any(m.attachments for m in answers)
+    posts = [c.status for c in bot.server.calls if c.path.endswith(record.token)]
+    assert posts[:7] == [429] * 7 and set(posts[7:]) == {200}
+
+
+def _chat():
+    from bot.service import ChatRef
+    from tests.e2e.discord_fixtures import GUILD_ID
+
+    return ChatRef("discord", str(CHANNEL), "", str(GUILD_ID))

@@ -1,0 +1,114 @@
+"""Telegram as a player meets it, through the real python-telegram-bot against the stand-in:
+names with markup characters, long input, alt text under the board, and 429s that outlast
+the rate limiter's retries (the board is owed, never lost; other chats go on)."""
+
+from __future__ import annotations
+
+import html
+
+from bot.service import ChatRef
+from tests.e2e.telegram_fixtures import *  # noqa: F403
+from tests.e2e.telegram_fixtures import (
+    GROUP,
+    buttons,
+    choice_buttons,
+    current_board,
+    open_table,
+)
+from tests.e2e.telegram_standin import TelegramStandIn
+
+HAND_LINK = "https://t.me/escape_test_bot?start=h1"
+CHAT = ChatRef("telegram", str(GROUP), "", str(GROUP))
+OTHER_GROUP = -1009876543210
+
+
+async def say_and_wait(standin: TelegramStandIn, user: dict, chat: int, text: str, predicate):
+    mark = len(standin.calls)
+    await standin.say(user, chat, text)
+    return await standin.wait_for(predicate, after=mark)
+
+
+async def test_a_name_with_markup_characters_gets_the_link_to_their_hand(tg_bot):
+    standin = tg_bot.standin
+    odd = standin.add_user(1009, "Zoë <&> Co")  # has never pressed START in our private chat
+    await say_and_wait(standin, standin.ann, standin.ann["id"], "/start", lambda c: c.method == "sendMessage")  # fmt: skip
+    await say_and_wait(standin, standin.ann, GROUP, "/escape start haunted_house", lambda c: c.method == "sendMessage")  # fmt: skip
+    await say_and_wait(standin, odd, GROUP, "/escape join", lambda c: c.method == "editMessageText")  # fmt: skip
+    link = await say_and_wait(
+        standin, standin.ann, GROUP, "/escape begin",
+        lambda c: c.method == "sendMessage" and c.params["chat_id"] == GROUP
+        and any(b.get("url") == HAND_LINK for b in buttons(c.result or {})),
+    )  # fmt: skip
+    assert link.status == 200
+    assert link.result["text"].startswith("Zoë <&> Co, I cannot send you private messages")
+    assert "Zoë &lt;&amp;&gt; Co" in link.result["html"]
+
+
+async def test_a_very_long_input_gets_a_short_clear_refusal(tg_bot):
+    standin = tg_bot.standin
+    junk = "x" * 4000  # Telegram takes at most 4,096 characters from a user
+    refusal = await say_and_wait(
+        standin, standin.ann, GROUP, f"/escape start ghosts18 variant={junk}",
+        lambda c: c.method == "sendMessage" and c.params["chat_id"] == GROUP,
+    )  # fmt: skip
+    assert refusal.status == 200
+    text = refusal.result["text"]
+    assert len(text) <= 400 and "variant" in text and "xxx…" in text, text
+    assert await tg_bot.live() is None
+    typed = await say_and_wait(
+        standin, standin.ann, GROUP, "/escape " + "y" * 4000,
+        lambda c: c.method == "sendMessage" and c.params["chat_id"] == GROUP,
+    )  # fmt: skip
+    assert len(typed.result["text"]) <= 400 and "I do not know /escape" in typed.result["text"]
+
+
+async def test_the_board_carries_its_description(tg_bot):
+    standin = tg_bot.standin
+    board = await open_table(standin)
+    (reply,) = [r for r in await tg_bot.service.board(CHAT) if r.kind == "board"]
+    alt = " ".join(reply.picture.alt.split())
+    assert alt and f"<blockquote expandable>{html.escape(alt)}</blockquote>" in board["html"]
+    assert alt in board["caption"]
+    # and after a move, the edited board describes the new position
+    mark = len(standin.calls)
+    actor = {u["id"]: u for u in (standin.ann, standin.bob)}
+    query = await standin.press(actor[standin.ann["id"]], board, choice_buttons(board)[0]["callback_data"])  # fmt: skip
+    await standin.answer(query)
+    edit = await standin.wait_for(lambda c: c.method == "editMessageMedia", after=mark)
+    (reply,) = [r for r in await tg_bot.service.board(CHAT) if r.kind == "board"]
+    assert html.escape(" ".join(reply.picture.alt.split())) in edit.params["media"]["caption"]
+
+
+async def test_six_429s_in_a_row_never_lose_a_board(tg_bot):
+    """The limiter tries 4 times (3 retries in these tests); the board is then owed to the
+    group and posted again by the bot, not dropped."""
+    standin = tg_bot.standin
+    await open_table(standin)
+    version = (await tg_bot.live()).version
+    standin.fail_next("sendPhoto", retry_after=1, times=6)
+    mark = len(standin.calls)
+    await standin.say(standin.bob, GROUP, "/escape board")
+    posted = await standin.wait_for(
+        lambda c: c.method == "sendPhoto" and c.status == 200, after=mark, timeout=30
+    )
+    assert [c.status for c in standin.calls_of("sendPhoto", after=mark)] == [429] * 6 + [200]
+    assert int(choice_buttons(posted.result)[0]["callback_data"].split(":")[2]) == version
+    await standin.wait_for(lambda c: c.method == "deleteMessage", after=mark)
+    photos = [m for m in standin.bot_messages(GROUP) if "photo" in m]
+    assert photos == [current_board(standin)], "one board on show: the owed one"
+
+
+async def test_one_groups_flood_limit_does_not_hold_up_another(tg_bot):
+    standin = tg_bot.standin
+    standin.add_group(OTHER_GROUP, "Other club")
+    standin.fail_next("sendMessage", retry_after=2)
+    mark = len(standin.calls)
+    await standin.say(standin.ann, GROUP, "/escape help")
+    await standin.wait_for(lambda c: c.method == "sendMessage" and c.status == 429, after=mark)
+    await standin.say(standin.bob, OTHER_GROUP, "/escape help")
+    first = await standin.wait_for(lambda c: c.method == "sendMessage" and c.status == 200, after=mark)  # fmt: skip
+    assert first.params["chat_id"] == OTHER_GROUP, "the other group was answered first"
+    await standin.wait_for(
+        lambda c: c.method == "sendMessage" and c.status == 200 and c.params["chat_id"] == GROUP,
+        after=mark,
+    )
