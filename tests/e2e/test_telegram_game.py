@@ -65,7 +65,8 @@ async def test_whole_game_in_a_group(tg_bot):
     assert moves > 10
 
     final = current_board(standin)
-    assert final["caption"].count(" wins") == 1  # announced once
+    assert " wins with " in final["caption"]  # the engine's announcement, and only that:
+    assert "wins 18 Ghosts" not in final["caption"]  # not the result's summary again
     assert not choice_buttons(final), "a finished game offers no moves"
     row = await tg_bot.service.store.session(1)
     assert row.status == "finished"
