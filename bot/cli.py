@@ -9,10 +9,13 @@ import sys
 from pathlib import Path
 
 from bot.settings import Settings, load_dotenv
+from bot.store.errors import DamagedStore
 
 NO_TOKEN = """No chat platform is configured, so Escape offers local play in this terminal.
 To run it in chat, set DISCORD_TOKEN and/or TELEGRAM_TOKEN (see .env.example and the README),
 then `make run` again."""
+
+EXIT_DAMAGED = 3  # the database file is damaged: restarting will not help (systemd: no restart)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -62,6 +65,9 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     except KeyboardInterrupt:
         return 130
+    except DamagedStore as exc:  # found at start: the message names the file and the restore
+        print(exc, file=sys.stderr, flush=True)
+        return EXIT_DAMAGED
 
 
 async def _play(db: Path, pictures: Path, game: str | None, names: list[str], options: str) -> int:

@@ -23,7 +23,9 @@ from dataclasses import replace
 
 import discord
 
+from bot.discord.boards import LiveBoards
 from bot.discord.components import layout
+from bot.discord.retry import RETRY_LONGEST, RETRY_ROUNDS, fresh_file, persist, transient
 from bot.service import ChatRef, GameService, Reply, UserError, UserRef
 from bot.service import buttons as service_buttons
 from bot.service.excerpt import short_refusal
@@ -38,8 +40,6 @@ AUTOCOMPLETE_SECONDS = 2.0
 NO_GUILD = "Escape runs in server channels and threads, not in direct messages."
 THREAD_ARCHIVED = 50083  # Discord refuses posts in an archived thread until it is reopened
 OUR_MARKDOWN = ("rules", "help")  # kinds whose text we wrote with markdown in mind
-RETRY_ROUNDS = 5  # after discord.py's own five tries: rounds of waiting, then trying again
-RETRY_LONGEST = 120.0  # seconds: the longest wait between two rounds
 
 Call = Callable[[ChatRef, UserRef], Awaitable[list[Reply]]]
 
@@ -91,35 +91,6 @@ def said(interaction: discord.Interaction) -> str:
 
 def refusal(message: str, typed: str = "") -> str:
     return split_text(plain(short_refusal(message, typed)))[0]
-
-
-def _transient(exc: Exception) -> float | None:
-    """Seconds to wait when Discord refused for a passing reason (429, 5xx), else None."""
-    if isinstance(exc, discord.RateLimited):
-        return exc.retry_after
-    if isinstance(exc, discord.HTTPException) and (exc.status == 429 or exc.status >= 500):
-        header = exc.response.headers.get("Retry-After") if exc.response is not None else None
-        try:
-            return max(float(header), 0.05) if header else 1.0
-        except ValueError:
-            return 1.0
-    return None
-
-
-async def persist(send: Callable[[], Awaitable], what: str):
-    """`send()`, tried again after a wait while Discord refuses for a passing reason:
-    an answer or a board is never lost to a burst of 429s. The waits happen in the
-    caller's own task (one interaction, one channel): other chats go on meanwhile."""
-    for attempt in range(RETRY_ROUNDS + 1):
-        try:
-            return await send()
-        except discord.HTTPException as exc:
-            wait = _transient(exc)
-            if wait is None or attempt == RETRY_ROUNDS:
-                raise
-        log.warning("Discord refused %s for now; trying again in %.1f s", what, wait)
-        await asyncio.sleep(min(wait * (attempt + 1), RETRY_LONGEST))
-    raise AssertionError("unreachable")
 
 
 def split_text(text: str, limit: int = MAX_CONTENT) -> list[str]:
@@ -200,6 +171,7 @@ class DiscordBridge:
         self.client = client
         self.owed: dict[str, tuple[ChatRef, list[Reply]]] = {}  # channel -> unposted replies
         self._debts: dict[str, asyncio.Task] = {}
+        self.boards = LiveBoards(client, service.store if service is not None else None)
 
     def close(self) -> None:
         for task in self._debts.values():
@@ -218,24 +190,30 @@ class DiscordBridge:
     ) -> None:
         """Defer, call the service off the 3-second clock, post its replies.
 
-        `private`: everything is answered to the asker only (hand, log, rules, games)."""
+        `private`: everything is answered to the asker only (hand, log, rules, games).
+        The "thinking" message is the asker's alone: a refusal or a private answer fills it
+        in; what is for everyone comes after it as new messages (a new message pings the
+        player to act, an edit would not; and the channel never sees a message appear and
+        vanish, which would make the live board look buried)."""
         if interaction.guild_id is None:
             await interaction.response.send_message(NO_GUILD, ephemeral=True)
             return
-        if not await _acknowledge(interaction, thinking=True, ephemeral=private):
+        if not await _acknowledge(interaction, thinking=True, ephemeral=True):
             return
         try:
             replies = await call(chat_ref(interaction), user_ref(interaction.user))
         except UserError as exc:
-            await self.refuse(interaction, str(exc), public_original=not private, typed=said(interaction))  # fmt: skip
+            await self.refuse(interaction, str(exc), public_original=False, typed=said(interaction))  # fmt: skip
             return
         except Exception:
             log.exception("command %s failed", _command_name(interaction))
-            await self.refuse(interaction, OOPS, public_original=not private)
+            await self.refuse(interaction, OOPS, public_original=False)
             return
         if private:
             replies = replies + await self._own_moves(interaction, replies)
-        await self.send(interaction, replies, only_private=private, pending_public=not private)
+        await self.send(
+            interaction, replies, only_private=private, pending_public=False, typed=not private
+        )
 
     async def autocomplete_moves(
         self, interaction: discord.Interaction, typed: str
@@ -339,10 +317,12 @@ class DiscordBridge:
         *,
         only_private: bool,
         pending_public: bool | None,
+        typed: bool = False,
     ) -> bool:
         """Post replies as followups. `pending_public`: a deferred "thinking" message the
         first followup replaces (True public, False ephemeral, None: there is none).
-        Returns whether a public board or lobby was posted."""
+        `typed`: a slash command, whose board is posted anew (see `boards`).
+        Returns whether a public board or lobby was posted anew."""
         asker = str(interaction.user.id)
         posted_board = False
         sent_any = False
@@ -358,24 +338,63 @@ class DiscordBridge:
                 )
                 continue
             ephemeral = only_private or reply.to is not None
-            if pending_public is True and ephemeral:
-                # the public "thinking" message would become this private reply: remove it
+            if pending_public is not None and ephemeral != (not pending_public):
+                # the "thinking" message would become this reply, seen by the wrong people
                 await _delete_original(interaction)
                 pending_public = None
+            if not ephemeral and _is_live(reply):
+                posted_board |= await self._show_board(interaction, reply, fresh=typed)
+                sent_any = True
+                pending_public = None
+                continue
             for kwargs in messages(reply, ephemeral=ephemeral):
                 await persist(
                     lambda kwargs=kwargs, ephemeral=ephemeral: interaction.followup.send(
-                        ephemeral=ephemeral, wait=True, **_fresh(kwargs)
+                        ephemeral=ephemeral, wait=True, **fresh_file(kwargs)
                     ),
                     f"a {reply.kind}",
                 )  # fmt: skip
                 pending_public = None
                 sent_any = True
-            if not ephemeral and (reply.kind in ("board", "lobby") or reply.final):
+            if not ephemeral and reply.final:
                 posted_board = True
         if not sent_any and pending_public is not None:
             await _delete_original(interaction)
         return posted_board
+
+    async def _show_board(
+        self, interaction: discord.Interaction, reply: Reply, *, fresh: bool
+    ) -> bool:
+        """A session's lobby or board in answer to an interaction: the live message edited
+        (a click while play is live) or a new followup (see `boards`)."""
+        channel_id = interaction.channel_id or 0
+        clicked = interaction.message.id if interaction.message is not None else None
+        edit_clicked = None
+        if interaction.type == discord.InteractionType.component:
+
+            async def edit_clicked(kwargs: dict) -> None:
+                await persist(lambda: interaction.edit_original_response(**kwargs), "an edit")
+
+        async def post(kwargs: dict) -> discord.Message:
+            return await persist(
+                lambda: interaction.followup.send(wait=True, **fresh_file(kwargs)),
+                f"a {reply.kind}",
+            )
+
+        async with self.boards.lock(channel_id):
+            return await self.boards.show(
+                reply.session_id,
+                reply.kind,
+                messages(reply, ephemeral=False),
+                channel_id=channel_id,
+                post=post,
+                fresh=fresh,
+                last_message_id=getattr(interaction.channel, "last_message_id", None),
+                clicked_id=clicked,
+                edit_clicked=edit_clicked,
+                final=reply.final,
+                version=reply.version,
+            )
 
     async def refuse(
         self,
@@ -448,21 +467,40 @@ class DiscordBridge:
                     reply.to.id,
                 )
                 continue
-            sent = 0
-            for attempt in range(2):
-                try:
-                    for kwargs in messages(reply, ephemeral=False)[sent:]:
-                        await channel.send(**kwargs)
-                        sent += 1
-                    break
-                except discord.HTTPException as exc:
-                    wait = _transient(exc)
-                    if wait is not None:
-                        raise _Owe(wait, [r for r in replies[n:] if r.to is None]) from exc
-                    if attempt or exc.code != THREAD_ARCHIVED or not chat.thread.isdigit():
-                        raise
-                    log.info("reopening archived thread %s to post in it", chat.thread)
-                    await self.client.http.edit_channel(int(chat.thread), archived=False)
+            try:
+                if _is_live(reply):
+                    async with self.boards.lock(channel.id):
+                        await self.boards.show(
+                            reply.session_id, reply.kind, messages(reply, ephemeral=False),
+                            channel_id=channel.id, post=lambda kw: self._send_in(chat, channel, kw),
+                            fresh=True, final=reply.final, version=reply.version,
+                        )  # fmt: skip
+                else:
+                    for kwargs in messages(reply, ephemeral=False):
+                        await self._send_in(chat, channel, kwargs)
+            except (discord.HTTPException, discord.RateLimited) as exc:
+                wait = transient(exc)
+                if wait is not None:
+                    raise _Owe(wait, [r for r in replies[n:] if r.to is None]) from exc
+                raise
+
+    async def _send_in(
+        self, chat: ChatRef, channel: discord.PartialMessageable, kwargs: dict
+    ) -> discord.Message:
+        """channel.send, reopening a thread Discord archived after a quiet week."""
+        try:
+            return await channel.send(**fresh_file(kwargs))
+        except discord.HTTPException as exc:
+            if exc.code != THREAD_ARCHIVED or not chat.thread.isdigit():
+                raise
+        log.info("reopening archived thread %s to post in it", chat.thread)
+        await self.client.http.edit_channel(int(chat.thread), archived=False)
+        return await channel.send(**fresh_file(kwargs))
+
+
+def _is_live(reply: Reply) -> bool:
+    """A public lobby or board of a session: kept as the session's one live message."""
+    return reply.to is None and reply.kind in ("board", "lobby") and reply.session_id is not None
 
 
 class _Owe(Exception):
@@ -492,14 +530,6 @@ def _merge_private_lines(replies: list[Reply]) -> list[Reply]:
         else:
             merged.append(reply)
     return merged
-
-
-def _fresh(kwargs: dict) -> dict:
-    """The keyword arguments for one more try: a file is read from its start again."""
-    file = kwargs.get("file")
-    if isinstance(file, discord.File):
-        file.reset()
-    return kwargs
 
 
 async def _acknowledge(interaction: discord.Interaction, **defer) -> bool:

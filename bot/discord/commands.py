@@ -221,9 +221,11 @@ class EscapeGroup(app_commands.Group, name="escape", description="Escape-themed 
             return
         try:
             for reply in replies:
-                if reply.to is None:
-                    for kwargs in messages(reply, ephemeral=False):
-                        await thread.send(**kwargs)
+                if reply.to is None and reply.session_id is not None:  # the live lobby
+                    await self.bridge.boards.show(
+                        reply.session_id, reply.kind, messages(reply, ephemeral=False),
+                        channel_id=thread.id, post=lambda kw: thread.send(**kw), fresh=True,
+                    )  # fmt: skip
         except discord.HTTPException as exc:
             log.warning("could not post the lobby in thread %s: %s", thread.id, exc)
             await self.bridge.refuse(

@@ -20,8 +20,8 @@ import render
 from bot.service import buttons
 from bot.service import clock as clocks
 from bot.service.chance import draw
+from bot.service.entry_points import guarded_entry_points
 from bot.service.replies import (
-    STORE_TROUBLE,
     ChatRef,
     Choice,
     Picture,
@@ -31,7 +31,7 @@ from bot.service.replies import (
 )
 from bot.service.table_clock import TableClock
 from bot.service.workers import CpuPool
-from bot.store import ChatBusy, NewEntry, SeatRow, SessionRow, StaleVersion, Store, StoreError
+from bot.store import ChatBusy, NewEntry, SeatRow, SessionRow, StaleVersion, Store
 from engines import CHANCE, REGISTRY, BadOption, Event, Game, IllegalAction
 
 log = logging.getLogger(__name__)
@@ -85,6 +85,7 @@ def parse_options(text: str | Mapping[str, str] | None) -> dict[str, str]:
     return options
 
 
+@guarded_entry_points  # safe text in, store failures told as what they are (entry_points.py)
 class GameService(TableClock):
     def __init__(
         self,
@@ -214,8 +215,6 @@ class GameService(TableClock):
             )  # fmt: skip
         except ChatBusy as exc:
             raise UserError("A game was just started here by someone else: /escape board.") from exc
-        except StoreError as exc:
-            raise UserError(STORE_TROUBLE) from exc
         if game.max_players == 1:
             return await self.begin(chat, user)
         return [self._lobby_reply(row, game, f"{user.name} opened a table for {game.title}.")]
@@ -450,9 +449,6 @@ class GameService(TableClock):
             raise UserError(
                 "Someone else moved first; the board has changed. Look again and retry."
             ) from exc
-        except StoreError as exc:
-            log.warning("store refused a move in session %s: %s", row.id, exc)
-            raise UserError(STORE_TROUBLE) from exc
         row = await self.store.session(row.id)
         loaded = Loaded(row, game, state)
         replies = [await self._board_reply(loaded, events, result)]
@@ -678,10 +674,7 @@ class GameService(TableClock):
         return self._locks.setdefault(session_id, asyncio.Lock())
 
     async def _live_row(self, chat: ChatRef) -> SessionRow | None:
-        try:
-            return await self.store.live_session(chat.platform, chat.chat, chat.thread)
-        except StoreError as exc:
-            raise UserError(STORE_TROUBLE) from exc
+        return await self.store.live_session(chat.platform, chat.chat, chat.thread)
 
     async def _lobby(self, chat: ChatRef) -> SessionRow:
         row = await self._live_row(chat)
@@ -705,22 +698,15 @@ class GameService(TableClock):
                 await self.store.set_seats(row.id, row.version, seats)
             except StaleVersion as exc:
                 raise UserError("The table changed at the same moment; try again.") from exc
-            except StoreError as exc:
-                raise UserError(STORE_TROUBLE) from exc
 
     async def _guard(self, write) -> None:
         try:
             await write
         except StaleVersion as exc:
             raise UserError("The game changed at the same moment; try again.") from exc
-        except StoreError as exc:
-            raise UserError(STORE_TROUBLE) from exc
 
     async def _remember(self, user: UserRef) -> None:
-        try:
-            await self.store.upsert_user(user.platform, user.id, user.name)
-        except StoreError as exc:
-            raise UserError(STORE_TROUBLE) from exc
+        await self.store.upsert_user(user.platform, user.id, user.name)
 
     @staticmethod
     def _not_a_player(loaded: Loaded) -> str:

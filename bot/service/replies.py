@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from bot.service.platform_input import clean_id, clean_name
+
 STORE_TROUBLE = "The game store could not save that just now (it is busy or full). Nothing changed; try again in a moment."
+STORE_DAMAGED = (
+    "The game store is damaged (a page of its database file is corrupt), so this could not be "
+    "read or saved, and trying again will not help. The bot's operator must restore the latest "
+    "backup (README: Data and backups)."
+)
+STORE_RACE = "The game changed at the same moment; look at the latest board and try again."
 
 
 class UserError(Exception):
@@ -28,12 +36,21 @@ class ChatRef:
     thread: str = ""
     scope: str = ""
 
+    def __post_init__(self) -> None:  # whatever a platform sent, a ref is safe to store and show
+        for name in ("platform", "chat", "thread", "scope"):
+            object.__setattr__(self, name, clean_id(getattr(self, name)))
+
 
 @dataclass(frozen=True)
 class UserRef:
     platform: str
     id: str
     name: str
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "platform", clean_id(self.platform))
+        object.__setattr__(self, "id", clean_id(self.id))
+        object.__setattr__(self, "name", clean_name(self.name))
 
 
 @dataclass(frozen=True)

@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING
 
 from bot.service import buttons, time_zones
 from bot.service import clock as clocks
-from bot.service.replies import STORE_TROUBLE, ChatRef, Choice, Reply, UserError, UserRef
-from bot.store import NewEntry, SeatRow, SessionRow, StaleVersion, StoreError
+from bot.service.replies import ChatRef, Choice, Reply, UserError, UserRef
+from bot.store import NewEntry, SeatRow, SessionRow, StaleVersion
 from engines import REGISTRY, Event
 
 if TYPE_CHECKING:
@@ -48,8 +48,6 @@ class TableClock:
             )  # fmt: skip
         except StaleVersion:
             return False
-        except StoreError as exc:
-            raise UserError(STORE_TROUBLE) from exc
         return True
 
     # ----- the deadline -----------------------------------------------------------
@@ -243,10 +241,7 @@ class TableClock:
                 f"No reminders from {prefs['quiet'][0]}:00 to {prefs['quiet'][1]}:00 your time."
                 if prefs["quiet"] else "Quiet hours off."
             )  # fmt: skip
-        try:
-            await self.store.set_prefs(user.platform, user.id, prefs)
-        except StoreError as exc:
-            raise UserError(STORE_TROUBLE) from exc
+        await self.store.set_prefs(user.platform, user.id, prefs)
         return Reply(said, kind="info")
 
     async def _table_change(self: GameService, chat: ChatRef, user: UserRef, sub: str, args: list[str]) -> list[Reply]:  # fmt: skip

@@ -2,19 +2,18 @@
 
 from bot.store.db import (
     NOTE_SEAT,
-    ChatBusy,
     LogEntry,
     NewEntry,
     SeatRow,
     SessionRow,
-    StaleVersion,
     Store,
-    StoreError,
 )
+from bot.store.errors import ChatBusy, DamagedStore, StaleVersion, StoreError
 
 __all__ = [
     "NOTE_SEAT",
     "ChatBusy",
+    "DamagedStore",
     "LogEntry",
     "NewEntry",
     "SeatRow",

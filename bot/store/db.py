@@ -19,22 +19,19 @@ from typing import Any
 
 import aiosqlite
 
+from bot.store.errors import (
+    RESTORE_STEPS,
+    ChatBusy,
+    DamagedStore,
+    StaleVersion,
+    StoreError,
+    driver_errors_translated,
+    is_damage,
+)
 from bot.store.migrations import MIGRATIONS
 
 LIVE = ("lobby", "active")
 NOTE_SEAT = -2  # a log row that is a note of the bot's (a game ended for idleness), not a move
-
-
-class StoreError(Exception):
-    """The database could not do what was asked (locked, full, unreadable)."""
-
-
-class StaleVersion(StoreError):
-    """The session changed since it was read: someone else acted first."""
-
-
-class ChatBusy(StoreError):
-    """A chat (or thread) already has a live game."""
 
 
 @dataclass(frozen=True)
@@ -96,6 +93,7 @@ _SESSION_COLUMNS = (
 )
 
 
+@driver_errors_translated
 class Store:
     def __init__(self, conn: aiosqlite.Connection, clock: Callable[[], float] = time.time):
         self._conn = conn
@@ -110,12 +108,21 @@ class Store:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
         try:
             conn = await aiosqlite.connect(str(path), isolation_level=None, timeout=busy_timeout)
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot open the database at {path}: {exc}") from exc
+        try:
             await conn.execute("PRAGMA journal_mode=WAL")
             await conn.execute("PRAGMA synchronous=FULL")
             await conn.execute("PRAGMA foreign_keys=ON")
             await conn.execute(f"PRAGMA busy_timeout={int(busy_timeout * 1000)}")
-        except sqlite3.Error as exc:
-            raise StoreError(f"cannot open the database at {path}: {exc}") from exc
+            await _quick_check(conn, path)
+        except BaseException as exc:
+            await conn.close()  # else aiosqlite's thread keeps the process alive
+            if isinstance(exc, sqlite3.Error) and is_damage(exc):
+                raise DamagedStore(_damaged(path, str(exc))) from exc
+            if isinstance(exc, sqlite3.Error):
+                raise StoreError(f"cannot open the database at {path}: {exc}") from exc
+            raise
         store = cls(conn, clock)
         await store._migrate()
         return store
@@ -528,6 +535,19 @@ def _session_row(row: Sequence[Any], seats: list[SeatRow]) -> SessionRow:
         result=json.loads(result) if result else None, created_at=created,
         updated_at=updated, clock=json.loads(clock or "{}"), wake_at=wake_at, seats=seats,
     )  # fmt: skip
+
+
+async def _quick_check(conn: aiosqlite.Connection, path: str | Path) -> None:
+    """SQLite's quick_check at start (every page read once, seconds for a large file): a
+    damaged file stops the bot before it appends moves to it."""
+    async with conn.execute("PRAGMA quick_check(5)") as cur:
+        problems = [row[0] for row in await cur.fetchall() if row[0] != "ok"]
+    if problems:
+        raise DamagedStore(_damaged(path, "; ".join(problems)))
+
+
+def _damaged(path: str | Path, detail: str) -> str:
+    return f"The database {path} is damaged ({detail}). Escape will not run on it: {RESTORE_STEPS}."
 
 
 def _on(platforms: Sequence[str] | None) -> tuple[str, tuple[str, ...]]:

@@ -124,6 +124,8 @@ class DiscordStandIn:
         self._seq = itertools.count(2)
         self.port = 0
         self.channels: dict[int, dict] = {}
+        self.dm_channels: dict[int, int] = {}  # user id -> their DM channel with the bot
+        self.closed_dms: set[int] = set()  # users who do not take DMs from the bot
 
     # ----- lifecycle --------------------------------------------------------------------
     async def start(self) -> None:
@@ -419,9 +421,36 @@ class DiscordStandIn:
             return 200, self.message_payload(self._followup(m.group(2), body, files))
         m = re.fullmatch(r"/webhooks/(\d+)/([^/]+)/messages/(@original|\d+)", path)
         if m:
-            return self._original(method, m.group(2), m.group(3), body)
+            return self._original(method, m.group(2), m.group(3), body, files)
+        m = re.fullmatch(r"/channels/(\d+)/messages/(\d+)", path)
+        if m and method in ("PATCH", "DELETE"):
+            target = self.messages.get(int(m.group(2)))
+            if target is None or target.deleted or target.channel_id != int(m.group(1)):
+                return 404, {"message": "Unknown Message", "code": 10008}
+            if target.ephemeral:  # ephemeral messages are the interaction's, not the channel's
+                return 404, {"message": "Unknown Message", "code": 10008}
+            if method == "DELETE":
+                target.deleted = True
+                return 204, None
+            self._edit(target, body, files)
+            return 200, self.message_payload(target)
+        m = re.fullmatch(r"/users/@me/channels", path)
+        if m and method == "POST":
+            recipient = int(body["recipient_id"])
+            if recipient in self.closed_dms:
+                return 403, {"message": "Cannot send messages to this user", "code": 50007}
+            channel_id = self.dm_channels.setdefault(recipient, next(self._ids))
+            return 200, {
+                "id": str(channel_id),
+                "type": 1,
+                "last_message_id": None,
+                "recipients": [user_payload(recipient, f"user{recipient}")],
+            }
         m = re.fullmatch(r"/channels/(\d+)/messages", path)
         if m and method == "POST":
+            if int(m.group(1)) in self.dm_channels.values():
+                message = self._store_message(int(m.group(1)), body, files, None)
+                return 200, self.message_payload(message)
             thread = self.channels.get(int(m.group(1)), {}).get("thread_metadata")
             if thread and thread["archived"]:
                 return 400, {"message": "Thread is archived", "code": 50083}
@@ -506,7 +535,7 @@ class DiscordStandIn:
     def _followup(self, token: str, body: dict, files) -> Message:
         for message in self.messages_for(token):
             if message.thinking:
-                filled = self._store_message(message.channel_id, body, files, token)
+                filled = self._store_message(message.channel_id, body, files, token, latest=False)
                 del self.messages[filled.id]
                 message.thinking = False
                 message.content = filled.content
@@ -517,7 +546,24 @@ class DiscordStandIn:
                 return message  # keeps the flags of the deferral, as Discord does
         return self._store_message(self._channel_of(token), body, files, token)
 
-    def _original(self, method: str, token: str, which: str, body: Any) -> tuple[int, Any]:
+    def _edit(self, target: Message, body: dict, files) -> None:
+        """An edit: what it names changes; new attachments replace the old ones."""
+        body = body or {}
+        target.edits.append(body)
+        if "components" in body:
+            target.components = body["components"] or []
+        if "content" in body:
+            target.content = body["content"] or ""
+        if "allowed_mentions" in body:
+            target.allowed_mentions = body["allowed_mentions"]
+        if "attachments" in body:
+            posted = self._store_message(target.channel_id, body, files, None, latest=False)
+            del self.messages[posted.id]
+            target.attachments, target.files = posted.attachments, posted.files
+
+    def _original(
+        self, method: str, token: str, which: str, body: Any, files=()
+    ) -> tuple[int, Any]:
         interaction = self.interactions.get(token)
         target: Message | None = None
         if interaction is not None and which == "@original":
@@ -535,15 +581,13 @@ class DiscordStandIn:
             target.deleted = True
             return 204, None
         if method == "PATCH":
-            target.edits.append(body)
-            if "components" in body:
-                target.components = body["components"]
-            if "content" in body:
-                target.content = body["content"]
+            self._edit(target, body, files)
             return 200, self.message_payload(target)
         return 200, self.message_payload(target)
 
-    def _store_message(self, channel_id: int, body: dict, files, token: str | None) -> Message:
+    def _store_message(
+        self, channel_id: int, body: dict, files, token: str | None, *, latest: bool = True
+    ) -> Message:
         body = body or {}
         attachments = []
         for n, meta in enumerate(body.get("attachments") or []):
@@ -571,7 +615,20 @@ class DiscordStandIn:
             token=token,
         )
         self.messages[message.id] = message
+        if latest and not message.ephemeral and channel_id in self.channels:
+            self.channels[channel_id]["last_message_id"] = str(message.id)
         return message
+
+    def say(self, channel_id: int) -> int:
+        """A member writes in the channel (the bot does not read it; the channel moves on)."""
+        message_id = next(self._ids)
+        self.channels[channel_id]["last_message_id"] = str(message_id)
+        return message_id
+
+    def dms(self, user: dict) -> list[Message]:
+        """What the bot sent a member directly."""
+        channel = self.dm_channels.get(int(user["id"]))
+        return [m for m in self.messages.values() if m.channel_id == channel and not m.deleted]
 
     def message_payload(self, message: Message) -> dict:
         return {

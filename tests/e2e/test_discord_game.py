@@ -56,13 +56,19 @@ async def open_ghosts(bot: DiscordBot) -> Message:
     assert [c["type"] for c in joined.callbacks] == [6]
     (board,) = bot.answers(joined)
     assert_board(board, int(ANN["id"]))
-    assert bot.server.messages[lobby.id].components == [], "the clicked lobby lost its buttons"
+    assert bot.server.messages[lobby.id].deleted, "the board replaced the lobby"
     return board
 
 
+def live_boards(bot: DiscordBot) -> list[Message]:
+    return [m for m in bot.public() if m.attachments]
+
+
 async def test_whole_game_by_two_members_until_one_wins(discord_bot):
-    """Most moves are clicks on the board's buttons or select; every fourth is typed as
-    /escape move with a value the autocomplete offered."""
+    """Most moves are clicks on the board's buttons or select, which edit the one live
+    board in place; every fourth is typed as /escape move with a value the autocomplete
+    offered, which posts the board anew (a new message pings the player to act) and deletes
+    the old one. The channel never holds more than one board."""
     bot = discord_bot
     board = await open_ghosts(bot)
     rng = random.Random(1)
@@ -91,13 +97,19 @@ async def test_whole_game_by_two_members_until_one_wins(discord_bot):
             record = await pick(bot, user, board, rng.choice(picks))
             assert [c["type"] for c in record.callbacks] == [6]
         answers = bot.answers(record)
-        assert len(answers) == 1 and not answers[0].ephemeral, answers
-        assert len(bot.public()) == before + 1, "exactly one new board a move"
-        board = answers[0]
+        (live,) = live_boards(bot)
+        assert len(bot.public()) == before, "one live board, never more"
+        if turn % 4 == 3:
+            assert answers == [live] and live.id != board.id, "a typed move: a new board"
+            assert not live.edits and bot.server.messages[board.id].deleted
+        else:
+            assert answers == [] and live.id == board.id and live.edits, "a click: an edit"
+        board = live
         assert_board(board, None if not board.components else mentioned(board)[0])
     else:
         raise AssertionError("the game did not end in 400 moves")
     assert "wins" in board.content
+    assert bot.public() == [board], "a whole game leaves one message in the channel"
     assert saw_select, "some turn offered more than 25 moves and used a select"
     assert typed >= 5, "slash-command moves were part of the game"
     row = await bot.service.store.session(1)
@@ -133,7 +145,8 @@ async def test_third_member_and_stale_button_are_refused_without_change(discord_
     # may still show them, or a later /escape board may repeat them)
     seen_before = copy.deepcopy(first)
     moved = await bot.click(ANN, first, options_of(first)[0][1])
-    (second,) = bot.answers(moved)
+    assert not bot.answers(moved), "the move edited the board in place"
+    second = bot.latest_board()
     first = seen_before
     unchanged = await snapshot(bot)
     public_before = len(bot.public())
@@ -161,8 +174,8 @@ async def test_third_member_and_stale_button_are_refused_without_change(discord_
 async def test_an_old_button_still_works_after_a_restart(discord_bot):
     bot = discord_bot
     board = await open_ghosts(bot)
-    moved = await bot.click(ANN, board, options_of(board)[0][1])
-    (board,) = bot.answers(moved)
+    await bot.click(ANN, board, options_of(board)[0][1])
+    board = bot.latest_board()
     version = (await bot.service.store.session(1)).version
     await bot.restart()  # a new client and service over the same database
     assert bot.server.identify_count == 2 and bot.server.connected == 1
@@ -171,9 +184,10 @@ async def test_an_old_button_still_works_after_a_restart(discord_bot):
     as_posted = copy.deepcopy(board)  # the click below takes its buttons away
     after = await bot.click(BOB, board, options_of(board)[0][1])
     assert [c["type"] for c in after.callbacks] == [6]
-    (new_board,) = bot.answers(after)
+    (new_board,) = bot.answers(after)  # its age unknown after a restart: posted anew
     assert not new_board.ephemeral and new_board.attachments
     assert len(mentioned(new_board)) == 1
+    assert bot.server.messages[board.id].deleted, "the board from before the restart went"
     assert (await bot.service.store.session(1)).version == version + 1
     # and the board from before the restart is stale like any other
     again = await bot.click(BOB, as_posted, options_of(as_posted)[1][1])
@@ -244,6 +258,6 @@ async def test_two_racing_clicks_one_wins(discord_bot):
         bot.click(ANN, board, picks[0][1]), bot.click(ANN, snapshot, picks[1][1])
     )
     answers = bot.answers(first) + bot.answers(second)
-    assert sorted(m.ephemeral for m in answers) == [False, True]
-    assert len(bot.public()) == public_before + 1
+    assert [m.ephemeral for m in answers] == [True], "the loser is told; the winner edits"
+    assert len(bot.public()) == public_before
     assert (await bot.service.store.session(1)).version == 3

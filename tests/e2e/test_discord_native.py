@@ -5,7 +5,7 @@ discord.py's own retries."""
 from __future__ import annotations
 
 from tests.e2e.discord_fixtures import *  # noqa: F403
-from tests.e2e.discord_fixtures import ANN, BOB, CHANNEL, CID, user_payload
+from tests.e2e.discord_fixtures import ANN, BOB, CHANNEL, CID, Message, mentioned, user_payload
 
 DAN = user_payload(930000000000000044, "Dan")
 
@@ -73,3 +73,61 @@ def _chat():
     from tests.e2e.discord_fixtures import GUILD_ID
 
     return ChatRef("discord", str(CHANNEL), "", str(GUILD_ID))
+
+
+async def _ghosts(bot) -> Message:
+    start = await bot.slash(ANN, "start", {"game": "ghosts18", "options": "variant=short"})
+    (lobby,) = bot.answers(start)
+    join = next(b["custom_id"] for b in lobby.buttons() if b["label"] == "Join")
+    joined = await bot.click(BOB, lobby, join)
+    (board,) = bot.answers(joined)
+    assert bot.server.messages[lobby.id].deleted and bot.public() == [board]
+    return board
+
+
+def _moves(board: Message) -> list[str]:
+    return [b["custom_id"] for b in board.buttons() if b.get("label") != "My hand / my view"]
+
+
+async def test_a_click_edits_the_live_board_until_the_channel_moves_on(discord_bot):
+    bot = discord_bot
+    board = await _ghosts(bot)
+    clicked = await bot.click(ANN, board, _moves(board)[0])
+    assert not bot.answers(clicked) and board.edits, "played live: the board is edited"
+    (actor,) = mentioned(board)
+    bot.server.say(CHANNEL)  # someone writes in the channel: the board is no longer last
+    clicked = await bot.click(ANN if actor == int(ANN["id"]) else BOB, board, _moves(board)[0])
+    (anew,) = bot.answers(clicked)
+    (actor,) = mentioned(anew)
+    assert not anew.ephemeral and anew.attachments and not anew.edits
+    assert [str(u) for u in anew.allowed_mentions["users"]] == [str(actor)], (
+        "a new message: the actor is pinged"
+    )
+    assert bot.server.messages[board.id].deleted and bot.public() == [anew]
+
+
+async def test_after_a_pause_the_board_is_posted_anew(discord_bot, monkeypatch):
+    import bot.discord.boards as boards
+
+    bot = discord_bot
+    board = await _ghosts(bot)
+    monkeypatch.setattr(boards, "LIVE_FOR", -1.0)  # as if the last move were long ago
+    clicked = await bot.click(ANN, board, _moves(board)[0])
+    (anew,) = bot.answers(clicked)
+    assert len(mentioned(anew)) == 1 and not anew.edits
+    assert bot.server.messages[board.id].deleted and bot.public() == [anew]
+
+
+async def test_typed_commands_post_a_board_that_pings(discord_bot):
+    bot = discord_bot
+    board = await _ghosts(bot)
+    shown = await bot.slash(BOB, "board")
+    assert shown.callbacks[0] == {"type": 5, "data": {"flags": 64}}, "thinking, to Bob alone"
+    (anew,) = bot.answers(shown)
+    assert not anew.ephemeral and not anew.edits and mentioned(anew) == [int(ANN["id"])]
+    assert [str(u) for u in anew.allowed_mentions["users"]] == [ANN["id"]]
+    assert bot.server.messages[board.id].deleted and bot.public() == [anew]
+    refused = await bot.slash(CID, "join")
+    assert all(m.ephemeral for m in bot.answers(refused)) and bot.public() == [anew]
+    clicked = await bot.click(ANN, anew, _moves(anew)[0])
+    assert not bot.answers(clicked) and anew.edits, "a refusal does not bury the board"

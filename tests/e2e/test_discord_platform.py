@@ -88,7 +88,8 @@ async def test_answered_before_a_slow_render_which_leaves_the_loop_free(discord_
         assert helped.callbacks[0]["type"] == 4
         held.gate.set()
         await asyncio.wait_for(settled.wait(), 10)
-        assert any(m.attachments for m in bot.answers(record))
+        clicked = [bot.server.messages[board.id]] if "message" in record.payload else []
+        assert any(m.attachments for m in bot.answers(record) + clicked)  # posted, or edited
 
 
 async def test_the_private_view_is_drawn_off_the_event_loop(discord_bot, monkeypatch):
@@ -113,17 +114,18 @@ async def test_rate_limited_followup_is_retried_without_losing_the_move(discord_
     board = await open_ghosts(bot)
     version = (await bot.service.store.session(1)).version
     public_before = len(bot.public())
-    bot.server.fail_next("POST", r"^/webhooks/\d+/tok\d+$", retry_after=0.1)
+    bot.server.fail_next("PATCH", r"^/webhooks/\d+/tok\d+/messages/@original$", retry_after=0.1)
     record = await bot.click(ANN, board, options_of(board)[0][1])
-    posts = [
+    edits = [
         c.status
         for c in bot.server.calls
-        if c.method == "POST" and c.path.endswith(record.token) and "/webhooks/" in c.path
+        if c.method == "PATCH" and record.token in c.path and "/webhooks/" in c.path
     ]
-    assert posts == [429, 200]
-    (new_board,) = bot.answers(record)
+    assert edits == [429, 200]
+    assert not bot.answers(record), "the board was edited in place"
+    new_board = bot.server.messages[board.id]
     assert new_board.attachments and mentioned(new_board) == [int(BOB["id"])]
-    assert len(bot.public()) == public_before + 1
+    assert len(bot.public()) == public_before
     assert (await bot.service.store.session(1)).version == version + 1
 
 
@@ -138,7 +140,7 @@ async def test_notifier_posts_boards_in_the_channel_and_skips_private_replies(di
     posted = [c for c in bot.server.calls if c.path == f"/channels/{CHANNEL}/messages"]
     assert [c.status for c in posted] == [429, 200]
     public = bot.public()
-    assert len(public) == before + 1
+    assert len(public) == before, "the reminder's board replaced the live one"
     reminder = public[-1]
     assert reminder.files[0][1].startswith(PNG) and reminder.attachments[0]["description"]
     assert mentioned(reminder) == [int(ANN["id"])]
@@ -146,7 +148,7 @@ async def test_notifier_posts_boards_in_the_channel_and_skips_private_replies(di
     assert all("Only Bob" not in m.content for m in bot.server.messages.values())
     # its buttons work like any other
     record = await bot.click(ANN, reminder, options_of(reminder)[0][1])
-    assert not bot.answers(record)[0].ephemeral
+    assert not bot.answers(record) and bot.server.messages[reminder.id].edits
 
 
 @pytest.mark.skipif(
@@ -195,9 +197,12 @@ async def test_a_hand_never_appears_in_a_channel_message(discord_bot):
     assert len(private_alts) >= 2, "both players looked at their view"
     extras = [beyond_shared_start(alt, public_alt) for alt in private_alts]
     assert all(len(extra) > 10 for extra in extras), extras
+    version = (await bot.service.store.session(1)).version
     picked = await bot.click(actor_user, moves, options_of(moves)[0][1])
+    assert (await bot.service.store.session(1)).version > version, "a private button moves"
     after = bot.answers(picked)
-    assert any(not m.ephemeral and m.attachments for m in after), "a private button moves"
+    assert all(m.ephemeral for m in after)
+    assert bot.server.messages[board.id].edits, "the live board shows the move"
 
     secrets = set()
     for message in bot.server.messages.values():
@@ -266,7 +271,7 @@ async def test_a_reminder_reopens_an_archived_thread(discord_bot):
     (reopen,) = [c for c in calls if c.method == "PATCH"]
     assert reopen.path == f"/channels/{thread_id}" and reopen.body == {"archived": False}
     assert not bot.server.channels[thread_id]["thread_metadata"]["archived"]
-    assert len(bot.public()) == before + 1
+    assert len(bot.public()) == before, "the reminder's board replaced the live one"
     reminder = bot.public()[-1]
     assert reminder.channel_id == thread_id and reminder.files and reminder.buttons()
 

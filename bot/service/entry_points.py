@@ -1,0 +1,101 @@
+"""The service's edge, owned in one place: every public method of GameService (each is an
+entry point some adapter or the timer loop calls) takes its text arguments made safe, and
+turns a store failure into a refusal that says what it is, logged once.
+
+Why a class decorator rather than a line in each method: an entry point added later is
+covered without anyone remembering to, and the methods themselves keep only game logic.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import logging
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
+
+from bot.service.platform_input import clean_id, clean_text
+from bot.service.replies import STORE_DAMAGED, STORE_RACE, STORE_TROUBLE, ChatRef, UserError
+from bot.store import ChatBusy, DamagedStore, StaleVersion, StoreError
+
+log = logging.getLogger("bot.service")
+
+T = TypeVar("T")
+
+# arguments that name a place or a person: cleaned as ids, the same way ChatRef cleans them
+_ID_ARGUMENTS = {"platform", "scope", "chat_id", "user_id"}
+
+
+def guarded_entry_points(cls: type[T]) -> type[T]:
+    """Wrap every public method (inherited ones too) of the service class."""
+    for name in dir(cls):
+        if name.startswith("_"):
+            continue
+        method = inspect.getattr_static(cls, name)
+        if inspect.isfunction(method):
+            setattr(cls, name, _guarded(method))
+    return cls
+
+
+def _guarded(method: Callable[..., Any]) -> Callable[..., Any]:
+    signature = inspect.signature(method)
+
+    def cleaned(args: tuple, kwargs: dict) -> inspect.BoundArguments:
+        bound = signature.bind(*args, **kwargs)
+        for key, value in bound.arguments.items():
+            if isinstance(value, str):
+                bound.arguments[key] = (
+                    clean_id(value) if key in _ID_ARGUMENTS else clean_text(value)
+                )
+            elif key == "options" and isinstance(value, Mapping):  # a slash command's options
+                bound.arguments[key] = {clean_text(k): clean_text(v) for k, v in value.items()}
+        return bound
+
+    if not inspect.iscoroutinefunction(method):
+
+        @functools.wraps(method)
+        def plain(*args, **kwargs):
+            bound = cleaned(args, kwargs)
+            return method(*bound.args, **bound.kwargs)
+
+        return plain
+
+    @functools.wraps(method)
+    async def entry(*args, **kwargs):
+        bound = cleaned(args, kwargs)
+        try:
+            return await method(*bound.args, **bound.kwargs)
+        except StoreError as exc:  # (a StaleVersion or ChatBusy the method let through too)
+            raise _refusal(method.__name__, bound, exc) from exc
+
+    return entry
+
+
+def _refusal(entry: str, bound: inspect.BoundArguments, exc: StoreError) -> UserError:
+    """The user's message for a store failure, and the one log line for it. An entry point
+    called from another (a button that joins) sees a UserError here, so logs nothing."""
+    where = _where(bound)
+    if isinstance(exc, StaleVersion):
+        return UserError(STORE_RACE)
+    if isinstance(exc, ChatBusy):
+        return UserError("A game was just started here by someone else: /escape board.")
+    if isinstance(exc, DamagedStore):
+        log.error("the database is damaged: %s for %s failed: %s", entry, where, exc)
+        return UserError(STORE_DAMAGED)
+    log.warning("the store refused %s for %s: %s", entry, where, exc)
+    return UserError(STORE_TROUBLE)
+
+
+def _where(bound: inspect.BoundArguments) -> str:
+    """The session or chat a request was about, for the log."""
+    args = bound.arguments
+    if isinstance(args.get("session_id"), int):
+        return f"session {args['session_id']}"
+    chat = args.get("chat")
+    if isinstance(chat, ChatRef):
+        return f"{chat.platform} chat {chat.chat}" + (
+            f" thread {chat.thread}" if chat.thread else ""
+        )
+    if "scope" in args:
+        return f"{args.get('platform')} scope {args['scope']}"
+    return "no session"
