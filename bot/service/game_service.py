@@ -547,6 +547,22 @@ class GameService(TableClock):
     async def live(self, chat: ChatRef) -> SessionRow | None:
         return await self._live_row(chat)
 
+    async def live_tables(self, platform: str, scope: str) -> list[tuple[SessionRow, list[str]]]:
+        """The lobbies and running games of one scope, each with the names it waits for
+        (the terminal's list of saved games); games this bot no longer offers are left out."""
+        rows = await self.store.sessions_in_scope(platform, scope)
+        tables = []
+        for row in rows:
+            if row.game not in REGISTRY:
+                continue
+            waiting: list[str] = []
+            if row.status == "active":
+                loaded = self._load(row)
+                acting = loaded.game.to_act(loaded.state)
+                waiting = [loaded.user_of(s).name for s in acting if 0 <= s < len(row.seats)]
+            tables.append((row, waiting))
+        return tables
+
     # ----- building replies ---------------------------------------------------------
     def _lobby_reply(self, row: SessionRow, game: Game, headline: str) -> Reply:
         seated = ", ".join(s.name for s in row.seats)
