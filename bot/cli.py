@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from bot.settings import Settings, load_dotenv
-from bot.store.errors import DamagedStore
+from bot.store.errors import DamagedStore, StoreError
 
 NO_TOKEN = """No chat platform is configured, so Escape offers local play in this terminal.
 To run it in chat, set DISCORD_TOKEN and/or TELEGRAM_TOKEN (see .env.example and the README),
@@ -32,7 +32,7 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="describe the board in words after every move (else only on `board`)",
     )
-    play.add_argument("--db", type=Path, help="SQLite file (default: $ESCAPE_DB)")
+    play.add_argument("--db", help="SQLite file or PostgreSQL URL (default: $ESCAPE_DB)")
     play.add_argument(
         "--pictures", type=Path, help="folder for pictures (default: $ESCAPE_PICTURES)"
     )
@@ -40,11 +40,16 @@ def main(argv: list[str] | None = None) -> int:
     sync.add_argument(
         "--guild", type=int, action="append", default=[], help="a guild id (repeatable)"
     )
-    backup = sub.add_parser("backup", help="online backup of the database to a file")
+    backup = sub.add_parser("backup", help="online backup of the database to an SQLite file")
     backup.add_argument("destination", type=Path)
     sub.add_parser(
         "health", help="exit 0 if the running bot's timer loop is alive (Docker HEALTHCHECK)"
     )
+    copy = sub.add_parser(
+        "migrate-db", help="copy every game from one database into a new, empty one"
+    )
+    copy.add_argument("source", help="SQLite file or postgresql:// URL")
+    copy.add_argument("destination", help="SQLite file or postgresql:// URL")
     args = parser.parse_args(argv)
     settings = Settings.from_env()
     logging.basicConfig(
@@ -72,6 +77,8 @@ def main(argv: list[str] | None = None) -> int:
             healthy, said = asyncio.run(check(settings))
             print(said, flush=True)
             return 0 if healthy else 1
+        if command == "migrate-db":
+            return asyncio.run(_migrate_db(args.source, args.destination))
         if not settings.has_platform:
             print(NO_TOKEN, flush=True)
             return asyncio.run(_play(settings.db_path, settings.pictures_dir, None, [], None))
@@ -84,10 +91,13 @@ def main(argv: list[str] | None = None) -> int:
     except DamagedStore as exc:  # found at start: the message names the file and the restore
         print(exc, file=sys.stderr, flush=True)
         return EXIT_DAMAGED
+    except StoreError as exc:  # cannot be opened, or newer than this code: stop at once
+        print(f"escape-bot: {exc}", file=sys.stderr, flush=True)
+        return 2
 
 
 async def _play(
-    db: Path,
+    db: Path | str,
     pictures: Path,
     game: str | None,
     names: list[str],
@@ -105,15 +115,26 @@ async def _play(
         await store.close()
 
 
-async def _backup(db: Path, destination: Path) -> int:
+async def _backup(db: Path | str, destination: Path) -> int:
     from bot.store import Store
+    from bot.store.database import redact
 
     store = await Store.open(db)
     try:
         await store.backup(destination)
     finally:
         await store.close()
-    print(f"Backed up {db} to {destination}")
+    print(f"Backed up {redact(db)} to {destination}")
+    return 0
+
+
+async def _migrate_db(source: str, destination: str) -> int:
+    from bot.store.copy import migrate_db
+    from bot.store.database import redact
+
+    copied = await migrate_db(source, destination)
+    counts = ", ".join(f"{n} {table}" for table, n in copied.items())
+    print(f"Copied {redact(source)} into {redact(destination)}: {counts}")
     return 0
 
 

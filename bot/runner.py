@@ -1,9 +1,17 @@
-"""Start whatever is configured: Discord and Telegram in one event loop, sharing one service."""
+"""Start whatever is configured: Discord and Telegram in one event loop, sharing one service.
+
+SIGTERM or SIGINT stops it cleanly (README, "Running at scale"): the timer loop stops, each
+platform stops taking updates and lets the ones in hand finish (PTB's updater is stopped,
+so Telegram does not deliver them again), open store transactions finish, the store closes,
+and the process exits 0.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import signal
 
 from bot.service import GameService
 from bot.service.timers import Timers
@@ -12,15 +20,23 @@ from bot.store import Store
 
 log = logging.getLogger(__name__)
 
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
+PLATFORM_GRACE = 15.0  # seconds for the platforms to finish what they hold
+STORE_GRACE = 5.0  # then for the store's open transactions
+
 
 async def open_service(settings: Settings) -> GameService:
-    store = await Store.open(settings.db_path)
+    store = await Store.open(settings.db_path, pool_size=settings.db_pool)
     return GameService(store, default_pace=settings.default_pace)
 
 
 async def serve(settings: Settings) -> None:
-    """Run every configured platform until one stops or the process is interrupted."""
+    """Run every configured platform until one stops, or a stop signal comes."""
     service = await open_service(settings)
+    loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+    for sig in STOP_SIGNALS:
+        loop.add_signal_handler(sig, stop.set)
     tasks = []
     try:
         if settings.discord_token:
@@ -33,12 +49,30 @@ async def serve(settings: Settings) -> None:
             tasks.append(asyncio.create_task(run_telegram(settings, service), name="telegram"))
         # the first scan waits one interval, so the platforms have connected by then
         timers = Timers(service, interval=settings.timer_interval)
-        tasks.append(asyncio.create_task(timers.run(), name="timers"))
-        done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_EXCEPTION)
-        for task in done:
-            task.result()
+        timer_task = asyncio.create_task(timers.run(), name="timers")
+        tasks.append(timer_task)
+        platforms = asyncio.ensure_future(asyncio.wait(tasks, return_when=asyncio.FIRST_EXCEPTION))
+        stopping = asyncio.ensure_future(stop.wait())
+        await asyncio.wait([platforms, stopping], return_when=asyncio.FIRST_COMPLETED)
+        stopping.cancel()
+        if not platforms.done():
+            platforms.cancel()
+        if stop.is_set():
+            log.info("stopping: finishing the moves in hand")
+        else:
+            for task in platforms.result()[0]:
+                task.result()
     finally:
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-        await service.store.close()
+        for sig in STOP_SIGNALS:
+            loop.remove_signal_handler(sig)
+        await _stop(tasks)
+        await service.store.close(STORE_GRACE)
+
+
+async def _stop(tasks: list[asyncio.Task]) -> None:
+    """The timer loop and the platforms (each stops in its own `finally`), for a bounded
+    time."""
+    for task in tasks:
+        task.cancel()
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(asyncio.gather(*tasks, return_exceptions=True), PLATFORM_GRACE)

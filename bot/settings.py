@@ -39,15 +39,40 @@ def _seconds(value: str) -> float:
     return seconds
 
 
+def _database(value: str) -> Path | str:
+    """ESCAPE_DB: a path is an SQLite file; a postgresql:// URL stays a string."""
+    from bot.store.database import is_url
+
+    return value if is_url(value) else Path(value)
+
+
+def _shards(value: str, ids: str) -> tuple[str, list[int]]:
+    """ESCAPE_SHARDS (empty, `auto` or a count) and ESCAPE_SHARD_IDS, checked together."""
+    value = value.strip().lower()
+    served = _ids(ids)
+    if value in ("", "auto"):
+        if served:
+            raise ValueError("ESCAPE_SHARD_IDS needs ESCAPE_SHARDS set to the number of shards")
+        return value, []
+    if not value.isdigit() or int(value) < 1:
+        raise ValueError(f"ESCAPE_SHARDS is empty, auto or a number of shards, not {value!r}")
+    if any(i >= int(value) for i in served):
+        raise ValueError(f"ESCAPE_SHARD_IDS must be below ESCAPE_SHARDS ({value})")
+    return value, served
+
+
 @dataclass(frozen=True)
 class Settings:
-    db_path: Path = Path("data/escape.sqlite3")
+    db_path: Path | str = Path("data/escape.sqlite3")
+    db_pool: int = 10
     pictures_dir: Path = Path("pictures")
     log_level: str = "INFO"
     discord_token: str = ""
     discord_guild_ids: list[int] = field(default_factory=list)
     discord_api_base: str = ""
     discord_gateway: str = ""
+    discord_shards: str = ""
+    discord_shard_ids: list[int] = field(default_factory=list)
     telegram_token: str = ""
     telegram_base_url: str = ""
     telegram_base_file_url: str = ""
@@ -61,14 +86,18 @@ class Settings:
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Settings:
         e = os.environ if env is None else env
+        shards, shard_ids = _shards(e.get("ESCAPE_SHARDS", ""), e.get("ESCAPE_SHARD_IDS", ""))
         return cls(
-            db_path=Path(e.get("ESCAPE_DB", "data/escape.sqlite3")),
+            db_path=_database(e.get("ESCAPE_DB", "data/escape.sqlite3")),
+            db_pool=int(e.get("ESCAPE_DB_POOL", "10") or 10),
             pictures_dir=Path(e.get("ESCAPE_PICTURES", "pictures")),
             log_level=e.get("LOG_LEVEL", "INFO").upper(),
             discord_token=e.get("DISCORD_TOKEN", "").strip(),
             discord_guild_ids=_ids(e.get("DISCORD_GUILD_IDS", "")),
             discord_api_base=e.get("DISCORD_API_BASE", "").strip(),
             discord_gateway=e.get("DISCORD_GATEWAY", "").strip(),
+            discord_shards=shards,
+            discord_shard_ids=shard_ids,
             telegram_token=e.get("TELEGRAM_TOKEN", "").strip(),
             telegram_base_url=e.get("TELEGRAM_BASE_URL", "").strip(),
             telegram_base_file_url=e.get("TELEGRAM_BASE_FILE_URL", "").strip(),

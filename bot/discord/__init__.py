@@ -23,8 +23,11 @@ __all__ = ["EscapeClient", "run_discord", "sync_commands"]
 async def run_discord(settings: Settings, service: GameService, **client_options) -> None:
     """Connect and serve until cancelled; the client is closed cleanly on the way out.
     `client_options` go to discord.Client (tests lower `guild_ready_timeout`)."""
+    from bot.discord.shards import client_for
+
     point_at(settings)
-    client = EscapeClient(service, **client_options)
+    kind, shard_options = client_for(settings)
+    client = kind(service, **shard_options, **client_options)
     service.add_notifier("discord", client.bridge.deliver)
     try:
         async with client:  # closes the HTTP session and the gateway on any exit

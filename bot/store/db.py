@@ -1,24 +1,36 @@
-"""The only code that speaks SQL: sessions, seats, the action log and users in one SQLite file.
+"""The only code that speaks SQL: sessions, seats, the action log and users, in one SQLite
+file or one PostgreSQL database (bot/store/database.py: every query here is written once, in
+portable SQL with `?` placeholders, and runs on either).
 
 Every write that changes a session checks the version it was read at (`WHERE version = ?`)
-and bumps it, inside one `BEGIN IMMEDIATE` transaction: an accepted action, the chance
-outcomes it triggered, the new snapshot and the version bump commit together or not at
-all, and two racing writers (even in two processes) cannot both win.
+and bumps it, inside one write transaction: an accepted action, the chance outcomes it
+triggered, the new snapshot and the version bump commit together or not at all, and two
+racing writers (even in two processes) cannot both win.
+
+New queries and migrations run on both databases if they keep to portable SQL: `?`
+placeholders; `INSERT ... ON CONFLICT (...) DO UPDATE/NOTHING`, never `INSERT OR ...`;
+`RETURNING id` for a new row's id (`lastrowid` is SQLite's only); `CAST(? AS DOUBLE
+PRECISION)` where a bare parameter's type is ambiguous; JSON through
+`self._conn.json_number`; column types INTEGER, REAL, TEXT (the dialect layer widens them
+for PostgreSQL). Decorate store tests with `on_both` (tests/bot/conftest.py) to run them on
+both.
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
-import sqlite3
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import aiosqlite
-
+from bot.store.database import (
+    Database,
+    SchemaTooNew,
+    SQLiteDatabase,
+    open_database,
+)
 from bot.store.errors import (
     RESTORE_STEPS,
     ChatBusy,
@@ -29,6 +41,8 @@ from bot.store.errors import (
     is_damage,
 )
 from bot.store.migrations import MIGRATIONS
+
+__all__ = ["ChatBusy", "DamagedStore", "SchemaTooNew", "StaleVersion", "Store", "StoreError"]
 
 LIVE = ("lobby", "active")
 NOTE_SEAT = -2  # a log row that is a note of the bot's (a game ended for idleness), not a move
@@ -95,90 +109,69 @@ _SESSION_COLUMNS = (
 
 @driver_errors_translated
 class Store:
-    def __init__(self, conn: aiosqlite.Connection, clock: Callable[[], float] = time.time):
-        self._conn = conn
+    """`_conn` is the Database (SQLite connection or PostgreSQL pool): `_conn.execute` for
+    reads, `_write(work)` for a transaction; work(conn) gets the same execute/executemany."""
+
+    def __init__(self, db: Database, clock: Callable[[], float] = time.time):
+        self._conn = db
         self._clock = clock
 
     # ----- opening ----------------------------------------------------------------
     @classmethod
     async def open(
-        cls, path: str | Path, clock: Callable[[], float] = time.time, busy_timeout: float = 5.0
+        cls,
+        target: str | Path,
+        clock: Callable[[], float] = time.time,
+        busy_timeout: float = 5.0,
+        pool_size: int = 10,
     ) -> Store:
-        if str(path) != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        """An SQLite path or a `postgresql://` URL; migrated to this code's schema. Raises
+        StoreError (with nothing left open) when it cannot be opened or is too new."""
         try:
-            conn = await aiosqlite.connect(str(path), isolation_level=None, timeout=busy_timeout)
-        except sqlite3.Error as exc:
-            raise StoreError(f"cannot open the database at {path}: {exc}") from exc
-        try:
-            await conn.execute("PRAGMA journal_mode=WAL")
-            await conn.execute("PRAGMA synchronous=FULL")
-            await conn.execute("PRAGMA foreign_keys=ON")
-            await conn.execute(f"PRAGMA busy_timeout={int(busy_timeout * 1000)}")
-            await _quick_check(conn, path)
-        except BaseException as exc:
-            await conn.close()  # else aiosqlite's thread keeps the process alive
-            if isinstance(exc, sqlite3.Error) and is_damage(exc):
-                raise DamagedStore(_damaged(path, str(exc))) from exc
-            if isinstance(exc, sqlite3.Error):
-                raise StoreError(f"cannot open the database at {path}: {exc}") from exc
+            db = await open_database(target, busy_timeout, pool_size)
+        except StoreError as exc:
+            if is_damage(exc):
+                raise DamagedStore(_damaged(target, str(exc.__cause__ or exc))) from exc
             raise
-        store = cls(conn, clock)
-        await store._migrate()
-        return store
+        try:
+            if db.kind == "sqlite":
+                await _quick_check(db, target)
+            await db.migrate(MIGRATIONS)
+        except BaseException as exc:
+            await db.close(grace=0)  # else aiosqlite's thread keeps the process alive
+            if isinstance(exc, StoreError) and not isinstance(exc, DamagedStore) and is_damage(exc):
+                raise DamagedStore(_damaged(target, str(exc.__cause__ or exc))) from exc
+            raise
+        return cls(db, clock)
 
-    async def close(self) -> None:
-        await self._conn.close()
+    @property
+    def kind(self) -> str:
+        """'sqlite' or 'postgresql'."""
+        return self._conn.kind
 
-    async def _migrate(self) -> None:
-        async with self._conn.execute("PRAGMA user_version") as cur:
-            (current,) = await cur.fetchone()
-        for number, script in enumerate(MIGRATIONS, start=1):
-            if number <= current:
-                continue
-            await self._conn.execute("BEGIN IMMEDIATE")
-            try:
-                for statement in _split(script):
-                    await self._conn.execute(statement)
-                await self._conn.execute(f"PRAGMA user_version = {number}")
-                await self._conn.execute("COMMIT")
-            except BaseException:
-                await self._conn.execute("ROLLBACK")
-                raise
+    async def close(self, grace: float = 5.0) -> None:
+        """Let open transactions finish (up to `grace` seconds), then close."""
+        await self._conn.close(grace)
 
     async def schema_version(self) -> int:
-        async with self._conn.execute("PRAGMA user_version") as cur:
-            return (await cur.fetchone())[0]
+        return await self._conn.schema_version()
 
     async def backup(self, destination: str | Path) -> None:
-        """SQLite's online backup: a consistent copy while the bot keeps running."""
-        target = await aiosqlite.connect(str(destination))
-        try:
-            await self._conn.backup(target)
-        finally:
-            await target.close()
+        """A consistent copy into an SQLite file while the bot keeps running (SQLite's
+        online backup; from PostgreSQL, one snapshot transaction copied table by table)."""
+        if isinstance(self._conn, SQLiteDatabase):
+            await self._conn.backup_to(destination)
+            return
+        from bot.store.copy import copy_database
+
+        await copy_database(self._conn, destination)
 
     # ----- transactions -----------------------------------------------------------
-    async def _write(self, work: Callable[[aiosqlite.Connection], Any]) -> Any:
-        try:
-            await self._conn.execute("BEGIN IMMEDIATE")
-        except sqlite3.Error as exc:
-            raise StoreError(str(exc)) from exc
-        try:
-            result = await work(self._conn)
-            await self._conn.execute("COMMIT")
-            return result
-        except BaseException as exc:
-            with contextlib.suppress(sqlite3.Error):
-                await self._conn.execute("ROLLBACK")
-            if isinstance(exc, sqlite3.IntegrityError) and "sessions.platform" in str(exc):
-                raise ChatBusy("this chat already has a game") from exc
-            if isinstance(exc, sqlite3.Error):
-                raise StoreError(str(exc)) from exc
-            raise
+    async def _write(self, work: Callable[[Database], Any]) -> Any:
+        return await self._conn.transaction(work)
 
     async def _bump(
-        self, conn: aiosqlite.Connection, session_id: int, version: int, touch: bool = True, **cols
+        self, conn: Database, session_id: int, version: int, touch: bool = True, **cols
     ) -> None:
         """touch=False: a change made by the clock, not a player (the idle limit runs on)."""
         if touch:
@@ -207,16 +200,17 @@ class Store:
     ) -> SessionRow:
         now = self._clock()
 
-        async def work(conn: aiosqlite.Connection) -> int:
+        async def work(conn: Database) -> int:
             cur = await conn.execute(
                 "INSERT INTO sessions (platform, scope, chat, thread, game, options, "
                 "rules_version, status, creator, seed, created_at, updated_at, clock) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?)",
+                "VALUES (?, ?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?) RETURNING id",
                 (platform, scope, chat, thread, game, json.dumps(options), rules_version,
                  creator, seed, now, now, json.dumps(clock or {})),
             )  # fmt: skip
-            await self._insert_seats(conn, cur.lastrowid, [first_seat])
-            return cur.lastrowid
+            (session_id,) = await cur.fetchone()
+            await self._insert_seats(conn, session_id, [first_seat])
+            return session_id
 
         session_id = await self._write(work)
         return await self.session(session_id)
@@ -260,16 +254,22 @@ class Store:
         )
 
     async def _sessions(self, sql: str, params: Iterable[Any]) -> list[SessionRow]:
-        try:
-            async with self._conn.execute(sql, tuple(params)) as cur:
-                rows = await cur.fetchall()
-            out = []
-            for row in rows:
-                seats = await self.seats(row[0])
-                out.append(_session_row(row, seats))
-            return out
-        except sqlite3.Error as exc:
-            raise StoreError(str(exc)) from exc
+        async with self._conn.execute(sql, tuple(params)) as cur:
+            rows = await cur.fetchall()
+        if not rows:
+            return []
+        seats: dict[int, list[SeatRow]] = {row[0]: [] for row in rows}
+        ids = list(seats)
+        for start in range(0, len(ids), 500):  # one query per 500 sessions, not one each
+            chunk = ids[start : start + 500]
+            async with self._conn.execute(
+                "SELECT session_id, seat, user_id, name, kind FROM seats "
+                f"WHERE session_id IN ({', '.join('?' for _ in chunk)}) ORDER BY session_id, seat",
+                chunk,
+            ) as cur:
+                for session_id, *seat in await cur.fetchall():
+                    seats[session_id].append(SeatRow(*seat))
+        return [_session_row(row, seats[row[0]]) for row in rows]
 
     async def seats(self, session_id: int) -> list[SeatRow]:
         async with self._conn.execute(
@@ -426,7 +426,8 @@ class Store:
         where, params = _on(platforms)
         return await self._sessions(
             f"SELECT {_SESSION_COLUMNS} FROM sessions WHERE status IN ('lobby', 'active') "
-            "AND updated_at < ? - COALESCE(json_extract(clock, '$.idle_days'), ?) * 86400"
+            "AND updated_at < CAST(? AS DOUBLE PRECISION) - COALESCE("
+            f"{self._conn.json_number('clock', 'idle_days')}, CAST(? AS DOUBLE PRECISION)) * 86400"
             f"{where} ORDER BY id",
             (now, default_days, *params),
         )
@@ -466,20 +467,29 @@ class Store:
         await self._write(work)
 
     async def swap_meta(self, key: str, value: str) -> str | None:
-        """Set `key` and return what it held, in one transaction: of two processes starting
-        at once, only one sees the old heartbeat (and discounts the downtime)."""
+        """Set `key` and return what it held: of two processes starting at once, only one
+        sees the old heartbeat (and discounts the downtime). A compare-and-set on the old
+        value, so it holds where two transactions can read the same row (PostgreSQL)."""
 
         async def work(conn):
             async with conn.execute("SELECT value FROM meta WHERE key = ?", (key,)) as cur:
                 row = await cur.fetchone()
-            await conn.execute(
-                "INSERT INTO meta (key, value) VALUES (?, ?) "
-                "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                (key, value),
-            )
-            return row[0] if row else None
+            if row is None:
+                cur = await conn.execute(
+                    "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING",
+                    (key, value),
+                )
+            else:
+                cur = await conn.execute(
+                    "UPDATE meta SET value = ? WHERE key = ? AND value = ?", (value, key, row[0])
+                )
+            return cur.rowcount == 1, row[0] if row else None
 
-        return await self._write(work)
+        for _ in range(100):  # another process won the race: read its value and go again
+            swapped, old = await self._write(work)
+            if swapped:
+                return old
+        raise StoreError(f"could not swap {key}: it keeps changing")
 
     async def log(self, session_id: int, since: int = 0) -> list[LogEntry]:
         async with self._conn.execute(
@@ -537,7 +547,7 @@ def _session_row(row: Sequence[Any], seats: list[SeatRow]) -> SessionRow:
     )  # fmt: skip
 
 
-async def _quick_check(conn: aiosqlite.Connection, path: str | Path) -> None:
+async def _quick_check(conn: Database, path: str | Path) -> None:
     """SQLite's quick_check at start (every page read once, seconds for a large file): a
     damaged file stops the bot before it appends moves to it."""
     async with conn.execute("PRAGMA quick_check(5)") as cur:
@@ -555,7 +565,3 @@ def _on(platforms: Sequence[str] | None) -> tuple[str, tuple[str, ...]]:
     if platforms is None:
         return "", ()
     return f" AND platform IN ({', '.join('?' for _ in platforms) or 'NULL'})", tuple(platforms)
-
-
-def _split(script: str) -> list[str]:
-    return [s.strip() for s in script.split(";") if s.strip()]

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import hmac
 import logging
-import secrets
 from urllib.parse import urlsplit
 
 from telegram import Bot, BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats
@@ -61,6 +62,12 @@ async def publish_commands(bot: Bot) -> None:
         log.warning("could not publish the Telegram command menus: %s", exc)
 
 
+def webhook_secret(token: str) -> str:
+    """The webhook secret when none is set: the same in every worker and at every start,
+    and unguessable without the bot token (which could do anything anyway)."""
+    return hmac.new(token.encode(), b"escape webhook secret", hashlib.sha256).hexdigest()
+
+
 async def run_telegram(
     settings: Settings,
     service: GameService,
@@ -77,8 +84,9 @@ async def run_telegram(
         await publish_commands(application.bot)
         if settings.telegram_webhook_url:
             # Without a secret anyone who learns the URL could post forged updates; Telegram
-            # sends back whatever setWebhook was given, so a fresh one per start will do.
-            secret = settings.telegram_webhook_secret or secrets.token_urlsafe(32)
+            # sends back whatever setWebhook was given. Several workers behind one URL must
+            # agree on it, so an unset secret is derived from the token, not drawn anew.
+            secret = settings.telegram_webhook_secret or webhook_secret(settings.telegram_token)
             await application.updater.start_webhook(
                 listen=settings.telegram_webhook_listen,
                 port=settings.telegram_webhook_port,
@@ -95,9 +103,11 @@ async def run_telegram(
             ready.set()
         await asyncio.Event().wait()  # until cancelled
     finally:
-        adapter.detach()  # replies nobody asked for are no longer posted here
+        # No new updates (the updater confirms the last offset, so Telegram does not send
+        # them again), then the updates in hand finish, then nothing more is posted here.
         if application.updater.running:
             await application.updater.stop()
         if application.running:
             await application.stop()
+        adapter.detach()  # replies nobody asked for are no longer posted here
         await application.shutdown()

@@ -1,4 +1,5 @@
-"""Fixtures for the service and store: a real SQLite file per test, a fixed seed."""
+"""Fixtures for the service and store: a real SQLite file per test (or, for the store's own
+tests, a real PostgreSQL schema too: decorate them with `on_both`), a fixed seed."""
 
 from __future__ import annotations
 
@@ -13,9 +14,25 @@ BOB = UserRef("test", "u-bob", "Bob")
 CY = UserRef("test", "u-cy", "Cy")
 
 
+on_both = pytest.mark.parametrize("db_kind", ["sqlite", "postgresql"], indirect=True)
+
+
 @pytest.fixture
-async def store(tmp_path):
-    s = await Store.open(tmp_path / "escape.sqlite3", busy_timeout=0.2)
+def db_kind(request) -> str:
+    return getattr(request, "param", "sqlite")
+
+
+@pytest.fixture
+async def db_target(db_kind, tmp_path, request):
+    """Where a test's store lives: an SQLite file, or a fresh schema on the test server."""
+    if db_kind == "sqlite":
+        return tmp_path / "escape.sqlite3"
+    return await request.getfixturevalue("postgres_server").new_schema()
+
+
+@pytest.fixture
+async def store(db_target):
+    s = await Store.open(db_target, busy_timeout=0.2)
     yield s
     await s.close()
 

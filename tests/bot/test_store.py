@@ -6,8 +6,10 @@ import sqlite3
 
 import pytest
 
-from bot.store import ChatBusy, NewEntry, SeatRow, StaleVersion, Store
+from bot.store import ChatBusy, NewEntry, SchemaTooNew, SeatRow, StaleVersion, Store, StoreError
+from bot.store.database import split_script
 from bot.store.migrations import MIGRATIONS
+from tests.bot.conftest import on_both
 
 
 async def _session(store: Store, chat: str = "c1"):
@@ -32,6 +34,7 @@ async def test_migrations_run_once_and_set_the_pragmas(tmp_path):
     conn.close()
 
 
+@on_both
 async def test_one_live_game_per_chat_and_thread(store):
     await _session(store, "c1")
     with pytest.raises(ChatBusy):
@@ -43,6 +46,7 @@ async def test_one_live_game_per_chat_and_thread(store):
     assert other.thread == "topic-9"
 
 
+@on_both
 async def test_record_appends_log_and_snapshot_together(store):
     row = await _session(store)
     v = await store.record(
@@ -60,6 +64,7 @@ async def test_record_appends_log_and_snapshot_together(store):
     ]
 
 
+@on_both
 async def test_a_stale_version_writes_nothing(store):
     row = await _session(store)
     await store.record(row.id, row.version, [NewEntry(0, "a", "u1", [])], {"n": 1}, 0)
@@ -76,8 +81,6 @@ async def test_a_locked_database_refuses_the_write_and_keeps_earlier_moves(tmp_p
     await store.record(row.id, row.version, [NewEntry(0, "a", "u1", [])], {"n": 1}, 0)
     blocker = sqlite3.connect(path, timeout=0.1, isolation_level=None)
     blocker.execute("BEGIN EXCLUSIVE")
-    from bot.store import StoreError
-
     with pytest.raises(StoreError):
         await store.record(row.id, row.version + 1, [NewEntry(1, "b", "u2", [])], {"n": 2}, 0)
     blocker.execute("ROLLBACK")
@@ -87,6 +90,7 @@ async def test_a_locked_database_refuses_the_write_and_keeps_earlier_moves(tmp_p
     await store.close()
 
 
+@on_both
 async def test_online_backup_is_a_readable_copy(store, tmp_path):
     row = await _session(store)
     await store.backup(tmp_path / "copy.sqlite3")
@@ -95,6 +99,7 @@ async def test_online_backup_is_a_readable_copy(store, tmp_path):
     await copy.close()
 
 
+@on_both
 async def test_seats_and_users(store):
     row = await _session(store)
     await store.set_seats(row.id, row.version, [SeatRow(0, "u1", "Ann"), SeatRow(1, "u2", "Bob")])
@@ -103,3 +108,56 @@ async def test_seats_and_users(store):
     await store.upsert_user("test", "u2", "Bobby")
     assert await store.user("test", "u2") == {"name": "Bobby", "private_chat": "dm-2", "prefs": {}}
     assert [r.id for r in await store.sessions_of_user("test", "u2")] == [row.id]
+
+
+@on_both
+async def test_migrations_run_once_and_reopen(db_target):
+    store = await Store.open(db_target)
+    assert await store.schema_version() == len(MIGRATIONS)
+    row = await _session(store)
+    await store.close()
+    again = await Store.open(db_target)  # reopening must not re-run migration 1
+    assert (await again.session(row.id)).game == "ghosts18"
+    assert await again.schema_version() == len(MIGRATIONS)
+    await again.close()
+
+
+@on_both
+async def test_a_database_newer_than_the_code_is_refused(db_target):
+    store = await Store.open(db_target)
+    newer = len(MIGRATIONS) + 1
+    if store.kind == "sqlite":
+        await store._conn.execute(f"PRAGMA user_version = {newer}")
+    else:
+        await store._conn.execute("UPDATE escape_schema SET version = ?", (newer,))
+    await store.close()
+    with pytest.raises(SchemaTooNew, match=f"schema version {newer}, newer than this Escape"):
+        await Store.open(db_target)
+
+
+async def test_a_database_that_cannot_be_opened_says_so(tmp_path):
+    (tmp_path / "blocker").write_text("a file, not a folder")
+    with pytest.raises(StoreError, match="cannot open the database"):
+        await Store.open(tmp_path / "blocker" / "escape.sqlite3")
+    with pytest.raises(StoreError, match="cannot open the database at postgresql://u:\\*\\*\\*@"):
+        await Store.open("postgresql://u:secret@127.0.0.1:1/none", busy_timeout=1)
+
+
+def test_migration_scripts_split_on_statements_not_on_every_semicolon():
+    script = """
+    CREATE TABLE a (x TEXT DEFAULT 'one; two');  -- a comment; with a semicolon
+    CREATE TRIGGER t AFTER INSERT ON a BEGIN
+        UPDATE a SET x = 'y;' WHERE x = 'z'; DELETE FROM a WHERE x = ';';
+    END;
+    /* a block; comment */ CREATE INDEX a_x ON a (x)
+    """
+    parts = split_script(script)
+    assert len(parts) == 3
+    assert parts[0].startswith("CREATE TABLE a") and "'one; two'" in parts[0]
+    assert "CREATE TRIGGER" in parts[1] and parts[1].endswith("END")
+    assert parts[2].endswith("CREATE INDEX a_x ON a (x)")
+    conn = sqlite3.connect(":memory:")
+    for part in parts:
+        conn.execute(part)
+    conn.execute("INSERT INTO a (x) VALUES ('z')")
+    assert conn.execute("SELECT x FROM a").fetchall() == [("y;",)]

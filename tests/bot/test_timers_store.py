@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bot.store import NewEntry, SeatRow, StaleVersion, Store
+from tests.bot.conftest import on_both
 
 
 class Clock:
@@ -15,10 +16,13 @@ class Clock:
         return self.t
 
 
+pytestmark = on_both
+
+
 @pytest.fixture
-async def timed(tmp_path):
+async def timed(db_target):
     clock = Clock()
-    store = await Store.open(tmp_path / "db.sqlite3", clock=clock, busy_timeout=0.2)
+    store = await Store.open(db_target, clock=clock, busy_timeout=0.2)
     yield store, clock
     await store.close()
 

@@ -90,6 +90,7 @@ class DiscordBot:
     service: GameService | None = None
     task: asyncio.Task | None = None
     finished: dict[int, asyncio.Event] = field(default_factory=dict)
+    overrides: dict = field(default_factory=dict)  # more settings, e.g. shards
 
     @property
     def settings(self) -> Settings:
@@ -98,6 +99,7 @@ class DiscordBot:
             discord_token="standin-token",
             discord_api_base=self.server.api_base,
             discord_gateway=self.server.gateway_url,
+            **self.overrides,
         )
 
     async def start(self) -> None:

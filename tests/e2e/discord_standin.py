@@ -116,6 +116,7 @@ class DiscordStandIn:
         self.interactions: dict[str, Interaction] = {}  # by token
         self.identified = asyncio.Event()
         self.identify_count = 0
+        self.identifies: list[dict] = []  # each IDENTIFY's payload (its shard, intents)
         self._ids = itertools.count(1_000_000_000_000_000_000)
         self._sockets: set[web.WebSocketResponse] = set()
         self._changed = asyncio.Condition()
@@ -321,6 +322,7 @@ class DiscordStandIn:
                 if op == 1:
                     await ws.send_str(json.dumps({"op": 11}))
                 elif op == 2:
+                    self.identifies.append(data.get("d") or {})
                     ready = {
                         "v": 10,
                         "user": user_payload(BOT_ID, "Escape", bot=True),

@@ -1,0 +1,538 @@
+"""One database behind the store: SQLite (a file, the embedded default) or PostgreSQL (a URL).
+
+The store writes every query once, in portable SQL with `?` placeholders; this module is the
+thin dialect layer under it: placeholders, column types in migrations, JSON fields, error
+codes, schema versions and how a write transaction is taken. Both kinds offer the same
+small, aiosqlite-like surface, so store code reads the same on either:
+
+    async with db.execute(sql, params) as cur:   # or: cur = await db.execute(...)
+        row = await cur.fetchone()                # rows are fetched at once
+    await db.transaction(work)                    # work(tx) runs in one transaction
+
+What guards a write (README, "Running at scale"): on SQLite, one asyncio lock per process
+serialises this process's write transactions on its one connection (a second `BEGIN`
+never lands inside the first), and `BEGIN IMMEDIATE` with a busy timeout serialises
+processes on the file. On PostgreSQL each transaction has its own pooled connection; the
+compare-and-set `UPDATE ... WHERE version = ?` takes the row lock, and a racing writer
+re-reads the row after the winner commits, finds another version and changes nothing. A
+busy, locked or deadlocked database is retried, whole transaction, for a bounded time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import contextvars
+import re
+import sqlite3
+import time
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+from bot.store.errors import ChatBusy, StoreError
+
+
+class SchemaTooNew(StoreError):
+    """The database was written by a newer Escape than this one."""
+
+
+LIVE_GAME_INDEX = "one_live_game_per_chat"  # the unique index behind ChatBusy
+_RETRY_PAUSE = 0.01  # first pause before a busy transaction is tried again (doubles)
+
+
+def is_url(target: str | Path) -> bool:
+    """A PostgreSQL URL rather than an SQLite path."""
+    return str(target).startswith(("postgresql://", "postgres://"))
+
+
+def redact(target: str | Path) -> str:
+    """A database name fit for a log line or an error: no password."""
+    return re.sub(r"(://[^:/@]*):[^@]*@", r"\1:***@", str(target))
+
+
+def split_script(script: str) -> list[str]:
+    """A migration script's statements. A `;` inside a string, a comment or a trigger body
+    does not end a statement: SQLite's own parser (complete_statement) says where one ends."""
+    statements, current = [], ""
+    for piece in script.split(";"):
+        current += piece + ";"
+        if sqlite3.complete_statement(current):
+            if current.strip(" \t\r\n;"):
+                statements.append(current.strip().rstrip(";").strip())
+            current = ""
+    if current.strip(" \t\r\n;"):
+        statements.append(current.strip().rstrip(";").strip())
+    return statements
+
+
+class Result:
+    """Rows fetched at once, with the row count and (SQLite) the last row id."""
+
+    def __init__(self, rows: Sequence[Sequence[Any]], rowcount: int, lastrowid: int | None):
+        self.rows = [tuple(r) for r in rows]
+        self.rowcount = rowcount
+        self.lastrowid = lastrowid
+
+    async def fetchone(self) -> tuple | None:
+        return self.rows[0] if self.rows else None
+
+    async def fetchall(self) -> list[tuple]:
+        return self.rows
+
+    async def __aenter__(self) -> Result:
+        return self
+
+    async def __aexit__(self, *exc) -> None:
+        return None
+
+
+class _Pending:
+    """`await db.execute(...)` and `async with db.execute(...) as cur` both work."""
+
+    def __init__(self, coro: Awaitable[Result]):
+        self._coro = coro
+
+    def __await__(self):
+        return self._coro.__await__()
+
+    async def __aenter__(self) -> Result:
+        return await self._coro
+
+    async def __aexit__(self, *exc) -> None:
+        return None
+
+
+class Database:
+    """What the store needs of a database; SQLiteDatabase and PostgresDatabase provide it."""
+
+    kind = ""
+    # the connection of the transaction this task is inside, if any (per database)
+    _tx: contextvars.ContextVar
+
+    def __init__(self, target: str, busy_timeout: float):
+        self.target = target
+        self.busy_timeout = busy_timeout
+        self._tx = contextvars.ContextVar(f"tx-{id(self)}", default=None)
+        self._open_tx = 0
+        self._idle = asyncio.Event()
+        self._idle.set()
+        self._closing = False
+
+    # ----- the surface the store uses ---------------------------------------------
+    def execute(self, sql: str, params: Iterable[Any] = ()) -> _Pending:
+        return _Pending(self._execute(sql, tuple(params)))
+
+    def executemany(self, sql: str, rows: Iterable[Iterable[Any]]) -> _Pending:
+        return _Pending(self._executemany(sql, [tuple(r) for r in rows]))
+
+    async def transaction(self, work: Callable[[Database], Awaitable[Any]]) -> Any:
+        """Run work(db) in one write transaction (all or nothing); a busy database is tried
+        again, whole, until busy_timeout has passed. Inside, db.execute runs in the
+        transaction (reads see its writes)."""
+        if self._tx.get() is not None:  # nested: part of the transaction already open
+            return await work(self)
+        if self._closing:
+            raise StoreError("the store is closing")
+        self._open_tx += 1
+        self._idle.clear()
+        try:
+            deadline = time.monotonic() + self.busy_timeout
+            pause = _RETRY_PAUSE
+            while True:
+                try:
+                    return await self._transaction(work)
+                except _Busy as busy:
+                    if time.monotonic() + pause > deadline:
+                        raise StoreError(f"the database stayed busy: {busy}") from busy.__cause__
+                    await asyncio.sleep(pause)
+                    pause = min(pause * 2, 0.2)
+        finally:
+            self._open_tx -= 1
+            if self._open_tx == 0:
+                self._idle.set()
+
+    async def close(self, grace: float = 5.0) -> None:
+        """Refuse new transactions, let the open ones finish (for up to `grace` seconds),
+        then close."""
+        self._closing = True
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._idle.wait(), grace)
+        await self._close()
+
+    def json_number(self, column: str, key: str) -> str:
+        """SQL for a number inside a JSON text column (NULL when absent)."""
+        raise NotImplementedError
+
+    async def schema_version(self) -> int:
+        raise NotImplementedError
+
+    async def migrate(self, migrations: Sequence[str]) -> None:
+        raise NotImplementedError
+
+    # ----- for the kinds ------------------------------------------------------------
+    async def _execute(self, sql: str, params: tuple) -> Result:
+        raise NotImplementedError
+
+    async def _executemany(self, sql: str, rows: list[tuple]) -> Result:
+        raise NotImplementedError
+
+    async def _transaction(self, work: Callable[[Database], Awaitable[Any]]) -> Any:
+        raise NotImplementedError
+
+    async def _close(self) -> None:
+        raise NotImplementedError
+
+
+class _Busy(Exception):
+    """A transaction that may succeed if tried again (locked, busy, deadlock, serialisation)."""
+
+
+def _too_new(target: str, found: int, known: int) -> SchemaTooNew:
+    return SchemaTooNew(
+        f"the database at {redact(target)} has schema version {found}, newer than this "
+        f"Escape knows ({known}): run the newer Escape, or restore a backup"
+    )
+
+
+# ----- SQLite ---------------------------------------------------------------------------
+class SQLiteDatabase(Database):
+    """One connection; an asyncio lock serialises its statements and write transactions."""
+
+    kind = "sqlite"
+
+    def __init__(self, conn: aiosqlite.Connection, target: str, busy_timeout: float):
+        super().__init__(target, busy_timeout)
+        self.conn = conn
+        self._lock = asyncio.Lock()
+
+    @classmethod
+    async def open(cls, path: str | Path, busy_timeout: float) -> SQLiteDatabase:
+        target = str(path)
+        conn = None
+        try:
+            if target != ":memory:":
+                Path(target).parent.mkdir(parents=True, exist_ok=True)
+            conn = await aiosqlite.connect(target, isolation_level=None, timeout=busy_timeout)
+            await conn.execute("PRAGMA journal_mode=WAL")
+            await conn.execute("PRAGMA synchronous=FULL")
+            await conn.execute("PRAGMA foreign_keys=ON")
+            await conn.execute(f"PRAGMA busy_timeout={int(busy_timeout * 1000)}")
+        except (sqlite3.Error, OSError) as exc:
+            if conn is not None:
+                with contextlib.suppress(Exception):
+                    await conn.close()
+            raise StoreError(f"cannot open the database at {target}: {exc}") from exc
+        return cls(conn, target, busy_timeout)
+
+    async def _run(self, sql: str, params: tuple) -> Result:
+        cur = await self.conn.execute(sql, params)
+        try:
+            rows = await cur.fetchall()
+            return Result(rows, cur.rowcount, cur.lastrowid)
+        finally:
+            await cur.close()
+
+    async def _execute(self, sql: str, params: tuple) -> Result:
+        try:
+            if self._tx.get() is not None:
+                return await self._run(sql, params)
+            async with self._lock:
+                return await self._run(sql, params)
+        except sqlite3.Error as exc:
+            raise _sqlite_error(exc) from exc
+
+    async def _executemany(self, sql: str, rows: list[tuple]) -> Result:
+        try:
+            if self._tx.get() is not None:
+                cur = await self.conn.executemany(sql, rows)
+            else:
+                async with self._lock:
+                    cur = await self.conn.executemany(sql, rows)
+            return Result([], cur.rowcount, None)
+        except sqlite3.Error as exc:
+            raise _sqlite_error(exc) from exc
+
+    async def _transaction(self, work):
+        async with self._lock:
+            try:
+                await self.conn.execute("BEGIN IMMEDIATE")
+            except sqlite3.OperationalError as exc:
+                if _sqlite_busy(exc):
+                    raise _Busy(str(exc)) from exc
+                raise _sqlite_error(exc) from exc
+            token = self._tx.set(self.conn)
+            try:
+                result = await work(self)
+                await self.conn.execute("COMMIT")
+                return result
+            except BaseException as exc:
+                with contextlib.suppress(sqlite3.Error):
+                    await self.conn.execute("ROLLBACK")
+                cause = exc.__cause__ if isinstance(exc, StoreError) else exc
+                if isinstance(cause, sqlite3.OperationalError) and _sqlite_busy(cause):
+                    raise _Busy(str(cause)) from cause
+                if isinstance(exc, sqlite3.Error):
+                    raise _sqlite_error(exc) from exc
+                raise
+            finally:
+                self._tx.reset(token)
+
+    async def _close(self) -> None:
+        await self.conn.close()
+
+    def json_number(self, column: str, key: str) -> str:
+        return f"json_extract({column}, '$.{key}')"
+
+    async def schema_version(self) -> int:
+        return (await (await self.execute("PRAGMA user_version")).fetchone())[0]
+
+    async def migrate(self, migrations: Sequence[str]) -> None:
+        """Each pending migration in its own transaction; the version is read inside it,
+        so two processes starting at once do not both run one."""
+        for number, script in enumerate(migrations, start=1):
+
+            async def step(db, number=number, script=script) -> bool:
+                current = await db.schema_version()
+                if current > len(migrations):
+                    raise _too_new(self.target, current, len(migrations))
+                if current >= number:
+                    return False
+                for statement in split_script(script):
+                    await db.execute(statement)
+                await db.execute(f"PRAGMA user_version = {number}")
+                return True
+
+            await self.transaction(step)
+        current = await self.schema_version()
+        if current > len(migrations):
+            raise _too_new(self.target, current, len(migrations))
+
+    async def backup_to(self, destination: str | Path) -> None:
+        """SQLite's online backup: a consistent copy while the bot keeps running."""
+        target = await aiosqlite.connect(str(destination))
+        try:
+            async with self._lock:
+                await self.conn.backup(target)
+        finally:
+            await target.close()
+
+
+def _sqlite_busy(exc: sqlite3.Error) -> bool:
+    text = str(exc).lower()
+    return "locked" in text or "busy" in text
+
+
+def _sqlite_error(exc: sqlite3.Error) -> StoreError:
+    if isinstance(exc, sqlite3.IntegrityError) and "sessions.platform" in str(exc):
+        return ChatBusy("this chat already has a game")
+    return StoreError(str(exc))
+
+
+# ----- PostgreSQL -----------------------------------------------------------------------
+_PG_TYPES = [
+    # SQLite's rowid alias becomes an identity column (an explicit id still goes in)
+    (re.compile(r"\bINTEGER\s+PRIMARY\s+KEY(\s+AUTOINCREMENT)?\b", re.I),
+     "BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY"),
+    (re.compile(r"\bINTEGER\b", re.I), "BIGINT"),  # SQLite integers are 64-bit
+    (re.compile(r"\bREAL\b", re.I), "DOUBLE PRECISION"),  # PostgreSQL's REAL is 32-bit
+    (re.compile(r"\bBLOB\b", re.I), "BYTEA"),
+]  # fmt: skip
+_MIGRATION_LOCK = 0x45534350  # pg_advisory_xact_lock key: one process migrates at a time
+
+
+def pg_ddl(statement: str) -> str:
+    """A portable migration statement in PostgreSQL's types."""
+    for pattern, replacement in _PG_TYPES:
+        statement = pattern.sub(replacement, statement)
+    return statement
+
+
+def pg_placeholders(sql: str) -> str:
+    """`?` to `$1, $2, ...`, leaving question marks inside quotes alone."""
+    out, n, quote = [], 0, None
+    for ch in sql:
+        if quote:
+            quote = None if ch == quote else quote
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "?":
+            n += 1
+            out.append(f"${n}")
+            continue
+        out.append(ch)
+    return "".join(out)
+
+
+def _returns_rows(sql: str) -> bool:
+    head = sql.lstrip().split(None, 1)[0].upper() if sql.strip() else ""
+    return head in ("SELECT", "WITH", "VALUES", "SHOW") or " RETURNING " in f" {sql.upper()} "
+
+
+class PostgresDatabase(Database):
+    """A pool of asyncpg connections; each transaction holds one for its length."""
+
+    kind = "postgresql"
+
+    def __init__(self, pool, target: str, busy_timeout: float):
+        super().__init__(target, busy_timeout)
+        self.pool = pool
+        self._sql_cache: dict[str, str] = {}
+
+    @classmethod
+    async def open(cls, url: str, busy_timeout: float, pool_size: int = 10) -> PostgresDatabase:
+        import asyncpg
+
+        try:
+            pool = await asyncpg.create_pool(
+                url, min_size=1, max_size=pool_size, timeout=busy_timeout,
+                command_timeout=max(busy_timeout * 6, 30),
+            )  # fmt: skip
+        except (OSError, TimeoutError, asyncpg.PostgresError, ValueError) as exc:
+            raise StoreError(f"cannot open the database at {redact(url)}: {exc}") from exc
+        except asyncpg.InterfaceError as exc:
+            raise StoreError(f"cannot open the database at {redact(url)}: {exc}") from exc
+        return cls(pool, url, busy_timeout)
+
+    def _pg(self, sql: str) -> str:
+        found = self._sql_cache.get(sql)
+        if found is None:
+            found = self._sql_cache[sql] = pg_placeholders(sql)
+        return found
+
+    async def _run(self, conn, sql: str, params: tuple) -> Result:
+        pg = self._pg(sql)
+        if _returns_rows(sql):
+            rows = await conn.fetch(pg, *params)
+            return Result(rows, len(rows), None)
+        status = await conn.execute(pg, *params)
+        last = status.rsplit(" ", 1)[-1]
+        return Result([], int(last) if last.isdigit() else -1, None)
+
+    async def _execute(self, sql: str, params: tuple) -> Result:
+        conn = self._tx.get()
+        try:
+            if conn is not None:
+                return await self._run(conn, sql, params)
+            async with self.pool.acquire() as conn:
+                return await self._run(conn, sql, params)
+        except Exception as exc:
+            raise _pg_error(exc) from exc
+
+    async def _executemany(self, sql: str, rows: list[tuple]) -> Result:
+        conn = self._tx.get()
+        try:
+            if conn is not None:
+                await conn.executemany(self._pg(sql), rows)
+            else:
+                async with self.pool.acquire() as conn:
+                    await conn.executemany(self._pg(sql), rows)
+            return Result([], len(rows), None)
+        except Exception as exc:
+            raise _pg_error(exc) from exc
+
+    async def _transaction(self, work):
+        try:
+            async with self.pool.acquire() as conn, conn.transaction():
+                token = self._tx.set(conn)
+                try:
+                    return await work(self)
+                finally:
+                    self._tx.reset(token)
+        except StoreError as exc:
+            cause = exc.__cause__
+            if cause is not None and _pg_retry(cause):
+                raise _Busy(str(cause)) from cause
+            raise
+        except Exception as exc:
+            if _pg_retry(exc):
+                raise _Busy(str(exc)) from exc
+            mapped = _pg_error(exc)
+            if mapped is exc:
+                raise
+            raise mapped from exc
+
+    async def _close(self) -> None:
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self.pool.close(), 5)
+        self.pool.terminate()
+
+    def json_number(self, column: str, key: str) -> str:
+        return f"CAST(CAST({column} AS json) ->> '{key}' AS DOUBLE PRECISION)"
+
+    async def schema_version(self) -> int:
+        found = await (
+            await self.execute(
+                "SELECT COUNT(*) FROM information_schema.tables "
+                "WHERE table_schema = current_schema() AND table_name = 'escape_schema'"
+            )
+        ).fetchone()
+        if not found[0]:
+            return 0
+        row = await (await self.execute("SELECT MAX(version) FROM escape_schema")).fetchone()
+        return row[0] or 0
+
+    async def migrate(self, migrations: Sequence[str]) -> None:
+        """Each pending migration in its own transaction, under an advisory lock, so
+        processes starting at once take turns and only the first runs it."""
+        for number, script in enumerate(migrations, start=1):
+
+            async def step(db, number=number, script=script) -> bool:
+                await db.execute(f"SELECT pg_advisory_xact_lock({_MIGRATION_LOCK})")
+                await db.execute("CREATE TABLE IF NOT EXISTS escape_schema (version BIGINT)")
+                current = await db.schema_version()
+                if current > len(migrations):
+                    raise _too_new(self.target, current, len(migrations))
+                if current >= number:
+                    return False
+                for statement in split_script(script):
+                    await db.execute(pg_ddl(statement))
+                await db.execute("DELETE FROM escape_schema")
+                await db.execute("INSERT INTO escape_schema (version) VALUES (?)", (number,))
+                return True
+
+            await self.transaction(step)
+        current = await self.schema_version()
+        if current > len(migrations):
+            raise _too_new(self.target, current, len(migrations))
+
+
+def _pg_retry(exc: BaseException) -> bool:
+    """Worth trying the whole transaction again: a serialisation failure, a deadlock, or a
+    connection the server dropped (the pool opens a new one)."""
+    import asyncpg
+
+    return isinstance(
+        exc,
+        asyncpg.SerializationError
+        | asyncpg.DeadlockDetectedError
+        | asyncpg.ConnectionDoesNotExistError
+        | asyncpg.CannotConnectNowError
+        | ConnectionError,
+    )
+
+
+def _pg_error(exc: BaseException) -> BaseException:
+    """The store's exception for a driver's; our own exceptions pass through unchanged."""
+    import asyncpg
+
+    if isinstance(exc, StoreError):
+        return exc
+    if isinstance(exc, asyncpg.UniqueViolationError) and exc.constraint_name == LIVE_GAME_INDEX:
+        return ChatBusy("this chat already has a game")
+    if isinstance(exc, asyncpg.PostgresError | asyncpg.InterfaceError | OSError):
+        return StoreError(str(exc))
+    if isinstance(exc, TimeoutError):
+        return StoreError("the database did not answer in time")
+    return exc
+
+
+async def open_database(
+    target: str | Path, busy_timeout: float = 5.0, pool_size: int = 10
+) -> Database:
+    """SQLite for a path, PostgreSQL for a `postgresql://` URL."""
+    if is_url(target):
+        return await PostgresDatabase.open(str(target), busy_timeout, pool_size)
+    return await SQLiteDatabase.open(target, busy_timeout)

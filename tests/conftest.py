@@ -1,0 +1,25 @@
+"""Suite-wide fixtures: one real PostgreSQL server for every test that asks for it."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from tests.postgres import NoServer, PostgresServer
+
+
+@pytest.fixture(scope="session")
+def postgres_server():
+    """Started on first use, stopped at the end. Without a server the test is skipped on a
+    developer's machine and fails in CI (CI=true): there the store must be tested on both."""
+    try:
+        server = PostgresServer().start()
+    except (NoServer, OSError) as exc:
+        if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+            pytest.fail(f"PostgreSQL could not start, and CI must test it: {exc}")
+        pytest.skip(f"PostgreSQL could not start: {exc}")
+    try:
+        yield server
+    finally:
+        server.stop()

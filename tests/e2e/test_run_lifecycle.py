@@ -1,0 +1,123 @@
+"""The real `escape-bot run` process starting and stopping (issue 13): a database that
+cannot be opened stops it at once with a clear message; SIGTERM in the middle of moves
+lets the moves in hand finish, loses none that was answered, and exits 0."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import sqlite3
+
+from bot.store import Store
+from bot.store.migrations import MIGRATIONS
+from tests.e2e.telegram_fixtures import *  # noqa: F403
+from tests.e2e.telegram_fixtures import (
+    GROUP,
+    choice_buttons,
+    escape_bot_run,
+    mentioned_ids,
+)
+
+TABLES = 6
+
+
+def _telegram(standin, db) -> dict[str, str]:
+    return {
+        "TELEGRAM_TOKEN": standin.token,
+        "TELEGRAM_BASE_URL": standin.base_url,
+        "TELEGRAM_BASE_FILE_URL": standin.base_file_url,
+        "ESCAPE_DB": str(db),
+    }
+
+
+async def _exits(process, timeout: float = 30) -> str:
+    output, _ = await asyncio.wait_for(process.communicate(), timeout)
+    return output.decode(errors="replace")
+
+
+async def test_a_database_that_cannot_be_opened_stops_the_run_at_once(tg_standin, tmp_path):
+    (tmp_path / "blocker").write_text("a file where a folder should be")
+    process = await escape_bot_run(tmp_path, _telegram(tg_standin, tmp_path / "blocker" / "x.db"))
+    output = await _exits(process)
+    assert process.returncode == 2, output
+    assert "cannot open the database" in output and "Traceback" not in output, output
+    assert not tg_standin.calls_of("getUpdates"), "it must not start serving"
+
+
+async def test_a_database_newer_than_the_code_is_refused(tg_standin, tmp_path):
+    db = tmp_path / "newer.sqlite3"
+    store = await Store.open(db)
+    await store.close()
+    conn = sqlite3.connect(db)
+    conn.execute(f"PRAGMA user_version = {len(MIGRATIONS) + 1}")
+    conn.close()
+    process = await escape_bot_run(tmp_path, _telegram(tg_standin, db))
+    output = await _exits(process)
+    assert process.returncode == 2, output
+    assert "newer than this Escape" in output and "Traceback" not in output, output
+
+
+async def _open_tables(standin) -> list[tuple[int, dict]]:
+    """TABLES groups, each with a running game of 18 Ghosts: (chat, first board)."""
+    tables = []
+    for i in range(TABLES):
+        chat = GROUP - i
+        if chat not in standin.chats:
+            standin.add_group(chat, f"Escape club {i}")
+        mark = len(standin.calls)
+        await standin.say(standin.ann, chat, "/escape start ghosts18 variant=short")
+        await standin.wait_for(
+            lambda c, chat=chat: c.method == "sendMessage" and c.params.get("chat_id") in (chat, str(chat)),
+            after=mark, timeout=30,
+        )  # fmt: skip
+        mark = len(standin.calls)
+        await standin.say(standin.bob, chat, "/escape join")
+        board = await standin.wait_for(
+            lambda c, chat=chat: c.method == "sendPhoto" and c.params.get("chat_id") in (chat, str(chat)),
+            after=mark, timeout=30,
+        )  # fmt: skip
+        tables.append((chat, board.result))
+    return tables
+
+
+async def test_sigterm_mid_load_keeps_every_answered_move_and_exits_0(tg_standin, tmp_path):
+    standin = tg_standin
+    db = tmp_path / "load.sqlite3"
+    process = await escape_bot_run(tmp_path, _telegram(standin, db))
+    try:
+        await standin.wait_for(lambda c: c.method == "setMyCommands", timeout=30)
+        tables = await _open_tables(standin)
+        users = {u["id"]: u for u in (standin.ann, standin.bob)}
+        mark = len(standin.calls)
+        queries = []
+        for _chat, board in tables:  # every table moves at once
+            actor = users[mentioned_ids(board)[0]]
+            queries.append(
+                await standin.press(actor, board, choice_buttons(board)[0]["callback_data"])
+            )
+        await standin.wait_for(lambda c: c.method == "answerCallbackQuery", after=mark, timeout=30)
+        process.send_signal(signal.SIGTERM)  # mid-load: some moves answered, some in hand
+        output = await _exits(process, timeout=20)
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+    assert process.returncode == 0, output
+    assert "Traceback" not in output, output
+
+    answered = {
+        str(c.params.get("callback_query_id"))
+        for c in standin.calls_of("answerCallbackQuery", after=mark)
+        if not c.params.get("show_alert")
+    }
+    assert answered, "no move was answered before the stop"
+    store = await Store.open(db)
+    try:
+        for (chat, _), query in zip(tables, queries, strict=True):
+            row = await store.live_session("telegram", str(chat), "")
+            moves = len(await store.log(row.id))
+            assert moves <= 1
+            if query in answered:
+                assert moves == 1, f"the answered move in chat {chat} was lost"
+    finally:
+        await store.close()

@@ -1,0 +1,99 @@
+"""Telegram webhook mode with several workers behind one URL on one PostgreSQL (issue 13):
+every worker registers the same secret, a game started on one worker goes on on another,
+and ten presses of one button spread over the workers apply exactly once."""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+import socket
+
+from bot.store import Store
+from tests.e2e.telegram_fixtures import *  # noqa: F403
+from tests.e2e.telegram_fixtures import (
+    GROUP,
+    TelegramBot,
+    choice_buttons,
+    fast_limiter,
+    mentioned_ids,
+)
+
+PUBLIC = "https://escape.example.org/telegram/hook"
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def _press(user: dict, message: dict, data: str, query_id: str) -> dict:
+    return {
+        "callback_query": {
+            "id": query_id, "from": user, "chat_instance": f"ci{message['chat']['id']}",
+            "message": copy.deepcopy(message), "data": data,
+        }
+    }  # fmt: skip
+
+
+async def test_two_webhook_workers_on_one_postgresql(tg_standin, postgres_server):
+    standin = tg_standin
+    db = await postgres_server.new_schema()
+    workers, urls = [], []
+    for _ in range(2):
+        port = _free_port()
+        workers.append(
+            TelegramBot(
+                standin,
+                db,
+                limiter=fast_limiter(),
+                overrides={
+                    "telegram_webhook_url": PUBLIC,
+                    "telegram_webhook_listen": "127.0.0.1",
+                    "telegram_webhook_port": port,
+                },
+            )
+        )
+        urls.append(f"http://127.0.0.1:{port}/telegram/hook")
+    for worker in workers:
+        await worker.start()
+    try:
+        secrets = {c.params["secret_token"] for c in standin.calls_of("setWebhook")}
+        assert len(secrets) == 1, "every worker must register the same secret"
+        (secret,) = secrets
+
+        mark = len(standin.calls)
+        start = standin.typed(standin.ann, GROUP, "/escape start ghosts18 variant=short")
+        assert await standin.post_webhook(urls[0], {"message": start}, secret=secret) == 200
+        await standin.wait_for(lambda c: c.method == "sendMessage", after=mark)
+        mark = len(standin.calls)
+        join = standin.typed(standin.bob, GROUP, "/escape join")
+        assert await standin.post_webhook(urls[1], {"message": join}, secret=secret) == 200
+        board = (await standin.wait_for(lambda c: c.method == "sendPhoto", after=mark)).result
+
+        actor = {u["id"]: u for u in (standin.ann, standin.bob)}[mentioned_ids(board)[0]]
+        data = choice_buttons(board)[0]["callback_data"]
+        mark = len(standin.calls)
+        statuses = await asyncio.gather(
+            *(
+                standin.post_webhook(
+                    urls[i % 2], _press(actor, board, data, f"q{i}"), secret=secret
+                )
+                for i in range(10)
+            )
+        )
+        assert statuses == [200] * 10
+        await standin.wait_for(
+            lambda c: len(standin.calls_of("answerCallbackQuery", after=mark)) >= 10, timeout=30
+        )
+        answers = standin.calls_of("answerCallbackQuery", after=mark)
+        assert sum(not a.params.get("show_alert") for a in answers) == 1
+    finally:
+        for worker in workers:
+            await worker.stop()
+    store = await Store.open(db)
+    try:
+        row = await store.live_session("telegram", str(GROUP), "")
+        assert len(await store.log(row.id)) == 1
+    finally:
+        await store.close()
