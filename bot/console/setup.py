@@ -78,7 +78,9 @@ class Setup:
                 wanted = sorted(n.lower() for n in names)
                 for row, waiting in same_game:
                     if sorted(s.name.lower() for s in row.seats) == wanted:
-                        return await self.resume(row, waiting)
+                        resumed = await self.resume(row, waiting)
+                        if resumed is not None:
+                            return resumed
             elif same_game:
                 picked = await self.pick_saved(same_game)
                 if picked is not None:
@@ -113,14 +115,22 @@ class Setup:
             if answer in ("n", "new"):
                 return None
             if answer.isdigit() and 1 <= int(answer) <= len(saved):
-                return await self.resume(*saved[int(answer) - 1])
+                return await self.resume(*saved[int(answer) - 1])  # None: closed, start anew
             self.out(
                 f"Type a number from 1 to {len(saved)} to resume that game, or n for a new one."
             )
 
-    async def resume(self, row: SessionRow, waiting: list[str]) -> Chosen:
+    async def resume(self, row: SessionRow, waiting: list[str]) -> Chosen | None:
         self.out(f"Resuming game {describe_saved(row, waiting)}")
         chat = chat_of(row)
+        if row.status == "lobby":  # stopped between opening the table and its start
+            first = local_user(row.seats[0].name)
+            try:
+                return Chosen(chat, await self.service.begin(chat, first))
+            except UserError as exc:
+                await self.service.abort(chat, first, is_admin=True)
+                self.out(f"{exc} That table is closed; start a new game.")
+                return None
         return Chosen(chat, await self.service.board(chat))
 
     # ----- a new game ---------------------------------------------------------------

@@ -323,3 +323,28 @@ def test_a_refusal_shows_how_the_move_is_typed(tmp_path):
     ).stdout
     assert "! Place your guest with `place N`" in out and "e.g. `place 1`" in out
     assert "1) Place guest A on space 1  [place 1]" in out
+
+
+async def test_a_table_saved_before_it_began_is_begun_or_closed_on_resume(tmp_path):
+    """A process stopped between opening the table and its start leaves a lobby: resuming it
+    begins the game, or closes a table short of players, never a dead end."""
+    from bot.console.setup import local_user
+    from bot.service import ChatRef
+
+    store = await Store.open(tmp_path / "t.sqlite3")
+    service = GameService(store, pictures=False)
+    full, short = (ChatRef("console", "terminal", n, "terminal") for n in ("1", "2"))
+    await service.start(full, local_user("Ann"), "haunted_house")
+    await service.join(full, local_user("Bob"))
+    await service.start(short, local_user("Cy"), "ghosts18")
+    output: list[str] = []
+    terminal = Terminal(service, tmp_path, output.append, Script(["1", "", "quit"]))
+    assert await terminal.play(None, []) == 0
+    assert "Haunted House begins: Ann, Bob." in "\n".join(output)
+    output.clear()
+    terminal = Terminal(service, tmp_path, output.append, Script(["2", "quit"]))
+    assert await terminal.play(None, []) == 0
+    text = "\n".join(output)
+    assert "That table is closed; start a new game." in text and "\nGames:\n" in text
+    assert (await service.live(short)) is None
+    await store.close()
