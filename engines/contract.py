@@ -9,6 +9,7 @@ state so `apply` never mutates its input. A game implements only its rules.
 from __future__ import annotations
 
 import json
+import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -108,6 +109,14 @@ class Game(ABC):
         each of them may `pass`. A game with reaction windows says so here."""
         return False
 
+    def redraw(self, state: State, seat: Seat, rng: random.Random) -> State:
+        """A state `seat` cannot tell from this one: everything its view hides (other hands,
+        the deck's make-up, face-down cards) dealt again at random from `rng`, everything it
+        sees kept. The result depends only on `view(state, seat)` and `rng`, so a search AI
+        that plays on redrawn states never peeks. Games without secrets return the state
+        itself (undrawn cards and unturned tiles are chance nodes, not secrets)."""
+        return state
+
     def describe(self, state: State, action: str) -> str:
         return action
 
@@ -170,6 +179,11 @@ class Game(ABC):
         new = self.copy(state)
         events = self._apply(new, seat, action)
         return new, events
+
+    def apply_in_place(self, state: State, seat: Seat, action: str) -> list[Event]:
+        """For search only: apply an action taken from `legal_actions` or `chance_outcomes`
+        to a state the caller owns, without the checks and the copy of `apply`."""
+        return self._apply(state, seat, action)
 
     def not_your_turn(self, state: State, acting: list[Seat]) -> str:
         names = self.seat_names(state)

@@ -75,9 +75,11 @@ class Setup:
         if game is not None:
             same_game = [t for t in saved if t[0].game == game.id]
             if names:
-                wanted = sorted(n.lower() for n in names)
+                wanted = sorted(n.lower() for n in names if not is_bot(n))
+                bots = sum(1 for n in names if is_bot(n))
                 for row, waiting in same_game:
-                    if sorted(s.name.lower() for s in row.seats) == wanted:
+                    humans = sorted(s.name.lower() for s in row.seats if s.kind == "human")
+                    if humans == wanted and len(row.seats) - len(humans) == bots:
                         resumed = await self.resume(row, waiting)
                         if resumed is not None:
                             return resumed
@@ -176,7 +178,8 @@ class Setup:
     async def ask_names(self, game: Game) -> list[str]:
         while True:
             line = await self.ask(
-                f"Player names, separated by commas ({game.player_range()} players): "
+                f"Player names, separated by commas ({game.player_range()} players; `bot` "
+                "for a computer player, e.g. Ann,bot): "
             )
             names = [n.strip() for n in line.split(",") if n.strip()]
             problem = names_problem(game, names)
@@ -199,10 +202,12 @@ class Setup:
 
     async def _open(self, game: Game, names: list[str], options: str) -> Chosen:
         chat = await self._free_chat()
-        users = [local_user(name) for name in names]
+        users = [local_user(name) for name in names if not is_bot(name)]
         replies = await self.service.start(chat, users[0], game.id, options)
         for user in users[1:]:
             replies = await self.service.join(chat, user)
+        for _ in range(len(names) - len(users)):  # computer players (service/bots.py)
+            replies = await self.service.add_bot(chat, users[0])
         row = await self.service.live(chat)
         if row is not None and row.status == "lobby":
             replies = await self.service.begin(chat, users[0])
@@ -217,14 +222,22 @@ class Setup:
         return ChatRef(PLATFORM, "terminal", str(n), SCOPE)
 
 
+def is_bot(name: str) -> bool:
+    """`bot` among the names is a computer player."""
+    return name.strip().lower() == "bot"
+
+
 def names_problem(game: Game, names: list[str]) -> str | None:
     """Why these names cannot play this game, or None."""
     if not game.min_players <= len(names) <= game.max_players:
         return (
             f"{game.title} is for {game.player_range()} players; you named {len(names)}. "
-            "Type the names separated by commas, e.g. Ann,Bob."
+            "Type the names separated by commas, e.g. Ann,Bob (or Ann,bot)."
         )
-    if len({n.lower() for n in names}) != len(names):
+    humans = [n for n in names if not is_bot(n)]
+    if not humans:
+        return "Name at least one player besides the bots, e.g. Ann,bot."
+    if len({n.lower() for n in humans}) != len(humans):
         return "Each player at this keyboard needs a different name."
     long = [n for n in names if len(n) > 32]
     if long:

@@ -6,6 +6,7 @@ Forms (session id, version, seat, index are decimal):
   v:S            show me my private view
   g:S            show the board again
   k:S            vote to hand the late player's seat to a stand-in
+  o:S  x:S       add a bot to the lobby of session S, remove one
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from dataclasses import dataclass
 
 from bot.service.replies import UserError
 
-_PATTERN = re.compile(r"^(?:(a):(\d{1,12}):(\d{1,9}):(\d{1,2}):(\d{1,4})|([jlbvgk]):(\d{1,12}))$")
+_PATTERN = re.compile(r"^(?:(a):(\d{1,12}):(\d{1,9}):(\d{1,2}):(\d{1,4})|([jlbvgkox]):(\d{1,12}))$")
 MAX_BYTES = 48
 
 

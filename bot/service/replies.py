@@ -12,6 +12,10 @@ STORE_DAMAGED = (
     "read or saved, and trying again will not help. The bot's operator must restore the latest "
     "backup (README: Data and backups)."
 )
+UNREADABLE_GAME = (
+    "This game's saved position cannot be read (a damaged database, or saved in a shape this "
+    "version of the bot does not know), so it cannot go on. /escape abort ends it; its log is kept."
+)
 STORE_RACE = "The game changed at the same moment; look at the latest board and try again."
 
 

@@ -18,7 +18,8 @@ from dataclasses import dataclass, field
 from bot.service import clock as clocks
 from bot.service.game_service import GameService, chat_of
 from bot.service.replies import Reply, UserError, UserRef
-from bot.store import SessionRow, StoreError
+from bot.store import DamagedStore, SessionRow, StoreError
+from bot.store.errors import RESTORE_STEPS
 from engines import REGISTRY
 
 log = logging.getLogger(__name__)
@@ -51,6 +52,7 @@ class Timers:
         self.interval = interval
         self.gap = max(3 * interval, 120.0)  # a heartbeat older than this means we were down
         self._sleep = sleep
+        self._said_damaged = False
 
     async def run(self) -> None:
         """Scan, then sleep until the next wake (at most `interval`), for ever. The first
@@ -60,6 +62,12 @@ class Timers:
             try:
                 await self.tick()
                 delay = await self.next_delay()
+            except DamagedStore as exc:  # said once: it stays damaged until it is restored
+                if not self._said_damaged:
+                    log.error("the database is damaged, so no reminder or deadline is served "
+                              "until it is restored (%s): %s", RESTORE_STEPS, exc)  # fmt: skip
+                self._said_damaged = True
+                delay = self.interval
             except StoreError as exc:  # a busy database: try again next round
                 log.warning("timer scan failed: %s", exc)
                 delay = self.interval
@@ -192,10 +200,12 @@ def reminder_text(row: SessionRow, others: list[SessionRow], user: UserRef, now:
     else:
         text = f"{'Last reminder' if last else 'Reminder'}: {user.name}, your move in {title} ({left} left)."
     if last and not row.clock.get("reaction"):
-        text += (
-            " At the deadline the bot plays the game's default move if it has one."
-            if row.clock.get("timeout") == "skip"
-            else " At the deadline the others may vote to hand your seat to a stand-in."
+        text += {
+            "skip": " At the deadline the bot plays the game's default move if it has one.",
+            "ai": " At the deadline the computer plays your turn (act to take it back).",
+        }.get(
+            row.clock.get("timeout", "skip"),
+            " At the deadline the others may vote to hand your seat to a stand-in.",
         )
     text += " (/escape clock mute: no more this turn.)"
     return text

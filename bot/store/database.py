@@ -120,13 +120,19 @@ class Database:
         self._idle = asyncio.Event()
         self._idle.set()
         self._closing = False
+        self._closed = False
 
     # ----- the surface the store uses ---------------------------------------------
     def execute(self, sql: str, params: Iterable[Any] = ()) -> _Pending:
-        return _Pending(self._execute(sql, tuple(params)))
+        return _Pending(self._open_then(self._execute, sql, tuple(params)))
 
     def executemany(self, sql: str, rows: Iterable[Iterable[Any]]) -> _Pending:
-        return _Pending(self._executemany(sql, [tuple(r) for r in rows]))
+        return _Pending(self._open_then(self._executemany, sql, [tuple(r) for r in rows]))
+
+    async def _open_then(self, run, sql: str, params) -> Result:
+        if self._closed:  # a request still in hand after shutdown: a store error, not a crash
+            raise StoreError("the store is closed")
+        return await run(sql, params)
 
     async def transaction(self, work: Callable[[Database], Awaitable[Any]]) -> Any:
         """Run work(db) in one write transaction (all or nothing); a busy database is tried
@@ -160,7 +166,9 @@ class Database:
         self._closing = True
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self._idle.wait(), grace)
-        await self._close()
+        if not self._closed:
+            self._closed = True
+            await self._close()
 
     def json_number(self, column: str, key: str) -> str:
         """SQL for a number inside a JSON text column (NULL when absent)."""
@@ -387,7 +395,8 @@ class PostgresDatabase(Database):
 
         try:
             pool = await asyncpg.create_pool(
-                url, min_size=1, max_size=pool_size, timeout=busy_timeout,
+                # connecting may take a while on a loaded host: not the busy timeout
+                url, min_size=1, max_size=pool_size, timeout=max(busy_timeout, 10.0),
                 command_timeout=max(busy_timeout * 6, 30),
             )  # fmt: skip
         except (OSError, TimeoutError, asyncpg.PostgresError, ValueError) as exc:
@@ -500,8 +509,9 @@ class PostgresDatabase(Database):
 
 
 def _pg_retry(exc: BaseException) -> bool:
-    """Worth trying the whole transaction again: a serialisation failure, a deadlock, or a
-    connection the server dropped (the pool opens a new one)."""
+    """Worth trying the whole transaction again (within the busy timeout): a serialisation
+    failure, a deadlock, a connection the server dropped or that took too long to open (the
+    pool opens a new one)."""
     import asyncpg
 
     return isinstance(
@@ -510,7 +520,8 @@ def _pg_retry(exc: BaseException) -> bool:
         | asyncpg.DeadlockDetectedError
         | asyncpg.ConnectionDoesNotExistError
         | asyncpg.CannotConnectNowError
-        | ConnectionError,
+        | ConnectionError
+        | TimeoutError,
     )
 
 
@@ -522,10 +533,10 @@ def _pg_error(exc: BaseException) -> BaseException:
         return exc
     if isinstance(exc, asyncpg.UniqueViolationError) and exc.constraint_name == LIVE_GAME_INDEX:
         return ChatBusy("this chat already has a game")
-    if isinstance(exc, asyncpg.PostgresError | asyncpg.InterfaceError | OSError):
-        return StoreError(str(exc))
-    if isinstance(exc, TimeoutError):
+    if isinstance(exc, TimeoutError):  # before OSError, of which it is a kind
         return StoreError("the database did not answer in time")
+    if isinstance(exc, asyncpg.PostgresError | asyncpg.InterfaceError | OSError):
+        return StoreError(str(exc) or type(exc).__name__)
     return exc
 
 

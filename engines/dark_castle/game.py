@@ -19,6 +19,7 @@ Actions:
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from math import ceil
@@ -1054,6 +1055,13 @@ class DarkCastle(Game):
             best = max(range(len(s.chars)), key=lambda k: (s.chars[k]["hp"], -k))
             return f"turn {s.chars[best]['who']}"
         return None
+
+    def redraw(self, s: DarkCastleState, seat: Seat, rng: random.Random) -> DarkCastleState:
+        """Nothing is hidden from any seat: undrawn chapters and items are chance, and every
+        item in play is on the table or in a hand everyone sees. A card a supplement keeps
+        face down would be dealt again here with `engines.hidden.redeal`, as Haunted House
+        deals other hands."""
+        return s
 
     def dump(self, s: DarkCastleState) -> dict:
         return asdict(s)

@@ -215,3 +215,69 @@ async def test_any_page_corrupt_while_running_gives_a_clear_answer_never_a_raw_e
     said_damaged = {name for name, said in outcome.items() if said == STORE_DAMAGED}
     assert damaged <= said_damaged, outcome
     assert not any("busy" in said for said in outcome.values()), outcome
+
+
+# ----- a row that reads but does not make sense -----------------------------------------
+async def test_a_saved_position_the_engine_cannot_read_is_told_and_hides_no_other_game(db):
+    """Damage SQLite cannot see (a page rewritten with other valid JSON), or a position saved
+    in an older shape: that game says so and can be aborted; `/escape games` still lists
+    every other game (one unreadable game used to break the whole list)."""
+    store = await Store.open(db)
+    service = GameService(store, seed_source=lambda: 1234, pictures=False)
+    third = ChatRef("test", "chan-3", "", "guild-1")
+    await service.start(third, ANN, "ghosts18")
+    await service.join(third, BOB)
+    conn = sqlite3.connect(db)
+    conn.execute("""UPDATE sessions SET state = '{"x": 1}' WHERE chat = 'chan-1'""")
+    conn.execute("UPDATE sessions SET game = 'gone' WHERE chat = 'chan-3'")
+    conn.commit()
+    conn.close()
+    try:
+        for work in (
+            service.board(CHAT),
+            service.move(CHAT, BOB, "place b6"),
+            service.press(CHAT, BOB, "v:1"),
+            service.private_view(CHAT, ANN),
+            service.choices(CHAT, ANN),
+        ):
+            with pytest.raises(UserError, match="saved position cannot be read"):
+                await work
+        listing = (await service.games_here("test", "guild-1")).text.splitlines()
+        assert len(listing) == 3, listing
+        assert "cannot be read" in listing[0] and "no longer has the game 'gone'" in listing[2]
+        assert "lobby, 1 seated" in listing[1]
+        [ended] = await service.abort(CHAT, ANN)
+        assert ended.final
+    finally:
+        await store.close()
+
+
+async def test_the_timer_loop_on_a_damaged_file_says_so_once_and_keeps_going(db, caplog):
+    """Every scan fails while the file is damaged; the log says it once (with the restore
+    steps), not once every interval for as long as nobody restores it."""
+    from bot.service.timers import Timers
+
+    store = await Store.open(db)
+    service = GameService(store, seed_source=lambda: 1234, pictures=False)
+    service.add_notifier("test", lambda chat, replies: None)
+    scribble(db, "sessions")
+    poke(db)
+    naps: list[float] = []
+
+    class Stop(Exception):
+        pass
+
+    async def sleep(seconds: float) -> None:
+        naps.append(seconds)
+        if len(naps) > 4:
+            raise Stop
+
+    try:
+        with caplog.at_level(logging.WARNING, logger="bot"), pytest.raises(Stop):
+            await Timers(service, interval=60, sleep=sleep).run()
+    finally:
+        await store.close()
+    assert naps == [60] * 5  # scanned four times, each failing, each waiting one interval
+    said = [r for r in caplog.records if "damaged" in r.getMessage()]
+    assert len(said) == 1 and said[0].levelno == logging.ERROR
+    assert "latest backup" in said[0].getMessage()

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from bot.service import ChatRef, GameService, Reply, UserError, UserRef
 from bot.service.platform_input import MAX_ID, MAX_NAME, clean_id, clean_name
 from bot.store import Store
+from engines import REGISTRY
 
 SPECIALS = [
     "\ud800", "\udfff", "\ud83d", "\x00", "\x07", "\n", "\r\n", "\t", "\x1b[31m", "\x7f",
@@ -153,7 +154,7 @@ def test_junk_from_a_platform_gets_an_answer_or_a_game_never_an_exception(ids, n
         asyncio.run(_junk_through_every_entry_point(Path(tmp), ids, names, texts))
 
 
-@pytest.mark.parametrize("game", ["ghosts18", "hidden_castle", "castle_doors"])
+@pytest.mark.parametrize("game", sorted(REGISTRY))
 async def test_a_board_picture_with_the_worst_names_is_drawn(store, game):
     """Names reach the pictures too: the cleaned ones draw (Pillow's font has no glyph for
     some, which it draws as boxes) and their alt text can be sent."""

@@ -31,7 +31,7 @@ async def snapshot(service: GameService, session_id: int):
 async def test_start_opens_a_lobby_with_the_creator_seated(service):
     [reply] = await service.start(CHAT, ANN, "ghosts18", "variant=short")
     assert reply.kind == "lobby" and "Ann" in reply.text and "variant=short" in reply.text
-    assert [c.label for c in reply.choices] == ["Join", "Leave"]
+    assert [c.label for c in reply.choices] == ["Join", "Leave", "Add a bot"]
     row = await service.live(CHAT)
     assert row.status == "lobby" and [s.name for s in row.seats] == ["Ann"]
     assert row.options == {"variant": "short"}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 
 import pytest
@@ -161,3 +162,17 @@ def test_migration_scripts_split_on_statements_not_on_every_semicolon():
         conn.execute(part)
     conn.execute("INSERT INTO a (x) VALUES ('z')")
     assert conn.execute("SELECT x FROM a").fetchall() == [("y;",)]
+
+
+@on_both
+async def test_processes_starting_at_once_migrate_once(db_target):
+    """Four bots starting together on an empty database: each waits its turn (SQLite's
+    write lock, PostgreSQL's advisory lock) and finds the migrations done."""
+    stores = await asyncio.gather(*(Store.open(db_target, busy_timeout=10) for _ in range(4)))
+    try:
+        assert [await s.schema_version() for s in stores] == [len(MIGRATIONS)] * 4
+        row = await _session(stores[0])
+        assert (await stores[3].session(row.id)).creator == "u1"
+    finally:
+        for s in stores:
+            await s.close()

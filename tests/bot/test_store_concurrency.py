@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from bot.service import ChatRef, GameService, UserError
-from bot.store import NewEntry, SeatRow, StaleVersion, Store
+from bot.store import NewEntry, SeatRow, StaleVersion, Store, StoreError
 from tests.bot.conftest import ANN, BOB, on_both
 
 TABLES = 50
@@ -86,3 +88,13 @@ async def test_a_store_closing_lets_the_open_move_finish(tmp_path):
     kept = sum([len(await again.log(sid)) for *_, sid in tables])
     await again.close()
     assert kept == accepted  # every move that was answered "accepted" is on disk
+
+
+async def test_a_closed_store_refuses_with_a_store_error(tmp_path):
+    store = await Store.open(tmp_path / "db.sqlite3")
+    await store.close()
+    await store.close()  # twice is harmless (a shutdown path and a finally)
+    with pytest.raises(StoreError, match="closed"):
+        await store.session(1)
+    with pytest.raises(StoreError, match="closing"):
+        await store.set_meta("k", "v")
