@@ -67,6 +67,9 @@ class Game(ABC):
     """One line for game lists."""
     rules_text: ClassVar[str] = ""
     """The rules as shown to players, including every decision the rulebook left open."""
+    cooperative: ClassVar[bool] = False
+    """The players win or lose together (their result ranks them as one group): such games
+    count escapes and losses rather than ratings."""
 
     # ----- what a game implements -------------------------------------------------
     @abstractmethod

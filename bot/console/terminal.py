@@ -22,7 +22,9 @@ Other commands:
   board          the board again, with its description in words
   hand           your private view (in games with secrets: whoever has the keyboard)
   moves          every choice you have (long lists are cut short after each move)
-  log            what happened so far
+  log [GAME]     what happened so far (or in an ended game, by its number)
+  replay [GAME]  the game as an animated picture, written to the pictures folder
+  history        the games that ended here
   rules          the rules of this game
   describe on    describe the board in words after every move (off: only on request)
   as NAME MOVE   act for another player, e.g. in a reaction window
@@ -31,6 +33,7 @@ Other commands:
 SAVED = "The game is saved; run the same command again to resume it."
 MENU_LINES = 12  # after a move; `moves` lists every choice
 CLEAR = "\033[2J\033[H"
+YOU = local_user("you")  # who asks for an ended game's log at this keyboard
 
 
 def _read_line(prompt: str) -> str | None:
@@ -92,6 +95,8 @@ class Terminal:
         while True:
             row = await self.service.live(self.chat)
             if row is None:
+                if self.board is not None and self.board.final and self.board.session_id:
+                    return await self._after(self.board.session_id)
                 return 0
             players = {s.name.lower(): local_user(s.name) for s in row.seats}
             actor = self.actor()
@@ -123,7 +128,12 @@ class Terminal:
                 elif command in ("moves", "choices"):
                     self.out(self.menu_text(limit=None) or "You have no choice to make now.")
                 elif command == "log":
-                    await self.show(await self.service.history(self.chat, me))
+                    which = words[1] if len(words) > 1 else None
+                    await self.show(await self.service.game_log(self.chat, me or YOU, which))
+                elif command == "replay":
+                    await self._write_replay(words[1] if len(words) > 1 else None)
+                elif command == "history":
+                    await self.show(await self.service.ended_games(self.chat))
                 elif command == "rules":
                     await self.show([await self.service.rules(row.game)])
                 elif command == "describe":
@@ -152,6 +162,35 @@ class Terminal:
             return None
         first = board.mention[0]
         return local_user(first.name)
+
+    async def _after(self, session_id: int) -> int:
+        """The game is over: its replay and log on request, until quit or end of input."""
+        self.out("The game is over. Type `replay` to write its replay to a file, `log` to read it, or `quit`.")  # fmt: skip
+        while (line := await self.ask("> ")) is not None:
+            words = line.strip().split()
+            command = words[0].lower() if words else ""
+            if command in ("quit", "exit"):
+                break
+            which = words[1] if len(words) > 1 else str(session_id)
+            try:
+                if command == "replay":
+                    await self._write_replay(which)
+                elif command == "log":
+                    await self.show(await self.service.game_log(self.chat, YOU, which))
+                elif command == "history":
+                    await self.show(await self.service.ended_games(self.chat))
+                elif command:
+                    self.out("The game is over: replay, log, history or quit.")
+            except UserError as exc:
+                self.out(f"! {exc}")
+        return 0
+
+    async def _write_replay(self, which: str | None) -> None:
+        """The replay as a GIF in the pictures folder (a terminal shows no animation)."""
+        try:
+            await self.show(await self.service.replay(self.chat, which))
+        except UserError as exc:
+            self.out(f"! {exc}")
 
     def pick(self, number: str) -> str:
         n = int(number)

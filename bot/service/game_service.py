@@ -22,6 +22,7 @@ from bot.service import clock as clocks
 from bot.service.bots import BotSeats, bot_options, bot_seat, scale_from_env
 from bot.service.chance import draw
 from bot.service.entry_points import guarded_entry_points
+from bot.service.memory import TableMemory
 from bot.service.replies import (
     UNREADABLE_GAME,
     ChatRef,
@@ -88,7 +89,7 @@ def parse_options(text: str | Mapping[str, str] | None) -> dict[str, str]:
 
 
 @guarded_entry_points  # safe text in, store failures told as what they are (entry_points.py)
-class GameService(TableClock, BotSeats):
+class GameService(TableClock, BotSeats, TableMemory):
     def __init__(
         self,
         store: Store,
@@ -180,7 +181,10 @@ class GameService(TableClock, BotSeats):
             "/escape begin: start once enough players have joined\n"
             "/escape move ACTION: make a move (or press a button under the board)\n"
             "/escape board: show the board; /escape hand: your private view, only to you\n"
-            "/escape log: what happened; /escape rules [GAME]: the rules\n"
+            "/escape log [GAME]: what happened; /escape rules [GAME]: the rules\n"
+            "/escape replay [GAME], /escape history: replay a game, the games played here\n"
+            "/escape stats [@player], /escape top [GAME]: ratings and the leaderboard\n"
+            "/escape undo: ask to take back your last move (the others must accept)\n"
             "/escape games: games running here; /escape abort: end the game (its creator or an admin)\n"
             "/escape clock: the turn clock; mute, vacation, pause, vote, reminders (clock help)\n"
             "Start options for the clock: pace=fast|normal|relaxed turn=12h timeout=skip|vote|ai\n"
@@ -322,6 +326,8 @@ class GameService(TableClock, BotSeats):
             return await self.add_bot(chat_of(row), user)
         if button.kind == "x":
             return await self.remove_bot(chat_of(row), user)
+        if button.kind in buttons.MEMORY:  # replays, logs, history, rematch, undo
+            return await self.press_memory(chat_of(row), user, button, row)
         if row.status in ("finished", "aborted"):
             raise UserError("That game is over; its buttons no longer do anything.")
         if button.kind == "v":
@@ -442,16 +448,21 @@ class GameService(TableClock, BotSeats):
         loaded = Loaded(row, game, state)
         replies = [await self._board_reply(loaded, events, result)]
         replies += self._private_events(loaded, events)
+        if result is not None:  # ratings, and Replay and Rematch on the final board
+            replies = await self._on_finish(row, game, replies)
         return replies
 
     # ----- looking ------------------------------------------------------------------
-    async def board(self, chat: ChatRef) -> list[Reply]:
+    async def board(self, chat: ChatRef, viewer: UserRef | None = None) -> list[Reply]:
+        """The board; a `viewer` who does not play is told so and offered the replay."""
         row = await self._live_row(chat)
         if row is None:
             raise UserError("There is no game here. Start one with /escape start GAME.")
         if row.status == "lobby":
             return [self._lobby_reply(row, REGISTRY[row.game], "Waiting for players.")]
-        return [await self._board_reply(self._load(row), [], None)]
+        return [await self._board_reply(self._load(row), [], None)] + await self.watch_note(
+            chat, viewer
+        )
 
     async def private_view(self, chat: ChatRef, user: UserRef) -> list[Reply]:
         row = await self._active(chat)

@@ -65,6 +65,7 @@ class DarkCastle(Game):
     min_players = 1
     max_players = 4
     options = {}
+    cooperative = True
     summary = "Co-operative: 1-4 prisoners fight, bluff and bleed through 15 chapters and a boss."
     rules_text = RULES_TEXT
 
