@@ -1,9 +1,9 @@
 """Start whatever is configured: Discord and Telegram in one event loop, sharing one service.
 
 SIGTERM or SIGINT stops it cleanly (README, "Running at scale"): the timer loop stops, each
-platform stops taking updates and lets the ones in hand finish (PTB's updater is stopped,
-so Telegram does not deliver them again), open store transactions finish, the store closes,
-and the process exits 0.
+platform stops taking updates (PTB's updater is stopped, so Telegram does not deliver them
+again, and the Telegram updates in hand finish; Discord closes its gateway), open store
+transactions finish, the store closes, and the process exits 0.
 """
 
 from __future__ import annotations

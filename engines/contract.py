@@ -9,6 +9,7 @@ state so `apply` never mutates its input. A game implements only its rules.
 from __future__ import annotations
 
 import json
+import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -66,6 +67,9 @@ class Game(ABC):
     """One line for game lists."""
     rules_text: ClassVar[str] = ""
     """The rules as shown to players, including every decision the rulebook left open."""
+    cooperative: ClassVar[bool] = False
+    """The players win or lose together (their result ranks them as one group): such games
+    count escapes and losses rather than ratings."""
 
     # ----- what a game implements -------------------------------------------------
     @abstractmethod
@@ -107,6 +111,14 @@ class Game(ABC):
         (a cat against a ghost): the turn clock gives them the short reaction time, and
         each of them may `pass`. A game with reaction windows says so here."""
         return False
+
+    def redraw(self, state: State, seat: Seat, rng: random.Random) -> State:
+        """A state `seat` cannot tell from this one: everything its view hides (other hands,
+        the deck's make-up, face-down cards) dealt again at random from `rng`, everything it
+        sees kept. The result depends only on `view(state, seat)` and `rng`, so a search AI
+        that plays on redrawn states never peeks. Games without secrets return the state
+        itself (undrawn cards and unturned tiles are chance nodes, not secrets)."""
+        return state
 
     def describe(self, state: State, action: str) -> str:
         return action
@@ -170,6 +182,11 @@ class Game(ABC):
         new = self.copy(state)
         events = self._apply(new, seat, action)
         return new, events
+
+    def apply_in_place(self, state: State, seat: Seat, action: str) -> list[Event]:
+        """For search only: apply an action taken from `legal_actions` or `chance_outcomes`
+        to a state the caller owns, without the checks and the copy of `apply`."""
+        return self._apply(state, seat, action)
 
     def not_your_turn(self, state: State, acting: list[Seat]) -> str:
         names = self.seat_names(state)

@@ -1,4 +1,5 @@
-"""Suite-wide fixtures: one real PostgreSQL server for every test that asks for it."""
+"""Suite-wide fixtures: one real PostgreSQL server for every test that asks for it; and
+computer players think with a tiny budget in every test (fast, still seeded)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ import os
 import pytest
 
 from tests.postgres import NoServer, PostgresServer
+
+os.environ.setdefault("ESCAPE_AI_SCALE", "0.02")
 
 
 @pytest.fixture(scope="session")

@@ -13,7 +13,8 @@ from engines import REGISTRY
 
 CHAT = ChatRef("console", "terminal")
 HELP = """Type a move as the game words it (e.g. `place b1`, `move c3 up`), or the number of a choice.
-Other commands: board, hand (the private view of whoever is to act), log, rules, help,
+Other commands: board, hand (the private view of whoever is to act), log [GAME], rules, help,
+replay [GAME] (an animated picture, written to the pictures folder), history,
 as NAME MOVE (act for another player, e.g. in a reaction window), abort, quit.
 The game is saved after every move: quit at any time and run the same command to resume."""
 
@@ -65,15 +66,23 @@ class Terminal:
             self.out(str(exc))
             return 2
         if not names:
-            line = await self.ask(f"Player names, separated by commas ({game.player_range()}): ")
+            line = await self.ask(
+                f"Player names, separated by commas ({game.player_range()}; `bot` for a "
+                "computer player, e.g. Ann,bot): "
+            )
             if line is None:
                 self.out("No players; bye.")
                 return 0
             names = [n.strip() for n in line.split(",") if n.strip()]
+        bots = sum(1 for n in names if n.lower() == "bot")  # computer players (service/bots.py)
+        names = [n for n in names if n.lower() != "bot"]
+        if bots and not names:
+            self.out("Name at least one player besides the bots, e.g. Ann,bot.")
+            return 2
         if len(set(n.lower() for n in names)) != len(names):
             self.out("Each local player needs a different name.")
             return 2
-        if not game.min_players <= len(names) <= game.max_players:
+        if not game.min_players <= len(names) + bots <= game.max_players:
             self.out(f"{game.title} needs {game.player_range()} players.")
             return 2
         users = [_local(name) for name in names]
@@ -81,6 +90,8 @@ class Terminal:
             replies = await self.service.start(CHAT, users[0], game_id, options)
             for user in users[1:]:
                 replies = await self.service.join(CHAT, user)
+            for _ in range(bots):
+                replies = await self.service.add_bot(CHAT, users[0])
             row = await self.service.live(CHAT)
             if row is not None and row.status == "lobby":
                 replies = await self.service.begin(CHAT, users[0])
@@ -95,6 +106,8 @@ class Terminal:
         while True:
             row = await self.service.live(CHAT)
             if row is None:
+                if self.board is not None and self.board.final and self.board.session_id:
+                    return await self._after(self.board.session_id)
                 return 0
             players = {s.name.lower(): _local(s.name) for s in row.seats}
             actor = self.board.mention[0] if self.board and self.board.mention else None
@@ -119,7 +132,12 @@ class Terminal:
                     who = actor or next(iter(players.values()))
                     self.show(await self.service.private_view(CHAT, who))
                 elif command == "log":
-                    self.show(await self.service.history(CHAT, actor))
+                    which = words[1] if len(words) > 1 else None
+                    self.show(await self.service.game_log(CHAT, actor or _local("you"), which))
+                elif command == "replay":
+                    await self._write_replay(words[1] if len(words) > 1 else None)
+                elif command == "history":
+                    self.show(await self.service.ended_games(CHAT))
                 elif command == "rules":
                     self.show([await self.service.rules(row.game)])
                 elif command == "abort":
@@ -141,6 +159,35 @@ class Terminal:
                     self.out("Nobody is to act; type `board`.")
             except UserError as exc:
                 self.out(f"! {exc}")
+
+    async def _after(self, session_id: int) -> int:
+        """The game is over: its replay and log on request, until quit or end of input."""
+        self.out("The game is over. Type `replay` to write its replay to a file, `log` to read it, or `quit`.")  # fmt: skip
+        while (line := await self.ask("> ")) is not None:
+            words = line.strip().split()
+            command = words[0].lower() if words else ""
+            if command in ("quit", "exit"):
+                break
+            which = words[1] if len(words) > 1 else str(session_id)
+            try:
+                if command == "replay":
+                    await self._write_replay(which)
+                elif command == "log":
+                    self.show(await self.service.game_log(CHAT, _local("you"), which))
+                elif command == "history":
+                    self.show(await self.service.ended_games(CHAT))
+                elif command:
+                    self.out("The game is over: replay, log, history or quit.")
+            except UserError as exc:
+                self.out(f"! {exc}")
+        return 0
+
+    async def _write_replay(self, which: str | None) -> None:
+        """The replay as a GIF in the pictures folder (a terminal shows no animation)."""
+        try:
+            self.show(await self.service.replay(CHAT, which))
+        except UserError as exc:
+            self.out(f"! {exc}")
 
     def _choice(self, actor: UserRef, number: int) -> str:
         mine = self._choices_for(actor)

@@ -106,7 +106,7 @@ class EscapeGroup(app_commands.Group, name="escape", description="Escape-themed 
         service = self.bridge.service
 
         async def call(chat: ChatRef, user: UserRef) -> list[Reply]:
-            return await service.board(chat)
+            return await service.board(chat, user)
 
         await self.bridge.command(interaction, call)
 
@@ -115,13 +115,63 @@ class EscapeGroup(app_commands.Group, name="escape", description="Escape-themed 
         await self.bridge.command(interaction, self.bridge.service.private_view, private=True)
 
     @app_commands.command(description="What has happened in the game here (only to you)")
-    async def log(self, interaction: discord.Interaction) -> None:
+    @app_commands.describe(game="An ended game's number (see /escape history)")
+    async def log(self, interaction: discord.Interaction, game: str = "") -> None:
         service = self.bridge.service
 
         async def call(chat: ChatRef, user: UserRef) -> list[Reply]:
-            return await service.history(chat, user)
+            return await service.game_log(chat, user, game or None)
 
         await self.bridge.command(interaction, call, private=True)
+
+    # ----- the table's memory ---------------------------------------------------------
+    @app_commands.command(description="Replay a game as an animation, or board by board")
+    @app_commands.describe(game="The game's number (default: the game here, or the last one)")
+    async def replay(self, interaction: discord.Interaction, game: str = "") -> None:
+        service = self.bridge.service
+
+        async def call(chat: ChatRef, user: UserRef) -> list[Reply]:
+            return await service.replay(chat, game or None)
+
+        await self.bridge.command(interaction, call)
+
+    @app_commands.command(description="The games that ended in this channel (only to you)")
+    async def history(self, interaction: discord.Interaction) -> None:
+        service = self.bridge.service
+
+        async def call(chat: ChatRef, user: UserRef) -> list[Reply]:
+            return await service.ended_games(chat)
+
+        await self.bridge.command(interaction, call, private=True)
+
+    @app_commands.command(description="A player's ratings on this server (only to you)")
+    @app_commands.describe(player="Whose (default: yours)")
+    async def stats(
+        self, interaction: discord.Interaction, player: discord.Member | None = None
+    ) -> None:
+        service = self.bridge.service
+
+        async def call(chat: ChatRef, user: UserRef) -> list[Reply]:
+            return await service.stats(chat, user, user_ref(player) if player else None)
+
+        await self.bridge.command(interaction, call, private=True)
+
+    @app_commands.command(description="This server's leaderboard of a game, as a picture")
+    @app_commands.describe(game="Which game (default: the one played here)")
+    @app_commands.choices(game=GAME_CHOICES)
+    async def top(
+        self, interaction: discord.Interaction, game: app_commands.Choice[str] | None = None
+    ) -> None:
+        service = self.bridge.service
+
+        async def call(chat: ChatRef, user: UserRef) -> list[Reply]:
+            return await service.top(chat, game.value if game else None)
+
+        await self.bridge.command(interaction, call)
+
+    @app_commands.command(description="Ask to take back your last move (the others must accept)")
+    async def undo(self, interaction: discord.Interaction) -> None:
+        await self.bridge.command(interaction, self.bridge.service.ask_undo)
 
     # ----- about ----------------------------------------------------------------------
     @app_commands.command(description="The rules of a game, with a picture (only to you)")

@@ -36,7 +36,8 @@ PACES: dict[str, Pace] = {
     ),
 }
 DEFAULT_PACE = "normal"
-TIMEOUTS = ("skip", "vote")  # skip: the game's default move; vote: warn, then others may vote
+TIMEOUTS = ("skip", "vote", "ai")  # skip: the game's default move; vote: warn, then others
+# may vote; ai: the AI plays the late player's turn (they take over again by acting)
 SERVICE_OPTIONS = ("pace", "turn", "timeout")
 
 
@@ -340,7 +341,10 @@ def describe(c: dict, now: float) -> str:
     """The clock in one line, for `board`, `games` and `/escape clock`."""
     if not c:
         return ""
-    rule = "the bot plays the game's default move (where it has none, the others may vote)" if c.get("timeout") == "skip" else "the others may vote to replace the player"  # fmt: skip
+    rule = {
+        "skip": "the bot plays the game's default move (where it has none, the others may vote)",
+        "ai": "the computer plays the late player's turn",
+    }.get(c.get("timeout", "skip"), "the others may vote to replace the player")
     head = f"pace {c.get('pace', DEFAULT_PACE)}: {describe_span(c['turn'])} a turn, then {rule}"
     if c.get("paused") is not None:
         return head + f"; paused ({describe_left(c['paused'])} left)"

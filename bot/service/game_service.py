@@ -19,8 +19,10 @@ from dataclasses import dataclass
 import render
 from bot.service import buttons
 from bot.service import clock as clocks
+from bot.service.bots import BotSeats, bot_options, bot_seat, scale_from_env
 from bot.service.chance import draw
 from bot.service.entry_points import guarded_entry_points
+from bot.service.memory import TableMemory
 from bot.service.replies import (
     UNREADABLE_GAME,
     ChatRef,
@@ -84,7 +86,7 @@ def parse_options(text: str | Mapping[str, str] | None) -> dict[str, str]:
 
 
 @guarded_entry_points  # safe text in, store failures told as what they are (entry_points.py)
-class GameService(TableClock):
+class GameService(TableClock, BotSeats, TableMemory):
     def __init__(
         self,
         store: Store,
@@ -94,9 +96,11 @@ class GameService(TableClock):
         pictures: bool = True,
         default_pace: str = clocks.DEFAULT_PACE,
         cpu: CpuPool | None = None,
+        ai_scale: float | None = None,
     ) -> None:
         self.store = store
         self.cpu = cpu or CpuPool()  # pictures and AI decisions; a thread unless started
+        self.ai_scale = scale_from_env() if ai_scale is None else ai_scale  # search budget share
         self._seed = seed_source
         self._clock = clock
         self._pictures = pictures
@@ -174,10 +178,14 @@ class GameService(TableClock):
             "/escape begin: start once enough players have joined\n"
             "/escape move ACTION: make a move (or press a button under the board)\n"
             "/escape board: show the board; /escape hand: your private view, only to you\n"
-            "/escape log: what happened; /escape rules [GAME]: the rules\n"
+            "/escape log [GAME]: what happened; /escape rules [GAME]: the rules\n"
+            "/escape replay [GAME], /escape history: replay a game, the games played here\n"
+            "/escape stats [@player], /escape top [GAME]: ratings and the leaderboard\n"
+            "/escape undo: ask to take back your last move (the others must accept)\n"
             "/escape games: games running here; /escape abort: end the game (its creator or an admin)\n"
             "/escape clock: the turn clock; mute, vacation, pause, vote, reminders (clock help)\n"
-            "Start options for the clock: pace=fast|normal|relaxed turn=12h timeout=skip|vote",
+            "Start options for the clock: pace=fast|normal|relaxed turn=12h timeout=skip|vote|ai\n"
+            "Play against the computer: bots=1 level=easy|normal|hard (or press Add a bot)",
             kind="help",
         )
 
@@ -191,9 +199,10 @@ class GameService(TableClock):
     ) -> list[Reply]:
         game = self.game(game_id)
         game_options, clock_options = split_options(parse_options(options))
+        game_options, bots, level = bot_options(game, game_options)
         try:
             checked = game.check_options(game_options)
-            clock = clocks.new_clock(clock_options, self._default_pace)
+            clock = {**clocks.new_clock(clock_options, self._default_pace), "ai_level": level}
         except (BadOption, clocks.ClockError) as exc:
             raise UserError(str(exc)) from exc
         existing = await self._live_row(chat)
@@ -213,7 +222,10 @@ class GameService(TableClock):
             )  # fmt: skip
         except ChatBusy as exc:
             raise UserError("A game was just started here by someone else: /escape board.") from exc
-        if game.max_players == 1:
+        if bots:  # one human and bots: the table starts at once
+            seats = [*row.seats, *(bot_seat(k, k, level) for k in range(1, bots + 1))]
+            await self._write_seats(row, seats)
+        if game.max_players == 1 or bots:
             return await self.begin(chat, user)
         return [self._lobby_reply(row, game, f"{user.name} opened a table for {game.title}.")]
 
@@ -244,7 +256,7 @@ class GameService(TableClock):
         if not any(s.user_id == user.id for s in row.seats):
             raise UserError("You have no seat at this table.")
         seats = [s for s in row.seats if s.user_id != user.id]
-        if not seats:
+        if not any(s.kind == "human" for s in seats):  # bots alone do not keep a table
             await self._guard(self.store.set_status(row.id, row.version, "aborted"))
             return [Reply(f"{user.name} leaves; the table is empty and closed.", kind="lobby")]
         await self._write_seats(row, seats)
@@ -307,6 +319,12 @@ class GameService(TableClock):
             return await self.leave(chat_of(row), user)
         if button.kind == "b":
             return await self.begin(chat_of(row), user)
+        if button.kind == "o":
+            return await self.add_bot(chat_of(row), user)
+        if button.kind == "x":
+            return await self.remove_bot(chat_of(row), user)
+        if button.kind in buttons.MEMORY:  # replays, logs, history, rematch, undo
+            return await self.press_memory(chat_of(row), user, button, row)
         if row.status in ("finished", "aborted"):
             raise UserError("That game is over; its buttons no longer do anything.")
         if button.kind == "v":
@@ -381,30 +399,6 @@ class GameService(TableClock):
             entries.append(NewEntry(CHANCE, outcome, None, _events(happened)))
         return state, events, entries, pos
 
-    def _stand_in_moves(self, row: SessionRow, game: Game, state, pos: int):
-        """Seats handed to a stand-in play at once: the game's default move, else a move
-        drawn from the session's generator (so a replay needs no generator either)."""
-        events: list[Event] = []
-        entries: list[NewEntry] = []
-        stand_ins = {s.seat for s in row.seats if s.kind == "placeholder"}
-        for _ in range(MAX_CHANCE_STEPS):
-            acting = [s for s in game.to_act(state) if s in stand_ins]
-            if not acting:
-                break
-            seat = acting[0]
-            action = game.default_action(state, seat)
-            if action is None:
-                legal = game.legal_actions(state, seat)
-                action = draw([(a, 1 / len(legal)) for a in legal], row.seed, pos)
-                pos += 1
-            state, happened = game.apply(state, seat, action)
-            events += happened
-            entries.append(NewEntry(seat, action, None, _events(happened)))
-            state, more, chance_entries, pos = self._resolve_chance(game, state, row.seed, pos)
-            events += more
-            entries += chance_entries
-        return state, events, entries, pos
-
     def _next_clock(self, row: SessionRow, game: Game, state) -> dict:
         """A new board restarts the clock for the humans now to act; players answering
         someone else's move out of turn (the engine's reaction window: a cat, a ghost
@@ -427,8 +421,8 @@ class GameService(TableClock):
         seats: list[SeatRow] | None = None,
     ) -> list[Reply]:
         """Store the move (and new seats, if given) with the new clock; the new board."""
-        state, more, stand_in_entries, pos = self._stand_in_moves(row, game, state, pos)
-        events, entries = events + more, entries + stand_in_entries
+        state, more, bot_entries, pos = await self._bot_moves(row, game, state, pos)
+        events, entries = events + more, entries + bot_entries
         result = game.result(state)
         status = "finished" if result is not None else "active"
         result_json = (
@@ -451,16 +445,21 @@ class GameService(TableClock):
         loaded = Loaded(row, game, state)
         replies = [await self._board_reply(loaded, events, result)]
         replies += self._private_events(loaded, events)
+        if result is not None:  # ratings, and Replay and Rematch on the final board
+            replies = await self._on_finish(row, game, replies)
         return replies
 
     # ----- looking ------------------------------------------------------------------
-    async def board(self, chat: ChatRef) -> list[Reply]:
+    async def board(self, chat: ChatRef, viewer: UserRef | None = None) -> list[Reply]:
+        """The board; a `viewer` who does not play is told so and offered the replay."""
         row = await self._live_row(chat)
         if row is None:
             raise UserError("There is no game here. Start one with /escape start GAME.")
         if row.status == "lobby":
             return [self._lobby_reply(row, REGISTRY[row.game], "Waiting for players.")]
-        return [await self._board_reply(self._load(row), [], None)]
+        return [await self._board_reply(self._load(row), [], None)] + await self.watch_note(
+            chat, viewer
+        )
 
     async def private_view(self, chat: ChatRef, user: UserRef) -> list[Reply]:
         row = await self._active(chat)
@@ -572,6 +571,10 @@ class GameService(TableClock):
             Choice("Join", buttons.simple("j", row.id), "success"),
             Choice("Leave", buttons.simple("l", row.id), "secondary"),
         ]
+        if len(row.seats) < game.max_players:
+            choices.append(Choice("Add a bot", buttons.simple("o", row.id), "secondary"))
+        if any(s.kind == "ai" for s in row.seats):
+            choices.append(Choice("Remove a bot", buttons.simple("x", row.id), "secondary"))
         if len(row.seats) >= game.min_players:
             choices.append(Choice("Begin", buttons.simple("b", row.id), "primary"))
         return Reply(text, kind="lobby", choices=choices, session_id=row.id, version=row.version)
@@ -586,7 +589,9 @@ class GameService(TableClock):
             )
         lines = [e.text for e in events if e.to is None]
         acting = [s for s in game.to_act(state) if s >= 0]
-        mention = [loaded.user_of(s) for s in acting]
+        humans = [s for s in acting if row.seats[s].kind == "human"]
+        acting = humans or acting  # bots leave a group decision to the humans
+        mention = [loaded.user_of(s) for s in humans]
         if result is not None:
             lines.append(result.summary)
         elif acting:

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from bot.service import buttons
 from bot.service import clock as clocks
+from bot.service.bots import table_level
 from bot.service.replies import ChatRef, Choice, Reply, UserError, UserRef
 from bot.store import NewEntry, SeatRow, SessionRow, StaleVersion
 from engines import REGISTRY, Event
@@ -90,6 +91,8 @@ class TableClock:
                     state, more, chance, pos = self._resolve_chance(game, state, row.seed, pos)
                     events += more
                     entries += chance
+            if not entries and row.clock.get("timeout") == "ai" and not row.clock.get("reaction"):
+                state, events, entries, pos = await self._ai_for_late(row, game, state, pos, late)
             if entries:
                 return await self._commit(row, game, state, events, entries, pos, touch=False)
             late_seats = [
@@ -145,8 +148,11 @@ class TableClock:
         names = ", ".join(s.name for s in row.seats if s.user_id in late)
         row = replace(row, seats=seats)  # stored with the stand-in's moves, in one transaction
         loaded = self._load(row)
-        note = Event(f"By vote, a stand-in takes over from {names} and plays on.")
-        state, events, entries, pos = self._stand_in_moves(row, loaded.game, loaded.state, row.chance_pos)  # fmt: skip
+        note = Event(
+            f"By vote, a stand-in takes over from {names} and plays on "
+            f"(the computer player, level {table_level(row)})."
+        )
+        state, events, entries, pos = await self._bot_moves(row, loaded.game, loaded.state, row.chance_pos)  # fmt: skip
         if entries:  # the note goes into the log with the stand-in's first move
             first = entries[0]
             entries[0] = NewEntry(first.seat, first.action, first.user_id, [{"text": note.text, "to": None, "kind": "info"}, *first.events])  # fmt: skip

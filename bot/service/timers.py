@@ -200,10 +200,12 @@ def reminder_text(row: SessionRow, others: list[SessionRow], user: UserRef, now:
     else:
         text = f"{'Last reminder' if last else 'Reminder'}: {user.name}, your move in {title} ({left} left)."
     if last and not row.clock.get("reaction"):
-        text += (
-            " At the deadline the bot plays the game's default move if it has one."
-            if row.clock.get("timeout") == "skip"
-            else " At the deadline the others may vote to hand your seat to a stand-in."
+        text += {
+            "skip": " At the deadline the bot plays the game's default move if it has one.",
+            "ai": " At the deadline the computer plays your turn (act to take it back).",
+        }.get(
+            row.clock.get("timeout", "skip"),
+            " At the deadline the others may vote to hand your seat to a stand-in.",
         )
     text += " (/escape clock mute: no more this turn.)"
     return text

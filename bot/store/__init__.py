@@ -10,6 +10,7 @@ from bot.store.db import (
     Store,
 )
 from bot.store.errors import ChatBusy, DamagedStore, StaleVersion, StoreError
+from bot.store.memory import RatingRow, UndoRequest
 
 __all__ = [
     "NOTE_SEAT",
@@ -17,10 +18,12 @@ __all__ = [
     "DamagedStore",
     "LogEntry",
     "NewEntry",
+    "RatingRow",
     "SchemaTooNew",
     "SeatRow",
     "SessionRow",
     "StaleVersion",
     "Store",
     "StoreError",
+    "UndoRequest",
 ]

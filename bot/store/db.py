@@ -40,6 +40,7 @@ from bot.store.errors import (
     driver_errors_translated,
     is_damage,
 )
+from bot.store.memory import MemoryQueries
 from bot.store.migrations import MIGRATIONS
 
 __all__ = ["ChatBusy", "DamagedStore", "SchemaTooNew", "StaleVersion", "Store", "StoreError"]
@@ -64,6 +65,7 @@ class LogEntry:
     user_id: str | None
     events: list[dict]
     at: float
+    undone: bool = False  # taken back by agreement: kept in the log, skipped by replays
 
 
 @dataclass(frozen=True)
@@ -108,7 +110,7 @@ _SESSION_COLUMNS = (
 
 
 @driver_errors_translated
-class Store:
+class Store(MemoryQueries):
     """`_conn` is the Database (SQLite connection or PostgreSQL pool): `_conn.execute` for
     reads, `_write(work)` for a transaction; work(conn) gets the same execute/executemany."""
 
@@ -493,12 +495,15 @@ class Store:
 
     async def log(self, session_id: int, since: int = 0) -> list[LogEntry]:
         async with self._conn.execute(
-            "SELECT n, seat, action, user_id, events, at FROM actions "
+            "SELECT n, seat, action, user_id, events, at, undone FROM actions "
             "WHERE session_id = ? AND n > ? ORDER BY n",
             (session_id, since),
         ) as cur:
             rows = await cur.fetchall()
-        return [LogEntry(n, seat, a, u, json.loads(ev), at) for n, seat, a, u, ev, at in rows]
+        return [
+            LogEntry(n, seat, a, u, json.loads(ev), at, bool(undone))
+            for n, seat, a, u, ev, at, undone in rows
+        ]
 
     # ----- users ------------------------------------------------------------------
     async def upsert_user(

@@ -70,4 +70,39 @@ MIGRATIONS: list[str] = [
         value TEXT NOT NULL
     );
     """,
+    # 3: the table's memory. `undone` marks a move taken back by agreement (kept in the log,
+    # skipped by replays and ratings); ratings per server or group and game, each finished
+    # game rated once (rated_sessions); one pending undo request per game.
+    """
+    ALTER TABLE actions ADD COLUMN undone INTEGER NOT NULL DEFAULT 0;
+    CREATE INDEX sessions_by_chat ON sessions (platform, chat, status, updated_at);
+    CREATE TABLE ratings (
+        platform   TEXT NOT NULL,
+        scope      TEXT NOT NULL,
+        game       TEXT NOT NULL,
+        user_id    TEXT NOT NULL,
+        name       TEXT NOT NULL,
+        mu         REAL NOT NULL,
+        sigma      REAL NOT NULL,
+        played     INTEGER NOT NULL DEFAULT 0,
+        won        INTEGER NOT NULL DEFAULT 0,
+        lost       INTEGER NOT NULL DEFAULT 0,
+        updated_at REAL NOT NULL,
+        PRIMARY KEY (platform, scope, game, user_id)
+    );
+    CREATE TABLE rated_sessions (
+        session_id INTEGER PRIMARY KEY REFERENCES sessions (id),
+        changes    TEXT NOT NULL,
+        rated_at   REAL NOT NULL
+    );
+    CREATE TABLE undo_requests (
+        session_id INTEGER PRIMARY KEY REFERENCES sessions (id),
+        version    INTEGER NOT NULL,
+        n          INTEGER NOT NULL,
+        seat       INTEGER NOT NULL,
+        user_id    TEXT NOT NULL,
+        accepted   TEXT NOT NULL DEFAULT '[]',
+        asked_at   REAL NOT NULL
+    );
+    """,
 ]

@@ -120,6 +120,19 @@ class TelegramAdapter:
             await self.outbox.notice(ctx.chat, BROKEN, reply_to=ctx.message.message_id)
             raise
 
+    async def _memory(self, ctx: Context, command: str, args: list[str]) -> list[Reply]:
+        """Replay, history, ratings, undo: the service does the work."""
+        service, chat, user, arg = self.service, ctx.chat, ctx.user, " ".join(args) or None
+        if command == "replay":
+            return await service.replay(chat, arg)
+        if command == "history":
+            return await service.ended_games(chat)
+        if command == "stats":
+            return await service.stats(chat, user, arg)
+        if command == "top":
+            return await service.top(chat, arg)
+        return await service.ask_undo(chat, user)
+
     async def on_help(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         ctx = await self._context(update)
         if ctx is not None:
@@ -178,11 +191,14 @@ class TelegramAdapter:
                 raise UserError("Which move? Say /escape move ACTION, or press a button under the board.")  # fmt: skip
             await self.outbox.post(chat, await service.move(chat, user, " ".join(args)))
         elif command == "board":
-            await self.outbox.post(chat, await service.board(chat), fresh=True)
+            await self.outbox.post(chat, await service.board(chat, user), fresh=True)
         elif command == "hand":
             await self._hand(ctx)
         elif command == "log":
-            await self.outbox.post(chat, await service.history(chat, user), asked=True)
+            which = args[0] if args else None
+            await self.outbox.post(chat, await service.game_log(chat, user, which), asked=True)
+        elif command in ("replay", "history", "stats", "top", "undo"):
+            await self.outbox.post(chat, await self._memory(ctx, command, args))
         elif command == "rules":
             await self.outbox.post(chat, [await service.rules(args[0] if args else None, chat)])
         elif command == "help":

@@ -490,6 +490,18 @@ class Outbox:
                 chat, caption_html, markup, reply_to=reply_to, raise_forbidden=raise_forbidden,
                 owe=owe,
             )  # fmt: skip
+        if picture.filename.endswith(".gif"):  # a replay: sent as a photo it would stand still
+            sending = self.bot.send_animation(
+                chat_id=int(chat.chat),
+                animation=picture.png,
+                filename=picture.filename,
+                caption=caption_html or None,
+                parse_mode=ParseMode.HTML,
+                reply_markup=markup,
+                message_thread_id=_thread(chat),
+                reply_parameters=_reply(reply_to),
+            )
+            return await self._sent(sending, chat, "an animation", raise_forbidden, owe)
         sending = self.bot.send_photo(
             chat_id=int(chat.chat),
             photo=picture.png,

@@ -7,6 +7,8 @@ picture's: `up` is towards the top edge.
 
 from __future__ import annotations
 
+from functools import cache
+
 COLOURS = ("red", "blue", "green", "yellow")
 LETTER = {"red": "R", "blue": "B", "green": "G", "yellow": "Y"}
 
@@ -48,10 +50,12 @@ def edges(players: int) -> list[str]:
     return ["bottom", "left", "top", "right"][:players]
 
 
+@cache
 def name(x: int, y: int) -> str:
     return f"{'abcdefgh'[x]}{y + 1}"
 
 
+@cache
 def xy(cell: str) -> tuple[int, int]:
     return "abcdefgh".index(cell[0]), int(cell[1:]) - 1
 
@@ -61,6 +65,7 @@ def cells(width: int, height: int) -> list[str]:
     return [name(x, y) for y in range(height) for x in range(width)]
 
 
+@cache  # pure and small; the AI's search asks it thousands of times a move
 def step(cell: str, direction: str, width: int, height: int) -> str | None:
     x, y = xy(cell)
     dx, dy = ALL_STEPS[direction]
@@ -98,6 +103,7 @@ def diagonal(a: str, b: str) -> bool:
     return abs(ax - bx) == 1 and abs(ay - by) == 1
 
 
+@cache
 def corner(a: str, b: str) -> tuple[int, int]:
     """The tile corner a passage crosses: the lower-left cell of the 2 x 2 block."""
     (ax, ay), (bx, by) = xy(a), xy(b)

@@ -20,9 +20,11 @@ turns a tile over the first time it is opened (`open door`, `barred door`, `extr
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields
 
+from engines import hidden
 from engines.castle_doors import board as B
 from engines.castle_doors.rules_text import RULES_TEXT
 from engines.contract import CHANCE, Event, Game, Result, Seat
@@ -669,6 +671,27 @@ class CastleDoors(Game):
             if safe in legal:
                 return safe
         return None
+
+    def redraw(self, s: CastleState, seat: Seat, rng: random.Random) -> CastleState:
+        """Other hands, the draw pile and the discard pile under its top card are shown
+        only by their sizes: their cards are dealt again from one pool. A card another
+        player is placing stays in their hand (its target is still theirs to choose)."""
+        others = [o for o in range(len(s.names)) if o != seat]
+        kept = [[] for _ in s.names]
+        if s.phase == "target" and s.turn != seat:
+            kept[s.turn] = [s.card]
+        top = [s.discard_top] if s.discard_top else []
+        zones = [hidden.minus(s.hands[o], kept[o]) for o in others]
+        zones += [hidden.cards(s.deck), hidden.minus(hidden.cards(s.discard), top)]
+        dealt = hidden.redeal(zones, rng)
+        new = self.copy(s)
+        for o, hand in zip(others, dealt, strict=False):
+            new.hands[o] = sorted(hand + kept[o])
+        deck = hidden.pile(dealt[-2])  # kinds kept in the old order: chance lists them so
+        order = [*s.deck, *(k for k in B.CARDS if k not in s.deck)]
+        new.deck = {k: deck.get(k, 0) for k in order if deck.get(k) or k in s.deck}
+        new.discard = hidden.pile(dealt[-1] + top)
+        return new
 
     def dump(self, s: CastleState) -> dict:
         """Like dataclasses.asdict, written out: asdict's deep copy is most of a move's time."""

@@ -19,6 +19,7 @@ Actions:
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from math import ceil
@@ -64,6 +65,7 @@ class DarkCastle(Game):
     min_players = 1
     max_players = 4
     options = {}
+    cooperative = True
     summary = "Co-operative: 1-4 prisoners fight, bluff and bleed through 15 chapters and a boss."
     rules_text = RULES_TEXT
 
@@ -1054,6 +1056,13 @@ class DarkCastle(Game):
             best = max(range(len(s.chars)), key=lambda k: (s.chars[k]["hp"], -k))
             return f"turn {s.chars[best]['who']}"
         return None
+
+    def redraw(self, s: DarkCastleState, seat: Seat, rng: random.Random) -> DarkCastleState:
+        """Nothing is hidden from any seat: undrawn chapters and items are chance, and every
+        item in play is on the table or in a hand everyone sees. A card a supplement keeps
+        face down would be dealt again here with `engines.hidden.redeal`, as Haunted House
+        deals other hands."""
+        return s
 
     def dump(self, s: DarkCastleState) -> dict:
         return asdict(s)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import cache
+
 COLUMNS = "abcde"
 ROWS = "12345"
 COLOURS = ("red", "blue", "yellow")  # also the order in which simultaneous escapes resolve
@@ -28,6 +30,7 @@ PORTAL_CELL: dict[str, str] = {
 PORTAL_START = {"red": "up", "yellow": "right", "blue": "down"}  # facing the outer wall
 
 
+@cache  # a pure function of 100 inputs; the AI's search asks it hundreds of times a move
 def neighbour(cell: str, direction: str) -> str | None:
     dx, dy = DIRECTIONS[direction]
     x, y = COLUMNS.index(cell[0]) + dx, ROWS.index(cell[1]) + dy

@@ -21,9 +21,11 @@ Out of turn (reaction windows, engines/reactions.py), always with `pass`:
 from __future__ import annotations
 
 import itertools
+import random
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 
+from engines import hidden
 from engines.contract import CHANCE, Event, Game, Option, Result, Seat
 from engines.haunted_house import cards as C
 from engines.haunted_house.rules_text import RULES_TEXT
@@ -720,6 +722,22 @@ class HauntedHouse(Game):
             if safe in legal:
                 return safe
         return None
+
+    def redraw(self, s: HauntedState, seat: Seat, rng: random.Random) -> HauntedState:
+        """Other hands, the deck and the discard pile are shown only by their sizes: their
+        cards are dealt again from one pool. Cards another player has picked for a light or
+        a discard they have not finished are a random few of their new hand."""
+        others = [o for o in range(len(s.names)) if o != seat]
+        zones = [s.hands[o] for o in others]
+        zones += [hidden.cards(s.deck), hidden.cards(s.discard)]
+        dealt = hidden.redeal(zones, rng)
+        new = self.copy(s)
+        for o, hand in zip(others, dealt, strict=False):
+            new.hands[o] = C.sort_cards(hand)
+        new.deck, new.discard = hidden.pile(dealt[-2]), hidden.pile(dealt[-1])
+        if new.step is not None and "chosen" in new.step and s.turn != seat:
+            new.step["chosen"] = hidden.sample(new.hands[s.turn], len(s.step["chosen"]), rng)
+        return new
 
     def dump(self, s: HauntedState) -> dict:
         return asdict(s)

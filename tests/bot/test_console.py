@@ -13,6 +13,8 @@ import threading
 import time
 from pathlib import Path
 
+from PIL import Image
+
 from bot.console import Terminal
 from bot.service import GameService
 from bot.store import Store
@@ -57,6 +59,23 @@ async def test_a_whole_game_in_the_terminal_with_a_picture_after_every_move(tmp_
     moves = text.count("[picture: ")
     assert len(pictures) == moves > 18  # the set-up alone is 18 placements
     assert all(p.read_bytes().startswith(b"\x89PNG") for p in pictures)
+    assert "Type `replay` to write its replay" in text
+
+
+async def test_a_replay_is_written_to_a_file_in_the_terminal(tmp_path):
+    """`replay` writes the game as an animated GIF: a frame per move, plus the opening."""
+    store = await Store.open(tmp_path / "t.sqlite3")
+    output: list[str] = []
+    script = Script(["1", "1", "1", "replay", "quit"])
+    terminal = Terminal(
+        GameService(store, seed_source=lambda: 5), tmp_path / "pics", output.append, script
+    )
+    script.terminal = terminal
+    assert await terminal.play("ghosts18", ["Ann", "Bob"], "variant=short") == 0
+    await store.close()
+    replay = tmp_path / "pics" / "replay-1.gif"
+    assert f"[picture: {replay}]" in "\n".join(output)
+    assert Image.open(replay).n_frames == 4
 
 
 async def test_commands_and_bad_input_in_the_terminal(tmp_path):

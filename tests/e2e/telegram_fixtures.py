@@ -106,7 +106,7 @@ async def open_table(standin: TelegramStandIn, variant: str = "short", session: 
     await standin.say(standin.ann, GROUP, f"/escape start ghosts18 variant={variant}")
     lobby = await standin.wait_for(lambda c: c.method == "sendMessage", after=mark)
     assert "opened a table" in lobby.result["text"]
-    assert [b["callback_data"] for b in buttons(lobby.result)] == [f"e|j:{session}", f"e|l:{session}"]  # fmt: skip
+    assert [b["callback_data"] for b in buttons(lobby.result)] == [f"e|j:{session}", f"e|l:{session}", f"e|o:{session}"]  # fmt: skip
     mark = len(standin.calls)
     await standin.say(standin.bob, GROUP, "/escape@escape_test_bot join")
     await standin.wait_for(lambda c: c.method == "sendPhoto", after=mark)

@@ -36,7 +36,7 @@ JSON_FIELDS = {
     "link_preview_options", "reply_parameters", "protect_content", "drop_pending_updates",
     "icon_color", "show_caption_above_media", "has_spoiler", "max_connections",
 }  # fmt: skip
-SENDS = ("sendMessage", "sendPhoto")
+SENDS = ("sendMessage", "sendPhoto", "sendAnimation")
 DELETE_WINDOW = 48 * 3600
 
 
@@ -442,6 +442,25 @@ class TelegramStandIn:
         self._check_markup(params.get("reply_markup"))
         photo = self._photo(files, _attached(params.get("photo")))
         content = {"photo": photo}
+        if params.get("caption"):
+            content |= {"caption": visible(params["caption"]), "html": params["caption"]}
+        return self._new_message(chat, params, **content)
+
+    def _api_sendAnimation(self, params, files):
+        """A GIF (a replay); its bytes are kept in `animations` for tests to decode."""
+        chat = self._chat(params)
+        self._check_caption(params.get("caption"))
+        self._check_markup(params.get("reply_markup"))
+        data = files.get(_attached(params.get("animation")) or "animation")
+        if data is None or not data.startswith(b"GIF8"):
+            self.violations.append("an animation that is not a GIF upload")
+            raise ApiError(400, "Bad Request: wrong file type")
+        if len(data) > 50 * 1024 * 1024:
+            self.violations.append("an animation over 50 MB")
+            raise ApiError(413, "Request Entity Too Large")
+        uid = f"a{len(self.calls)}"
+        self.animations = [*getattr(self, "animations", []), data]
+        content = {"animation": {"file_id": uid, "file_unique_id": uid, "width": 800, "height": 600, "duration": 1, "file_size": len(data)}}  # fmt: skip
         if params.get("caption"):
             content |= {"caption": visible(params["caption"]), "html": params["caption"]}
         return self._new_message(chat, params, **content)

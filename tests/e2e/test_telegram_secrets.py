@@ -21,7 +21,7 @@ from tests.e2e.telegram_fixtures import (
 from tests.e2e.telegram_standin import TelegramStandIn
 
 HAND_LINK = "https://t.me/escape_test_bot?start=h1"
-SHARED = {"e|j:1", "e|l:1", "e|b:1", "e|v:1", "e|g:1", "e|k:1"}  # buttons for anyone
+SHARED = {"e|j:1", "e|l:1", "e|b:1", "e|v:1", "e|g:1", "e|k:1", "e|o:1", "e|x:1"}  # for anyone
 KEYBOARD_CALLS = ("sendMessage", "sendPhoto", "editMessageMedia", "editMessageText",
                   "editMessageCaption", "editMessageReplyMarkup")  # fmt: skip
 

@@ -71,7 +71,8 @@ async def test_a_party_escapes_or_dies_trying_through_the_service(tmp_path, seed
     """Issue 7, done when: "A party escapes, or dies trying, through the service"; Rulebook:
     win "by defeating the Boss", lose "until a character is killed"."""
     board, row = await play_castle(tmp_path, seed, [ANN, BOB][:players])
-    assert board.final and board.choices == []
+    assert board.final
+    assert [c.label for c in board.choices] == ["Rematch", "Replay"]  # no moves any more
     assert row.status == "finished"
     state = G.load(row.state)
     assert state.outcome == ending

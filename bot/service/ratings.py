@@ -1,0 +1,85 @@
+"""Ratings per server (Discord) or group (Telegram) and per game, with OpenSkill.
+
+OpenSkill's Plackett-Luce model rates any number of players in one ranking, ties
+included; each player is a team of one. A player's shown rating is `mu - 3 sigma` (the
+skill we are fairly sure they have: 0 for a newcomer, rising with wins). Co-operative
+games (the players win or lose together) change no rating: they count escapes and
+losses. Only a game that ended by its own rules with every seat held by a human counts:
+not an aborted game, not one ended for idleness, not one with a bot seat or a seat handed
+to a stand-in by vote.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from openskill.models import PlackettLuce
+
+from bot.store import RatingRow, SessionRow
+from engines import Game
+
+MODEL = PlackettLuce()
+
+
+def shown(mu: float, sigma: float) -> float:
+    return mu - 3 * sigma
+
+
+def why_unrated(row: SessionRow) -> str | None:
+    """None if the game counts; else why not (said on the final board)."""
+    if row.status != "finished" or not row.result:
+        return "it did not end by its rules"
+    if any(s.kind != "human" for s in row.seats):
+        return "a seat was played by the bot"
+    if len({s.user_id for s in row.seats}) != len(row.seats):
+        return "a player held two seats"
+    return None
+
+
+def rate(
+    game: Game, row: SessionRow, current: dict[str, RatingRow]
+) -> tuple[list[RatingRow], dict[str, list[float]]]:
+    """The new standings of a finished game's players and, per user id, [before, after]
+    of the shown rating (equal for a co-operative game)."""
+    result = row.result or {}
+    ranking: list[list[int]] = result.get("ranking") or []
+    place = {seat: i for i, group in enumerate(ranking) for seat in group}
+    scores = {int(k): v for k, v in (result.get("scores") or {}).items()}
+    last = len(ranking)
+    olds: list[RatingRow] = []
+    for seat in row.seats:
+        old = current.get(seat.user_id) or RatingRow(
+            row.platform, row.scope, row.game, seat.user_id, seat.name,
+            MODEL.mu, MODEL.sigma,
+        )  # fmt: skip
+        olds.append(replace(old, name=seat.name))
+    if game.cooperative:
+        escaped = any(v > 0 for v in scores.values())
+        news = [
+            replace(o, played=o.played + 1, won=o.won + escaped, lost=o.lost + (not escaped))
+            for o in olds
+        ]
+    else:
+        teams = [[MODEL.create_rating([o.mu, o.sigma])] for o in olds]
+        ranks = [place.get(s.seat, last) + 1 for s in row.seats]
+        rated = MODEL.rate(teams, ranks=ranks)
+        news = []
+        for seat, old, [r] in zip(row.seats, olds, rated, strict=True):
+            first = place.get(seat.seat) == 0
+            new = replace(old, mu=r.mu, sigma=r.sigma, played=old.played + 1)
+            news.append(replace(new, won=old.won + first, lost=old.lost + (not first)))
+    changes = {
+        o.user_id: [round(shown(o.mu, o.sigma), 2), round(shown(n.mu, n.sigma), 2)]
+        for o, n in zip(olds, news, strict=True)
+    }
+    return news, changes
+
+
+def describe_changes(row: SessionRow, changes: dict[str, list[float]], game: Game) -> str:
+    if game.cooperative:
+        return "Counted in the table's escapes and losses (/escape top)."
+    parts = []
+    for seat in row.seats:
+        before, after = changes.get(seat.user_id, [0.0, 0.0])
+        parts.append(f"{seat.name} {before:.1f} → {after:.1f}")
+    return "Ratings: " + ", ".join(parts) + "."

@@ -1,0 +1,21 @@
+"""How the AI judges a Dark Castle position it has not played to the end (engines/ai).
+
+The party plays as one: the escape is lost when any prisoner dies, so the weakest
+prisoner's health counts most, then how far through the castle the party has come. Every
+seat gets the same value: each bot plays for the party.
+"""
+
+from __future__ import annotations
+
+from engines.dark_castle.game import CASTLE_CHAPTERS, DarkCastle, DarkCastleState
+
+
+def evaluate(game: DarkCastle, s: DarkCastleState) -> list[float]:
+    if not all(c["who"] for c in s.chars):
+        return [0.5] * len(s.names)
+    weakest = min(c["hp"] for c in s.chars) / s.hp_start
+    average = sum(c["hp"] for c in s.chars) / (s.hp_start * len(s.chars))
+    progress = len(s.used) / (CASTLE_CHAPTERS + 1)
+    items = sum(len(c["items"]) for c in s.chars) / (2 * len(s.chars))
+    value = 0.45 * weakest + 0.2 * average + 0.3 * progress + 0.05 * items
+    return [value] * len(s.names)

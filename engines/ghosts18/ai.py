@@ -1,0 +1,68 @@
+"""How the AI judges an 18 Ghosts position it has not played to the end (engines/ai).
+
+What wins is escaped ghosts of the colours still missing, so a player is worth: the
+colours (or, in the short game, the ghosts) already out, plus for each colour still
+needed how close their nearest ghost of it stands to the chamber its portal faces, plus a
+little for every ghost still on the board. The rollout prefers a move that lets a ghost
+escape or wins a fight.
+"""
+
+from __future__ import annotations
+
+import math
+
+from engines.ghosts18 import board as B
+from engines.ghosts18.game import TOTAL_GHOSTS, Ghosts18, Ghosts18State
+
+
+def _xy(cell: str) -> tuple[int, int]:
+    return B.COLUMNS.index(cell[0]), B.ROWS.index(cell[1])
+
+
+def _distance(a: str, b: str) -> int:
+    (ax, ay), (bx, by) = _xy(a), _xy(b)
+    return abs(ax - bx) + abs(ay - by)
+
+
+def worth(s: Ghosts18State, seat: int) -> float:
+    out = s.escaped[seat]
+    needed = [c for c in B.COLOURS if out[c] == 0]
+    value = (min(3, sum(out.values())) if s.short else 3 - len(needed)) * 3.0
+    for colour in B.COLOURS if s.short else needed:
+        goal = B.faced_cell(colour, s.portals[colour])
+        cells = [c for c, (o, k) in s.board.items() if o == seat and k == colour]
+        if not cells:
+            continue
+        if goal is None:  # facing the wall: it turns when a ghost of its colour is beaten
+            near = min(_distance(c, B.PORTAL_CELL[colour]) for c in cells) + 1
+        else:
+            near = min(_distance(c, goal) for c in cells)
+        value += 1.2 / (1 + near)
+    value += 0.08 * sum(1 for o, _ in s.board.values() if o == seat)
+    return value
+
+
+def evaluate(game: Ghosts18, s: Ghosts18State) -> list[float]:
+    if s.placed < TOTAL_GHOSTS:
+        return [0.5, 0.5]
+    edge = 1 / (1 + math.exp(-0.8 * (worth(s, 0) - worth(s, 1))))
+    return [edge, 1 - edge]
+
+
+def rollout(game: Ghosts18, s: Ghosts18State, seat: int, legal: list[str], rng) -> str:
+    """Half the time, a move that wins a fight or reaches the chamber a portal faces."""
+    if rng.random() < 0.5:
+        faced = {B.faced_cell(c, s.portals[c]): c for c in B.COLOURS}
+        good = []
+        for action in legal:
+            words = action.split()
+            if words[0] != "move":
+                continue
+            target = B.neighbour(words[1], words[2])
+            colour = s.board[words[1]][1]
+            other = s.board.get(target)
+            if faced.get(target) == colour or (other and B.BEATS[colour] == other[1]):
+                good.append(action)
+        if good:
+            return good[int(rng.random() * len(good))]
+    return legal[int(rng.random() * len(legal))]

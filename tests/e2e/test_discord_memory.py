@@ -1,0 +1,107 @@
+"""After a game in a Discord channel: its replay (an animated GIF decoded frame by frame,
+then board by board), the channel's history and full log, the leaderboard picture, the
+Rematch button of the final board, and a watcher's /escape board, through the real
+discord.py and the stand-in."""
+
+from __future__ import annotations
+
+import io
+import random
+
+from PIL import Image
+
+from bot.service import ChatRef, UserRef
+from engines import REGISTRY
+from tests.e2e.discord_fixtures import *  # noqa: F403
+from tests.e2e.discord_fixtures import ANN, BOB, CHANNEL, CID, GUILD_ID, DiscordBot, Message
+
+PNG = b"\x89PNG\r\n\x1a\n"
+CHAT = ChatRef("discord", str(CHANNEL), "", str(GUILD_ID))
+USERS = [UserRef("discord", ANN["id"], "Ann"), UserRef("discord", BOB["id"], "Bob")]
+
+
+def button(message: Message, label: str) -> str:
+    return next(b["custom_id"] for b in message.buttons() if b["label"] == label)
+
+
+async def open_castle(bot: DiscordBot) -> None:
+    start = await bot.slash(ANN, "start", {"game": "hidden_castle"})
+    (lobby,) = bot.answers(start)
+    await bot.click(BOB, lobby, button(lobby, "Join"))
+    lobby = bot.server.messages[lobby.id]
+    joined = [m for m in bot.public() if "Begin" in str(m.components)]
+    await bot.click(BOB, joined[-1], button(joined[-1], "Begin"))
+
+
+async def finish(bot: DiscordBot, seed: int = 4) -> int:
+    """Play the game here to its end through the service; the final board is posted as
+    the bot posts boards it was not asked for."""
+    service = bot.service
+    rng = random.Random(seed)
+    moves, replies = 0, []
+    while (row := await service.live(CHAT)) is not None:
+        game = REGISTRY[row.game]
+        state = game.load(row.state)
+        seat = game.to_act(state)[0]
+        replies = await service.move(CHAT, USERS[seat], rng.choice(game.legal_actions(state, seat)))
+        moves += 1
+    assert await service.notify(CHAT, replies)
+    return moves
+
+
+async def test_replay_history_log_top_and_rematch(discord_bot):
+    bot = discord_bot
+    await open_castle(bot)
+    # a member who does not play is told so by /escape board and offered the replay
+    watch = await bot.slash(CID, "board")
+    note = [m for m in bot.answers(watch) if "Cid, you are watching" in m.content]
+    assert note and "Replay so far" in str(note[0].components)
+
+    moves = await finish(bot)
+    final = bot.latest_board()
+    assert "Ratings:" in final.content
+    assert [b["label"] for b in final.buttons()] == ["Rematch", "Replay"]
+
+    # drawing every board takes seconds on a busy machine: a longer wait than a move's
+    record = await bot.push_and_settle(
+        bot.server.slash_payload(CID, CHANNEL, "replay", {}), timeout=120
+    )
+    (replay,) = bot.answers(record)
+    assert not replay.ephemeral and f"{moves} moves" in replay.content
+    name, data = replay.files[0]
+    assert name.endswith(".gif")
+    gif = Image.open(io.BytesIO(data))
+    assert gif.n_frames == moves + 1
+
+    paged = await bot.click(CID, replay, button(replay, "Step through"))
+    (first,) = bot.answers(paged)
+    assert "board 1 of" in first.content and first.files[0][1].startswith(PNG)
+    paged = await bot.click(CID, first, button(first, "Next"))
+    (second,) = bot.answers(paged)
+    assert "board 2 of" in second.content
+    assert [b["label"] for b in second.buttons()] == ["Previous", "Next"]
+
+    record = await bot.slash(ANN, "history")
+    (history,) = bot.answers(record)
+    assert history.ephemeral and "#1 Escape from the Hidden Castle: Ann, Bob" in history.content
+    record = await bot.slash(ANN, "log", {"game": "1"})
+    (log,) = bot.answers(record)
+    assert "Log of #1" in log.content and "the game ends" in log.content  # the last page
+    assert [b["label"] for b in log.buttons()] == ["Previous"]
+
+    record = await bot.slash(BOB, "top")
+    (top,) = bot.answers(record)
+    assert top.files[0][1].startswith(PNG) and "Ann" in top.content and "Bob" in top.content
+    record = await bot.slash(BOB, "stats")
+    (stats,) = bot.answers(record)
+    assert stats.ephemeral and "Bob on this server" in stats.content
+
+    # Rematch: Bob presses (a lobby, waiting for Ann), then Ann (it begins)
+    pressed = await bot.click(BOB, final, button(final, "Rematch"))
+    (lobby,) = bot.answers(pressed)
+    assert "Rematch of #1: waiting for Ann" in lobby.content
+    # the board Bob pressed lost its buttons for the lobby; the lobby has its own Rematch
+    await bot.click(ANN, lobby, button(lobby, "Rematch"))
+    row = await bot.service.live(CHAT)
+    assert row.id == 2 and row.status == "active"
+    assert {s.name for s in row.seats} == {"Ann", "Bob"}

@@ -1,0 +1,114 @@
+"""After a game in a Telegram group: its replay (an animation decoded frame by frame, then
+board by board with Previous / Next), the group's history, the full log, the
+leaderboard and a rematch, through the real python-telegram-bot and the stand-in."""
+
+from __future__ import annotations
+
+import io
+import random
+
+from PIL import Image
+
+from bot.service import ChatRef, UserRef
+from engines import REGISTRY
+from tests.e2e.telegram_fixtures import *  # noqa: F403
+from tests.e2e.telegram_fixtures import GROUP, PNG, buttons, current_board, press_and_wait
+
+CHAT = ChatRef("telegram", str(GROUP), "", str(GROUP))
+
+
+async def finished_game(tg_bot) -> int:
+    """Ann and Bob open and begin Escape from the Hidden Castle in the group; the moves
+    are played through the service (the boards of moves are tested elsewhere)."""
+    standin = tg_bot.standin
+    for user, command, method in (
+        (standin.ann, "/escape start hidden_castle", "sendMessage"),
+        (standin.bob, "/escape join", "editMessageText"),
+        (standin.bob, "/escape begin", "sendPhoto"),
+    ):
+        mark = len(standin.calls)
+        await standin.say(user, GROUP, command)
+        await standin.wait_for(lambda c, m=method: c.method == m, after=mark, timeout=30)
+    # a member who does not play asks for the board: told so, with the replay so far
+    mark = len(standin.calls)
+    await standin.say(standin.carol, GROUP, "/escape board")
+    note = await standin.wait_for(
+        lambda c: c.method == "sendMessage" and "you are watching" in c.result.get("text", ""),
+        after=mark,
+        timeout=30,
+    )
+    assert "Carol, you are watching" in note.result["text"]
+    assert [b["text"] for b in buttons(note.result)] == ["Replay so far"]
+    service = tg_bot.service
+    users = [UserRef("telegram", "1001", "Ann"), UserRef("telegram", "1002", "Bob")]
+    rng = random.Random(4)
+    moves = 0
+    replies = []
+    while (row := await service.live(CHAT)) is not None:
+        game = REGISTRY[row.game]
+        state = game.load(row.state)
+        seat = game.to_act(state)[0]
+        action = rng.choice(game.legal_actions(state, seat))
+        replies = await service.move(CHAT, users[seat], action)
+        moves += 1
+    mark = len(standin.calls)
+    assert await service.notify(CHAT, replies)  # the final board, posted as the adapter does
+    await standin.wait_for(lambda c: c.method in ("sendPhoto", "editMessageMedia"), after=mark)
+    return moves
+
+
+async def say_and_wait(standin, user, text: str, method: str) -> dict:
+    mark = len(standin.calls)
+    await standin.say(user, GROUP, text)
+    call = await standin.wait_for(lambda c: c.method == method, after=mark, timeout=60)
+    return call.result
+
+
+async def test_replay_history_log_and_leaderboard_in_a_group(tg_bot):
+    standin = tg_bot.standin
+    moves = await finished_game(tg_bot)
+
+    replay = await say_and_wait(standin, standin.carol, "/escape replay", "sendAnimation")
+    gif = Image.open(io.BytesIO(standin.animations[-1]))
+    assert gif.format == "GIF" and gif.n_frames == moves + 1
+    assert f"{moves} moves" in replay["caption"]
+    [step] = [b for b in buttons(replay) if b["text"] == "Step through"]
+
+    await press_and_wait(standin, standin.carol, replay, step["callback_data"], after_methods=("sendPhoto",))  # fmt: skip
+    first = standin.calls_of("sendPhoto")[-1].result
+    assert "board 1 of" in first["caption"]
+    assert any(f.startswith(PNG) for f in standin.calls_of("sendPhoto")[-1].files.values())
+    [nxt] = [b for b in buttons(first) if b["text"] == "Next"]
+    await press_and_wait(standin, standin.carol, first, nxt["callback_data"], after_methods=("sendPhoto",))  # fmt: skip
+    second = standin.calls_of("sendPhoto")[-1].result
+    assert "board 2 of" in second["caption"] and "Move 1 of" in second["caption"]
+    assert [b["text"] for b in buttons(second)] == ["Previous", "Next"]
+
+    history = await say_and_wait(standin, standin.ann, "/escape history", "sendMessage")
+    assert "#1 Escape from the Hidden Castle: Ann, Bob" in history["text"]
+    [log_button] = [b for b in buttons(history) if b["text"] == "Log #1"]
+    await press_and_wait(standin, standin.ann, history, log_button["callback_data"], after_methods=("sendMessage",))  # fmt: skip
+    log = standin.calls_of("sendMessage")[-1].result
+    assert "Log of #1" in log["text"] and "page 1 of" in log["text"]
+
+    top = await say_and_wait(standin, standin.bob, "/escape top", "sendPhoto")
+    assert "Ann" in top["caption"] and "Bob" in top["caption"]
+    stats = await say_and_wait(standin, standin.bob, "/escape stats Ann", "sendMessage")
+    assert "rating" in stats["text"] and "1 games" in stats["text"]
+
+
+async def test_rematch_button_on_the_final_board(tg_bot):
+    standin = tg_bot.standin
+    await finished_game(tg_bot)
+    final = current_board(standin)
+    assert "Ratings: Ann" in final["caption"] or "Ratings: Bob" in final["caption"]
+    rematch = next(b for b in buttons(final) if b["text"] == "Rematch")
+    assert [b["text"] for b in buttons(final)] == ["Rematch", "Replay"]
+    mark = len(standin.calls)
+    await press_and_wait(standin, standin.bob, final, rematch["callback_data"], after_methods=("sendMessage",))  # fmt: skip
+    lobby = next(c for c in standin.calls_of("sendMessage", after=mark) if "Rematch of #1" in c.result["text"])  # fmt: skip
+    assert "waiting for Ann" in lobby.result["text"]
+    await press_and_wait(standin, standin.ann, final, rematch["callback_data"], after_methods=("sendPhoto",))  # fmt: skip
+    row = await tg_bot.service.live(CHAT)
+    assert row.id == 2 and row.status == "active" and row.game == "hidden_castle"
+    assert {s.name for s in row.seats} == {"Ann", "Bob"}

@@ -1,0 +1,112 @@
+"""The search AI over the engine contract (engines/ai): legal, seeded, honest, and it takes
+a win it can see. Budgets are tiny; strength is measured by bench/ai.py, not here."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+import pytest
+
+from engines import CHANCE, REGISTRY
+from engines.ai import LEVELS, choose, decide
+from engines.ai.search import rewards
+from engines.playout import pick_chance, play
+
+TINY = replace(LEVELS["normal"], iterations=12, seconds=60.0, depth=3)
+TINIER = replace(TINY, iterations=4, depth=2)
+
+
+def decision_points(game, players, seed, every=7, limit=6):
+    """States where a seat with a real choice is to act, from a random playout."""
+    run = play(game, players, {}, seed, max_steps=300, keep_states=True)
+    out = []
+    for state in run.states[::every]:
+        acting = game.to_act(state)
+        if acting and acting != [CHANCE] and len(game.legal_actions(state, acting[0])) > 1:
+            out.append((state, acting[0]))
+    return out[:limit]
+
+
+@pytest.mark.parametrize("game_id", sorted(REGISTRY))
+def test_a_bot_plays_a_whole_game_legally_against_random(game_id):
+    game = REGISTRY[game_id]
+    players = max(2, game.min_players)
+    rng = random.Random(4)
+    state = game.setup([f"P{i}" for i in range(players)], {})
+    for _ in range(3000):
+        acting = game.to_act(state)
+        if not acting:
+            break
+        if acting == [CHANCE]:
+            state, _ = game.apply(
+                state, CHANCE, pick_chance(game.chance_outcomes(state), rng.random())
+            )
+            continue
+        seat = acting[0]
+        legal = game.legal_actions(state, seat)
+        if seat == 0:
+            action = choose(game, state, seat, TINIER, random.Random(rng.random())).action
+            assert action in legal
+        else:
+            action = legal[int(rng.random() * len(legal))]
+        state, _ = game.apply(state, seat, action)
+    assert game.result(state) is not None, "the game ends"
+
+
+@pytest.mark.parametrize("game_id", sorted(REGISTRY))
+def test_the_same_seed_gives_the_same_choice(game_id):
+    game = REGISTRY[game_id]
+    for state, seat in decision_points(game, 2 if game.min_players <= 2 else game.min_players, 1):
+        dumped = game.dump(state)
+        first = choose(game, state, seat, TINY, random.Random(8)).action
+        assert choose(game, state, seat, TINY, random.Random(8)).action == first
+        assert decide(game_id, dumped, seat, "normal", 8, 0.05).action in game.legal_actions(
+            state, seat
+        )
+        assert game.dump(state) == dumped, "choosing never changes the state"
+
+
+@pytest.mark.parametrize("game_id", ["haunted_house", "castle_doors"])
+def test_honest_play_what_the_seat_cannot_see_does_not_change_its_choice(game_id):
+    """Change only what the bot's seat cannot see (other hands, the deck's make-up): the
+    choice is the same, so the bot never peeks."""
+    game = REGISTRY[game_id]
+    checked = 0
+    for seed in range(3):
+        for state, seat in decision_points(game, 3, seed, every=5):
+            for k in range(3):
+                other = game.redraw(state, seat, random.Random(100 + k))
+                if game.dump(other) == game.dump(state):
+                    continue
+                assert game.view(other, seat) == game.view(state, seat)
+                a = choose(game, state, seat, TINIER, random.Random(seed)).action
+                b = choose(game, other, seat, TINIER, random.Random(seed)).action
+                assert a == b
+                checked += 1
+    assert checked >= 10
+
+
+def test_ghosts18_the_bot_takes_the_escape_that_wins():
+    """Rulebook, "Escaping": a ghost in the chamber its portal faces escapes; one of each
+    colour outside wins. Seat 0 has red and blue out and a yellow ghost one step away."""
+    game = REGISTRY["ghosts18"]
+    state = play(game, 2, {}, seed=3, max_steps=18).states[-1]  # set-up done
+    data = game.dump(state)
+    data["board"] = {"d2": [0, "yellow"], "a1": [1, "red"], "a5": [1, "blue"], "e5": [0, "red"]}
+    data["portals"] = {"red": "up", "yellow": "left", "blue": "down"}  # yellow faces d3
+    data["escaped"] = [{"red": 1, "blue": 1, "yellow": 0}, {"red": 0, "blue": 0, "yellow": 0}]
+    data["turn"] = 0
+    state = game.load(data)
+    assert "move d2 down" in game.legal_actions(state, 0)
+    assert choose(game, state, 0, TINY, random.Random(1)).action == "move d2 down"
+
+
+def test_dark_castle_the_party_shares_one_result():
+    """Co-operative: every seat is scored by whether the party escaped."""
+    game = REGISTRY["dark_castle"]
+    for seed in range(6):
+        run = play(game, 3, {}, seed, max_steps=3000)
+        if run.finished:
+            values = rewards(game, run.states[-1], 3)
+            assert len(set(values)) == 1 and values[0] in (0.0, 1.0)
