@@ -235,7 +235,10 @@ class TableClock:
             prefs["dm"] = args[0] == "on"
             said = f"Reminders as private messages: {args[0]}."
             if prefs["dm"] and user.platform == "discord":
-                said += " (On Discord the bot sends no DMs; the channel mention stays.)"
+                said += (
+                    " On Discord they come as direct messages, with your view and moves in "
+                    "games with secrets, if your privacy settings let the bot write to you."
+                )
             elif prefs["dm"] and not (known or {}).get("private_chat"):
                 said += " (Open a private chat with the bot and press START, so it can write.)"
         elif what == "tz":
