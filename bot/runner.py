@@ -1,9 +1,9 @@
 """Start whatever is configured: Discord and Telegram in one event loop, sharing one service.
 
 SIGTERM or SIGINT stops it cleanly (README, "Running at scale"): the timer loop stops, each
-platform stops taking updates and lets the ones in hand finish (PTB's updater is stopped,
-so Telegram does not deliver them again), open store transactions finish, the store closes,
-and the process exits 0.
+platform stops taking updates (PTB's updater is stopped, so Telegram does not deliver them
+again, and the Telegram updates in hand finish; Discord closes its gateway), open store
+transactions finish, the store closes, and the process exits 0.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import signal
 
 from bot.service import GameService
 from bot.service.timers import Timers
+from bot.service.workers import CpuPool, default_workers
 from bot.settings import Settings
 from bot.store import Store
 
@@ -25,14 +26,16 @@ PLATFORM_GRACE = 15.0  # seconds for the platforms to finish what they hold
 STORE_GRACE = 5.0  # then for the store's open transactions
 
 
-async def open_service(settings: Settings) -> GameService:
+async def open_service(settings: Settings, workers: int = 0) -> GameService:
+    """The store and the service; `workers` > 0 starts that many CPU worker processes."""
     store = await Store.open(settings.db_path, pool_size=settings.db_pool)
-    return GameService(store, default_pace=settings.default_pace)
+    cpu = CpuPool(workers).start()
+    return GameService(store, default_pace=settings.default_pace, cpu=cpu)
 
 
 async def serve(settings: Settings) -> None:
     """Run every configured platform until one stops, or a stop signal comes."""
-    service = await open_service(settings)
+    service = await open_service(settings, workers=default_workers())  # pictures on every core
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
     for sig in STOP_SIGNALS:
@@ -66,6 +69,7 @@ async def serve(settings: Settings) -> None:
         for sig in STOP_SIGNALS:
             loop.remove_signal_handler(sig)
         await _stop(tasks)
+        await service.cpu.close()
         await service.store.close(STORE_GRACE)
 
 

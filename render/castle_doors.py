@@ -6,6 +6,8 @@ and every state is written in words on the tile, so nothing is told by hue alone
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from PIL import Image, ImageDraw
 
 from render import toolkit as T
@@ -104,6 +106,25 @@ def _tile(d: ImageDraw.ImageDraw, view: dict, name: str, t: dict) -> None:
         _padlock(d, (left + right) / 2, (top + bottom) / 2, size)
 
 
+def _tile_key(t: dict) -> tuple:
+    return t["colour"], t["open"], t["kind"], t["sawn"], t["lock"]
+
+
+@lru_cache(maxsize=512)
+def _tile_patch(width: int, height: int, name: str, key: tuple) -> tuple[Image.Image, tuple]:
+    """A tile with its door and words, drawn where it stands on a scratch board (so its text
+    falls on the same sub-pixels), cut out at the tile's own outline."""
+    view = {"width": width, "height": height}
+    colour, face_up, kind, sawn, lock = key
+    t = {"colour": colour, "open": face_up, "kind": kind, "sawn": sawn, "lock": lock}
+    left, top, right, bottom = _box(view, name)
+    scratch, d = T.canvas(bottom + 1, right + 1)
+    _tile(d, view, name, t)
+    _labels(d, view, name, t, 0)
+    inner = (left + 3, top + 3, right - 2, bottom - 2)
+    return scratch.crop(inner), inner[:2]
+
+
 def _state_label(t: dict) -> str:
     if t["open"]:
         return "SAWN" if t["sawn"] else KIND_LABEL.get(t["kind"], "")
@@ -158,7 +179,7 @@ def _net(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, name: str) -> Non
     for k in range(0, 2 * size, 16):  # a diagonal mesh, clipped to the tile
         md.line((k, 0, k - size, size), fill=255, width=2)
         md.line((k - size, 0, k, size), fill=255, width=2)
-    img.paste(T.DARK, (left + 3, top + 3), mask)
+    img.paste(T.index(T.DARK), (left + 3, top + 3), mask)
     d.rectangle((left + 3, top + 3, right - 3, bottom - 3), outline=T.INK, width=3)
 
 
@@ -196,15 +217,25 @@ def draw(view: dict) -> Image.Image:
     d.rectangle((x0 - 10, y0 - 10, x0 + w + 10, y0 + h + 10), fill=T.DARK)
     for seat, edge in enumerate(view["edges"]):
         _edge_band(img, d, view, seat, edge)
+    nets = {where: n for where, n in zip(view["at"], view["netted"], strict=True) if where and n}
+    # A tile that no passage or net crosses is pasted whole (door and words) from a cache:
+    # tiles change seldom, and drawing them is most of the picture's cost.
+    crossed = set(nets)
+    for a, b in view["passages"]:
+        crossed |= {f"{col}{row}" for col in (a[0], b[0]) for row in (a[1:], b[1:])}
     for name, t in view["tiles"].items():
-        _tile(d, view, name, t)
+        if name in crossed:
+            _tile(d, view, name, t)
+        else:
+            patch, at = _tile_patch(view["width"], view["height"], name, _tile_key(t))
+            img.paste(patch, at)
     for a, b in view["passages"]:
         _passage(d, view, a, b)
-    nets = {where: n for where, n in zip(view["at"], view["netted"], strict=True) if where and n}
     for where in nets:
         _net(img, d, view, where)
     for name, t in view["tiles"].items():
-        _labels(d, view, name, t, nets.get(name, 0))
+        if name in crossed:
+            _labels(d, view, name, t, nets.get(name, 0))
     for marked in (view.get("reveal"), view.get("first_end")):
         if marked:  # the tile turning over, or a passage's chosen first end
             left, top, right, bottom = _box(view, marked)
@@ -245,9 +276,11 @@ def _edge_band(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, seat: int, 
         T.text(d, (band[0] + 10, (band[1] + band[3]) / 2), label, 18, T.INK, "lm")
     else:  # a side band: the label runs along it, rotated
         length = int(band[3] - band[1])
-        strip = Image.new("RGB", (length - 20, 26), fill)
-        T.text(ImageDraw.Draw(strip), (0, 13), label, 18, T.INK, "lm")
-        strip = strip.rotate(90 if edge == "left" else -90, expand=True)
+        strip = T.new_image((length - 20, 26), fill)
+        T.text(T.drawer(strip), (0, 13), label, 18, T.INK, "lm")
+        strip = strip.transpose(
+            Image.Transpose.ROTATE_90 if edge == "left" else Image.Transpose.ROTATE_270
+        )
         sx = int((band[0] + band[2]) / 2 - strip.width / 2)
         sy = int(band[1] + 10) if edge == "right" else int(band[3] - 10 - strip.height)
         img.paste(strip, (sx, sy))

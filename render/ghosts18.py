@@ -15,6 +15,7 @@ COLOUR = {"red": T.VERMILION, "blue": T.BLUE, "yellow": T.YELLOW}
 LETTER = {"red": "R", "blue": "B", "yellow": "Y"}
 SHAPES = ("circle", "square")  # Player A round, Player B square
 HEIGHT = 860
+ROW_WIDTH = 1170 - 20 - 900  # from the first token's centre to the last's, in the side panel
 
 
 def _cell_box(cell: str) -> tuple[int, int, int, int]:
@@ -36,8 +37,8 @@ def _static_board() -> Image.Image:
             draw.rectangle(inner, fill=T._mix(COLOUR[kind], T.PAPER, 0.5))
             T.text(draw, (box[0] + 10, box[1] + 8), LETTER[kind], 20, T.INK)
         elif kind == "mirror":
-            tile = Image.new("RGB", (inner[2] - inner[0], inner[3] - inner[1]), (200, 200, 200))
-            tdraw = ImageDraw.Draw(tile)
+            tile = T.new_image((inner[2] - inner[0], inner[3] - inner[1]), (200, 200, 200))
+            tdraw = T.drawer(tile)
             for k in range(-CELL, CELL, 28):
                 tdraw.line((k, tile.height, k + tile.width, 0), fill=T.WHITE, width=3)
             img.paste(tile, inner[:2])
@@ -68,12 +69,16 @@ def _portal(draw: ImageDraw.ImageDraw, colour: str, facing: str) -> None:
     base = (cx + dx * (r + 4), cy + dy * (r + 4))
     draw.line((base, tip), fill=T.WHITE, width=5)
     wall = B.faced_cell(colour, facing) is None
-    T.text(draw, (cx, box[3] - 12), "wall" if wall else facing, 16, T.WHITE, "mm")
+    # White on a dark plate: legible over the chamber and over a yellow (or any) bar.
+    label = "wall" if wall else facing
+    half = T.text_width(label, 16) / 2 + 5
+    draw.rounded_rectangle((cx - half, box[3] - 22, cx + half, box[3] - 2), 5, fill=T.NIGHT)
+    T.text(draw, (cx, box[3] - 12), label, 16, T.WHITE, "mm")
 
 
 def draw(view: dict) -> Image.Image:
     img = _static_board().copy()
-    d = ImageDraw.Draw(img)
+    d = T.drawer(img)
     names = view["names"]
     for colour, facing in view["portals"].items():
         _portal(d, colour, facing)
@@ -111,16 +116,15 @@ def _side_panel(d: ImageDraw.ImageDraw, view: dict, names: list[str]) -> None:
     y = 100
     for seat in (0, 1):
         acting = seat in view["to_act"]
+        won = view["winner"] == seat
+        fill = T._mix(T.GREEN, T.PAPER, 0.5) if won else T.HIGHLIGHT if acting else T.PANEL
         d.rounded_rectangle(
-            (x - 14, y - 10, 1170, y + 200),
-            14,
-            fill=T.HIGHLIGHT if acting else T.PANEL,
-            outline=T.INK,
-            width=2,
+            (x - 14, y - 10, 1170, y + 200), 14, fill=fill, outline=T.INK, width=4 if won else 2
         )
         T.token(d, (x + 16, y + 20), 16, SHAPES[seat], T.WHITE)
-        label = f"{'AB'[seat]}: {names[seat]}" + ("  < to act" if acting else "")
-        T.text(d, (x + 42, y + 20), label[:30], 24, T.INK, "lm")
+        tail = "  WINS" if won else "  < to act" if acting else ""
+        label = f"{'AB'[seat]}: {names[seat]}"[: 30 - len(tail)] + tail
+        T.text(d, (x + 42, y + 20), label, 24, T.INK, "lm")
         rows = (("out", view["escaped"][seat]), ("dungeon", view["dungeon"][seat]),
                 ("to place", view["unplaced"][seat]))  # fmt: skip
         yy = y + 52
@@ -128,11 +132,15 @@ def _side_panel(d: ImageDraw.ImageDraw, view: dict, names: list[str]) -> None:
             if title == "to place" and view["phase"] != "place":
                 continue
             T.text(d, (x + 4, yy + 18), title, 20, T.INK, "lm")
+            # Up to 9 tokens (all to place): spaced to fit the panel, never past its edge.
+            n = sum(counts.values())
+            step = min(36.0, ROW_WIDTH / max(1, n - 1))
+            r = min(15.0, step / 2 - 1)
             xx = x + 110
             for colour in B.COLOURS:
                 for _ in range(counts[colour]):
-                    T.token(d, (xx, yy + 18), 15, SHAPES[seat], COLOUR[colour], LETTER[colour])
-                    xx += 36
+                    T.token(d, (xx, yy + 18), r, SHAPES[seat], COLOUR[colour], LETTER[colour])
+                    xx += step
             yy += 44
         y += 230
     y = T.legend(d, x, y, [

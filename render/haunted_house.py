@@ -78,9 +78,16 @@ def _house(d: ImageDraw.ImageDraw, view: dict, seat: int, x: int, y: int, w: int
     T.player_token(d, (x + w / 2, y + 34), 18, seat)
     T.text(d, (x + w / 2, y + ROOF - 4), f"p{seat + 1} {names[seat][:14]}", 20, T.INK, "md")
     floors = view["houses"][seat]
+    window = view.get("window") or {}
     for f in (3, 2, 1):
         fy = y + ROOF + (3 - f) * FLOOR_H
         _floor(d, floors[f - 1], f, x, fy, w)
+        if (
+            window.get("kind") == "defend"
+            and window.get("target") == seat
+            and window.get("floor") == f
+        ):
+            _incoming(d, x, fy, w)
     yy = y + ROOF + 3 * FLOOR_H + 8
     held = view["hand_sizes"][seat]
     label = f"{held} card{'s' if held != 1 else ''} held"
@@ -116,6 +123,17 @@ def _floor(d: ImageDraw.ImageDraw, floor: dict, f: int, x: int, y: int, w: int) 
         ghost_icon(d, (tx, y + 54 + k * 40), 18)
     for k in range(floor["cats"]):
         cat_icon(d, (tx, y + FLOOR_H - 24 - k * 40), 18)
+
+
+def _incoming(d: ImageDraw.ImageDraw, x: int, y: int, w: int) -> None:
+    """The ghost in flight, on the floor it is flying to, ringed until a cat answers."""
+    cx, cy = x + w / 2 - 16, y + FLOOR_H / 2 + 10
+    d.ellipse((cx - 30, cy - 30, cx + 30, cy + 30), fill=T.HIGHLIGHT, outline=T.INK, width=3)
+    ghost_icon(d, (cx, cy - 4), 20)
+    label = "ghost coming"
+    half = T.text_width(label, 16) / 2 + 6
+    d.rounded_rectangle((cx - half, y + 5, cx + half, y + 27), 6, fill=T.HIGHLIGHT, outline=T.INK)
+    T.text(d, (cx, y + 16), label, 16, T.INK, "mm")
 
 
 def ghost_icon(d: ImageDraw.ImageDraw, centre: tuple[float, float], r: float) -> None:
@@ -188,7 +206,6 @@ def _hand(d: ImageDraw.ImageDraw, view: dict, hand: list[dict], y: int) -> None:
         )
         kind = card["card"]
         T.text(d, (cx + 14, box[1] + 12), card_title(kind), 22, T.INK)
-        T.text(d, (cx + 14, box[1] + 44), kind, 20, T.DARK)
         n = card["bulbs"]
         T.text(d, (cx + 14, box[3] - 30), _bulbs(n), 22, T.INK)
         for b in range(n):
@@ -264,7 +281,9 @@ def describe(view: dict) -> str:
     hand = view.get("hand")
     viewer = view.get("viewer")
     if hand is not None and viewer is not None:
-        cards = ", ".join(f"{c['card']} ({_bulbs(c['bulbs'])})" for c in hand) or "no cards"
+        cards = (
+            ", ".join(f"{card_title(c['card'])} ({_bulbs(c['bulbs'])})" for c in hand) or "no cards"
+        )
         parts.append(f"Your hand ({names[viewer]}): {cards}.")
     if view.get("last"):
         parts.append(f"Last: {view['last']}")

@@ -104,7 +104,7 @@ def _guest(d: ImageDraw.ImageDraw, centre, r: float, owner: int, label: str, mov
         d.ellipse((cx - r - 5, cy - r - 5, cx + r + 5, cy + r + 5), fill=T.HIGHLIGHT)
     T.player_token(d, centre, r, owner)
     size = max(16, int(r * 1.1))
-    d.text((cx, cy + 1), label.upper(), font=T.font(size), fill=T.INK, anchor="mm",
+    T.text(d, (cx, cy + 1), label.upper(), size, T.INK, "mm",
            stroke_width=max(2, size // 6), stroke_fill=T.WHITE)  # fmt: skip
 
 
@@ -211,11 +211,15 @@ def draw(view: dict) -> Image.Image:
     midnight = view["variant"] == "midnight_party"
     chambers = tuple((c["door"], c["coat"], c["exact"]) for c in view["chambers"])
     img = _static(view["variant"], chambers, tuple(_stair_rows(view))).copy()
-    d = ImageDraw.Draw(img)
+    d = T.drawer(img)
     owners = {g["label"]: g["owner"] for g in view["guests"]}
     moved = view.get("mover") or ""
-    # The last move: the spaces it crossed, outlined.
-    for space in view.get("trail", []):
+    # The last move: the spaces it crossed, outlined; not the Phantom's once a new round
+    # has put it back on the staircase.
+    trail = view.get("trail", [])
+    if moved == "phantom" and not view["phantom"]["space"]:
+        trail = []
+    for space in trail:
         x0, y0, x1, y1 = _space_box(space)
         d.rectangle((x0 + 2, y0 + 2, x1 - 2, y1 - 2), outline=T.HIGHLIGHT, width=5)
     # Guests in the Gallery.
@@ -268,6 +272,10 @@ def _clock_or_round(d: ImageDraw.ImageDraw, view: dict, midnight: bool) -> None:
     if midnight:
         d.rounded_rectangle((x, y, 934, y + 58), 8, fill=T.PAPER, outline=T.INK)
         T.text(d, (x + 12, y + 29), f"Round {view['round']} of {view['rounds']}", 26, T.INK, "lm")
+        waiting = [g for g in view["guests"] if g["where"] == "box"]
+        if waiting:  # between rounds (and at set-up): the guests still to come back
+            _waiting(d, view, waiting, x + 200, y + 29)
+            return
         T.text(d, (x + 210, y + 29),
                f"Phantom moves {view['speed']}. Scoring at round end: a step's value, "
                "+3 or -1 chambers.", 18, T.DARK, "lm")  # fmt: skip
@@ -286,6 +294,19 @@ def _clock_or_round(d: ImageDraw.ImageDraw, view: dict, midnight: bool) -> None:
         if here:
             _phantom(d, (x + 96, y + 17), 13)
         x += 120
+
+
+def _waiting(d: ImageDraw.ImageDraw, view: dict, guests: list[dict], x: int, y: float) -> None:
+    """Guests waiting to be placed back in the Gallery; the next one ringed."""
+    label = "To place:" if view["round"] == 1 else "Coming back:"
+    T.text(d, (x, y), label, 20, T.INK, "lm")
+    x += T.text_width(label, 20) + 14
+    step = min(44.0, (920 - x) / len(guests))
+    r = min(18.0, step * 0.42)
+    for i, g in enumerate(guests):
+        _guest(
+            d, (x + r + i * step, y), r, g["owner"], g["label"], g["label"] == view["next_place"]
+        )
 
 
 def _panel(d: ImageDraw.ImageDraw, view: dict, midnight: bool) -> None:

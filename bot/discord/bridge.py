@@ -16,6 +16,7 @@ still refuses with 429 after discord.py's own retries is tried again later by th
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import logging
 from collections.abc import Awaitable, Callable
@@ -23,10 +24,11 @@ from dataclasses import replace
 
 import discord
 
-from bot.discord.boards import LiveBoards
+from bot.discord.boards import LiveBoards, edit_kwargs
 from bot.discord.components import layout
+from bot.discord.direct import DirectMessages, with_moves
 from bot.discord.retry import RETRY_LONGEST, RETRY_ROUNDS, fresh_file, persist, transient
-from bot.service import ChatRef, GameService, Reply, UserError, UserRef
+from bot.service import ChatRef, GameService, Reply, UserError, UserRef, chat_of
 from bot.service import buttons as service_buttons
 from bot.service.excerpt import short_refusal
 
@@ -172,6 +174,7 @@ class DiscordBridge:
         self.owed: dict[str, tuple[ChatRef, list[Reply]]] = {}  # channel -> unposted replies
         self._debts: dict[str, asyncio.Task] = {}
         self.boards = LiveBoards(client, service.store if service is not None else None)
+        self.direct = DirectMessages(client, service)
 
     def close(self) -> None:
         for task in self._debts.values():
@@ -210,10 +213,12 @@ class DiscordBridge:
             await self.refuse(interaction, OOPS, public_original=False)
             return
         if private:
-            replies = replies + await self._own_moves(interaction, replies)
+            replies = await self._own_moves(interaction, replies) or replies
         await self.send(
             interaction, replies, only_private=private, pending_public=False, typed=not private
         )
+        if not private:
+            await self.direct.your_turn(chat_ref(interaction), replies)
 
     async def autocomplete_moves(
         self, interaction: discord.Interaction, typed: str
@@ -249,7 +254,7 @@ class DiscordBridge:
         if not await _acknowledge(interaction):  # silent: nothing is shown yet
             return
         if interaction.guild_id is None:
-            await interaction.followup.send(NO_GUILD, ephemeral=True)
+            await self._press_in_dm(interaction, data)
             return
         try:
             replies = await self.service.press(
@@ -268,20 +273,74 @@ class DiscordBridge:
             log.exception("a click failed")
             await interaction.followup.send(OOPS, ephemeral=True)
             return
-        replies = replies + await self._own_moves(interaction, replies)
+        replies = await self._own_moves(interaction, replies) or replies
+        step = await self._next_step(interaction, replies)
+        asker = str(interaction.user.id)
+        mine = [r for r in replies if r.to is not None and r.to.id == asker]
+        if step is not None:
+            replies = [r for r in replies if not any(r is m for m in mine)]
         replaced = await self.send(interaction, replies, only_private=False, pending_public=None)
-        if replaced:
+        await self.direct.your_turn(chat_ref(interaction), replies)
+        if step is not None:
+            await self._replace_pressed(interaction, mine + step)
+        elif replaced:
             # the clicked message is history now: take its buttons away so nobody is tempted
             try:
                 await interaction.edit_original_response(view=None)
             except discord.HTTPException as exc:
                 log.debug("could not clear the old buttons: %s", exc)
 
+    async def _next_step(
+        self, interaction: discord.Interaction, replies: list[Reply]
+    ) -> list[Reply] | None:
+        """A move pressed under the presser's own view (an ephemeral message): when the
+        board waits for them again (a choice in several steps), their view as it is now
+        with the next moves, to replace that message ([] if they have no moves left, so it
+        loses its buttons); None for a press anywhere else."""
+        message = interaction.message
+        if message is None or not message.flags.ephemeral:
+            return None
+        asker = str(interaction.user.id)
+        board = next((r for r in replies if r.kind == "board" and r.to is None), None)
+        if board is None or board.final or not keeps_secrets(board):
+            return []
+        if not any(c.for_user == asker for c in board.choices):
+            return []
+        try:
+            view = await self.service.private_view(chat_ref(interaction), user_ref(interaction.user))  # fmt: skip
+        except UserError:
+            return []
+        return with_moves(view, board, asker)
+
+    async def _replace_pressed(self, interaction: discord.Interaction, mine: list[Reply]) -> None:
+        """The pressed private message becomes the presser's next view and moves (or loses
+        its buttons); what else this move told them follows in the same message."""
+        mine = _merge_private_lines(_fold_into_view(mine))
+        target = next((r for r in mine if r.choices and r.picture is not None), None) or next(
+            (r for r in mine if r.choices), None
+        )
+        first = messages(target, ephemeral=True) if target is not None else []
+        try:
+            if len(first) == 1:
+                await persist(lambda: interaction.edit_original_response(**edit_kwargs(first[0])), "an edit")  # fmt: skip
+                mine = [r for r in mine if r is not target]
+            else:
+                await persist(lambda: interaction.edit_original_response(view=None), "an edit")
+        except discord.HTTPException as exc:
+            log.info("could not update the pressed private message: %s", exc)
+        for reply in mine:
+            for kwargs in messages(reply, ephemeral=True):
+                await persist(
+                    lambda kw=kwargs: interaction.followup.send(ephemeral=True, wait=True, **fresh_file(kw)),
+                    "a private reply",
+                )  # fmt: skip
+
     async def _own_moves(
         self, interaction: discord.Interaction, replies: list[Reply]
     ) -> list[Reply]:
         """After a private view (My hand, /escape hand), the asker's own moves as buttons
-        only they see: in games with secrets that is where they are offered."""
+        only they see, under the view: in games with secrets that is where they are
+        offered. The replies with those moves added (empty: nothing to add)."""
         asker = str(interaction.user.id)
         views = [
             r for r in replies if r.kind == "private" and r.to is not None and r.to.id == asker
@@ -294,20 +353,10 @@ class DiscordBridge:
             return []
         if not any(keeps_secrets(b) for b in boards):
             return []  # the public board already shows everyone's moves
-        own = [c for b in boards if b.kind == "board" for c in b.choices if c.for_user == asker]
-        if not own:
+        board = next((b for b in boards if b.kind == "board"), None)
+        if board is None or not any(c.for_user == asker for c in board.choices):
             return []
-        board = boards[0]
-        return [
-            Reply(
-                "Your moves:",
-                kind="private",
-                choices=own,
-                to=views[0].to,
-                session_id=board.session_id,
-                version=board.version,
-            )
-        ]
+        return with_moves(replies, board, asker)  # the moves right under the view: one message
 
     # ----- posting --------------------------------------------------------------------
     async def send(
@@ -328,6 +377,9 @@ class DiscordBridge:
         sent_any = False
         for reply in _merge_private_lines(replies):
             if reply.to is not None and reply.to.id != asker:
+                if await self.direct.wants(reply.to.id):
+                    await self.direct.send(reply.to, [reply])
+                    continue
                 log.info(
                     "not posting a private %s reply of session %s for user %s: on Discord "
                     "only the person who clicked can get an ephemeral message (they can press "
@@ -426,6 +478,7 @@ class DiscordBridge:
         self.owed.pop(key, None)  # these replies are newer than any still owed here
         try:
             await self._post_unasked(chat, replies)
+            await self.direct.your_turn(chat, replies)
         except _Owe as debt:
             log.warning("%d replies owed to channel %s; trying again in %.1f s", len(debt.replies), key, debt.wait)  # fmt: skip
             self.owed[key] = (chat, debt.replies)
@@ -452,13 +505,46 @@ class DiscordBridge:
             log.error("gave up posting %d owed replies in channel %s", len(self.owed.pop(key, (None, []))[1]), key)  # fmt: skip
         self._debts.pop(key, None)
 
-    async def _post_unasked(self, chat: ChatRef, replies: list[Reply]) -> None:
+    async def _press_in_dm(self, interaction: discord.Interaction, data: str) -> None:
+        """A move button in a player's DM: it acts on the game of the session its data
+        names, in that game's channel, as the user who pressed it (the service checks the
+        seat and the version as for any press). The board in the channel shows the move;
+        the pressed DM becomes the presser's next view and moves, or loses its buttons."""
+        user = user_ref(interaction.user)
+        try:
+            button = service_buttons.parse(data)
+            row = await self.service.store.session(button.session_id)
+            if button.kind != "a" or row is None or row.platform != PLATFORM:
+                raise UserError(NO_GUILD)
+            chat = chat_of(row)
+            replies = await self.service.press(chat, user, data)
+        except UserError as exc:
+            text = refusal(str(exc))
+            await persist(lambda: interaction.followup.send(text), "a refusal")
+            return
+        public = [r for r in replies if r.to is None]
+        mine = [r for r in replies if r.to is not None and r.to.id == user.id]
+        others = [r for r in replies if r.to is not None and r.to.id != user.id]
+        await self._post_unasked(chat, public + others, fresh=False)
+        board = next((r for r in public if r.kind == "board" and not r.final), None)
+        if board is not None and any(c.for_user == user.id for c in board.choices):
+            with contextlib.suppress(UserError):  # a further step of their own move
+                mine = mine + with_moves(await self.service.private_view(chat, user), board, user.id)  # fmt: skip
+        await self._replace_pressed(interaction, mine)
+        await self.direct.your_turn(chat, public, told=user.id)
+
+    async def _post_unasked(
+        self, chat: ChatRef, replies: list[Reply], *, fresh: bool = True
+    ) -> None:
         channel = self.client.get_partial_messageable(
             int(chat.thread or chat.chat),
             guild_id=int(chat.scope) if chat.scope.isdigit() else None,
         )
-        for n, reply in enumerate(replies):
+        for n, reply in enumerate(_merge_private_lines(replies)):
             if reply.to is not None:
+                if await self.direct.wants(reply.to.id):
+                    await self.direct.send(reply.to, [reply])
+                    continue
                 log.info(
                     "skipping a private %s reply of session %s for user %s: Discord cannot "
                     "send it unprompted without a DM",
@@ -473,7 +559,7 @@ class DiscordBridge:
                         await self.boards.show(
                             reply.session_id, reply.kind, messages(reply, ephemeral=False),
                             channel_id=channel.id, post=lambda kw: self._send_in(chat, channel, kw),
-                            fresh=True, final=reply.final, version=reply.version,
+                            fresh=fresh, final=reply.final, version=reply.version,
                         )  # fmt: skip
                 else:
                     for kwargs in messages(reply, ephemeral=False):
@@ -509,6 +595,17 @@ class _Owe(Exception):
     def __init__(self, wait: float, replies: list[Reply]) -> None:
         super().__init__(f"owed, try again in {wait:.1f} s")
         self.wait, self.replies = wait, replies
+
+
+def _fold_into_view(replies: list[Reply]) -> list[Reply]:
+    """A move's private notes to one user go into the same message as their view."""
+    view = next((r for r in replies if r.picture is not None), None)
+    notes = [r for r in replies if r.picture is None and not r.choices and r.kind != "private"]
+    if view is None or not notes:
+        return replies
+    said = "\n".join([r.text for r in notes] + [view.text])
+    kept = [r for r in replies if not any(r is n for n in notes)]
+    return [replace(r, text=said) if r is view else r for r in kept]
 
 
 def _merge_private_lines(replies: list[Reply]) -> list[Reply]:

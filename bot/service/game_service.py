@@ -10,24 +10,24 @@ processes: one wins, the other is told the board changed.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-import render
 from bot.service import buttons
 from bot.service import clock as clocks
 from bot.service.bots import BotSeats, bot_options, bot_seat, scale_from_env
 from bot.service.chance import draw
 from bot.service.entry_points import guarded_entry_points
 from bot.service.memory import TableMemory
+from bot.service.pictures import draw_picture
 from bot.service.replies import (
     UNREADABLE_GAME,
     ChatRef,
     Choice,
-    Picture,
     Reply,
     UserError,
     UserRef,
@@ -42,6 +42,9 @@ log = logging.getLogger(__name__)
 Notifier = Callable[[ChatRef, list[Reply]], Awaitable[None]]
 
 MAX_CHANCE_STEPS = 10_000
+# Event kinds with which an engine announces the end itself ("Ann wins!"): the final board
+# then does not repeat the result's summary.
+ENDING_KINDS = frozenset({"win", "over"})
 
 
 @dataclass
@@ -157,17 +160,19 @@ class GameService(TableClock, BotSeats, TableMemory):
         game = self.game(game_id)
         picture = None
         if self._pictures:
-            picture = await asyncio.to_thread(self._sample_picture, game)
+            view = await asyncio.to_thread(self._sample_view, game)
+            picture = await self.cpu.run(draw_picture, game.id, view, f"{game.id}-rules.png")
         return Reply(game.rules_text, kind="rules", picture=picture)
 
-    def _sample_picture(self, game: Game) -> Picture | None:
+    @staticmethod
+    def _sample_view(game: Game) -> dict:
         names = [f"Player {i + 1}" for i in range(game.min_players)]
         state = game.setup(names, {})
         for position in range(MAX_CHANCE_STEPS):
             if game.to_act(state) != [CHANCE]:
                 break
             state, _ = game.apply(state, CHANCE, draw(game.chance_outcomes(state), 1, position))
-        return self._picture(game, game.view(state, None), f"{game.id}-rules.png")
+        return game.view(state, None)
 
     @staticmethod
     def help() -> Reply:
@@ -431,17 +436,23 @@ class GameService(TableClock, BotSeats, TableMemory):
             if result is not None else None
         )  # fmt: skip
         clock = self._next_clock(row, game, state) if result is None else {}
+        dumped, wake_at = game.dump(state), clocks.next_wake(clock) if clock else None
         try:
-            await self.store.record(
-                row.id, row.version, entries, game.dump(state), pos, status, result_json,
+            version = await self.store.record(
+                row.id, row.version, entries, dumped, pos, status, result_json,
                 deadline=clock.get("deadline"), clock=clock or row.clock,
-                wake_at=clocks.next_wake(clock) if clock else None, touch=touch, seats=seats,
+                wake_at=wake_at, touch=touch, seats=seats,
             )  # fmt: skip
         except StaleVersion as exc:
             raise UserError(
                 "Someone else moved first; the board has changed. Look again and retry."
             ) from exc
-        row = await self.store.session(row.id)
+        # The row as just written, without reading it back (updated_at aside, unused here).
+        row = dataclasses.replace(
+            row, version=version, state=dumped, chance_pos=pos, status=status, result=result_json,
+            deadline=clock.get("deadline"), clock=clock or row.clock, wake_at=wake_at,
+            seats=list(seats) if seats is not None else row.seats,
+        )  # fmt: skip
         loaded = Loaded(row, game, state)
         replies = [await self._board_reply(loaded, events, result)]
         replies += self._private_events(loaded, events)
@@ -469,8 +480,8 @@ class GameService(TableClock, BotSeats, TableMemory):
             raise UserError(self._not_a_player(loaded))
         view = loaded.game.view(loaded.state, seat)
         picture = None
-        if self._pictures:  # drawn on a worker thread: the event loop keeps answering others
-            picture = await asyncio.to_thread(self._picture, loaded.game, view, "my-view.png")
+        if self._pictures:  # drawn by the CPU pool: the event loop keeps answering others
+            picture = await self.cpu.run(draw_picture, loaded.game.id, view, "my-view.png")
         text = picture.alt if picture else f"Your view of {loaded.game.title}."
         return [
             Reply(
@@ -548,6 +559,22 @@ class GameService(TableClock, BotSeats, TableMemory):
     async def live(self, chat: ChatRef) -> SessionRow | None:
         return await self._live_row(chat)
 
+    async def live_tables(self, platform: str, scope: str) -> list[tuple[SessionRow, list[str]]]:
+        """The lobbies and running games of one scope, each with the names it waits for
+        (the terminal's list of saved games); games this bot no longer offers are left out."""
+        rows = await self.store.sessions_in_scope(platform, scope)
+        tables = []
+        for row in rows:
+            if row.game not in REGISTRY:
+                continue
+            waiting: list[str] = []
+            if row.status == "active":
+                loaded = self._load(row)
+                acting = loaded.game.to_act(loaded.state)
+                waiting = [loaded.user_of(s).name for s in acting if 0 <= s < len(row.seats)]
+            tables.append((row, waiting))
+        return tables
+
     # ----- building replies ---------------------------------------------------------
     def _lobby_reply(self, row: SessionRow, game: Game, headline: str) -> Reply:
         seated = ", ".join(s.name for s in row.seats)
@@ -582,18 +609,18 @@ class GameService(TableClock, BotSeats, TableMemory):
     async def _board_reply(self, loaded: Loaded, events: Sequence[Event], result) -> Reply:
         game, state, row = loaded.game, loaded.state, loaded.row
         view = game.view(state, None)
-        picture = None
+        drawing = None  # drawn by the CPU pool while the buttons are worked out here
         if self._pictures:
-            picture = await asyncio.to_thread(
-                self._picture, game, view, f"{game.id}-{row.version}.png"
-            )
+            name = f"{game.id}-{row.version}.png"
+            drawing = asyncio.ensure_future(self.cpu.run(draw_picture, game.id, view, name))
+            await asyncio.sleep(0)  # let it reach the pool before the work below
         lines = [e.text for e in events if e.to is None]
         acting = [s for s in game.to_act(state) if s >= 0]
         humans = [s for s in acting if row.seats[s].kind == "human"]
         acting = humans or acting  # bots leave a group decision to the humans
         mention = [loaded.user_of(s) for s in humans]
-        if result is not None:
-            lines.append(result.summary)
+        if result is not None and not any(e.kind in ENDING_KINDS for e in events):
+            lines.append(result.summary)  # unless the move's own events announced the end
         elif acting:
             lines.append(
                 "Waiting for " + ", ".join(u.name for u in mention) + self._clock_note(row) + "."
@@ -615,8 +642,9 @@ class GameService(TableClock, BotSeats, TableMemory):
             choices.append(
                 Choice("Vote to replace the late player", buttons.simple("k", row.id), "danger")
             )
-        if result is None and self._has_secrets(game, state, len(row.seats)):
+        if result is None and self._has_secrets(game, state, len(row.seats), view):
             choices.append(Choice("My hand / my view", buttons.simple("v", row.id), "primary"))
+        picture = await drawing if drawing is not None else None
         return Reply(
             "\n".join(lines) or f"{game.title}.",
             kind="board",
@@ -652,22 +680,16 @@ class GameService(TableClock, BotSeats, TableMemory):
         return replies
 
     @staticmethod
-    def _has_secrets(game: Game, state, players: int) -> bool:
-        public = {k: v for k, v in game.view(state, None).items() if k != "viewer"}
+    def _has_secrets(game: Game, state, players: int, public_view: dict | None = None) -> bool:
+        """Whether some seat sees more than the table (`public_view`: the public view, when
+        the caller has it already)."""
+        public_view = public_view if public_view is not None else game.view(state, None)
+        public = {k: v for k, v in public_view.items() if k != "viewer"}
         for seat in range(players):
             own = {k: v for k, v in game.view(state, seat).items() if k != "viewer"}
             if own != public:
                 return True
         return False
-
-    @staticmethod
-    def _picture(game: Game, view: dict, filename: str) -> Picture | None:
-        try:
-            png = render.board_png(game.id, view)
-            alt = render.describe(game.id, view)
-        except KeyError:
-            return None
-        return Picture(png, alt, filename)
 
     # ----- plumbing -----------------------------------------------------------------
     def _load(self, row: SessionRow) -> Loaded:

@@ -7,7 +7,10 @@ the button they pressed), and whose replies go out through the `Outbox`.
 
 In a game with secrets the group's board carries no move buttons (their labels would
 show the mover's hand): a player gets them with their private view, in the private chat,
-and a press there acts on the game in the group the session belongs to.
+and a press there acts on the game in the group the session belongs to. Whenever a new
+board waits for a player there, their view and moves are sent to their private chat
+unasked: that message is their "your turn" notification. A move typed in the group of
+such a game is deleted from the group where the bot may (it names a card).
 """
 
 from __future__ import annotations
@@ -97,7 +100,31 @@ class TelegramAdapter:
         if self.outbox is None:
             log.warning("telegram is not connected yet; %d replies dropped", len(replies))
             return
-        await self.outbox.post(chat, replies)
+        await self.outbox.post(chat, await self._your_turn(chat, replies))
+
+    async def _your_turn(
+        self, chat: ChatRef, replies: list[Reply], *, told: str = ""
+    ) -> list[Reply]:
+        """`replies`, plus: in a game with secrets, each player a new board waits for gets
+        their view and moves in their private chat (their notification; the group's board
+        has no moves), with what this move told them privately in the same message.
+        `told`: the user who already gets them with this answer (they pressed there)."""
+        out = list(replies)
+        for board in replies:
+            if board.kind != "board" or board.to is not None or board.final:
+                continue
+            if board.session_id is None or not keyboards.keeps_secrets(board.choices):
+                continue
+            for user in board.mention:
+                if user.id == told or not any(c.for_user == user.id for c in board.choices):
+                    continue
+                try:
+                    view = await self.service.private_view(chat, user)
+                except UserError:
+                    continue
+                view = await self._with_moves([*view, board], board.session_id, user)
+                out = _fold_lines(out + [r for r in view if r is not board], user.id)
+        return out
 
     # ----- commands -------------------------------------------------------------------
     async def on_escape(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -181,15 +208,26 @@ class TelegramAdapter:
                 raise
             await self.outbox.post(chat, replies)
         elif command == "join":
-            await self.outbox.post(chat, await service.join(chat, user))
+            replies = await service.join(chat, user)
+            await self.outbox.post(chat, await self._your_turn(chat, replies))
         elif command == "leave":
             await self.outbox.post(chat, await service.leave(chat, user))
         elif command == "begin":
-            await self.outbox.post(chat, await service.begin(chat, user))
+            replies = await service.begin(chat, user)
+            await self.outbox.post(chat, await self._your_turn(chat, replies))
         elif command == "move":
             if not args:
                 raise UserError("Which move? Say /escape move ACTION, or press a button under the board.")  # fmt: skip
-            await self.outbox.post(chat, await service.move(chat, user, " ".join(args)))
+            try:
+                replies = await service.move(chat, user, " ".join(args))
+            except UserError as exc:
+                if exc.secret:
+                    await self._unsay(ctx)
+                raise
+            if any(keyboards.keeps_secrets(r.choices) or r.to is not None for r in replies):
+                await self._unsay(ctx)
+            told = user.id if ctx.private else ""
+            await self.outbox.post(chat, await self._your_turn(chat, replies, told=told))
         elif command == "board":
             await self.outbox.post(chat, await service.board(chat, user), fresh=True)
         elif command == "hand":
@@ -217,6 +255,16 @@ class TelegramAdapter:
                 f"I do not know /escape {command[:32]}. "
                 "Try /escape help, or a bare /escape for a menu."
             )
+
+    async def _unsay(self, ctx: Context) -> None:
+        """A move typed in the group of a game with secrets names the mover's card: take it
+        out of the group where the bot may (an admin with Delete Messages), else leave it."""
+        if ctx.private:
+            return
+        try:
+            await self.outbox.bot.delete_message(ctx.message.chat.id, ctx.message.message_id)
+        except TelegramError as exc:
+            log.info("could not delete a typed secret move in %s: %s", ctx.message.chat.id, exc)
 
     async def _refuse_privately(self, ctx: Context, reason: str) -> None:
         """A typed move refused for a reason that names the player's hand: Telegram has no
@@ -310,9 +358,12 @@ class TelegramAdapter:
             elif press.kind == "choice":
                 replies = await self.service.press(ctx.chat, ctx.user, press.data)
                 await query.answer()
+                told = ""
                 if press.data.startswith("v:"):  # the hand button: the view, with my moves
                     replies = await self._with_moves(replies, replies[0].session_id, ctx.user)
+                    told = ctx.user.id
                 await self._adopt(message, replies)
+                replies = await self._your_turn(ctx.chat, replies, told=told)
                 await self.outbox.post(ctx.chat, replies)
             elif press.kind == "page":
                 await self._page(ctx, press, message)
@@ -341,9 +392,22 @@ class TelegramAdapter:
             raise UserError("That button belongs to no game I know.")
         chat = chat_of(row)
         replies = await self.service.press(chat, ctx.user, data)
-        await self.outbox.drop_moves(row.id, ctx.user.id, message.chat.id, message.message_id)
+        board = await self._secret_board(row.id, replies)
+        mine = lambda r: r.to is not None and r.to.id == ctx.user.id  # noqa: E731
+        if (
+            board is not None
+            and any(c.for_user == ctx.user.id for c in board.choices)
+            and not any(mine(r) and r.picture is not None for r in replies)
+        ):  # a further step of the same move: their view as it is now, to replace the pressed
+            with contextlib.suppress(UserError):
+                replies = replies + await self.service.private_view(chat, ctx.user)
         replies = await self._with_moves(replies, row.id, ctx.user)
-        await self.outbox.post(chat, replies, private_origin=ctx.user.id)
+        if not any(r.to is not None and r.to.id == ctx.user.id and r.choices for r in replies):
+            # no more moves for the presser: the pressed buttons are spent
+            await self.outbox.drop_moves(row.id, ctx.user.id, message.chat.id, message.message_id)
+        replies = _fold_lines(replies, ctx.user.id)
+        replies = await self._your_turn(chat, replies, told=ctx.user.id)
+        await self.outbox.post(chat, replies, private_origin=ctx.user.id, pressed=message)
 
     async def _with_moves(
         self, replies: list[Reply], session_id: int | None, user: UserRef
@@ -457,6 +521,32 @@ async def _alert(query, text: str) -> None:
         await query.answer(text[:ALERT_LIMIT], show_alert=True)
     except TelegramError as exc:
         log.info("could not answer a button press: %s", exc)
+
+
+def _fold_lines(replies: list[Reply], user_id: str) -> list[Reply]:
+    """What one move told a user privately ("You draw …") goes into the same message as
+    their view and moves, when that follows: one private message a move, not several."""
+    lines = [r for r in replies if _plain_line_for(r, user_id)]
+    view = next((r for r in replies if r.to is not None and r.to.id == user_id and r.choices), None)
+    if not lines or view is None:
+        return replies
+    said = "\n".join([r.text for r in lines] + [view.text])
+    return [
+        replace(r, text=said) if r is view else r
+        for r in replies
+        if not any(r is line for line in lines)
+    ]
+
+
+def _plain_line_for(reply: Reply, user_id: str) -> bool:
+    """A private note of a move ("You draw …") for this user: it can join their view."""
+    return (
+        reply.to is not None
+        and reply.to.id == user_id
+        and reply.picture is None
+        and not reply.choices
+        and reply.kind != "private"
+    )
 
 
 def _escape(text: str) -> str:

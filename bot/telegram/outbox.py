@@ -65,6 +65,7 @@ LIVE_KEY = "telegram.live.{}"  # store meta: the live message of a session, acro
 DELETABLE_FOR = 48 * 3600 - 600  # seconds Telegram lets a bot delete its message (margin)
 PLATFORM = "telegram"
 PRIVATE_MOVES = "(Moves are chosen in private: press My hand.)"
+MIN_ALT_ROOM = 120  # characters: less room than this in a private caption, no cut description
 REPAY_ROUNDS = 8  # tries to post an owed board, the wait doubling from Telegram's retry_after
 REPAY_LONGEST = 300.0  # seconds: the longest wait between two tries
 
@@ -227,11 +228,14 @@ class Outbox:
         private_origin: str | None = None,
         reply_to: int | None = None,
         asked: bool = False,
+        pressed: Message | None = None,
     ) -> None:
         """Post replies in `chat`. fresh: the user asked to see the board (send it anew).
         session_id: the session the replies concern when they do not say (an abort).
         private_origin: the user id whose private chat the request came from.
-        asked: the user asked for this private reply (always say if it cannot be sent)."""
+        asked: the user asked for this private reply (always say if it cannot be sent).
+        pressed: the private message whose move button was pressed: the presser's next
+        view and moves replace it in place (one message through a multi-step choice)."""
         chat_id = int(chat.chat)
         async with self._lock(chat_id):
             for reply in replies:
@@ -239,7 +243,8 @@ class Outbox:
                 if reply.to is None:
                     reply = _note_private_moves(reply)
                 if reply.to is not None:
-                    await self._post_private(chat, reply, sid, private_origin, asked)
+                    if await self._post_private(chat, reply, sid, private_origin, asked, pressed):
+                        pressed = None  # edited: any further reply is a message of its own
                 elif reply.kind in ("board", "lobby") and reply.session_id is not None:
                     self.current[_key(chat)] = reply.session_id
                     await self._post_slot(chat, reply, fresh=fresh)
@@ -355,7 +360,10 @@ class Outbox:
         sid: int | None,
         private_origin: str | None,
         asked: bool = False,
-    ) -> None:
+        pressed: Message | None = None,
+    ) -> bool:
+        """Send a reply to its user's private chat; True when it went as an edit of
+        `pressed` (their view and moves, after a move they made from that message)."""
         user = reply.to
         if private_origin == user.id:
             target = private_origin
@@ -368,8 +376,9 @@ class Outbox:
                 where = await self._where(sid) if sid is not None and reply.kind == "private" else ""  # fmt: skip
                 header = tg_length(where + "\n") if where else 0  # the game's name goes first
                 caption_html, rest = self._caption(
-                    reply, (CAPTION_LIMIT if reply.picture else TEXT_LIMIT) - header
-                )
+                    reply, (CAPTION_LIMIT if reply.picture else TEXT_LIMIT) - header,
+                    alt_follows=False,
+                )  # fmt: skip
                 if where:
                     caption_html = f"<i>{html.escape(where)}</i>\n{caption_html}"
                 markup = None
@@ -378,6 +387,18 @@ class Outbox:
                         reply.choices, session_id=sid, version=reply.version, private=True
                     )
                 parts = rest  # the buttons go under the last part
+                if (
+                    pressed is not None
+                    and private_origin == user.id
+                    and markup is not None
+                    and not parts
+                    and bool(pressed.photo) == (reply.picture is not None)
+                ):
+                    slot = Slot(pressed.chat_id, pressed.message_id, bool(pressed.photo), None, 0.0)
+                    if await self._edit(slot, reply, caption_html, markup):
+                        if sid is not None:
+                            await self._newest_moves(sid, user.id, pressed)
+                        return True
                 last = await self._send(
                     private, reply.picture, caption_html, None if parts else markup,
                     raise_forbidden=True,
@@ -389,14 +410,14 @@ class Outbox:
                     self.tracked(sid).warned.discard(user.id)
                     if markup is not None and last is not None:
                         await self._newest_moves(sid, user.id, last)
-                return
+                return False
             except Forbidden:
                 log.info("cannot reach telegram user %s privately (blocked or never started)", user.id)  # fmt: skip
         if private_origin is not None and chat.chat == private_origin:
-            return  # asked in that very private chat, which refuses us: nowhere else to say it
+            return False  # asked in that very private chat, which refuses us: nowhere else
         t = self.tracked(sid) if sid is not None else None
         if t is not None and user.id in t.warned and not asked:
-            return
+            return False
         if t is not None:
             t.warned.add(user.id)
         url = self.hand_url(sid)
@@ -410,6 +431,7 @@ class Outbox:
         message = await self._send_text(chat, text, markup)
         if message is not None and t is not None:
             t.litter.append(Sent.of(message))
+        return False
 
     async def _newest_moves(self, session_id: int, user_id: str, message: Message) -> None:
         """A player's new private keyboard: the one before it loses its buttons."""
@@ -442,10 +464,14 @@ class Outbox:
         return f"{game.title if game else row.game}, game #{session_id}"
 
     # ----- building -----------------------------------------------------------------
-    def _caption(self, reply: Reply, limit: int) -> tuple[str, list[str]]:
+    def _caption(
+        self, reply: Reply, limit: int, *, alt_follows: bool = True
+    ) -> tuple[str, list[str]]:
         """(HTML for the message, HTML of the messages that follow it); the mention line
         always fits; the picture's description goes in the caption if it has room for
-        all of it, else in messages of its own."""
+        all of it, else in messages of its own (`alt_follows`) or, cut after a sentence,
+        in what room the caption has (a private view stays one message, edited in place
+        through a multi-step choice)."""
         ping = mention_html(reply.mention) if reply.mention and reply.to is None else ""
         ping_plain = ", ".join(u.name for u in reply.mention if u.id.isdigit()) if ping else ""
         reserve = tg_length("\nYour move: " + ping_plain) if ping else 0
@@ -455,10 +481,13 @@ class Outbox:
             body += "\nYour move: " + ping
         parts = [html.escape(part) for part in chunks(rest)]
         alt = " ".join(reply.picture.alt.split()) if reply.picture is not None else ""
-        if alt and not rest and tg_length(head) + reserve + 1 + tg_length(alt) <= limit:
+        room = limit - tg_length(head) - reserve - 1
+        if alt and not rest and tg_length(alt) <= room:
             body += "\n" + alt_quote(alt)
-        elif alt:
+        elif alt and alt_follows:
             parts += [alt_quote(part) for part in chunks(alt)]
+        elif alt and not rest and room >= MIN_ALT_ROOM:
+            body += "\n" + alt_quote(split_text(alt, room)[0])
         return body, parts
 
     def _markup(self, chat: ChatRef, reply: Reply) -> InlineKeyboardMarkup | None:

@@ -331,8 +331,7 @@ class CastleDoors(Game):
     def _apply(self, s: CastleState, seat: Seat, action: str) -> list[Event]:
         if seat == CHANCE:
             events = self._chance(s, action)
-        else:
-            s.recent = []
+        else:  # `recent` rolls on: the card played stays in the caption after "stays put"
             verb, *args = action.split()
             arg = " ".join(args)
             if verb == "play":

@@ -240,6 +240,14 @@ class DiscordStandIn:
             "context": 0,
             "data": data,
         }
+        if channel_id in self.dm_channels.values():  # a press in a member's DM with the bot
+            for key in ("guild_id", "member", "app_permissions", "guild_locale"):
+                payload.pop(key, None)
+            del self.channels[channel_id]
+            payload["user"] = user
+            payload["context"] = 1
+            payload["authorizing_integration_owners"] = {"0": str(GUILD_ID)}
+            payload["channel"] = {"id": str(channel_id), "type": 1, "last_message_id": None}
         if message is not None:
             payload["message"] = message
         return payload

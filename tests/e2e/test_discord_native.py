@@ -131,3 +131,72 @@ async def test_typed_commands_post_a_board_that_pings(discord_bot):
     assert all(m.ephemeral for m in bot.answers(refused)) and bot.public() == [anew]
     clicked = await bot.click(ANN, anew, _moves(anew)[0])
     assert not bot.answers(clicked) and anew.edits, "a refusal does not bury the board"
+
+
+def channel_boards(bot) -> list[Message]:
+    return [m for m in bot.public() if m.channel_id == CHANNEL and m.attachments]
+
+
+async def test_a_player_who_opted_in_gets_their_turn_by_dm_and_plays_from_there(discord_bot):
+    """Haunted House: Bob says /escape clock dm on. Whenever the board waits for him, his
+    view and moves arrive by direct message; a move pressed there lands on the game in
+    the channel, whose one live board shows it."""
+    bot = discord_bot
+    await bot.slash(BOB, "clock", {"what": "dm on"})
+    await bot.slash(ANN, "start", {"game": "haunted_house"})
+    await bot.slash(BOB, "join")
+    await bot.slash(ANN, "begin")
+    played = 0
+    for _ in range(12):
+        (board,) = channel_boards(bot)
+        (actor,) = mentioned(board)
+        if actor == int(ANN["id"]):  # Ann did not opt in: the ping, then My hand, then a move
+            mine = next(b["custom_id"] for b in board.buttons() if b["label"] == "My hand / my view")  # fmt: skip
+            shown = await bot.click(ANN, board, mine)
+            (moves,) = [m for m in bot.answers(shown) if m.buttons()]
+            await bot.click(ANN, moves, moves.buttons()[0]["custom_id"])
+            continue
+        dms = [m for m in bot.server.dms(BOB) if m.buttons()]
+        assert dms, "Bob was told privately, with his moves"
+        dm = dms[-1]
+        assert not dm.ephemeral and dm.attachments, "his view, with his moves under it"
+        version = (await bot.service.store.session(1)).version
+        await bot.click(BOB, dm, dm.buttons()[0]["custom_id"])
+        assert (await bot.service.store.session(1)).version > version, "the DM press moved"
+        played += 1
+    assert played >= 2
+    assert len(channel_boards(bot)) == 1, "one live board in the channel"
+    assert not [m for m in bot.server.dms(ANN)], "Ann gets no DMs"
+
+
+async def test_a_move_from_my_hand_updates_that_one_private_message(discord_bot):
+    """Haunted House without DMs: the ping, one click on My hand (the view with the moves
+    under it, one message), then the move. If the board waits for the same player again,
+    that private message becomes the next step; otherwise it loses its buttons."""
+    bot = discord_bot
+    members = {int(ANN["id"]): ANN, int(BOB["id"]): BOB}
+    await bot.slash(ANN, "start", {"game": "haunted_house"})
+    await bot.slash(BOB, "join")
+    await bot.slash(ANN, "begin")
+    mine = None
+    for _ in range(12):
+        (board,) = channel_boards(bot)
+        (actor,) = mentioned(board)
+        user = members[actor]
+        if mine is None or mine[0] is not user:
+            hand = next(b["custom_id"] for b in board.buttons() if b["label"] == "My hand / my view")  # fmt: skip
+            shown = await bot.click(user, board, hand)
+            (view,) = bot.answers(shown)
+            assert view.ephemeral and view.attachments and view.buttons(), "view and moves, one message"  # fmt: skip
+            mine = (user, view)
+        view = mine[1]
+        edits = len(view.edits)
+        await bot.click(user, view, view.buttons()[0]["custom_id"])
+        assert len(view.edits) == edits + 1, "the pressed private message was updated"
+        (board,) = channel_boards(bot)
+        if board.components and mentioned(board) == [actor]:
+            assert view.buttons() and view.attachments, "the next step, in the same message"
+        else:
+            assert not view.buttons(), "spent: no buttons left"
+            mine = None
+    assert len(channel_boards(bot)) == 1

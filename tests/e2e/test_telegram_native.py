@@ -20,6 +20,7 @@ from tests.e2e.telegram_standin import TelegramStandIn
 HAND_LINK = "https://t.me/escape_test_bot?start=h1"
 CHAT = ChatRef("telegram", str(GROUP), "", str(GROUP))
 OTHER_GROUP = -1009876543210
+PRIVATE_CALLS = ("sendPhoto", "sendMessage", "editMessageMedia", "editMessageText")
 
 
 async def say_and_wait(standin: TelegramStandIn, user: dict, chat: int, text: str, predicate):
@@ -112,3 +113,68 @@ async def test_one_groups_flood_limit_does_not_hold_up_another(tg_bot):
         lambda c: c.method == "sendMessage" and c.status == 200 and c.params["chat_id"] == GROUP,
         after=mark,
     )
+
+
+async def open_haunted_house(standin: TelegramStandIn) -> dict:
+    """Ann and Bob have pressed START privately; Ann opens Haunted House, Bob joins, Ann
+    begins: the group's first board."""
+    for user in (standin.ann, standin.bob):
+        await say_and_wait(standin, user, user["id"], "/start", lambda c: c.method == "sendMessage")  # fmt: skip
+    await say_and_wait(standin, standin.ann, GROUP, "/escape start haunted_house", lambda c: c.method == "sendMessage")  # fmt: skip
+    await say_and_wait(standin, standin.bob, GROUP, "/escape join", lambda c: c.method == "editMessageText")  # fmt: skip
+    call = await say_and_wait(standin, standin.ann, GROUP, "/escape begin", lambda c: c.method == "sendPhoto" and c.params["chat_id"] == GROUP)  # fmt: skip
+    return call.result
+
+
+def private_moves(standin: TelegramStandIn, user: dict, after: int):
+    """The newest message with move buttons the bot sent this user privately since `after`."""
+    sent = [
+        c for c in standin.calls[after:]
+        if c.method in PRIVATE_CALLS and c.params.get("chat_id") == user["id"]
+        and c.status == 200 and isinstance(c.result, dict) and choice_buttons(c.result)
+    ]  # fmt: skip
+    return sent[-1].result if sent else None
+
+
+async def test_the_player_to_act_is_told_privately_with_their_moves(tg_bot):
+    """Haunted House: nobody presses My hand; each player to act finds their view and
+    moves in their private chat, sent unasked (a notification), and plays from there."""
+    from tests.e2e.telegram_fixtures import mentioned_ids
+
+    standin = tg_bot.standin
+    users = {u["id"]: u for u in (standin.ann, standin.bob)}
+    mark, last, last_message = 0, None, None
+    board = await open_haunted_house(standin)
+    for _ in range(6):
+        (actor_id,) = mentioned_ids(board)
+        actor = users[actor_id]
+        await standin.wait_for(lambda c, a=actor, m=mark: private_moves(standin, a, m) is not None)
+        mine = private_moves(standin, actor, mark)
+        if actor is last:  # a further step of their own move: the same message, edited
+            assert mine["message_id"] == last_message["message_id"]
+        assert "photo" in mine or mine.get("text"), "their view, with their moves under it"
+        mark, last, last_message = len(standin.calls), actor, mine
+        query = await standin.press(actor, mine, choice_buttons(mine)[0]["callback_data"])
+        answer = await standin.answer(query)
+        assert not answer.get("show_alert"), answer.get("text")
+        call = await standin.wait_for(lambda c: c.method in ("editMessageMedia", "sendPhoto") and c.params.get("chat_id") == GROUP, after=mark)  # fmt: skip
+        board = current_board(standin)
+        assert call.status == 200
+    hands = [c for c in standin.calls if c.method == "sendMessage" and "/start h1" in str(c.params)]
+    assert not hands
+
+
+async def test_a_typed_secret_move_is_taken_out_of_the_group(tg_bot):
+    from bot.service import UserRef
+    from tests.e2e.telegram_fixtures import mentioned_ids
+
+    standin = tg_bot.standin
+    board = await open_haunted_house(standin)
+    (actor_id,) = mentioned_ids(board)
+    actor = {u["id"]: u for u in (standin.ann, standin.bob)}[actor_id]
+    pairs = await tg_bot.service.choices(CHAT, UserRef("telegram", str(actor_id), actor["first_name"]))  # fmt: skip
+    action = pairs[0][0]
+    mark = len(standin.calls)
+    typed = await standin.say(actor, GROUP, f"/escape move {action}")
+    gone = await standin.wait_for(lambda c: c.method == "deleteMessage" and c.params.get("message_id") == typed["message_id"], after=mark)  # fmt: skip
+    assert int(gone.params["chat_id"]) == GROUP

@@ -105,9 +105,16 @@ async def test_moves_of_a_game_with_secrets_are_offered_privately(tg_bot):
         await standin.wait_for(
             lambda c: c.method in BOARD_CALLS and c.params["chat_id"] == GROUP, after=mark
         )
-        assert "reply_markup" not in standin.message(actor["id"], mine["message_id"]), (
-            "the spent private keyboard loses its buttons"
-        )
+        await standin.wait_for(
+            lambda c, a=actor, m=mine: c.params.get("chat_id") == a["id"]
+            and c.params.get("message_id") == m["message_id"]
+            and c.method in ("editMessageReplyMarkup", "editMessageMedia", "editMessageText"),
+            after=mark,
+        )  # fmt: skip
+        spent = standin.message(actor["id"], mine["message_id"])
+        assert pressed["callback_data"] not in [
+            b["callback_data"] for b in choice_buttons(spent)
+        ], "the spent private keyboard loses its buttons (or shows the next step's, in place)"
 
         # (3) the same button pressed again once the game has moved on: refused, nothing
         # changes (a press racing the removal of its buttons, or a forged one).

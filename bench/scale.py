@@ -1,0 +1,135 @@
+"""Start-up time and memory of a bot process with 10,000 stored games (`make bench`).
+
+A database of `GAMES` sessions (half finished, half running with a live turn clock, every
+game at a real position from a seeded playout) is built through the store, then a fresh
+Python process starts the way `escape-bot run` does (open the store, the service and its
+CPU pool, one scan of the timer loop) and shows one running game's board. The parent times
+that process from its launch to the board, and reads its memory (resident set, and the
+CPU pool's workers apart).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from bot.service import clock as clocks
+from bot.store import NewEntry, SeatRow, Store
+from engines import REGISTRY
+from engines.playout import play
+
+GAMES = int(os.environ.get("ESCAPE_BENCH_STORED", "10000"))
+
+
+def _positions() -> list[tuple[str, dict, bool]]:
+    """(game, dumped state, finished) at a few points of one seeded playout of each game."""
+    out = []
+    for game_id, game in sorted(REGISTRY.items()):
+        players = max(2, game.min_players) if game.max_players > 1 else 1
+        run = play(game, players, {}, seed=3, max_steps=400, keep_states=True)
+        for k in (len(run.states) // 3, len(run.states) * 2 // 3, len(run.states) - 1):
+            state = run.states[k]
+            out.append((game_id, game.dump(state), game.result(state) is not None))
+    return out
+
+
+async def build(path: Path, games: int = GAMES) -> None:
+    store = await Store.open(path)
+    positions = _positions()
+    now = time.time()
+    for n in range(games):
+        game_id, dumped, over = positions[n % len(positions)]
+        game = REGISTRY[game_id]
+        row = await store.create_session(
+            platform="discord", scope=f"g{n % 300}", chat=f"c{n}", thread="", game=game_id,
+            options={}, rules_version=game.rules_version, creator=f"u{n}", seed=n,
+            first_seat=SeatRow(0, f"u{n}", "P1"),
+        )  # fmt: skip
+        seats = [SeatRow(i, f"u{n + i}", f"P{i + 1}") for i in range(game.min_players)]
+        finished = over or n % 2 == 0
+        clock = {} if finished else clocks.start_turn(clocks.new_clock({}, "normal"), now, [f"u{n}"], False)  # fmt: skip
+        await store.record(
+            row.id, row.version, [NewEntry(0, "move", f"u{n}", [])], dumped, 0,
+            "finished" if finished else "active", None, deadline=clock.get("deadline"),
+            clock=clock, wake_at=clocks.next_wake(clock) if clock else None, seats=seats,
+        )  # fmt: skip
+    await store.close()
+
+
+async def serve_once(path: Path) -> None:
+    """In the measured process: start as the bot does and show one running board."""
+    from bot.runner import open_service
+    from bot.service import ChatRef
+    from bot.service.timers import Timers
+    from bot.service.workers import default_workers
+    from bot.settings import Settings
+
+    service = await open_service(Settings(db_path=path), workers=default_workers())
+
+    async def deliver(chat, replies) -> None:
+        return None
+
+    service.add_notifier("discord", deliver)
+    await Timers(service).tick()
+    replies = await service.board(ChatRef("discord", "c1", "", "g1"))
+    assert replies[0].picture is not None
+    workers = [p.pid for p in getattr(service.cpu._pool, "_processes", {}).values()]
+    print("ready", _rss_kb(os.getpid()), sum(_rss_kb(p) for p in workers), flush=True)
+    await service.cpu.close()
+    await service.store.close()
+
+
+def _rss_kb(pid: int) -> int:
+    with open(f"/proc/{pid}/status") as f:
+        return next(int(line.split()[1]) for line in f if line.startswith("VmRSS"))
+
+
+async def _cached_database() -> tuple[Path, float]:
+    """The stored games, built once per machine (through the store it takes minutes:
+    20,000 fsync'd transactions) and kept in the temporary directory for later runs."""
+    from bot.store.migrations import MIGRATIONS
+
+    rules = "-".join(str(g.rules_version) for _, g in sorted(REGISTRY.items()))
+    path = Path(tempfile.gettempdir()) / f"escape-bench-{GAMES}-{len(MIGRATIONS)}-{rules}.sqlite3"
+    if path.exists():
+        return path, 0.0
+    # built in memory-backed storage where there is some (an fsync there costs nothing)
+    shm = "/dev/shm" if os.path.isdir("/dev/shm") else None
+    t = time.perf_counter()
+    with tempfile.TemporaryDirectory(dir=shm) as fast:
+        await build(Path(fast) / "scale.sqlite3")
+        shutil.copyfile(Path(fast) / "scale.sqlite3", path.with_suffix(".part"))
+    path.with_suffix(".part").rename(path)
+    return path, time.perf_counter() - t
+
+
+async def report() -> str:
+    stored, built = await _cached_database()
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "scale.sqlite3"
+        shutil.copyfile(stored, path)
+        t = time.perf_counter()
+        out = await asyncio.to_thread(
+            subprocess.run, [sys.executable, "-m", "bench.scale", str(path)],
+            capture_output=True, text=True, check=True,
+        )  # fmt: skip
+        elapsed = time.perf_counter() - t
+    _, rss, workers = out.stdout.split()[-3:]
+    note = f"; database built in {built:.0f} s" if built else ""
+    return (
+        f"start-up with {GAMES} stored games: {elapsed:.2f} s to the first board, "
+        f"RSS {int(rss) / 1024:.0f} MB (+{int(workers) / 1024:.0f} MB in CPU workers){note}"
+    )
+
+
+if __name__ == "__main__":
+    if len(sys.argv) > 1:
+        asyncio.run(serve_once(Path(sys.argv[1])))
+    else:
+        print(asyncio.run(report()))

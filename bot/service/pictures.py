@@ -1,0 +1,17 @@
+"""A board picture from a view: a module-level function of plain data, so the CPU pool can
+run it in a worker process (where the renderers' caches live from board to board)."""
+
+from __future__ import annotations
+
+import render
+from bot.service.replies import Picture
+
+
+def draw_picture(game_id: str, view: dict, filename: str) -> Picture | None:
+    """The PNG and its alt text; None for a game without a renderer."""
+    try:
+        png = render.board_png(game_id, view)
+        alt = render.describe(game_id, view)
+    except KeyError:
+        return None
+    return Picture(png, alt, filename)
