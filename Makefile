@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	@test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/python -m pip install --quiet --upgrade pip
-	$(VENV)/bin/python -m pip install --quiet -e ".[dev]" --config-settings editable_mode=compat
+	$(VENV)/bin/python -m pip install --quiet -e ".[dev]"
 	@touch $(STAMP)
 
 run: $(STAMP)

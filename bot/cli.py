@@ -26,7 +26,12 @@ def main(argv: list[str] | None = None) -> int:
     play = sub.add_parser("play", help="play a game in the terminal (hot-seat)")
     play.add_argument("game", nargs="?", help="game id, e.g. ghosts18")
     play.add_argument("--players", default="", help="comma-separated local player names")
-    play.add_argument("--options", default="", help="e.g. 'variant=short'")
+    play.add_argument("--options", help="e.g. 'variant=short' (default: the game's defaults)")
+    play.add_argument(
+        "--describe",
+        action="store_true",
+        help="describe the board in words after every move (else only on `board`)",
+    )
     play.add_argument("--db", help="SQLite file or PostgreSQL URL (default: $ESCAPE_DB)")
     play.add_argument(
         "--pictures", type=Path, help="folder for pictures (default: $ESCAPE_PICTURES)"
@@ -37,6 +42,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     backup = sub.add_parser("backup", help="online backup of the database to an SQLite file")
     backup.add_argument("destination", type=Path)
+    sub.add_parser(
+        "health", help="exit 0 if the running bot's timer loop is alive (Docker HEALTHCHECK)"
+    )
     copy = sub.add_parser(
         "migrate-db", help="copy every game from one database into a new, empty one"
     )
@@ -54,18 +62,26 @@ def main(argv: list[str] | None = None) -> int:
             db = args.db or settings.db_path
             pictures = args.pictures or settings.pictures_dir
             names = [n.strip() for n in args.players.split(",") if n.strip()]
-            return asyncio.run(_play(db, pictures, args.game, names, args.options))
+            return asyncio.run(
+                _play(db, pictures, args.game, names, args.options, describe=args.describe)
+            )
         if command == "sync":
             from bot.discord import sync_commands
 
             return asyncio.run(sync_commands(settings, args.guild or settings.discord_guild_ids))
         if command == "backup":
             return asyncio.run(_backup(settings.db_path, args.destination))
+        if command == "health":
+            from bot.health import check
+
+            healthy, said = asyncio.run(check(settings))
+            print(said, flush=True)
+            return 0 if healthy else 1
         if command == "migrate-db":
             return asyncio.run(_migrate_db(args.source, args.destination))
         if not settings.has_platform:
             print(NO_TOKEN, flush=True)
-            return asyncio.run(_play(settings.db_path, settings.pictures_dir, None, [], ""))
+            return asyncio.run(_play(settings.db_path, settings.pictures_dir, None, [], None))
         from bot.runner import serve
 
         asyncio.run(serve(settings))
@@ -81,7 +97,12 @@ def main(argv: list[str] | None = None) -> int:
 
 
 async def _play(
-    db: Path | str, pictures: Path, game: str | None, names: list[str], options: str
+    db: Path | str,
+    pictures: Path,
+    game: str | None,
+    names: list[str],
+    options: str | None,
+    describe: bool = False,
 ) -> int:
     from bot.console import run_terminal
     from bot.service import GameService
@@ -89,7 +110,7 @@ async def _play(
 
     store = await Store.open(db)
     try:
-        return await run_terminal(GameService(store), pictures, game, names, options)
+        return await run_terminal(GameService(store), pictures, game, names, options, describe)
     finally:
         await store.close()
 

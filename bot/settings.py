@@ -6,17 +6,14 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import dotenv
+
 
 def load_dotenv(path: Path = Path(".env")) -> None:
-    """Read KEY=VALUE lines; the real environment always wins."""
-    if not path.is_file():
-        return
-    for line in path.read_text(encoding="utf-8").splitlines():
-        line = line.strip()
-        if not line or line.startswith("#") or "=" not in line:
-            continue
-        key, _, value = line.partition("=")
-        os.environ.setdefault(key.strip(), value.strip().strip("'\""))
+    """Read a `.env` file with python-dotenv (inline `# comments`, `export KEY=`, quotes and
+    escapes as every other tool reads them); the real environment always wins."""
+    if path.is_file():
+        dotenv.load_dotenv(path, override=False, encoding="utf-8")
 
 
 def _ids(value: str) -> list[int]:

@@ -206,7 +206,6 @@ def _hand(d: ImageDraw.ImageDraw, view: dict, hand: list[dict], y: int) -> None:
         )
         kind = card["card"]
         T.text(d, (cx + 14, box[1] + 12), card_title(kind), 22, T.INK)
-        T.text(d, (cx + 14, box[1] + 44), kind, 20, T.DARK)
         n = card["bulbs"]
         T.text(d, (cx + 14, box[3] - 30), _bulbs(n), 22, T.INK)
         for b in range(n):
@@ -282,7 +281,9 @@ def describe(view: dict) -> str:
     hand = view.get("hand")
     viewer = view.get("viewer")
     if hand is not None and viewer is not None:
-        cards = ", ".join(f"{c['card']} ({_bulbs(c['bulbs'])})" for c in hand) or "no cards"
+        cards = (
+            ", ".join(f"{card_title(c['card'])} ({_bulbs(c['bulbs'])})" for c in hand) or "no cards"
+        )
         parts.append(f"Your hand ({names[viewer]}): {cards}.")
     if view.get("last"):
         parts.append(f"Last: {view['last']}")

@@ -1,22 +1,39 @@
 """Terminal play: several local players at one keyboard (hot-seat), with the real service
-and store, so a game played here is saved and resumed exactly like a chat game."""
+and store, so a game played here is saved and resumed exactly like a chat game.
+
+In a game with secrets (hands, hidden cards) the keyboard is handed over: before the next
+player's private view, private notes or choices (whose labels name their cards) appear, the
+screen is cleared and that player confirms they have the keyboard. Notes for a player who is
+not at the keyboard wait until they take it.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import sys
 from collections.abc import Callable
-from pathlib import Path
 
-from bot.service import ChatRef, GameService, Reply, UserError, UserRef
-from engines import REGISTRY
+from bot.console.pictures import PictureShelf
+from bot.console.setup import Leave, Setup, local_user
+from bot.service import ChatRef, GameService, Reply, UserError, UserRef, buttons
 
-CHAT = ChatRef("console", "terminal")
-HELP = """Type a move as the game words it (e.g. `place b1`, `move c3 up`), or the number of a choice.
-Other commands: board, hand (the private view of whoever is to act), log [GAME], rules, help,
-replay [GAME] (an animated picture, written to the pictures folder), history,
-as NAME MOVE (act for another player, e.g. in a reaction window), abort, quit.
-The game is saved after every move: quit at any time and run the same command to resume."""
+HELP = """Type a move as the game words it (shown in [brackets] after each choice), or its number.
+Other commands:
+  board          the board again, with its description in words
+  hand           your private view (in games with secrets: whoever has the keyboard)
+  moves          every choice you have (long lists are cut short after each move)
+  log [GAME]     what happened so far (or in an ended game, by its number)
+  replay [GAME]  the game as an animated picture, written to the pictures folder
+  history        the games that ended here
+  rules          the rules of this game
+  describe on    describe the board in words after every move (off: only on request)
+  as NAME MOVE   act for another player, e.g. in a reaction window
+  abort          end this game for everyone (its log is kept)
+  quit           leave; the game is saved after every move, resume it with the same command"""
+SAVED = "The game is saved; run the same command again to resume it."
+MENU_LINES = 12  # after a move; `moves` lists every choice
+CLEAR = "\033[2J\033[H"
+YOU = local_user("you")  # who asks for an ended game's log at this keyboard
 
 
 def _read_line(prompt: str) -> str | None:
@@ -26,139 +43,125 @@ def _read_line(prompt: str) -> str | None:
         return None
 
 
+def _clear_screen(out: Callable[[str], None]) -> None:
+    """Clear a real terminal; in a pipe or log, a visible mark instead."""
+    if out is print and sys.stdout.isatty():
+        print(CLEAR, end="", flush=True)
+    else:
+        out("\n" * 3 + "-" * 20 + " screen cleared for the hand-over " + "-" * 20)
+
+
 class Terminal:
     def __init__(
         self,
         service: GameService,
-        pictures_dir: Path,
+        pictures_dir,
         out: Callable[[str], None] = print,
         read: Callable[[str], str | None] = _read_line,
+        *,
+        describe: bool = False,
     ) -> None:
         self.service = service
-        self.pictures = pictures_dir
+        self.shelf = PictureShelf(pictures_dir)
         self.out = out
         self.read = read
+        self.describe = describe  # each board's description in words after every move
+        self.chat: ChatRef | None = None
         self.board: Reply | None = None
+        self.menu: list[tuple[str, str]] = []  # (action, label) of the player to act
+        self.secrets = False  # the game hides things: hand the keyboard over
+        self.holder: UserRef | None = None  # who has the keyboard in a game with secrets
+        self.pending: dict[str, list[Reply]] = {}  # private replies waiting for their player
+        self.shown_private = False  # the holder saw something private since their last input
+        self.hinted = False  # told once that `board` describes the picture in words
 
     async def ask(self, prompt: str) -> str | None:
         return await asyncio.to_thread(self.read, prompt)
 
     # ----- starting or resuming -------------------------------------------------------
-    async def play(self, game_id: str | None, names: list[str], options: str = "") -> int:
-        row = await self.service.live(CHAT)
-        if row is not None:
-            if game_id and row.game != game_id:
-                self.out(f"A game of {row.game} is still in progress here; resuming it "
-                         "(type `abort` to end it).")  # fmt: skip
-            else:
-                self.out(f"Resuming game #{row.id} ({row.game}).")
-            self.show(await self.service.board(CHAT))
-            return await self.loop()
-        if not game_id:
-            self.out("Games: " + ", ".join(sorted(REGISTRY)))
-            game_id = (await self.ask("Which game? ") or "").strip()
-            if not game_id:
-                self.out("No game chosen; bye.")
-                return 0
+    async def play(self, game_id: str | None, names: list[str], options: str | None = None) -> int:
         try:
-            game = self.service.game(game_id)
-        except UserError as exc:
-            self.out(str(exc))
-            return 2
-        if not names:
-            line = await self.ask(
-                f"Player names, separated by commas ({game.player_range()}; `bot` for a "
-                "computer player, e.g. Ann,bot): "
-            )
-            if line is None:
-                self.out("No players; bye.")
-                return 0
-            names = [n.strip() for n in line.split(",") if n.strip()]
-        bots = sum(1 for n in names if n.lower() == "bot")  # computer players (service/bots.py)
-        names = [n for n in names if n.lower() != "bot"]
-        if bots and not names:
-            self.out("Name at least one player besides the bots, e.g. Ann,bot.")
-            return 2
-        if len(set(n.lower() for n in names)) != len(names):
-            self.out("Each local player needs a different name.")
-            return 2
-        if not game.min_players <= len(names) + bots <= game.max_players:
-            self.out(f"{game.title} needs {game.player_range()} players.")
-            return 2
-        users = [_local(name) for name in names]
-        try:
-            replies = await self.service.start(CHAT, users[0], game_id, options)
-            for user in users[1:]:
-                replies = await self.service.join(CHAT, user)
-            for _ in range(bots):
-                replies = await self.service.add_bot(CHAT, users[0])
-            row = await self.service.live(CHAT)
-            if row is not None and row.status == "lobby":
-                replies = await self.service.begin(CHAT, users[0])
-        except UserError as exc:
-            self.out(str(exc))
-            return 2
-        self.show(replies)
+            chosen = await Setup(self.service, self.ask, self.out).choose(game_id, names, options)
+        except Leave:
+            self.out("Nothing started; bye.")
+            return 0
+        self.chat = chosen.chat
+        await self.show(chosen.replies, full=True)  # the first board with its description
         return await self.loop()
 
     # ----- the loop ---------------------------------------------------------------------
     async def loop(self) -> int:
+        assert self.chat is not None
         while True:
-            row = await self.service.live(CHAT)
+            row = await self.service.live(self.chat)
             if row is None:
                 if self.board is not None and self.board.final and self.board.session_id:
                     return await self._after(self.board.session_id)
                 return 0
-            players = {s.name.lower(): _local(s.name) for s in row.seats}
-            actor = self.board.mention[0] if self.board and self.board.mention else None
-            prompt = f"{actor.name}> " if actor else "> "
-            line = await self.ask(prompt)
-            if line is None:
-                self.out("\nThe game is saved; run the same command again to resume.")
+            players = {s.name.lower(): local_user(s.name) for s in row.seats}
+            actor = self.actor()
+            handing_over = self.secrets and actor is not None and actor != self.holder
+            if handing_over and not await self.hand_over(actor):
+                self.out("\n" + SAVED)
                 return 0
+            me = self.holder if self.secrets and self.holder else actor
+            line = await self.ask(f"{actor.name}> " if actor else "> ")
+            if line is None:
+                self.out("\n" + SAVED)
+                return 0
+            self.shown_private = False
             words = line.strip().split()
             if not words:
                 continue
             command = words[0].lower()
             try:
                 if command in ("quit", "exit"):
-                    self.out("The game is saved; run the same command again to resume.")
+                    self.out(SAVED)
                     return 0
-                if command == "help":
+                if command in ("help", "?"):
                     self.out(HELP)
                 elif command == "board":
-                    self.show(await self.service.board(CHAT))
+                    await self.show(await self.service.board(self.chat), full=True)
                 elif command in ("hand", "view"):
-                    who = actor or next(iter(players.values()))
-                    self.show(await self.service.private_view(CHAT, who))
+                    who = me or next(iter(players.values()))
+                    await self.show(await self.service.private_view(self.chat, who), full=True)
+                elif command in ("moves", "choices"):
+                    self.out(self.menu_text(limit=None) or "You have no choice to make now.")
                 elif command == "log":
                     which = words[1] if len(words) > 1 else None
-                    self.show(await self.service.game_log(CHAT, actor or _local("you"), which))
+                    await self.show(await self.service.game_log(self.chat, me or YOU, which))
                 elif command == "replay":
                     await self._write_replay(words[1] if len(words) > 1 else None)
                 elif command == "history":
-                    self.show(await self.service.ended_games(CHAT))
+                    await self.show(await self.service.ended_games(self.chat))
                 elif command == "rules":
-                    self.show([await self.service.rules(row.game)])
+                    await self.show([await self.service.rules(row.game)])
+                elif command == "describe":
+                    self.describe = words[1:2] != ["off"]
+                    self.out(f"Descriptions after every move: {'on' if self.describe else 'off'}.")
                 elif command == "abort":
-                    creator = next(u for u in players.values() if u.id == row.creator)
-                    self.show(await self.service.abort(CHAT, creator))
+                    await self.abort(me or next(iter(players.values())))
                 elif command == "as" and len(words) >= 3 and words[1].lower() in players:
-                    self.show(
-                        await self.service.move(
-                            CHAT, players[words[1].lower()], " ".join(words[2:])
-                        )
-                    )
-                elif command.isdigit() and actor is not None:
-                    self.show(
-                        await self.service.press(CHAT, actor, self._choice(actor, int(command)))
-                    )
+                    who = players[words[1].lower()]
+                    await self.show(await self.service.move(self.chat, who, " ".join(words[2:])))
+                elif command == "as":
+                    names = ", ".join(s.name for s in row.seats)
+                    self.out(f"! Say `as NAME MOVE`, NAME one of: {names}.")
+                elif command.isdigit() and actor is not None and len(words) == 1:
+                    await self.show(await self.service.move(self.chat, actor, self.pick(command)))
                 elif actor is not None:
-                    self.show(await self.service.move(CHAT, actor, line))
+                    await self.show(await self.service.move(self.chat, actor, line))
                 else:
                     self.out("Nobody is to act; type `board`.")
             except UserError as exc:
                 self.out(f"! {exc}")
+
+    def actor(self) -> UserRef | None:
+        board = self.board
+        if board is None or board.kind != "board" or not board.mention:
+            return None
+        first = board.mention[0]
+        return local_user(first.name)
 
     async def _after(self, session_id: int) -> int:
         """The game is over: its replay and log on request, until quit or end of input."""
@@ -173,9 +176,9 @@ class Terminal:
                 if command == "replay":
                     await self._write_replay(which)
                 elif command == "log":
-                    self.show(await self.service.game_log(CHAT, _local("you"), which))
+                    await self.show(await self.service.game_log(self.chat, YOU, which))
                 elif command == "history":
-                    self.show(await self.service.ended_games(CHAT))
+                    await self.show(await self.service.ended_games(self.chat))
                 elif command:
                     self.out("The game is over: replay, log, history or quit.")
             except UserError as exc:
@@ -185,60 +188,125 @@ class Terminal:
     async def _write_replay(self, which: str | None) -> None:
         """The replay as a GIF in the pictures folder (a terminal shows no animation)."""
         try:
-            self.show(await self.service.replay(CHAT, which))
+            await self.show(await self.service.replay(self.chat, which))
         except UserError as exc:
             self.out(f"! {exc}")
 
-    def _choice(self, actor: UserRef, number: int) -> str:
-        mine = self._choices_for(actor)
-        if not 1 <= number <= len(mine):
-            raise UserError(f"Choose a number from 1 to {len(mine)}, or type the move.")
-        return mine[number - 1].data
+    def pick(self, number: str) -> str:
+        n = int(number)
+        if not 1 <= n <= len(self.menu):
+            raise UserError(f"Choose a number from 1 to {len(self.menu)}, or type the move.")
+        return self.menu[n - 1][0]
 
-    def _choices_for(self, actor: UserRef) -> list:
-        if self.board is None:
-            return []
-        return [c for c in self.board.choices if c.for_user == actor.id]
+    async def abort(self, who: UserRef) -> None:
+        answer = await self.ask("End this game for everyone? Type yes to confirm: ")
+        if (answer or "").strip().lower() not in ("y", "yes"):
+            self.out("The game goes on.")
+            return
+        await self.show(await self.service.abort(self.chat, who, is_admin=True))
+
+    # ----- hot-seat hand-over -----------------------------------------------------------
+    async def hand_over(self, to: UserRef) -> bool:
+        """Clear the screen and give `to` the keyboard; False if the input ended."""
+        if self.holder is not None and self.shown_private:
+            line = await self.ask(
+                f"{self.holder.name}: press Enter to hide your view and pass the keyboard to "
+                f"{to.name}. "
+            )
+            if line is None:
+                return False
+        _clear_screen(self.out)
+        if self.board is not None:
+            self.out(self.board.text)
+        line = await self.ask(
+            f"{to.name}: take the keyboard and press Enter (the others look away). "
+        )
+        if line is None:
+            return False
+        self.holder = to
+        self.shown_private = False
+        for reply in self.pending.pop(to.id, []):
+            self.say_private(reply)
+        await self.show(await self.service.private_view(self.chat, to), full=True)
+        await self.show_menu(to)
+        return True
 
     # ----- output ---------------------------------------------------------------------
-    def show(self, replies: list[Reply]) -> None:
+    async def show(self, replies: list[Reply], full: bool = False) -> None:
+        """Print replies; a private one only to whoever has the keyboard (else it waits)."""
+        boards = [r for r in replies if r.kind in ("board", "lobby")]
+        if boards:
+            self.board = boards[-1]
+            self.secrets = self.board.kind == "board" and _offers_private_view(self.board)
+            self.menu = []
         for reply in replies:
-            if reply.kind in ("board", "lobby"):
-                self.board = reply
+            if reply.to is not None and self.secrets:
+                if self.holder is not None and reply.to.id == self.holder.id:
+                    self.say_private(reply, full)
+                else:
+                    self.pending.setdefault(local_user(reply.to.name).id, []).append(reply)
+                continue
             prefix = f"(for {reply.to.name} only) " if reply.to else ""
             self.out(prefix + reply.text)
-            if reply.picture is not None:
-                self.pictures.mkdir(parents=True, exist_ok=True)
-                name = reply.picture.filename
-                if reply.session_id is not None:
-                    name = f"game{reply.session_id}-v{reply.version:04d}-{reply.kind}.png"
-                path = self.pictures / name
-                path.write_bytes(reply.picture.png)
-                self.out(f"[picture: {path}] {reply.picture.alt}")
-            if reply.kind == "board" and reply.mention:
-                actor = reply.mention[0]
-                listed = self._list_choices(reply, actor)
-                if listed:
-                    self.out(listed)
+            self.picture(reply, full)
+        if boards and boards[-1].kind == "board" and not boards[-1].final:
+            actor = self.actor()
+            if actor is not None and (not self.secrets or actor == self.holder):
+                await self.show_menu(actor)
 
-    def _list_choices(self, reply: Reply, actor: UserRef) -> str:
-        lines = [
-            f"  {n}) {c.label}"
-            for n, c in enumerate((c for c in reply.choices if c.for_user == actor.id), start=1)
-        ]
-        if len(lines) > 40:
-            lines = [*lines[:40], f"  ... and {len(lines) - 40} more (type the move)"]
+    def say_private(self, reply: Reply, full: bool = False) -> None:
+        self.out(f"(only {reply.to.name} sees this) {reply.text}")
+        self.picture(reply, full)
+        self.shown_private = True
+
+    def picture(self, reply: Reply, full: bool) -> None:
+        path = self.shelf.keep(reply)
+        if path is None:
+            return
+        description = reply.picture.alt
+        if description == reply.text:  # a private view: its text is the description
+            self.out(f"[picture: {path}]")
+        elif full or self.describe:
+            self.out(f"[picture: {path}] {description}")
+        else:
+            hint = "" if self.hinted else " (`board` describes it in words)"
+            self.hinted = True
+            self.out(f"[picture: {path}]{hint}")
+
+    async def show_menu(self, actor: UserRef) -> None:
+        self.menu = await self.service.choices(self.chat, actor)
+        text = self.menu_text(limit=MENU_LINES)
+        if text:
+            self.out(text)
+
+    def menu_text(self, limit: int | None) -> str:
+        lines = []
+        for n, (action, label) in enumerate(self.menu, start=1):
+            typed = "" if label.lower() == action else f"  [{action}]"
+            lines.append(f"  {n}) {label}{typed}")
+        if limit is not None and len(lines) > limit:
+            rest = len(lines) - limit
+            lines = [*lines[:limit], f"  ... and {rest} more: `moves` lists them all"]
         return "\n".join(lines)
 
 
-def _local(name: str) -> UserRef:
-    return UserRef("console", f"local:{name.lower()}", name)
+def _offers_private_view(board: Reply) -> bool:
+    """The service offers a "my view" button exactly when a game hides something."""
+    for choice in board.choices:
+        if not choice.data.startswith("a:") and buttons.parse(choice.data).kind == "v":
+            return True
+    return False
 
 
 async def run_terminal(
-    service: GameService, pictures: Path, game_id: str | None, names: list[str], options: str
+    service: GameService,
+    pictures,
+    game_id: str | None,
+    names: list[str],
+    options: str | None,
+    describe: bool = False,
 ) -> int:
-    terminal = Terminal(service, pictures)
+    terminal = Terminal(service, pictures, describe=describe)
     return await terminal.play(game_id, names, options)
 
 

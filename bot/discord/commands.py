@@ -217,7 +217,7 @@ class EscapeGroup(app_commands.Group, name="escape", description="Escape-themed 
 
     @app_commands.command(description="The turn clock: show it, or mute, vacation, pause, vote")
     @app_commands.describe(
-        what="mute | vacation 2 | vacation end | pause | resume | vote | dm on | tz +2 | quiet 22-7 | help"
+        what="mute | vacation 2 | vacation end | pause | resume | vote | dm on | tz Europe/Berlin | quiet 22-7 | help"
     )
     async def clock(self, interaction: discord.Interaction, what: str = "") -> None:
         service = self.bridge.service

@@ -11,6 +11,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from bot.service import time_zones
+from bot.service.time_zones import Zone
+
 HOUR = 3600.0
 DAY = 24 * HOUR
 
@@ -285,18 +288,12 @@ def on_vacation(c: dict, user: str, now: float) -> bool:
     return c.get("vacation", {}).get(user, 0.0) > now
 
 
-def parse_tz(text: str) -> float:
-    """`+2`, `-5`, `+5:30`, `UTC+1` into hours east of UTC."""
-    t = text.strip().upper().removeprefix("UTC").removeprefix("GMT") or "0"
-    sign = -1 if t.startswith("-") else 1
-    hours, _, minutes = t.lstrip("+-").partition(":")
+def parse_tz(text: str) -> Zone:
+    """`Europe/Berlin` (a zone name, daylight saving included) or `+2`, `-5`, `+5:30`."""
     try:
-        value = sign * (int(hours) + int(minutes or 0) / 60)
-    except ValueError:
-        raise ClockError(f"A time zone is written like +2, -5 or +5:30, not {text!r}.") from None
-    if not -12 <= value <= 14:
-        raise ClockError("A time zone lies between -12 and +14.")
-    return value
+        return time_zones.parse_tz(text)
+    except time_zones.ZoneError as exc:
+        raise ClockError(str(exc)) from None
 
 
 def parse_quiet(text: str) -> list[int] | None:
@@ -314,12 +311,14 @@ def parse_quiet(text: str) -> list[int] | None:
 
 
 def in_quiet_hours(prefs: dict, now: float) -> bool:
-    """prefs: {"tz": hours from UTC, "quiet": [start hour, end hour]} in the player's local time."""
+    """prefs: {"tz": a zone name or hours from UTC, "quiet": [start hour, end hour]} in the
+    player's local time, daylight saving included for a zone name."""
     quiet = prefs.get("quiet")
     if not quiet:
         return False
     start, end = quiet
-    local_hour = ((now / HOUR) + float(prefs.get("tz", 0))) % 24
+    local = time_zones.local_time(prefs.get("tz"), now)
+    local_hour = local.hour + local.minute / 60
     if start <= end:
         return start <= local_hour < end
     return local_hour >= start or local_hour < end
@@ -329,12 +328,7 @@ def quiet_until(prefs: dict, now: float) -> float:
     """The first moment at or after `now` outside the player's quiet hours (whole hours)."""
     if not in_quiet_hours(prefs, now):
         return now
-    offset = float(prefs.get("tz", 0)) * HOUR
-    local = now + offset
-    end_of_quiet = math.floor(local / DAY) * DAY + prefs["quiet"][1] * HOUR
-    if end_of_quiet <= local:
-        end_of_quiet += DAY
-    return end_of_quiet - offset
+    return time_zones.next_local_hour(prefs.get("tz"), now, prefs["quiet"][1])
 
 
 def describe(c: dict, now: float) -> str:

@@ -40,7 +40,9 @@ def guarded_entry_points(cls: type[T]) -> type[T]:
 def _guarded(method: Callable[..., Any]) -> Callable[..., Any]:
     signature = inspect.signature(method)
 
-    def cleaned(args: tuple, kwargs: dict) -> inspect.BoundArguments:
+    def cleaned(args: tuple, kwargs: dict) -> tuple[tuple, dict]:
+        if not any(isinstance(v, str | Mapping) for v in (*args, *kwargs.values())):
+            return args, kwargs  # (most calls from the timer loop: nothing to clean, no binding)
         bound = signature.bind(*args, **kwargs)
         for key, value in bound.arguments.items():
             if isinstance(value, str):
@@ -49,24 +51,24 @@ def _guarded(method: Callable[..., Any]) -> Callable[..., Any]:
                 )
             elif key == "options" and isinstance(value, Mapping):  # a slash command's options
                 bound.arguments[key] = {clean_text(k): clean_text(v) for k, v in value.items()}
-        return bound
+        return bound.args, bound.kwargs
 
     if not inspect.iscoroutinefunction(method):
 
         @functools.wraps(method)
         def plain(*args, **kwargs):
-            bound = cleaned(args, kwargs)
-            return method(*bound.args, **bound.kwargs)
+            args, kwargs = cleaned(args, kwargs)
+            return method(*args, **kwargs)
 
         return plain
 
     @functools.wraps(method)
     async def entry(*args, **kwargs):
-        bound = cleaned(args, kwargs)
+        args, kwargs = cleaned(args, kwargs)
         try:
-            return await method(*bound.args, **bound.kwargs)
+            return await method(*args, **kwargs)
         except StoreError as exc:  # (a StaleVersion or ChatBusy the method let through too)
-            raise _refusal(method.__name__, bound, exc) from exc
+            raise _refusal(method.__name__, signature.bind(*args, **kwargs), exc) from exc
 
     return entry
 

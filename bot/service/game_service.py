@@ -42,6 +42,9 @@ log = logging.getLogger(__name__)
 Notifier = Callable[[ChatRef, list[Reply]], Awaitable[None]]
 
 MAX_CHANCE_STEPS = 10_000
+# Event kinds with which an engine announces the end itself ("Ann wins!"): the final board
+# then does not repeat the result's summary.
+ENDING_KINDS = frozenset({"win", "over"})
 
 
 @dataclass
@@ -556,6 +559,22 @@ class GameService(TableClock, BotSeats, TableMemory):
     async def live(self, chat: ChatRef) -> SessionRow | None:
         return await self._live_row(chat)
 
+    async def live_tables(self, platform: str, scope: str) -> list[tuple[SessionRow, list[str]]]:
+        """The lobbies and running games of one scope, each with the names it waits for
+        (the terminal's list of saved games); games this bot no longer offers are left out."""
+        rows = await self.store.sessions_in_scope(platform, scope)
+        tables = []
+        for row in rows:
+            if row.game not in REGISTRY:
+                continue
+            waiting: list[str] = []
+            if row.status == "active":
+                loaded = self._load(row)
+                acting = loaded.game.to_act(loaded.state)
+                waiting = [loaded.user_of(s).name for s in acting if 0 <= s < len(row.seats)]
+            tables.append((row, waiting))
+        return tables
+
     # ----- building replies ---------------------------------------------------------
     def _lobby_reply(self, row: SessionRow, game: Game, headline: str) -> Reply:
         seated = ", ".join(s.name for s in row.seats)
@@ -600,8 +619,8 @@ class GameService(TableClock, BotSeats, TableMemory):
         humans = [s for s in acting if row.seats[s].kind == "human"]
         acting = humans or acting  # bots leave a group decision to the humans
         mention = [loaded.user_of(s) for s in humans]
-        if result is not None:
-            lines.append(result.summary)
+        if result is not None and not any(e.kind in ENDING_KINDS for e in events):
+            lines.append(result.summary)  # unless the move's own events announced the end
         elif acting:
             lines.append(
                 "Waiting for " + ", ".join(u.name for u in mention) + self._clock_note(row) + "."

@@ -16,7 +16,7 @@ from bot.service import buttons, ratings, undo
 from bot.service import clock as clocks
 from bot.service import replay as replays
 from bot.service.bots import table_level
-from bot.service.replies import STORE_TROUBLE, ChatRef, Choice, Picture, Reply, UserError, UserRef
+from bot.service.replies import ChatRef, Choice, Picture, Reply, UserError, UserRef
 from bot.store import SessionRow, StaleVersion, StoreError, UndoRequest
 from engines import REGISTRY, Event, Game
 from render import animation
@@ -59,22 +59,19 @@ class TableMemory:
         """`#12` or `12`: that game, if it was played on this server or group; nothing:
         the game here (running or last ended), else the last game ended in this chat."""
         store = self.store
-        try:
-            if which and which.strip().lstrip("#").isdigit():
-                row = await store.session(int(which.strip().lstrip("#")))
-                if row is None or row.platform != chat.platform or row.scope != chat.scope:
-                    raise UserError(f"There is no game {which.strip()} here: /escape history.")
-                if row.status == "lobby":
-                    raise UserError("That game has not begun yet.")
-                return row
-            if which and which.strip():
-                raise UserError("Name a game by its number, like /escape replay 12 (/escape history lists them).")  # fmt: skip
-            row = await store.latest_in_place(chat.platform, chat.chat, chat.thread)
-            if row is None:
-                ended = await store.ended_in_chat(chat.platform, chat.chat, 1)
-                row = ended[0] if ended else None
-        except StoreError as exc:
-            raise UserError(STORE_TROUBLE) from exc
+        if which and which.strip().lstrip("#").isdigit():
+            row = await store.session(int(which.strip().lstrip("#")))
+            if row is None or row.platform != chat.platform or row.scope != chat.scope:
+                raise UserError(f"There is no game {which.strip()} here: /escape history.")
+            if row.status == "lobby":
+                raise UserError("That game has not begun yet.")
+            return row
+        if which and which.strip():
+            raise UserError("Name a game by its number, like /escape replay 12 (/escape history lists them).")  # fmt: skip
+        row = await store.latest_in_place(chat.platform, chat.chat, chat.thread)
+        if row is None:
+            ended = await store.ended_in_chat(chat.platform, chat.chat, 1)
+            row = ended[0] if ended else None
         if row is None:
             raise UserError("No game has been played here yet. Start one with /escape start GAME.")
         return row
@@ -132,14 +129,11 @@ class TableMemory:
     # ----- history and logs -----------------------------------------------------------
     async def ended_games(self: GameService, chat: ChatRef, page: int = 0) -> list[Reply]:
         """`/escape history`: the games that ended in this channel or group, newest first."""
-        try:
-            total = await self.store.count_ended_in_chat(chat.platform, chat.chat)
-            page = max(0, min(page, max(0, (total - 1) // HISTORY_PAGE)))
-            rows = await self.store.ended_in_chat(
-                chat.platform, chat.chat, HISTORY_PAGE, page * HISTORY_PAGE
-            )
-        except StoreError as exc:
-            raise UserError(STORE_TROUBLE) from exc
+        total = await self.store.count_ended_in_chat(chat.platform, chat.chat)
+        page = max(0, min(page, max(0, (total - 1) // HISTORY_PAGE)))
+        rows = await self.store.ended_in_chat(
+            chat.platform, chat.chat, HISTORY_PAGE, page * HISTORY_PAGE
+        )
         if not rows:
             return [Reply("No game has ended here yet.", kind="history")]
         lines = [f"Games played here ({total}), newest first:"]
@@ -313,25 +307,22 @@ class TableMemory:
     ) -> list[Reply]:
         """`/escape stats [@player]`: a player's standing in each game on this server or
         group (a user, or a name as shown in games here; default: the asker)."""
-        try:
-            if isinstance(who, str) and who.strip():
-                wanted = who.strip().lstrip("@").lower()
-                found = None
-                for game_id in await self.store.rated_games_in_scope(chat.platform, chat.scope):
-                    for r in await self.store.leaderboard(chat.platform, chat.scope, game_id, 1000):
-                        if r.name.lower() == wanted or r.user_id == who.strip():
-                            found = UserRef(chat.platform, r.user_id, r.name)
-                            break
-                    if found:
+        if isinstance(who, str) and who.strip():
+            wanted = who.strip().lstrip("@").lower()
+            found = None
+            for game_id in await self.store.rated_games_in_scope(chat.platform, chat.scope):
+                for r in await self.store.leaderboard(chat.platform, chat.scope, game_id, 1000):
+                    if r.name.lower() == wanted or r.user_id == who.strip():
+                        found = UserRef(chat.platform, r.user_id, r.name)
                         break
-                if found is None:
-                    raise UserError(f"Nobody called {who.strip()} has finished a rated game here.")
-                target = found
-            else:
-                target = who if isinstance(who, UserRef) else asker
-            rows = await self.store.standings_of(chat.platform, chat.scope, target.id)
-        except StoreError as exc:
-            raise UserError(STORE_TROUBLE) from exc
+                if found:
+                    break
+            if found is None:
+                raise UserError(f"Nobody called {who.strip()} has finished a rated game here.")
+            target = found
+        else:
+            target = who if isinstance(who, UserRef) else asker
+        rows = await self.store.standings_of(chat.platform, chat.scope, target.id)
         if not rows:
             return [Reply(f"{target.name} has no finished rated game here yet.", kind="stats")]
         lines = [f"{rows[0].name} on this {'server' if chat.platform == 'discord' else 'group'}:"]
@@ -347,21 +338,16 @@ class TableMemory:
 
     async def top(self: GameService, chat: ChatRef, game_id: str | None = None) -> list[Reply]:
         """`/escape top [game]`: this server's or group's leaderboard, as a picture."""
-        try:
-            if game_id:
-                game = self.game(game_id)
-            else:
-                live = await self.store.latest_in_place(chat.platform, chat.chat, chat.thread)
-                played = await self.store.rated_games_in_scope(chat.platform, chat.scope)
-                pick = (
-                    live.game if live is not None and live.game in played else (played or [None])[0]
-                )
-                if pick is None or pick not in REGISTRY:
-                    raise UserError("No rated game has finished here yet: play one to the end!")
-                game = REGISTRY[pick]
-            rows = await self.store.leaderboard(chat.platform, chat.scope, game.id, TOP)
-        except StoreError as exc:
-            raise UserError(STORE_TROUBLE) from exc
+        if game_id:
+            game = self.game(game_id)
+        else:
+            live = await self.store.latest_in_place(chat.platform, chat.chat, chat.thread)
+            played = await self.store.rated_games_in_scope(chat.platform, chat.scope)
+            pick = live.game if live is not None and live.game in played else (played or [None])[0]
+            if pick is None or pick not in REGISTRY:
+                raise UserError("No rated game has finished here yet: play one to the end!")
+            game = REGISTRY[pick]
+        rows = await self.store.leaderboard(chat.platform, chat.scope, game.id, TOP)
         where = "server" if chat.platform == "discord" else "group"
         if not rows:
             return [Reply(f"No game of {game.title} has finished here yet.", kind="top")]
@@ -398,10 +384,7 @@ class TableMemory:
             if not others:
                 return await self._take_back(row, loaded.game, entries, target, user)
             request = UndoRequest(row.id, row.version, target.n, seat, user.id, [], self._clock())
-            try:
-                await self.store.put_undo_request(request)
-            except StoreError as exc:
-                raise UserError(STORE_TROUBLE) from exc
+            await self.store.put_undo_request(request)
         minutes = undo.timeout(row) / 60
         wait = f"{minutes:.0f} minutes" if minutes < 120 else f"{minutes / 60:.0f} hours"
         text = (
@@ -462,8 +445,6 @@ class TableMemory:
             )  # fmt: skip
         except StaleVersion as exc:
             raise UserError("The game has moved on, so the move can no longer be taken back.") from exc  # fmt: skip
-        except StoreError as exc:
-            raise UserError(STORE_TROUBLE) from exc
         from bot.service.game_service import Loaded  # (a mixin of it: imported when used)
 
         row = await self.store.session(row.id)

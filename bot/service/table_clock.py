@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from bot.service import buttons
+from bot.service import buttons, time_zones
 from bot.service import clock as clocks
 from bot.service.bots import table_level
 from bot.service.replies import ChatRef, Choice, Reply, UserError, UserRef
@@ -30,7 +30,7 @@ CLOCK_HELP = (
     "/escape clock pause, /escape clock resume: pause the table (every player must agree)\n"
     "/escape clock vote: hand a late player's seat to a stand-in (after their time is up)\n"
     "/escape clock dm on|off: reminders also as a private message\n"
-    "/escape clock tz +2: your time zone; /escape clock quiet 22-7 (or off): no reminders then"
+    "/escape clock tz Europe/Berlin (or +2): your time zone; /escape clock quiet 22-7 (or off): no reminders then"
 )
 
 
@@ -217,7 +217,7 @@ class TableClock:
         quiet = prefs.get("quiet")
         lines.append(
             f"Your reminders: private message {'on' if prefs.get('dm') else 'off'}, "
-            f"time zone UTC{float(prefs.get('tz', 0)):+g}, quiet hours "
+            f"time zone {time_zones.describe_tz(prefs.get('tz'))}, quiet hours "
             + (f"{quiet[0]}-{quiet[1]}" if quiet else "none")
             + ". /escape clock help lists the commands."
         )
@@ -225,7 +225,7 @@ class TableClock:
 
     async def _set_pref(self: GameService, user: UserRef, what: str, args: list[str]) -> Reply:
         if not args:
-            raise UserError({"dm": "Say /escape clock dm on (or off).", "tz": "Say /escape clock tz +2 (hours from UTC).", "quiet": "Say /escape clock quiet 22-7 (or off)."}[what])  # fmt: skip
+            raise UserError({"dm": "Say /escape clock dm on (or off).", "tz": "Say /escape clock tz Europe/Berlin (a zone name) or tz +2 (hours from UTC).", "quiet": "Say /escape clock quiet 22-7 (or off)."}[what])  # fmt: skip
         await self._remember(user)
         known = await self.store.user(user.platform, user.id)
         prefs = dict(known["prefs"]) if known else {}
@@ -243,7 +243,7 @@ class TableClock:
                 said += " (Open a private chat with the bot and press START, so it can write.)"
         elif what == "tz":
             prefs["tz"] = clocks.parse_tz(args[0])
-            said = f"Your time zone: UTC{prefs['tz']:+g}."
+            said = f"Your time zone: {time_zones.describe_tz(prefs['tz'])}."
         else:
             prefs["quiet"] = clocks.parse_quiet(args[0])
             said = (

@@ -400,9 +400,9 @@ class HauntedHouse(Game):
         s.houses[seat][floor - 1].rooms.append(kind)
         what = "a room wild card" if kind == "wild" else "a room"
         events = [Event(f"{s.names[seat]} explores {what} on floor {floor}.", kind="room")]
+        # The run ends only by the mover's `done` (the timer's default), even with no room
+        # left to play: ending it by itself would tell everyone the hand holds no such room.
         s.step = {"act": "rooms"}
-        if not self._room_plays(s, seat):  # nothing more to play: the turn ends by itself
-            events += self._end_turn(s)
         return events
 
     def _continue_step(self, s: HauntedState, seat: Seat, action: str) -> list[Event]:
@@ -695,7 +695,10 @@ class HauntedHouse(Game):
         if verb == "play" and args:
             return f"Play {C.NAMES.get(args[0], args[0])}"
         if verb == "with" and args:
-            return f"Use {C.NAMES.get(args[0], args[0])}"
+            card = C.NAMES.get(args[0], args[0])
+            if s.step is not None and s.step.get("act") == "discard":
+                return f"Discard {card}"
+            return f"Use {card} for the light"
         labels = {
             "ghost": lambda: f"Ghost on {who(args[0])}'s house" if args else "Ghost",
             "cat": lambda: f"Cat on floor {args[0]}" if args else "Cat from hand: cancel the ghost",

@@ -227,8 +227,10 @@ class HiddenCastle(Game):
                 and int(words[1]) not in self._empty_spaces(s)
             ):
                 return f"Space {int(words[1])} is taken; place your guest on an empty space."
+            example = self._empty_spaces(s)[0]
             return (
-                "Place your guest on an empty Gallery space, numbered 1 to 28 (not the staircase)."
+                "Place your guest with `place N`, N an empty Gallery space from 1 to 28 "
+                f"(not the staircase): e.g. `place {example}`."
             )
         if s.phase != "move" or len(words) < 2 or words[0] not in ("move", "hide"):
             if words == ["stay"] and s.phase == "move":

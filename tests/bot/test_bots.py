@@ -215,11 +215,11 @@ async def test_the_terminal_takes_bots_among_the_players(tmp_path):
     script.terminal = terminal
     try:
         assert await terminal.play("ghosts18", ["Ann", "bot"], "level=easy variant=short") == 0
-        [row] = await store.sessions_in_scope("console", "", ("finished",))
+        [row] = await store.sessions_in_scope("console", "terminal", ("finished",))
     finally:
         await store.close()
     text = "\n".join(output)
-    assert "Bot 1 (easy)" in text and "wins 18 Ghosts" in text
+    assert "Bot 1 (easy)" in text and " wins with " in text
     assert [s.kind for s in row.seats] == ["human", "ai"]
 
 

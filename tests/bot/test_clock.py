@@ -130,6 +130,40 @@ def test_quiet_hours_in_the_players_time_zone():
             C.parse_quiet(bad)
 
 
+def _utc(text: str) -> float:
+    from datetime import UTC, datetime
+
+    return datetime.fromisoformat(text).replace(tzinfo=UTC).timestamp()
+
+
+@pytest.mark.parametrize("typed", ["Europe/Berlin", "europe/berlin"])
+def test_quiet_hours_by_zone_name_follow_daylight_saving(typed):
+    """Berlin is UTC+1 in winter and UTC+2 in summer (the change: 29 March 2026, 01:00 UTC):
+    quiet hours 22-7 stay 22-7 on the player's wall clock on both sides of it."""
+    zone = C.parse_tz(typed)
+    assert zone == "Europe/Berlin"
+    prefs = {"tz": zone, "quiet": [22, 7]}
+    # winter: 21:30 UTC is 22:30 in Berlin, quiet; the night ends at 07:00 summer time
+    # (05:00 UTC), since the clocks go forward that night: a fixed +1 would say 06:00 UTC
+    assert C.in_quiet_hours(prefs, _utc("2026-03-28T21:30"))
+    assert C.quiet_until(prefs, _utc("2026-03-28T21:30")) == _utc("2026-03-29T05:00")
+    fixed = {"tz": C.parse_tz("+1"), "quiet": [22, 7]}
+    assert C.quiet_until(fixed, _utc("2026-03-28T21:30")) == _utc("2026-03-29T06:00")
+    # summer: 20:30 UTC is already 22:30 in Berlin (a fixed +1 still says 21:30, awake)
+    assert C.in_quiet_hours(prefs, _utc("2026-07-01T20:30"))
+    assert not C.in_quiet_hours(fixed, _utc("2026-07-01T20:30"))
+    assert not C.in_quiet_hours(prefs, _utc("2026-07-01T05:00"))  # 07:00 in Berlin
+    # autumn (25 October 2026, back to UTC+1): that night's quiet ends at 06:00 UTC
+    assert C.quiet_until(prefs, _utc("2026-10-24T23:00")) == _utc("2026-10-25T06:00")
+
+
+def test_zone_names_that_do_not_exist_are_refused_with_the_syntax():
+    for bad in ("Mars/Olympus", "Berlin", "+25"):
+        with pytest.raises(C.ClockError, match=r"Europe/Berlin|between -12 and \+14"):
+            C.parse_tz(bad)
+    assert C.parse_tz("UTC") == 0 and C.parse_tz("utc+2") == 2
+
+
 def test_settings_for_the_clock():
     from bot.settings import Settings
 

@@ -7,6 +7,7 @@ import os
 import queue
 import random
 import signal
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -38,8 +39,9 @@ class Script:
         board = self.terminal.board if self.terminal else None
         if self.limit <= 0 or board is None or board.final:
             return None
-        mine = [c for c in board.choices if c.for_user == board.mention[0].id]
-        return str(1 + int(self.rng.random() * len(mine)))
+        if not self.terminal.menu:  # a hand-over asks for Enter
+            return ""
+        return str(1 + int(self.rng.random() * len(self.terminal.menu)))
 
 
 async def test_a_whole_game_in_the_terminal_with_a_picture_after_every_move(tmp_path):
@@ -54,11 +56,17 @@ async def test_a_whole_game_in_the_terminal_with_a_picture_after_every_move(tmp_
     await store.close()
     assert code == 0
     text = "\n".join(output)
-    assert "wins 18 Ghosts" in text
-    pictures = sorted((tmp_path / "pics").glob("*.png"))
-    moves = text.count("[picture: ")
-    assert len(pictures) == moves > 18  # the set-up alone is 18 placements
-    assert all(p.read_bytes().startswith(b"\x89PNG") for p in pictures)
+    said = [line for out in output for line in out.splitlines() if "[picture" not in line]
+    assert [line for line in said if " wins" in line and "ghost on" not in line] == [
+        "Bob wins with three ghosts outside!"
+    ]  # the win announced once (not again as the summary, "Bob wins 18 Ghosts")
+    # one folder per game holding only the latest board (18 Ghosts hides nothing: no views)
+    pictures = sorted(p.relative_to(tmp_path) for p in (tmp_path / "pics").rglob("*.png"))
+    assert pictures == [Path("pics/game-1/board.png")]
+    assert (tmp_path / "pics/game-1/board.png").read_bytes().startswith(b"\x89PNG")
+    assert text.count("[picture: ") > 18  # the set-up alone is 18 placements
+    # terse: the board's description in words only at the start (and on request)
+    assert text.count("Portals:") == 1
     assert "Type `replay` to write its replay" in text
 
 
@@ -90,17 +98,29 @@ async def test_commands_and_bad_input_in_the_terminal(tmp_path):
         "hand",
         "board",
         "as Bob place a1",
+        "as Eve place a1",
         "2",
-        "quit",
+        "moves",
+        "abort",
+        "no",
+        "abort",
+        "yes",
     ]
     terminal = Terminal(GameService(store, pictures=False), tmp_path, output.append, Script(lines))
     assert await terminal.play("ghosts18", ["Ann", "Bob"]) == 0
     text = "\n".join(output)
+    assert "! Say `as NAME MOVE`, NAME one of: Ann, Bob." in text
+    # each choice shows the move as it is typed; after a move the list is cut short
+    assert "  1) Place a blue ghost on a1  [place a1]" in text
+    assert "... and 6 more: `moves` lists them all" in text
+    assert "  17) Place a yellow ghost on e5  [place e5]" in text  # `moves` lists them all
+    assert "The game goes on." in text
     assert "! 'place z9' is not allowed now" in text
     assert "! Choose a number from 1 to 18" in text
     assert "HOUSE DECISIONS" in text
     assert "! It is not your turn: waiting for Ann." in text
     assert "Ann places a red ghost on b1." in text  # choice 2 of Ann's list
+    assert "Bob ended the game of 18 Ghosts" in text  # whoever is at the keyboard, not Ann
     await store.close()
 
 
@@ -169,8 +189,6 @@ def test_killing_the_process_between_moves_loses_nothing(tmp_path):
     second.stdin.close()  # end of input: saved, clean exit
     assert second.wait(10) == 0
 
-    import sqlite3
-
     conn = sqlite3.connect(db)
     log = [row[0] for row in conn.execute("SELECT action FROM actions ORDER BY n")]
     conn.close()
@@ -188,3 +206,164 @@ def test_run_without_a_token_offers_terminal_play_and_ends_cleanly_at_end_of_inp
     assert done.returncode == 0, done.stderr
     assert "DISCORD_TOKEN" in done.stdout and "TELEGRAM_TOKEN" in done.stdout
     assert "Which game?" in done.stdout and "Traceback" not in done.stderr
+
+
+async def test_terse_by_default_descriptions_on_request(tmp_path):
+    """After a move: what happened and the picture's path; the board in words on `board`, or
+    after every move once `describe on` is typed (or with --describe)."""
+    store = await Store.open(tmp_path / "t.sqlite3")
+    output: list[str] = []
+    lines = ["place b1", "board", "place a1", "describe on", "place e1", "quit"]
+    service = GameService(store, seed_source=lambda: 5)
+    terminal = Terminal(service, tmp_path / "pics", output.append, Script(lines))
+    assert await terminal.play("ghosts18", ["Ann", "Bob"]) == 0
+    await store.close()
+    described = [n for n, out in enumerate(output) if "Portals:" in out]
+    moved = [n for n, out in enumerate(output) if out.startswith(("Ann places", "Bob places"))]
+    assert len(moved) == 3
+    # the start; `board` after the first move; the move after `describe on` (not the second)
+    assert len(described) == 3
+    assert described[0] < moved[0] < described[1] < moved[1] < moved[2] < described[2]
+    assert "Descriptions after every move: on." in output
+
+
+class Keyboard:
+    """A hot-seat keyboard: answers Enter at hand-overs, else a seeded random choice; logs
+    every prompt into the output so the order of what was shown can be checked."""
+
+    def __init__(self, output: list[str], moves: int, seed: int = 2) -> None:
+        self.output, self.moves = output, moves
+        self.rng = random.Random(seed)
+        self.terminal: Terminal | None = None
+
+    def __call__(self, prompt: str) -> str | None:
+        self.output.append(f"PROMPT {prompt}")
+        menu = self.terminal.menu
+        if "press Enter" in prompt or not menu:
+            return ""
+        self.moves -= 1
+        if self.moves < 0:
+            return None
+        return str(1 + int(self.rng.random() * len(menu)))
+
+
+async def test_hot_seat_shows_each_players_secrets_only_after_they_take_the_keyboard(tmp_path):
+    store = await Store.open(tmp_path / "t.sqlite3")
+    output: list[str] = []
+    keyboard = Keyboard(output, moves=40)
+    service = GameService(store, seed_source=lambda: 11)
+    terminal = Terminal(service, tmp_path / "pics", output.append, keyboard)
+    keyboard.terminal = terminal
+    assert await terminal.play("haunted_house", ["Ann", "Bob"], "specials=off") == 0
+    await store.close()
+    holder, handovers, secrets_seen = None, [], {"Ann": 0, "Bob": 0}
+    for line in output:
+        if "screen cleared for the hand-over" in line:
+            holder = None
+        elif line.startswith("PROMPT ") and "take the keyboard" in line:
+            holder = line.split()[1].rstrip(":")
+            handovers.append(holder)
+        elif line.startswith("(only "):
+            owner = line.split()[1]
+            assert owner == holder, f"{owner}'s secret shown while {holder} has the keyboard"
+            secrets_seen[owner] += 1
+        assert "(for " not in line  # nothing private printed for the whole table
+        assert "Your hand (" not in line or line.startswith("(only ")
+    assert handovers[:3] == ["Ann", "Bob", "Ann"] and len(handovers) > 6
+    assert secrets_seen["Ann"] > 3 and secrets_seen["Bob"] > 3
+    assert any("press Enter to hide your view and pass the keyboard to" in o for o in output)
+    views = sorted(p.name for p in (tmp_path / "pics" / "game-1").glob("*.png"))
+    assert views == ["board.png", "view-ann.png", "view-bob.png"]
+
+
+# ----- the real program, driven through its prompts ---------------------------------------
+def _cli(tmp_path: Path, *args: str, lines: list[str]) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if not k.endswith("_TOKEN")}
+    env.update(ESCAPE_DB=str(tmp_path / "escape.sqlite3"), ESCAPE_PICTURES=str(tmp_path / "p"))
+    done = subprocess.run(
+        [sys.executable, "-m", "bot.cli", *args], cwd=tmp_path, env=env,
+        input="".join(f"{line}\n" for line in lines), capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "Traceback" not in done.stderr and "Error" not in done.stdout
+    return done
+
+
+def test_make_run_asks_again_after_every_wrong_answer_and_offers_the_options(tmp_path):
+    """`make run` on a fresh machine: the games with titles, player counts and a line each;
+    a typo, `help`, one name or the same name twice are explained and asked again; each
+    option is offered with its choices and what it means."""
+    answers = ["help", "chess", "4", "maybe", "off", "Ann", "Ann,ann", "Ann,Bob", "", "quit"]
+    out = _cli(tmp_path, "run", lines=answers).stdout
+    assert "4) Haunted House (haunted_house), 2 to 4 players: Explore your haunted house" in out
+    assert "3) 18 Ghosts (ghosts18), 2 players:" in out
+    assert "There is no game 'chess'." in out
+    assert "specials: on: the 7 special cards are in the deck; off: 46 basic cards only" in out
+    assert "specials is one of: on, off" in out
+    assert "Haunted House is for 2 to 4 players; you named 1." in out
+    assert "Each player at this keyboard needs a different name." in out
+    assert "Haunted House begins: Ann, Bob." in out
+    assert "Ann: take the keyboard and press Enter" in out
+    conn = sqlite3.connect(tmp_path / "escape.sqlite3")
+    [(game, options)] = conn.execute("SELECT game, options FROM sessions").fetchall()
+    conn.close()
+    assert game == "haunted_house" and '"specials": "off"' in options
+
+
+def test_several_saved_games_and_a_choice_of_which_to_resume(tmp_path):
+    _cli(tmp_path, "play", "ghosts18", "--players", "Ann,Bob", lines=["place b1", "quit"])
+    _cli(tmp_path, "play", "hidden_castle", "--players", "Cy,Di", lines=["quit"])
+    out = _cli(tmp_path, "play", lines=["3", "1", "quit"]).stdout
+    assert "1) #1 18 Ghosts with Ann, Bob: waiting for Bob." in out
+    assert "2) #2 Escape from the Hidden Castle with Cy, Di: waiting for Cy." in out
+    assert "n) a new game" in out
+    assert "Type a number from 1 to 2 to resume that game, or n for a new one." in out
+    assert "Resuming game #1 18 Ghosts with Ann, Bob: waiting for Bob." in out
+    # the same game without names: its saved tables, or a new one beside them
+    out = _cli(tmp_path, "play", "ghosts18", lines=["n", "Eve,Fay", "quit"]).stdout
+    assert "1) #1 18 Ghosts" in out and "Hidden Castle" not in out
+    assert "18 Ghosts begins: Eve, Fay." in out
+    # the same command as before resumes its own game directly
+    out = _cli(tmp_path, "play", "hidden_castle", "--players", "Di,Cy", lines=["quit"]).stdout
+    assert "Resuming game #2 Escape from the Hidden Castle" in out
+    conn = sqlite3.connect(tmp_path / "escape.sqlite3")
+    rows = conn.execute("SELECT id, game, status FROM sessions ORDER BY id").fetchall()
+    conn.close()
+    assert rows == [
+        (1, "ghosts18", "active"),
+        (2, "hidden_castle", "active"),
+        (3, "ghosts18", "active"),
+    ]
+
+
+def test_a_refusal_shows_how_the_move_is_typed(tmp_path):
+    out = _cli(
+        tmp_path, "play", "hidden_castle", "--players", "Ann,Bob", lines=["place A 5", "quit"]
+    ).stdout
+    assert "! Place your guest with `place N`" in out and "e.g. `place 1`" in out
+    assert "1) Place guest A on space 1  [place 1]" in out
+
+
+async def test_a_table_saved_before_it_began_is_begun_or_closed_on_resume(tmp_path):
+    """A process stopped between opening the table and its start leaves a lobby: resuming it
+    begins the game, or closes a table short of players, never a dead end."""
+    from bot.console.setup import local_user
+    from bot.service import ChatRef
+
+    store = await Store.open(tmp_path / "t.sqlite3")
+    service = GameService(store, pictures=False)
+    full, short = (ChatRef("console", "terminal", n, "terminal") for n in ("1", "2"))
+    await service.start(full, local_user("Ann"), "haunted_house")
+    await service.join(full, local_user("Bob"))
+    await service.start(short, local_user("Cy"), "ghosts18")
+    output: list[str] = []
+    terminal = Terminal(service, tmp_path, output.append, Script(["1", "", "quit"]))
+    assert await terminal.play(None, []) == 0
+    assert "Haunted House begins: Ann, Bob." in "\n".join(output)
+    output.clear()
+    terminal = Terminal(service, tmp_path, output.append, Script(["2", "quit"]))
+    assert await terminal.play(None, []) == 0
+    text = "\n".join(output)
+    assert "That table is closed; start a new game." in text and "\nGames:\n" in text
+    assert (await service.live(short)) is None
+    await store.close()

@@ -161,6 +161,14 @@ def _entry_points(service: GameService, legal: str) -> dict[str, object]:
         "live": lambda: service.live(CHAT),
         "time up": lambda: service.time_up(1),
         "end idle": lambda: service.end_idle(1),
+        "ended games": lambda: service.ended_games(CHAT),
+        "game log": lambda: service.game_log(CHAT, ANN),
+        "replay": lambda: service.replay(CHAT),
+        "stats": lambda: service.stats(CHAT, ANN),
+        "top": lambda: service.top(CHAT),
+        "undo": lambda: service.ask_undo(CHAT, ANN),
+        "add bot": lambda: service.add_bot(OTHER, CY),
+        "watch": lambda: service.watch_note(CHAT, CY),
         "abort": lambda: service.abort(CHAT, ANN),  # last: it ends the game the others use
     }
 
@@ -186,7 +194,9 @@ async def test_sessions_page_corrupt_while_running_every_entry_point_says_damage
     with caplog.at_level(logging.WARNING, logger="bot"):
         outcome, _ = await _serve_damaged(db, "sessions")
     answered = {name: said for name, said in outcome.items() if said != STORE_DAMAGED}
-    assert answered == {"clock dm": "answered"}  # a preference lives in the users table only
+    # a preference lives in the users table, standings in the ratings, the list of ended
+    # games in an index: they did not read the damaged page
+    assert answered == {"clock dm": "answered", "ended games": "answered", "stats": "answered"}
     assert "busy" not in STORE_DAMAGED and "backup" in STORE_DAMAGED
     # logged once a request, naming the chat or session, at error level (not a traceback)
     damaged = [r for r in caplog.records if "damaged" in r.getMessage()]

@@ -164,6 +164,27 @@ async def test_quiet_hours_hold_a_reminder_until_morning(bot, clock):
     assert len(bot.reminders()) == 1
 
 
+async def test_quiet_hours_by_zone_name_across_the_spring_change(bot, clock):
+    # Ann lives in Berlin and sleeps 22-7. The game starts 28 March 2026, 14:00 UTC; her
+    # reminder (12 h) falls at 02:00 UTC, after the clocks went forward (01:00 UTC): 04:00
+    # summer time there. It waits until 07:00 summer time, 05:00 UTC (with a fixed +1 it
+    # would wait until 06:00 UTC).
+    from datetime import UTC, datetime
+
+    start = datetime(2026, 3, 28, 14, tzinfo=UTC).timestamp()
+    clock.t = start
+    [said] = await bot.service.clock_command(CHAT, ANN, "tz Europe/Berlin")
+    assert said.text == "Your time zone: Europe/Berlin."
+    await bot.service.clock_command(CHAT, ANN, "quiet 22-7")
+    await two_player(bot, options="timeout=vote")
+    [status] = await bot.service.clock_command(CHAT, ANN, "")
+    assert "time zone Europe/Berlin, quiet hours 22-7" in status.text
+    await bot.run_until(start + 15 * HOUR - 1)
+    assert bot.reminders() == []
+    await bot.run_until(start + 15 * HOUR)
+    assert len(bot.reminders()) == 1
+
+
 async def test_the_digest_names_every_game_in_one_message(bot, clock):
     chats = [ChatRef("test", f"chan-{i}", "", "guild-1") for i in range(3)]
     for i, chat in enumerate(chats):
@@ -356,6 +377,7 @@ async def test_bad_clock_commands_change_nothing(bot, clock):
     for text, message in [
         ("dance", "no clock command 'dance'"),
         ("tz 99", "between -12 and"),
+        ("tz mars/olympus", "Europe/Berlin"),
         ("quiet 8", "22-7"),
         ("dm maybe", "dm on"),
         ("resume", "not paused"),

@@ -105,3 +105,28 @@ async def test_replay_history_log_top_and_rematch(discord_bot):
     row = await bot.service.live(CHAT)
     assert row.id == 2 and row.status == "active"
     assert {s.name for s in row.seats} == {"Ann", "Bob"}
+
+
+async def test_undo_asked_with_a_command_and_accepted_with_a_button(discord_bot):
+    """Ann places a ghost (no chance, nothing hidden shown), asks to take it back, Cid may
+    not answer, Bob accepts: the move is marked in the log and it is Ann's turn again."""
+    from tests.e2e.test_discord_game import open_ghosts
+
+    bot = discord_bot
+    await open_ghosts(bot)
+    row = await bot.service.live(CHAT)
+    game = REGISTRY[row.game]
+    await bot.service.move(CHAT, USERS[0], game.legal_actions(game.load(row.state), 0)[0])
+
+    record = await bot.slash(ANN, "undo")
+    asked = [m for m in bot.answers(record) if "asks to take back" in m.content]
+    assert asked and not asked[0].ephemeral
+    refused = await bot.click(CID, asked[0], button(asked[0], "Accept undo"))
+    (refusal,) = bot.answers(refused)
+    assert refusal.ephemeral and "Only the other players" in refusal.content
+    await bot.click(BOB, asked[0], button(asked[0], "Accept undo"))
+    row = await bot.service.live(CHAT)
+    assert game.to_act(game.load(row.state)) == [0]
+    log = await bot.service.store.log(row.id)
+    assert [e.undone for e in log if e.seat >= 0] == [True]
+    assert any("taken back" in m.content for m in bot.public())

@@ -24,7 +24,7 @@ async def play_until_won(standin: TelegramStandIn, rng: random.Random, limit: in
     users = {standin.ann["id"]: standin.ann, standin.bob["id"]: standin.bob}
     for moves in range(limit):
         board = current_board(standin)
-        if "wins 18 Ghosts" in board["caption"]:
+        if " wins with " in board["caption"]:
             return moves
         actor = users[mentioned_ids(board)[0]]
         nav = [b for b in buttons(board) if (b.get("callback_data") or "").startswith("p|")]
@@ -65,7 +65,8 @@ async def test_whole_game_in_a_group(tg_bot):
     assert moves > 10
 
     final = current_board(standin)
-    assert "wins 18 Ghosts" in final["caption"]
+    assert " wins with " in final["caption"]  # the engine's announcement, and only that:
+    assert "wins 18 Ghosts" not in final["caption"]  # not the result's summary again
     assert not choice_buttons(final), "a finished game offers no moves"
     row = await tg_bot.service.store.session(1)
     assert row.status == "finished"

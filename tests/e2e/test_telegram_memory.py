@@ -12,7 +12,14 @@ from PIL import Image
 from bot.service import ChatRef, UserRef
 from engines import REGISTRY
 from tests.e2e.telegram_fixtures import *  # noqa: F403
-from tests.e2e.telegram_fixtures import GROUP, PNG, buttons, current_board, press_and_wait
+from tests.e2e.telegram_fixtures import (
+    GROUP,
+    PNG,
+    buttons,
+    current_board,
+    open_table,
+    press_and_wait,
+)
 
 CHAT = ChatRef("telegram", str(GROUP), "", str(GROUP))
 
@@ -112,3 +119,29 @@ async def test_rematch_button_on_the_final_board(tg_bot):
     row = await tg_bot.service.live(CHAT)
     assert row.id == 2 and row.status == "active" and row.game == "hidden_castle"
     assert {s.name for s in row.seats} == {"Ann", "Bob"}
+
+
+async def test_undo_asked_in_the_group_and_declined_then_accepted(tg_bot):
+    standin = tg_bot.standin
+    await open_table(standin)  # 18 Ghosts: Ann places first; no chance, nothing hidden
+    service = tg_bot.service
+    row = await service.live(CHAT)
+    game = REGISTRY[row.game]
+    ann = UserRef("telegram", "1001", "Ann")
+    await service.move(CHAT, ann, game.legal_actions(game.load(row.state), 0)[0])
+
+    asked = await say_and_wait(standin, standin.ann, "/escape undo", "sendMessage")
+    assert "Ann asks to take back their last move" in asked["text"]
+    accept, decline = (b["callback_data"] for b in buttons(asked))
+    query = await standin.press(standin.carol, asked, accept)
+    answer = await standin.answer(query)
+    assert "Only the other players" in answer.get("text", "")
+    await press_and_wait(standin, standin.bob, asked, decline, after_methods=("sendMessage",))
+    assert "Bob declines" in standin.calls_of("sendMessage")[-1].result["text"]
+
+    asked = await say_and_wait(standin, standin.ann, "/escape undo", "sendMessage")
+    accept = buttons(asked)[0]["callback_data"]
+    await press_and_wait(standin, standin.bob, asked, accept)
+    row = await service.live(CHAT)
+    assert game.to_act(game.load(row.state)) == [0]
+    assert [e.undone for e in await service.store.log(row.id) if e.seat >= 0] == [True]

@@ -70,8 +70,10 @@ def test_several_room_cards_in_one_turn_lower_floors_first():
     assert "play room2b2" not in G.legal_actions(s, 0)
     s = act(s, 0, "play room1b3")
     assert G.legal_actions(s, 0) == ["play room2b2", "done"]
-    s = act(s, 0, "play room2b2")  # nothing more to play: the turn ends by itself
+    s = act(s, 0, "play room2b2")  # nothing more to play, yet only `done` ends the run
     assert [len(f.rooms) for f in s.houses[0]] == [2, 1, 0]
+    assert G.to_act(s) == [0] and G.legal_actions(s, 0) == ["done"]
+    s = act(s, 0, "done")
     assert s.turn == 1 and G.to_act(s) == [CHANCE]
     s = draw(s, "ghost", "cat", "room3b1")
     assert len(s.hands[0]) == 3 and G.to_act(s) == [1]
@@ -347,7 +349,7 @@ def test_the_discard_pile_is_reshuffled_when_the_deck_runs_out():
     """'If the deck runs out of cards, it is reshuffled.'"""
     s = table([["room1b1", "room1b2", "ghost"], ["cat"]], deck={"wild": 1})
     s.discard = {"ghost": 2, "room2b2": 1}
-    s = act(s, 0, "play room1b1", "play room1b2")  # floor 1 full, no second-floor room: over
+    s = act(s, 0, "play room1b1", "play room1b2", "done")  # floor 1 full, turn over
     s, events = G.apply(s, CHANCE, "wild")  # the deck's last card; one more is owed
     assert s.deck == {"ghost": 2, "room2b2": 1} and s.discard == {}
     assert "shuffled" in events[-1].text
@@ -361,7 +363,7 @@ def test_with_no_card_left_anywhere_the_hand_stays_short():
     """'If the deck runs out of cards, it is reshuffled' (an empty discard pile too: nothing
     to draw, a house decision)."""
     s = table([["room1b1", "ghost", "cat"], ["cat"]], deck={})
-    s = act(s, 0, "play room1b1")  # nothing else to play: the turn ends, nothing to draw
+    s = act(s, 0, "play room1b1", "done")  # the turn ends, nothing to draw
     assert G.to_act(s) == [1] and len(s.hands[0]) == 2
 
 
@@ -379,6 +381,10 @@ def test_refusals_say_what_is_wrong_and_labels_read_well():
     assert G.describe(s, "play room1b1") == "Play first-floor room (1 bulb)"
     assert G.describe(s, "ghost p2") == "Ghost on Bob's house"
     assert G.describe(s, "hole p1 2 p2") == "Hole: Ann's floor 2 ghost to Bob"
+    discarding = act(s, 0, "discard")
+    assert G.describe(discarding, "with room3b1") == "Discard third-floor room (1 bulb)"
+    lighting = act(table([["room1b3", "room2b3"], ["cat"]]), 0, "light 1")
+    assert G.describe(lighting, "with room2b3") == "Use second-floor room (3 bulbs) for the light"
 
 
 def test_a_ghost_sent_through_the_hole_onto_a_cat_is_cancelled():

@@ -12,12 +12,13 @@ ALMOST = ({"rooms": 2}, {"rooms": 2}, {"rooms": 1})  # one room short of a full 
 
 
 def escaping(hands, top: dict | None = None, escaper: int = 0):
-    """`escaper` plays the last room (a room3b2 added to their hand) and starts an escape."""
+    """`escaper` plays the last room (a room3b2 added to their hand), says `done` and so
+    starts an escape."""
     floors = [*ALMOST[:2], {**ALMOST[2], **(top or {})}]
     hands = [list(h) for h in hands]
     hands[escaper].append("room3b2")
     s = table(hands, {escaper: house(*floors)}, turn=escaper)
-    return act(s, escaper, "play room3b2")
+    return act(s, escaper, "play room3b2", "done")
 
 
 def test_a_full_house_does_not_refill_and_an_unstopped_escape_wins():

@@ -112,6 +112,21 @@ def test_the_cards_being_chosen_for_a_light_are_shown_only_to_their_owner():
     assert '"ghost"' not in json.dumps(G.view(s, None))
 
 
+@pytest.mark.parametrize("last_room", ["room1b2", "room2b2"])
+def test_a_run_of_rooms_tells_nothing_of_the_rest_of_the_hand(last_room):
+    """'you can play several cards in the same turn': the run ends by the mover's `done`, also
+    when the hand holds no further room, so the others cannot tell which case it is."""
+    houses = {0: house({"rooms": 1})}
+    can_go_on = table([["room1b1", last_room, "ghost"], ["cat"]], houses)
+    cannot = table([["room1b1", "ghost", "ghost"], ["cat"]], houses)
+    after = [act(s, 0, "play room1b1") for s in (can_go_on, cannot)]
+    for looker in (None, 1):
+        assert G.view(after[0], looker) == G.view(after[1], looker)
+    assert G.to_act(after[0]) == G.to_act(after[1]) == [0]
+    assert "done" in G.legal_actions(after[1], 0) and G.default_action(after[1], 0) == "done"
+    assert G.describe(after[1], "done") == "Done"
+
+
 def test_pictures_public_and_private():
     """Pictures: the table for everyone; a player's hand with its bulbs only in their view."""
     s = table(
@@ -128,7 +143,8 @@ def test_pictures_public_and_private():
     assert render.board_png("haunted_house", G.view(other, None)) == public
     assert render.board_png("haunted_house", G.view(other, 0)) != mine
     text = render.describe("haunted_house", G.view(s, 0))
-    assert "room2b3 (3 bulbs)" in text and "Ann (p1) holds 3 cards" in text
+    assert "Your hand (Ann): Room, floor 2 (3 bulbs), Cat (0 bulbs)" in text
+    assert "Ann (p1) holds 3 cards" in text and "room2b3" not in text  # names, not card ids
     assert "lit" in text and "1 ghost" in text and "a cat" in text
 
 

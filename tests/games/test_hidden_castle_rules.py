@@ -101,8 +101,10 @@ def test_placing_on_an_occupied_space_is_refused():
     s, _ = G.apply(s, 0, "place 5")
     with pytest.raises(IllegalAction, match="Space 5 is taken"):
         G.apply(s, 1, "place 5")
-    with pytest.raises(IllegalAction, match="empty Gallery space, numbered 1 to 28"):
+    with pytest.raises(IllegalAction, match="empty Gallery space from 1 to 28"):
         G.apply(s, 1, "place 0")
+    with pytest.raises(IllegalAction, match=r"with `place N`.*e\.g\. `place 1`"):  # the syntax
+        G.apply(s, 1, "place a 5")
 
 
 # ----- the die and guest moves -------------------------------------------------------------

@@ -1,0 +1,262 @@
+"""The terminal's set-up dialogue: resume a saved game or start a new one (game, options,
+players). A wrong answer is explained and asked again; only the end of input (Ctrl-D) or
+`quit` leaves, and it leaves cleanly."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+from bot.service import ChatRef, GameService, Reply, UserError, UserRef
+from bot.store import SessionRow
+from engines import REGISTRY, Game
+
+PLATFORM = "console"
+SCOPE = "terminal"
+# Before several saved games, every terminal game lived in this one chat; still resumable.
+LEGACY_CHAT = ChatRef(PLATFORM, "terminal")
+
+Ask = Callable[[str], Awaitable[str | None]]
+
+
+class Leave(Exception):
+    """The player closed the input or typed quit during set-up: nothing to play."""
+
+
+@dataclass
+class Chosen:
+    chat: ChatRef
+    replies: list[Reply]
+
+
+def local_user(name: str) -> UserRef:
+    """A player at this keyboard."""
+    return UserRef(PLATFORM, f"local:{name.lower()}", name)
+
+
+def chat_of(row: SessionRow) -> ChatRef:
+    return ChatRef(row.platform, row.chat, row.thread, row.scope)
+
+
+def game_list() -> str:
+    lines = ["Games:"]
+    for n, game in enumerate(REGISTRY.values(), start=1):
+        lines.append(
+            f"  {n}) {game.title} ({game.id}), {game.player_range()} players: {game.summary}"
+        )
+    return "\n".join(lines)
+
+
+def option_help(game: Game) -> str:
+    lines = [f"Options of {game.title} (press Enter to keep the default):"]
+    for name, option in sorted(game.options.items()):
+        lines.append(f"  {name}: {option.description}")
+    return "\n".join(lines)
+
+
+class Setup:
+    def __init__(self, service: GameService, ask: Ask, out: Callable[[str], None]) -> None:
+        self.service = service
+        self._ask = ask
+        self.out = out
+
+    async def ask(self, prompt: str) -> str:
+        line = await self._ask(prompt)
+        if line is None or line.strip().lower() in ("quit", "exit"):
+            raise Leave
+        return line.strip()
+
+    # ----- the whole dialogue -------------------------------------------------------
+    async def choose(self, game_id: str | None, names: list[str], options: str | None) -> Chosen:
+        saved = await self.saved()
+        game = self.find_game(game_id) if game_id else None
+        if game_id and game is None:
+            self.out(f"There is no game {game_id!r}.")
+        if game is not None:
+            same_game = [t for t in saved if t[0].game == game.id]
+            if names:
+                wanted = sorted(n.lower() for n in names if not is_bot(n))
+                bots = sum(1 for n in names if is_bot(n))
+                for row, waiting in same_game:
+                    humans = sorted(s.name.lower() for s in row.seats if s.kind == "human")
+                    if humans == wanted and len(row.seats) - len(humans) == bots:
+                        resumed = await self.resume(row, waiting)
+                        if resumed is not None:
+                            return resumed
+            elif same_game:
+                picked = await self.pick_saved(same_game)
+                if picked is not None:
+                    return picked
+        elif saved:
+            picked = await self.pick_saved(saved)
+            if picked is not None:
+                return picked
+        interactive = game is None  # asked for the game, so ask for its options too
+        if game is None:
+            game = await self.ask_game()
+        if options is None and interactive and game.options:
+            options = await self.ask_options(game)
+        return await self.start(game, names, options or "")
+
+    # ----- saved games --------------------------------------------------------------
+    async def saved(self) -> list[tuple[SessionRow, list[str]]]:
+        tables = await self.service.live_tables(PLATFORM, SCOPE)
+        tables += await self.service.live_tables(PLATFORM, LEGACY_CHAT.scope)
+        return sorted(tables, key=lambda t: t[0].id)
+
+    async def pick_saved(self, saved: list[tuple[SessionRow, list[str]]]) -> Chosen | None:
+        """List the saved games; the one chosen, resumed, or None for a new game."""
+        lines = ["Saved games:"]
+        for n, (row, waiting) in enumerate(saved, start=1):
+            lines.append(f"  {n}) {describe_saved(row, waiting)}")
+        lines.append("  n) a new game")
+        self.out("\n".join(lines))
+        while True:
+            numbers = "1" if len(saved) == 1 else f"1-{len(saved)}"
+            answer = (await self.ask(f"Resume which game? [{numbers}, or n]: ")).lower()
+            if answer in ("n", "new"):
+                return None
+            if answer.isdigit() and 1 <= int(answer) <= len(saved):
+                return await self.resume(*saved[int(answer) - 1])  # None: closed, start anew
+            self.out(
+                f"Type a number from 1 to {len(saved)} to resume that game, or n for a new one."
+            )
+
+    async def resume(self, row: SessionRow, waiting: list[str]) -> Chosen | None:
+        self.out(f"Resuming game {describe_saved(row, waiting)}")
+        chat = chat_of(row)
+        if row.status == "lobby":  # stopped between opening the table and its start
+            first = local_user(row.seats[0].name)
+            try:
+                return Chosen(chat, await self.service.begin(chat, first))
+            except UserError as exc:
+                await self.service.abort(chat, first, is_admin=True)
+                self.out(f"{exc} That table is closed; start a new game.")
+                return None
+        return Chosen(chat, await self.service.board(chat))
+
+    # ----- a new game ---------------------------------------------------------------
+    @staticmethod
+    def find_game(answer: str) -> Game | None:
+        """By number in the list, id, or the start of its title."""
+        text = answer.strip().lower()
+        games = list(REGISTRY.values())
+        if text.isdigit() and 1 <= int(text) <= len(games):
+            return games[int(text) - 1]
+        if text in REGISTRY:
+            return REGISTRY[text]
+        starts = [g for g in games if text and g.title.lower().startswith(text)]
+        return starts[0] if len(starts) == 1 else None
+
+    async def ask_game(self) -> Game:
+        self.out(game_list())
+        while True:
+            answer = await self.ask(f"Which game? [1-{len(REGISTRY)} or its id]: ")
+            game = self.find_game(answer)
+            if game is not None:
+                return game
+            if answer.lower() not in ("", "help", "?"):
+                self.out(f"There is no game {answer!r}.")
+            self.out(game_list())
+
+    async def ask_options(self, game: Game) -> str:
+        self.out(option_help(game))
+        chosen = []
+        for name, option in sorted(game.options.items()):
+            choices = "/".join(option.choices)
+            while True:
+                answer = (await self.ask(f"  {name} [{choices}] ({option.default}): ")).lower()
+                if not answer:
+                    break
+                if answer in option.choices:
+                    if answer != option.default:
+                        chosen.append(f"{name}={answer}")
+                    break
+                self.out(f"  {name} is one of: {', '.join(option.choices)} ({option.description}).")
+        return " ".join(chosen)
+
+    async def ask_names(self, game: Game) -> list[str]:
+        while True:
+            line = await self.ask(
+                f"Player names, separated by commas ({game.player_range()} players; `bot` "
+                "for a computer player, e.g. Ann,bot): "
+            )
+            names = [n.strip() for n in line.split(",") if n.strip()]
+            problem = names_problem(game, names)
+            if problem is None:
+                return names
+            self.out(problem)
+
+    async def start(self, game: Game, names: list[str], options: str) -> Chosen:
+        problem = names_problem(game, names) if names else None
+        if problem:
+            self.out(problem)
+        if not names or problem:
+            names = await self.ask_names(game)
+        while True:
+            try:
+                return await self._open(game, names, options)
+            except UserError as exc:  # a bad option from the command line: ask for them
+                self.out(str(exc))
+                options = await self.ask_options(game)
+
+    async def _open(self, game: Game, names: list[str], options: str) -> Chosen:
+        chat = await self._free_chat()
+        users = [local_user(name) for name in names if not is_bot(name)]
+        replies = await self.service.start(chat, users[0], game.id, options)
+        for user in users[1:]:
+            replies = await self.service.join(chat, user)
+        for _ in range(len(names) - len(users)):  # computer players (service/bots.py)
+            replies = await self.service.add_bot(chat, users[0])
+        row = await self.service.live(chat)
+        if row is not None and row.status == "lobby":
+            replies = await self.service.begin(chat, users[0])
+        return Chosen(chat, replies)
+
+    async def _free_chat(self) -> ChatRef:
+        """Each terminal game its own chat, so several can be saved side by side."""
+        used = {row.thread for row, _ in await self.saved()}
+        n = 1
+        while str(n) in used:
+            n += 1
+        return ChatRef(PLATFORM, "terminal", str(n), SCOPE)
+
+
+def is_bot(name: str) -> bool:
+    """`bot` among the names is a computer player."""
+    return name.strip().lower() == "bot"
+
+
+def names_problem(game: Game, names: list[str]) -> str | None:
+    """Why these names cannot play this game, or None."""
+    if not game.min_players <= len(names) <= game.max_players:
+        return (
+            f"{game.title} is for {game.player_range()} players; you named {len(names)}. "
+            "Type the names separated by commas, e.g. Ann,Bob (or Ann,bot)."
+        )
+    humans = [n for n in names if not is_bot(n)]
+    if not humans:
+        return "Name at least one player besides the bots, e.g. Ann,bot."
+    if len({n.lower() for n in humans}) != len(humans):
+        return "Each player at this keyboard needs a different name."
+    long = [n for n in names if len(n) > 32]
+    if long:
+        return f"A name is at most 32 characters: {long[0][:32]}..."
+    return None
+
+
+def describe_saved(row: SessionRow, waiting: list[str]) -> str:
+    game = REGISTRY[row.game]
+    title = game.title
+    names = ", ".join(s.name for s in row.seats)
+    options = " ".join(
+        f"{k}={v}"
+        for k, v in row.options.items()
+        if k in game.options and v != game.options[k].default
+    )
+    state = (
+        "waiting for players"
+        if row.status == "lobby"
+        else "waiting for " + (", ".join(waiting) or "the dice")
+    )
+    return f"#{row.id} {title}" + (f" ({options})" if options else "") + f" with {names}: {state}."
