@@ -199,6 +199,12 @@ async def test_private_views_go_by_deep_link_only_to_their_owner(tg_bot):
     mine = [m for m in standin.bot_messages(actor["id"]) if choice_buttons(m)][-1]
     mark = len(standin.calls)
     await press_and_wait(standin, actor, mine, choice_buttons(mine)[0]["callback_data"])
+    # a run of rooms ends only by Done (it never ends by itself, which would tell the table
+    # the hand holds no further room): finish the turn, so cards are drawn
+    mine = [m for m in standin.bot_messages(actor["id"]) if choice_buttons(m)]
+    done = [b for b in choice_buttons(mine[-1]) if b["text"] == "Done"] if mine else []
+    if done:
+        await press_and_wait(standin, actor, mine[-1], done[0]["callback_data"])
     await command(standin, carol, "/escape games")  # queued behind the move's messages
     for call in standin.calls_of("sendMessage", "sendPhoto", after=mark):
         if call.params["chat_id"] == GROUP:
