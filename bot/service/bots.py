@@ -148,7 +148,6 @@ class BotSeats:
     async def _bot_moves(self: GameService, row: SessionRow, game: Game, state, pos: int):
         """Bots and stand-ins play at once, each in turn, until a human is to act (or the
         game ends). Where a human may act now too, the choice is left to the humans."""
-        from bot.service.game_service import _events
 
         events: list[Event] = []
         entries: list[NewEntry] = []
@@ -162,12 +161,9 @@ class BotSeats:
             action, pos = await self._ai_choice(
                 row, game, state, seat, seat_level(row, bots[seat]), pos
             )
-            state, happened = game.apply(state, seat, action)
-            events += happened
-            entries.append(NewEntry(seat, action, None, _events(happened)))
-            state, more, chance_entries, pos = self._resolve_chance(game, state, row.seed, pos)
-            events += more
-            entries += chance_entries
+            state, said, logged, pos = self._play_for(game, state, seat, action, row.seed, pos)
+            events += said
+            entries += logged
         return state, events, entries, pos
 
     async def _ai_for_late(
@@ -175,7 +171,6 @@ class BotSeats:
     ):
         """`timeout=ai`: the AI plays the late players' turn; their seats stay theirs, and
         they take over again simply by acting."""
-        from bot.service.game_service import _events
 
         events: list[Event] = []
         entries: list[NewEntry] = []
@@ -193,10 +188,9 @@ class BotSeats:
                 f"Time is up for {row.seats[seat].name}: the bot plays "
                 f"{game.describe(state, action)} for them."
             )
-            state, happened = game.apply(state, seat, action)
-            entries.append(NewEntry(seat, action, None, _events([note, *happened])))
-            events += [note, *happened]
-            state, more, chance, pos = self._resolve_chance(game, state, row.seed, pos)
-            events += more
-            entries += chance
+            state, said, logged, pos = self._play_for(
+                game, state, seat, action, row.seed, pos, note
+            )
+            events += said
+            entries += logged
         return state, events, entries, pos

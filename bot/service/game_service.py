@@ -390,6 +390,15 @@ class GameService(TableClock, BotSeats, TableMemory):
                 row, game, state, events + more, entries + chance_entries, pos
             )
 
+    def _play_for(self, game: Game, state, seat: int, action: str, seed: int, pos: int, note=None):
+        """A move the bot makes for a seat (a bot's own, or a late player's), then the chance
+        it leads to: logged like a player's move, with the bot's note first."""
+        state, happened = game.apply(state, seat, action)
+        said = [note, *happened] if note is not None else list(happened)
+        entries = [NewEntry(seat, action, None, _events(said))]
+        state, more, chance, pos = self._resolve_chance(game, state, seed, pos)
+        return state, said + more, entries + chance, pos
+
     def _resolve_chance(self, game: Game, state, seed: int, pos: int):
         """Apply chance outcomes from the session's generator until a player must act."""
         events: list[Event] = []

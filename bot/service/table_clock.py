@@ -56,7 +56,6 @@ class TableClock:
         """Serve a due deadline once: close a reaction window with `pass`, or play the
         game's default move for the late players (timeout=skip), or else warn and open a
         vote. Returns the replies for the game's chat (nothing if it was not due)."""
-        from bot.service.game_service import _events
 
         async with self._lock(session_id):
             row = await self.store.session(session_id)
@@ -85,12 +84,11 @@ class TableClock:
                         f"Time is up for {row.seats[seat].name}: "
                         f"the bot plays {game.describe(state, action)}."
                     )
-                    state, happened = game.apply(state, seat, action)
-                    entries.append(NewEntry(seat, action, None, _events([note, *happened])))
-                    events += [note, *happened]
-                    state, more, chance, pos = self._resolve_chance(game, state, row.seed, pos)
-                    events += more
-                    entries += chance
+                    state, said, logged, pos = self._play_for(
+                        game, state, seat, action, row.seed, pos, note
+                    )
+                    events += said
+                    entries += logged
             if not entries and row.clock.get("timeout") == "ai" and not row.clock.get("reaction"):
                 state, events, entries, pos = await self._ai_for_late(row, game, state, pos, late)
             if entries:

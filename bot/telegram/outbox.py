@@ -519,21 +519,13 @@ class Outbox:
                 chat, caption_html, markup, reply_to=reply_to, raise_forbidden=raise_forbidden,
                 owe=owe,
             )  # fmt: skip
-        if picture.filename.endswith(".gif"):  # a replay: sent as a photo it would stand still
-            sending = self.bot.send_animation(
-                chat_id=int(chat.chat),
-                animation=picture.png,
-                filename=picture.filename,
-                caption=caption_html or None,
-                parse_mode=ParseMode.HTML,
-                reply_markup=markup,
-                message_thread_id=_thread(chat),
-                reply_parameters=_reply(reply_to),
-            )
-            return await self._sent(sending, chat, "an animation", raise_forbidden, owe)
-        sending = self.bot.send_photo(
+        # a replay is sent as an animation: sent as a photo it would stand still
+        animated = picture.filename.endswith(".gif")
+        send = self.bot.send_animation if animated else self.bot.send_photo
+        media = {"animation" if animated else "photo": picture.png}
+        sending = send(
             chat_id=int(chat.chat),
-            photo=picture.png,
+            **media,
             filename=picture.filename,
             caption=caption_html or None,
             parse_mode=ParseMode.HTML,
@@ -541,7 +533,8 @@ class Outbox:
             message_thread_id=_thread(chat),
             reply_parameters=_reply(reply_to),
         )
-        return await self._sent(sending, chat, "a photo", raise_forbidden, owe)
+        what = "an animation" if animated else "a photo"
+        return await self._sent(sending, chat, what, raise_forbidden, owe)
 
     async def _send_text(
         self,

@@ -79,3 +79,12 @@ def combat(dice, attack=2, per_player=0, *specials, name="Brute", loot=True):
     if specials:
         step["specials"] = list(specials)
     return step
+
+
+def room_with(options, monkeypatch, *steps, picks=("smith", "tailor"), who="smith", **chars):
+    """A test room opened by `who` in a game with `options`, prisoners' fields set first."""
+    add_card(monkeypatch, *steps)
+    s = started(picks, options=options)
+    for name, fields in chars.items():
+        s = set_char(s, name, **fields)
+    return open_card(s, "t_room", who=who)

@@ -6,11 +6,10 @@ from __future__ import annotations
 from test_dark_castle_helpers import (
     G,
     act,
-    add_card,
     chance,
     char,
     combat,
-    open_card,
+    room_with,
     set_char,
     started,
 )
@@ -21,12 +20,8 @@ from engines.dark_castle import cards as C
 PLAGUE = {"plague": "on"}
 
 
-def plague_room(monkeypatch, *steps, picks=("smith", "tailor"), who="smith", **chars):
-    add_card(monkeypatch, *steps)
-    s = started(picks, options=PLAGUE)
-    for name, fields in chars.items():
-        s = set_char(s, name, **fields)
-    return open_card(s, "t_room", who=who)
+def plague_room(monkeypatch, *steps, **kwargs):
+    return room_with(PLAGUE, monkeypatch, *steps, **kwargs)
 
 
 def test_the_pack_holds_15_chapters_its_boss_4_plague_cards_and_4_items():
