@@ -11,7 +11,9 @@ turns the next chapter and draws the item cards (the healthiest unmarked one, wh
 lurk); items go to free hands; the most wounded prisoner rests whenever they are down 2 HP
 or more; strike items are thrown at once; a failed roll is re-rolled when an item allows
 it; a choice is judged by a rough value of its steps (plague counts against it). It knows
-nothing of the knapsack and takes tainted loot without a thought.
+nothing of the knapsack and takes tainted loot without a thought. With the Ritual Chalice it
+holds the blood ritual for a prisoner down to a third of their HP, donors giving what keeps
+them at two thirds; it never casts from the Spell Book; a companion is a fighter like any.
 The target (issue 16) is a win rate between 15% and 75% for every castle and party size.
 Last measured (40 games a cell, rules_version 3, on a loaded shared machine):
                   solo    2p     3p     4p
@@ -115,8 +117,35 @@ def sensible(game, state, seat, legal, rng: random.Random) -> str:
             return takes[0]
         if kind == "share":
             return "done"
+        # The blood ritual (Pack 2) for a prisoner down to a third of their HP.
+        rites = [
+            a for a in legal if a.startswith("rite ") and chars[idx(a.split()[1])]["seat"] >= 0
+        ]
+        low = [a for a in rites if chars[idx(a.split()[1])]["hp"] * 3 <= hp0]
+        if low:
+            rite = min(low, key=lambda a: chars[idx(a.split()[1])]["hp"])
+            donors = [
+                k
+                for k, c in enumerate(chars)
+                if k != idx(rite.split()[1])
+                and not game._immune(s, k)
+                and c["hp"] - 1 >= game._cap(s, k) * 2 // 3
+            ]
+            if donors:
+                return rite
         turns = [a for a in legal if a.startswith("turn ")]
         return max(turns, key=lambda a: chars[idx(a.split()[1])]["hp"])
+    if kind == "chalice":
+        # Donors above two thirds of their HP give down to two thirds; then drink (or stop).
+        gifts = [a for a in legal if a.startswith("give ")]
+        for action in sorted(gifts, key=lambda a: -int(a.split()[2])):
+            k = idx(action.split()[1])
+            top = hp0 if chars[k]["seat"] >= 0 else game._cap(s, k)
+            if chars[k]["hp"] - int(action.split()[2]) >= top * 2 // 3:
+                return action
+        return "drink" if "drink" in legal else "stop"
+    if kind == "cast":
+        return "roll"
     if kind == "drawer":
         # The healthiest unmarked prisoner draws: a curse hurts them least.
         return max(legal, key=lambda a: (not game._marked(s, idx(a.split()[1])),
@@ -175,6 +204,7 @@ def sensible(game, state, seat, legal, rng: random.Random) -> str:
 CASTLES = {
     "core": {},
     "cult alone": {"cult": "on", "castle": "pack"},
+    "undead alone": {"undead": "on", "castle": "pack"},
     "plague alone": {"plague": "on", "castle": "pack"},
     "collector": {"collector": "on"},
     "mixed": {name: "on" for name in C.SUPPLEMENTS},

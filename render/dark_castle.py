@@ -22,8 +22,12 @@ TRAIT = {
 HEADER = 96
 
 
+# A companion's special face (Scourge of the Undead Queen): a purple star.
+SPECIAL = ("star", T.PURPLE, "S", "the special face")
+
+
 def _symbol(d: ImageDraw.ImageDraw, x: float, y: float, r: float, trait: str) -> None:
-    shape, colour, letter, _ = TRAIT[trait]
+    shape, colour, letter, _ = TRAIT.get(trait, SPECIAL)
     cy = y + (r * 0.15 if shape == "triangle" else 0)
     T.token(d, (x, cy), r, shape, colour, letter)
 
@@ -217,13 +221,18 @@ def _party(d: ImageDraw.ImageDraw, view: dict) -> None:
     box_h = 176 if len(chars) > 2 else 200
     y = HEADER + 16
     acting = set(view["to_act"])
+    relics = view.get("relics") or {}
+    ritual = relics.get("ritual") or {}
     for char in chars:
         x = PARTY_X
-        hl = char["seat"] in acting
+        comp = char.get("companion")
+        hl = char["seat"] in acting and not comp  # a companion: anyone acts for it
         d.rounded_rectangle((x, y, WIDTH - 20, y + box_h - 10), 14,
-                            fill=T.HIGHLIGHT if hl else T.PANEL, outline=T.INK, width=2)  # fmt: skip
-        d.rounded_rectangle((x + 8, y + 12, x + 44, y + 40), 6, fill=T.NIGHT)
-        T.text(d, (x + 26, y + 26), f"P{char['seat'] + 1}", 18, T.WHITE, "mm")
+                            fill=T.HIGHLIGHT if hl else T.PANEL,
+                            outline=T.PURPLE if comp else T.INK, width=5 if comp else 2)  # fmt: skip
+        d.rounded_rectangle((x + 8, y + 12, x + 44, y + 40), 6, fill=T.PURPLE if comp else T.NIGHT)
+        badge = "ALLY" if comp else f"P{char['seat'] + 1}"
+        T.text(d, (x + 26, y + 26), badge, 14 if comp else 18, T.WHITE, "mm")
         title = char["title"] or "(choosing)"
         name = f"{title} - {char['player']}"
         T.text(d, (x + 54, y + 26), name[:32], 24, T.INK, "lm")
@@ -240,24 +249,36 @@ def _party(d: ImageDraw.ImageDraw, view: dict) -> None:
             tags.append("MARKED")
         if char.get("cult_die"):
             tags.append("CULT DIE")
+        if comp:
+            tags.append("SPIRIT" if comp["immune"] else "COMPANION")
+        if ritual.get("to") == char["who"]:
+            tags.append("DRINKS")
+        if char["who"] in ritual.get("gifts", {}):
+            tags.append(f"GIVES {ritual['gifts'][char['who']]}")
+        if (relics.get("casting") or {}).get("by") == char["who"]:
+            tags.append("CASTING")
         if tags:
             T.text(d, (WIDTH - 34, y + 26), " / ".join(tags), 20, T.VERMILION, "rm")
         # Hit points: a bar and the number.
-        bar = (x + 14, y + 50, x + 250, y + 74)
+        bar = (x + 14, y + 50, x + (196 if comp else 250), y + 74)  # a companion: room for S
         d.rectangle(bar, fill=T.WHITE, outline=T.INK, width=2)
-        if hp0:
-            fill = bar[0] + (bar[2] - bar[0]) * max(0, char["hp"]) / hp0
-            colour = T.GREEN if char["hp"] * 3 > hp0 else T.VERMILION
+        top = char.get("hp_max") or hp0  # a companion has its own start
+        if top:
+            fill = bar[0] + (bar[2] - bar[0]) * max(0, char["hp"]) / top
+            colour = T.GREEN if char["hp"] * 3 > top else T.VERMILION
             d.rectangle(
                 (bar[0] + 2, bar[1] + 2, max(bar[0] + 2, fill - 2), bar[3] - 2), fill=colour
             )
-        T.text(d, (x + 262, y + 62), f"{char['hp']}/{hp0} HP", 22, T.INK, "lm")
+        T.text(d, (bar[2] + 12, y + 62), f"{char['hp']}/{top} HP", 22, T.INK, "lm")
         # Die traits as shapes with counts.
-        tx = x + 376
+        tx, step = (x + 318, 54) if comp else (x + 376, 58)
         for t in ("m", "c", "w"):
             _symbol(d, tx, y + 62, 15, t)
             T.text(d, (tx + 20, y + 62), str(char["traits"].get(t, 0)), 22, T.INK, "lm")
-            tx += 58
+            tx += step
+        if comp:  # and its special face
+            _symbol(d, tx, y + 62, 15, "x")
+            T.text(d, (tx + 20, y + 62), "1", 22, T.INK, "lm")
         # Items and the last roll.
         items = ", ".join(i["name"] + (" (2H)" if i["hands"] == 2 else "") for i in char["items"])
         iy = y + 88
@@ -272,6 +293,9 @@ def _party(d: ImageDraw.ImageDraw, view: dict) -> None:
             used = " (used)" if flaw["used"] else ""
             iy = T.paragraph(d, (x + 14, iy), f"Flaw: {flaw['name']}{used}", 18, 330, T.DARK,
                              max_lines=1)  # fmt: skip
+        if comp:
+            iy = T.paragraph(d, (x + 14, iy), f"Special (S): {comp['special']}", 18, 330,
+                             T.PURPLE, max_lines=2)  # fmt: skip
         if char.get("curses"):
             cursed = ", ".join(c["name"] for c in char["curses"])
             T.paragraph(d, (x + 14, iy), f"Curses: {cursed}", 18, 330, T.VERMILION, max_lines=1)
@@ -348,7 +372,7 @@ def describe(view: dict) -> str:
         items = ", ".join(i["name"] for i in char["items"]) or "no items"
         roll = ""
         if char["roll"]:
-            roll = "; last roll " + " ".join(TRAIT[t][3] for t in char["roll"])
+            roll = "; last roll " + " ".join(TRAIT.get(t, SPECIAL)[3] for t in char["roll"])
         curses = ", ".join(c["name"] for c in char.get("curses", []))
         curses = f"; cursed: {curses}" if curses else ""
         cult = "; rolls the cult die" if char.get("cult_die") else ""
@@ -358,9 +382,22 @@ def describe(view: dict) -> str:
             cult += f"; flaw {char['flaw']['name']}" + (" (used)" if char["flaw"]["used"] else "")
         if char.get("stored"):
             cult += "; in the knapsack: " + ", ".join(i["name"] for i in char["stored"])
+        comp = char.get("companion")
+        if comp:
+            faces = ", ".join(TRAIT.get(f, SPECIAL)[3] if len(f) == 1 else
+                              f"{TRAIT[f[0]][3]} double" for f in char.get("faces", []))  # fmt: skip
+            cult += f"; a companion, die: {faces}; {comp['trait']} Special: {comp['special']}"
+        top = char.get("hp_max") or view["hp_start"]
         parts.append(
             f"{char['title'] or 'An unchosen prisoner'} ({char['player']}): "
-            f"{char['hp']} of {view['hp_start']} HP, {items}{curses}{cult}{roll}."
+            f"{char['hp']} of {top} HP, {items}{curses}{cult}{roll}."
+        )
+    relics = view.get("relics") or {}
+    ritual = relics.get("ritual")
+    if ritual:
+        gifts = ", ".join(f"{who.title()} {n} HP" for who, n in ritual["gifts"].items())
+        parts.append(
+            f"Blood ritual for the {ritual['to'].title()}: pledged {gifts or 'nothing yet'}."
         )
     if view.get("pool"):
         parts.append("On the table: " + ", ".join(i["name"] for i in view["pool"]) + ".")

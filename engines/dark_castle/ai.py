@@ -13,9 +13,11 @@ from engines.dark_castle.game import CASTLE_CHAPTERS, DarkCastle, DarkCastleStat
 def evaluate(game: DarkCastle, s: DarkCastleState) -> list[float]:
     if not all(c["who"] for c in s.chars):
         return [0.5] * len(s.names)
-    weakest = min(c["hp"] for c in s.chars) / s.hp_start
-    average = sum(c["hp"] for c in s.chars) / (s.hp_start * len(s.chars))
+    # A companion (Pack 2) may fall without losing the game: only prisoners count here.
+    prisoners = [c for c in s.chars if c["seat"] >= 0]
+    weakest = min(c["hp"] for c in prisoners) / s.hp_start
+    average = sum(c["hp"] for c in prisoners) / (s.hp_start * len(prisoners))
     progress = len(s.used) / (CASTLE_CHAPTERS + 1)
-    items = sum(len(c["items"]) for c in s.chars) / (2 * len(s.chars))
+    items = sum(len(c["items"]) for c in prisoners) / (2 * len(prisoners))
     value = 0.45 * weakest + 0.2 * average + 0.3 * progress + 0.05 * items
     return [value] * len(s.names)

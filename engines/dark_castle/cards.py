@@ -18,11 +18,13 @@ The supplements (each a game option; `SUPPLEMENTS` below) add one JSON file each
   whoever drew them, the plague die and thresholds (`PLAGUE_DIE`, `PLAGUE_THRESHOLDS`),
   `carrier` combats and tainted loot, three prisoners with split doubles, the knapsack
   (`stored` items, moved only between chapters).
+- companions (undead.json): companion event cards (`kind` "companion") in the item deck;
+  the companions themselves (`COMPANIONS`, also in `CHARACTERS` with `companion` set) with
+  their own die (a special face `x`), HP, a characteristic and a combat special
+  (`COMPANION_SPECIALS`); combats flagged `prisoners_only` roll no die per player for them.
+  Relics: the Ritual Chalice (effect `chalice`) and the Spell Book (effect `spellbook`,
+  `SPELLS` and `SPELL_DIE`). The rules live in `undead.py`.
 Not built yet (what the vocabulary still lacks):
-- companions: a `companion` step and entries in `chars` with their own die and HP,
-  flagged so their death does not end the game and "per player" does not count them;
-  relics as items with new effects (the chalice: HP given by donors to a recipient
-  between chapters; the spell book: a spell die rolled instead of the character die);
 - collector's box (collector.json): flaws (`FLAWS`, one use each, using the item effects),
   start cards and bosses shuffled in, epilogues (`EPILOGUES`) read at the end. Still
   missing: death dice (a shield face `s` and split faces among the chapter dice outcomes,
@@ -102,6 +104,8 @@ ITEM_EFFECTS = (
     "cure",  # lose n plague
     "mask",  # no plague from carriers in combat
     "knapsack",  # n more items stored, unusable during a chapter
+    "chalice",  # the blood ritual between chapters (undead)
+    "spellbook",  # cast a spell instead of rolling (undead)
 )  # fmt: skip
 
 # The supplements, each a game option: the content set it adds and its own boss (the one a
@@ -110,6 +114,7 @@ SUPPLEMENTS: dict[str, dict] = {
     "cult": {"title": "Cult of the Death Knight", "boss": "b_deathknight"},
     "plague": {"title": "Blight of the Plague Lord", "boss": "b_plaguelord"},
     # The Collector's Box has no chapters: it adds flaws, start cards, bosses and epilogues.
+    "undead": {"title": "Scourge of the Undead Queen", "boss": "b_undeadqueen"},
     "collector": {"title": "The Collector's Box", "boss": "", "chapters": False},
 }
 # The plague die, never re-rolled or modified: our faces are the published 0, 0, 1, 1, 2, 3
@@ -119,6 +124,30 @@ PLAGUE_THRESHOLDS = ((3, 1), (6, 2), (9, 3))
 # The cult die (Marked for Death): 4 white faces and 2 black; our faces (no public source
 # gives them). Outcomes name a black face "black <trait>".
 CULT_DIE = ["m", "c", "w", "ww", "black m", "black c"]
+# Scourge of the Undead Queen. A companion's die has one special face `x`: in a chapter's
+# combat it triggers the companion's special; against a boss it only blocks; outside combat it
+# counts as a double of the trait the roll needs (the roller's choice, so always the best one).
+SPECIAL_FACE = "x"
+COMPANION_SPECIALS = ("chill", "sunder", "rally")
+# The Spell Book: our spells (each with its requirement) and our spell die.
+SPELLS: dict[str, dict] = {
+    "bolt": {"name": "Bone Bolt", "needs": "combat",
+             "text": "In combat. Success: two dice of the row are struck away (the most common "
+                     "trait first); partial: one."},
+    "ward": {"name": "Veil of Ash", "needs": "combat",
+             "text": "In combat. Success: every fighter blocks this round; partial: the caster "
+                     "blocks."},
+    "mend": {"name": "Knit Flesh", "needs": "wounded",
+             "text": "Someone is wounded. Success: everyone gains 2 HP; partial: the caster "
+                     "gains 2 HP."},
+    "insight": {"name": "Second Sight", "needs": "test",
+                "text": "A test. Success: the roll counts as a double of the trait asked; "
+                        "partial: as a single of it."},
+}  # fmt: skip
+# Faces: 2 success, 1 partial, 1 recoil (the caster loses 2 HP), 1 stray (the ally with the
+# most HP loses 2 HP), 1 crumble (the book is destroyed, the spell fails). Our faces.
+SPELL_DIE = ["success", "success", "partial", "recoil", "stray", "crumble"]
+SPELL_HURT = 2
 # What a curse can do: `now` HP lost at once; `frail` extra damage from enemy attacks;
 # `drain` HP lost whenever a chapter is turned; `noblock` doubles do not block;
 # `marked` Marked for Death; `lift` when it goes: "now", "rest" (its holder rests),
@@ -131,7 +160,8 @@ _DIR = Path(__file__).parent / "content"
 
 def _load() -> dict[str, dict]:
     cards: dict[str, dict] = {
-        "start": {}, "chapter": {}, "boss": {}, "item": {}, "flaw": {}, "epilogue": {}
+        "start": {}, "chapter": {}, "boss": {}, "item": {}, "flaw": {}, "epilogue": {},
+        "companion": {},
     }  # fmt: skip
     for path in sorted(_DIR.glob("*.json")):
         data = json.loads(path.read_text(encoding="utf-8"))
@@ -143,6 +173,8 @@ def _load() -> dict[str, dict]:
             cards["item"][item["id"]] = dict(item, set=path.stem)
         for flaw in data.get("flaws", []):
             cards["flaw"][flaw["id"]] = dict(flaw, set=path.stem, kind="flaw", hands=0)
+        for comp in data.get("companions", []):
+            cards["companion"][comp["id"]] = dict(comp, set=path.stem)
         if data.get("epilogues"):
             cards["epilogue"][path.stem] = data["epilogues"]
     return cards
@@ -159,6 +191,12 @@ FLAWS: dict[str, dict] = CARDS["flaw"]
 TOOLS: dict[str, dict] = {**ITEMS, **FLAWS}
 EPILOGUES: dict[str, dict] = CARDS["epilogue"]
 ALL_CARDS: dict[str, dict] = {**STARTS, **CHAPTERS, **BOSSES}
+# Companions (undead): their own die and HP; they roll like prisoners, so they are characters
+# too (flagged, never offered at `pick`).
+COMPANIONS: dict[str, dict] = CARDS["companion"]
+for _id, _comp in COMPANIONS.items():
+    CHARACTERS[_id] = {"title": _comp["title"], "faces": _comp["faces"], "set": _comp["set"],
+                       "companion": True}  # fmt: skip
 
 
 def die_outcomes(faces: list[str]) -> list[tuple[str, float]]:
@@ -242,6 +280,8 @@ def check_card(card: dict) -> list[str]:
             if "n" in card and not isinstance(card["n"], int):
                 problems.append(f"{at}: a chapter number is a whole number")
             if kind == "combat":
+                if step.get("prisoners_only") and not step.get("per_player"):
+                    problems.append(f"{at}: prisoners_only needs dice per player")
                 if set(step.get("dice", "")) - set(TRAITS):
                     problems.append(f"{at}: bad dice")
                 if not step.get("dice") and not step.get("per_player"):
@@ -287,6 +327,10 @@ def is_curse(item_id: str) -> bool:
     return ITEMS[item_id].get("kind") == "curse"
 
 
+def is_companion_card(item_id: str) -> bool:
+    return ITEMS[item_id].get("kind") == "companion"
+
+
 def is_plague_card(item_id: str) -> bool:
     return ITEMS[item_id].get("kind") == "plague"
 
@@ -312,7 +356,10 @@ def check_item(item: dict) -> list[str]:
         plague = item.get("plague", {})
         if not plague or set(plague) - {"roll", "gain", "hurt"}:
             problems.append(f"{item['id']}: a plague card needs roll, gain or hurt")
-    if item.get("kind") not in (None, "curse", "plague"):
+    is_event = item.get("kind") == "companion"
+    if is_event and (item.get("companion") not in COMPANIONS or item.get("hands") != 0):
+        problems.append(f"{item['id']}: a companion event names a companion, held in no hand")
+    if item.get("kind") not in (None, "curse", "plague", "companion"):
         problems.append(f"{item['id']}: unknown kind")
     if len(item.get("id", "")) > 12:
         problems.append(f"{item['id']}: id longer than 12 letters")
@@ -321,4 +368,24 @@ def check_item(item: dict) -> list[str]:
             problems.append(f"{item['id']}: unknown effect {effect.get('k')!r}")
     if item.get("uses", "keep") not in ("keep", "discard", "chapter"):
         problems.append(f"{item['id']}: unknown uses")
+    return problems
+
+
+def check_companion(comp: dict) -> list[str]:
+    """Problems with a companion's data: a die of six faces with one special face, HP, a
+    characteristic and a known combat special."""
+    problems = []
+    name = comp.get("id", "?")
+    for key in ("id", "title", "faces", "hp", "text", "trait", "special"):
+        if key not in comp:
+            problems.append(f"{name}: no {key}")
+    faces = comp.get("faces", [])
+    if len(faces) != 6 or faces.count(SPECIAL_FACE) != 1:
+        problems.append(f"{name}: a companion die has six faces, one of them special")
+    if any(set(f) - set(TRAITS) for f in faces if f != SPECIAL_FACE):
+        problems.append(f"{name}: bad face")
+    if comp.get("special", {}).get("k") not in COMPANION_SPECIALS:
+        problems.append(f"{name}: unknown special")
+    if not 1 <= comp.get("hp", 0) <= 12:
+        problems.append(f"{name}: HP from 1 to 12")
     return problems

@@ -126,6 +126,8 @@ def combat_text(step: dict, players: int = 0) -> str:
     extra = step.get("per_player", 0)
     if extra:
         row.append(f"{extra} rolled die per player" if extra == 1 else f"{extra} dice per player")
+        if step.get("prisoners_only"):  # Pack 2: companions are not counted here
+            row[-1] += " (companions not counted)"
     tags = [t for t in ("cultist", "carrier") if step.get(t)]
     tag = f", a {' and '.join(tags)}" if tags else ""
     return f"combat with {step['name']}{tag} ({', '.join(row)}; attack {step['attack']})"
@@ -166,3 +168,17 @@ def fail_reason(step: dict, face: str) -> str:
     if step.get("double") and len(face) < 2 and set(face) & set(step["trait"]):
         return "a double was needed"
     return f"{traits(step['trait'], step.get('double', False))} was needed"
+
+
+def spell_text(name: str) -> str:
+    """A spell of the Spell Book with its requirement and what the spell die can do."""
+    spell = C.SPELLS[name]
+    return f"{spell['name']} (cast {name}): {spell['text']}"
+
+
+def companion_text(comp: dict) -> str:
+    """A companion as the card says it: HP, die, characteristic, special."""
+    faces = ", ".join("special" if f == C.SPECIAL_FACE else f.upper() for f in comp["faces"])
+    special = comp["special"]
+    return (f"{comp['title']}: {comp['hp']} HP, die {faces}. {comp['trait']} Special, "
+            f"{special['name']}: {special['text']}")  # fmt: skip

@@ -29,10 +29,13 @@ from engines.contract import CHANCE, Event, Game, Option, Result, Seat
 from engines.dark_castle import cards as C
 from engines.dark_castle import explain as X
 from engines.dark_castle.rules_text import RULES_TEXT
+from engines.dark_castle.undead import UndeadRules
 
 CASTLE_CHAPTERS = 15
 LOG_LINES = 8
-CHANCE_KINDS = ("start", "chapter", "boss", "dice", "roll", "item", "gamble", "plague", "deal")
+CHANCE_KINDS = (
+    "start", "chapter", "boss", "dice", "roll", "item", "gamble", "plague", "deal", "spell"
+)  # fmt: skip
 CASTLES = ("mixed", "pack", "pack-numbered")
 
 
@@ -68,7 +71,7 @@ def _option(name: str) -> Option:
     return Option(("off", "on"), "off", f"{title}: its chapters, boss, cards and rules.")
 
 
-class DarkCastle(Game):
+class DarkCastle(UndeadRules, Game):
     id = "dark_castle"
     title = "Dark Castle"
     rules_version = 3
@@ -77,6 +80,7 @@ class DarkCastle(Game):
     options = {
         "cult": _option("cult"),
         "plague": _option("plague"),
+        "undead": _option("undead"),
         "collector": _option("collector"),
         "castle": Option(
             CASTLES,
@@ -154,28 +158,35 @@ class DarkCastle(Game):
             return sorted({c["seat"] for c in s.chars if not c["who"]})
         if kind in CHANCE_KINDS:
             return [CHANCE]
-        if kind == "react" or (kind == "discard" and not s.pending.get("party")):
-            return [s.chars[s.pending["char"]]["seat"]]
+        if kind in ("react", "cast") or (kind == "discard" and not s.pending.get("party")):
+            seat = s.chars[s.pending["char"]]["seat"]
+            return [seat] if seat >= 0 else list(range(len(s.names)))  # a companion: anyone
         return list(range(len(s.names)))
 
     # ----- what is legal ----------------------------------------------------------
     def _legal(self, s: DarkCastleState, seat: Seat) -> list[str]:
         p = s.pending
         kind = p["kind"]
-        mine = [k for k, c in enumerate(s.chars) if c["seat"] == seat]
+        mine = [k for k, c in enumerate(s.chars) if c["seat"] in (seat, -1)]  # -1: a companion
         if kind == "pick":
             taken = {c["who"] for c in s.chars}
             return [f"pick {w}" for w in self._prisoners(s) if w not in taken]
         if kind in ("between", "share"):
             out = [f"turn {c['who']}" for c in s.chars] if kind == "between" else ["done"]
             for item in s.pool:
-                out += [f"take {item} {c['who']}" for c in s.chars if self._fits(c, item)]
+                out += [f"take {item} {c['who']}" for c in s.chars if self._fits(c, item, s)]
             for k in mine:
                 out += [f"drop {i}" for i in s.chars[k]["items"]]
                 out += self._uses(s, k, "camp")
                 if kind == "between":
                     out += self._knapsack_moves(s, k)
+            if kind == "between":
+                out += self._chalice_moves(s, seat)
             return out
+        if kind == "chalice":
+            return self._ritual_moves(s, mine)
+        if kind == "cast":
+            return ["roll"] + [f"cast {x}" for x in self._spells(s, p["char"], p["for"])]
         if kind == "choose":
             step = self._step_at(p["card"], p["path"])
             out = [f"choose {i + 1}" for i in self._options(s, step)]
@@ -220,7 +231,11 @@ class DarkCastle(Game):
     def _prisoners(self, s: DarkCastleState) -> list[str]:
         """The characters on offer: the core six, and the three of the plague pack."""
         sets = self._item_sets(s)
-        return [w for w, c in C.CHARACTERS.items() if c.get("set", "core") in sets]
+        return [
+            w
+            for w, c in C.CHARACTERS.items()
+            if c.get("set", "core") in sets and not c.get("companion")
+        ]
 
     def _resters(self, s: DarkCastleState) -> list[int]:
         """Who may rest this round: not whoever the enemy singles out (focus_you), not a
@@ -256,19 +271,21 @@ class DarkCastle(Game):
             heal = C.has_effect(item_id, "heal")
             cure = C.has_effect(item_id, "cure") and s.chars[k].get("plague", 0) > 0
             if heal and not heal.get("all"):
-                if s.chars[k]["hp"] < s.hp_start or cure:
+                if s.chars[k]["hp"] < self._cap(s, k) or cure:
                     out.append(f"use {item_id}")
                 if when == "camp" and item_id in s.chars[k]["items"]:  # a flaw is not passed on
                     out += [
                         f"use {item_id} {c['who']}"
                         for j, c in enumerate(s.chars)
-                        if j != k and c["hp"] < s.hp_start
+                        if j != k and c["hp"] < self._cap(s, j)
                     ]
             else:
                 out.append(f"use {item_id}")
         return out
 
-    def _fits(self, char: dict, item: str) -> bool:
+    def _fits(self, char: dict, item: str, s: DarkCastleState | None = None) -> bool:
+        if char.get("seat") == -1:  # a companion (undead.py)
+            return s is not None and self._companion_fits(s, s.chars.index(char), item)
         used = sum(C.ITEMS[i]["hands"] for i in char["items"])
         return used + C.ITEMS[item]["hands"] <= 2
 
@@ -288,8 +305,8 @@ class DarkCastle(Game):
                     ok = char.get("plague", 0) > 0 and when in ("camp", "combat", "choice")
                 elif kind == "heal":
                     # In camp the item can still change hands; elsewhere it heals its holder.
-                    who = s.chars if when == "camp" or effect.get("all") else [char]
-                    ok = any(c["hp"] < s.hp_start for c in who) and when in (
+                    who = range(len(s.chars)) if when == "camp" or effect.get("all") else [k]
+                    ok = any(s.chars[j]["hp"] < self._cap(s, j) for j in who) and when in (
                         "camp",
                         "combat",
                         "choice",
@@ -363,7 +380,7 @@ class DarkCastle(Game):
     def _name(self, s: DarkCastleState, k: int) -> str:
         char = s.chars[k]
         title = C.CHARACTERS[char["who"]]["title"] if char["who"] else "?"
-        if len(s.names) == 1:
+        if len(s.names) == 1 or char["seat"] < 0:  # solo, or a companion
             return title
         return f"{s.names[char['seat']]} ({title.removeprefix('The ')})"
 
@@ -473,6 +490,10 @@ class DarkCastle(Game):
             ev.append(Event(f"{self._name(s, k)} rests this round (+1 HP)."))
             self._lift(s, "rest", [k], ev)
             self._begin_rolls(s)
+        elif verb in ("rite", "give", "drink", "stop"):
+            self._ritual_act(s, verb, args, ev)
+        elif verb in ("cast", "roll"):
+            self._cast_act(s, verb, args, ev)
         elif verb == "hit":
             pick = args[1] if len(args) > 1 else None
             self._resolve_attack(s, self._char(s, args[0]), ev, pick=pick)
@@ -510,6 +531,8 @@ class DarkCastle(Game):
             return _uniform(self._deck(s))
         if kind == "plague":
             return C.die_outcomes(C.PLAGUE_DIE)
+        if kind == "spell":
+            return C.die_outcomes(C.SPELL_DIE)
         return []
 
     def _held(self, s: DarkCastleState) -> set[str]:
@@ -565,7 +588,10 @@ class DarkCastle(Game):
                 ev.append(Event("The item deck is spent: the discard pile is shuffled anew."))
             s.dealt.append(outcome)
             roll_for = None
-            if C.is_curse(outcome):
+            again = 0
+            if C.is_companion_card(outcome):
+                again = self._companion_card(s, p.get("by", -1), outcome, ev)
+            elif C.is_curse(outcome):
                 self._curse(s, p["by"], outcome, ev)
             elif C.is_plague_card(outcome):
                 roll_for = self._plague_card(s, p["by"], outcome, ev)
@@ -576,12 +602,14 @@ class DarkCastle(Game):
                 ev.append(Event(f"Item drawn: {C.ITEMS[outcome]['name']}."))
             if s.outcome:
                 return
-            if p["n"] > 1 and self._deck(s):
-                self._draw(s, p["n"] - 1, tainted=p.get("tainted", False))
+            if p["n"] - 1 + again > 0 and self._deck(s):
+                self._draw(s, p["n"] - 1 + again, tainted=p.get("tainted", False))
             elif s.pool:
                 s.pending = {"kind": "share"}
             if roll_for is not None:
                 s.pending = {"kind": "plague", "char": roll_for, "after": s.pending}
+        elif kind == "spell":
+            self._spell_cast(s, p, outcome, ev)
         elif kind == "plague":
             if p.get("frame"):
                 s.frames[-1]["queue"].pop(0)
@@ -614,7 +642,7 @@ class DarkCastle(Game):
                 continue
             frame = s.frames[-1]
             if frame["k"] == "test":
-                s.pending = {"kind": "roll", "char": frame["ctx"], "for": "test"}
+                s.pending = self._roll_pending(s, frame["ctx"], "test")
                 continue
             if frame["k"] == "proll":
                 if frame["queue"]:
@@ -624,7 +652,7 @@ class DarkCastle(Game):
                 continue
             if frame["k"] == "gtest":
                 if frame["queue"]:
-                    s.pending = {"kind": "roll", "char": frame["queue"][0], "for": "gtest"}
+                    s.pending = self._roll_pending(s, frame["queue"][0], "gtest")
                 else:
                     self._finish_group_test(s, ev)
                 continue
@@ -653,11 +681,11 @@ class DarkCastle(Game):
     def _targets(self, s: DarkCastleState, who: str, ctx: int) -> list[int]:
         every = list(range(len(s.chars)))
         if who == "you":
-            return [s.turner] if s.turner >= 0 else every
+            return [s.turner] if s.turner >= 0 else [] if s.turner == -2 else every
         if who == "others":
             return [k for k in every if k != s.turner]
         if who == "it":
-            return [ctx if ctx >= 0 else 0]
+            return [ctx] if ctx >= 0 else [] if ctx == -2 else [0]  # -2: a companion gone
         if who == "weakest":
             return [min(every, key=lambda k: (s.chars[k]["hp"], k))]
         if who == "strongest":
@@ -725,6 +753,9 @@ class DarkCastle(Game):
     def _hurt(self, s: DarkCastleState, k: int, n: int, ev: list[Event]) -> None:
         if n <= 0:
             return
+        if self._immune(s, k):  # a spirit companion: no damage touches it
+            ev.append(Event(f"{self._name(s, k)} is untouched: no blow can harm a spirit."))
+            return
         char = s.chars[k]
         before = self._cult_die(s, k)
         char["hp"] = max(0, char["hp"] - n)
@@ -734,6 +765,7 @@ class DarkCastle(Game):
                             "cult: the cult die replaces theirs."))  # fmt: skip
 
     def _check_death(self, s: DarkCastleState, ev: list[Event]) -> None:
+        self._companions_leave(s, ev)  # a companion at 0 HP leaves; the game goes on
         dead = [k for k, c in enumerate(s.chars) if c["hp"] <= 0]
         if dead and not s.outcome:
             s.outcome = "lost"
@@ -748,7 +780,7 @@ class DarkCastle(Game):
         back (the cult die is worked out from HP, so nothing else needs doing)."""
         char = s.chars[k]
         before = char["hp"]
-        char["hp"] = min(s.hp_start, char["hp"] + n)
+        char["hp"] = min(self._cap(s, k), char["hp"] + n)
         return char["hp"] - before
 
     def _draw(self, s: DarkCastleState, n: int, tainted: bool = False) -> None:
@@ -766,6 +798,9 @@ class DarkCastle(Game):
         effect = card["plague"]
         ev.append(Event(f"Plague! {self._name(s, k)} draws {card['name']}: {card['text']}",
                         kind="plague"))  # fmt: skip
+        if self._companion(s, k):  # it still rolls if the card says so, to no effect
+            ev.append(Event(f"It has no hold on {self._name(s, k)}: a companion is unaffected."))
+            return k if effect.get("roll") else None
         if effect.get("hurt"):
             self._hurt(s, k, effect["hurt"], ev)
             self._check_death(s, ev)
@@ -778,6 +813,11 @@ class DarkCastle(Game):
         """Plague only grows by rolls and cards; each threshold reached costs HP at once,
         even mid-combat."""
         char = s.chars[k]
+        if self._companion(s, k):  # companions roll for plague, to no effect
+            ev.append(
+                Event(f"{self._name(s, k)} shrugs off the plague: a companion is unaffected.")
+            )
+            return
         before = char.get("plague", 0)
         char["plague"] = before + n
         how = f"rolls {n} on the plague die" if rolled else f"gains {n} plague"
@@ -812,6 +852,9 @@ class DarkCastle(Game):
         curse = card["curse"]
         ev.append(Event(f"A curse! {self._name(s, k)} draws {card['name']}: {card['text']}",
                         kind="curse"))  # fmt: skip
+        if self._companion(s, k):  # a companion may be cursed, to no effect
+            ev.append(Event(f"It has no hold on {self._name(s, k)}: the curse is discarded."))
+            return
         s.chars[k].setdefault("curses", []).append(curse_id)
         if curse.get("now"):
             self._hurt(s, k, curse["now"], ev)
@@ -948,6 +991,7 @@ class DarkCastle(Game):
         if not face or not frame or frame["k"] != "test":
             return False
         step = self._step_at(frame["card"], frame["path"])
+        face = self._test_face(s, k, face, step["trait"])
         if step.get("double") and len(face) < 2:
             return False
         return bool(self._face_traits(s, k, face) & set(step["trait"]))
@@ -973,7 +1017,7 @@ class DarkCastle(Game):
             else:
                 cb["rolls"][str(k)] = face
             if cb["queue"]:
-                s.pending = {"kind": "roll", "char": cb["queue"][0], "for": "combat"}
+                s.pending = self._roll_pending(s, cb["queue"][0], "combat")
             elif not [j for j in cb["fighters"] if j not in cb["done"]]:
                 self._after_attack(s, ev)
             else:
@@ -984,6 +1028,7 @@ class DarkCastle(Game):
             frame = s.frames[-1]
             step = self._step_at(frame["card"], frame["path"])
             frame["queue"].pop(0)
+            face = self._test_face(s, k, face, step["trait"])
             frame["sum"] += sum(1 for t in face if t == step["trait"])
             return
         if not self._passes(s, k, face) and self._usable(s, k, "test"):
@@ -1060,7 +1105,8 @@ class DarkCastle(Game):
             "text": step.get("text", ""),
         }
         ev.append(Event(f"Combat! {step['name']} (attack {step['attack']}).", kind="combat"))
-        n = step.get("per_player", 0) * len(s.chars)
+        party = self._prisoner_count(s) if step.get("prisoners_only") else len(s.chars)
+        n = step.get("per_player", 0) * party
         if n:
             s.pending = {"kind": "dice", "n": n}
         else:
@@ -1102,7 +1148,7 @@ class DarkCastle(Game):
         cb["blocked"] = []
         for c in s.chars:
             c["roll"] = ""
-        s.pending = {"kind": "roll", "char": cb["queue"][0], "for": "combat"}
+        s.pending = self._roll_pending(s, cb["queue"][0], "combat")
 
     def _auto_attack(self, s: DarkCastleState, ev: list[Event]) -> None:
         """The last attack of a round resolves itself when nobody has an item to use first."""
@@ -1120,6 +1166,9 @@ class DarkCastle(Game):
         cb = s.combat
         face = cb["rolls"][str(k)]
         cb["done"].append(k)
+        if face == C.SPECIAL_FACE:  # a companion's special (undead.py)
+            self._special_roll(s, k, ev)
+            return
         double = len(face) == 2
         hits = list(face)
         if double and self._has_special(s, "doubles_single"):
@@ -1220,7 +1269,9 @@ class DarkCastle(Game):
             if s.outcome:
                 return
         if cb["loot"]:
-            self._draw(s, 1, tainted=cb.get("carrier", False))
+            extra = sum(C.COMPANIONS[c["who"]].get("loot", 0) for c in s.chars
+                        if c["who"] in C.COMPANIONS)  # fmt: skip
+            self._draw(s, 1 + extra, tainted=cb.get("carrier", False))
 
     # ----- views, results, labels -------------------------------------------------
     def view(self, s: DarkCastleState, seat: Seat | None) -> dict:
@@ -1258,6 +1309,7 @@ class DarkCastle(Game):
                 "pack": C.SUPPLEMENTS.get(card["set"], {}).get("title", ""),
             }
         view["asking"] = self._asking(s)
+        view["relics"] = self._relics_view(s)
         view["epilogue"] = (
             C.EPILOGUES["collector"][s.outcome] if s.outcome and self._collector(s) else ""
         )
@@ -1329,7 +1381,7 @@ class DarkCastle(Game):
         return {
             "who": c["who"],
             "title": C.CHARACTERS[c["who"]]["title"] if c["who"] else "",
-            "player": s.names[c["seat"]],
+            "player": s.names[c["seat"]] if c["seat"] >= 0 else "any player",
             "seat": c["seat"],
             "hp": c["hp"],
             "traits": counts,
@@ -1344,6 +1396,9 @@ class DarkCastle(Game):
             ),
             "stored": [_item_view(i) for i in c.get("stored", [])],
             "flaw": _flaw_view(c),
+            "companion": self._companion_view(s, k),
+            "hp_max": self._cap(s, k),
+            "faces": list(faces),
         }
 
     def _prompt(self, s: DarkCastleState) -> str:
@@ -1382,6 +1437,12 @@ class DarkCastle(Game):
             return f"{self._name(s, p['char'])} must discard an item: discard <item>."
         if kind == "rest":
             return "New combat round: may one prisoner rest? fight, or rest <prisoner>."
+        if kind == "chalice":
+            return (f"The blood ritual for {self._name(s, p['to'])}: give <donor> <HP> (each "
+                    "keeps at least 1), then drink; or stop.")  # fmt: skip
+        if kind == "cast":
+            return (f"{self._name(s, p['char'])} holds the Spell Book: roll the die as usual, or "
+                    "cast <spell> instead.")  # fmt: skip
         if kind == "attack":
             return "Resolve the attacks in the order you like: hit <prisoner> (items first?)."
         if kind in CHANCE_KINDS:
@@ -1421,6 +1482,19 @@ class DarkCastle(Game):
         if verb == "hit" and len(args) == 2:
             title = C.CHARACTERS.get(args[0], {}).get("title", args[0])
             return f"Hit: {title} (as {C.TRAIT_NAMES.get(args[1], args[1])})"
+        if verb == "cast" and args and args[0] in C.SPELLS:
+            spell = C.SPELLS[args[0]]
+            return f"Cast {spell['name']}: {spell['text']}"[:100]
+        if verb == "give" and len(args) == 2:
+            title = C.CHARACTERS.get(args[0], {}).get("title", args[0])
+            return f"{title} gives {args[1]} HP to the chalice"
+        if verb == "rite" and args:
+            title = C.CHARACTERS.get(args[0], {}).get("title", args[0])
+            return f"Blood ritual: {title} drinks (Ritual Chalice)"
+        if verb == "drink" and s.pending and s.pending.get("kind") == "chalice":
+            return f"Drink: gain {sum(s.pending['gifts'].values())} HP, the chalice is discarded"
+        if verb == "roll":
+            return "Roll the die (no spell)"
         if verb in ("stow", "unstow") and args and args[0] in C.ITEMS:
             where = "into the knapsack" if verb == "stow" else "out of the knapsack"
             return f"Put the {C.ITEMS[args[0]]['name']} {where}"
@@ -1432,7 +1506,7 @@ class DarkCastle(Game):
         """A timer keeps the castle moving: accept a roll, stop sharing, fight on, resolve the
         next attack, let the healthiest turn; a real choice is left to the players."""
         legal = self.legal_actions(s, seat)
-        for safe in ("pass", "done", "fight"):
+        for safe in ("pass", "done", "fight", "roll"):
             if safe in legal:
                 return safe
         kind = (s.pending or {}).get("kind")
@@ -1474,6 +1548,8 @@ def _uniform(kinds: list[str]) -> list[tuple[str, float]]:
 def _faces(face: str) -> str:
     if not face:
         return "nothing"
+    if face == C.SPECIAL_FACE:
+        return "the special face"
     return " ".join(C.TRAIT_NAMES[t] for t in face)
 
 

@@ -1,9 +1,20 @@
 """Dark Castle as shown by `/escape rules dark_castle`: our wording, with every house decision."""
 
-from engines.dark_castle.cards import SPECIALS
+from textwrap import fill
+
+from engines.dark_castle.cards import COMPANIONS, SPECIALS, SPELLS
+from engines.dark_castle.explain import companion_text, spell_text
 
 _SPECIALS = "\n".join(
     "  " + k + ": " + v.format(n="N", max="M", trait="<trait>") for k, v in SPECIALS.items()
+)
+
+_COMPANIONS = "\n".join(
+    fill(companion_text(c), 90, initial_indent="  ", subsequent_indent="    ")
+    for c in COMPANIONS.values()
+)
+_SPELLS_LIST = "\n".join(
+    fill(spell_text(name), 90, initial_indent="  ", subsequent_indent="    ") for name in SPELLS
 )
 
 RULES_TEXT = f"""\
@@ -52,6 +63,8 @@ SUPPLEMENTS (game options, all combinable; `/escape start dark_castle cult=on`):
   cult=on      Cult of the Death Knight: 15 chapters, the Death Knight, 5 curses.
   plague=on    Blight of the Plague Lord: 15 chapters, the Plague Lord, 4 plague cards,
                4 items (the knapsack among them), 3 more prisoners.
+  undead=on    Scourge of the Undead Queen: 15 chapters, the Undead Queen, 3 companion
+               event cards, the Ritual Chalice and the Spell Book.
   collector=on The Collector's Box: flaws, 2 more start cards, 2 more bosses, epilogues.
   castle=mixed        (default) the core chapters and every pack that is on, shuffled
                       together; the boss is any boss of those sets.
@@ -87,6 +100,40 @@ KNAPSACK: worn over the shoulder, no hand. Its owner may store two more items in
 (`stow axe`, `unstow axe`), only between chapters; stored items cannot be used or counted
 (a key in the knapsack opens nothing) until they are taken out. Put the knapsack down and
 its contents come out with it; lose it and they are lost too.
+
+COMPANIONS (undead=on): 3 companion event cards lurk in the item deck. Drawn, the companion
+joins the party with its own die and HP (it never changes the prisoners' starting HP):
+{_COMPANIONS}
+Only one companion at a time: another event card drawn while one is with you is discarded
+and a fresh item card drawn in its place (so of several drawn at once only the first
+counts). Any player acts for the companion (its rolls, its rest, its turn at a chapter).
+A companion counts as a player for every effect: each player tests, each player heals,
+items drawn per player, "together" tests, turning a chapter (YOU is then the companion),
+being named to draw an item card. Only where a combat says "companions not counted" are no
+chapter dice rolled for it. Curses and plague have no effect on it (a curse it draws is
+discarded; it rolls for plague, to no effect). It fights, takes damage and rests (+1 HP, never
+above its own start; the Grey Novice is a spirit: no damage touches him and resting gains
+him nothing). It carries no item, except the Gravehand: one ordinary one-handed item (no relic,
+no knapsack), lost with her. The special face: in a chapter's combat its special applies (it
+hits nothing else); against a boss it only blocks; outside combat (a test, a "together"
+roll) it counts as a double of the trait asked. At 0 HP the companion leaves the party (with
+its item); the game goes on. A YOU or "that prisoner" effect still waiting for a companion who
+has left hits nobody; a companion who left may come back if its card is drawn again after the
+deck is reshuffled.
+RITUAL CHALICE (a relic, one hand): between chapters, while someone carries it, anyone may
+begin the blood ritual naming a wounded recipient (`rite cook`). Each donor pledges for
+themself (`give smith 3`; anyone for a companion): at least 1 HP, never going below 1 HP,
+and never more in all than the recipient lacks (so nothing is wasted). `drink` pays the
+pledges and heals the recipient by the sum; the chalice is discarded. `stop` before drinking
+calls it off and costs nothing. The Grey Novice neither gives nor receives.
+SPELL BOOK (a relic, one hand): whenever its holder would roll their own die (a test, a
+"together" roll, a combat attack; not a re-roll from an item, not on the cult die), they may
+`cast <spell>` instead (`roll` rolls the die as usual). The spell die (our faces) is rolled
+once: success, success, partial, recoil (the caster loses 2 HP), stray (the ally with the
+most HP loses 2 HP), crumble (the book is destroyed, the spell does nothing). Our spells:
+{_SPELLS_LIST}
+The cast takes the place of the roll: in combat the caster makes no attack that round; in a
+test the attempt counts as nothing (it fails), unless Second Sight made it count.
 
 COLLECTOR'S BOX (collector=on): before choosing, a flaw is dealt face up onto every
 prisoner; you take the prisoner with their flaw. A flaw is used once a game (`use liar`),

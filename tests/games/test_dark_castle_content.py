@@ -34,8 +34,40 @@ def test_every_item_parses(item_id):
     """Rulebook, Item Cards: "The text on each item card describes what it does"; some
     items are "two-handed"."""
     assert C.check_item(C.ITEMS[item_id]) == []
-    handless = C.is_curse(item_id) or C.is_plague_card(item_id) or item_id == "knapsack"
+    handless = (
+        C.is_curse(item_id)
+        or C.is_plague_card(item_id)
+        or C.is_companion_card(item_id)
+        or item_id == "knapsack"
+    )
     assert C.ITEMS[item_id]["hands"] in ((0,) if handless else (1, 2))
+
+
+@pytest.mark.parametrize("comp_id", sorted(C.COMPANIONS))
+def test_every_companion_parses_and_has_its_event_card(comp_id):
+    """Pack 2, Companions: "Companions each have a starting HP shown on their card", "a unique
+    character die", "a unique characteristic" and "a unique special ability"; each enters by
+    "their corresponding event cards"."""
+    comp = C.COMPANIONS[comp_id]
+    assert C.check_companion(comp) == []
+    events = [i for i in C.ITEMS if C.ITEMS[i].get("companion") == comp_id]
+    assert len(events) == 1 and C.is_companion_card(events[0])
+    assert C.CHARACTERS[comp_id]["companion"] and C.CHARACTERS[comp_id]["faces"] == comp["faces"]
+
+
+def test_the_companion_checker_catches_broken_companions():
+    bad = {"id": "x", "title": "X", "faces": ["m"] * 6, "hp": 0, "text": "", "trait": "",
+           "special": {"k": "fly"}}  # fmt: skip
+    problems = " ".join(C.check_companion(bad))
+    for word in ("one of them special", "unknown special", "HP from"):
+        assert word in problems
+
+
+def test_the_undead_pack_marks_some_combats_companions_not_counted():
+    """Pack 2, Exception: the symbol that leaves companions out of the dice per player."""
+    steps = [p for c in C.in_sets(C.ALL_CARDS, ["undead"]) for p in C.combat_steps(C.ALL_CARDS[c])]
+    marked = [p for p in steps if p.get("prisoners_only")]
+    assert marked and len(marked) < len(steps)
 
 
 def test_every_needed_tag_is_carried_by_an_item():
