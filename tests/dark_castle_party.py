@@ -117,6 +117,7 @@ class Seen:
     flaws_dealt: bool = False
     epilogue: str = ""
     alt_texts: list[str] = field(default_factory=list)
+    prompts: set[str] = field(default_factory=set)
 
     def note(self, view: dict) -> None:
         for char in view["chars"]:
@@ -127,3 +128,4 @@ class Seen:
             self.flaw_used |= bool((char.get("flaw") or {}).get("used"))
         self.flaws_dealt |= bool(view.get("flaws"))
         self.epilogue = view.get("epilogue") or self.epilogue
+        self.prompts.add(view["prompt"])

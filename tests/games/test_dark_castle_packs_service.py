@@ -84,5 +84,13 @@ async def test_each_pack_alone_and_all_mixed_to_an_end_by_buttons(tmp_path, monk
     if "collector" in packs:  # Collector's Box: flaws dealt and used, the epilogue at the end
         assert seen.flaws_dealt and seen.flaw_used
         assert seen.epilogue and f"Epilogue: {seen.epilogue}" in board.text
+    drawers = [p for p in seen.prompts if p.startswith("Who draws the next item card")]
+    if packs & {"cult", "plague"}:  # the group names who draws: told what lurks in the deck
+        lurking = {"cult": "urses", "plague": "lague cards"}
+        assert drawers and all(
+            (lurking[name] in p) == (name in packs) for p in drawers for name in lurking
+        )
+    else:
+        assert not drawers
     if pack == "mixed":
         assert state.outcome == "won", "one of these castles is escaped"
