@@ -397,4 +397,10 @@ def describe(view: dict) -> str:
         parts.append("On the table: " + ", ".join(i["name"] for i in view["pool"]) + ".")
     if view.get("prompt"):
         parts.append(view["prompt"])
+    if view.get("flaws"):  # while choosing: which flaw comes with which prisoner
+        dealt = "; ".join(
+            f"{who.title()}: {f['name']} ({f['text'].rstrip('.')})"
+            for who, f in view["flaws"].items()
+        )
+        parts.append(f"Flaws dealt onto the prisoners: {dealt}.")
     return " ".join(parts)

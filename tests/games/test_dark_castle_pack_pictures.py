@@ -134,3 +134,26 @@ def test_the_ending_alt_text_tells_the_ending_not_the_fight():
     ended = dict(view, outcome="lost", ending="The prisoners did not escape.")
     text = render.describe("dark_castle", ended)
     assert "The prisoners did not escape." in text and "Combat with" not in text
+
+
+def test_the_flaws_dealt_are_drawn_and_told_while_choosing():
+    """Collector's Box: flaws "dealt onto the characters before choosing": whoever cannot see
+    the picture learns them from the alt text too, each with what it does."""
+    from engines import CHANCE
+
+    s = G.setup(["Ann", "Bob"], EVERY_PACK)
+    while G.to_act(s) == [CHANCE]:
+        s, _ = G.apply(s, CHANCE, G.chance_outcomes(s)[0][0])
+    view = G.view(s, None)
+    assert len(view["flaws"]) == 9
+    text = render.describe("dark_castle", view)
+    for who, flaw in view["flaws"].items():
+        assert f"{who.title()}: {flaw['name']} ({flaw['text'].rstrip('.')})" in text
+    chosen = dict(view, flaws={})
+    assert inked(picture_of(view), CARD_COLUMN, T.VERMILION) > inked(
+        picture_of(chosen), CARD_COLUMN, T.VERMILION
+    ), "the FLAWS DEALT heading is drawn on the card"
+
+
+def picture_of(view: dict) -> Image.Image:
+    return Image.open(io.BytesIO(render.board_png("dark_castle", view)))
