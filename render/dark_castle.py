@@ -239,7 +239,7 @@ def _box_height(view: dict) -> int:
         rows = sum(
             min(len(T.wrap(text, 18, 330)), most) for text, _, most in _char_lines(char, few)
         )
-        need = max(need, 88 + rows * LINE + 16)
+        need = max(need, 88 + rows * LINE + 24)
     return max(200 if few else 176, need)
 
 
