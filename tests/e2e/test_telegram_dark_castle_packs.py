@@ -114,3 +114,19 @@ async def test_each_pack_to_its_end_on_telegram(tg_bot, monkeypatch, pack):
     if "collector=on" in options:
         assert seen.flaws_dealt and "Flaws are dealt" in said and seen.flaw_used
         assert "Epilogue: " + seen.epilogue in final["caption"]
+
+
+async def test_a_pack_game_keeps_nothing_secret_and_refuses_outsiders(tg_bot):
+    """Dark Castle hides nothing (its decks are undrawn chance): the moves sit under the
+    group's board, with no private hand link; a press by someone not playing is answered to
+    her alone and changes nothing."""
+    standin = tg_bot.standin
+    board = await open_castle(tg_bot, PACKS["mixed"]["options"])
+    assert choice_buttons(board) and not [b for b in buttons(board) if b.get("url")]
+    version = (await tg_bot.service.store.session(1)).version
+    mark = len(standin.calls)
+    query = await standin.press(standin.carol, board, choice_buttons(board)[0]["callback_data"])
+    answer = await standin.answer(query)
+    assert answer.get("show_alert") and "not playing" in answer["text"]
+    assert not [c for c in standin.calls[mark:] if c.method in BOARD_CALLS]
+    assert (await tg_bot.service.store.session(1)).version == version
