@@ -38,9 +38,14 @@ class Playout:
 
 
 def configurations(game: Game) -> Iterator[tuple[int, dict[str, str]]]:
-    """Every player count with every combination of option values."""
+    """Every player count with every combination of option values, or with the tables a game
+    names itself (`conformance_options`, where the full product says nothing more)."""
     names = sorted(game.options)
-    combos = itertools.product(*(game.options[n].choices for n in names))
+    own = getattr(game, "conformance_options", None)
+    if own is not None:
+        combos = [tuple(options[n] for n in names) for options in own()]
+    else:
+        combos = list(itertools.product(*(game.options[n].choices for n in names)))
     for values in combos:
         for players in range(game.min_players, game.max_players + 1):
             yield players, dict(zip(names, values, strict=True))

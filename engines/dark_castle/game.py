@@ -19,6 +19,7 @@ Actions:
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 from collections.abc import Mapping, Sequence
@@ -117,6 +118,22 @@ class DarkCastle(UndeadRules, Game):
         if self._collector(s):  # flaws are dealt onto the characters before choosing
             s.pending = {"kind": "deal"}
         return s
+
+    def conformance_options(self) -> list[dict[str, str]]:
+        """The tables the conformance suite plays (engines/playout.py): every combination of
+        the supplements in the mixed castle, and each pack alone and all of them together in
+        a castle of their own, shuffled and numbered. A castle of two packs among several
+        differs from these only in which chapters are drawn, so the full product (twice as
+        many tables, each played at every party size) would test nothing more."""
+        packs = [n for n, o in self.options.items() if o.choices == ("off", "on")]
+        base = {n: o.default for n, o in self.options.items()}
+        tables = []
+        for values in itertools.product(("off", "on"), repeat=len(packs)):
+            tables.append({**base, **dict(zip(packs, values, strict=True)), "castle": "mixed"})
+        for castle in CASTLES[1:]:
+            for on in [[p] for p in packs] + [packs]:
+                tables.append({**base, **{p: "on" for p in on}, "castle": castle})
+        return tables
 
     def _collector(self, s: DarkCastleState) -> bool:
         return s.opts.get("collector") == "on"
@@ -357,6 +374,15 @@ class DarkCastle(UndeadRules, Game):
             return "You can only use or drop your own items, and only when they can help."
         if words[:1] == ["rest"]:
             return "Only at the start of a combat round may one prisoner rest."
+        if words[:1] == ["give"]:
+            return ("Each donor pledges once, for themself, keeping at least 1 HP, and no more in "
+                    "all than the recipient lacks.")  # fmt: skip
+        if words[:1] == ["cast"]:
+            return ("Only the Spell Book's holder casts, instead of a roll of their own die, a "
+                    "spell whose requirement is met now (see the rules).")  # fmt: skip
+        if words[:1] == ["rite"]:
+            return ("The blood ritual needs the Ritual Chalice in someone's hands, between "
+                    "chapters, and a wounded recipient.")  # fmt: skip
         return None
 
     # ----- applying an action -----------------------------------------------------
@@ -1510,7 +1536,7 @@ class DarkCastle(UndeadRules, Game):
         """A timer keeps the castle moving: accept a roll, stop sharing, fight on, resolve the
         next attack, let the healthiest turn; a real choice is left to the players."""
         legal = self.legal_actions(s, seat)
-        for safe in ("pass", "done", "fight", "roll"):
+        for safe in ("pass", "done", "fight", "roll", "stop"):
             if safe in legal:
                 return safe
         kind = (s.pending or {}).get("kind")

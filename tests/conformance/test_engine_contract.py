@@ -145,3 +145,16 @@ def test_bad_options_and_player_counts_are_refused(game_id):
     if game.min_players > 1:
         with pytest.raises(BadOption):
             game.setup(["Solo"], {})
+
+
+@pytest.mark.parametrize("game_id", sorted(REGISTRY))
+def test_every_option_value_is_played_at_every_party_size(game_id):
+    """The tables played above cover each value of each option at each party size, also
+    where a game names its own tables (`conformance_options`, Dark Castle's packs)."""
+    game = REGISTRY[game_id]
+    tables = list(configurations(game))
+    for name, option in game.options.items():
+        for value in option.choices:
+            sizes = {players for players, options in tables if options[name] == value}
+            assert sizes == set(range(game.min_players, game.max_players + 1)), (name, value)
+    assert len({(p, tuple(sorted(o.items()))) for p, o in tables}) == len(tables)

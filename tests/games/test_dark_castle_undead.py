@@ -423,3 +423,18 @@ def test_the_picture_shows_the_companion_and_the_relics(monkeypatch):
     assert "Blood ritual for the Smith: pledged Tailor 4 HP." in render.describe(
         "dark_castle", view
     )
+
+
+def test_a_refused_pledge_or_spell_says_what_is_allowed(monkeypatch):
+    """Engine contract: an illegal action's message "says what is allowed instead"."""
+    from engines import IllegalAction
+
+    s = undead_room(monkeypatch, {"do": "narrate"}, smith={"items": ["chalice"], "hp": 5})
+    s = act(s, "rite smith")
+    for action, words in (("give tailor 18", "keeping at least 1 HP"), ("cast bolt", "Spell")):
+        try:
+            G.apply(s, 1, action)
+        except IllegalAction as refusal:
+            assert words in str(refusal)
+        else:
+            raise AssertionError(action)
