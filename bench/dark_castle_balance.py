@@ -19,8 +19,8 @@ Last measured (40 games a cell, rules_version 3, on a loaded shared machine):
     core          55.0%  60.0%  32.5%  20.0%
     cult alone    60.0%  60.0%  37.5%  22.5%
     plague alone  70.0%  72.5%  25.0%  17.5%
-    collector     70.0%  67.5%  47.5%  40.0%
-    mixed         65.0%  57.5%  30.0%  35.0%
+    collector     44.0%  44.5%  31.5%  21.0%   (200 games a cell, rules_version 4:
+    mixed         40.5%  45.0%  22.0%  20.5%    death dice and the Living Stone)
 (earlier, 400 games a size of the core castle: 58.0%, 54.8%, 27.8%, 29.5%; 40 games give
 about +-8 points.)
 """
