@@ -8,6 +8,8 @@ enemy's row: a shield is a grey shield marked S, a split face its two traits sid
 
 from __future__ import annotations
 
+import re
+
 from PIL import Image, ImageDraw
 
 from render import toolkit as T
@@ -48,6 +50,9 @@ def _row_die(d: ImageDraw.ImageDraw, x: float, y: float, face: str) -> float:
         for i, t in enumerate(face[:2]):
             _symbol(d, x + 19 + i * 38, y, 17, t)
     return x + width + 8
+
+
+LINE = int(18 * 1.3)  # a line of the 18-pixel text in a prisoner's box
 
 
 def _symbol(d: ImageDraw.ImageDraw, x: float, y: float, r: float, trait: str) -> None:
@@ -247,11 +252,41 @@ def _combat_block(d: ImageDraw.ImageDraw, cb: dict, x: int, y: int, ink) -> int:
     return y + 8
 
 
+def _char_lines(char: dict, few: bool) -> list[tuple[str, tuple, int]]:
+    """The lines under a prisoner's hit points: (text, colour, most lines it may take)."""
+    items = ", ".join(i["name"] + (" (2H)" if i["hands"] == 2 else "") for i in char["items"])
+    lines = [(f"Items: {items or 'none'}", T.INK, 3 if few else 2)]
+    if char.get("stored"):
+        packed = ", ".join(i["name"] for i in char["stored"])
+        lines.append((f"In the knapsack: {packed}", T.DARK, 2))
+    if char.get("flaw"):
+        used = " (used)" if char["flaw"]["used"] else ""
+        lines.append((f"Flaw: {char['flaw']['name']}{used}", T.DARK, 1))
+    if char.get("curses"):
+        cursed = ", ".join(c["name"] for c in char["curses"])
+        lines.append((f"Curses: {cursed}", T.VERMILION, 2))
+    return lines
+
+
+def _box_height(view: dict) -> int:
+    """A prisoner's box: taller when someone's items, knapsack, flaw and curses need it, so
+    no line is cut off or runs over the box below."""
+    chars = view["chars"]
+    few = len(chars) <= 2
+    need = 0
+    for char in chars:
+        rows = sum(
+            min(len(T.wrap(text, 18, 330)), most) for text, _, most in _char_lines(char, few)
+        )
+        need = max(need, 88 + rows * LINE + 24)
+    return max(200 if few else 176, need)
+
+
 def _party(d: ImageDraw.ImageDraw, view: dict) -> None:
     chars = view["chars"]
     hp0 = view["hp_start"]
     cb = view.get("combat") or {}
-    box_h = 176 if len(chars) > 2 else 200
+    box_h = _box_height(view)
     y = HEADER + 16
     acting = set(view["to_act"])
     for char in chars:
@@ -295,23 +330,10 @@ def _party(d: ImageDraw.ImageDraw, view: dict) -> None:
             _symbol(d, tx, y + 62, 15, t)
             T.text(d, (tx + 20, y + 62), str(char["traits"].get(t, 0)), 22, T.INK, "lm")
             tx += 58
-        # Items and the last roll.
-        items = ", ".join(i["name"] + (" (2H)" if i["hands"] == 2 else "") for i in char["items"])
+        # Items, the knapsack, the flaw and the curses; the last roll.
         iy = y + 88
-        iy = T.paragraph(d, (x + 14, iy), f"Items: {items or 'none'}", 18, 330,
-                         T.INK, max_lines=2 if box_h < 200 else 3)  # fmt: skip
-        if char.get("stored"):
-            packed = ", ".join(i["name"] for i in char["stored"])
-            iy = T.paragraph(d, (x + 14, iy), f"In the knapsack: {packed}", 18, 330, T.DARK,
-                             max_lines=1)  # fmt: skip
-        if char.get("flaw"):
-            flaw = char["flaw"]
-            used = " (used)" if flaw["used"] else ""
-            iy = T.paragraph(d, (x + 14, iy), f"Flaw: {flaw['name']}{used}", 18, 330, T.DARK,
-                             max_lines=1)  # fmt: skip
-        if char.get("curses"):
-            cursed = ", ".join(c["name"] for c in char["curses"])
-            T.paragraph(d, (x + 14, iy), f"Curses: {cursed}", 18, 330, T.VERMILION, max_lines=1)
+        for text, colour, most in _char_lines(char, len(chars) <= 2):
+            iy = T.paragraph(d, (x + 14, iy), text, 18, 330, colour, max_lines=most)
         if char.get("plague"):
             _plague_tally(d, x + 376, y + 122, char)
         if char["roll"]:
@@ -337,8 +359,7 @@ def _plague_tally(d: ImageDraw.ImageDraw, x: int, y: int, char: dict) -> None:
 
 def draw(view: dict) -> Image.Image:
     chars = view["chars"]
-    box_h = 176 if len(chars) > 2 else 200
-    height = max(700, HEADER + 40 + box_h * len(chars))
+    height = max(700, HEADER + 40 + _box_height(view) * len(chars))
     img, d = T.canvas(height, WIDTH)
     d.rectangle((0, 0, WIDTH, HEADER), fill=T.NIGHT)
     _progress(d, view)
@@ -346,9 +367,21 @@ def draw(view: dict) -> Image.Image:
     _party(d, view)
     lines = []
     if view.get("last"):
-        lines.append(view["last"][-300:])
+        lines.append(_tail(view["last"], 300))
     lines.append(view.get("prompt") or "")
     return T.caption_bar(img, [line for line in lines if line])
+
+
+def _tail(text: str, limit: int) -> str:
+    """The end of a long text, from its first whole sentence (else its first whole word, after
+    an ellipsis), never from the middle of a word."""
+    if len(text) <= limit:
+        return text
+    tail = text[-limit:]
+    sentence = re.search(r"[.!?] (?=[A-Z])", tail)
+    if sentence:
+        return tail[sentence.end() :]
+    return "… " + tail.split(" ", 1)[-1]
 
 
 def describe(view: dict) -> str:
@@ -370,7 +403,7 @@ def describe(view: dict) -> str:
     elif card and card.get("asks") and not view.get("options") and not view.get("combat"):
         parts.append("This chapter asks: " + " ".join(card["asks"]))
     cb = view.get("combat")
-    if cb:
+    if cb and not view.get("ending"):  # the picture shows the ending where the enemy stood
         row = ", ".join(_die_name(t) for t in cb["row"]) or "empty"
         phase = f" Boss phase {cb['phase']} of {cb['phases']}." if cb.get("boss") else ""
         parts.append(
@@ -405,4 +438,10 @@ def describe(view: dict) -> str:
         parts.append("On the table: " + ", ".join(i["name"] for i in view["pool"]) + ".")
     if view.get("prompt"):
         parts.append(view["prompt"])
+    if view.get("flaws"):  # while choosing: which flaw comes with which prisoner
+        dealt = "; ".join(
+            f"{who.title()}: {f['name']} ({f['text'].rstrip('.')})"
+            for who, f in view["flaws"].items()
+        )
+        parts.append(f"Flaws dealt onto the prisoners: {dealt}.")
     return " ".join(parts)

@@ -1400,8 +1400,12 @@ class DarkCastle(Game):
         if kind == "choose":
             return "Decide together: choose <number>."
         if kind == "drawer":
-            return (f"Who draws the next item card ({p['n']} to draw)? Curses lurk in the deck: "
-                    "draw <prisoner>.")  # fmt: skip
+            lurking = " and ".join(
+                cards for cards, pack in (("curses", "cult"), ("plague cards", "plague"))
+                if s.opts.get(pack) == "on"
+            )  # fmt: skip
+            return (f"Who draws the next item card ({p['n']} to draw)? {lurking.capitalize()} "
+                    "lurk in the deck: draw <prisoner>.")  # fmt: skip
         if kind == "send":
             return f"Who attempts it? send <prisoner>. {self._asking(s)}."
         if kind == "react":

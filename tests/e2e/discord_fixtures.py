@@ -91,6 +91,7 @@ class DiscordBot:
     task: asyncio.Task | None = None
     finished: dict[int, asyncio.Event] = field(default_factory=dict)
     overrides: dict = field(default_factory=dict)  # more settings, e.g. shards
+    seed: int = 1234  # the chance seed of every game the service starts from now on
 
     @property
     def settings(self) -> Settings:
@@ -104,7 +105,7 @@ class DiscordBot:
 
     async def start(self) -> None:
         store = await Store.open(self.db_path)
-        self.service = GameService(store, seed_source=lambda: 1234)
+        self.service = GameService(store, seed_source=lambda: self.seed)
         self.server.identified.clear()
         self.task = asyncio.create_task(
             run_discord(self.settings, self.service, guild_ready_timeout=0.01)

@@ -136,6 +136,7 @@ class TelegramBot:
     service: GameService | None = None
     runs: int = 0
     overrides: dict = field(default_factory=dict)  # more settings, e.g. webhook mode
+    seed: int = 1234  # the chance seed of every game the service starts from now on
     settings: Settings = field(init=False)
 
     def __post_init__(self) -> None:
@@ -149,7 +150,7 @@ class TelegramBot:
 
     async def start(self) -> None:
         self.store = await Store.open(self.db)
-        self.service = GameService(self.store, seed_source=lambda: 1234)
+        self.service = GameService(self.store, seed_source=lambda: self.seed)
         ready = asyncio.Event()
         self.task = asyncio.create_task(
             run_telegram(self.settings, self.service, rate_limiter=self.limiter, ready=ready)

@@ -1,0 +1,159 @@
+"""Dark Castle's pack mechanics in the picture: curses, plague tallies, the knapsack, flaws
+and the epilogue are in the view, drawn in the party's column or on the card, and told in the
+alt text; a prisoner's box grows until every line of theirs fits."""
+
+from __future__ import annotations
+
+import io
+
+from PIL import Image
+from test_dark_castle_helpers import G, edit, set_char, started
+
+import render
+from render import dark_castle as R
+from render import toolkit as T
+
+EVERY_PACK = {"cult": "on", "plague": "on", "collector": "on"}
+PARTY_COLUMN = (R.PARTY_X, R.HEADER, R.WIDTH, None)  # the prisoners' boxes, to the bottom
+CARD_COLUMN = (R.CARD_X, R.HEADER, R.CARD_X + R.CARD_W, None)
+
+
+def party(n: int = 2):
+    picks = ("smith", "tailor", "ratcatcher", "herbalist")[:n]
+    return started(picks, options=EVERY_PACK)
+
+
+def picture(state) -> Image.Image:
+    return Image.open(io.BytesIO(render.board_png("dark_castle", G.view(state, None))))
+
+
+def inked(image: Image.Image, region: tuple, colour: tuple) -> int:
+    """How many pixels of exactly `colour` the region holds (the picture is palette-mode: the
+    toolkit's colours are drawn exactly)."""
+    left, top, right, bottom = region
+    crop = image.convert("RGB").crop((left, top, right, bottom or image.height))
+    return sum(n for n, rgb in crop.getcolors(1 << 20) if rgb == colour)
+
+
+def test_a_curse_is_drawn_beside_its_prisoner_and_told():
+    """Cult of the Death Knight: "curses sit beside the character"; Marked for Death shown."""
+    clean = party()
+    cursed = set_char(clean, "smith", curses=["marked", "leech"])
+    view = G.view(cursed, None)
+    smith = view["chars"][0]
+    assert [c["name"] for c in smith["curses"]] == ["Marked for Death", "The Leech Sigil"]
+    assert smith["marked"]
+    assert inked(picture(cursed), PARTY_COLUMN, T.VERMILION) > inked(
+        picture(clean), PARTY_COLUMN, T.VERMILION
+    ), "the curses' line (and the MARKED tag) are drawn in the party's column"
+    assert "cursed: Marked for Death, The Leech Sigil" in render.describe("dark_castle", view)
+
+
+def test_plague_tallies_grow_with_the_plague():
+    """Blight of the Plague Lord: plague counted per prisoner, with the next threshold."""
+    counts = []
+    for plague in (0, 2, 7, 13):
+        state = set_char(party(), "tailor", plague=plague)
+        view = G.view(state, None)
+        assert view["chars"][1]["plague"] == plague
+        counts.append(inked(picture(state), PARTY_COLUMN, T.GREEN))
+        if plague:
+            assert f"plague {plague}" in render.describe("dark_castle", view)
+    assert counts == sorted(counts) and len(set(counts)) == 4, "more plague, more tally marks"
+    assert G.view(set_char(party(), "tailor", plague=7), None)["chars"][1]["next_threshold"] == [
+        9,
+        3,
+    ]
+
+
+def test_the_knapsack_and_what_is_in_it_are_drawn():
+    """Blight of the Plague Lord: the knapsack stores two more items, shown apart."""
+    carrying = set_char(party(), "smith", items=["knapsack"])
+    packed = set_char(carrying, "smith", stored=["vinegar", "theriac"])
+    view = G.view(packed, None)
+    assert [i["name"] for i in view["chars"][0]["stored"]] == ["Vinegar Sponge", "Theriac"]
+    assert inked(picture(packed), PARTY_COLUMN, T.DARK) > inked(
+        picture(carrying), PARTY_COLUMN, T.DARK
+    )
+    assert "in the knapsack: Vinegar Sponge, Theriac" in render.describe("dark_castle", view)
+
+
+def test_a_flaw_is_drawn_and_marked_once_used():
+    """Collector's Box: flaws dealt onto the characters, one use each."""
+    state = party()
+    flaw = G.view(state, None)["chars"][0]["flaw"]
+    assert flaw and not flaw["used"]
+    used = set_char(state, "smith", flaw_used=True)
+    assert G.view(used, None)["chars"][0]["flaw"]["used"]
+    assert picture(used).tobytes() != picture(state).tobytes()
+    assert f"flaw {flaw['name']} (used)" in render.describe("dark_castle", G.view(used, None))
+
+
+def test_the_epilogue_is_drawn_on_the_final_card():
+    """Collector's Box: "victory and defeat epilogues read at the end"."""
+    for outcome in ("won", "lost"):
+        with_box = edit(party(), outcome=outcome)
+        without = edit(started(), outcome=outcome)
+        view = G.view(with_box, None)
+        assert view["epilogue"] and not G.view(without, None)["epilogue"]
+        assert inked(picture(with_box), CARD_COLUMN, T.VERMILION) > inked(
+            picture(without), CARD_COLUMN, T.VERMILION
+        ), "the EPILOGUE heading is drawn on the card"
+        assert "Epilogue: " + view["epilogue"] in render.describe("dark_castle", view)
+
+
+def test_a_full_box_grows_rather_than_cut_its_lines():
+    """Items, a packed knapsack, a flaw and two curses in a party of four: the boxes grow so
+    that no line is cut short or runs over the next prisoner's box."""
+    plain = party(4)
+    loaded = set_char(plain, "smith", items=["knapsack"], stored=["vinegar", "theriac"],
+                      curses=["marked", "leech"])  # fmt: skip
+    view = G.view(loaded, None)
+    lines = R._char_lines(view["chars"][0], few=False)
+    rows = sum(min(len(T.wrap(text, 18, 330)), most) for text, _, most in lines)
+    assert rows >= 5 and R._box_height(view) >= 88 + rows * R.LINE
+    assert picture(loaded).height > picture(plain).height
+    assert not any(text.endswith("…") for text, _, _ in lines)
+
+
+def test_the_caption_starts_at_a_whole_sentence():
+    """A long move's story is cut to its end for the caption, never mid-word."""
+    story = "The Last Chain is defeated! " * 3 + "The boss falls. " + "x" * 280
+    assert R._tail(story, 300).startswith("The boss falls.")
+    assert R._tail("word " * 100, 300).startswith("… word")
+    assert R._tail("short", 300) == "short"
+
+
+def test_the_ending_alt_text_tells_the_ending_not_the_fight():
+    """Issue 16: "the end picture shows the ending"; its alt text likewise drops the combat
+    the party died in (the picture draws the banner where the enemy stood)."""
+    from test_dark_castle_render import _combat_view
+
+    view = _combat_view()
+    assert "Combat with" in render.describe("dark_castle", view)
+    ended = dict(view, outcome="lost", ending="The prisoners did not escape.")
+    text = render.describe("dark_castle", ended)
+    assert "The prisoners did not escape." in text and "Combat with" not in text
+
+
+def test_the_flaws_dealt_are_drawn_and_told_while_choosing():
+    """Collector's Box: flaws "dealt onto the characters before choosing": whoever cannot see
+    the picture learns them from the alt text too, each with what it does."""
+    from engines import CHANCE
+
+    s = G.setup(["Ann", "Bob"], EVERY_PACK)
+    while G.to_act(s) == [CHANCE]:
+        s, _ = G.apply(s, CHANCE, G.chance_outcomes(s)[0][0])
+    view = G.view(s, None)
+    assert len(view["flaws"]) == 9
+    text = render.describe("dark_castle", view)
+    for who, flaw in view["flaws"].items():
+        assert f"{who.title()}: {flaw['name']} ({flaw['text'].rstrip('.')})" in text
+    chosen = dict(view, flaws={})
+    assert inked(picture_of(view), CARD_COLUMN, T.VERMILION) > inked(
+        picture_of(chosen), CARD_COLUMN, T.VERMILION
+    ), "the FLAWS DEALT heading is drawn on the card"
+
+
+def picture_of(view: dict) -> Image.Image:
+    return Image.open(io.BytesIO(render.board_png("dark_castle", view)))
