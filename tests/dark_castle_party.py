@@ -30,7 +30,7 @@ PACKS: dict[str, dict] = {
     "collector": {"options": "collector=on castle=pack", "picks": ("smith", "tailor"),
                   "deck": (), "seed": 2},
     "mixed": {"options": "cult=on plague=on collector=on", "picks": ("gravedigger", "abbot"),
-              "deck": ("knapsack", "leech", "fever"), "seed": 3},
+              "deck": ("knapsack", "leech", "fever"), "seed": 5},
 }  # fmt: skip
 
 
@@ -116,6 +116,7 @@ class Seen:
     flaw_used: bool = False
     flaws_dealt: bool = False
     epilogue: str = ""
+    death_dice: bool = False
     alt_texts: list[str] = field(default_factory=list)
     prompts: set[str] = field(default_factory=set)
 
@@ -127,5 +128,6 @@ class Seen:
             self.stored |= bool(char.get("stored"))
             self.flaw_used |= bool((char.get("flaw") or {}).get("used"))
         self.flaws_dealt |= bool(view.get("flaws"))
+        self.death_dice |= bool((view.get("combat") or {}).get("death"))
         self.epilogue = view.get("epilogue") or self.epilogue
         self.prompts.add(view["prompt"])

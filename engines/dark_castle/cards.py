@@ -26,10 +26,11 @@ The supplements (each a game option; `SUPPLEMENTS` below) add one JSON file each
   `SPELLS` and `SPELL_DIE`). The rules live in `undead.py`.
 Not built yet (what the vocabulary still lacks):
 - collector's box (collector.json): flaws (`FLAWS`, one use each, using the item effects),
-  start cards and bosses shuffled in, epilogues (`EPILOGUES`) read at the end. Still
-  missing: death dice (a shield face `s` and split faces among the chapter dice outcomes,
-  removed by a double or two players' matching singles, so attacks must be able to pair
-  across players) and the Living Stone (a relic with its own die).
+  start cards and bosses shuffled in, epilogues (`EPILOGUES`) read at the end; death dice
+  (`death_dice.py`): combat steps marked `"death": true` roll them per player, cards with
+  `"no_death"` (a reason) never do; a shield `s` and split faces (`mc`, `cw`) in the row,
+  removed by results combined across prisoners; the Living Stone (`living_stone.py`), an
+  item whose `stone` effect rolls its own die in combat.
 """
 
 from __future__ import annotations
@@ -104,6 +105,7 @@ ITEM_EFFECTS = (
     "cure",  # lose n plague
     "mask",  # no plague from carriers in combat
     "knapsack",  # n more items stored, unusable during a chapter
+    "stone",  # the Living Stone: roll its die in combat (living_stone.py)
     "chalice",  # the blood ritual between chapters (undead)
     "spellbook",  # cast a spell instead of rolling (undead)
 )  # fmt: skip

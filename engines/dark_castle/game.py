@@ -28,14 +28,17 @@ from math import ceil
 
 from engines.contract import CHANCE, Event, Game, Option, Result, Seat
 from engines.dark_castle import cards as C
+from engines.dark_castle import death_dice as DD
 from engines.dark_castle import explain as X
+from engines.dark_castle import living_stone as LS
 from engines.dark_castle.rules_text import RULES_TEXT
 from engines.dark_castle.undead import UndeadRules
 
 CASTLE_CHAPTERS = 15
 LOG_LINES = 8
 CHANCE_KINDS = (
-    "start", "chapter", "boss", "dice", "roll", "item", "gamble", "plague", "deal", "spell"
+    "start", "chapter", "boss", "dice", "roll", "item", "gamble", "plague", "deal", "death", "stone",
+    "spell",
 )  # fmt: skip
 CASTLES = ("mixed", "pack", "pack-numbered")
 
@@ -75,7 +78,7 @@ def _option(name: str) -> Option:
 class DarkCastle(UndeadRules, Game):
     id = "dark_castle"
     title = "Dark Castle"
-    rules_version = 3
+    rules_version = 4
     min_players = 1
     max_players = 4
     options = {
@@ -224,6 +227,8 @@ class DarkCastle(UndeadRules, Game):
                 for i in s.chars[k]["items"]
                 if not tag or tag in C.ITEMS[i].get("tags", [])
             ]
+        if kind == "crush":
+            return LS.crush_choices(s)
         if kind == "rest":
             return ["fight"] + [f"rest {s.chars[k]['who']}" for k in self._resters(s)]
         if kind == "attack":
@@ -231,8 +236,8 @@ class DarkCastle(UndeadRules, Game):
             left = [k for k in cb["fighters"] if k not in cb["done"]]
             # A prisoner on the cult die resolves their attack before anyone else's.
             first = [k for k in left if self._cult_die(s, k)]
-            out = []
-            for k in first or left:
+            out = [DD.HIT_ALL] if DD.pairing_needed(cb["row"]) else []
+            for k in [] if out else first or left:
                 face = cb["rolls"].get(str(k), "")
                 split = len(face) == 2 and face[0] != face[1]
                 if split and self._has_special(s, "doubles_single"):  # the roller picks one
@@ -340,6 +345,8 @@ class DarkCastle(UndeadRules, Game):
                         ok = effect["trait"] in cb["row"]
                     elif kind == "block":
                         ok = k not in cb["blocked"]
+                    elif kind == "stone":
+                        ok = True
                 if ok:
                     out.append(item_id)
                     break
@@ -520,6 +527,11 @@ class DarkCastle(UndeadRules, Game):
             self._ritual_act(s, verb, args, ev)
         elif verb in ("cast", "roll"):
             self._cast_act(s, verb, args, ev)
+        elif verb == "crush":
+            LS.crush(self, s, args[0], ev)
+        elif action == DD.HIT_ALL:
+            DD.resolve_together(self, s, ev)
+            self._after_attack(s, ev)
         elif verb == "hit":
             pick = args[1] if len(args) > 1 else None
             self._resolve_attack(s, self._char(s, args[0]), ev, pick=pick)
@@ -547,6 +559,10 @@ class DarkCastle(UndeadRules, Game):
                 return _uniform(sorted(C.SUPPLEMENTS[p]["boss"] for p in sets))
             extra = ["collector"] if self._collector(s) else []  # more bosses, shuffled in
             return _uniform(C.in_sets(C.BOSSES, sets + extra))
+        if kind == "death":
+            return DD.outcomes(p["n"])
+        if kind == "stone":
+            return C.die_outcomes(LS.STONE_DIE)
         if kind in ("dice", "gamble"):
             return C.chapter_dice_outcomes(p.get("n", 1))
         if kind == "roll":
@@ -596,12 +612,17 @@ class DarkCastle(UndeadRules, Game):
                 s.used.append(outcome)
             self._open_card(s, outcome, ev)
         elif kind == "dice":
-            s.combat["row"] = sorted(s.combat["row"] + list(outcome), key="mcw".index)
+            s.combat["row"] = sorted(s.combat["row"] + list(outcome), key=DD.row_key)
             ev.append(Event(f"The chapter dice add {_faces(outcome)} to the enemy's row."))
             if p.get("then") == "round":
                 self._round_start(s, ev)
             else:
                 self._combat_ready(s, ev)
+        elif kind == "stone":
+            LS.rolled(self, s, p["char"], outcome, ev)
+        elif kind == "death":
+            DD.add_rolled(s, outcome, ev)
+            self._combat_ready(s, ev)
         elif kind == "gamble":
             ev.append(Event(f"The chapter die shows {C.TRAIT_NAMES[outcome]}."))
             self._push(s, p["card"], [*p["path"], outcome], p["ctx"])
@@ -997,6 +1018,9 @@ class DarkCastle(UndeadRules, Game):
                     cb["blocked"].append(k)
                     ev.append(Event(f"{self._name(s, k)} will block this round."))
                     return
+                if kind == "stone":
+                    s.pending = {"kind": "stone", "char": k}
+                    return
 
     # ----- tests ------------------------------------------------------------------
     def _push_test(self, s: DarkCastleState, card: str, path: list, k: int) -> None:
@@ -1034,7 +1058,7 @@ class DarkCastle(UndeadRules, Game):
             cb = s.combat
             cb["queue"].remove(k)
             if black:  # the cult takes them: their die joins the enemy's row until hit away
-                cb["row"] = sorted(cb["row"] + [face], key="mcw".index)
+                cb["row"] = sorted(cb["row"] + [face], key=DD.row_key)
                 cb["fighters"].remove(k)
                 cb["turned"].append(k)
                 s.chars[k]["roll"] = ""
@@ -1110,7 +1134,7 @@ class DarkCastle(UndeadRules, Game):
         phases = C.combat_steps(C.ALL_CARDS[card])
         s.combat = {
             "name": step["name"],
-            "row": sorted(step.get("dice", ""), key="mcw".index),
+            "row": sorted(step.get("dice", ""), key=DD.row_key),
             "attack": step["attack"],
             "specials": [dict(sp) for sp in step.get("specials", [])],
             "loot": step.get("loot", True),
@@ -1133,8 +1157,9 @@ class DarkCastle(UndeadRules, Game):
         ev.append(Event(f"Combat! {step['name']} (attack {step['attack']}).", kind="combat"))
         party = self._prisoner_count(s) if step.get("prisoners_only") else len(s.chars)
         n = step.get("per_player", 0) * party
+        death = self._collector(s) and DD.marked(C.ALL_CARDS[card], step)
         if n:
-            s.pending = {"kind": "dice", "n": n}
+            s.pending = {"kind": "death" if death else "dice", "n": n}
         else:
             self._combat_ready(s, ev)
 
@@ -1181,7 +1206,13 @@ class DarkCastle(UndeadRules, Game):
         cb = s.combat
         while s.pending == {"kind": "attack"} and s.combat is cb:
             left = [k for k in cb["fighters"] if k not in cb["done"]]
-            if len(left) != 1 or any(self._usable(s, k, "combat") for k in cb["fighters"]):
+            if any(self._usable(s, k, "combat") for k in cb["fighters"]):
+                return
+            if DD.pairing_needed(cb["row"]):  # the round's results combine: all at once
+                DD.resolve_together(self, s, ev)
+                self._after_attack(s, ev)
+                continue
+            if len(left) != 1:
                 return
             self._resolve_attack(s, left[0], ev)
             self._after_attack(s, ev)
@@ -1372,6 +1403,8 @@ class DarkCastle(UndeadRules, Game):
                 "turned": [s.chars[k]["who"] for k in cb.get("turned", [])],
                 "cultist": cb.get("cultist", False),
                 "carrier": cb.get("carrier", False),
+                "death": list(cb.get("death", [])),
+                "stone": cb.get("stone", ""),
             }
         return view
 
@@ -1473,6 +1506,10 @@ class DarkCastle(UndeadRules, Game):
         if kind == "cast":
             return (f"{self._name(s, p['char'])} holds the Spell Book: roll the die as usual, or "
                     "cast <spell> instead.")  # fmt: skip
+        if kind == "crush":
+            return "The Living Stone crushes a die of your choice: crush <die>."
+        if kind == "attack" and DD.pairing_needed(s.combat["row"]):
+            return "Death dice in the row: use items first, then hit all (results combine)."
         if kind == "attack":
             return "Resolve the attacks in the order you like: hit <prisoner> (items first?)."
         if kind in CHANCE_KINDS:
@@ -1509,6 +1546,10 @@ class DarkCastle(UndeadRules, Game):
             step = self._step_at(s.pending["card"], s.pending["path"])
             option = step["options"][int(args[0]) - 1]
             return f"{option['label']} ({X.option_cost(option, len(s.chars))})"
+        if action == DD.HIT_ALL:
+            return DD.HIT_ALL_LABEL
+        if verb == "crush" and args:
+            return f"Crush a {DD.face_name(args[0])} die"
         if verb == "hit" and len(args) == 2:
             title = C.CHARACTERS.get(args[0], {}).get("title", args[0])
             return f"Hit: {title} (as {C.TRAIT_NAMES.get(args[1], args[1])})"
@@ -1540,6 +1581,8 @@ class DarkCastle(UndeadRules, Game):
             if safe in legal:
                 return safe
         kind = (s.pending or {}).get("kind")
+        if kind == "crush":
+            return legal[0]
         if kind == "attack":
             return next((a for a in legal if a.startswith("hit ")), None)
         if kind in ("between", "drawer"):

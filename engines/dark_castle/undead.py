@@ -133,7 +133,8 @@ class UndeadRules:
         (not a relic, not the knapsack)."""
         comp = self._companion(s, k)
         card = C.ITEMS[item]
-        plain = not {"chalice", "spellbook", "knapsack"} & {e["k"] for e in card.get("effects", [])}
+        relics = {"chalice", "spellbook", "stone", "knapsack"}
+        plain = not relics & {e["k"] for e in card.get("effects", [])}
         return bool(
             comp.get("carries") and not s.chars[k]["items"] and card["hands"] == 1 and plain
         )
