@@ -438,3 +438,19 @@ def test_a_refused_pledge_or_spell_says_what_is_allowed(monkeypatch):
             assert words in str(refusal)
         else:
             raise AssertionError(action)
+
+
+def test_a_special_still_triggers_when_death_dice_combine_the_round(monkeypatch):
+    """Pack 2's special ability with the Collector's Box death dice: the companion's special
+    resolves first, then the other results combine against the shield."""
+    options = {"undead": "on", "collector": "on"}
+    step = dict(combat("w", 2, 1), death=True)
+    s = companion_room(monkeypatch, "gravehand", step, options=options)
+    assert s.pending == {"kind": "death", "n": 3}  # the companion counts: no marking here
+    s = chance(s, "m c s")
+    s = act(s, "fight")
+    s = chance(s, "c", "c", "x")
+    if s.pending == {"kind": "attack"}:  # a flaw could be used first: resolve by hand
+        s = act(s, "hit all")
+    assert "Dirty Fighting" in " ".join(s.log)
+    assert "w" not in (s.combat or {"row": []})["row"]
