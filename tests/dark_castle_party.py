@@ -73,8 +73,8 @@ def party_choice(s, picks: list[str]) -> tuple[int, str]:
 
 
 def party_move(s, legal: list[str]) -> str:
-    """A plain table that tries what the packs offer: pack the knapsack once, use a flaw as
-    soon as it can help, share items to empty hands, rest the most hurt, fight, and let the
+    """A plain table that tries what the packs offer: pack the knapsack once, wake the Living
+    Stone and use a flaw as soon as they can help, share items to empty hands, rest the most hurt, fight, and let the
     healthiest prisoner turn the page and draw the item cards."""
     kind = s.pending["kind"]
     hp = {c["who"]: c["hp"] for c in s.chars}
@@ -82,6 +82,8 @@ def party_move(s, legal: list[str]) -> str:
         stow = [a for a in legal if a.startswith("stow ")]
         if stow:
             return stow[0]
+    if "use stone" in legal:  # the Living Stone: woken whenever it can be
+        return "use stone"
     flaws = [a for a in legal if a.startswith("use ") and a.split()[1] in C.FLAWS]
     if flaws:
         return flaws[0]
@@ -116,6 +118,10 @@ class Seen:
     flaw_used: bool = False
     flaws_dealt: bool = False
     epilogue: str = ""
+    death_dice: bool = False  # a death die in the enemy's row (the Collector's Box)
+    death_faces: set[str] = field(default_factory=set)  # its shields and split faces seen
+    stone: set[str] = field(default_factory=set)  # the Living Stone's faces rolled
+    companion: set[str] = field(default_factory=set)  # companions that joined the party
     alt_texts: list[str] = field(default_factory=list)
     prompts: set[str] = field(default_factory=set)
 
@@ -126,6 +132,12 @@ class Seen:
             self.plague = max(self.plague, char.get("plague", 0))
             self.stored |= bool(char.get("stored"))
             self.flaw_used |= bool((char.get("flaw") or {}).get("used"))
+            if char.get("companion"):
+                self.companion.add(char["who"])
+        combat = view.get("combat") or {}
+        self.death_dice |= bool(combat.get("death"))
+        self.death_faces |= {face for face in combat.get("row", []) if face not in ("m", "c", "w")}
+        self.stone |= {combat["stone"]} if combat.get("stone") else set()
         self.flaws_dealt |= bool(view.get("flaws"))
         self.epilogue = view.get("epilogue") or self.epilogue
         self.prompts.add(view["prompt"])
