@@ -2,7 +2,8 @@
 
 Traits are told apart by shape and letter as well as colour: Might is a red square (M),
 Cunning an orange triangle (C), Wisdom a blue circle (W). A double is drawn as two
-symbols with a shield band ("BLOCK").
+symbols with a shield band ("BLOCK"). A death die's own faces sit on a black die in the
+enemy's row: a shield is a grey shield marked S, a split face its two traits side by side.
 """
 
 from __future__ import annotations
@@ -22,6 +23,35 @@ TRAIT = {
     "w": ("circle", T.SKY, "W", "Wisdom"),
 }
 HEADER = 96
+STONE = {"crush": "crush a die", "shelter": "shelter (block)", "mend": "mend (+2 HP)",
+         "sleep": "sleeps", "bite": "bites (-1 HP)"}  # fmt: skip
+DEATH_NAMES = {"s": "Shield", "mc": "Might+Cunning", "mw": "Might+Wisdom", "cw": "Cunning+Wisdom"}
+
+
+def _die_name(face: str) -> str:
+    """A die of the enemy's row in words: a trait, or a death die's shield or split face."""
+    return DEATH_NAMES.get(face) or TRAIT[face][3]
+
+
+def _row_die(d: ImageDraw.ImageDraw, x: float, y: float, face: str) -> float:
+    """One die of the enemy's row, its left edge at x and centre at y; return the next x."""
+    if face in TRAIT:
+        _symbol(d, x + 20, y, 20, face)
+        return x + 46
+    width = 44 if face == "s" else 78
+    d.rounded_rectangle((x - 2, y - 24, x + width, y + 24), 8, fill=T.INK, outline=T.WHITE,
+                        width=2)  # fmt: skip
+    if face == "s":
+        cx = x + width / 2
+        d.polygon([(cx - 16, y - 17), (cx + 16, y - 17), (cx + 16, y + 2), (cx, y + 19),
+                   (cx - 16, y + 2)], fill=T.GREY, outline=T.WHITE, width=2)  # fmt: skip
+        T.text(d, (cx, y - 2), "S", 18, T.INK, "mm")
+    else:
+        for i, t in enumerate(face[:2]):
+            _symbol(d, x + 19 + i * 38, y, 17, t)
+    return x + width + 8
+
+
 LINE = int(18 * 1.3)  # a line of the 18-pixel text in a prisoner's box
 
 
@@ -189,16 +219,21 @@ def _combat_block(d: ImageDraw.ImageDraw, cb: dict, x: int, y: int, ink) -> int:
         y = T.paragraph(d, (x, y), cb["text"], 20, CARD_W - 140, ink, max_lines=2)
     row = cb["row"]
     if row:
-        for i, t in enumerate(row[:12]):
-            _symbol(d, x + 26 + i * 46, y + 26, 20, t)
+        rx = x + 6
+        for face in row[:11]:
+            rx = _row_die(d, rx, y + 26, face)
         y += 60
     else:
         T.text(d, (x, y + 10), "(the row is empty)", 22, ink)
         y += 44
-    counts = ", ".join(f"{row.count(t)} {TRAIT[t][3]}" for t in ("m", "c", "w") if row.count(t))
+    counts = ", ".join(f"{row.count(t)} {_die_name(t)}" for t in dict.fromkeys(row))
     if counts:
         T.text(d, (x, y), f"Row: {counts}", 20, ink)
         y += 30
+    if any(t in DEATH_NAMES for t in row):
+        y = T.paragraph(d, (x, y), "Death dice: a shield falls to one double or two prisoners' "
+                        "matching singles; a split die to two prisoners, one trait each.", 20,
+                        CARD_W - 48, ink, max_lines=3)  # fmt: skip
     if cb.get("carrier"):
         y = T.paragraph(d, (x, y), "Carrier: each hit taken (not blocked) adds 1 plague.", 20,
                         CARD_W - 48, T.GREEN, max_lines=2)  # fmt: skip
@@ -208,6 +243,10 @@ def _combat_block(d: ImageDraw.ImageDraw, cb: dict, x: int, y: int, ink) -> int:
     for who in cb.get("turned", []):
         y = T.paragraph(d, (x, y), f"The {who.title()} has joined the enemy's row.", 20,
                         CARD_W - 48, T.VERMILION, max_lines=2)  # fmt: skip
+    if cb.get("stone"):  # the Living Stone's die, last rolled this combat
+        T.token(d, (x + 14, y + 14), 14, "hexagon", T.GREEN, "LS")
+        T.text(d, (x + 38, y + 2), f"The Living Stone: {STONE[cb['stone']]}", 20, ink)
+        y += 34
     for special in cb["specials"]:
         y = T.paragraph(d, (x, y), f"Special: {special}", 20, CARD_W - 48, ink, max_lines=3)
     return y + 8
@@ -365,13 +404,15 @@ def describe(view: dict) -> str:
         parts.append("This chapter asks: " + " ".join(card["asks"]))
     cb = view.get("combat")
     if cb and not view.get("ending"):  # the picture shows the ending where the enemy stood
-        row = ", ".join(TRAIT[t][3] for t in cb["row"]) or "empty"
+        row = ", ".join(_die_name(t) for t in cb["row"]) or "empty"
         phase = f" Boss phase {cb['phase']} of {cb['phases']}." if cb.get("boss") else ""
         parts.append(
             f"Combat with {cb['name']}, round {cb['round']}, attack {cb['attack']}; "
             f"row: {row}.{phase}"
         )
         parts += [f"Special: {s}" for s in cb["specials"]]
+        if cb.get("stone"):
+            parts.append(f"The Living Stone last showed: {STONE[cb['stone']]}.")
     for opt in view.get("options", []):
         locked = "" if opt["open"] else " (locked)"
         parts.append(f"Option {opt['n']}: {opt['label']}{locked}: {opt.get('cost', '')}.")
@@ -379,7 +420,7 @@ def describe(view: dict) -> str:
         items = ", ".join(i["name"] for i in char["items"]) or "no items"
         roll = ""
         if char["roll"]:
-            roll = "; last roll " + " ".join(TRAIT[t][3] for t in char["roll"])
+            roll = "; last roll " + " ".join(TRAIT[t][3] for t in char["roll"] if t in TRAIT)
         curses = ", ".join(c["name"] for c in char.get("curses", []))
         curses = f"; cursed: {curses}" if curses else ""
         cult = "; rolls the cult die" if char.get("cult_die") else ""

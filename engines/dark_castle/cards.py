@@ -24,10 +24,11 @@ Not built yet (what the vocabulary still lacks):
   relics as items with new effects (the chalice: HP given by donors to a recipient
   between chapters; the spell book: a spell die rolled instead of the character die);
 - collector's box (collector.json): flaws (`FLAWS`, one use each, using the item effects),
-  start cards and bosses shuffled in, epilogues (`EPILOGUES`) read at the end. Still
-  missing: death dice (a shield face `s` and split faces among the chapter dice outcomes,
-  removed by a double or two players' matching singles, so attacks must be able to pair
-  across players) and the Living Stone (a relic with its own die).
+  start cards and bosses shuffled in, epilogues (`EPILOGUES`) read at the end; death dice
+  (`death_dice.py`): combat steps marked `"death": true` roll them per player, cards with
+  `"no_death"` (a reason) never do; a shield `s` and split faces (`mc`, `cw`) in the row,
+  removed by results combined across prisoners; the Living Stone (`living_stone.py`), an
+  item whose `stone` effect rolls its own die in combat.
 """
 
 from __future__ import annotations
@@ -102,6 +103,7 @@ ITEM_EFFECTS = (
     "cure",  # lose n plague
     "mask",  # no plague from carriers in combat
     "knapsack",  # n more items stored, unusable during a chapter
+    "stone",  # the Living Stone: roll its die in combat (living_stone.py)
 )  # fmt: skip
 
 # The supplements, each a game option: the content set it adds and its own boss (the one a

@@ -126,6 +126,8 @@ def combat_text(step: dict, players: int = 0) -> str:
     extra = step.get("per_player", 0)
     if extra:
         row.append(f"{extra} rolled die per player" if extra == 1 else f"{extra} dice per player")
+        if step.get("death"):
+            row[-1] += " (death dice with the Collector's Box)"
     tags = [t for t in ("cultist", "carrier") if step.get(t)]
     tag = f", a {' and '.join(tags)}" if tags else ""
     return f"combat with {step['name']}{tag} ({', '.join(row)}; attack {step['attack']})"

@@ -27,12 +27,16 @@ from math import ceil
 
 from engines.contract import CHANCE, Event, Game, Option, Result, Seat
 from engines.dark_castle import cards as C
+from engines.dark_castle import death_dice as DD
 from engines.dark_castle import explain as X
+from engines.dark_castle import living_stone as LS
 from engines.dark_castle.rules_text import RULES_TEXT
 
 CASTLE_CHAPTERS = 15
 LOG_LINES = 8
-CHANCE_KINDS = ("start", "chapter", "boss", "dice", "roll", "item", "gamble", "plague", "deal")
+CHANCE_KINDS = (
+    "start", "chapter", "boss", "dice", "roll", "item", "gamble", "plague", "deal", "death", "stone",
+)  # fmt: skip
 CASTLES = ("mixed", "pack", "pack-numbered")
 
 
@@ -71,7 +75,7 @@ def _option(name: str) -> Option:
 class DarkCastle(Game):
     id = "dark_castle"
     title = "Dark Castle"
-    rules_version = 3
+    rules_version = 4
     min_players = 1
     max_players = 4
     options = {
@@ -196,6 +200,8 @@ class DarkCastle(Game):
                 for i in s.chars[k]["items"]
                 if not tag or tag in C.ITEMS[i].get("tags", [])
             ]
+        if kind == "crush":
+            return LS.crush_choices(s)
         if kind == "rest":
             return ["fight"] + [f"rest {s.chars[k]['who']}" for k in self._resters(s)]
         if kind == "attack":
@@ -203,8 +209,8 @@ class DarkCastle(Game):
             left = [k for k in cb["fighters"] if k not in cb["done"]]
             # A prisoner on the cult die resolves their attack before anyone else's.
             first = [k for k in left if self._cult_die(s, k)]
-            out = []
-            for k in first or left:
+            out = [DD.HIT_ALL] if DD.pairing_needed(cb["row"]) else []
+            for k in [] if out else first or left:
                 face = cb["rolls"].get(str(k), "")
                 split = len(face) == 2 and face[0] != face[1]
                 if split and self._has_special(s, "doubles_single"):  # the roller picks one
@@ -306,6 +312,8 @@ class DarkCastle(Game):
                         ok = effect["trait"] in cb["row"]
                     elif kind == "block":
                         ok = k not in cb["blocked"]
+                    elif kind == "stone":
+                        ok = True
                 if ok:
                     out.append(item_id)
                     break
@@ -473,6 +481,11 @@ class DarkCastle(Game):
             ev.append(Event(f"{self._name(s, k)} rests this round (+1 HP)."))
             self._lift(s, "rest", [k], ev)
             self._begin_rolls(s)
+        elif verb == "crush":
+            LS.crush(self, s, args[0], ev)
+        elif action == DD.HIT_ALL:
+            DD.resolve_together(self, s, ev)
+            self._after_attack(s, ev)
         elif verb == "hit":
             pick = args[1] if len(args) > 1 else None
             self._resolve_attack(s, self._char(s, args[0]), ev, pick=pick)
@@ -500,6 +513,10 @@ class DarkCastle(Game):
                 return _uniform(sorted(C.SUPPLEMENTS[p]["boss"] for p in sets))
             extra = ["collector"] if self._collector(s) else []  # more bosses, shuffled in
             return _uniform(C.in_sets(C.BOSSES, sets + extra))
+        if kind == "death":
+            return DD.outcomes(p["n"])
+        if kind == "stone":
+            return C.die_outcomes(LS.STONE_DIE)
         if kind in ("dice", "gamble"):
             return C.chapter_dice_outcomes(p.get("n", 1))
         if kind == "roll":
@@ -547,12 +564,17 @@ class DarkCastle(Game):
                 s.used.append(outcome)
             self._open_card(s, outcome, ev)
         elif kind == "dice":
-            s.combat["row"] = sorted(s.combat["row"] + list(outcome), key="mcw".index)
+            s.combat["row"] = sorted(s.combat["row"] + list(outcome), key=DD.row_key)
             ev.append(Event(f"The chapter dice add {_faces(outcome)} to the enemy's row."))
             if p.get("then") == "round":
                 self._round_start(s, ev)
             else:
                 self._combat_ready(s, ev)
+        elif kind == "stone":
+            LS.rolled(self, s, p["char"], outcome, ev)
+        elif kind == "death":
+            DD.add_rolled(s, outcome, ev)
+            self._combat_ready(s, ev)
         elif kind == "gamble":
             ev.append(Event(f"The chapter die shows {C.TRAIT_NAMES[outcome]}."))
             self._push(s, p["card"], [*p["path"], outcome], p["ctx"])
@@ -928,6 +950,9 @@ class DarkCastle(Game):
                     cb["blocked"].append(k)
                     ev.append(Event(f"{self._name(s, k)} will block this round."))
                     return
+                if kind == "stone":
+                    s.pending = {"kind": "stone", "char": k}
+                    return
 
     # ----- tests ------------------------------------------------------------------
     def _push_test(self, s: DarkCastleState, card: str, path: list, k: int) -> None:
@@ -964,7 +989,7 @@ class DarkCastle(Game):
             cb = s.combat
             cb["queue"].remove(k)
             if black:  # the cult takes them: their die joins the enemy's row until hit away
-                cb["row"] = sorted(cb["row"] + [face], key="mcw".index)
+                cb["row"] = sorted(cb["row"] + [face], key=DD.row_key)
                 cb["fighters"].remove(k)
                 cb["turned"].append(k)
                 s.chars[k]["roll"] = ""
@@ -1039,7 +1064,7 @@ class DarkCastle(Game):
         phases = C.combat_steps(C.ALL_CARDS[card])
         s.combat = {
             "name": step["name"],
-            "row": sorted(step.get("dice", ""), key="mcw".index),
+            "row": sorted(step.get("dice", ""), key=DD.row_key),
             "attack": step["attack"],
             "specials": [dict(sp) for sp in step.get("specials", [])],
             "loot": step.get("loot", True),
@@ -1061,8 +1086,9 @@ class DarkCastle(Game):
         }
         ev.append(Event(f"Combat! {step['name']} (attack {step['attack']}).", kind="combat"))
         n = step.get("per_player", 0) * len(s.chars)
+        death = self._collector(s) and DD.marked(C.ALL_CARDS[card], step)
         if n:
-            s.pending = {"kind": "dice", "n": n}
+            s.pending = {"kind": "death" if death else "dice", "n": n}
         else:
             self._combat_ready(s, ev)
 
@@ -1109,7 +1135,13 @@ class DarkCastle(Game):
         cb = s.combat
         while s.pending == {"kind": "attack"} and s.combat is cb:
             left = [k for k in cb["fighters"] if k not in cb["done"]]
-            if len(left) != 1 or any(self._usable(s, k, "combat") for k in cb["fighters"]):
+            if any(self._usable(s, k, "combat") for k in cb["fighters"]):
+                return
+            if DD.pairing_needed(cb["row"]):  # the round's results combine: all at once
+                DD.resolve_together(self, s, ev)
+                self._after_attack(s, ev)
+                continue
+            if len(left) != 1:
                 return
             self._resolve_attack(s, left[0], ev)
             self._after_attack(s, ev)
@@ -1294,6 +1326,8 @@ class DarkCastle(Game):
                 "turned": [s.chars[k]["who"] for k in cb.get("turned", [])],
                 "cultist": cb.get("cultist", False),
                 "carrier": cb.get("carrier", False),
+                "death": list(cb.get("death", [])),
+                "stone": cb.get("stone", ""),
             }
         return view
 
@@ -1386,6 +1420,10 @@ class DarkCastle(Game):
             return f"{self._name(s, p['char'])} must discard an item: discard <item>."
         if kind == "rest":
             return "New combat round: may one prisoner rest? fight, or rest <prisoner>."
+        if kind == "crush":
+            return "The Living Stone crushes a die of your choice: crush <die>."
+        if kind == "attack" and DD.pairing_needed(s.combat["row"]):
+            return "Death dice in the row: use items first, then hit all (results combine)."
         if kind == "attack":
             return "Resolve the attacks in the order you like: hit <prisoner> (items first?)."
         if kind in CHANCE_KINDS:
@@ -1422,6 +1460,10 @@ class DarkCastle(Game):
             step = self._step_at(s.pending["card"], s.pending["path"])
             option = step["options"][int(args[0]) - 1]
             return f"{option['label']} ({X.option_cost(option, len(s.chars))})"
+        if action == DD.HIT_ALL:
+            return DD.HIT_ALL_LABEL
+        if verb == "crush" and args:
+            return f"Crush a {DD.face_name(args[0])} die"
         if verb == "hit" and len(args) == 2:
             title = C.CHARACTERS.get(args[0], {}).get("title", args[0])
             return f"Hit: {title} (as {C.TRAIT_NAMES.get(args[1], args[1])})"
@@ -1440,6 +1482,8 @@ class DarkCastle(Game):
             if safe in legal:
                 return safe
         kind = (s.pending or {}).get("kind")
+        if kind == "crush":
+            return legal[0]
         if kind == "attack":
             return next((a for a in legal if a.startswith("hit ")), None)
         if kind in ("between", "drawer"):

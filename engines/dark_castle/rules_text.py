@@ -93,7 +93,33 @@ prisoner; you take the prisoner with their flaw. A flaw is used once a game (`us
 whenever an item with the same effect could be used, and is never traded. The start card is
 drawn from all start cards; the boss of a mixed castle from all bosses (a pack played on its
 own keeps its own boss). When the game ends, the victory or defeat epilogue is read.
-Not built yet: the death dice and the Living Stone.
+DEATH DICE (collector=on; the rulebook recommends them with the flaws, so the box brings
+both): on the combats marked for them (the chapter says "death dice"), the dice rolled per
+prisoner at set-up are death dice. Our faces: Might, Cunning, Wisdom, a Shield, and two
+split faces, Might+Cunning and Cunning+Wisdom. Once rolled they are chapter dice for every
+other rule: a death die showing Might is a Might die (an item striking a Might die takes it).
+  - A SHIELD falls to one prisoner's double of any kind (a split double too), or to two
+    prisoners combining two matching singles (Might and Might...).
+  - A SPLIT face falls to two prisoners combining, one showing each of its traits. One
+    prisoner's own split double does not take it alone (it still blocks).
+  - Results split and combine: a double is two results of its traits, which may go to
+    different dice and pair with different prisoners.
+  How it goes in chat: everyone rolls at once as usual. While a shield or a split face is
+  in the row, the round's attacks are resolved together: use your items first, then
+  `hit all` (it happens by itself when nobody has an item to use). We combine the results
+  so that the most dice go, and among equal ways the shields and split dice go first; the
+  log says who combined with whom. Without such a face, `hit <prisoner>` as usual.
+  Dice added later in a fight (an enemy that regrows) are plain chapter dice.
+  Never on two chapters, whose own rule would fight the death dice (the rulebook's two
+  exceptions, our choice): the Chapel Gargoyle (its doubles hit only once, but one double
+  breaks a shield) and the Empty Harness (only a Might double hits its Might dice; two paired
+  Might singles breaking a shield would slip past the armour).
+THE LIVING STONE (collector=on; our card and die): a one-handed relic shuffled into the item
+deck; its die waits until called for. Once a chapter, in combat, between the rolls and the
+attacks (`use stone`), its holder rolls the stone's die: CRUSH (2 faces): a die of the row
+of your choice goes, a death die's shield or split face too (`crush s`, `crush mc`);
+SHELTER: its holder blocks this round; MEND: its holder gains 2 HP; SLEEP: nothing; BITE:
+its holder loses 1 HP.
 
 BOSS: several phases, one after another, each its own row and attack; no item between
 phases. Beat the last phase with everyone alive and you escape.

@@ -84,6 +84,7 @@ async def test_each_pack_alone_and_all_mixed_to_an_end_by_buttons(tmp_path, monk
     if "collector" in packs:  # Collector's Box: flaws dealt and used, the epilogue at the end
         assert seen.flaws_dealt and seen.flaw_used
         assert seen.epilogue and f"Epilogue: {seen.epilogue}" in board.text
+        assert seen.death_dice, "death dice were rolled into an enemy's row"
     drawers = [p for p in seen.prompts if p.startswith("Who draws the next item card")]
     if packs & {"cult", "plague"}:  # the group names who draws: told what lurks in the deck
         lurking = {"cult": "urses", "plague": "lague cards"}
