@@ -28,9 +28,9 @@ PACKS: dict[str, dict] = {
     "plague": {"options": "plague=on castle=pack", "picks": ("ratcatcher", "herbalist"),
                "deck": ("knapsack", "fever", "vinegar"), "seed": 9},
     "collector": {"options": "collector=on castle=pack", "picks": ("smith", "tailor"),
-                  "deck": (), "seed": 2},
+                  "deck": ("stone",), "seed": 2},
     "mixed": {"options": "cult=on plague=on collector=on", "picks": ("gravedigger", "abbot"),
-              "deck": ("knapsack", "leech", "fever"), "seed": 5},
+              "deck": ("knapsack", "leech", "fever", "stone"), "seed": 5},
 }  # fmt: skip
 
 
