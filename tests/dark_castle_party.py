@@ -28,9 +28,9 @@ PACKS: dict[str, dict] = {
     "plague": {"options": "plague=on castle=pack", "picks": ("ratcatcher", "herbalist"),
                "deck": ("knapsack", "fever", "vinegar"), "seed": 9},
     "collector": {"options": "collector=on castle=pack", "picks": ("smith", "tailor"),
-                  "deck": (), "seed": 2},
+                  "deck": ("stone",), "seed": 2},
     "mixed": {"options": "cult=on plague=on collector=on", "picks": ("gravedigger", "abbot"),
-              "deck": ("knapsack", "leech", "fever"), "seed": 5},
+              "deck": ("knapsack", "leech", "fever", "stone"), "seed": 5},
 }  # fmt: skip
 
 
@@ -73,8 +73,9 @@ def party_choice(s, picks: list[str]) -> tuple[int, str]:
 
 
 def party_move(s, legal: list[str]) -> str:
-    """A plain table that tries what the packs offer: pack the knapsack once, use a flaw as
-    soon as it can help, share items to empty hands, rest the most hurt, fight, and let the
+    """A plain table that tries what the packs offer: pack the knapsack once, wake the Living
+    Stone, cast from the Spell Book, hold the Chalice's rite for the most hurt (one HP from
+    the healthiest) and use a flaw as soon as they can help, share items to empty hands, rest the most hurt, fight, and let the
     healthiest prisoner turn the page and draw the item cards."""
     kind = s.pending["kind"]
     hp = {c["who"]: c["hp"] for c in s.chars}
@@ -82,6 +83,19 @@ def party_move(s, legal: list[str]) -> str:
         stow = [a for a in legal if a.startswith("stow ")]
         if stow:
             return stow[0]
+    if "use stone" in legal:  # the Living Stone: woken whenever it can be
+        return "use stone"
+    casts = [a for a in legal if a.startswith("cast ")]
+    if casts:  # the Spell Book: a spell instead of a roll, whenever offered
+        return casts[0]
+    if "drink" in legal:  # the Ritual Chalice: drink once something is pledged
+        return "drink"
+    gifts = [a for a in legal if a.startswith("give ") and a.endswith(" 1")]
+    if gifts:
+        return max(gifts, key=lambda a: hp[a.split()[1]])
+    rites = [a for a in legal if a.startswith("rite ")]
+    if rites and min(hp.values()) <= s.hp_start - 4:
+        return min(rites, key=lambda a: hp[a.split()[1]])
     flaws = [a for a in legal if a.startswith("use ") and a.split()[1] in C.FLAWS]
     if flaws:
         return flaws[0]
@@ -116,7 +130,12 @@ class Seen:
     flaw_used: bool = False
     flaws_dealt: bool = False
     epilogue: str = ""
-    death_dice: bool = False
+    death_dice: bool = False  # a death die in the enemy's row (the Collector's Box)
+    death_faces: set[str] = field(default_factory=set)  # its shields and split faces seen
+    stone: set[str] = field(default_factory=set)  # the Living Stone's faces rolled
+    companion: set[str] = field(default_factory=set)  # companions that joined the party
+    ritual: bool = False  # the Ritual Chalice's rite held
+    spell: bool = False  # a spell cast from the Spell Book
     alt_texts: list[str] = field(default_factory=list)
     prompts: set[str] = field(default_factory=set)
 
@@ -127,7 +146,15 @@ class Seen:
             self.plague = max(self.plague, char.get("plague", 0))
             self.stored |= bool(char.get("stored"))
             self.flaw_used |= bool((char.get("flaw") or {}).get("used"))
+            if char.get("companion"):
+                self.companion.add(char["who"])
+        combat = view.get("combat") or {}
+        self.death_dice |= bool(combat.get("death"))
+        self.death_faces |= {face for face in combat.get("row", []) if face not in ("m", "c", "w")}
+        self.stone |= {combat["stone"]} if combat.get("stone") else set()
+        relics = view.get("relics") or {}
+        self.ritual |= bool(relics.get("ritual"))
+        self.spell |= bool(relics.get("casting"))
         self.flaws_dealt |= bool(view.get("flaws"))
-        self.death_dice |= bool((view.get("combat") or {}).get("death"))
         self.epilogue = view.get("epilogue") or self.epilogue
         self.prompts.add(view["prompt"])

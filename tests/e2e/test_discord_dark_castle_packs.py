@@ -98,6 +98,9 @@ async def test_each_pack_to_its_end_on_discord(discord_bot, monkeypatch, pack):
         assert seen.flaw_used and " (used)" in alt and "; flaw " in alt
         assert "Epilogue: " + seen.epilogue in seen.alt_texts[-1]
         assert "Epilogue: " in final.content
+        faces = {"s": "Shield", "mc": "Might+Cunning", "mw": "Might+Wisdom", "cw": "Cunning+Wisdom"}
+        assert seen.death_faces and all(faces[f] in alt for f in seen.death_faces)
+        assert seen.stone and "The Living Stone last showed: " in alt
 
 
 async def test_a_pack_game_keeps_its_answers_private(discord_bot):

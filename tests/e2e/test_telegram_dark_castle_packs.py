@@ -114,6 +114,8 @@ async def test_each_pack_to_its_end_on_telegram(tg_bot, monkeypatch, pack):
     if "collector=on" in options:
         assert seen.flaws_dealt and "Flaws are dealt" in said and seen.flaw_used
         assert "Epilogue: " + seen.epilogue in final["caption"]
+        assert seen.death_faces and "The death dice roll " in said
+        assert seen.stone and "The Living Stone wakes" in said
 
 
 async def test_a_pack_game_keeps_nothing_secret_and_refuses_outsiders(tg_bot):

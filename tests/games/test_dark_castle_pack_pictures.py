@@ -157,3 +157,30 @@ def test_the_flaws_dealt_are_drawn_and_told_while_choosing():
 
 def picture_of(view: dict) -> Image.Image:
     return Image.open(io.BytesIO(render.board_png("dark_castle", view)))
+
+
+def test_death_dice_shields_and_split_faces_are_drawn_and_told():
+    """Collector's Box: death dice "rolled instead of chapter dice", their shields and split
+    faces stay in the enemy's row until removed: drawn as dark dice, explained, named."""
+    from test_dark_castle_render import _combat_view
+
+    plain = _combat_view()
+    row = list(plain["combat"]["row"])
+    death = dict(plain, combat=dict(plain["combat"], row=[*row, "s", "mc"], death=["s", "mc"]))
+    text = render.describe("dark_castle", death)
+    assert "Shield" in text and "Might+Cunning" in text
+    assert inked(picture_of(death), CARD_COLUMN, T.INK) > inked(
+        picture_of(plain), CARD_COLUMN, T.INK
+    ), "the death dice are drawn in the enemy's row (dark dice) with their explanation"
+
+
+def test_the_living_stone_face_is_drawn_and_told():
+    """Collector's Box: the Living Stone relic "with its die": its last face in the combat."""
+    from test_dark_castle_render import _combat_view
+
+    plain = _combat_view()
+    woken = dict(plain, combat=dict(plain["combat"], stone="mend"))
+    assert "The Living Stone last showed: mend" in render.describe("dark_castle", woken)
+    assert inked(picture_of(woken), CARD_COLUMN, T.GREEN) > inked(
+        picture_of(plain), CARD_COLUMN, T.GREEN
+    ), "the stone's token and face are drawn under the row"

@@ -85,6 +85,8 @@ async def test_each_pack_alone_and_all_mixed_to_an_end_by_buttons(tmp_path, monk
         assert seen.flaws_dealt and seen.flaw_used
         assert seen.epilogue and f"Epilogue: {seen.epilogue}" in board.text
         assert seen.death_dice, "death dice were rolled into an enemy's row"
+        assert seen.death_faces & {"s", "mc", "mw", "cw"}, "a shield or a split face stood there"
+        assert seen.stone, "the Living Stone was woken and its die rolled"
     drawers = [p for p in seen.prompts if p.startswith("Who draws the next item card")]
     if packs & {"cult", "plague"}:  # the group names who draws: told what lurks in the deck
         lurking = {"cult": "urses", "plague": "lague cards"}
