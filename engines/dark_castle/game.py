@@ -450,7 +450,7 @@ class DarkCastle(UndeadRules, Game):
             k = self._char(s, args[1])
             s.pool.remove(args[0])
             s.chars[k]["items"].append(args[0])
-            ev.append(Event(f"{self._name(s, k)} takes the {C.ITEMS[args[0]]['name']}."))
+            ev.append(Event(f"{self._name(s, k)} takes {_the(args[0])}."))
             if args[0] in s.tainted:  # an item from a carrier: a clean taker rolls for plague
                 s.tainted.remove(args[0])
                 if not s.chars[k].get("plague", 0):
@@ -473,12 +473,12 @@ class DarkCastle(UndeadRules, Game):
             k = next(k for k, c in enumerate(s.chars) if args[0] in c["items"])
             s.chars[k]["items"].remove(args[0])
             s.chars[k].setdefault("stored", []).append(args[0])
-            ev.append(Event(f"{self._name(s, k)} stows the {C.ITEMS[args[0]]['name']}."))
+            ev.append(Event(f"{self._name(s, k)} stows {_the(args[0])}."))
         elif verb == "unstow":
             k = next(k for k, c in enumerate(s.chars) if args[0] in c.get("stored", []))
             s.chars[k]["stored"].remove(args[0])
             s.chars[k]["items"].append(args[0])
-            ev.append(Event(f"{self._name(s, k)} takes out the {C.ITEMS[args[0]]['name']}."))
+            ev.append(Event(f"{self._name(s, k)} takes out {_the(args[0])}."))
         elif verb == "done":
             self._discard_pool(s, ev)
             s.pending = None
@@ -511,7 +511,7 @@ class DarkCastle(UndeadRules, Game):
             k = next(k for k, c in enumerate(s.chars) if args[0] in c["items"])
             s.chars[k]["items"].remove(args[0])
             lost = "gives up" if p.get("tag") else "loses"
-            ev.append(Event(f"{self._name(s, k)} {lost} the {C.ITEMS[args[0]]['name']}."))
+            ev.append(Event(f"{self._name(s, k)} {lost} {_the(args[0])}."))
             s.pending = None
         elif verb == "fight":
             ev.append(Event("Nobody rests: everyone fights this round."))
@@ -939,7 +939,7 @@ class DarkCastle(UndeadRules, Game):
             return
         for k, item in found:
             s.chars[k]["items"].remove(item)
-            ev.append(Event(f"{self._name(s, k)} gives up the {C.ITEMS[item]['name']}."))
+            ev.append(Event(f"{self._name(s, k)} gives up {_the(item)}."))
 
     def _lose_items(self, s: DarkCastleState, step: dict, ctx: int, ev: list[Event]) -> None:
         who = step.get("who", "you")
@@ -1568,7 +1568,7 @@ class DarkCastle(UndeadRules, Game):
             return "Roll the die (no spell)"
         if verb in ("stow", "unstow") and args and args[0] in C.ITEMS:
             where = "into the knapsack" if verb == "stow" else "out of the knapsack"
-            return f"Put the {C.ITEMS[args[0]]['name']} {where}"
+            return f"Put {_the(args[0])} {where}"
         if verb in ("pick", "turn", "send", "rest", "hit", "draw") and args:
             return f"{verb.title()}: {C.CHARACTERS.get(args[0], {}).get('title', args[0])}"
         return action.capitalize()
@@ -1612,6 +1612,12 @@ class DarkCastle(UndeadRules, Game):
 
 def _attempts_left(n: int) -> str:
     return "1 attempt left" if n == 1 else f"{n} attempts left"
+
+
+def _the(item_id: str) -> str:
+    """An item card's name after "the": "the Lantern", "the Living Stone" (never "the The")."""
+    name = C.ITEMS[item_id]["name"]
+    return f"the {name.removeprefix('The ')}"
 
 
 def _uniform(kinds: list[str]) -> list[tuple[str, float]]:

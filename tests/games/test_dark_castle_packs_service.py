@@ -4,6 +4,7 @@ played by the buttons under each board to an end, with each pack's mechanics met
 from __future__ import annotations
 
 import pytest
+from test_dark_castle_helpers import set_char, started
 
 from bot.service import ChatRef, GameService, UserRef
 from bot.service.buttons import parse
@@ -100,3 +101,17 @@ async def test_each_pack_alone_and_all_mixed_to_an_end_by_buttons(tmp_path, monk
     if pack == "undead":  # and its relics: the Chalice's rite, a spell from the Spell Book
         assert seen.ritual and seen.spell and "The spell die: " in said
         assert state.outcome == "won", "one of these castles is escaped"
+
+
+def test_an_item_named_with_the_reads_once_on_buttons_and_in_the_story():
+    """A button's label and the story name an item card once: "the Living Stone", never
+    "the The Living Stone" (a relic of the Collector's Box, packed into the plague pack's
+    knapsack)."""
+    s = started(options={"plague": "on", "collector": "on"})
+    s = set_char(s, "smith", items=["knapsack", "stone"])
+    legal = G.legal_actions(s, 0)
+    assert G.describe(s, "stow stone") == "Put the Living Stone into the knapsack"
+    s, events = G.apply(s, 0, "stow stone")
+    assert [e.text for e in events] == ["P1 (Smith) stows the Living Stone."]
+    assert G.describe(s, "unstow stone") == "Put the Living Stone out of the knapsack"
+    assert "stow stone" in legal
