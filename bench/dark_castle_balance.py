@@ -176,11 +176,14 @@ def sensible(game, state, seat, legal, rng: random.Random) -> str:
         return max(legal, key=lambda a: DD.row_key(a.split()[1]))
     if kind == "rest":
         # The most wounded prisoner rests once down 2 HP: it spreads the damage.
-        resters = [a for a in legal if a.startswith("rest ")]
+        # A companion counts by its own start (the spirit gains nothing by resting).
+        resters = [
+            a for a in legal if a.startswith("rest ") and not game._immune(s, idx(a.split()[1]))
+        ]
         if resters:
             pick = min(resters, key=lambda a: chars[idx(a.split()[1])]["hp"])
-            hp = chars[idx(pick.split()[1])]["hp"]
-            if hp <= hp0 - 2:
+            k = idx(pick.split()[1])
+            if chars[k]["hp"] <= game._cap(s, k) - 2:
                 return pick
         return "fight"
     if kind == "attack":

@@ -24,13 +24,14 @@ The supplements (each a game option; `SUPPLEMENTS` below) add one JSON file each
   (`COMPANION_SPECIALS`); combats flagged `prisoners_only` roll no die per player for them.
   Relics: the Ritual Chalice (effect `chalice`) and the Spell Book (effect `spellbook`,
   `SPELLS` and `SPELL_DIE`). The rules live in `undead.py`.
-Not built yet (what the vocabulary still lacks):
 - collector's box (collector.json): flaws (`FLAWS`, one use each, using the item effects),
   start cards and bosses shuffled in, epilogues (`EPILOGUES`) read at the end; death dice
   (`death_dice.py`): combat steps marked `"death": true` roll them per player, cards with
   `"no_death"` (a reason) never do; a shield `s` and split faces (`mc`, `cw`) in the row,
   removed by results combined across prisoners; the Living Stone (`living_stone.py`), an
   item whose `stone` effect rolls its own die in combat.
+Not built yet: nothing the supplements' rules ask for (a Spell Book spell list longer than
+our four, or companions beyond three, would be content only).
 """
 
 from __future__ import annotations
