@@ -135,15 +135,19 @@ COMPANION_SPECIALS = ("chill", "sunder", "rally")
 # The Spell Book: our spells (each with its requirement) and our spell die.
 SPELLS: dict[str, dict] = {
     "bolt": {"name": "Bone Bolt", "needs": "combat",
+             "brief": "2 dice struck from the row (partial: 1)",
              "text": "In combat. Success: two dice of the row are struck away (the most common "
                      "trait first); partial: one."},
     "ward": {"name": "Veil of Ash", "needs": "combat",
+             "brief": "every fighter blocks (partial: the caster)",
              "text": "In combat. Success: every fighter blocks this round; partial: the caster "
                      "blocks."},
     "mend": {"name": "Knit Flesh", "needs": "wounded",
+             "brief": "everyone gains 2 HP (partial: the caster)",
              "text": "Someone is wounded. Success: everyone gains 2 HP; partial: the caster "
                      "gains 2 HP."},
     "insight": {"name": "Second Sight", "needs": "test",
+                "brief": "counts as a double of the trait (partial: a single)",
                 "text": "A test. Success: the roll counts as a double of the trait asked; "
                         "partial: as a single of it."},
 }  # fmt: skip
