@@ -210,13 +210,23 @@ def _ending(d: ImageDraw.ImageDraw, view: dict, x: int, y: int, ink) -> int:
     return y
 
 
+def _log_lines(log: list[str], room: int) -> list[str]:
+    """The wrapped lines of the latest log entries that fit in `room` lines: whole entries
+    only (the latest one's end if even it does not fit), never one cut at its start."""
+    lines: list[str] = []
+    for entry in reversed(log[-5:]):
+        wrapped = T.wrap(entry, 17, CARD_W - 60)
+        if len(lines) + len(wrapped) > room:
+            if not lines and room:
+                lines = wrapped[-room:]
+            break
+        lines = wrapped + lines
+    return lines
+
+
 def _log(d: ImageDraw.ImageDraw, view: dict, x: int, y_min: int, y_max: int, ink) -> None:
     """The latest lines of the story, bottom-aligned in the card's free space."""
-    lines: list[str] = []
-    for entry in view.get("log", [])[-5:]:
-        lines += T.wrap(entry, 17, CARD_W - 60)
-    room = max(0, (y_max - y_min - 40) // 22)
-    lines = lines[-room:] if room else []
+    lines = _log_lines(view.get("log", []), max(0, (y_max - y_min - 40) // 22))
     if not lines or view.get("pool"):
         return
     y = y_max - len(lines) * 22
@@ -323,7 +333,7 @@ def _party(d: ImageDraw.ImageDraw, view: dict) -> None:
                             outline=T.PURPLE if comp else T.INK, width=5 if comp else 2)  # fmt: skip
         d.rounded_rectangle((x + 8, y + 12, x + 44, y + 40), 6, fill=T.PURPLE if comp else T.NIGHT)
         badge = "ALLY" if comp else f"P{char['seat'] + 1}"
-        T.text(d, (x + 26, y + 26), badge, 14 if comp else 18, T.WHITE, "mm")
+        T.text(d, (x + 26, y + 26), badge, 12 if comp else 18, T.WHITE, "mm")
         title = char["title"] or "(choosing)"
         name = f"{title} - {char['player']}"
         T.text(d, (x + 54, y + 26), name[:32], 24, T.INK, "lm")

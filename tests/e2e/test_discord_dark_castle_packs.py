@@ -94,6 +94,11 @@ async def test_each_pack_to_its_end_on_discord(discord_bot, monkeypatch, pack):
     if "plague=on" in options:
         assert seen.plague >= 2 and f"; plague {seen.plague}" in alt
         assert seen.stored and "; in the knapsack: " in alt
+    if "undead=on" in options:
+        assert seen.companion and "; a companion, die: " in alt
+    if pack == "undead":
+        assert seen.ritual and "Blood ritual for the " in alt
+        assert seen.spell and "holds the Spell Book" in alt
     if "collector=on" in options:
         assert seen.flaw_used and " (used)" in alt and "; flaw " in alt
         assert "Epilogue: " + seen.epilogue in seen.alt_texts[-1]

@@ -111,6 +111,10 @@ async def test_each_pack_to_its_end_on_telegram(tg_bot, monkeypatch, pack):
     if "plague=on" in options:
         assert seen.plague >= 2 and " plague (" in said
         assert seen.stored and " stows the " in said
+    if "undead=on" in options:
+        assert seen.companion and " joins the party" in said
+    if pack == "undead":
+        assert seen.ritual and seen.spell and "The spell die: " in said
     if "collector=on" in options:
         assert seen.flaws_dealt and "Flaws are dealt" in said and seen.flaw_used
         assert "Epilogue: " + seen.epilogue in final["caption"]

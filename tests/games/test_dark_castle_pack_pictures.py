@@ -184,3 +184,41 @@ def test_the_living_stone_face_is_drawn_and_told():
     assert inked(picture_of(woken), CARD_COLUMN, T.GREEN) > inked(
         picture_of(plain), CARD_COLUMN, T.GREEN
     ), "the stone's token and face are drawn under the row"
+
+
+def test_a_companion_gets_a_box_of_its_own_in_the_party():
+    """Scourge of the Undead Queen: a companion with "their own dice, HP, characteristic and
+    combat special" joins the party's column (a fifth box beside four prisoners), told once
+    in the alt text, each sentence ending once."""
+    from test_dark_castle_undead import with_companion
+
+    plain = started(("smith", "tailor", "abbot", "miller"), options={"undead": "on"})
+    joined = with_companion(plain, "novice")
+    view = G.view(joined, None)
+    (novice,) = [c for c in view["chars"] if c.get("companion")]
+    assert novice["hp"] == 5 and novice["companion"]["special"].startswith("Grave Chill")
+    assert picture(joined).height > picture(plain).height
+    assert inked(picture(joined), PARTY_COLUMN, T.PURPLE) > inked(
+        picture(plain), PARTY_COLUMN, T.PURPLE
+    ), "the companion's box, badge and special are drawn in purple"
+    text = render.describe("dark_castle", view)
+    assert "The Grey Novice (any player): 5 of 5 HP" in text and ".." not in text
+
+
+def test_the_card_log_shows_whole_entries_only():
+    """The story under a card starts at an entry's start, never in the middle of one (a long
+    companion's arrival used to show from "the party (6 HP; ...")."""
+    log = ["The Kennel Hound joins the party. " * 4, "Combat!", "The dice roll."]
+    long_lines = len(T.wrap(log[0], 17, R.CARD_W - 60))
+    assert long_lines > 1
+    assert R._log_lines(log, 2) == ["Combat!", "The dice roll."]
+    assert R._log_lines(log, 2 + long_lines) == [
+        *T.wrap(log[0], 17, R.CARD_W - 60),
+        "Combat!",
+        "The dice roll.",
+    ]
+    assert (
+        R._log_lines(["A very long line of the story. " * 8], 1)
+        == T.wrap("A very long line of the story. " * 8, 17, R.CARD_W - 60)[-1:]
+    )
+    assert R._log_lines(log, 0) == []

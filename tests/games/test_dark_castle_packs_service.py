@@ -70,9 +70,9 @@ async def test_each_pack_alone_and_all_mixed_to_an_end_by_buttons(tmp_path, monk
     packs = {name for name, value in options.items() if value == "on"}
     chapters = {C.CHAPTERS[c]["set"] for c in state.used}
     if options.get("castle") == "pack":  # a pack alone: only its chapters, its own boss
-        assert chapters <= (packs & {"cult", "plague"} or {"core"})
+        assert chapters <= (packs & {"cult", "undead", "plague"} or {"core"})
     else:
-        assert chapters <= {"core", "cult", "plague"} and len(chapters) > 1
+        assert chapters <= {"core", "cult", "undead", "plague"} and len(chapters) > 1
     said = "\n".join(texts)
     if {"cult"} & packs:  # Cult of the Death Knight: a curse drawn, and it stays beside them
         assert seen.curse and "Curse" in said
@@ -95,5 +95,8 @@ async def test_each_pack_alone_and_all_mixed_to_an_end_by_buttons(tmp_path, monk
         )
     else:
         assert not drawers
-    if pack == "mixed":
+    if "undead" in packs:  # Scourge of the Undead Queen: a companion joins from the deck
+        assert seen.companion and " joins the party" in said
+    if pack == "undead":  # and its relics: the Chalice's rite, a spell from the Spell Book
+        assert seen.ritual and seen.spell and "The spell die: " in said
         assert state.outcome == "won", "one of these castles is escaped"
