@@ -16,15 +16,17 @@ without a thought. With the Ritual Chalice it holds the blood ritual for a priso
 a third of their HP, donors giving what keeps them at two thirds; it never casts from the
 Spell Book; a companion is a fighter like any.
 The target (issue 16) is a win rate between 15% and 75% for every castle and party size.
-Last measured (40 games a cell, rules_version 3, on a loaded shared machine):
+Last measured (200 games a cell, with death dice, the Living Stone and the Undead Queen's
+pack, on a loaded shared machine):
                   solo    2p     3p     4p
-    core          55.0%  60.0%  32.5%  20.0%
-    cult alone    60.0%  60.0%  37.5%  22.5%
-    plague alone  70.0%  72.5%  25.0%  17.5%
-    collector     44.0%  44.5%  31.5%  21.0%   (200 games a cell, rules_version 4:
-    mixed         40.5%  45.0%  22.0%  20.5%    death dice and the Living Stone)
+    core          55.0%  56.5%  31.0%  30.0%
+    cult alone    61.5%  61.5%  24.5%  17.0%
+    undead alone  67.0%  68.0%  39.5%  25.5%
+    plague alone  74.0%  73.0%  24.5%  19.0%
+    collector     44.0%  44.5%  31.5%  21.0%
+    mixed         36.5%  45.5%  20.0%  20.5%
 (earlier, 400 games a size of the core castle: 58.0%, 54.8%, 27.8%, 29.5%; 40 games give
-about +-8 points.)
+about +-8 points, 200 games about +-3.5.)
 """
 
 from __future__ import annotations
@@ -176,11 +178,14 @@ def sensible(game, state, seat, legal, rng: random.Random) -> str:
         return max(legal, key=lambda a: DD.row_key(a.split()[1]))
     if kind == "rest":
         # The most wounded prisoner rests once down 2 HP: it spreads the damage.
-        resters = [a for a in legal if a.startswith("rest ")]
+        # A companion counts by its own start (the spirit gains nothing by resting).
+        resters = [
+            a for a in legal if a.startswith("rest ") and not game._immune(s, idx(a.split()[1]))
+        ]
         if resters:
             pick = min(resters, key=lambda a: chars[idx(a.split()[1])]["hp"])
-            hp = chars[idx(pick.split()[1])]["hp"]
-            if hp <= hp0 - 2:
+            k = idx(pick.split()[1])
+            if chars[k]["hp"] <= game._cap(s, k) - 2:
                 return pick
         return "fight"
     if kind == "attack":

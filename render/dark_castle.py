@@ -151,10 +151,16 @@ def _card(d: ImageDraw.ImageDraw, view: dict, height: int) -> None:
                             colour, max_lines=2)  # fmt: skip
             y = T.paragraph(d, (x + 24, y), opt.get("cost", ""), 18, CARD_W - 72,
                             colour, max_lines=3) + 6  # fmt: skip
+    elif (view.get("relics") or {}).get("ritual"):
+        y = _asks(d, _ritual_lines(view["relics"]["ritual"]), x, y, "THE BLOOD RITUAL", ink)
     elif view.get("asking"):
         y = _asks(d, [view["asking"]], x, y, "NOW", ink)
     elif card.get("asks"):
         y = _asks(d, card["asks"], x, y, "THIS CHAPTER ASKS", ink)
+    cast = (view.get("relics") or {}).get("casting") or {}
+    if cast.get("spells"):  # the Spell Book's holder is about to roll: the spells open now
+        head = f"THE {cast['by'].upper()} MAY CAST INSTEAD OF ROLLING"
+        y = _asks(d, cast["spells"], x, y, head, ink)
     _log(d, view, x, y, height - 36, ink)
     if view.get("pool"):
         T.text(d, (x, y + 6), "On the table:", 22, ink)
@@ -162,6 +168,17 @@ def _card(d: ImageDraw.ImageDraw, view: dict, height: int) -> None:
         for item in view["pool"][:4]:
             y = T.paragraph(d, (x + 10, y), f"{item['name']}: {item['text']}", 18, CARD_W - 60,
                             ink, max_lines=2)  # fmt: skip
+
+
+def _ritual_lines(ritual: dict) -> list[str]:
+    """The blood ritual under way: who drinks, what is pledged, what may still be given."""
+    gifts = ", ".join(f"the {who.title()} {n} HP" for who, n in ritual["gifts"].items())
+    given = sum(ritual["gifts"].values())
+    return [
+        f"The {ritual['to'].title()} drinks, lacking {ritual['lacks']} HP.",
+        f"Pledged: {gifts or 'nothing yet'}; up to {ritual['lacks'] - given} HP more.",
+        "Each donor keeps at least 1 HP. Drink to pay the pledges, or stop.",
+    ]
 
 
 def _chapters(n: int) -> str:
@@ -467,7 +484,8 @@ def describe(view: dict) -> str:
         if comp:
             faces = ", ".join(TRAIT.get(f, SPECIAL)[3] if len(f) == 1 else
                               f"{TRAIT[f[0]][3]} double" for f in char.get("faces", []))  # fmt: skip
-            cult += f"; a companion, die: {faces}; {comp['trait']} Special: {comp['special'].rstrip('.')}"
+            special = comp["special"].rstrip(".")
+            cult += f"; a companion, die: {faces}; {comp['trait']} Special: {special}"
         top = char.get("hp_max") or view["hp_start"]
         parts.append(
             f"{char['title'] or 'An unchosen prisoner'} ({char['player']}): "
@@ -480,6 +498,10 @@ def describe(view: dict) -> str:
         parts.append(
             f"Blood ritual for the {ritual['to'].title()}: pledged {gifts or 'nothing yet'}."
         )
+    cast = relics.get("casting") or {}
+    if cast.get("spells"):
+        spells = "; ".join(cast["spells"])
+        parts.append(f"The {cast['by'].title()} may cast instead of rolling: {spells}.")
     if view.get("pool"):
         parts.append("On the table: " + ", ".join(i["name"] for i in view["pool"]) + ".")
     if view.get("prompt"):

@@ -24,13 +24,14 @@ The supplements (each a game option; `SUPPLEMENTS` below) add one JSON file each
   (`COMPANION_SPECIALS`); combats flagged `prisoners_only` roll no die per player for them.
   Relics: the Ritual Chalice (effect `chalice`) and the Spell Book (effect `spellbook`,
   `SPELLS` and `SPELL_DIE`). The rules live in `undead.py`.
-Not built yet (what the vocabulary still lacks):
 - collector's box (collector.json): flaws (`FLAWS`, one use each, using the item effects),
   start cards and bosses shuffled in, epilogues (`EPILOGUES`) read at the end; death dice
   (`death_dice.py`): combat steps marked `"death": true` roll them per player, cards with
   `"no_death"` (a reason) never do; a shield `s` and split faces (`mc`, `cw`) in the row,
   removed by results combined across prisoners; the Living Stone (`living_stone.py`), an
   item whose `stone` effect rolls its own die in combat.
+Not built yet: nothing the supplements' rules ask for (a Spell Book spell list longer than
+our four, or companions beyond three, would be content only).
 """
 
 from __future__ import annotations
@@ -134,15 +135,19 @@ COMPANION_SPECIALS = ("chill", "sunder", "rally")
 # The Spell Book: our spells (each with its requirement) and our spell die.
 SPELLS: dict[str, dict] = {
     "bolt": {"name": "Bone Bolt", "needs": "combat",
+             "brief": "2 dice struck from the row (partial: 1)",
              "text": "In combat. Success: two dice of the row are struck away (the most common "
                      "trait first); partial: one."},
     "ward": {"name": "Veil of Ash", "needs": "combat",
+             "brief": "every fighter blocks (partial: the caster)",
              "text": "In combat. Success: every fighter blocks this round; partial: the caster "
                      "blocks."},
     "mend": {"name": "Knit Flesh", "needs": "wounded",
+             "brief": "everyone gains 2 HP (partial: the caster)",
              "text": "Someone is wounded. Success: everyone gains 2 HP; partial: the caster "
                      "gains 2 HP."},
     "insight": {"name": "Second Sight", "needs": "test",
+                "brief": "counts as a double of the trait (partial: a single)",
                 "text": "A test. Success: the roll counts as a double of the trait asked; "
                         "partial: as a single of it."},
 }  # fmt: skip

@@ -161,8 +161,15 @@ class UndeadRules:
                 "to": s.chars[p["to"]]["who"],
                 "gifts": {s.chars[int(j)]["who"]: n for j, n in p["gifts"].items()},
             }
+        if p.get("kind") == "chalice":
+            out["ritual"]["lacks"] = self._cap(s, p["to"]) - s.chars[p["to"]]["hp"]
         if p.get("kind") in ("cast", "spell"):
             out["casting"] = {"by": s.chars[p["char"]]["who"], "spell": p.get("spell", "")}
+            if p["kind"] == "cast":  # the spells open now, with their requirement and effect
+                spells = self._spells(s, p["char"], p["for"])
+                out["casting"]["spells"] = [
+                    f"{C.SPELLS[x]['name']} (cast {x}): {C.SPELLS[x]['brief']}" for x in spells
+                ]
         return out
 
     # ----- the Ritual Chalice -----------------------------------------------------
@@ -177,13 +184,15 @@ class UndeadRules:
         )
 
     def _chalice_moves(self, s, seat: int) -> list[str]:
-        """Between chapters: name the ritual's recipient (anyone wounded who can heal)."""
+        """Between chapters: name the ritual's recipient (anyone wounded who can heal, while
+        someone else has HP to give)."""
         if self._chalice_holder(s) is None:
             return []
+        donors = [k for k, c in enumerate(s.chars) if c["hp"] > 1 and not self._immune(s, k)]
         return [
             f"rite {c['who']}"
             for k, c in enumerate(s.chars)
-            if c["hp"] < self._cap(s, k) and not self._immune(s, k) and len(s.chars) > 1
+            if c["hp"] < self._cap(s, k) and not self._immune(s, k) and set(donors) - {k}
         ]
 
     def _ritual_room(self, s) -> int:

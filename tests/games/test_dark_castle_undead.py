@@ -324,7 +324,7 @@ def test_the_blood_ritual_between_chapters(monkeypatch):
     assert {"rite smith", "rite tailor"} <= set(G.legal_actions(s, 0))
     assert "rite abbot" not in G.legal_actions(s, 0)  # not wounded
     s = act(s, "rite smith")
-    assert G.view(s, None)["relics"]["ritual"] == {"to": "smith", "gifts": {}}
+    assert G.view(s, None)["relics"]["ritual"] == {"to": "smith", "gifts": {}, "lacks": 11}
     # Each donor pledges for themself: the Tailor's seat may not pledge the Abbot's HP.
     assert not [a for a in G.legal_actions(s, 1) if a.startswith("give abbot")]
     legal = G.legal_actions(s, 1)
@@ -454,3 +454,26 @@ def test_a_special_still_triggers_when_death_dice_combine_the_round(monkeypatch)
         s = act(s, "hit all")
     assert "Dirty Fighting" in " ".join(s.log)
     assert "w" not in (s.combat or {"row": []})["row"]
+
+
+def test_no_ritual_is_offered_when_nobody_could_give(monkeypatch):
+    """Our decision: donors keep at least 1 HP, so with nobody else above 1 HP there is no
+    ritual to begin."""
+    s = undead_room(monkeypatch, {"do": "narrate"}, smith={"items": ["chalice"], "hp": 5},
+                    tailor={"hp": 1})  # fmt: skip
+    assert "rite smith" not in G.legal_actions(s, 0) and "rite tailor" in G.legal_actions(s, 0)
+
+
+def test_the_picture_shows_the_spells_open_to_the_book_holder(monkeypatch):
+    """The Spell Book's choice names the spells whose requirement is met, on the board too."""
+    import render
+
+    s = undead_room(monkeypatch, combat("mmc", 2), tailor={"items": ["spellbook"], "hp": 9})
+    s = chance(act(s, "fight"), "c")
+    view = G.view(s, None)
+    assert [x.split(" (")[0] for x in view["relics"]["casting"]["spells"]] == [
+        "Bone Bolt", "Veil of Ash", "Knit Flesh"]  # fmt: skip
+    assert render.board_png("dark_castle", view).startswith(b"\x89PNG")
+    assert "The Tailor may cast instead of rolling: Bone Bolt" in render.describe(
+        "dark_castle", view
+    )
