@@ -224,7 +224,7 @@ class SQLiteDatabase(Database):
             if target != ":memory:":
                 Path(target).parent.mkdir(parents=True, exist_ok=True)
             conn = await aiosqlite.connect(target, isolation_level=None, timeout=busy_timeout)
-            await conn.execute("PRAGMA journal_mode=WAL")
+            await _wal_mode(conn, busy_timeout)
             await conn.execute("PRAGMA synchronous=FULL")
             await conn.execute("PRAGMA foreign_keys=ON")
             await conn.execute(f"PRAGMA busy_timeout={int(busy_timeout * 1000)}")
@@ -326,6 +326,20 @@ class SQLiteDatabase(Database):
                 await self.conn.backup(target)
         finally:
             await target.close()
+
+
+async def _wal_mode(conn: aiosqlite.Connection, busy_timeout: float) -> None:
+    """Switch to WAL, retried: while another process creates the database, SQLite can
+    answer the switch with "locked" at once, without waiting on the busy handler."""
+    deadline = time.monotonic() + busy_timeout
+    while True:
+        try:
+            await conn.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if not _sqlite_busy(exc) or time.monotonic() >= deadline:
+                raise
+            await asyncio.sleep(0.02)
 
 
 def _sqlite_busy(exc: sqlite3.Error) -> bool:
