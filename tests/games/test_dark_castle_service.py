@@ -9,35 +9,12 @@ from bot.store import Store
 from engines import REGISTRY
 from engines.dark_castle import cards as C
 from engines.dark_castle.cards import BOSSES as G_BOSSES
+from tests.dark_castle_party import party_move
 
 G = REGISTRY["dark_castle"]
 CHAT = ChatRef("test", "castle-1", "", "guild-1")
 ANN = UserRef("test", "u-ann", "Ann")
 BOB = UserRef("test", "u-bob", "Bob")
-
-
-def careful(s, legal: list[str]) -> str:
-    """A plain table: share items to empty hands, rest the most hurt, fight, pass, and let
-    the healthiest prisoner turn the next page."""
-    kind = s.pending["kind"]
-    hp = {c["who"]: c["hp"] for c in s.chars}
-    takes = [a for a in legal if a.startswith("take ")]
-    if takes:
-        return min(takes, key=lambda a: hp[a.split()[2]])
-    heals = [a for a in legal if a.startswith("use ")]
-    if kind in ("between", "share") and heals and min(hp.values()) < s.hp_start - 5:
-        return heals[0]
-    if kind == "rest":
-        rests = [a for a in legal if a.startswith("rest ")]
-        weakest = min(rests, key=lambda a: hp[a.split()[1]], default="fight")
-        if weakest != "fight" and hp[weakest.split()[1]] <= s.hp_start - 3:
-            return weakest
-    if kind == "between":
-        return max((a for a in legal if a.startswith("turn ")), key=lambda a: hp[a.split()[1]])
-    for safe in ("done", "pass", "fight"):
-        if safe in legal:
-            return safe
-    return next((a for a in legal if a.startswith(("hit ", "choose ", "send "))), legal[0])
 
 
 async def play_castle(
@@ -61,7 +38,9 @@ async def play_castle(
             row = await store.session(board.session_id)
             s = G.load(row.state)
             seat = G.to_act(s)[0]
-            board = (await service.move(CHAT, users[seat], careful(s, G.legal_actions(s, seat))))[0]
+            board = (
+                await service.move(CHAT, users[seat], party_move(s, G.legal_actions(s, seat)))
+            )[0]
         row = await store.session(board.session_id)
         return board, row
     finally:
