@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 
-from bot.service.timers import HEARTBEAT
+from bot.service.timer_loop import HEARTBEAT
 from bot.settings import Settings
 from bot.store import Store
 

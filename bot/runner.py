@@ -14,7 +14,7 @@ import logging
 import signal
 
 from bot.service import GameService
-from bot.service.timers import Timers
+from bot.service.timer_loop import Timers
 from bot.service.workers import CpuPool, default_workers
 from bot.settings import Settings
 from bot.store import Store

@@ -21,7 +21,7 @@ def _ids(value: str) -> list[int]:
 
 
 def _pace(value: str) -> str:
-    from bot.service.clock import PACES
+    from bot.service.deadlines import PACES
 
     value = value.strip().lower() or "normal"
     if value not in PACES:

@@ -70,6 +70,9 @@ class Game(ABC):
     cooperative: ClassVar[bool] = False
     """The players win or lose together (their result ranks them as one group): such games
     count escapes and losses rather than ratings."""
+    hidden_information: ClassVar[bool] = False
+    """Players see more than the table (hands, hidden cards): a player's view and moves are
+    shown to that player alone. Declared once; the conformance suite checks it."""
 
     # ----- what a game implements -------------------------------------------------
     @abstractmethod
@@ -160,6 +163,18 @@ class Game(ABC):
         return self._legal(state, seat)
 
     def apply(self, state: State, seat: Seat, action: str) -> tuple[State, list[Event]]:
+        action = self.check(state, seat, action)
+        new = self.copy(state)
+        events = self._apply(new, seat, action)
+        return new, events
+
+    def apply_owned(self, state: State, seat: Seat, action: str) -> list[Event]:
+        """`apply` on a state the caller owns and will not need as it was (the service's,
+        loaded from the store for one request): checked the same, changed in place, no copy."""
+        return self._apply(state, seat, self.check(state, seat, action))
+
+    def check(self, state: State, seat: Seat, action: str) -> str:
+        """The canonical action if `seat` may take it now; else `IllegalAction` saying why."""
         action = normalise_action(action)
         acting = self.to_act(state)
         if not acting:
@@ -179,9 +194,7 @@ class Game(ABC):
             if action not in legal:
                 reason = self.explain_illegal(state, seat, action)
                 raise IllegalAction(reason or refusal(action, legal))
-        new = self.copy(state)
-        events = self._apply(new, seat, action)
-        return new, events
+        return action
 
     def apply_in_place(self, state: State, seat: Seat, action: str) -> list[Event]:
         """For search only: apply an action taken from `legal_actions` or `chance_outcomes`

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from bot.service import game_service
+from bot.service import moves
 from bot.service.chance import draw
 from engines import REGISTRY
 from engines.dark_castle import cards as C
@@ -56,7 +56,7 @@ class Steer:
 
 def steer(monkeypatch, wanted) -> Steer:
     hook = Steer(list(wanted))
-    monkeypatch.setattr(game_service, "draw", hook)
+    monkeypatch.setattr(moves, "draw", hook)
     return hook
 
 

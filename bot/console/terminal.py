@@ -13,7 +13,7 @@ import asyncio
 import sys
 from collections.abc import Callable
 
-from bot.console.pictures import PictureShelf
+from bot.console.picture_shelf import PictureShelf
 from bot.console.setup import Leave, Setup, local_user
 from bot.service import ChatRef, GameService, Reply, UserError, UserRef, buttons
 

@@ -1,14 +1,28 @@
-"""The platform-neutral service: adapters call it and turn its replies into messages."""
+"""The platform-neutral service: front ends call it and deliver the plans it returns."""
 
-from bot.service.game_service import GameService, chat_of, parse_options
-from bot.service.replies import ChatRef, Choice, Picture, Reply, UserError, UserRef
+from bot.service.commands import COMMANDS, Call, Command
+from bot.service.game_service import FrontEnd, GameService
+from bot.service.lobby import parse_options
+from bot.service.plan import MOVE, SHARED, VIEW, Choice, Picture, Plan, Reply, TableFacts
+from bot.service.requests import ChatRef, Contact, UserError, UserRef
+from bot.service.table import chat_of
 
 __all__ = [
+    "COMMANDS",
+    "MOVE",
+    "SHARED",
+    "VIEW",
+    "Call",
     "ChatRef",
     "Choice",
+    "Command",
+    "Contact",
+    "FrontEnd",
     "GameService",
     "Picture",
+    "Plan",
     "Reply",
+    "TableFacts",
     "UserError",
     "UserRef",
     "chat_of",

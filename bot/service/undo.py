@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.service import clock as clocks
-from bot.service.replies import UserError
+from bot.service import deadlines as clocks
+from bot.service.requests import UserError
 from bot.store import LogEntry, SessionRow
 from engines import CHANCE, Game
 

@@ -10,7 +10,7 @@ from bot.store.db import (
     Store,
 )
 from bot.store.errors import ChatBusy, DamagedStore, StaleVersion, StoreError
-from bot.store.memory import RatingRow, UndoRequest
+from bot.store.memory_queries import RatingRow, UndoRequest
 
 __all__ = [
     "NOTE_SEAT",

@@ -40,7 +40,7 @@ from bot.store.errors import (
     driver_errors_translated,
     is_damage,
 )
-from bot.store.memory import MemoryQueries
+from bot.store.memory_queries import MemoryQueries
 from bot.store.migrations import MIGRATIONS
 
 __all__ = ["ChatBusy", "DamagedStore", "SchemaTooNew", "StaleVersion", "Store", "StoreError"]
@@ -176,11 +176,16 @@ class Store(MemoryQueries):
         self, conn: Database, session_id: int, version: int, touch: bool = True, **cols
     ) -> None:
         """touch=False: a change made by the clock, not a player (the idle limit runs on)."""
+        expect = cols.pop("expect_clock", None)
         if touch:
             cols["updated_at"] = self._clock()
         sets = "".join(f"{name} = ?, " for name in cols)
         sql = f"UPDATE sessions SET {sets}version = version + 1 WHERE id = ? AND version = ?"
-        cur = await conn.execute(sql, (*cols.values(), session_id, version))
+        params = (*cols.values(), session_id, version)
+        if expect is not None:
+            sql += " AND clock = ?"
+            params += (json.dumps(expect),)
+        cur = await conn.execute(sql, params)
         if cur.rowcount != 1:
             raise StaleVersion(f"session {session_id} is no longer at version {version}")
 
@@ -316,11 +321,14 @@ class Store(MemoryQueries):
         wake_at: float | None = None,
         touch: bool = True,
         seats: Sequence[SeatRow] | None = None,
+        expect_clock: dict | None = None,
     ) -> int:
         """Append log rows and store the new snapshot in one transaction; returns the new
         version. touch=False: moves the clock made (deadline defaults) leave updated_at, so
         a game nobody plays any more still reaches its idle limit. `seats`: a new seating
-        (a late player's seat handed to a stand-in) committed with the stand-in's moves."""
+        (a late player's seat handed to a stand-in) committed with the stand-in's moves.
+        `expect_clock`: the clock the move was computed from; refused (StaleVersion) if a
+        reminder, a pause or a vote changed it meanwhile (those leave the version as it is)."""
         now = self._clock()
 
         async def work(conn):
@@ -328,6 +336,7 @@ class Store(MemoryQueries):
                 conn, session_id, version, touch, state=json.dumps(state), chance_pos=chance_pos,
                 status=status, result=json.dumps(result) if result is not None else None,
                 deadline=deadline, clock=json.dumps(clock or {}), wake_at=wake_at,
+                expect_clock=expect_clock,
             )  # fmt: skip
             if seats is not None:
                 await self._insert_seats(conn, session_id, seats)

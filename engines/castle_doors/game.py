@@ -72,6 +72,7 @@ def _outcomes(counts: Mapping[str, int]) -> list[tuple[str, float]]:
 class CastleDoors(Game):
     id = "castle_doors"
     title = "Castle Doors"
+    hidden_information = True  # each hand of cards is its owner's alone
     rules_version = 1
     min_players = 2
     max_players = 4

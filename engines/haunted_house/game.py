@@ -131,6 +131,7 @@ def parse_floor(word: str) -> int | None:
 class HauntedHouse(Game):
     id = "haunted_house"
     title = "Haunted House"
+    hidden_information = True  # each hand is its owner's alone
     rules_version = 1
     min_players = 2
     max_players = 4

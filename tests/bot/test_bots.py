@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-import bot.service.bots as bots
+import bot.service.bot_seats as bots
 from bot.service import GameService, UserError
 from engines import REGISTRY
 from tests.bot.conftest import ANN, BOB, CHAT
@@ -156,7 +156,7 @@ async def test_a_failed_search_plays_the_default_move_and_says_so(service, monke
         raise RuntimeError("search exploded")
 
     monkeypatch.setattr(bots, "decide", broken)
-    caplog.set_level(logging.ERROR, logger="bot.service.bots")
+    caplog.set_level(logging.ERROR, logger="bot.service.bot_seats")
     await service.start(CHAT, ANN, "ghosts18", "bots=1")
     await service.move(CHAT, ANN, "place b1")  # Bob-the-bot places two ghosts by default
     row = await service.live(CHAT)

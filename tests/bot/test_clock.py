@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.service import clock as C
+from bot.service import deadlines as C
 
 DAY, HOUR = C.DAY, C.HOUR
 T0 = 1_800_000_000.0  # 2027-01-15 08:00 UTC

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from bot.service import ChatRef, GameService, UserError
-from bot.service.replies import STORE_DAMAGED
+from bot.service.entry_guard import STORE_DAMAGED
 from bot.store import DamagedStore, Store
 from tests.bot.conftest import ANN, BOB, CHAT, CY
 
@@ -265,7 +265,7 @@ async def test_a_saved_position_the_engine_cannot_read_is_told_and_hides_no_othe
 async def test_the_timer_loop_on_a_damaged_file_says_so_once_and_keeps_going(db, caplog):
     """Every scan fails while the file is damaged; the log says it once (with the restore
     steps), not once every interval for as long as nobody restores it."""
-    from bot.service.timers import Timers
+    from bot.service.timer_loop import Timers
 
     store = await Store.open(db)
     service = GameService(store, seed_source=lambda: 1234, pictures=False)

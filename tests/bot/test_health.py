@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 from bot.health import check
-from bot.service.timers import HEARTBEAT
+from bot.service.timer_loop import HEARTBEAT
 from bot.settings import Settings
 from bot.store import Store
 

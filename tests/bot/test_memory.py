@@ -11,7 +11,7 @@ from PIL import Image, ImageChops
 
 from bot.service import ChatRef, GameService, UserError, UserRef
 from bot.service import buttons as B
-from bot.service import replay as replays
+from bot.service import replay_frames as replays
 from engines import REGISTRY
 from render import animation
 from tests.bot.conftest import ANN, BOB, CHAT, CY, on_both

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from bot.service import ChatRef, GameService, Reply, UserError, UserRef
+from bot.service import ChatRef, GameService, Plan, Reply, UserError, UserRef
 from bot.service.platform_input import MAX_ID, MAX_NAME, clean_id, clean_name
 from bot.store import Store
 from engines import REGISTRY
@@ -71,7 +71,7 @@ def test_the_request_types_clean_what_they_are_given():
 
 # ----- through every entry point ----------------------------------------------------
 def _check(result) -> None:
-    replies = result if isinstance(result, list) else [result]
+    replies = result if isinstance(result, list | Plan) else [result]
     for reply in replies:
         if isinstance(reply, Reply):
             _sendable(reply.text)
@@ -109,7 +109,7 @@ async def _junk_through_every_entry_point(
         await _call(service.start(chat, ann, "ghosts18"))
         joined = await _call(service.join(chat, bob))
         if ann.id != bob.id:  # two people: a normal game begins
-            assert isinstance(joined, list) and joined[0].kind == "board", joined
+            assert isinstance(joined, Plan) and joined[0].kind == "board", joined
             assert ann.name in joined[0].text
         for work in (
             lambda: service.move(chat, ann, texts[2]),
@@ -131,12 +131,12 @@ async def _junk_through_every_entry_point(
         ):
             await _call(work())
         board = await _call(service.board(chat))
-        if isinstance(board, list):  # press a real button: the game goes on
+        if isinstance(board, Plan):  # press a real button: the game goes on
             choice = next((c for c in board[0].choices if c.for_user), None)
             if choice is not None:
                 who = ann if choice.for_user == ann.id else bob
                 pressed = await _call(service.press(chat, who, choice.data))
-                assert isinstance(pressed, list) and pressed[0].kind == "board"
+                assert isinstance(pressed, Plan) and pressed[0].kind == "board"
         await _call(service.abort(chat, bob, is_admin=True))
         assert await service.live(chat) is None
     finally:

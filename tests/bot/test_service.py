@@ -325,9 +325,11 @@ async def test_every_registered_game_plays_through_the_service_and_replays(servi
         for _ in range(400):
             if board.final:
                 break
-            mine = [c for c in board.choices if c.for_user]
+            # every move offered, wherever the plan puts it (on the board, or privately)
+            mine = [c for r in replies for c in r.moves()]
             choice = mine[int(rng.random() * len(mine))]
-            board = (await service.press(chat, by_id[choice.for_user], choice.data))[0]
+            replies = await service.press(chat, by_id[choice.for_user], choice.data)
+            board = replies[0]
         row = await service.store.session(board.session_id)
         state = game.setup([s.name for s in row.seats], row.options)
         for entry in await service.store.log(row.id):

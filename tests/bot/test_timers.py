@@ -9,8 +9,8 @@ import random
 import pytest
 
 from bot.service import ChatRef, GameService, UserError, UserRef
-from bot.service import clock as C
-from bot.service.timers import Timers
+from bot.service import deadlines as C
+from bot.service.timer_loop import Timers
 from bot.store import Store
 from engines import REGISTRY
 
@@ -275,7 +275,7 @@ async def test_default_action_at_the_deadline_in_every_game_that_has_one(tmp_pat
                 row = await bot.service.live(chat)
                 if row is None or row.status != "active":
                     break
-                loaded = bot.service._load(row)
+                loaded = bot.service.table.load(row)
                 acting = [s for s in loaded.game.to_act(loaded.state) if s >= 0]
                 defaults = {s: loaded.game.default_action(loaded.state, s) for s in acting}
                 if acting and all(a is not None for a in defaults.values()):
@@ -313,7 +313,7 @@ async def test_reaction_windows_close_by_timer_with_pass(tmp_path, clock):
         for _ in range(2000):
             row = await bot.service.live(CHAT)
             assert row is not None and row.status == "active", "the game ended before a window"
-            loaded = bot.service._load(row)
+            loaded = bot.service.table.load(row)
             in_window = loaded.game.reaction_window(loaded.state)
             assert bool(row.clock.get("reaction")) == in_window, "the clock follows the engine"
             if in_window:
@@ -537,7 +537,7 @@ async def test_a_movers_own_optional_step_is_not_a_reaction_window(tmp_path, clo
         for _ in range(3000):
             row = await bot.service.live(CHAT)
             assert row is not None, "the game ended before an optional step"
-            loaded = bot.service._load(row)
+            loaded = bot.service.table.load(row)
             [seat] = [s for s in loaded.game.to_act(loaded.state) if s >= 0]
             log = await bot.store.log(row.id)
             last = next((e.seat for e in reversed(log) if e.seat >= 0), None)

@@ -3,8 +3,8 @@ its stand-in server (the adapters' only additions for play over days)."""
 
 from __future__ import annotations
 
-from bot.service import clock as clocks
-from bot.service.timers import Timers
+from bot.service import deadlines as clocks
+from bot.service.timer_loop import Timers
 from tests.e2e.discord_fixtures import *  # noqa: F403
 from tests.e2e.discord_fixtures import ANN, BOB, DiscordBot
 from tests.e2e.telegram_fixtures import *  # noqa: F403

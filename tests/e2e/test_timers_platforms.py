@@ -4,8 +4,8 @@ and its stand-in server: the timer loop's notifier path, end to end."""
 from __future__ import annotations
 
 from bot.service import ChatRef, UserRef
-from bot.service import clock as clocks
-from bot.service.timers import Timers
+from bot.service import deadlines as clocks
+from bot.service.timer_loop import Timers
 from tests.e2e.discord_fixtures import *  # noqa: F403
 from tests.e2e.discord_fixtures import ANN, DiscordBot, mentioned
 from tests.e2e.telegram_fixtures import *  # noqa: F403

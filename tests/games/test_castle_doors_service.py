@@ -88,7 +88,9 @@ async def test_a_game_plays_to_a_winner_through_the_service(service, players):
         [seat] = GAME.to_act(state)
         legal = GAME.legal_actions(state, seat)
         action = _choose(state, seat, legal, rng)
-        mine = [c for c in board.choices if c.for_user == users[seat].id]
+        assert not board.moves()  # a hand's moves never ride on the public board
+        [own] = [r for r in replies if r.to == users[seat]]  # the mover's private message
+        mine = [c for c in own.moves() if c.for_user == users[seat].id]
         assert len(mine) == len(legal)  # one button per legal action, all for the player
         replies = await service.press(CHAT, users[seat], mine[legal.index(action)].data)
         board = replies[0]

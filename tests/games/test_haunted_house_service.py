@@ -9,7 +9,7 @@ import random
 import pytest
 
 import render
-from bot.service import ChatRef, GameService, Reply, UserError, UserRef
+from bot.service import VIEW, ChatRef, GameService, Reply, UserError, UserRef
 from bot.service import buttons as B
 from bot.store import Store
 from engines import REGISTRY
@@ -47,10 +47,9 @@ def check_public(reply: Reply, private_texts: list[str]) -> None:
     assert reply.to is None and reply.kind == "board"
     assert not any(word in reply.text for word in PRIVATE_WORDS)
     assert not any(text in reply.text for text in private_texts)
-    moves = [c for c in reply.choices if c.data.startswith("a:")]
-    assert all(c.for_user is not None for c in moves)  # each move is bound to its player
-    if not reply.final:  # the private-view button tells adapters to keep moves private
-        assert any(c.for_user is None and c.data.startswith("v:") for c in reply.choices)
+    assert not any(c.data.startswith("a:") for c in reply.choices)  # moves go privately
+    if not reply.final:  # the shared private-view button
+        assert any(c.for_user is None and c.role == VIEW for c in reply.choices)
 
 
 async def check_views(looker: GameService, store: Store, session_id: int) -> None:
@@ -83,11 +82,13 @@ async def test_a_three_player_game_plays_to_a_winner_with_hands_only_in_private(
     await service.start(CHAT, USERS[0], "haunted_house", "specials=on")
     await service.join(CHAT, USERS[1])
     await service.join(CHAT, USERS[2])
-    board, *dealt = await service.begin(CHAT, USERS[0])
+    replies = await service.begin(CHAT, USERS[0])
+    board, *dealt = replies
     session_id = board.session_id
     check_public(board, [r.text for r in dealt])
-    assert [r.to for r in dealt] == [u for u in USERS for _ in range(3)]  # 3 each, in private
+    assert [r.to for r in dealt] == USERS  # one private message each
     assert all(r.private and r.text.startswith("You draw") for r in dealt)
+    assert all(r.text.count("You draw") == 3 for r in dealt)  # 3 cards each
     await check_views(looker, store, session_id)
     rng = random.Random(3)
     by_id = {u.id: u for u in USERS}
@@ -96,7 +97,8 @@ async def test_a_three_player_game_plays_to_a_winner_with_hands_only_in_private(
     while not board.final and moves < 1500:
         row = await store.session(session_id)
         state = G.load(row.state)
-        mine = [c for c in board.choices if c.data.startswith("a:")]
+        mine = [c for r in replies for c in r.moves()]
+        assert mine and all(r.to.id == mine[0].for_user for r in replies if r.moves())
         button = B.parse(mine[0].data)
         legal = G.legal_actions(state, button.seat)
         data = B.act(session_id, row.version, button.seat, choose(legal, rng))

@@ -1,7 +1,7 @@
 """Computer players at the table: bot seats, stand-ins for voted-out players, and turns
 played for a late player at the deadline (`timeout=ai`).
 
-A mixin of GameService. Every decision runs on the CPU pool (`engines.ai.decide`, off the
+A collaborator of the table core, handed the CPU pool. Every decision runs on that pool (`engines.ai.decide`, off the
 event loop) with a seed drawn from the session's generator, and is stored in the log like
 a player's move, so a replay needs no AI and a retried request cannot choose differently.
 Bots act as soon as they are to act (reaction windows too) and a chain of bot turns is
@@ -14,16 +14,15 @@ from __future__ import annotations
 import logging
 import os
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
 
+from bot.service import moves
 from bot.service.chance import uniform
-from bot.service.replies import ChatRef, Reply, UserError, UserRef
-from bot.store import NewEntry, SeatRow, SessionRow
+from bot.service.moves import Turn
+from bot.service.requests import UserError
+from bot.service.workers import CpuPool
+from bot.store import SeatRow, SessionRow
 from engines import Event, Game
 from engines.ai import DEFAULT_LEVEL, LEVELS, decide
-
-if TYPE_CHECKING:
-    from bot.service.game_service import GameService
 
 log = logging.getLogger(__name__)
 
@@ -84,47 +83,14 @@ def table_level(row: SessionRow) -> str:
 
 
 class BotSeats:
-    """Mixed into GameService (see the module docstring)."""
+    """The computer players' decisions, each stored in the log like a player's move."""
 
-    ai_scale: float = 1.0  # the search budget's share (tests use a tiny one)
+    def __init__(self, cpu: CpuPool, scale: float = 1.0) -> None:
+        self.cpu = cpu
+        self.scale = scale  # the search budget's share (tests use a tiny one)
 
-    # ----- the lobby ----------------------------------------------------------------
-    async def add_bot(self: GameService, chat: ChatRef, user: UserRef) -> list[Reply]:
-        row = await self._lobby(chat)
-        game = self.game(row.game)
-        if not any(s.user_id == user.id for s in row.seats):
-            raise UserError("Only a seated player can add a bot: /escape join first.")
-        if len(row.seats) >= game.max_players:
-            raise UserError(f"The table is full: {game.title} seats at most {game.max_players}.")
-        numbers = {int(s.user_id.rsplit(":", 1)[1]) for s in row.seats if s.kind == "ai"}
-        number = next(n for n in range(1, game.max_players + 1) if n not in numbers)
-        seat = bot_seat(len(row.seats), number, table_level(row))
-        seats = [*row.seats, seat]
-        await self._write_seats(row, seats)
-        if len(seats) == game.max_players:
-            return await self.begin(chat, user)
-        row = await self.store.session(row.id)
-        return [self._lobby_reply(row, game, f"{user.name} adds {seat.name}.")]
-
-    async def remove_bot(self: GameService, chat: ChatRef, user: UserRef) -> list[Reply]:
-        row = await self._lobby(chat)
-        if not any(s.user_id == user.id for s in row.seats):
-            raise UserError("Only a seated player can remove a bot.")
-        bots = [s for s in row.seats if s.kind == "ai"]
-        if not bots:
-            raise UserError("There is no bot at this table to remove.")
-        gone = bots[-1]
-        seats = [
-            SeatRow(i, s.user_id, s.name, s.kind)
-            for i, s in enumerate(s for s in row.seats if s is not gone)
-        ]
-        await self._write_seats(row, seats)
-        row = await self.store.session(row.id)
-        return [self._lobby_reply(row, self.game(row.game), f"{user.name} removes {gone.name}.")]
-
-    # ----- decisions ------------------------------------------------------------------
-    async def _ai_choice(
-        self: GameService, row: SessionRow, game: Game, state, seat: int, level: str, pos: int
+    async def choose(
+        self, row: SessionRow, game: Game, state, seat: int, level: str, pos: int
     ) -> tuple[str, int]:
         """The AI's move for `seat` (seeded at `pos` of the session's generator), or the
         game's default move, logged, if the search fails."""
@@ -132,7 +98,7 @@ class BotSeats:
         legal = game.legal_actions(state, seat)
         try:
             decision = await self.cpu.run(
-                decide, game.id, game.dump(state), seat, level, seed, self.ai_scale
+                decide, game.id, game.dump(state), seat, level, seed, self.scale
             )
             action = decision.action
             if action not in legal:
@@ -145,52 +111,39 @@ class BotSeats:
             )  # fmt: skip
         return action, pos + 1
 
-    async def _bot_moves(self: GameService, row: SessionRow, game: Game, state, pos: int):
+    async def play_turns(self, row: SessionRow, game: Game, turn: Turn) -> Turn:
         """Bots and stand-ins play at once, each in turn, until a human is to act (or the
         game ends). Where a human may act now too, the choice is left to the humans."""
-
-        events: list[Event] = []
-        entries: list[NewEntry] = []
         bots = {s.seat: s for s in row.seats if s.kind in BOT_KINDS}
+        if not bots:
+            return turn
         for _ in range(MAX_BOT_STEPS):
-            acting = [s for s in game.to_act(state) if 0 <= s < len(row.seats)]
+            acting = [s for s in game.to_act(turn.state) if 0 <= s < len(row.seats)]
             mine = [s for s in acting if s in bots]
             if not mine or len(mine) < len(acting):
                 break
             seat = mine[0]
-            action, pos = await self._ai_choice(
-                row, game, state, seat, seat_level(row, bots[seat]), pos
-            )
-            state, said, logged, pos = self._play_for(game, state, seat, action, row.seed, pos)
-            events += said
-            entries += logged
-        return state, events, entries, pos
+            level = seat_level(row, bots[seat])
+            action, turn.pos = await self.choose(row, game, turn.state, seat, level, turn.pos)
+            moves.play(game, turn, seat, action, row.seed)
+        return turn
 
-    async def _ai_for_late(
-        self: GameService, row: SessionRow, game: Game, state, pos: int, late: set[str]
-    ):
+    async def play_for_late(self, row: SessionRow, game: Game, turn: Turn, late: set[str]) -> Turn:
         """`timeout=ai`: the AI plays the late players' turn; their seats stay theirs, and
         they take over again simply by acting."""
-
-        events: list[Event] = []
-        entries: list[NewEntry] = []
         level = table_level(row)
         for _ in range(MAX_LATE_STEPS * max(1, len(late))):
             acting = [
-                s for s in game.to_act(state)
+                s for s in game.to_act(turn.state)
                 if 0 <= s < len(row.seats) and row.seats[s].user_id in late
             ]  # fmt: skip
             if not acting:
                 break
             seat = acting[0]
-            action, pos = await self._ai_choice(row, game, state, seat, level, pos)
+            action, turn.pos = await self.choose(row, game, turn.state, seat, level, turn.pos)
             note = Event(
                 f"Time is up for {row.seats[seat].name}: the bot plays "
-                f"{game.describe(state, action)} for them."
+                f"{game.describe(turn.state, action)} for them."
             )
-            state, said, logged, pos = self._play_for(
-                game, state, seat, action, row.seed, pos, note
-            )
-            events += said
-            entries += logged
-        return state, events, entries, pos
+            moves.play(game, turn, seat, action, row.seed, note=note)
+        return turn

@@ -4,7 +4,7 @@ run it in a worker process (where the renderers' caches live from board to board
 from __future__ import annotations
 
 import render
-from bot.service.replies import Picture
+from bot.service.plan import Picture
 
 
 def draw_picture(game_id: str, view: dict, filename: str) -> Picture | None:

@@ -1,10 +1,6 @@
-"""The service's edge, owned in one place: every public method of GameService (each is an
-entry point some adapter or the timer loop calls) takes its text arguments made safe, and
-turns a store failure into a refusal that says what it is, logged once.
-
-Why a class decorator rather than a line in each method: an entry point added later is
-covered without anyone remembering to, and the methods themselves keep only game logic.
-"""
+"""The service's edge, owned in one place: each entry point of `GameService` (marked
+`@entry`: what a front end or the timer loop calls) takes its text arguments made safe, and
+turns a store failure into a refusal that says what it is, logged once."""
 
 from __future__ import annotations
 
@@ -12,32 +8,27 @@ import functools
 import inspect
 import logging
 from collections.abc import Callable, Mapping
-from typing import Any, TypeVar
+from typing import Any
 
 from bot.service.platform_input import clean_id, clean_text
-from bot.service.replies import STORE_DAMAGED, STORE_RACE, STORE_TROUBLE, ChatRef, UserError
+from bot.service.requests import ChatRef, UserError
 from bot.store import ChatBusy, DamagedStore, StaleVersion, StoreError
 
 log = logging.getLogger("bot.service")
 
-T = TypeVar("T")
+STORE_TROUBLE = "The game store could not save that just now (it is busy or full). Nothing changed; try again in a moment."
+STORE_DAMAGED = (
+    "The game store is damaged (a page of its database file is corrupt), so this could not be "
+    "read or saved, and trying again will not help. The bot's operator must restore the latest "
+    "backup (README: Data and backups)."
+)
+STORE_RACE = "The game changed at the same moment; look at the latest board and try again."
 
 # arguments that name a place or a person: cleaned as ids, the same way ChatRef cleans them
 _ID_ARGUMENTS = {"platform", "scope", "chat_id", "user_id"}
 
 
-def guarded_entry_points(cls: type[T]) -> type[T]:
-    """Wrap every public method (inherited ones too) of the service class."""
-    for name in dir(cls):
-        if name.startswith("_"):
-            continue
-        method = inspect.getattr_static(cls, name)
-        if inspect.isfunction(method):
-            setattr(cls, name, _guarded(method))
-    return cls
-
-
-def _guarded(method: Callable[..., Any]) -> Callable[..., Any]:
+def entry(method: Callable[..., Any]) -> Callable[..., Any]:
     signature = inspect.signature(method)
 
     def cleaned(args: tuple, kwargs: dict) -> tuple[tuple, dict]:

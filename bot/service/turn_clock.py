@@ -1,25 +1,26 @@
 """What time and the players do to a game's clock: a deadline served, a vote to replace a
 late player, and the `/escape clock` commands (mute, vacation, pause, DM, time zone, quiet).
 
-A mixin of GameService: it needs the service's lock, loading and commit. Every change to a
+A collaborator of the table core (its lock, loading and commit). Every change to a
 clock is a compare-and-set on the stored row (Store.set_clock with `expect`), so a second
 process (or a move racing a timer) makes it a no-op instead of a double.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 from bot.service import buttons, time_zones
-from bot.service import clock as clocks
-from bot.service.bots import table_level
-from bot.service.replies import ChatRef, Choice, Reply, UserError, UserRef
+from bot.service import deadlines as clocks
+from bot.service.board_plans import BoardPlans
+from bot.service.bot_seats import table_level
+from bot.service.moves import Turn, logged, play
+from bot.service.plan import Choice, Plan, Reply
+from bot.service.requests import ChatRef, Contact, UserError, UserRef
+from bot.service.table import Table, not_a_player, title_of
 from bot.store import NewEntry, SeatRow, SessionRow, StaleVersion
-from engines import REGISTRY, Event
-
-if TYPE_CHECKING:
-    from bot.service.game_service import GameService
+from engines import Event
 
 MAX_DEFAULT_STEPS = 8  # a late player's turn played by default moves, at most this many steps
 
@@ -34,13 +35,19 @@ CLOCK_HELP = (
 )
 
 
-class TableClock:
-    """Mixed into GameService (see the module docstring)."""
+class TurnClock:
+    def __init__(
+        self, table: Table, plans: BoardPlans, *, dm_note: Callable[[str, Contact], str]
+    ) -> None:
+        self.table = table
+        self.store = table.store
+        self.plans = plans
+        self.dm_note = dm_note  # what a front end adds to "reminders as private messages: on"
 
-    def now(self: GameService) -> float:
-        return self._clock()
+    def now(self) -> float:
+        return self.table.now()
 
-    async def save_clock(self: GameService, row: SessionRow, clock: dict) -> bool:
+    async def save_clock(self, row: SessionRow, clock: dict) -> bool:
         """Store `clock` if the row is still as read; False when someone changed it first."""
         try:
             await self.store.set_clock(
@@ -52,29 +59,28 @@ class TableClock:
         return True
 
     # ----- the deadline -----------------------------------------------------------
-    async def time_up(self: GameService, session_id: int) -> list[Reply]:
+    async def time_up(self, session_id: int) -> Plan:
         """Serve a due deadline once: close a reaction window with `pass`, or play the
         game's default move for the late players (timeout=skip), or else warn and open a
         vote. Returns the replies for the game's chat (nothing if it was not due)."""
 
-        async with self._lock(session_id):
+        async with self.table.lock(session_id):
             row = await self.store.session(session_id)
-            now = self._clock()
+            now = self.now()
             if row is None or row.status != "active" or not clocks.deadline_due(row.clock, now):
-                return []
-            loaded = self._load(row)
-            game, state, pos = loaded.game, loaded.state, row.chance_pos
+                return Plan()
+            loaded = self.table.load(row)
+            game = loaded.game
+            turn = Turn(loaded.state, row.chance_pos)
             late = set(row.clock.get("waiting", []))
-            events: list[Event] = []
-            entries: list[NewEntry] = []
             if row.clock.get("reaction") or row.clock.get("timeout") == "skip":
                 for _ in range(MAX_DEFAULT_STEPS * max(1, len(late))):
                     acting = [
-                        s for s in game.to_act(state)
+                        s for s in game.to_act(turn.state)
                         if 0 <= s < len(row.seats) and row.seats[s].user_id in late
                     ]  # fmt: skip
                     pick = next(
-                        ((s, a) for s in acting if (a := game.default_action(state, s)) is not None),
+                        ((s, a) for s in acting if (a := game.default_action(turn.state, s)) is not None),
                         None,
                     )  # fmt: skip
                     if pick is None:
@@ -82,27 +88,28 @@ class TableClock:
                     seat, action = pick
                     note = Event(
                         f"Time is up for {row.seats[seat].name}: "
-                        f"the bot plays {game.describe(state, action)}."
+                        f"the bot plays {game.describe(turn.state, action)}."
                     )
-                    state, said, logged, pos = self._play_for(
-                        game, state, seat, action, row.seed, pos, note
-                    )
-                    events += said
-                    entries += logged
-            if not entries and row.clock.get("timeout") == "ai" and not row.clock.get("reaction"):
-                state, events, entries, pos = await self._ai_for_late(row, game, state, pos, late)
-            if entries:
-                return await self._commit(row, game, state, events, entries, pos, touch=False)
+                    play(game, turn, seat, action, row.seed, note=note)
+            if (
+                not turn.entries
+                and row.clock.get("timeout") == "ai"
+                and not row.clock.get("reaction")
+            ):
+                await self.table.bots.play_for_late(row, game, turn, late)
+            if turn.entries:
+                committed = await self.table.commit(row, game, turn, touch=False)
+                return await self.plans.after(committed)
             late_seats = [
-                s for s in game.to_act(state) if 0 <= s < len(row.seats) and row.seats[s].user_id in late
+                s for s in game.to_act(turn.state) if 0 <= s < len(row.seats) and row.seats[s].user_id in late
             ]  # fmt: skip
             clock = clocks.warn(row.clock, [row.seats[s].user_id for s in late_seats])
             if not await self.save_clock(row, clock) or not late_seats:
-                return []  # (no one late: nothing to say, and the clock stops waking)
+                return Plan()  # (no one late: nothing to say, and the clock stops waking)
             row = await self.store.session(row.id)
-            return [self._vote_reply(row, late_seats)]
+            return Plan([self._vote_reply(row, late_seats)])
 
-    def _vote_reply(self: GameService, row: SessionRow, late_seats: list[int]) -> Reply:
+    def _vote_reply(self, row: SessionRow, late_seats: list[int]) -> Reply:
         names = ", ".join(row.seats[s].name for s in late_seats)
         voters = _voters(row)
         text = f"Time is up for {names}. They can still move"
@@ -117,9 +124,9 @@ class TableClock:
         return Reply(text, kind="info", choices=choices, session_id=row.id, version=row.version)
 
     # ----- voting a late player out -----------------------------------------------
-    async def vote(self: GameService, chat: ChatRef, user: UserRef) -> list[Reply]:
-        row = await self._active(chat)
-        async with self._lock(row.id):
+    async def vote(self, chat: ChatRef, user: UserRef) -> Plan:
+        row = await self.table.active(chat)
+        async with self.table.lock(row.id):
             row = await self.store.session(row.id)
             if row is None or row.status != "active" or not row.clock.get("warned"):
                 raise UserError("There is nothing to vote on: nobody's time is up.")
@@ -133,11 +140,11 @@ class TableClock:
             if len(clock["votes"]) < _needed(row):
                 if not await self.save_clock(row, clock):
                     raise UserError("The game changed at the same moment; try again.")
-                return [Reply(f"{user.name} votes to replace the late player "
-                              f"({len(clock['votes'])} of {_needed(row)}).", kind="info")]  # fmt: skip
+                return Plan([Reply(f"{user.name} votes to replace the late player "
+                              f"({len(clock['votes'])} of {_needed(row)}).", kind="info")])  # fmt: skip
             return await self._replace_late(row, clock)
 
-    async def _replace_late(self: GameService, row: SessionRow, clock: dict) -> list[Reply]:
+    async def _replace_late(self, row: SessionRow, clock: dict) -> Plan:
         late = set(clock.get("late", []))
         seats = [
             SeatRow(s.seat, s.user_id, s.name, "placeholder" if s.user_id in late else s.kind)
@@ -145,61 +152,65 @@ class TableClock:
         ]
         names = ", ".join(s.name for s in row.seats if s.user_id in late)
         row = replace(row, seats=seats)  # stored with the stand-in's moves, in one transaction
-        loaded = self._load(row)
+        loaded = self.table.load(row)
         note = Event(
             f"By vote, a stand-in takes over from {names} and plays on "
             f"(the computer player, level {table_level(row)})."
         )
-        state, events, entries, pos = await self._bot_moves(row, loaded.game, loaded.state, row.chance_pos)  # fmt: skip
-        if entries:  # the note goes into the log with the stand-in's first move
-            first = entries[0]
-            entries[0] = NewEntry(first.seat, first.action, first.user_id, [{"text": note.text, "to": None, "kind": "info"}, *first.events])  # fmt: skip
-        return await self._commit(row, loaded.game, state, [note, *events], entries, pos, seats=seats)  # fmt: skip
+        turn = await self.table.bots.play_turns(
+            row, loaded.game, Turn(loaded.state, row.chance_pos)
+        )
+        if turn.entries:  # the note goes into the log with the stand-in's first move
+            first = turn.entries[0]
+            turn.entries[0] = NewEntry(first.seat, first.action, first.user_id, [*logged([note]), *first.events])  # fmt: skip
+        turn.events.insert(0, note)
+        committed = await self.table.commit(row, loaded.game, turn, seats=seats)
+        return await self.plans.after(committed)
 
     # ----- ending untouched games -------------------------------------------------
-    async def end_idle(self: GameService, session_id: int) -> list[Reply]:
-        async with self._lock(session_id):
+    async def end_idle(self, session_id: int) -> Plan:
+        async with self.table.lock(session_id):
             row = await self.store.session(session_id)
-            now = self._clock()
+            now = self.now()
             if row is None or row.status not in ("lobby", "active"):
-                return []
+                return Plan()
             days = row.clock.get("idle_days", clocks.PACES[clocks.DEFAULT_PACE].idle_days)
             if row.updated_at > now - days * clocks.DAY:
-                return []
-            title = REGISTRY[row.game].title if row.game in REGISTRY else row.game
+                return Plan()
+            title = title_of(row.game)
             note = (
                 f"The game of {title} had no move for {days:g} days and is ended; its log is kept."
             )
             try:
                 await self.store.finish(row.id, row.version, "aborted", note)
             except StaleVersion:
-                return []
-            return [Reply(note, kind="info", final=True, session_id=row.id)]
+                return Plan()
+            return Plan([Reply(note, kind="info", final=True, session_id=row.id)])
 
     # ----- /escape clock ----------------------------------------------------------
-    async def clock_command(self: GameService, chat: ChatRef, user: UserRef, text: str = "") -> list[Reply]:  # fmt: skip
+    async def clock_command(self, chat: ChatRef, user: UserRef, text: str = "") -> Plan:  # fmt: skip
         """One entry point for every clock command, so each adapter needs one line."""
         words = (text or "").lower().split()
         sub, args = (words[0], words[1:]) if words else ("status", [])
         try:
             if sub in ("dm", "tz", "quiet"):
-                return [await self._set_pref(user, sub, args)]
+                return Plan([await self._set_pref(user, sub, args)])
             if sub == "help":
-                return [Reply(CLOCK_HELP, kind="help")]
+                return Plan([Reply(CLOCK_HELP, kind="help")])
             if sub == "vote":
                 return await self.vote(chat, user)
             if sub == "status":
-                return [await self._clock_status(chat, user)]
+                return Plan([await self._clock_status(chat, user)])
             if sub in ("mute", "vacation", "pause", "resume"):
                 return await self._table_change(chat, user, sub, args)
         except clocks.ClockError as exc:
             raise UserError(str(exc)) from exc
         raise UserError(f"There is no clock command {sub!r}.\n{CLOCK_HELP}")
 
-    async def _clock_status(self: GameService, chat: ChatRef, user: UserRef) -> Reply:
-        row = await self._live_row(chat)
+    async def _clock_status(self, chat: ChatRef, user: UserRef) -> Reply:
+        row = await self.table.live_row(chat)
         lines = []
-        now = self._clock()
+        now = self.now()
         if row is not None and row.clock:
             lines.append("This game's clock: " + clocks.describe(row.clock, now) + ".")
             if any(s.user_id == user.id for s in row.seats):
@@ -221,10 +232,10 @@ class TableClock:
         )
         return Reply("\n".join(lines), kind="info")
 
-    async def _set_pref(self: GameService, user: UserRef, what: str, args: list[str]) -> Reply:
+    async def _set_pref(self, user: UserRef, what: str, args: list[str]) -> Reply:
         if not args:
             raise UserError({"dm": "Say /escape clock dm on (or off).", "tz": "Say /escape clock tz Europe/Berlin (a zone name) or tz +2 (hours from UTC).", "quiet": "Say /escape clock quiet 22-7 (or off)."}[what])  # fmt: skip
-        await self._remember(user)
+        await self.table.remember(user)
         known = await self.store.user(user.platform, user.id)
         prefs = dict(known["prefs"]) if known else {}
         if what == "dm":
@@ -232,13 +243,9 @@ class TableClock:
                 raise UserError("Say /escape clock dm on, or /escape clock dm off.")
             prefs["dm"] = args[0] == "on"
             said = f"Reminders as private messages: {args[0]}."
-            if prefs["dm"] and user.platform == "discord":
-                said += (
-                    " On Discord they come as direct messages, with your view and moves in "
-                    "games with secrets, if your privacy settings let the bot write to you."
-                )
-            elif prefs["dm"] and not (known or {}).get("private_chat"):
-                said += " (Open a private chat with the bot and press START, so it can write.)"
+            if prefs["dm"]:
+                contact = Contact((known or {}).get("private_chat"), True)
+                said += self.dm_note(user.platform, contact)
         elif what == "tz":
             prefs["tz"] = clocks.parse_tz(args[0])
             said = f"Your time zone: {time_zones.describe_tz(prefs['tz'])}."
@@ -251,16 +258,16 @@ class TableClock:
         await self.store.set_prefs(user.platform, user.id, prefs)
         return Reply(said, kind="info")
 
-    async def _table_change(self: GameService, chat: ChatRef, user: UserRef, sub: str, args: list[str]) -> list[Reply]:  # fmt: skip
-        row = await self._active(chat)
-        async with self._lock(row.id):
+    async def _table_change(self, chat: ChatRef, user: UserRef, sub: str, args: list[str]) -> Plan:  # fmt: skip
+        row = await self.table.active(chat)
+        async with self.table.lock(row.id):
             row = await self.store.session(row.id)
             if row is None or row.status != "active":
                 raise UserError("That game is not running any more.")
             humans = [s.user_id for s in row.seats if s.kind == "human"]
             if user.id not in humans:
-                raise UserError(self._not_a_player(self._load(row)))
-            now, c = self._clock(), row.clock
+                raise UserError(not_a_player(row))
+            now, c = self.now(), row.clock
             if sub == "mute":
                 if user.id not in c.get("waiting", []):
                     raise UserError("It is not your turn, so there is nothing to mute.")
@@ -294,7 +301,7 @@ class TableClock:
                 said = f"{user.name} resumes the table: {clocks.describe_left(clocks.time_left(c, now))} to move."  # fmt: skip
             if not await self.save_clock(row, c):
                 raise UserError("The game changed at the same moment; try again.")
-        return [Reply(said, kind="info", session_id=row.id)]
+        return Plan([Reply(said, kind="info", session_id=row.id)])
 
 
 def _voters(row: SessionRow) -> list[str]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bot.service.replies import UserError
+from bot.service.requests import UserError
 from bot.store import LogEntry, SessionRow
 from engines import CHANCE, Game, IllegalAction
 

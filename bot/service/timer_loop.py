@@ -15,12 +15,13 @@ import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
-from bot.service import clock as clocks
-from bot.service.game_service import GameService, chat_of
-from bot.service.replies import Reply, UserError, UserRef
+from bot.service import deadlines as clocks
+from bot.service.game_service import GameService
+from bot.service.plan import Plan, Reply
+from bot.service.requests import UserError, UserRef
+from bot.service.table import chat_of, title_of
 from bot.store import DamagedStore, SessionRow, StoreError
 from bot.store.errors import RESTORE_STEPS
-from engines import REGISTRY
 
 log = logging.getLogger(__name__)
 
@@ -154,12 +155,12 @@ class Timers:
         claimed.sort(key=lambda r: r.clock["deadline"])
         name = next((s.name for s in claimed[0].seats if s.user_id == user_id), "")
         user = UserRef(platform, user_id, name)
-        text = reminder_text(claimed[0], [*claimed[1:], *others], user, now)
+        text = reminder_text(claimed[0], [*claimed[1:], *others], user, now, self.service.place)
         home = chat_of(claimed[0])
         replies = [Reply(text, kind="reminder", mention=[user], session_id=claimed[0].id)]
         if prefs.get("dm"):
             replies.append(Reply(text, kind="reminder", to=user, session_id=claimed[0].id))
-        await self.service.notify(home, replies)
+        await self.service.notify(home, Plan(replies))
         report.reminders += [(user_id, r.id) for r in claimed]
 
     # ----- idle games -------------------------------------------------------------
@@ -171,28 +172,31 @@ class Timers:
                 report.ended.append(row.id)
                 await self.service.notify(chat_of(row), replies)
 
-    async def _guarded(self, session_id: int, work: Awaitable[list[Reply] | None]) -> list[Reply]:
+    async def _guarded(self, session_id: int, work: Awaitable[Plan | None]) -> Plan:
         """A game the loop cannot serve now (store busy, a game removed, a bug) is looked
         at again one interval later; the other games are served regardless."""
         try:
-            return await work or []
+            return await work or Plan()
         except UserError as exc:
             log.warning("timer could not serve session %s: %s", session_id, exc)
         except Exception:
             log.exception("timer failed on session %s", session_id)
         with contextlib.suppress(StoreError):
             await self.store.postpone_wake(session_id, self.service.now() + self.interval)
-        return []
+        return Plan()
 
 
-def reminder_text(row: SessionRow, others: list[SessionRow], user: UserRef, now: float) -> str:
-    """Escalating: a plain reminder, then a last one that says what the deadline will do."""
-    title = REGISTRY[row.game].title if row.game in REGISTRY else row.game
+def reminder_text(
+    row: SessionRow, others: list[SessionRow], user: UserRef, now: float, place=None
+) -> str:
+    """Escalating: a plain reminder, then a last one that says what the deadline will do.
+    `place(chat, session_id)`: how the front end names another game's chat."""
+    title = title_of(row.game)
     left = clocks.describe_left(clocks.time_left(row.clock, now))
     last = clocks.is_last_reminder(row.clock, user.id) or len(row.clock.get("reminders", [])) <= 1
     if others:
         games = [f"{title} here ({left} left)"] + [
-            f"{REGISTRY[r.game].title if r.game in REGISTRY else r.game} {_where(r)} "
+            f"{title_of(r.game)} in {place(chat_of(r), r.id) if place else f'#{r.id}'} "
             f"({clocks.describe_left(clocks.time_left(r.clock, now))} left)"
             for r in others
         ]
@@ -209,10 +213,3 @@ def reminder_text(row: SessionRow, others: list[SessionRow], user: UserRef, now:
         )
     text += " (/escape clock mute: no more this turn.)"
     return text
-
-
-def _where(row: SessionRow) -> str:
-    """Where another game lives: a channel link on Discord, else the game's number."""
-    if row.platform == "discord" and (row.thread or row.chat).isdigit():
-        return f"in <#{row.thread or row.chat}>"
-    return f"#{row.id}"

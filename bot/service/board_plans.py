@@ -1,0 +1,241 @@
+"""Who sees what after a change: the plan for a board, a lobby and a private view.
+
+Decided here once, for every front end:
+- the public board: its picture (drawn from the public view only), caption, whom to ping,
+  and its buttons: in a game of open information every move of the players to act (each
+  bound to its player), in a game with secrets only the shared buttons;
+- in a game with secrets, each human to act gets one private message: what the move told
+  them privately, their view and their own moves; any other player told something
+  privately gets it in one message of their own;
+- the legal moves are computed once a board, and each picture drawn at most once (a
+  private view only if a front end delivers it).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable, Sequence
+
+import render
+from bot.service import buttons, deadlines
+from bot.service.drawing import draw_picture
+from bot.service.plan import MOVE, VIEW, Choice, Plan, Reply, TableFacts
+from bot.service.requests import UserRef
+from bot.service.table import Committed, Loaded
+from bot.service.workers import CpuPool
+from bot.store import SessionRow
+from engines import Event, Game, Result
+
+# Event kinds with which an engine announces the end itself ("Ann wins!"): the final board
+# then does not repeat the result's summary.
+ENDING_KINDS = frozenset({"win", "over"})
+PRIVATE_MOVES = "(Moves are chosen in private: press My hand.)"
+
+Finish = Callable[[SessionRow, Game, Plan], Awaitable[Plan]]
+
+
+def facts(row: SessionRow, game: Game) -> TableFacts:
+    return TableFacts(
+        row.id, row.version, game.id, game.title, game.hidden_information,
+        over=row.status in ("finished", "aborted"),
+    )  # fmt: skip
+
+
+class BoardPlans:
+    def __init__(
+        self,
+        cpu: CpuPool,
+        *,
+        pictures: bool,
+        clock: Callable[[], float],
+        timed: Callable[[str], bool],
+    ) -> None:
+        self.cpu = cpu
+        self.pictures = pictures
+        self.now = clock
+        self.timed = timed  # whether the turn clock runs for a platform (it can be reminded)
+        self.finish: Finish | None = None  # ratings and the end's buttons (set by the service)
+
+    # ----- after a commit ---------------------------------------------------------------
+    async def after(self, committed: Committed, asker: UserRef | None = None) -> Plan:
+        """The plan of a stored change: the board, the private messages, and what the end of
+        a game adds (ratings, Replay and Rematch)."""
+        table, result = committed.table, committed.result
+        plan = await self.board(table, committed.events, result, asker=asker)
+        if result is not None and self.finish is not None:
+            plan = await self.finish(table.row, table.game, plan)
+        return plan
+
+    async def board(
+        self,
+        table: Loaded,
+        events: Sequence[Event],
+        result: Result | None,
+        *,
+        asker: UserRef | None = None,
+        fresh: bool = False,
+        draw: bool = True,
+        private: bool = True,
+    ) -> Plan:
+        """`draw`: False when only the buttons are wanted (nothing is drawn then).
+        `private`: with each player's private message (a board shown again has none)."""
+        game, state, row = table.game, table.state, table.row
+        view = game.view(state, None)
+        drawing = None  # drawn by the CPU pool while the buttons are worked out here
+        if self.pictures and draw:
+            name = f"{game.id}-{row.version}.png"
+            drawing = asyncio.ensure_future(self.cpu.run(draw_picture, game.id, view, name))
+            await asyncio.sleep(0)  # let it reach the pool before the work below
+        secrets = game.hidden_information
+        lines = [e.text for e in events if e.to is None]
+        acting = [s for s in game.to_act(state) if 0 <= s < len(row.seats)]
+        humans = [s for s in acting if row.seats[s].kind == "human"]
+        acting = humans or acting  # bots leave a group decision to the humans
+        mention = [table.user_of(s) for s in humans]
+        if result is not None and not any(e.kind in ENDING_KINDS for e in events):
+            lines.append(result.summary)  # unless the move's own events announced the end
+        elif acting:
+            lines.append(
+                "Waiting for " + ", ".join(u.name for u in mention) + self.clock_note(row) + "."
+            )
+        moves = {seat: self._moves(table, seat, prefix=len(acting) > 1) for seat in acting}
+        choices: list[Choice] = [] if secrets else [c for own in moves.values() for c in own]
+        if result is None and row.clock.get("warned"):
+            choices.append(
+                Choice("Vote to replace the late player", buttons.simple("k", row.id), "danger")
+            )
+        if result is None and secrets:
+            choices.append(
+                Choice("My hand / my view", buttons.simple("v", row.id), "primary", role=VIEW)
+            )
+            if humans:
+                lines.append(PRIVATE_MOVES)
+        picture = await drawing if drawing is not None else None
+        board = Reply(
+            "\n".join(lines) or f"{game.title}.", kind="board", picture=picture,
+            choices=choices, mention=mention if result is None else [],
+            session_id=row.id, version=row.version, final=result is not None,
+        )  # fmt: skip
+        if not private:
+            return Plan([board], facts(row, game), asker, fresh=fresh)
+        notes = self._private_notes(table, events)
+        if secrets and result is None:
+            for seat in humans:
+                user = table.user_of(seat)
+                reply = self.view_reply(table, seat, moves[seat])
+                note = notes.get(user.id)
+                if note is not None:
+                    reply.text = f"{note.text}\n{reply.text}"
+                notes[user.id] = reply
+        return Plan([board, *notes.values()], facts(row, game), asker, fresh=fresh)
+
+    def _moves(self, table: Loaded, seat: int, *, prefix: bool) -> list[Choice]:
+        game, state, row = table.game, table.state, table.row
+        user = table.user_of(seat)
+        head = f"{user.name}: " if prefix else ""
+        return [
+            Choice(
+                head + game.describe(state, action),
+                buttons.act(row.id, row.version, seat, i),
+                for_user=user.id,
+                role=MOVE,
+            )
+            for i, action in enumerate(game.legal_actions(state, seat))
+        ]
+
+    def _private_notes(self, table: Loaded, events: Sequence[Event]) -> dict[str, Reply]:
+        """What the change told each player privately: one message each, lines in order."""
+        row = table.row
+        out: dict[str, Reply] = {}
+        for event in events:
+            if event.to is None or not 0 <= event.to < len(row.seats):
+                continue
+            user = table.user_of(event.to)
+            if user.id in out:
+                out[user.id].text += "\n" + event.text
+            else:
+                out[user.id] = Reply(
+                    event.text, kind="private", to=user, session_id=row.id, version=row.version
+                )
+        return out
+
+    # ----- a player's own view ------------------------------------------------------
+    def view_reply(self, table: Loaded, seat: int, moves: list[Choice] | None = None) -> Reply:
+        """A player's view with their moves (in a game with secrets; where moves are public
+        they stay on the board). Its picture is drawn when it is delivered."""
+        game, row = table.game, table.row
+        view = game.view(table.state, seat)
+        text = render_text(game.id, view) or f"Your view of {game.title}."
+        reply = Reply(
+            text, kind="private", to=table.user_of(seat), session_id=row.id, version=row.version,
+            choices=list(moves or []),
+        )  # fmt: skip
+        if self.pictures:
+            reply.later = lambda: self.cpu.run(draw_picture, game.id, view, "my-view.png")
+        return reply
+
+    async def own_view(self, table: Loaded, seat: int, asker: UserRef) -> Plan:
+        """`/escape hand`: the asker's view, drawn now, with their moves when they are to act
+        in a game with secrets (elsewhere their moves are on the board)."""
+        game = table.game
+        moves: list[Choice] = []
+        if game.hidden_information and seat in game.to_act(table.state):
+            moves = self._moves(table, seat, prefix=False)
+        reply = await self.view_reply(table, seat, moves).drawn()
+        return Plan([reply], facts(table.row, game), asker, quiet=True)
+
+    # ----- the lobby ----------------------------------------------------------------
+    def lobby(self, row: SessionRow, game: Game, headline: str) -> Reply:
+        seated = ", ".join(s.name for s in row.seats)
+        need = (
+            f"Ready: any seated player may press Begin ({len(row.seats)} of up to {game.max_players})."
+            if len(row.seats) >= game.min_players
+            else f"Needs {game.min_players - len(row.seats)} more to begin ({game.player_range()} players)."
+        )
+        opts = ", ".join(f"{k}={v}" for k, v in row.options.items())
+        text = (
+            f"{headline}\n{game.title}"
+            + (f" ({opts})" if opts else "")
+            + f". Seated: {seated}. {need}"
+            + (
+                f"\nClock: {deadlines.describe(row.clock, self.now())}."
+                if row.clock and self.timed(row.platform)
+                else ""
+            )
+        )
+        choices = [
+            Choice("Join", buttons.simple("j", row.id), "success"),
+            Choice("Leave", buttons.simple("l", row.id), "secondary"),
+        ]
+        if len(row.seats) < game.max_players:
+            choices.append(Choice("Add a bot", buttons.simple("o", row.id), "secondary"))
+        if any(s.kind == "ai" for s in row.seats):
+            choices.append(Choice("Remove a bot", buttons.simple("x", row.id), "secondary"))
+        if len(row.seats) >= game.min_players:
+            choices.append(Choice("Begin", buttons.simple("b", row.id), "primary"))
+        return Reply(text, kind="lobby", choices=choices, session_id=row.id, version=row.version)
+
+    def lobby_plan(self, row: SessionRow, game: Game, headline: str, asker: UserRef) -> Plan:
+        return Plan([self.lobby(row, game, headline)], facts(row, game), asker)
+
+    # ----- the clock, as a board says it --------------------------------------------
+    def clock_note(self, row: SessionRow) -> str:
+        """` (23h 59m left)`, or why the clock is not running; nothing where no timer runs
+        (a terminal game: nobody can be reminded there)."""
+        c = row.clock
+        if not self.timed(row.platform):
+            return ""
+        left = deadlines.describe_left(deadlines.time_left(c, self.now()))
+        if c.get("paused") is not None:
+            return f" (the table is paused; {left} left)"
+        if c.get("warned"):
+            return " (time is up: the others may vote, /escape clock vote)"
+        return f" ({left} left)" if left else ""
+
+
+def render_text(game_id: str, view: dict) -> str:
+    """A view told in words (the alt text of its picture); empty without a renderer."""
+    try:
+        return render.describe(game_id, view)
+    except KeyError:
+        return ""

@@ -1,0 +1,175 @@
+"""The one command table: every `/escape` command's name, arguments, help and handler.
+
+Discord's `/escape` group, Telegram's command menus and `/escape ...` parsing, the
+terminal's commands and the help text are all made from this table, so a command added
+here reaches every front end, and no front end keeps a list of its own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from bot.service.plan import Plan
+from bot.service.requests import ChatRef, UserError, UserRef
+
+if TYPE_CHECKING:  # the handlers are given the service; it imports this table
+    from bot.service.game_service import GameService
+
+# argument kinds: how a front end asks for and reads each
+TEXT = "text"  # free text (the rest of the line)
+GAME = "game"  # a game id, one of the catalogue's (a front end may offer the list)
+MOVE = "move"  # one of the asker's legal moves (a front end may complete it)
+PLAYER = "player"  # a person: a member picked on the platform, or a name as shown
+
+
+@dataclass(frozen=True)
+class Arg:
+    name: str
+    kind: str
+    help: str
+    required: bool = False
+
+
+@dataclass
+class Call:
+    """A command as a front end hands it in: where, who, the arguments by name (a PLAYER
+    argument may be a `UserRef` the platform resolved), and whether the asker administers
+    the chat (Discord's Manage Messages, a Telegram group admin)."""
+
+    chat: ChatRef
+    user: UserRef
+    args: Mapping[str, object] = field(default_factory=dict)
+    is_admin: bool = False
+
+    def text(self, name: str) -> str | None:
+        value = self.args.get(name)
+        if value is None or isinstance(value, UserRef):
+            return None
+        return str(value).strip() or None
+
+
+Handler = Callable[["GameService", Call], Awaitable[Plan]]
+
+
+@dataclass(frozen=True)
+class Command:
+    name: str
+    help: str  # one line: the command's description in menus and in the help
+    handler: Handler
+    args: tuple[Arg, ...] = ()
+    quiet: bool = (
+        False  # only the asker needs the answer: shown to them alone where a front end can
+    )
+    menu: bool = False  # offered in the bare `/escape` menu of buttons
+    example: str = ""  # an example shown in the help
+
+    @property
+    def usage(self) -> str:
+        words = [arg.name.upper() if arg.required else f"[{arg.name.upper()}]" for arg in self.args]
+        return " ".join(["/escape", self.name, *words])
+
+
+async def _start(s: GameService, c: Call) -> Plan:
+    game = c.text("game")
+    if game is None:
+        raise UserError(s.which_game("start"))
+    return await s.start(c.chat, c.user, game, c.text("options") or "")
+
+
+async def _move(s: GameService, c: Call) -> Plan:
+    action = c.text("action")
+    if action is None:
+        raise UserError("Which move? Say /escape move ACTION, or press a button under the board.")
+    return await s.move(c.chat, c.user, action)
+
+
+async def _stats(s: GameService, c: Call) -> Plan:
+    who = c.args.get("player")
+    return await s.stats(c.chat, c.user, who if isinstance(who, UserRef) else c.text("player"))
+
+
+async def _rules(s: GameService, c: Call) -> Plan:
+    return Plan([await s.rules(c.text("game"), c.chat)], asker=c.user)
+
+
+async def _games(s: GameService, c: Call) -> Plan:
+    return Plan([await s.games_here(c.chat.platform, c.chat.scope)], asker=c.user)
+
+
+async def _help(s: GameService, c: Call) -> Plan:
+    return Plan([s.help()], asker=c.user)
+
+
+GAME_ARG = Arg("game", GAME, "The game to play", required=True)
+WHICH_GAME = Arg("game", GAME, "Which game (default: the one played here)")
+PAST_GAME = Arg("game", TEXT, "A game's number (see /escape history)")
+
+COMMANDS: tuple[Command, ...] = (
+    Command(
+        "start", "Open a table for a game in this channel", _start,
+        (GAME_ARG, Arg("options", TEXT, "Game options as name=value, e.g. variant=short")),
+        menu=True, example="/escape start ghosts18 variant=short",
+    ),
+    Command("join", "Take a seat at the table waiting here", lambda s, c: s.join(c.chat, c.user), menu=True),
+    Command("leave", "Give up your seat before the game begins", lambda s, c: s.leave(c.chat, c.user), menu=True),
+    Command("begin", "Start the game once enough players have joined", lambda s, c: s.begin(c.chat, c.user), menu=True),
+    Command(
+        "move", "Make a move (or press a button under the board)", _move,
+        (Arg("action", MOVE, "Your move: start typing to see your legal moves", required=True),),
+    ),
+    Command("board", "Show the board of the game here", lambda s, c: s.board(c.chat, c.user), menu=True),
+    Command("hand", "Your hand and private view, shown only to you", lambda s, c: s.private_view(c.chat, c.user), quiet=True, menu=True),
+    Command(
+        "log", "What has happened in the game here", lambda s, c: s.game_log(c.chat, c.user, c.text("game")),
+        (PAST_GAME,), quiet=True, menu=True,
+    ),
+    Command(
+        "replay", "Replay a game as an animation, or board by board",
+        lambda s, c: s.replay(c.chat, c.text("game")),
+        (Arg("game", TEXT, "The game's number (default: the game here, or the last one)"),),
+    ),
+    Command("history", "The games that ended in this channel", lambda s, c: s.ended_games(c.chat), quiet=True),
+    Command("stats", "A player's ratings here", _stats, (Arg("player", PLAYER, "Whose (default: yours)"),), quiet=True),
+    Command("top", "The leaderboard of a game here, as a picture", lambda s, c: s.top(c.chat, c.text("game")), (WHICH_GAME,)),
+    Command("undo", "Ask to take back your last move (the others must accept)", lambda s, c: s.ask_undo(c.chat, c.user)),
+    Command("rules", "The rules of a game, with a picture", _rules, (WHICH_GAME,), quiet=True, menu=True),
+    Command("help", "How to play Escape here", _help, quiet=True, menu=True),
+    Command("games", "The games running here", _games, quiet=True, menu=True),
+    Command(
+        "abort", "End the game here (its creator, or a chat admin)",
+        lambda s, c: s.abort(c.chat, c.user, is_admin=c.is_admin), menu=True,
+    ),
+    Command(
+        "clock", "The turn clock: show it, or mute, vacation, pause, vote",
+        lambda s, c: s.clock_command(c.chat, c.user, c.text("what") or ""),
+        (Arg("what", TEXT, "mute | vacation 2 | vacation end | pause | resume | vote | dm on | tz Europe/Berlin | quiet 22-7 | help"),),
+    ),
+)  # fmt: skip
+
+BY_NAME: dict[str, Command] = {c.name: c for c in COMMANDS}
+
+
+def find(name: str) -> Command:
+    command = BY_NAME.get((name or "").strip().lower())
+    if command is None:
+        raise UserError(
+            f"I do not know /escape {name[:32]}. Try /escape help, or a bare /escape for a menu."
+        )
+    return command
+
+
+def help_text() -> str:
+    """The help every front end shows, made from the table."""
+    lines = ["Escape runs one game per channel (or thread or topic)."]
+    for command in COMMANDS:
+        line = f"{command.usage}: {command.help[0].lower()}{command.help[1:]}"
+        if command.example:
+            line += f", e.g. {command.example}"
+        lines.append(line)
+    lines.append(
+        "Start options for the clock: pace=fast|normal|relaxed turn=12h timeout=skip|vote|ai"
+    )
+    lines.append("Play against the computer: bots=1 level=easy|normal|hard (or press Add a bot)")
+    return "\n".join(lines)

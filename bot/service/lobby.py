@@ -1,0 +1,206 @@
+"""Tables and seats: opening a table, joining, leaving, bots in the lobby, the start, the
+abort. A table of one human and bots, or a full table, begins by itself."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable, Mapping
+
+from bot.service import deadlines
+from bot.service.board_plans import BoardPlans
+from bot.service.bot_seats import bot_options, bot_seat, table_level
+from bot.service.moves import Turn, resolve_chance
+from bot.service.plan import Plan, Reply
+from bot.service.requests import ChatRef, UserError, UserRef
+from bot.service.table import Table, title_of
+from bot.store import ChatBusy, SeatRow
+from engines import REGISTRY, BadOption, Event, Game
+
+
+def find_game(game_id: str) -> Game:
+    game = REGISTRY.get((game_id or "").strip().lower())
+    if game is None:
+        raise UserError(f"There is no game {game_id!r}. Games: {', '.join(sorted(REGISTRY))}.")
+    return game
+
+
+def split_options(options: dict[str, str]) -> tuple[dict[str, str], dict[str, str]]:
+    """(game options, clock options): pace, turn and timeout belong to the service."""
+    game = {k: v for k, v in options.items() if k not in deadlines.SERVICE_OPTIONS}
+    clock = {k: v for k, v in options.items() if k in deadlines.SERVICE_OPTIONS}
+    return game, clock
+
+
+def parse_options(text: str | Mapping[str, str] | None) -> dict[str, str]:
+    """`variant=short specials=off` (or a mapping) into a dict; the game checks the values."""
+    if text is None:
+        return {}
+    if isinstance(text, Mapping):
+        return {str(k).strip().lower(): str(v).strip().lower() for k, v in text.items()}
+    options: dict[str, str] = {}
+    for word in text.replace(",", " ").split():
+        name, sep, value = word.partition("=")
+        if not sep or not name or not value:
+            raise UserError(f"Options are written name=value (like variant=short), not {word!r}.")
+        options[name.lower()] = value.lower()
+    return options
+
+
+class Lobby:
+    def __init__(
+        self,
+        table: Table,
+        plans: BoardPlans,
+        *,
+        seed_source: Callable[[], int] = lambda: secrets.randbits(62),
+    ) -> None:
+        self.table = table
+        self.store = table.store
+        self.plans = plans
+        self.seed = seed_source
+
+    async def start(
+        self,
+        chat: ChatRef,
+        user: UserRef,
+        game_id: str,
+        options: str | Mapping[str, str] | None = None,
+    ) -> Plan:
+        game = find_game(game_id)
+        game_options, clock_options = split_options(parse_options(options))
+        game_options, bots, level = bot_options(game, game_options)
+        try:
+            checked = game.check_options(game_options)
+            clock = {
+                **deadlines.new_clock(clock_options, self.table.default_pace),
+                "ai_level": level,
+            }
+        except (BadOption, deadlines.ClockError) as exc:
+            raise UserError(str(exc)) from exc
+        existing = await self.table.live_row(chat)
+        if existing is not None:
+            state = "waiting for players" if existing.status == "lobby" else "running"
+            raise UserError(
+                f"A game of {title_of(existing.game)} is already {state} "
+                "here. Use /escape board to see it, or /escape abort to end it first."
+            )
+        await self.table.remember(user)
+        try:
+            row = await self.store.create_session(
+                platform=chat.platform, scope=chat.scope, chat=chat.chat, thread=chat.thread,
+                game=game.id, options=checked, rules_version=game.rules_version,
+                creator=user.id, seed=self.seed(), first_seat=SeatRow(0, user.id, user.name),
+                clock=clock,
+            )  # fmt: skip
+        except ChatBusy as exc:
+            raise UserError("A game was just started here by someone else: /escape board.") from exc
+        if bots:  # one human and bots: the table starts at once
+            seats = [*row.seats, *(bot_seat(k, k, level) for k in range(1, bots + 1))]
+            await self.table.write_seats(row, seats)
+        if game.max_players == 1 or bots:
+            return await self.begin(chat, user)
+        return self.plans.lobby_plan(row, game, f"{user.name} opened a table for {game.title}.", user)  # fmt: skip
+
+    async def join(self, chat: ChatRef, user: UserRef) -> Plan:
+        row = await self.table.lobby(chat)
+        game = find_game(row.game)
+        if any(s.user_id == user.id for s in row.seats):
+            raise UserError("You already have a seat at this table.")
+        if len(row.seats) >= game.max_players:
+            raise UserError(f"The table is full: {game.title} seats at most {game.max_players}.")
+        await self.table.remember(user)
+        seats = [*row.seats, SeatRow(len(row.seats), user.id, user.name)]
+        await self.table.write_seats(row, seats)
+        if len(seats) == game.max_players:
+            return await self.begin(chat, user)
+        row = await self.store.session(row.id)
+        return self.plans.lobby_plan(row, game, f"{user.name} joins.", user)
+
+    async def leave(self, chat: ChatRef, user: UserRef) -> Plan:
+        row = await self.table.live_row(chat)
+        if row is None:
+            raise UserError("There is no game here to leave.")
+        if row.status != "lobby":
+            raise UserError(
+                "The game has begun, so seats are fixed. Ask its creator or an admin to "
+                "/escape abort it if the table wants to stop."
+            )
+        if not any(s.user_id == user.id for s in row.seats):
+            raise UserError("You have no seat at this table.")
+        seats = [s for s in row.seats if s.user_id != user.id]
+        if not any(s.kind == "human" for s in seats):  # bots alone do not keep a table
+            await self.table.guard(self.store.set_status(row.id, row.version, "aborted"))
+            closed = Reply(f"{user.name} leaves; the table is empty and closed.", kind="lobby")
+            return Plan([closed], asker=user)
+        await self.table.write_seats(row, seats)
+        row = await self.store.session(row.id)
+        return self.plans.lobby_plan(row, find_game(row.game), f"{user.name} leaves.", user)
+
+    async def add_bot(self, chat: ChatRef, user: UserRef) -> Plan:
+        row = await self.table.lobby(chat)
+        game = find_game(row.game)
+        if not any(s.user_id == user.id for s in row.seats):
+            raise UserError("Only a seated player can add a bot: /escape join first.")
+        if len(row.seats) >= game.max_players:
+            raise UserError(f"The table is full: {game.title} seats at most {game.max_players}.")
+        numbers = {int(s.user_id.rsplit(":", 1)[1]) for s in row.seats if s.kind == "ai"}
+        number = next(n for n in range(1, game.max_players + 1) if n not in numbers)
+        seat = bot_seat(len(row.seats), number, table_level(row))
+        seats = [*row.seats, seat]
+        await self.table.write_seats(row, seats)
+        if len(seats) == game.max_players:
+            return await self.begin(chat, user)
+        row = await self.store.session(row.id)
+        return self.plans.lobby_plan(row, game, f"{user.name} adds {seat.name}.", user)
+
+    async def remove_bot(self, chat: ChatRef, user: UserRef) -> Plan:
+        row = await self.table.lobby(chat)
+        if not any(s.user_id == user.id for s in row.seats):
+            raise UserError("Only a seated player can remove a bot.")
+        bots = [s for s in row.seats if s.kind == "ai"]
+        if not bots:
+            raise UserError("There is no bot at this table to remove.")
+        gone = bots[-1]
+        seats = [
+            SeatRow(i, s.user_id, s.name, s.kind)
+            for i, s in enumerate(s for s in row.seats if s is not gone)
+        ]
+        await self.table.write_seats(row, seats)
+        row = await self.store.session(row.id)
+        return self.plans.lobby_plan(row, find_game(row.game), f"{user.name} removes {gone.name}.", user)  # fmt: skip
+
+    async def begin(self, chat: ChatRef, user: UserRef) -> Plan:
+        row = await self.table.lobby(chat)
+        game = find_game(row.game)
+        if not any(s.user_id == user.id for s in row.seats):
+            raise UserError("Only a seated player can begin the game: /escape join first.")
+        if len(row.seats) < game.min_players:
+            missing = game.min_players - len(row.seats)
+            raise UserError(
+                f"{game.title} needs {game.player_range()} players; waiting for {missing} more "
+                "(/escape join)."
+            )
+        async with self.table.lock(row.id):
+            row = await self.store.session(row.id)
+            if row is None or row.status != "lobby":
+                raise UserError("This game has already begun.")
+            names = [s.name for s in row.seats]
+            turn = Turn(game.setup(names, row.options), row.chance_pos)
+            turn.events.append(Event(f"{game.title} begins: " + ", ".join(names) + "."))
+            resolve_chance(game, turn, row.seed)
+            committed = await self.table.commit(row, game, turn)
+        return await self.plans.after(committed, user)
+
+    async def abort(self, chat: ChatRef, user: UserRef, is_admin: bool = False) -> Plan:
+        row = await self.table.live_row(chat)
+        if row is None:
+            raise UserError("There is no game here to abort.")
+        if user.id != row.creator and not is_admin:
+            raise UserError("Only the player who started this game, or a chat admin, can abort it.")
+        async with self.table.lock(row.id):
+            await self.table.guard(self.store.set_status(row.id, row.version, "aborted"))
+        ended = Reply(
+            f"{user.name} ended the game of {title_of(row.game)}. The log is kept.",
+            kind="info", final=True, session_id=row.id,
+        )  # fmt: skip
+        return Plan([ended], asker=user)

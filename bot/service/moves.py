@@ -1,0 +1,67 @@
+"""A move as the log keeps it: the action, the chance it leads to, the rows to append.
+
+Plain functions over an engine state the caller owns (loaded from the store for this one
+request), so nothing is copied: `Game.apply_owned` checks the action and changes the state
+in place. Chance is drawn from the session's own generator at its stored position, so a
+retried request can never roll differently.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from bot.service.chance import draw
+from bot.store import NewEntry
+from engines import CHANCE, Event, Game
+
+MAX_CHANCE_STEPS = 10_000
+
+
+@dataclass
+class Turn:
+    """What happened since the stored snapshot: the state now, what was said, the log rows
+    to append, and the chance generator's position after them."""
+
+    state: object
+    pos: int
+    events: list[Event] = field(default_factory=list)
+    entries: list[NewEntry] = field(default_factory=list)
+
+    def add(self, events: Sequence[Event], entry: NewEntry) -> None:
+        self.events += events
+        self.entries.append(entry)
+
+
+def logged(events: Sequence[Event]) -> list[dict]:
+    return [{"text": e.text, "to": e.to, "kind": e.kind} for e in events]
+
+
+def resolve_chance(game: Game, turn: Turn, seed: int) -> Turn:
+    """Apply chance outcomes from the session's generator until a player must act."""
+    for _ in range(MAX_CHANCE_STEPS):
+        if game.to_act(turn.state) != [CHANCE]:
+            break
+        outcome = draw(game.chance_outcomes(turn.state), seed, turn.pos)
+        turn.pos += 1
+        happened = game.apply_owned(turn.state, CHANCE, outcome)
+        turn.add(happened, NewEntry(CHANCE, outcome, None, logged(happened)))
+    return turn
+
+
+def play(
+    game: Game,
+    turn: Turn,
+    seat: int,
+    action: str,
+    seed: int,
+    *,
+    user_id: str | None = None,
+    note: Event | None = None,
+) -> Turn:
+    """A seat's action (a player's, or one the bot makes for a seat, `note` first), then
+    the chance it leads to. Raises `IllegalAction` before changing anything."""
+    happened = game.apply_owned(turn.state, seat, action)
+    said = [note, *happened] if note is not None else list(happened)
+    turn.add(said, NewEntry(seat, " ".join(action.lower().split()), user_id, logged(said)))
+    return resolve_chance(game, turn, seed)

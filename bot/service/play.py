@@ -1,0 +1,239 @@
+"""Playing and looking: a move (typed or pressed), the board, a player's own view, the
+running game's log, the move list for autocomplete, and the games running in a scope."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from bot.service import buttons
+from bot.service.board_plans import BoardPlans
+from bot.service.moves import Turn, play
+from bot.service.plan import SHARED, Choice, Plan, Reply
+from bot.service.requests import ChatRef, UserError, UserRef
+from bot.service.table import Loaded, Overtaken, Table, not_a_player, title_of
+from bot.store import SessionRow
+from engines import REGISTRY, IllegalAction
+
+STALE = "The board has moved on since those buttons were drawn; use the latest board."
+
+
+class Play:
+    def __init__(self, table: Table, plans: BoardPlans) -> None:
+        self.table = table
+        self.store = table.store
+        self.plans = plans
+
+    # ----- moving ---------------------------------------------------------------------
+    async def move(
+        self, chat: ChatRef, user: UserRef, action: str, version: int | None = None
+    ) -> Plan:
+        row = await self.table.active(chat)
+        return await self.act(row, user, action, version)
+
+    async def press_move(self, row: SessionRow, user: UserRef, button: buttons.Button) -> Plan:
+        """A move button: the data names the seat, the board's version and the move's place
+        in that board's list; checked before the move is made (it may be stale or forged)."""
+
+        def pressed(loaded: Loaded) -> tuple[int, str]:
+            seat = self._seat(loaded, user)
+            if seat != button.seat:
+                raise UserError(
+                    "Those buttons are for another player; your choices come with your turn."
+                )
+            if button.version != loaded.row.version:
+                raise UserError(STALE)
+            legal = loaded.game.legal_actions(loaded.state, seat)
+            if button.index >= len(legal):
+                raise UserError("That choice is no longer offered; use the latest board.")
+            return seat, legal[button.index]
+
+        return await self._attempt(row, user, pressed)
+
+    async def act(
+        self, row: SessionRow, user: UserRef, action: str, version: int | None = None
+    ) -> Plan:
+        def typed(loaded: Loaded) -> tuple[int, str]:
+            seat = self._seat(loaded, user)
+            if version is not None and version != loaded.row.version:
+                raise UserError(
+                    "The board has moved on since then; look at the latest board and try again."
+                )
+            return seat, action
+
+        return await self._attempt(row, user, typed)
+
+    @staticmethod
+    def _seat(loaded: Loaded, user: UserRef) -> int:
+        seat = loaded.seat_of(user)
+        if seat is None:
+            raise UserError(not_a_player(loaded.row))
+        if loaded.row.seats[seat].kind == "placeholder":
+            raise UserError("Your seat was handed to a stand-in by vote; it plays on for you.")
+        return seat
+
+    async def _attempt(
+        self, row: SessionRow, user: UserRef, check: Callable[[Loaded], tuple[int, str]]
+    ) -> Plan:
+        """Check and apply a move under the session's lock, on the row as read; if the
+        session changed meanwhile (`Overtaken`), once more on the session as it is now."""
+        async with self.table.lock(row.id):
+            current = await self.table.fresh(row)
+            for attempt in range(2):
+                if current is None or current.status != "active":
+                    raise UserError("That game is not running any more.")
+                loaded = self.table.load(current)
+                seat, action = check(loaded)
+                try:
+                    return await self._apply(loaded, seat, user, action)
+                except Overtaken:
+                    if attempt:
+                        raise
+                    current = await self.store.session(row.id)
+        raise AssertionError("unreachable")
+
+    async def _apply(self, loaded: Loaded, seat: int, user: UserRef, action: str) -> Plan:
+        game, row = loaded.game, loaded.row
+        # Only a seat that may act is refused by its own hand ("You may: ..."); the others
+        # hear whose turn it is, which is no secret.
+        secret = game.hidden_information and seat in game.to_act(loaded.state)
+        turn = Turn(loaded.state, row.chance_pos)
+        try:
+            play(game, turn, seat, action, row.seed, user_id=user.id)
+        except IllegalAction as exc:
+            raise UserError(str(exc), secret=secret) from exc
+        committed = await self.table.commit(row, game, turn)
+        return await self.plans.after(committed, user)
+
+    # ----- looking ----------------------------------------------------------------------
+    async def board(self, chat: ChatRef, viewer: UserRef | None = None) -> Plan:
+        """The board, posted anew; a `viewer` who does not play is told so and offered the
+        replay."""
+        row = await self.table.live_row(chat)
+        if row is None:
+            raise UserError("There is no game here. Start one with /escape start GAME.")
+        game = REGISTRY.get(row.game)
+        if row.status == "lobby" and game is not None:
+            plan = self.plans.lobby_plan(row, game, "Waiting for players.", viewer)
+        else:
+            loaded = self.table.load(row)
+            plan = await self.plans.board(loaded, [], None, asker=viewer, private=False)
+            plan = plan.then(self.watch_note(row, viewer))
+        plan.fresh = True
+        return plan
+
+    async def private_view(self, chat: ChatRef, user: UserRef) -> Plan:
+        row = await self.table.active(chat)
+        return await self.view_of(row, user)
+
+    async def view_of(self, row: SessionRow, user: UserRef) -> Plan:
+        loaded = self.table.load(row)
+        seat = loaded.seat_of(user)
+        if seat is None:
+            raise UserError(not_a_player(row))
+        return await self.plans.own_view(loaded, seat, user)
+
+    async def choices(self, chat: ChatRef, user: UserRef) -> list[tuple[str, str]]:
+        """(action, label) pairs for autocomplete; empty when it is not this user's move."""
+        row = await self.table.live_row(chat)
+        if row is None or row.status != "active":
+            return []
+        loaded = self.table.load(row)
+        seat = loaded.seat_of(user)
+        if seat is None:
+            return []
+        legal = loaded.game.legal_actions(loaded.state, seat)
+        return [(a, loaded.game.describe(loaded.state, a)) for a in legal]
+
+    async def buttons_of(self, session_id: int, version: int, user: UserRef | None) -> list[Choice]:
+        """The buttons of the session's board as it is now (`user`: that player's own moves,
+        as their private message carries them), without drawing anything; a front end that
+        pages long lists asks for them again. Refused once the board has moved on."""
+        row = await self.store.session(session_id)
+        if row is None or row.status != "active" or row.version != version:
+            raise UserError(STALE)
+        plan = await self.plans.board(self.table.load(row), [], None, draw=False)
+        if user is None:
+            return list(plan.public[0].choices)
+        own = [c for r in plan.for_user(user.id) for c in r.choices]
+        return own or [c for c in plan.public[0].choices if c.for_user == user.id]
+
+    def watch_note(self, row: SessionRow, viewer: UserRef | None) -> list[Reply]:
+        """`/escape board` asked by someone who does not play: say so, offer the replay."""
+        if viewer is None or row.status != "active":
+            return []
+        if any(s.user_id == viewer.id for s in row.seats):
+            return []
+        players = ", ".join(s.name for s in row.seats)
+        # said in the chat, not privately: a Telegram user may never have opened the bot's
+        # private chat, and the replay button works only in the game's chat
+        return [
+            Reply(
+                f"{viewer.name}, you are watching: you do not play in this game (players: {players}). Boards are public; the replay shows the game so far.",
+                kind="info", choices=[Choice("Replay so far", buttons.simple("y", row.id), role=SHARED)],
+            )
+        ]  # fmt: skip
+
+    async def recent_log(self, chat: ChatRef, user: UserRef | None = None, last: int = 15) -> Plan:
+        """The public log; a player who asks also gets their own private events, privately."""
+        row = await self.table.live_row(chat)
+        if row is None:
+            raise UserError("There is no game here.")
+        entries = await self.store.log(row.id)
+        seat = next((s.seat for s in row.seats if user and s.user_id == user.id), None)
+        public = [e["text"] for entry in entries for e in entry.events if e.get("to") is None]
+        replies = [Reply("\n".join(public[-last:]) or "Nothing has happened yet.", kind="log")]
+        own = [
+            e["text"]
+            for entry in entries
+            for e in entry.events
+            if seat is not None and e.get("to") == seat
+        ]
+        if own:
+            replies.append(
+                Reply("Only you saw:\n" + "\n".join(own[-last:]), kind="private", to=user)
+            )
+        return Plan(replies, asker=user)
+
+    # ----- the games of a scope ---------------------------------------------------------
+    async def games_here(self, platform: str, scope: str, link=None) -> Reply:
+        """`link(row)`: how a front end names a game's place (a channel mention); by
+        default its number."""
+        rows = await self.store.sessions_in_scope(platform, scope)
+        if not rows:
+            text = "No games are running here. Start one with /escape start GAME."
+            return Reply(text, kind="games")
+        lines = []
+        for row in rows:
+            title = title_of(row.game)
+            if row.status == "lobby":
+                who = f"lobby, {len(row.seats)} seated"
+            else:
+                try:
+                    loaded = self.table.load(row)
+                except UserError as exc:  # one game that cannot be read must not hide the rest
+                    lines.append(f"#{row.id} {title}: {exc}")
+                    continue
+                waiting = [
+                    loaded.user_of(s).name for s in loaded.game.to_act(loaded.state) if s >= 0
+                ]
+                note = self.plans.clock_note(row)
+                who = "waiting for " + (", ".join(waiting) or "the dice") + note
+            where = link(row) if link is not None else (row.thread or row.chat)
+            lines.append(f"#{row.id} {title} in {where}: {who}")
+        return Reply("\n".join(lines), kind="games")
+
+    async def live_tables(self, platform: str, scope: str) -> list[tuple[SessionRow, list[str]]]:
+        """The lobbies and running games of one scope, each with the names it waits for
+        (the terminal's list of saved games); games this bot no longer offers are left out."""
+        rows = await self.store.sessions_in_scope(platform, scope)
+        tables = []
+        for row in rows:
+            if row.game not in REGISTRY:
+                continue
+            waiting: list[str] = []
+            if row.status == "active":
+                loaded = self.table.load(row)
+                acting = loaded.game.to_act(loaded.state)
+                waiting = [loaded.user_of(s).name for s in acting if 0 <= s < len(row.seats)]
+            tables.append((row, waiting))
+        return tables

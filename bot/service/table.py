@@ -1,0 +1,207 @@
+"""The table core: load a session, apply to it, let chance and the bots play, commit.
+
+Everything that changes a running game passes `commit`: the new log rows, the snapshot,
+the clock and the version bump are one transaction (`Store.record`, a compare-and-set on
+the version), so two requests racing on one session resolve as one move and one "the
+board has changed". In this process a per-session lock orders the requests of one game;
+across processes the stored version does.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from bot.service import deadlines
+from bot.service.bot_seats import BotSeats
+from bot.service.moves import Turn
+from bot.service.requests import ChatRef, UserError, UserRef
+from bot.store import SeatRow, SessionRow, StaleVersion, Store
+from engines import REGISTRY, Game, Result
+
+log = logging.getLogger(__name__)
+
+UNREADABLE_GAME = (
+    "This game's saved position cannot be read (a damaged database, or saved in a shape this "
+    "version of the bot does not know), so it cannot go on. /escape abort ends it; its log is kept."
+)
+NO_TABLE = "There is no table here. Open one with /escape start GAME."
+NO_GAME = "There is no game running here. Start one with /escape start GAME."
+
+
+@dataclass
+class Loaded:
+    """A session row with its game and live engine state (loaded for this request only:
+    the request owns it and may change it in place)."""
+
+    row: SessionRow
+    game: Game
+    state: object | None
+
+    def seat_of(self, user: UserRef) -> int | None:
+        for seat in self.row.seats:
+            if seat.user_id == user.id:
+                return seat.seat
+        return None
+
+    def user_of(self, seat: int) -> UserRef:
+        s = self.row.seats[seat]
+        return UserRef(self.row.platform, s.user_id, s.name)
+
+
+@dataclass
+class Committed:
+    """A turn as stored: the table after it (row at its new version, state), what was said
+    on the way, and the result if the game ended."""
+
+    table: Loaded
+    events: list
+    result: Result | None
+
+
+class Overtaken(UserError):
+    """The session changed after it was read (another process, a reminder, a pause): the
+    move was not stored; it may be tried again on the session as it is now."""
+
+
+def chat_of(row: SessionRow) -> ChatRef:
+    return ChatRef(row.platform, row.chat, row.thread, row.scope)
+
+
+def title_of(game_id: str) -> str:
+    game = REGISTRY.get(game_id)
+    return game.title if game is not None else game_id
+
+
+def not_a_player(row: SessionRow) -> str:
+    names = ", ".join(s.name for s in row.seats)
+    return f"You are not playing in this game (players: {names}). Watch, or start the next one."
+
+
+class Table:
+    def __init__(
+        self,
+        store: Store,
+        bots: BotSeats,
+        *,
+        clock: Callable[[], float],
+        default_pace: str,
+    ) -> None:
+        self.store = store
+        self.bots = bots
+        self.now = clock
+        self.default_pace = default_pace
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._newest: dict[int, int] = {}  # session -> the version this process last wrote
+
+    # ----- finding and loading ------------------------------------------------------
+    def lock(self, session_id: int) -> asyncio.Lock:
+        return self._locks.setdefault(session_id, asyncio.Lock())
+
+    async def fresh(self, row: SessionRow) -> SessionRow | None:
+        """The row, read again only if this process has stored a newer version since (a
+        change by another process is caught by the commit's compare-and-set)."""
+        if row.version < self._newest.get(row.id, row.version):
+            return await self.store.session(row.id)
+        return row
+
+    def load(self, row: SessionRow) -> Loaded:
+        game = REGISTRY.get(row.game)
+        if game is None:
+            raise UserError(f"This bot no longer has the game {row.game!r}.")
+        try:
+            state = game.load(row.state) if row.state is not None else None
+        except Exception as exc:  # stored JSON this engine cannot read: damage, or an old shape
+            log.exception("session %s: its saved state cannot be read", row.id)
+            raise UserError(UNREADABLE_GAME) from exc
+        return Loaded(row, game, state)
+
+    async def live_row(self, chat: ChatRef) -> SessionRow | None:
+        return await self.store.live_session(chat.platform, chat.chat, chat.thread)
+
+    async def lobby(self, chat: ChatRef) -> SessionRow:
+        row = await self.live_row(chat)
+        if row is None:
+            raise UserError(NO_TABLE)
+        if row.status != "lobby":
+            raise UserError("The game has already begun.")
+        return row
+
+    async def active(self, chat: ChatRef) -> SessionRow:
+        row = await self.live_row(chat)
+        if row is None:
+            raise UserError(NO_GAME)
+        if row.status == "lobby":
+            raise UserError("The game has not begun yet: /escape begin once everyone has joined.")
+        return row
+
+    # ----- writing ------------------------------------------------------------------
+    async def write_seats(self, row: SessionRow, seats: list[SeatRow]) -> None:
+        async with self.lock(row.id):
+            try:
+                await self.store.set_seats(row.id, row.version, seats)
+            except StaleVersion as exc:
+                raise UserError("The table changed at the same moment; try again.") from exc
+
+    async def guard(self, write) -> None:
+        try:
+            await write
+        except StaleVersion as exc:
+            raise UserError("The game changed at the same moment; try again.") from exc
+
+    async def remember(self, user: UserRef) -> None:
+        await self.store.upsert_user(user.platform, user.id, user.name)
+
+    def next_clock(self, row: SessionRow, game: Game, state) -> dict:
+        """A new board restarts the clock for the humans now to act; players answering
+        someone else's move out of turn (the engine's reaction window: a cat, a ghost
+        against an escape) get the short reaction time."""
+        acting = [s for s in game.to_act(state) if 0 <= s < len(row.seats)]
+        waiting = [row.seats[s].user_id for s in acting if row.seats[s].kind == "human"]
+        window = bool(acting) and game.reaction_window(state)
+        base = row.clock or deadlines.new_clock({}, self.default_pace)
+        return deadlines.start_turn(base, self.now(), waiting, window)
+
+    async def commit(
+        self,
+        row: SessionRow,
+        game: Game,
+        turn: Turn,
+        *,
+        touch: bool = True,
+        seats: list[SeatRow] | None = None,
+    ) -> Committed:
+        """Let the bots play their turns, then store the move (and new seats, if given)
+        with the new clock in one transaction."""
+        turn = await self.bots.play_turns(row, game, turn)
+        state = turn.state
+        result = game.result(state)
+        status = "finished" if result is not None else "active"
+        result_json = (
+            {"ranking": result.ranking, "scores": {str(k): v for k, v in result.scores.items()},
+             "summary": result.summary}
+            if result is not None else None
+        )  # fmt: skip
+        clock = self.next_clock(row, game, state) if result is None else {}
+        dumped, wake_at = game.dump(state), deadlines.next_wake(clock) if clock else None
+        try:
+            version = await self.store.record(
+                row.id, row.version, turn.entries, dumped, turn.pos, status, result_json,
+                deadline=clock.get("deadline"), clock=clock or row.clock,
+                wake_at=wake_at, touch=touch, seats=seats, expect_clock=row.clock,
+            )  # fmt: skip
+        except StaleVersion as exc:
+            raise Overtaken(
+                "Someone else moved first; the board has changed. Look again and retry."
+            ) from exc
+        self._newest[row.id] = version
+        # The row as just written, without reading it back (updated_at aside, unused here).
+        row = dataclasses.replace(
+            row, version=version, state=dumped, chance_pos=turn.pos, status=status,
+            result=result_json, deadline=clock.get("deadline"), clock=clock or row.clock,
+            wake_at=wake_at, seats=list(seats) if seats is not None else row.seats,
+        )  # fmt: skip
+        return Committed(Loaded(row, game, state), turn.events, result)

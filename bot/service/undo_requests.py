@@ -1,0 +1,104 @@
+"""Undo by agreement: a player asks to take back their last move; every other human
+player must accept before the next player acts (the table's reaction time; silence
+declines). When a move may be taken back is `undo.py`'s; the SQL `memory_queries.py`'s."""
+
+from __future__ import annotations
+
+from bot.service import buttons, undo
+from bot.service import deadlines as clocks
+from bot.service.board_plans import BoardPlans
+from bot.service.plan import Choice, Plan, Reply
+from bot.service.requests import ChatRef, UserError, UserRef
+from bot.service.table import Loaded, Table, not_a_player
+from bot.store import SessionRow, StaleVersion, UndoRequest
+from engines import Event, Game
+
+
+class UndoRequests:
+    def __init__(self, table: Table, plans: BoardPlans) -> None:
+        self.table = table
+        self.store = table.store
+        self.plans = plans
+
+    # ----- undo by agreement ----------------------------------------------------------
+    async def ask_undo(self, chat: ChatRef, user: UserRef) -> Plan:
+        """`/escape undo`: ask to take back your last move; every other human player must
+        accept before the next player acts (the table's reaction time; silence declines)."""
+        row = await self.table.active(chat)
+        async with self.table.lock(row.id):
+            row = await self.store.session(row.id)
+            if row is None or row.status != "active":
+                raise UserError("That game is not running any more.")
+            loaded = self.table.load(row)
+            seat = loaded.seat_of(user)
+            if seat is None:
+                raise UserError(not_a_player(row))
+            entries = await self.store.log(row.id)
+            target = undo.check(loaded.game, row, entries, seat)
+            others = [s for s in row.seats if s.kind == "human" and s.user_id != user.id]
+            if not others:
+                return await self._take_back(row, loaded.game, entries, target, user)
+            request = UndoRequest(
+                row.id, row.version, target.n, seat, user.id, [], self.table.now()
+            )
+            await self.store.put_undo_request(request)
+        minutes = undo.timeout(row) / 60
+        wait = f"{minutes:.0f} minutes" if minutes < 120 else f"{minutes / 60:.0f} hours"
+        text = (
+            f"{user.name} asks to take back their last move ({undo.label(target)}). "
+            f"{', '.join(s.name for s in others)}: accept or decline within {wait} "
+            "(no answer declines; any move first ends the request)."
+        )
+        choices = [
+            Choice("Accept undo", buttons.paged("u", row.id, row.version), "success"),
+            Choice("Decline", buttons.paged("d", row.id, row.version), "danger"),
+        ]
+        return Plan([Reply(text, kind="info", choices=choices, mention=[UserRef(row.platform, s.user_id, s.name) for s in others])])  # fmt: skip
+
+    async def answer_undo(self, row: SessionRow, user: UserRef, version: int, accept: bool) -> Plan:
+        async with self.table.lock(row.id):
+            row = await self.store.session(row.id)
+            request = await self.store.undo_request(row.id) if row else None
+            if row is None or request is None or request.version != version:
+                raise UserError("That undo request is no longer open.")
+            if row.version != request.version or row.status != "active":
+                await self.store.drop_undo_request(row.id)
+                raise UserError("The game has moved on, so the move can no longer be taken back.")  # fmt: skip
+            asker = next((s for s in row.seats if s.user_id == request.user_id), None)
+            others = [s for s in row.seats if s.kind == "human" and s.user_id != request.user_id]
+            if user.id not in {s.user_id for s in others}:
+                raise UserError("Only the other players of this game answer an undo request.")
+            if self.table.now() > request.asked_at + undo.timeout(row):
+                await self.store.drop_undo_request(row.id)
+                raise UserError("That undo request timed out, which counts as declined.")
+            name = asker.name if asker else "the player"
+            if not accept:
+                await self.store.drop_undo_request(row.id)
+                return Plan([Reply(f"{user.name} declines; {name}'s move stands.", kind="info")])
+            accepted = sorted({*request.accepted, user.id})
+            if len(accepted) < len(others):
+                if not await self.store.accept_undo(row.id, version, accepted):
+                    raise UserError("That undo request is no longer open.")
+                waiting = ", ".join(s.name for s in others if s.user_id not in accepted)
+                return Plan([Reply(f"{user.name} accepts the undo; waiting for {waiting}.", kind="info")])  # fmt: skip
+            entries = await self.store.log(row.id)
+            game = self.table.load(row).game
+            target = undo.check(game, row, entries, request.seat)
+            if target.n != request.n:
+                raise UserError("The game has moved on, so the move can no longer be taken back.")  # fmt: skip
+            asker_ref = UserRef(row.platform, request.user_id, name)
+            return await self._take_back(row, game, entries, target, asker_ref)
+
+    async def _take_back(self, row: SessionRow, game: Game, entries, target, user: UserRef) -> Plan:  # fmt: skip
+        state = undo.state_without(game, row, entries, target.n)
+        clock = self.table.next_clock(row, game, state)
+        note = f"By agreement, {user.name}'s move ({undo.label(target)}) is taken back."
+        try:
+            await self.store.undo_move(
+                row.id, row.version, target.n, game.dump(state), clock, clock.get("deadline"),
+                clocks.next_wake(clock), note, self.table.now(),
+            )  # fmt: skip
+        except StaleVersion as exc:
+            raise UserError("The game has moved on, so the move can no longer be taken back.") from exc  # fmt: skip
+        row = await self.store.session(row.id)
+        return await self.plans.board(Loaded(row, game, state), [Event(note)], None, asker=user)
