@@ -27,7 +27,7 @@ from pathlib import Path
 
 import render
 from bot.service import ChatRef, GameService, UserError, UserRef
-from bot.service.pictures import draw_picture
+from bot.service.drawing import draw_picture
 from bot.service.workers import CpuPool, default_workers
 from bot.store import NewEntry, SeatRow, Store
 from engines import REGISTRY, Game

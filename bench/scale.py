@@ -19,7 +19,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bot.service import clock as clocks
+from bot.service import deadlines as clocks
 from bot.store import NewEntry, SeatRow, Store
 from engines import REGISTRY
 from engines.playout import play
@@ -66,7 +66,7 @@ async def serve_once(path: Path) -> None:
     """In the measured process: start as the bot does and show one running board."""
     from bot.runner import open_service
     from bot.service import ChatRef
-    from bot.service.timers import Timers
+    from bot.service.timer_loop import Timers
     from bot.service.workers import default_workers
     from bot.settings import Settings
 

@@ -15,8 +15,8 @@ import time
 from pathlib import Path
 
 from bot.service import ChatRef, GameService, UserRef
-from bot.service import clock as clocks
-from bot.service.timers import HEARTBEAT, Timers
+from bot.service import deadlines as clocks
+from bot.service.timer_loop import HEARTBEAT, Timers
 from bot.store import Store
 
 T0 = 1_800_000_000.0

@@ -27,6 +27,10 @@ def catalogue() -> Reply:
     return Reply("\n".join(lines), kind="games")
 
 
+def game_list() -> list[tuple[str, str]]:
+    return [(game.id, game.title) for game in REGISTRY.values()]
+
+
 def help_reply() -> Reply:
     return Reply(commands.help_text(), kind="help")
 

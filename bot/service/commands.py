@@ -64,6 +64,11 @@ class Command:
     )
     menu: bool = False  # offered in the bare `/escape` menu of buttons
     example: str = ""  # an example shown in the help
+    button: str = ""  # its label on a menu button (default: the name, capitalised)
+
+    @property
+    def label(self) -> str:
+        return self.button or self.name.capitalize()
 
     @property
     def usage(self) -> str:
@@ -110,7 +115,7 @@ COMMANDS: tuple[Command, ...] = (
     Command(
         "start", "Open a table for a game in this channel", _start,
         (GAME_ARG, Arg("options", TEXT, "Game options as name=value, e.g. variant=short")),
-        menu=True, example="/escape start ghosts18 variant=short",
+        menu=True, example="/escape start ghosts18 variant=short", button="Start a game",
     ),
     Command("join", "Take a seat at the table waiting here", lambda s, c: s.join(c.chat, c.user), menu=True),
     Command("leave", "Give up your seat before the game begins", lambda s, c: s.leave(c.chat, c.user), menu=True),
@@ -120,7 +125,7 @@ COMMANDS: tuple[Command, ...] = (
         (Arg("action", MOVE, "Your move: start typing to see your legal moves", required=True),),
     ),
     Command("board", "Show the board of the game here", lambda s, c: s.board(c.chat, c.user), menu=True),
-    Command("hand", "Your hand and private view, shown only to you", lambda s, c: s.private_view(c.chat, c.user), quiet=True, menu=True),
+    Command("hand", "Your hand and private view, shown only to you", lambda s, c: s.private_view(c.chat, c.user), quiet=True, menu=True, button="My hand"),
     Command(
         "log", "What has happened in the game here", lambda s, c: s.game_log(c.chat, c.user, c.text("game")),
         (PAST_GAME,), quiet=True, menu=True,
@@ -136,7 +141,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("undo", "Ask to take back your last move (the others must accept)", lambda s, c: s.ask_undo(c.chat, c.user)),
     Command("rules", "The rules of a game, with a picture", _rules, (WHICH_GAME,), quiet=True, menu=True),
     Command("help", "How to play Escape here", _help, quiet=True, menu=True),
-    Command("games", "The games running here", _games, quiet=True, menu=True),
+    Command("games", "The games running here", _games, quiet=True, menu=True, button="Games here"),
     Command(
         "abort", "End the game here (its creator, or a chat admin)",
         lambda s, c: s.abort(c.chat, c.user, is_admin=c.is_admin), menu=True,

@@ -58,6 +58,7 @@ class FrontEnd:
     deliver: Notifier
     place: Callable[[ChatRef], str] | None = None  # how a chat is named in text (a link)
     scope_word: str = "chat"  # what a scope is called there: "server", "group"
+    chat_word: str = "chat"  # what a table's chat is called there: "channel", "group"
     dm_note: Callable[[Contact], str] | None = None  # said when a player turns DMs on
 
 
@@ -146,13 +147,12 @@ class GameService:
         """A person wrote to the bot in their private chat: the bot may write there."""
         await self.store.upsert_user(user.platform, user.id, user.name, private_chat=private_chat)
 
-    @entry
     async def recall(self, key: str) -> str | None:
         """A front end's own record that must survive a restart (which message is a
-        table's live board, what to tidy at its end); `remember` writes it."""
+        table's live board, what to tidy at its end); `remember` writes it. (Not an entry
+        point for requests: the key and value are the front end's, not a user's.)"""
         return await self.store.get_meta(f"delivery.{key}")
 
-    @entry
     async def remember(self, key: str, value: str) -> None:
         await self.store.set_meta(f"delivery.{key}", value)
 
@@ -182,6 +182,11 @@ class GameService:
     @entry
     def game(self, game_id: str) -> Game:
         return find_game(game_id)
+
+    @staticmethod
+    def game_list() -> list[tuple[str, str]]:
+        """(id, title) of every game, in the catalogue's order."""
+        return catalogue.game_list()
 
     @entry
     async def rules(self, game_id: str | None = None, chat: ChatRef | None = None) -> Reply:
@@ -247,7 +252,9 @@ class GameService:
         button = buttons.parse(data)
         row = await self.store.session(button.session_id)
         if button.kind != "a" or row is None or row.platform != platform:
-            raise UserError("That button works under the game's board in its chat.")
+            front_end = self._front_ends.get(platform)
+            where = front_end.chat_word if front_end is not None else "chat"
+            raise UserError(f"That button works under the game's board in its {where}.")
         return chat_of(row), await self._pressed(row, user, button)
 
     async def _pressed(self, row: SessionRow, user: UserRef, button: buttons.Button) -> Plan:

@@ -10,7 +10,7 @@ from bot.service import deadlines
 from bot.service.board_plans import BoardPlans
 from bot.service.bot_seats import bot_options, bot_seat, table_level
 from bot.service.moves import Turn, resolve_chance
-from bot.service.plan import Plan, Reply
+from bot.service.plan import Plan, Reply, TableFacts
 from bot.service.requests import ChatRef, UserError, UserRef
 from bot.service.table import Table, title_of
 from bot.store import ChatBusy, SeatRow
@@ -44,6 +44,13 @@ def parse_options(text: str | Mapping[str, str] | None) -> dict[str, str]:
             raise UserError(f"Options are written name=value (like variant=short), not {word!r}.")
         options[name.lower()] = value.lower()
     return options
+
+
+def ended_facts(row) -> TableFacts:
+    """The facts of a table that has just been closed or aborted."""
+    game = REGISTRY.get(row.game)
+    secrets = game.hidden_information if game is not None else False
+    return TableFacts(row.id, row.version, row.game, title_of(row.game), secrets, over=True)
 
 
 class Lobby:
@@ -131,7 +138,7 @@ class Lobby:
         if not any(s.kind == "human" for s in seats):  # bots alone do not keep a table
             await self.table.guard(self.store.set_status(row.id, row.version, "aborted"))
             closed = Reply(f"{user.name} leaves; the table is empty and closed.", kind="lobby")
-            return Plan([closed], asker=user)
+            return Plan([closed], ended_facts(row), asker=user)
         await self.table.write_seats(row, seats)
         row = await self.store.session(row.id)
         return self.plans.lobby_plan(row, find_game(row.game), f"{user.name} leaves.", user)
@@ -203,4 +210,4 @@ class Lobby:
             f"{user.name} ended the game of {title_of(row.game)}. The log is kept.",
             kind="info", final=True, session_id=row.id,
         )  # fmt: skip
-        return Plan([ended], asker=user)
+        return Plan([ended], ended_facts(row), asker=user)

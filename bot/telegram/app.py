@@ -12,17 +12,21 @@ from telegram import Bot, BotCommand, BotCommandScopeAllGroupChats, BotCommandSc
 from telegram.error import TelegramError
 from telegram.ext import Application, ApplicationBuilder, BaseRateLimiter
 
-from bot.service import GameService
+from bot.service import COMMANDS, FrontEnd, GameService
 from bot.settings import Settings
-from bot.telegram.handlers import TelegramAdapter
+from bot.telegram.handlers import TelegramAdapter, dm_note
 from bot.telegram.ratelimit import PerChatRateLimiter
 
 log = logging.getLogger(__name__)
 
 UPDATES = ["message", "callback_query"]  # all the bot reacts to
 
+# the menus Telegram shows, made from the service's command table
 GROUP_COMMANDS = [
-    BotCommand("escape", "Play: start, join, begin, move, board, hand, log, rules, abort"),
+    BotCommand(
+        "escape",
+        ("Play: " + ", ".join(c.name for c in COMMANDS if c.menu or c.name == "move"))[:256],
+    ),
     BotCommand("help", "How to play with Escape"),
 ]
 PRIVATE_COMMANDS = [
@@ -80,7 +84,10 @@ async def run_telegram(
     await application.initialize()  # getMe: the bot's username, for deep links
     try:
         adapter.attach(application)
-        service.add_notifier("telegram", adapter.deliver)
+        service.add_front_end(
+            "telegram",
+            FrontEnd(adapter.deliver, scope_word="group", chat_word="group", dm_note=dm_note),
+        )
         await publish_commands(application.bot)
         if settings.telegram_webhook_url:
             # Without a secret anyone who learns the URL could post forged updates; Telegram

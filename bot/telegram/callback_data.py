@@ -15,11 +15,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from bot.service import COMMANDS
+
 MAX_BYTES = 64
 MAX_PAYLOAD = 64
-MENU_COMMANDS = (
-    "start", "join", "leave", "begin", "board", "hand", "log", "rules", "help", "games", "abort",
-)  # fmt: skip
+MENU_COMMANDS = frozenset(c.name for c in COMMANDS if c.menu)
 
 # The service's own data is ASCII without "|" (it checks the details itself).
 _CHOICE = re.compile(r"^e\|([\x21-\x7b\x7d\x7e]{1,48})$")

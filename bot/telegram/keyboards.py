@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.service import Choice
+from bot.service import COMMANDS, VIEW, Choice
 from bot.telegram import callback_data as cd
 
 PAGE_SIZE = 24  # 12 rows of 2: usable on a phone, far below Telegram's 100 buttons
@@ -15,23 +15,9 @@ MAX_LABEL = 60
 
 
 def is_hand_choice(choice: Choice) -> bool:
-    """The service's "my private view" button. In a group it becomes a deep link into the
-    private chat (the only place a secret may go), so the adapter has to recognise it."""
-    return choice.data.startswith("v:")
-
-
-def keeps_secrets(choices: Sequence[Choice]) -> bool:
-    """A game with secrets offers the shared private-view button: there a move's label
-    ("Play first-floor room (3 bulbs)") would show the mover's hand to the whole group."""
-    return any(is_hand_choice(c) and c.for_user is None for c in choices)
-
-
-def shown_choices(choices: Sequence[Choice], *, private: bool = False) -> list[Choice]:
-    """What a keyboard may show. A public one in a game with secrets keeps only the shared
-    buttons; each player's moves go with their private view, in their private chat."""
-    if private or not keeps_secrets(choices):
-        return list(choices)
-    return [c for c in choices if c.for_user is None]
+    """The shared "my private view" button. In a group it becomes a deep link into the
+    private chat (the only place a secret may go)."""
+    return choice.role == VIEW
 
 
 def label(text: str) -> str:
@@ -39,8 +25,8 @@ def label(text: str) -> str:
     return text if len(text) <= MAX_LABEL else text[: MAX_LABEL - 1] + "…"
 
 
-def page_count(choices: Sequence[Choice], *, private: bool = False) -> int:
-    playable = [c for c in shown_choices(choices, private=private) if not is_hand_choice(c)]
+def page_count(choices: Sequence[Choice]) -> int:
+    playable = [c for c in choices if not is_hand_choice(c)]
     return max(1, -(-len(playable) // PAGE_SIZE))
 
 
@@ -52,11 +38,8 @@ def choices_keyboard(
     page: int = 0,
     hand_url: str | None = None,
     one_row: bool = False,
-    private: bool = False,
 ) -> InlineKeyboardMarkup | None:
-    """The buttons of one page. `hand_url`: a deep link replacing the service's view button.
-    `private`: the keyboard goes to one user's private chat (their own moves)."""
-    choices = shown_choices(choices, private=private)
+    """The buttons of one page. `hand_url`: a deep link replacing the service's view button."""
     playable = [c for c in choices if not is_hand_choice(c)]
     hand = [c for c in choices if is_hand_choice(c)]
     pages = max(1, -(-len(playable) // PAGE_SIZE))
@@ -82,18 +65,16 @@ def choices_keyboard(
 
 
 def menu_keyboard(hand_url: str | None = None) -> InlineKeyboardMarkup:
-    def b(text: str, command: str) -> InlineKeyboardButton:
-        return InlineKeyboardButton(text, callback_data=cd.menu(command))
-
-    hand = InlineKeyboardButton("My hand", url=hand_url) if hand_url else b("My hand", "hand")
-    return InlineKeyboardMarkup(
-        [
-            [b("Start a game", "start"), b("Join", "join"), b("Begin", "begin")],
-            [b("Board", "board"), hand, b("Log", "log")],
-            [b("Rules", "rules"), b("Games here", "games"), b("Help", "help")],
-            [b("Leave", "leave"), b("Abort", "abort")],
-        ]
-    )
+    """The bare `/escape` menu: the command table's menu commands, three a row."""
+    buttons = []
+    for command in COMMANDS:
+        if not command.menu:
+            continue
+        if command.name == "hand" and hand_url:
+            buttons.append(InlineKeyboardButton(command.label, url=hand_url))
+        else:
+            buttons.append(InlineKeyboardButton(command.label, callback_data=cd.menu(command.name)))
+    return InlineKeyboardMarkup([buttons[i : i + 3] for i in range(0, len(buttons), 3)])
 
 
 def games_keyboard(games: Sequence[tuple[str, str]]) -> InlineKeyboardMarkup:

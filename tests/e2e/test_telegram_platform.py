@@ -510,7 +510,7 @@ async def test_a_move_after_a_pause_posts_a_new_board_that_pings_the_next_player
 ):
     """An edit notifies nobody: while the game is played live the board is edited, but once
     it has rested (LIVE_FOR) the next board is a new message and the old one goes."""
-    from bot.telegram import outbox
+    from bot.delivery import live_boards
 
     standin = tg_bot.standin
     board = await open_table(standin)
@@ -518,7 +518,7 @@ async def test_a_move_after_a_pause_posts_a_new_board_that_pings_the_next_player
     await press_and_wait(standin, actor_of(standin, board), board, choice_buttons(board)[0]["callback_data"])  # fmt: skip
     assert standin.calls_of("editMessageMedia", after=mark) and not standin.calls_of("sendPhoto", after=mark)  # fmt: skip
 
-    monkeypatch.setattr(outbox, "LIVE_FOR", 0.0)  # as if the board had rested for long
+    monkeypatch.setattr(live_boards, "LIVE_FOR", 0.0)  # as if the board had rested for long
     board = current_board(standin)
     actor = actor_of(standin, board)
     mark = len(standin.calls)

@@ -1,0 +1,329 @@
+"""Telegram as a delivery transport: a reply as photos, animations and HTML messages.
+
+- Pictures go as photos (a replay as an animation) with a caption of at most 1024
+  characters; the rest of a long text follows as messages of 4096 characters. The
+  picture's description (its alt text) goes under the caption in a collapsed quote, or in
+  messages of its own when the caption has no room for it (a private view stays one
+  message, so it can be edited in place through a multi-step choice).
+- A group never sees a player's moves; a group's "My hand" button is a deep link into the
+  private chat, the only place a secret may go. A bot can write to a person only after
+  they pressed START there: until then the group is told how (`cannot_reach`).
+- A message can be deleted only within 48 hours (by Telegram's clock, the message's date):
+  an older one being retired only loses its buttons.
+- A chat has "moved on" past a live board once several newer messages came after it (the
+  message ids the bot has seen there, its own and the commands it received).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import html
+import logging
+import time
+
+from telegram import (
+    Bot,
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    InputMediaPhoto,
+    Message,
+    ReplyParameters,
+)
+from telegram.constants import ParseMode
+from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError
+
+from bot.delivery import Asked, Sent, Transient, Unreachable
+from bot.delivery.text import head_and_rest, parts, utf16_length
+from bot.service import ChatRef, Contact, Picture, Reply, TableFacts, UserRef
+from bot.telegram import callback_data as cd
+from bot.telegram import keyboards
+
+log = logging.getLogger(__name__)
+
+PLATFORM = "telegram"
+CAPTION_LIMIT = 1024
+TEXT_LIMIT = 4096
+BURIED_AFTER = 6  # newer messages in the chat after which a board is re-sent, not edited
+DELETABLE_FOR = 48 * 3600 - 600  # seconds Telegram lets a bot delete its message (margin)
+MIN_ALT_ROOM = 120  # characters: less room than this in a private caption, no cut description
+
+
+def alt_quote(alt: str) -> str:
+    """A picture's description as a collapsed quote (a screen reader reads it out)."""
+    return f"<blockquote expandable>{html.escape(alt)}</blockquote>"
+
+
+def mention_html(users: list[UserRef]) -> str:
+    return ", ".join(
+        f'<a href="tg://user?id={int(u.id)}">{html.escape(u.name)}</a>'
+        for u in users
+        if u.id.isdigit()
+    )
+
+
+def passing(exc: TelegramError) -> float | None:
+    """Seconds to wait before trying again when `exc` is a passing refusal, else None
+    (BadRequest is a NetworkError in PTB, but resending will not mend it)."""
+    if isinstance(exc, RetryAfter):
+        pause = exc.retry_after
+        return float(pause.total_seconds() if hasattr(pause, "total_seconds") else pause)
+    if isinstance(exc, NetworkError) and not isinstance(exc, BadRequest):
+        return 1.0
+    return None
+
+
+def sent_of(message: Message, *, private: bool = False) -> Sent:
+    date = getattr(message, "date", None)
+    return Sent(
+        str(message.chat_id), message.message_id, date.timestamp() if date else time.time(),
+        picture=bool(getattr(message, "photo", None) or getattr(message, "animation", None)),
+        private=private,
+    )  # fmt: skip
+
+
+def deletable(sent: Sent) -> bool:
+    return time.time() - sent.at < DELETABLE_FOR
+
+
+def caption(reply: Reply, limit: int, *, alt_follows: bool = True) -> tuple[str, list[str]]:
+    """(HTML for the message, HTML of the messages that follow it); the mention line always
+    fits; the picture's description goes in the caption if it has room for all of it, else
+    in messages of its own (`alt_follows`) or, cut after a sentence, in what room the
+    caption has."""
+    ping = mention_html(reply.mention) if reply.mention and reply.to is None else ""
+    ping_plain = ", ".join(u.name for u in reply.mention if u.id.isdigit()) if ping else ""
+    reserve = utf16_length("\nYour move: " + ping_plain) if ping else 0
+    head, rest = head_and_rest(reply.text, limit - reserve, utf16_length)
+    body = html.escape(head)
+    if ping:
+        body += "\nYour move: " + ping
+    more = [html.escape(part) for part in parts(rest, TEXT_LIMIT, utf16_length)] if rest else []
+    alt = " ".join(reply.picture.alt.split()) if reply.picture is not None else ""
+    if alt and alt in " ".join(reply.text.split()):
+        alt = ""  # the text is the description already (a private view)
+    room = limit - utf16_length(head) - reserve - 1
+    if alt and not rest and utf16_length(alt) <= room:
+        body += "\n" + alt_quote(alt)
+    elif alt and alt_follows:
+        more += [alt_quote(part) for part in parts(alt, TEXT_LIMIT - 64, utf16_length)]
+    elif alt and not rest and room >= MIN_ALT_ROOM:
+        body += "\n" + alt_quote(head_and_rest(alt, room, utf16_length)[0])
+    return body, more
+
+
+class TelegramTransport:
+    platform = PLATFORM
+    answers_in_place = False  # a group has no message only one member sees
+    tidies = True  # a game's notices are deleted at its end: groups must not fill up
+
+    def __init__(self, bot: Bot, username: str) -> None:
+        self.bot = bot
+        self.username = username
+        self.seen: dict[str, int] = {}  # chat id -> newest message id seen there
+
+    # ----- bookkeeping --------------------------------------------------------------
+    def saw(self, chat_id: int | str, message_id: int) -> None:
+        key = str(chat_id)
+        if message_id > self.seen.get(key, 0):
+            self.seen[key] = message_id
+
+    def hand_url(self, session_id: int | None) -> str | None:
+        if session_id is None or not self.username:
+            return None
+        return cd.deep_link(self.username, cd.hand_payload(session_id))
+
+    def moved_on(self, live: Sent) -> bool:
+        return self.seen.get(live.chat, 0) - live.message > BURIED_AFTER
+
+    def markup(self, reply: Reply, where: ChatRef, *, page: int = 0) -> InlineKeyboardMarkup | None:
+        if not reply.choices:
+            return None
+        group = where.chat.startswith("-")
+        return keyboards.choices_keyboard(
+            reply.choices, session_id=reply.session_id, version=reply.version, page=page,
+            hand_url=self.hand_url(reply.session_id) if group else None,
+            one_row=reply.kind == "lobby",
+        )  # fmt: skip
+
+    # ----- the transport --------------------------------------------------------------
+    async def post(
+        self, where: ChatRef, reply: Reply, asked: Asked | None, table: TableFacts | None
+    ) -> list[Sent]:
+        private = reply.to is not None
+        heading = _heading(reply, table)
+        limit = (CAPTION_LIMIT if reply.picture else TEXT_LIMIT) - utf16_length(heading)
+        body, rest = caption(reply, limit, alt_follows=not private)
+        markup = self.markup(reply, where)
+        reply_to = asked.reply_to if asked is not None and not private else None
+        # a board's buttons stay on its picture; a private message's under its last part
+        first_markup = markup if not private or not rest else None
+        first = await self._send(where, reply.picture, heading + body, first_markup, reply_to, private=private)  # fmt: skip
+        if first is None:
+            return []
+        out = [sent_of(first, private=private)]
+        for n, part in enumerate(rest):
+            own = markup if private and n == len(rest) - 1 else None
+            extra = await self._send(where, None, part, own, private=private)
+            if extra is not None:
+                out.append(sent_of(extra, private=private))
+        if first_markup is not None and len(out) > 1:
+            out.append(out.pop(0))  # the message with the buttons last
+        return out
+
+    async def edit(
+        self, sent: Sent, reply: Reply, asked: Asked | None, table: TableFacts | None
+    ) -> bool:
+        private = reply.to is not None
+        heading = _heading(reply, table)
+        limit = (CAPTION_LIMIT if reply.picture else TEXT_LIMIT) - utf16_length(heading)
+        body, rest = caption(reply, limit, alt_follows=not private)
+        if rest:
+            return False  # one message cannot hold it all: post it anew
+        where = ChatRef(PLATFORM, sent.chat, "", sent.chat)
+        markup = self.markup(reply, where)
+        try:
+            if reply.picture is not None:
+                media = InputMediaPhoto(
+                    reply.picture.png, caption=heading + body or None,
+                    parse_mode=ParseMode.HTML, filename=reply.picture.filename,
+                )  # fmt: skip
+                await self.bot.edit_message_media(
+                    chat_id=int(sent.chat), message_id=sent.message, media=media,
+                    reply_markup=markup,
+                )  # fmt: skip
+            else:
+                await self.bot.edit_message_text(
+                    chat_id=int(sent.chat), message_id=sent.message, text=heading + body or "…",
+                    parse_mode=ParseMode.HTML, reply_markup=markup,
+                )  # fmt: skip
+        except BadRequest as exc:
+            if "not modified" in str(exc).lower():
+                return True
+            log.info("could not edit message %s, sending a new one: %s", sent.message, exc)
+            return False
+        except TelegramError as exc:
+            log.info("could not edit message %s, sending a new one: %s", sent.message, exc)
+            return False
+        return True
+
+    async def retire(self, sent: Sent) -> None:
+        if deletable(sent):
+            await self.delete([sent], strip_instead=True)
+        else:
+            await self.strip(sent)
+
+    async def strip(self, sent: Sent) -> None:
+        with contextlib.suppress(TelegramError):
+            await self.bot.edit_message_reply_markup(
+                chat_id=int(sent.chat), message_id=sent.message, reply_markup=None
+            )
+
+    async def delete(self, sent: list[Sent], *, strip_instead: bool = False) -> None:
+        """Delete messages (those older than Telegram allows are left alone)."""
+        by_chat: dict[str, list[int]] = {}
+        old = 0
+        for s in sent:
+            if deletable(s):
+                by_chat.setdefault(s.chat, []).append(s.message)
+            else:
+                old += 1
+        if old:
+            log.info("left %d message(s): older than 48 hours", old)
+        for chat_id, ids in by_chat.items():
+            for start in range(0, len(ids), 100):
+                batch = ids[start : start + 100]
+                try:
+                    if len(batch) == 1:
+                        await self.bot.delete_message(chat_id=int(chat_id), message_id=batch[0])
+                    else:
+                        await self.bot.delete_messages(chat_id=int(chat_id), message_ids=batch)
+                except TelegramError as exc:  # already gone, or no right to
+                    log.info("could not delete %d message(s) in %s: %s", len(batch), chat_id, exc)
+                    if strip_instead:
+                        for message_id in batch:
+                            await self.strip(Sent(chat_id, message_id))
+
+    async def answer_in_place(self, reply: Reply, asked: Asked) -> Sent | None:
+        raise NotImplementedError("Telegram cannot show one member of a group an answer")
+
+    async def private_place(self, user: UserRef, contact: Contact) -> ChatRef | None:
+        chat = contact.private_chat
+        return ChatRef(PLATFORM, chat, "", chat) if chat else None
+
+    async def cannot_reach(self, chat: ChatRef, user: UserRef, session_id: int | None) -> Sent | None:  # fmt: skip
+        url = self.hand_url(session_id)
+        text = (
+            f"{html.escape(user.name)}, I cannot send you private messages yet. Press the button "
+            "below, then Start, and I will show you your hand there."
+        )
+        markup = None
+        if url:
+            markup = InlineKeyboardMarkup([[InlineKeyboardButton("Open my private chat", url=url)]])
+        message = await self._send(chat, None, text, markup)
+        return sent_of(message) if message is not None else None
+
+    # ----- Bot API calls ------------------------------------------------------------
+    async def text(self, where: ChatRef, text_html: str, markup=None, reply_to: int | None = None) -> Sent | None:  # fmt: skip
+        """A short message of the front end's own (a menu, a pointer)."""
+        message = await self._send(where, None, text_html, markup, reply_to)
+        return sent_of(message) if message is not None else None
+
+    async def _send(
+        self,
+        where: ChatRef,
+        picture: Picture | None,
+        body_html: str,
+        markup,
+        reply_to: int | None = None,
+        *,
+        private: bool = False,
+    ) -> Message | None:
+        """A send; a refusal is logged and gives None (a board that cannot be posted must
+        not stop the game), except: a passing one in a chat (`Transient`: it is owed), and
+        a private chat that refuses us (`Unreachable`: the group is told how to open it)."""
+        common = dict(
+            chat_id=int(where.chat), parse_mode=ParseMode.HTML, reply_markup=markup,
+            message_thread_id=int(where.thread) if where.thread else None,
+            reply_parameters=ReplyParameters(reply_to, allow_sending_without_reply=True) if reply_to else None,
+        )  # fmt: skip
+        if picture is None:
+            sending = self.bot.send_message(text=body_html or "…", **common)
+            what = "a message"
+        elif picture.filename.endswith(".gif"):  # sent as a photo it would stand still
+            sending = self.bot.send_animation(
+                animation=picture.png, filename=picture.filename, caption=body_html or None, **common
+            )  # fmt: skip
+            what = "an animation"
+        else:
+            sending = self.bot.send_photo(
+                photo=picture.png, filename=picture.filename, caption=body_html or None, **common
+            )  # fmt: skip
+            what = "a photo"
+        try:
+            message = await sending
+        except Forbidden as exc:
+            if private:
+                log.info("cannot reach telegram chat %s privately (blocked or never started)", where.chat)  # fmt: skip
+                raise Unreachable(where.chat) from exc
+            log.warning("telegram refused %s in chat %s (bot removed?)", what, where.chat)
+            return None
+        except TelegramError as exc:
+            delay = passing(exc)
+            if not private and delay is not None:
+                raise Transient(delay) from exc
+            log.warning("could not send %s to chat %s: %s", what, where.chat, exc)
+            return None
+        self.saw(message.chat_id, message.message_id)
+        return message
+
+    async def set_page(self, chat_id: int, message_id: int, markup) -> None:
+        await self.bot.edit_message_reply_markup(
+            chat_id=chat_id, message_id=message_id, reply_markup=markup
+        )
+
+
+def _heading(reply: Reply, table: TableFacts | None) -> str:
+    """A private view names its game first: a private chat may hold several games."""
+    if reply.to is None or table is None or reply.kind != "private" or reply.picture is None:
+        return ""
+    return f"<i>{html.escape(table.title)}, game #{table.session_id}</i>\n"
