@@ -7,9 +7,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
-from bot.service import ChatRef, GameService, Reply, UserError, UserRef
-from bot.store import SessionRow
-from engines import REGISTRY, Game
+from bot.service import ChatRef, GameService, Plan, TableSummary, UserError, UserRef
 
 PLATFORM = "console"
 SCOPE = "terminal"
@@ -26,7 +24,7 @@ class Leave(Exception):
 @dataclass
 class Chosen:
     chat: ChatRef
-    replies: list[Reply]
+    replies: Plan
 
 
 def local_user(name: str) -> UserRef:
@@ -34,20 +32,17 @@ def local_user(name: str) -> UserRef:
     return UserRef(PLATFORM, f"local:{name.lower()}", name)
 
 
-def chat_of(row: SessionRow) -> ChatRef:
-    return ChatRef(row.platform, row.chat, row.thread, row.scope)
-
-
-def game_list() -> str:
+def game_list(service: GameService) -> str:
     lines = ["Games:"]
-    for n, game in enumerate(REGISTRY.values(), start=1):
+    for n, (game_id, _title) in enumerate(service.game_list(), start=1):
+        game = service.game(game_id)
         lines.append(
             f"  {n}) {game.title} ({game.id}), {game.player_range()} players: {game.summary}"
         )
     return "\n".join(lines)
 
 
-def option_help(game: Game) -> str:
+def option_help(game) -> str:
     lines = [f"Options of {game.title} (press Enter to keep the default):"]
     for name, option in sorted(game.options.items()):
         lines.append(f"  {name}: {option.description}")
@@ -73,14 +68,14 @@ class Setup:
         if game_id and game is None:
             self.out(f"There is no game {game_id!r}.")
         if game is not None:
-            same_game = [t for t in saved if t[0].game == game.id]
+            same_game = [t for t in saved if t.game_id == game.id]
             if names:
                 wanted = sorted(n.lower() for n in names if not is_bot(n))
                 bots = sum(1 for n in names if is_bot(n))
-                for row, waiting in same_game:
-                    humans = sorted(s.name.lower() for s in row.seats if s.kind == "human")
-                    if humans == wanted and len(row.seats) - len(humans) == bots:
-                        resumed = await self.resume(row, waiting)
+                for table in same_game:
+                    humans = sorted(name.lower() for name, kind in table.seats if kind == "human")
+                    if humans == wanted and len(table.seats) - len(humans) == bots:
+                        resumed = await self.resume(table)
                         if resumed is not None:
                             return resumed
             elif same_game:
@@ -99,16 +94,16 @@ class Setup:
         return await self.start(game, names, options or "")
 
     # ----- saved games --------------------------------------------------------------
-    async def saved(self) -> list[tuple[SessionRow, list[str]]]:
+    async def saved(self) -> list[TableSummary]:
         tables = await self.service.live_tables(PLATFORM, SCOPE)
         tables += await self.service.live_tables(PLATFORM, LEGACY_CHAT.scope)
-        return sorted(tables, key=lambda t: t[0].id)
+        return sorted(tables, key=lambda t: t.session_id)
 
-    async def pick_saved(self, saved: list[tuple[SessionRow, list[str]]]) -> Chosen | None:
+    async def pick_saved(self, saved: list[TableSummary]) -> Chosen | None:
         """List the saved games; the one chosen, resumed, or None for a new game."""
         lines = ["Saved games:"]
-        for n, (row, waiting) in enumerate(saved, start=1):
-            lines.append(f"  {n}) {describe_saved(row, waiting)}")
+        for n, table in enumerate(saved, start=1):
+            lines.append(f"  {n}) {table.describe()}")
         lines.append("  n) a new game")
         self.out("\n".join(lines))
         while True:
@@ -117,16 +112,16 @@ class Setup:
             if answer in ("n", "new"):
                 return None
             if answer.isdigit() and 1 <= int(answer) <= len(saved):
-                return await self.resume(*saved[int(answer) - 1])  # None: closed, start anew
+                return await self.resume(saved[int(answer) - 1])  # None: closed, start anew
             self.out(
                 f"Type a number from 1 to {len(saved)} to resume that game, or n for a new one."
             )
 
-    async def resume(self, row: SessionRow, waiting: list[str]) -> Chosen | None:
-        self.out(f"Resuming game {describe_saved(row, waiting)}")
-        chat = chat_of(row)
-        if row.status == "lobby":  # stopped between opening the table and its start
-            first = local_user(row.seats[0].name)
+    async def resume(self, table: TableSummary) -> Chosen | None:
+        self.out(f"Resuming game {table.describe()}")
+        chat = table.chat
+        if table.status == "lobby":  # stopped between opening the table and its start
+            first = local_user(table.seats[0][0])
             try:
                 return Chosen(chat, await self.service.begin(chat, first))
             except UserError as exc:
@@ -136,30 +131,29 @@ class Setup:
         return Chosen(chat, await self.service.board(chat))
 
     # ----- a new game ---------------------------------------------------------------
-    @staticmethod
-    def find_game(answer: str) -> Game | None:
-        """By number in the list, id, or the start of its title."""
+    def find_game(self, answer: str):
+        """By number in the list, id, or the start of its title; None if there is none."""
         text = answer.strip().lower()
-        games = list(REGISTRY.values())
+        games = self.service.game_list()
         if text.isdigit() and 1 <= int(text) <= len(games):
-            return games[int(text) - 1]
-        if text in REGISTRY:
-            return REGISTRY[text]
-        starts = [g for g in games if text and g.title.lower().startswith(text)]
-        return starts[0] if len(starts) == 1 else None
+            return self.service.game(games[int(text) - 1][0])
+        if text in {gid for gid, _ in games}:
+            return self.service.game(text)
+        starts = [gid for gid, title in games if text and title.lower().startswith(text)]
+        return self.service.game(starts[0]) if len(starts) == 1 else None
 
-    async def ask_game(self) -> Game:
-        self.out(game_list())
+    async def ask_game(self):
+        self.out(game_list(self.service))
         while True:
-            answer = await self.ask(f"Which game? [1-{len(REGISTRY)} or its id]: ")
+            answer = await self.ask(f"Which game? [1-{len(self.service.game_list())} or its id]: ")
             game = self.find_game(answer)
             if game is not None:
                 return game
             if answer.lower() not in ("", "help", "?"):
                 self.out(f"There is no game {answer!r}.")
-            self.out(game_list())
+            self.out(game_list(self.service))
 
-    async def ask_options(self, game: Game) -> str:
+    async def ask_options(self, game) -> str:
         self.out(option_help(game))
         chosen = []
         for name, option in sorted(game.options.items()):
@@ -175,7 +169,7 @@ class Setup:
                 self.out(f"  {name} is one of: {', '.join(option.choices)} ({option.description}).")
         return " ".join(chosen)
 
-    async def ask_names(self, game: Game) -> list[str]:
+    async def ask_names(self, game) -> list[str]:
         while True:
             line = await self.ask(
                 f"Player names, separated by commas ({game.player_range()} players; `bot` "
@@ -187,7 +181,7 @@ class Setup:
                 return names
             self.out(problem)
 
-    async def start(self, game: Game, names: list[str], options: str) -> Chosen:
+    async def start(self, game, names: list[str], options: str) -> Chosen:
         problem = names_problem(game, names) if names else None
         if problem:
             self.out(problem)
@@ -200,7 +194,7 @@ class Setup:
                 self.out(str(exc))
                 options = await self.ask_options(game)
 
-    async def _open(self, game: Game, names: list[str], options: str) -> Chosen:
+    async def _open(self, game, names: list[str], options: str) -> Chosen:
         chat = await self._free_chat()
         users = [local_user(name) for name in names if not is_bot(name)]
         replies = await self.service.start(chat, users[0], game.id, options)
@@ -215,7 +209,7 @@ class Setup:
 
     async def _free_chat(self) -> ChatRef:
         """Each terminal game its own chat, so several can be saved side by side."""
-        used = {row.thread for row, _ in await self.saved()}
+        used = {table.chat.thread for table in await self.saved()}
         n = 1
         while str(n) in used:
             n += 1
@@ -227,7 +221,7 @@ def is_bot(name: str) -> bool:
     return name.strip().lower() == "bot"
 
 
-def names_problem(game: Game, names: list[str]) -> str | None:
+def names_problem(game, names: list[str]) -> str | None:
     """Why these names cannot play this game, or None."""
     if not game.min_players <= len(names) <= game.max_players:
         return (
@@ -243,20 +237,3 @@ def names_problem(game: Game, names: list[str]) -> str | None:
     if long:
         return f"A name is at most 32 characters: {long[0][:32]}..."
     return None
-
-
-def describe_saved(row: SessionRow, waiting: list[str]) -> str:
-    game = REGISTRY[row.game]
-    title = game.title
-    names = ", ".join(s.name for s in row.seats)
-    options = " ".join(
-        f"{k}={v}"
-        for k, v in row.options.items()
-        if k in game.options and v != game.options[k].default
-    )
-    state = (
-        "waiting for players"
-        if row.status == "lobby"
-        else "waiting for " + (", ".join(waiting) or "the dice")
-    )
-    return f"#{row.id} {title}" + (f" ({options})" if options else "") + f" with {names}: {state}."

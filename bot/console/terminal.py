@@ -14,22 +14,34 @@ import sys
 from collections.abc import Callable
 
 from bot.console.picture_shelf import PictureShelf
+from bot.console.printing import PLATFORM, TerminalTransport
 from bot.console.setup import Leave, Setup, local_user
-from bot.service import ChatRef, GameService, Reply, UserError, UserRef, buttons
+from bot.delivery import Asked, Delivery
+from bot.service import COMMANDS, ChatRef, GameService, Plan, Reply, UserError, UserRef
 
-HELP = """Type a move as the game words it (shown in [brackets] after each choice), or its number.
-Other commands:
-  board          the board again, with its description in words
-  hand           your private view (in games with secrets: whoever has the keyboard)
-  moves          every choice you have (long lists are cut short after each move)
-  log [GAME]     what happened so far (or in an ended game, by its number)
-  replay [GAME]  the game as an animated picture, written to the pictures folder
-  history        the games that ended here
-  rules          the rules of this game
-  describe on    describe the board in words after every move (off: only on request)
-  as NAME MOVE   act for another player, e.g. in a reaction window
-  abort          end this game for everyone (its log is kept)
-  quit           leave; the game is saved after every move, resume it with the same command"""
+# the table's commands a terminal game offers (from the service's command table), and its own
+SHARED_COMMANDS = ("board", "hand", "log", "replay", "history", "rules", "abort")
+OWN_COMMANDS = (
+    ("moves", "every choice you have (long lists are cut short after each move)"),
+    ("describe on", "describe the board in words after every move (off: only on request)"),
+    ("as NAME MOVE", "act for another player, e.g. in a reaction window"),
+    ("quit", "leave; the game is saved after every move, resume it with the same command"),
+)
+
+
+def help_text() -> str:
+    lines = [
+        "Type a move as the game words it (shown in [brackets] after each choice), or its number.",
+        "Other commands:",
+    ]
+    for command in COMMANDS:
+        if command.name in SHARED_COMMANDS:
+            usage = " ".join([command.name, *(f"[{a.name.upper()}]" for a in command.args if a.kind != "game")])  # fmt: skip
+            lines.append(f"  {usage:<14} {command.help[0].lower()}{command.help[1:]}")
+    lines += [f"  {usage:<14} {what}" for usage, what in OWN_COMMANDS]
+    return "\n".join(lines)
+
+
 SAVED = "The game is saved; run the same command again to resume it."
 MENU_LINES = 12  # after a move; `moves` lists every choice
 CLEAR = "\033[2J\033[H"
@@ -74,6 +86,9 @@ class Terminal:
         self.pending: dict[str, list[Reply]] = {}  # private replies waiting for their player
         self.shown_private = False  # the holder saw something private since their last input
         self.hinted = False  # told once that `board` describes the picture in words
+        self.full = False  # the replies being shown get their pictures described in words
+        self.delivery = Delivery(service, PLATFORM)
+        self.transport = TerminalTransport(self)
 
     async def ask(self, prompt: str) -> str | None:
         return await asyncio.to_thread(self.read, prompt)
@@ -119,7 +134,7 @@ class Terminal:
                     self.out(SAVED)
                     return 0
                 if command in ("help", "?"):
-                    self.out(HELP)
+                    self.out(help_text())
                 elif command == "board":
                     await self.show(await self.service.board(self.chat), full=True)
                 elif command in ("hand", "view"):
@@ -225,34 +240,43 @@ class Terminal:
             return False
         self.holder = to
         self.shown_private = False
-        for reply in self.pending.pop(to.id, []):
-            self.say_private(reply)
-        await self.show(await self.service.private_view(self.chat, to), full=True)
+        waiting = self.pending.pop(to.id, [])
+        for reply in waiting:
+            self.say_private(reply, full=True)
+        if not any(r.picture is not None or r.choices for r in waiting):  # no view yet
+            await self.show(await self.service.private_view(self.chat, to), full=True, asker=to)
         await self.show_menu(to)
         return True
 
     # ----- output ---------------------------------------------------------------------
-    async def show(self, replies: list[Reply], full: bool = False) -> None:
-        """Print replies; a private one only to whoever has the keyboard (else it waits)."""
-        boards = [r for r in replies if r.kind in ("board", "lobby")]
+    async def show(self, plan: Plan | list[Reply], full: bool = False, asker: UserRef | None = None) -> None:  # fmt: skip
+        """Deliver a plan here: a private message only to whoever has the keyboard (else it
+        waits for its player)."""
+        plan = plan if isinstance(plan, Plan) else Plan(list(plan))
+        boards = [r for r in plan if r.kind in ("board", "lobby") and r.to is None]
         if boards:
             self.board = boards[-1]
-            self.secrets = self.board.kind == "board" and _offers_private_view(self.board)
+            self.secrets = self.board.kind == "board" and bool(plan.table and plan.table.secrets)
             self.menu = []
-        for reply in replies:
-            if reply.to is not None and self.secrets:
-                if self.holder is not None and reply.to.id == self.holder.id:
-                    self.say_private(reply, full)
-                else:
-                    self.pending.setdefault(local_user(reply.to.name).id, []).append(reply)
-                continue
-            prefix = f"(for {reply.to.name} only) " if reply.to else ""
-            self.out(prefix + reply.text)
-            self.picture(reply, full)
+        self.full = full
+        asked = Asked(asker or self.holder or self.actor() or YOU)
+        await self.delivery.deliver(self.chat or ChatRef(PLATFORM, "terminal"), plan, self.transport, asked)  # fmt: skip
         if boards and boards[-1].kind == "board" and not boards[-1].final:
             actor = self.actor()
             if actor is not None and (not self.secrets or actor == self.holder):
                 await self.show_menu(actor)
+
+    def print_reply(self, reply: Reply) -> None:
+        """One message, as the transport hands it over."""
+        if reply.to is not None and self.secrets:
+            if self.holder is not None and reply.to.id == self.holder.id:
+                self.say_private(reply, self.full)
+            else:
+                self.pending.setdefault(local_user(reply.to.name).id, []).append(reply)
+            return
+        prefix = f"(for {reply.to.name} only) " if reply.to else ""
+        self.out(prefix + reply.text)
+        self.picture(reply, self.full)
 
     def say_private(self, reply: Reply, full: bool = False) -> None:
         self.out(f"(only {reply.to.name} sees this) {reply.text}")
@@ -264,7 +288,7 @@ class Terminal:
         if path is None:
             return
         description = reply.picture.alt
-        if description == reply.text:  # a private view: its text is the description
+        if description in reply.text:  # a private view: its text holds the description
             self.out(f"[picture: {path}]")
         elif full or self.describe:
             self.out(f"[picture: {path}] {description}")
@@ -288,14 +312,6 @@ class Terminal:
             rest = len(lines) - limit
             lines = [*lines[:limit], f"  ... and {rest} more: `moves` lists them all"]
         return "\n".join(lines)
-
-
-def _offers_private_view(board: Reply) -> bool:
-    """The service offers a "my view" button exactly when a game hides something."""
-    for choice in board.choices:
-        if not choice.data.startswith("a:") and buttons.parse(choice.data).kind == "v":
-            return True
-    return False
 
 
 async def run_terminal(

@@ -85,8 +85,10 @@ class Delivery:
         """`owe`: what the platform refuses for now is owed (False: `Transient` is raised)."""
         done = Delivered(owe=owe)
         asker = asked.user.id if asked is not None else None
-        # the asker's own answer first: their screen answers their press before the chat's
-        ordered = sorted(plan, key=lambda r: not (r.to is not None and r.to.id == asker))
+        # the asker's next moves first: their screen answers their press before the chat's
+        ordered = sorted(
+            plan, key=lambda r: not (r.to is not None and r.to.id == asker and r.moves())
+        )
         async with self.lock(chat):
             for reply in ordered:
                 if reply.to is not None:

@@ -10,9 +10,10 @@ import logging
 
 import discord
 
+from bot.discord.bridge import DM_NOTE, place
 from bot.discord.client import EscapeClient, point_at
-from bot.discord.commands import invite_url
-from bot.service import GameService
+from bot.discord.slash_commands import invite_url
+from bot.service import FrontEnd, GameService
 from bot.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -28,7 +29,11 @@ async def run_discord(settings: Settings, service: GameService, **client_options
     point_at(settings)
     kind, shard_options = client_for(settings)
     client = kind(service, **shard_options, **client_options)
-    service.add_notifier("discord", client.bridge.deliver)
+    service.add_front_end(
+        "discord",
+        FrontEnd(client.bridge.deliver, place=place, scope_word="server", chat_word="channel",
+                 dm_note=lambda contact: DM_NOTE),
+    )  # fmt: skip
     try:
         async with client:  # closes the HTTP session and the gateway on any exit
             await client.start(settings.discord_token)

@@ -12,8 +12,8 @@ from discord import app_commands
 from discord.gateway import DiscordWebSocket
 
 from bot.discord.bridge import DiscordBridge
-from bot.discord.commands import EscapeGroup
 from bot.discord.components import ChoiceButton, ChoiceMenu
+from bot.discord.slash_commands import escape_group
 from bot.service import GameService
 from bot.settings import Settings
 
@@ -27,12 +27,30 @@ class EscapeClient(discord.Client):
         super().__init__(**options)
         self.bridge = DiscordBridge(service, self)
         self.tree = app_commands.CommandTree(self)
-        self.tree.add_command(EscapeGroup(self.bridge))
+        self.tree.add_command(escape_group(self.bridge, GameService.game_list()))
         self.tree.on_error = self._on_tree_error
+        self._watch_channels()
 
     async def setup_hook(self) -> None:
         # buttons and menus of any earlier run keep working: they are matched by custom id
         self.add_dynamic_items(ChoiceButton, ChoiceMenu)
+
+    def _watch_channels(self) -> None:
+        """Learn each channel's newest message from the interactions themselves: their
+        payload carries the channel as Discord has it now. (discord.py's cached channel is
+        updated only by message events, which a bot with the guilds intent alone never
+        receives, so it would never notice a channel that has moved on past a board.)"""
+        parsers = self._connection.parsers
+        parse = parsers["INTERACTION_CREATE"]
+
+        def watched(data: dict) -> None:
+            channel = data.get("channel") or {}
+            newest = channel.get("last_message_id")
+            if channel.get("id") and newest:
+                self.bridge.saw(int(channel["id"]), int(newest))
+            parse(data)
+
+        parsers["INTERACTION_CREATE"] = watched
 
     async def _on_tree_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError

@@ -4,6 +4,7 @@ from bot.service.commands import COMMANDS, Call, Command
 from bot.service.game_service import FrontEnd, GameService
 from bot.service.lobby import parse_options
 from bot.service.plan import MOVE, SHARED, VIEW, Choice, Picture, Plan, Reply, TableFacts
+from bot.service.play import TableSummary
 from bot.service.requests import ChatRef, Contact, UserError, UserRef
 from bot.service.table import chat_of
 
@@ -23,6 +24,7 @@ __all__ = [
     "Plan",
     "Reply",
     "TableFacts",
+    "TableSummary",
     "UserError",
     "UserRef",
     "chat_of",

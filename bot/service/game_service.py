@@ -32,7 +32,7 @@ from bot.service.game_records import GameRecords
 from bot.service.lobby import Lobby, find_game, parse_options
 from bot.service.plan import Plan, Reply
 from bot.service.platform_input import clean_text
-from bot.service.play import Play
+from bot.service.play import Play, TableSummary
 from bot.service.rematch import Rematch
 from bot.service.requests import ChatRef, Contact, UserError, UserRef
 from bot.service.standings import Standings
@@ -182,6 +182,11 @@ class GameService:
     @entry
     def game(self, game_id: str) -> Game:
         return find_game(game_id)
+
+    @entry
+    def check_options(self, game_id: str, options: str | Mapping[str, str] | None) -> None:
+        """Refuse bad start options before a front end prepares a place for the table."""
+        self.lobby.check_options(find_game(game_id), options)
 
     @staticmethod
     def game_list() -> list[tuple[str, str]]:
@@ -347,7 +352,7 @@ class GameService:
         return await self.table.live_row(chat)
 
     @entry
-    async def live_tables(self, platform: str, scope: str) -> list[tuple[SessionRow, list[str]]]:
+    async def live_tables(self, platform: str, scope: str) -> list[TableSummary]:
         return await self.play.live_tables(platform, scope)
 
     @entry

@@ -74,16 +74,7 @@ class Lobby:
         options: str | Mapping[str, str] | None = None,
     ) -> Plan:
         game = find_game(game_id)
-        game_options, clock_options = split_options(parse_options(options))
-        game_options, bots, level = bot_options(game, game_options)
-        try:
-            checked = game.check_options(game_options)
-            clock = {
-                **deadlines.new_clock(clock_options, self.table.default_pace),
-                "ai_level": level,
-            }
-        except (BadOption, deadlines.ClockError) as exc:
-            raise UserError(str(exc)) from exc
+        checked, clock, bots, level = self.check_options(game, options)
         existing = await self.table.live_row(chat)
         if existing is not None:
             state = "waiting for players" if existing.status == "lobby" else "running"
@@ -107,6 +98,23 @@ class Lobby:
         if game.max_players == 1 or bots:
             return await self.begin(chat, user)
         return self.plans.lobby_plan(row, game, f"{user.name} opened a table for {game.title}.", user)  # fmt: skip
+
+    def check_options(
+        self, game: Game, options: str | Mapping[str, str] | None
+    ) -> tuple[dict[str, str], dict, int, str]:
+        """A table's start options, checked: (the game's options, the clock, bots, level);
+        a refusal names what exists."""
+        game_options, clock_options = split_options(parse_options(options))
+        game_options, bots, level = bot_options(game, game_options)
+        try:
+            checked = game.check_options(game_options)
+            clock = {
+                **deadlines.new_clock(clock_options, self.table.default_pace),
+                "ai_level": level,
+            }
+        except (BadOption, deadlines.ClockError) as exc:
+            raise UserError(str(exc)) from exc
+        return checked, clock, bots, level
 
     async def join(self, chat: ChatRef, user: UserRef) -> Plan:
         row = await self.table.lobby(chat)

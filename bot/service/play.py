@@ -4,15 +4,45 @@ running game's log, the move list for autocomplete, and the games running in a s
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from bot.service import buttons
 from bot.service.board_plans import BoardPlans
 from bot.service.moves import Turn, play
 from bot.service.plan import SHARED, Choice, Plan, Reply
 from bot.service.requests import ChatRef, UserError, UserRef
-from bot.service.table import Loaded, Overtaken, Table, not_a_player, title_of
+from bot.service.table import Loaded, Overtaken, Table, chat_of, not_a_player, title_of
 from bot.store import SessionRow
 from engines import REGISTRY, IllegalAction
+
+
+@dataclass(frozen=True)
+class TableSummary:
+    """A lobby or running game as a list of saved games shows it."""
+
+    session_id: int
+    chat: ChatRef
+    game_id: str
+    title: str
+    status: str  # lobby or active
+    seats: list[tuple[str, str]]  # (name, kind: human, ai, placeholder)
+    options: dict[str, str]  # those that differ from the game's defaults
+    waiting: list[str]  # the names it waits for
+
+    def describe(self) -> str:
+        names = ", ".join(name for name, _ in self.seats)
+        opts = " ".join(f"{k}={v}" for k, v in self.options.items())
+        state = (
+            "waiting for players"
+            if self.status == "lobby"
+            else "waiting for " + (", ".join(self.waiting) or "the dice")
+        )
+        return (
+            f"#{self.session_id} {self.title}"
+            + (f" ({opts})" if opts else "")
+            + f" with {names}: {state}."
+        )
+
 
 STALE = "The board has moved on since those buttons were drawn; use the latest board."
 
@@ -222,18 +252,24 @@ class Play:
             lines.append(f"#{row.id} {title} in {where}: {who}")
         return Reply("\n".join(lines), kind="games")
 
-    async def live_tables(self, platform: str, scope: str) -> list[tuple[SessionRow, list[str]]]:
+    async def live_tables(self, platform: str, scope: str) -> list[TableSummary]:
         """The lobbies and running games of one scope, each with the names it waits for
         (the terminal's list of saved games); games this bot no longer offers are left out."""
         rows = await self.store.sessions_in_scope(platform, scope)
         tables = []
         for row in rows:
-            if row.game not in REGISTRY:
+            game = REGISTRY.get(row.game)
+            if game is None:
                 continue
             waiting: list[str] = []
             if row.status == "active":
                 loaded = self.table.load(row)
                 acting = loaded.game.to_act(loaded.state)
                 waiting = [loaded.user_of(s).name for s in acting if 0 <= s < len(row.seats)]
-            tables.append((row, waiting))
+            changed = {
+                k: v for k, v in row.options.items()
+                if k in game.options and v != game.options[k].default
+            }  # fmt: skip
+            seats = [(s.name, s.kind) for s in row.seats]
+            tables.append(TableSummary(row.id, chat_of(row), game.id, game.title, row.status, seats, changed, waiting))  # fmt: skip
         return tables

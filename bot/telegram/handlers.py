@@ -24,7 +24,7 @@ from bot.service import Call, ChatRef, GameService, Plan, Reply, UserError, User
 from bot.service.excerpt import short_refusal
 from bot.telegram import callback_data as cd
 from bot.telegram import keyboards
-from bot.telegram.transport import PLATFORM, TelegramTransport, sent_of
+from bot.telegram.sending import PLATFORM, TelegramTransport, sent_of
 
 log = logging.getLogger(__name__)
 

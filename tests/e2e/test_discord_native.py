@@ -107,7 +107,7 @@ async def test_a_click_edits_the_live_board_until_the_channel_moves_on(discord_b
 
 
 async def test_after_a_pause_the_board_is_posted_anew(discord_bot, monkeypatch):
-    import bot.discord.boards as boards
+    import bot.delivery.live_boards as boards
 
     bot = discord_bot
     board = await _ghosts(bot)

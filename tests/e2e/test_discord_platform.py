@@ -15,9 +15,10 @@ import pytest
 
 import render
 from bot.discord import sync_commands
-from bot.discord.bridge import OOPS, messages
-from bot.discord.commands import invite_permissions, invite_url
+from bot.discord.bridge import OOPS
 from bot.discord.components import layout
+from bot.discord.posting import messages
+from bot.discord.slash_commands import invite_permissions, invite_url
 from bot.service import ChatRef, Choice, Reply, UserRef
 from engines import REGISTRY
 from tests.e2e.discord_fixtures import *  # noqa: F403
@@ -348,12 +349,6 @@ def test_layout_fits_discord_limits():
     (message,) = messages(Reply("Your moves", kind="private", choices=lots), ephemeral=True)
     assert len(message["view"].to_components()) == 5
     assert "5 more moves" in message["content"] and "/escape move" in message["content"]
-
-    # a public board of a game with secrets shows only the shared button
-    (message,) = messages(Reply("Board", kind="board", choices=[*few, mine]), ephemeral=False)
-    rows = message["view"].to_components()
-    assert [c["custom_id"] for row in rows for c in row["components"]] == ["escape:v:1"]
-    assert "private" in message["content"]
 
 
 async def test_escape_bot_sync_and_run_use_the_adapter(standin, tmp_path, monkeypatch):

@@ -1,0 +1,64 @@
+"""The terminal as a delivery transport: every message printed, pictures written to files.
+
+Hot-seat play shares one keyboard, so a message for one player is printed only while that
+player has the keyboard; until then it waits for them (`Terminal.private`). Nothing is
+edited or deleted in a terminal: each board is printed anew.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import TYPE_CHECKING
+
+from bot.delivery import Asked, Sent
+from bot.service import ChatRef, Contact, Reply, TableFacts, UserRef
+
+if TYPE_CHECKING:
+    from bot.console.terminal import Terminal
+
+PLATFORM = "console"
+
+
+class TerminalTransport:
+    platform = PLATFORM
+    answers_in_place = True  # whoever typed sees the answer at once
+    tidies = False
+
+    def __init__(self, terminal: Terminal) -> None:
+        self.terminal = terminal
+        self._ids = itertools.count(1)
+
+    def _sent(self, where: str, reply: Reply) -> list[Sent]:
+        return [Sent(where, next(self._ids), picture=reply.picture is not None, private=reply.to is not None)]  # fmt: skip
+
+    async def post(
+        self, where: ChatRef, reply: Reply, asked: Asked | None, table: TableFacts | None
+    ) -> list[Sent]:
+        self.terminal.print_reply(reply)
+        return self._sent(where.chat, reply)
+
+    async def answer_in_place(self, reply: Reply, asked: Asked) -> Sent | None:
+        self.terminal.print_reply(reply)
+        return self._sent("terminal", reply)[0]
+
+    async def edit(self, sent: Sent, reply: Reply, asked, table) -> bool:
+        return False  # a terminal prints anew
+
+    def moved_on(self, live: Sent) -> bool:
+        return True
+
+    async def retire(self, sent: Sent) -> None:
+        pass
+
+    async def strip(self, sent: Sent) -> None:
+        pass
+
+    async def delete(self, sent: list[Sent]) -> None:
+        pass
+
+    async def private_place(self, user: UserRef, contact: Contact) -> ChatRef | None:
+        """Every player at this keyboard can be written to: it waits until they have it."""
+        return ChatRef(PLATFORM, f"keyboard:{user.id}")
+
+    async def cannot_reach(self, chat: ChatRef, user: UserRef, session_id: int | None) -> Sent | None:  # fmt: skip
+        return None
