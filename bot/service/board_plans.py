@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
 
 import render
 from bot.service import buttons, deadlines
@@ -32,6 +33,13 @@ ENDING_KINDS = frozenset({"win", "over"})
 PRIVATE_MOVES = "(Moves are chosen in private: press My hand.)"
 
 Finish = Callable[[SessionRow, Game, Plan], Awaitable[Plan]]
+
+
+@dataclass
+class Early:
+    """A board's picture being drawn by the CPU pool."""
+
+    drawing: asyncio.Future
 
 
 def facts(row: SessionRow, game: Game) -> TableFacts:
@@ -57,11 +65,21 @@ class BoardPlans:
         self.finish: Finish | None = None  # ratings and the end's buttons (set by the service)
 
     # ----- after a commit ---------------------------------------------------------------
+    def draw_early(self, game: Game, state, session_id: int, version: int) -> Early | None:
+        """The public board of a change about to be stored, sent to the CPU pool at once:
+        drawing it and storing the change then take one's time, not both."""
+        if not self.pictures:
+            return None
+        view = game.view(state, None)
+        name = f"{game.id}-{version}.png"
+        return Early(asyncio.ensure_future(self.cpu.run(draw_picture, game.id, view, name)))
+
     async def after(self, committed: Committed, asker: UserRef | None = None) -> Plan:
         """The plan of a stored change: the board, the private messages, and what the end of
         a game adds (ratings, Replay and Rematch)."""
         table, result = committed.table, committed.result
-        plan = await self.board(table, committed.events, result, asker=asker)
+        early = committed.early if isinstance(committed.early, Early) else None
+        plan = await self.board(table, committed.events, result, asker=asker, early=early)
         if result is not None and self.finish is not None:
             plan = await self.finish(table.row, table.game, plan)
         return plan
@@ -76,15 +94,14 @@ class BoardPlans:
         fresh: bool = False,
         draw: bool = True,
         private: bool = True,
+        early: Early | None = None,
     ) -> Plan:
         """`draw`: False when only the buttons are wanted (nothing is drawn then).
-        `private`: with each player's private message (a board shown again has none)."""
+        `private`: with each player's private message (a board shown again has none).
+        `early`: its picture, already being drawn."""
         game, state, row = table.game, table.state, table.row
-        view = game.view(state, None)
-        drawing = None  # drawn by the CPU pool while the buttons are worked out here
-        if self.pictures and draw:
-            name = f"{game.id}-{row.version}.png"
-            drawing = asyncio.ensure_future(self.cpu.run(draw_picture, game.id, view, name))
+        if early is None and draw:
+            early = self.draw_early(game, state, row.id, row.version)
             await asyncio.sleep(0)  # let it reach the pool before the work below
         secrets = game.hidden_information
         lines = [e.text for e in events if e.to is None]
@@ -110,7 +127,7 @@ class BoardPlans:
             )
             if humans:
                 lines.append(PRIVATE_MOVES)
-        picture = await drawing if drawing is not None else None
+        picture = await early.drawing if early is not None else None
         board = Reply(
             "\n".join(lines) or f"{game.title}.", kind="board", picture=picture,
             choices=choices, mention=mention if result is None else [],

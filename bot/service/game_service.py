@@ -87,6 +87,7 @@ class GameService:
         self.records = GameRecords(self.table, self.cpu, pictures=pictures, recent_log=self.play.recent_log)  # fmt: skip
         self.standings = Standings(store, self.cpu, pictures=pictures, clock=clock, scope_word=self._scope_word)  # fmt: skip
         self.plans.finish = self.standings.finish
+        self.table.prefetch = self.plans.draw_early
         self.rematches = Rematch(self.lobby)
         self.undo = UndoRequests(self.table, self.plans)
 

@@ -55,11 +55,16 @@ class Loaded:
 @dataclass
 class Committed:
     """A turn as stored: the table after it (row at its new version, state), what was said
-    on the way, and the result if the game ended."""
+    on the way, the result if the game ended, and its board's picture, started before the
+    transaction so that drawing and storing overlap (`Table.prefetch`)."""
 
     table: Loaded
     events: list
     result: Result | None
+    early: object = None
+
+# (game, state, session id, version) -> the board's picture being drawn, with its view
+Prefetch = Callable[[Game, object, int, int], object]
 
 
 class Overtaken(UserError):
@@ -96,6 +101,7 @@ class Table:
         self.default_pace = default_pace
         self._locks: dict[int, asyncio.Lock] = {}
         self._newest: dict[int, int] = {}  # session -> the version this process last wrote
+        self.prefetch: Prefetch | None = None  # starts drawing the board while it is stored
 
     # ----- finding and loading ------------------------------------------------------
     def lock(self, session_id: int) -> asyncio.Lock:
@@ -187,6 +193,7 @@ class Table:
         )  # fmt: skip
         clock = self.next_clock(row, game, state) if result is None else {}
         dumped, wake_at = game.dump(state), deadlines.next_wake(clock) if clock else None
+        early = self.prefetch(game, state, row.id, row.version + 1) if self.prefetch else None
         try:
             version = await self.store.record(
                 row.id, row.version, turn.entries, dumped, turn.pos, status, result_json,
@@ -194,6 +201,9 @@ class Table:
                 wake_at=wake_at, touch=touch, seats=seats, expect_clock=row.clock,
             )  # fmt: skip
         except StaleVersion as exc:
+            cancel = getattr(early, "cancel", None)
+            if cancel is not None:
+                cancel()  # (a picture never sent: its drawing is called off)
             raise Overtaken(
                 "Someone else moved first; the board has changed. Look again and retry."
             ) from exc
@@ -204,4 +214,4 @@ class Table:
             result=result_json, deadline=clock.get("deadline"), clock=clock or row.clock,
             wake_at=wake_at, seats=list(seats) if seats is not None else row.seats,
         )  # fmt: skip
-        return Committed(Loaded(row, game, state), turn.events, result)
+        return Committed(Loaded(row, game, state), turn.events, result, early)
