@@ -166,6 +166,24 @@ class DiscordStandIn:
         sends, without which discord.py would not retry)."""
         self._fail.append((method, re.compile(path_pattern), times, retry_after))
 
+    def guild_payload(self) -> dict:
+        """The guild with its channels as they are now. Discord sends no MESSAGE_CREATE to a
+        bot with the guilds intent alone, so the channels discord.py caches from this keep
+        the `last_message_id` they had when the bot connected."""
+        channels = [
+            dict(c) for c in self.channels.values() if c.get("type") == 0 and "guild_id" in c
+        ]
+        return {
+            "id": str(GUILD_ID), "name": "Stand-in guild", "owner_id": str(BOT_ID),
+            "unavailable": False, "member_count": 3, "large": False, "joined_at": _now(),
+            "roles": [], "emojis": [], "stickers": [], "features": [], "channels": channels,
+            "threads": [], "members": [], "voice_states": [], "presences": [],
+            "stage_instances": [], "guild_scheduled_events": [], "premium_tier": 0,
+            "verification_level": 0, "default_message_notifications": 0,
+            "explicit_content_filter": 0, "mfa_level": 0, "nsfw_level": 0,
+            "preferred_locale": "en-US", "system_channel_flags": 0,
+        }  # fmt: skip
+
     def text_channel(self, channel_id: int, name: str = "games") -> dict:
         channel = {
             "id": str(channel_id),
@@ -330,16 +348,22 @@ class DiscordStandIn:
                 if op == 1:
                     await ws.send_str(json.dumps({"op": 11}))
                 elif op == 2:
-                    self.identifies.append(data.get("d") or {})
+                    identify = data.get("d") or {}
+                    self.identifies.append(identify)
+                    shard, count = identify.get("shard") or [0, 1]
+                    ours = (GUILD_ID >> 22) % count == shard  # the shard the guild is on
                     ready = {
                         "v": 10,
                         "user": user_payload(BOT_ID, "Escape", bot=True),
-                        "guilds": [],
+                        "guilds": [{"id": str(GUILD_ID), "unavailable": True}] if ours else [],
                         "session_id": f"session{self.identify_count}",
                         "resume_gateway_url": self.gateway_url,
                         "application": {"id": str(APP_ID), "flags": 0},
                     }
                     await ws.send_str(json.dumps({"op": 0, "t": "READY", "s": 1, "d": ready}))
+                    if ours:  # as Discord does for the guilds intent: the guild, cached
+                        event = {"op": 0, "t": "GUILD_CREATE", "s": next(self._seq), "d": self.guild_payload()}
+                        await ws.send_str(json.dumps(event))
                     self.identify_count += 1
                     self.identified.set()
         finally:
