@@ -31,6 +31,7 @@ log = logging.getLogger(__name__)
 
 OOPS = "Something went wrong on our side. Look at the latest board and try again in a moment."
 AUTOCOMPLETE_SECONDS = 2.0
+NOT_OURS = "That button is not one of ours; use the buttons under the latest board."
 NO_GUILD = "Escape runs in server channels and threads, not in direct messages."
 THREAD_ARCHIVE_MINUTES = 10080  # the longest Discord allows: a week
 DM_NOTE = (
@@ -209,6 +210,15 @@ class DiscordBridge:
         done = await self.delivery.deliver(chat, plan, via, Asked(user, pressed=pressed))
         if done.board_anew and pressed is not None and not pressed.private:
             await via.strip(pressed)  # the clicked message is history now
+
+    async def refuse_junk(self, interaction: discord.Interaction) -> None:
+        try:
+            await interaction.response.send_message(
+                NOT_OURS, ephemeral=interaction.guild_id is not None,
+                allowed_mentions=discord.AllowedMentions.none(),
+            )  # fmt: skip
+        except discord.HTTPException as exc:
+            log.info("could not refuse a component that is not ours: %s", exc)
 
     # ----- posting --------------------------------------------------------------------
     async def refuse(self, via: InteractionTransport, message: str, *, typed: str = "") -> None:

@@ -19,6 +19,8 @@ from bot.settings import Settings
 
 log = logging.getLogger(__name__)
 
+OURS = (ChoiceButton, ChoiceMenu)  # the components the bot draws, matched by custom id
+
 
 class EscapeClient(discord.Client):
     def __init__(self, service: GameService | None, **options) -> None:
@@ -31,9 +33,20 @@ class EscapeClient(discord.Client):
         self.tree.on_error = self._on_tree_error
         self._watch_channels()
 
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """A component whose custom id is none of ours (forged, or another app's) would get
+        no answer at all, and Discord would show "This interaction failed": it gets the
+        same short refusal as a stale button."""
+        if interaction.type != discord.InteractionType.component:
+            return
+        custom_id = str((interaction.data or {}).get("custom_id", ""))
+        if any(item.__discord_ui_compiled_template__.fullmatch(custom_id) for item in OURS):
+            return  # dispatched to its button or menu
+        await self.bridge.refuse_junk(interaction)
+
     async def setup_hook(self) -> None:
         # buttons and menus of any earlier run keep working: they are matched by custom id
-        self.add_dynamic_items(ChoiceButton, ChoiceMenu)
+        self.add_dynamic_items(*OURS)
 
     def _watch_channels(self) -> None:
         """Learn each channel's newest message from the interactions themselves: their

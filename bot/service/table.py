@@ -63,6 +63,7 @@ class Committed:
     result: Result | None
     early: object = None
 
+
 # (game, state, session id, version) -> the board's picture being drawn, with its view
 Prefetch = Callable[[Game, object, int, int], object]
 

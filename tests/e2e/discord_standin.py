@@ -362,7 +362,12 @@ class DiscordStandIn:
                     }
                     await ws.send_str(json.dumps({"op": 0, "t": "READY", "s": 1, "d": ready}))
                     if ours:  # as Discord does for the guilds intent: the guild, cached
-                        event = {"op": 0, "t": "GUILD_CREATE", "s": next(self._seq), "d": self.guild_payload()}
+                        event = {
+                            "op": 0,
+                            "t": "GUILD_CREATE",
+                            "s": next(self._seq),
+                            "d": self.guild_payload(),
+                        }
                         await ws.send_str(json.dumps(event))
                     self.identify_count += 1
                     self.identified.set()

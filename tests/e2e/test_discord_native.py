@@ -4,6 +4,8 @@ discord.py's own retries."""
 
 from __future__ import annotations
 
+import dataclasses
+
 from tests.e2e.discord_fixtures import *  # noqa: F403
 from tests.e2e.discord_fixtures import ANN, BOB, CHANNEL, CID, Message, mentioned, user_payload
 
@@ -200,3 +202,31 @@ async def test_a_move_from_my_hand_updates_that_one_private_message(discord_bot)
             assert not view.buttons(), "spent: no buttons left"
             mine = None
     assert len(channel_boards(bot)) == 1
+
+
+async def test_junk_components_get_the_same_short_refusal_as_a_stale_button(discord_bot):
+    """A custom id not of our form (no handler would answer it: Discord would show "This
+    interaction failed") and a select whose value names no game both get a short
+    ephemeral refusal, and change nothing."""
+    bot = discord_bot
+    board = await _ghosts(bot)
+    version = (await bot.service.live(_chat())).version
+    menu = "escape-menu:1:1:0"
+    forged = dataclasses.replace(board, components=[
+        {"type": 1, "components": [{"type": 3, "custom_id": menu, "options": [
+            {"label": "Forged", "value": v} for v in ("a:99999:1:0:0", "not a button")
+        ]}]}
+    ])  # fmt: skip
+    for payload in (
+        bot.server.click_payload(ANN, board, "not-ours:1"),
+        bot.server.select_payload(ANN, forged, menu, "a:99999:1:0:0"),
+        bot.server.select_payload(ANN, forged, menu, "not a button"),
+    ):
+        record = await bot.server.push(payload)
+        await bot.server.wait_for(lambda r=record: bot.answers(r) or r.callbacks)
+        await bot.server.wait_for(lambda r=record: bot.answers(r))
+        (answer,) = bot.answers(record)
+        assert answer.ephemeral and len(answer.content) <= 200, answer.content
+        assert "Something went wrong" not in answer.content
+        assert "not one of ours" in answer.content or "belongs to no game" in answer.content
+    assert (await bot.service.live(_chat())).version == version
