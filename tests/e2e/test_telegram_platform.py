@@ -530,3 +530,25 @@ async def test_a_move_after_a_pause_posts_a_new_board_that_pings_the_next_player
     assert (GROUP, board["message_id"]) in standin.deleted
     assert not standin.calls_of("editMessageMedia", after=mark)
     assert [m for m in standin.bot_messages(GROUP) if "photo" in m] == [current_board(standin)]
+
+
+async def test_notices_are_tidied_at_the_end_even_after_a_restart(tg_bot):
+    """What a game leaves in the group (a log reply, a refusal) is recorded where it survives
+    a restart: killed mid-game and started again, the bot still deletes them at the end."""
+    standin = tg_bot.standin
+    await open_table(standin)
+    before = await command(standin, standin.carol, "/escape leave")  # a refusal, before
+    await tg_bot.restart()
+    log = await command(standin, standin.ann, "/escape log")  # after the restart
+    refused = await command(standin, standin.carol, "/escape leave")
+    assert log.params["chat_id"] == GROUP
+    mark = len(standin.calls)
+    await command(standin, standin.ann, "/escape abort", expect=("deleteMessage", "deleteMessages"))  # fmt: skip
+    asked = [
+        c.params.get("message_ids") or [c.params["message_id"]]
+        for c in standin.calls_of("deleteMessage", "deleteMessages", after=mark)
+    ]
+    asked = {m for ids in asked for m in ids}
+    for notice in (before, log, refused):
+        assert notice.result["message_id"] in asked
+        assert (GROUP, notice.result["message_id"]) in standin.deleted
