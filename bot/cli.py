@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import os
 import sys
 from pathlib import Path
 
@@ -87,6 +88,15 @@ def main(argv: list[str] | None = None) -> int:
         asyncio.run(serve(settings))
         return 0
     except KeyboardInterrupt:
+        if command == "play" or not settings.has_platform:  # at a prompt of terminal play
+            from bot.console.terminal import INTERRUPTED
+
+            print(f"\n{INTERRUPTED}", flush=True)
+            sys.stderr.flush()
+            # The store is closed already (asyncio.run let the game's task finish); the
+            # thread still blocked reading the keyboard would make the interpreter's own
+            # shutdown abort on the stdin lock, so leave now.
+            os._exit(130)
         return 130
     except DamagedStore as exc:  # found at start: the message names the file and the restore
         print(exc, file=sys.stderr, flush=True)

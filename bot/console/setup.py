@@ -77,6 +77,11 @@ class Setup:
                     if humans == wanted and len(table.seats) - len(humans) == bots:
                         resumed = await self.resume(table)
                         if resumed is not None:
+                            if options:
+                                self.out(
+                                    f"(The saved game keeps the options it began with; "
+                                    f"--options {options} would apply to a new game.)"
+                                )
                             return resumed
             elif same_game:
                 picked = await self.pick_saved(same_game)
@@ -91,7 +96,7 @@ class Setup:
             game = await self.ask_game()
         if options is None and interactive and game.options:
             options = await self.ask_options(game)
-        return await self.start(game, names, options or "")
+        return await self.start(game, names, options or "", interactive=interactive)
 
     # ----- saved games --------------------------------------------------------------
     async def saved(self) -> list[TableSummary]:
@@ -169,6 +174,16 @@ class Setup:
                 self.out(f"  {name} is one of: {', '.join(option.choices)} ({option.description}).")
         return " ".join(chosen)
 
+    async def ask_level(self) -> str:
+        levels, default = self.service.bot_levels()
+        while True:
+            answer = (await self.ask(f"The bots' level [{'/'.join(levels)}] ({default}): ")).lower()
+            if not answer:
+                return default
+            if answer in levels:
+                return answer
+            self.out(f"The level is one of: {', '.join(levels)}.")
+
     async def ask_names(self, game) -> list[str]:
         while True:
             line = await self.ask(
@@ -181,12 +196,14 @@ class Setup:
                 return names
             self.out(problem)
 
-    async def start(self, game, names: list[str], options: str) -> Chosen:
+    async def start(self, game, names: list[str], options: str, *, interactive: bool = False) -> Chosen:  # fmt: skip
         problem = names_problem(game, names) if names else None
         if problem:
             self.out(problem)
         if not names or problem:
             names = await self.ask_names(game)
+        if interactive and any(is_bot(n) for n in names) and "level=" not in options:
+            options = f"{options} level={await self.ask_level()}".strip()
         while True:
             try:
                 return await self._open(game, names, options)

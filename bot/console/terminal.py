@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
+import threading
 from collections.abc import Callable
 
 from bot.console.picture_shelf import PictureShelf
@@ -21,6 +22,7 @@ from bot.service import COMMANDS, ChatRef, GameService, Plan, Reply, UserError, 
 
 # the table's commands a terminal game offers (from the service's command table), and its own
 SHARED_COMMANDS = ("board", "hand", "log", "replay", "history", "rules", "abort")
+TERMINAL_WORDS = {*SHARED_COMMANDS, "view", "moves", "choices", "help"}
 OWN_COMMANDS = (
     ("moves", "every choice you have (long lists are cut short after each move)"),
     ("describe on", "describe the board in words after every move (off: only on request)"),
@@ -43,8 +45,11 @@ def help_text() -> str:
 
 
 SAVED = "The game is saved; run the same command again to resume it."
+INTERRUPTED = "The game is saved; `make run` resumes it."
 MENU_LINES = 12  # after a move; `moves` lists every choice
-CLEAR = "\033[2J\033[H"
+# home, clear the screen, and clear the scrollback too (xterm's 3J): a player who scrolls
+# up after the hand-over must not find the previous player's hand there
+CLEAR = "\033[H\033[2J\033[3J"
 YOU = local_user("you")  # who asks for an ended game's log at this keyboard
 
 
@@ -53,6 +58,34 @@ def _read_line(prompt: str) -> str | None:
         return input(prompt)
     except EOFError:
         return None
+
+
+async def read_in_background(read: Callable[[str], str | None], prompt: str) -> str | None:
+    """`read(prompt)` on a thread of its own that does not keep the process alive: at
+    Ctrl-C the program ends at once, not when Enter is pressed (a thread of asyncio's pool
+    would be waited for)."""
+    loop = asyncio.get_running_loop()
+    answer: asyncio.Future = loop.create_future()
+
+    def reading() -> None:
+        try:
+            line = read(prompt)
+        except BaseException as exc:  # (KeyboardInterrupt comes to the main thread)
+            loop.call_soon_threadsafe(_settle, answer, None, exc)
+            return
+        loop.call_soon_threadsafe(_settle, answer, line, None)
+
+    threading.Thread(target=reading, name="terminal-input", daemon=True).start()
+    return await answer
+
+
+def _settle(answer: asyncio.Future, line, exc) -> None:
+    if answer.done():
+        return
+    if exc is not None:
+        answer.set_exception(exc)
+    else:
+        answer.set_result(line)
 
 
 def _clear_screen(out: Callable[[str], None]) -> None:
@@ -91,7 +124,7 @@ class Terminal:
         self.transport = TerminalTransport(self)
 
     async def ask(self, prompt: str) -> str | None:
-        return await asyncio.to_thread(self.read, prompt)
+        return await read_in_background(self.read, prompt)
 
     # ----- starting or resuming -------------------------------------------------------
     async def play(self, game_id: str | None, names: list[str], options: str | None = None) -> int:
@@ -114,7 +147,10 @@ class Terminal:
                     return await self._after(self.board.session_id)
                 return 0
             players = {s.name.lower(): local_user(s.name) for s in row.seats}
+            humans = [local_user(s.name) for s in row.seats if s.kind == "human"]
             actor = self.actor()
+            if self.secrets and len(humans) == 1 and self.holder != humans[0]:
+                await self.take_keyboard(humans[0])  # alone against bots: nobody looks away
             handing_over = self.secrets and actor is not None and actor != self.holder
             if handing_over and not await self.hand_over(actor):
                 self.out("\n" + SAVED)
@@ -128,48 +164,66 @@ class Terminal:
             words = line.strip().split()
             if not words:
                 continue
-            command = words[0].lower()
+            if words[0].lower() in ("quit", "exit"):
+                self.out(SAVED)
+                return 0
             try:
-                if command in ("quit", "exit"):
-                    self.out(SAVED)
-                    return 0
-                if command in ("help", "?"):
-                    self.out(help_text())
-                elif command == "board":
-                    await self.show(await self.service.board(self.chat), full=True)
-                elif command in ("hand", "view"):
-                    who = me or next(iter(players.values()))
-                    await self.show(await self.service.private_view(self.chat, who), full=True)
-                elif command in ("moves", "choices"):
-                    self.out(self.menu_text(limit=None) or "You have no choice to make now.")
-                elif command == "log":
-                    which = words[1] if len(words) > 1 else None
-                    await self.show(await self.service.game_log(self.chat, me or YOU, which))
-                elif command == "replay":
-                    await self._write_replay(words[1] if len(words) > 1 else None)
-                elif command == "history":
-                    await self.show(await self.service.ended_games(self.chat))
-                elif command == "rules":
-                    await self.show([await self.service.rules(row.game)])
-                elif command == "describe":
-                    self.describe = words[1:2] != ["off"]
-                    self.out(f"Descriptions after every move: {'on' if self.describe else 'off'}.")
-                elif command == "abort":
-                    await self.abort(me or next(iter(players.values())))
-                elif command == "as" and len(words) >= 3 and words[1].lower() in players:
-                    who = players[words[1].lower()]
-                    await self.show(await self.service.move(self.chat, who, " ".join(words[2:])))
-                elif command == "as":
-                    names = ", ".join(s.name for s in row.seats)
-                    self.out(f"! Say `as NAME MOVE`, NAME one of: {names}.")
-                elif command.isdigit() and actor is not None and len(words) == 1:
-                    await self.show(await self.service.move(self.chat, actor, self.pick(command)))
-                elif actor is not None:
-                    await self.show(await self.service.move(self.chat, actor, line))
-                else:
-                    self.out("Nobody is to act; type `board`.")
+                await self.command(words, line, row, players, me, actor)
             except UserError as exc:
                 self.out(f"! {exc}")
+
+    async def command(self, words: list[str], line: str, row, players: dict, me, actor) -> None:
+        """One line typed at the keyboard; `as NAME ...` runs it as that player."""
+        command, rest = words[0].lower(), words[1:]
+        who = me or next(iter(players.values()))
+        if command in ("help", "?"):
+            self.out(help_text())
+        elif command == "board":
+            await self.show(await self.service.board(self.chat), full=True)
+        elif command in ("hand", "view"):
+            await self.show(await self.service.private_view(self.chat, who), full=True, asker=who)
+        elif command in ("moves", "choices"):
+            self.out(self.menu_text(limit=None) or "You have no choice to make now.")
+        elif command == "log":
+            which = rest[0] if rest else None
+            await self.show(await self.service.game_log(self.chat, me or YOU, which))
+        elif command == "replay":
+            await self._write_replay(rest[0] if rest else None)
+        elif command == "history":
+            await self._history(rest)
+        elif command == "rules":
+            await self.show([await self.service.rules(row.game)])
+        elif command == "describe":
+            self.describe = rest[:1] != ["off"]
+            self.out(f"Descriptions after every move: {'on' if self.describe else 'off'}.")
+        elif command == "abort":
+            await self.abort(who)
+        elif command == "as" and len(rest) >= 2 and rest[0].lower() in players:
+            other = players[rest[0].lower()]
+            if rest[1].lower() in TERMINAL_WORDS:  # a command as that player (`as Ann hand`)
+                await self.command(rest[1:], " ".join(rest[1:]), row, players, other, other)
+            else:
+                await self.show(await self.service.move(self.chat, other, " ".join(rest[1:])))
+        elif command == "as":
+            names = ", ".join(s.name for s in row.seats)
+            self.out(f"! Say `as NAME MOVE`, NAME one of: {names}.")
+        elif command.isdigit() and actor is not None and not rest:
+            await self.show(await self.service.move(self.chat, actor, self.pick(command)))
+        elif actor is not None:
+            await self.show(await self.service.move(self.chat, actor, line))
+        else:
+            self.out("Nobody is to act; type `board`.")
+
+    async def _history(self, rest: list[str]) -> None:
+        """`history [PAGE]`: the games that ended here, a page at a time."""
+        if rest and not rest[0].isdigit():
+            raise UserError("Say `history` or `history 2` (a page number).")
+        page = max(0, int(rest[0]) - 1) if rest else 0
+        plan = await self.service.ended_games(self.chat, page)
+        await self.show(plan)
+        labels = {c.label for r in plan for c in r.choices}
+        if "Older" in labels:
+            self.out(f"(`history {page + 2}` shows older games.)")
 
     def actor(self) -> UserRef | None:
         board = self.board
@@ -193,7 +247,7 @@ class Terminal:
                 elif command == "log":
                     await self.show(await self.service.game_log(self.chat, YOU, which))
                 elif command == "history":
-                    await self.show(await self.service.ended_games(self.chat))
+                    await self._history(words[1:])
                 elif command:
                     self.out("The game is over: replay, log, history or quit.")
             except UserError as exc:
@@ -238,6 +292,11 @@ class Terminal:
         )
         if line is None:
             return False
+        await self.take_keyboard(to)
+        return True
+
+    async def take_keyboard(self, to: UserRef) -> None:
+        """`to` has the keyboard: what waited for them, their view, their moves."""
         self.holder = to
         self.shown_private = False
         waiting = self.pending.pop(to.id, [])
@@ -246,7 +305,6 @@ class Terminal:
         if not any(r.picture is not None or r.choices for r in waiting):  # no view yet
             await self.show(await self.service.private_view(self.chat, to), full=True, asker=to)
         await self.show_menu(to)
-        return True
 
     # ----- output ---------------------------------------------------------------------
     async def show(self, plan: Plan | list[Reply], full: bool = False, asker: UserRef | None = None) -> None:  # fmt: skip

@@ -42,6 +42,7 @@ from bot.service.undo_requests import UndoRequests
 from bot.service.workers import CpuPool
 from bot.store import SessionRow, StaleVersion, Store
 from engines import Game
+from engines.ai import DEFAULT_LEVEL, LEVELS
 
 log = logging.getLogger(__name__)
 
@@ -188,6 +189,11 @@ class GameService:
     def check_options(self, game_id: str, options: str | Mapping[str, str] | None) -> None:
         """Refuse bad start options before a front end prepares a place for the table."""
         self.lobby.check_options(find_game(game_id), options)
+
+    @staticmethod
+    def bot_levels() -> tuple[tuple[str, ...], str]:
+        """The computer players' levels, and the one a table gets unless it says."""
+        return tuple(LEVELS), DEFAULT_LEVEL
 
     @staticmethod
     def game_list() -> list[tuple[str, str]]:

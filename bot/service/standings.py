@@ -39,8 +39,10 @@ class Standings:
 
     async def _rate(self, row: SessionRow, game: Game) -> str:
         why = ratings.why_unrated(row)
-        if why is not None:
-            return f"Not rated: {why}."
+        if why is not None:  # (a co-operative game is never rated: it counts escapes)
+            return (
+                f"Not counted in the escapes: {why}." if game.cooperative else f"Not rated: {why}."
+            )
         try:
             current = await self.store.ratings_of(
                 row.platform, row.scope, row.game, [s.user_id for s in row.seats]

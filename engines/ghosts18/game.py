@@ -142,6 +142,8 @@ class Ghosts18(Game):
             if s.dungeon[seat][words[1]] == 0:
                 return f"You have no {words[1]} ghost in the dungeon."
             return f"There is no empty {words[1]} chamber to place it in."
+        if words[:1] == ["place"] and s.placed >= TOTAL_GHOSTS and s.release is None:
+            return "Set-up is over: every ghost is placed. Move, jump or release a ghost instead."
         if words[:1] == ["place"] and len(words) == 2 and words[1] in B.CELLS:
             return "A ghost goes on an empty chamber with a carpet of its own colour."
         return None

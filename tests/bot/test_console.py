@@ -367,3 +367,82 @@ async def test_a_table_saved_before_it_began_is_begun_or_closed_on_resume(tmp_pa
     assert "That table is closed; start a new game." in text and "\nGames:\n" in text
     assert (await service.live(short)) is None
     await store.close()
+
+
+def test_ctrl_c_at_a_prompt_ends_at_once_and_says_the_game_is_saved(tmp_path):
+    """Ctrl-C while the terminal waits for a move: the process ends without waiting for
+    Enter (the input is read on a thread that does not keep it alive)."""
+    proc = _spawn(tmp_path / "escape.sqlite3", tmp_path / "pics")
+    seen: list[str] = []
+    _wait_for(proc, "Waiting for Ann", seen)
+    time.sleep(0.5)  # at the prompt
+    proc.send_signal(signal.SIGINT)
+    try:
+        code = proc.wait(10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        raise AssertionError("Ctrl-C left the terminal waiting for Enter") from None
+    _wait_for(proc, "The game is saved; `make run` resumes it.", seen)
+    assert code == 130
+    assert not any("Traceback" in line for line in seen), "".join(seen)
+
+
+def test_the_hand_over_clears_the_scrollback_too(tmp_path):
+    """The screen is cleared with the sequence that also empties the terminal's scrollback
+    (xterm's ESC [3J), so the next player cannot scroll up to the previous hand."""
+    import pty
+
+    script = "from bot.console.terminal import _clear_screen; _clear_screen(print)"
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: a real terminal on its standard output
+        os.chdir(ROOT)
+        os.execv(sys.executable, [sys.executable, "-c", script])
+    written = b""
+    while True:
+        try:
+            chunk = os.read(fd, 1024)
+        except OSError:
+            break
+        if not chunk:
+            break
+        written += chunk
+    os.waitpid(pid, 0)
+    assert b"\x1b[2J" in written and b"\x1b[3J" in written and b"\x1b[H" in written
+
+
+async def test_alone_against_bots_nobody_is_asked_to_look_away(tmp_path):
+    """A single human against bots in a game with secrets keeps the keyboard: no hand-over
+    prompt, and their own view and moves are shown."""
+    store = await Store.open(tmp_path / "t.sqlite3")
+    output: list[str] = []
+    keyboard = Keyboard(output, moves=6)
+    terminal = Terminal(GameService(store, seed_source=lambda: 11, ai_scale=0.02), tmp_path / "pics", output.append, keyboard)  # fmt: skip
+    keyboard.terminal = terminal
+    assert await terminal.play("haunted_house", ["Ann", "bot"], "specials=off") == 0
+    await store.close()
+    assert not any("take the keyboard" in line or "look away" in line for line in output)
+    assert any(line.startswith("(only Ann sees this)") for line in output)
+
+
+async def test_as_name_runs_a_command_for_that_player_and_history_pages(tmp_path):
+    """`as Bob hand` shows Bob's view (not a refusal of a move called "hand"); `history 2`
+    shows the second page of ended games; `place` after set-up says set-up is over."""
+    store = await Store.open(tmp_path / "t.sqlite3")
+    service = GameService(store, seed_source=lambda: 5, pictures=False)
+    from bot.service import ChatRef, UserRef
+
+    for n in range(7):  # seven ended games in the terminal's chat: two pages of history
+        chat = ChatRef("console", "terminal", str(100 + n), "terminal")
+        ann = UserRef("console", "local:ann", "Ann")
+        await service.start(chat, ann, "ghosts18", "bots=1")
+        await service.abort(chat, ann)
+    output: list[str] = []
+    lines = ["as Bob hand", "history 2", "history two", "quit"]
+    terminal = Terminal(service, tmp_path, output.append, Script(lines))
+    try:
+        assert await terminal.play("ghosts18", ["Ann", "Bob"]) == 0
+    finally:
+        await store.close()
+    text = "\n".join(output)
+    assert "It is not your turn" not in text and "(for Bob only)" in text
+    assert "Page 2 of 2." in text and "Say `history` or `history 2`" in text
