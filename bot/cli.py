@@ -4,18 +4,24 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import logging
 import sys
 from pathlib import Path
 
+from bot.log_setup import configure_logging
 from bot.settings import Settings, load_dotenv
+from bot.startup_errors import EXIT_DAMAGED, EXIT_DATABASE, EXIT_SETTINGS, StartupError
 from bot.store.errors import DamagedStore, StoreError
 
 NO_TOKEN = """No chat platform is configured, so Escape offers local play in this terminal.
 To run it in chat, set DISCORD_TOKEN and/or TELEGRAM_TOKEN (see .env.example and the README),
 then `make run` again."""
 
-EXIT_DAMAGED = 3  # the database file is damaged: restarting will not help (systemd: no restart)
+# Without a token, `run` offers local play; with no terminal either (a service, a pipe)
+# nobody could play, so it is a missing setting, not a quiet success.
+NOTHING_TO_RUN = (
+    "escape-bot: nothing to run: set DISCORD_TOKEN or TELEGRAM_TOKEN (see .env.example), "
+    "or run it in a terminal for local play"
+)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -52,10 +58,7 @@ def main(argv: list[str] | None = None) -> int:
     copy.add_argument("destination", help="SQLite file or postgresql:// URL")
     args = parser.parse_args(argv)
     settings = Settings.from_env()
-    logging.basicConfig(
-        level=getattr(logging, settings.log_level, logging.INFO),
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
+    redactor = configure_logging(settings)
     command = args.command or "run"
     try:
         if command == "play":
@@ -80,6 +83,9 @@ def main(argv: list[str] | None = None) -> int:
         if command == "migrate-db":
             return asyncio.run(_migrate_db(args.source, args.destination))
         if not settings.has_platform:
+            if not sys.stdin.isatty():
+                print(NOTHING_TO_RUN, file=sys.stderr, flush=True)
+                return EXIT_SETTINGS
             print(NO_TOKEN, flush=True)
             return asyncio.run(_play(settings.db_path, settings.pictures_dir, None, [], None))
         from bot.runner import serve
@@ -88,12 +94,15 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     except KeyboardInterrupt:
         return 130
+    except StartupError as exc:  # a token refused, a platform unreachable: one line, no trace
+        print(f"escape-bot: {redactor.redact(str(exc))}", file=sys.stderr, flush=True)
+        return exc.exit_status
     except DamagedStore as exc:  # found at start: the message names the file and the restore
         print(exc, file=sys.stderr, flush=True)
         return EXIT_DAMAGED
     except StoreError as exc:  # cannot be opened, or newer than this code: stop at once
         print(f"escape-bot: {exc}", file=sys.stderr, flush=True)
-        return 2
+        return EXIT_DATABASE
 
 
 async def _play(

@@ -4,6 +4,7 @@ moves that resumes with nothing lost (a real SQLite file, a real SIGKILL)."""
 from __future__ import annotations
 
 import os
+import pty
 import queue
 import random
 import signal
@@ -196,16 +197,25 @@ def test_killing_the_process_between_moves_loses_nothing(tmp_path):
 
 
 def test_run_without_a_token_offers_terminal_play_and_ends_cleanly_at_end_of_input(tmp_path):
-    """`make run` on a fresh machine: no token, no input: explain, offer local play, exit 0."""
+    """`make run` on a fresh machine: no token, typed at a terminal (a pseudo-terminal here),
+    which ends its input (Ctrl-D): explain, offer local play, exit 0. Without a terminal it
+    is an error instead (tests/e2e/test_startup_errors.py)."""
     env = {k: v for k, v in os.environ.items() if not k.endswith("_TOKEN")}
     env["ESCAPE_DB"] = str(tmp_path / "escape.sqlite3")
-    done = subprocess.run(
-        [sys.executable, "-m", "bot.cli", "run"], cwd=tmp_path, env=env,
-        stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60,
-    )  # fmt: skip
-    assert done.returncode == 0, done.stderr
-    assert "DISCORD_TOKEN" in done.stdout and "TELEGRAM_TOKEN" in done.stdout
-    assert "Which game?" in done.stdout and "Traceback" not in done.stderr
+    keyboard, terminal = pty.openpty()
+    try:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "bot.cli", "run"], cwd=tmp_path, env=env,
+            stdin=terminal, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        )  # fmt: skip
+        os.write(keyboard, b"\x04")  # Ctrl-D at the first prompt: the end of input
+        out, err = proc.communicate(timeout=60)
+    finally:
+        os.close(keyboard)
+        os.close(terminal)
+    assert proc.returncode == 0, err
+    assert "DISCORD_TOKEN" in out and "TELEGRAM_TOKEN" in out
+    assert "Which game?" in out and "Traceback" not in err
 
 
 async def test_terse_by_default_descriptions_on_request(tmp_path):
