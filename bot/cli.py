@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import sqlite3
 import sys
 from pathlib import Path
 
@@ -128,9 +129,24 @@ async def _backup(db: Path | str, destination: Path) -> int:
     from bot.store import Store
     from bot.store.database import redact
 
+    # `backup backups/escape-$(date +%F).sqlite3` on a fresh install: make the folder, and
+    # if the destination still cannot be written, say that it is the destination (SQLite's
+    # own "unable to open database file" reads as if the live database were broken).
+    try:
+        destination.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        print(f"escape-bot: cannot create {destination.parent} for the backup: {exc.strerror}",
+              file=sys.stderr, flush=True)  # fmt: skip
+        return 1
     store = await Store.open(db)
     try:
         await store.backup(destination)
+    except DamagedStore:  # the live database: its own message and status
+        raise
+    except (OSError, sqlite3.Error, StoreError) as exc:  # the destination: SQLite's own
+        print(f"escape-bot: cannot write the backup to {destination}: {exc}",
+              file=sys.stderr, flush=True)  # fmt: skip
+        return 1
     finally:
         await store.close()
     print(f"Backed up {redact(db)} to {destination}")
