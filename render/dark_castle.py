@@ -104,6 +104,23 @@ def _progress(d: ImageDraw.ImageDraw, view: dict) -> None:
     elif view.get("outcome") == "lost":
         status = "The escape has failed"
     T.text(d, (x0, 76), status, 20, T.WHITE, "lm")
+    _trait_key(d, view)
+
+
+def _trait_key(d: ImageDraw.ImageDraw, view: dict) -> None:
+    """What the dice's shapes mean, at the header's right under the chapters: the party's
+    counts and rolls are drawn with them."""
+    keys = ["m", "c", "w"]
+    if any(char.get("companion") for char in view["chars"]):
+        keys.append("x")  # a companion's special face
+    x = WIDTH - 20
+    for trait in reversed(keys):
+        word = TRAIT.get(trait, SPECIAL)[3].replace("the special face", "special")
+        x -= T.text_width(word, 18)
+        T.text(d, (x, 76), word, 18, T.WHITE, "lm")
+        x -= 26
+        _symbol(d, x + 12, 76, 12, trait)
+        x -= 22
 
 
 def _card(d: ImageDraw.ImageDraw, view: dict, height: int) -> None:
@@ -335,8 +352,6 @@ def _party(d: ImageDraw.ImageDraw, view: dict) -> None:
         badge = "ALLY" if comp else f"P{char['seat'] + 1}"
         T.text(d, (x + 26, y + 26), badge, 12 if comp else 18, T.WHITE, "mm")
         title = char["title"] or "(choosing)"
-        name = f"{title} - {char['player']}"
-        T.text(d, (x + 54, y + 26), name[:32], 24, T.INK, "lm")
         tags = []
         if view.get("turner") == char["who"] and char["who"]:
             tags.append("YOU")
@@ -358,8 +373,15 @@ def _party(d: ImageDraw.ImageDraw, view: dict) -> None:
             tags.append(f"GIVES {ritual['gifts'][char['who']]}")
         if (relics.get("casting") or {}).get("by") == char["who"]:
             tags.append("CASTING")
+        tagged = " / ".join(tags)
         if tags:
-            T.text(d, (WIDTH - 34, y + 26), " / ".join(tags), 20, T.VERMILION, "rm")
+            T.text(d, (WIDTH - 34, y + 26), tagged, 20, T.VERMILION, "rm")
+        # The title and player's name take what the tags leave of the line; a long name is
+        # cut, never the title (it says which prisoner this is).
+        room = WIDTH - 34 - (T.text_width(tagged, 20) + 14 if tags else 0) - (x + 54)
+        head = f"{title} - "
+        name = T.fit(char["player"], 24, room - T.text_width(head, 24))
+        T.text(d, (x + 54, y + 26), T.fit(head + name, 24, room), 24, T.INK, "lm")
         # Hit points: a bar and the number.
         bar = (x + 14, y + 50, x + (196 if comp else 250), y + 74)  # a companion: room for S
         d.rectangle(bar, fill=T.WHITE, outline=T.INK, width=2)
@@ -408,6 +430,18 @@ def _plague_tally(d: ImageDraw.ImageDraw, x: int, y: int, char: dict) -> None:
 
 
 def draw(view: dict) -> Image.Image:
+    return T.caption_bar(board(view), caption(view))
+
+
+def caption(view: dict) -> list[str]:
+    """What just happened (its end, if long), then what is asked now."""
+    lines = [_tail(view["last"], 300)] if view.get("last") else []
+    lines.append(view.get("prompt") or "")
+    return [line for line in lines if line]
+
+
+def board(view: dict) -> Image.Image:
+    """The picture without its caption (a replay writes its own under each board)."""
     chars = view["chars"]
     height = max(700, HEADER + 40 + _box_height(view) * len(chars))
     img, d = T.canvas(height, WIDTH)
@@ -415,11 +449,7 @@ def draw(view: dict) -> Image.Image:
     _progress(d, view)
     _card(d, view, height)
     _party(d, view)
-    lines = []
-    if view.get("last"):
-        lines.append(_tail(view["last"], 300))
-    lines.append(view.get("prompt") or "")
-    return T.caption_bar(img, [line for line in lines if line])
+    return img
 
 
 def _tail(text: str, limit: int) -> str:

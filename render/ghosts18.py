@@ -15,7 +15,9 @@ COLOUR = {"red": T.VERMILION, "blue": T.BLUE, "yellow": T.YELLOW}
 LETTER = {"red": "R", "blue": "B", "yellow": "Y"}
 SHAPES = ("circle", "square")  # Player A round, Player B square
 HEIGHT = 860
-ROW_WIDTH = 1170 - 20 - 900  # from the first token's centre to the last's, in the side panel
+WIDTH = T.WIDTH
+PANEL_RIGHT = 1170
+ROW_WIDTH = PANEL_RIGHT - 20 - 900  # from the first token's centre to the last's, in the panel
 
 
 def _cell_box(cell: str) -> tuple[int, int, int, int]:
@@ -69,14 +71,21 @@ def _portal(draw: ImageDraw.ImageDraw, colour: str, facing: str) -> None:
     base = (cx + dx * (r + 4), cy + dy * (r + 4))
     draw.line((base, tip), fill=T.WHITE, width=5)
     wall = B.faced_cell(colour, facing) is None
-    # White on a dark plate: legible over the chamber and over a yellow (or any) bar.
+    # White on a dark plate, at the chamber's edge away from the bar: at the bottom, or at
+    # the top when the portal faces down (the bar is then along the bottom edge).
     label = "wall" if wall else facing
     half = T.text_width(label, 16) / 2 + 5
-    draw.rounded_rectangle((cx - half, box[3] - 22, cx + half, box[3] - 2), 5, fill=T.NIGHT)
-    T.text(draw, (cx, box[3] - 12), label, 16, T.WHITE, "mm")
+    top = box[1] + 2 if facing == "down" else box[3] - 22
+    draw.rounded_rectangle((cx - half, top, cx + half, top + 20), 5, fill=T.NIGHT)
+    T.text(draw, (cx, top + 10), label, 16, T.WHITE, "mm")
 
 
 def draw(view: dict) -> Image.Image:
+    return T.caption_bar(board(view), caption(view))
+
+
+def board(view: dict) -> Image.Image:
+    """The picture without its caption (a replay writes its own under each board)."""
     img = _static_board().copy()
     d = T.drawer(img)
     names = view["names"]
@@ -88,9 +97,15 @@ def draw(view: dict) -> Image.Image:
         T.token(d, centre, CELL * 0.3, SHAPES[owner], COLOUR[colour], LETTER[colour])
     _header(d, view)
     _side_panel(d, view, names)
-    lines = [view["last"]] if view.get("last") else []
-    lines.append(_status(view))
-    return T.caption_bar(img, lines)
+    return img
+
+
+def caption(view: dict) -> list[str]:
+    """What just happened, then whose turn; at the end the engine's "X wins with ..." says
+    it all, without "Game over: X wins." after it."""
+    winner = view["winner"]
+    said = () if winner is None else (view["names"][winner], "wins")
+    return T.footer(view.get("last"), _status(view), winner is not None, *said)
 
 
 def _header(d: ImageDraw.ImageDraw, view: dict) -> None:
@@ -119,11 +134,13 @@ def _side_panel(d: ImageDraw.ImageDraw, view: dict, names: list[str]) -> None:
         won = view["winner"] == seat
         fill = T._mix(T.GREEN, T.PAPER, 0.5) if won else T.HIGHLIGHT if acting else T.PANEL
         d.rounded_rectangle(
-            (x - 14, y - 10, 1170, y + 200), 14, fill=fill, outline=T.INK, width=4 if won else 2
-        )
+            (x - 14, y - 10, PANEL_RIGHT, y + 200), 14, fill=fill, outline=T.INK,
+            width=4 if won else 2,
+        )  # fmt: skip
         T.token(d, (x + 16, y + 20), 16, SHAPES[seat], T.WHITE)
         tail = "  WINS" if won else "  < to act" if acting else ""
-        label = f"{'AB'[seat]}: {names[seat]}"[: 30 - len(tail)] + tail
+        room = PANEL_RIGHT - 12 - (x + 42) - T.text_width(tail, 24)
+        label = T.fit(f"{'AB'[seat]}: {names[seat]}", 24, room) + tail
         T.text(d, (x + 42, y + 20), label, 24, T.INK, "lm")
         rows = (("out", view["escaped"][seat]), ("dungeon", view["dungeon"][seat]),
                 ("to place", view["unplaced"][seat]))  # fmt: skip
@@ -132,10 +149,11 @@ def _side_panel(d: ImageDraw.ImageDraw, view: dict, names: list[str]) -> None:
             if title == "to place" and view["phase"] != "place":
                 continue
             T.text(d, (x + 4, yy + 18), title, 20, T.INK, "lm")
-            # Up to 9 tokens (all to place): spaced to fit the panel, never past its edge.
+            # Up to 9 tokens (all to place): spaced to fit the panel, never past its edge,
+            # with a gap between them that stays visible in an 800-pixel replay.
             n = sum(counts.values())
             step = min(36.0, ROW_WIDTH / max(1, n - 1))
-            r = min(15.0, step / 2 - 1)
+            r = min(15.0, step / 2 - 4)
             xx = x + 110
             for colour in B.COLOURS:
                 for _ in range(counts[colour]):
@@ -149,7 +167,7 @@ def _side_panel(d: ImageDraw.ImageDraw, view: dict, names: list[str]) -> None:
         ("circle", "R", T.VERMILION, "red beats blue"),
         ("circle", "B", T.BLUE, "blue beats yellow"),
         ("circle", "Y", T.YELLOW, "yellow beats red"),
-    ])  # fmt: skip
+    ], width=WIDTH - 20 - x)  # fmt: skip
     T.paragraph(
         d,
         (x, y + 6),

@@ -47,12 +47,23 @@ def _column(view: dict) -> tuple[int, int]:
 
 
 def draw(view: dict) -> Image.Image:
+    return T.caption_bar(board(view), caption(view))
+
+
+def caption(view: dict) -> list[str]:
+    """What just happened (the state is written above the houses), or the state."""
+    return [view["last"]] if view.get("last") else [_status(view)]
+
+
+def board(view: dict) -> Image.Image:
+    """The picture without its caption (a replay writes its own under each board)."""
     hand = view.get("hand")
     height = TOP + HOUSE_H + 70 + (HAND_H if hand is not None else 0)
     img, d = T.canvas(height, WIDTH)
     T.text(d, (30, 22), "Haunted House", 36, T.INK)
     T.text(d, (WIDTH - 30, 30), _counts(view), 24, T.INK, "ra")
-    T.text(d, (30, 66), _status(view), 22, T.DARK)
+    # one line under the title: names shortened in it, the whole line fitted as well
+    T.text(d, (30, 66), T.fit(_status(view, short=True), 22, WIDTH - 60), 22, T.DARK)
     width, x0 = _column(view)
     for seat in range(len(view["names"])):
         _house(d, view, seat, x0 + seat * width, TOP, width - 16)
@@ -60,8 +71,7 @@ def draw(view: dict) -> Image.Image:
     _legend(d, 30, y)
     if hand is not None:
         _hand(d, view, hand, TOP + HOUSE_H + 70)
-    lines = [view["last"]] if view.get("last") else []
-    return T.caption_bar(img, lines or [_status(view)])
+    return img
 
 
 def _counts(view: dict) -> str:
@@ -76,7 +86,10 @@ def _house(d: ImageDraw.ImageDraw, view: dict, seat: int, x: int, y: int, w: int
     roof = [(x, y + ROOF), (x + w / 2, y), (x + w, y + ROOF)]
     d.polygon(roof, fill=T.HIGHLIGHT if acting else T.PANEL, outline=T.INK, width=3)
     T.player_token(d, (x + w / 2, y + 34), 18, seat)
-    T.text(d, (x + w / 2, y + ROOF - 4), f"p{seat + 1} {names[seat][:14]}", 20, T.INK, "md")
+    # The name sits at the foot of the roof: as wide as the roof is at the letters' top.
+    room = w * (ROOF - 26) / ROOF - 16
+    T.text(d, (x + w / 2, y + ROOF - 4), T.fit(f"p{seat + 1} {names[seat]}", 20, room), 20,
+           T.INK, "md")  # fmt: skip
     floors = view["houses"][seat]
     window = view.get("window") or {}
     for f in (3, 2, 1):
@@ -87,7 +100,7 @@ def _house(d: ImageDraw.ImageDraw, view: dict, seat: int, x: int, y: int, w: int
             and window.get("target") == seat
             and window.get("floor") == f
         ):
-            _incoming(d, x, fy, w)
+            _incoming(d, x, fy, w, floors[f - 1]["ghosts"])
     yy = y + ROOF + 3 * FLOOR_H + 8
     held = view["hand_sizes"][seat]
     label = f"{held} card{'s' if held != 1 else ''} held"
@@ -125,15 +138,18 @@ def _floor(d: ImageDraw.ImageDraw, floor: dict, f: int, x: int, y: int, w: int) 
         cat_icon(d, (tx, y + FLOOR_H - 24 - k * 40), 18)
 
 
-def _incoming(d: ImageDraw.ImageDraw, x: int, y: int, w: int) -> None:
-    """The ghost in flight, on the floor it is flying to, ringed until a cat answers."""
-    cx, cy = x + w / 2 - 16, y + FLOOR_H / 2 + 10
-    d.ellipse((cx - 30, cy - 30, cx + 30, cy + 30), fill=T.HIGHLIGHT, outline=T.INK, width=3)
-    ghost_icon(d, (cx, cy - 4), 20)
+def _incoming(d: ImageDraw.ImageDraw, x: int, y: int, w: int, ghosts: int) -> None:
+    """The ghost in flight, ringed until a cat answers: in the floor's column of ghosts,
+    where it will stay if nothing stops it (never over the rooms), named on the floor's
+    top line."""
+    cx, cy = x + w - 27, y + 54 + ghosts * 40
+    d.ellipse((cx - 21, cy - 21, cx + 21, cy + 21), fill=T.HIGHLIGHT, outline=T.INK, width=3)
+    ghost_icon(d, (cx, cy - 2), 15)
     label = "ghost coming"
-    half = T.text_width(label, 16) / 2 + 6
-    d.rounded_rectangle((cx - half, y + 5, cx + half, y + 27), 6, fill=T.HIGHLIGHT, outline=T.INK)
-    T.text(d, (cx, y + 16), label, 16, T.INK, "mm")
+    right = x + w - 56  # left of the column; "LIT" or "dark" stays at the floor's right
+    width = T.text_width(label, 16) + 12
+    d.rounded_rectangle((right - width, y + 5, right, y + 27), 6, fill=T.HIGHLIGHT, outline=T.INK)
+    T.text(d, (right - width / 2, y + 16), label, 16, T.INK, "mm")
 
 
 def ghost_icon(d: ImageDraw.ImageDraw, centre: tuple[float, float], r: float) -> None:
@@ -181,7 +197,12 @@ def _hand(d: ImageDraw.ImageDraw, view: dict, hand: list[dict], y: int) -> None:
     d.rounded_rectangle(
         (20, y, WIDTH - 20, y + HAND_H - 20), 14, fill=T.PANEL, outline=T.INK, width=2
     )
-    T.text(d, (40, y + 14), f"Your hand, {view['names'][seat]} (private)", 24, T.INK)
+    total = f"{sum(c['bulbs'] for c in hand)} bulbs in hand"
+    room = WIDTH - 40 - T.text_width(total, 22) - 30 - 40
+    title = "Your hand, " + T.fit(
+        view["names"][seat], 24, room - T.text_width("Your hand,  (private)", 24)
+    )
+    T.text(d, (40, y + 14), title + " (private)", 24, T.INK)
     step = view.get("step") or {}
     chosen = list(step.get("chosen", []))
     marked = []
@@ -215,16 +236,16 @@ def _hand(d: ImageDraw.ImageDraw, view: dict, hand: list[dict], y: int) -> None:
             )
         if marked[i]:
             T.text(d, (box[2] - 12, box[1] + 12), "chosen", 18, T.VERMILION, "ra")
-    total = sum(c["bulbs"] for c in hand)
-    T.text(d, (WIDTH - 40, y + 14), f"{total} bulbs in hand", 22, T.INK, "ra")
+    T.text(d, (WIDTH - 40, y + 14), total, 22, T.INK, "ra")
 
 
 def _bulbs(n: int) -> str:
     return f"{n} bulb{'s' if n != 1 else ''}"
 
 
-def _status(view: dict) -> str:
-    names = view["names"]
+def _status(view: dict, short: bool = False) -> str:
+    """The state of play in a sentence; `short`: names cut to fit one line of the picture."""
+    names = [T.fit(n, 22, 300) for n in view["names"]] if short else view["names"]
     if view.get("winner") is not None:
         return f"Game over: {names[view['winner']]} escapes and wins."
     window = view.get("window")
