@@ -194,6 +194,33 @@ def _passage(d: ImageDraw.ImageDraw, view: dict, a: str, b: str) -> None:
 WAIT = 34  # a waiting character's centre, in from the far end of its band
 
 
+def character_spot(view: dict, seat: int) -> tuple[tuple[float, float], float]:
+    """A character's centre and radius (its white ring is RING wider). On a tile: between
+    the tile's letter and name above and its state below, covering neither. Outside: at
+    the end of its band away from the label."""
+    where = view["at"][seat]
+    if not where:
+        return _edge_spot(view, view["edges"][seat]), 22
+    cell = _geometry(view)[0]
+    left, top, right, bottom = _box(view, where)
+    free_top, free_bottom = top + LETTER_BOTTOM + 2, bottom - STATE_TOP - 2
+    centre = ((left + right) / 2, (free_top + free_bottom) / 2)
+    return centre, min(cell * 0.31, (free_bottom - free_top) / 2) - RING
+
+
+def band_label(view: dict, seat: int) -> tuple[str, float]:
+    """The text on a player's band ("1 Ann: starts here", the name cut to fit) and the
+    length it may take from the band's start, short of the waiting character."""
+    band = _band(view, view["edges"][seat])
+    length = (
+        (band[2] - band[0]) if view["edges"][seat] in ("bottom", "top") else (band[3] - band[1])
+    )
+    room = length - 20 - 2 * WAIT - 6
+    number, tail = f"{seat + 1} ", ": starts here"
+    name = T.fit(view["names"][seat], 18, room - T.text_width(number + tail, 18))
+    return T.fit(number + name + tail, 18, room), room
+
+
 def _edge_spot(view: dict, edge: str) -> tuple[float, float]:
     """Where a character waits outside: at the end of its band that its label does not
     reach (the label starts at the other end)."""
@@ -265,14 +292,8 @@ def board(view: dict) -> Image.Image:
             d.rectangle((left - 2, top - 2, right + 2, bottom + 2), outline=T.INK, width=4)
             d.rectangle((left + 2, top + 2, right - 2, bottom - 2), outline=T.HIGHLIGHT, width=5)
             d.rectangle((left + 7, top + 7, right - 7, bottom - 7), outline=T.INK, width=2)
-    for seat, where in enumerate(view["at"]):
-        if where:  # between the tile's letter and name above and its state below
-            left, top, right, bottom = _box(view, where)
-            free_top, free_bottom = top + LETTER_BOTTOM + 2, bottom - STATE_TOP - 2
-            centre = ((left + right) / 2, (free_top + free_bottom) / 2)
-            r = min(cell * 0.31, (free_bottom - free_top) / 2) - RING
-        else:
-            centre, r = _edge_spot(view, view["edges"][seat]), 22
+    for seat in range(len(view["at"])):
+        centre, r = character_spot(view, seat)
         d.ellipse((centre[0] - r - RING, centre[1] - r - RING, centre[0] + r + RING,
                    centre[1] + r + RING), fill=T.WHITE, outline=T.INK, width=2)  # fmt: skip
         T.player_token(d, centre, r, seat, str(seat + 1))
@@ -287,11 +308,7 @@ def _edge_band(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, seat: int, 
     band = _band(view, edge)
     d.rounded_rectangle(band, 10, fill=fill, outline=T.INK, width=1)
     # The label runs from one end; the waiting character stands at the other (_edge_spot).
-    length = (band[2] - band[0]) if edge in ("bottom", "top") else (band[3] - band[1])
-    room = length - 20 - 2 * WAIT - 6
-    number, tail = f"{seat + 1} ", ": starts here"
-    name = T.fit(view["names"][seat], 18, room - T.text_width(number + tail, 18))
-    label = T.fit(number + name + tail, 18, room)
+    label, room = band_label(view, seat)
     if edge in ("bottom", "top"):
         T.text(d, (band[0] + 10, (band[1] + band[3]) / 2), label, 18, T.INK, "lm")
     else:  # a side band: the label runs along it, rotated

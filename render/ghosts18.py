@@ -53,6 +53,22 @@ def _static_board() -> Image.Image:
     return img
 
 
+def portal_parts(colour: str, facing: str) -> tuple[str, tuple, tuple]:
+    """A portal's label ("wall" or its facing), the bar on its open side and the label's
+    plate: on the chamber's edge away from the bar (the top when the portal faces down)."""
+    box = _cell_box(B.PORTAL_CELL[colour])
+    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    dx, dy = B.DIRECTIONS[facing]
+    half = CELL / 2 - 8
+    bx, by = cx + dx * half, cy + dy * half
+    vertical = (bx - 6, cy - half, bx + 6, cy + half)  # on the left or right side
+    bar = vertical if dx else (cx - half, by - 6, cx + half, by + 6)
+    label = "wall" if B.faced_cell(colour, facing) is None else facing
+    side = T.text_width(label, 16) / 2 + 5
+    top = box[1] + 2 if facing == "down" else box[3] - 22
+    return label, bar, (cx - side, top, cx + side, top + 20)
+
+
 def _portal(draw: ImageDraw.ImageDraw, colour: str, facing: str) -> None:
     box = _cell_box(B.PORTAL_CELL[colour])
     cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
@@ -60,24 +76,16 @@ def _portal(draw: ImageDraw.ImageDraw, colour: str, facing: str) -> None:
     draw.ellipse((cx - r, cy - r, cx + r, cy + r), outline=COLOUR[colour], width=10)
     T.text(draw, (cx, cy), LETTER[colour], 30, T.WHITE, "mm")
     dx, dy = B.DIRECTIONS[facing]
-    # The open side: a bright bar on the side of the chamber it faces, and an arrow.
+    # The open side: a bright bar on the side of the chamber it faces, and an arrow; the
+    # label, white on a dark plate, on the chamber's edge away from the bar.
+    label, bar, plate = portal_parts(colour, facing)
+    draw.rectangle(bar, fill=COLOUR[colour])
     half = CELL / 2 - 8
-    bx, by = cx + dx * half, cy + dy * half
-    if dx:
-        draw.rectangle((bx - 6, cy - half, bx + 6, cy + half), fill=COLOUR[colour])
-    else:
-        draw.rectangle((cx - half, by - 6, cx + half, by + 6), fill=COLOUR[colour])
     tip = (cx + dx * (half - 14), cy + dy * (half - 14))
     base = (cx + dx * (r + 4), cy + dy * (r + 4))
     draw.line((base, tip), fill=T.WHITE, width=5)
-    wall = B.faced_cell(colour, facing) is None
-    # White on a dark plate, at the chamber's edge away from the bar: at the bottom, or at
-    # the top when the portal faces down (the bar is then along the bottom edge).
-    label = "wall" if wall else facing
-    half = T.text_width(label, 16) / 2 + 5
-    top = box[1] + 2 if facing == "down" else box[3] - 22
-    draw.rounded_rectangle((cx - half, top, cx + half, top + 20), 5, fill=T.NIGHT)
-    T.text(draw, (cx, top + 10), label, 16, T.WHITE, "mm")
+    draw.rounded_rectangle(plate, 5, fill=T.NIGHT)
+    T.text(draw, (cx, plate[1] + 10), label, 16, T.WHITE, "mm")
 
 
 def draw(view: dict) -> Image.Image:
@@ -111,6 +119,13 @@ def caption(view: dict) -> list[str]:
 def _header(d: ImageDraw.ImageDraw, view: dict) -> None:
     goal = "any 3 ghosts out" if view["variant"] == "short" else "one of each colour out"
     T.text(d, (40, 24), f"18 Ghosts: {goal}", 34, T.INK)
+
+
+def row_spacing(n: int) -> tuple[float, float]:
+    """(step, radius) for a row of n tokens in the panel: within the panel, and apart by a
+    gap that stays visible in an 800-pixel replay (two thirds of this size)."""
+    step = min(36.0, ROW_WIDTH / max(1, n - 1))
+    return step, min(15.0, step / 2 - 4)
 
 
 def _status(view: dict) -> str:
@@ -152,8 +167,7 @@ def _side_panel(d: ImageDraw.ImageDraw, view: dict, names: list[str]) -> None:
             # Up to 9 tokens (all to place): spaced to fit the panel, never past its edge,
             # with a gap between them that stays visible in an 800-pixel replay.
             n = sum(counts.values())
-            step = min(36.0, ROW_WIDTH / max(1, n - 1))
-            r = min(15.0, step / 2 - 4)
+            step, r = row_spacing(n)
             xx = x + 110
             for colour in B.COLOURS:
                 for _ in range(counts[colour]):

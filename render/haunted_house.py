@@ -119,10 +119,7 @@ def _floor(d: ImageDraw.ImageDraw, floor: dict, f: int, x: int, y: int, w: int) 
     ink = T.INK if lit else T.WHITE
     T.text(d, (x + 8, y + 6), f"F{f}", 20, ink)
     T.text(d, (x + w - 8, y + 6), "LIT" if lit else "dark", 18, ink, "ra")
-    slot_w = (w - 66) // 2
-    for i in range(2):
-        sx = x + 8 + i * (slot_w + 8)
-        box = (sx, y + 32, sx + slot_w, y + FLOOR_H - 8)
+    for i, box in enumerate(slot_boxes(x, y, w)):
         if i < len(floor["rooms"]):
             kind = floor["rooms"][i]
             d.rounded_rectangle(box, 8, fill=CARD, outline=T.INK, width=2)
@@ -138,12 +135,27 @@ def _floor(d: ImageDraw.ImageDraw, floor: dict, f: int, x: int, y: int, w: int) 
         cat_icon(d, (tx, y + FLOOR_H - 24 - k * 40), 18)
 
 
-def _incoming(d: ImageDraw.ImageDraw, x: int, y: int, w: int, ghosts: int) -> None:
-    """The ghost in flight, ringed until a cat answers: in the floor's column of ghosts,
-    where it will stay if nothing stops it (never over the rooms), named on the floor's
-    top line."""
+def slot_boxes(x: int, y: int, w: int) -> list[tuple[int, int, int, int]]:
+    """A floor's two room slots, left of its column of ghosts and cats."""
+    slot_w = (w - 66) // 2
+    return [
+        (x + 8 + i * (slot_w + 8), y + 32, x + 8 + i * (slot_w + 8) + slot_w, y + FLOOR_H - 8)
+        for i in range(2)
+    ]
+
+
+def incoming_ring(x: int, y: int, w: int, ghosts: int) -> tuple[float, float, float, float]:
+    """The ring of the ghost in flight: in the floor's column of ghosts, where it will stay
+    if nothing stops it, never over the rooms."""
     cx, cy = x + w - 27, y + 54 + ghosts * 40
-    d.ellipse((cx - 21, cy - 21, cx + 21, cy + 21), fill=T.HIGHLIGHT, outline=T.INK, width=3)
+    return cx - 21, cy - 21, cx + 21, cy + 21
+
+
+def _incoming(d: ImageDraw.ImageDraw, x: int, y: int, w: int, ghosts: int) -> None:
+    """The ghost in flight, ringed until a cat answers, named on the floor's top line."""
+    ring = incoming_ring(x, y, w, ghosts)
+    cx, cy = (ring[0] + ring[2]) / 2, (ring[1] + ring[3]) / 2
+    d.ellipse(ring, fill=T.HIGHLIGHT, outline=T.INK, width=3)
     ghost_icon(d, (cx, cy - 2), 15)
     label = "ghost coming"
     right = x + w - 56  # left of the column; "LIT" or "dark" stays at the floor's right
