@@ -452,3 +452,82 @@ def describe(view: dict) -> str:
     if view.get("last"):
         parts.append(f"Last: {view['last']}")
     return " ".join(parts)
+
+
+# ----- the rules picture ---------------------------------------------------------------
+def illustration() -> tuple[dict, list, str]:
+    """A castle under way with shut and open doors, a barred door, a bonus tile, a padlock
+    and a secret passage where the seeded game has them, each with a note."""
+    from render.rules import best_view
+
+    def tiles(view: dict, test) -> list[str]:
+        return sorted(name for name, t in view["tiles"].items() if test(t))
+
+    checks = (
+        lambda t: not t["open"],
+        lambda t: t["open"] and t["kind"] == "open door",
+        lambda t: t["kind"] == "barred door" and t["open"],
+        lambda t: t["kind"] in ("extra key", "extra turn") and t["open"],
+        lambda t: t["lock"],
+    )
+
+    def shows(view: dict) -> float:  # every kind of tile at once, a passage, nobody won
+        if view["winner"] is not None:
+            return -1
+        kinds = sum(bool(tiles(view, check)) for check in checks)
+        return kinds * 10 + min(1, len(view["passages"])) * 10 + sum(bool(a) for a in view["at"])
+
+    view = best_view("castle_doors", 3, 4, ["Ann", "Bob", "Cy"], shows)
+    cell = _geometry(view)[0]
+
+    def on(name: str) -> tuple[float, float]:  # the tile's right edge, clear of its words
+        _, top, right, bottom = _box(view, name)
+        return right - 4, (top + bottom) / 2 - cell * 0.08
+
+    far = {"bottom": "top", "top": "bottom", "left": "right", "right": "left"}
+    band = _band(view, view["edges"][0])
+    notes = [
+        ((band[0] - 16, (band[1] + band[3]) / 2), f"Ann starts outside this edge. The first "
+         f"to step onto an open door in the far row (the {far[view['edges'][0]]} row for "
+         "Ann) wins."),
+    ]  # fmt: skip
+    said = [
+        "A shut door (solid colour, door leaf): nobody crosses it. A key of its colour or a "
+        "skeleton key opens it, and only then is it seen what it hides.",
+        "An open door (pale, dark doorway): a turn's move is one step up, down, left or "
+        "right onto a free open door (or `enter` from your edge, `stay`).",
+        "BARRED: never crossed, unless a hacksaw cuts it (SAWN, open for good).",
+        "+KEY and +TURN: stepping onto one gives one more door to open or close, or a "
+        "whole extra turn (once for each player: tokens mark who used it).",
+        "LOCK: a padlock; nobody crosses, opens or closes it until a skeleton key takes it off.",
+    ]
+    taken = {a for a in view["at"] if a} | {c for pair in view["passages"] for c in pair}
+    marked: list[tuple[float, float]] = []
+
+    def apart(name: str) -> float:  # how far a mark on this tile is from the marks so far
+        x, y = on(name)
+        return min((abs(x - mx) + abs(y - my) for mx, my in marked), default=0)
+
+    for k, (check, text) in enumerate(zip(checks, said, strict=True)):
+        found = [n for n in tiles(view, check) if n not in taken]
+        if k < 4:  # a shut, open, barred or bonus tile: one without a padlock, if any
+            found = [n for n in found if not view["tiles"][n]["lock"]] or found
+        if not found:
+            notes.append((None, text))
+            continue
+        pick = max(found, key=apart)  # the furthest, so that no mark hides another
+        taken.add(pick)
+        marked.append(on(pick))
+        notes.append((on(pick), text))
+    if view["passages"]:  # the passage furthest from the characters and the marks
+        marked += [_centre(view, a) for a in view["at"] if a]
+        ends = []  # beside the door of one end (the corner between the tiles holds words)
+        for a, _ in view["passages"]:
+            ax, ay = _centre(view, a)
+            ends.append((ax + cell * 0.25, ay))
+        spot = max(ends, key=lambda m: min(abs(m[0] - x) + abs(m[1] - y) for x, y in marked))
+        notes.append((spot, "A secret passage joins two diagonal tiles for everyone: step "
+                      "along it when both doors are open."))  # fmt: skip
+    notes.append(((PANEL_X - 26, 92), "A turn: draw up to 4 cards, play one (keys, skeleton "
+                  "keys, padlocks, passages, hacksaws, nets) or throw one away, then move."))  # fmt: skip
+    return view, notes, "Castle Doors: how to read the board"

@@ -141,9 +141,13 @@ def _status(view: dict) -> str:
     return f"{who} to play."
 
 
+PANEL_X, PANEL_Y, SEAT_H = 790, 100, 230  # the players' panels, one under the other
+ROW_Y = (52, 96, 140)  # the rows "out", "dungeon" and "to place", down from a panel's top
+
+
 def _side_panel(d: ImageDraw.ImageDraw, view: dict, names: list[str]) -> None:
-    x = 790
-    y = 100
+    x = PANEL_X
+    y = PANEL_Y
     for seat in (0, 1):
         acting = seat in view["to_act"]
         won = view["winner"] == seat
@@ -174,7 +178,7 @@ def _side_panel(d: ImageDraw.ImageDraw, view: dict, names: list[str]) -> None:
                     T.token(d, (xx, yy + 18), r, SHAPES[seat], COLOUR[colour], LETTER[colour])
                     xx += step
             yy += 44
-        y += 230
+        y += SEAT_H
     y = T.legend(d, x, y, [
         ("circle", "", T.WHITE, f"round: {names[0]} (A)"),
         ("square", "", T.WHITE, f"square: {names[1]} (B)"),
@@ -213,3 +217,42 @@ def describe(view: dict) -> str:
     if view.get("last"):
         parts.append(f"Last: {view['last']}")
     return " ".join(parts)
+
+
+# ----- the rules picture ---------------------------------------------------------------
+def illustration() -> tuple[dict, list, str]:
+    """A game under way, with notes on the portals, the ghosts, mirrors, fights, the
+    dungeon and the goal (render/rules.py draws them)."""
+    from render.rules import best_view
+
+    def shows(view: dict) -> float:  # a busy board, ghosts in a dungeon, none out yet
+        if view["phase"] != "play" or any(sum(c.values()) for c in view["escaped"]):
+            return -1
+        return min(2, sum(view["dungeon"][0].values())) * 100 + len(view["board"])
+
+    view = best_view("ghosts18", 2, 7, ["Ann", "Bob"], shows)
+    ghost = next(cell for cell, (owner, _) in sorted(view["board"].items()) if owner == 0)
+    legend_y = PANEL_Y + 2 * SEAT_H
+
+    def corner(cell: str) -> tuple[float, float]:
+        box = _cell_box(cell)
+        return box[2] - 20, box[1] + 20
+
+    left = PANEL_X - 18  # marks left of the side panel, clear of its words
+    notes = [
+        (corner(B.PORTAL_CELL["yellow"]), "A portal: its bar is the open side. A ghost of the "
+         "portal's colour standing in the chamber the bar faces escapes at once and is out "
+         "for good. Facing the castle wall, nobody can escape there."),
+        (corner(ghost), "A ghost: round ones are Ann's (A), square ones Bob's (B); the letter "
+         "is its colour. A turn: step one chamber up, down, left or right, whatever the "
+         "carpet (at set-up each ghost goes on a carpet of its own colour)."),
+        (corner("b2"), "Mirror chambers: a ghost on one may jump to any other empty mirror."),
+        ((left, legend_y + 82), "Stepping onto a ghost of another colour is a fight: red "
+         "beats blue, blue beats yellow, yellow beats red. The loser goes to its owner's "
+         "dungeon, and the portal of its colour turns a quarter clockwise."),
+        ((left, PANEL_Y + ROW_Y[1] + 18), "The dungeon: beaten ghosts. Instead of moving "
+         "you may release one; your opponent puts it back on a carpet of its colour."),
+        ((left, PANEL_Y + ROW_Y[0] + 18), "Out: escaped ghosts. The first with a red, a "
+         "blue and a yellow ghost out wins (variant=short: any three)."),
+    ]  # fmt: skip
+    return view, notes, "18 Ghosts: how to read the board"

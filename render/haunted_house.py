@@ -321,3 +321,69 @@ def describe(view: dict) -> str:
     if view.get("last"):
         parts.append(f"Last: {view['last']}")
     return " ".join(parts)
+
+
+# ----- the rules picture ---------------------------------------------------------------
+def illustration() -> tuple[dict, list, str]:
+    """Two houses under way, a lit floor, a ghost and a cat where the seeded game has them,
+    with notes on each (render/rules.py draws them)."""
+    from render.rules import best_view
+
+    def floors(view: dict):
+        for seat, house in enumerate(view["houses"]):
+            for f, floor in enumerate(house, start=1):
+                yield seat, f, floor
+
+    def shows(view: dict) -> float:
+        if view.get("winner") is not None or view.get("window"):
+            return -1
+        found = list(floors(view))
+        return (
+            any(fl["lit"] for _, _, fl in found) * 100
+            + any(fl["ghosts"] for _, _, fl in found) * 100
+            + any(fl["cats"] for _, _, fl in found) * 100
+            + sum(len(fl["rooms"]) for _, _, fl in found)
+        )
+
+    view = best_view("haunted_house", 2, 5, ["Ann", "Bob"], shows)
+    width, x0 = _column(view)
+    w = width - 16
+
+    def floor_top(seat: int, f: int) -> tuple[float, float]:
+        return x0 + seat * width, TOP + ROOF + (3 - f) * FLOOR_H
+
+    notes = []
+    fx, fy = floor_top(0, 1)
+    notes.append(((fx + 70, fy + 14), "A house: floors 1 to 3 (1 at the bottom), two rooms "
+                  "each. A turn: play room cards onto your lowest floor that is not full, as "
+                  "many as you like, then `done`; or play one other card."))  # fmt: skip
+    lit = next(((s, f) for s, f, fl in floors(view) if fl["lit"]), None)
+    text = ("LIT: a floor lit with 2 or 3 cards showing 5 bulbs or more (the floors below "
+            "fully explored). A lit floor holds against one ghost; a second takes it.")  # fmt: skip
+    if lit:
+        lx, ly = floor_top(*lit)
+        notes.append(((lx + w - 70, ly + 16), text))
+    else:
+        notes.append((None, text))
+    ghost = next(((s, f) for s, f, fl in floors(view) if fl["ghosts"]), None)
+    text = ("A ghost, sent to an opponent's highest floor with a room: on a dark floor it "
+            "takes that floor's rooms at once (unless a cat from hand answers it).")  # fmt: skip
+    if ghost:
+        gx, gy = floor_top(*ghost)
+        notes.append(((gx + w - 64, gy + 54), text))
+    else:
+        notes.append((None, text))
+    cat = next(((s, f) for s, f, fl in floors(view) if fl["cats"]), None)
+    text = "A cat guards its floor: a ghost arriving there is chased away, and both go."
+    if cat:
+        cx, cy = floor_top(*cat)
+        notes.append(((cx + w - 64, cy + FLOOR_H - 24), text))
+    else:
+        notes.append((None, text))
+    hx, _ = floor_top(1, 1)
+    notes.append(((hx + 40, TOP + ROOF + 3 * FLOOR_H + 24), "Everyone sees how many cards "
+                  "each player holds, never which: your hand comes to you alone."))  # fmt: skip
+    notes.append(((x0 + w / 2 - 60, TOP + 30), "Explore all six rooms, then escape: each "
+                  "other player may throw a ghost at your top floor first. If no floor is "
+                  "lost, you are out and win."))  # fmt: skip
+    return view, notes, "Haunted House: how to read the table"

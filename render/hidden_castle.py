@@ -449,3 +449,58 @@ def describe(view: dict) -> str:
     parts += [f"Last: {line}" for line in _caption(view)[:-1]]
     parts.append(_status(view))
     return " ".join(parts)
+
+
+# ----- the rules picture ---------------------------------------------------------------
+def illustration() -> tuple[dict, list, str]:
+    """A game under way: the Phantom in the Gallery, guests caught on the staircase and one
+    in a chamber, with notes on each part of the board (render/rules.py draws them)."""
+    from render.rules import best_view
+
+    def shows(view: dict) -> float:
+        if view["phase"] == "over":
+            return -1
+        where = [g["where"] for g in view["guests"]]
+        return (
+            (view["phantom"]["space"] > 0) * 100
+            + min(3, where.count("stairs")) * 10
+            + min(1, where.count("chamber")) * 10
+            + min(4, where.count("gallery"))
+        )
+
+    view = best_view("hidden_castle", 3, 3, ["Ann", "Bob", "Cy"], shows)
+    x0, _, _, y1 = _space_box(1)
+    spaces = [g["pos"] for g in view["guests"] if g["where"] == "gallery"]
+    guest = min(  # a guest alone on its space: the mark beside it hides no other
+        (g for g in view["guests"] if g["where"] == "gallery" and g["pos"] != 1),
+        key=lambda g: (spaces.count(g["pos"]), g["pos"]),
+    )
+    _, gy0, gx1, _ = _space_box(guest["pos"])
+    shield = next(c for c in view["chambers"] if c["coat"] and c["exact"])
+    cx0, _, _, cy1 = _chamber_box(shield["door"])
+    phantom = view["phantom"]
+    if phantom["space"]:
+        _, py0, px1, _ = _space_box(phantom["space"])
+        phantom_at = (px1 - 12, py0 + 12)
+    else:
+        box = _row_box(view, min(phantom["climbed"], len(_stair_rows(view)) - 1))
+        phantom_at = (box[2] - 52, (box[1] + box[3]) / 2)
+    step = _row_box(view, len(_stair_rows(view)) // 2)
+    notes = [
+        ((x0 + 20, y1 - 20), "Space 1, the exit: the staircase ends here. A roll of 1, 2, 4 "
+         "or 5 moves one of your guests that many spaces clockwise round the 28-space "
+         "Gallery. Ending on the Phantom's space gets it caught."),
+        ((gx1 - 12, gy0 + 12), "A guest: its owner's colour and shape, and its letter "
+         "(`move c`). Guests may share a space."),
+        ((cx0 + 16, cy1 - 16), "A chamber opens off "
+         "its doorway once the Phantom is in the Gallery: one guest each, safe there. A "
+         "shield's points count when a guest enters ('=': only with the exact roll)."),
+        (phantom_at, "The Phantom. A roll of the Phantom moves it as far as the clock says: "
+         "up the staircase, into the Gallery at the exit, and on clockwise, catching every "
+         "guest on every space it passes or lands on."),
+        ((step[2] - 110, (step[1] + step[3]) / 2), "The staircase: caught guests wait on its "
+         "steps, the first on +10, and their owners score the step (see the key at the right)."),
+        ((90, STRIP_Y - 2), "The clock moves on each time the Phantom reaches or passes the "
+         "exit. The game ends at 5:00, or when a score reaches 46: the lowest score wins."),
+    ]  # fmt: skip
+    return view, notes, "Escape from the Hidden Castle: how to read the board"
