@@ -1,17 +1,29 @@
-# The README's two commands. Both create .venv and install the project when needed.
+# The README's two commands. Both create .venv and install the project when needed: `run`
+# only what the bot needs, `test` the test tools too (either may come first).
 PYTHON ?= python3
 VENV := .venv
+RUNTIME := $(VENV)/.installed-runtime
+# the project with its dev extras (pytest, ruff, hadolint, hypothesis): for test and lint
 STAMP := $(VENV)/.installed
 
 .PHONY: run test lint format bench clean postgres
 
-$(STAMP): pyproject.toml
-	@test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV)
+# Debian and Ubuntu ship Python's venv module apart: a failed venv is removed, so that the
+# next try starts afresh once python3-venv is installed.
+$(VENV)/bin/python:
+	@$(PYTHON) -m venv $(VENV) || { rm -rf $(VENV); echo "Could not create $(VENV) with \
+	$(PYTHON) (3.11 or newer, with its venv module: apt-get install python3-venv)"; exit 1; }
 	$(VENV)/bin/python -m pip install --quiet --upgrade pip
-	$(VENV)/bin/python -m pip install --quiet -e ".[dev]"
-	@touch $(STAMP)
 
-run: $(STAMP)
+$(RUNTIME): pyproject.toml | $(VENV)/bin/python
+	$(VENV)/bin/python -m pip install --quiet -e .
+	@touch $(RUNTIME)
+
+$(STAMP): pyproject.toml | $(VENV)/bin/python
+	$(VENV)/bin/python -m pip install --quiet -e ".[dev]"
+	@touch $(STAMP) $(RUNTIME)
+
+run: $(RUNTIME)
 	$(VENV)/bin/escape-bot run
 
 test: $(STAMP) postgres

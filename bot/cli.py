@@ -4,19 +4,26 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import logging
 import os
+import sqlite3
 import sys
 from pathlib import Path
 
+from bot.log_setup import configure_logging
 from bot.settings import Settings, load_dotenv
+from bot.startup_errors import EXIT_DAMAGED, EXIT_DATABASE, EXIT_SETTINGS, StartupError
 from bot.store.errors import DamagedStore, StoreError
 
 NO_TOKEN = """No chat platform is configured, so Escape offers local play in this terminal.
 To run it in chat, set DISCORD_TOKEN and/or TELEGRAM_TOKEN (see .env.example and the README),
 then `make run` again."""
 
-EXIT_DAMAGED = 3  # the database file is damaged: restarting will not help (systemd: no restart)
+# Without a token, `run` offers local play; with no terminal either (a service, a pipe)
+# nobody could play, so it is a missing setting, not a quiet success.
+NOTHING_TO_RUN = (
+    "escape-bot: nothing to run: set DISCORD_TOKEN or TELEGRAM_TOKEN (see .env.example), "
+    "or run it in a terminal for local play"
+)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -53,10 +60,7 @@ def main(argv: list[str] | None = None) -> int:
     copy.add_argument("destination", help="SQLite file or postgresql:// URL")
     args = parser.parse_args(argv)
     settings = Settings.from_env()
-    logging.basicConfig(
-        level=getattr(logging, settings.log_level, logging.INFO),
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
+    redactor = configure_logging(settings)
     command = args.command or "run"
     try:
         if command == "play":
@@ -81,6 +85,9 @@ def main(argv: list[str] | None = None) -> int:
         if command == "migrate-db":
             return asyncio.run(_migrate_db(args.source, args.destination))
         if not settings.has_platform:
+            if not sys.stdin.isatty():
+                print(NOTHING_TO_RUN, file=sys.stderr, flush=True)
+                return EXIT_SETTINGS
             print(NO_TOKEN, flush=True)
             return asyncio.run(_play(settings.db_path, settings.pictures_dir, None, [], None))
         from bot.runner import serve
@@ -98,12 +105,15 @@ def main(argv: list[str] | None = None) -> int:
             # shutdown abort on the stdin lock, so leave now.
             os._exit(130)
         return 130
+    except StartupError as exc:  # a token refused, a platform unreachable: one line, no trace
+        print(f"escape-bot: {redactor.redact(str(exc))}", file=sys.stderr, flush=True)
+        return exc.exit_status
     except DamagedStore as exc:  # found at start: the message names the file and the restore
         print(exc, file=sys.stderr, flush=True)
         return EXIT_DAMAGED
     except StoreError as exc:  # cannot be opened, or newer than this code: stop at once
         print(f"escape-bot: {exc}", file=sys.stderr, flush=True)
-        return 2
+        return EXIT_DATABASE
 
 
 async def _play(
@@ -129,9 +139,24 @@ async def _backup(db: Path | str, destination: Path) -> int:
     from bot.store import Store
     from bot.store.database import redact
 
+    # `backup backups/escape-$(date +%F).sqlite3` on a fresh install: make the folder, and
+    # if the destination still cannot be written, say that it is the destination (SQLite's
+    # own "unable to open database file" reads as if the live database were broken).
+    try:
+        destination.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        print(f"escape-bot: cannot create {destination.parent} for the backup: {exc.strerror}",
+              file=sys.stderr, flush=True)  # fmt: skip
+        return 1
     store = await Store.open(db)
     try:
         await store.backup(destination)
+    except DamagedStore:  # the live database: its own message and status
+        raise
+    except (OSError, sqlite3.Error, StoreError) as exc:  # the destination: SQLite's own
+        print(f"escape-bot: cannot write the backup to {destination}: {exc}",
+              file=sys.stderr, flush=True)  # fmt: skip
+        return 1
     finally:
         await store.close()
     print(f"Backed up {redact(db)} to {destination}")

@@ -2,11 +2,25 @@
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import os
-from dataclasses import dataclass, field
+import re
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 import dotenv
+
+
+def webhook_secret(token: str) -> str:
+    """The Telegram webhook secret when none is set: the same in every worker and at every
+    start, and unguessable without the bot token (which could do anything anyway)."""
+    return hmac.new(token.encode(), b"escape webhook secret", hashlib.sha256).hexdigest()
+
+
+def redact_url(target: Path | str) -> str:
+    """A database name fit for a log line: a URL's password hidden."""
+    return re.sub(r"(://[^:/@]*):[^@]*@", r"\1:***@", str(target))
 
 
 def load_dotenv(path: Path = Path(".env")) -> None:
@@ -37,6 +51,13 @@ def _seconds(value: str) -> float:
     if not 1 <= seconds <= 3600:
         raise ValueError(f"ESCAPE_TIMER_INTERVAL is seconds from 1 to 3600, not {value!r}")
     return seconds
+
+
+def _tries(value: str) -> int:
+    value = value.strip() or "4"
+    if not value.isdigit() or not 1 <= int(value) <= 20:
+        raise ValueError(f"ESCAPE_CONNECT_TRIES is a number from 1 to 20, not {value!r}")
+    return int(value)
 
 
 def _database(value: str) -> Path | str:
@@ -82,6 +103,15 @@ class Settings:
     telegram_webhook_secret: str = ""
     default_pace: str = "normal"
     timer_interval: float = 30.0
+    connect_tries: int = 4
+
+    def __repr__(self) -> str:
+        """Without the tokens and secrets: a settings object may end up in a log line."""
+        hidden = {"discord_token", "telegram_token", "telegram_webhook_secret", "db_path"}
+        shown = [
+            f"{f.name}={getattr(self, f.name)!r}" for f in fields(self) if f.name not in hidden
+        ]
+        return f"Settings(db_path={redact_url(self.db_path)!r}, {', '.join(shown)})"
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Settings:
@@ -107,8 +137,20 @@ class Settings:
             telegram_webhook_secret=e.get("TELEGRAM_WEBHOOK_SECRET", "").strip(),
             default_pace=_pace(e.get("ESCAPE_PACE", "normal")),
             timer_interval=_seconds(e.get("ESCAPE_TIMER_INTERVAL", "30")),
+            connect_tries=_tries(e.get("ESCAPE_CONNECT_TRIES", "4")),
         )
 
     @property
     def has_platform(self) -> bool:
         return bool(self.discord_token or self.telegram_token)
+
+    def secrets(self) -> list[str]:
+        """What must never reach a log line or an error: the tokens, the webhook secret (set,
+        or the one derived from the token) and a database URL's password."""
+        found = [self.discord_token, self.telegram_token, self.telegram_webhook_secret]
+        if self.telegram_token:
+            found.append(webhook_secret(self.telegram_token))
+        password = re.search(r"://[^:/@]*:([^@]+)@", str(self.db_path))
+        if password:
+            found.append(password.group(1))
+        return [s for s in found if s]

@@ -1,8 +1,10 @@
-"""Views to pictures: `board_png(game_id, view)` and an alt-text `describe(game_id, view)`.
+"""Views to pictures: `board_png(game_id, view)` and an alt-text `describe(game_id, view)`;
+`rules_png(game_id)`, the picture for a game's rules.
 
-Each game has a module `render/<game_id>.py` with `draw(view) -> PIL.Image` and
-`describe(view) -> str`. Renderers draw views, never states, so a public picture
-cannot show a secret.
+Each game has a module `render/<game_id>.py` with `draw(view) -> PIL.Image` (the board
+and its caption: `board(view)` and `caption(view)`), `describe(view) -> str` and
+`illustration()`, the worked example of its rules picture. Renderers draw views, never
+states, so a public picture cannot show a secret.
 """
 
 from __future__ import annotations
@@ -30,4 +32,21 @@ def describe(game_id: str, view: dict) -> str:
     return _module(game_id).describe(view)
 
 
-__all__ = ["board_png", "describe"]
+def rules_png(game_id: str) -> bytes:
+    """The rules picture: a sample board with numbered marks and a key saying what each
+    marked thing is and does (render/rules.py)."""
+    from render.rules import rules_png as drawn
+
+    _module(game_id)  # KeyError for a game without a renderer, as board_png
+    return drawn(game_id)
+
+
+def describe_rules(game_id: str) -> str:
+    """The rules picture's alt text: what each numbered mark shows."""
+    from render.rules import rules_alt
+
+    _module(game_id)
+    return rules_alt(game_id)
+
+
+__all__ = ["board_png", "describe", "describe_rules", "rules_png"]

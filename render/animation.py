@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from PIL import Image, ImageDraw
 
 from render import _module
-from render.toolkit import INK, NIGHT, PANEL, PAPER, WHITE, _palette_image, font, text, to_png
+from render.toolkit import INK, NIGHT, PANEL, PAPER, WHITE, _palette_image, fit, text, to_png
 from render.toolkit import wrap as wrap_text
 
 GIF_WIDTH = 800  # phones show about this many pixels across without zooming
@@ -29,45 +29,63 @@ Frame = tuple[dict, str, str]  # (public view, heading "Move 3 of 12", what happ
 
 
 def _board(game_id: str, view: dict, width: int) -> Image.Image:
-    img = _module(game_id).draw(view).convert("RGB")
+    """The board without its own caption: the frame's band is the one caption (a board's
+    footer above the band would say the move twice)."""
+    img = _module(game_id).board(view).convert("RGB")
     if img.width != width:
         size = (width, round(img.height * width / img.width))
         img = img.resize(size, Image.Resampling.BILINEAR, reducing_gap=2.0)
     return img
 
 
-def _band(width: int) -> tuple[int, int]:
-    """(font size, band height) for a caption of CAPTION_LINES lines plus a heading."""
-    size = max(16, round(width / 30))
-    return size, 16 + round(size * 1.3) * (CAPTION_LINES + 1)
+def _size(width: int) -> int:
+    return max(16, round(width / 30))
 
 
-def _compose(board: Image.Image, heading: str, caption: str, height: int) -> Image.Image:
+def _lines(game_id: str, view: dict, caption: str, width: int) -> list[str]:
+    """The caption's lines, at most CAPTION_LINES. A board with nothing public to tell (the
+    opening, a secret move) says what the board itself says comes next ("Set-up: Ann places
+    a ghost."), rather than a placeholder."""
+    size = _size(width)
+    said = caption or _module(game_id).caption(view)[-1]
+    lines = wrap_text(said, size, width - 32)
+    if len(lines) > CAPTION_LINES:
+        lines = lines[:CAPTION_LINES]
+        lines[-1] = fit(lines[-1].rstrip(". ") + "…", size, width - 32)
+    return lines
+
+
+def _band(width: int, lines: int) -> int:
+    """The band's height for a heading and `lines` lines of caption."""
+    return 16 + round(_size(width) * 1.3) * (lines + 1)
+
+
+def _compose(
+    board: Image.Image, heading: str, lines: list[str], height: int, band: int
+) -> Image.Image:
     width = board.width
-    size, band = _band(width)
+    size = _size(width)
     out = Image.new("RGB", (width, height + band), PAPER)
     out.paste(board, (0, 0))
     draw = ImageDraw.Draw(out)
     draw.rectangle((0, height, width, height + band), fill=NIGHT)
     y = height + 8
-    text(draw, (16, y), heading, size, WHITE)
-    y += round(size * 1.3)
-    lines = wrap_text(caption or "(no public change)", size, width - 32)
-    if len(lines) > CAPTION_LINES:
-        lines = lines[:CAPTION_LINES]
-        lines[-1] = lines[-1][: max(0, len(lines[-1]) - 1)].rstrip(". ") + "…"
+    text(draw, (16, y), fit(heading, size, width - 32), size, WHITE)
     for line in lines:
-        text(draw, (16, y), line, size, WHITE)
         y += round(size * 1.3)
+        text(draw, (16, y), line, size, WHITE)
     return out
 
 
 def frame_images(game_id: str, frames: Sequence[Frame], width: int) -> list[Image.Image]:
+    """The frames, all of one size (the tallest board, the longest caption)."""
     boards = [_board(game_id, view, width) for view, _, _ in frames]
+    captions = [_lines(game_id, view, caption, width) for view, _, caption in frames]
     height = max(b.height for b in boards)
+    band = _band(width, max(len(lines) for lines in captions))
     return [
-        _compose(board, heading, caption, height)
-        for board, (_, heading, caption) in zip(boards, frames, strict=True)
+        _compose(board, heading, lines, height, band)
+        for board, lines, (_, heading, _) in zip(boards, captions, frames, strict=True)
     ]
 
 
@@ -125,31 +143,33 @@ def replay_gif(
 
 
 # ----- leaderboards -------------------------------------------------------------------
+LEADER_WIDTH = 1000
+NUMBER_COLUMN = 150  # each number column's width; its numbers end at its right edge
+
+
 def leaderboard_png(title: str, header: Sequence[str], rows: Sequence[Sequence[str]]) -> bytes:
-    """A plain table: rank, name, and the columns given; large type for phones."""
-    width, size, pad = 1000, 30, 24
+    """A plain table: rank, name, and the columns given (numbers, right-aligned); large
+    type for phones. A name takes the width the numbers leave, and is cut there."""
+    width, size, pad = LEADER_WIDTH, 30, 24
     row_h = round(size * 1.6)
     height = pad * 2 + row_h * (len(rows) + 2) + 10
     img = Image.new("RGB", (width, height), PAPER)
     draw = ImageDraw.Draw(img)
-    text(draw, (pad, pad), title, size + 6, INK)
-    columns = [pad, pad + 70] + [
-        width - pad - 150 * (len(header) - 1 - i) for i in range(1, len(header))
-    ]
+    text(draw, (pad, pad), fit(title, size + 6, width - 2 * pad), size + 6, INK)
+    numbers = len(header) - 1
+    rights = [width - pad - NUMBER_COLUMN * (numbers - 1 - i) for i in range(numbers)]
+    name_x = pad + 70
+    name_width = (rights[0] - NUMBER_COLUMN if rights else width - pad) - 20 - name_x
     y = pad + row_h + 10
     draw.rectangle((0, y - 6, width, y + row_h - 6), fill=PANEL)
-    for x, label in zip(columns, ["#", *header], strict=False):
-        text(draw, (x, y), label, size, INK)
-    for rank, row in enumerate(rows, start=1):
-        y += row_h
-        name_width = columns[2] - columns[1] - 20 if len(columns) > 2 else width - columns[1]
-        cells = [str(rank), _fit(row[0], size, name_width), *row[1:]]
-        for x, cell in zip(columns, cells, strict=False):
-            text(draw, (x, y), cell, size, INK)
+    cells_of = [["#", header[0], *header[1:]]] + [
+        [str(rank), row[0], *row[1:]] for rank, row in enumerate(rows, start=1)
+    ]
+    for n, cells in enumerate(cells_of):
+        if n:
+            y += row_h
+        text(draw, (pad, y), cells[0], size, INK)
+        text(draw, (name_x, y), fit(cells[1], size, name_width), size, INK)
+        for right, cell in zip(rights, cells[2:], strict=False):
+            text(draw, (right, y), fit(cell, size, NUMBER_COLUMN - 16), size, INK, "ra")
     return to_png(img)
-
-
-def _fit(name: str, size: int, width_px: int) -> str:
-    while name and font(size).getlength(name) > width_px:
-        name = name[:-2] + "…"
-    return name

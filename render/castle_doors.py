@@ -24,6 +24,9 @@ CARD_NAME = {"key red": "red key", "key blue": "blue key", "key green": "green k
              "passage": "secret passage", "hacksaw": "hacksaw", "net": "net"}  # fmt: skip
 PANEL_X = 790
 MARGIN = 74  # room outside each edge for waiting characters
+LETTER_BOTTOM = 26  # the tile's letter and name sit above this line, its state below
+STATE_TOP = 21  # the state line's top, up from the tile's bottom
+RING = 4  # the white ring around a character
 TOP = 64  # title band
 HEIGHT = 930
 
@@ -52,15 +55,6 @@ def _box(view: dict, cell_name: str) -> tuple[int, int, int, int]:
 def _centre(view: dict, cell_name: str) -> tuple[float, float]:
     b = _box(view, cell_name)
     return (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
-
-
-def _fit(text: str, size: int, width: float) -> str:
-    """`text`, cut with an ellipsis if it would run wider than `width` pixels."""
-    if T.text_width(text, size) <= width:
-        return text
-    while text and T.text_width(text + "…", size) > width:
-        text = text[:-1]
-    return text.rstrip() + "…"
 
 
 def _fit_size(text: str, width: float, largest: int = 16, smallest: int = 11) -> int:
@@ -138,8 +132,8 @@ def _labels(d: ImageDraw.ImageDraw, view: dict, name: str, t: dict, net: int) ->
     colour = COLOUR.get(t["colour"], T.GREY)
     fill = T._mix(colour, T.PAPER, 0.55) if t["open"] else colour
     ink = _ink_on(fill)
-    d.rectangle((left + 5, top + 5, left + 26, top + 29), fill=fill)
-    T.text(d, (left + 8, top + 5), LETTER.get(t["colour"], "?"), 22, ink)
+    d.rectangle((left + 5, top + 5, left + 24, top + LETTER_BOTTOM), fill=fill)
+    T.text(d, (left + 8, top + 6), LETTER.get(t["colour"], "?"), 19, ink)
     width = T.text_width(name, 18)
     d.rectangle((right - 10 - width, top + 5, right - 5, top + 26), fill=fill)
     T.text(d, (right - 8, top + 6), name, 18, ink, "ra")
@@ -197,18 +191,74 @@ def _passage(d: ImageDraw.ImageDraw, view: dict, a: str, b: str) -> None:
     T.token(d, (mx, my), 13, "diamond", T.PURPLE, "P")
 
 
+WAIT = 34  # a waiting character's centre, in from the far end of its band
+
+
+def character_spot(view: dict, seat: int) -> tuple[tuple[float, float], float]:
+    """A character's centre and radius (its white ring is RING wider). On a tile: between
+    the tile's letter and name above and its state below, covering neither. Outside: at
+    the end of its band away from the label."""
+    where = view["at"][seat]
+    if not where:
+        return _edge_spot(view, view["edges"][seat]), 22
+    cell = _geometry(view)[0]
+    left, top, right, bottom = _box(view, where)
+    free_top, free_bottom = top + LETTER_BOTTOM + 2, bottom - STATE_TOP - 2
+    centre = ((left + right) / 2, (free_top + free_bottom) / 2)
+    return centre, min(cell * 0.31, (free_bottom - free_top) / 2) - RING
+
+
+def band_label(view: dict, seat: int) -> tuple[str, float]:
+    """The text on a player's band ("1 Ann: starts here", the name cut to fit) and the
+    length it may take from the band's start, short of the waiting character."""
+    band = _band(view, view["edges"][seat])
+    length = (
+        (band[2] - band[0]) if view["edges"][seat] in ("bottom", "top") else (band[3] - band[1])
+    )
+    room = length - 20 - 2 * WAIT - 6
+    number, tail = f"{seat + 1} ", ": starts here"
+    name = T.fit(view["names"][seat], 18, room - T.text_width(number + tail, 18))
+    return T.fit(number + name + tail, 18, room), room
+
+
 def _edge_spot(view: dict, edge: str) -> tuple[float, float]:
+    """Where a character waits outside: at the end of its band that its label does not
+    reach (the label starts at the other end)."""
+    band = _band(view, edge)
+    mid_x, mid_y = (band[0] + band[2]) / 2, (band[1] + band[3]) / 2
+    return {
+        "bottom": (band[2] - WAIT, mid_y),
+        "top": (band[2] - WAIT, mid_y),
+        "left": (mid_x, band[1] + WAIT),  # the label reads upwards from the bottom
+        "right": (mid_x, band[3] - WAIT),  # the label reads downwards from the top
+    }[edge]
+
+
+def _band(view: dict, edge: str) -> tuple[float, float, float, float]:
     cell, x0, y0 = _geometry(view)
     w, h = view["width"] * cell, view["height"] * cell
     return {
-        "bottom": (x0 + w / 2, y0 + h + MARGIN / 2),
-        "top": (x0 + w / 2, y0 - MARGIN / 2),
-        "left": (x0 - MARGIN / 2, y0 + h / 2),
-        "right": (x0 + w + MARGIN / 2, y0 + h / 2),
+        "bottom": (x0, y0 + h + 14, x0 + w, y0 + h + MARGIN - 4),
+        "top": (x0, y0 - MARGIN + 4, x0 + w, y0 - 14),
+        "left": (x0 - MARGIN + 4, y0, x0 - 14, y0 + h),
+        "right": (x0 + w + 14, y0, x0 + w + MARGIN - 4, y0 + h),
     }[edge]
 
 
 def draw(view: dict) -> Image.Image:
+    return T.caption_bar(board(view), caption(view))
+
+
+def caption(view: dict) -> list[str]:
+    """What just happened, then whose turn; at the end the engine's announcement of the
+    winner says it all, without "Game over: X wins." after it."""
+    winner = view["winner"]
+    said = () if winner is None else (view["names"][winner], "win")
+    return T.footer(view.get("last"), _status(view), winner is not None, *said)
+
+
+def board(view: dict) -> Image.Image:
+    """The picture without its caption (a replay writes its own under each board)."""
     img, d = T.canvas(HEIGHT)
     cell, x0, y0 = _geometry(view)
     w, h = view["width"] * cell, view["height"] * cell
@@ -242,41 +292,27 @@ def draw(view: dict) -> Image.Image:
             d.rectangle((left - 2, top - 2, right + 2, bottom + 2), outline=T.INK, width=4)
             d.rectangle((left + 2, top + 2, right - 2, bottom - 2), outline=T.HIGHLIGHT, width=5)
             d.rectangle((left + 7, top + 7, right - 7, bottom - 7), outline=T.INK, width=2)
-    for seat, where in enumerate(view["at"]):
-        centre = _centre(view, where) if where else _edge_spot(view, view["edges"][seat])
-        if where:
-            centre = (centre[0], centre[1] - 6)
-        r = cell * 0.26 if where else 22
-        d.ellipse((centre[0] - r - 5, centre[1] - r - 5, centre[0] + r + 5, centre[1] + r + 5),
-                  fill=T.WHITE, outline=T.INK, width=2)  # fmt: skip
+    for seat in range(len(view["at"])):
+        centre, r = character_spot(view, seat)
+        d.ellipse((centre[0] - r - RING, centre[1] - r - RING, centre[0] + r + RING,
+                   centre[1] + r + RING), fill=T.WHITE, outline=T.INK, width=2)  # fmt: skip
         T.player_token(d, centre, r, seat, str(seat + 1))
     for name, t in view["tiles"].items():  # over the characters, so never hidden
         _used(d, view, name, t["used"])
     _panel(d, view)
-    lines = [view["last"]] if view.get("last") else []
-    lines.append(_status(view))
-    return T.caption_bar(img, lines)
+    return img
 
 
 def _edge_band(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, seat: int, edge: str) -> None:
-    cell, x0, y0 = _geometry(view)
-    w, h = view["width"] * cell, view["height"] * cell
     fill = T._mix(T.PLAYER_COLOURS[seat], T.PAPER, 0.6)
-    band = {
-        "bottom": (x0, y0 + h + 14, x0 + w, y0 + h + MARGIN - 4),
-        "top": (x0, y0 - MARGIN + 4, x0 + w, y0 - 14),
-        "left": (x0 - MARGIN + 4, y0, x0 - 14, y0 + h),
-        "right": (x0 + w + 14, y0, x0 + w + MARGIN - 4, y0 + h),
-    }[edge]
+    band = _band(view, edge)
     d.rounded_rectangle(band, 10, fill=fill, outline=T.INK, width=1)
-    label = f"{seat + 1} {view['names'][seat]}: starts here"
-    length = (band[2] - band[0]) if edge in ("bottom", "top") else (band[3] - band[1])
-    label = _fit(label, 18, length - 30)
+    # The label runs from one end; the waiting character stands at the other (_edge_spot).
+    label, room = band_label(view, seat)
     if edge in ("bottom", "top"):
         T.text(d, (band[0] + 10, (band[1] + band[3]) / 2), label, 18, T.INK, "lm")
     else:  # a side band: the label runs along it, rotated
-        length = int(band[3] - band[1])
-        strip = T.new_image((length - 20, 26), fill)
+        strip = T.new_image((int(room), 26), fill)
         T.text(T.drawer(strip), (0, 13), label, 18, T.INK, "lm")
         strip = strip.transpose(
             Image.Transpose.ROTATE_90 if edge == "left" else Image.Transpose.ROTATE_270
@@ -321,7 +357,7 @@ def _panel(d: ImageDraw.ImageDraw, view: dict) -> None:
                             fill=T.HIGHLIGHT if acting else T.PANEL, outline=T.INK, width=2)  # fmt: skip
         T.player_token(d, (x + 16, y + 22), 14, seat, str(seat + 1))
         tail = f" ({edge} edge)" + ("  < turn" if acting else "")
-        head = _fit(names[seat], 20, 340 - T.text_width(tail, 20)) + tail
+        head = T.fit(names[seat], 20, 340 - T.text_width(tail, 20)) + tail
         T.text(d, (x + 40, y + 22), head, 20, T.INK, "lm")
         T.paragraph(d, (x + 8, y + 42), ", ".join(parts), 17, 360, max_lines=2)
         y += box + 8
@@ -330,7 +366,7 @@ def _panel(d: ImageDraw.ImageDraw, view: dict) -> None:
         T.text(d, (x, y + 32), f"Top discard: {CARD_NAME[view['discard_top']]}", 18, T.DARK)
     y += 64
     if "hand" in view:
-        T.text(d, (x, y), _fit(f"Your hand ({names[view['viewer']]})", 20, 380), 20, T.INK)
+        T.text(d, (x, y), T.fit(f"Your hand ({names[view['viewer']]})", 20, 380), 20, T.INK)
         y += 28
         chosen = view["hand"].index(view["card"]) if view.get("card") in view["hand"] else -1
         for i, card in enumerate(view["hand"]):
@@ -416,3 +452,82 @@ def describe(view: dict) -> str:
     if view.get("last"):
         parts.append(f"Last: {view['last']}")
     return " ".join(parts)
+
+
+# ----- the rules picture ---------------------------------------------------------------
+def illustration() -> tuple[dict, list, str]:
+    """A castle under way with shut and open doors, a barred door, a bonus tile, a padlock
+    and a secret passage where the seeded game has them, each with a note."""
+    from render.rules import best_view
+
+    def tiles(view: dict, test) -> list[str]:
+        return sorted(name for name, t in view["tiles"].items() if test(t))
+
+    checks = (
+        lambda t: not t["open"],
+        lambda t: t["open"] and t["kind"] == "open door",
+        lambda t: t["kind"] == "barred door" and t["open"],
+        lambda t: t["kind"] in ("extra key", "extra turn") and t["open"],
+        lambda t: t["lock"],
+    )
+
+    def shows(view: dict) -> float:  # every kind of tile at once, a passage, nobody won
+        if view["winner"] is not None:
+            return -1
+        kinds = sum(bool(tiles(view, check)) for check in checks)
+        return kinds * 10 + min(1, len(view["passages"])) * 10 + sum(bool(a) for a in view["at"])
+
+    view = best_view("castle_doors", 3, 4, ["Ann", "Bob", "Cy"], shows)
+    cell = _geometry(view)[0]
+
+    def on(name: str) -> tuple[float, float]:  # the tile's right edge, clear of its words
+        _, top, right, bottom = _box(view, name)
+        return right - 4, (top + bottom) / 2 - cell * 0.08
+
+    far = {"bottom": "top", "top": "bottom", "left": "right", "right": "left"}
+    band = _band(view, view["edges"][0])
+    notes = [
+        ((band[0] - 16, (band[1] + band[3]) / 2), f"Ann starts outside this edge. The first "
+         f"to step onto an open door in the far row (the {far[view['edges'][0]]} row for "
+         "Ann) wins."),
+    ]  # fmt: skip
+    said = [
+        "A shut door (solid colour, door leaf): nobody crosses it. A key of its colour or a "
+        "skeleton key opens it, and only then is it seen what it hides.",
+        "An open door (pale, dark doorway): a turn's move is one step up, down, left or "
+        "right onto a free open door (or `enter` from your edge, `stay`).",
+        "BARRED: never crossed, unless a hacksaw cuts it (SAWN, open for good).",
+        "+KEY and +TURN: stepping onto one gives one more door to open or close, or a "
+        "whole extra turn (once for each player: tokens mark who used it).",
+        "LOCK: a padlock; nobody crosses, opens or closes it until a skeleton key takes it off.",
+    ]
+    taken = {a for a in view["at"] if a} | {c for pair in view["passages"] for c in pair}
+    marked: list[tuple[float, float]] = []
+
+    def apart(name: str) -> float:  # how far a mark on this tile is from the marks so far
+        x, y = on(name)
+        return min((abs(x - mx) + abs(y - my) for mx, my in marked), default=0)
+
+    for k, (check, text) in enumerate(zip(checks, said, strict=True)):
+        found = [n for n in tiles(view, check) if n not in taken]
+        if k < 4:  # a shut, open, barred or bonus tile: one without a padlock, if any
+            found = [n for n in found if not view["tiles"][n]["lock"]] or found
+        if not found:
+            notes.append((None, text))
+            continue
+        pick = max(found, key=apart)  # the furthest, so that no mark hides another
+        taken.add(pick)
+        marked.append(on(pick))
+        notes.append((on(pick), text))
+    if view["passages"]:  # the passage furthest from the characters and the marks
+        marked += [_centre(view, a) for a in view["at"] if a]
+        ends = []  # beside the door of one end (the corner between the tiles holds words)
+        for a, _ in view["passages"]:
+            ax, ay = _centre(view, a)
+            ends.append((ax + cell * 0.25, ay))
+        spot = max(ends, key=lambda m: min(abs(m[0] - x) + abs(m[1] - y) for x, y in marked))
+        notes.append((spot, "A secret passage joins two diagonal tiles for everyone: step "
+                      "along it when both doors are open."))  # fmt: skip
+    notes.append(((PANEL_X - 26, 92), "A turn: draw up to 4 cards, play one (keys, skeleton "
+                  "keys, padlocks, passages, hacksaws, nets) or throw one away, then move."))  # fmt: skip
+    return view, notes, "Castle Doors: how to read the board"

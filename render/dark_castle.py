@@ -104,9 +104,27 @@ def _progress(d: ImageDraw.ImageDraw, view: dict) -> None:
     elif view.get("outcome") == "lost":
         status = "The escape has failed"
     T.text(d, (x0, 76), status, 20, T.WHITE, "lm")
+    _trait_key(d, view)
 
 
-def _card(d: ImageDraw.ImageDraw, view: dict, height: int) -> None:
+def _trait_key(d: ImageDraw.ImageDraw, view: dict) -> None:
+    """What the dice's shapes mean, at the header's right under the chapters: the party's
+    counts and rolls are drawn with them."""
+    keys = ["m", "c", "w"]
+    if any(char.get("companion") for char in view["chars"]):
+        keys.append("x")  # a companion's special face
+    x = WIDTH - 20
+    for trait in reversed(keys):
+        word = TRAIT.get(trait, SPECIAL)[3].replace("the special face", "special")
+        x -= T.text_width(word, 18)
+        T.text(d, (x, 76), word, 18, T.WHITE, "lm")
+        x -= 26
+        _symbol(d, x + 12, 76, 12, trait)
+        x -= 22
+
+
+def _card(d: ImageDraw.ImageDraw, view: dict, height: int, marks: dict | None = None) -> None:
+    """The card in play; `marks` (if given) learns where its parts were drawn."""
     top = HEADER + 16
     box = (CARD_X, top, CARD_X + CARD_W, height - 16)
     card = view.get("card")
@@ -142,7 +160,7 @@ def _card(d: ImageDraw.ImageDraw, view: dict, height: int) -> None:
     if view.get("ending"):
         y = _ending(d, view, x, y, ink)
     elif cb:
-        y = _combat_block(d, cb, x, y, ink)
+        y = _combat_block(d, cb, x, y, ink, marks if marks is not None else {})
     elif view.get("options"):
         for opt in view["options"]:
             colour = ink if opt["open"] else T.GREY
@@ -156,6 +174,8 @@ def _card(d: ImageDraw.ImageDraw, view: dict, height: int) -> None:
     elif view.get("asking"):
         y = _asks(d, [view["asking"]], x, y, "NOW", ink)
     elif card.get("asks"):
+        if marks is not None:
+            marks["asks"] = (x, y + 9)
         y = _asks(d, card["asks"], x, y, "THIS CHAPTER ASKS", ink)
     cast = (view.get("relics") or {}).get("casting") or {}
     if cast.get("spells"):  # the Spell Book's holder is about to roll: the spells open now
@@ -236,7 +256,7 @@ def _log(d: ImageDraw.ImageDraw, view: dict, x: int, y_min: int, y_max: int, ink
         y += 22
 
 
-def _combat_block(d: ImageDraw.ImageDraw, cb: dict, x: int, y: int, ink) -> int:
+def _combat_block(d: ImageDraw.ImageDraw, cb: dict, x: int, y: int, ink, marks: dict) -> int:
     d.line((x, y, CARD_X + CARD_W - 24, y), fill=ink, width=2)
     y += 12
     T.text(d, (x, y), f"{cb['name']}  (round {cb['round']})", 26, ink)
@@ -249,6 +269,7 @@ def _combat_block(d: ImageDraw.ImageDraw, cb: dict, x: int, y: int, ink) -> int:
     if cb.get("text"):
         y = T.paragraph(d, (x, y), cb["text"], 20, CARD_W - 140, ink, max_lines=2)
     row = cb["row"]
+    marks["row"] = (x + 6, y + 26)
     if row:
         rx = x + 6
         for face in row[:11]:
@@ -335,8 +356,6 @@ def _party(d: ImageDraw.ImageDraw, view: dict) -> None:
         badge = "ALLY" if comp else f"P{char['seat'] + 1}"
         T.text(d, (x + 26, y + 26), badge, 12 if comp else 18, T.WHITE, "mm")
         title = char["title"] or "(choosing)"
-        name = f"{title} - {char['player']}"
-        T.text(d, (x + 54, y + 26), name[:32], 24, T.INK, "lm")
         tags = []
         if view.get("turner") == char["who"] and char["who"]:
             tags.append("YOU")
@@ -358,8 +377,15 @@ def _party(d: ImageDraw.ImageDraw, view: dict) -> None:
             tags.append(f"GIVES {ritual['gifts'][char['who']]}")
         if (relics.get("casting") or {}).get("by") == char["who"]:
             tags.append("CASTING")
+        tagged = " / ".join(tags)
         if tags:
-            T.text(d, (WIDTH - 34, y + 26), " / ".join(tags), 20, T.VERMILION, "rm")
+            T.text(d, (WIDTH - 34, y + 26), tagged, 20, T.VERMILION, "rm")
+        # The title and player's name take what the tags leave of the line; a long name is
+        # cut, never the title (it says which prisoner this is).
+        room = WIDTH - 34 - (T.text_width(tagged, 20) + 14 if tags else 0) - (x + 54)
+        head = f"{title} - "
+        name = T.fit(char["player"], 24, room - T.text_width(head, 24))
+        T.text(d, (x + 54, y + 26), T.fit(head + name, 24, room), 24, T.INK, "lm")
         # Hit points: a bar and the number.
         bar = (x + 14, y + 50, x + (196 if comp else 250), y + 74)  # a companion: room for S
         d.rectangle(bar, fill=T.WHITE, outline=T.INK, width=2)
@@ -408,6 +434,18 @@ def _plague_tally(d: ImageDraw.ImageDraw, x: int, y: int, char: dict) -> None:
 
 
 def draw(view: dict) -> Image.Image:
+    return T.caption_bar(board(view), caption(view))
+
+
+def caption(view: dict) -> list[str]:
+    """What just happened (its end, if long), then what is asked now."""
+    lines = [_tail(view["last"], 300)] if view.get("last") else []
+    lines.append(view.get("prompt") or "")
+    return [line for line in lines if line]
+
+
+def board(view: dict) -> Image.Image:
+    """The picture without its caption (a replay writes its own under each board)."""
     chars = view["chars"]
     height = max(700, HEADER + 40 + _box_height(view) * len(chars))
     img, d = T.canvas(height, WIDTH)
@@ -415,11 +453,7 @@ def draw(view: dict) -> Image.Image:
     _progress(d, view)
     _card(d, view, height)
     _party(d, view)
-    lines = []
-    if view.get("last"):
-        lines.append(_tail(view["last"], 300))
-    lines.append(view.get("prompt") or "")
-    return T.caption_bar(img, [line for line in lines if line])
+    return img
 
 
 def _tail(text: str, limit: int) -> str:
@@ -513,3 +547,50 @@ def describe(view: dict) -> str:
         )
         parts.append(f"Flaws dealt onto the prisoners: {dealt}.")
     return " ".join(parts)
+
+
+# ----- the rules picture ---------------------------------------------------------------
+def illustration() -> tuple[dict, list, str]:
+    """A fight under way (or a chapter, if the seeded game has none), with notes on the
+    chapters, the card, the enemy's row, hit points, traits and items."""
+    from render.rules import best_view
+
+    def shows(view: dict) -> float:
+        if view.get("outcome") or not view.get("card"):
+            return -1
+        cb = view.get("combat") or {}
+        return (
+            (len(cb.get("row", [])) >= 2) * 100
+            + (not cb.get("boss")) * 10
+            + min(3, view["chapters_turned"])
+        )
+
+    view = best_view("dark_castle", 2, 11, ["Ann", "Bob"], shows)
+    marks: dict = {}
+    height = max(700, HEADER + 40 + _box_height(view) * len(view["chars"]))
+    _, scratch = T.canvas(height, WIDTH)
+    _card(scratch, view, height, marks)  # only to learn where the card's parts fall
+    party_y = HEADER + 16
+    notes = [
+        ((276, 40), "15 chapters, then the boss. Between "
+         "chapters anyone may decide who turns the next one (`turn cook`); \"YOU\" on a card "
+         "is whoever turned it."),
+        ((CARD_X + CARD_W - 30, HEADER + 40), "The card: its scene, and what it asks: a "
+         "choice, a trait test (roll your die: it must show the trait), HP or items, or "
+         "a fight."),
+    ]  # fmt: skip
+    if "row" in marks:
+        rx, ry = marks["row"]
+        notes.append(((rx - 12, ry - 30), "A fight: the enemy's row of dice. Each fighter's "
+                      "die is rolled; a matching symbol removes a die of the row (a double "
+                      "removes two and blocks). An empty row beats the enemy; otherwise it "
+                      "strikes every fighter for its ATK."))  # fmt: skip
+    notes += [
+        ((PARTY_X + 2, party_y + 62), "Hit points: the moment any prisoner reaches 0, "
+         "everyone loses. Escape together or not at all."),
+        ((PARTY_X + 190, 76), "M, C, W (the key at the top right): how many faces of a "
+         "prisoner's die show Might, Cunning and Wisdom; a face with two symbols is a double."),
+        ((PARTY_X - 6, party_y + 98), "Items: used on a roll or in a fight, at any moment "
+         "you choose (`use rabbitfoot`)."),
+    ]  # fmt: skip
+    return view, notes, "Dark Castle: how to read the board"

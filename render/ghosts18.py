@@ -15,7 +15,9 @@ COLOUR = {"red": T.VERMILION, "blue": T.BLUE, "yellow": T.YELLOW}
 LETTER = {"red": "R", "blue": "B", "yellow": "Y"}
 SHAPES = ("circle", "square")  # Player A round, Player B square
 HEIGHT = 860
-ROW_WIDTH = 1170 - 20 - 900  # from the first token's centre to the last's, in the side panel
+WIDTH = T.WIDTH
+PANEL_RIGHT = 1170
+ROW_WIDTH = PANEL_RIGHT - 20 - 900  # from the first token's centre to the last's, in the panel
 
 
 def _cell_box(cell: str) -> tuple[int, int, int, int]:
@@ -51,6 +53,22 @@ def _static_board() -> Image.Image:
     return img
 
 
+def portal_parts(colour: str, facing: str) -> tuple[str, tuple, tuple]:
+    """A portal's label ("wall" or its facing), the bar on its open side and the label's
+    plate: on the chamber's edge away from the bar (the top when the portal faces down)."""
+    box = _cell_box(B.PORTAL_CELL[colour])
+    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    dx, dy = B.DIRECTIONS[facing]
+    half = CELL / 2 - 8
+    bx, by = cx + dx * half, cy + dy * half
+    vertical = (bx - 6, cy - half, bx + 6, cy + half)  # on the left or right side
+    bar = vertical if dx else (cx - half, by - 6, cx + half, by + 6)
+    label = "wall" if B.faced_cell(colour, facing) is None else facing
+    side = T.text_width(label, 16) / 2 + 5
+    top = box[1] + 2 if facing == "down" else box[3] - 22
+    return label, bar, (cx - side, top, cx + side, top + 20)
+
+
 def _portal(draw: ImageDraw.ImageDraw, colour: str, facing: str) -> None:
     box = _cell_box(B.PORTAL_CELL[colour])
     cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
@@ -58,25 +76,24 @@ def _portal(draw: ImageDraw.ImageDraw, colour: str, facing: str) -> None:
     draw.ellipse((cx - r, cy - r, cx + r, cy + r), outline=COLOUR[colour], width=10)
     T.text(draw, (cx, cy), LETTER[colour], 30, T.WHITE, "mm")
     dx, dy = B.DIRECTIONS[facing]
-    # The open side: a bright bar on the side of the chamber it faces, and an arrow.
+    # The open side: a bright bar on the side of the chamber it faces, and an arrow; the
+    # label, white on a dark plate, on the chamber's edge away from the bar.
+    label, bar, plate = portal_parts(colour, facing)
+    draw.rectangle(bar, fill=COLOUR[colour])
     half = CELL / 2 - 8
-    bx, by = cx + dx * half, cy + dy * half
-    if dx:
-        draw.rectangle((bx - 6, cy - half, bx + 6, cy + half), fill=COLOUR[colour])
-    else:
-        draw.rectangle((cx - half, by - 6, cx + half, by + 6), fill=COLOUR[colour])
     tip = (cx + dx * (half - 14), cy + dy * (half - 14))
     base = (cx + dx * (r + 4), cy + dy * (r + 4))
     draw.line((base, tip), fill=T.WHITE, width=5)
-    wall = B.faced_cell(colour, facing) is None
-    # White on a dark plate: legible over the chamber and over a yellow (or any) bar.
-    label = "wall" if wall else facing
-    half = T.text_width(label, 16) / 2 + 5
-    draw.rounded_rectangle((cx - half, box[3] - 22, cx + half, box[3] - 2), 5, fill=T.NIGHT)
-    T.text(draw, (cx, box[3] - 12), label, 16, T.WHITE, "mm")
+    draw.rounded_rectangle(plate, 5, fill=T.NIGHT)
+    T.text(draw, (cx, plate[1] + 10), label, 16, T.WHITE, "mm")
 
 
 def draw(view: dict) -> Image.Image:
+    return T.caption_bar(board(view), caption(view))
+
+
+def board(view: dict) -> Image.Image:
+    """The picture without its caption (a replay writes its own under each board)."""
     img = _static_board().copy()
     d = T.drawer(img)
     names = view["names"]
@@ -88,14 +105,27 @@ def draw(view: dict) -> Image.Image:
         T.token(d, centre, CELL * 0.3, SHAPES[owner], COLOUR[colour], LETTER[colour])
     _header(d, view)
     _side_panel(d, view, names)
-    lines = [view["last"]] if view.get("last") else []
-    lines.append(_status(view))
-    return T.caption_bar(img, lines)
+    return img
+
+
+def caption(view: dict) -> list[str]:
+    """What just happened, then whose turn; at the end the engine's "X wins with ..." says
+    it all, without "Game over: X wins." after it."""
+    winner = view["winner"]
+    said = () if winner is None else (view["names"][winner], "wins")
+    return T.footer(view.get("last"), _status(view), winner is not None, *said)
 
 
 def _header(d: ImageDraw.ImageDraw, view: dict) -> None:
     goal = "any 3 ghosts out" if view["variant"] == "short" else "one of each colour out"
     T.text(d, (40, 24), f"18 Ghosts: {goal}", 34, T.INK)
+
+
+def row_spacing(n: int) -> tuple[float, float]:
+    """(step, radius) for a row of n tokens in the panel: within the panel, and apart by a
+    gap that stays visible in an 800-pixel replay (two thirds of this size)."""
+    step = min(36.0, ROW_WIDTH / max(1, n - 1))
+    return step, min(15.0, step / 2 - 4)
 
 
 def _status(view: dict) -> str:
@@ -111,19 +141,25 @@ def _status(view: dict) -> str:
     return f"{who} to play."
 
 
+PANEL_X, PANEL_Y, SEAT_H = 790, 100, 230  # the players' panels, one under the other
+ROW_Y = (52, 96, 140)  # the rows "out", "dungeon" and "to place", down from a panel's top
+
+
 def _side_panel(d: ImageDraw.ImageDraw, view: dict, names: list[str]) -> None:
-    x = 790
-    y = 100
+    x = PANEL_X
+    y = PANEL_Y
     for seat in (0, 1):
         acting = seat in view["to_act"]
         won = view["winner"] == seat
         fill = T._mix(T.GREEN, T.PAPER, 0.5) if won else T.HIGHLIGHT if acting else T.PANEL
         d.rounded_rectangle(
-            (x - 14, y - 10, 1170, y + 200), 14, fill=fill, outline=T.INK, width=4 if won else 2
-        )
+            (x - 14, y - 10, PANEL_RIGHT, y + 200), 14, fill=fill, outline=T.INK,
+            width=4 if won else 2,
+        )  # fmt: skip
         T.token(d, (x + 16, y + 20), 16, SHAPES[seat], T.WHITE)
         tail = "  WINS" if won else "  < to act" if acting else ""
-        label = f"{'AB'[seat]}: {names[seat]}"[: 30 - len(tail)] + tail
+        room = PANEL_RIGHT - 12 - (x + 42) - T.text_width(tail, 24)
+        label = T.fit(f"{'AB'[seat]}: {names[seat]}", 24, room) + tail
         T.text(d, (x + 42, y + 20), label, 24, T.INK, "lm")
         rows = (("out", view["escaped"][seat]), ("dungeon", view["dungeon"][seat]),
                 ("to place", view["unplaced"][seat]))  # fmt: skip
@@ -132,24 +168,24 @@ def _side_panel(d: ImageDraw.ImageDraw, view: dict, names: list[str]) -> None:
             if title == "to place" and view["phase"] != "place":
                 continue
             T.text(d, (x + 4, yy + 18), title, 20, T.INK, "lm")
-            # Up to 9 tokens (all to place): spaced to fit the panel, never past its edge.
+            # Up to 9 tokens (all to place): spaced to fit the panel, never past its edge,
+            # with a gap between them that stays visible in an 800-pixel replay.
             n = sum(counts.values())
-            step = min(36.0, ROW_WIDTH / max(1, n - 1))
-            r = min(15.0, step / 2 - 1)
+            step, r = row_spacing(n)
             xx = x + 110
             for colour in B.COLOURS:
                 for _ in range(counts[colour]):
                     T.token(d, (xx, yy + 18), r, SHAPES[seat], COLOUR[colour], LETTER[colour])
                     xx += step
             yy += 44
-        y += 230
+        y += SEAT_H
     y = T.legend(d, x, y, [
         ("circle", "", T.WHITE, f"round: {names[0]} (A)"),
         ("square", "", T.WHITE, f"square: {names[1]} (B)"),
         ("circle", "R", T.VERMILION, "red beats blue"),
         ("circle", "B", T.BLUE, "blue beats yellow"),
         ("circle", "Y", T.YELLOW, "yellow beats red"),
-    ])  # fmt: skip
+    ], width=WIDTH - 20 - x)  # fmt: skip
     T.paragraph(
         d,
         (x, y + 6),
@@ -181,3 +217,42 @@ def describe(view: dict) -> str:
     if view.get("last"):
         parts.append(f"Last: {view['last']}")
     return " ".join(parts)
+
+
+# ----- the rules picture ---------------------------------------------------------------
+def illustration() -> tuple[dict, list, str]:
+    """A game under way, with notes on the portals, the ghosts, mirrors, fights, the
+    dungeon and the goal (render/rules.py draws them)."""
+    from render.rules import best_view
+
+    def shows(view: dict) -> float:  # a busy board, ghosts in a dungeon, none out yet
+        if view["phase"] != "play" or any(sum(c.values()) for c in view["escaped"]):
+            return -1
+        return min(2, sum(view["dungeon"][0].values())) * 100 + len(view["board"])
+
+    view = best_view("ghosts18", 2, 7, ["Ann", "Bob"], shows)
+    ghost = next(cell for cell, (owner, _) in sorted(view["board"].items()) if owner == 0)
+    legend_y = PANEL_Y + 2 * SEAT_H
+
+    def corner(cell: str) -> tuple[float, float]:
+        box = _cell_box(cell)
+        return box[2] - 20, box[1] + 20
+
+    left = PANEL_X - 18  # marks left of the side panel, clear of its words
+    notes = [
+        (corner(B.PORTAL_CELL["yellow"]), "A portal: its bar is the open side. A ghost of the "
+         "portal's colour standing in the chamber the bar faces escapes at once and is out "
+         "for good. Facing the castle wall, nobody can escape there."),
+        (corner(ghost), "A ghost: round ones are Ann's (A), square ones Bob's (B); the letter "
+         "is its colour. A turn: step one chamber up, down, left or right, whatever the "
+         "carpet (at set-up each ghost goes on a carpet of its own colour)."),
+        (corner("b2"), "Mirror chambers: a ghost on one may jump to any other empty mirror."),
+        ((left, legend_y + 82), "Stepping onto a ghost of another colour is a fight: red "
+         "beats blue, blue beats yellow, yellow beats red. The loser goes to its owner's "
+         "dungeon, and the portal of its colour turns a quarter clockwise."),
+        ((left, PANEL_Y + ROW_Y[1] + 18), "The dungeon: beaten ghosts. Instead of moving "
+         "you may release one; your opponent puts it back on a carpet of its colour."),
+        ((left, PANEL_Y + ROW_Y[0] + 18), "Out: escaped ghosts. The first with a red, a "
+         "blue and a yellow ghost out wins (variant=short: any three)."),
+    ]  # fmt: skip
+    return view, notes, "18 Ghosts: how to read the board"

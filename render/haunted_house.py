@@ -47,12 +47,23 @@ def _column(view: dict) -> tuple[int, int]:
 
 
 def draw(view: dict) -> Image.Image:
+    return T.caption_bar(board(view), caption(view))
+
+
+def caption(view: dict) -> list[str]:
+    """What just happened (the state is written above the houses), or the state."""
+    return [view["last"]] if view.get("last") else [_status(view)]
+
+
+def board(view: dict) -> Image.Image:
+    """The picture without its caption (a replay writes its own under each board)."""
     hand = view.get("hand")
     height = TOP + HOUSE_H + 70 + (HAND_H if hand is not None else 0)
     img, d = T.canvas(height, WIDTH)
     T.text(d, (30, 22), "Haunted House", 36, T.INK)
     T.text(d, (WIDTH - 30, 30), _counts(view), 24, T.INK, "ra")
-    T.text(d, (30, 66), _status(view), 22, T.DARK)
+    # one line under the title: names shortened in it, the whole line fitted as well
+    T.text(d, (30, 66), T.fit(_status(view, short=True), 22, WIDTH - 60), 22, T.DARK)
     width, x0 = _column(view)
     for seat in range(len(view["names"])):
         _house(d, view, seat, x0 + seat * width, TOP, width - 16)
@@ -60,8 +71,7 @@ def draw(view: dict) -> Image.Image:
     _legend(d, 30, y)
     if hand is not None:
         _hand(d, view, hand, TOP + HOUSE_H + 70)
-    lines = [view["last"]] if view.get("last") else []
-    return T.caption_bar(img, lines or [_status(view)])
+    return img
 
 
 def _counts(view: dict) -> str:
@@ -76,7 +86,10 @@ def _house(d: ImageDraw.ImageDraw, view: dict, seat: int, x: int, y: int, w: int
     roof = [(x, y + ROOF), (x + w / 2, y), (x + w, y + ROOF)]
     d.polygon(roof, fill=T.HIGHLIGHT if acting else T.PANEL, outline=T.INK, width=3)
     T.player_token(d, (x + w / 2, y + 34), 18, seat)
-    T.text(d, (x + w / 2, y + ROOF - 4), f"p{seat + 1} {names[seat][:14]}", 20, T.INK, "md")
+    # The name sits at the foot of the roof: as wide as the roof is at the letters' top.
+    room = w * (ROOF - 26) / ROOF - 16
+    T.text(d, (x + w / 2, y + ROOF - 4), T.fit(f"p{seat + 1} {names[seat]}", 20, room), 20,
+           T.INK, "md")  # fmt: skip
     floors = view["houses"][seat]
     window = view.get("window") or {}
     for f in (3, 2, 1):
@@ -87,7 +100,7 @@ def _house(d: ImageDraw.ImageDraw, view: dict, seat: int, x: int, y: int, w: int
             and window.get("target") == seat
             and window.get("floor") == f
         ):
-            _incoming(d, x, fy, w)
+            _incoming(d, x, fy, w, floors[f - 1]["ghosts"])
     yy = y + ROOF + 3 * FLOOR_H + 8
     held = view["hand_sizes"][seat]
     label = f"{held} card{'s' if held != 1 else ''} held"
@@ -106,10 +119,7 @@ def _floor(d: ImageDraw.ImageDraw, floor: dict, f: int, x: int, y: int, w: int) 
     ink = T.INK if lit else T.WHITE
     T.text(d, (x + 8, y + 6), f"F{f}", 20, ink)
     T.text(d, (x + w - 8, y + 6), "LIT" if lit else "dark", 18, ink, "ra")
-    slot_w = (w - 66) // 2
-    for i in range(2):
-        sx = x + 8 + i * (slot_w + 8)
-        box = (sx, y + 32, sx + slot_w, y + FLOOR_H - 8)
+    for i, box in enumerate(slot_boxes(x, y, w)):
         if i < len(floor["rooms"]):
             kind = floor["rooms"][i]
             d.rounded_rectangle(box, 8, fill=CARD, outline=T.INK, width=2)
@@ -125,15 +135,33 @@ def _floor(d: ImageDraw.ImageDraw, floor: dict, f: int, x: int, y: int, w: int) 
         cat_icon(d, (tx, y + FLOOR_H - 24 - k * 40), 18)
 
 
-def _incoming(d: ImageDraw.ImageDraw, x: int, y: int, w: int) -> None:
-    """The ghost in flight, on the floor it is flying to, ringed until a cat answers."""
-    cx, cy = x + w / 2 - 16, y + FLOOR_H / 2 + 10
-    d.ellipse((cx - 30, cy - 30, cx + 30, cy + 30), fill=T.HIGHLIGHT, outline=T.INK, width=3)
-    ghost_icon(d, (cx, cy - 4), 20)
+def slot_boxes(x: int, y: int, w: int) -> list[tuple[int, int, int, int]]:
+    """A floor's two room slots, left of its column of ghosts and cats."""
+    slot_w = (w - 66) // 2
+    return [
+        (x + 8 + i * (slot_w + 8), y + 32, x + 8 + i * (slot_w + 8) + slot_w, y + FLOOR_H - 8)
+        for i in range(2)
+    ]
+
+
+def incoming_ring(x: int, y: int, w: int, ghosts: int) -> tuple[float, float, float, float]:
+    """The ring of the ghost in flight: in the floor's column of ghosts, where it will stay
+    if nothing stops it, never over the rooms."""
+    cx, cy = x + w - 27, y + 54 + ghosts * 40
+    return cx - 21, cy - 21, cx + 21, cy + 21
+
+
+def _incoming(d: ImageDraw.ImageDraw, x: int, y: int, w: int, ghosts: int) -> None:
+    """The ghost in flight, ringed until a cat answers, named on the floor's top line."""
+    ring = incoming_ring(x, y, w, ghosts)
+    cx, cy = (ring[0] + ring[2]) / 2, (ring[1] + ring[3]) / 2
+    d.ellipse(ring, fill=T.HIGHLIGHT, outline=T.INK, width=3)
+    ghost_icon(d, (cx, cy - 2), 15)
     label = "ghost coming"
-    half = T.text_width(label, 16) / 2 + 6
-    d.rounded_rectangle((cx - half, y + 5, cx + half, y + 27), 6, fill=T.HIGHLIGHT, outline=T.INK)
-    T.text(d, (cx, y + 16), label, 16, T.INK, "mm")
+    right = x + w - 56  # left of the column; "LIT" or "dark" stays at the floor's right
+    width = T.text_width(label, 16) + 12
+    d.rounded_rectangle((right - width, y + 5, right, y + 27), 6, fill=T.HIGHLIGHT, outline=T.INK)
+    T.text(d, (right - width / 2, y + 16), label, 16, T.INK, "mm")
 
 
 def ghost_icon(d: ImageDraw.ImageDraw, centre: tuple[float, float], r: float) -> None:
@@ -181,7 +209,12 @@ def _hand(d: ImageDraw.ImageDraw, view: dict, hand: list[dict], y: int) -> None:
     d.rounded_rectangle(
         (20, y, WIDTH - 20, y + HAND_H - 20), 14, fill=T.PANEL, outline=T.INK, width=2
     )
-    T.text(d, (40, y + 14), f"Your hand, {view['names'][seat]} (private)", 24, T.INK)
+    total = f"{sum(c['bulbs'] for c in hand)} bulbs in hand"
+    room = WIDTH - 40 - T.text_width(total, 22) - 30 - 40
+    title = "Your hand, " + T.fit(
+        view["names"][seat], 24, room - T.text_width("Your hand,  (private)", 24)
+    )
+    T.text(d, (40, y + 14), title + " (private)", 24, T.INK)
     step = view.get("step") or {}
     chosen = list(step.get("chosen", []))
     marked = []
@@ -215,16 +248,16 @@ def _hand(d: ImageDraw.ImageDraw, view: dict, hand: list[dict], y: int) -> None:
             )
         if marked[i]:
             T.text(d, (box[2] - 12, box[1] + 12), "chosen", 18, T.VERMILION, "ra")
-    total = sum(c["bulbs"] for c in hand)
-    T.text(d, (WIDTH - 40, y + 14), f"{total} bulbs in hand", 22, T.INK, "ra")
+    T.text(d, (WIDTH - 40, y + 14), total, 22, T.INK, "ra")
 
 
 def _bulbs(n: int) -> str:
     return f"{n} bulb{'s' if n != 1 else ''}"
 
 
-def _status(view: dict) -> str:
-    names = view["names"]
+def _status(view: dict, short: bool = False) -> str:
+    """The state of play in a sentence; `short`: names cut to fit one line of the picture."""
+    names = [T.fit(n, 22, 300) for n in view["names"]] if short else view["names"]
     if view.get("winner") is not None:
         return f"Game over: {names[view['winner']]} escapes and wins."
     window = view.get("window")
@@ -288,3 +321,69 @@ def describe(view: dict) -> str:
     if view.get("last"):
         parts.append(f"Last: {view['last']}")
     return " ".join(parts)
+
+
+# ----- the rules picture ---------------------------------------------------------------
+def illustration() -> tuple[dict, list, str]:
+    """Two houses under way, a lit floor, a ghost and a cat where the seeded game has them,
+    with notes on each (render/rules.py draws them)."""
+    from render.rules import best_view
+
+    def floors(view: dict):
+        for seat, house in enumerate(view["houses"]):
+            for f, floor in enumerate(house, start=1):
+                yield seat, f, floor
+
+    def shows(view: dict) -> float:
+        if view.get("winner") is not None or view.get("window"):
+            return -1
+        found = list(floors(view))
+        return (
+            any(fl["lit"] for _, _, fl in found) * 100
+            + any(fl["ghosts"] for _, _, fl in found) * 100
+            + any(fl["cats"] for _, _, fl in found) * 100
+            + sum(len(fl["rooms"]) for _, _, fl in found)
+        )
+
+    view = best_view("haunted_house", 2, 5, ["Ann", "Bob"], shows)
+    width, x0 = _column(view)
+    w = width - 16
+
+    def floor_top(seat: int, f: int) -> tuple[float, float]:
+        return x0 + seat * width, TOP + ROOF + (3 - f) * FLOOR_H
+
+    notes = []
+    fx, fy = floor_top(0, 1)
+    notes.append(((fx + 70, fy + 14), "A house: floors 1 to 3 (1 at the bottom), two rooms "
+                  "each. A turn: play room cards onto your lowest floor that is not full, as "
+                  "many as you like, then `done`; or play one other card."))  # fmt: skip
+    lit = next(((s, f) for s, f, fl in floors(view) if fl["lit"]), None)
+    text = ("LIT: a floor lit with 2 or 3 cards showing 5 bulbs or more (the floors below "
+            "fully explored). A lit floor holds against one ghost; a second takes it.")  # fmt: skip
+    if lit:
+        lx, ly = floor_top(*lit)
+        notes.append(((lx + w - 70, ly + 16), text))
+    else:
+        notes.append((None, text))
+    ghost = next(((s, f) for s, f, fl in floors(view) if fl["ghosts"]), None)
+    text = ("A ghost, sent to an opponent's highest floor with a room: on a dark floor it "
+            "takes that floor's rooms at once (unless a cat from hand answers it).")  # fmt: skip
+    if ghost:
+        gx, gy = floor_top(*ghost)
+        notes.append(((gx + w - 64, gy + 54), text))
+    else:
+        notes.append((None, text))
+    cat = next(((s, f) for s, f, fl in floors(view) if fl["cats"]), None)
+    text = "A cat guards its floor: a ghost arriving there is chased away, and both go."
+    if cat:
+        cx, cy = floor_top(*cat)
+        notes.append(((cx + w - 64, cy + FLOOR_H - 24), text))
+    else:
+        notes.append((None, text))
+    hx, _ = floor_top(1, 1)
+    notes.append(((hx + 40, TOP + ROOF + 3 * FLOOR_H + 24), "Everyone sees how many cards "
+                  "each player holds, never which: your hand comes to you alone."))  # fmt: skip
+    notes.append(((x0 + w / 2 - 60, TOP + 30), "Explore all six rooms, then escape: each "
+                  "other player may throw a ghost at your top floor first. If no floor is "
+                  "lost, you are out and win."))  # fmt: skip
+    return view, notes, "Haunted House: how to read the table"

@@ -208,6 +208,15 @@ def _shield(
 
 # ----- the picture --------------------------------------------------------------------
 def draw(view: dict) -> Image.Image:
+    return T.caption_bar(board(view), _caption(view))
+
+
+def caption(view: dict) -> list[str]:
+    return _caption(view)
+
+
+def board(view: dict) -> Image.Image:
+    """The picture without its caption (a replay writes its own under each board)."""
     midnight = view["variant"] == "midnight_party"
     chambers = tuple((c["door"], c["coat"], c["exact"]) for c in view["chambers"])
     img = _static(view["variant"], chambers, tuple(_stair_rows(view))).copy()
@@ -263,7 +272,7 @@ def draw(view: dict) -> Image.Image:
         _phantom(d, (x1 - 24, (y0 + y1) / 2), 17)
     _clock_or_round(d, view, midnight)
     _panel(d, view, midnight)
-    return T.caption_bar(img, _caption(view))
+    return img
 
 
 def _clock_or_round(d: ImageDraw.ImageDraw, view: dict, midnight: bool) -> None:
@@ -324,27 +333,41 @@ def _panel(d: ImageDraw.ImageDraw, view: dict, midnight: bool) -> None:
         box = (x - 6, y, 1192, y + row_h - 6)
         d.rounded_rectangle(box, 8, fill=fill, outline=T.INK, width=3 if won else 1)
         T.player_token(d, (x + 16, y + 19), 14, seat)
-        T.text(d, (x + 38, y + 19), name[:12] + ("  wins" if won else ""), 20, T.INK, "lm")
+        # The name has the row's width up to the score; "WINS" goes on the letters' line, so
+        # a bot's name ("Bot 1 (normal)") is never cut for it.
+        score = str(scores[seat])
+        room = 1184 - T.text_width(score, 28) - 12 - (x + 38)
+        T.text(d, (x + 38, y + 19), T.fit(name, 20, room), 20, T.INK, "lm")
         letters = " ".join(g["label"].upper() for g in view["guests"] if g["owner"] == seat)
         T.text(d, (x + 38, y + 44), letters, 18, T.DARK, "lm")
-        T.text(d, (1184, y + (row_h - 6) / 2), str(scores[seat]), 28, T.INK, "rm")
+        if won:
+            T.text(d, (x + 38 + room, y + 44), "WINS", 18, T.INK, "rm")
+        T.text(d, (1184, y + (row_h - 6) / 2), score, 28, T.INK, "rm")
         if not midnight:
             _track(d, (x + 4, box[3] - 9, x + 174, box[3] - 3), scores[seat], view["end_score"])
         y += row_h
-    y += 8
-    roll, move = view.get("last_roll") or "", view.get("last_move") or ""
-    if roll.endswith("rolled the Phantom"):
-        # A Phantom roll is itself the last move: say the roll once, then what the Phantom did.
-        y = T.paragraph(d, (x, y), roll + ":", 20, 236)
-        move = move.partition(". ")[2]
-    else:
-        if roll:
-            y = T.paragraph(d, (x, y), roll + ".", 20, 236)
-        if move:  # an earlier turn's move (or the move that used the roll above)
-            move = "Last move: " + move
-    if move:
-        room = (HEIGHT - 6 - y) // int(18 * 1.3)
-        T.paragraph(d, (x, y), move, 18, 236, T.DARK, max_lines=max(1, room))
+    # What the staircase means (the caption under the board tells the last roll and move).
+    y += 10
+    room = max(1, (HEIGHT - 8 - y) // int(17 * 1.3))
+    T.paragraph(d, (x, y), _stair_key(view), 17, 236, T.DARK, max_lines=room)
+
+
+def _stair_key(view: dict) -> str:
+    """The staircase's legend: who stands on its steps and what a step is worth."""
+    steps = view["steps"]
+    if view["variant"] == "midnight_party":
+        return (
+            f"STAIRCASE ({steps[0]:+d} to {steps[-1]:+d}): a guest the Phantom catches stands on "
+            f"the next free step, {steps[0]:+d} first. At the round's end each guest scores its "
+            f"step (guests left in the Gallery: the {steps[-1]:+d} landing), its chamber's "
+            "coat, or 0. The Phantom climbs to the exit (1), then walks the Gallery clockwise."
+        )
+    first, last = max(steps), min(steps)
+    return (
+        f"STAIRCASE ({first:+d} to {last:+d}): a guest the Phantom catches stands on the next "
+        f"free step, {first:+d} first, and its owner scores that step. The Phantom climbs from "
+        "the door to the exit (1), then walks the Gallery clockwise."
+    )
 
 
 def _track(d: ImageDraw.ImageDraw, box: tuple, score: int, end: int) -> None:
@@ -374,10 +397,12 @@ def _status(view: dict) -> str:
 
 def _caption(view: dict) -> list[str]:
     """What just happened, then what comes next. While a roll waits for its move, the roll is
-    in the status line, so the caption shows the move before it instead."""
+    in the status line, so the caption shows the move before it instead. At the end the
+    engine's "X escapes with N points" says it all, without "Game over: X escapes." after."""
     last = view.get("last_move") if view["phase"] == "move" else view.get("last")
-    lines = [last] if last else []
-    return [*lines, _status(view)]
+    over = view["phase"] == "over"
+    winners = [view["names"][p] for p in view.get("winners") or []]
+    return T.footer(last, _status(view), over, *winners, "escape")
 
 
 def _where(view: dict, g: dict) -> str:
@@ -424,3 +449,58 @@ def describe(view: dict) -> str:
     parts += [f"Last: {line}" for line in _caption(view)[:-1]]
     parts.append(_status(view))
     return " ".join(parts)
+
+
+# ----- the rules picture ---------------------------------------------------------------
+def illustration() -> tuple[dict, list, str]:
+    """A game under way: the Phantom in the Gallery, guests caught on the staircase and one
+    in a chamber, with notes on each part of the board (render/rules.py draws them)."""
+    from render.rules import best_view
+
+    def shows(view: dict) -> float:
+        if view["phase"] == "over":
+            return -1
+        where = [g["where"] for g in view["guests"]]
+        return (
+            (view["phantom"]["space"] > 0) * 100
+            + min(3, where.count("stairs")) * 10
+            + min(1, where.count("chamber")) * 10
+            + min(4, where.count("gallery"))
+        )
+
+    view = best_view("hidden_castle", 3, 3, ["Ann", "Bob", "Cy"], shows)
+    x0, _, _, y1 = _space_box(1)
+    spaces = [g["pos"] for g in view["guests"] if g["where"] == "gallery"]
+    guest = min(  # a guest alone on its space: the mark beside it hides no other
+        (g for g in view["guests"] if g["where"] == "gallery" and g["pos"] != 1),
+        key=lambda g: (spaces.count(g["pos"]), g["pos"]),
+    )
+    _, gy0, gx1, _ = _space_box(guest["pos"])
+    shield = next(c for c in view["chambers"] if c["coat"] and c["exact"])
+    cx0, _, _, cy1 = _chamber_box(shield["door"])
+    phantom = view["phantom"]
+    if phantom["space"]:
+        _, py0, px1, _ = _space_box(phantom["space"])
+        phantom_at = (px1 - 12, py0 + 12)
+    else:
+        box = _row_box(view, min(phantom["climbed"], len(_stair_rows(view)) - 1))
+        phantom_at = (box[2] - 52, (box[1] + box[3]) / 2)
+    step = _row_box(view, len(_stair_rows(view)) // 2)
+    notes = [
+        ((x0 + 20, y1 - 20), "Space 1, the exit: the staircase ends here. A roll of 1, 2, 4 "
+         "or 5 moves one of your guests that many spaces clockwise round the 28-space "
+         "Gallery. Ending on the Phantom's space gets it caught."),
+        ((gx1 - 12, gy0 + 12), "A guest: its owner's colour and shape, and its letter "
+         "(`move c`). Guests may share a space."),
+        ((cx0 + 16, cy1 - 16), "A chamber opens off "
+         "its doorway once the Phantom is in the Gallery: one guest each, safe there. A "
+         "shield's points count when a guest enters ('=': only with the exact roll)."),
+        (phantom_at, "The Phantom. A roll of the Phantom moves it as far as the clock says: "
+         "up the staircase, into the Gallery at the exit, and on clockwise, catching every "
+         "guest on every space it passes or lands on."),
+        ((step[2] - 110, (step[1] + step[3]) / 2), "The staircase: caught guests wait on its "
+         "steps, the first on +10, and their owners score the step (see the key at the right)."),
+        ((90, STRIP_Y - 2), "The clock moves on each time the Phantom reaches or passes the "
+         "exit. The game ends at 5:00, or when a score reaches 46: the lowest score wins."),
+    ]  # fmt: skip
+    return view, notes, "Escape from the Hidden Castle: how to read the board"

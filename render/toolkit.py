@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import io
 import math
-import textwrap
 from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
@@ -220,17 +219,56 @@ def text_width(content: str, size: int) -> float:
     return font(size).getlength(content)
 
 
+ELLIPSIS = "…"
+
+
+def _longest_fitting(content: str, size: int, width_px: float, tail: str = "") -> int:
+    """How many leading characters of `content` (then `tail`) fit in `width_px`, found by
+    bisection: a name may be 64 of the widest letters, far wider than any space for it."""
+    low, high = 0, len(content)
+    while low < high:
+        mid = (low + high + 1) // 2
+        if text_width(content[:mid].rstrip() + tail, size) <= width_px:
+            low = mid
+        else:
+            high = mid - 1
+    return low
+
+
+@lru_cache(maxsize=4096)
+def fit(content: str, size: int, width_px: float) -> str:
+    """`content` as it fits on one line of `width_px` pixels at `size`: whole, or cut with an
+    ellipsis (measured, so wide letters and any script are cut where they would overflow)."""
+    if text_width(content, size) <= width_px:
+        return content
+    n = _longest_fitting(content, size, width_px, ELLIPSIS)
+    return content[:n].rstrip() + ELLIPSIS if n or text_width(ELLIPSIS, size) <= width_px else ""
+
+
 @lru_cache(maxsize=2048)
 def _wrapped(content: str, size: int, width_px: int) -> tuple[str, ...]:
-    avg = max(1.0, text_width("abcdefghijklmnopqrstuvwxyz", size) / 26)
     lines: list[str] = []
     for paragraph in content.split("\n"):
-        lines += textwrap.wrap(paragraph, max(8, int(width_px / avg))) or [""]
+        line = ""
+        for word in paragraph.split():
+            joined = f"{line} {word}" if line else word
+            if text_width(joined, size) <= width_px:
+                line = joined
+                continue
+            if line:
+                lines.append(line)
+            while text_width(word, size) > width_px:  # a word wider than a line: cut it
+                n = max(1, _longest_fitting(word, size, width_px))
+                lines.append(word[:n])
+                word = word[n:]
+            line = word
+        lines.append(line)
     return tuple(lines)
 
 
 def wrap(content: str, size: int, width_px: int) -> list[str]:
-    """Wrap to a pixel width, approximating characters per line from the font's average."""
+    """Wrap to a pixel width, measuring each line: no line is wider than `width_px` (a word
+    wider than a line, such as a long name, is cut where it would overflow)."""
     return list(_wrapped(content, size, width_px))
 
 
@@ -248,7 +286,7 @@ def paragraph(
     lines = wrap(content, size, width_px)
     if len(lines) > max_lines:
         lines = lines[:max_lines]
-        lines[-1] = lines[-1].rstrip(". ") + "…"
+        lines[-1] = fit(lines[-1].rstrip(". ") + ELLIPSIS, size, width_px)
     for line in lines:
         text(draw, (x, y), line, size, fill)
         y += int(size * 1.3)
@@ -324,13 +362,25 @@ def legend(
     y: int,
     entries: list[tuple[str, str, tuple, str]],
     size: int = 20,
+    width: int = 10_000,
 ) -> int:
-    """Rows of (shape, label-in-token, colour, text); returns the y below the legend."""
+    """Rows of (shape, label-in-token, colour, text), each text fitted into `width` pixels
+    from `x` (a row may carry a player's name); returns the y below the legend."""
     for shape, label, colour, description in entries:
         token(draw, (x + 14, y + 14), 13, shape, colour, label)
-        text(draw, (x + 36, y + 14), description, size, INK, anchor="lm")
+        text(draw, (x + 36, y + 14), fit(description, size, width - 36), size, INK, anchor="lm")
         y += 34
     return y
+
+
+def footer(last: str | None, status: str, over: bool, *said: str) -> list[str]:
+    """The caption under a board: what just happened, then what comes next. Once the game is
+    over, the status is left out when the last line already says it (every one of `said`,
+    such as the winner's name and "wins", is in it): the same news twice reads as a fault."""
+    lines = [last] if last else []
+    if not (over and last and all(part in last for part in said)):
+        lines.append(status)
+    return lines
 
 
 def caption_bar(img: Image.Image, lines: list[str], size: int = 22) -> Image.Image:

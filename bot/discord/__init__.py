@@ -6,8 +6,10 @@ is `escape-bot sync` (commands are published on demand, never on every start).
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
+import aiohttp
 import discord
 
 from bot.discord.bridge import DM_NOTE, place
@@ -15,6 +17,13 @@ from bot.discord.client import EscapeClient, point_at
 from bot.discord.slash_commands import invite_url
 from bot.service import FrontEnd, GameService
 from bot.settings import Settings
+from bot.startup_errors import (
+    EXIT_SETTINGS,
+    PlatformUnreachable,
+    SettingRefused,
+    StartupError,
+    connect_with_retries,
+)
 
 log = logging.getLogger(__name__)
 
@@ -36,7 +45,8 @@ async def run_discord(settings: Settings, service: GameService, **client_options
     )  # fmt: skip
     try:
         async with client:  # closes the HTTP session and the gateway on any exit
-            await client.start(settings.discord_token)
+            await log_in(client, settings)
+            await client.connect()  # discord.py reconnects the gateway by itself from here
     finally:
         client.bridge.close()  # owed posts are not retried by a closed client
 
@@ -47,12 +57,12 @@ async def sync_commands(settings: Settings, guild_ids: list[int]) -> int:
     exit code."""
     if not settings.discord_token:
         print("DISCORD_TOKEN is not set: nothing to sync.", flush=True)
-        return 2
+        return EXIT_SETTINGS
     point_at(settings)
     client = EscapeClient(None)
     try:
         async with client:
-            await client.login(settings.discord_token)
+            await log_in(client, settings)
             if guild_ids:
                 for guild_id in guild_ids:
                     guild = discord.Object(guild_id)
@@ -68,10 +78,38 @@ async def sync_commands(settings: Settings, guild_ids: list[int]) -> int:
                 )
             if client.application_id is not None:
                 print(f"Invite link: {invite_url(client.application_id)}", flush=True)
-    except discord.LoginFailure:
-        print("Discord rejected DISCORD_TOKEN.", flush=True)
-        return 1
     except discord.HTTPException as exc:
         print(f"Discord refused the sync: {exc}", flush=True)
         return 1
     return 0
+
+
+async def log_in(client: discord.Client, settings: Settings) -> None:
+    """discord.py's login (the token checked by GET /users/@me), tried again while Discord
+    cannot be reached; a refused token or an unreachable API becomes a StartupError."""
+    await connect_with_retries(
+        lambda: client.login(settings.discord_token),
+        explain_login_failure,
+        tries=settings.connect_tries,
+    )
+
+
+def explain_login_failure(exc: BaseException) -> StartupError | None:
+    """The operator's one line for what stopped the login (None: not a login problem)."""
+    where = discord.http.Route.BASE
+    if isinstance(exc, discord.LoginFailure):
+        return SettingRefused(
+            "Discord rejected DISCORD_TOKEN (401 Unauthorized): copy the token again from the "
+            "Bot page of the Developer Portal"
+        )
+    if isinstance(exc, discord.DiscordServerError):
+        return PlatformUnreachable(f"the Discord API ({where}) failed: {exc.status} {exc.text}")
+    if isinstance(exc, discord.HTTPException):
+        return PlatformUnreachable(f"the Discord API ({where}) refused the login: {exc}")
+    if isinstance(exc, aiohttp.ClientError | OSError | asyncio.TimeoutError):
+        return PlatformUnreachable(f"cannot reach the Discord API ({where}): {_cause(exc)}")
+    return None
+
+
+def _cause(exc: BaseException) -> str:
+    return " ".join(str(exc).split()) or type(exc).__name__

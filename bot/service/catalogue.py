@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-import asyncio
-
 from bot.service import commands
-from bot.service.chance import draw
-from bot.service.drawing import draw_picture
+from bot.service.drawing import draw_rules
 from bot.service.plan import Reply
 from bot.service.workers import CpuPool
-from engines import CHANCE, REGISTRY, Game
+from engines import REGISTRY, Game
 
 MAX_CHANCE_STEPS = 10_000
 
@@ -39,20 +36,6 @@ def which_game(command: str) -> str:
     return f"Which game? Say /escape {command} GAME, one of: {', '.join(sorted(REGISTRY))}."
 
 
-def sample_view(game: Game) -> dict:
-    """The public view of a game just set up, its first chance resolved (for the rules)."""
-    names = [f"Player {i + 1}" for i in range(game.min_players)]
-    state = game.setup(names, {})
-    for position in range(MAX_CHANCE_STEPS):
-        if game.to_act(state) != [CHANCE]:
-            break
-        state, _ = game.apply(state, CHANCE, draw(game.chance_outcomes(state), 1, position))
-    return game.view(state, None)
-
-
 async def rules(game: Game, cpu: CpuPool, *, pictures: bool) -> Reply:
-    picture = None
-    if pictures:
-        view = await asyncio.to_thread(sample_view, game)
-        picture = await cpu.run(draw_picture, game.id, view, f"{game.id}-rules.png")
+    picture = await cpu.run(draw_rules, game.id) if pictures else None
     return Reply(game.rules_text, kind="rules", picture=picture)

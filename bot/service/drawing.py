@@ -15,3 +15,13 @@ def draw_picture(game_id: str, view: dict, filename: str) -> Picture | None:
     except KeyError:
         return None
     return Picture(png, alt, filename)
+
+
+def draw_rules(game_id: str) -> Picture | None:
+    """A game's rules illustration (a worked example with numbered notes) and its words."""
+    try:
+        return Picture(
+            render.rules_png(game_id), render.describe_rules(game_id), f"{game_id}-rules.png"
+        )
+    except KeyError:
+        return None

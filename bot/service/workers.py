@@ -4,6 +4,14 @@ Threads share one GIL, so a picture drawn on a thread still stalls every other t
 a busy process; a process pool sized to the machine does not. The pool is started with
 the bot and shut down with it; without one (tests, the terminal) work runs on a thread,
 with the same results, since every job is a pure function of its arguments.
+
+A worker ends when the bot that started it is gone, however it went (SIGKILL, the OOM
+killer): otherwise it waits on the pool's call queue forever, since it and its sibling
+workers hold that queue's write end open. Each worker watches its parent from a small
+thread (`os.getppid()` changes once the parent has died and the worker was handed to
+init or a subreaper). Linux's PR_SET_PDEATHSIG is not used: it fires when the *thread*
+that started the worker ends, and the pool starts workers from whichever thread submits
+work, so a finished thread would kill healthy workers and break the pool.
 """
 
 from __future__ import annotations
@@ -11,12 +19,30 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import os
+import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from functools import partial
 from typing import Any, TypeVar
 
 T = TypeVar("T")
+
+PARENT_POLL = 0.25  # seconds between a worker's looks at its parent
+
+
+def watch_parent(parent: int) -> None:
+    """Worker initializer: exit as soon as `parent` (the bot's pid) is no longer this
+    process's parent; at once if it died before the worker got here."""
+    if os.getppid() != parent:
+        os._exit(0)
+    threading.Thread(target=_exit_with, args=(parent,), name="parent-watch", daemon=True).start()
+
+
+def _exit_with(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(PARENT_POLL)
+    os._exit(0)  # nothing to save: every job is a pure function, its caller is gone
 
 
 def default_workers() -> int:
@@ -35,10 +61,16 @@ class CpuPool:
         self._pool: ProcessPoolExecutor | None = None
 
     def start(self) -> CpuPool:
-        """Start the workers; `spawn` keeps them free of the parent's threads and loop."""
+        """Start the workers; `spawn` keeps them free of the parent's threads and loop (and
+        makes this process each worker's parent, which the worker watches)."""
         if self.workers > 0 and self._pool is None:
             context = multiprocessing.get_context("spawn")
-            self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=context)
+            self._pool = ProcessPoolExecutor(
+                max_workers=self.workers,
+                mp_context=context,
+                initializer=watch_parent,
+                initargs=(os.getpid(),),
+            )
         return self
 
     @property

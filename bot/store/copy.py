@@ -105,6 +105,7 @@ async def copy_tables(src: Database, dst: Database) -> dict[str, int]:
 async def copy_database(src: Database, destination: str | Path) -> dict[str, int]:
     """A backup of src into a new SQLite file, written beside it and renamed into place."""
     path = Path(destination)
+    path.parent.mkdir(parents=True, exist_ok=True)  # `backup backups/today.sqlite3`
     partial = path.with_name(path.name + ".partial")
     with contextlib.suppress(FileNotFoundError):
         partial.unlink()

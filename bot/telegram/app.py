@@ -3,17 +3,21 @@
 from __future__ import annotations
 
 import asyncio
-import hashlib
-import hmac
 import logging
 from urllib.parse import urlsplit
 
 from telegram import Bot, BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats
-from telegram.error import TelegramError
+from telegram.error import InvalidToken, NetworkError, TelegramError
 from telegram.ext import Application, ApplicationBuilder, BaseRateLimiter
 
 from bot.service import COMMANDS, FrontEnd, GameService
-from bot.settings import Settings
+from bot.settings import Settings, webhook_secret
+from bot.startup_errors import (
+    PlatformUnreachable,
+    SettingRefused,
+    StartupError,
+    connect_with_retries,
+)
 from bot.telegram.handlers import TelegramAdapter, dm_note
 from bot.telegram.ratelimit import PerChatRateLimiter
 
@@ -66,12 +70,6 @@ async def publish_commands(bot: Bot) -> None:
         log.warning("could not publish the Telegram command menus: %s", exc)
 
 
-def webhook_secret(token: str) -> str:
-    """The webhook secret when none is set: the same in every worker and at every start,
-    and unguessable without the bot token (which could do anything anyway)."""
-    return hmac.new(token.encode(), b"escape webhook secret", hashlib.sha256).hexdigest()
-
-
 async def run_telegram(
     settings: Settings,
     service: GameService,
@@ -81,7 +79,7 @@ async def run_telegram(
 ) -> None:
     """Run the Telegram bot until cancelled; then stop polling (or the webhook) cleanly."""
     application, adapter = build_application(settings, service, rate_limiter=rate_limiter)
-    await application.initialize()  # getMe: the bot's username, for deep links
+    await initialize(application, settings)  # getMe: the bot's username, for deep links
     try:
         adapter.attach(application)
         service.add_front_end(
@@ -118,3 +116,31 @@ async def run_telegram(
             await application.stop()
         adapter.detach()  # replies nobody asked for are no longer posted here
         await application.shutdown()
+
+
+async def initialize(application: Application, settings: Settings) -> None:
+    """PTB's initialize (getMe checks the token), tried again while the Bot API cannot be
+    reached; a refused token or an unreachable API becomes a StartupError. After a failure
+    the bot's HTTP clients are closed (Application.shutdown skips an unstarted bot)."""
+    api = urlsplit(settings.telegram_base_url or "https://api.telegram.org/bot").netloc
+    try:
+        await connect_with_retries(
+            application.initialize,
+            lambda exc: explain_start_failure(exc, api),
+            tries=settings.connect_tries,
+        )
+    except StartupError:
+        await application.bot.shutdown()
+        raise
+
+
+def explain_start_failure(exc: BaseException, api: str) -> StartupError | None:
+    """The operator's one line for what stopped getMe (None: not a start-up problem). PTB's
+    own message for a refused token repeats the token, so it is not passed on."""
+    if isinstance(exc, InvalidToken):
+        return SettingRefused(
+            f"Telegram ({api}) rejected TELEGRAM_TOKEN: copy the token again from @BotFather"
+        )
+    if isinstance(exc, NetworkError):  # TimedOut included
+        return PlatformUnreachable(f"cannot reach the Telegram Bot API ({api}): {exc.message}")
+    return None

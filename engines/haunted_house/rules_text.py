@@ -71,7 +71,9 @@ HOUSE DECISIONS (the rulebook leaves these open):
 - Lightning needs a lit light on that floor. If the floor holds a ghost, the ghost now haunts
   a dark floor: its rooms and the ghost are discarded at once.
 - Light and light bulb only light a dark floor. Cards used to light a floor are shown.
-- A run of rooms ends with `done`, or by itself when no more room can be played.
+- A run of rooms ends only with `done` (or the turn clock's default at the deadline), even
+  when no more room can be played: ending it by itself would tell everyone that your
+  hand holds no room for that floor.
 - The table shows only how many cards are in each hand, the deck and the discard pile.
 - With no card at all you `pass`. When both the deck and the discard pile are empty, hands
   stay short.

@@ -4,6 +4,7 @@ moves that resumes with nothing lost (a real SQLite file, a real SIGKILL)."""
 from __future__ import annotations
 
 import os
+import pty
 import queue
 import random
 import signal
@@ -196,16 +197,25 @@ def test_killing_the_process_between_moves_loses_nothing(tmp_path):
 
 
 def test_run_without_a_token_offers_terminal_play_and_ends_cleanly_at_end_of_input(tmp_path):
-    """`make run` on a fresh machine: no token, no input: explain, offer local play, exit 0."""
+    """`make run` on a fresh machine: no token, typed at a terminal (a pseudo-terminal here),
+    which ends its input (Ctrl-D): explain, offer local play, exit 0. Without a terminal it
+    is an error instead (tests/e2e/test_startup_errors.py)."""
     env = {k: v for k, v in os.environ.items() if not k.endswith("_TOKEN")}
     env["ESCAPE_DB"] = str(tmp_path / "escape.sqlite3")
-    done = subprocess.run(
-        [sys.executable, "-m", "bot.cli", "run"], cwd=tmp_path, env=env,
-        stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60,
-    )  # fmt: skip
-    assert done.returncode == 0, done.stderr
-    assert "DISCORD_TOKEN" in done.stdout and "TELEGRAM_TOKEN" in done.stdout
-    assert "Which game?" in done.stdout and "Traceback" not in done.stderr
+    keyboard, terminal = pty.openpty()
+    try:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "bot.cli", "run"], cwd=tmp_path, env=env,
+            stdin=terminal, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        )  # fmt: skip
+        os.write(keyboard, b"\x04")  # Ctrl-D at the first prompt: the end of input
+        out, err = proc.communicate(timeout=60)
+    finally:
+        os.close(keyboard)
+        os.close(terminal)
+    assert proc.returncode == 0, err
+    assert "DISCORD_TOKEN" in out and "TELEGRAM_TOKEN" in out
+    assert "Which game?" in out and "Traceback" not in err
 
 
 async def test_terse_by_default_descriptions_on_request(tmp_path):
@@ -277,13 +287,33 @@ async def test_hot_seat_shows_each_players_secrets_only_after_they_take_the_keyb
 
 
 # ----- the real program, driven through its prompts ---------------------------------------
-def _cli(tmp_path: Path, *args: str, lines: list[str]) -> subprocess.CompletedProcess:
+def _cli(
+    tmp_path: Path, *args: str, lines: list[str], terminal: bool = False
+) -> subprocess.CompletedProcess:
+    """The program with `lines` typed into it; `terminal`: typed at a (pseudo-)terminal, as
+    `make run` is, which without a token and without a terminal refuses to start."""
     env = {k: v for k, v in os.environ.items() if not k.endswith("_TOKEN")}
     env.update(ESCAPE_DB=str(tmp_path / "escape.sqlite3"), ESCAPE_PICTURES=str(tmp_path / "p"))
-    done = subprocess.run(
-        [sys.executable, "-m", "bot.cli", *args], cwd=tmp_path, env=env,
-        input="".join(f"{line}\n" for line in lines), capture_output=True, text=True, timeout=120,
-    )  # fmt: skip
+    typed = "".join(f"{line}\n" for line in lines)
+    command = [sys.executable, "-m", "bot.cli", *args]
+    if terminal:
+        keyboard, tty = pty.openpty()
+        try:
+            proc = subprocess.Popen(
+                command, cwd=tmp_path, env=env, stdin=tty,
+                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            )  # fmt: skip
+            os.write(keyboard, typed.encode() + b"\x04")  # then Ctrl-D: the end of input
+            out, err = proc.communicate(timeout=120)
+        finally:
+            os.close(keyboard)
+            os.close(tty)
+        done = subprocess.CompletedProcess(command, proc.returncode, out, err)
+    else:
+        done = subprocess.run(
+            command, cwd=tmp_path, env=env,
+            input=typed, capture_output=True, text=True, timeout=120,
+        )  # fmt: skip
     assert done.returncode == 0, done.stdout + done.stderr
     assert "Traceback" not in done.stderr and "Error" not in done.stdout
     return done
@@ -294,7 +324,7 @@ def test_make_run_asks_again_after_every_wrong_answer_and_offers_the_options(tmp
     a typo, `help`, one name or the same name twice are explained and asked again; each
     option is offered with its choices and what it means."""
     answers = ["help", "chess", "4", "maybe", "off", "Ann", "Ann,ann", "Ann,Bob", "", "quit"]
-    out = _cli(tmp_path, "run", lines=answers).stdout
+    out = _cli(tmp_path, "run", lines=answers, terminal=True).stdout
     assert "4) Haunted House (haunted_house), 2 to 4 players: Explore your haunted house" in out
     assert "3) 18 Ghosts (ghosts18), 2 players:" in out
     assert "There is no game 'chess'." in out

@@ -127,6 +127,9 @@ class DiscordStandIn:
         self.channels: dict[int, dict] = {}
         self.dm_channels: dict[int, int] = {}  # user id -> their DM channel with the bot
         self.closed_dms: set[int] = set()  # users who do not take DMs from the bot
+        # When set, REST calls must carry `Authorization: Bot <token>`; others answer 401 as
+        # Discord does to a wrong token (discord.py's login then raises LoginFailure).
+        self.token: str | None = None
 
     # ----- lifecycle --------------------------------------------------------------------
     async def start(self) -> None:
@@ -394,6 +397,9 @@ class DiscordStandIn:
             body = json.loads(raw) if raw else None
         call = Call(request.method, path, dict(request.query), body, files, time.monotonic())
         self.calls.append(call)
+        if self.token is not None and request.headers.get("Authorization") != f"Bot {self.token}":
+            call.status = 401
+            return _json_response(401, {"message": "401: Unauthorized", "code": 0})
         try:
             failure = self._take_failure(request.method, path)
             if failure is not None:

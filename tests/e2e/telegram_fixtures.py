@@ -201,10 +201,12 @@ socket.getaddrinfo = _guarded
 """
 
 
-async def escape_bot_run(workdir: Path, settings: dict[str, str]) -> asyncio.subprocess.Process:
-    """The real `escape-bot run` in a process of its own, in `workdir` (no stray .env), with
-    only `settings` from our DISCORD_/TELEGRAM_/ESCAPE_ variables, and a sitecustomize that
-    refuses to resolve any host but this machine's."""
+async def escape_bot_run(
+    workdir: Path, settings: dict[str, str], command: str = "run"
+) -> asyncio.subprocess.Process:
+    """The real `escape-bot run` (or another `command`) in a process of its own, in `workdir`
+    (no stray .env), with only `settings` from our DISCORD_/TELEGRAM_/ESCAPE_ variables (and
+    LOG_LEVEL), and a sitecustomize that refuses to resolve any host but this machine's."""
     guard = workdir / "guard"
     guard.mkdir(exist_ok=True)
     (guard / "sitecustomize.py").write_text(GUARD, encoding="utf-8")
@@ -216,7 +218,7 @@ async def escape_bot_run(workdir: Path, settings: dict[str, str]) -> asyncio.sub
     }
     env |= {"LOG_LEVEL": "WARNING", "PYTHONPATH": f"{guard}{os.pathsep}{project}", **settings}
     return await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot.cli", "run", cwd=workdir, env=env,
+        sys.executable, "-m", "bot.cli", command, cwd=workdir, env=env,
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
     )  # fmt: skip
 

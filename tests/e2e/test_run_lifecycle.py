@@ -5,6 +5,7 @@ lets the moves in hand finish, loses none that was answered, and exits 0."""
 from __future__ import annotations
 
 import asyncio
+import os
 import signal
 import sqlite3
 
@@ -121,3 +122,27 @@ async def test_sigterm_mid_load_keeps_every_answered_move_and_exits_0(tg_standin
                 assert moves == 1, f"the answered move in chat {chat} was lost"
     finally:
         await store.close()
+
+
+async def test_a_killed_bot_leaves_no_worker_behind(tg_standin, tmp_path):
+    """SIGKILL (the OOM killer, `kill -9`): the picture and AI workers end by themselves."""
+    from tests.bot.test_workers import alive, children, start_time
+
+    process = await escape_bot_run(tmp_path, _telegram(tg_standin, tmp_path / "k.sqlite3"))
+    try:
+        await tg_standin.wait_for(lambda c: c.method == "setMyCommands", timeout=30)
+        await _open_tables(tg_standin)  # boards drawn: the workers are up and have worked
+        workers = {pid: start_time(pid) for pid in children(process.pid)}
+        assert workers, "the bot started no worker"
+    finally:
+        process.kill()  # its wait() ends only once every holder of its output pipe has gone
+    deadline = asyncio.get_running_loop().time() + 5
+    while asyncio.get_running_loop().time() < deadline and any(
+        alive(p, s) for p, s in workers.items()
+    ):
+        await asyncio.sleep(0.05)
+    left = [p for p, s in workers.items() if alive(p, s)]
+    for pid in left:
+        os.kill(pid, signal.SIGKILL)
+    await asyncio.wait_for(process.wait(), 10)
+    assert not left, f"workers {left} outlived the bot"

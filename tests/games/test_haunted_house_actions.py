@@ -79,6 +79,17 @@ def test_several_room_cards_in_one_turn_lower_floors_first():
     assert len(s.hands[0]) == 3 and G.to_act(s) == [1]
 
 
+def test_the_rules_text_says_only_done_ends_a_run_of_rooms():
+    """The house decision as the engine plays it (the test above): a run with no room left to
+    play still waits for `done`; the text must not promise that it ends by itself."""
+    s = table([["room1b1", "room1b2", "ghost"], ["cat"]], {0: house({"rooms": 0})})
+    s = act(s, 0, "play room1b1", "play room1b2")  # floor 1 full, no floor-2 room in hand
+    assert G.legal_actions(s, 0) == ["done"] and G.to_act(s) == [0]
+    text = " ".join(G.rules_text.split())
+    assert "A run of rooms ends only with `done`" in text
+    assert "`done`, or by itself" not in text  # what it said before
+
+
 def test_done_ends_a_run_of_rooms():
     """'you can play several cards in the same turn' (and may stop after any of them)."""
     s = table([["room1b1", "room1b2", "ghost"], ["cat"]])
