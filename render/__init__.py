@@ -12,7 +12,7 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
-from render.toolkit import to_png
+from render.toolkit import caption_bar, to_png
 
 
 def _module(game_id: str) -> ModuleType:
@@ -24,8 +24,20 @@ def _module(game_id: str) -> ModuleType:
         raise KeyError(f"no renderer for {game_id!r}") from exc
 
 
-def board_png(game_id: str, view: dict) -> bytes:
-    return to_png(_module(game_id).draw(view))
+RECENT_LINES = 4  # at most this many lines of what happened under a board
+
+
+def board_png(game_id: str, view: dict, recent: list[str] | None = None) -> bytes:
+    """`recent`: what happened since the board before this one (a move and the bots'
+    answers to it), told under the board in place of the last action alone, so that a
+    player's own move does not vanish behind the answer."""
+    module = _module(game_id)
+    if not recent or len(recent) < 2:
+        return to_png(module.draw(view))
+    lines = module.caption(view)
+    if lines and lines[0] == view.get("last"):
+        lines = lines[1:]
+    return to_png(caption_bar(module.board(view), recent[-RECENT_LINES:] + lines))
 
 
 def describe(game_id: str, view: dict) -> str:

@@ -41,6 +41,11 @@ class Early:
 
     drawing: asyncio.Future
 
+    def cancel(self) -> None:
+        """The change was not stored: its picture is never sent (a drawing the pool has
+        begun runs on, unwaited)."""
+        self.drawing.cancel()
+
 
 def facts(row: SessionRow, game: Game) -> TableFacts:
     return TableFacts(
@@ -65,14 +70,19 @@ class BoardPlans:
         self.finish: Finish | None = None  # ratings and the end's buttons (set by the service)
 
     # ----- after a commit ---------------------------------------------------------------
-    def draw_early(self, game: Game, state, session_id: int, version: int) -> Early | None:
+    def draw_early(
+        self, game: Game, state, session_id: int, version: int, events: Sequence[Event] = ()
+    ) -> Early | None:
         """The public board of a change about to be stored, sent to the CPU pool at once:
-        drawing it and storing the change then take one's time, not both."""
+        drawing it and storing the change then take one's time, not both. What the change
+        said in public is written under it."""
         if not self.pictures:
             return None
         view = game.view(state, None)
         name = f"{game.id}-{version}.png"
-        return Early(asyncio.ensure_future(self.cpu.run(draw_picture, game.id, view, name)))
+        recent = [e.text for e in events if e.to is None]
+        drawing = self.cpu.run(draw_picture, game.id, view, name, recent)
+        return Early(asyncio.ensure_future(drawing))
 
     async def after(self, committed: Committed, asker: UserRef | None = None) -> Plan:
         """The plan of a stored change: the board, the private messages, and what the end of

@@ -7,10 +7,13 @@ import render
 from bot.service.plan import Picture
 
 
-def draw_picture(game_id: str, view: dict, filename: str) -> Picture | None:
-    """The PNG and its alt text; None for a game without a renderer."""
+def draw_picture(
+    game_id: str, view: dict, filename: str, recent: list[str] | None = None
+) -> Picture | None:
+    """The PNG and its alt text; None for a game without a renderer. `recent`: what
+    happened since the last board, told under it."""
     try:
-        png = render.board_png(game_id, view)
+        png = render.board_png(game_id, view, recent)
         alt = render.describe(game_id, view)
     except KeyError:
         return None

@@ -64,8 +64,8 @@ class Committed:
     early: object = None
 
 
-# (game, state, session id, version) -> the board's picture being drawn, with its view
-Prefetch = Callable[[Game, object, int, int], object]
+# (game, state, session id, version, what was said) -> the board's picture being drawn
+Prefetch = Callable[[Game, object, int, int, list], object]
 
 
 class Overtaken(UserError):
@@ -194,7 +194,9 @@ class Table:
         )  # fmt: skip
         clock = self.next_clock(row, game, state) if result is None else {}
         dumped, wake_at = game.dump(state), deadlines.next_wake(clock) if clock else None
-        early = self.prefetch(game, state, row.id, row.version + 1) if self.prefetch else None
+        early = None
+        if self.prefetch is not None:
+            early = self.prefetch(game, state, row.id, row.version + 1, turn.events)
         try:
             version = await self.store.record(
                 row.id, row.version, turn.entries, dumped, turn.pos, status, result_json,
@@ -202,9 +204,8 @@ class Table:
                 wake_at=wake_at, touch=touch, seats=seats, expect_clock=row.clock,
             )  # fmt: skip
         except StaleVersion as exc:
-            cancel = getattr(early, "cancel", None)
-            if cancel is not None:
-                cancel()  # (a picture never sent: its drawing is called off)
+            if early is not None:
+                early.cancel()  # a picture never sent: its drawing is called off
             raise Overtaken(
                 "Someone else moved first; the board has changed. Look again and retry."
             ) from exc

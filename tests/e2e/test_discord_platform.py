@@ -45,15 +45,25 @@ class HeldRender:
     """render.board_png that notes when and on which thread it starts, then waits for the
     test to release it: a render as slow as the test needs, with no time measured."""
 
-    def __init__(self) -> None:
+    def __init__(self, draw=None) -> None:
         self.started: list[tuple[float, int]] = []  # (time.monotonic(), thread id)
         self.gate = threading.Event()
-        self._draw = render.board_png
+        self._draw = draw or render.board_png
 
     def __call__(self, *args, **kwargs):
         self.started.append((time.monotonic(), threading.get_ident()))
         self.gate.wait(10)
         return self._draw(*args, **kwargs)
+
+    def also(self, draw):
+        """The same hold around another drawing function (the rules picture)."""
+
+        def held(*args, **kwargs):
+            self.started.append((time.monotonic(), threading.get_ident()))
+            self.gate.wait(10)
+            return draw(*args, **kwargs)
+
+        return held
 
     async def wait_started(self, count: int) -> None:
         for _ in range(1000):
@@ -70,6 +80,7 @@ async def test_answered_before_a_slow_render_which_leaves_the_loop_free(discord_
     board = await open_ghosts(bot)
     held = HeldRender()
     monkeypatch.setattr(render, "board_png", held)
+    monkeypatch.setattr(render, "rules_png", held.also(render.rules_png))
     loop_thread = threading.get_ident()
     for payload in (
         bot.server.click_payload(ANN, board, options_of(board)[0][1]),
