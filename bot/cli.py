@@ -10,6 +10,7 @@ from pathlib import Path
 
 from bot.settings import Settings, load_dotenv
 from bot.store.errors import DamagedStore, StoreError
+from bot.telemetry import logs
 
 NO_TOKEN = """No chat platform is configured, so Escape offers local play in this terminal.
 To run it in chat, set DISCORD_TOKEN and/or TELEGRAM_TOKEN (see .env.example and the README),
@@ -56,6 +57,7 @@ def main(argv: list[str] | None = None) -> int:
         level=getattr(logging, settings.log_level, logging.INFO),
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
+    logs.configure(settings.log_format)  # ESCAPE_LOG_FORMAT=json: one JSON object a line
     command = args.command or "run"
     try:
         if command == "play":

@@ -6,7 +6,7 @@ import asyncio
 
 from bot.service import commands
 from bot.service.chance import draw
-from bot.service.drawing import draw_picture
+from bot.service.drawing import draw_on
 from bot.service.plan import Reply
 from bot.service.workers import CpuPool
 from engines import CHANCE, REGISTRY, Game
@@ -54,5 +54,5 @@ async def rules(game: Game, cpu: CpuPool, *, pictures: bool) -> Reply:
     picture = None
     if pictures:
         view = await asyncio.to_thread(sample_view, game)
-        picture = await cpu.run(draw_picture, game.id, view, f"{game.id}-rules.png")
+        picture = await draw_on(cpu, game.id, view, f"{game.id}-rules.png")
     return Reply(game.rules_text, kind="rules", picture=picture)
