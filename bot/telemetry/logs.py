@@ -27,9 +27,16 @@ from bot.telemetry import metrics
 FIELDS = ("platform", "chat", "thread", "table", "game", "version")
 TEXT_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 FORMATS = ("text", "json")
-# Libraries whose INFO lines repeat every request's URL, which for Telegram holds the bot
-# token: kept to their warnings whatever LOG_LEVEL says.
-CHATTY = ("httpx", "httpcore")
+# The chat libraries' DEBUG lines carry whole payloads (a hand sent privately, a secret move
+# typed, a webhook's registration), and httpx's INFO lines repeat each request's URL, which
+# for Telegram holds the bot token: whatever LOG_LEVEL says, they log no lower than this.
+LIBRARY_FLOORS = {
+    "discord": logging.INFO,
+    "telegram": logging.INFO,
+    "aiohttp": logging.INFO,
+    "httpx": logging.WARNING,
+    "httpcore": logging.WARNING,
+}
 
 _NONE: Mapping[str, object] = MappingProxyType({})
 _fields: contextvars.ContextVar[Mapping[str, object]] = contextvars.ContextVar(
@@ -111,8 +118,8 @@ def _top(logger: str) -> str:
 
 def configure(log_format: str, root: logging.Logger | None = None) -> None:
     """Switch the root logger's handlers (as logging.basicConfig made them) to `log_format`,
-    bind the table fields onto every record, count warnings, and keep CHATTY libraries to
-    their warnings."""
+    bind the table fields onto every record, count warnings, and hold the chat libraries
+    at their LIBRARY_FLOORS (LOG_LEVEL=DEBUG is for Escape's own lines)."""
     root = root or logging.getLogger()
     for handler in root.handlers:
         if not any(isinstance(f, ContextFields) for f in handler.filters):
@@ -121,5 +128,5 @@ def configure(log_format: str, root: logging.Logger | None = None) -> None:
             handler.setFormatter(JsonFormatter())
     if not any(isinstance(h, CountWarnings) for h in root.handlers):
         root.addHandler(CountWarnings())
-    for name in CHATTY:
-        logging.getLogger(name).setLevel(max(logging.WARNING, root.level))
+    for name, floor in LIBRARY_FLOORS.items():
+        logging.getLogger(name).setLevel(max(floor, root.level))
