@@ -1,8 +1,9 @@
 """Whether Telegram is connected, for /readyz and `escape_platform_up`.
 
 PTB's updater keeps "running" through a network outage (it retries the long poll), so the
-poll's own request is watched: connected while the updater runs and its last `getUpdates`
-was answered with 200 (a webhook worker has no poll: connected while its server runs)."""
+poll's own request is watched: connected while the updater runs and no `getUpdates` has
+failed since the last one answered with 200 (a long poll in progress, up to its timeout,
+counts as connected; a webhook worker has no poll: connected while its server runs)."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ class WatchedPolls(HTTPXRequest):
 
     def __init__(self) -> None:
         super().__init__(connection_pool_size=1)  # what PTB builds for the poll by default
-        self.answered = False
+        self.answered = True  # until a poll fails (the Bot API answered getMe at start)
 
     async def do_request(self, *args, **kwargs) -> tuple[int, bytes]:
         try:

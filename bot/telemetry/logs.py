@@ -27,13 +27,16 @@ from bot.telemetry import metrics
 FIELDS = ("platform", "chat", "thread", "table", "game", "version")
 TEXT_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 FORMATS = ("text", "json")
-# The chat libraries' DEBUG lines carry whole payloads (a hand sent privately, a secret move
-# typed, a webhook's registration), and httpx's INFO lines repeat each request's URL, which
-# for Telegram holds the bot token: whatever LOG_LEVEL says, they log no lower than this.
+# The chat and database libraries' DEBUG lines carry whole payloads (a hand sent privately,
+# a secret move typed, a webhook's registration, a stored state as a query's parameter), and
+# httpx's INFO lines repeat each request's URL, which for Telegram holds the bot token:
+# whatever LOG_LEVEL says, they log no lower than this.
 LIBRARY_FLOORS = {
     "discord": logging.INFO,
     "telegram": logging.INFO,
     "aiohttp": logging.INFO,
+    "aiosqlite": logging.INFO,
+    "asyncpg": logging.INFO,
     "httpx": logging.WARNING,
     "httpcore": logging.WARNING,
 }

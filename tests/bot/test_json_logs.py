@@ -81,7 +81,11 @@ async def test_a_request_about_a_table_logs_its_fields(json_lines, service):
     [line] = [x for x in json_lines() if x["level"] == "ERROR"]
     assert line["logger"] == "bot.service.table" and "cannot be read" in line["message"]
     assert (line["platform"], line["chat"], line["table"], line["game"], line["version"]) == (
-        "test", CHAT.chat, row.id, "ghosts18", row.version
+        "test",
+        CHAT.chat,
+        row.id,
+        "ghosts18",
+        row.version,
     )
     assert "thread" not in line  # empty fields are left out
     assert logs.current() == {}  # the request's scope is closed

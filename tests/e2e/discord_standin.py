@@ -127,6 +127,7 @@ class DiscordStandIn:
         self.channels: dict[int, dict] = {}
         self.dm_channels: dict[int, int] = {}  # user id -> their DM channel with the bot
         self.closed_dms: set[int] = set()  # users who do not take DMs from the bot
+        self.refusing_gateway = False  # the gateway is unreachable (see drop_gateway)
 
     # ----- lifecycle --------------------------------------------------------------------
     async def start(self) -> None:
@@ -165,6 +166,17 @@ class DiscordStandIn:
         """The next `times` calls matching answer 429 (with the Via header Discord's edge
         sends, without which discord.py would not retry)."""
         self._fail.append((method, re.compile(path_pattern), times, retry_after))
+
+    async def drop_gateway(self) -> None:
+        """The gateway goes away: every connection is closed and reconnecting fails until
+        `restore_gateway` (as in an outage between the bot and Discord)."""
+        self.refusing_gateway = True
+        for ws in list(self._sockets):
+            with contextlib.suppress(Exception):
+                await ws.close(code=4000, message=b"stand-in outage")
+
+    def restore_gateway(self) -> None:
+        self.refusing_gateway = False
 
     def text_channel(self, channel_id: int, name: str = "games") -> dict:
         channel = {
@@ -316,7 +328,9 @@ class DiscordStandIn:
         return [c for c in self.calls if c.path.endswith("/callback")]
 
     # ----- gateway --------------------------------------------------------------------
-    async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
+    async def _gateway(self, request: web.Request) -> web.StreamResponse:
+        if self.refusing_gateway:
+            return web.Response(status=503, text="the stand-in's gateway is down")
         ws = web.WebSocketResponse(autoping=True)
         await ws.prepare(request)
         self._sockets.add(ws)
@@ -339,6 +353,8 @@ class DiscordStandIn:
                         "resume_gateway_url": self.gateway_url,
                         "application": {"id": str(APP_ID), "flags": 0},
                     }
+                    if (data.get("d") or {}).get("shard"):  # a sharded client's own shard
+                        ready["shard"] = data["d"]["shard"]
                     await ws.send_str(json.dumps({"op": 0, "t": "READY", "s": 1, "d": ready}))
                     self.identify_count += 1
                     self.identified.set()
