@@ -173,3 +173,14 @@ async def test_escape_bot_health_asks_healthz_when_http_is_on(served, tmp_path):
         ask_http, local_url(settings.metrics_address, "/healthz"), 2
     )
     assert not healthy and "did not answer" in said
+
+
+def test_the_settings_read_the_address_and_the_log_format():
+    assert Settings.from_env({}).metrics_address is None
+    assert Settings.from_env({"ESCAPE_METRICS": ":9100"}).metrics_address == ("0.0.0.0", 9100)
+    assert Settings.from_env({"ESCAPE_METRICS": "[::1]:9100"}).metrics_address == ("::1", 9100)
+    assert Settings.from_env({"ESCAPE_LOG_FORMAT": "JSON"}).log_format == "json"
+    for bad in ({"ESCAPE_METRICS": "9100"}, {"ESCAPE_METRICS": "host:99999"},
+                {"ESCAPE_LOG_FORMAT": "xml"}):  # fmt: skip
+        with pytest.raises(ValueError):
+            Settings.from_env(bad)
