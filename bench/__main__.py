@@ -6,7 +6,8 @@ apply, chance, commit, picture. In the same run, for every move, the floor is me
 transaction alone (the same snapshot and log row written to a twin session) plus the
 PNG encode alone of that move's picture. The report gives median and p99 of both and
 their ratio; then rendered moves per second from one process with many tables moving at
-once; then start-up time and memory with 10,000 stored games (`bench.scale`).
+once; then start-up time and memory with 10,000 stored games (`bench.scale`); then what
+the metrics cost a move and a scrape with those games (`bench.metrics`).
 
 Measurements on whatever machine runs it, not test assertions: on a shared machine run
 it a few times and compare medians.
@@ -210,6 +211,9 @@ async def main() -> None:
     from bench import scale
 
     print(await scale.report())
+    from bench import metrics as metrics_cost
+
+    print(await metrics_cost.report())  # a move with and without metrics; a scrape of 10,000
 
 
 if __name__ == "__main__":

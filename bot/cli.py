@@ -13,6 +13,7 @@ from bot.log_setup import configure_logging
 from bot.settings import Settings, load_dotenv
 from bot.startup_errors import EXIT_DAMAGED, EXIT_DATABASE, EXIT_SETTINGS, StartupError
 from bot.store.errors import DamagedStore, StoreError
+from bot.telemetry import logs
 
 NO_TOKEN = """No chat platform is configured, so Escape offers local play in this terminal.
 To run it in chat, set DISCORD_TOKEN and/or TELEGRAM_TOKEN (see .env.example and the README),
@@ -61,6 +62,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     settings = Settings.from_env()
     redactor = configure_logging(settings)
+    logs.configure(settings.log_format)  # ESCAPE_LOG_FORMAT=json: one JSON object a line
     command = args.command or "run"
     try:
         if command == "play":

@@ -1,9 +1,14 @@
 """Start whatever is configured: Discord and Telegram in one event loop, sharing one service.
 
-SIGTERM or SIGINT stops it cleanly (README, "Running at scale"): the timer loop stops, each
-platform stops taking updates (PTB's updater is stopped, so Telegram does not deliver them
-again, and the Telegram updates in hand finish; Discord closes its gateway), open store
-transactions finish, the store closes, and the process exits 0.
+SIGTERM or SIGINT stops it cleanly (README, "Running at scale"): /readyz turns 503, the timer
+loop stops, each platform stops taking updates (PTB's updater is stopped, so Telegram does
+not deliver them again, and the Telegram updates in hand finish; Discord closes its
+gateway), the HTTP server stops, open store transactions finish, the store closes, and the
+process exits 0.
+
+With ESCAPE_METRICS set, one HTTP server (bot/http_server.py) serves the operator's part
+(bot/probes.py: /metrics, /healthz, /readyz); it starts before the platforms connect, so
+/healthz answers from the start and /readyz says what it still waits for.
 """
 
 from __future__ import annotations
@@ -13,6 +18,8 @@ import contextlib
 import logging
 import signal
 
+from bot.http_server import HttpServer, Part
+from bot.probes import Probes, configured_platforms, describe_process
 from bot.service import GameService
 from bot.service.timer_loop import Timers
 from bot.service.workers import CpuPool, default_workers
@@ -41,7 +48,15 @@ async def serve(settings: Settings) -> None:
     for sig in STOP_SIGNALS:
         loop.add_signal_handler(sig, stop.set)
     tasks = []
+    # the first scan waits one interval, so the platforms have connected by then
+    timers = Timers(service, interval=settings.timer_interval)
+    probes = Probes(service, timers, configured_platforms(settings))
+    http = None
     try:
+        describe_process(settings)
+        if settings.metrics_address is not None:
+            http = HttpServer(settings.metrics_address, http_parts(settings, service, probes))
+            await http.start()
         if settings.discord_token:
             from bot.discord import run_discord
 
@@ -50,8 +65,6 @@ async def serve(settings: Settings) -> None:
             from bot.telegram import run_telegram
 
             tasks.append(asyncio.create_task(run_telegram(settings, service), name="telegram"))
-        # the first scan waits one interval, so the platforms have connected by then
-        timers = Timers(service, interval=settings.timer_interval)
         timer_task = asyncio.create_task(timers.run(), name="timers")
         tasks.append(timer_task)
         platforms = asyncio.ensure_future(asyncio.wait(tasks, return_when=asyncio.FIRST_EXCEPTION))
@@ -66,11 +79,20 @@ async def serve(settings: Settings) -> None:
             for task in platforms.result()[0]:
                 task.result()
     finally:
+        probes.stopping = True  # /readyz: 503 from now on
         for sig in STOP_SIGNALS:
             loop.remove_signal_handler(sig)
         await _stop(tasks)
+        if http is not None:
+            await http.stop()
         await service.cpu.close()
         await service.store.close(STORE_GRACE)
+
+
+def http_parts(settings: Settings, service: GameService, probes: Probes) -> list[Part]:
+    """What the one HTTP server serves: the operator's probes and metrics (a web board
+    adds its own part here, on the same address)."""
+    return [probes.part]
 
 
 async def _stop(tasks: list[asyncio.Task]) -> None:

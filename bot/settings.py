@@ -82,12 +82,35 @@ def _shards(value: str, ids: str) -> tuple[str, list[int]]:
     return value, served
 
 
+def _address(value: str) -> tuple[str, int] | None:
+    """ESCAPE_METRICS: `host:port` (or `:port`, every interface) of the HTTP server with
+    /metrics, /healthz and /readyz; empty: no HTTP server."""
+    value = value.strip()
+    if not value:
+        return None
+    host, sep, port = value.rpartition(":")
+    if not sep or not port.isdigit() or not 0 < int(port) < 65536:
+        raise ValueError(f"ESCAPE_METRICS is host:port (e.g. 127.0.0.1:9100), not {value!r}")
+    return host.strip("[]") or "0.0.0.0", int(port)
+
+
+def _log_format(value: str) -> str:
+    from bot.telemetry.logs import FORMATS
+
+    value = value.strip().lower() or "text"
+    if value not in FORMATS:
+        raise ValueError(f"ESCAPE_LOG_FORMAT must be one of {', '.join(FORMATS)}, not {value!r}")
+    return value
+
+
 @dataclass(frozen=True)
 class Settings:
     db_path: Path | str = Path("data/escape.sqlite3")
     db_pool: int = 10
     pictures_dir: Path = Path("pictures")
     log_level: str = "INFO"
+    log_format: str = "text"  # or json: one object a line (README: Operations)
+    metrics_address: tuple[str, int] | None = None  # the HTTP server of /metrics and probes
     discord_token: str = ""
     discord_guild_ids: list[int] = field(default_factory=list)
     discord_api_base: str = ""
@@ -122,6 +145,8 @@ class Settings:
             db_pool=int(e.get("ESCAPE_DB_POOL", "10") or 10),
             pictures_dir=Path(e.get("ESCAPE_PICTURES", "pictures")),
             log_level=e.get("LOG_LEVEL", "INFO").upper(),
+            log_format=_log_format(e.get("ESCAPE_LOG_FORMAT", "text")),
+            metrics_address=_address(e.get("ESCAPE_METRICS", "")),
             discord_token=e.get("DISCORD_TOKEN", "").strip(),
             discord_guild_ids=_ids(e.get("DISCORD_GUILD_IDS", "")),
             discord_api_base=e.get("DISCORD_API_BASE", "").strip(),

@@ -28,16 +28,21 @@ RECENT_LINES = 4  # at most this many lines of what happened under a board
 
 
 def board_png(game_id: str, view: dict, recent: list[str] | None = None) -> bytes:
-    """`recent`: what happened since the board before this one (a move and the bots'
-    answers to it), told under the board in place of the last action alone, so that a
-    player's own move does not vanish behind the answer."""
+    return to_png(board_image(game_id, view, recent))
+
+
+def board_image(game_id: str, view: dict, recent: list[str] | None = None):
+    """The board drawn but not yet encoded (the two steps are timed apart for the
+    metrics). `recent`: what happened since the board before this one (a move and the
+    bots' answers to it), told under the board in place of the last action alone, so that
+    a player's own move does not vanish behind the answer."""
     module = _module(game_id)
     if not recent or len(recent) < 2:
-        return to_png(module.draw(view))
+        return module.draw(view)
     lines = module.caption(view)
     if lines and lines[0] == view.get("last"):
         lines = lines[1:]
-    return to_png(caption_bar(module.board(view), recent[-RECENT_LINES:] + lines))
+    return caption_bar(module.board(view), recent[-RECENT_LINES:] + lines)
 
 
 def describe(game_id: str, view: dict) -> str:
@@ -61,4 +66,4 @@ def describe_rules(game_id: str) -> str:
     return rules_alt(game_id)
 
 
-__all__ = ["board_png", "describe", "describe_rules", "rules_png"]
+__all__ = ["board_image", "board_png", "describe", "describe_rules", "rules_png", "to_png"]

@@ -107,6 +107,9 @@ class PostgresServer:
         )  # fmt: skip
         if initdb.returncode != 0:
             raise NoServer(f"initdb failed: {initdb.stdout}{initdb.stderr}")
+        return self._launch()
+
+    def _launch(self) -> PostgresServer:
         log = open(self.dir / "server.log", "ab")  # noqa: SIM115 - the server's, closed by it
         self.process = subprocess.Popen(
             [str(self.bin / "postgres"), "-D", str(self.data), "-p", str(self.port),
@@ -137,6 +140,16 @@ class PostgresServer:
         with contextlib.suppress(OSError):
             return (self.dir / "server.log").read_text(errors="replace")[-2000:]
         return ""
+
+    def halt(self) -> None:
+        """Stop the server but keep its data and port: a database gone away (its clients'
+        connections are closed); `resume` brings it back."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGINT)
+            self.process.wait(timeout=30)
+
+    def resume(self) -> PostgresServer:
+        return self._launch()
 
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from bot.delivery.live_boards import LiveBoards, Slot
 from bot.delivery.transport import Asked, Sent, Transient, Transport, Unreachable
 from bot.service import ChatRef, GameService, Plan, Reply, TableFacts
+from bot.telemetry import logs, metrics
 
 log = logging.getLogger(__name__)
 
@@ -68,6 +69,12 @@ class Delivery:
             if debt.task is not None:
                 debt.task.cancel()
         self.owed.clear()
+        self._count_owed()
+
+    def _count_owed(self) -> None:
+        """`escape_boards_owed`: what this platform's chats are owed now."""
+        owed = sum(len(debt.replies) for debt in self.owed.values())
+        metrics.BOARDS_OWED.labels(self.platform).set(owed)
 
     def lock(self, chat: ChatRef) -> asyncio.Lock:
         return self._locks.setdefault(_key(chat), asyncio.Lock())
@@ -83,6 +90,17 @@ class Delivery:
         owe: bool = True,
     ) -> Delivered:
         """`owe`: what the platform refuses for now is owed (False: `Transient` is raised)."""
+        table = plan.table
+        with logs.bound(
+            platform=chat.platform, chat=chat.chat, thread=chat.thread,
+            table=table.session_id if table else None, game=table.game_id if table else None,
+            version=table.version if table else None,
+        ):  # fmt: skip
+            return await self._deliver(chat, plan, via, asked, owe)
+
+    async def _deliver(
+        self, chat: ChatRef, plan: Plan, via: Transport, asked: Asked | None, owe: bool
+    ) -> Delivered:
         done = Delivered(owe=owe)
         asker = asked.user.id if asked is not None else None
         # the asker's next moves first: their screen answers their press before the chat's
@@ -288,6 +306,7 @@ class Delivery:
             debt.replies = [
                 (r, t) for r, t in debt.replies if not (r.live and r.session_id == session_id)
             ]
+            self._count_owed()
 
     def _owe(
         self, chat: ChatRef, via: Transport, reply: Reply, table: TableFacts | None, delay: float
@@ -296,6 +315,8 @@ class Delivery:
         debt = self.owed.setdefault(key, Owed(chat, via))
         debt.via = via
         debt.replies.append((reply, table))
+        metrics.POSTS_OWED.labels(self.platform).inc()
+        self._count_owed()
         log.warning("a %s is owed to chat %s; trying again in %.1f s", reply.kind, key, delay)
         if debt.task is None or debt.task.done():
             debt.task = asyncio.create_task(self._repay(key, delay))
@@ -317,11 +338,14 @@ class Delivery:
                 except Transient:
                     debt.replies = owed[n:] + debt.replies
                     break
+            self._count_owed()
             if not debt.replies:
                 break
         debt = self.owed.pop(key, None)
         if debt is not None and debt.replies:
+            metrics.OWED_GIVEN_UP.labels(self.platform).inc(len(debt.replies))
             log.error("gave up posting %d owed message(s) in chat %s", len(debt.replies), key)
+        self._count_owed()
 
 
 def _key(chat: ChatRef) -> str:

@@ -41,7 +41,7 @@ async def run_discord(settings: Settings, service: GameService, **client_options
     service.add_front_end(
         "discord",
         FrontEnd(client.bridge.deliver, place=place, scope_word="server", chat_word="channel",
-                 dm_note=lambda contact: DM_NOTE),
+                 dm_note=lambda contact: DM_NOTE, links=client.links),
     )  # fmt: skip
     try:
         async with client:  # closes the HTTP session and the gateway on any exit

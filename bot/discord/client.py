@@ -4,8 +4,10 @@ components, and where the HTTP API and gateway live."""
 from __future__ import annotations
 
 import logging
+import math
 import re
 
+import aiohttp
 import discord
 import yarl
 from discord import app_commands
@@ -14,8 +16,9 @@ from discord.gateway import DiscordWebSocket
 from bot.discord.bridge import DiscordBridge
 from bot.discord.components import ChoiceButton, ChoiceMenu
 from bot.discord.slash_commands import escape_group
-from bot.service import GameService
+from bot.service import GameService, Link
 from bot.settings import Settings
+from bot.telemetry import metrics
 
 log = logging.getLogger(__name__)
 
@@ -26,6 +29,7 @@ class EscapeClient(discord.Client):
     def __init__(self, service: GameService | None, **options) -> None:
         options.setdefault("intents", discord.Intents(guilds=True))
         options.setdefault("allowed_mentions", discord.AllowedMentions.none())
+        options.setdefault("http_trace", counted_calls())
         super().__init__(**options)
         self.bridge = DiscordBridge(service, self)
         self.tree = app_commands.CommandTree(self)
@@ -43,6 +47,13 @@ class EscapeClient(discord.Client):
         if any(item.__discord_ui_compiled_template__.fullmatch(custom_id) for item in OURS):
             return  # dispatched to its button or menu
         await self.bridge.refuse_junk(interaction)
+
+    def links(self) -> list[Link]:
+        """This connection to the gateway (one shard, or the only one): up once READY and
+        while its websocket is open; discord.py reconnects by itself after a drop."""
+        ws = self.ws
+        up = self.is_ready() and not self.is_closed() and ws is not None and ws.open
+        return [Link(str(self.shard_id or 0), up, latency_seconds(self.latency) if up else None)]
 
     async def setup_hook(self) -> None:
         # buttons and menus of any earlier run keep working: they are matched by custom id
@@ -77,6 +88,29 @@ class EscapeClient(discord.Client):
                 await interaction.response.send_message(text, ephemeral=True)
         except discord.HTTPException:
             pass
+
+
+def latency_seconds(latency: float) -> float | None:
+    """A heartbeat latency, or None before the first acknowledgement (discord.py: inf/nan)."""
+    return latency if math.isfinite(latency) else None
+
+
+def counted_calls() -> aiohttp.TraceConfig:
+    """Every HTTP call discord.py makes (its own retries after a 429 included), counted by
+    result in `escape_platform_calls_total`."""
+    trace = aiohttp.TraceConfig()
+
+    async def ended(_session, _context, params: aiohttp.TraceRequestEndParams) -> None:
+        status = params.response.status
+        result = "ok" if status < 400 else "rate_limited" if status == 429 else "failed"
+        metrics.PLATFORM_CALLS.labels("discord", result).inc()
+
+    async def failed(_session, _context, _params) -> None:
+        metrics.PLATFORM_CALLS.labels("discord", "failed").inc()
+
+    trace.on_request_end.append(ended)
+    trace.on_request_exception.append(failed)
+    return trace
 
 
 def point_at(settings: Settings) -> None:

@@ -14,6 +14,8 @@ from collections.abc import Awaitable, Callable
 
 import discord
 
+from bot.telemetry import metrics
+
 log = logging.getLogger(__name__)
 
 RETRY_ROUNDS = 5  # after discord.py's own five tries: rounds of waiting, then trying again
@@ -45,6 +47,7 @@ async def persist(send: Callable[[], Awaitable], what: str):
             if wait is None or attempt == RETRY_ROUNDS:
                 raise
         log.warning("Discord refused %s for now; trying again in %.1f s", what, wait)
+        metrics.PLATFORM_RETRIES.labels("discord").inc()
         await asyncio.sleep(min(wait * (attempt + 1), RETRY_LONGEST))
     raise AssertionError("unreachable")
 

@@ -12,12 +12,25 @@ from typing import Any
 
 import discord
 
-from bot.discord.client import EscapeClient
+from bot.discord.client import EscapeClient, latency_seconds
+from bot.service import Link
 from bot.settings import Settings
 
 
 class ShardedEscapeClient(EscapeClient, discord.AutoShardedClient):
     """The same client over several shards in one process."""
+
+    def links(self) -> list[Link]:
+        """Each shard this process serves: up while its websocket is open (after READY)."""
+        shards = self.shards
+        if not shards:  # not launched yet
+            return [Link(str(i), False) for i in (self.shard_ids or [0])]
+        ready = self.is_ready() and not self.is_closed()
+        out = []
+        for shard_id, shard in sorted(shards.items()):
+            up = ready and not shard.is_closed()
+            out.append(Link(str(shard_id), up, latency_seconds(shard.latency) if up else None))
+        return out
 
 
 def client_for(settings: Settings) -> tuple[type[EscapeClient], dict[str, Any]]:

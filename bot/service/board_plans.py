@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import render
 from bot.service import buttons, deadlines
-from bot.service.drawing import draw_picture
+from bot.service.drawing import draw_on
 from bot.service.plan import MOVE, VIEW, Choice, Plan, Reply, TableFacts
 from bot.service.requests import UserRef
 from bot.service.table import Committed, Loaded
@@ -81,8 +81,7 @@ class BoardPlans:
         view = game.view(state, None)
         name = f"{game.id}-{version}.png"
         recent = [e.text for e in events if e.to is None]
-        drawing = self.cpu.run(draw_picture, game.id, view, name, recent)
-        return Early(asyncio.ensure_future(drawing))
+        return Early(asyncio.ensure_future(draw_on(self.cpu, game.id, view, name, recent)))
 
     async def after(self, committed: Committed, asker: UserRef | None = None) -> Plan:
         """The plan of a stored change: the board, the private messages, and what the end of
@@ -198,7 +197,7 @@ class BoardPlans:
             choices=list(moves or []),
         )  # fmt: skip
         if self.pictures:
-            reply.later = lambda: self.cpu.run(draw_picture, game.id, view, "my-view.png")
+            reply.later = lambda: draw_on(self.cpu, game.id, view, "my-view.png")
         return reply
 
     async def own_view(self, table: Loaded, seat: int, asker: UserRef) -> Plan:

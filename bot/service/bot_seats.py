@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 import os
+import time
 from collections.abc import Mapping
 
 from bot.service import moves
@@ -21,6 +22,7 @@ from bot.service.moves import Turn
 from bot.service.requests import UserError
 from bot.service.workers import CpuPool
 from bot.store import SeatRow, SessionRow
+from bot.telemetry import metrics
 from engines import Event, Game
 from engines.ai import DEFAULT_LEVEL, LEVELS, decide
 
@@ -97,8 +99,12 @@ class BotSeats:
         seed = int(uniform(row.seed, pos) * 2**62)
         legal = game.legal_actions(state, seat)
         try:
+            started = time.perf_counter()
             decision = await self.cpu.run(
                 decide, game.id, game.dump(state), seat, level, seed, self.scale
+            )
+            metrics.AI_DECISION_SECONDS.labels(game.id, level).observe(
+                time.perf_counter() - started
             )
             action = decision.action
             if action not in legal:

@@ -1,6 +1,8 @@
 """The service's edge, owned in one place: each entry point of `GameService` (marked
-`@entry`: what a front end or the timer loop calls) takes its text arguments made safe, and
-turns a store failure into a refusal that says what it is, logged once."""
+`@entry`: what a front end or the timer loop calls) takes its text arguments made safe,
+turns a store failure into a refusal that says what it is, logged once, and binds the
+request's platform, chat and session onto every log line it causes (bot/telemetry/logs.py;
+the table's game and version are added when it is loaded)."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ from typing import Any
 from bot.service.platform_input import clean_id, clean_text
 from bot.service.requests import ChatRef, UserError
 from bot.store import ChatBusy, DamagedStore, StaleVersion, StoreError
+from bot.telemetry import logs
 
 log = logging.getLogger("bot.service")
 
@@ -30,6 +33,18 @@ _ID_ARGUMENTS = {"platform", "scope", "chat_id", "user_id"}
 
 def entry(method: Callable[..., Any]) -> Callable[..., Any]:
     signature = inspect.signature(method)
+    names = list(signature.parameters)
+
+    def fields(args: tuple, kwargs: dict) -> dict[str, object]:
+        """The log fields a request names: its chat (or platform) and its session."""
+        given = dict(zip(names, args, strict=False)) | kwargs
+        chat = given.get("chat")
+        if isinstance(chat, ChatRef):
+            return {"platform": chat.platform, "chat": chat.chat, "thread": chat.thread}
+        found = {"platform": given.get("platform")}
+        if isinstance(given.get("session_id"), int):
+            found["table"] = given["session_id"]
+        return found
 
     def cleaned(args: tuple, kwargs: dict) -> tuple[tuple, dict]:
         if not any(isinstance(v, str | Mapping) for v in (*args, *kwargs.values())):
@@ -56,10 +71,11 @@ def entry(method: Callable[..., Any]) -> Callable[..., Any]:
     @functools.wraps(method)
     async def entry(*args, **kwargs):
         args, kwargs = cleaned(args, kwargs)
-        try:
-            return await method(*args, **kwargs)
-        except StoreError as exc:  # (a StaleVersion or ChatBusy the method let through too)
-            raise _refusal(method.__name__, signature.bind(*args, **kwargs), exc) from exc
+        with logs.bound(**fields(args, kwargs)):
+            try:
+                return await method(*args, **kwargs)
+            except StoreError as exc:  # (a StaleVersion or ChatBusy the method let through too)
+                raise _refusal(method.__name__, signature.bind(*args, **kwargs), exc) from exc
 
     return entry
 

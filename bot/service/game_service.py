@@ -48,7 +48,17 @@ log = logging.getLogger(__name__)
 
 Notifier = Callable[[ChatRef, Plan], Awaitable[None]]
 
-__all__ = ["FrontEnd", "GameService", "chat_of", "parse_options"]
+__all__ = ["FrontEnd", "GameService", "Link", "chat_of", "parse_options"]
+
+
+@dataclass(frozen=True)
+class Link:
+    """One connection of a front end to its platform (a Discord shard, Telegram's updater),
+    as the operator's readiness check and metrics see it."""
+
+    name: str  # a shard id, or "" for a platform with one connection
+    up: bool
+    latency: float | None = None  # seconds (Discord's heartbeat), when the platform has one
 
 
 @dataclass(frozen=True)
@@ -61,6 +71,7 @@ class FrontEnd:
     scope_word: str = "chat"  # what a scope is called there: "server", "group"
     chat_word: str = "chat"  # what a table's chat is called there: "channel", "group"
     dm_note: Callable[[Contact], str] | None = None  # said when a player turns DMs on
+    links: Callable[[], list[Link]] | None = None  # its connections now (/readyz, metrics)
 
 
 class GameService:
@@ -103,6 +114,14 @@ class GameService:
     def platforms(self) -> list[str]:
         """The platforms that can be sent plans unasked (the timer loop serves only these)."""
         return sorted(self._front_ends)
+
+    def links(self) -> dict[str, list[Link]]:
+        """Each registered front end's connections, as it reports them now."""
+        return {
+            platform: front_end.links()
+            for platform, front_end in sorted(self._front_ends.items())
+            if front_end.links is not None
+        }
 
     def timed(self, platform: str) -> bool:
         """Whether the turn clock runs for a platform's games (someone can be reminded)."""

@@ -3,6 +3,7 @@ running game's log, the move list for autocomplete, and the games running in a s
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -12,7 +13,8 @@ from bot.service.moves import Turn, play
 from bot.service.plan import SHARED, Choice, Plan, Reply
 from bot.service.requests import ChatRef, UserError, UserRef
 from bot.service.table import Loaded, Overtaken, Table, chat_of, not_a_player, title_of
-from bot.store import SessionRow
+from bot.store import SessionRow, StoreError
+from bot.telemetry import metrics
 from engines import REGISTRY, IllegalAction
 
 
@@ -57,7 +59,11 @@ class Play:
     async def move(
         self, chat: ChatRef, user: UserRef, action: str, version: int | None = None
     ) -> Plan:
-        row = await self.table.active(chat)
+        try:
+            row = await self.table.active(chat)
+        except UserError:
+            metrics.MOVES_REFUSED.labels("none", chat.platform, "not_running").inc()
+            raise
         return await self.act(row, user, action, version)
 
     async def press_move(self, row: SessionRow, user: UserRef, button: buttons.Button) -> Plan:
@@ -68,13 +74,16 @@ class Play:
             seat = self._seat(loaded, user)
             if seat != button.seat:
                 raise UserError(
-                    "Those buttons are for another player; your choices come with your turn."
+                    "Those buttons are for another player; your choices come with your turn.",
+                    reason="not_a_player",
                 )
             if button.version != loaded.row.version:
-                raise UserError(STALE)
+                raise UserError(STALE, reason="stale")
             legal = loaded.game.legal_actions(loaded.state, seat)
             if button.index >= len(legal):
-                raise UserError("That choice is no longer offered; use the latest board.")
+                raise UserError(
+                    "That choice is no longer offered; use the latest board.", reason="stale"
+                )
             return seat, legal[button.index]
 
         return await self._attempt(row, user, pressed)
@@ -86,7 +95,8 @@ class Play:
             seat = self._seat(loaded, user)
             if version is not None and version != loaded.row.version:
                 raise UserError(
-                    "The board has moved on since then; look at the latest board and try again."
+                    "The board has moved on since then; look at the latest board and try again.",
+                    reason="stale",
                 )
             return seat, action
 
@@ -96,21 +106,41 @@ class Play:
     def _seat(loaded: Loaded, user: UserRef) -> int:
         seat = loaded.seat_of(user)
         if seat is None:
-            raise UserError(not_a_player(loaded.row))
+            raise UserError(not_a_player(loaded.row), reason="not_a_player")
         if loaded.row.seats[seat].kind == "placeholder":
-            raise UserError("Your seat was handed to a stand-in by vote; it plays on for you.")
+            raise UserError(
+                "Your seat was handed to a stand-in by vote; it plays on for you.",
+                reason="not_a_player",
+            )
         return seat
 
     async def _attempt(
         self, row: SessionRow, user: UserRef, check: Callable[[Loaded], tuple[int, str]]
     ) -> Plan:
         """Check and apply a move under the session's lock, on the row as read; if the
-        session changed meanwhile (`Overtaken`), once more on the session as it is now."""
+        session changed meanwhile (`Overtaken`), once more on the session as it is now.
+        Counted in the metrics: accepted with its service time, or refused with why."""
+        started = time.perf_counter()
+        try:
+            plan = await self._attempt_locked(row, user, check)
+        except UserError as exc:
+            metrics.MOVES_REFUSED.labels(row.game, row.platform, exc.reason).inc()
+            raise
+        except StoreError:
+            metrics.MOVES_REFUSED.labels(row.game, row.platform, "store").inc()
+            raise
+        metrics.MOVES_ACCEPTED.labels(row.game, row.platform).inc()
+        metrics.MOVE_SECONDS.labels(row.game, row.platform).observe(time.perf_counter() - started)
+        return plan
+
+    async def _attempt_locked(
+        self, row: SessionRow, user: UserRef, check: Callable[[Loaded], tuple[int, str]]
+    ) -> Plan:
         async with self.table.lock(row.id):
             current = await self.table.fresh(row)
             for attempt in range(2):
                 if current is None or current.status != "active":
-                    raise UserError("That game is not running any more.")
+                    raise UserError("That game is not running any more.", reason="not_running")
                 loaded = self.table.load(current)
                 seat, action = check(loaded)
                 try:
@@ -130,7 +160,7 @@ class Play:
         try:
             play(game, turn, seat, action, row.seed, user_id=user.id)
         except IllegalAction as exc:
-            raise UserError(str(exc), secret=secret) from exc
+            raise UserError(str(exc), secret=secret, reason="illegal") from exc
         committed = await self.table.commit(row, game, turn)
         return await self.plans.after(committed, user)
 

@@ -16,11 +16,14 @@ class UserError(Exception):
 
     `secret`: the message tells what only the asker may know (an engine's refusal in a game
     with hidden hands names their cards and moves), so a front end must show it to the asker
-    alone, never in the chat."""
+    alone, never in the chat.
 
-    def __init__(self, message: str, *, secret: bool = False) -> None:
+    `reason`: a short word for why, counted in the metrics (a refused move's reason)."""
+
+    def __init__(self, message: str, *, secret: bool = False, reason: str = "refused") -> None:
         super().__init__(message)
         self.secret = secret
+        self.reason = reason
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,7 @@ from bot.service.bot_seats import BotSeats
 from bot.service.moves import Turn
 from bot.service.requests import ChatRef, UserError, UserRef
 from bot.store import SeatRow, SessionRow, StaleVersion, Store
+from bot.telemetry import logs
 from engines import REGISTRY, Game, Result
 
 log = logging.getLogger(__name__)
@@ -72,6 +73,9 @@ class Overtaken(UserError):
     """The session changed after it was read (another process, a reminder, a pause): the
     move was not stored; it may be tried again on the session as it is now."""
 
+    def __init__(self, message: str) -> None:
+        super().__init__(message, reason="race")
+
 
 def chat_of(row: SessionRow) -> ChatRef:
     return ChatRef(row.platform, row.chat, row.thread, row.scope)
@@ -116,14 +120,15 @@ class Table:
         return row
 
     def load(self, row: SessionRow) -> Loaded:
+        logs.bind(table=row.id, game=row.game, version=row.version)  # on this request's lines
         game = REGISTRY.get(row.game)
         if game is None:
-            raise UserError(f"This bot no longer has the game {row.game!r}.")
+            raise UserError(f"This bot no longer has the game {row.game!r}.", reason="unknown_game")
         try:
             state = game.load(row.state) if row.state is not None else None
         except Exception as exc:  # stored JSON this engine cannot read: damage, or an old shape
             log.exception("session %s: its saved state cannot be read", row.id)
-            raise UserError(UNREADABLE_GAME) from exc
+            raise UserError(UNREADABLE_GAME, reason="unreadable") from exc
         return Loaded(row, game, state)
 
     async def live_row(self, chat: ChatRef) -> SessionRow | None:

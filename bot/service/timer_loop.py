@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
@@ -22,6 +23,7 @@ from bot.service.requests import UserError, UserRef
 from bot.service.table import chat_of, title_of
 from bot.store import DamagedStore, SessionRow, StoreError
 from bot.store.errors import RESTORE_STEPS
+from bot.telemetry import metrics
 
 log = logging.getLogger(__name__)
 
@@ -54,6 +56,7 @@ class Timers:
         self.gap = max(3 * interval, 120.0)  # a heartbeat older than this means we were down
         self._sleep = sleep
         self._said_damaged = False
+        self.last_scan: float | None = None  # time.monotonic() of the last whole scan
 
     async def run(self) -> None:
         """Scan, then sleep until the next wake (at most `interval`), for ever. The first
@@ -86,19 +89,26 @@ class Timers:
         """One scan. Only games on platforms that can be sent messages (a registered
         notifier) are served: a terminal game in the same database is left alone, and a
         process running one platform serves that platform's games."""
+        started = time.perf_counter()
         report = TickReport()
         now = self.service.now()
         platforms = self.service.platforms()
         for platform in platforms:
             report.downtime = max(report.downtime, await self._heartbeat(platform, now))
-        for row in await self.store.due_sessions(now, platforms):
+        due = await self.store.due_sessions(now, platforms)  # the oldest wake time first
+        metrics.TIMER_LAG.set(max(0.0, now - due[0].wake_at) if due and due[0].wake_at else 0.0)
+        for row in due:
             if clocks.deadline_due(row.clock, now):
                 replies = await self._guarded(row.id, self.service.time_up(row.id))
                 if replies:
                     report.deadlines.append(row.id)
+                    metrics.DEADLINES_SERVED.labels(row.platform).inc()
                     await self.service.notify(chat_of(row), replies)
         await self._remind(now, platforms, report)
         await self._end_idle(now, platforms, report)
+        metrics.TIMER_SCAN_SECONDS.observe(time.perf_counter() - started)
+        metrics.TIMER_LAST_SCAN.set(time.time())
+        self.last_scan = time.monotonic()
         return report
 
     # ----- downtime ---------------------------------------------------------------
@@ -161,6 +171,7 @@ class Timers:
         if prefs.get("dm"):
             replies.append(Reply(text, kind="reminder", to=user, session_id=claimed[0].id))
         await self.service.notify(home, Plan(replies))
+        metrics.REMINDERS_SENT.labels(platform).inc()
         report.reminders += [(user_id, r.id) for r in claimed]
 
     # ----- idle games -------------------------------------------------------------
@@ -170,6 +181,7 @@ class Timers:
             replies = await self._guarded(row.id, self.service.end_idle(row.id))
             if replies:
                 report.ended.append(row.id)
+                metrics.IDLE_ENDED.labels(row.platform).inc()
                 await self.service.notify(chat_of(row), replies)
 
     async def _guarded(self, session_id: int, work: Awaitable[Plan | None]) -> Plan:

@@ -59,6 +59,7 @@ class CpuPool:
     def __init__(self, workers: int = 0) -> None:
         self.workers = workers
         self._pool: ProcessPoolExecutor | None = None
+        self._in_flight = 0  # jobs handed to the pool and not yet answered
 
     def start(self) -> CpuPool:
         """Start the workers; `spawn` keeps them free of the parent's threads and loop (and
@@ -77,11 +78,21 @@ class CpuPool:
     def in_processes(self) -> bool:
         return self._pool is not None
 
+    @property
+    def queue_length(self) -> int:
+        """Jobs waiting for a free worker process (a metric: the pool is too small when it
+        stays above 0)."""
+        return max(0, self._in_flight - self.workers) if self._pool is not None else 0
+
     async def run(self, fn: Callable[..., T], /, *args: Any) -> T:
         if self._pool is None:
             return await asyncio.to_thread(fn, *args)
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._pool, partial(fn, *args))
+        self._in_flight += 1
+        try:
+            return await loop.run_in_executor(self._pool, partial(fn, *args))
+        finally:
+            self._in_flight -= 1
 
     async def close(self) -> None:
         pool, self._pool = self._pool, None

@@ -32,7 +32,8 @@ from typing import Any
 
 import aiosqlite
 
-from bot.store.errors import ChatBusy, StoreError
+from bot.store.errors import ChatBusy, DamagedStore, StaleVersion, StoreError, is_damage
+from bot.telemetry import metrics
 
 
 class SchemaTooNew(StoreError):
@@ -130,9 +131,22 @@ class Database:
         return _Pending(self._open_then(self._executemany, sql, [tuple(r) for r in rows]))
 
     async def _open_then(self, run, sql: str, params) -> Result:
-        if self._closed:  # a request still in hand after shutdown: a store error, not a crash
-            raise StoreError("the store is closed")
-        return await run(sql, params)
+        try:
+            if self._closed:  # a request still in hand after shutdown: a store error, not a crash
+                raise StoreError("the store is closed")
+            return await run(sql, params)
+        except StoreError as exc:
+            if self._tx.get() is None:  # (inside a transaction, the transaction counts it)
+                self._count_error(exc)
+            raise
+
+    def _count_error(self, exc: StoreError) -> None:
+        """A failure in `escape_store_errors_total`; a lost race (a stale version, a chat
+        that has a game) is an answer, not a failure."""
+        if isinstance(exc, StaleVersion | ChatBusy):
+            return
+        kind = "damaged" if isinstance(exc, DamagedStore) or is_damage(exc) else "error"
+        metrics.STORE_ERRORS.labels(self.kind, kind).inc()
 
     async def transaction(self, work: Callable[[Database], Awaitable[Any]]) -> Any:
         """Run work(db) in one write transaction (all or nothing); a busy database is tried
@@ -144,17 +158,28 @@ class Database:
             raise StoreError("the store is closing")
         self._open_tx += 1
         self._idle.clear()
+        started = time.monotonic()
         try:
-            deadline = time.monotonic() + self.busy_timeout
+            deadline = started + self.busy_timeout
             pause = _RETRY_PAUSE
             while True:
                 try:
-                    return await self._transaction(work)
+                    result = await self._transaction(work)
                 except _Busy as busy:
                     if time.monotonic() + pause > deadline:
+                        metrics.STORE_ERRORS.labels(self.kind, "busy").inc()
                         raise StoreError(f"the database stayed busy: {busy}") from busy.__cause__
+                    metrics.STORE_BUSY_RETRIES.labels(self.kind).inc()
                     await asyncio.sleep(pause)
                     pause = min(pause * 2, 0.2)
+                except StoreError as exc:
+                    self._count_error(exc)
+                    raise
+                else:
+                    metrics.STORE_TRANSACTION_SECONDS.labels(self.kind).observe(
+                        time.monotonic() - started
+                    )
+                    return result
         finally:
             self._open_tx -= 1
             if self._open_tx == 0:

@@ -158,6 +158,19 @@ class Store(MemoryQueries):
     async def schema_version(self) -> int:
         return await self._conn.schema_version()
 
+    # ----- for the operator ---------------------------------------------------------
+    async def ping(self) -> None:
+        """One trivial query: raises StoreError when the database does not answer (readiness)."""
+        await self._conn.execute("SELECT 1")
+
+    async def game_counts(self) -> dict[tuple[str, str], int]:
+        """(platform, status) -> games: one grouped count, which both databases answer from
+        the (platform, scope, status) index without reading a game's state."""
+        async with self._conn.execute(
+            "SELECT platform, status, COUNT(*) FROM sessions GROUP BY platform, status"
+        ) as cur:
+            return {(platform, status): n for platform, status, n in await cur.fetchall()}
+
     async def backup(self, destination: str | Path) -> None:
         """A consistent copy into an SQLite file while the bot keeps running (SQLite's
         online backup; from PostgreSQL, one snapshot transaction copied table by table)."""

@@ -18,6 +18,7 @@ from bot.startup_errors import (
     StartupError,
     connect_with_retries,
 )
+from bot.telegram.connection import WatchedPolls, links
 from bot.telegram.handlers import TelegramAdapter, dm_note
 from bot.telegram.ratelimit import PerChatRateLimiter
 
@@ -41,11 +42,16 @@ PRIVATE_COMMANDS = [
 
 
 def build_application(
-    settings: Settings, service: GameService, *, rate_limiter: BaseRateLimiter | None = None
+    settings: Settings,
+    service: GameService,
+    *,
+    rate_limiter: BaseRateLimiter | None = None,
+    polls: WatchedPolls | None = None,
 ) -> tuple[Application, TelegramAdapter]:
     builder = (
         ApplicationBuilder()
         .token(settings.telegram_token)
+        .get_updates_request(polls or WatchedPolls())  # is the long poll answered? (/readyz)
         .rate_limiter(rate_limiter or PerChatRateLimiter())  # a 429 holds up its chat only
         # One slow chat (a group waiting out its 20 messages a minute) must not hold up the
         # others; the outbox serialises what goes to one chat, the service each session.
@@ -78,14 +84,19 @@ async def run_telegram(
     ready: asyncio.Event | None = None,
 ) -> None:
     """Run the Telegram bot until cancelled; then stop polling (or the webhook) cleanly."""
-    application, adapter = build_application(settings, service, rate_limiter=rate_limiter)
+    polls = WatchedPolls()
+    application, adapter = build_application(
+        settings, service, rate_limiter=rate_limiter, polls=polls
+    )
     await initialize(application, settings)  # getMe: the bot's username, for deep links
     try:
         adapter.attach(application)
+        webhook = bool(settings.telegram_webhook_url)
         service.add_front_end(
             "telegram",
-            FrontEnd(adapter.deliver, scope_word="group", chat_word="group", dm_note=dm_note),
-        )
+            FrontEnd(adapter.deliver, scope_word="group", chat_word="group", dm_note=dm_note,
+                     links=lambda: links(application, polls, webhook)),
+        )  # fmt: skip
         await publish_commands(application.bot)
         if settings.telegram_webhook_url:
             # Without a secret anyone who learns the URL could post forged updates; Telegram

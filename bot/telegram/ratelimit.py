@@ -5,6 +5,9 @@ request of the bot, in every chat, until the wait is over: one busy group would 
 the others. Here the pacing stays PTB's (its retries turned off) and a 429 is waited out
 by the requests to that chat alone; requests to other chats go on. When the retries are
 spent the `RetryAfter` reaches the caller (the outbox then owes the chat its board).
+
+Every call of the Bot API but the long poll passes here, so here they are counted
+(`escape_platform_calls_total`, `escape_platform_retries_total`).
 """
 
 from __future__ import annotations
@@ -16,6 +19,8 @@ from typing import Any
 
 from telegram.error import RetryAfter
 from telegram.ext import AIORateLimiter, BaseRateLimiter
+
+from bot.telemetry import metrics
 
 RETRIES_AFTER_429 = 5
 
@@ -60,13 +65,19 @@ class PerChatRateLimiter(BaseRateLimiter[int]):
                     callback, args, kwargs, endpoint, data, None
                 )
             except RetryAfter as exc:
+                metrics.PLATFORM_CALLS.labels("telegram", "rate_limited").inc()
                 if attempt == retries:
                     raise
+                metrics.PLATFORM_RETRIES.labels("telegram").inc()
                 pause = exc.retry_after
                 seconds = pause.total_seconds() if hasattr(pause, "total_seconds") else pause
                 until = time.monotonic() + float(seconds) + 0.1
                 self._not_before[chat] = max(self._not_before.get(chat, 0.0), until)
                 continue
+            except Exception:
+                metrics.PLATFORM_CALLS.labels("telegram", "failed").inc()
+                raise
+            metrics.PLATFORM_CALLS.labels("telegram", "ok").inc()
             if self._not_before.get(chat, 0.0) <= time.monotonic():
                 self._not_before.pop(chat, None)
             return answer

@@ -213,3 +213,79 @@ def test_the_unit_is_hardened_and_keeps_the_database_private(tmp_path):
     rating = re.search(r"Overall exposure level for \S+: (\d+\.\d+)", done.stdout + done.stderr)
     assert rating is not None, done.stdout + done.stderr
     assert float(rating.group(1)) <= 2.0  # was 8.5 "EXPOSED"
+
+
+# ----- operations: Prometheus, Grafana, the dashboard ----------------------------------------
+def _exposed_names() -> set[str]:
+    """Every series name the bot can expose: each family's name with its type's suffixes
+    (a labelled metric shows no sample before its first use)."""
+    from bot.telemetry import metrics
+
+    suffixes = {"counter": ["_total"], "histogram": ["_bucket", "_count", "_sum"],
+                "info": ["_info"], "summary": ["_count", "_sum"]}  # fmt: skip
+    names = set()
+    for family in metrics.REGISTRY.collect():
+        names.add(family.name)
+        names.update(family.name + s for s in suffixes.get(family.type, []))
+        names.update(sample.name for sample in family.samples)
+    return names
+
+
+_PROMQL_WORDS = {"sum", "max", "min", "avg", "by", "without", "rate", "irate", "increase",
+                 "histogram_quantile", "time", "le", "on", "ignoring", "and", "or", "unless"}  # fmt: skip
+
+
+def _metric_names(expr: str) -> set[str]:
+    """The metric names a PromQL expression reads: identifiers that are neither a function,
+    a keyword, a label (inside braces or a by/without list) nor a range."""
+    bare = re.sub(r"\{[^}]*\}|\[[^\]]*\]|\"[^\"]*\"", " ", expr)
+    bare = re.sub(r"\b(by|without|on|ignoring)\s*\([^)]*\)", " ", bare)
+    bare = re.sub(r"\b\d+(\.\d+)?(e\d+)?\b", " ", bare)  # numbers, 1e9 too
+    words = set(re.findall(r"[a-zA-Z_:][a-zA-Z0-9_:]*", bare))
+    return {w for w in words if w not in _PROMQL_WORDS}
+
+
+def test_the_dashboard_loads_and_every_query_names_a_metric_the_bot_exposes():
+    dashboard = json.loads((DEPLOY / "grafana" / "escape.json").read_text())
+    exprs = [t["expr"] for panel in dashboard["panels"] for t in panel["targets"]]
+    titles = " ".join(panel["title"] for panel in dashboard["panels"]).lower()
+    for wanted in ("moves per second", "p50 / p99", "refused", "owed", "timer", "errors"):
+        assert wanted in titles, wanted
+    exposed = _exposed_names()
+    read = set().union(*(_metric_names(e) for e in exprs))
+    assert "escape_moves_accepted_total" in read and "escape_move_seconds_bucket" in read
+    assert read <= exposed, sorted(read - exposed)
+    assert _metric_names('sum by (le) (rate(escape_nonsense_bucket{x="y"}[5m]))') == {"escape_nonsense_bucket"}  # fmt: skip
+    source = yaml.safe_load((DEPLOY / "grafana/provisioning/datasources/prometheus.yaml").read_text())  # fmt: skip
+    uids = {d["uid"] for d in source["datasources"]}
+    assert {t["datasource"]["uid"] for p in dashboard["panels"] for t in p["targets"]} <= uids
+
+
+def test_compose_scale_scrapes_every_bot_and_provisions_the_dashboard():
+    compose = yaml.safe_load((DEPLOY / "compose.scale.yaml").read_text())
+    services = compose["services"]
+    bots = {n for n, s in services.items() if s.get("build", {}).get("dockerfile") == "deploy/Dockerfile"}  # fmt: skip
+    assert len(bots) == 4
+    for name in bots:
+        env = services[name]["environment"]
+        assert env["ESCAPE_METRICS"] == "0.0.0.0:9100" and env["ESCAPE_LOG_FORMAT"] == "json"
+        test = " ".join(services[name]["healthcheck"]["test"])
+        assert "urllib" in test and "/healthz" in test and "curl" not in test
+    prometheus = yaml.safe_load((DEPLOY / "prometheus.yml").read_text())
+    [job] = prometheus["scrape_configs"]
+    assert job["metrics_path"] == "/metrics"
+    targets = {t for c in job["static_configs"] for t in c["targets"]}
+    assert targets == {f"{name}:9100" for name in bots}
+    assert all("process" in c["labels"] for c in job["static_configs"])
+    for name in ("prometheus", "grafana"):
+        for volume in services[name]["volumes"]:
+            source = volume.split(":")[0]
+            if source.startswith("./"):
+                assert (DEPLOY / source).exists(), f"{name} mounts {source}, which is missing"
+    mounts = dict(v.split(":")[:2] for v in services["grafana"]["volumes"])
+    provider = yaml.safe_load((DEPLOY / "grafana/provisioning/dashboards/escape.yaml").read_text())
+    folder = provider["providers"][0]["options"]["path"]
+    assert mounts["./grafana/escape.json"] == f"{folder}/escape.json"
+    assert mounts["./grafana/provisioning"] == "/etc/grafana/provisioning"
+    for volume in ("escape-prometheus", "escape-grafana"):
+        assert volume in compose["volumes"]

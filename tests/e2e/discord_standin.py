@@ -130,6 +130,7 @@ class DiscordStandIn:
         # When set, REST calls must carry `Authorization: Bot <token>`; others answer 401 as
         # Discord does to a wrong token (discord.py's login then raises LoginFailure).
         self.token: str | None = None
+        self.refusing_gateway = False  # the gateway is unreachable (see drop_gateway)
 
     # ----- lifecycle --------------------------------------------------------------------
     async def start(self) -> None:
@@ -186,6 +187,17 @@ class DiscordStandIn:
             "explicit_content_filter": 0, "mfa_level": 0, "nsfw_level": 0,
             "preferred_locale": "en-US", "system_channel_flags": 0,
         }  # fmt: skip
+
+    async def drop_gateway(self) -> None:
+        """The gateway goes away: every connection is closed and reconnecting fails until
+        `restore_gateway` (as in an outage between the bot and Discord)."""
+        self.refusing_gateway = True
+        for ws in list(self._sockets):
+            with contextlib.suppress(Exception):
+                await ws.close(code=4000, message=b"stand-in outage")
+
+    def restore_gateway(self) -> None:
+        self.refusing_gateway = False
 
     def text_channel(self, channel_id: int, name: str = "games") -> dict:
         channel = {
@@ -337,7 +349,9 @@ class DiscordStandIn:
         return [c for c in self.calls if c.path.endswith("/callback")]
 
     # ----- gateway --------------------------------------------------------------------
-    async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
+    async def _gateway(self, request: web.Request) -> web.StreamResponse:
+        if self.refusing_gateway:
+            return web.Response(status=503, text="the stand-in's gateway is down")
         ws = web.WebSocketResponse(autoping=True)
         await ws.prepare(request)
         self._sockets.add(ws)
@@ -363,6 +377,8 @@ class DiscordStandIn:
                         "resume_gateway_url": self.gateway_url,
                         "application": {"id": str(APP_ID), "flags": 0},
                     }
+                    if (data.get("d") or {}).get("shard"):  # a sharded client's own shard
+                        ready["shard"] = data["d"]["shard"]
                     await ws.send_str(json.dumps({"op": 0, "t": "READY", "s": 1, "d": ready}))
                     if ours:  # as Discord does for the guilds intent: the guild, cached
                         event = {
