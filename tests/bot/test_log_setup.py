@@ -12,6 +12,7 @@ import pytest
 
 from bot.log_setup import HIDDEN, configure_logging
 from bot.settings import Settings, webhook_secret
+from bot.telemetry.logs import LIBRARY_FLOORS
 
 TELEGRAM = "7000001:AAH-telegram-secret_part"
 DISCORD = "MTA.discord.secret-token"
@@ -29,7 +30,10 @@ def written():
     level = root.level
     root.addHandler(handler)
     root.setLevel(logging.DEBUG)
-    quiet = {name: logging.getLogger(name).level for name in ("httpx", "httpcore")}
+    names = ("httpx", "httpcore", *LIBRARY_FLOORS)
+    quiet = {name: logging.getLogger(name).level for name in names}
+    for name in LIBRARY_FLOORS:  # (another test may have configured them for a process)
+        logging.getLogger(name).setLevel(logging.NOTSET)
     try:
         yield buffer
     finally:

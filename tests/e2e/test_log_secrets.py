@@ -16,8 +16,9 @@ import socket
 from dataclasses import replace
 from urllib.parse import quote
 
-from bot.log_setup import FORMAT, HIDDEN, QUIET, configure_logging
+from bot.log_setup import FORMAT, QUIET, configure_logging
 from bot.settings import webhook_secret
+from bot.telemetry import logs
 from tests.e2e.telegram_fixtures import *  # noqa: F403
 from tests.e2e.telegram_fixtures import (
     GROUP,
@@ -93,6 +94,7 @@ async def test_a_whole_game_logged_at_debug_holds_no_token(tg_standin, tmp_path)
     bot = TelegramBot(standin, tmp_path / "escape.sqlite3", limiter=fast_limiter())
     try:
         configure_logging(replace(bot.settings, log_level="DEBUG"))
+        logs.configure("text")  # as escape-bot does: the chat libraries stay at INFO
         root.setLevel(logging.DEBUG)
         await bot.start()
         try:
@@ -108,11 +110,12 @@ async def test_a_whole_game_logged_at_debug_holds_no_token(tg_standin, tmp_path)
     assert moves > 10 and " wins with " in current_board(standin, GROUP)["caption"]
     output = buffer.getvalue()
     lines = output.splitlines()
-    assert sum(" DEBUG " in line for line in lines) > 100, "DEBUG lines were written"
-    assert any("sendPhoto" in line for line in lines), "the Bot API calls were logged"
+    assert any("is running" in line for line in lines), output[:3000]
     assert_no_secret(output, standin.token)
-    # PTB logs the token-bearing URL at DEBUG: it was there, and it was replaced
-    assert any("Set Bot API URL" in line and HIDDEN in line for line in lines), output[:3000]
+    # a library's DEBUG lines carry what it sends (a hand's caption, a stored position):
+    # at LOG_LEVEL=DEBUG the libraries stay at INFO, so no hand reaches the log
+    assert not any(" DEBUG telegram" in line or " DEBUG aiosqlite" in line for line in lines)
+    assert "Your hand" not in output
 
 
 async def test_a_short_game_of_the_real_process_at_debug_holds_no_token(tg_standin, tmp_path):
@@ -132,9 +135,9 @@ async def test_a_short_game_of_the_real_process_at_debug_holds_no_token(tg_stand
         output = await logged.stop()
     assert process.returncode == 0, output[-3000:]
     lines = output.splitlines()
-    assert sum(" DEBUG " in line for line in lines) > 50, "DEBUG lines were written"
+    assert any("is running" in line for line in lines), output[:3000]
     assert_no_secret(output, standin.token)
-    assert any("Set Bot API URL" in line and HIDDEN in line for line in lines), output[:3000]
+    assert not any(" DEBUG telegram" in line or " DEBUG aiosqlite" in line for line in lines)
 
 
 async def test_webhook_mode_at_debug_holds_neither_the_token_nor_the_secret(tg_standin, tmp_path):
@@ -172,7 +175,6 @@ async def test_webhook_mode_at_debug_holds_neither_the_token_nor_the_secret(tg_s
         output = await logged.stop()
     assert process.returncode == 0, output[-3000:]
     assert_no_secret(output, standin.token, secret, webhook_secret(standin.token))
-    assert any("setWebhook" in line and HIDDEN in line for line in output.splitlines())
 
 
 async def test_a_refused_token_at_debug_is_not_repeated(tg_standin, tmp_path):
