@@ -1,0 +1,135 @@
+"""Every text in the reader's language: gettext catalogues read with Babel.
+
+A language is one catalogue file, `languages/catalogues/<code>.po` (German: `de.po`),
+found at start: adding a language needs that one file and no code. English needs none:
+the messages' ids are their English text. `qps` is a pseudo-language made on the fly from
+the English, accented and 40% longer, so that a text that escaped translation (it stays
+plain English) or a picture that clips a long label shows at once.
+
+`say(value, language)` turns a message (`engines.text.Msg`, or its JSON form inside a
+view or a stored event) into text; plain strings are shown as they are (names). Numbers,
+dates and durations go through Babel (`duration`, `number`), never hand-written rules.
+"""
+
+from __future__ import annotations
+
+import string
+from contextlib import contextmanager
+from datetime import timedelta
+from typing import Any
+
+from babel import Locale, UnknownLocaleError
+from babel.dates import format_timedelta
+from babel.numbers import format_decimal
+
+from engines.text import KEY, Msg, from_json
+from languages.catalogues import Catalogues, pseudo
+
+DEFAULT = "en"
+PSEUDO = "qps"
+
+_catalogues = Catalogues()
+_watching: list[set] = []  # while `watched()` runs: every message said, (text, context)
+
+
+def available() -> list[str]:
+    """The languages a table can be set to: English, each catalogue, the pseudo-language."""
+    return [DEFAULT, *_catalogues.languages(), PSEUDO]
+
+
+def resolve(tag: str | None, fallback: str = DEFAULT) -> str:
+    """A platform's or a person's language tag ("de-DE", "de_DE.UTF-8", "pt-BR", "en") as one
+    of ours; the fallback when we have none of it."""
+    if not tag:
+        return fallback
+    code = tag.split(".")[0].replace("_", "-").strip().lower()
+    if code in available():
+        return code
+    base = code.split("-")[0]
+    return base if base in available() else fallback
+
+
+def say(value: Any, language: str = DEFAULT) -> str:
+    """A message in `language`; a plain value as it is."""
+    if isinstance(value, dict) and KEY in value:
+        value = from_json(value)
+    if not isinstance(value, Msg):
+        return "" if value is None else str(value)
+    for seen in _watching:
+        seen.add((value.text, value.plural, value.context))
+    args = {k: say(v, language) if _is_message(v) else _plain(v, language) for k, v in value.args.items()}  # fmt: skip
+    count = value.args.get("count")
+    text = _text(value, language, count if isinstance(count, int) else None)
+    try:
+        return text.format_map(args) if args or "{" in text else text
+    except (KeyError, IndexError, ValueError):  # a catalogue's broken placeholder: English
+        return value.text.format_map(args)
+
+
+def _text(message: Msg, language: str, count: int | None) -> str:
+    """The message's text in `language` before its placeholders are filled."""
+    english = message.text
+    if message.plural is not None and count != 1:
+        english = message.plural
+    if language == DEFAULT or not _translatable(message.text):
+        return english
+    if language == PSEUDO:
+        return pseudo(english)
+    return _catalogues.text(language, message.text, message.plural, count, message.context)
+
+
+def _translatable(text: str) -> bool:
+    """Some words outside the placeholders (a list "{p0}, {p1}" has none)."""
+    bare = "".join(literal for literal, *_ in _format_parts(text))
+    return any(ch.isalpha() for ch in bare)
+
+
+def _format_parts(text: str):
+    try:
+        return list(string.Formatter().parse(text))
+    except ValueError:
+        return [(text, None, None, None)]
+
+
+def _is_message(value: Any) -> bool:
+    return isinstance(value, Msg) or (isinstance(value, dict) and KEY in value)
+
+
+def _plain(value: Any, language: str) -> Any:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return value
+    return number(value, language)
+
+
+@contextmanager
+def watched():
+    """Every message said while it is open, as (text, plural, context): a test checks
+    each is in the catalogues (a text kept as data and never listed would slip by)."""
+    seen: set = set()
+    _watching.append(seen)
+    try:
+        yield seen
+    finally:
+        _watching.remove(seen)
+
+
+def number(value: float, language: str = DEFAULT) -> str:
+    return format_decimal(value, locale=babel_locale(language))
+
+
+def duration(seconds: float, language: str = DEFAULT, *, direction: bool = False) -> str:
+    """ "2 days", "in 2 Tagen": a span of time as the language says it."""
+    return format_timedelta(
+        timedelta(seconds=seconds), locale=babel_locale(language), add_direction=direction,
+        threshold=1.1,
+    )  # fmt: skip
+
+
+def babel_locale(language: str) -> Locale:
+    try:
+        return Locale.parse(DEFAULT if language == PSEUDO else language.replace("-", "_"))
+    except (UnknownLocaleError, ValueError):
+        return Locale.parse(DEFAULT)
+
+
+__all__ = ["DEFAULT", "PSEUDO", "available", "duration", "number", "resolve", "say"]

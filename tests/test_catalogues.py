@@ -1,0 +1,78 @@
+"""The catalogues (languages/catalogues): the template holds every message the code says,
+and each language translates every one of them, no more, with the same placeholders and
+every plural form its language has."""
+
+from __future__ import annotations
+
+import pytest
+from babel.messages.plurals import get_plural
+from babel.messages.pofile import read_po
+
+import languages
+from engines.text import msg, placeholders, plural
+from languages import extract
+
+LANGUAGES = sorted(extract.CATALOGUES.glob("*.po"))
+
+
+def _key(message) -> tuple:
+    text = message.id if isinstance(message.id, str) else message.id[0]
+    return text, message.context
+
+
+def _template() -> dict:
+    with extract.TEMPLATE.open("rb") as source:
+        return {_key(m): m for m in read_po(source) if m.id}
+
+
+def test_the_template_holds_what_the_code_says_now():
+    """`python -m languages.extract` was run after the last change of a message."""
+    code, problems = extract.found_in_code()
+    assert not problems, problems
+    said = {(m.text, m.context) for m in [*code, *extract.found_in_data()]}
+    kept = set(_template())
+    assert not said - kept, f"not in the template (run python -m languages.extract): {sorted(said - kept)[:20]}"  # fmt: skip
+    assert not kept - said, f"in the template but said nowhere: {sorted(kept - said)[:20]}"
+
+
+@pytest.mark.parametrize("path", LANGUAGES, ids=[p.stem for p in LANGUAGES])
+def test_each_language_translates_every_message_and_no_other(path):
+    template = _template()
+    with path.open("rb") as source:
+        catalog = read_po(source, locale=path.stem.replace("-", "_"))
+    entries = {_key(m): m for m in catalog if m.id}
+    missing = [k for k in template if k not in entries]
+    assert not missing, f"{path.name} misses {len(missing)}: {missing[:10]}"
+    unused = [k for k in entries if k not in template]
+    assert not unused, f"{path.name} keeps {len(unused)} nobody says: {unused[:10]}"
+    forms = get_plural(path.stem.replace("-", "_")).number
+    for key, entry in entries.items():
+        assert not entry.fuzzy, f"{path.name}: {key} is marked fuzzy"
+        ids = [entry.id] if isinstance(entry.id, str) else list(entry.id)
+        strings = [entry.string] if isinstance(entry.string, str) else list(entry.string)
+        assert all(strings), f"{path.name}: {key} is not translated"
+        if not isinstance(entry.id, str):
+            assert len(strings) == forms, f"{path.name}: {key} needs {forms} plural forms"
+        wanted = set().union(*(placeholders(i) for i in ids))
+        for string in strings:
+            assert placeholders(string) <= wanted, f"{path.name}: {key} names {placeholders(string) - wanted}"  # fmt: skip
+            assert placeholders(string) >= wanted - {"count"}, f"{path.name}: {key} drops {wanted - placeholders(string)}"  # fmt: skip
+
+
+def test_the_pseudo_language_marks_every_translated_text_and_keeps_placeholders():
+    said = languages.say(msg("{name} places a {colour} ghost.", name="Ann", colour=msg("red")), "qps")  # fmt: skip
+    assert said.startswith("[") and "Ann" in said and "ghöšt" in said
+    english = "Ann places a red ghost."
+    assert len(said) >= 1.3 * len(english)
+    assert languages.say("Ann", "qps") == "Ann"  # a name is not a message
+
+
+def test_plural_forms_follow_the_count():
+    one, three = (plural("{count} card", "{count} cards", n) for n in (1, 3))
+    assert (languages.say(one), languages.say(three)) == ("1 card", "3 cards")
+
+
+def test_language_tags_resolve_to_ours():
+    assert languages.resolve("en-US") == "en"
+    assert languages.resolve("xx-YY") == "en"
+    assert languages.resolve(None, "qps") == "qps"
