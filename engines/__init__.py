@@ -17,7 +17,9 @@ from engines.contract import (
     Option,
     Result,
     Seat,
+    said,
 )
+from engines.text import Msg, Text, msg, plural
 
 
 def _discover(only: str = "") -> dict[str, Game]:
@@ -43,7 +45,12 @@ __all__ = [
     "Event",
     "Game",
     "IllegalAction",
+    "Msg",
     "Option",
     "Result",
     "Seat",
+    "Text",
+    "msg",
+    "plural",
+    "said",
 ]

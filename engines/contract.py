@@ -15,6 +15,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from engines.text import Msg, Text, english, msg
+
 Seat = int
 CHANCE: Seat = -1
 State = Any
@@ -23,7 +25,12 @@ MAX_ACTION_BYTES = 32
 
 
 class IllegalAction(ValueError):
-    """An action the rules forbid now; the message is shown to the player as is."""
+    """An action the rules forbid now; the message (a `Msg`, or plain English) is shown to
+    the player in their language, so it says what is allowed instead."""
+
+    def __init__(self, message: Text) -> None:
+        super().__init__(english(message))
+        self.msg = message
 
 
 class BadOption(ValueError):
@@ -32,9 +39,24 @@ class BadOption(ValueError):
 
 @dataclass(frozen=True)
 class Event:
+    """One line of the game's log. `text` is its English; `msg` the message itself, said in
+    each reader's language (None: a line that is English only)."""
+
     text: str
     to: Seat | None = None
     kind: str = "info"
+    msg: Msg | None = None
+
+    @property
+    def said(self) -> Text:
+        return self.msg if self.msg is not None else self.text
+
+
+def said(message: Text, to: Seat | None = None, kind: str = "info") -> Event:
+    """An event from a message: its English kept as `text` for the log and the tests."""
+    if isinstance(message, Msg):
+        return Event(english(message), to, kind, message)
+    return Event(message, to, kind)
 
 
 @dataclass(frozen=True)
@@ -42,6 +64,7 @@ class Result:
     ranking: list[list[Seat]]
     scores: dict[Seat, float]
     summary: str
+    summary_msg: Msg | None = None  # the summary as a message (said in each language)
 
 
 @dataclass(frozen=True)
@@ -123,8 +146,13 @@ class Game(ABC):
         itself (undrawn cards and unturned tiles are chance nodes, not secrets)."""
         return state
 
-    def describe(self, state: State, action: str) -> str:
+    def label(self, state: State, action: str) -> Text:
+        """An action as a button names it (a message, said in the reader's language)."""
         return action
+
+    def describe(self, state: State, action: str) -> str:
+        """The label in English (a game gives `label`)."""
+        return english(self.label(state, action))
 
     def explain_illegal(self, state: State, seat: Seat, action: str) -> str | None:
         """A game may say why a particular action is refused (e.g. "that ghost is not yours")."""
@@ -178,16 +206,16 @@ class Game(ABC):
         action = normalise_action(action)
         acting = self.to_act(state)
         if not acting:
-            raise IllegalAction("The game is over; no more moves.")
+            raise IllegalAction(msg("The game is over; no more moves."))
         if seat == CHANCE:
             outcomes = [o for o, _ in self.chance_outcomes(state)]
             if acting != [CHANCE]:
-                raise IllegalAction("No dice or cards are waiting to be drawn now.")
+                raise IllegalAction(msg("No dice or cards are waiting to be drawn now."))
             if action not in outcomes:
-                raise IllegalAction(f"{action!r} is not a possible outcome: {', '.join(outcomes)}.")
+                raise IllegalAction(msg("{action} is not a possible outcome: {outcomes}.", action=repr(action), outcomes=", ".join(outcomes)))  # fmt: skip
         else:
             if acting == [CHANCE]:
-                raise IllegalAction("Wait: the dice or cards come first.")
+                raise IllegalAction(msg("Wait: the dice or cards come first."))
             if seat not in acting:
                 raise IllegalAction(self.not_your_turn(state, acting))
             legal = self._legal(state, seat)
@@ -201,12 +229,12 @@ class Game(ABC):
         to a state the caller owns, without the checks and the copy of `apply`."""
         return self._apply(state, seat, action)
 
-    def not_your_turn(self, state: State, acting: list[Seat]) -> str:
+    def not_your_turn(self, state: State, acting: list[Seat]) -> Msg:
         names = self.seat_names(state)
         if names:
             who = ", ".join(names[s] for s in acting if 0 <= s < len(names))
-            return f"It is not your turn: waiting for {who}."
-        return "It is not your turn."
+            return msg("It is not your turn: waiting for {who}.", who=who)
+        return msg("It is not your turn.")
 
     def seat_names(self, state: State) -> list[str]:
         view = self.view(state, None)
@@ -220,18 +248,26 @@ class Game(ABC):
 def normalise_action(action: str) -> str:
     """Canonical form: lower case, single spaces, ASCII; junk stays junk and is refused later."""
     if not isinstance(action, str):
-        raise IllegalAction("An action is a short text, like `pass`.")
+        raise IllegalAction(msg("An action is a short text, like `pass`."))
     text = " ".join(action.strip().lower().split())
     if not text:
-        raise IllegalAction("Empty action: choose one of the moves offered.")
+        raise IllegalAction(msg("Empty action: choose one of the moves offered."))
     if len(text.encode("utf-8", "replace")) > 64 or not text.isascii():
-        raise IllegalAction("That is not a move of this game; choose one of the moves offered.")
+        raise IllegalAction(
+            msg("That is not a move of this game; choose one of the moves offered.")
+        )
     return text
 
 
-def refusal(action: str, legal: list[str]) -> str:
+def refusal(action: str, legal: list[str]) -> Msg:
     if not legal:
-        return f"{action!r} is not allowed now, and you have no move to make."
+        return msg(
+            "{action} is not allowed now, and you have no move to make.", action=repr(action)
+        )
     shown = ", ".join(legal[:8])
-    more = f" (and {len(legal) - 8} more)" if len(legal) > 8 else ""
-    return f"{action!r} is not allowed now. You may: {shown}{more}."
+    if len(legal) > 8:
+        return msg(
+            "{action} is not allowed now. You may: {shown} (and {more} more).",
+            action=repr(action), shown=shown, more=len(legal) - 8,
+        )  # fmt: skip
+    return msg("{action} is not allowed now. You may: {shown}.", action=repr(action), shown=shown)
