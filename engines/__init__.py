@@ -17,7 +17,6 @@ from engines.contract import (
     Option,
     Result,
     Seat,
-    said,
 )
 from engines.text import Msg, Text, msg, plural
 
@@ -52,5 +51,4 @@ __all__ = [
     "Text",
     "msg",
     "plural",
-    "said",
 ]

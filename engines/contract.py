@@ -29,7 +29,7 @@ class IllegalAction(ValueError):
     the player in their language, so it says what is allowed instead."""
 
     def __init__(self, message: Text) -> None:
-        super().__init__(english(message))
+        super().__init__(message)
         self.msg = message
 
 
@@ -39,32 +39,19 @@ class BadOption(ValueError):
 
 @dataclass(frozen=True)
 class Event:
-    """One line of the game's log. `text` is its English; `msg` the message itself, said in
-    each reader's language (None: a line that is English only)."""
+    """One line of the game's log: a message (`Msg`, said in each reader's language, and
+    English as a string) or plain English."""
 
-    text: str
+    text: Text
     to: Seat | None = None
     kind: str = "info"
-    msg: Msg | None = None
-
-    @property
-    def said(self) -> Text:
-        return self.msg if self.msg is not None else self.text
-
-
-def said(message: Text, to: Seat | None = None, kind: str = "info") -> Event:
-    """An event from a message: its English kept as `text` for the log and the tests."""
-    if isinstance(message, Msg):
-        return Event(english(message), to, kind, message)
-    return Event(message, to, kind)
 
 
 @dataclass(frozen=True)
 class Result:
     ranking: list[list[Seat]]
     scores: dict[Seat, float]
-    summary: str
-    summary_msg: Msg | None = None  # the summary as a message (said in each language)
+    summary: Text
 
 
 @dataclass(frozen=True)
@@ -146,6 +133,21 @@ class Game(ABC):
         itself (undrawn cards and unturned tiles are chance nodes, not secrets)."""
         return state
 
+    def rules_paragraphs(self) -> list[str]:
+        """The rules text in paragraphs: each is a message of its own in the catalogues."""
+        return [p.strip() for p in self.rules_text.split("\n\n") if p.strip()]
+
+    def texts(self) -> list[str | tuple[str, str]]:
+        """Every text this game keeps as data rather than as a message in code (its title,
+        summary, rules, option descriptions; a game adds its cards), for the catalogues:
+        a text, or (text, context)."""
+        out: list[str | tuple[str, str]] = [self.title, *self.rules_paragraphs()]
+        if self.summary:
+            out.append(self.summary)
+        for option in self.options.values():
+            out += [option.description, *option.labels.values()]
+        return out
+
     def label(self, state: State, action: str) -> Text:
         """An action as a button names it (a message, said in the reader's language)."""
         return action
@@ -162,7 +164,9 @@ class Game(ABC):
     def setup(self, names: Sequence[str], options: Mapping[str, str] | None = None) -> State:
         names = list(names)
         if not self.min_players <= len(names) <= self.max_players:
-            raise BadOption(f"{self.title} needs {self.player_range()} players, not {len(names)}.")
+            raise BadOption(
+                msg("{game} needs {range} players, not {count}.", game=msg(self.title), range=self.player_range(), count=len(names))
+            )  # fmt: skip
         return self.new_state(names, self.check_options(options or {}))
 
     def player_range(self) -> str:
@@ -175,13 +179,15 @@ class Game(ABC):
         checked = {name: opt.default for name, opt in self.options.items()}
         for name, value in options.items():
             if name not in self.options:
-                known = ", ".join(sorted(self.options)) or "none"
-                raise BadOption(f"{self.title} has no option {name!r}; its options: {known}.")
+                known = ", ".join(sorted(self.options)) or msg("none")
+                raise BadOption(
+                    msg("{game} has no option {name}; its options: {known}.", game=msg(self.title), name=repr(name), known=known)
+                )  # fmt: skip
             choices = self.options[name].choices
             if value not in choices:
                 raise BadOption(
-                    f"Option {name} cannot be {value!r}; choose one of: {', '.join(choices)}."
-                )
+                    msg("Option {name} cannot be {value}; choose one of: {choices}.", name=name, value=repr(value), choices=", ".join(choices))
+                )  # fmt: skip
             checked[name] = value
         return checked
 

@@ -13,36 +13,44 @@ inside views, so an old game replays in whatever language its reader reads.
 
 from __future__ import annotations
 
+import math
 import string
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from types import MappingProxyType
+from dataclasses import dataclass
 from typing import Any
 
 KEY = "$msg"  # marks a message in JSON (a view, a stored event)
 _FORMATTER = string.Formatter()
 
 
-@dataclass(frozen=True)
-class Msg:
-    """`text`: the English text, with `{named}` placeholders (the catalogue's id).
-    `plural`: the English plural, when the text depends on a number: `count` (an argument)
-    chooses the form by each language's plural rules. `context`: tells two messages with
-    the same English apart (a card called "Ghost" and the word ghost)."""
+class Msg(str):
+    """A message: as a string it is its English (so code and tests that only need English
+    read it as one); `languages.say` says it in any other language.
+
+    `text`: the English text with `{named}` placeholders (the catalogue's id). `args`: the
+    values for them. `plural`: the English plural, when the text depends on a number:
+    `count` (an argument) chooses the form by each language's plural rules. `context`:
+    tells two messages with the same English apart (a card called "Ghost" and the word)."""
 
     text: str
-    args: Mapping[str, Any] = field(default_factory=dict)
-    plural: str | None = None
-    context: str | None = None
+    args: Mapping[str, Any]
+    plural: str | None
+    context: str | None
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "args", MappingProxyType(dict(self.args)))
+    def __new__(
+        cls,
+        text: str,
+        args: Mapping[str, Any] | None = None,
+        plural: str | None = None,
+        context: str | None = None,
+    ) -> Msg:
+        args = dict(args or {})
+        self = super().__new__(cls, _english(text, args, plural))
+        self.text, self.args, self.plural, self.context = text, args, plural, context
+        return self
 
-    def __hash__(self) -> int:
-        return hash((self.text, self.plural, self.context, tuple(sorted(self.args.items(), key=str))))  # fmt: skip
-
-    def __str__(self) -> str:
-        return english(self)
+    def __reduce__(self):  # pickled for the CPU pool's worker processes
+        return (Msg, (self.text, self.args, self.plural, self.context))
 
     def placeholders(self) -> set[str]:
         return placeholders(self.text) | (placeholders(self.plural) if self.plural else set())
@@ -58,6 +66,20 @@ class Msg:
         return out
 
 
+def _english(text: str, args: Mapping[str, Any], plural: str | None) -> str:
+    if plural is not None and args.get("count") != 1:
+        text = plural
+    if not args and "{" not in text:
+        return text
+    return text.format_map({k: _plain_english(v) for k, v in args.items()})
+
+
+def _plain_english(value: Any) -> str:
+    if isinstance(value, float) and not isinstance(value, bool):
+        return f"{value:g}"  # 6.0 days read as "6 days"
+    return str(value)
+
+
 def msg(text: str, /, **args: Any) -> Msg:
     return Msg(text, args)
 
@@ -71,6 +93,33 @@ def in_context(context: str, text: str, /, **args: Any) -> Msg:
     return Msg(text, args, context=context)
 
 
+@dataclass(frozen=True)
+class Span:
+    """A length of time as an argument of a message, said by each language's own units
+    (Babel): `left` rounds up to the minute and names two units ("1d 3h", "5h 12m", "3m");
+    otherwise the one unit it is a whole number of ("12h", "2d")."""
+
+    seconds: float
+    left: bool = False
+
+    def parts(self) -> list[tuple[float, str]]:
+        """(amount, unit) pairs, unit one of day, hour, minute."""
+        if self.left:
+            minutes = max(1, math.ceil(self.seconds / 60 - 1e-9))
+            if minutes >= 24 * 60:
+                return [(minutes // (24 * 60), "day"), (minutes % (24 * 60) // 60, "hour")]
+            if minutes >= 60:
+                return [(minutes // 60, "hour"), (minutes % 60, "minute")]
+            return [(minutes, "minute")]
+        for size, unit in ((86400, "day"), (3600, "hour")):
+            if self.seconds % size == 0:
+                return [(self.seconds / size, unit)]
+        return [(self.seconds / 60, "minute")]
+
+    def __str__(self) -> str:  # English, as `languages.say` says it in "en"
+        return " ".join(f"{amount:g}{unit[0]}" for amount, unit in self.parts())
+
+
 Text = str | Msg
 
 
@@ -80,15 +129,9 @@ def placeholders(text: str) -> set[str]:
 
 def english(value: Any) -> str:
     """A message as English reads it (no catalogue needed: the ids are English)."""
-    if isinstance(value, Msg):
-        text = value.text
-        if value.plural is not None and value.args.get("count") != 1:
-            text = value.plural
-        args = {k: english(v) if isinstance(v, Msg) else v for k, v in value.args.items()}
-        return text.format_map(args) if args or "{" in text else text
     if isinstance(value, dict) and KEY in value:
         return english(from_json(value))
-    return str(value)
+    return str.__str__(value) if isinstance(value, str) else str(value)
 
 
 def to_json(value: Any) -> Any:

@@ -15,14 +15,17 @@ from __future__ import annotations
 
 import string
 from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
 from babel import Locale, UnknownLocaleError
 from babel.dates import format_timedelta
+from babel.lists import format_list
 from babel.numbers import format_decimal
+from babel.units import format_unit
 
-from engines.text import KEY, Msg, from_json
+from engines.text import KEY, Msg, Span, from_json
 from languages.catalogues import Catalogues, pseudo
 
 DEFAULT = "en"
@@ -53,6 +56,10 @@ def say(value: Any, language: str = DEFAULT) -> str:
     """A message in `language`; a plain value as it is."""
     if isinstance(value, dict) and KEY in value:
         value = from_json(value)
+    if hasattr(value, "said_in"):  # a text that knows how to say itself (a view in words)
+        return value.said_in(language)
+    if isinstance(value, Span):
+        return span(value, language)
     if not isinstance(value, Msg):
         return "" if value is None else str(value)
     for seen in _watching:
@@ -92,13 +99,34 @@ def _format_parts(text: str):
 
 
 def _is_message(value: Any) -> bool:
-    return isinstance(value, Msg) or (isinstance(value, dict) and KEY in value)
+    return (
+        isinstance(value, Msg)
+        or (isinstance(value, dict) and KEY in value)
+        or hasattr(value, "said_in")
+    )
 
 
 def _plain(value: Any, language: str) -> Any:
+    if isinstance(value, Span):
+        return span(value, language)
     if isinstance(value, bool) or not isinstance(value, int | float):
         return value
     return number(value, language)
+
+
+def span(value: Span, language: str = DEFAULT) -> str:
+    """A length of time in the language's narrowest units ("23h 59m", "23 Std., 59 Min.")."""
+    locale = babel_locale(language)
+    for length in ("narrow", "short"):
+        said = [
+            format_unit(amount, f"duration-{unit}", length=length, locale=locale)
+            for amount, unit in value.parts()
+        ]
+        if not any("duration-" in part for part in said):
+            break
+    if language == DEFAULT:
+        return " ".join(said)  # "1d 3h", as the bot always wrote it
+    return format_list(said, style=f"unit-{length}", locale=locale)
 
 
 @contextmanager
@@ -125,6 +153,22 @@ def duration(seconds: float, language: str = DEFAULT, *, direction: bool = False
     )  # fmt: skip
 
 
+@dataclass(frozen=True)
+class LanguageName:
+    """A language's name, in the language of whoever reads it ("German", "Deutsch")."""
+
+    code: str
+
+    def said_in(self, language: str) -> str:
+        if self.code == PSEUDO:
+            return "pseudo-language (qps)"
+        name = babel_locale(self.code).get_display_name(babel_locale(language))
+        return f"{name} ({self.code})"
+
+    def __str__(self) -> str:
+        return self.said_in(DEFAULT)
+
+
 def babel_locale(language: str) -> Locale:
     try:
         return Locale.parse(DEFAULT if language == PSEUDO else language.replace("-", "_"))
@@ -132,4 +176,4 @@ def babel_locale(language: str) -> Locale:
         return Locale.parse(DEFAULT)
 
 
-__all__ = ["DEFAULT", "PSEUDO", "available", "duration", "number", "resolve", "say"]
+__all__ = ["DEFAULT", "PSEUDO", "LanguageName", "available", "duration", "number", "resolve", "say"]

@@ -1,17 +1,22 @@
-"""Views to pictures: `board_png(game_id, view)` and an alt-text `describe(game_id, view)`;
-`rules_png(game_id)`, the picture for a game's rules.
+"""Views to pictures: `board_png(game_id, view, language=...)` and an alt text
+`describe(game_id, view, language=...)`; `rules_png(game_id, language)`, the picture for a
+game's rules.
 
-Each game has a module `render/<game_id>.py` with `draw(view) -> PIL.Image` (the board
-and its caption: `board(view)` and `caption(view)`), `describe(view) -> str` and
-`illustration()`, the worked example of its rules picture. Renderers draw views, never
-states, so a public picture cannot show a secret.
+Each game has a module `render/<game_id>.py` with `draw(view, language)` (the board and
+its caption: `board(view, language)` and `caption(view, language)`), `describe(view,
+language) -> str` and `illustration(language)`, the worked example of its rules picture.
+Every word a picture shows is said in `language` (`languages.say`). Renderers draw views,
+never states, so a public picture cannot show a secret.
 """
 
 from __future__ import annotations
 
 import importlib
+import inspect
+from functools import cache
 from types import ModuleType
 
+from languages import DEFAULT, say
 from render.toolkit import caption_bar, to_png
 
 
@@ -27,43 +32,57 @@ def _module(game_id: str) -> ModuleType:
 RECENT_LINES = 4  # at most this many lines of what happened under a board
 
 
-def board_png(game_id: str, view: dict, recent: list[str] | None = None) -> bytes:
-    return to_png(board_image(game_id, view, recent))
+@cache
+def _speaks(function) -> bool:
+    """Whether a renderer's function takes the language (every one does, once its words
+    are messages)."""
+    return "language" in inspect.signature(function).parameters
 
 
-def board_image(game_id: str, view: dict, recent: list[str] | None = None):
+def _in(function, *args, language: str):
+    return function(*args, language=language) if _speaks(function) else function(*args)
+
+
+def board_png(
+    game_id: str, view: dict, recent: list | None = None, language: str = DEFAULT
+) -> bytes:
+    return to_png(board_image(game_id, view, recent, language))
+
+
+def board_image(game_id: str, view: dict, recent: list | None = None, language: str = DEFAULT):
     """The board drawn but not yet encoded (the two steps are timed apart for the
     metrics). `recent`: what happened since the board before this one (a move and the
-    bots' answers to it), told under the board in place of the last action alone, so that
-    a player's own move does not vanish behind the answer."""
+    bots' answers to it, messages or text), told under the board in place of the last
+    action alone, so that a player's own move does not vanish behind the answer."""
     module = _module(game_id)
     if not recent or len(recent) < 2:
-        return module.draw(view)
-    lines = module.caption(view)
-    if lines and lines[0] == view.get("last"):
+        return _in(module.draw, view, language=language)
+    lines = _in(module.caption, view, language=language)
+    if lines and lines[0] == say(view.get("last"), language):
         lines = lines[1:]
-    return caption_bar(module.board(view), recent[-RECENT_LINES:] + lines)
+    told = [say(line, language) for line in recent[-RECENT_LINES:]]
+    return caption_bar(_in(module.board, view, language=language), told + lines)
 
 
-def describe(game_id: str, view: dict) -> str:
-    return _module(game_id).describe(view)
+def describe(game_id: str, view: dict, language: str = DEFAULT) -> str:
+    return _in(_module(game_id).describe, view, language=language)
 
 
-def rules_png(game_id: str) -> bytes:
+def rules_png(game_id: str, language: str = DEFAULT) -> bytes:
     """The rules picture: a sample board with numbered marks and a key saying what each
     marked thing is and does (render/rules.py)."""
     from render.rules import rules_png as drawn
 
     _module(game_id)  # KeyError for a game without a renderer, as board_png
-    return drawn(game_id)
+    return _in(drawn, game_id, language=language)
 
 
-def describe_rules(game_id: str) -> str:
+def describe_rules(game_id: str, language: str = DEFAULT) -> str:
     """The rules picture's alt text: what each numbered mark shows."""
     from render.rules import rules_alt
 
     _module(game_id)
-    return rules_alt(game_id)
+    return _in(rules_alt, game_id, language=language)
 
 
 __all__ = ["board_image", "board_png", "describe", "describe_rules", "rules_png", "to_png"]

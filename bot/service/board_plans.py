@@ -26,11 +26,13 @@ from bot.service.table import Committed, Loaded
 from bot.service.workers import CpuPool
 from bot.store import SessionRow
 from engines import Event, Game, Result
+from engines.text import Msg, Span, Text, joined, msg, to_json
+from languages import DEFAULT, say
 
 # Event kinds with which an engine announces the end itself ("Ann wins!"): the final board
 # then does not repeat the result's summary.
 ENDING_KINDS = frozenset({"win", "over"})
-PRIVATE_MOVES = "(Moves are chosen in private: press My hand.)"
+PRIVATE_MOVES = msg("(Moves are chosen in private: press My hand.)")
 
 Finish = Callable[[SessionRow, Game, Plan], Awaitable[Plan]]
 
@@ -50,8 +52,13 @@ class Early:
 def facts(row: SessionRow, game: Game) -> TableFacts:
     return TableFacts(
         row.id, row.version, game.id, game.title, game.hidden_information,
-        over=row.status in ("finished", "aborted"),
+        over=row.status in ("finished", "aborted"), language=table_language(row),
     )  # fmt: skip
+
+
+def table_language(row: SessionRow) -> str:
+    """What a table speaks: set when it opened (`/escape language` changes it)."""
+    return (row.clock or {}).get("language") or DEFAULT
 
 
 class BoardPlans:
@@ -71,17 +78,23 @@ class BoardPlans:
 
     # ----- after a commit ---------------------------------------------------------------
     def draw_early(
-        self, game: Game, state, session_id: int, version: int, events: Sequence[Event] = ()
+        self,
+        game: Game,
+        state,
+        row: SessionRow,
+        version: int,
+        events: Sequence[Event] = (),
     ) -> Early | None:
         """The public board of a change about to be stored, sent to the CPU pool at once:
         drawing it and storing the change then take one's time, not both. What the change
-        said in public is written under it."""
+        said in public is written under it, in the table's language."""
         if not self.pictures:
             return None
         view = game.view(state, None)
         name = f"{game.id}-{version}.png"
-        recent = [e.text for e in events if e.to is None]
-        return Early(asyncio.ensure_future(draw_on(self.cpu, game.id, view, name, recent)))
+        recent = [to_json(e.text) for e in events if e.to is None]
+        drawing = draw_on(self.cpu, game.id, view, name, recent, table_language(row))
+        return Early(asyncio.ensure_future(drawing))
 
     async def after(self, committed: Committed, asker: UserRef | None = None) -> Plan:
         """The plan of a stored change: the board, the private messages, and what the end of
@@ -110,10 +123,10 @@ class BoardPlans:
         `early`: its picture, already being drawn."""
         game, state, row = table.game, table.state, table.row
         if early is None and draw:
-            early = self.draw_early(game, state, row.id, row.version)
+            early = self.draw_early(game, state, row, row.version)
             await asyncio.sleep(0)  # let it reach the pool before the work below
         secrets = game.hidden_information
-        lines = [e.text for e in events if e.to is None]
+        lines: list[Text] = [e.text for e in events if e.to is None]
         acting = [s for s in game.to_act(state) if 0 <= s < len(row.seats)]
         humans = [s for s in acting if row.seats[s].kind == "human"]
         acting = humans or acting  # bots leave a group decision to the humans
@@ -121,24 +134,27 @@ class BoardPlans:
         if result is not None and not any(e.kind in ENDING_KINDS for e in events):
             lines.append(result.summary)  # unless the move's own events announced the end
         elif acting:
+            names = ", ".join(u.name for u in mention)
             lines.append(
-                "Waiting for " + ", ".join(u.name for u in mention) + self.clock_note(row) + "."
+                msg("Waiting for {names}{clock}.", names=names, clock=self.clock_note(row))
             )
         moves = {seat: self._moves(table, seat, prefix=len(acting) > 1) for seat in acting}
         choices: list[Choice] = [] if secrets else [c for own in moves.values() for c in own]
         if result is None and row.clock.get("warned"):
             choices.append(
-                Choice("Vote to replace the late player", buttons.simple("k", row.id), "danger")
+                Choice(
+                    msg("Vote to replace the late player"), buttons.simple("k", row.id), "danger"
+                )
             )
         if result is None and secrets:
             choices.append(
-                Choice("My hand / my view", buttons.simple("v", row.id), "primary", role=VIEW)
+                Choice(msg("My hand / my view"), buttons.simple("v", row.id), "primary", role=VIEW)
             )
             if humans:
                 lines.append(PRIVATE_MOVES)
         picture = await early.drawing if early is not None else None
         board = Reply(
-            "\n".join(lines) or f"{game.title}.", kind="board", picture=picture,
+            joined(lines, "\n") if lines else msg("{game}.", game=title_msg(game)), kind="board", picture=picture,
             choices=choices, mention=mention if result is None else [],
             session_id=row.id, version=row.version, final=result is not None,
         )  # fmt: skip
@@ -151,17 +167,18 @@ class BoardPlans:
                 reply = self.view_reply(table, seat, moves[seat])
                 note = notes.get(user.id)
                 if note is not None:
-                    reply.text = f"{note.text}\n{reply.text}"
+                    reply.text = joined([note.text, reply.text], "\n")
                 notes[user.id] = reply
         return Plan([board, *notes.values()], facts(row, game), asker, fresh=fresh)
 
     def _moves(self, table: Loaded, seat: int, *, prefix: bool) -> list[Choice]:
         game, state, row = table.game, table.state, table.row
         user = table.user_of(seat)
-        head = f"{user.name}: " if prefix else ""
         return [
             Choice(
-                head + game.describe(state, action),
+                msg("{name}: {move}", name=user.name, move=game.label(state, action))
+                if prefix
+                else game.label(state, action),
                 buttons.act(row.id, row.version, seat, i),
                 for_user=user.id,
                 role=MOVE,
@@ -172,18 +189,20 @@ class BoardPlans:
     def _private_notes(self, table: Loaded, events: Sequence[Event]) -> dict[str, Reply]:
         """What the change told each player privately: one message each, lines in order."""
         row = table.row
-        out: dict[str, Reply] = {}
+        said: dict[str, list[Text]] = {}
         for event in events:
-            if event.to is None or not 0 <= event.to < len(row.seats):
-                continue
-            user = table.user_of(event.to)
-            if user.id in out:
-                out[user.id].text += "\n" + event.text
-            else:
-                out[user.id] = Reply(
-                    event.text, kind="private", to=user, session_id=row.id, version=row.version
-                )
-        return out
+            if event.to is not None and 0 <= event.to < len(row.seats):
+                said.setdefault(table.user_of(event.to).id, []).append(event.text)
+        return {
+            user_id: Reply(
+                joined(lines, "\n"),
+                kind="private",
+                to=_user(table, user_id),
+                session_id=row.id,
+                version=row.version,
+            )
+            for user_id, lines in said.items()
+        }
 
     # ----- a player's own view ------------------------------------------------------
     def view_reply(self, table: Loaded, seat: int, moves: list[Choice] | None = None) -> Reply:
@@ -191,13 +210,13 @@ class BoardPlans:
         they stay on the board). Its picture is drawn when it is delivered."""
         game, row = table.game, table.row
         view = game.view(table.state, seat)
-        text = render_text(game.id, view) or f"Your view of {game.title}."
+        text = ViewWords(game.id, view, game.title)
         reply = Reply(
             text, kind="private", to=table.user_of(seat), session_id=row.id, version=row.version,
             choices=list(moves or []),
         )  # fmt: skip
         if self.pictures:
-            reply.later = lambda: draw_on(self.cpu, game.id, view, "my-view.png")
+            reply.later = lambda language: draw_on(self.cpu, game.id, view, "my-view.png", None, language)  # fmt: skip
         return reply
 
     async def own_view(self, table: Loaded, seat: int, asker: UserRef) -> Plan:
@@ -207,61 +226,84 @@ class BoardPlans:
         moves: list[Choice] = []
         if game.hidden_information and seat in game.to_act(table.state):
             moves = self._moves(table, seat, prefix=False)
-        reply = await self.view_reply(table, seat, moves).drawn()
+        reply = await self.view_reply(table, seat, moves).drawn(asker.language or table_language(table.row))  # fmt: skip
         return Plan([reply], facts(table.row, game), asker, quiet=True)
 
     # ----- the lobby ----------------------------------------------------------------
-    def lobby(self, row: SessionRow, game: Game, headline: str) -> Reply:
+    def lobby(self, row: SessionRow, game: Game, headline: Text) -> Reply:
         seated = ", ".join(s.name for s in row.seats)
-        need = (
-            f"Ready: any seated player may press Begin ({len(row.seats)} of up to {game.max_players})."
-            if len(row.seats) >= game.min_players
-            else f"Needs {game.min_players - len(row.seats)} more to begin ({game.player_range()} players)."
-        )
+        if len(row.seats) >= game.min_players:
+            need = msg(
+                "Ready: any seated player may press Begin ({seated} of up to {most}).",
+                seated=len(row.seats), most=game.max_players,
+            )  # fmt: skip
+        else:
+            need = msg(
+                "Needs {missing} more to begin ({range} players).",
+                missing=game.min_players - len(row.seats), range=game.player_range(),
+            )  # fmt: skip
         opts = ", ".join(f"{k}={v}" for k, v in row.options.items())
-        text = (
-            f"{headline}\n{game.title}"
-            + (f" ({opts})" if opts else "")
-            + f". Seated: {seated}. {need}"
-            + (
-                f"\nClock: {deadlines.describe(row.clock, self.now())}."
-                if row.clock and self.timed(row.platform)
-                else ""
-            )
-        )
+        table = msg(
+            "{game} ({options}). Seated: {seated}. {need}" if opts else "{game}. Seated: {seated}. {need}",
+            game=title_msg(game), options=opts, seated=seated, need=need,
+        )  # fmt: skip
+        lines: list[Text] = [headline, table]
+        if row.clock and self.timed(row.platform):
+            lines.append(msg("Clock: {clock}.", clock=deadlines.describe(row.clock, self.now())))
         choices = [
-            Choice("Join", buttons.simple("j", row.id), "success"),
-            Choice("Leave", buttons.simple("l", row.id), "secondary"),
+            Choice(msg("Join"), buttons.simple("j", row.id), "success"),
+            Choice(msg("Leave"), buttons.simple("l", row.id), "secondary"),
         ]
         if len(row.seats) < game.max_players:
-            choices.append(Choice("Add a bot", buttons.simple("o", row.id), "secondary"))
+            choices.append(Choice(msg("Add a bot"), buttons.simple("o", row.id), "secondary"))
         if any(s.kind == "ai" for s in row.seats):
-            choices.append(Choice("Remove a bot", buttons.simple("x", row.id), "secondary"))
+            choices.append(Choice(msg("Remove a bot"), buttons.simple("x", row.id), "secondary"))
         if len(row.seats) >= game.min_players:
-            choices.append(Choice("Begin", buttons.simple("b", row.id), "primary"))
+            choices.append(Choice(msg("Begin"), buttons.simple("b", row.id), "primary"))
+        text = joined(lines, "\n")
         return Reply(text, kind="lobby", choices=choices, session_id=row.id, version=row.version)
 
-    def lobby_plan(self, row: SessionRow, game: Game, headline: str, asker: UserRef) -> Plan:
+    def lobby_plan(self, row: SessionRow, game: Game, headline: Text, asker: UserRef) -> Plan:
         return Plan([self.lobby(row, game, headline)], facts(row, game), asker)
 
     # ----- the clock, as a board says it --------------------------------------------
-    def clock_note(self, row: SessionRow) -> str:
+    def clock_note(self, row: SessionRow) -> Text:
         """` (23h 59m left)`, or why the clock is not running; nothing where no timer runs
         (a terminal game: nobody can be reminded there)."""
         c = row.clock
         if not self.timed(row.platform):
             return ""
-        left = deadlines.describe_left(deadlines.time_left(c, self.now()))
+        left = deadlines.time_left(c, self.now())
         if c.get("paused") is not None:
-            return f" (the table is paused; {left} left)"
+            return msg(" (the table is paused; {left} left)", left=Span(left or 0, left=True))
         if c.get("warned"):
-            return " (time is up: the others may vote, /escape clock vote)"
-        return f" ({left} left)" if left else ""
+            return msg(" (time is up: the others may vote, /escape clock vote)")
+        return msg(" ({left} left)", left=Span(left, left=True)) if left is not None else ""
 
 
-def render_text(game_id: str, view: dict) -> str:
-    """A view told in words (the alt text of its picture); empty without a renderer."""
-    try:
-        return render.describe(game_id, view)
-    except KeyError:
-        return ""
+@dataclass(frozen=True)
+class ViewWords:
+    """A view told in words (the alt text of its picture), in whatever language it is said."""
+
+    game_id: str
+    view: dict
+    title: str
+
+    def said_in(self, language: str) -> str:
+        try:
+            return render.describe(self.game_id, self.view, language)
+        except KeyError:
+            return say(msg("Your view of {game}.", game=self.title), language)
+
+    def __str__(self) -> str:
+        return self.said_in(DEFAULT)
+
+
+def _user(table: Loaded, user_id: str) -> UserRef:
+    seat = next(s.seat for s in table.row.seats if s.user_id == user_id)
+    return table.user_of(seat)
+
+
+def title_msg(game: Game) -> Msg:
+    """A game's title, said in each language (its English is the catalogue's id)."""
+    return msg(game.title)

@@ -25,6 +25,7 @@ from bot.store import SeatRow, SessionRow
 from bot.telemetry import metrics
 from engines import Event, Game
 from engines.ai import DEFAULT_LEVEL, LEVELS, decide
+from engines.text import msg
 
 log = logging.getLogger(__name__)
 
@@ -47,20 +48,28 @@ def bot_options(game: Game, options: Mapping[str, str]) -> tuple[dict[str, str],
     rest = {k: v for k, v in options.items() if k not in ("bots", "level")}
     level = options.get("level", DEFAULT_LEVEL)
     if level not in LEVELS:
-        raise UserError(f"Option level cannot be {level!r}; choose one of: {', '.join(LEVELS)}.")
+        raise UserError(
+            msg("Option {name} cannot be {value}; choose one of: {choices}.", name="level", value=repr(level), choices=", ".join(LEVELS))
+        )  # fmt: skip
     most = game.max_players - 1
     text = options.get("bots", "0")
-    allowed = f"0 to {most}" if most > 0 else "only 0"
+    allowed = msg("0 to {most}", most=most) if most > 0 else msg("only 0")
     if not text.isdigit() or int(text) > most:
         raise UserError(
-            f"Option bots cannot be {text!r}: {game.title} seats {game.player_range()} "
-            f"players and you take one, so bots can be {allowed}."
-        )
+            msg(
+                "Option bots cannot be {value}: {game} seats {range} players and you take one, so bots can be {allowed}.",
+                value=repr(text), game=msg(game.title), range=game.player_range(), allowed=allowed,
+            )
+        )  # fmt: skip
     count = int(text)
     if count and 1 + count < game.min_players:
         raise UserError(
-            f"{game.title} needs {game.player_range()} players: with you, "
-            f"bots must be at least {game.min_players - 1}."
+            msg(
+                "{title} needs {player_range} players: with you, bots must be at least {value}.",
+                title=msg(game.title),
+                player_range=game.player_range(),
+                value=game.min_players - 1,
+            )
         )
     return rest, count, level
 
@@ -148,8 +157,11 @@ class BotSeats:
             seat = acting[0]
             action, turn.pos = await self.choose(row, game, turn.state, seat, level, turn.pos)
             note = Event(
-                f"Time is up for {row.seats[seat].name}: the bot plays "
-                f"{game.describe(turn.state, action)} for them."
+                msg(
+                    "Time is up for {name}: the bot plays {describe} for them.",
+                    name=row.seats[seat].name,
+                    describe=game.label(turn.state, action),
+                )
             )
             moves.play(game, turn, seat, action, row.seed, note=note)
         return turn

@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass
 
 from bot.service.requests import UserError
+from engines.text import msg
 
 _PATTERN = re.compile(r"^(?:(a):(\d{1,12}):(\d{1,9}):(\d{1,2}):(\d{1,4})|([jlbvgkox]):(\d{1,12}))$")
 _PAGED = re.compile(r"^(?:([phnud]):(\d{1,12}):(\d{1,9})|([yr]):(\d{1,12}))$")
@@ -59,7 +60,9 @@ def parse(data: str) -> Button:
         return Button(paged_match.group(4), int(paged_match.group(5)))
     match = _PATTERN.match(data or "") if isinstance(data, str) else None
     if match is None or len(data) > MAX_BYTES:
-        raise UserError("That button is not one of ours; use the buttons under the latest board.")
+        raise UserError(
+            msg("That button is not one of ours; use the buttons under the latest board.")
+        )
     if match.group(1):
         sid, ver, seat, idx = (int(match.group(i)) for i in range(2, 6))
         return Button("a", sid, ver, seat, idx)

@@ -7,21 +7,21 @@ from bot.service.drawing import draw_rules
 from bot.service.plan import Reply
 from bot.service.workers import CpuPool
 from engines import REGISTRY, Game
-
-MAX_CHANCE_STEPS = 10_000
+from engines.text import Msg, Text, joined, msg
 
 
 def catalogue() -> Reply:
-    lines = ["Games you can start with /escape start GAME:"]
+    lines: list[Text] = [msg("Games you can start with /escape start GAME:")]
     for game in REGISTRY.values():
         opts = "; ".join(
             f"{name}={'|'.join(opt.choices)}" for name, opt in sorted(game.options.items())
         )
-        lines.append(
-            f"- {game.id}: {game.title}, {game.player_range()} players. {game.summary}"
-            + (f" Options: {opts}." if opts else "")
-        )
-    return Reply("\n".join(lines), kind="games")
+        about = dict(id=game.id, game=msg(game.title), range=game.player_range(), summary=msg(game.summary))  # fmt: skip
+        if opts:
+            lines.append(msg("- {id}: {game}, {range} players. {summary} Options: {options}.", **about, options=opts))  # fmt: skip
+        else:
+            lines.append(msg("- {id}: {game}, {range} players. {summary}", **about))
+    return Reply(joined(lines, "\n"), kind="games")
 
 
 def game_list() -> list[tuple[str, str]]:
@@ -32,10 +32,18 @@ def help_reply() -> Reply:
     return Reply(commands.help_text(), kind="help")
 
 
-def which_game(command: str) -> str:
-    return f"Which game? Say /escape {command} GAME, one of: {', '.join(sorted(REGISTRY))}."
+def which_game(command: str) -> Msg:
+    return msg(
+        "Which game? Say /escape {command} GAME, one of: {games}.",
+        command=command, games=", ".join(sorted(REGISTRY)),
+    )  # fmt: skip
 
 
-async def rules(game: Game, cpu: CpuPool, *, pictures: bool) -> Reply:
-    picture = await cpu.run(draw_rules, game.id) if pictures else None
-    return Reply(game.rules_text, kind="rules", picture=picture)
+def rules_text(game: Game) -> Text:
+    """The rules, a message a paragraph (each in the catalogues through `Game.texts`)."""
+    return joined([Msg(p) for p in game.rules_paragraphs()], "\n\n")
+
+
+async def rules(game: Game, cpu: CpuPool, *, pictures: bool, language: str = "en") -> Reply:
+    picture = await cpu.run(draw_rules, game.id, language) if pictures else None
+    return Reply(rules_text(game), kind="rules", picture=picture)

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from bot.service.plan import Plan
 from bot.service.requests import ChatRef, UserError, UserRef
+from engines.text import Text, joined, msg
 
 if TYPE_CHECKING:  # the handlers are given the service; it imports this table
     from bot.service.game_service import GameService
@@ -28,7 +29,7 @@ PLAYER = "player"  # a person: a member picked on the platform, or a name as sho
 class Arg:
     name: str
     kind: str
-    help: str
+    help: Text
     required: bool = False
 
 
@@ -56,7 +57,7 @@ Handler = Callable[["GameService", Call], Awaitable[Plan]]
 @dataclass(frozen=True)
 class Command:
     name: str
-    help: str  # one line: the command's description in menus and in the help
+    help: Text  # one line: the command's description in menus and in the help
     handler: Handler
     args: tuple[Arg, ...] = ()
     quiet: bool = (
@@ -64,11 +65,11 @@ class Command:
     )
     menu: bool = False  # offered in the bare `/escape` menu of buttons
     example: str = ""  # an example shown in the help
-    button: str = ""  # its label on a menu button (default: the name, capitalised)
+    button: Text = ""  # its label on a menu button (default: the name, capitalised)
 
     @property
-    def label(self) -> str:
-        return self.button or self.name.capitalize()
+    def label(self) -> Text:
+        return self.button or msg(self.name.capitalize())
 
     @property
     def usage(self) -> str:
@@ -86,7 +87,9 @@ async def _start(s: GameService, c: Call) -> Plan:
 async def _move(s: GameService, c: Call) -> Plan:
     action = c.text("action")
     if action is None:
-        raise UserError("Which move? Say /escape move ACTION, or press a button under the board.")
+        raise UserError(
+            msg("Which move? Say /escape move ACTION, or press a button under the board.")
+        )
     return await s.move(c.chat, c.user, action)
 
 
@@ -107,49 +110,49 @@ async def _help(s: GameService, c: Call) -> Plan:
     return Plan([s.help()], asker=c.user)
 
 
-GAME_ARG = Arg("game", GAME, "The game to play", required=True)
-WHICH_GAME = Arg("game", GAME, "Which game (default: the one played here)")
-PAST_GAME = Arg("game", TEXT, "A game's number (see /escape history)")
+GAME_ARG = Arg("game", GAME, msg("The game to play"), required=True)
+WHICH_GAME = Arg("game", GAME, msg("Which game (default: the one played here)"))
+PAST_GAME = Arg("game", TEXT, msg("A game's number (see /escape history)"))
 
 COMMANDS: tuple[Command, ...] = (
     Command(
-        "start", "Open a table for a game in this channel", _start,
-        (GAME_ARG, Arg("options", TEXT, "Game options as name=value, e.g. variant=short")),
-        menu=True, example="/escape start ghosts18 variant=short", button="Start a game",
+        "start", msg("Open a table for a game in this channel"), _start,
+        (GAME_ARG, Arg("options", TEXT, msg("Game options as name=value, e.g. variant=short"))),
+        menu=True, example="/escape start ghosts18 variant=short", button=msg("Start a game"),
     ),
-    Command("join", "Take a seat at the table waiting here", lambda s, c: s.join(c.chat, c.user), menu=True),
-    Command("leave", "Give up your seat before the game begins", lambda s, c: s.leave(c.chat, c.user), menu=True),
-    Command("begin", "Start the game once enough players have joined", lambda s, c: s.begin(c.chat, c.user), menu=True),
+    Command("join", msg("Take a seat at the table waiting here"), lambda s, c: s.join(c.chat, c.user), menu=True),
+    Command("leave", msg("Give up your seat before the game begins"), lambda s, c: s.leave(c.chat, c.user), menu=True),
+    Command("begin", msg("Start the game once enough players have joined"), lambda s, c: s.begin(c.chat, c.user), menu=True),
     Command(
-        "move", "Make a move (or press a button under the board)", _move,
-        (Arg("action", MOVE, "Your move: start typing to see your legal moves", required=True),),
+        "move", msg("Make a move (or press a button under the board)"), _move,
+        (Arg("action", MOVE, msg("Your move: start typing to see your legal moves"), required=True),),
     ),
-    Command("board", "Show the board of the game here", lambda s, c: s.board(c.chat, c.user), menu=True),
-    Command("hand", "Your hand and private view, shown only to you", lambda s, c: s.private_view(c.chat, c.user), quiet=True, menu=True, button="My hand"),
+    Command("board", msg("Show the board of the game here"), lambda s, c: s.board(c.chat, c.user), menu=True),
+    Command("hand", msg("Your hand and private view, shown only to you"), lambda s, c: s.private_view(c.chat, c.user), quiet=True, menu=True, button=msg("My hand")),
     Command(
-        "log", "What has happened in the game here", lambda s, c: s.game_log(c.chat, c.user, c.text("game")),
+        "log", msg("What has happened in the game here"), lambda s, c: s.game_log(c.chat, c.user, c.text("game")),
         (PAST_GAME,), quiet=True, menu=True,
     ),
     Command(
-        "replay", "Replay a game as an animation, or board by board",
+        "replay", msg("Replay a game as an animation, or board by board"),
         lambda s, c: s.replay(c.chat, c.text("game")),
-        (Arg("game", TEXT, "The game's number (default: the game here, or the last one)"),),
+        (Arg("game", TEXT, msg("The game's number (default: the game here, or the last one)")),),
     ),
-    Command("history", "The games that ended in this channel", lambda s, c: s.ended_games(c.chat), quiet=True),
-    Command("stats", "A player's ratings here", _stats, (Arg("player", PLAYER, "Whose (default: yours)"),), quiet=True),
-    Command("top", "The leaderboard of a game here, as a picture", lambda s, c: s.top(c.chat, c.text("game")), (WHICH_GAME,)),
-    Command("undo", "Ask to take back your last move (the others must accept)", lambda s, c: s.ask_undo(c.chat, c.user)),
-    Command("rules", "The rules of a game, with a picture", _rules, (WHICH_GAME,), quiet=True, menu=True),
-    Command("help", "How to play Escape here", _help, quiet=True, menu=True),
-    Command("games", "The games running here", _games, quiet=True, menu=True, button="Games here"),
+    Command("history", msg("The games that ended in this channel"), lambda s, c: s.ended_games(c.chat), quiet=True),
+    Command("stats", msg("A player's ratings here"), _stats, (Arg("player", PLAYER, msg("Whose (default: yours)")),), quiet=True),
+    Command("top", msg("The leaderboard of a game here, as a picture"), lambda s, c: s.top(c.chat, c.text("game")), (WHICH_GAME,)),
+    Command("undo", msg("Ask to take back your last move (the others must accept)"), lambda s, c: s.ask_undo(c.chat, c.user)),
+    Command("rules", msg("The rules of a game, with a picture"), _rules, (WHICH_GAME,), quiet=True, menu=True),
+    Command("help", msg("How to play Escape here"), _help, quiet=True, menu=True),
+    Command("games", msg("The games running here"), _games, quiet=True, menu=True, button=msg("Games here")),
     Command(
-        "abort", "End the game here (its creator, or a chat admin)",
+        "abort", msg("End the game here (its creator, or a chat admin)"),
         lambda s, c: s.abort(c.chat, c.user, is_admin=c.is_admin), menu=True,
     ),
     Command(
-        "clock", "The turn clock: show it, or mute, vacation, pause, vote",
+        "clock", msg("The turn clock: show it, or mute, vacation, pause, vote"),
         lambda s, c: s.clock_command(c.chat, c.user, c.text("what") or ""),
-        (Arg("what", TEXT, "mute | vacation 2 | vacation end | pause | resume | vote | dm on | tz Europe/Berlin | quiet 22-7 | help"),),
+        (Arg("what", TEXT, msg("mute | vacation 2 | vacation end | pause | resume | vote | dm on | tz Europe/Berlin | quiet 22-7 | help")),),
     ),
 )  # fmt: skip
 
@@ -160,21 +163,22 @@ def find(name: str) -> Command:
     command = BY_NAME.get((name or "").strip().lower())
     if command is None:
         raise UserError(
-            f"I do not know /escape {name[:32]}. Try /escape help, or a bare /escape for a menu."
+            msg(
+                "I do not know /escape {value}. Try /escape help, or a bare /escape for a menu.",
+                value=name[:32],
+            )
         )
     return command
 
 
-def help_text() -> str:
+def help_text() -> Text:
     """The help every front end shows, made from the table."""
-    lines = ["Escape runs one game per channel (or thread or topic)."]
+    lines: list[Text] = [msg("Escape runs one game per channel (or thread or topic).")]
     for command in COMMANDS:
-        line = f"{command.usage}: {command.help[0].lower()}{command.help[1:]}"
         if command.example:
-            line += f", e.g. {command.example}"
-        lines.append(line)
-    lines.append(
-        "Start options for the clock: pace=fast|normal|relaxed turn=12h timeout=skip|vote|ai"
-    )
-    lines.append("Play against the computer: bots=1 level=easy|normal|hard (or press Add a bot)")
-    return "\n".join(lines)
+            lines.append(msg("{usage}: {what}, e.g. {example}", usage=command.usage, what=command.help, example=command.example))  # fmt: skip
+        else:
+            lines.append(msg("{usage}: {what}", usage=command.usage, what=command.help))
+    lines.append(msg("Start options for the clock: pace=fast|normal|relaxed turn=12h timeout=skip|vote|ai"))  # fmt: skip
+    lines.append(msg("Play against the computer: bots=1 level=easy|normal|hard (or press Add a bot)"))  # fmt: skip
+    return joined(lines, "\n")

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from bot.service import time_zones
 from bot.service.time_zones import Zone
+from engines.text import Span, Text, msg
 
 HOUR = 3600.0
 DAY = 24 * HOUR
@@ -57,9 +58,11 @@ def parse_duration(text: str) -> float:
     try:
         value = float(number) * units[unit]
     except ValueError:
-        raise ClockError(f"A time is written like 30m, 12h or 2d, not {text!r}.") from None
+        raise ClockError(
+            msg("A time is written like 30m, 12h or 2d, not {text}.", text=repr(text))
+        ) from None
     if math.isnan(value) or not 60 <= value <= 30 * DAY:
-        raise ClockError("The time to act must be between 1 minute and 30 days.")
+        raise ClockError(msg("The time to act must be between 1 minute and 30 days."))
     return value
 
 
@@ -67,12 +70,10 @@ def new_clock(settings: dict[str, str], default_pace: str = DEFAULT_PACE) -> dic
     """The clock settings chosen at start: pace preset, optional time to act, timeout rule."""
     pace_name = settings.get("pace", default_pace)
     if pace_name not in PACES:
-        raise ClockError(f"Option pace cannot be {pace_name!r}; choose one of: {', '.join(PACES)}.")
+        raise ClockError(msg("Option {name} cannot be {value}; choose one of: {choices}.", name="pace", value=repr(pace_name), choices=", ".join(PACES)))  # fmt: skip
     timeout = settings.get("timeout", "skip")
     if timeout not in TIMEOUTS:
-        raise ClockError(
-            f"Option timeout cannot be {timeout!r}; choose one of: {', '.join(TIMEOUTS)}."
-        )
+        raise ClockError(msg("Option {name} cannot be {value}; choose one of: {choices}.", name="timeout", value=repr(timeout), choices=", ".join(TIMEOUTS)))  # fmt: skip
     pace = PACES[pace_name]
     turn = parse_duration(settings["turn"]) if "turn" in settings else pace.turn
     return {
@@ -258,12 +259,12 @@ def vacation_left(c: dict, user: str) -> float:
 def take_vacation(c: dict, user: str, days: float, now: float) -> dict:
     wanted = days * DAY
     if not wanted > 0 or math.isinf(wanted):
-        raise ClockError("A vacation is a number of days, e.g. /escape clock vacation 2.")
+        raise ClockError(msg("A vacation is a number of days, e.g. /escape clock vacation 2."))
     if wanted > vacation_left(c, user) + 1:
         left = vacation_left(c, user) / DAY
-        raise ClockError(f"This game allows you {left:g} more vacation days.")
+        raise ClockError(msg("This game allows you {days} more vacation days.", days=left))
     if on_vacation(c, user, now):
-        raise ClockError("You are already on vacation in this game; `vacation end` ends it.")
+        raise ClockError(msg("You are already on vacation in this game; `vacation end` ends it."))
     c = dict(c)
     c["vacation"] = {**c.get("vacation", {}), user: now + wanted}
     c["vacation_used"] = {**c.get("vacation_used", {}), user: c.get("vacation_used", {}).get(user, 0.0) + wanted}  # fmt: skip
@@ -276,7 +277,7 @@ def end_vacation(c: dict, user: str, now: float) -> dict:
     """Back early: the unused days return to the budget; the turn keeps its deadline."""
     until = c.get("vacation", {}).get(user, 0.0)
     if until <= now:
-        raise ClockError("You are not on vacation in this game.")
+        raise ClockError(msg("You are not on vacation in this game."))
     c = dict(c)
     c["vacation"] = {k: v for k, v in c.get("vacation", {}).items() if k != user}
     used = c.get("vacation_used", {}).get(user, 0.0) - (until - now)
@@ -293,7 +294,7 @@ def parse_tz(text: str) -> Zone:
     try:
         return time_zones.parse_tz(text)
     except time_zones.ZoneError as exc:
-        raise ClockError(str(exc)) from None
+        raise ClockError(exc.args[0]) from None
 
 
 def parse_quiet(text: str) -> list[int] | None:
@@ -306,7 +307,7 @@ def parse_quiet(text: str) -> list[int] | None:
     except ValueError:
         hours = None
     if hours is None or not all(0 <= h <= 23 for h in hours) or hours[0] == hours[1]:
-        raise ClockError(f"Quiet hours are written like 22-7 (from 22:00 to 07:00), not {text!r}.")
+        raise ClockError(msg("Quiet hours are written like 22-7 (from 22:00 to 07:00), not {text}.", text=repr(text)))  # fmt: skip
     return hours
 
 
@@ -331,18 +332,25 @@ def quiet_until(prefs: dict, now: float) -> float:
     return time_zones.next_local_hour(prefs.get("tz"), now, prefs["quiet"][1])
 
 
-def describe(c: dict, now: float) -> str:
+def describe(c: dict, now: float) -> Text:
     """The clock in one line, for `board`, `games` and `/escape clock`."""
     if not c:
         return ""
     rule = {
-        "skip": "the bot plays the game's default move (where it has none, the others may vote)",
-        "ai": "the computer plays the late player's turn",
-    }.get(c.get("timeout", "skip"), "the others may vote to replace the player")
-    head = f"pace {c.get('pace', DEFAULT_PACE)}: {describe_span(c['turn'])} a turn, then {rule}"
+        "skip": msg(
+            "the bot plays the game's default move (where it has none, the others may vote)"
+        ),
+        "ai": msg("the computer plays the late player's turn"),
+    }.get(c.get("timeout", "skip"), msg("the others may vote to replace the player"))
+    head = msg(
+        "pace {pace}: {turn} a turn, then {rule}",
+        pace=msg(c.get("pace", DEFAULT_PACE)), turn=Span(c["turn"]), rule=rule,
+    )  # fmt: skip
     if c.get("paused") is not None:
-        return head + f"; paused ({describe_left(c['paused'])} left)"
+        return msg("{clock}; paused ({left} left)", clock=head, left=Span(c["paused"], left=True))
     if c.get("warned"):
-        return head + "; time is up, a vote is open"
+        return msg("{clock}; time is up, a vote is open", clock=head)
     left = time_left(c, now)
-    return head + (f"; {describe_left(left)} left" if left is not None else "")
+    if left is None:
+        return head
+    return msg("{clock}; {left} left", clock=head, left=Span(left, left=True))

@@ -23,44 +23,52 @@ class Drawn:
     encode_seconds: float = 0.0
 
 
-def draw_timed(game_id: str, view: dict, filename: str, recent: list[str] | None = None) -> Drawn:
-    """The PNG and its alt text with the time each step took; no picture for a game
-    without a renderer. `recent`: what happened since the last board, told under it."""
+def draw_timed(
+    game_id: str, view: dict, filename: str, recent: list | None = None, language: str = "en"
+) -> Drawn:
+    """The PNG and its alt text in `language`, with the time each step took; no picture
+    for a game without a renderer. `recent`: what happened since the last board (messages
+    as JSON), told under it."""
     started = time.perf_counter()
     try:
-        image = render.board_image(game_id, view, recent)
+        image = render.board_image(game_id, view, recent, language)
     except KeyError:
         return Drawn(None)
     drawn = time.perf_counter()
     png = render.to_png(image)
     encoded = time.perf_counter()
-    alt = render.describe(game_id, view)
-    return Drawn(Picture(png, alt, filename), drawn - started, encoded - drawn)
+    alt = render.describe(game_id, view, language)
+    return Drawn(Picture(png, alt, filename, language), drawn - started, encoded - drawn)
 
 
 def draw_picture(
-    game_id: str, view: dict, filename: str, recent: list[str] | None = None
+    game_id: str, view: dict, filename: str, recent: list | None = None, language: str = "en"
 ) -> Picture | None:
     """The PNG and its alt text; None for a game without a renderer."""
-    return draw_timed(game_id, view, filename, recent).picture
+    return draw_timed(game_id, view, filename, recent, language).picture
 
 
 async def draw_on(
-    cpu: CpuPool, game_id: str, view: dict, filename: str, recent: list[str] | None = None
+    cpu: CpuPool,
+    game_id: str,
+    view: dict,
+    filename: str,
+    recent: list | None = None,
+    language: str = "en",
 ) -> Picture | None:
     """`draw_picture` on the CPU pool, its timings recorded here."""
-    drawn = await cpu.run(draw_timed, game_id, view, filename, recent)
+    drawn = await cpu.run(draw_timed, game_id, view, filename, recent, language)
     if drawn.picture is not None:
         metrics.PICTURE_DRAW_SECONDS.labels(game_id).observe(drawn.draw_seconds)
         metrics.PICTURE_ENCODE_SECONDS.labels(game_id).observe(drawn.encode_seconds)
     return drawn.picture
 
 
-def draw_rules(game_id: str) -> Picture | None:
+def draw_rules(game_id: str, language: str = "en") -> Picture | None:
     """A game's rules illustration (a worked example with numbered notes) and its words."""
     try:
-        return Picture(
-            render.rules_png(game_id), render.describe_rules(game_id), f"{game_id}-rules.png"
-        )
+        png = render.rules_png(game_id, language)
+        alt = render.describe_rules(game_id, language)
     except KeyError:
         return None
+    return Picture(png, alt, f"{game_id}-rules.png", language)

@@ -16,16 +16,19 @@ from bot.service.platform_input import clean_id, clean_text
 from bot.service.requests import ChatRef, UserError
 from bot.store import ChatBusy, DamagedStore, StaleVersion, StoreError
 from bot.telemetry import logs
+from engines.text import msg
 
 log = logging.getLogger("bot.service")
 
-STORE_TROUBLE = "The game store could not save that just now (it is busy or full). Nothing changed; try again in a moment."
-STORE_DAMAGED = (
+STORE_TROUBLE = msg(
+    "The game store could not save that just now (it is busy or full). Nothing changed; try again in a moment."
+)
+STORE_DAMAGED = msg(
     "The game store is damaged (a page of its database file is corrupt), so this could not be "
     "read or saved, and trying again will not help. The bot's operator must restore the latest "
     "backup (README: Data and backups)."
 )
-STORE_RACE = "The game changed at the same moment; look at the latest board and try again."
+STORE_RACE = msg("The game changed at the same moment; look at the latest board and try again.")
 
 # arguments that name a place or a person: cleaned as ids, the same way ChatRef cleans them
 _ID_ARGUMENTS = {"platform", "scope", "chat_id", "user_id"}
@@ -87,7 +90,7 @@ def _refusal(entry: str, bound: inspect.BoundArguments, exc: StoreError) -> User
     if isinstance(exc, StaleVersion):
         return UserError(STORE_RACE)
     if isinstance(exc, ChatBusy):
-        return UserError("A game was just started here by someone else: /escape board.")
+        return UserError(msg("A game was just started here by someone else: /escape board."))
     if isinstance(exc, DamagedStore):
         log.error("the database is damaged: %s for %s failed: %s", entry, where, exc)
         return UserError(STORE_DAMAGED)

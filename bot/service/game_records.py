@@ -19,26 +19,42 @@ from bot.service.table import Table, title_of
 from bot.service.workers import CpuPool
 from bot.store import SessionRow
 from engines import REGISTRY, Game
+from engines.text import Span, Text, joined, msg
+from languages import say
 from render import animation
 
 HISTORY_PAGE = 5  # games a page: two buttons each stay within Discord's 25 components
 REPLAY_CACHE = 8  # animations kept per process (a few MB each at most)
 
 
-def _replay_gif(game_id: str, frames: list[animation.Frame]) -> tuple[bytes, int]:
-    return animation.replay_gif(game_id, frames)
+def _replay_gif(game_id: str, frames: list[animation.Frame], language: str) -> tuple[bytes, int]:
+    return _in_language(animation.replay_gif, game_id, frames, language=language)
+
+
+def _frame_png(game_id: str, frame: animation.Frame, language: str) -> bytes:
+    return _in_language(animation.frame_png, game_id, frame, language=language)
+
+
+def _in_language(function, *args, language: str):
+    """(A renderer speaks `language` once its words are messages.)"""
+    import inspect
+
+    if "language" in inspect.signature(function).parameters:
+        return function(*args, language=language)
+    return function(*args)
 
 
 def _date(at: float) -> str:
     return datetime.fromtimestamp(at, UTC).strftime("%Y-%m-%d")
 
 
-def _span(seconds: float) -> str:
+def _span(seconds: float) -> Span:
+    """How long a game took, in one whole unit (days, hours or minutes)."""
     if seconds >= clocks.DAY:
-        return f"{seconds / clocks.DAY:.0f} d"
+        return Span(round(seconds / clocks.DAY) * clocks.DAY)
     if seconds >= clocks.HOUR:
-        return f"{seconds / clocks.HOUR:.0f} h"
-    return f"{max(1, round(seconds / 60))} min"
+        return Span(round(seconds / clocks.HOUR) * clocks.HOUR)
+    return Span(max(1, round(seconds / 60)) * 60)
 
 
 class GameRecords:
@@ -58,68 +74,81 @@ class GameRecords:
         if which and which.strip().lstrip("#").isdigit():
             row = await store.session(int(which.strip().lstrip("#")))
             if row is None or row.platform != chat.platform or row.scope != chat.scope:
-                raise UserError(f"There is no game {which.strip()} here: /escape history.")
+                raise UserError(
+                    msg("There is no game {strip} here: /escape history.", strip=which.strip())
+                )
             if row.status == "lobby":
-                raise UserError("That game has not begun yet.")
+                raise UserError(msg("That game has not begun yet."))
             return row
         if which and which.strip():
-            raise UserError("Name a game by its number, like /escape replay 12 (/escape history lists them).")  # fmt: skip
+            raise UserError(msg('Name a game by its number, like /escape replay 12 (/escape history lists them).'))  # fmt: skip
         row = await store.latest_in_place(chat.platform, chat.chat, chat.thread)
         if row is None:
             ended = await store.ended_in_chat(chat.platform, chat.chat, 1)
             row = ended[0] if ended else None
         if row is None:
-            raise UserError("No game has been played here yet. Start one with /escape start GAME.")
+            raise UserError(
+                msg("No game has been played here yet. Start one with /escape start GAME.")
+            )
         return row
 
     async def _steps(self, row: SessionRow) -> tuple[Game, list[replays.Step]]:
         game = REGISTRY.get(row.game)
         if game is None:
-            raise UserError(f"This bot no longer has the game {row.game!r}.")
+            raise UserError(msg("This bot no longer has the game {game}.", game=repr(row.game)))
         return game, replays.steps(game, row, await self.store.log(row.id))
 
     # ----- replay -------------------------------------------------------------------
-    async def replay(self, chat: ChatRef, which: str | None = None) -> Plan:
-        """The whole game so far as one animated picture, with a button to page through it."""
+    async def replay(self, chat: ChatRef, which: str | None = None, language: str = "en") -> Plan:
+        """The whole game so far as one animated picture (its words in `language`: what the
+        chat reads), with a button to page through it."""
         row = await self._recall(chat, which)
         game, steps = await self._steps(row)
         moves = len(steps) - 1
-        where = "so far" if row.status == "active" else ""
-        text = f"Replay of #{row.id}, {game.title} {where}".rstrip() + f": {moves} moves."
+        if row.status == "active":
+            text: Text = msg("Replay of #{number}, {game} so far: {moves} moves.", number=row.id, game=msg(game.title), moves=moves)  # fmt: skip
+        else:
+            text = msg("Replay of #{number}, {game}: {moves} moves.", number=row.id, game=msg(game.title), moves=moves)  # fmt: skip
         picture = None
         if self.pictures:
-            frames = [(s.view, s.heading, s.caption) for s in steps]
+            frames = [(s.view, say(s.heading, language), say(s.caption, language)) for s in steps]
             cache = self._replays
-            key = (row.id, row.version)
+            key = (row.id, row.version, language)
             if key not in cache:  # a finished game's replay is asked for again and again
-                cache[key] = await self.cpu.run(_replay_gif, game.id, frames)
+                cache[key] = await self.cpu.run(_replay_gif, game.id, frames, language)
                 while len(cache) > REPLAY_CACHE:
                     cache.popitem(last=False)
             data, shown = cache[key]
             if shown < len(frames):
-                text += f" (A long game: it shows one board in {-(-len(frames) // shown)}; Step through shows them all.)"  # fmt: skip
-            alt = f"An animation of the {len(frames)} public boards of game #{row.id} of {game.title}, each with its move written under it."  # fmt: skip
-            picture = Picture(data, alt, f"replay-{row.id}.gif")
-        choices = [Choice("Step through", buttons.paged("p", row.id, 0), "primary")]
+                long_game = msg("(A long game: it shows one board in {every}; Step through shows them all.)", every=-(-len(frames) // shown))  # fmt: skip
+                text = joined([text, long_game], " ")
+            alt = msg("An animation of the {boards} public boards of game #{number} of {game}, each with its move written under it.", boards=len(frames), number=row.id, game=msg(game.title))  # fmt: skip
+            picture = Picture(data, say(alt, language), f"replay-{row.id}.gif", language)
+        choices = [Choice(msg("Step through"), buttons.paged("p", row.id, 0), "primary")]
         return Plan([Reply(text, kind="replay", picture=picture, choices=choices)])
 
-    async def replay_page(self, row: SessionRow, page: int) -> Plan:
+    async def replay_page(self, row: SessionRow, page: int, language: str = "en") -> Plan:
         """One board of a replay, with Previous / Next."""
         game, steps = await self._steps(row)
         page = max(0, min(page, len(steps) - 1))
         step = steps[page]
-        text = f"#{row.id} {game.title}, board {page + 1} of {len(steps)}. {step.heading}."
+        text: Text = msg(
+            "#{number} {game}, board {page} of {pages}. {heading}.",
+            number=row.id, game=msg(game.title), page=page + 1, pages=len(steps), heading=step.heading,
+        )  # fmt: skip
         if step.caption:
-            text += f"\n{step.caption}"
+            text = joined([text, step.caption], "\n")
         picture = None
         if self.pictures:
-            png = await self.cpu.run(animation.frame_png, game.id, (step.view, step.heading, step.caption))  # fmt: skip
-            picture = Picture(png, f"Board {page + 1} of game #{row.id}: {step.caption or step.heading}", f"replay-{row.id}-{page}.png")  # fmt: skip
+            frame = (step.view, say(step.heading, language), say(step.caption, language))
+            png = await self.cpu.run(_frame_png, game.id, frame, language)
+            alt = msg("Board {page} of game #{number}: {what}", page=page + 1, number=row.id, what=step.caption or step.heading)  # fmt: skip
+            picture = Picture(png, say(alt, language), f"replay-{row.id}-{page}.png", language)
         choices = []
         if page > 0:
-            choices.append(Choice("Previous", buttons.paged("p", row.id, page - 1)))
+            choices.append(Choice(msg("Previous"), buttons.paged("p", row.id, page - 1)))
         if page < len(steps) - 1:
-            choices.append(Choice("Next", buttons.paged("p", row.id, page + 1), "primary"))
+            choices.append(Choice(msg("Next"), buttons.paged("p", row.id, page + 1), "primary"))
         return Plan([Reply(text, kind="replay", picture=picture, choices=choices)])
 
     # ----- history and logs -----------------------------------------------------------
@@ -131,23 +160,25 @@ class GameRecords:
             chat.platform, chat.chat, HISTORY_PAGE, page * HISTORY_PAGE
         )
         if not rows:
-            return Plan([Reply("No game has ended here yet.", kind="history")])
-        lines = [f"Games played here ({total}), newest first:"]
+            return Plan([Reply(msg("No game has ended here yet."), kind="history")])
+        lines: list[Text] = [msg("Games played here ({total}), newest first:", total=total)]
         choices: list[Choice] = []
         for row in rows:
             lines.append(await self._history_line(row))
-            choices.append(Choice(f"Replay #{row.id}", buttons.simple("y", row.id)))
-            choices.append(Choice(f"Log #{row.id}", buttons.paged("n", row.id, 0)))
+            choices.append(Choice(msg("Replay #{id}", id=row.id), buttons.simple("y", row.id)))
+            choices.append(Choice(msg("Log #{id}", id=row.id), buttons.paged("n", row.id, 0)))
         pages = -(-total // HISTORY_PAGE)
         if page > 0:
-            choices.append(Choice("Newer", buttons.paged("h", rows[0].id, page - 1)))
+            choices.append(Choice(msg("Newer"), buttons.paged("h", rows[0].id, page - 1)))
         if page < pages - 1:
-            choices.append(Choice("Older", buttons.paged("h", rows[0].id, page + 1), "primary"))
+            choices.append(
+                Choice(msg("Older"), buttons.paged("h", rows[0].id, page + 1), "primary")
+            )
         if pages > 1:
-            lines.append(f"Page {page + 1} of {pages}.")
-        return Plan([Reply("\n".join(lines), kind="history", choices=choices)])
+            lines.append(msg("Page {page} of {pages}.", page=page + 1, pages=pages))
+        return Plan([Reply(joined(lines, "\n"), kind="history", choices=choices)])
 
-    async def _history_line(self, row: SessionRow) -> str:
+    async def _history_line(self, row: SessionRow) -> Text:
         players = ", ".join(s.name for s in row.seats)
         entries = await self.store.log(row.id)
         moves = sum(1 for e in entries if e.seat >= 0 and not e.undone)
@@ -156,19 +187,18 @@ class GameRecords:
             game = REGISTRY.get(row.game)
             if game is not None and game.cooperative:
                 escaped = any(v > 0 for v in (row.result.get("scores") or {}).values())
-                outcome = "escaped" if escaped else "lost together"
-            elif len(first) > 1:
-                outcome = "tie: " + ", ".join(
-                    row.seats[s].name for s in first if s < len(row.seats)
-                )
+                outcome: Text = msg("escaped") if escaped else msg("lost together")
             else:
-                outcome = "won by " + ", ".join(
-                    row.seats[s].name for s in first if s < len(row.seats)
-                )
+                names = ", ".join(row.seats[s].name for s in first if s < len(row.seats))
+                outcome = msg("tie: {names}", names=names) if len(first) > 1 else msg("won by {names}", names=names)  # fmt: skip
         else:
-            outcome = "ended unfinished"
+            outcome = msg("ended unfinished")
         length = _span(row.updated_at - row.created_at)
-        return f"#{row.id} {title_of(row.game)}: {players}; {outcome}; {_date(row.updated_at)}; {moves} moves over {length}"
+        return msg(
+            "#{number} {game}: {players}; {outcome}; {date}; {moves} moves over {length}",
+            number=row.id, game=title_of(row.game), players=players, outcome=outcome,
+            date=_date(row.updated_at), moves=moves, length=length,
+        )  # fmt: skip
 
     async def game_log(
         self,
@@ -189,10 +219,11 @@ class GameRecords:
     async def log_page(self, row: SessionRow, page: int | None) -> Plan:
         lines = replays.log_lines(await self.store.log(row.id))
         shown, page, pages = replays.page_of(lines, page)
-        head = f"Log of #{row.id}, {title_of(row.game)} (page {page + 1} of {pages}):"
+        head = msg("Log of #{number}, {game} (page {page} of {pages}):", number=row.id, game=title_of(row.game), page=page + 1, pages=pages)  # fmt: skip
         choices = []
         if page > 0:
-            choices.append(Choice("Previous", buttons.paged("n", row.id, page - 1)))
+            choices.append(Choice(msg("Previous"), buttons.paged("n", row.id, page - 1)))
         if page < pages - 1:
-            choices.append(Choice("Next", buttons.paged("n", row.id, page + 1), "primary"))
-        return Plan([Reply("\n".join([head, *shown]) if shown else head + "\nNothing happened.", kind="log", choices=choices)])  # fmt: skip
+            choices.append(Choice(msg("Next"), buttons.paged("n", row.id, page + 1), "primary"))
+        lines = [head, *shown] if shown else [head, msg("Nothing happened.")]
+        return Plan([Reply(joined(lines, "\n"), kind="log", choices=choices)])

@@ -43,6 +43,7 @@ from bot.service.workers import CpuPool
 from bot.store import SessionRow, StaleVersion, Store
 from engines import Game
 from engines.ai import DEFAULT_LEVEL, LEVELS
+from engines.text import msg
 
 log = logging.getLogger(__name__)
 
@@ -273,7 +274,7 @@ class GameService:
         button = buttons.parse(data)
         row = await self.store.session(button.session_id)
         if row is None or row.platform != chat.platform or row.chat != chat.chat:
-            raise UserError("That button belongs to no game in this chat.")
+            raise UserError(msg("That button belongs to no game in this chat."))
         return await self._pressed(row, user, button)
 
     @entry
@@ -285,7 +286,9 @@ class GameService:
         if button.kind != "a" or row is None or row.platform != platform:
             front_end = self._front_ends.get(platform)
             where = front_end.chat_word if front_end is not None else "chat"
-            raise UserError(f"That button works under the game's board in its {where}.")
+            raise UserError(
+                msg("That button works under the game's board in its {where}.", where=where)
+            )
         return chat_of(row), await self._pressed(row, user, button)
 
     async def _pressed(self, row: SessionRow, user: UserRef, button: buttons.Button) -> Plan:
@@ -297,7 +300,7 @@ class GameService:
         if button.kind in buttons.MEMORY:  # replays, logs, history, rematch, undo
             return await self._press_memory(chat, user, button, row)
         if row.status in ("finished", "aborted"):
-            raise UserError("That game is over; its buttons no longer do anything.")
+            raise UserError(msg("That game is over; its buttons no longer do anything."))
         if button.kind == "v":
             return await self.play.private_view(chat, user)
         if button.kind == "g":
@@ -312,7 +315,7 @@ class GameService:
         self, chat: ChatRef, user: UserRef, button: buttons.Button, row: SessionRow
     ) -> Plan:
         if row.status == "lobby":
-            raise UserError("That game has not begun yet.")
+            raise UserError(msg("That game has not begun yet."))
         page = button.index or 0
         if button.kind == "y":
             return await self.records.replay(chat, str(row.id))
@@ -347,9 +350,9 @@ class GameService:
         """A player's view of a game named by number (a deep link into a private chat)."""
         row = await self.store.session(session_id)
         if row is None or row.platform != platform:
-            raise UserError("That link is for a game I do not know.")
+            raise UserError(msg("That link is for a game I do not know."))
         if row.status != "active":
-            raise UserError("That game is not running any more.")
+            raise UserError(msg("That game is not running any more."))
         return await self.play.view_of(row, user)
 
     @entry

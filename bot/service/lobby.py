@@ -15,12 +15,15 @@ from bot.service.requests import ChatRef, UserError, UserRef
 from bot.service.table import Table, title_of
 from bot.store import ChatBusy, SeatRow
 from engines import REGISTRY, BadOption, Event, Game
+from engines.text import msg
 
 
 def find_game(game_id: str) -> Game:
     game = REGISTRY.get((game_id or "").strip().lower())
     if game is None:
-        raise UserError(f"There is no game {game_id!r}. Games: {', '.join(sorted(REGISTRY))}.")
+        raise UserError(
+            msg("There is no game {game}. Games: {games}.", game=repr(game_id), games=", ".join(sorted(REGISTRY)))
+        )  # fmt: skip
     return game
 
 
@@ -41,7 +44,9 @@ def parse_options(text: str | Mapping[str, str] | None) -> dict[str, str]:
     for word in text.replace(",", " ").split():
         name, sep, value = word.partition("=")
         if not sep or not name or not value:
-            raise UserError(f"Options are written name=value (like variant=short), not {word!r}.")
+            raise UserError(
+                msg("Options are written name=value (like variant=short), not {word}.", word=repr(word))
+            )  # fmt: skip
         options[name.lower()] = value.lower()
     return options
 
@@ -79,8 +84,11 @@ class Lobby:
         if existing is not None:
             state = "waiting for players" if existing.status == "lobby" else "running"
             raise UserError(
-                f"A game of {title_of(existing.game)} is already {state} "
-                "here. Use /escape board to see it, or /escape abort to end it first."
+                msg(
+                    "A game of {game} is already {state} here. Use /escape board to see it, or /escape abort to end it first.",
+                    game=title_of(existing.game),
+                    state=state,
+                )
             )
         await self.table.remember(user)
         try:
@@ -91,13 +99,15 @@ class Lobby:
                 clock=clock,
             )  # fmt: skip
         except ChatBusy as exc:
-            raise UserError("A game was just started here by someone else: /escape board.") from exc
+            raise UserError(
+                msg("A game was just started here by someone else: /escape board.")
+            ) from exc
         if bots:  # one human and bots: the table starts at once
             seats = [*row.seats, *(bot_seat(k, k, level) for k in range(1, bots + 1))]
             await self.table.write_seats(row, seats)
         if game.max_players == 1 or bots:
             return await self.begin(chat, user)
-        return self.plans.lobby_plan(row, game, f"{user.name} opened a table for {game.title}.", user)  # fmt: skip
+        return self.plans.lobby_plan(row, game, msg("{name} opened a table for {game}.", name=user.name, game=msg(game.title)), user)  # fmt: skip
 
     def check_options(
         self, game: Game, options: str | Mapping[str, str] | None
@@ -113,51 +123,68 @@ class Lobby:
                 "ai_level": level,
             }
         except (BadOption, deadlines.ClockError) as exc:
-            raise UserError(str(exc)) from exc
+            raise UserError(exc.args[0]) from exc
         return checked, clock, bots, level
 
     async def join(self, chat: ChatRef, user: UserRef) -> Plan:
         row = await self.table.lobby(chat)
         game = find_game(row.game)
         if any(s.user_id == user.id for s in row.seats):
-            raise UserError("You already have a seat at this table.")
+            raise UserError(msg("You already have a seat at this table."))
         if len(row.seats) >= game.max_players:
-            raise UserError(f"The table is full: {game.title} seats at most {game.max_players}.")
+            raise UserError(
+                msg(
+                    "The table is full: {title} seats at most {max_players}.",
+                    title=msg(game.title),
+                    max_players=game.max_players,
+                )
+            )
         await self.table.remember(user)
         seats = [*row.seats, SeatRow(len(row.seats), user.id, user.name)]
         await self.table.write_seats(row, seats)
         if len(seats) == game.max_players:
             return await self.begin(chat, user)
         row = await self.store.session(row.id)
-        return self.plans.lobby_plan(row, game, f"{user.name} joins.", user)
+        return self.plans.lobby_plan(row, game, msg("{name} joins.", name=user.name), user)
 
     async def leave(self, chat: ChatRef, user: UserRef) -> Plan:
         row = await self.table.live_row(chat)
         if row is None:
-            raise UserError("There is no game here to leave.")
+            raise UserError(msg("There is no game here to leave."))
         if row.status != "lobby":
             raise UserError(
-                "The game has begun, so seats are fixed. Ask its creator or an admin to "
-                "/escape abort it if the table wants to stop."
+                msg(
+                    "The game has begun, so seats are fixed. Ask its creator or an admin to /escape abort it if the table wants to stop."
+                )
             )
         if not any(s.user_id == user.id for s in row.seats):
-            raise UserError("You have no seat at this table.")
+            raise UserError(msg("You have no seat at this table."))
         seats = [s for s in row.seats if s.user_id != user.id]
         if not any(s.kind == "human" for s in seats):  # bots alone do not keep a table
             await self.table.guard(self.store.set_status(row.id, row.version, "aborted"))
-            closed = Reply(f"{user.name} leaves; the table is empty and closed.", kind="lobby")
+            closed = Reply(
+                msg("{name} leaves; the table is empty and closed.", name=user.name), kind="lobby"
+            )
             return Plan([closed], ended_facts(row), asker=user)
         await self.table.write_seats(row, seats)
         row = await self.store.session(row.id)
-        return self.plans.lobby_plan(row, find_game(row.game), f"{user.name} leaves.", user)
+        return self.plans.lobby_plan(
+            row, find_game(row.game), msg("{name} leaves.", name=user.name), user
+        )
 
     async def add_bot(self, chat: ChatRef, user: UserRef) -> Plan:
         row = await self.table.lobby(chat)
         game = find_game(row.game)
         if not any(s.user_id == user.id for s in row.seats):
-            raise UserError("Only a seated player can add a bot: /escape join first.")
+            raise UserError(msg("Only a seated player can add a bot: /escape join first."))
         if len(row.seats) >= game.max_players:
-            raise UserError(f"The table is full: {game.title} seats at most {game.max_players}.")
+            raise UserError(
+                msg(
+                    "The table is full: {title} seats at most {max_players}.",
+                    title=msg(game.title),
+                    max_players=game.max_players,
+                )
+            )
         numbers = {int(s.user_id.rsplit(":", 1)[1]) for s in row.seats if s.kind == "ai"}
         number = next(n for n in range(1, game.max_players + 1) if n not in numbers)
         seat = bot_seat(len(row.seats), number, table_level(row))
@@ -166,15 +193,17 @@ class Lobby:
         if len(seats) == game.max_players:
             return await self.begin(chat, user)
         row = await self.store.session(row.id)
-        return self.plans.lobby_plan(row, game, f"{user.name} adds {seat.name}.", user)
+        return self.plans.lobby_plan(
+            row, game, msg("{name} adds {bot}.", name=user.name, bot=seat.name), user
+        )
 
     async def remove_bot(self, chat: ChatRef, user: UserRef) -> Plan:
         row = await self.table.lobby(chat)
         if not any(s.user_id == user.id for s in row.seats):
-            raise UserError("Only a seated player can remove a bot.")
+            raise UserError(msg("Only a seated player can remove a bot."))
         bots = [s for s in row.seats if s.kind == "ai"]
         if not bots:
-            raise UserError("There is no bot at this table to remove.")
+            raise UserError(msg("There is no bot at this table to remove."))
         gone = bots[-1]
         seats = [
             SeatRow(i, s.user_id, s.name, s.kind)
@@ -182,26 +211,32 @@ class Lobby:
         ]
         await self.table.write_seats(row, seats)
         row = await self.store.session(row.id)
-        return self.plans.lobby_plan(row, find_game(row.game), f"{user.name} removes {gone.name}.", user)  # fmt: skip
+        return self.plans.lobby_plan(row, find_game(row.game), msg("{name} removes {bot}.", name=user.name, bot=gone.name), user)  # fmt: skip
 
     async def begin(self, chat: ChatRef, user: UserRef) -> Plan:
         row = await self.table.lobby(chat)
         game = find_game(row.game)
         if not any(s.user_id == user.id for s in row.seats):
-            raise UserError("Only a seated player can begin the game: /escape join first.")
+            raise UserError(msg("Only a seated player can begin the game: /escape join first."))
         if len(row.seats) < game.min_players:
             missing = game.min_players - len(row.seats)
             raise UserError(
-                f"{game.title} needs {game.player_range()} players; waiting for {missing} more "
-                "(/escape join)."
+                msg(
+                    "{title} needs {player_range} players; waiting for {missing} more (/escape join).",
+                    title=msg(game.title),
+                    player_range=game.player_range(),
+                    missing=missing,
+                )
             )
         async with self.table.lock(row.id):
             row = await self.store.session(row.id)
             if row is None or row.status != "lobby":
-                raise UserError("This game has already begun.")
+                raise UserError(msg("This game has already begun."))
             names = [s.name for s in row.seats]
             turn = Turn(game.setup(names, row.options), row.chance_pos)
-            turn.events.append(Event(f"{game.title} begins: " + ", ".join(names) + "."))
+            turn.events.append(
+                Event(msg("{game} begins: {names}.", game=msg(game.title), names=", ".join(names)))
+            )
             resolve_chance(game, turn, row.seed)
             committed = await self.table.commit(row, game, turn)
         return await self.plans.after(committed, user)
@@ -209,13 +244,15 @@ class Lobby:
     async def abort(self, chat: ChatRef, user: UserRef, is_admin: bool = False) -> Plan:
         row = await self.table.live_row(chat)
         if row is None:
-            raise UserError("There is no game here to abort.")
+            raise UserError(msg("There is no game here to abort."))
         if user.id != row.creator and not is_admin:
-            raise UserError("Only the player who started this game, or a chat admin, can abort it.")
+            raise UserError(
+                msg("Only the player who started this game, or a chat admin, can abort it.")
+            )
         async with self.table.lock(row.id):
             await self.table.guard(self.store.set_status(row.id, row.version, "aborted"))
         ended = Reply(
-            f"{user.name} ended the game of {title_of(row.game)}. The log is kept.",
+            msg('{name} ended the game of {game}. The log is kept.', name=user.name, game=title_of(row.game)),
             kind="info", final=True, session_id=row.id,
         )  # fmt: skip
         return Plan([ended], ended_facts(row), asker=user)

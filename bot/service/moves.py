@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from bot.service.chance import draw
 from bot.store import NewEntry
 from engines import CHANCE, Event, Game
+from engines.text import Msg, Text, from_json
 
 MAX_CHANCE_STEPS = 10_000
 
@@ -34,7 +35,20 @@ class Turn:
 
 
 def logged(events: Sequence[Event]) -> list[dict]:
-    return [{"text": e.text, "to": e.to, "kind": e.kind} for e in events]
+    """Events as the log keeps them: the English text (what every reader of an older log
+    has), and the message itself where there is one, to be said in any language."""
+    out = []
+    for e in events:
+        row = {"text": str.__str__(e.text), "to": e.to, "kind": e.kind}
+        if isinstance(e.text, Msg):
+            row["msg"] = e.text.to_json()
+        out.append(row)
+    return out
+
+
+def stored(event: dict) -> Text:
+    """A logged event's words: its message, or (an older log) its English."""
+    return from_json(event["msg"]) if "msg" in event else event.get("text", "")
 
 
 def resolve_chance(game: Game, turn: Turn, seed: int) -> Turn:

@@ -21,6 +21,7 @@ from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from bot.service.requests import UserRef
+from engines.text import Text
 
 MOVE = "move"  # one of a player's legal moves (`for_user` is that player)
 VIEW = "view"  # the shared "My hand / my view" button of a game with secrets
@@ -34,6 +35,7 @@ class Picture:
     png: bytes
     alt: str
     filename: str = "board.png"
+    language: str = "en"  # the language of its labels and alt text
 
 
 @dataclass(frozen=True)
@@ -41,7 +43,7 @@ class Choice:
     """A button. `data` is opaque to front ends (at most 48 ASCII bytes): hand it back to
     `GameService.press` exactly as it was, from whoever clicks it."""
 
-    label: str
+    label: Text
     data: str
     style: str = "secondary"  # primary, secondary, success, danger
     for_user: str | None = None  # the user id this choice is offered to; None: anyone
@@ -50,7 +52,10 @@ class Choice:
 
 @dataclass
 class Reply:
-    text: str
+    """One message. Its `text` and the labels of its `choices` are messages (`Msg`) or
+    plain text; delivery says them in the reader's language (`language`, once said)."""
+
+    text: Text
     kind: str = "info"  # board, lobby, private, log, rules, help, games, reminder, info...
     picture: Picture | None = None
     choices: list[Choice] = field(default_factory=list)
@@ -59,9 +64,10 @@ class Reply:
     session_id: int | None = None
     version: int | None = None
     final: bool = False  # the game ended with this reply
-    later: Callable[[], Awaitable[Picture | None]] | None = field(
+    later: Callable[[str], Awaitable[Picture | None]] | None = field(
         default=None, repr=False, compare=False
-    )  # the picture, drawn when the reply is delivered (a private view)
+    )  # the picture in a given language, drawn when the reply is delivered
+    language: str = ""  # set on the copy delivery makes in its reader's language
 
     @property
     def private(self) -> bool:
@@ -75,11 +81,12 @@ class Reply:
     def moves(self) -> list[Choice]:
         return [c for c in self.choices if c.role == MOVE]
 
-    async def drawn(self) -> Reply:
-        """This reply with its picture, drawn now if it was left for delivery."""
-        if self.picture is None and self.later is not None:
-            draw, self.later = self.later, None
-            self.picture = await draw()
+    async def drawn(self, language: str = "en") -> Reply:
+        """This reply with its picture in `language`, drawn now if it was left for delivery
+        or is in another language."""
+        stale = self.picture is not None and self.picture.language != language
+        if (self.picture is None or stale) and self.later is not None:
+            self.picture = await self.later(language)
         return self
 
 
@@ -93,6 +100,7 @@ class TableFacts:
     title: str
     secrets: bool  # players see more than the table: views and moves are private
     over: bool = False  # the game has ended (finished or aborted)
+    language: str = "en"  # what the table speaks (its board, its notices)
 
 
 @dataclass
@@ -102,6 +110,7 @@ class Plan(Sequence[Reply]):
     `quiet`: only the asker needs these replies; a front end that can answer one person in
     place (an ephemeral message, the terminal) shows them to the asker alone.
     `fresh`: the asker wants to see the table now: its board is posted anew, not edited.
+    `language`: what the chat reads (the table's language, else the chat's).
     """
 
     replies: list[Reply] = field(default_factory=list)
@@ -109,6 +118,7 @@ class Plan(Sequence[Reply]):
     asker: UserRef | None = None
     quiet: bool = False
     fresh: bool = False
+    language: str = ""
 
     def __getitem__(self, index):  # a plan reads as the list of its replies
         return self.replies[index]
@@ -134,4 +144,4 @@ class Plan(Sequence[Reply]):
     def then(self, other: Plan | Sequence[Reply]) -> Plan:
         """This plan followed by another's replies (the later table facts win)."""
         table = other.table if isinstance(other, Plan) and other.table else self.table
-        return Plan([*self.replies, *other], table, self.asker, self.quiet, self.fresh)
+        return Plan([*self.replies, *other], table, self.asker, self.quiet, self.fresh, self.language)  # fmt: skip

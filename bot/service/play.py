@@ -9,13 +9,14 @@ from dataclasses import dataclass
 
 from bot.service import buttons
 from bot.service.board_plans import BoardPlans
-from bot.service.moves import Turn, play
+from bot.service.moves import Turn, play, stored
 from bot.service.plan import SHARED, Choice, Plan, Reply
 from bot.service.requests import ChatRef, UserError, UserRef
 from bot.service.table import Loaded, Overtaken, Table, chat_of, not_a_player, title_of
 from bot.store import SessionRow, StoreError
 from bot.telemetry import metrics
 from engines import REGISTRY, IllegalAction
+from engines.text import Msg, Text, joined, msg
 
 
 @dataclass(frozen=True)
@@ -31,22 +32,19 @@ class TableSummary:
     options: dict[str, str]  # those that differ from the game's defaults
     waiting: list[str]  # the names it waits for
 
-    def describe(self) -> str:
+    def describe(self) -> Msg:
         names = ", ".join(name for name, _ in self.seats)
         opts = " ".join(f"{k}={v}" for k, v in self.options.items())
-        state = (
-            "waiting for players"
-            if self.status == "lobby"
-            else "waiting for " + (", ".join(self.waiting) or "the dice")
-        )
-        return (
-            f"#{self.session_id} {self.title}"
-            + (f" ({opts})" if opts else "")
-            + f" with {names}: {state}."
-        )
+        if self.status == "lobby":
+            state = msg("waiting for players")
+        else:
+            state = msg("waiting for {names}", names=", ".join(self.waiting) or msg("the dice"))
+        if opts:
+            return msg("#{number} {game} ({options}) with {names}: {state}.", number=self.session_id, game=msg(self.title), options=opts, names=names, state=state)  # fmt: skip
+        return msg("#{number} {game} with {names}: {state}.", number=self.session_id, game=msg(self.title), names=names, state=state)  # fmt: skip
 
 
-STALE = "The board has moved on since those buttons were drawn; use the latest board."
+STALE = msg("The board has moved on since those buttons were drawn; use the latest board.")
 
 
 class Play:
@@ -74,7 +72,7 @@ class Play:
             seat = self._seat(loaded, user)
             if seat != button.seat:
                 raise UserError(
-                    "Those buttons are for another player; your choices come with your turn.",
+                    msg("Those buttons are for another player; your choices come with your turn."),
                     reason="not_a_player",
                 )
             if button.version != loaded.row.version:
@@ -82,7 +80,7 @@ class Play:
             legal = loaded.game.legal_actions(loaded.state, seat)
             if button.index >= len(legal):
                 raise UserError(
-                    "That choice is no longer offered; use the latest board.", reason="stale"
+                    msg("That choice is no longer offered; use the latest board."), reason="stale"
                 )
             return seat, legal[button.index]
 
@@ -95,7 +93,9 @@ class Play:
             seat = self._seat(loaded, user)
             if version is not None and version != loaded.row.version:
                 raise UserError(
-                    "The board has moved on since then; look at the latest board and try again.",
+                    msg(
+                        "The board has moved on since then; look at the latest board and try again."
+                    ),
                     reason="stale",
                 )
             return seat, action
@@ -109,7 +109,7 @@ class Play:
             raise UserError(not_a_player(loaded.row), reason="not_a_player")
         if loaded.row.seats[seat].kind == "placeholder":
             raise UserError(
-                "Your seat was handed to a stand-in by vote; it plays on for you.",
+                msg("Your seat was handed to a stand-in by vote; it plays on for you."),
                 reason="not_a_player",
             )
         return seat
@@ -140,7 +140,7 @@ class Play:
             current = await self.table.fresh(row)
             for attempt in range(2):
                 if current is None or current.status != "active":
-                    raise UserError("That game is not running any more.", reason="not_running")
+                    raise UserError(msg("That game is not running any more."), reason="not_running")
                 loaded = self.table.load(current)
                 seat, action = check(loaded)
                 try:
@@ -170,7 +170,7 @@ class Play:
         replay."""
         row = await self.table.live_row(chat)
         if row is None:
-            raise UserError("There is no game here. Start one with /escape start GAME.")
+            raise UserError(msg("There is no game here. Start one with /escape start GAME."))
         game = REGISTRY.get(row.game)
         if row.status == "lobby" and game is not None:
             plan = self.plans.lobby_plan(row, game, "Waiting for players.", viewer)
@@ -228,8 +228,8 @@ class Play:
         # private chat, and the replay button works only in the game's chat
         return [
             Reply(
-                f"{viewer.name}, you are watching: you do not play in this game (players: {players}). Boards are public; the replay shows the game so far.",
-                kind="info", choices=[Choice("Replay so far", buttons.simple("y", row.id), role=SHARED)],
+                msg('{name}, you are watching: you do not play in this game (players: {players}). Boards are public; the replay shows the game so far.', name=viewer.name, players=players),
+                kind="info", choices=[Choice(msg('Replay so far'), buttons.simple("y", row.id), role=SHARED)],
             )
         ]  # fmt: skip
 
@@ -237,21 +237,21 @@ class Play:
         """The public log; a player who asks also gets their own private events, privately."""
         row = await self.table.live_row(chat)
         if row is None:
-            raise UserError("There is no game here.")
+            raise UserError(msg("There is no game here."))
         entries = await self.store.log(row.id)
         seat = next((s.seat for s in row.seats if user and s.user_id == user.id), None)
-        public = [e["text"] for entry in entries for e in entry.events if e.get("to") is None]
-        replies = [Reply("\n".join(public[-last:]) or "Nothing has happened yet.", kind="log")]
+        public = [stored(e) for entry in entries for e in entry.events if e.get("to") is None]
+        text = joined(public[-last:], "\n") if public else msg("Nothing has happened yet.")
+        replies = [Reply(text, kind="log")]
         own = [
-            e["text"]
+            stored(e)
             for entry in entries
             for e in entry.events
             if seat is not None and e.get("to") == seat
         ]
         if own:
-            replies.append(
-                Reply("Only you saw:\n" + "\n".join(own[-last:]), kind="private", to=user)
-            )
+            said = joined([msg("Only you saw:"), *own[-last:]], "\n")
+            replies.append(Reply(said, kind="private", to=user))
         return Plan(replies, asker=user)
 
     # ----- the games of a scope ---------------------------------------------------------
@@ -260,27 +260,27 @@ class Play:
         default its number."""
         rows = await self.store.sessions_in_scope(platform, scope)
         if not rows:
-            text = "No games are running here. Start one with /escape start GAME."
+            text = msg("No games are running here. Start one with /escape start GAME.")
             return Reply(text, kind="games")
-        lines = []
+        lines: list[Text] = []
         for row in rows:
             title = title_of(row.game)
             if row.status == "lobby":
-                who = f"lobby, {len(row.seats)} seated"
+                who: Text = msg("lobby, {seated} seated", seated=len(row.seats))
             else:
                 try:
                     loaded = self.table.load(row)
                 except UserError as exc:  # one game that cannot be read must not hide the rest
-                    lines.append(f"#{row.id} {title}: {exc}")
+                    lines.append(msg("#{number} {game}: {problem}", number=row.id, game=title, problem=exc.msg))  # fmt: skip
                     continue
                 waiting = [
                     loaded.user_of(s).name for s in loaded.game.to_act(loaded.state) if s >= 0
                 ]
-                note = self.plans.clock_note(row)
-                who = "waiting for " + (", ".join(waiting) or "the dice") + note
+                names = ", ".join(waiting) or msg("the dice")
+                who = msg("waiting for {names}{clock}", names=names, clock=self.plans.clock_note(row))  # fmt: skip
             where = link(row) if link is not None else (row.thread or row.chat)
-            lines.append(f"#{row.id} {title} in {where}: {who}")
-        return Reply("\n".join(lines), kind="games")
+            lines.append(msg("#{number} {game} in {where}: {who}", number=row.id, game=title, where=where, who=who))  # fmt: skip
+        return Reply(joined(lines, "\n"), kind="games")
 
     async def live_tables(self, platform: str, scope: str) -> list[TableSummary]:
         """The lobbies and running games of one scope, each with the names it waits for

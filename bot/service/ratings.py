@@ -17,6 +17,7 @@ from openskill.models import PlackettLuce
 
 from bot.store import RatingRow, SessionRow
 from engines import Game
+from engines.text import Msg, msg
 
 MODEL = PlackettLuce()
 
@@ -25,14 +26,14 @@ def shown(mu: float, sigma: float) -> float:
     return mu - 3 * sigma
 
 
-def why_unrated(row: SessionRow) -> str | None:
+def why_unrated(row: SessionRow) -> Msg | None:
     """None if the game counts; else why not (said on the final board)."""
     if row.status != "finished" or not row.result:
-        return "it did not end by its rules"
+        return msg("it did not end by its rules")
     if any(s.kind != "human" for s in row.seats):
-        return "a seat was played by the bot"
+        return msg("a seat was played by the bot")
     if len({s.user_id for s in row.seats}) != len(row.seats):
-        return "a player held two seats"
+        return msg("a player held two seats")
     return None
 
 
@@ -75,11 +76,11 @@ def rate(
     return news, changes
 
 
-def describe_changes(row: SessionRow, changes: dict[str, list[float]], game: Game) -> str:
+def describe_changes(row: SessionRow, changes: dict[str, list[float]], game: Game) -> Msg:
     if game.cooperative:
-        return "Counted in the table's escapes and losses (/escape top)."
+        return msg("Counted in the table's escapes and losses (/escape top).")
     parts = []
     for seat in row.seats:
         before, after = changes.get(seat.user_id, [0.0, 0.0])
         parts.append(f"{seat.name} {before:.1f} → {after:.1f}")
-    return "Ratings: " + ", ".join(parts) + "."
+    return msg("Ratings: {changes}.", changes=", ".join(parts))

@@ -10,6 +10,7 @@ from bot.service.plan import Choice, Plan
 from bot.service.requests import UserError, UserRef
 from bot.service.table import chat_of
 from bot.store import SessionRow
+from engines.text import joined, msg
 
 
 class Rematch:
@@ -22,14 +23,14 @@ class Rematch:
         with the presser; each player's press takes their seat; once every player of the
         old game sits, it begins (others may join the lobby as usual meanwhile)."""
         if row.status != "finished":
-            raise UserError("A rematch is offered once a game has ended by its rules.")
+            raise UserError(msg("A rematch is offered once a game has ended by its rules."))
         players = [s for s in row.seats if s.kind == "human"]
         if user.id not in {s.user_id for s in players}:
-            raise UserError("Only the players of that game can ask for its rematch; press Join on the new table instead.")  # fmt: skip
+            raise UserError(msg('Only the players of that game can ask for its rematch; press Join on the new table instead.'))  # fmt: skip
         chat = chat_of(row)
         live = await self.table.live_row(chat)
         if live is not None and (live.status != "lobby" or live.game != row.game):
-            raise UserError("Another game is already going on here; the rematch waits until it ends.")  # fmt: skip
+            raise UserError(msg('Another game is already going on here; the rematch waits until it ends.'))  # fmt: skip
         if live is None:
             options = dict(row.options)
             for name in ("pace", "timeout"):
@@ -43,7 +44,7 @@ class Rematch:
                 options |= {"bots": str(len(bots)), "level": table_level(row)}
             replies = await self.lobby.start(chat, user, row.game, options)
         elif any(s.user_id == user.id for s in live.seats):
-            raise UserError("You already have a seat at the rematch; waiting for the others.")
+            raise UserError(msg("You already have a seat at the rematch; waiting for the others."))
         else:
             replies = await self.lobby.join(chat, user)
         live = await self.table.live_row(chat)
@@ -56,10 +57,14 @@ class Rematch:
         if not missing:  # the bots of a table of several players are added again by hand
             for reply in replies:
                 if reply.kind == "lobby":
-                    reply.text = f"Rematch of #{row.id}: everyone is back; add the bots again (Add a bot) and press Begin.\n{reply.text}"  # fmt: skip
+                    head = msg("Rematch of #{number}: everyone is back; add the bots again (Add a bot) and press Begin.", number=row.id)  # fmt: skip
+                    reply.text = joined([head, reply.text], "\n")
             return replies
         for reply in replies:
             if reply.kind == "lobby":  # its own Rematch button: a pressed board may lose its own
-                reply.text = f"Rematch of #{row.id}: waiting for {', '.join(missing)} (press Rematch).\n{reply.text}"  # fmt: skip
-                reply.choices.insert(0, Choice("Rematch", buttons.simple("r", row.id), "success"))
+                head = msg("Rematch of #{number}: waiting for {missing} (press Rematch).", number=row.id, missing=", ".join(missing))  # fmt: skip
+                reply.text = joined([head, reply.text], "\n")
+                reply.choices.insert(
+                    0, Choice(msg("Rematch"), buttons.simple("r", row.id), "success")
+                )
         return replies

@@ -13,9 +13,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from bot.service.moves import stored
 from bot.service.requests import UserError
 from bot.store import LogEntry, SessionRow
 from engines import CHANCE, Game, IllegalAction
+from engines.text import Text, joined, msg
 
 LOG_PAGE = 20  # lines of a log page: fits a Telegram message and a Discord one easily
 
@@ -25,21 +27,24 @@ class Step:
     """One frame of a replay: the public view after a move, and what the move did."""
 
     view: dict
-    heading: str
-    caption: str
+    heading: Text
+    caption: Text
     n: int | None  # the log row of the move (None for the opening)
 
 
-def _public(entry: LogEntry) -> list[str]:
-    return [e["text"] for e in entry.events if e.get("to") is None and e.get("text")]
+def _public(entry: LogEntry) -> list[Text]:
+    return [stored(e) for e in entry.events if e.get("to") is None and e.get("text")]
 
 
 def replayable(game: Game, row: SessionRow) -> None:
     if row.rules_version != game.rules_version:
         raise UserError(
-            f"Game #{row.id} was played under an older version of the rules of {game.title}, "
-            "so its boards cannot be drawn again; its log is still there (/escape log)."
-        )
+            msg(
+                "Game #{number} was played under an older version of the rules of {game}, "
+                "so its boards cannot be drawn again; its log is still there (/escape log).",
+                number=row.id, game=msg(game.title),
+            )
+        )  # fmt: skip
 
 
 def steps(game: Game, row: SessionRow, entries: Sequence[LogEntry]) -> list[Step]:
@@ -50,8 +55,8 @@ def steps(game: Game, row: SessionRow, entries: Sequence[LogEntry]) -> list[Step
     moves = [e for e in entries if e.seat >= 0 and not e.undone]
     total = len(moves)
     out: list[Step] = []
-    heading = f"{game.title}: " + ", ".join(names)
-    caption: list[str] = []
+    heading: Text = msg("{game}: {names}", game=msg(game.title), names=", ".join(names))
+    caption: list[Text] = []
     n: int | None = None
     done = 0
     try:
@@ -59,34 +64,37 @@ def steps(game: Game, row: SessionRow, entries: Sequence[LogEntry]) -> list[Step
             if entry.undone or (entry.seat < 0 and entry.seat != CHANCE):
                 continue  # a move taken back, or a note of the bot's
             if entry.seat >= 0:
-                out.append(Step(game.view(state, None), heading, " ".join(caption), n))
+                out.append(Step(game.view(state, None), heading, joined(caption, " "), n))
                 done += 1
-                who = names[entry.seat] if entry.seat < len(names) else f"Seat {entry.seat + 1}"
-                heading = f"Move {done} of {total}: {who}"
+                who = names[entry.seat] if entry.seat < len(names) else f"{entry.seat + 1}"
+                heading = msg("Move {done} of {total}: {who}", done=done, total=total, who=who)
                 caption, n = [], entry.n
             state, _ = game.apply(state, entry.seat, entry.action)
             caption += _public(entry)
     except (IllegalAction, KeyError, IndexError, ValueError) as exc:
         raise UserError(
-            f"Game #{row.id} cannot be replayed with this version of the bot; its log is still "
-            "there (/escape log)."
+            msg(
+                "Game #{number} cannot be replayed with this version of the bot; its log is "
+                "still there (/escape log).",
+                number=row.id,
+            )
         ) from exc
-    out.append(Step(game.view(state, None), heading, " ".join(caption), n))
+    out.append(Step(game.view(state, None), heading, joined(caption, " "), n))
     return out
 
 
-def log_lines(entries: Sequence[LogEntry]) -> list[str]:
+def log_lines(entries: Sequence[LogEntry]) -> list[Text]:
     """The public log, a line an event; a move taken back is kept and marked."""
-    lines: list[str] = []
+    lines: list[Text] = []
     for entry in entries:
         texts = _public(entry)
         if entry.undone:
-            texts = [f"(taken back) {t}" for t in texts] or ["(a move, taken back)"]
+            texts = [msg("(taken back) {line}", line=t) for t in texts] or [msg("(a move, taken back)")]  # fmt: skip
         lines += texts
     return lines
 
 
-def page_of(lines: Sequence[str], page: int | None) -> tuple[list[str], int, int]:
+def page_of(lines: Sequence[Text], page: int | None) -> tuple[list[Text], int, int]:
     """(lines of the page, the page, the number of pages); None: the last page."""
     pages = max(1, -(-len(lines) // LOG_PAGE))
     page = pages - 1 if page is None else max(0, min(page, pages - 1))

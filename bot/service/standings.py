@@ -10,6 +10,8 @@ from bot.service.requests import ChatRef, UserError, UserRef
 from bot.service.workers import CpuPool
 from bot.store import SessionRow, Store, StoreError
 from engines import REGISTRY, Game
+from engines.text import Text, joined, msg
+from languages import say
 from render import animation
 
 TOP = 10
@@ -30,19 +32,19 @@ class Standings:
         for reply in replies:
             if reply.kind == "board" and reply.final:
                 if note:
-                    reply.text += f"\n{note}"
+                    reply.text = joined([reply.text, note], "\n")
                 reply.choices += [
-                    Choice("Rematch", buttons.simple("r", row.id), "success"),
-                    Choice("Replay", buttons.simple("y", row.id), "secondary"),
+                    Choice(msg("Rematch"), buttons.simple("r", row.id), "success"),
+                    Choice(msg("Replay"), buttons.simple("y", row.id), "secondary"),
                 ]
         return replies
 
-    async def _rate(self, row: SessionRow, game: Game) -> str:
+    async def _rate(self, row: SessionRow, game: Game) -> Text:
         why = ratings.why_unrated(row)
         if why is not None:  # (a co-operative game is never rated: it counts escapes)
-            return (
-                f"Not counted in the escapes: {why}." if game.cooperative else f"Not rated: {why}."
-            )
+            if game.cooperative:
+                return msg("Not counted in the escapes: {why}.", why=why)
+            return msg("Not rated: {why}.", why=why)
         try:
             current = await self.store.ratings_of(
                 row.platform, row.scope, row.game, [s.user_id for s in row.seats]
@@ -51,7 +53,7 @@ class Standings:
             if not await self.store.save_ratings(row.id, news, changes, self.now()):
                 changes = await self.store.rating_changes(row.id) or {}
         except StoreError:
-            return "The ratings could not be saved just now."
+            return msg("The ratings could not be saved just now.")
         return ratings.describe_changes(row, changes, game)
 
     # ----- ratings and leaderboards ----------------------------------------------------
@@ -69,27 +71,34 @@ class Standings:
                 if found:
                     break
             if found is None:
-                raise UserError(f"Nobody called {who.strip()} has finished a rated game here.")
+                raise UserError(
+                    msg("Nobody called {strip} has finished a rated game here.", strip=who.strip())
+                )
             target = found
         else:
             target = who if isinstance(who, UserRef) else asker
         rows = await self.store.standings_of(chat.platform, chat.scope, target.id)
         if not rows:
             return Plan(
-                [Reply(f"{target.name} has no finished rated game here yet.", kind="stats")]
+                [
+                    Reply(
+                        msg("{name} has no finished rated game here yet.", name=target.name),
+                        kind="stats",
+                    )
+                ]
             )
-        lines = [f"{rows[0].name} on this {self.scope_word(chat.platform)}:"]
+        lines: list[Text] = [msg("{name} on this {scope}:", name=rows[0].name, scope=msg(self.scope_word(chat.platform)))]  # fmt: skip
         for r in rows:
             game = REGISTRY.get(r.game)
-            title = game.title if game else r.game
+            title = msg(game.title) if game else r.game
             if game is not None and game.cooperative:
-                lines.append(f"{title}: {r.played} games, escaped {r.won}, lost {r.lost}")
+                lines.append(msg("{game}: {played} games, escaped {won}, lost {lost}", game=title, played=r.played, won=r.won, lost=r.lost))  # fmt: skip
             else:
-                rating = ratings.shown(r.mu, r.sigma)
-                lines.append(f"{title}: rating {rating:.1f}, {r.played} games, {r.won} won")
-        return Plan([Reply("\n".join(lines), kind="stats")])
+                rating = f"{ratings.shown(r.mu, r.sigma):.1f}"
+                lines.append(msg("{game}: rating {rating}, {played} games, {won} won", game=title, rating=rating, played=r.played, won=r.won))  # fmt: skip
+        return Plan([Reply(joined(lines, "\n"), kind="stats")])
 
-    async def top(self, chat: ChatRef, game_id: str | None = None) -> Plan:
+    async def top(self, chat: ChatRef, game_id: str | None = None, language: str = "en") -> Plan:
         """`/escape top [game]`: this server's or group's leaderboard, as a picture."""
         if game_id:
             game = find_game(game_id)
@@ -98,22 +107,31 @@ class Standings:
             played = await self.store.rated_games_in_scope(chat.platform, chat.scope)
             pick = live.game if live is not None and live.game in played else (played or [None])[0]
             if pick is None or pick not in REGISTRY:
-                raise UserError("No rated game has finished here yet: play one to the end!")
+                raise UserError(msg("No rated game has finished here yet: play one to the end!"))
             game = REGISTRY[pick]
         rows = await self.store.leaderboard(chat.platform, chat.scope, game.id, TOP)
         where = self.scope_word(chat.platform)
         if not rows:
-            return Plan([Reply(f"No game of {game.title} has finished here yet.", kind="top")])
+            return Plan(
+                [
+                    Reply(
+                        msg("No game of {title} has finished here yet.", title=msg(game.title)),
+                        kind="top",
+                    )
+                ]
+            )
         if game.cooperative:
-            header = ["Player", "Games", "Escaped", "Lost"]
+            header = [msg("Player"), msg("Games"), msg("Escaped"), msg("Lost")]
             cells = [[r.name, str(r.played), str(r.won), str(r.lost)] for r in rows]
         else:
-            header = ["Player", "Rating", "Games", "Won"]
+            header = [msg("Player"), msg("Rating"), msg("Games"), msg("Won")]
             cells = [[r.name, f"{ratings.shown(r.mu, r.sigma):.1f}", str(r.played), str(r.won)] for r in rows]  # fmt: skip
-        title = f"{game.title}: the best of this {where}"
-        lines = [title] + [f"{i}. " + " · ".join(c) for i, c in enumerate(cells, start=1)]
+        title = msg("{game}: the best of this {scope}", game=msg(game.title), scope=msg(where))
+        lines: list[Text] = [title] + [f"{i}. " + " · ".join(c) for i, c in enumerate(cells, start=1)]  # fmt: skip
+        text = joined(lines, "\n")
         picture = None
         if self.pictures:
-            png = await self.cpu.run(animation.leaderboard_png, title, header, cells)
-            picture = Picture(png, "\n".join(lines), f"top-{game.id}.png")
-        return Plan([Reply("\n".join(lines), kind="top", picture=picture)])
+            said = [say(h, language) for h in header]
+            png = await self.cpu.run(animation.leaderboard_png, say(title, language), said, cells)
+            picture = Picture(png, say(text, language), f"top-{game.id}.png", language)
+        return Plan([Reply(text, kind="top", picture=picture)])

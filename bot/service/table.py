@@ -22,15 +22,16 @@ from bot.service.requests import ChatRef, UserError, UserRef
 from bot.store import SeatRow, SessionRow, StaleVersion, Store
 from bot.telemetry import logs
 from engines import REGISTRY, Game, Result
+from engines.text import Msg, Text, msg
 
 log = logging.getLogger(__name__)
 
-UNREADABLE_GAME = (
+UNREADABLE_GAME = msg(
     "This game's saved position cannot be read (a damaged database, or saved in a shape this "
     "version of the bot does not know), so it cannot go on. /escape abort ends it; its log is kept."
 )
-NO_TABLE = "There is no table here. Open one with /escape start GAME."
-NO_GAME = "There is no game running here. Start one with /escape start GAME."
+NO_TABLE = msg("There is no table here. Open one with /escape start GAME.")
+NO_GAME = msg("There is no game running here. Start one with /escape start GAME.")
 
 
 @dataclass
@@ -65,8 +66,8 @@ class Committed:
     early: object = None
 
 
-# (game, state, session id, version, what was said) -> the board's picture being drawn
-Prefetch = Callable[[Game, object, int, int, list], object]
+# (game, state, row, version, what was said) -> the board's picture being drawn
+Prefetch = Callable[[Game, object, SessionRow, int, list], object]
 
 
 class Overtaken(UserError):
@@ -81,14 +82,18 @@ def chat_of(row: SessionRow) -> ChatRef:
     return ChatRef(row.platform, row.chat, row.thread, row.scope)
 
 
-def title_of(game_id: str) -> str:
+def title_of(game_id: str) -> Text:
+    """A game's title, said in each language (a game no longer offered: its id)."""
     game = REGISTRY.get(game_id)
-    return game.title if game is not None else game_id
+    return msg(game.title) if game is not None else game_id
 
 
-def not_a_player(row: SessionRow) -> str:
+def not_a_player(row: SessionRow) -> Msg:
     names = ", ".join(s.name for s in row.seats)
-    return f"You are not playing in this game (players: {names}). Watch, or start the next one."
+    return msg(
+        "You are not playing in this game (players: {names}). Watch, or start the next one.",
+        names=names,
+    )
 
 
 class Table:
@@ -139,7 +144,7 @@ class Table:
         if row is None:
             raise UserError(NO_TABLE)
         if row.status != "lobby":
-            raise UserError("The game has already begun.")
+            raise UserError(msg("The game has already begun."))
         return row
 
     async def active(self, chat: ChatRef) -> SessionRow:
@@ -147,7 +152,9 @@ class Table:
         if row is None:
             raise UserError(NO_GAME)
         if row.status == "lobby":
-            raise UserError("The game has not begun yet: /escape begin once everyone has joined.")
+            raise UserError(
+                msg("The game has not begun yet: /escape begin once everyone has joined.")
+            )
         return row
 
     # ----- writing ------------------------------------------------------------------
@@ -156,13 +163,13 @@ class Table:
             try:
                 await self.store.set_seats(row.id, row.version, seats)
             except StaleVersion as exc:
-                raise UserError("The table changed at the same moment; try again.") from exc
+                raise UserError(msg("The table changed at the same moment; try again.")) from exc
 
     async def guard(self, write) -> None:
         try:
             await write
         except StaleVersion as exc:
-            raise UserError("The game changed at the same moment; try again.") from exc
+            raise UserError(msg("The game changed at the same moment; try again.")) from exc
 
     async def remember(self, user: UserRef) -> None:
         await self.store.upsert_user(user.platform, user.id, user.name)
@@ -201,7 +208,7 @@ class Table:
         dumped, wake_at = game.dump(state), deadlines.next_wake(clock) if clock else None
         early = None
         if self.prefetch is not None:
-            early = self.prefetch(game, state, row.id, row.version + 1, turn.events)
+            early = self.prefetch(game, state, row, row.version + 1, turn.events)
         try:
             version = await self.store.record(
                 row.id, row.version, turn.entries, dumped, turn.pos, status, result_json,

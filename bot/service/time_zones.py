@@ -9,6 +9,8 @@ import functools
 from datetime import UTC, datetime, timedelta, timezone, tzinfo
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
+from engines.text import msg
+
 Zone = str | float  # what prefs["tz"] holds
 
 
@@ -16,7 +18,9 @@ class ZoneError(ValueError):
     """A time zone we cannot read; the message says how to write one."""
 
 
-HOW = "A time zone is a name like Europe/Berlin or America/New_York, or hours from UTC like +2, -5 or +5:30"
+HOW = msg(
+    "A time zone is a name like Europe/Berlin or America/New_York, or hours from UTC like +2, -5 or +5:30"
+)
 
 
 @functools.cache
@@ -31,7 +35,7 @@ def parse_tz(text: str) -> Zone:
     if "/" in raw or (raw.isalpha() and raw.upper() not in ("UTC", "GMT")):
         name = _names().get(raw.lower())
         if name is None:
-            raise ZoneError(f"{HOW}; {text!r} is not one.")
+            raise ZoneError(msg("{how}; {text} is not one.", how=HOW, text=repr(text)))
         return name
     t = raw.upper().removeprefix("UTC").removeprefix("GMT") or "0"
     sign = -1 if t.startswith("-") else 1
@@ -39,9 +43,9 @@ def parse_tz(text: str) -> Zone:
     try:
         value = sign * (int(hours) + int(minutes or 0) / 60)
     except ValueError:
-        raise ZoneError(f"{HOW}, not {text!r}.") from None
+        raise ZoneError(msg("{how}, not {text}.", how=HOW, text=repr(text))) from None
     if not -12 <= value <= 14:
-        raise ZoneError("A time zone lies between -12 and +14 hours from UTC.")
+        raise ZoneError(msg("A time zone lies between -12 and +14 hours from UTC."))
     return value
 
 

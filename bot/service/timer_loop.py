@@ -24,6 +24,7 @@ from bot.service.table import chat_of, title_of
 from bot.store import DamagedStore, SessionRow, StoreError
 from bot.store.errors import RESTORE_STEPS
 from bot.telemetry import metrics
+from engines.text import Span, Text, joined, msg
 
 log = logging.getLogger(__name__)
 
@@ -200,28 +201,35 @@ class Timers:
 
 def reminder_text(
     row: SessionRow, others: list[SessionRow], user: UserRef, now: float, place=None
-) -> str:
+) -> Text:
     """Escalating: a plain reminder, then a last one that says what the deadline will do.
     `place(chat, session_id)`: how the front end names another game's chat."""
     title = title_of(row.game)
-    left = clocks.describe_left(clocks.time_left(row.clock, now))
+    left = Span(clocks.time_left(row.clock, now) or 0, left=True)
     last = clocks.is_last_reminder(row.clock, user.id) or len(row.clock.get("reminders", [])) <= 1
+    parts: list[Text] = []
     if others:
-        games = [f"{title} here ({left} left)"] + [
-            f"{title_of(r.game)} in {place(chat_of(r), r.id) if place else f'#{r.id}'} "
-            f"({clocks.describe_left(clocks.time_left(r.clock, now))} left)"
+        games: list[Text] = [msg("{game} here ({left} left)", game=title, left=left)] + [
+            msg(
+                "{game} in {where} ({left} left)",
+                game=title_of(r.game),
+                where=place(chat_of(r), r.id) if place else f"#{r.id}",
+                left=Span(clocks.time_left(r.clock, now) or 0, left=True),
+            )
             for r in others
         ]
-        text = f"{user.name}, your move in {len(games)} games: " + "; ".join(games) + "."
+        parts.append(msg("{name}, your move in {count} games: {games}.", name=user.name, count=len(games), games=joined(games, "; ")))  # fmt: skip
+    elif last:
+        parts.append(msg("Last reminder: {name}, your move in {game} ({left} left).", name=user.name, game=title, left=left))  # fmt: skip
     else:
-        text = f"{'Last reminder' if last else 'Reminder'}: {user.name}, your move in {title} ({left} left)."
+        parts.append(msg("Reminder: {name}, your move in {game} ({left} left).", name=user.name, game=title, left=left))  # fmt: skip
     if last and not row.clock.get("reaction"):
-        text += {
-            "skip": " At the deadline the bot plays the game's default move if it has one.",
-            "ai": " At the deadline the computer plays your turn (act to take it back).",
+        parts.append({
+            "skip": msg("At the deadline the bot plays the game's default move if it has one."),
+            "ai": msg("At the deadline the computer plays your turn (act to take it back)."),
         }.get(
             row.clock.get("timeout", "skip"),
-            " At the deadline the others may vote to hand your seat to a stand-in.",
-        )
-    text += " (/escape clock mute: no more this turn.)"
-    return text
+            msg("At the deadline the others may vote to hand your seat to a stand-in."),
+        ))  # fmt: skip
+    parts.append(msg("(/escape clock mute: no more this turn.)"))
+    return joined(parts, " ")

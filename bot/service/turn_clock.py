@@ -13,7 +13,7 @@ from dataclasses import replace
 
 from bot.service import buttons, time_zones
 from bot.service import deadlines as clocks
-from bot.service.board_plans import BoardPlans
+from bot.service.board_plans import BoardPlans, table_language
 from bot.service.bot_seats import table_level
 from bot.service.moves import Turn, logged, play
 from bot.service.plan import Choice, Plan, Reply
@@ -21,10 +21,12 @@ from bot.service.requests import ChatRef, Contact, UserError, UserRef
 from bot.service.table import Table, not_a_player, title_of
 from bot.store import NewEntry, SeatRow, SessionRow, StaleVersion
 from engines import Event
+from engines.text import Span, Text, joined, msg
+from languages import LanguageName
 
 MAX_DEFAULT_STEPS = 8  # a late player's turn played by default moves, at most this many steps
 
-CLOCK_HELP = (
+CLOCK_HELP = msg(
     "/escape clock: this game's clock and your settings.\n"
     "/escape clock mute: no more reminders for you this turn\n"
     "/escape clock vacation DAYS (or vacation end): pause your own clock in this game\n"
@@ -87,8 +89,11 @@ class TurnClock:
                         break
                     seat, action = pick
                     note = Event(
-                        f"Time is up for {row.seats[seat].name}: "
-                        f"the bot plays {game.describe(turn.state, action)}."
+                        msg(
+                            "Time is up for {name}: the bot plays {describe}.",
+                            name=row.seats[seat].name,
+                            describe=game.label(turn.state, action),
+                        )
                     )
                     play(game, turn, seat, action, row.seed, note=note)
             if (
@@ -112,15 +117,20 @@ class TurnClock:
     def _vote_reply(self, row: SessionRow, late_seats: list[int]) -> Reply:
         names = ", ".join(row.seats[s].name for s in late_seats)
         voters = _voters(row)
-        text = f"Time is up for {names}. They can still move"
         if voters:
-            text += (
-                f"; or the others may vote to hand the seat to a stand-in that plays on "
-                f"({_needed(row)} of {len(voters)} votes needed): press Vote or /escape clock vote."
-            )
+            text = msg(
+                "Time is up for {names}. They can still move; or the others may vote to hand the "
+                "seat to a stand-in that plays on ({needed} of {voters} votes needed): press Vote "
+                "or /escape clock vote.",
+                names=names, needed=_needed(row), voters=len(voters),
+            )  # fmt: skip
         else:
-            text += "; nobody else can vote, so the game waits (it ends if left idle)."
-        choices = [Choice(f"Vote to replace {names}", buttons.simple("k", row.id), "danger")] if voters else []  # fmt: skip
+            text = msg(
+                "Time is up for {names}. They can still move; nobody else can vote, so the game "
+                "waits (it ends if left idle).",
+                names=names,
+            )
+        choices = [Choice(msg('Vote to replace {names}', names=names), buttons.simple("k", row.id), "danger")] if voters else []  # fmt: skip
         return Reply(text, kind="info", choices=choices, session_id=row.id, version=row.version)
 
     # ----- voting a late player out -----------------------------------------------
@@ -129,19 +139,18 @@ class TurnClock:
         async with self.table.lock(row.id):
             row = await self.store.session(row.id)
             if row is None or row.status != "active" or not row.clock.get("warned"):
-                raise UserError("There is nothing to vote on: nobody's time is up.")
+                raise UserError(msg("There is nothing to vote on: nobody's time is up."))
             if user.id not in _voters(row):
                 if user.id in row.clock.get("late", []):
-                    raise UserError("Your time is up, so others vote; you can simply move.")
-                raise UserError("Only the other players at this table can vote.")
+                    raise UserError(msg("Your time is up, so others vote; you can simply move."))
+                raise UserError(msg("Only the other players at this table can vote."))
             if user.id in row.clock.get("votes", []):
-                raise UserError("You have already voted.")
+                raise UserError(msg("You have already voted."))
             clock = clocks.add_vote(row.clock, user.id)
             if len(clock["votes"]) < _needed(row):
                 if not await self.save_clock(row, clock):
-                    raise UserError("The game changed at the same moment; try again.")
-                return Plan([Reply(f"{user.name} votes to replace the late player "
-                              f"({len(clock['votes'])} of {_needed(row)}).", kind="info")])  # fmt: skip
+                    raise UserError(msg("The game changed at the same moment; try again."))
+                return Plan([Reply(msg('{name} votes to replace the late player ({len} of {needed}).', name=user.name, len=len(clock['votes']), needed=_needed(row)), kind="info")])  # fmt: skip
             return await self._replace_late(row, clock)
 
     async def _replace_late(self, row: SessionRow, clock: dict) -> Plan:
@@ -154,8 +163,11 @@ class TurnClock:
         row = replace(row, seats=seats)  # stored with the stand-in's moves, in one transaction
         loaded = self.table.load(row)
         note = Event(
-            f"By vote, a stand-in takes over from {names} and plays on "
-            f"(the computer player, level {table_level(row)})."
+            msg(
+                "By vote, a stand-in takes over from {names} and plays on (the computer player, level {table_level}).",
+                names=names,
+                table_level=table_level(row),
+            )
         )
         turn = await self.table.bots.play_turns(
             row, loaded.game, Turn(loaded.state, row.chance_pos)
@@ -178,8 +190,10 @@ class TurnClock:
             if row.updated_at > now - days * clocks.DAY:
                 return Plan()
             title = title_of(row.game)
-            note = (
-                f"The game of {title} had no move for {days:g} days and is ended; its log is kept."
+            note = msg(
+                "The game of {game} had no move for {days} days and is ended; its log is kept.",
+                game=title,
+                days=days,
             )
             try:
                 await self.store.finish(row.id, row.version, "aborted", note)
@@ -204,56 +218,62 @@ class TurnClock:
             if sub in ("mute", "vacation", "pause", "resume"):
                 return await self._table_change(chat, user, sub, args)
         except clocks.ClockError as exc:
-            raise UserError(str(exc)) from exc
-        raise UserError(f"There is no clock command {sub!r}.\n{CLOCK_HELP}")
+            raise UserError(exc.args[0]) from exc
+        raise UserError(
+            msg("There is no clock command {sub}.\n{help}", sub=repr(sub), help=CLOCK_HELP)
+        )
 
     async def _clock_status(self, chat: ChatRef, user: UserRef) -> Reply:
         row = await self.table.live_row(chat)
-        lines = []
+        lines: list[Text] = []
         now = self.now()
         if row is not None and row.clock:
-            lines.append("This game's clock: " + clocks.describe(row.clock, now) + ".")
+            lines.append(msg("This game's clock: {clock}.", clock=clocks.describe(row.clock, now)))
+            lines.append(msg("This table speaks {language}.", language=LanguageName(table_language(row))))  # fmt: skip
             if any(s.user_id == user.id for s in row.seats):
                 left = clocks.vacation_left(row.clock, user.id) / clocks.DAY
                 away = row.clock.get("vacation", {}).get(user.id, 0.0)
-                lines.append(
-                    f"Your vacation: {left:g} days left"
-                    + (f" (away for {clocks.describe_left(away - now)} more)" if away > now else "")
-                    + "."
-                )
+                if away > now:
+                    lines.append(msg(
+                        "Your vacation: {days} days left (away for {away} more).",
+                        days=left, away=Span(away - now, left=True),
+                    ))  # fmt: skip
+                else:
+                    lines.append(msg("Your vacation: {days} days left.", days=left))
         known = await self.store.user(user.platform, user.id)
         prefs = known["prefs"] if known else {}
         quiet = prefs.get("quiet")
-        lines.append(
-            f"Your reminders: private message {'on' if prefs.get('dm') else 'off'}, "
-            f"time zone {time_zones.describe_tz(prefs.get('tz'))}, quiet hours "
-            + (f"{quiet[0]}-{quiet[1]}" if quiet else "none")
-            + ". /escape clock help lists the commands."
-        )
-        return Reply("\n".join(lines), kind="info")
+        lines.append(msg(
+            "Your reminders: private message {dm}, time zone {zone}, quiet hours {quiet}. "
+            "/escape clock help lists the commands.",
+            dm=msg("on") if prefs.get("dm") else msg("off"),
+            zone=time_zones.describe_tz(prefs.get("tz")),
+            quiet=f"{quiet[0]}-{quiet[1]}" if quiet else msg("none"),
+        ))  # fmt: skip
+        return Reply(joined(lines, "\n"), kind="info")
 
     async def _set_pref(self, user: UserRef, what: str, args: list[str]) -> Reply:
         if not args:
-            raise UserError({"dm": "Say /escape clock dm on (or off).", "tz": "Say /escape clock tz Europe/Berlin (a zone name) or tz +2 (hours from UTC).", "quiet": "Say /escape clock quiet 22-7 (or off)."}[what])  # fmt: skip
+            raise UserError({"dm": msg("Say /escape clock dm on (or off)."), "tz": msg("Say /escape clock tz Europe/Berlin (a zone name) or tz +2 (hours from UTC)."), "quiet": msg("Say /escape clock quiet 22-7 (or off).")}[what])  # fmt: skip
         await self.table.remember(user)
         known = await self.store.user(user.platform, user.id)
         prefs = dict(known["prefs"]) if known else {}
         if what == "dm":
             if args[0] not in ("on", "off"):
-                raise UserError("Say /escape clock dm on, or /escape clock dm off.")
+                raise UserError(msg("Say /escape clock dm on, or /escape clock dm off."))
             prefs["dm"] = args[0] == "on"
-            said = f"Reminders as private messages: {args[0]}."
+            said = msg("Reminders as private messages: {setting}.", setting=msg(args[0]))
             if prefs["dm"]:
                 contact = Contact((known or {}).get("private_chat"), True)
-                said += self.dm_note(user.platform, contact)
+                said = joined([said, self.dm_note(user.platform, contact)], "")
         elif what == "tz":
             prefs["tz"] = clocks.parse_tz(args[0])
-            said = f"Your time zone: {time_zones.describe_tz(prefs['tz'])}."
+            said = msg("Your time zone: {zone}.", zone=time_zones.describe_tz(prefs["tz"]))
         else:
             prefs["quiet"] = clocks.parse_quiet(args[0])
             said = (
-                f"No reminders from {prefs['quiet'][0]}:00 to {prefs['quiet'][1]}:00 your time."
-                if prefs["quiet"] else "Quiet hours off."
+                msg("No reminders from {start}:00 to {end}:00 your time.", start=prefs["quiet"][0], end=prefs["quiet"][1])
+                if prefs["quiet"] else msg("Quiet hours off.")
             )  # fmt: skip
         await self.store.set_prefs(user.platform, user.id, prefs)
         return Reply(said, kind="info")
@@ -263,44 +283,53 @@ class TurnClock:
         async with self.table.lock(row.id):
             row = await self.store.session(row.id)
             if row is None or row.status != "active":
-                raise UserError("That game is not running any more.")
+                raise UserError(msg("That game is not running any more."))
             humans = [s.user_id for s in row.seats if s.kind == "human"]
             if user.id not in humans:
                 raise UserError(not_a_player(row))
             now, c = self.now(), row.clock
             if sub == "mute":
                 if user.id not in c.get("waiting", []):
-                    raise UserError("It is not your turn, so there is nothing to mute.")
-                c, said = clocks.mute(c, user.id), f"No more reminders for {user.name} this turn."
+                    raise UserError(msg("It is not your turn, so there is nothing to mute."))
+                c, said = (
+                    clocks.mute(c, user.id),
+                    msg("No more reminders for {name} this turn.", name=user.name),
+                )
             elif sub == "vacation":
                 if args and args[0] in ("end", "off", "stop"):
                     c, said = (
                         clocks.end_vacation(c, user.id, now),
-                        f"{user.name} is back from vacation.",
+                        msg("{name} is back from vacation.", name=user.name),
                     )
                 else:
-                    days = _number(args[0] if args else "", "Say /escape clock vacation DAYS, e.g. vacation 2.")  # fmt: skip
+                    days = _number(args[0] if args else "", msg("Say /escape clock vacation DAYS, e.g. vacation 2."))  # fmt: skip
                     c = clocks.take_vacation(c, user.id, days, now)
-                    said = f"{user.name} is on vacation for {days:g} days: their clock waits."
+                    said = msg(
+                        "{name} is on vacation for {days} days: their clock waits.",
+                        name=user.name,
+                        days=days,
+                    )
             elif sub == "pause":
                 if c.get("paused") is not None:
-                    raise UserError("The table is already paused: /escape clock resume to go on.")
+                    raise UserError(
+                        msg("The table is already paused: /escape clock resume to go on.")
+                    )
                 votes = sorted({*c.get("pause_votes", []), user.id})
                 missing = [
                     s.name for s in row.seats if s.kind == "human" and s.user_id not in votes
                 ]
                 if missing:
                     c = {**c, "pause_votes": votes}
-                    said = f"{user.name} asks to pause the table; waiting for {', '.join(missing)} (/escape clock pause)."  # fmt: skip
+                    said = msg("{name} asks to pause the table; waiting for {missing} (/escape clock pause).", name=user.name, missing=", ".join(missing))  # fmt: skip
                 else:
                     c, said = clocks.pause(c, now), "Everyone agreed: the table is paused. /escape clock resume goes on."  # fmt: skip
             else:  # resume
                 if c.get("paused") is None:
-                    raise UserError("The table is not paused.")
+                    raise UserError(msg("The table is not paused."))
                 c = clocks.resume(c, now)
-                said = f"{user.name} resumes the table: {clocks.describe_left(clocks.time_left(c, now))} to move."  # fmt: skip
+                said = msg("{name} resumes the table: {left} to move.", name=user.name, left=Span(clocks.time_left(c, now) or 0, left=True))  # fmt: skip
             if not await self.save_clock(row, c):
-                raise UserError("The game changed at the same moment; try again.")
+                raise UserError(msg("The game changed at the same moment; try again."))
         return Plan([Reply(said, kind="info", session_id=row.id)])
 
 
@@ -314,7 +343,7 @@ def _needed(row: SessionRow) -> int:
     return len(_voters(row)) // 2 + 1
 
 
-def _number(text: str, message: str) -> float:
+def _number(text: str, message: Text) -> float:
     try:
         return float(text)
     except ValueError:

@@ -13,9 +13,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.service import deadlines as clocks
+from bot.service.moves import stored
 from bot.service.requests import UserError
 from bot.store import LogEntry, SessionRow
 from engines import CHANCE, Game
+from engines.text import Text, joined, msg
 
 
 def _last_moves(entries: Sequence[LogEntry]) -> list[LogEntry]:
@@ -27,33 +29,40 @@ def check(game: Game, row: SessionRow, entries: Sequence[LogEntry], seat: int) -
     """The log row `seat` may ask to take back, or UserError saying why not."""
     live = _last_moves(entries)
     if not live or all(e.seat == CHANCE for e in live):
-        raise UserError("There is no move to take back yet.")
+        raise UserError(msg("There is no move to take back yet."))
     last = live[-1]
     if last.seat == CHANCE:
         mine = next((e for e in reversed(live) if e.seat >= 0), None)
         if mine is not None and mine.seat == seat:
             raise UserError(
-                "Your move was followed by a die roll or a card draw; it cannot be taken back, "
-                "since everyone has seen what chance gave (and it would be drawn anew)."
+                msg(
+                    "Your move was followed by a die roll or a card draw; it cannot be taken back, since everyone has seen what chance gave (and it would be drawn anew)."
+                )
             )
-        raise UserError("Only your own last move can be taken back, before anyone acts after it.")  # fmt: skip
+        raise UserError(msg('Only your own last move can be taken back, before anyone acts after it.'))  # fmt: skip
     if last.seat != seat:
-        who = row.seats[last.seat].name if last.seat < len(row.seats) else "another player"
+        who = row.seats[last.seat].name if last.seat < len(row.seats) else msg("another player")
         raise UserError(
-            f"{who} has acted since your move, so it stands: a move can be taken back only "
-            "until the next player acts."
+            msg(
+                "{who} has acted since your move, so it stands: a move can be taken back only until the next player acts.",
+                who=who,
+            )
         )
     if any(e.get("to") is not None for e in last.events):
-        raise UserError("That move showed a player something hidden, so it cannot be taken back.")
+        raise UserError(
+            msg("That move showed a player something hidden, so it cannot be taken back.")
+        )
     before = state_without(game, row, entries, last.n)
     after, _ = game.apply(before, seat, last.action)
     for other in range(len(row.seats)):
         if _secret(game, before, other) != _secret(game, after, other) and other != seat:
             raise UserError(
-                "That move touched another player's hidden cards, so it cannot be taken back."
+                msg("That move touched another player's hidden cards, so it cannot be taken back.")
             )
     if _hidden_count(_secret(game, after, seat)) < _hidden_count(_secret(game, before, seat)):
-        raise UserError("That move showed one of your hidden cards, so it cannot be taken back.")
+        raise UserError(
+            msg("That move showed one of your hidden cards, so it cannot be taken back.")
+        )
     return last
 
 
@@ -89,7 +98,7 @@ def timeout(row: SessionRow) -> float:
     return max(600.0, float(window))
 
 
-def label(entry: LogEntry) -> str:
+def label(entry: LogEntry) -> Text:
     """The move as the log told it publicly."""
-    public = [e["text"] for e in entry.events if e.get("to") is None and e.get("text")]
-    return " ".join(public) or entry.action
+    public = [stored(e) for e in entry.events if e.get("to") is None and e.get("text")]
+    return joined(public, " ") if public else entry.action

@@ -12,6 +12,7 @@ from bot.service.requests import ChatRef, UserError, UserRef
 from bot.service.table import Loaded, Table, not_a_player
 from bot.store import SessionRow, StaleVersion, UndoRequest
 from engines import Event, Game
+from engines.text import Span, msg
 
 
 class UndoRequests:
@@ -28,7 +29,7 @@ class UndoRequests:
         async with self.table.lock(row.id):
             row = await self.store.session(row.id)
             if row is None or row.status != "active":
-                raise UserError("That game is not running any more.")
+                raise UserError(msg("That game is not running any more."))
             loaded = self.table.load(row)
             seat = loaded.seat_of(user)
             if seat is None:
@@ -42,16 +43,17 @@ class UndoRequests:
                 row.id, row.version, target.n, seat, user.id, [], self.table.now()
             )
             await self.store.put_undo_request(request)
-        minutes = undo.timeout(row) / 60
-        wait = f"{minutes:.0f} minutes" if minutes < 120 else f"{minutes / 60:.0f} hours"
-        text = (
-            f"{user.name} asks to take back their last move ({undo.label(target)}). "
-            f"{', '.join(s.name for s in others)}: accept or decline within {wait} "
-            "(no answer declines; any move first ends the request)."
-        )
+        seconds = undo.timeout(row)
+        wait = Span(round(seconds / 60) * 60 if seconds < 7200 else round(seconds / 3600) * 3600)
+        text = msg(
+            "{name} asks to take back their last move ({move}). {others}: accept or decline "
+            "within {wait} (no answer declines; any move first ends the request).",
+            name=user.name, move=undo.label(target), others=", ".join(s.name for s in others),
+            wait=wait,
+        )  # fmt: skip
         choices = [
-            Choice("Accept undo", buttons.paged("u", row.id, row.version), "success"),
-            Choice("Decline", buttons.paged("d", row.id, row.version), "danger"),
+            Choice(msg("Accept undo"), buttons.paged("u", row.id, row.version), "success"),
+            Choice(msg("Decline"), buttons.paged("d", row.id, row.version), "danger"),
         ]
         return Plan([Reply(text, kind="info", choices=choices, mention=[UserRef(row.platform, s.user_id, s.name) for s in others])])  # fmt: skip
 
@@ -60,45 +62,56 @@ class UndoRequests:
             row = await self.store.session(row.id)
             request = await self.store.undo_request(row.id) if row else None
             if row is None or request is None or request.version != version:
-                raise UserError("That undo request is no longer open.")
+                raise UserError(msg("That undo request is no longer open."))
             if row.version != request.version or row.status != "active":
                 await self.store.drop_undo_request(row.id)
-                raise UserError("The game has moved on, so the move can no longer be taken back.")  # fmt: skip
+                raise UserError(msg('The game has moved on, so the move can no longer be taken back.'))  # fmt: skip
             asker = next((s for s in row.seats if s.user_id == request.user_id), None)
             others = [s for s in row.seats if s.kind == "human" and s.user_id != request.user_id]
             if user.id not in {s.user_id for s in others}:
-                raise UserError("Only the other players of this game answer an undo request.")
+                raise UserError(msg("Only the other players of this game answer an undo request."))
             if self.table.now() > request.asked_at + undo.timeout(row):
                 await self.store.drop_undo_request(row.id)
-                raise UserError("That undo request timed out, which counts as declined.")
+                raise UserError(msg("That undo request timed out, which counts as declined."))
             name = asker.name if asker else "the player"
             if not accept:
                 await self.store.drop_undo_request(row.id)
-                return Plan([Reply(f"{user.name} declines; {name}'s move stands.", kind="info")])
+                return Plan(
+                    [
+                        Reply(
+                            msg(
+                                "{name} declines; {name2}'s move stands.",
+                                name=user.name,
+                                name2=name,
+                            ),
+                            kind="info",
+                        )
+                    ]
+                )
             accepted = sorted({*request.accepted, user.id})
             if len(accepted) < len(others):
                 if not await self.store.accept_undo(row.id, version, accepted):
-                    raise UserError("That undo request is no longer open.")
+                    raise UserError(msg("That undo request is no longer open."))
                 waiting = ", ".join(s.name for s in others if s.user_id not in accepted)
-                return Plan([Reply(f"{user.name} accepts the undo; waiting for {waiting}.", kind="info")])  # fmt: skip
+                return Plan([Reply(msg('{name} accepts the undo; waiting for {waiting}.', name=user.name, waiting=waiting), kind="info")])  # fmt: skip
             entries = await self.store.log(row.id)
             game = self.table.load(row).game
             target = undo.check(game, row, entries, request.seat)
             if target.n != request.n:
-                raise UserError("The game has moved on, so the move can no longer be taken back.")  # fmt: skip
+                raise UserError(msg('The game has moved on, so the move can no longer be taken back.'))  # fmt: skip
             asker_ref = UserRef(row.platform, request.user_id, name)
             return await self._take_back(row, game, entries, target, asker_ref)
 
     async def _take_back(self, row: SessionRow, game: Game, entries, target, user: UserRef) -> Plan:  # fmt: skip
         state = undo.state_without(game, row, entries, target.n)
         clock = self.table.next_clock(row, game, state)
-        note = f"By agreement, {user.name}'s move ({undo.label(target)}) is taken back."
+        note = msg("By agreement, {name}'s move ({move}) is taken back.", name=user.name, move=undo.label(target))  # fmt: skip
         try:
             await self.store.undo_move(
                 row.id, row.version, target.n, game.dump(state), clock, clock.get("deadline"),
                 clocks.next_wake(clock), note, self.table.now(),
             )  # fmt: skip
         except StaleVersion as exc:
-            raise UserError("The game has moved on, so the move can no longer be taken back.") from exc  # fmt: skip
+            raise UserError(msg('The game has moved on, so the move can no longer be taken back.')) from exc  # fmt: skip
         row = await self.store.session(row.id)
         return await self.plans.board(Loaded(row, game, state), [Event(note)], None, asker=user)

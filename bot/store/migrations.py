@@ -105,4 +105,15 @@ MIGRATIONS: list[str] = [
         asked_at   REAL NOT NULL
     );
     """,
+    # 4: the language a chat (a channel, a thread, a group's topic) speaks, once someone set
+    # it with /escape language; a table takes it when it opens.
+    """
+    CREATE TABLE chat_settings (
+        platform TEXT NOT NULL,
+        chat     TEXT NOT NULL,
+        thread   TEXT NOT NULL DEFAULT '',
+        language TEXT NOT NULL,
+        PRIMARY KEY (platform, chat, thread)
+    );
+    """,
 ]
