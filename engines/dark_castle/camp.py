@@ -29,7 +29,7 @@ def item_moves(t: Table, seat: Seat, camp_moves: bool) -> list[str]:
         out += [f"take {item} {c['who']}" for k, c in enumerate(s.chars) if P.fits(s, k, item)]
     for k in P.mine(s, seat):
         out += [f"drop {i}" for i in s.chars[k]["items"]]
-        out += items.uses(t, k, items.CAMP)
+        out += items.uses(t, k, "camp")
         if camp_moves:
             for camp in t.rules.camps:
                 out += camp.moves(t, k)

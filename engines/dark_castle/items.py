@@ -21,7 +21,6 @@ from engines.dark_castle import party as P
 from engines.dark_castle.rules import ChanceStep, Drawn, Step, Table, uniform
 
 Helps = Callable[[Table, int, dict], bool]  # does this effect help character k now?
-CAMP, CHOICE = "camp", "choice"
 
 
 def usable(t: Table, k: int, when: str, helps: Helps | None = None) -> list[str]:
@@ -37,14 +36,14 @@ def usable(t: Table, k: int, when: str, helps: Helps | None = None) -> list[str]
         for effect in C.TOOLS[item_id].get("effects", []):
             kind = effect["k"]
             if kind == "cure":
-                ok = char.get("plague", 0) > 0 and when in (CAMP, "combat", CHOICE)
+                ok = char.get("plague", 0) > 0 and when in ("camp", "combat", "choice")
             elif kind == "heal":
                 # In camp the item can still change hands; elsewhere it heals its holder.
-                who = range(len(s.chars)) if when == CAMP or effect.get("all") else [k]
+                who = range(len(s.chars)) if when == "camp" or effect.get("all") else [k]
                 ok = any(s.chars[j]["hp"] < P.cap(s, j) for j in who) and when in (
-                    CAMP,
+                    "camp",
                     "combat",
-                    CHOICE,
+                    "choice",
                 )
             else:
                 ok = helps is not None and helps(t, k, effect)
@@ -66,7 +65,7 @@ def uses(t: Table, k: int, when: str, helps: Helps | None = None) -> list[str]:
         if heal and not heal.get("all"):
             if s.chars[k]["hp"] < P.cap(s, k) or cure:
                 out.append(f"use {item_id}")
-            if when == CAMP and item_id in s.chars[k]["items"]:  # a flaw is not passed on
+            if when == "camp" and item_id in s.chars[k]["items"]:  # a flaw is not passed on
                 out += [
                     f"use {item_id} {c['who']}"
                     for j, c in enumerate(s.chars)

@@ -66,12 +66,13 @@ def curses(s: DarkCastleState, k: int) -> list[dict]:
 
 
 def marked(s: DarkCastleState, k: int) -> bool:
-    return any(c.get("marked") for c in curses(s, k))
+    held = s.chars[k].get("curses")
+    return bool(held) and any(C.ITEMS[i]["curse"].get("marked") for i in held)
 
 
 def cult_die(s: DarkCastleState, k: int) -> bool:
     """Marked for Death below half the starting HP: the cult die replaces the character's."""
-    return marked(s, k) and s.chars[k]["hp"] * 2 < s.hp_start
+    return s.chars[k]["hp"] * 2 < s.hp_start and marked(s, k)
 
 
 def blocks_with_double(s: DarkCastleState, k: int) -> bool:

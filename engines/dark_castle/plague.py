@@ -148,8 +148,7 @@ class Knapsack(Camp):
 def check_knapsacks(t: Table) -> None:
     """Items stored in a knapsack that has gone (lost, discarded) go with it."""
     for k, char in enumerate(t.s.chars):
-        has = any(C.has_effect(i, "knapsack") for i in char["items"])
-        if char.get("stored") and not has:
+        if char.get("stored") and not any(C.has_effect(i, "knapsack") for i in char["items"]):
             names = ", ".join(C.ITEMS[i]["name"] for i in char["stored"])
             char["stored"] = []
             t.say(f"With the knapsack {P.name(t.s, k)} loses: {names}.")

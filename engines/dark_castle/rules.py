@@ -34,10 +34,10 @@ class Table:
 
     __slots__ = ("ev", "rules", "s")
 
-    def __init__(self, rules: Rules, s: DarkCastleState, ev: list[Event] | None = None) -> None:
+    def __init__(self, rules: Rules, s: DarkCastleState) -> None:
         self.rules = rules
         self.s = s
-        self.ev = [] if ev is None else ev
+        self.ev: list[Event] = []
 
     def say(self, text: str, kind: str = "info") -> None:
         self.ev.append(Event(text, kind=kind))
@@ -56,10 +56,9 @@ class Step:
     valid action counts), nothing is legal, nothing is asked, no default move."""
 
     kind: ClassVar[str] = ""
-    chance: ClassVar[bool] = False
 
     def to_act(self, t: Table) -> list[Seat]:
-        return t.everyone()
+        return list(range(len(t.s.names)))
 
     def legal(self, t: Table, seat: Seat) -> list[str]:
         return []
@@ -93,8 +92,6 @@ class Step:
 class ChanceStep(Step):
     """A chance node: the dice or cards decide; the pending step is cleared, then the drawn
     outcome `resolve`d against it."""
-
-    chance = True
 
     def to_act(self, t: Table) -> list[Seat]:
         return [CHANCE]
@@ -223,56 +220,68 @@ class Rules:
     def step(self, s: DarkCastleState) -> Step | None:
         return self.steps[s.pending["kind"]] if s.pending else None
 
-    def _hooks(self, moment: str) -> list:
-        return self.moments[moment]
-
+    # The moments, each calling its hooks in pack order (a plain loop: they run on every move).
     def set_up(self, t: Table) -> None:
-        for hook in self._hooks("on_setup"):
+        for hook in self.moments["on_setup"]:
             hook(t)
 
     def turned(self, t: Table) -> None:
-        for hook in self._hooks("on_turn"):
+        for hook in self.moments["on_turn"]:
             hook(t)
 
     def taken(self, t: Table, k: int, item: str) -> None:
-        for hook in self._hooks("on_take"):
+        for hook in self.moments["on_take"]:
             hook(t, k, item)
 
     def dropped(self, t: Table, k: int, items: list[str]) -> None:
-        for hook in self._hooks("on_drop"):
+        for hook in self.moments["on_drop"]:
             hook(t, k, items)
 
     def settled(self, t: Table) -> None:
-        for hook in self._hooks("after_action"):
+        for hook in self.moments["after_action"]:
             hook(t)
 
     def before_death_check(self, t: Table) -> None:
-        for hook in self._hooks("before_death_check"):
+        for hook in self.moments["before_death_check"]:
             hook(t)
 
     def ended(self, t: Table) -> None:
-        for hook in self._hooks("on_end"):
+        for hook in self.moments["on_end"]:
             hook(t)
 
     def rested(self, t: Table, k: int) -> None:
-        for hook in self._hooks("on_rest"):
+        for hook in self.moments["on_rest"]:
             hook(t, k)
 
     def won_combat(self, t: Table) -> None:
-        for hook in self._hooks("on_victory"):
+        for hook in self.moments["on_victory"]:
             hook(t)
 
     def roll(self, t: Table, k: int, why: str) -> dict | None:
-        return next((p for hook in self._hooks("roll") if (p := hook(t, k, why))), None)
+        """The first pack's replacement for k's roll, if any."""
+        for hook in self.moments["roll"]:
+            pending = hook(t, k, why)
+            if pending:
+                return pending
+        return None
 
     def die(self, t: Table, k: int) -> Sequence[str] | None:
-        return next((f for hook in self._hooks("die") if (f := hook(t, k))), None)
+        """The first pack's replacement for k's die, if any."""
+        for hook in self.moments["die"]:
+            faces = hook(t, k)
+            if faces:
+                return faces
+        return None
 
     def combat_dice(self, t: Table, card: dict, step: dict) -> str | None:
-        return next((x for hook in self._hooks("combat_dice") if (x := hook(t, card, step))), None)
+        for hook in self.moments["combat_dice"]:
+            kind = hook(t, card, step)
+            if kind:
+                return kind
+        return None
 
     def special_face(self, t: Table, k: int) -> None:
-        for hook in self._hooks("special_face"):
+        for hook in self.moments["special_face"]:
             hook(t, k)
 
 

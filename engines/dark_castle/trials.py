@@ -155,12 +155,9 @@ def finish_group_test(t: Table) -> None:
 
 
 def asking(t: Table) -> str:
-    """The test now being asked, in full: who rolls, the trait, the attempts left, a double
-    or not, and the cost of failing."""
+    """The test now being attempted, in full: who rolls, the trait, the attempts left, a
+    double or not, and the cost of failing (a test someone must be sent to: `Send`)."""
     s = t.s
-    p = s.pending or {}
-    if p.get("kind") == "send":
-        return X.test_text(chapters.step_at(p["card"], p["path"]), len(s.chars))
     frame = s.frames[-1] if s.frames else None
     if not frame or frame["k"] not in ("test", "gtest") or s.combat:
         return ""
@@ -194,8 +191,15 @@ class Send(Step):
         t.say(f"{P.name(s, k)} steps forward.")
         push_test(s, p["card"], p["path"], k)
 
+    def asking(self, t: Table) -> str:
+        p = t.s.pending
+        return X.test_text(chapters.step_at(p["card"], p["path"]), len(t.s.chars))
+
     def prompt(self, t: Table) -> str:
-        return f"Who attempts it? send <prisoner>. {asking(t)}."
+        return f"Who attempts it? send <prisoner>. {self.asking(t)}."
+
+    def show(self, t: Table, view: dict) -> None:
+        view["asking"] = self.asking(t)
 
     def describe(self, t: Table, action: str) -> str | None:
         verb, *args = action.split()
