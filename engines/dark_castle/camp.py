@@ -89,6 +89,7 @@ class Between(Step):
     """Between chapters: trade, use items, then decide who turns the next chapter."""
 
     kind = "between"
+    labels = ("turn",)
 
     def legal(self, t: Table, seat: Seat) -> list[str]:
         out = [f"turn {c['who']}" for c in t.s.chars] + item_moves(t, seat, camp_moves=True)
@@ -115,7 +116,7 @@ class Between(Step):
         verb, *args = action.split()
         if verb == "turn" and args:
             return f"Turn: {C.CHARACTERS.get(args[0], {}).get('title', args[0])}"
-        return next((x for c in t.rules.camps if (x := c.describe(t, action))), None)
+        return None
 
 
 class Share(Step):

@@ -192,6 +192,7 @@ class Choose(Step):
     """A chapter's choice, decided together; items may be used while deciding."""
 
     kind = "choose"
+    labels = ("choose",)
 
     def legal(self, t: Table, seat: Seat) -> list[str]:
         p = t.s.pending

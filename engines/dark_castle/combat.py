@@ -342,6 +342,7 @@ class Rest(Step):
     """Before each round: at most one character rests (+1 HP, no attack, no damage)."""
 
     kind = "rest"
+    labels = ("rest",)
 
     def legal(self, t: Table, seat: Seat) -> list[str]:
         return ["fight"] + [f"rest {t.s.chars[k]['who']}" for k in resters(t.s)]
@@ -377,6 +378,7 @@ class Attack(Step):
     """The rolls are in: resolve the attacks in any order, using items between them."""
 
     kind = "attack"
+    labels = ("hit",)
 
     def legal(self, t: Table, seat: Seat) -> list[str]:
         s = t.s

@@ -148,20 +148,21 @@ class DarkCastle(Game):
         """A timer keeps the castle moving: accept a roll, stop sharing, fight on, resolve the
         next attack, let the healthiest turn; a real choice is left to the players."""
         legal = self.legal_actions(s, seat)
-        t = Table(RULES, s)
-        step = t.step
-        return step.default(t, seat, legal) if step else None
+        if not s.pending:
+            return None
+        return RULES.steps[s.pending["kind"]].default(Table(RULES, s), seat, legal)
 
     def describe(self, s: DarkCastleState, action: str) -> str:
         """The item moves' labels hold in any step; any other move is labelled by the step
-        that owns it (the pending one first)."""
-        label = items.describe(action)
-        if label is None:
+        (or the pack's camp moves) that owns its verb."""
+        verb, *_ = action.split()
+        label = items.describe(action) if verb in items.VERBS else None
+        if label is None and verb in RULES.labellers:
             t = Table(RULES, s)
-            current = t.step
-            owners = [current] if current else []
-            owners += [step for step in RULES.steps.values() if step is not current]
-            label = next((x for step in owners if (x := step.describe(t, action))), None)
+            for owner in RULES.labellers[verb]:
+                label = owner.describe(t, action)
+                if label:
+                    break
         return label or action.capitalize()
 
     def prompt(self, s: DarkCastleState) -> str:

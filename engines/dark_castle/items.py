@@ -21,6 +21,7 @@ from engines.dark_castle import party as P
 from engines.dark_castle.rules import ChanceStep, Drawn, Step, Table, uniform
 
 Helps = Callable[[Table, int, dict], bool]  # does this effect help character k now?
+VERBS = ("take", "drop", "use", "discard")  # the item moves, labelled alike in every step
 
 
 def usable(t: Table, k: int, when: str, helps: Helps | None = None) -> list[str]:
@@ -119,7 +120,7 @@ def describe(action: str) -> str | None:
     """The label of an item move in any step: take, drop, use or discard, with the card's
     text."""
     verb, *args = action.split()
-    if verb in ("take", "drop", "use", "discard") and args and args[0] in C.TOOLS:
+    if verb in VERBS and args and args[0] in C.TOOLS:
         item = C.TOOLS[args[0]]
         to = " on the" if verb == "use" else " to the"
         rest = f"{to} {args[1].title()}" if len(args) > 1 else ""
@@ -138,6 +139,7 @@ class Drawer(Step):
     """Packs 1 and 3: before each card is drawn the group names who draws it."""
 
     kind = "drawer"
+    labels = ("draw",)
 
     def legal(self, t: Table, seat: Seat) -> list[str]:
         return [f"draw {c['who']}" for c in t.s.chars]

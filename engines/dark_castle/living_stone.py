@@ -80,6 +80,7 @@ class Crush(Step):
     the row, a death die's shield or split face included."""
 
     kind = "crush"
+    labels = ("crush",)
 
     def legal(self, t: Table, seat: Seat) -> list[str]:
         return [f"crush {face}" for face in dict.fromkeys(t.s.combat["row"])]

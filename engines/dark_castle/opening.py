@@ -12,6 +12,7 @@ from engines.dark_castle.rules import ChanceStep, Step, Table, uniform
 
 class Pick(Step):
     kind = "pick"
+    labels = ("pick",)
 
     def to_act(self, t: Table) -> list[Seat]:
         return sorted({c["seat"] for c in t.s.chars if not c["who"]})

@@ -80,6 +80,7 @@ class Chalice(Step):
     1 HP up to what keeps them at 1 HP, never more in all than the recipient lacks."""
 
     kind = "chalice"
+    labels = ("give", "drink")
 
     def room(self, t: Table) -> int:
         p = t.s.pending
@@ -188,6 +189,7 @@ class Cast(Step):
     """The Spell Book's holder is about to roll: roll as usual, or cast a spell instead."""
 
     kind = "cast"
+    labels = ("cast", "roll")
 
     def to_act(self, t: Table) -> list[Seat]:
         seat = t.s.chars[t.s.pending["char"]]["seat"]

@@ -56,6 +56,7 @@ class Step:
     valid action counts), nothing is legal, nothing is asked, no default move."""
 
     kind: ClassVar[str] = ""
+    labels: ClassVar[tuple[str, ...]] = ()  # the verbs whose moves `describe` labels
 
     def to_act(self, t: Table) -> list[Seat]:
         return list(range(len(t.s.names)))
@@ -77,7 +78,7 @@ class Step:
         return None
 
     def describe(self, t: Table, action: str) -> str | None:
-        """The label of a move this step owns (None: not one of its moves)."""
+        """The label of a move whose verb is in `labels` (None: no label of its own)."""
         return None
 
     def show(self, t: Table, view: dict) -> None:
@@ -122,7 +123,7 @@ class Drawn(NamedTuple):
 
 class Camp:
     """Moves a pack adds between chapters (the knapsack, the blood ritual): each character's
-    own moves, the party's, what they do and their labels."""
+    own moves, the party's, what they do and their labels (its `verbs`)."""
 
     verbs: ClassVar[tuple[str, ...]] = ()
 
@@ -212,6 +213,11 @@ class Rules:
                 for key, value in own.items():
                     _register(table, key, value, pack)
         self.camps = tuple(p.camp for p in self.packs if p.camp)
+        # Who labels a move, by its verb: the step that owns the verb, or a pack's camp moves.
+        self.labellers: dict[str, list[Step | Camp]] = {}
+        for owner in [*self.steps.values(), *self.camps]:
+            for verb in owner.labels if isinstance(owner, Step) else owner.verbs:
+                self.labellers.setdefault(verb, []).append(owner)
         self.moments = {
             moment: [getattr(p, moment) for p in self.packs if getattr(p, moment)]
             for moment in MOMENTS

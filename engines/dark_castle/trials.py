@@ -175,6 +175,7 @@ class Send(Step):
     """A test "one of you" must pass: the group sends someone."""
 
     kind = "send"
+    labels = ("send",)
 
     def legal(self, t: Table, seat: Seat) -> list[str]:
         out = [f"send {c['who']}" for c in t.s.chars]
