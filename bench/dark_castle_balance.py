@@ -37,7 +37,9 @@ import time
 
 from engines import REGISTRY
 from engines.dark_castle import cards as C
+from engines.dark_castle import chapters
 from engines.dark_castle import death_dice as DD
+from engines.dark_castle import party as P
 from engines.playout import play
 
 GAME = REGISTRY["dark_castle"]
@@ -101,7 +103,7 @@ def sensible(game, state, seat, legal, rng: random.Random) -> str:
             item = C.TOOLS[action.split()[1]]
             words = action.split()
             holder = chars[idx(words[2])] if len(words) > 2 else None
-            holder = holder or next(c for c in chars if item["id"] in game._tools(s, idx(c["who"])))
+            holder = holder or next(c for c in chars if item["id"] in P.tools(s, idx(c["who"])))
             heal = next((e for e in item["effects"] if e["k"] == "heal"), None)
             missing = hp0 - holder["hp"]
             if heal and heal.get("all"):
@@ -132,8 +134,8 @@ def sensible(game, state, seat, legal, rng: random.Random) -> str:
                 k
                 for k, c in enumerate(chars)
                 if k != idx(rite.split()[1])
-                and not game._immune(s, k)
-                and c["hp"] - 1 >= game._cap(s, k) * 2 // 3
+                and not P.immune(s, k)
+                and c["hp"] - 1 >= P.cap(s, k) * 2 // 3
             ]
             if donors:
                 return rite
@@ -144,7 +146,7 @@ def sensible(game, state, seat, legal, rng: random.Random) -> str:
         gifts = [a for a in legal if a.startswith("give ")]
         for action in sorted(gifts, key=lambda a: -int(a.split()[2])):
             k = idx(action.split()[1])
-            top = hp0 if chars[k]["seat"] >= 0 else game._cap(s, k)
+            top = hp0 if chars[k]["seat"] >= 0 else P.cap(s, k)
             if chars[k]["hp"] - int(action.split()[2]) >= top * 2 // 3:
                 return action
         return "drink" if "drink" in legal else "stop"
@@ -152,16 +154,16 @@ def sensible(game, state, seat, legal, rng: random.Random) -> str:
         return "roll"
     if kind == "drawer":
         # The healthiest unmarked prisoner draws: a curse hurts them least.
-        return max(legal, key=lambda a: (not game._marked(s, idx(a.split()[1])),
+        return max(legal, key=lambda a: (not P.marked(s, idx(a.split()[1])),
                                          chars[idx(a.split()[1])]["hp"]))  # fmt: skip
     if kind == "choose":
-        step = game._step_at(s.pending["card"], s.pending["path"])
+        step = chapters.step_at(s.pending["card"], s.pending["path"])
         return max(
             (a for a in legal if a.startswith("choose ")),
             key=lambda a: _value(step["options"][int(a.split()[1]) - 1]["steps"], len(chars)),
         )
     if kind == "send":
-        frame_step = game._step_at(s.pending["card"], s.pending["path"])
+        frame_step = chapters.step_at(s.pending["card"], s.pending["path"])
         traits = set(frame_step["trait"])
 
         def chance(a: str) -> tuple:
@@ -179,13 +181,11 @@ def sensible(game, state, seat, legal, rng: random.Random) -> str:
     if kind == "rest":
         # The most wounded prisoner rests once down 2 HP: it spreads the damage.
         # A companion counts by its own start (the spirit gains nothing by resting).
-        resters = [
-            a for a in legal if a.startswith("rest ") and not game._immune(s, idx(a.split()[1]))
-        ]
+        resters = [a for a in legal if a.startswith("rest ") and not P.immune(s, idx(a.split()[1]))]
         if resters:
             pick = min(resters, key=lambda a: chars[idx(a.split()[1])]["hp"])
             k = idx(pick.split()[1])
-            if chars[k]["hp"] <= game._cap(s, k) - 2:
+            if chars[k]["hp"] <= P.cap(s, k) - 2:
                 return pick
         return "fight"
     if kind == "attack":
@@ -193,7 +193,7 @@ def sensible(game, state, seat, legal, rng: random.Random) -> str:
         for action in uses:
             item = C.TOOLS[action.split()[1]]
             effects = {e["k"]: e for e in item["effects"]}
-            holder = next(k for k in range(len(chars)) if item["id"] in game._tools(s, k))
+            holder = next(k for k in range(len(chars)) if item["id"] in P.tools(s, k))
             roll = cb["rolls"].get(str(holder), "")
             if "strike" in effects or "stone" in effects:
                 return action

@@ -23,7 +23,7 @@ The supplements (each a game option; `SUPPLEMENTS` below) add one JSON file each
   their own die (a special face `x`), HP, a characteristic and a combat special
   (`COMPANION_SPECIALS`); combats flagged `prisoners_only` roll no die per player for them.
   Relics: the Ritual Chalice (effect `chalice`) and the Spell Book (effect `spellbook`,
-  `SPELLS` and `SPELL_DIE`). The rules live in `undead.py`.
+  `SPELLS` and `SPELL_DIE`). The rules live in `companions.py` and `relics.py`.
 - collector's box (collector.json): flaws (`FLAWS`, one use each, using the item effects),
   start cards and bosses shuffled in, epilogues (`EPILOGUES`) read at the end; death dice
   (`death_dice.py`): combat steps marked `"death": true` roll them per player, cards with

@@ -27,13 +27,11 @@ from __future__ import annotations
 from functools import cache
 from itertools import product
 from math import factorial
-from typing import TYPE_CHECKING
 
-from engines.contract import Event
 from engines.dark_castle import cards as C
-
-if TYPE_CHECKING:  # the engine passes itself in: no import cycle at run time
-    from engines.dark_castle.game import DarkCastle, DarkCastleState
+from engines.dark_castle import party as P
+from engines.dark_castle.rules import Table
+from engines.dark_castle.state import DarkCastleState
 
 SHIELD = "s"
 # Our faces: the three traits, a shield, and two split doubles (Might+Cunning and
@@ -88,22 +86,23 @@ def outcomes(n: int) -> list[tuple[str, float]]:
     return out
 
 
-def add_rolled(s: DarkCastleState, outcome: str, ev: list[Event]) -> None:
+def add_rolled(t: Table, outcome: str) -> None:
     faces = outcome.split()
-    cb = s.combat
+    cb = t.s.combat
     cb["row"] = sorted(cb["row"] + faces, key=row_key)
     cb["death"] = sorted(cb.get("death", []) + faces, key=row_key)
     names = ", ".join(face_name(f) for f in faces)
-    ev.append(Event(f"The death dice roll {names} into the enemy's row.", kind="death"))
+    t.say(f"The death dice roll {names} into the enemy's row.", kind="death")
 
 
 # ----- resolving the round's attacks together ---------------------------------------------
 Unit = tuple[str, int, bool]  # a trait, its fighter, whether it may hit a plain die alone
 
 
-def _alternatives(game: DarkCastle, s: DarkCastleState, k: int, face: str) -> list[tuple]:
+def _alternatives(
+    s: DarkCastleState, k: int, face: str, single_doubles: bool, armour: dict | None
+) -> list[tuple]:
     """What fighter k's result can do: (units, breaks a shield whole)."""
-    single_doubles = game._has_special(s, "doubles_single")
     if len(face) == 2:
         if single_doubles:  # a double hits only once (the roller's choice of trait)
             alts = [(((face[0], True),), False)]
@@ -112,7 +111,6 @@ def _alternatives(game: DarkCastle, s: DarkCastleState, k: int, face: str) -> li
         else:
             alts = [(tuple((t, True) for t in face), False)]
         return [*alts, ((), True)]
-    armour = game._has_special(s, "armoured")
     plain = not (armour and armour["trait"] == face)
     doubled = any(
         e["k"] == "double" and e["trait"] == face
@@ -123,13 +121,21 @@ def _alternatives(game: DarkCastle, s: DarkCastleState, k: int, face: str) -> li
     return [(tuple((t, plain) for t in units), False)]
 
 
-def plan(game: DarkCastle, s: DarkCastleState, fighters: list[int]) -> dict:
+def plan(
+    s: DarkCastleState,
+    fighters: list[int],
+    single_doubles: bool = False,
+    armour: dict | None = None,
+) -> dict:
     """The best use of the fighters' results against the row: most dice removed, then the
-    most shields and split dice among them. Returns breaks, pairs and plain hits."""
+    most shields and split dice among them. Returns breaks, pairs and plain hits. The
+    enemy's specials count: doubles hitting only once, armour against a single trait."""
     row = s.combat["row"]
     rolls = {k: s.combat["rolls"].get(str(k), "") for k in fighters}
     choices = [
-        [(k, alt) for alt in _alternatives(game, s, k, rolls[k])] for k in fighters if rolls[k]
+        [(k, alt) for alt in _alternatives(s, k, rolls[k], single_doubles, armour)]
+        for k in fighters
+        if rolls[k]
     ]
     best: tuple | None = None
     for combo in product(*choices):
@@ -186,39 +192,37 @@ def _best_for(row: list[str], breakers: list[int], units: list[Unit]) -> tuple:
     return score, {"breaks": breaks, "pairs": pairs, "hits": hits}
 
 
-def resolve_together(game: DarkCastle, s: DarkCastleState, ev: list[Event]) -> None:
-    """Resolve every fighter's attack not yet resolved at once, with the best combination."""
+def resolve_together(t: Table, single_doubles: bool, armour: dict | None) -> None:
+    """Resolve every fighter's attack not yet resolved at once, with the best combination
+    (a companion's special face is resolved before, by the combat)."""
+    s = t.s
     cb = s.combat
-    for k in [k for k in cb["fighters"] if k not in cb["done"]]:
-        if cb["rolls"].get(str(k)) == C.SPECIAL_FACE:  # a companion's special first (undead.py)
-            game._resolve_attack(s, k, ev)
     fighters = [k for k in cb["fighters"] if k not in cb["done"]]
-    best = plan(game, s, fighters)
+    best = plan(s, fighters, single_doubles, armour)
     for k in best["breaks"]:
         cb["row"].remove(SHIELD)
-        ev.append(Event(f"{game._name(s, k)} breaks a shield with a double.", kind="attack"))
+        t.say(f"{P.name(s, k)} breaks a shield with a double.", kind="attack")
     for die, (ka, ta), (kb, tb) in best["pairs"]:
         cb["row"].remove(die)
         what = "a shield breaks" if die == SHIELD else f"the {face_name(die)} die falls"
-        ev.append(Event(f"{game._name(s, ka)} and {game._name(s, kb)} combine "
-                        f"{C.TRAIT_NAMES[ta]} and {C.TRAIT_NAMES[tb]}: {what}.",
-                        kind="attack"))  # fmt: skip
+        t.say(f"{P.name(s, ka)} and {P.name(s, kb)} combine {C.TRAIT_NAMES[ta]} and "
+              f"{C.TRAIT_NAMES[tb]}: {what}.", kind="attack")  # fmt: skip
     paired = set(best["breaks"]) | {k for _, a, b in best["pairs"] for k in (a[0], b[0])}
     for k in fighters:
         cb["done"].append(k)
         face = cb["rolls"].get(str(k), "")
-        hit = [t for j, t in best["hits"] if j == k]
-        for t in hit:
-            cb["row"].remove(t)
-        blocks = len(face) == 2 and not any(c.get("noblock") for c in game._curses(s, k))
+        hit = [x for j, x in best["hits"] if j == k]
+        for x in hit:
+            cb["row"].remove(x)
+        blocks = len(face) == 2 and P.blocks_with_double(s, k)
         if blocks:
             cb["blocked"].append(k)
         if hit:
-            what = "hits " + " ".join(C.TRAIT_NAMES[t] for t in hit)
+            what = "hits " + " ".join(C.TRAIT_NAMES[x] for x in hit)
         elif k in paired:
             what = ""
         else:
             what = "misses"
         if what or blocks:
             tail = (" and blocks" if what else "blocks") if blocks else ""
-            ev.append(Event(f"{game._name(s, k)} {what}{tail}.", kind="attack"))
+            t.say(f"{P.name(s, k)} {what}{tail}.", kind="attack")

@@ -184,3 +184,22 @@ def companion_text(comp: dict) -> str:
     special = comp["special"]
     return (f"{comp['title']}: {comp['hp']} HP, die {faces}. {comp['trait']} Special, "
             f"{special['name']}: {special['text']}")  # fmt: skip
+
+
+def attempts_left(n: int) -> str:
+    return "1 attempt left" if n == 1 else f"{n} attempts left"
+
+
+def the(item_id: str) -> str:
+    """An item card's name after "the": "the Lantern", "the Living Stone" (never "the The")."""
+    name = C.ITEMS[item_id]["name"]
+    return f"the {name.removeprefix('The ')}"
+
+
+def faces(face: str) -> str:
+    """A rolled face in words: "Might Might", "the special face", "nothing"."""
+    if not face:
+        return "nothing"
+    if face == C.SPECIAL_FACE:
+        return "the special face"
+    return " ".join(C.TRAIT_NAMES[t] for t in face)

@@ -14,13 +14,13 @@ the stone's die (our faces, `STONE_DIE`):
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from engines.contract import Event
+from engines.contract import Seat
+from engines.dark_castle import cards as C
+from engines.dark_castle import combat
 from engines.dark_castle import death_dice as DD
-
-if TYPE_CHECKING:  # the engine passes itself in: no import cycle at run time
-    from engines.dark_castle.game import DarkCastle, DarkCastleState
+from engines.dark_castle import effects as fx
+from engines.dark_castle import party as P
+from engines.dark_castle.rules import ChanceStep, Step, Table
 
 STONE = "stone"  # the item's id
 STONE_DIE = ["crush", "crush", "shelter", "mend", "sleep", "bite"]
@@ -33,38 +33,69 @@ FACE_TEXT = {
 }
 
 
-def crush_choices(s: DarkCastleState) -> list[str]:
-    """`crush <face>` for each kind of die in the row."""
-    return [f"crush {face}" for face in dict.fromkeys(s.combat["row"])]
+def crush(t: Table, face: str) -> None:
+    t.s.combat["row"].remove(face)
+    t.say(f"The stone crushes a {DD.face_name(face)} die out of the row.")
+    t.s.pending = {"kind": "attack"}
+    combat.after_attack(t)
 
 
-def rolled(game: DarkCastle, s: DarkCastleState, k: int, face: str, ev: list[Event]) -> None:
-    """Apply the stone's face for its holder k; then the attacks go on (or a die is chosen)."""
-    cb = s.combat
-    cb["stone"] = face
-    ev.append(Event(f"The Living Stone wakes in {game._name(s, k)}'s hand: {FACE_TEXT[face]}.",
-                    kind="stone"))  # fmt: skip
-    s.pending = {"kind": "attack"}
-    if face == "crush":
-        if len(set(cb["row"])) > 1:
-            s.pending = {"kind": "crush", "char": k}
+class StoneRoll(ChanceStep):
+    """The stone's die, rolled for its holder in combat (`use stone`, an item's `stone`
+    effect); then the attacks go on, or the party first picks the die to crush."""
+
+    kind = "stone"
+
+    def outcomes(self, t: Table) -> list[tuple[str, float]]:
+        return C.die_outcomes(t.rules.dice["stone"])
+
+    def resolve(self, t: Table, p: dict, outcome: str) -> None:
+        s = t.s
+        k = p["char"]
+        cb = s.combat
+        cb["stone"] = outcome
+        t.say(f"The Living Stone wakes in {P.name(s, k)}'s hand: {FACE_TEXT[outcome]}.",
+              kind="stone")  # fmt: skip
+        s.pending = {"kind": "attack"}
+        if outcome == "crush":
+            if len(set(cb["row"])) > 1:
+                s.pending = {"kind": "crush", "char": k}
+                return
+            crush(t, cb["row"][0])
             return
-        crush(game, s, cb["row"][0], ev)
-        return
-    if face == "shelter" and k not in cb["blocked"]:
-        cb["blocked"].append(k)
-    elif face == "mend":
-        game._heal(s, k, 2)
-    elif face == "bite":
-        game._hurt(s, k, 1, ev)
-        game._check_death(s, ev)
-        if s.outcome:
-            return
-    game._after_attack(s, ev)
+        if outcome == "shelter" and k not in cb["blocked"]:
+            cb["blocked"].append(k)
+        elif outcome == "mend":
+            fx.heal(t, k, 2)
+        elif outcome == "bite":
+            fx.hurt(t, k, 1)
+            fx.check_death(t)
+            if s.outcome:
+                return
+        combat.after_attack(t)
 
 
-def crush(game: DarkCastle, s: DarkCastleState, face: str, ev: list[Event]) -> None:
-    s.combat["row"].remove(face)
-    ev.append(Event(f"The stone crushes a {DD.face_name(face)} die out of the row."))
-    s.pending = {"kind": "attack"}
-    game._after_attack(s, ev)
+class Crush(Step):
+    """The stone crushes a die of the party's choice: `crush <face>` for each kind of die in
+    the row, a death die's shield or split face included."""
+
+    kind = "crush"
+    labels = ("crush",)
+
+    def legal(self, t: Table, seat: Seat) -> list[str]:
+        return [f"crush {face}" for face in dict.fromkeys(t.s.combat["row"])]
+
+    def apply(self, t: Table, seat: Seat, action: str) -> None:
+        crush(t, action.split()[1])
+
+    def prompt(self, t: Table) -> str:
+        return "The Living Stone crushes a die of your choice: crush <die>."
+
+    def default(self, t: Table, seat: Seat, legal: list[str]) -> str | None:
+        return legal[0]
+
+    def describe(self, t: Table, action: str) -> str | None:
+        verb, *args = action.split()
+        if verb == "crush" and args:
+            return f"Crush a {DD.face_name(args[0])} die"
+        return None

@@ -6,6 +6,7 @@ import pytest
 from test_castle_doors_helpers import FILL, act, castle, chance, legal, targets, tile
 
 from engines.castle_doors import GAME
+from engines.castle_doors import castle as K
 from engines.contract import CHANCE, IllegalAction
 
 # Colours in the test castle: (column + row) % 4 -> red, blue, green, yellow.
@@ -291,7 +292,7 @@ def test_the_54_draw_cards():
     """ "54 DRAW cards: 28 Keys (7 of each color), 10 Skeleton Keys, 6 Padlocks, 5 Secret
     Passages, 3 Hacksaws, 2 Nets": the first card dealt is drawn from exactly these."""
     s = GAME.setup(["Ann", "Bob"])
-    while GAME.to_act(s) == [CHANCE] and s.phase == "deal" and GAME._undealt(s):
+    while GAME.to_act(s) == [CHANCE] and s.phase == "deal" and K.undealt(s):
         s = chance(s, GAME.chance_outcomes(s)[0][0])
     first = {card: round(p * 54) for card, p in GAME.chance_outcomes(s)}
     assert first == {

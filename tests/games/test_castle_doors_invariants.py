@@ -9,6 +9,7 @@ import pytest
 
 from engines.castle_doors import GAME
 from engines.castle_doors import board as B
+from engines.castle_doors import castle as K
 from engines.castle_doors.game import CastleState
 from engines.playout import play
 
@@ -38,7 +39,7 @@ def _check(s: CastleState) -> None:
     assert len(inside) == len(set(inside))
     for seat, cell in enumerate(s.at):
         if cell:
-            assert GAME._passable(s, cell), (cell, s.tiles[cell])
+            assert K.passable(s, cell), (cell, s.tiles[cell])
         else:
             assert s.netted[seat] == 0  # a net lies on a tile under a character
     # "Players MUST draw ONE card ... MUST use ONE card": never more than four in hand.

@@ -11,6 +11,7 @@ from bot.service import ChatRef, GameService, UserRef
 from bot.store import Store
 from engines.castle_doors import GAME
 from engines.castle_doors import board as B
+from engines.castle_doors import castle as K
 from engines.castle_doors.game import CastleState
 from engines.contract import CHANCE
 
@@ -37,7 +38,7 @@ def _choose(s: CastleState, seat: int, legal: list[str], rng: random.Random) -> 
         for action in legal:
             verb, *arg = action.split()
             if verb in ("move", "enter"):
-                cell = GAME._steps(s, seat)[arg[0]] if verb == "move" else arg[0]
+                cell = K.steps(s, seat)[arg[0]] if verb == "move" else arg[0]
                 if _depth(s, seat, cell) > value:
                     best, value = action, _depth(s, seat, cell)
         return best

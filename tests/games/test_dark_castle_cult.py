@@ -16,6 +16,7 @@ from test_dark_castle_helpers import (
 
 from engines import CHANCE
 from engines.dark_castle import cards as C
+from engines.dark_castle import castle
 
 CULT = {"cult": "on"}
 
@@ -37,8 +38,8 @@ def test_the_pack_holds_15_numbered_chapters_its_boss_and_5_curses():
 
 def test_curses_are_shuffled_into_the_item_deck_only_when_the_pack_is_on():
     """Pack 1: "Shuffle the item card deck, including the 5 curse cards"."""
-    assert not [i for i in G._deck(started()) if C.is_curse(i)]
-    assert len([i for i in G._deck(started(options=CULT)) if C.is_curse(i)]) == 5
+    assert not [i for i in castle.deck(started()) if C.is_curse(i)]
+    assert len([i for i in castle.deck(started(options=CULT)) if C.is_curse(i)]) == 5
 
 
 def test_the_pack_on_its_own_shuffled_with_its_own_boss():
@@ -96,7 +97,7 @@ def test_a_curse_sits_beside_the_character_not_in_a_hand(monkeypatch):
     assert char(s, "tailor")["items"] == ["warhammer"] and char(s, "tailor")["curses"] == ["leech"]
     view = G.view(s, None)["chars"][1]
     assert view["curses"][0]["name"] == "The Leech Sigil" and len(view["items"]) == 1
-    assert "leech" not in G._deck(s)
+    assert "leech" not in castle.deck(s)
     # "curses cannot be removed unless the curse card itself says otherwise": the Leech Sigil
     # drains at every chapter and goes only when the party wins a combat.
     s = act(s, "turn smith")

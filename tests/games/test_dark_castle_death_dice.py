@@ -19,6 +19,7 @@ from test_dark_castle_helpers import (
 import render
 from engines import CHANCE
 from engines.dark_castle import cards as C
+from engines.dark_castle import castle
 from engines.dark_castle import death_dice as DD
 
 BOX = {"collector": "on"}
@@ -175,17 +176,13 @@ def test_the_plan_prefers_breaking_shields_among_equal_counts():
     """Among allocations that remove as many dice, the harder dice go first: two Might singles
     break a shield rather than leave it beside an easy Might die."""
 
-    class Stub:
-        def _has_special(self, s, kind):
-            return None
-
     from types import SimpleNamespace
 
     s = SimpleNamespace(
         combat={"row": ["m", "s"], "rolls": {"0": "m", "1": "m"}},
         chars=[{"items": []}, {"items": []}],
     )
-    best = DD.plan(Stub(), s, [0, 1])
+    best = DD.plan(s, [0, 1])
     assert best["pairs"] == [("s", (0, "m"), (1, "m"))] and best["hits"] == []
 
 
@@ -220,7 +217,7 @@ def test_the_living_stone_is_in_the_item_deck_with_the_box():
     """The Living Stone: "should be shuffled into the item deck during setup, and the die set
     aside until called for"."""
     s = started(options=BOX)
-    assert "stone" in G._deck(s) and "stone" not in G._deck(started())
+    assert "stone" in castle.deck(s) and "stone" not in castle.deck(started())
     assert C.ITEMS["stone"]["set"] == "collector" and C.check_item(C.ITEMS["stone"]) == []
 
 

@@ -17,6 +17,7 @@ from test_dark_castle_helpers import (
 
 from engines import CHANCE, IllegalAction
 from engines.dark_castle import cards as C
+from engines.dark_castle import castle
 
 
 def room(monkeypatch, *steps, picks=("smith", "tailor"), players=None, who="smith", items=None):
@@ -51,7 +52,7 @@ def test_draw_items_then_share_them_out(monkeypatch):
     assert s.pool == []
     # Rulebook, Trading Items: "Unwanted items are left behind and should be placed face-up
     # in a discard pile beside the item deck": the salve does not go back into the deck.
-    deck = G._deck(s)
+    deck = castle.deck(s)
     assert (
         "salve" not in deck
         and "warhammer" not in deck
@@ -70,7 +71,7 @@ def test_an_empty_item_deck_is_the_discard_pile_shuffled(monkeypatch):
     s = chance(s, "axe")
     assert sorted(s.dealt) == ["axe", "salve"] and s.pool == ["axe"]
     assert "the discard pile is shuffled anew" in " ".join(s.log)
-    assert "bell" in G._deck(s) and "axe" not in G._deck(s)
+    assert "bell" in castle.deck(s) and "axe" not in castle.deck(s)
 
 
 def test_draw_per_player_in_solo_is_per_character(monkeypatch):

@@ -20,6 +20,7 @@ from test_dark_castle_helpers import (
 
 from engines import CHANCE
 from engines.dark_castle import cards as C
+from engines.dark_castle import castle
 
 UNDEAD = {"undead": "on"}
 TEST_W = {"do": "test", "who": "you", "trait": "w", "attempts": 1,
@@ -66,9 +67,9 @@ def test_the_pack_holds_15_numbered_chapters_its_boss_companions_and_relics():
 def test_the_cards_join_the_item_deck_only_when_the_pack_is_on():
     """Pack 2: "Shuffle the item card deck, including the 3 companion event cards and the two
     new items cards"."""
-    assert not {"ev_hound", "chalice", "spellbook"} & set(G._deck(started()))
+    assert not {"ev_hound", "chalice", "spellbook"} & set(castle.deck(started()))
     assert {"ev_hound", "ev_novice", "ev_gravehand", "chalice", "spellbook"} <= set(
-        G._deck(started(options=UNDEAD))
+        castle.deck(started(options=UNDEAD))
     )
 
 
@@ -120,7 +121,7 @@ def test_a_second_companion_card_is_discarded_and_replaced(monkeypatch):
     assert [c["who"] for c in s.chars] == ["smith", "tailor", "hound"]
     assert s.pending == {"kind": "item", "n": 1}  # the replacement
     s = chance(s, "salve")
-    assert s.pool == ["salve"] and "ev_novice" not in G._deck(s)
+    assert s.pool == ["salve"] and "ev_novice" not in castle.deck(s)
 
 
 def test_of_several_companion_cards_drawn_at_once_only_the_first_applies(monkeypatch):
@@ -289,7 +290,7 @@ def test_at_zero_hp_a_companion_leaves_and_the_game_goes_on(monkeypatch):
     s = act(act(s, "hit smith"), "hit tailor")
     assert [c["who"] for c in s.chars] == ["smith", "tailor"] and not s.outcome
     assert s.pending == {"kind": "rest"} and s.combat["fighters"] == [0, 1]
-    assert "skeletonkey" not in G._held(s)  # the item went with her
+    assert "skeletonkey" not in castle.held(s)  # the item went with her
     assert G.result(s) is None
 
 
@@ -337,7 +338,7 @@ def test_the_blood_ritual_between_chapters(monkeypatch):
     s = act(s, "drink")
     assert [c["hp"] for c in s.chars] == [13, 2, 12]
     assert char(s, "smith")["items"] == [] and s.pending == {"kind": "between"}
-    assert "chalice" not in G._held(s)
+    assert "chalice" not in castle.held(s)
 
 
 def test_the_ritual_called_off_costs_nothing(monkeypatch):
@@ -392,7 +393,7 @@ def test_the_spell_die_can_backfire_or_crumble(monkeypatch):
     assert char(s, "tailor")["hp"] == 10 and char(s, "smith")["hp"] == 17  # the only ally
     s = undead_room(monkeypatch, TEST_W, smith={"items": ["spellbook"]})
     s = chance(act(s, "cast insight"), "crumble")
-    assert char(s, "smith")["items"] == [] and "spellbook" not in G._held(s)
+    assert char(s, "smith")["items"] == [] and "spellbook" not in castle.held(s)
 
 
 def test_casting_is_not_offered_on_a_reroll_from_an_item(monkeypatch):

@@ -1,0 +1,93 @@
+"""What the player whose turn it is may do now, phase by phase, and why a move is refused."""
+
+from __future__ import annotations
+
+from engines.castle_doors import board as B
+from engines.castle_doors import castle as K
+from engines.castle_doors import playing as PL
+from engines.castle_doors.castle import CastleState
+from engines.contract import Seat
+
+
+def explain_illegal(s: CastleState, seat: Seat, action: str) -> str | None:
+    words = action.split()
+    if s.phase == "play" and len(words) >= 2 and words[0] in ("play", "discard"):
+        card = " ".join(words[1:])
+        if card not in B.CARDS:
+            return f"There is no card {card!r}; cards: {', '.join(B.CARDS)}."
+        if card not in s.hands[seat]:
+            return f"You have no {B.CARD_NAME[card]} in your hand."
+        return f"Your {B.CARD_NAME[card]} has nothing to act on now; you may discard it."
+    if s.phase in ("target", "bonus") and words[:1] == ["target"] and len(words) == 2:
+        cell = words[1]
+        if cell not in s.tiles:
+            return f"There is no tile {cell}."
+        card = s.card if s.phase == "target" else "extra key"
+        t = s.tiles[cell]
+        if card.startswith("key ") and t["colour"] != card[4:]:
+            return f"A {card[4:]} key only works on {card[4:]} doors; {cell} is {t['colour']}."
+        if card.startswith("key ") or card in ("skeleton", "extra key"):
+            if t["lock"] and card != "skeleton":
+                return f"{cell} is padlocked: only a skeleton key can take the padlock off."
+            if t["open"]:
+                return K.why_not_close(s, cell) or None
+        if card == "padlock":
+            if t["lock"]:
+                return f"{cell} already has a padlock; padlocks do not stack."
+            return f"{cell} is occupied: a padlock cannot go under a character."
+        if card == "hacksaw":
+            return "A hacksaw only cuts an open barred door that has no padlock."
+        if card == "net":
+            return "A net goes on the tile of an opponent who is in the castle and not netted."
+        if card == "passage":
+            return "A secret passage joins two diagonal tiles across a corner with no passage."
+    if s.phase == "move" and words[:1] == ["move"] and len(words) == 2:
+        if s.netted[seat]:
+            return "You are caught in a net and cannot move."
+        here = s.at[seat]
+        if here is None:
+            return "You are outside the castle: enter it with `enter <tile of your first row>`."
+        if words[1] in B.DIAGONALS:
+            return "Diagonal steps need a secret passage with both its doors open."
+        if words[1] in B.STEPS:
+            cell = B.step(here, words[1], s.width, s.height)
+            if cell is None:
+                return (
+                    "That step would leave the castle; `exit` steps off it "
+                    "from the row along your own edge."
+                )
+            if cell in s.at:
+                return f"{cell} is occupied: only one character may stand on a tile."
+            t = s.tiles[cell]
+            if t["lock"]:
+                return f"{cell} is padlocked."
+            if not t["open"]:
+                return f"The door of {cell} is closed."
+            return f"{cell} is a barred door: a hacksaw opens it for good."
+    if s.phase == "move" and words == ["exit"]:
+        if s.at[seat] is None:
+            return "You are already outside the castle."
+        return "You can only step out of the castle from the row along your own edge."
+    if s.phase == "move" and words[:1] == ["enter"]:
+        if s.at[seat] is not None:
+            return "You are already in the castle."
+        return "You enter onto a free open door of the row along your own edge."
+    return None
+
+
+def legal(s: CastleState, seat: Seat) -> list[str]:
+    if s.phase == "play":
+        cards = sorted(set(s.hands[seat]))
+        plays = [f"play {c}" for c in cards if PL.targets(s, c)]
+        return plays + [f"discard {c}" for c in cards]
+    if s.phase == "target":
+        return [f"target {c}" for c in sorted(PL.targets(s, s.card))] + ["back"]
+    if s.phase == "move":
+        steps = [f"move {d}" for d in K.steps(s, seat)]
+        entries = [f"enter {c}" for c in K.entries(s, seat)]
+        row = B.first_row(s.edges[seat], s.width, s.height)
+        leave = ["exit"] if s.at[seat] in row else []
+        return steps + entries + leave + ["stay"]
+    if s.phase == "bonus":
+        return [f"target {c}" for c in sorted(K.toggles(s, None))] + ["pass"]
+    return []

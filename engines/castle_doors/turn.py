@@ -1,0 +1,146 @@
+"""A turn's course: the deal and the draws (chance), cards leaving the hand, the move after
+a card is played (unless a net holds the character), the tiles that give a bonus, the end of
+the turn; and the tiles turned over the first time they are opened."""
+
+from __future__ import annotations
+
+from engines.castle_doors import board as B
+from engines.castle_doors import castle as K
+from engines.castle_doors.castle import CastleState
+from engines.contract import Event, Seat
+
+
+def chance(s: CastleState, outcome: str) -> list[Event]:
+    if s.phase == "deal":
+        cell = K.undealt(s)
+        if cell:
+            s.tiles[cell]["colour"] = outcome
+            return []  # the finished castle is announced once, not tile by tile
+        dealt = sum(len(h) for h in s.hands)
+        target = dealt % len(s.names)
+        events = take(s, target, outcome, "is dealt")
+        if all(len(h) == B.HAND for h in s.hands):
+            s.phase = "draw"
+            events.append(
+                Event(
+                    f"The castle is built and three cards are dealt to each player. "
+                    f"{s.names[0]} begins."
+                )
+            )
+            events += start_draw(s)
+        return events
+    if s.phase == "draw":
+        events = take(s, s.turn, outcome, "draws")
+        return events + start_draw(s)
+    # reveal
+    cell = s.reveal
+    s.tiles[cell]["kind"] = outcome
+    s.reveal = ""
+    events = [Event(f"The door of {cell} swings open: {K.kind_text(outcome)}.")]
+    if s.after == "end":
+        return events + end_turn(s)
+    return events + after_play(s)
+
+
+def take(s: CastleState, seat: Seat, card: str, verb: str) -> list[Event]:
+    s.deck[card] -= 1
+    s.hands[seat] = sorted([*s.hands[seat], card])
+    mine = "You are dealt" if verb == "is dealt" else "You draw"
+    return [
+        Event(f"{s.names[seat]} {verb} a card.", kind="draw"),
+        Event(f"{mine} a {B.CARD_NAME[card]}.", to=seat, kind="draw"),
+    ]
+
+
+def start_draw(s: CastleState) -> list[Event]:
+    """Draw up to four: one chance node a card, the discards reshuffled when needed."""
+    events = []
+    if len(s.hands[s.turn]) >= B.HAND_IN_TURN:
+        s.phase = "play"
+        return events
+    if K.count(s.deck) == 0 and K.count(s.discard) > 0:
+        s.deck = {k: s.deck.get(k, 0) + s.discard.get(k, 0) for k in B.CARDS}
+        s.discard, s.discard_top = {}, ""
+        events.append(Event("The draw pile is empty: the discards are shuffled into a new one."))
+    if K.count(s.deck) == 0:  # every card is in a hand or on the castle: play what you hold
+        if s.hands[s.turn]:
+            s.phase = "play"
+            return events
+        return events + after_play(s)  # nothing to play; a net still holds
+    s.phase = "draw"
+    return events
+
+
+def to_discard(s: CastleState, card: str) -> None:
+    s.discard[card] = s.discard.get(card, 0) + 1
+    s.discard_top = card
+
+
+def from_hand(s: CastleState, seat: Seat, card: str) -> None:
+    hand = list(s.hands[seat])
+    hand.remove(card)
+    s.hands[seat] = hand
+
+
+def after_play(s: CastleState) -> list[Event]:
+    """The card is played; now the move, unless a net holds the character."""
+    seat = s.turn
+    if not s.netted[seat]:
+        s.phase = "move"
+        return []
+    s.netted[seat] -= 1
+    name = s.names[seat]
+    if s.netted[seat]:
+        events = [Event(f"{name} is caught in the net and cannot move (one more turn).")]
+    else:
+        to_discard(s, "net")
+        events = [Event(f"{name} cannot move this turn; then the net comes off.")]
+    return events + end_turn(s)
+
+
+def move(s: CastleState, seat: Seat, verb: str, arg: str) -> list[Event]:
+    name = s.names[seat]
+    if verb == "stay":
+        return [Event(f"{name} stays put."), *end_turn(s)]
+    if verb == "exit":
+        s.at[seat] = None
+        return [
+            Event(f"{name} leaves the castle, back to the {s.edges[seat]} edge."),
+            *end_turn(s),
+        ]
+    if verb == "enter":
+        cell = arg
+        events = [Event(f"{name} enters the castle at {cell}.", kind="move")]
+    else:
+        cell = K.steps(s, seat)[arg]
+        how = "through the secret passage " if arg in B.DIAGONALS else ""
+        events = [Event(f"{name} moves {arg} {how}to {cell}.", kind="move")]
+    s.at[seat] = cell
+    if cell in B.far_row(s.edges[seat], s.width, s.height):
+        s.winner, s.phase = seat, "over"
+        return [
+            *events,
+            Event(f"{name} reaches the far side of the castle and wins!", kind="win"),
+        ]
+    t = s.tiles[cell]
+    if t["kind"] in ("extra key", "extra turn") and seat not in t["used"]:
+        t["used"] = sorted([*t["used"], seat])
+        if t["kind"] == "extra key":
+            s.phase = "bonus"
+            return [
+                *events,
+                Event(f"{name} lands on an extra key tile: one more door to open or close."),
+            ]
+        s.extra = True
+        events.append(Event(f"{name} lands on an extra turn tile: a bonus turn follows."))
+    return events + end_turn(s)
+
+
+def end_turn(s: CastleState) -> list[Event]:
+    s.turns += 1
+    s.card, s.first_end = "", ""
+    if s.extra:
+        s.extra = False
+    else:
+        s.turn = (s.turn + 1) % len(s.names)
+    return start_draw(s)

@@ -1,0 +1,290 @@
+"""Turning and completing chapter cards (rulebook, "Turning Chapter Cards" and "Completing
+Chapters"): the cards are data, a small script of steps (`cards.STEP_KINDS`), and this is
+their interpreter.
+
+A card's script runs on a stack of frames until a decision or a chance is needed: a frame
+`seq` walks a list of steps; the other frames (a test being attempted, a group test, a queue
+of plague rolls) are run by whoever registered them. Each script verb (`do`) is looked up in
+the verbs the packs register; the core's simple ones are here, tests in `trials.py` and
+combat in `combat.py`.
+"""
+
+from __future__ import annotations
+
+from engines.contract import Seat
+from engines.dark_castle import cards as C
+from engines.dark_castle import castle, items
+from engines.dark_castle import effects as fx
+from engines.dark_castle import explain as X
+from engines.dark_castle import party as P
+from engines.dark_castle.rules import ChanceStep, Step, Table, uniform
+from engines.dark_castle.state import CASTLE_CHAPTERS, DarkCastleState
+
+
+def step_at(card_id: str, path: list) -> dict:
+    return C.steps_at(C.ALL_CARDS[card_id], path)
+
+
+def push(s: DarkCastleState, card_id: str, path: list, ctx: int) -> None:
+    """Run the steps at `path` next; `ctx` is who "it" is in them."""
+    s.frames.append({"k": "seq", "card": card_id, "path": path, "pc": 0, "ctx": ctx})
+
+
+def open_card(t: Table, card_id: str) -> None:
+    """Turn a card face up: read its scene aloud, say what it asks, start its script."""
+    s = t.s
+    card = C.ALL_CARDS[card_id]
+    s.card = card_id
+    s.frames = []
+    t.say(f"{card['title']}: {card['text']}", kind="scene")
+    asks = X.card_asks(card, len(s.chars))
+    if asks:
+        t.say("It asks: " + " ".join(asks), kind="asks")
+    push(s, card_id, ["steps"], s.turner)
+
+
+def run(t: Table) -> None:
+    """Carry out steps until a decision or a chance is needed, or the game ends."""
+    s = t.s
+    while s.pending is None and not s.outcome:
+        if not s.frames:
+            card_done(t)
+            continue
+        frame = s.frames[-1]
+        if frame["k"] != "seq":
+            t.rules.frames[frame["k"]](t, frame)
+            continue
+        steps = C.steps_at(C.ALL_CARDS[frame["card"]], frame["path"])
+        if frame["pc"] >= len(steps):
+            s.frames.pop()
+            continue
+        frame["pc"] += 1
+        path = [*frame["path"], frame["pc"] - 1]
+        run_step(t, steps[frame["pc"] - 1], frame["card"], path, frame["ctx"])
+
+
+def run_step(t: Table, step: dict, card: str, path: list, ctx: int) -> None:
+    kind = step["do"]
+    if step.get("text") and kind != "choose":
+        t.say(step["text"])
+    verb = t.rules.card_steps.get(kind)
+    if verb is not None:  # `narrate` is its text alone
+        verb(t, step, card, path, ctx)
+
+
+def card_done(t: Table) -> None:
+    """A boss beaten is the escape; a chapter completed leads to the space between chapters."""
+    s = t.s
+    card = C.ALL_CARDS[s.card]
+    if card["kind"] == "boss":
+        s.outcome = "won"
+        t.say("The boss falls. The gate groans open: you escape the Dark Castle!")
+        t.rules.ended(t)
+        return
+    if card["kind"] == "chapter":
+        left = CASTLE_CHAPTERS - len(s.used)
+        remain = f"{left} chapter remains" if left == 1 else f"{left} chapters remain"
+        t.say(f"Chapter complete. {remain} before the boss.")
+    s.pending = {"kind": "between"}
+
+
+def targets(s: DarkCastleState, who: str, ctx: int) -> list[int]:
+    """Whom a step aims at: YOU (the turner), the others, "it" (the character this branch is
+    about), the weakest or strongest, or everyone. -2 stands for a companion who has left."""
+    every = list(range(len(s.chars)))
+    if who == "you":
+        return [s.turner] if s.turner >= 0 else [] if s.turner == -2 else every
+    if who == "others":
+        return [k for k in every if k != s.turner]
+    if who == "it":
+        return [ctx] if ctx >= 0 else [] if ctx == -2 else [0]
+    if who == "weakest":
+        return [min(every, key=lambda k: (s.chars[k]["hp"], k))]
+    if who == "strongest":
+        return [max(every, key=lambda k: (s.chars[k]["hp"], -k))]
+    return every
+
+
+# ----- the core script verbs ---------------------------------------------------------
+def damage(t: Table, step: dict, card: str, path: list, ctx: int) -> None:
+    s = t.s
+    for k in targets(s, step.get("who", "you"), ctx):
+        extra = 1 if step.get("cultist") and P.marked(s, k) else 0  # Marked for Death
+        fx.hurt(t, k, step["n"] + extra)
+    fx.check_death(t)
+
+
+def heal(t: Table, step: dict, card: str, path: list, ctx: int) -> None:
+    for k in targets(t.s, step.get("who", "you"), ctx):
+        gained = fx.heal(t, k, step["n"])
+        t.say(f"{P.name(t.s, k)} gains {gained} HP.")
+
+
+def draw(t: Table, step: dict, card: str, path: list, ctx: int) -> None:
+    fx.draw(t, len(t.s.chars) if step["n"] == "per_player" else step["n"])
+
+
+def lose_item(t: Table, step: dict, card: str, path: list, ctx: int) -> None:
+    """One item by its holder's choice, everything carried, or one the group picks."""
+    s = t.s
+    who = step.get("who", "you")
+    if who == "party":
+        holders = [k for k, c in enumerate(s.chars) if c["items"]]
+        if holders:  # the group decides whose item goes
+            s.pending = {"kind": "discard", "char": holders[0], "party": True}
+        return
+    for k in targets(s, who, ctx):
+        char = s.chars[k]
+        if not char["items"]:
+            continue
+        if step.get("what") == "all":
+            names = ", ".join(C.ITEMS[i]["name"] for i in char["items"])
+            char["items"] = []
+            t.say(f"{P.name(s, k)} loses everything carried: {names}.")
+        else:
+            s.pending = {"kind": "discard", "char": k}
+            return
+
+
+def choose(t: Table, step: dict, card: str, path: list, ctx: int) -> None:
+    if step.get("text"):
+        t.say(step["text"])
+    t.s.pending = {"kind": "choose", "card": card, "path": path, "ctx": ctx}
+
+
+def gamble(t: Table, step: dict, card: str, path: list, ctx: int) -> None:
+    t.s.pending = {"kind": "gamble", "n": 1, "card": card, "path": path, "ctx": ctx}
+
+
+def if_item(t: Table, step: dict, card: str, path: list, ctx: int) -> None:
+    branch = "then" if step["needs"] in P.tags(t.s) else "else"
+    if branch in step:
+        push(t.s, card, [*path, branch], ctx)
+    if step.get("spend") and branch == "then":
+        fx.spend_tag(t, step["needs"])
+
+
+CARD_STEPS = {
+    "damage": damage,
+    "heal": heal,
+    "draw": draw,
+    "lose_item": lose_item,
+    "choose": choose,
+    "gamble": gamble,
+    "if_item": if_item,
+}
+
+
+# ----- the steps: a choice, a gamble, the next chapter or the boss turned ---------------
+def open_options(s: DarkCastleState, step: dict) -> list[int]:
+    """The options the party may take: an item tag it carries, an item YOU carry."""
+    tags = P.tags(s)
+    you_carry = s.turner >= 0 and bool(s.chars[s.turner]["items"])
+    return [
+        i
+        for i, o in enumerate(step["options"])
+        if (not o.get("needs") or o["needs"] in tags)
+        and (o.get("requires") != "you_item" or you_carry)
+    ]
+
+
+class Choose(Step):
+    """A chapter's choice, decided together; items may be used while deciding."""
+
+    kind = "choose"
+    labels = ("choose",)
+
+    def legal(self, t: Table, seat: Seat) -> list[str]:
+        p = t.s.pending
+        out = [f"choose {i + 1}" for i in open_options(t.s, step_at(p["card"], p["path"]))]
+        return out + [a for k in P.mine(t.s, seat) for a in items.uses(t, k, "choice")]
+
+    def apply(self, t: Table, seat: Seat, action: str) -> None:
+        verb, *args = action.split()
+        if verb == "use":
+            items.use_action(t, args)
+            return
+        s, p = t.s, t.s.pending
+        step = step_at(p["card"], p["path"])
+        option = step["options"][int(args[0]) - 1]
+        t.say(f"The party chooses: {option['label']}.")
+        s.pending = None
+        push(s, p["card"], [*p["path"], "options", int(args[0]) - 1, "steps"], p["ctx"])
+        if option.get("spend"):
+            fx.spend_tag(t, option["needs"])
+
+    def prompt(self, t: Table) -> str:
+        return "Decide together: choose <number>."
+
+    def describe(self, t: Table, action: str) -> str | None:
+        verb, *args = action.split()
+        p = t.s.pending
+        if verb != "choose" or not p or p.get("kind") != "choose":
+            return None
+        option = step_at(p["card"], p["path"])["options"][int(args[0]) - 1]
+        return f"{option['label']} ({X.option_cost(option, len(t.s.chars))})"
+
+    def show(self, t: Table, view: dict) -> None:
+        p = t.s.pending
+        step = step_at(p["card"], p["path"])
+        open_ = open_options(t.s, step)
+        view["options"] = [
+            {
+                "n": i + 1,
+                "label": o["label"],
+                "cost": X.option_cost(o, len(t.s.chars)),
+                "open": i in open_,
+            }
+            for i, o in enumerate(step["options"])
+        ]
+
+
+class Gamble(ChanceStep):
+    """One chapter die decides which branch of the card runs."""
+
+    kind = "gamble"
+
+    def outcomes(self, t: Table) -> list[tuple[str, float]]:
+        return C.chapter_dice_outcomes(t.s.pending.get("n", 1))
+
+    def resolve(self, t: Table, p: dict, outcome: str) -> None:
+        t.say(f"The chapter die shows {C.TRAIT_NAMES[outcome]}.")
+        push(t.s, p["card"], [*p["path"], outcome], p["ctx"])
+
+
+class NextChapter(ChanceStep):
+    """The next chapter of the castle deck (shuffled, or a pack's number order)."""
+
+    kind = "chapter"
+
+    def outcomes(self, t: Table) -> list[tuple[str, float]]:
+        s = t.s
+        left = [c for c in C.in_sets(C.CHAPTERS, castle.chapter_sets(s)) if c not in s.used]
+        if s.opts.get("castle") == "pack-numbered":
+            sets = castle.chapter_sets(s)
+            first = min(left, key=lambda c: (sets.index(C.CHAPTERS[c]["set"]),
+                                             C.CHAPTERS[c].get("n", 0), c))  # fmt: skip
+            return [(first, 1.0)]
+        return uniform(left)
+
+    def resolve(self, t: Table, p: dict, outcome: str) -> None:
+        t.s.used.append(outcome)
+        open_card(t, outcome)
+
+
+class Boss(ChanceStep):
+    """The boss under the castle deck: a pack on its own brings its own; a mixed castle
+    shuffles every boss in play (the Collector's Box adds more)."""
+
+    kind = "boss"
+
+    def outcomes(self, t: Table) -> list[tuple[str, float]]:
+        s = t.s
+        sets = castle.chapter_sets(s)
+        if sets != ["core"] and "core" not in sets:
+            return uniform(sorted(C.SUPPLEMENTS[p]["boss"] for p in sets))
+        extra = ["collector"] if castle.collector(s) else []
+        return uniform(C.in_sets(C.BOSSES, sets + extra))
+
+    def resolve(self, t: Table, p: dict, outcome: str) -> None:
+        open_card(t, outcome)

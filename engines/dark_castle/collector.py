@@ -1,0 +1,81 @@
+"""The Collector's Box (rulebook: "Collector's Box"), as a pack. Read against the rulebook:
+
+- Character flaws: before the prisoners are chosen one flaw is dealt face up onto each
+  character on offer (`deal`); a flaw goes with its character, used once like an item
+  (`party.tools`), never traded.
+- Death dice (`death_dice.py`): rolled instead of the per-player chapter dice at combats
+  marked for them; their shields and split faces are removed by results combined.
+- New start cards and more bosses are shuffled in (`opening.Start`, `chapters.Boss`, reading
+  `castle.collector`); the epilogue card is read when the game ends.
+- The Living Stone (`living_stone.py`): a relic in the item deck with its own die.
+"""
+
+from __future__ import annotations
+
+from engines.dark_castle import cards as C
+from engines.dark_castle import castle, combat
+from engines.dark_castle import death_dice as DD
+from engines.dark_castle import living_stone as LS
+from engines.dark_castle.rules import ChanceStep, Pack, Table, uniform
+
+
+class Deal(ChanceStep):
+    """One flaw dealt onto the next character on offer; the prisoners are chosen after."""
+
+    kind = "deal"
+
+    def outcomes(self, t: Table) -> list[tuple[str, float]]:
+        return uniform(sorted(set(C.FLAWS) - set(t.s.flaws.values())))
+
+    def resolve(self, t: Table, p: dict, outcome: str) -> None:
+        s = t.s
+        on_offer = castle.prisoners(s)
+        who = next(w for w in on_offer if w not in s.flaws)
+        s.flaws[who] = outcome
+        if all(w in s.flaws for w in on_offer):
+            t.say("Flaws are dealt: " + "; ".join(
+                f"{C.CHARACTERS[w]['title']}: {C.FLAWS[f]['name']}" for w, f in s.flaws.items()
+            ) + ".")  # fmt: skip
+            s.pending = {"kind": "pick"}
+        else:
+            s.pending = {"kind": "deal"}
+
+    def prompt(self, t: Table) -> str:
+        return "The flaws are dealt onto the prisoners..."
+
+
+class DeathDice(ChanceStep):
+    """The death dice rolled into the enemy's row at combat set-up."""
+
+    kind = "death"
+
+    def outcomes(self, t: Table) -> list[tuple[str, float]]:
+        return DD.outcomes(t.s.pending["n"])
+
+    def resolve(self, t: Table, p: dict, outcome: str) -> None:
+        DD.add_rolled(t, outcome)
+        combat.ready(t)
+
+
+def deal_flaws_first(t: Table) -> None:
+    if castle.collector(t.s):
+        t.s.pending = {"kind": "deal"}
+
+
+def death_dice(t: Table, card: dict, step: dict) -> str | None:
+    return "death" if castle.collector(t.s) and DD.marked(card, step) else None
+
+
+def epilogue(t: Table) -> None:
+    if castle.collector(t.s):
+        t.say("Epilogue: " + C.EPILOGUES["collector"][t.s.outcome], kind="epilogue")
+
+
+PACK = Pack(
+    name="collector",
+    steps=(Deal(), DeathDice(), LS.StoneRoll(), LS.Crush()),
+    dice={"death": DD.DEATH_DIE, "stone": LS.STONE_DIE},
+    on_setup=deal_flaws_first,
+    combat_dice=death_dice,
+    on_end=epilogue,
+)

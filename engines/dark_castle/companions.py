@@ -1,0 +1,106 @@
+"""Companions (rulebook: "Adventure Pack 2", Event Cards and Companions).
+
+A companion enters when its event card is drawn from the item deck, and sits in `chars`
+after the prisoners (seat -1: any player acts for it). At most one at a time: another event
+card is discarded and replaced by a fresh draw (so of several drawn at once only the first
+applies). Companions are "players" for every effect, except the dice rolled per player at
+combat set-up where a combat is marked `prisoners_only`. Curses and plague have no effect on
+them; a spirit takes no damage (`party.immune`); their HP cap is their own (`party.cap`).
+At 0 HP a companion leaves; the game goes on. Its die has a special face: in a chapter's
+combat its special ability applies, against a boss it only blocks, outside combat it counts
+as a double of the trait asked (`trials.face_for_test`).
+"""
+
+from __future__ import annotations
+
+from engines.dark_castle import cards as C
+from engines.dark_castle import effects as fx
+from engines.dark_castle import party as P
+from engines.dark_castle.rules import Drawn, Table
+from engines.dark_castle.state import DarkCastleState, new_character
+
+
+def join(t: Table, k: int, card_id: str) -> Drawn:
+    """An event card drawn (by k, to no matter): its companion joins, unless one is with the
+    party already; then the card is discarded and another drawn in its place."""
+    s = t.s
+    card = C.ITEMS[card_id]
+    comp = C.COMPANIONS[card["companion"]]
+    if P.companion_index(s) is not None:
+        t.say(f"{card['name']}: a companion is already with you, so the card is discarded and "
+              "another drawn in its place.")  # fmt: skip
+        return Drawn(again=1)
+    s.chars.append(new_character(comp["id"], -1, comp["hp"]))
+    t.say(f"{card['name']}: {comp['text']} {comp['title']} joins the party ({comp['hp']} HP; "
+          f"{comp['trait']})", kind="companion")  # fmt: skip
+    return Drawn()
+
+
+def leave(t: Table) -> None:
+    """A companion at 0 HP leaves the party (its item goes with it); the game goes on.
+    Whatever pointed at it (a YOU, a test it was taking, its place in a fight) lapses."""
+    s = t.s
+    k = P.companion_index(s)
+    if k is None or s.chars[k]["hp"] > 0:
+        return
+    t.say(f"{P.name(s, k)} falls and leaves the party. The escape goes on.", kind="companion")
+    s.chars.pop(k)
+    if s.turner == k:
+        s.turner = -2  # nobody: YOU effects of this chapter find no one
+    kept = []
+    for frame in s.frames:
+        if frame.get("ctx") == k:
+            if frame["k"] == "test":  # the test it was taking lapses
+                continue
+            frame["ctx"] = -2  # "it" of this branch is nobody now
+        if k in frame.get("queue", []):
+            frame["queue"].remove(k)
+        kept.append(frame)
+    s.frames = kept
+    cb = s.combat
+    if cb:
+        for key in ("fighters", "queue", "done", "blocked", "wounded", "turned"):
+            if k in cb.get(key, []):
+                cb[key].remove(k)
+        cb["rolls"].pop(str(k), None)
+        if cb["rester"] == k:
+            cb["rester"] = -1
+
+
+def special_face(t: Table, k: int) -> None:
+    """A companion resolves its special face in combat: against a boss it only blocks; in
+    a chapter's combat its special ability applies."""
+    s = t.s
+    cb = s.combat
+    comp = P.companion(s, k)
+    card = C.ALL_CARDS.get(s.card, {})
+    if card.get("kind") == "boss" or not comp:
+        cb["blocked"].append(k)
+        t.say(f"{P.name(s, k)} rolls the special face: against a boss it only blocks.",
+              kind="attack")  # fmt: skip
+        return
+    special = comp["special"]
+    t.say(f"{P.name(s, k)}: {special['name']}! {special['text']}", kind="attack")
+    if special["k"] == "chill":
+        for j in cb["fighters"]:
+            if j not in cb["blocked"]:
+                cb["blocked"].append(j)
+    elif special["k"] == "sunder":
+        for x in C.TRAITS:
+            if x in cb["row"]:
+                cb["row"].remove(x)
+    elif special["k"] == "rally":
+        for j in range(len(s.chars)):
+            if not P.companion(s, j):
+                fx.heal(t, j, 1)
+        cb["blocked"].append(k)
+
+
+def view(s: DarkCastleState, k: int) -> dict | None:
+    """A companion's card in a character's view (None for a prisoner)."""
+    comp = P.companion(s, k)
+    if not comp:
+        return None
+    special = comp["special"]
+    return {"trait": comp["trait"], "special": f"{special['name']}: {special['text']}",
+            "immune": bool(comp.get("immune")), "carries": comp.get("carries", 0)}  # fmt: skip

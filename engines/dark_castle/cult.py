@@ -1,0 +1,80 @@
+"""Cult of the Death Knight (rulebook: "Adventure Pack 1"): curses in the item deck, Marked
+for Death and the cult die. Read against the rulebook:
+
+- Curses lurk in the item deck, so the group names who draws each card (`items.Drawer`). A
+  curse drawn affects its drawer: it sits beside their character (no hand), and stays unless
+  its card says when it lifts (`cards.CURSE_KEYS`): at once, when its holder rests, or when
+  the party wins a combat. A curse may hurt at once (`now`), drink HP whenever a chapter is
+  turned (`drain`), add to every enemy blow (`frail`), or stop doubles from blocking
+  (`noblock`; `party.blocks_with_double`). Companions may be cursed, to no effect.
+- Marked for Death (`marked`): cultist enemies and cultist chapter damage hurt its holder 1 HP
+  more (`combat.defend`, `chapters.damage`), the holder may not rest (`combat.resters`), and
+  below half the starting HP the cult die replaces their own (`party.cult_die`). Its black
+  faces join the enemy's row (`combat.rolled`); a prisoner on it rolls and resolves first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engines.dark_castle import cards as C
+from engines.dark_castle import effects as fx
+from engines.dark_castle import party as P
+from engines.dark_castle.rules import Drawn, Pack, Table
+
+
+def draw_curse(t: Table, k: int, curse_id: str) -> Drawn:
+    """A curse drawn by character k sits beside them (not an item, no hand) and stays
+    unless the card says otherwise."""
+    s = t.s
+    card = C.ITEMS[curse_id]
+    curse = card["curse"]
+    t.say(f"A curse! {P.name(s, k)} draws {card['name']}: {card['text']}", kind="curse")
+    if P.companion(s, k):  # a companion may be cursed, to no effect
+        t.say(f"It has no hold on {P.name(s, k)}: the curse is discarded.")
+        return Drawn()
+    s.chars[k].setdefault("curses", []).append(curse_id)
+    if curse.get("now"):
+        fx.hurt(t, k, curse["now"])
+        fx.check_death(t)
+    if curse.get("lift") == "now":
+        s.chars[k]["curses"].remove(curse_id)
+    if curse.get("marked") and P.cult_die(s, k):
+        t.say(f"{P.name(s, k)} is below half health: the cult die takes over.")
+    return Drawn()
+
+
+def lift(t: Table, when: str, who: Sequence[int]) -> None:
+    """Curses that lift at this moment ("rest", "combat") leave their holders."""
+    s = t.s
+    for k in who:
+        for curse_id in list(s.chars[k].get("curses", [])):
+            if C.ITEMS[curse_id]["curse"].get("lift") == when:
+                s.chars[k]["curses"].remove(curse_id)
+                name = C.ITEMS[curse_id]["name"]
+                t.say(f"The curse {name} lifts from {P.name(s, k)}.")
+
+
+def drain(t: Table) -> None:
+    """Whenever a chapter is turned, a draining curse drinks from its holder."""
+    s = t.s
+    for j in range(len(s.chars)):
+        n = sum(c.get("drain", 0) for c in P.curses(s, j))
+        if n:
+            t.say(f"A curse drinks from {P.name(s, j)}.")
+            fx.hurt(t, j, n)
+
+
+def cult_die(t: Table, k: int) -> Sequence[str] | None:
+    return t.rules.dice["cult"] if P.cult_die(t.s, k) else None
+
+
+PACK = Pack(
+    name="cult",
+    item_cards={"curse": draw_curse},
+    dice={"cult": C.CULT_DIE},
+    die=cult_die,
+    on_turn=drain,
+    on_rest=lambda t, k: lift(t, "rest", [k]),
+    on_victory=lambda t: lift(t, "combat", range(len(t.s.chars))),
+)

@@ -1,0 +1,125 @@
+"""The public effects interface: what any card, item, combat or pack does to the party.
+
+Every rule that hurts, heals, checks for a death, passes plague, draws item cards or asks for
+a die roll calls these, so each effect has one owner, and the packs' moments (a companion
+leaving at 0 HP, the Collector's epilogue, the Spell Book replacing a roll) join in here.
+"""
+
+from __future__ import annotations
+
+from engines.dark_castle import cards as C
+from engines.dark_castle import castle
+from engines.dark_castle import explain as X
+from engines.dark_castle import party as P
+from engines.dark_castle.rules import Table
+
+
+def hurt(t: Table, k: int, n: int) -> None:
+    """Character k loses n HP (never below 0; the death check is the caller's, once all the
+    blows of a moment have landed)."""
+    s = t.s
+    if n <= 0:
+        return
+    if P.immune(s, k):
+        t.say(f"{P.name(s, k)} is untouched: no blow can harm a spirit.")
+        return
+    char = s.chars[k]
+    before = P.cult_die(s, k)
+    char["hp"] = max(0, char["hp"] - n)
+    t.say(f"{P.name(s, k)} loses {n} HP ({char['hp']} left).", kind="damage")
+    if char["hp"] > 0 and not before and P.cult_die(s, k):
+        t.say(f"{P.name(s, k)} falls below half health and yields to the cult: the cult die "
+              "replaces theirs.")  # fmt: skip
+
+
+def heal(t: Table, k: int, n: int) -> int:
+    """Never above the start (a companion's own); returns the HP gained. A marked prisoner
+    back at half health takes their own die back: the cult die is worked out from HP."""
+    char = t.s.chars[k]
+    before = char["hp"]
+    char["hp"] = min(P.cap(t.s, k), char["hp"] + n)
+    return char["hp"] - before
+
+
+def check_death(t: Table) -> None:
+    """Anyone at 0 HP ends the escape (after the packs' own look: a companion leaves)."""
+    s = t.s
+    t.rules.before_death_check(t)
+    dead = [k for k, c in enumerate(s.chars) if c["hp"] <= 0]
+    if dead and not s.outcome:
+        s.outcome = "lost"
+        s.pending = None
+        who = " and ".join(P.name(s, k) for k in dead)
+        t.say(f"{who} dies. The castle keeps its prisoners: the escape has failed.")
+        t.rules.ended(t)
+
+
+def gain_plague(t: Table, k: int, n: int, rolled: bool = False) -> None:
+    """Pack 3: plague only grows by rolls and cards; each threshold reached costs HP at once,
+    even mid-combat. Companions roll for plague, to no effect."""
+    s = t.s
+    char = s.chars[k]
+    if P.companion(s, k):
+        t.say(f"{P.name(s, k)} shrugs off the plague: a companion is unaffected.")
+        return
+    before = char.get("plague", 0)
+    char["plague"] = before + n
+    how = f"rolls {n} on the plague die" if rolled else f"gains {n} plague"
+    t.say(f"{P.name(s, k)} {how} ({char['plague']} plague).", kind="plague")
+    for threshold, loss in C.PLAGUE_THRESHOLDS:
+        if before < threshold <= char["plague"]:
+            t.say(f"{P.name(s, k)} reaches plague {threshold}.")
+            hurt(t, k, loss)
+    check_death(t)
+
+
+def cure(t: Table, k: int, n: int) -> None:
+    char = t.s.chars[k]
+    lost = min(n, char.get("plague", 0))
+    char["plague"] = char.get("plague", 0) - lost
+    if lost:
+        t.say(f"{P.name(t.s, k)} loses {lost} plague ({char['plague']} left).")
+
+
+def draw(t: Table, n: int, tainted: bool = False) -> None:
+    """Draw n item cards (tainted: the loot of a carrier, passing plague when taken). Where
+    curses or plague cards lurk in the deck, the group first names who draws each."""
+    s = t.s
+    if n > 0 and castle.deck(s):
+        kind = "drawer" if castle.curses_in_play(s) else "item"
+        s.pending = {"kind": kind, "n": n}
+        if tainted:
+            s.pending["tainted"] = True
+
+
+def discard_pool(t: Table) -> None:
+    """Items nobody took are left behind when the party moves on."""
+    s = t.s
+    if s.pool:
+        names = ", ".join(C.ITEMS[i]["name"] for i in s.pool)
+        t.say(f"Left behind: {names}.")
+        s.pool = []
+    s.tainted = []
+
+
+def spend_tag(t: Table, tag: str) -> None:
+    """Use up one item with the tag; where the party has several, it chooses which."""
+    s = t.s
+    found = [
+        (k, item)
+        for k, c in enumerate(s.chars)
+        for item in c["items"]
+        if tag in C.ITEMS[item].get("tags", [])
+    ]
+    if len(found) > 1:
+        s.pending = {"kind": "discard", "char": found[0][0], "party": True, "tag": tag}
+        return
+    for k, item in found:
+        s.chars[k]["items"].remove(item)
+        t.say(f"{P.name(s, k)} gives up {X.the(item)}.")
+
+
+def roll(t: Table, k: int, why: str) -> dict:
+    """The pending roll of character k's die for a test, a group test or combat, unless a
+    pack offers something else first (the Spell Book: cast instead)."""
+    return t.rules.roll(t, k, why) or {"kind": "roll", "char": k, "for": why}

@@ -1,0 +1,244 @@
+"""Item cards (rulebook, "Item Cards"): drawing them, using them, discarding them.
+
+Drawing: where curses or plague cards lurk in the deck (Packs 1 and 3) the group first names
+who draws each card (`drawer`); a card of a kind a pack brings (a curse, a plague card, a
+companion's event) does what that pack registered; any other item goes on the table to be
+shared out (`camp.py`). Using: an item helps when it can (`usable`); healing and curing are
+the same everywhere, every other effect is the business of the step being played (a re-roll
+in a test, a strike in combat: `Step.use_effect`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from engines.contract import Seat
+from engines.dark_castle import cards as C
+from engines.dark_castle import castle
+from engines.dark_castle import effects as fx
+from engines.dark_castle import explain as X
+from engines.dark_castle import party as P
+from engines.dark_castle.rules import ChanceStep, Drawn, Step, Table, uniform
+
+Helps = Callable[[Table, int, dict], bool]  # does this effect help character k now?
+VERBS = ("take", "drop", "use", "discard")  # the item moves, labelled alike in every step
+
+
+def usable(t: Table, k: int, when: str, helps: Helps | None = None) -> list[str]:
+    """Items (and an unused flaw) character k can use now: in camp (between chapters,
+    sharing), while choosing, in a test or in combat. Healing and curing help anywhere but a
+    test; any other effect only where `helps` says so."""
+    s = t.s
+    char = s.chars[k]
+    out = []
+    for item_id in P.tools(s, k):
+        if item_id in char["spent"]:
+            continue
+        for effect in C.TOOLS[item_id].get("effects", []):
+            kind = effect["k"]
+            if kind == "cure":
+                ok = char.get("plague", 0) > 0 and when in ("camp", "combat", "choice")
+            elif kind == "heal":
+                # In camp the item can still change hands; elsewhere it heals its holder.
+                who = range(len(s.chars)) if when == "camp" or effect.get("all") else [k]
+                ok = any(s.chars[j]["hp"] < P.cap(s, j) for j in who) and when in (
+                    "camp",
+                    "combat",
+                    "choice",
+                )
+            else:
+                ok = helps is not None and helps(t, k, effect)
+            if ok:
+                out.append(item_id)
+                break
+    return out
+
+
+def uses(t: Table, k: int, when: str, helps: Helps | None = None) -> list[str]:
+    """`use` actions of character k: a healing item names whom it heals when that is not
+    its holder (in camp, where items may change hands anyway), and is offered only for
+    someone it can heal."""
+    s = t.s
+    out = []
+    for item_id in usable(t, k, when, helps):
+        heal = C.has_effect(item_id, "heal")
+        cure = C.has_effect(item_id, "cure") and s.chars[k].get("plague", 0) > 0
+        if heal and not heal.get("all"):
+            if s.chars[k]["hp"] < P.cap(s, k) or cure:
+                out.append(f"use {item_id}")
+            if when == "camp" and item_id in s.chars[k]["items"]:  # a flaw is not passed on
+                out += [
+                    f"use {item_id} {c['who']}"
+                    for j, c in enumerate(s.chars)
+                    if j != k and c["hp"] < P.cap(s, j)
+                ]
+        else:
+            out.append(f"use {item_id}")
+    return out
+
+
+def use_action(t: Table, args: list[str]) -> None:
+    """`use <item>` or `use <item> <whom it heals>`."""
+    use(t, args[0], target=P.index(t.s, args[1]) if len(args) > 1 else None)
+
+
+def use(t: Table, item_id: str, target: int | None = None) -> None:
+    """Use an item or a flaw: it is spent as its card says, heals or cures, and its other
+    effects are what the pending step makes of them."""
+    s = t.s
+    k = next(k for k in range(len(s.chars)) if item_id in P.tools(s, k))
+    item = C.TOOLS[item_id]
+    char = s.chars[k]
+    on = f" on {P.name(s, target)}" if target is not None else ""
+    what = "flaw" if item_id in C.FLAWS else "item"
+    t.say(f"{P.name(s, k)} uses the {what} {item['name']}{on}.")
+    step = t.step
+    if item_id in C.FLAWS:
+        char["flaw_used"] = True
+    elif item.get("uses") == "discard":
+        char["items"].remove(item_id)
+    elif item.get("uses") == "chapter":
+        char["spent"].append(item_id)
+    for effect in item.get("effects", []):
+        kind = effect["k"]
+        if kind == "heal":
+            targets = (
+                range(len(s.chars)) if effect.get("all") else [k if target is None else target]
+            )
+            for j in targets:
+                gained = fx.heal(t, j, effect["n"])
+                t.say(f"{P.name(s, j)} gains {gained} HP.")
+            continue
+        if kind == "cure":
+            fx.cure(t, k if target is None else target, effect["n"])
+            continue
+        if step is not None and step.use_effect(t, k, effect):
+            return
+
+
+def describe(action: str) -> str | None:
+    """The label of an item move in any step: take, drop, use or discard, with the card's
+    text."""
+    verb, *args = action.split()
+    if verb in VERBS and args and args[0] in C.TOOLS:
+        item = C.TOOLS[args[0]]
+        to = " on the" if verb == "use" else " to the"
+        rest = f"{to} {args[1].title()}" if len(args) > 1 else ""
+        return f"{verb.title()} {item['name']}{rest}: {item['text']}"[:100]
+    return None
+
+
+def healthiest(t: Table) -> str:
+    """Who a timer sends: the character with the most HP (the first of equals)."""
+    best = max(range(len(t.s.chars)), key=lambda k: (t.s.chars[k]["hp"], -k))
+    return t.s.chars[best]["who"]
+
+
+# ----- the steps: who draws, the card drawn, an item discarded ----------------------------
+class Drawer(Step):
+    """Packs 1 and 3: before each card is drawn the group names who draws it."""
+
+    kind = "drawer"
+    labels = ("draw",)
+
+    def legal(self, t: Table, seat: Seat) -> list[str]:
+        return [f"draw {c['who']}" for c in t.s.chars]
+
+    def apply(self, t: Table, seat: Seat, action: str) -> None:
+        s, p = t.s, t.s.pending
+        k = P.index(s, action.split()[1])
+        s.pending = {"kind": "item", "n": p["n"], "by": k}
+        if p.get("tainted"):
+            s.pending["tainted"] = True
+        t.say(f"{P.name(s, k)} draws the next item card.")
+
+    def prompt(self, t: Table) -> str:
+        lurking = " and ".join(
+            cards for cards, pack in (("curses", "cult"), ("plague cards", "plague"))
+            if t.s.opts.get(pack) == "on"
+        )  # fmt: skip
+        return (f"Who draws the next item card ({t.s.pending['n']} to draw)? "
+                f"{lurking.capitalize()} lurk in the deck: draw <prisoner>.")  # fmt: skip
+
+    def default(self, t: Table, seat: Seat, legal: list[str]) -> str | None:
+        return f"draw {healthiest(t)}"
+
+    def describe(self, t: Table, action: str) -> str | None:
+        verb, *args = action.split()
+        if verb == "draw" and args:
+            return f"Draw: {C.CHARACTERS.get(args[0], {}).get('title', args[0])}"
+        return None
+
+
+class ItemDraw(ChanceStep):
+    """One card off the item deck (the discard pile reshuffled once the deck is spent)."""
+
+    kind = "item"
+
+    def outcomes(self, t: Table) -> list[tuple[str, float]]:
+        return uniform(castle.deck(t.s))
+
+    def resolve(self, t: Table, p: dict, outcome: str) -> None:
+        s = t.s
+        if outcome in s.dealt:  # the deck ran out: the discard pile became the deck
+            s.dealt = sorted(castle.held(s))
+            t.say("The item deck is spent: the discard pile is shuffled anew.")
+        s.dealt.append(outcome)
+        special = t.rules.item_cards.get(C.ITEMS[outcome].get("kind", ""))
+        if special is not None:
+            drawn = special(t, p.get("by", -1), outcome)
+        else:
+            drawn = Drawn()
+            s.pool.append(outcome)
+            if p.get("tainted"):
+                s.tainted.append(outcome)
+            t.say(f"Item drawn: {C.ITEMS[outcome]['name']}.")
+        if s.outcome:
+            return
+        more = p["n"] - 1 + drawn.again
+        if more > 0 and castle.deck(s):
+            fx.draw(t, more, tainted=p.get("tainted", False))
+        elif s.pool:
+            s.pending = {"kind": "share"}
+        if drawn.then is not None:
+            s.pending = {**drawn.then, "after": s.pending}
+
+
+class Discard(Step):
+    """A card takes an item: its holder chooses which (or the group, from anyone's; or which
+    of several items with the tag a choice uses up)."""
+
+    kind = "discard"
+
+    def to_act(self, t: Table) -> list[Seat]:
+        p = t.s.pending
+        if p.get("party"):
+            return t.everyone()
+        seat = t.s.chars[p["char"]]["seat"]
+        return [seat] if seat >= 0 else t.everyone()  # a companion: anyone
+
+    def legal(self, t: Table, seat: Seat) -> list[str]:
+        s, p = t.s, t.s.pending
+        holders = range(len(s.chars)) if p.get("party") else [p["char"]]
+        tag = p.get("tag")
+        return [
+            f"discard {i}"
+            for k in holders
+            for i in s.chars[k]["items"]
+            if not tag or tag in C.ITEMS[i].get("tags", [])
+        ]
+
+    def apply(self, t: Table, seat: Seat, action: str) -> None:
+        s = t.s
+        item = action.split()[1]
+        k = P.holder(s, item)
+        s.chars[k]["items"].remove(item)
+        lost = "gives up" if s.pending.get("tag") else "loses"
+        t.say(f"{P.name(s, k)} {lost} {X.the(item)}.")
+        s.pending = None
+
+    def prompt(self, t: Table) -> str:
+        p = t.s.pending
+        if p.get("tag"):
+            return f"Which {p['tag']} is used up? discard <item>."
+        return f"{P.name(t.s, p['char'])} must discard an item: discard <item>."

@@ -1,0 +1,59 @@
+"""Setting up (rulebook, "Choose Characters", "Set Health Points"): each player picks a
+prisoner (a solo player two), everyone starts on the party size's HP, and the start card is
+turned."""
+
+from __future__ import annotations
+
+from engines.contract import Seat
+from engines.dark_castle import cards as C
+from engines.dark_castle import castle, chapters
+from engines.dark_castle.rules import ChanceStep, Step, Table, uniform
+
+
+class Pick(Step):
+    kind = "pick"
+    labels = ("pick",)
+
+    def to_act(self, t: Table) -> list[Seat]:
+        return sorted({c["seat"] for c in t.s.chars if not c["who"]})
+
+    def legal(self, t: Table, seat: Seat) -> list[str]:
+        taken = {c["who"] for c in t.s.chars}
+        return [f"pick {w}" for w in castle.prisoners(t.s) if w not in taken]
+
+    def apply(self, t: Table, seat: Seat, action: str) -> None:
+        s = t.s
+        who = action.split()[1]
+        k = next(k for k, c in enumerate(s.chars) if c["seat"] == seat and not c["who"])
+        s.chars[k]["who"] = who
+        if who in s.flaws:  # the flaw dealt onto this character (Collector's Box)
+            s.chars[k]["flaw"] = s.flaws[who]
+        t.say(f"{s.names[seat]} will escape as {C.CHARACTERS[who]['title']}.")
+        if all(c["who"] for c in s.chars):
+            for c in s.chars:
+                c["hp"] = s.hp_start
+            s.pending = {"kind": "start"}
+
+    def prompt(self, t: Table) -> str:
+        names = castle.prisoners(t.s)
+        return f"Choose your prisoners: pick {', '.join(names[:-1])} or {names[-1]}."
+
+    def describe(self, t: Table, action: str) -> str | None:
+        verb, *args = action.split()
+        if verb == "pick" and args:
+            return f"Pick: {C.CHARACTERS.get(args[0], {}).get('title', args[0])}"
+        return None
+
+
+class Start(ChanceStep):
+    """The start card on top of the castle deck (the Collector's Box shuffles in its own)."""
+
+    kind = "start"
+
+    def outcomes(self, t: Table) -> list[tuple[str, float]]:
+        sets = ["core", "collector"][: 1 + castle.collector(t.s)]
+        return uniform(C.in_sets(C.STARTS, sets))
+
+    def resolve(self, t: Table, p: dict, outcome: str) -> None:
+        t.s.start = outcome
+        chapters.open_card(t, outcome)

@@ -1,0 +1,168 @@
+"""Blight of the Plague Lord (rulebook: "Adventure Pack 3"): plague, carriers and the
+knapsack. Read against the rulebook:
+
+- Plague cards lurk in the item deck (the group names who draws each card): one hits its
+  drawer (HP, plague, a roll for plague), then is discarded.
+- Roll for plague: the plague die (`cards.PLAGUE_DIE`, never re-rolled), its number added to
+  the roller's plague; each threshold reached costs HP at once (`effects.gain_plague`).
+  Chapters roll for it or give it (script verbs `plague`, `cure`).
+- Carriers: a fighter hit by a carrier gains 1 plague, unless they blocked or wear a mask
+  (`combat.defend`); a clean character taking an item from a carrier (the loot of a carrier,
+  or a carrier's dropped item) rolls for plague.
+- The knapsack holds two more items, out of reach during a chapter: between chapters its
+  owner stows (`stow <item>`) and takes out (`unstow <item>`) items. Its contents go with it.
+- Three prisoners with split doubles join the characters on offer (`cards.CHARACTERS`).
+"""
+
+from __future__ import annotations
+
+from engines.dark_castle import cards as C
+from engines.dark_castle import chapters
+from engines.dark_castle import effects as fx
+from engines.dark_castle import explain as X
+from engines.dark_castle import party as P
+from engines.dark_castle.rules import Camp, ChanceStep, Drawn, Pack, Table
+
+
+def draw_plague_card(t: Table, k: int, card_id: str) -> Drawn:
+    """A plague card hits whoever drew it, then is discarded; it may make them roll."""
+    s = t.s
+    card = C.ITEMS[card_id]
+    effect = card["plague"]
+    t.say(f"Plague! {P.name(s, k)} draws {card['name']}: {card['text']}", kind="plague")
+    roll = Drawn(then={"kind": "plague", "char": k})
+    if P.companion(s, k):  # it still rolls if the card says so, to no effect
+        t.say(f"It has no hold on {P.name(s, k)}: a companion is unaffected.")
+        return roll if effect.get("roll") else Drawn()
+    if effect.get("hurt"):
+        fx.hurt(t, k, effect["hurt"])
+        fx.check_death(t)
+    if effect.get("gain") and not s.outcome:
+        fx.gain_plague(t, k, effect["gain"])
+    return roll if effect.get("roll") and not s.outcome else Drawn()
+
+
+# ----- the script verbs: roll for plague, gain or lose it ---------------------------------
+def plague(t: Table, step: dict, card: str, path: list, ctx: int) -> None:
+    targets = chapters.targets(t.s, step.get("who", "you"), ctx)
+    if "n" in step:
+        for k in targets:
+            fx.gain_plague(t, k, step["n"])
+    else:  # each target rolls in turn
+        t.s.frames.append({"k": "proll", "card": card, "path": path, "ctx": ctx,
+                           "queue": targets})  # fmt: skip
+
+
+def cure(t: Table, step: dict, card: str, path: list, ctx: int) -> None:
+    for k in chapters.targets(t.s, step.get("who", "you"), ctx):
+        fx.cure(t, k, step.get("n", 1))
+
+
+def rolls_frame(t: Table, frame: dict) -> None:
+    """A chapter's queue of plague rolls: the next roller, until nobody is left."""
+    if frame["queue"]:
+        t.s.pending = {"kind": "plague", "char": frame["queue"][0], "frame": True}
+    else:
+        t.s.frames.pop()
+
+
+class PlagueRoll(ChanceStep):
+    """The plague die, for a chapter's queue or a card or a carrier's item; then whatever
+    was pending before goes on."""
+
+    kind = "plague"
+
+    def outcomes(self, t: Table) -> list[tuple[str, float]]:
+        return C.die_outcomes(t.rules.dice["plague"])
+
+    def resolve(self, t: Table, p: dict, outcome: str) -> None:
+        if p.get("frame"):
+            t.s.frames[-1]["queue"].pop(0)
+        fx.gain_plague(t, p["char"], int(outcome), rolled=True)
+        if not t.s.outcome:
+            t.s.pending = p.get("after")
+
+
+# ----- carriers' items ----------------------------------------------------------------
+def taken(t: Table, k: int, item: str) -> None:
+    """An item from a carrier: a clean taker rolls for plague."""
+    s = t.s
+    if item in s.tainted:
+        s.tainted.remove(item)
+        if not s.chars[k].get("plague", 0):
+            t.say(f"It came from a carrier: {P.name(s, k)} rolls for plague.")
+            s.pending = {"kind": "plague", "char": k, "after": s.pending}
+
+
+def dropped(t: Table, k: int, items: list[str]) -> None:
+    """A knapsack put down takes its contents with it; a carrier's items carry plague."""
+    char = t.s.chars[k]
+    if C.has_effect(items[0], "knapsack"):
+        items += char.get("stored", [])
+        char["stored"] = []
+    if char.get("plague", 0):
+        t.s.tainted += items
+
+
+# ----- the knapsack -------------------------------------------------------------------
+class Knapsack(Camp):
+    """Between chapters the knapsack's owner rearranges it: `stow` an item from the hands,
+    `unstow` one back into free hands."""
+
+    verbs = ("stow", "unstow")
+
+    def moves(self, t: Table, k: int) -> list[str]:
+        char = t.s.chars[k]
+        sack = next((C.has_effect(i, "knapsack") for i in char["items"]), None)
+        if not sack:
+            return []
+        stored = char.get("stored", [])
+        out = []
+        if len(stored) < sack.get("n", 2):
+            out += [f"stow {i}" for i in char["items"] if not C.has_effect(i, "knapsack")]
+        out += [f"unstow {i}" for i in stored if P.fits(t.s, k, i)]
+        return out
+
+    def apply(self, t: Table, verb: str, args: list[str]) -> None:
+        s = t.s
+        item = args[0]
+        if verb == "stow":
+            k = P.holder(s, item)
+            s.chars[k]["items"].remove(item)
+            s.chars[k].setdefault("stored", []).append(item)
+            t.say(f"{P.name(s, k)} stows {X.the(item)}.")
+        else:
+            k = next(k for k, c in enumerate(s.chars) if item in c.get("stored", []))
+            s.chars[k]["stored"].remove(item)
+            s.chars[k]["items"].append(item)
+            t.say(f"{P.name(s, k)} takes out {X.the(item)}.")
+
+    def describe(self, t: Table, action: str) -> str | None:
+        verb, *args = action.split()
+        if verb in self.verbs and args and args[0] in C.ITEMS:
+            where = "into the knapsack" if verb == "stow" else "out of the knapsack"
+            return f"Put {X.the(args[0])} {where}"
+        return None
+
+
+def check_knapsacks(t: Table) -> None:
+    """Items stored in a knapsack that has gone (lost, discarded) go with it."""
+    for k, char in enumerate(t.s.chars):
+        if char.get("stored") and not any(C.has_effect(i, "knapsack") for i in char["items"]):
+            names = ", ".join(C.ITEMS[i]["name"] for i in char["stored"])
+            char["stored"] = []
+            t.say(f"With the knapsack {P.name(t.s, k)} loses: {names}.")
+
+
+PACK = Pack(
+    name="plague",
+    steps=(PlagueRoll(),),
+    card_steps={"plague": plague, "cure": cure},
+    frames={"proll": rolls_frame},
+    item_cards={"plague": draw_plague_card},
+    dice={"plague": C.PLAGUE_DIE},
+    camp=Knapsack(),
+    on_take=taken,
+    on_drop=dropped,
+    after_action=check_knapsacks,
+)

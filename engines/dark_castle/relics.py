@@ -1,0 +1,299 @@
+"""The relics of Pack 2 (rulebook: "Ritual Chalice" and "Spell Book").
+
+- The Ritual Chalice: between chapters, a recipient is named (`rite cook`), donors pledge HP
+  (`give smith 3`; never below 1 HP, never more in all than the recipient lacks), and
+  `drink` pays the pledges and heals the recipient by the sum; the chalice is discarded.
+  `stop` calls the ritual off.
+- The Spell Book: whoever holds it, whenever they would roll their own die, may `cast` a
+  spell whose requirement is met instead (`roll` declines); the spell die decides
+  (`cards.SPELLS`, `cards.SPELL_DIE`). The cast takes the place of the roll: in a test it
+  counts as nothing unless Second Sight made it count; in combat the caster makes no attack
+  this round.
+"""
+
+from __future__ import annotations
+
+from engines.contract import Seat
+from engines.dark_castle import cards as C
+from engines.dark_castle import chapters, combat, trials
+from engines.dark_castle import effects as fx
+from engines.dark_castle import party as P
+from engines.dark_castle.rules import Camp, ChanceStep, Step, Table
+from engines.dark_castle.state import DarkCastleState
+
+
+def holders(s: DarkCastleState) -> dict:
+    """Who holds each relic (the view's `relics`; a ritual or a cast under way adds itself)."""
+    out: dict = {}
+    for c in s.chars:
+        for i in c["items"]:
+            for effect in ("chalice", "spellbook"):
+                if C.has_effect(i, effect):
+                    out[effect] = c["who"]
+    return out
+
+
+def _title(who: str) -> str:
+    return C.CHARACTERS.get(who, {}).get("title", who)
+
+
+# ----- the Ritual Chalice -----------------------------------------------------------------
+def chalice_holder(s: DarkCastleState) -> int | None:
+    return next(
+        (k for k, c in enumerate(s.chars) if any(C.has_effect(i, "chalice") for i in c["items"])),
+        None,
+    )
+
+
+class Rite(Camp):
+    """Between chapters: name the ritual's recipient (anyone wounded who can heal, while
+    someone else has HP to give)."""
+
+    verbs = ("rite",)
+
+    def party_moves(self, t: Table, seat: Seat) -> list[str]:
+        s = t.s
+        if chalice_holder(s) is None:
+            return []
+        donors = [k for k, c in enumerate(s.chars) if c["hp"] > 1 and not P.immune(s, k)]
+        return [
+            f"rite {c['who']}"
+            for k, c in enumerate(s.chars)
+            if c["hp"] < P.cap(s, k) and not P.immune(s, k) and set(donors) - {k}
+        ]
+
+    def apply(self, t: Table, verb: str, args: list[str]) -> None:
+        k = P.index(t.s, args[0])
+        t.s.pending = {"kind": "chalice", "to": k, "gifts": {}}
+        t.say(f"The blood ritual begins: {P.name(t.s, k)} will drink. Donors, pledge your HP "
+              "(give <prisoner> <HP>), then drink.")  # fmt: skip
+
+    def describe(self, t: Table, action: str) -> str | None:
+        verb, *args = action.split()
+        if verb == "rite" and args:
+            return f"Blood ritual: {_title(args[0])} drinks (Ritual Chalice)"
+        return None
+
+
+class Chalice(Step):
+    """The ritual under way: each donor pledges for themself (any player for a companion),
+    1 HP up to what keeps them at 1 HP, never more in all than the recipient lacks."""
+
+    kind = "chalice"
+    labels = ("give", "drink")
+
+    def room(self, t: Table) -> int:
+        p = t.s.pending
+        return P.cap(t.s, p["to"]) - t.s.chars[p["to"]]["hp"] - sum(p["gifts"].values())
+
+    def legal(self, t: Table, seat: Seat) -> list[str]:
+        s, p = t.s, t.s.pending
+        room = self.room(t)
+        out = []
+        for k in P.mine(s, seat):
+            char = s.chars[k]
+            if k == p["to"] or str(k) in p["gifts"] or P.immune(s, k):
+                continue
+            out += [f"give {char['who']} {n}" for n in range(1, min(char["hp"] - 1, room) + 1)]
+        if p["gifts"]:
+            out.append("drink")
+        return [*out, "stop"]
+
+    def apply(self, t: Table, seat: Seat, action: str) -> None:
+        s, p = t.s, t.s.pending
+        verb, *args = action.split()
+        if verb == "give":
+            k = P.index(s, args[0])
+            p["gifts"][str(k)] = int(args[1])
+            t.say(f"{P.name(s, k)} pledges {args[1]} HP to the chalice.")
+        elif verb == "stop":
+            t.say("The ritual is called off; nobody bleeds and the chalice is kept.")
+            s.pending = {"kind": "between"}
+        else:  # drink
+            total = 0
+            for key, n in p["gifts"].items():
+                donor = s.chars[int(key)]
+                donor["hp"] -= n
+                total += n
+                t.say(f"{P.name(s, int(key))} bleeds {n} HP into the chalice ({donor['hp']} "
+                      "left).")  # fmt: skip
+            gained = fx.heal(t, p["to"], total)
+            holder = chalice_holder(s)
+            cup = next(i for i in s.chars[holder]["items"] if C.has_effect(i, "chalice"))
+            s.chars[holder]["items"].remove(cup)
+            t.say(f"{P.name(s, p['to'])} drinks and gains {gained} HP. The chalice crumbles to "
+                  "rust and is discarded.")  # fmt: skip
+            s.pending = {"kind": "between"}
+
+    def prompt(self, t: Table) -> str:
+        return (f"The blood ritual for {P.name(t.s, t.s.pending['to'])}: give <donor> <HP> "
+                "(each keeps at least 1), then drink; or stop.")  # fmt: skip
+
+    def default(self, t: Table, seat: Seat, legal: list[str]) -> str | None:
+        return "stop" if "stop" in legal else None
+
+    def describe(self, t: Table, action: str) -> str | None:
+        verb, *args = action.split()
+        p = t.s.pending
+        if verb == "give" and len(args) == 2:
+            return f"{_title(args[0])} gives {args[1]} HP to the chalice"
+        if verb == "drink" and p and p.get("kind") == "chalice":
+            return f"Drink: gain {sum(p['gifts'].values())} HP, the chalice is discarded"
+        return None
+
+    def show(self, t: Table, view: dict) -> None:
+        s, p = t.s, t.s.pending
+        view["relics"]["ritual"] = {
+            "to": s.chars[p["to"]]["who"],
+            "gifts": {s.chars[int(j)]["who"]: n for j, n in p["gifts"].items()},
+            "lacks": P.cap(s, p["to"]) - s.chars[p["to"]]["hp"],
+        }
+
+
+# ----- the Spell Book ---------------------------------------------------------------------
+def book(s: DarkCastleState, k: int) -> str | None:
+    if P.cult_die(s, k):  # not the character's own die: no spell
+        return None
+    return next((i for i in s.chars[k]["items"] if C.has_effect(i, "spellbook")), None)
+
+
+def spells(s: DarkCastleState, k: int, why: str) -> list[str]:
+    """The spells whose requirement is met now."""
+    out = []
+    for name, spell in C.SPELLS.items():
+        need = spell["needs"]
+        if (
+            (need == "combat" and why == "combat")
+            or (need == "test" and why in ("test", "gtest"))
+            or (need == "wounded" and P.wounded(s))
+        ):
+            out.append(name)
+    return out
+
+
+def offer_spell(t: Table, k: int, why: str) -> dict | None:
+    """Before k rolls their own die: the choice to cast instead, when k holds the book."""
+    if book(t.s, k) and spells(t.s, k, why):
+        return {"kind": "cast", "char": k, "for": why}
+    return None
+
+
+def _casting(t: Table, view: dict) -> dict:
+    s, p = t.s, t.s.pending
+    casting = {"by": s.chars[p["char"]]["who"], "spell": p.get("spell", "")}
+    view["relics"]["casting"] = casting
+    return casting
+
+
+class Cast(Step):
+    """The Spell Book's holder is about to roll: roll as usual, or cast a spell instead."""
+
+    kind = "cast"
+    labels = ("cast", "roll")
+
+    def to_act(self, t: Table) -> list[Seat]:
+        seat = t.s.chars[t.s.pending["char"]]["seat"]
+        return [seat] if seat >= 0 else t.everyone()  # a companion: anyone
+
+    def legal(self, t: Table, seat: Seat) -> list[str]:
+        p = t.s.pending
+        return ["roll"] + [f"cast {x}" for x in spells(t.s, p["char"], p["for"])]
+
+    def apply(self, t: Table, seat: Seat, action: str) -> None:
+        s, p = t.s, t.s.pending
+        verb, *args = action.split()
+        k = p["char"]
+        if verb == "roll":
+            s.pending = {"kind": "roll", "char": k, "for": p["for"]}
+            return
+        spell = C.SPELLS[args[0]]
+        t.say(f"{P.name(s, k)} opens the Spell Book and casts {spell['name']}...")
+        s.pending = {"kind": "spell", "char": k, "for": p["for"], "spell": args[0]}
+
+    def prompt(self, t: Table) -> str:
+        return (f"{P.name(t.s, t.s.pending['char'])} holds the Spell Book: roll the die as "
+                "usual, or cast <spell> instead.")  # fmt: skip
+
+    def default(self, t: Table, seat: Seat, legal: list[str]) -> str | None:
+        return "roll" if "roll" in legal else None
+
+    def describe(self, t: Table, action: str) -> str | None:
+        verb, *args = action.split()
+        if verb == "cast" and args and args[0] in C.SPELLS:
+            spell = C.SPELLS[args[0]]
+            return f"Cast {spell['name']}: {spell['text']}"[:100]
+        if verb == "roll":
+            return "Roll the die (no spell)"
+        return None
+
+    def show(self, t: Table, view: dict) -> None:
+        p = t.s.pending
+        _casting(t, view)["spells"] = [
+            f"{C.SPELLS[x]['name']} (cast {x}): {C.SPELLS[x]['brief']}"
+            for x in spells(t.s, p["char"], p["for"])
+        ]
+
+
+class SpellRoll(ChanceStep):
+    """The spell die: the spell works (success, partial) or exacts its price."""
+
+    kind = "spell"
+
+    def outcomes(self, t: Table) -> list[tuple[str, float]]:
+        return C.die_outcomes(t.rules.dice["spell"])
+
+    def show(self, t: Table, view: dict) -> None:
+        _casting(t, view)
+
+    def resolve(self, t: Table, p: dict, outcome: str) -> None:
+        s = t.s
+        k, name, why = p["char"], p["spell"], p["for"]
+        cb = s.combat
+        rolled = ""
+        words = {"success": "works", "partial": "half works", "recoil": "recoils on the caster",
+                 "stray": "strays into an ally", "crumble": "crumbles the book to dust"}  # fmt: skip
+        t.say(f"The spell die: {outcome}. The spell {words[outcome]}.", kind="roll")
+        if outcome in ("success", "partial"):
+            full = outcome == "success"
+            if name == "bolt" and cb:
+                for _ in range(2 if full else 1):
+                    if cb["row"]:
+                        common = max(C.TRAITS, key=lambda x: (cb["row"].count(x), -"mcw".index(x)))
+                        cb["row"].remove(common)
+                        t.say(f"A {C.TRAIT_NAMES[common]} die is struck from the row.")
+            elif name == "ward" and cb:
+                for j in cb["fighters"] if full else [k]:
+                    if j not in cb["blocked"]:
+                        cb["blocked"].append(j)
+                t.say("Ash hangs in the air: " + ("every fighter blocks this round." if full
+                      else "the caster blocks this round."))  # fmt: skip
+            elif name == "mend":
+                for j in range(len(s.chars)) if full else [k]:
+                    gained = fx.heal(t, j, 2)
+                    t.say(f"{P.name(s, j)} gains {gained} HP.")
+            elif name == "insight":
+                frame = s.frames[-1]
+                trait = chapters.step_at(frame["card"], frame["path"])["trait"][0]
+                rolled = trait * 2 if full else trait
+        elif outcome == "recoil":
+            fx.hurt(t, k, C.SPELL_HURT)
+        elif outcome == "stray":
+            allies = [j for j in range(len(s.chars)) if j != k]
+            if allies:
+                j = max(allies, key=lambda j: (s.chars[j]["hp"], -j))
+                fx.hurt(t, j, C.SPELL_HURT)
+        elif outcome == "crumble":
+            lost = book(s, k)
+            if lost:
+                s.chars[k]["items"].remove(lost)
+            t.say("The Spell Book falls apart in the caster's hands and is lost.")
+        fx.check_death(t)
+        if s.outcome:
+            return
+        if why == "combat":
+            combat.attack_spent(t, k)
+        elif why == "gtest":
+            trials.group_rolled(t, rolled)
+        else:
+            s.chars[k]["roll"] = rolled
+            trials.attempted(t, k)

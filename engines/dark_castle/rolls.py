@@ -1,0 +1,36 @@
+"""A character's die roll: which die, and where the face goes (a test, a group test, an
+attack). A character rolls their own die (`cards.CHARACTERS`), unless a pack hands them
+another (Pack 1: the cult die, whose black faces are named "black <trait>")."""
+
+from __future__ import annotations
+
+from engines.dark_castle import cards as C
+from engines.dark_castle import combat, trials
+from engines.dark_castle import explain as X
+from engines.dark_castle import party as P
+from engines.dark_castle.rules import ChanceStep, Table
+
+
+class Roll(ChanceStep):
+    kind = "roll"
+
+    def outcomes(self, t: Table) -> list[tuple[str, float]]:
+        k = t.s.pending["char"]
+        faces = t.rules.die(t, k) or C.CHARACTERS[t.s.chars[k]["who"]]["faces"]
+        return C.die_outcomes(list(faces))
+
+    def resolve(self, t: Table, p: dict, outcome: str) -> None:
+        s = t.s
+        k = p["char"]
+        black = outcome.startswith("black ")
+        face = outcome.removeprefix("black ")
+        s.chars[k]["roll"] = face
+        die = (" on the cult die, a black face" if black else " on the cult die") if (
+            P.cult_die(s, k)) else ""  # fmt: skip
+        t.say(f"{P.name(s, k)} rolls {X.faces(face)}{die}.", kind="roll")
+        if p["for"] == "combat":
+            combat.rolled(t, k, face, black)
+        elif p["for"] == "gtest":
+            trials.group_rolled(t, face)
+        else:
+            trials.attempted(t, k)

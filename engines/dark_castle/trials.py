@@ -1,0 +1,256 @@
+"""Tests of a trait (rulebook: a chapter asks a player to roll a trait "in one attempt", or in
+several, or until it succeeds; a group test adds everyone's symbols together).
+
+A test being attempted is an interpreter frame `test` (who, the attempts left); a group test
+is a frame `gtest` (who is still to roll, the sum so far). Items may turn a failed roll into
+a success within the same attempt (`react`). The die roll itself is `rolls.py`.
+"""
+
+from __future__ import annotations
+
+from engines.contract import Seat
+from engines.dark_castle import cards as C
+from engines.dark_castle import chapters, items
+from engines.dark_castle import effects as fx
+from engines.dark_castle import explain as X
+from engines.dark_castle import party as P
+from engines.dark_castle.rules import Step, Table
+from engines.dark_castle.state import DarkCastleState
+
+
+# ----- the script verbs and their frames --------------------------------------------------
+def trait_test(t: Table, step: dict, card: str, path: list, ctx: int) -> None:
+    """YOU, each prisoner, or one the group sends (`send`) attempts the test."""
+    s = t.s
+    who = step.get("who", "you")
+    if who == "chosen":
+        s.pending = {"kind": "send", "card": card, "path": path}
+        return
+    targets = list(range(len(s.chars))) if who == "each" else chapters.targets(s, who, ctx)
+    for k in reversed(targets):
+        push_test(s, card, path, k)
+
+
+def group_test(t: Table, step: dict, card: str, path: list, ctx: int) -> None:
+    t.s.frames.append(
+        {"k": "gtest", "card": card, "path": path, "ctx": ctx,
+         "queue": list(range(len(t.s.chars))), "sum": 0}
+    )  # fmt: skip
+
+
+def push_test(s: DarkCastleState, card: str, path: list, k: int) -> None:
+    attempts = chapters.step_at(card, path).get("attempts", 1)
+    s.frames.append({"k": "test", "card": card, "path": path, "ctx": k, "left": attempts})
+
+
+def attempt_frame(t: Table, frame: dict) -> None:
+    t.s.pending = fx.roll(t, frame["ctx"], "test")
+
+
+def group_frame(t: Table, frame: dict) -> None:
+    if frame["queue"]:
+        t.s.pending = fx.roll(t, frame["queue"][0], "gtest")
+    else:
+        finish_group_test(t)
+
+
+# ----- rolls against a test -------------------------------------------------------------
+def face_for_test(face: str, trait: str) -> str:
+    """Pack 2: outside combat a companion's special face counts as a double of the roller's
+    choice, the trait the test asks for."""
+    if face == C.SPECIAL_FACE:
+        return trait[0] * 2
+    return face
+
+
+def face_traits(s: DarkCastleState, k: int, face: str) -> set[str]:
+    """The traits a face shows, with what k's items let it count as (`alias`)."""
+    traits = set(face)
+    for item in s.chars[k]["items"]:
+        for effect in C.ITEMS[item].get("effects", []):
+            if effect["k"] == "alias" and effect["from"] in traits:
+                traits.add(effect["to"])
+    return traits
+
+
+def passes(s: DarkCastleState, k: int, face: str) -> bool:
+    """Does the face pass the test being attempted?"""
+    frame = s.frames[-1] if s.frames else None
+    if not face or not frame or frame["k"] != "test":
+        return False
+    step = chapters.step_at(frame["card"], frame["path"])
+    face = face_for_test(face, step["trait"])
+    if step.get("double") and len(face) < 2:
+        return False
+    return bool(face_traits(s, k, face) & set(step["trait"]))
+
+
+def helps_in_test(t: Table, k: int, effect: dict) -> bool:
+    """After a failed roll: a re-roll, or an item that turns the face into a passing one."""
+    s = t.s
+    if passes(s, k, s.chars[k]["roll"]):
+        return False
+    return effect["k"] == "reroll" or (effect["k"] == "become" and passes(s, k, effect["face"]))
+
+
+def attempted(t: Table, k: int) -> None:
+    """k's roll stands: a failed one may still be saved by an item (`react`)."""
+    if not passes(t.s, k, t.s.chars[k]["roll"]) and items.usable(t, k, "test", helps_in_test):
+        t.s.pending = {"kind": "react", "char": k}
+        return
+    finish_test(t)
+
+
+def group_rolled(t: Table, face: str) -> None:
+    """The next roller of a group test adds their symbols of the trait."""
+    frame = t.s.frames[-1]
+    step = chapters.step_at(frame["card"], frame["path"])
+    frame["queue"].pop(0)
+    face = face_for_test(face, step["trait"])
+    frame["sum"] += sum(1 for x in face if x == step["trait"])
+
+
+def finish_test(t: Table) -> None:
+    """Success runs the `pass` branch; each failure costs `fail_each`, the last attempt's
+    failure runs `fail`; a test "until it succeeds" goes on."""
+    s = t.s
+    frame = s.frames[-1]
+    k = frame["ctx"]
+    step = chapters.step_at(frame["card"], frame["path"])
+    path = frame["path"]
+    if passes(s, k, s.chars[k]["roll"]):
+        s.frames.pop()
+        t.say(f"{P.name(s, k)} succeeds.")
+        if "pass" in step:
+            chapters.push(s, frame["card"], [*path, "pass"], k)
+        return
+    why = X.fail_reason(step, s.chars[k]["roll"])
+    more = frame["left"] - 1
+    tail = f" ({X.attempts_left(more)})" if frame["left"] > 1 else ""
+    if frame["left"] == 0:
+        tail = " (again until it succeeds)"
+    t.say(f"{P.name(s, k)} fails: {why}{tail}.")
+    if frame["left"] > 0:
+        frame["left"] -= 1
+        if frame["left"] == 0:  # the last attempt: the test is over
+            s.frames.pop()
+            if "fail" in step:
+                chapters.push(s, frame["card"], [*path, "fail"], k)
+    # The cost of every failure, the last one too, is paid before the final outcome.
+    if "fail_each" in step:
+        chapters.push(s, frame["card"], [*path, "fail_each"], k)
+
+
+def finish_group_test(t: Table) -> None:
+    s = t.s
+    frame = s.frames.pop()
+    step = chapters.step_at(frame["card"], frame["path"])
+    need = X.need(step, len(s.chars))
+    ok = frame["sum"] >= need
+    trait = C.TRAIT_NAMES[step["trait"]]
+    t.say(f"Together: {frame['sum']} {trait} rolled, {need} needed.")
+    branch = "pass" if ok else "fail"
+    if branch in step:
+        chapters.push(s, frame["card"], [*frame["path"], branch], frame["ctx"])
+
+
+def asking(t: Table) -> str:
+    """The test now being attempted, in full: who rolls, the trait, the attempts left, a
+    double or not, and the cost of failing (a test someone must be sent to: `Send`)."""
+    s = t.s
+    frame = s.frames[-1] if s.frames else None
+    if not frame or frame["k"] not in ("test", "gtest") or s.combat:
+        return ""
+    step = chapters.step_at(frame["card"], frame["path"])
+    if frame["k"] == "gtest":
+        return X.group_test_text(step, len(s.chars))
+    text = X.test_text(step, len(s.chars))
+    if frame["left"] and step.get("attempts", 1) > 1:
+        text += f" ({P.name(s, frame['ctx'])}: {X.attempts_left(frame['left'])})"
+    return text
+
+
+# ----- the steps: whom to send, what to do about a failed roll ---------------------------
+class Send(Step):
+    """A test "one of you" must pass: the group sends someone."""
+
+    kind = "send"
+    labels = ("send",)
+
+    def legal(self, t: Table, seat: Seat) -> list[str]:
+        out = [f"send {c['who']}" for c in t.s.chars]
+        return out + [a for k in P.mine(t.s, seat) for a in items.uses(t, k, "choice")]
+
+    def apply(self, t: Table, seat: Seat, action: str) -> None:
+        verb, *args = action.split()
+        if verb == "use":
+            items.use_action(t, args)
+            return
+        s, p = t.s, t.s.pending
+        k = P.index(s, args[0])
+        s.pending = None
+        t.say(f"{P.name(s, k)} steps forward.")
+        push_test(s, p["card"], p["path"], k)
+
+    def asking(self, t: Table) -> str:
+        p = t.s.pending
+        return X.test_text(chapters.step_at(p["card"], p["path"]), len(t.s.chars))
+
+    def prompt(self, t: Table) -> str:
+        return f"Who attempts it? send <prisoner>. {self.asking(t)}."
+
+    def show(self, t: Table, view: dict) -> None:
+        view["asking"] = self.asking(t)
+
+    def describe(self, t: Table, action: str) -> str | None:
+        verb, *args = action.split()
+        if verb == "send" and args:
+            return f"Send: {C.CHARACTERS.get(args[0], {}).get('title', args[0])}"
+        return None
+
+
+class React(Step):
+    """A failed roll: its roller may use an item (a re-roll, a face that passes) or pass."""
+
+    kind = "react"
+
+    def to_act(self, t: Table) -> list[Seat]:
+        seat = t.s.chars[t.s.pending["char"]]["seat"]
+        return [seat] if seat >= 0 else t.everyone()  # a companion: anyone
+
+    def legal(self, t: Table, seat: Seat) -> list[str]:
+        k = t.s.pending["char"]
+        return ["pass"] + [f"use {i}" for i in items.usable(t, k, "test", helps_in_test)]
+
+    def apply(self, t: Table, seat: Seat, action: str) -> None:
+        verb, *args = action.split()
+        if verb == "use":
+            items.use_action(t, args)
+            return
+        t.s.pending = None
+        finish_test(t)
+
+    def use_effect(self, t: Table, k: int, effect: dict) -> bool:
+        s = t.s
+        if effect["k"] == "reroll":
+            s.pending = {"kind": "roll", "char": k, "for": "test"}
+            return True
+        if effect["k"] == "become":
+            s.chars[k]["roll"] = effect["face"]
+            t.say(f"The roll now counts as {X.faces(effect['face'])}.")
+            if passes(s, k, s.chars[k]["roll"]):
+                s.pending = None
+                finish_test(t)
+            return True
+        return False
+
+    def prompt(self, t: Table) -> str:
+        s, p = t.s, t.s.pending
+        frame = s.frames[-1]
+        why = X.fail_reason(
+            chapters.step_at(frame["card"], frame["path"]), s.chars[p["char"]]["roll"]
+        )
+        return f"{P.name(s, p['char'])} failed the roll ({why}): use an item, or pass."
+
+    def default(self, t: Table, seat: Seat, legal: list[str]) -> str | None:
+        return "pass" if "pass" in legal else None

@@ -1,0 +1,128 @@
+"""What the players see: the view of a Dark Castle game (`Game.view`), as JSON. Everything
+is public in this co-operative game (the decks are undrawn chance), so every seat sees the
+same, bar `viewer`."""
+
+from __future__ import annotations
+
+from engines.contract import Seat
+from engines.dark_castle import cards as C
+from engines.dark_castle import castle, companions, relics, trials
+from engines.dark_castle import explain as X
+from engines.dark_castle import party as P
+from engines.dark_castle.rules import Table
+from engines.dark_castle.state import CASTLE_CHAPTERS, DarkCastleState
+
+
+def view(t: Table, game_id: str, seat: Seat | None, to_act: list[Seat], prompt: str,
+         ending: str) -> dict:  # fmt: skip
+    s = t.s
+    card = C.ALL_CARDS.get(s.card)
+    p = s.pending or {}
+    out: dict = {
+        "game": game_id,
+        "names": list(s.names),
+        "to_act": to_act,
+        "phase": s.outcome or p.get("kind", ""),
+        "outcome": s.outcome,
+        "hp_start": s.hp_start,
+        "castle": castle.title(s),
+        "chapters_left": CASTLE_CHAPTERS - len(s.used),
+        "chapters_turned": len(s.used),
+        "turner": s.chars[s.turner]["who"] if s.turner >= 0 else "",
+        "chars": [char_view(s, k) for k in range(len(s.chars))],
+        "card": None,
+        "combat": None,
+        "pool": [item_view(i) for i in s.pool],
+        "prompt": prompt,
+        "options": [],
+        "log": list(s.log),
+        "last": s.last,
+        "viewer": seat,
+    }
+    if card:
+        out["card"] = {
+            "id": card["id"],
+            "kind": card["kind"],
+            "title": card["title"],
+            "text": card["text"],
+            "asks": X.card_asks(card, len(s.chars)),
+            "pack": C.SUPPLEMENTS.get(card["set"], {}).get("title", ""),
+        }
+    out["asking"] = trials.asking(t)
+    out["relics"] = relics.holders(s)
+    out["epilogue"] = (
+        C.EPILOGUES["collector"][s.outcome] if s.outcome and castle.collector(s) else ""
+    )
+    if not s.card and s.flaws:  # before choosing: the flaws dealt onto the characters
+        out["flaws"] = {w: flaw_view({"flaw": f}) for w, f in s.flaws.items()}
+    out["ending"] = ending
+    step = t.step
+    if step is not None:  # a choice's options, a ritual's pledges, a spell being cast
+        step.show(t, out)
+    if s.combat:
+        out["combat"] = combat_view(s, card)
+    return out
+
+
+def combat_view(s: DarkCastleState, card: dict | None) -> dict:
+    cb = s.combat
+    return {
+        "name": cb["name"],
+        "text": cb["text"],
+        "row": list(cb["row"]),
+        "attack": cb["attack"],
+        "round": cb["round"],
+        "phase": cb["phase"],
+        "phases": cb["phases"],
+        "boss": card is not None and card["kind"] == "boss",
+        "specials": [C.describe_special(sp) for sp in cb["specials"]],
+        "rester": s.chars[cb["rester"]]["who"] if cb["rester"] >= 0 else "",
+        "done": [s.chars[k]["who"] for k in cb["done"]],
+        "blocked": [s.chars[k]["who"] for k in cb["blocked"]],
+        "turned": [s.chars[k]["who"] for k in cb.get("turned", [])],
+        "cultist": cb.get("cultist", False),
+        "carrier": cb.get("carrier", False),
+        "death": list(cb.get("death", [])),
+        "stone": cb.get("stone", ""),
+    }
+
+
+def char_view(s: DarkCastleState, k: int) -> dict:
+    c = s.chars[k]
+    faces = C.CHARACTERS[c["who"]]["faces"] if c["who"] else []
+    counts = {x: sum(f.count(x) for f in faces) for x in C.TRAITS}
+    return {
+        "who": c["who"],
+        "title": C.CHARACTERS[c["who"]]["title"] if c["who"] else "",
+        "player": s.names[c["seat"]] if c["seat"] >= 0 else "any player",
+        "seat": c["seat"],
+        "hp": c["hp"],
+        "traits": counts,
+        "items": [item_view(i) for i in c["items"]],
+        "roll": c["roll"],
+        "curses": [item_view(i) for i in c.get("curses", [])],
+        "marked": P.marked(s, k),
+        "cult_die": P.cult_die(s, k),
+        "plague": c.get("plague", 0),
+        "next_threshold": next(
+            (list(x) for x in C.PLAGUE_THRESHOLDS if x[0] > c.get("plague", 0)), None
+        ),
+        "stored": [item_view(i) for i in c.get("stored", [])],
+        "flaw": flaw_view(c),
+        "companion": companions.view(s, k),
+        "hp_max": P.cap(s, k),
+        "faces": list(faces),
+    }
+
+
+def flaw_view(char: dict) -> dict | None:
+    flaw = C.FLAWS.get(char.get("flaw", ""))
+    if not flaw:
+        return None
+    return {"id": flaw["id"], "name": flaw["name"], "text": flaw["text"],
+            "used": bool(char.get("flaw_used"))}  # fmt: skip
+
+
+def item_view(item_id: str) -> dict:
+    item = C.ITEMS[item_id]
+    return {"id": item_id, "name": item["name"], "text": item["text"], "hands": item["hands"]}

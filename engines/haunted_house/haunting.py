@@ -1,0 +1,108 @@
+"""Ghosts and cats (rulebook: a ghost goes to an opponent's highest floor with a room; a
+cat there, or one played from the target's hand, cancels it; on a dark floor, or as the
+second ghost on a lit one, it takes the floor and its rooms)."""
+
+from __future__ import annotations
+
+from engines.contract import Event, Seat
+from engines.haunted_house import house as H
+from engines.haunted_house import turns as T
+from engines.haunted_house.house import DEFEND, ESCAPE, HauntedState, haunt_floor
+from engines.reactions import Window, top
+
+
+def ghost_arrives(s: HauntedState, target: Seat, attacker: Seat, how: str) -> list[Event]:
+    """A ghost reaches `target`'s highest floor with a room: a cat there cancels it,
+    else the target may answer with a cat from hand (a reaction window)."""
+    floor = haunt_floor(s.houses[target])
+    here = s.houses[target][floor - 1]
+    who = s.names[target]
+    if here.cats:
+        here.cats -= 1
+        H.to_discard(s, "cat")
+        H.to_discard(s, "ghost")
+        text = f"{how} on {who}'s floor {floor}; the cat there chases it off (both discarded)."
+        return [Event(text, kind="ghost"), *after_ghost(s)]
+    s.windows.append(
+        Window(
+            kind=DEFEND,
+            seats=[target],
+            answers=["cat"],
+            data={"attacker": attacker, "target": target, "floor": floor},
+        )
+    )
+    return [Event(f"{how} on {who}'s floor {floor}. {who} may answer with a cat.", kind="ghost")]
+
+
+def ghost_lands(s: HauntedState, target: Seat, floor: int) -> list[Event]:
+    here = s.houses[target][floor - 1]
+    here.ghosts += 1
+    if not here.lit:
+        return floor_lost(s, target, floor, "the floor is dark")
+    if here.ghosts >= 2:
+        events = floor_lost(s, target, floor, "a second ghost on a lit floor")
+        here.lit = False
+        return events
+    text = f"The ghost haunts {s.names[target]}'s lit floor {floor}; the rooms hold for now."
+    return [Event(text, kind="ghost")]
+
+
+def floor_lost(s: HauntedState, target: Seat, floor: int, why: str) -> list[Event]:
+    here = s.houses[target][floor - 1]
+    rooms = len(here.rooms)
+    for card in here.rooms:
+        H.to_discard(s, card)
+    H.to_discard(s, "ghost", here.ghosts)
+    here.rooms, here.ghosts = [], 0
+    text = (
+        f"{s.names[target]} loses floor {floor} ({why}): "
+        f"{rooms} room{'s' if rooms != 1 else ''} and the ghosts are discarded."
+    )
+    return [Event(text, kind="haunt")]
+
+
+def cat_arrives(s: HauntedState, seat: Seat, floor: int) -> list[Event]:
+    here = s.houses[seat][floor - 1]
+    if here.ghosts:
+        here.ghosts -= 1
+        H.to_discard(s, "ghost")
+        H.to_discard(s, "cat")
+        return [Event(f"The cat chases the ghost off floor {floor}; both are discarded.")]
+    here.cats += 1
+    return []
+
+
+def react(s: HauntedState, seat: Seat, action: str) -> list[Event]:
+    window = s.windows[-1]
+    answered = window.respond(seat, action)
+    name = s.names[seat]
+    if window.kind == DEFEND:
+        s.windows.pop()
+        floor = window.data["floor"]
+        if answered:
+            H.take(s, seat, "cat")
+            H.to_discard(s, "cat")
+            H.to_discard(s, "ghost")
+            events = [
+                Event(
+                    f"{name} answers with a cat: the ghost is cancelled (both discarded).",
+                    kind="cat",
+                )
+            ]
+        else:
+            events = ghost_lands(s, seat, floor)
+        return events + after_ghost(s)
+    escaper = window.data["escaper"]
+    if answered:
+        H.take(s, seat, "ghost")
+        how = f"{name} plays a ghost to stop the escape"
+        return ghost_arrives(s, escaper, seat, how)
+    return [Event(f"{name} lets {s.names[escaper]} go.", kind="pass"), *T.escape_goes_on(s)]
+
+
+def after_ghost(s: HauntedState) -> list[Event]:
+    """A ghost is settled: an escape goes on (or is stopped), or the turn ends."""
+    window = top(s.windows)
+    if window is not None and window.kind == ESCAPE:
+        return T.escape_goes_on(s)
+    return T.end_turn(s)

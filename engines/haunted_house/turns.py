@@ -1,0 +1,85 @@
+"""The end of a turn: refilling the hand, an escape once a house is fully explored (the
+others may answer with ghosts), and the draws of chance with the discard pile reshuffled
+when the deck runs out."""
+
+from __future__ import annotations
+
+from engines.contract import Event
+from engines.haunted_house import cards as C
+from engines.haunted_house.house import ESCAPE, HAND, HauntedState, complete
+from engines.reactions import Window, ordered_after
+
+
+def end_turn(s: HauntedState) -> list[Event]:
+    seat = s.turn
+    s.step = None
+    n = len(s.names)
+    if complete(s.houses[seat]):
+        s.windows.append(
+            Window(
+                kind=ESCAPE,
+                seats=ordered_after(seat, n),
+                answers=["ghost"],
+                limit=2 if n == 2 else 1,
+                data={"escaper": seat},
+            )
+        )
+        others = (
+            "the other player may play up to 2 ghosts"
+            if n == 2
+            else "each other player may play a ghost"
+        )
+        text = f"{s.names[seat]}'s house is fully explored: escape! To stop it, {others}."
+        return [Event(text, kind="escape")]
+    s.draws.append([seat, HAND])
+    s.turn = (seat + 1) % n
+    s.turns += 1
+    return []
+
+
+def escape_goes_on(s: HauntedState) -> list[Event]:
+    window = s.windows[-1]
+    escaper = window.data["escaper"]
+    n = len(s.names)
+    if not complete(s.houses[escaper]):
+        s.windows.pop()
+        s.draws += [[(escaper + k) % n, HAND] for k in range(n)]
+        s.turn = (escaper + 1) % n
+        s.turns += 1
+        text = f"The escape is stopped! Everyone refills; {s.names[s.turn]} plays next."
+        return [Event(text, kind="stopped")]
+    if window.is_open:
+        return []
+    s.windows.pop()
+    s.winner = escaper
+    return [Event(f"{s.names[escaper]} escapes from the haunted house and wins!", kind="win")]
+
+
+def draw(s: HauntedState, kind: str) -> list[Event]:
+    seat = s.draws[0][0]
+    s.deck[kind] -= 1
+    if not s.deck[kind]:
+        del s.deck[kind]
+    s.hands[seat] = C.sort_cards([*s.hands[seat], kind])
+    return [
+        Event(f"{s.names[seat]} draws a card.", kind="draw"),
+        Event(f"You draw a {C.NAMES[kind]}.", to=seat, kind="draw"),
+    ]
+
+
+def settle(s: HauntedState) -> list[Event]:
+    """Drop finished draws; reshuffle the discard pile when the deck runs out."""
+    events = []
+    while s.draws:
+        seat, size = s.draws[0]
+        if len(s.hands[seat]) >= size:
+            s.draws.pop(0)
+        elif s.deck:
+            break
+        elif s.discard:
+            s.deck, s.discard = s.discard, {}
+            n = sum(s.deck.values())
+            events.append(Event(f"The deck is empty: the {n} discarded cards are shuffled."))
+        else:  # every card is in a hand or a house: nothing to draw
+            s.draws.pop(0)
+    return events
