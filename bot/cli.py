@@ -41,6 +41,9 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="describe the board in words after every move (else only on `board`)",
     )
+    play.add_argument(
+        "--lang", help="the language to play in, e.g. de (default: the terminal's, from LANG)"
+    )
     play.add_argument("--db", help="SQLite file or PostgreSQL URL (default: $ESCAPE_DB)")
     play.add_argument(
         "--pictures", type=Path, help="folder for pictures (default: $ESCAPE_PICTURES)"
@@ -70,7 +73,7 @@ def main(argv: list[str] | None = None) -> int:
             pictures = args.pictures or settings.pictures_dir
             names = [n.strip() for n in args.players.split(",") if n.strip()]
             return asyncio.run(
-                _play(db, pictures, args.game, names, args.options, describe=args.describe)
+                _play(db, pictures, args.game, names, args.options, describe=args.describe, language=args.lang)
             )
         if command == "sync":
             from bot.discord import sync_commands
@@ -98,9 +101,11 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     except KeyboardInterrupt:
         if command == "play" or not settings.has_platform:  # at a prompt of terminal play
-            from bot.console.terminal import INTERRUPTED
+            from bot.console.terminal import INTERRUPTED, terminal_language
+            from languages import resolve, say
 
-            print(f"\n{INTERRUPTED}", flush=True)
+            language = getattr(args, "lang", None) or terminal_language()
+            print("\n" + say(INTERRUPTED, resolve(language)), flush=True)
             sys.stderr.flush()
             # The store is closed already (asyncio.run let the game's task finish); the
             # thread still blocked reading the keyboard would make the interpreter's own
@@ -125,6 +130,7 @@ async def _play(
     names: list[str],
     options: str | None,
     describe: bool = False,
+    language: str | None = None,
 ) -> int:
     from bot.console import run_terminal
     from bot.service import GameService
@@ -132,7 +138,9 @@ async def _play(
 
     store = await Store.open(db)
     try:
-        return await run_terminal(GameService(store), pictures, game, names, options, describe)
+        return await run_terminal(
+            GameService(store), pictures, game, names, options, describe, language
+        )
     finally:
         await store.close()
 

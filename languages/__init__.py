@@ -25,7 +25,7 @@ from babel.lists import format_list
 from babel.numbers import format_decimal
 from babel.units import format_unit
 
-from engines.text import KEY, Msg, Span, from_json
+from engines.text import KEY, Msg, Span, Text, from_json, joined, msg, plural
 from languages.catalogues import Catalogues, pseudo
 
 DEFAULT = "en"
@@ -176,4 +176,19 @@ def babel_locale(language: str) -> Locale:
         return Locale.parse(DEFAULT)
 
 
-__all__ = ["DEFAULT", "PSEUDO", "LanguageName", "available", "duration", "number", "resolve", "say"]
+__all__ = [
+    "DEFAULT",
+    "PSEUDO",
+    "LanguageName",
+    "Msg",
+    "Span",
+    "Text",
+    "available",
+    "duration",
+    "joined",
+    "msg",
+    "number",
+    "plural",
+    "resolve",
+    "say",
+]

@@ -60,5 +60,7 @@ class TerminalTransport:
         """Every player at this keyboard can be written to: it waits until they have it."""
         return ChatRef(PLATFORM, f"keyboard:{user.id}")
 
-    async def cannot_reach(self, chat: ChatRef, user: UserRef, session_id: int | None) -> Sent | None:  # fmt: skip
+    async def cannot_reach(
+        self, chat: ChatRef, user: UserRef, session_id: int | None, language: str
+    ) -> Sent | None:
         return None

@@ -8,6 +8,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from bot.service import ChatRef, GameService, Plan, TableSummary, UserError, UserRef
+from languages import Text, joined, msg
 
 PLATFORM = "console"
 SCOPE = "terminal"
@@ -27,35 +28,39 @@ class Chosen:
     replies: Plan
 
 
-def local_user(name: str) -> UserRef:
+def local_user(name: str, language: str = "") -> UserRef:
     """A player at this keyboard."""
-    return UserRef(PLATFORM, f"local:{name.lower()}", name)
+    return UserRef(PLATFORM, f"local:{name.lower()}", name, language)
 
 
 def game_list(service: GameService) -> str:
-    lines = ["Games:"]
+    lines: list[Text] = [msg("Games:")]
     for n, (game_id, _title) in enumerate(service.game_list(), start=1):
         game = service.game(game_id)
-        lines.append(
-            f"  {n}) {game.title} ({game.id}), {game.player_range()} players: {game.summary}"
-        )
-    return "\n".join(lines)
+        lines.append(msg(
+            "  {n}) {game} ({id}), {range} players: {summary}",
+            n=n, game=msg(game.title), id=game.id, range=game.player_range(), summary=msg(game.summary),
+        ))  # fmt: skip
+    return joined(lines, "\n")
 
 
-def option_help(game) -> str:
-    lines = [f"Options of {game.title} (press Enter to keep the default):"]
+def option_help(game) -> Text:
+    lines: list[Text] = [msg("Options of {game} (press Enter to keep the default):", game=msg(game.title))]  # fmt: skip
     for name, option in sorted(game.options.items()):
-        lines.append(f"  {name}: {option.description}")
-    return "\n".join(lines)
+        lines.append(msg("  {name}: {description}", name=name, description=msg(option.description)))  # fmt: skip
+    return joined(lines, "\n")
 
 
 class Setup:
-    def __init__(self, service: GameService, ask: Ask, out: Callable[[str], None]) -> None:
+    def __init__(
+        self, service: GameService, ask: Ask, out: Callable[[Text], None], language: str = "en"
+    ) -> None:
         self.service = service
         self._ask = ask
         self.out = out
+        self.language = language
 
-    async def ask(self, prompt: str) -> str:
+    async def ask(self, prompt: Text) -> str:
         line = await self._ask(prompt)
         if line is None or line.strip().lower() in ("quit", "exit"):
             raise Leave
@@ -66,7 +71,7 @@ class Setup:
         saved = await self.saved()
         game = self.find_game(game_id) if game_id else None
         if game_id and game is None:
-            self.out(f"There is no game {game_id!r}.")
+            self.out(msg("There is no game {game}.", game=repr(game_id)))
         if game is not None:
             same_game = [t for t in saved if t.game_id == game.id]
             if names:
@@ -79,8 +84,10 @@ class Setup:
                         if resumed is not None:
                             if options:
                                 self.out(
-                                    f"(The saved game keeps the options it began with; "
-                                    f"--options {options} would apply to a new game.)"
+                                    msg(
+                                        "(The saved game keeps the options it began with; --options {options} would apply to a new game.)",
+                                        options=options,
+                                    )
                                 )
                             return resumed
             elif same_game:
@@ -106,24 +113,29 @@ class Setup:
 
     async def pick_saved(self, saved: list[TableSummary]) -> Chosen | None:
         """List the saved games; the one chosen, resumed, or None for a new game."""
-        lines = ["Saved games:"]
+        lines: list[Text] = [msg("Saved games:")]
         for n, table in enumerate(saved, start=1):
-            lines.append(f"  {n}) {table.describe()}")
-        lines.append("  n) a new game")
-        self.out("\n".join(lines))
+            lines.append(msg("  {n}) {table}", n=n, table=table.describe()))
+        lines.append(msg("  n) a new game"))
+        self.out(joined(lines, "\n"))
         while True:
             numbers = "1" if len(saved) == 1 else f"1-{len(saved)}"
-            answer = (await self.ask(f"Resume which game? [{numbers}, or n]: ")).lower()
+            answer = (
+                await self.ask(msg("Resume which game? [{numbers}, or n]: ", numbers=numbers))
+            ).lower()
             if answer in ("n", "new"):
                 return None
             if answer.isdigit() and 1 <= int(answer) <= len(saved):
                 return await self.resume(saved[int(answer) - 1])  # None: closed, start anew
             self.out(
-                f"Type a number from 1 to {len(saved)} to resume that game, or n for a new one."
+                msg(
+                    "Type a number from 1 to {len} to resume that game, or n for a new one.",
+                    len=len(saved),
+                )
             )
 
     async def resume(self, table: TableSummary) -> Chosen | None:
-        self.out(f"Resuming game {table.describe()}")
+        self.out(msg("Resuming game {describe}", describe=table.describe()))
         chat = table.chat
         if table.status == "lobby":  # stopped between opening the table and its start
             first = local_user(table.seats[0][0])
@@ -131,7 +143,7 @@ class Setup:
                 return Chosen(chat, await self.service.begin(chat, first))
             except UserError as exc:
                 await self.service.abort(chat, first, is_admin=True)
-                self.out(f"{exc} That table is closed; start a new game.")
+                self.out(msg("{problem} That table is closed; start a new game.", problem=exc.msg))
                 return None
         return Chosen(chat, await self.service.board(chat))
 
@@ -150,12 +162,14 @@ class Setup:
     async def ask_game(self):
         self.out(game_list(self.service))
         while True:
-            answer = await self.ask(f"Which game? [1-{len(self.service.game_list())} or its id]: ")
+            answer = await self.ask(
+                msg("Which game? [1-{len} or its id]: ", len=len(self.service.game_list()))
+            )
             game = self.find_game(answer)
             if game is not None:
                 return game
             if answer.lower() not in ("", "help", "?"):
-                self.out(f"There is no game {answer!r}.")
+                self.out(msg("There is no game {game}.", game=repr(answer)))
             self.out(game_list(self.service))
 
     async def ask_options(self, game) -> str:
@@ -164,31 +178,57 @@ class Setup:
         for name, option in sorted(game.options.items()):
             choices = "/".join(option.choices)
             while True:
-                answer = (await self.ask(f"  {name} [{choices}] ({option.default}): ")).lower()
+                answer = (
+                    await self.ask(
+                        msg(
+                            "  {name} [{choices}] ({default}): ",
+                            name=name,
+                            choices=choices,
+                            default=option.default,
+                        )
+                    )
+                ).lower()
                 if not answer:
                     break
                 if answer in option.choices:
                     if answer != option.default:
                         chosen.append(f"{name}={answer}")
                     break
-                self.out(f"  {name} is one of: {', '.join(option.choices)} ({option.description}).")
+                self.out(
+                    msg(
+                        "  {name} is one of: {join} ({description}).",
+                        name=name,
+                        join=", ".join(option.choices),
+                        description=option.description,
+                    )
+                )
         return " ".join(chosen)
 
     async def ask_level(self) -> str:
         levels, default = self.service.bot_levels()
         while True:
-            answer = (await self.ask(f"The bots' level [{'/'.join(levels)}] ({default}): ")).lower()
+            answer = (
+                await self.ask(
+                    msg(
+                        "The bots' level [{join}] ({default}): ",
+                        join="/".join(levels),
+                        default=default,
+                    )
+                )
+            ).lower()
             if not answer:
                 return default
             if answer in levels:
                 return answer
-            self.out(f"The level is one of: {', '.join(levels)}.")
+            self.out(msg("The level is one of: {join}.", join=", ".join(levels)))
 
     async def ask_names(self, game) -> list[str]:
         while True:
             line = await self.ask(
-                f"Player names, separated by commas ({game.player_range()} players; `bot` "
-                "for a computer player, e.g. Ann,bot): "
+                msg(
+                    "Player names, separated by commas ({player_range} players; `bot` for a computer player, e.g. Ann,bot): ",
+                    player_range=game.player_range(),
+                )
             )
             names = [n.strip() for n in line.split(",") if n.strip()]
             problem = names_problem(game, names)
@@ -208,7 +248,7 @@ class Setup:
             try:
                 return await self._open(game, names, options)
             except UserError as exc:  # a bad option from the command line: ask for them
-                self.out(str(exc))
+                self.out(exc.msg)
                 options = await self.ask_options(game)
 
     async def _open(self, game, names: list[str], options: str) -> Chosen:
@@ -238,19 +278,20 @@ def is_bot(name: str) -> bool:
     return name.strip().lower() == "bot"
 
 
-def names_problem(game, names: list[str]) -> str | None:
+def names_problem(game, names: list[str]) -> Text | None:
     """Why these names cannot play this game, or None."""
     if not game.min_players <= len(names) <= game.max_players:
-        return (
-            f"{game.title} is for {game.player_range()} players; you named {len(names)}. "
-            "Type the names separated by commas, e.g. Ann,Bob (or Ann,bot)."
-        )
+        return msg(
+            "{game} is for {range} players; you named {count}. Type the names separated by "
+            "commas, e.g. Ann,Bob (or Ann,bot).",
+            game=msg(game.title), range=game.player_range(), count=len(names),
+        )  # fmt: skip
     humans = [n for n in names if not is_bot(n)]
     if not humans:
-        return "Name at least one player besides the bots, e.g. Ann,bot."
+        return msg("Name at least one player besides the bots, e.g. Ann,bot.")
     if len({n.lower() for n in humans}) != len(humans):
-        return "Each player at this keyboard needs a different name."
+        return msg("Each player at this keyboard needs a different name.")
     long = [n for n in names if len(n) > 32]
     if long:
-        return f"A name is at most 32 characters: {long[0][:32]}..."
+        return msg("A name is at most 32 characters: {start}...", start=long[0][:32])
     return None

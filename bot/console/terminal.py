@@ -10,6 +10,7 @@ not at the keyboard wait until they take it.
 from __future__ import annotations
 
 import asyncio
+import os
 import sys
 import threading
 from collections.abc import Callable
@@ -19,33 +20,34 @@ from bot.console.printing import PLATFORM, TerminalTransport
 from bot.console.setup import Leave, Setup, local_user
 from bot.delivery import Asked, Delivery
 from bot.service import COMMANDS, ChatRef, GameService, Plan, Reply, UserError, UserRef
+from languages import Text, joined, msg, resolve, say
 
 # the table's commands a terminal game offers (from the service's command table), and its own
 SHARED_COMMANDS = ("board", "hand", "log", "replay", "history", "rules", "abort")
 TERMINAL_WORDS = {*SHARED_COMMANDS, "view", "moves", "choices", "help"}
 OWN_COMMANDS = (
-    ("moves", "every choice you have (long lists are cut short after each move)"),
-    ("describe on", "describe the board in words after every move (off: only on request)"),
-    ("as NAME MOVE", "act for another player, e.g. in a reaction window"),
-    ("quit", "leave; the game is saved after every move, resume it with the same command"),
+    ("moves", msg("every choice you have (long lists are cut short after each move)")),
+    ("describe on", msg("describe the board in words after every move (off: only on request)")),
+    ("as NAME MOVE", msg("act for another player, e.g. in a reaction window")),
+    ("quit", msg("leave; the game is saved after every move, resume it with the same command")),
 )
 
 
-def help_text() -> str:
-    lines = [
-        "Type a move as the game words it (shown in [brackets] after each choice), or its number.",
-        "Other commands:",
-    ]
+def help_text() -> Text:
+    lines: list[Text] = [
+        msg("Type a move as the game words it (shown in [brackets] after each choice), or its number."),
+        msg("Other commands:"),
+    ]  # fmt: skip
     for command in COMMANDS:
         if command.name in SHARED_COMMANDS:
             usage = " ".join([command.name, *(f"[{a.name.upper()}]" for a in command.args if a.kind != "game")])  # fmt: skip
-            lines.append(f"  {usage:<14} {command.help[0].lower()}{command.help[1:]}")
-    lines += [f"  {usage:<14} {what}" for usage, what in OWN_COMMANDS]
-    return "\n".join(lines)
+            lines.append(msg("  {usage} {what}", usage=f"{usage:<14}", what=command.help))
+    lines += [msg("  {usage} {what}", usage=f"{usage:<14}", what=what) for usage, what in OWN_COMMANDS]  # fmt: skip
+    return joined(lines, "\n")
 
 
-SAVED = "The game is saved; run the same command again to resume it."
-INTERRUPTED = "The game is saved; `make run` resumes it."
+SAVED = msg("The game is saved; run the same command again to resume it.")
+INTERRUPTED = msg("The game is saved; `make run` resumes it.")
 MENU_LINES = 12  # after a move; `moves` lists every choice
 # home, clear the screen, and clear the scrollback too (xterm's 3J): a player who scrolls
 # up after the hand-over must not find the previous player's hand there
@@ -93,7 +95,8 @@ def _clear_screen(out: Callable[[str], None]) -> None:
     if out is print and sys.stdout.isatty():
         print(CLEAR, end="", flush=True)
     else:
-        out("\n" * 3 + "-" * 20 + " screen cleared for the hand-over " + "-" * 20)
+        line = "-" * 20
+        out(msg("\n\n\n{line} screen cleared for the hand-over {line}", line=line))
 
 
 class Terminal:
@@ -105,10 +108,13 @@ class Terminal:
         read: Callable[[str], str | None] = _read_line,
         *,
         describe: bool = False,
+        language: str | None = None,
     ) -> None:
         self.service = service
         self.shelf = PictureShelf(pictures_dir)
-        self.out = out
+        # what this keyboard reads: --lang, else the terminal's locale (LANG), else English
+        self.language = resolve(language or terminal_language())
+        self.out = lambda text: out(say(text, self.language))
         self.read = read
         self.describe = describe  # each board's description in words after every move
         self.chat: ChatRef | None = None
@@ -123,15 +129,16 @@ class Terminal:
         self.delivery = Delivery(service, PLATFORM)
         self.transport = TerminalTransport(self)
 
-    async def ask(self, prompt: str) -> str | None:
-        return await read_in_background(self.read, prompt)
+    async def ask(self, prompt: Text) -> str | None:
+        return await read_in_background(self.read, say(prompt, self.language))
 
     # ----- starting or resuming -------------------------------------------------------
     async def play(self, game_id: str | None, names: list[str], options: str | None = None) -> int:
         try:
-            chosen = await Setup(self.service, self.ask, self.out).choose(game_id, names, options)
+            setup = Setup(self.service, self.ask, self.out, self.language)
+            chosen = await setup.choose(game_id, names, options)
         except Leave:
-            self.out("Nothing started; bye.")
+            self.out(msg("Nothing started; bye."))
             return 0
         self.chat = chosen.chat
         await self.show(chosen.replies, full=True)  # the first board with its description
@@ -153,12 +160,12 @@ class Terminal:
                 await self.take_keyboard(humans[0])  # alone against bots: nobody looks away
             handing_over = self.secrets and actor is not None and actor != self.holder
             if handing_over and not await self.hand_over(actor):
-                self.out("\n" + SAVED)
+                self.out(joined(["", SAVED], "\n"))
                 return 0
             me = self.holder if self.secrets and self.holder else actor
             line = await self.ask(f"{actor.name}> " if actor else "> ")
             if line is None:
-                self.out("\n" + SAVED)
+                self.out(joined(["", SAVED], "\n"))
                 return 0
             self.shown_private = False
             words = line.strip().split()
@@ -170,7 +177,7 @@ class Terminal:
             try:
                 await self.command(words, line, row, players, me, actor)
             except UserError as exc:
-                self.out(f"! {exc}")
+                self.out(msg("! {exc}", exc=exc))
 
     async def command(self, words: list[str], line: str, row, players: dict, me, actor) -> None:
         """One line typed at the keyboard; `as NAME ...` runs it as that player."""
@@ -183,7 +190,7 @@ class Terminal:
         elif command in ("hand", "view"):
             await self.show(await self.service.private_view(self.chat, who), full=True, asker=who)
         elif command in ("moves", "choices"):
-            self.out(self.menu_text(limit=None) or "You have no choice to make now.")
+            self.out(self.menu_text(limit=None) or msg("You have no choice to make now."))
         elif command == "log":
             which = rest[0] if rest else None
             await self.show(await self.service.game_log(self.chat, me or YOU, which))
@@ -195,7 +202,12 @@ class Terminal:
             await self.show([await self.service.rules(row.game)])
         elif command == "describe":
             self.describe = rest[:1] != ["off"]
-            self.out(f"Descriptions after every move: {'on' if self.describe else 'off'}.")
+            self.out(
+                msg(
+                    "Descriptions after every move: {value}.",
+                    value=msg("on") if self.describe else msg("off"),
+                )
+            )
         elif command == "abort":
             await self.abort(who)
         elif command == "as" and len(rest) >= 2 and rest[0].lower() in players:
@@ -206,24 +218,24 @@ class Terminal:
                 await self.show(await self.service.move(self.chat, other, " ".join(rest[1:])))
         elif command == "as":
             names = ", ".join(s.name for s in row.seats)
-            self.out(f"! Say `as NAME MOVE`, NAME one of: {names}.")
+            self.out(msg("! Say `as NAME MOVE`, NAME one of: {names}.", names=names))
         elif command.isdigit() and actor is not None and not rest:
             await self.show(await self.service.move(self.chat, actor, self.pick(command)))
         elif actor is not None:
             await self.show(await self.service.move(self.chat, actor, line))
         else:
-            self.out("Nobody is to act; type `board`.")
+            self.out(msg("Nobody is to act; type `board`."))
 
     async def _history(self, rest: list[str]) -> None:
         """`history [PAGE]`: the games that ended here, a page at a time."""
         if rest and not rest[0].isdigit():
-            raise UserError("Say `history` or `history 2` (a page number).")
+            raise UserError(msg("Say `history` or `history 2` (a page number)."))
         page = max(0, int(rest[0]) - 1) if rest else 0
         plan = await self.service.ended_games(self.chat, page)
         await self.show(plan)
-        labels = {c.label for r in plan for c in r.choices}
+        labels = {str(c.label) for r in plan for c in r.choices}
         if "Older" in labels:
-            self.out(f"(`history {page + 2}` shows older games.)")
+            self.out(msg("(`history {value}` shows older games.)", value=page + 2))
 
     def actor(self) -> UserRef | None:
         board = self.board
@@ -234,7 +246,7 @@ class Terminal:
 
     async def _after(self, session_id: int) -> int:
         """The game is over: its replay and log on request, until quit or end of input."""
-        self.out("The game is over. Type `replay` to write its replay to a file, `log` to read it, or `quit`.")  # fmt: skip
+        self.out(msg('The game is over. Type `replay` to write its replay to a file, `log` to read it, or `quit`.'))  # fmt: skip
         while (line := await self.ask("> ")) is not None:
             words = line.strip().split()
             command = words[0].lower() if words else ""
@@ -249,9 +261,9 @@ class Terminal:
                 elif command == "history":
                     await self._history(words[1:])
                 elif command:
-                    self.out("The game is over: replay, log, history or quit.")
+                    self.out(msg("The game is over: replay, log, history or quit."))
             except UserError as exc:
-                self.out(f"! {exc}")
+                self.out(msg("! {exc}", exc=exc))
         return 0
 
     async def _write_replay(self, which: str | None) -> None:
@@ -259,18 +271,20 @@ class Terminal:
         try:
             await self.show(await self.service.replay(self.chat, which))
         except UserError as exc:
-            self.out(f"! {exc}")
+            self.out(msg("! {exc}", exc=exc))
 
     def pick(self, number: str) -> str:
         n = int(number)
         if not 1 <= n <= len(self.menu):
-            raise UserError(f"Choose a number from 1 to {len(self.menu)}, or type the move.")
+            raise UserError(
+                msg("Choose a number from 1 to {len}, or type the move.", len=len(self.menu))
+            )
         return self.menu[n - 1][0]
 
     async def abort(self, who: UserRef) -> None:
-        answer = await self.ask("End this game for everyone? Type yes to confirm: ")
+        answer = await self.ask(msg("End this game for everyone? Type yes to confirm: "))
         if (answer or "").strip().lower() not in ("y", "yes"):
-            self.out("The game goes on.")
+            self.out(msg("The game goes on."))
             return
         await self.show(await self.service.abort(self.chat, who, is_admin=True))
 
@@ -279,8 +293,11 @@ class Terminal:
         """Clear the screen and give `to` the keyboard; False if the input ended."""
         if self.holder is not None and self.shown_private:
             line = await self.ask(
-                f"{self.holder.name}: press Enter to hide your view and pass the keyboard to "
-                f"{to.name}. "
+                msg(
+                    "{name}: press Enter to hide your view and pass the keyboard to {name2}. ",
+                    name=self.holder.name,
+                    name2=to.name,
+                )
             )
             if line is None:
                 return False
@@ -288,7 +305,7 @@ class Terminal:
         if self.board is not None:
             self.out(self.board.text)
         line = await self.ask(
-            f"{to.name}: take the keyboard and press Enter (the others look away). "
+            msg("{name}: take the keyboard and press Enter (the others look away). ", name=to.name)
         )
         if line is None:
             return False
@@ -332,12 +349,14 @@ class Terminal:
             else:
                 self.pending.setdefault(local_user(reply.to.name).id, []).append(reply)
             return
-        prefix = f"(for {reply.to.name} only) " if reply.to else ""
-        self.out(prefix + reply.text)
+        if reply.to is not None:
+            self.out(msg("(for {name} only) {text}", name=reply.to.name, text=reply.text))
+        else:
+            self.out(reply.text)
         self.picture(reply, self.full)
 
     def say_private(self, reply: Reply, full: bool = False) -> None:
-        self.out(f"(only {reply.to.name} sees this) {reply.text}")
+        self.out(msg("(only {name} sees this) {text}", name=reply.to.name, text=reply.text))
         self.picture(reply, full)
         self.shown_private = True
 
@@ -347,13 +366,13 @@ class Terminal:
             return
         description = reply.picture.alt
         if description in reply.text:  # a private view: its text holds the description
-            self.out(f"[picture: {path}]")
+            self.out(msg("[picture: {path}]", path=path))
         elif full or self.describe:
-            self.out(f"[picture: {path}] {description}")
+            self.out(msg("[picture: {path}] {description}", path=path, description=description))
         else:
-            hint = "" if self.hinted else " (`board` describes it in words)"
+            hint = "" if self.hinted else msg(" (`board` describes it in words)")
             self.hinted = True
-            self.out(f"[picture: {path}]{hint}")
+            self.out(msg("[picture: {path}]{hint}", path=path, hint=hint))
 
     async def show_menu(self, actor: UserRef) -> None:
         self.menu = await self.service.choices(self.chat, actor)
@@ -364,11 +383,15 @@ class Terminal:
     def menu_text(self, limit: int | None) -> str:
         lines = []
         for n, (action, label) in enumerate(self.menu, start=1):
-            typed = "" if label.lower() == action else f"  [{action}]"
-            lines.append(f"  {n}) {label}{typed}")
+            said = say(label, self.language)
+            typed = "" if said.lower() == action else f"  [{action}]"
+            lines.append(f"  {n}) {said}{typed}")
         if limit is not None and len(lines) > limit:
             rest = len(lines) - limit
-            lines = [*lines[:limit], f"  ... and {rest} more: `moves` lists them all"]
+            more = say(
+                msg("  ... and {rest} more: `moves` lists them all", rest=rest), self.language
+            )
+            lines = [*lines[:limit], more]
         return "\n".join(lines)
 
 
@@ -379,9 +402,19 @@ async def run_terminal(
     names: list[str],
     options: str | None,
     describe: bool = False,
+    language: str | None = None,
 ) -> int:
-    terminal = Terminal(service, pictures, describe=describe)
+    terminal = Terminal(service, pictures, describe=describe, language=language)
     return await terminal.play(game_id, names, options)
+
+
+def terminal_language() -> str:
+    """The language the terminal's locale names (LC_ALL, LC_MESSAGES, LANG), if any."""
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = os.environ.get(name, "")
+        if value and value not in ("C", "POSIX") and not value.startswith("C."):
+            return value
+    return ""
 
 
 def stdin_is_interactive() -> bool:

@@ -24,12 +24,13 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from bot.delivery.live_boards import LiveBoards, Slot
 from bot.delivery.transport import Asked, Sent, Transient, Transport, Unreachable
-from bot.service import ChatRef, GameService, Plan, Reply, TableFacts
+from bot.service import ChatRef, Contact, GameService, Plan, Reply, TableFacts, UserRef
 from bot.telemetry import logs, metrics
+from languages import DEFAULT, resolve, say
 
 log = logging.getLogger(__name__)
 
@@ -102,6 +103,8 @@ class Delivery:
         self, chat: ChatRef, plan: Plan, via: Transport, asked: Asked | None, owe: bool
     ) -> Delivered:
         done = Delivered(owe=owe)
+        self._contacts: dict[str, Contact] = {}  # (each person's asked for once a plan)
+        public = plan.language or (plan.table.language if plan.table else "") or DEFAULT
         asker = asked.user.id if asked is not None else None
         # the asker's next moves first: their screen answers their press before the chat's
         ordered = sorted(
@@ -112,11 +115,13 @@ class Delivery:
                 if reply.to is not None:
                     await self._private(chat, reply, plan, via, asked, done)
                 elif plan.quiet and asked is not None and via.answers_in_place:
-                    sent = await via.answer_in_place(await reply.drawn(), asked)
+                    language = await self._language_of(asked.user, public, asked)
+                    sent = await via.answer_in_place(await said(reply, language), asked)
                     done.posted += [sent] if sent else []
                 elif reply.live:
-                    await self._show_live(chat, reply, plan, via, asked, done)
+                    await self._show_live(chat, await said(reply, public), plan, via, asked, done)
                 else:
+                    reply = await said(reply, public)
                     await self._notice(chat, reply, plan.table, via, asked, done)
             pressed = asked.pressed if asked is not None else None
             spent = pressed is not None and pressed.private and not done.asker_moves
@@ -221,20 +226,22 @@ class Delivery:
     ) -> None:
         user = reply.to
         is_asker = asked is not None and asked.user.id == user.id
+        table_language = plan.language or (plan.table.language if plan.table else DEFAULT)
+        language = await self._language_of(user, table_language, asked)
         if is_asker and via.answers_in_place:
-            sent = await via.answer_in_place(await reply.drawn(), asked)
+            sent = await via.answer_in_place(await said(reply, language), asked)
             done.asker_moves |= bool(reply.moves()) and sent is not None
             return
         place = None
         if is_asker and asked.private_chat is not None:
             place = asked.private_chat
         elif self.service is not None:
-            place = await via.private_place(user, await self.service.contact(user))
+            place = await via.private_place(user, await self._contact(user))
         sid = reply.session_id or (plan.table.session_id if plan.table else None)
         if place is None:
-            await self._unreachable(chat, user, sid, via, is_asker)
+            await self._unreachable(chat, user, sid, via, is_asker, language)
             return
-        await reply.drawn()
+        reply = await said(reply, language)  # (its picture drawn only now: it is sent)
         pressed = asked.pressed if is_asker and asked is not None else None
         if (
             pressed is not None
@@ -253,7 +260,7 @@ class Delivery:
             except Unreachable:
                 if is_asker and asked.private_chat == place:
                     return  # asked in that very private chat, which refuses us: nowhere else
-                await self._unreachable(chat, user, sid, via, is_asker)
+                await self._unreachable(chat, user, sid, via, is_asker, language)
                 return
         if not sent:
             return
@@ -284,8 +291,23 @@ class Delivery:
         else:
             await via.strip(t.slot.sent)
 
+    async def _contact(self, user: UserRef) -> Contact:
+        if user.id not in self._contacts:
+            self._contacts[user.id] = await self.service.contact(user)
+        return self._contacts[user.id]
+
+    async def _language_of(self, user: UserRef, table: str, asked: Asked | None) -> str:
+        """What one person reads: their own setting, else what their app says now (they
+        asked), else what it said when last seen, else the table's language."""
+        contact = await self._contact(user) if self.service is not None else Contact()
+        if contact.language:
+            return contact.language
+        if asked is not None and asked.user.id == user.id and asked.user.language:
+            return resolve(asked.user.language, table)
+        return resolve(contact.seen_language, table)
+
     async def _unreachable(
-        self, chat: ChatRef, user, sid: int | None, via: Transport, asked: bool
+        self, chat: ChatRef, user, sid: int | None, via: Transport, asked: bool, language: str
     ) -> None:
         """Tell the chat how `user` can open their private channel: once a game, unless
         they asked for what could not be sent."""
@@ -294,7 +316,7 @@ class Delivery:
             return
         if t is not None:
             t.warned.add(user.id)
-        told = await via.cannot_reach(chat, user, sid)
+        told = await via.cannot_reach(chat, user, sid, language)
         if told is not None and sid is not None and via.tidies:
             await self.boards.add_litter(sid, [told])
 
@@ -350,3 +372,15 @@ class Delivery:
 
 def _key(chat: ChatRef) -> str:
     return f"{chat.chat}/{chat.thread}"
+
+
+async def said(reply: Reply, language: str) -> Reply:
+    """A copy of `reply` in `language`: its text and labels said, its picture drawn in it
+    (a picture that has none other keeps the one it has)."""
+    await reply.drawn(language)
+    return replace(
+        reply,
+        text=say(reply.text, language),
+        choices=[replace(c, label=say(c.label, language)) for c in reply.choices],
+        language=language,
+    )

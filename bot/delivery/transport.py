@@ -100,8 +100,8 @@ class Transport(Protocol):
         ...
 
     async def cannot_reach(
-        self, chat: ChatRef, user: UserRef, session_id: int | None
+        self, chat: ChatRef, user: UserRef, session_id: int | None, language: str
     ) -> Sent | None:
         """Tell the chat how `user` can let the bot write to them (a link), if the platform
-        has such a way; the message sent, if any."""
+        has such a way, in their `language`; the message sent, if any."""
         ...

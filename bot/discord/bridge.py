@@ -26,31 +26,41 @@ from bot.discord.retry import persist
 from bot.discord.slash_commands import CHANNEL_NEEDS, THREAD_NEEDS
 from bot.service import Call, ChatRef, Command, GameService, Plan, Reply, UserError, UserRef
 from bot.service.excerpt import short_refusal
+from languages import DEFAULT, Text, msg, resolve, say
 
 log = logging.getLogger(__name__)
 
-OOPS = "Something went wrong on our side. Look at the latest board and try again in a moment."
+OOPS = msg("Something went wrong on our side. Look at the latest board and try again in a moment.")  # fmt: skip
 AUTOCOMPLETE_SECONDS = 2.0
-NOT_OURS = "That button is not one of ours; use the buttons under the latest board."
-NO_GUILD = "Escape runs in server channels and threads, not in direct messages."
+NOT_OURS = msg("That button is not one of ours; use the buttons under the latest board.")
+NO_GUILD = msg("Escape runs in server channels and threads, not in direct messages.")
 THREAD_ARCHIVE_MINUTES = 10080  # the longest Discord allows: a week
-DM_NOTE = (
+DM_NOTE = msg(
     " On Discord they come as direct messages, with your view and moves in games with "
     "secrets, if your privacy settings let the bot write to you."
 )
 
 
 def chat_ref(interaction: discord.Interaction) -> ChatRef:
-    """The channel is the chat; a thread is kept apart from its parent channel."""
+    """The channel is the chat; a thread is kept apart from its parent channel. The
+    server's preferred language goes with it (a new table speaks it)."""
     channel = interaction.channel
     scope = str(interaction.guild_id or "")
+    language = str(interaction.guild_locale or "")
     if isinstance(channel, discord.Thread) and channel.parent_id:
-        return ChatRef(PLATFORM, str(channel.parent_id), str(channel.id), scope)
-    return ChatRef(PLATFORM, str(interaction.channel_id), "", scope)
+        return ChatRef(PLATFORM, str(channel.parent_id), str(channel.id), scope, language)
+    return ChatRef(PLATFORM, str(interaction.channel_id), "", scope, language)
 
 
-def user_ref(user: discord.abc.User) -> UserRef:
-    return UserRef(PLATFORM, str(user.id), user.display_name)
+def user_ref(user: discord.abc.User, interaction: discord.Interaction | None = None) -> UserRef:
+    """`interaction`: the asker's, whose app language comes with it."""
+    language = str(interaction.locale) if interaction is not None else ""
+    return UserRef(PLATFORM, str(user.id), user.display_name, language)
+
+
+def language_of(interaction: discord.Interaction) -> str:
+    """What the asker reads: their app's language."""
+    return resolve(str(interaction.locale), DEFAULT)
 
 
 def place(chat: ChatRef) -> str:
@@ -74,8 +84,8 @@ def said(interaction: discord.Interaction) -> str:
     return " ".join(found)
 
 
-def refusal(message: str, typed: str = "") -> str:
-    return parts(plain(short_refusal(message, typed)), 2000)[0]
+def refusal(message: Text, typed: str = "", language: str = DEFAULT) -> str:
+    return parts(plain(short_refusal(say(message, language), typed)), 2000)[0]
 
 
 class DiscordBridge:
@@ -118,10 +128,10 @@ class DiscordBridge:
         for everyone comes after it as new messages (a new message pings the player to
         act, an edit would not)."""
         if interaction.guild_id is None:
-            await interaction.response.send_message(NO_GUILD, ephemeral=True)
+            await interaction.response.send_message(say(NO_GUILD, language_of(interaction)), ephemeral=True)  # fmt: skip
             return
         if command.name == "help":  # no store, no picture: answered at once
-            text = self.service.help().text
+            text = say(self.service.help().text, language_of(interaction))
             await interaction.response.send_message(text[:2000], ephemeral=True, allowed_mentions=discord.AllowedMentions.none())  # fmt: skip
             return
         if command.name == "start" and options.pop("thread", False):
@@ -130,7 +140,7 @@ class DiscordBridge:
         if not await _acknowledge(interaction, thinking=True, ephemeral=True):
             return
         via = self.transport(interaction, thinking=True)
-        user = user_ref(interaction.user)
+        user = user_ref(interaction.user, interaction)
         args = {
             name: (user_ref(v) if isinstance(v, discord.abc.User) else getattr(v, "value", v))
             for name, v in options.items()
@@ -142,7 +152,7 @@ class DiscordBridge:
         try:
             plan = await self.service.run_command(command.name, call)
         except UserError as exc:
-            await self.refuse(via, str(exc), typed=said(interaction))
+            await self.refuse(via, exc.msg, typed=said(interaction))
             return
         except Exception:
             log.exception("command %s failed", command.name)
@@ -163,7 +173,9 @@ class DiscordBridge:
             return []
         try:  # an autocomplete cannot be deferred: give up rather than be late
             pairs = await asyncio.wait_for(
-                self.service.choices(chat_ref(interaction), user_ref(interaction.user)),
+                self.service.choices(
+                    chat_ref(interaction), user_ref(interaction.user, interaction)
+                ),
                 AUTOCOMPLETE_SECONDS,
             )
         except UserError:
@@ -173,7 +185,8 @@ class DiscordBridge:
             return []
         words = typed.lower().split()
         found = []
-        for action, label in pairs:
+        language = language_of(interaction)
+        for action, label in ((a, say(label, language)) for a, label in pairs):
             hay = f"{action} {label}".lower()
             if all(w in hay for w in words):
                 found.append((label, action))
@@ -188,7 +201,7 @@ class DiscordBridge:
         if not await _acknowledge(interaction):  # silent: nothing is shown yet
             return
         via = self.transport(interaction, thinking=False)
-        user = user_ref(interaction.user)
+        user = user_ref(interaction.user, interaction)
         message = interaction.message
         pressed = sent_of(message, private=bool(message.flags.ephemeral) or interaction.guild_id is None) if message else None  # fmt: skip
         try:
@@ -214,16 +227,17 @@ class DiscordBridge:
     async def refuse_junk(self, interaction: discord.Interaction) -> None:
         try:
             await interaction.response.send_message(
-                NOT_OURS, ephemeral=interaction.guild_id is not None,
+                say(NOT_OURS, language_of(interaction)), ephemeral=interaction.guild_id is not None,
                 allowed_mentions=discord.AllowedMentions.none(),
             )  # fmt: skip
         except discord.HTTPException as exc:
             log.info("could not refuse a component that is not ours: %s", exc)
 
     # ----- posting --------------------------------------------------------------------
-    async def refuse(self, via: InteractionTransport, message: str, *, typed: str = "") -> None:
-        """A refusal to the asker alone: escaped, within limits, quoting little of `typed`."""
-        text = refusal(message, typed)
+    async def refuse(self, via: InteractionTransport, message: Text, *, typed: str = "") -> None:
+        """A refusal to the asker alone, in their language: escaped, within limits, quoting
+        little of `typed`."""
+        text = refusal(message, typed, language_of(via.interaction))
         ephemeral = via.interaction.guild_id is not None
         await persist(
             lambda: via.interaction.followup.send(text, ephemeral=ephemeral, allowed_mentions=discord.AllowedMentions.none()),
@@ -235,14 +249,13 @@ class DiscordBridge:
         channel = interaction.channel
         if not isinstance(channel, discord.TextChannel):
             await interaction.response.send_message(
-                "A new thread can be opened from a text channel only; run /escape start "
-                "without `thread` here.",
+                say(msg("A new thread can be opened from a text channel only; run /escape start without `thread` here."), language_of(interaction)),
                 ephemeral=True,
-            )
+            )  # fmt: skip
             return
         await interaction.response.defer(thinking=True)
         via = self.transport(interaction, thinking=True)
-        user = user_ref(interaction.user)
+        user = user_ref(interaction.user, interaction)
         game_id = getattr(options.get("game"), "value", options.get("game"))
         try:
             game = self.service.game(game_id)
@@ -255,15 +268,15 @@ class DiscordBridge:
                 )
             except discord.HTTPException as exc:
                 log.info("could not open a thread in %s: %s", channel.id, exc)
-                raise UserError(
+                raise UserError(msg(
                     "I could not open a thread here (I need Create Public Threads). "
                     "Start without `thread`, or ask an admin for that permission."
-                ) from exc
+                )) from exc  # fmt: skip
             chat = ChatRef(PLATFORM, str(channel.id), str(thread.id), str(interaction.guild_id))
             plan = await self.service.start(chat, user, game.id, options.get("options") or "")
         except UserError as exc:
             await via.drop_thinking()
-            await self.refuse(via, str(exc))
+            await self.refuse(via, exc.msg)
             return
         except Exception:
             log.exception("starting a game in a new thread failed")
@@ -275,19 +288,20 @@ class DiscordBridge:
         except Exception as exc:
             log.warning("could not post the lobby in thread %s: %s", thread.id, exc)
             await via.drop_thinking()
-            await self.refuse(
-                via,
-                f"The table is open in {thread.mention}, but I could not post there: "
-                "use /escape board in the thread once I may send messages in threads.",
-            )
+            await self.refuse(via, msg(
+                "The table is open in {thread}, but I could not post there: use /escape board "
+                "in the thread once I may send messages in threads.", thread=thread.mention,
+            ))  # fmt: skip
             return
         # in the channel, for everyone: where the new table is
-        await interaction.followup.send(
-            f"{plain(user.name)} opened a table for {game.title} in {thread.mention}: join there.",
-            allowed_mentions=discord.AllowedMentions.none(),
-        )
+        where = msg(
+            "{name} opened a table for {game} in {thread}: join there.",
+            name=plain(user.name), game=msg(game.title), thread=thread.mention,
+        )  # fmt: skip
+        table = resolve(chat.language, DEFAULT)
+        await interaction.followup.send(say(where, table), allowed_mentions=discord.AllowedMentions.none())  # fmt: skip
         for note in _permission_note(interaction, user, THREAD_NEEDS):
-            await interaction.followup.send(note.text, ephemeral=True)
+            await interaction.followup.send(say(note.text, language_of(interaction)), ephemeral=True)  # fmt: skip
 
 
 def _permission_note(
@@ -299,14 +313,11 @@ def _permission_note(
     missing = [n.replace("_", " ").title() for n in needs if not getattr(perms, n, False)]
     if not missing:
         return []
-    return [
-        Reply(
-            "Note: I lack " + ", ".join(missing) + " here, so boards I post on my own "
-            "(reminders, timeouts) may not arrive. Ask an admin to grant them.",
-            kind="info",
-            to=user,
-        )
-    ]
+    note = msg(
+        "Note: I lack {missing} here, so boards I post on my own (reminders, timeouts) may "
+        "not arrive. Ask an admin to grant them.", missing=", ".join(missing),
+    )  # fmt: skip
+    return [Reply(note, kind="info", to=user)]
 
 
 async def _acknowledge(interaction: discord.Interaction, **defer) -> bool:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import discord
 
 from bot.service import Choice, Reply
+from languages import DEFAULT, msg, say
 
 log = logging.getLogger(__name__)
 
@@ -144,13 +145,16 @@ def layout(reply: Reply) -> Layout:
     for n, chunk in enumerate(shown):
         own = [c for c in moves if c.for_user == chunk[0].for_user]
         first = own.index(chunk[0]) + 1
-        placeholder = (
-            f"Choose a move ({first}-{first + len(chunk) - 1} of {len(own)})"
+        language = reply.language or DEFAULT
+        placeholder = say(
+            msg("Choose a move ({first}-{last} of {count})", first=first, last=first + len(chunk) - 1, count=len(own))
             if len(own) > len(chunk)
-            else "Choose a move"
-        )
+            else msg("Choose a move"),
+            language,
+        )  # fmt: skip
         options = [
-            discord.SelectOption(label=clip(c.label, OPTION_LABEL), value=c.data) for c in chunk
+            discord.SelectOption(label=clip(say(c.label, language), OPTION_LABEL), value=c.data)
+            for c in chunk
         ]
         view.add_item(ChoiceMenu(f"{key}:{n}", options, placeholder))
     for choice in shared:

@@ -28,6 +28,7 @@ from bot.delivery.text import parts, sentences_within
 from bot.discord.components import layout
 from bot.discord.retry import fresh_file, persist, transient
 from bot.service import ChatRef, Contact, Reply, TableFacts, UserRef
+from languages import DEFAULT, msg, say
 
 log = logging.getLogger(__name__)
 
@@ -51,15 +52,17 @@ def fit_alt(alt: str, limit: int = MAX_ALT) -> str:
 def messages(reply: Reply, *, ephemeral: bool) -> list[dict]:
     """The keyword arguments of the message(s) one reply becomes: long text is split, and
     the picture and components go with the last part, right above the buttons."""
-    text = reply.text or reply.kind
+    language = reply.language or DEFAULT
+    text = say(reply.text, language) or reply.kind
     if reply.kind not in OUR_MARKDOWN:
         text = plain(text)
     built = layout(reply)
     if built.left_out:
-        text += f"\n({built.left_out} more moves are not listed: type /escape move and pick one.)"
+        text += "\n" + say(msg("({more} more moves are not listed: type /escape move and pick one.)", more=built.left_out), language)  # fmt: skip
     mention = [] if ephemeral else reply.mention
     if mention:
-        text += "\n" + " ".join(f"<@{u.id}>" for u in mention) + " your move."
+        pings = " ".join(f"<@{u.id}>" for u in mention)
+        text += "\n" + say(msg("{pings} your move.", pings=pings), language)
     if ephemeral:
         allowed = discord.AllowedMentions.none()
     else:
@@ -207,7 +210,9 @@ class ChannelTransport:
             return None
         return ChatRef(PLATFORM, str(channel.id), "", "")
 
-    async def cannot_reach(self, chat: ChatRef, user: UserRef, session_id: int | None) -> Sent | None:  # fmt: skip
+    async def cannot_reach(
+        self, chat: ChatRef, user: UserRef, session_id: int | None, language: str
+    ) -> Sent | None:
         log.info(
             "not sending a private message of session %s to %s: on Discord only who clicked "
             "can get an ephemeral message (they can press My hand)", session_id, user.id,

@@ -44,6 +44,7 @@ from bot.store import SessionRow, StaleVersion, Store
 from engines import Game
 from engines.ai import DEFAULT_LEVEL, LEVELS
 from engines.text import msg
+from languages import resolve
 
 log = logging.getLogger(__name__)
 
@@ -162,7 +163,16 @@ class GameService:
         known = await self.store.user(user.platform, user.id)
         if known is None:
             return Contact()
-        return Contact(known.get("private_chat") or None, bool((known.get("prefs") or {}).get("dm")))  # fmt: skip
+        prefs = known.get("prefs") or {}
+        return Contact(
+            known.get("private_chat") or None, bool(prefs.get("dm")),
+            prefs.get("language", ""), prefs.get("seen_language", ""),
+        )  # fmt: skip
+
+    async def language_of(self, user: UserRef) -> str:
+        """What one person reads: their own setting, else what their app says."""
+        contact = await self.contact(user)
+        return contact.language or resolve(user.language or contact.seen_language)
 
     @entry
     async def reachable_at(self, user: UserRef, private_chat: str) -> None:

@@ -202,7 +202,7 @@ class Play:
         if seat is None:
             return []
         legal = loaded.game.legal_actions(loaded.state, seat)
-        return [(a, loaded.game.describe(loaded.state, a)) for a in legal]
+        return [(a, loaded.game.label(loaded.state, a)) for a in legal]
 
     async def buttons_of(self, session_id: int, version: int, user: UserRef | None) -> list[Choice]:
         """The buttons of the session's board as it is now (`user`: that player's own moves,

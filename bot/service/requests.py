@@ -68,4 +68,5 @@ class Contact:
 
     private_chat: str | None = None
     wants_dm: bool = False
-    language: str = ""  # what they read: their own setting, else what their app said
+    language: str = ""  # what they chose to read (`/escape language` in a private chat)
+    seen_language: str = ""  # what their app said when they last used the bot

@@ -21,24 +21,35 @@ from bot.startup_errors import (
 from bot.telegram.connection import WatchedPolls, links
 from bot.telegram.handlers import TelegramAdapter, dm_note
 from bot.telegram.ratelimit import PerChatRateLimiter
+from languages import DEFAULT, PSEUDO, available, msg, say
 
 log = logging.getLogger(__name__)
 
 UPDATES = ["message", "callback_query"]  # all the bot reacts to
 
-# the menus Telegram shows, made from the service's command table
-GROUP_COMMANDS = [
-    BotCommand(
-        "escape",
-        ("Play: " + ", ".join(c.name for c in COMMANDS if c.menu or c.name == "move"))[:256],
-    ),
-    BotCommand("help", "How to play with Escape"),
-]
-PRIVATE_COMMANDS = [
-    BotCommand("escape", "Your hand (/escape hand), rules, help; games are played in groups"),
-    BotCommand("start", "Let me send your private hands here"),
-    BotCommand("help", "How to play with Escape"),
-]
+
+def group_commands(language: str = DEFAULT) -> list[BotCommand]:
+    """The menu of a group, made from the service's command table, in `language`."""
+    names = ", ".join(c.name for c in COMMANDS if c.menu or c.name == "move")
+    return [
+        BotCommand("escape", say(msg("Play: {commands}", commands=names), language)[:256]),
+        BotCommand("help", say(msg("How to play with Escape"), language)),
+    ]
+
+
+def private_commands(language: str = DEFAULT) -> list[BotCommand]:
+    return [
+        BotCommand(
+            "escape",
+            say(msg("Your hand (/escape hand), rules, help; games are played in groups"), language),
+        ),
+        BotCommand("start", say(msg("Let me send your private hands here"), language)),
+        BotCommand("help", say(msg("How to play with Escape"), language)),
+    ]
+
+
+GROUP_COMMANDS = group_commands()
+PRIVATE_COMMANDS = private_commands()
 
 
 def build_application(
@@ -68,10 +79,13 @@ def build_application(
 
 
 async def publish_commands(bot: Bot) -> None:
-    """The command menus Telegram shows in private chats and in groups."""
+    """The command menus Telegram shows in private chats and in groups: in English for
+    everyone, and in each of our other languages for users whose app speaks it."""
     try:
-        await bot.set_my_commands(PRIVATE_COMMANDS, scope=BotCommandScopeAllPrivateChats())
-        await bot.set_my_commands(GROUP_COMMANDS, scope=BotCommandScopeAllGroupChats())
+        for language in [DEFAULT, *(c for c in available() if c not in (DEFAULT, PSEUDO))]:
+            code = None if language == DEFAULT else language
+            await bot.set_my_commands(private_commands(language), scope=BotCommandScopeAllPrivateChats(), language_code=code)  # fmt: skip
+            await bot.set_my_commands(group_commands(language), scope=BotCommandScopeAllGroupChats(), language_code=code)  # fmt: skip
     except TelegramError as exc:  # not fatal: typed commands work without the menu
         log.warning("could not publish the Telegram command menus: %s", exc)
 

@@ -25,15 +25,16 @@ from bot.service.excerpt import short_refusal
 from bot.telegram import callback_data as cd
 from bot.telegram import keyboards
 from bot.telegram.sending import PLATFORM, TelegramTransport, sent_of
+from languages import Text, msg, say
 
 log = logging.getLogger(__name__)
 
 ALERT_LIMIT = 200  # answerCallbackQuery text
-MENU_TEXT = "Escape: what would you like to do? (Or type /escape help.)"
-NOT_OURS = "That button is not one of ours; use the buttons under the latest board."
-BROKEN = "Something went wrong on my side; nothing was lost. Try again in a moment."
-GONE = "That message is too old for its buttons; type /escape board for a fresh one."
-HELLO = (
+MENU_TEXT = msg("Escape: what would you like to do? (Or type /escape help.)")
+NOT_OURS = msg("That button is not one of ours; use the buttons under the latest board.")
+BROKEN = msg("Something went wrong on my side; nothing was lost. Try again in a moment.")
+GONE = msg("That message is too old for its buttons; type /escape board for a fresh one.")
+HELLO = msg(
     "Hello! I will send your private hands and views here. Add me to a group and type "
     "/escape there to play."
 )
@@ -60,14 +61,18 @@ class Context:
         )
 
 
-def chat_ref(message: Message) -> ChatRef:
+def chat_ref(message: Message, user: User | None = None) -> ChatRef:
+    """A group (or its topic). A group has no language of its own on Telegram: a table
+    opened there speaks the language of the player who opened it."""
     thread = message.message_thread_id if message.is_topic_message else None
     chat_id = str(message.chat.id)
-    return ChatRef(PLATFORM, chat_id, str(thread) if thread else "", chat_id)
+    language = (user.language_code or "") if user is not None else ""
+    return ChatRef(PLATFORM, chat_id, str(thread) if thread else "", chat_id, language)
 
 
 def user_ref(user: User) -> UserRef:
-    return UserRef(PLATFORM, str(user.id), user.full_name or user.username or str(user.id))
+    name = user.full_name or user.username or str(user.id)
+    return UserRef(PLATFORM, str(user.id), name, user.language_code or "")
 
 
 def call_args(command: commands.Command, words: list[str]) -> dict[str, str]:
@@ -121,10 +126,12 @@ class TelegramAdapter:
     async def _send(self, ctx: Context, plan: Plan, chat: ChatRef | None = None, **asked) -> None:
         await self.delivery.deliver(chat or ctx.chat, plan, self.transport, ctx.asked(**asked))
 
-    async def _say(self, ctx: Context, text: str, *, markup=None, reply: bool = False) -> None:
-        """A short message of ours in the chat asked from (HTML), tidied with its game."""
+    async def _say(self, ctx: Context, text: Text, *, markup=None, reply: bool = False) -> None:
+        """A short message of ours in the chat asked from, in the asker's language, tidied
+        with the game there."""
         reply_to = ctx.message.message_id if reply else None
-        sent = await self.transport.text(ctx.chat, text, markup, reply_to)
+        said = html.escape(say(text, await self.service.language_of(ctx.user)))
+        sent = await self.transport.text(ctx.chat, said, markup, reply_to)
         if sent is not None and not ctx.private:
             live = await self.service.live(ctx.chat)
             if live is not None:
@@ -137,16 +144,18 @@ class TelegramAdapter:
             return
         words = list(context.args or [])
         if not words:
-            await self._say(ctx, MENU_TEXT, markup=keyboards.menu_keyboard())
+            language = await self.service.language_of(ctx.user)
+            await self._say(ctx, MENU_TEXT, markup=keyboards.menu_keyboard(language=language))
             return
         try:
             await self.execute(ctx, words[0].lower(), words[1:], typed=True)
         except UserError as exc:
-            reason = short_refusal(str(exc), " ".join(words))  # never the whole input back
+            language = await self.service.language_of(ctx.user)
+            reason = short_refusal(say(exc.msg, language), " ".join(words))  # never all of it
             if exc.secret and not ctx.private:
                 await self._refuse_privately(ctx, reason)
                 return
-            await self._say(ctx, html.escape(reason), reply=True)
+            await self._say(ctx, reason, reply=True)
         except Exception:
             await self._say(ctx, BROKEN, reply=True)
             raise
@@ -168,7 +177,7 @@ class TelegramAdapter:
         try:
             plan = await self.service.view_in(PLATFORM, session_id, ctx.user)
         except UserError as exc:
-            await self._say(ctx, html.escape(str(exc)))
+            await self._say(ctx, exc.msg)
             return
         await self._send(ctx, plan)
 
@@ -224,7 +233,7 @@ class TelegramAdapter:
         (or the group is told how to open it) and the group learns only that it was refused."""
         await self._say(
             ctx,
-            html.escape(f"{ctx.user.name}, that move is not allowed; why (it concerns your hand) is in our private chat."),
+            msg("{name}, that move is not allowed; why (it concerns your hand) is in our private chat.", name=ctx.user.name),
             reply=True,
         )  # fmt: skip
         row = await self.service.live(ctx.chat)
@@ -232,10 +241,12 @@ class TelegramAdapter:
         await self._send(ctx, Plan([reply], asker=ctx.user))
 
     async def _offer_games(self, ctx: Context) -> None:
+        language = await self.service.language_of(ctx.user)
+        games = [(gid, say(msg(title), language)) for gid, title in self.service.game_list()]
         await self._say(
             ctx,
-            "Which game? (For options, type e.g. /escape start ghosts18 variant=short.)",
-            markup=keyboards.games_keyboard(self.service.game_list()),
+            msg("Which game? (For options, type e.g. /escape start ghosts18 variant=short.)"),
+            markup=keyboards.games_keyboard(games),
         )
 
     async def _game_place(self, ctx: Context, title: str) -> ChatRef:
@@ -251,7 +262,7 @@ class TelegramAdapter:
         except TelegramError as exc:
             log.info("could not create a topic in %s (%s); the game stays in General", chat.chat, exc)  # fmt: skip
             return chat
-        await self._say(ctx, f"{html.escape(title)}: the table is in the new topic “{html.escape(topic.name)}”.")  # fmt: skip
+        await self._say(ctx, msg("{game}: the table is in the new topic “{topic}”.", game=title, topic=topic.name))  # fmt: skip
         return ChatRef(PLATFORM, chat.chat, str(topic.message_thread_id), chat.scope)
 
     async def _is_admin(self, ctx: Context) -> bool:
@@ -274,15 +285,17 @@ class TelegramAdapter:
         try:
             press = cd.parse(query.data)
         except cd.BadData:
-            await _alert(query, NOT_OURS)
+            await _alert(query, NOT_OURS, await self.service.language_of(user_ref(query.from_user)))
             return
         message = query.message
         if not isinstance(message, Message) or self.transport is None:
-            await _alert(query, GONE)  # an inaccessible (very old) or inline message
+            await _alert(
+                query, GONE, await self.service.language_of(user_ref(query.from_user))
+            )  # very old, or inline
             return
         ctx = await self._context(update, message=message, user=query.from_user)
         if ctx is None:
-            await _alert(query, GONE)
+            await _alert(query, GONE, await self.service.language_of(user_ref(query.from_user)))
             return
         try:
             if press.kind == "choice" and ctx.private:
@@ -304,9 +317,11 @@ class TelegramAdapter:
                 await self.execute(ctx, "start", [press.data], typed=False)
                 await query.answer()
         except UserError as exc:
-            await _alert(query, str(exc))
+            await _alert(query, exc.msg, await self.service.language_of(ctx.user))
         except Exception:
-            await _alert(query, BROKEN)  # never leave the button spinning
+            await _alert(
+                query, BROKEN, await self.service.language_of(ctx.user)
+            )  # never left spinning
             raise
 
     async def _adopt(self, message: Message, plan: Plan) -> None:
@@ -357,14 +372,14 @@ class TelegramAdapter:
             and isinstance(update.message.sender_chat, Chat)
             and update.message.sender_chat.id == chat.id
         )
-        return Context(chat_ref(message), ref, message, private, as_group)
+        return Context(chat_ref(message, user), ref, message, private, as_group)
 
     async def on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
         log.error("telegram update failed", exc_info=context.error)
 
 
-async def _alert(query, text: str) -> None:
+async def _alert(query, text: Text, language: str) -> None:
     try:
-        await query.answer(text[:ALERT_LIMIT], show_alert=True)
+        await query.answer(say(text, language)[:ALERT_LIMIT], show_alert=True)
     except TelegramError as exc:
         log.info("could not answer a button press: %s", exc)

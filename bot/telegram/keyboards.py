@@ -8,6 +8,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.service import COMMANDS, VIEW, Choice
 from bot.telegram import callback_data as cd
+from languages import DEFAULT, msg, say
 
 PAGE_SIZE = 24  # 12 rows of 2: usable on a phone, far below Telegram's 100 buttons
 COLUMNS = 2
@@ -38,6 +39,7 @@ def choices_keyboard(
     page: int = 0,
     hand_url: str | None = None,
     one_row: bool = False,
+    language: str = DEFAULT,
 ) -> InlineKeyboardMarkup | None:
     """The buttons of one page. `hand_url`: a deep link replacing the service's view button."""
     playable = [c for c in choices if not is_hand_choice(c)]
@@ -45,35 +47,36 @@ def choices_keyboard(
     pages = max(1, -(-len(playable) // PAGE_SIZE))
     page = min(max(page, 0), pages - 1)
     shown = playable[page * PAGE_SIZE : (page + 1) * PAGE_SIZE]
-    buttons = [InlineKeyboardButton(label(c.label), callback_data=cd.choice(c.data)) for c in shown]
+    buttons = [InlineKeyboardButton(label(say(c.label, language)), callback_data=cd.choice(c.data)) for c in shown]  # fmt: skip
     width = len(buttons) if one_row and len(buttons) <= 3 else COLUMNS
     rows = [buttons[i : i + width] for i in range(0, len(buttons), width)]
     if pages > 1 and session_id is not None and version is not None:
         nav = []
         if page > 0:
-            nav.append(InlineKeyboardButton("‹ Prev", callback_data=cd.page(session_id, version, page - 1)))  # fmt: skip
+            nav.append(InlineKeyboardButton(say(msg("‹ Prev"), language), callback_data=cd.page(session_id, version, page - 1)))  # fmt: skip
         nav.append(InlineKeyboardButton(f"{page + 1}/{pages}", callback_data=cd.page(session_id, version, page)))  # fmt: skip
         if page < pages - 1:
-            nav.append(InlineKeyboardButton("Next ›", callback_data=cd.page(session_id, version, page + 1)))  # fmt: skip
+            nav.append(InlineKeyboardButton(say(msg("Next ›"), language), callback_data=cd.page(session_id, version, page + 1)))  # fmt: skip
         rows.append(nav)
     for c in hand:
         if hand_url:
-            rows.append([InlineKeyboardButton("My hand (private)", url=hand_url)])
+            rows.append([InlineKeyboardButton(say(msg("My hand (private)"), language), url=hand_url)])  # fmt: skip
         else:
-            rows.append([InlineKeyboardButton(label(c.label), callback_data=cd.choice(c.data))])
+            rows.append([InlineKeyboardButton(label(say(c.label, language)), callback_data=cd.choice(c.data))])  # fmt: skip
     return InlineKeyboardMarkup(rows) if rows else None
 
 
-def menu_keyboard(hand_url: str | None = None) -> InlineKeyboardMarkup:
+def menu_keyboard(hand_url: str | None = None, language: str = DEFAULT) -> InlineKeyboardMarkup:
     """The bare `/escape` menu: the command table's menu commands, three a row."""
     buttons = []
     for command in COMMANDS:
         if not command.menu:
             continue
+        text = say(command.label, language)
         if command.name == "hand" and hand_url:
-            buttons.append(InlineKeyboardButton(command.label, url=hand_url))
+            buttons.append(InlineKeyboardButton(text, url=hand_url))
         else:
-            buttons.append(InlineKeyboardButton(command.label, callback_data=cd.menu(command.name)))
+            buttons.append(InlineKeyboardButton(text, callback_data=cd.menu(command.name)))
     return InlineKeyboardMarkup([buttons[i : i + 3] for i in range(0, len(buttons), 3)])
 
 

@@ -37,6 +37,7 @@ from bot.delivery.text import head_and_rest, parts, utf16_length
 from bot.service import ChatRef, Contact, Picture, Reply, TableFacts, UserRef
 from bot.telegram import callback_data as cd
 from bot.telegram import keyboards
+from languages import DEFAULT, msg, say
 
 log = logging.getLogger(__name__)
 
@@ -92,11 +93,12 @@ def caption(reply: Reply, limit: int, *, alt_follows: bool = True) -> tuple[str,
     caption has."""
     ping = mention_html(reply.mention) if reply.mention and reply.to is None else ""
     ping_plain = ", ".join(u.name for u in reply.mention if u.id.isdigit()) if ping else ""
-    reserve = utf16_length("\nYour move: " + ping_plain) if ping else 0
+    your_move = say(msg("Your move:"), reply.language or DEFAULT)
+    reserve = utf16_length(f"\n{your_move} " + ping_plain) if ping else 0
     head, rest = head_and_rest(reply.text, limit - reserve, utf16_length)
     body = html.escape(head)
     if ping:
-        body += "\nYour move: " + ping
+        body += f"\n{your_move} " + ping
     more = [html.escape(part) for part in parts(rest, TEXT_LIMIT, utf16_length)] if rest else []
     alt = " ".join(reply.picture.alt.split()) if reply.picture is not None else ""
     if alt and alt in " ".join(reply.text.split()):
@@ -142,7 +144,7 @@ class TelegramTransport:
         return keyboards.choices_keyboard(
             reply.choices, session_id=reply.session_id, version=reply.version, page=page,
             hand_url=self.hand_url(reply.session_id) if group else None,
-            one_row=reply.kind == "lobby",
+            one_row=reply.kind == "lobby", language=reply.language or DEFAULT,
         )  # fmt: skip
 
     # ----- the transport --------------------------------------------------------------
@@ -250,15 +252,18 @@ class TelegramTransport:
         chat = contact.private_chat
         return ChatRef(PLATFORM, chat, "", chat) if chat else None
 
-    async def cannot_reach(self, chat: ChatRef, user: UserRef, session_id: int | None) -> Sent | None:  # fmt: skip
+    async def cannot_reach(
+        self, chat: ChatRef, user: UserRef, session_id: int | None, language: str
+    ) -> Sent | None:
         url = self.hand_url(session_id)
-        text = (
-            f"{html.escape(user.name)}, I cannot send you private messages yet. Press the button "
-            "below, then Start, and I will show you your hand there."
-        )
+        text = html.escape(say(msg(
+            "{name}, I cannot send you private messages yet. Press the button below, then "
+            "Start, and I will show you your hand there.", name=user.name,
+        ), language))  # fmt: skip
         markup = None
         if url:
-            markup = InlineKeyboardMarkup([[InlineKeyboardButton("Open my private chat", url=url)]])
+            label = say(msg("Open my private chat"), language)
+            markup = InlineKeyboardMarkup([[InlineKeyboardButton(label, url=url)]])
         message = await self._send(chat, None, text, markup)
         return sent_of(message) if message is not None else None
 
