@@ -281,22 +281,28 @@ class BoardPlans:
         return msg(" ({left} left)", left=Span(left, left=True)) if left is not None else ""
 
 
-@dataclass(frozen=True)
-class ViewWords:
-    """A view told in words (the alt text of its picture), in whatever language it is said."""
+class ViewWords(str):
+    """A view told in words (the alt text of its picture): English as a string, and said
+    in any other language where it is delivered."""
 
     game_id: str
     view: dict
     title: str
 
-    def said_in(self, language: str) -> str:
-        try:
-            return render.describe(self.game_id, self.view, language)
-        except KeyError:
-            return say(msg("Your view of {game}.", game=self.title), language)
+    def __new__(cls, game_id: str, view: dict, title: str) -> ViewWords:
+        self = super().__new__(cls, _described(game_id, view, title, DEFAULT))
+        self.game_id, self.view, self.title = game_id, view, title
+        return self
 
-    def __str__(self) -> str:
-        return self.said_in(DEFAULT)
+    def said_in(self, language: str) -> str:
+        return _described(self.game_id, self.view, self.title, language)
+
+
+def _described(game_id: str, view: dict, title: str, language: str) -> str:
+    try:
+        return render.describe(game_id, view, language)
+    except KeyError:
+        return say(msg("Your view of {game}.", game=msg(title)), language)
 
 
 def _user(table: Loaded, user_id: str) -> UserRef:
