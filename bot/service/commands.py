@@ -125,6 +125,7 @@ COMMANDS: tuple[Command, ...] = (
         (Arg("action", MOVE, "Your move: start typing to see your legal moves", required=True),),
     ),
     Command("board", "Show the board of the game here", lambda s, c: s.board(c.chat, c.user), menu=True),
+    Command("web", "The board in your browser: a private link, signed for you", lambda s, c: s.web_link(c.chat, c.user), quiet=True),
     Command("hand", "Your hand and private view, shown only to you", lambda s, c: s.private_view(c.chat, c.user), quiet=True, menu=True, button="My hand"),
     Command(
         "log", "What has happened in the game here", lambda s, c: s.game_log(c.chat, c.user, c.text("game")),
