@@ -50,6 +50,7 @@ CSP = (
     "connect-src 'self' ws: wss:; base-uri 'none'; form-action 'self'; object-src 'none'; "
     f"frame-ancestors 'self' {FRAMERS}"
 )
+SIGNED_OUT = ("forged", "expired", "replayed", "denied", "signed_out")  # refusals answered 401
 SIGN_IN = "Open the board from your link (/escape web in the chat), or from the bot's button."
 
 
@@ -261,7 +262,7 @@ class WebBoard:
         async def answer() -> dict:
             viewer = self.viewer(request)
             if viewer is None or viewer.platform != "discord":
-                raise UserError(SIGN_IN)
+                raise UserError(SIGN_IN, reason="signed_out")
             sid = await self.service.table_in_channel("discord", request.match_info["channel"])
             if sid is None:
                 raise UserError("No table is open in this channel: start one with /escape start.")  # fmt: skip
@@ -273,7 +274,7 @@ class WebBoard:
     def _local_viewer(self, request: web.Request) -> UserRef:
         viewer = self.viewer(request)
         if not self.config.local or viewer is None or viewer.id != LOCAL:
-            raise UserError("Local play is for the person at this machine: open the link `make run` printed.")  # fmt: skip
+            raise UserError("Local play is for the person at this machine: open the link `make run` printed.", reason="signed_out")  # fmt: skip
         return viewer
 
     async def local_tables(self, request: web.Request) -> web.Response:
@@ -429,7 +430,7 @@ async def _json(make, status: int = 403) -> web.Response:
     try:
         return web.json_response(await make())
     except UserError as exc:
-        code = 401 if exc.reason in ("forged", "expired", "refused") else status
+        code = 401 if exc.reason in SIGNED_OUT else status
         return web.json_response({"error": str(exc), "reason": exc.reason}, status=code)
 
 

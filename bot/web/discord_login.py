@@ -49,13 +49,13 @@ async def exchange_code(
             body = await answer.json(content_type=None)
             if answer.status != 200 or not isinstance(body, dict) or "access_token" not in body:
                 log.info("discord refused an activity code: %s", answer.status)
-                raise UserError(REFUSED, reason="refused")
+                raise UserError(REFUSED, reason="denied")
         token = str(body["access_token"])
         headers = {"Authorization": f"Bearer {token}"}
         async with http.get(f"{base}/users/@me", headers=headers, timeout=timeout) as answer:
             me = await answer.json(content_type=None)
             if answer.status != 200 or not isinstance(me, dict) or "id" not in me:
-                raise UserError(REFUSED, reason="refused")
+                raise UserError(REFUSED, reason="denied")
     except (aiohttp.ClientError, TimeoutError, ValueError) as exc:
         raise UserError(UNREACHABLE, reason="unreachable") from exc
     name = me.get("global_name") or me.get("username") or str(me["id"])
