@@ -259,7 +259,7 @@ async function localLobby() {
     event.preventDefault();
     try {
       const made = await api("/api/local/tables", { method: "POST",
-        json: { game: $("game").value, players: $("players").value, options: $("options").value } });
+        json: { game: $("game").value, players: $("player-names").value, options: $("options").value } });
       location.assign(`${PREFIX}/table/${made.table}`);
     } catch (error) { say(error.message); }
   };
