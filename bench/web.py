@@ -166,12 +166,12 @@ async def idle_sockets(service, board, base: str, count: int) -> None:
     )  # fmt: skip
     line = await asyncio.wait_for(client.stdout.readline(), 120)
     assert line.strip() == b"open", line
-    after = rss_kib()
+    after, opened = rss_kib(), board.sockets.open
     open_lag = await lag(3)
     client.stdin.write(b"\n")
     await client.stdin.drain()
     await client.wait()
-    print(f"{count} idle sockets: {board.sockets.open} open, RSS +{(after - before) / 1024:.1f} MiB "
+    print(f"{count} idle sockets: {opened} open, RSS +{(after - before) / 1024:.1f} MiB "
           f"({(after - before) / count:.1f} KiB a socket); loop lag p99 {ms(p99(open_lag))} open, "
           f"{ms(p99(idle_lag))} before")  # fmt: skip
 
