@@ -71,7 +71,7 @@ async def move_to_page(service, board, base: str, moves: int) -> None:
         done = 0
         while done < moves:
             sid = await new_table(service, done)
-            chat = (await service.web_tables.chat(sid))
+            chat = await service.web_tables.chat(sid)
             ws = await http.ws_connect(base + "/api/live", headers={"Origin": base})
             await ws.send_json({"hello": {"table": sid, "token": token}})
             await ws.receive_json()
