@@ -35,7 +35,7 @@ ANN, BOB = UserRef("telegram", "1", "Ann"), UserRef("telegram", "2", "Bob")
 
 def p99(values: list[float]) -> float:
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(0.99 * (len(ordered) - 1))))]
+    return ordered[min(len(ordered) - 1, round(0.99 * (len(ordered) - 1)))]
 
 
 def ms(seconds: float) -> str:
