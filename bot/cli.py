@@ -157,13 +157,13 @@ async def _local_web(settings: Settings, service):
 
     board = web_board(settings, service, local=True)
     address = settings.web_address or LOCAL_WEB
-    http = HttpServer(address, [board.part])
+    http = HttpServer(address, [board.part], "the web board")
     try:
         await http.start()
     except OSError:
         if settings.web_address is not None:
             raise
-        http = HttpServer((LOCAL_WEB[0], 0), [board.part])
+        http = HttpServer((LOCAL_WEB[0], 0), [board.part], "the web board")
         await http.start()
     board.listening_on(http.host, http.port)
     print(f"Play in your browser (keep this terminal open): {board.local_link()}", flush=True)

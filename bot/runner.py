@@ -62,7 +62,9 @@ async def serve(settings: Settings) -> None:
         describe_process(settings)
         if settings.http_address is not None:
             board = web_board(settings, service)
-            http = HttpServer(settings.http_address, http_parts(settings, service, probes, board))
+            parts = http_parts(settings, service, probes, board)
+            what = "/metrics, /healthz, /readyz" + (" and the web board" if board else "")
+            http = HttpServer(settings.http_address, parts, what)
             await http.start()
             if board is not None:
                 board.listening_on(http.host, http.port)
