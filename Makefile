@@ -6,7 +6,7 @@ RUNTIME := $(VENV)/.installed-runtime
 # the project with its dev extras (pytest, ruff, hadolint, hypothesis): for test and lint
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint format bench clean postgres
+.PHONY: run test lint format bench clean postgres browser activity
 
 # Debian and Ubuntu ship Python's venv module apart: a failed venv is removed, so that the
 # next try starts afresh once python3-venv is installed.
@@ -26,7 +26,7 @@ $(STAMP): pyproject.toml | $(VENV)/bin/python
 run: $(RUNTIME)
 	$(VENV)/bin/escape-bot run
 
-test: $(STAMP) postgres
+test: $(STAMP) postgres browser activity
 	$(VENV)/bin/python -m pytest
 
 # The store's tests run on a real PostgreSQL too (the suite starts its own server on
@@ -43,6 +43,25 @@ postgres:
 	    --no-install-recommends postgresql >/dev/null; \
 	else echo "PostgreSQL is not installed (apt-get install postgresql): its store tests are skipped here, and fail in CI"; fi
 
+# The web board's browser test drives Debian's chromium through its chromedriver, and the
+# Discord Activity's script is bundled with Node: install what is missing (as root, apt).
+browser:
+	@if [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ] && command -v npm >/dev/null; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	  echo "Installing chromium, chromium-driver, nodejs and npm for the web board's tests"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+	    --no-install-recommends chromium chromium-driver $$(command -v npm >/dev/null || echo nodejs npm) >/dev/null; \
+	else echo "chromium, chromium-driver or npm is missing: the browser test is skipped here, and fails in CI"; fi
+
+# The Discord Activity's sign-in: the Embedded App SDK bundled into one static file (only
+# `make test` and the Docker image build it; a tokenless `make run` needs no Node).
+ACTIVITY := bot/web/activity
+activity: bot/web/static/build/activity.js
+bot/web/static/build/activity.js: $(ACTIVITY)/package.json $(ACTIVITY)/package-lock.json $(ACTIVITY)/entry.js
+	@if command -v npm >/dev/null; then \
+	  cd $(ACTIVITY) && npm ci --no-audit --no-fund --loglevel=error && npm run --silent build; \
+	else echo "npm is missing: the page is served without the Discord Activity's script"; fi
+
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
@@ -56,6 +75,7 @@ bench: $(STAMP)
 	$(VENV)/bin/python -m bench
 	$(VENV)/bin/python -m bench.timers
 	$(VENV)/bin/python -m bench.load
+	$(VENV)/bin/python -m bench.web
 
 clean:
 	rm -rf $(VENV) .pytest_cache

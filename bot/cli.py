@@ -19,6 +19,8 @@ NO_TOKEN = """No chat platform is configured, so Escape offers local play in thi
 To run it in chat, set DISCORD_TOKEN and/or TELEGRAM_TOKEN (see .env.example and the README),
 then `make run` again."""
 
+LOCAL_WEB = ("127.0.0.1", 8765)  # where a tokenless `make run` serves the web board
+
 # Without a token, `run` offers local play; with no terminal either (a service, a pipe)
 # nobody could play, so it is a missing setting, not a quiet success.
 NOTHING_TO_RUN = (
@@ -73,7 +75,15 @@ def main(argv: list[str] | None = None) -> int:
             pictures = args.pictures or settings.pictures_dir
             names = [n.strip() for n in args.players.split(",") if n.strip()]
             return asyncio.run(
-                _play(db, pictures, args.game, names, args.options, describe=args.describe, language=args.lang)
+                _play(
+                    db,
+                    pictures,
+                    args.game,
+                    names,
+                    args.options,
+                    describe=args.describe,
+                    language=args.lang,
+                )
             )
         if command == "sync":
             from bot.discord import sync_commands
@@ -94,7 +104,9 @@ def main(argv: list[str] | None = None) -> int:
                 print(NOTHING_TO_RUN, file=sys.stderr, flush=True)
                 return EXIT_SETTINGS
             print(NO_TOKEN, flush=True)
-            return asyncio.run(_play(settings.db_path, settings.pictures_dir, None, [], None))
+            return asyncio.run(
+                _play(settings.db_path, settings.pictures_dir, None, [], None, web=settings)
+            )
         from bot.runner import serve
 
         asyncio.run(serve(settings))
@@ -131,18 +143,45 @@ async def _play(
     options: str | None,
     describe: bool = False,
     language: str | None = None,
+    web: Settings | None = None,
 ) -> int:
+    """`web`: also serve the local web board (a tokenless `run`) and print its link."""
     from bot.console import run_terminal
     from bot.service import GameService
     from bot.store import Store
 
     store = await Store.open(db)
+    service = GameService(store)
+    http = None
     try:
-        return await run_terminal(
-            GameService(store), pictures, game, names, options, describe, language
-        )
+        if web is not None:
+            http = await _local_web(web, service)
+        return await run_terminal(service, pictures, game, names, options, describe, language)
     finally:
+        if http is not None:
+            await http.stop()
         await store.close()
+
+
+async def _local_web(settings: Settings, service):
+    """The web board for the person at this machine: ESCAPE_WEB's address, else
+    127.0.0.1:8765 (any free port if that one is taken). Its link is printed."""
+    from bot.http_server import HttpServer
+    from bot.runner import web_board
+
+    board = web_board(settings, service, local=True)
+    address = settings.web_address or LOCAL_WEB
+    http = HttpServer(address, [board.part], "the web board")
+    try:
+        await http.start()
+    except OSError:
+        if settings.web_address is not None:
+            raise
+        http = HttpServer((LOCAL_WEB[0], 0), [board.part], "the web board")
+        await http.start()
+    board.listening_on(http.host, http.port)
+    print(f"Play in your browser (keep this terminal open): {board.local_link()}", flush=True)
+    return http
 
 
 async def _backup(db: Path | str, destination: Path) -> int:

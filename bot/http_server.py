@@ -20,8 +20,11 @@ Part = Callable[[web.Application], None]
 
 
 class HttpServer:
-    def __init__(self, address: tuple[str, int], parts: Sequence[Part]) -> None:
+    def __init__(
+        self, address: tuple[str, int], parts: Sequence[Part], what: str = "/metrics, /healthz and /readyz"
+    ) -> None:  # fmt: skip
         self.host, self.port = address
+        self.what = what  # what it serves, as its start-up line says
         self.app = web.Application()
         for part in parts:
             part(self.app)
@@ -41,7 +44,7 @@ class HttpServer:
         self._runner = runner
         if runner.addresses:
             self.port = runner.addresses[0][1]
-        log.info("serving /metrics, /healthz and /readyz on %s:%s", self.host, self.port)
+        log.info("serving %s on %s:%s", self.what, self.host, self.port)
 
     async def stop(self) -> None:
         runner, self._runner = self._runner, None

@@ -6,8 +6,9 @@ not deliver them again, and the Telegram updates in hand finish; Discord closes 
 gateway), the HTTP server stops, open store transactions finish, the store closes, and the
 process exits 0.
 
-With ESCAPE_METRICS set, one HTTP server (bot/http_server.py) serves the operator's part
-(bot/probes.py: /metrics, /healthz, /readyz); it starts before the platforms connect, so
+With ESCAPE_METRICS or ESCAPE_WEB set, one HTTP server (bot/http_server.py) serves the
+operator's part (bot/probes.py: /metrics, /healthz, /readyz) and, with ESCAPE_WEB, the web
+board (bot/web) on ESCAPE_WEB's address; it starts before the platforms connect, so
 /healthz answers from the start and /readyz says what it still waits for.
 """
 
@@ -17,14 +18,19 @@ import asyncio
 import contextlib
 import logging
 import signal
+from typing import TYPE_CHECKING
 
 from bot.http_server import HttpServer, Part
 from bot.probes import Probes, configured_platforms, describe_process
 from bot.service import GameService
 from bot.service.timer_loop import Timers
+from bot.service.web_links import WebSigner
 from bot.service.workers import CpuPool, default_workers
 from bot.settings import Settings
 from bot.store import Store
+
+if TYPE_CHECKING:
+    from bot.web import WebBoard
 
 log = logging.getLogger(__name__)
 
@@ -54,9 +60,15 @@ async def serve(settings: Settings) -> None:
     http = None
     try:
         describe_process(settings)
-        if settings.metrics_address is not None:
-            http = HttpServer(settings.metrics_address, http_parts(settings, service, probes))
+        if settings.http_address is not None:
+            board = web_board(settings, service)
+            parts = http_parts(settings, service, probes, board)
+            what = "/metrics, /healthz, /readyz" + (" and the web board" if board else "")
+            http = HttpServer(settings.http_address, parts, what)
             await http.start()
+            if board is not None:
+                board.listening_on(http.host, http.port)
+                log.info("the web board is at %s", board.base)
         if settings.discord_token:
             from bot.discord import run_discord
 
@@ -89,10 +101,28 @@ async def serve(settings: Settings) -> None:
         await service.store.close(STORE_GRACE)
 
 
-def http_parts(settings: Settings, service: GameService, probes: Probes) -> list[Part]:
-    """What the one HTTP server serves: the operator's probes and metrics (a web board
-    adds its own part here, on the same address)."""
-    return [probes.part]
+def http_parts(
+    settings: Settings, service: GameService, probes: Probes, board: WebBoard | None = None
+) -> list[Part]:
+    """What the one HTTP server serves: the operator's probes and metrics, and the web
+    board when ESCAPE_WEB is set (on the same address: ESCAPE_WEB's, else ESCAPE_METRICS')."""
+    return [probes.part] + ([board.part] if board is not None else [])
+
+
+def web_board(settings: Settings, service: GameService, *, local: bool = False) -> WebBoard | None:
+    """The web board of ESCAPE_WEB (or, `local`, of terminal play), or None."""
+    if settings.web_address is None and not local:
+        return None
+    from bot.web import WebBoard, WebConfig, new_secret
+
+    config = WebConfig(
+        settings.public_url, WebSigner(settings.web_key() or new_secret()), local=local,
+        telegram_token=settings.telegram_token, telegram_webapp=settings.telegram_webapp,
+        discord_client_id=settings.discord_client_id,
+        discord_client_secret=settings.discord_client_secret,
+        discord_api=settings.discord_api_base,
+    )  # fmt: skip
+    return WebBoard(service, config)
 
 
 async def _stop(tasks: list[asyncio.Task]) -> None:

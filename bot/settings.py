@@ -18,6 +18,15 @@ def webhook_secret(token: str) -> str:
     return hmac.new(token.encode(), b"escape webhook secret", hashlib.sha256).hexdigest()
 
 
+def derived_web_secret(*tokens: str) -> bytes | None:
+    """The web board's signing key when ESCAPE_WEB_SECRET is unset: the same in every
+    process of one bot (they share its tokens), unguessable without them; None without any."""
+    material = "\n".join(t for t in tokens if t)
+    if not material:
+        return None
+    return hmac.new(material.encode(), b"escape web secret", hashlib.sha256).digest()
+
+
 def redact_url(target: Path | str) -> str:
     """A database name fit for a log line: a URL's password hidden."""
     return re.sub(r"(://[^:/@]*):[^@]*@", r"\1:***@", str(target))
@@ -82,16 +91,24 @@ def _shards(value: str, ids: str) -> tuple[str, list[int]]:
     return value, served
 
 
-def _address(value: str) -> tuple[str, int] | None:
-    """ESCAPE_METRICS: `host:port` (or `:port`, every interface) of the HTTP server with
-    /metrics, /healthz and /readyz; empty: no HTTP server."""
+def _address(value: str, name: str = "ESCAPE_METRICS") -> tuple[str, int] | None:
+    """ESCAPE_METRICS (or ESCAPE_WEB): `host:port` (or `:port`, every interface) of the
+    HTTP server; empty: none."""
     value = value.strip()
     if not value:
         return None
     host, sep, port = value.rpartition(":")
     if not sep or not port.isdigit() or not 0 < int(port) < 65536:
-        raise ValueError(f"ESCAPE_METRICS is host:port (e.g. 127.0.0.1:9100), not {value!r}")
+        raise ValueError(f"{name} is host:port (e.g. 127.0.0.1:9100), not {value!r}")
     return host.strip("[]") or "0.0.0.0", int(port)
+
+
+def _public_url(value: str) -> str:
+    """ESCAPE_PUBLIC_URL: the origin people open the web board at (https in production)."""
+    value = value.strip().rstrip("/")
+    if value and not re.fullmatch(r"https?://[^/\s?#]+(/[^\s?#]*)?", value):
+        raise ValueError(f"ESCAPE_PUBLIC_URL is an http(s) URL such as https://escape.example.org, not {value!r}")  # fmt: skip
+    return value
 
 
 def _log_format(value: str) -> str:
@@ -111,13 +128,19 @@ class Settings:
     log_level: str = "INFO"
     log_format: str = "text"  # or json: one object a line (README: Operations)
     metrics_address: tuple[str, int] | None = None  # the HTTP server of /metrics and probes
+    web_address: tuple[str, int] | None = None  # the web board (and /metrics) when set
+    public_url: str = ""  # where people open the web board
+    web_secret: str = ""  # signs web links and sessions (empty: derived from the tokens)
     discord_token: str = ""
     discord_guild_ids: list[int] = field(default_factory=list)
     discord_api_base: str = ""
     discord_gateway: str = ""
     discord_shards: str = ""
     discord_shard_ids: list[int] = field(default_factory=list)
+    discord_client_id: str = ""  # the Activity's OAuth2 client (the application id)
+    discord_client_secret: str = ""
     telegram_token: str = ""
+    telegram_webapp: str = ""  # the Mini App's short name set with BotFather's /newapp
     telegram_base_url: str = ""
     telegram_base_file_url: str = ""
     telegram_webhook_url: str = ""
@@ -130,7 +153,8 @@ class Settings:
 
     def __repr__(self) -> str:
         """Without the tokens and secrets: a settings object may end up in a log line."""
-        hidden = {"discord_token", "telegram_token", "telegram_webhook_secret", "db_path"}
+        hidden = {"discord_token", "telegram_token", "telegram_webhook_secret", "db_path",
+                  "web_secret", "discord_client_secret"}  # fmt: skip
         shown = [
             f"{f.name}={getattr(self, f.name)!r}" for f in fields(self) if f.name not in hidden
         ]
@@ -147,6 +171,12 @@ class Settings:
             log_level=e.get("LOG_LEVEL", "INFO").upper(),
             log_format=_log_format(e.get("ESCAPE_LOG_FORMAT", "text")),
             metrics_address=_address(e.get("ESCAPE_METRICS", "")),
+            web_address=_address(e.get("ESCAPE_WEB", ""), "ESCAPE_WEB"),
+            public_url=_public_url(e.get("ESCAPE_PUBLIC_URL", "")),
+            web_secret=e.get("ESCAPE_WEB_SECRET", "").strip(),
+            discord_client_id=e.get("DISCORD_CLIENT_ID", "").strip(),
+            discord_client_secret=e.get("DISCORD_CLIENT_SECRET", "").strip(),
+            telegram_webapp=e.get("TELEGRAM_WEBAPP", "").strip(),
             discord_token=e.get("DISCORD_TOKEN", "").strip(),
             discord_guild_ids=_ids(e.get("DISCORD_GUILD_IDS", "")),
             discord_api_base=e.get("DISCORD_API_BASE", "").strip(),
@@ -169,12 +199,32 @@ class Settings:
     def has_platform(self) -> bool:
         return bool(self.discord_token or self.telegram_token)
 
+    @property
+    def http_address(self) -> tuple[str, int] | None:
+        """The one HTTP server's address: the web board's when set (it serves /metrics
+        too), else the metrics one."""
+        return self.web_address or self.metrics_address
+
+    def web_key(self) -> bytes | None:
+        """The web board's signing key: ESCAPE_WEB_SECRET, else one derived from the
+        tokens; None when there is neither (local play draws one for its run)."""
+        if self.web_secret:
+            return self.web_secret.encode()
+        return derived_web_secret(
+            self.discord_token, self.telegram_token, self.discord_client_secret
+        )
+
     def secrets(self) -> list[str]:
         """What must never reach a log line or an error: the tokens, the webhook secret (set,
-        or the one derived from the token) and a database URL's password."""
-        found = [self.discord_token, self.telegram_token, self.telegram_webhook_secret]
+        or the one derived from the token), the web board's secret and the Discord client
+        secret, and a database URL's password."""
+        found = [self.discord_token, self.telegram_token, self.telegram_webhook_secret,
+                 self.web_secret, self.discord_client_secret]  # fmt: skip
         if self.telegram_token:
             found.append(webhook_secret(self.telegram_token))
+        key = self.web_key()
+        if key is not None and not self.web_secret:
+            found.append(key.hex())
         password = re.search(r"://[^:/@]*:([^@]+)@", str(self.db_path))
         if password:
             found.append(password.group(1))

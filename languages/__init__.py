@@ -52,6 +52,26 @@ def resolve(tag: str | None, fallback: str = DEFAULT) -> str:
     return base if base in available() else fallback
 
 
+def accepted(header: str | None, fallback: str = DEFAULT) -> str:
+    """The best of ours in an HTTP Accept-Language header ("de-CH,de;q=0.9,en;q=0.8")."""
+    ranked: list[tuple[float, int, str]] = []
+    for i, part in enumerate((header or "").split(",")[:20]):
+        tag, _, params = part.strip().partition(";")
+        weight = 1.0
+        if params.strip().startswith("q="):
+            try:
+                weight = float(params.strip()[2:])
+            except ValueError:
+                continue
+        if tag and tag != "*" and weight > 0:
+            ranked.append((-weight, i, tag))
+    for _, _, tag in sorted(ranked):
+        found = resolve(tag, "")
+        if found:
+            return found
+    return fallback
+
+
 def say(value: Any, language: str = DEFAULT) -> str:
     """A message in `language`; a plain value as it is."""
     if isinstance(value, dict) and KEY in value:

@@ -68,6 +68,21 @@ def describe(game_id: str, view: dict, language: str = DEFAULT) -> str:
     return _in(_module(game_id).describe, view, language=language)
 
 
+Box = tuple[int, int, int, int]
+
+
+def board_regions(game_id: str, view: dict, actions: list[str]) -> dict[str, Box]:
+    """Where on the picture of `view` each of `actions` can be tapped, as (left, top,
+    right, bottom) in the picture's pixels: measured with the geometry the renderer draws
+    with, so a tap lands where the thing was drawn. Only actions that have a place are
+    named (a pass or "done" stays a plain button); a renderer that reports no regions
+    (`regions` absent) gives none. The caption goes under the board, so regions hold for
+    the picture with or without it."""
+    module = _module(game_id)
+    regions = getattr(module, "regions", None)
+    return dict(regions(view, list(actions))) if regions is not None else {}
+
+
 def rules_png(game_id: str, language: str = DEFAULT) -> bytes:
     """The rules picture: a sample board with numbered marks and a key saying what each
     marked thing is and does (render/rules.py)."""
@@ -85,4 +100,12 @@ def describe_rules(game_id: str, language: str = DEFAULT) -> str:
     return _in(rules_alt, game_id, language=language)
 
 
-__all__ = ["board_image", "board_png", "describe", "describe_rules", "rules_png", "to_png"]
+__all__ = [
+    "board_image",
+    "board_png",
+    "board_regions",
+    "describe",
+    "describe_rules",
+    "rules_png",
+    "to_png",
+]

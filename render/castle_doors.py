@@ -344,15 +344,7 @@ def _panel(d: ImageDraw.ImageDraw, view: dict) -> None:
     names = view["names"]
     for seat, edge in enumerate(view["edges"]):
         acting = seat == view["turn"] and view["winner"] is None
-        where = f"on {view['at'][seat]}" if view["at"][seat] else "outside the castle"
-        parts = [where, f"{view['hand_sizes'][seat]} cards"]
-        if view["netted"][seat]:
-            parts.append(f"NETTED {view['netted'][seat]} turn(s)")
-        used = sorted(n for n, t in view["tiles"].items() if seat in t["used"])
-        if used:
-            parts.append("bonus used " + " ".join(used))
-        lines = min(2, len(T.wrap(", ".join(parts), 17, 360)))
-        box = 52 + 22 * lines
+        parts, box = _seat_lines(view, seat)
         d.rounded_rectangle((x - 10, y, 1185, y + box), 12,
                             fill=T.HIGHLIGHT if acting else T.PANEL, outline=T.INK, width=2)  # fmt: skip
         T.player_token(d, (x + 16, y + 22), 14, seat, str(seat + 1))
@@ -378,6 +370,45 @@ def _panel(d: ImageDraw.ImageDraw, view: dict) -> None:
             y = T.paragraph(d, (x, y), f"Choosing a target for: {CARD_NAME[view['card']]}{first}",
                             17, 370)  # fmt: skip
     _legend(d, x, y + 4)
+
+
+def _seat_lines(view: dict, seat: int) -> tuple[list[str], int]:
+    """What the panel says of a player, and the height of their box."""
+    where = f"on {view['at'][seat]}" if view["at"][seat] else "outside the castle"
+    parts = [where, f"{view['hand_sizes'][seat]} cards"]
+    if view["netted"][seat]:
+        parts.append(f"NETTED {view['netted'][seat]} turn(s)")
+    used = sorted(n for n, t in view["tiles"].items() if seat in t["used"])
+    if used:
+        parts.append("bonus used " + " ".join(used))
+    lines = min(2, len(T.wrap(", ".join(parts), 17, 360)))
+    return parts, 52 + 22 * lines
+
+
+def _card_boxes(view: dict) -> list[tuple[int, int, int, int]]:
+    """Where `_panel` draws each card of the viewer's hand."""
+    y = 70 + sum(_seat_lines(view, seat)[1] + 8 for seat in range(len(view["edges"])))
+    y += 64 + 28
+    x = PANEL_X + 10
+    return [
+        (x + (i % 4) * 94, y + (i // 4) * 58, x + (i % 4) * 94 + 86, y + (i // 4) * 58 + 50)
+        for i in range(len(view.get("hand", [])))
+    ]
+
+
+def regions(view: dict, actions: list[str]) -> dict[str, tuple[int, int, int, int]]:
+    """Where each of these actions can be tapped: a target on its tile, a card played or
+    discarded on that card of the viewer's hand (with the geometry `_panel` draws)."""
+    out: dict[str, tuple[int, int, int, int]] = {}
+    hand = view.get("hand") or []
+    boxes = _card_boxes(view) if hand else []
+    for action in actions:
+        verb, _, rest = action.partition(" ")
+        if verb == "target" and rest in view["tiles"]:
+            out[action] = _box(view, rest)
+        elif verb in ("play", "discard") and rest in hand:
+            out[action] = boxes[hand.index(rest)]
+    return out
 
 
 def _card(d: ImageDraw.ImageDraw, x: int, y: int, card: str, chosen: bool) -> None:

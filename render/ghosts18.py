@@ -196,6 +196,41 @@ def _side_panel(d: ImageDraw.ImageDraw, view: dict, names: list[str]) -> None:
     )
 
 
+def regions(view: dict, actions: list[str]) -> dict[str, tuple[int, int, int, int]]:
+    """Where each of these actions can be tapped, with the drawing's own geometry: a
+    placement or a step on the chamber it goes to, a mirror jump on the mirror it lands
+    on, a release on that colour's ghosts in the releasing player's dungeon row."""
+    out: dict[str, tuple[int, int, int, int]] = {}
+    for action in actions:
+        words = action.split()
+        if words[0] == "place" and len(words) == 2:
+            out[action] = _cell_box(words[1])
+        elif words[0] == "move" and len(words) == 3 and words[2] in B.DIRECTIONS:
+            target = B.neighbour(words[1], words[2])
+            if target is not None:
+                out[action] = _cell_box(target)
+        elif words[0] == "jump" and len(words) == 3:
+            out[action] = _cell_box(words[2])
+        elif words[0] == "release" and len(words) == 2 and view["to_act"]:
+            box = _dungeon_box(view, view["to_act"][0], words[1])
+            if box is not None:
+                out[action] = box
+    return out
+
+
+def _dungeon_box(view: dict, seat: int, colour: str) -> tuple[int, int, int, int] | None:
+    """The tokens of one colour in a player's dungeon row, as `_side_panel` lays them."""
+    counts = view["dungeon"][seat]
+    if not counts.get(colour):
+        return None
+    step, r = row_spacing(sum(counts.values()))
+    before = sum(counts[c] for c in B.COLOURS[: B.COLOURS.index(colour)])
+    x = PANEL_X + 110 + before * step
+    y = PANEL_Y + seat * SEAT_H + ROW_Y[1] + 18
+    last = x + (counts[colour] - 1) * step
+    return int(x - r - 4), int(y - r - 4), int(last + r + 4), int(y + r + 4)
+
+
 def describe(view: dict) -> str:
     """Alt text: the whole position in words, for players who cannot see the picture."""
     names = view["names"]

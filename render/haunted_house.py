@@ -251,6 +251,28 @@ def _hand(d: ImageDraw.ImageDraw, view: dict, hand: list[dict], y: int) -> None:
     T.text(d, (WIDTH - 40, y + 14), total, 22, T.INK, "ra")
 
 
+def _card_boxes(hand: list[dict]) -> list[tuple[int, int, int, int]]:
+    """Where `_hand` draws each card (the hand panel sits under the houses)."""
+    y = TOP + HOUSE_H + 70
+    cw, gap = 240, 24
+    return [(40 + i * (cw + gap), y + 50, 40 + i * (cw + gap) + cw, y + HAND_H - 36)
+            for i in range(len(hand))]  # fmt: skip
+
+
+def regions(view: dict, actions: list[str]) -> dict[str, tuple[int, int, int, int]]:
+    """Where each of these actions can be tapped: a card played (or added to a run with
+    `with`) on that card of the viewer's hand; only a private view draws the hand."""
+    hand = view.get("hand") or []
+    names = [card["card"] for card in hand]
+    boxes = _card_boxes(hand)
+    out: dict[str, tuple[int, int, int, int]] = {}
+    for action in actions:
+        verb, _, rest = action.partition(" ")
+        if verb in ("play", "with") and rest in names:
+            out[action] = boxes[names.index(rest)]
+    return out
+
+
 def _bulbs(n: int) -> str:
     return f"{n} bulb{'s' if n != 1 else ''}"
 

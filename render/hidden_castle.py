@@ -275,6 +275,32 @@ def board(view: dict) -> Image.Image:
     return img
 
 
+def regions(view: dict, actions: list[str]) -> dict[str, tuple[int, int, int, int]]:
+    """Where each of these actions can be tapped, with `board`'s geometry: a placement on
+    its Gallery space, a guest's move on that guest, a move into a chamber on the chamber."""
+    spots: dict[str, tuple[int, int, int, int]] = {}
+    by_space: dict[int, list[dict]] = {}
+    for g in view["guests"]:
+        if g["where"] == "gallery":
+            by_space.setdefault(g["pos"], []).append(g)
+    for space, guests in by_space.items():
+        x0, y0, x1, y1 = _space_box(space)
+        centres, r = _grid(len(guests), (x0 + 4, y0 + 4, x1 - 4, y1 - 4), top=14)
+        for g, (cx, cy) in zip(guests, centres, strict=True):
+            spots[g["label"]] = (int(cx - r), int(cy - r), int(cx + r), int(cy + r))
+    chambers = {str(ch["door"]): _chamber_box(ch["door"]) for ch in view["chambers"]}
+    out: dict[str, tuple[int, int, int, int]] = {}
+    for action in actions:
+        words = action.split()
+        if words[0] == "place" and len(words) == 2 and words[1].isdigit():
+            out[action] = _space_box(int(words[1]))
+        elif words[0] == "move" and len(words) == 2 and words[1] in spots:
+            out[action] = spots[words[1]]
+        elif words[0] == "hide" and len(words) == 3 and words[2] in chambers:
+            out[action] = chambers[words[2]]
+    return out
+
+
 def _clock_or_round(d: ImageDraw.ImageDraw, view: dict, midnight: bool) -> None:
     """Under the board: the clock track with the Phantom token, or the Midnight Party round."""
     x, y = 20, STRIP_Y

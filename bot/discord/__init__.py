@@ -37,7 +37,8 @@ async def run_discord(settings: Settings, service: GameService, **client_options
 
     point_at(settings)
     kind, shard_options = client_for(settings)
-    client = kind(service, **shard_options, **client_options)
+    activity = bool(settings.discord_client_id and settings.public_url and settings.web_address)
+    client = kind(service, activity=activity, **shard_options, **client_options)
     service.add_front_end(
         "discord",
         FrontEnd(client.bridge.deliver, place=place, scope_word="server", chat_word="channel",

@@ -224,6 +224,14 @@ class DiscordBridge:
         if done.board_anew and pressed is not None and not pressed.private:
             await via.strip(pressed)  # the clicked message is history now
 
+    async def launch_activity(self, interaction: discord.Interaction) -> None:
+        """Open board: the interaction answered with LAUNCH_ACTIVITY (callback type 12), so
+        Discord opens the Activity in this channel; its channel selects the table."""
+        try:
+            await interaction.response.launch_activity()
+        except discord.HTTPException as exc:
+            log.info("could not launch the Activity: %s", exc)
+
     async def refuse_junk(self, interaction: discord.Interaction) -> None:
         try:
             await interaction.response.send_message(

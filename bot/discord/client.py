@@ -14,7 +14,7 @@ from discord import app_commands
 from discord.gateway import DiscordWebSocket
 
 from bot.discord.bridge import DiscordBridge
-from bot.discord.components import ChoiceButton, ChoiceMenu
+from bot.discord.components import ACTIVITY_PREFIX, ChoiceButton, ChoiceMenu
 from bot.discord.slash_commands import escape_group
 from bot.service import GameService, Link
 from bot.settings import Settings
@@ -26,7 +26,8 @@ OURS = (ChoiceButton, ChoiceMenu)  # the components the bot draws, matched by cu
 
 
 class EscapeClient(discord.Client):
-    def __init__(self, service: GameService | None, **options) -> None:
+    def __init__(self, service: GameService | None, *, activity: bool = False, **options) -> None:
+        self.activity_on = activity  # boards offer Open board, which launches the Activity
         options.setdefault("intents", discord.Intents(guilds=True))
         options.setdefault("allowed_mentions", discord.AllowedMentions.none())
         options.setdefault("http_trace", counted_calls())
@@ -46,6 +47,9 @@ class EscapeClient(discord.Client):
         custom_id = str((interaction.data or {}).get("custom_id", ""))
         if any(item.__discord_ui_compiled_template__.fullmatch(custom_id) for item in OURS):
             return  # dispatched to its button or menu
+        if re.fullmatch(re.escape(ACTIVITY_PREFIX) + r"\d{1,12}", custom_id):
+            await self.bridge.launch_activity(interaction)
+            return
         await self.bridge.refuse_junk(interaction)
 
     def links(self) -> list[Link]:

@@ -116,10 +116,25 @@ class Layout:
     left_out: int = 0  # choices that did not fit (still reachable with /escape move)
 
 
-def layout(reply: Reply) -> Layout:
+ACTIVITY_PREFIX = "escape-activity:"  # the Open board button: launches the Activity
+
+
+def layout(reply: Reply, open_board: bool = False) -> Layout:
     """Buttons when every choice fits (five rows of five); otherwise one select a row for
     each player's moves, 25 options a select, and the shared buttons (my hand, join...) in
-    the last row."""
+    the last row. `open_board`: a running game's board also gets Open board (the Activity),
+    where a place is left."""
+    built = _layout(reply)
+    if not open_board or reply.kind != "board" or reply.final or reply.session_id is None:
+        return built
+    view = built.view or discord.ui.View(timeout=None)
+    if len(view.children) < MAX_ROWS * PER_ROW and sum(isinstance(i, ChoiceMenu) for i in view.children) < MAX_ROWS:  # fmt: skip
+        view.add_item(discord.ui.Button(label="Open board", style=discord.ButtonStyle.secondary,
+                                        custom_id=f"{ACTIVITY_PREFIX}{reply.session_id}"))  # fmt: skip
+    return Layout(view, built.left_out)
+
+
+def _layout(reply: Reply) -> Layout:
     choices = [c for c in reply.choices if len(c.data) <= 48]
     if not choices:
         return Layout(None)

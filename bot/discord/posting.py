@@ -49,14 +49,14 @@ def fit_alt(alt: str, limit: int = MAX_ALT) -> str:
     return sentences_within(alt, limit)
 
 
-def messages(reply: Reply, *, ephemeral: bool) -> list[dict]:
+def messages(reply: Reply, *, ephemeral: bool, open_board: bool = False) -> list[dict]:
     """The keyword arguments of the message(s) one reply becomes: long text is split, and
     the picture and components go with the last part, right above the buttons."""
     language = reply.language or DEFAULT
     text = say(reply.text, language) or reply.kind
     if reply.kind not in OUR_MARKDOWN:
         text = plain(text)
-    built = layout(reply)
+    built = layout(reply, open_board and not ephemeral)
     if built.left_out:
         text += "\n" + say(msg("({more} more moves are not listed: type /escape move and pick one.)", more=built.left_out), language)  # fmt: skip
     mention = [] if ephemeral else reply.mention
@@ -110,10 +110,12 @@ class ChannelTransport:
     platform = PLATFORM
     answers_in_place = False
     tidies = False  # a channel keeps its history
+    open_board = False  # boards carry Open board (the Activity is set up)
 
     def __init__(self, client: discord.Client, newest: dict[int, int]) -> None:
         self.client = client
         self.newest = newest  # channel id -> the newest message id Discord told us of
+        self.open_board = bool(getattr(client, "activity_on", False))
 
     def channel(self, where: ChatRef | str) -> discord.PartialMessageable:
         if isinstance(where, ChatRef):
@@ -131,7 +133,7 @@ class ChannelTransport:
         channel = self.channel(where)
         out = []
         try:
-            for kwargs in messages(reply, ephemeral=private):
+            for kwargs in messages(reply, ephemeral=private, open_board=self.open_board):
                 message = await self._send_in(where, channel, kwargs)
                 out.append(sent_of(message, private=private))
         except (discord.HTTPException, discord.RateLimited) as exc:
@@ -162,7 +164,7 @@ class ChannelTransport:
     async def edit(
         self, sent: Sent, reply: Reply, asked: Asked | None, table: TableFacts | None
     ) -> bool:
-        built = messages(reply, ephemeral=reply.to is not None)
+        built = messages(reply, ephemeral=reply.to is not None, open_board=self.open_board)
         if len(built) != 1:
             return False
         message = self.channel(sent.chat).get_partial_message(sent.message)
@@ -250,7 +252,7 @@ class InteractionTransport(ChannelTransport):
             return await super().post(where, reply, asked, table)
         await self.drop_thinking()
         out = []
-        for kwargs in messages(reply, ephemeral=False):
+        for kwargs in messages(reply, ephemeral=False, open_board=self.open_board):
             message = await persist(
                 lambda kw=kwargs: self.interaction.followup.send(wait=True, **fresh_file(kw)),
                 f"a {reply.kind}",
@@ -263,7 +265,7 @@ class InteractionTransport(ChannelTransport):
     ) -> bool:
         if sent.message != self.clicked:
             return await super().edit(sent, reply, asked, table)
-        built = messages(reply, ephemeral=sent.private)
+        built = messages(reply, ephemeral=sent.private, open_board=self.open_board)
         if len(built) != 1:
             return False
         try:

@@ -1,7 +1,7 @@
 """The platform-neutral service: front ends call it and deliver the plans it returns."""
 
 from bot.service.commands import COMMANDS, Call, Command
-from bot.service.game_service import FrontEnd, GameService, Link
+from bot.service.game_service import FrontEnd, GameService, Link, WebDoor
 from bot.service.lobby import parse_options
 from bot.service.plan import MOVE, SHARED, VIEW, Choice, Picture, Plan, Reply, TableFacts
 from bot.service.play import TableSummary
@@ -28,6 +28,7 @@ __all__ = [
     "TableSummary",
     "UserError",
     "UserRef",
+    "WebDoor",
     "chat_of",
     "parse_options",
 ]

@@ -128,6 +128,7 @@ COMMANDS: tuple[Command, ...] = (
         (Arg("action", MOVE, msg("Your move: start typing to see your legal moves"), required=True),),
     ),
     Command("board", msg("Show the board of the game here"), lambda s, c: s.board(c.chat, c.user), menu=True),
+    Command("web", msg("The board in your browser: a private link, signed for you"), lambda s, c: s.web_link(c.chat, c.user), quiet=True),
     Command("hand", msg("Your hand and private view, shown only to you"), lambda s, c: s.private_view(c.chat, c.user), quiet=True, menu=True, button=msg("My hand")),
     Command(
         "log", msg("What has happened in the game here"), lambda s, c: s.game_log(c.chat, c.user, c.text("game")),

@@ -30,7 +30,7 @@ from bot.service.commands import Call
 from bot.service.entry_guard import entry
 from bot.service.game_records import GameRecords
 from bot.service.lobby import Lobby, find_game, parse_options
-from bot.service.plan import Plan, Reply
+from bot.service.plan import Picture, Plan, Reply
 from bot.service.platform_input import clean_text
 from bot.service.play import Play, TableSummary
 from bot.service.rematch import Rematch
@@ -39,8 +39,10 @@ from bot.service.standings import Standings
 from bot.service.table import Table, chat_of
 from bot.service.turn_clock import TurnClock
 from bot.service.undo_requests import UndoRequests
+from bot.service.web_links import USED, WebSession, WebSigner, link_fields
+from bot.service.web_tables import WebPage, WebTables
 from bot.service.workers import CpuPool
-from bot.store import SessionRow, StaleVersion, Store
+from bot.store import SessionRow, StaleVersion, Store, StoreError
 from engines import Game
 from engines.ai import DEFAULT_LEVEL, LEVELS
 from engines.text import msg
@@ -50,7 +52,7 @@ log = logging.getLogger(__name__)
 
 Notifier = Callable[[ChatRef, Plan], Awaitable[None]]
 
-__all__ = ["FrontEnd", "GameService", "Link", "chat_of", "parse_options"]
+__all__ = ["FrontEnd", "GameService", "Link", "WebDoor", "chat_of", "parse_options"]
 
 
 @dataclass(frozen=True)
@@ -74,6 +76,18 @@ class FrontEnd:
     chat_word: str = "chat"  # what a table's chat is called there: "channel", "group"
     dm_note: Callable[[Contact], str] | None = None  # said when a player turns DMs on
     links: Callable[[], list[Link]] | None = None  # its connections now (/readyz, metrics)
+
+
+@dataclass(frozen=True)
+class WebDoor:
+    """The web board, as its front end tells the service when it starts: where the pages
+    are (the public origin) and the signer of its links."""
+
+    base: str  # e.g. https://escape.example.org, without a trailing slash
+    signer: WebSigner
+
+
+WEB_OFF = msg("The web board is not turned on for this bot (its operator sets ESCAPE_WEB and ESCAPE_PUBLIC_URL).")  # fmt: skip
 
 
 class GameService:
@@ -104,6 +118,8 @@ class GameService:
         self.table.prefetch = self.plans.draw_early
         self.rematches = Rematch(self.lobby)
         self.undo = UndoRequests(self.table, self.plans)
+        self.web_tables = WebTables(self.table, self.plans, self.records)
+        self.web: WebDoor | None = None  # set by the web front end when it serves
 
     # ----- front ends -------------------------------------------------------------------
     def add_front_end(self, platform: str, front_end: FrontEnd) -> None:
@@ -425,6 +441,89 @@ class GameService:
     @entry
     async def ask_undo(self, chat: ChatRef, user: UserRef) -> Plan:
         return await self.undo.ask_undo(chat, user)
+
+    # ----- the web board ----------------------------------------------------------------
+    def open_web(self, door: WebDoor) -> None:
+        self.web = door
+
+    def on_table_change(self, subscriber: Callable[[int, int], None]) -> Callable[[], None]:
+        """`subscriber(session_id, version)` after every stored change of any table, from
+        this process or (on PostgreSQL) any other; returns the unsubscribe."""
+        return self.store.signals.subscribe(subscriber)
+
+    @entry
+    async def web_link(self, chat: ChatRef, user: UserRef) -> Plan:
+        """`/escape web`: a link to the table here, signed for the asker, shown to them
+        alone (and the table's spectator link, which shows the public board only)."""
+        if self.web is None:
+            raise UserError(WEB_OFF)
+        row = await self.table.live_row(chat)
+        if row is None:
+            raise UserError("There is no table here. Open one with /escape start GAME.")
+        url = f"{self.web.base}/link/{self.web.signer.link(user, row.id)}"
+        watch = f"{self.web.base}/watch/{row.id}/{self.web.signer.watch(row.id)}"
+        text = (
+            f"Your board of game #{row.id} in the browser, signed in as {user.name}: {url}\n"
+            "It opens once, within 15 minutes: keep it to yourself. "
+            f"For spectators (the public board only): {watch}"
+        )
+        reply = Reply(text, kind="private", to=user, session_id=row.id, version=row.version)
+        return Plan([reply], asker=user, quiet=True)
+
+    async def claim_web_link(self, token: str) -> tuple[WebSession, int]:
+        """A personal link opened: its user (as a week's session) and table; refused when
+        forged, expired or opened before (in any process: the nonce is claimed in the store).
+        (Not `@entry`: the token is checked whole by its signature, never cut like text.)"""
+        if self.web is None:
+            raise UserError(WEB_OFF)
+        user, session_id, nonce = link_fields(self.web.signer.read(token, "link"))
+        try:
+            opened = await self.store.swap_meta(f"web.link.{nonce}", "opened")
+        except StoreError as exc:
+            raise UserError(
+                "The game store could not check that link just now; try again."
+            ) from exc
+        if opened is not None:
+            raise UserError(USED, reason="replayed")
+        signer = self.web.signer
+        return signer.read_session(signer.session(user)), session_id
+
+    @entry
+    async def web_page(self, session_id: int, viewer: UserRef | None, seat: int | None = None) -> WebPage:  # fmt: skip
+        return await self.web_tables.page(session_id, viewer, seat)
+
+    @entry
+    async def web_picture(
+        self,
+        session_id: int,
+        version: int,
+        viewer: UserRef | None,
+        seat: int | None,
+        which: str,
+        language: str = "en",
+    ) -> Picture:
+        return await self.web_tables.picture(session_id, version, viewer, seat, which, language)
+
+    @entry
+    async def web_frame(self, session_id: int, n: int, language: str = "en") -> tuple[Picture, str]:
+        return await self.web_tables.frame(session_id, n, language)
+
+    @entry
+    async def web_press(
+        self, session_id: int, viewer: UserRef, seat: int | None, data: str
+    ) -> tuple[ChatRef, Plan]:
+        """A button of the web board: the same press as in the table's chat, by the viewer
+        (or, for a local session, the local player of the seat it plays). Returns the
+        table's chat, where the plan is to be delivered."""
+        row = await self.web_tables.row(session_id)
+        chat = chat_of(row)
+        user = self.web_tables.acting_user(row, viewer, self.web_tables.seat_of(row, viewer, seat))
+        return chat, await self.press(chat, user, data)
+
+    @entry
+    async def table_in_channel(self, platform: str, channel: str) -> int | None:
+        """The live table of a channel or thread given by its id alone (an Activity)."""
+        return await self.web_tables.in_channel(platform, channel)
 
     # ----- the clock --------------------------------------------------------------------
     def now(self) -> float:

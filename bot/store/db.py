@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bot.store.channel_queries import ChannelQueries
 from bot.store.database import (
     Database,
     SchemaTooNew,
@@ -42,6 +43,8 @@ from bot.store.errors import (
 )
 from bot.store.memory_queries import MemoryQueries
 from bot.store.migrations import MIGRATIONS
+from bot.store.table_signals import CHANNEL as SIGNAL_CHANNEL
+from bot.store.table_signals import TableSignals
 
 __all__ = ["ChatBusy", "DamagedStore", "SchemaTooNew", "StaleVersion", "Store", "StoreError"]
 
@@ -110,13 +113,15 @@ _SESSION_COLUMNS = (
 
 
 @driver_errors_translated
-class Store(MemoryQueries):
+class Store(MemoryQueries, ChannelQueries):
     """`_conn` is the Database (SQLite connection or PostgreSQL pool): `_conn.execute` for
     reads, `_write(work)` for a transaction; work(conn) gets the same execute/executemany."""
 
     def __init__(self, db: Database, clock: Callable[[], float] = time.time):
         self._conn = db
         self._clock = clock
+        # after each commit: which sessions changed (the web board's live updates)
+        self.signals = TableSignals(db.target if db.kind == "postgresql" else None)
 
     # ----- opening ----------------------------------------------------------------
     @classmethod
@@ -153,6 +158,7 @@ class Store(MemoryQueries):
 
     async def close(self, grace: float = 5.0) -> None:
         """Let open transactions finish (up to `grace` seconds), then close."""
+        await self.signals.close()
         await self._conn.close(grace)
 
     async def schema_version(self) -> int:
@@ -183,7 +189,19 @@ class Store(MemoryQueries):
 
     # ----- transactions -----------------------------------------------------------
     async def _write(self, work: Callable[[Database], Any]) -> Any:
-        return await self._conn.transaction(work)
+        noting, committed = self.signals.collecting(), False
+        try:
+            result = await self._conn.transaction(work)
+            committed = True
+            return result
+        finally:
+            self.signals.settle(noting, committed)
+
+    async def _changed(self, conn: Database, session_id: int, version: int) -> None:
+        """Note a change for the table signal; PostgreSQL tells the other processes."""
+        payload = self.signals.note(session_id, version)
+        if payload is not None:
+            await conn.execute("SELECT pg_notify(?, ?)", (SIGNAL_CHANNEL, payload))
 
     async def _bump(
         self, conn: Database, session_id: int, version: int, touch: bool = True, **cols
@@ -201,6 +219,7 @@ class Store(MemoryQueries):
         cur = await conn.execute(sql, params)
         if cur.rowcount != 1:
             raise StaleVersion(f"session {session_id} is no longer at version {version}")
+        await self._changed(conn, session_id, version + 1)
 
     # ----- sessions ---------------------------------------------------------------
     async def create_session(
@@ -230,6 +249,7 @@ class Store(MemoryQueries):
             )  # fmt: skip
             (session_id,) = await cur.fetchone()
             await self._insert_seats(conn, session_id, [first_seat])
+            await self._changed(conn, session_id, 0)
             return session_id
 
         session_id = await self._write(work)
@@ -394,6 +414,7 @@ class Store(MemoryQueries):
             cur = await conn.execute(sql, params)
             if cur.rowcount != 1:
                 raise StaleVersion(f"session {session_id} changed since version {version}")
+            await self._changed(conn, session_id, version)  # the clock shown changed
 
         await self._write(work)
 

@@ -73,7 +73,8 @@ def build_application(
     if settings.telegram_base_file_url:
         builder = builder.base_file_url(settings.telegram_base_file_url)
     application = builder.build()
-    adapter = TelegramAdapter(service)
+    web = settings.public_url if settings.web_address is not None else ""
+    adapter = TelegramAdapter(service, settings.telegram_webapp if web else "", web)
     adapter.register(application)
     return application, adapter
 

@@ -96,14 +96,17 @@ def dm_note(contact) -> str:
 
 
 class TelegramAdapter:
-    def __init__(self, service: GameService) -> None:
+    def __init__(self, service: GameService, webapp: str = "", public_url: str = "") -> None:
         self.service = service
         self.delivery = Delivery(service, PLATFORM)
         self.transport: TelegramTransport | None = None
+        self.webapp, self.public_url = webapp, public_url  # the web board's Open board
 
     def attach(self, application: Application) -> None:
         """Once the bot knows who it is (after `initialize`, which calls getMe)."""
-        self.transport = TelegramTransport(application.bot, application.bot.username or "")
+        self.transport = TelegramTransport(
+            application.bot, application.bot.username or "", self.webapp, self.public_url
+        )
 
     def detach(self) -> None:
         self.delivery.close()

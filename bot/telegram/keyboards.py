@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 
 from bot.service import COMMANDS, VIEW, Choice
 from bot.telegram import callback_data as cd
@@ -64,6 +64,29 @@ def choices_keyboard(
         else:
             rows.append([InlineKeyboardButton(label(say(c.label, language)), callback_data=cd.choice(c.data))])  # fmt: skip
     return InlineKeyboardMarkup(rows) if rows else None
+
+
+OPEN_BOARD = msg("Open board")
+
+
+def board_button(
+    session_id: int, *, group: bool, bot: str, webapp: str, public_url: str, language: str = DEFAULT
+) -> InlineKeyboardButton | None:
+    """The web board's button under a board: in a group a URL button, the Mini App's direct
+    link (`t.me/<bot>/<app>?startapp=<table>`; Telegram refuses web_app buttons in groups);
+    in a private chat a web_app button, which opens the Mini App signed in. None when the
+    Mini App is not set up (no short name, or no HTTPS origin)."""
+    if group:
+        if not webapp or not bot:
+            return None
+        return InlineKeyboardButton(
+            say(OPEN_BOARD, language), url=f"https://t.me/{bot}/{webapp}?startapp={session_id}"
+        )
+    if not public_url.startswith("https://"):
+        return None
+    return InlineKeyboardButton(
+        say(OPEN_BOARD, language), web_app=WebAppInfo(f"{public_url}/tg?table={session_id}")
+    )
 
 
 def menu_keyboard(hand_url: str | None = None, language: str = DEFAULT) -> InlineKeyboardMarkup:

@@ -118,9 +118,11 @@ class TelegramTransport:
     answers_in_place = False  # a group has no message only one member sees
     tidies = True  # a game's notices are deleted at its end: groups must not fill up
 
-    def __init__(self, bot: Bot, username: str) -> None:
+    def __init__(self, bot: Bot, username: str, webapp: str = "", public_url: str = "") -> None:
         self.bot = bot
         self.username = username
+        self.webapp = webapp  # the Mini App's short name (BotFather's /newapp), if any
+        self.public_url = public_url  # the web board's origin, if it is served
         self.seen: dict[str, int] = {}  # chat id -> newest message id seen there
 
     # ----- bookkeeping --------------------------------------------------------------
@@ -138,14 +140,25 @@ class TelegramTransport:
         return self.seen.get(live.chat, 0) - live.message > BURIED_AFTER
 
     def markup(self, reply: Reply, where: ChatRef, *, page: int = 0) -> InlineKeyboardMarkup | None:
-        if not reply.choices:
-            return None
         group = where.chat.startswith("-")
-        return keyboards.choices_keyboard(
-            reply.choices, session_id=reply.session_id, version=reply.version, page=page,
-            hand_url=self.hand_url(reply.session_id) if group else None,
-            one_row=reply.kind == "lobby", language=reply.language or DEFAULT,
+        markup = None
+        if reply.choices:
+            markup = keyboards.choices_keyboard(
+                reply.choices, session_id=reply.session_id, version=reply.version, page=page,
+                hand_url=self.hand_url(reply.session_id) if group else None,
+                one_row=reply.kind == "lobby", language=reply.language or DEFAULT,
+            )  # fmt: skip
+        shows_table = reply.kind in ("board", "private") and not reply.final
+        if reply.session_id is None or not shows_table:
+            return markup
+        button = keyboards.board_button(
+            reply.session_id, group=group, bot=self.username, webapp=self.webapp,
+            public_url=self.public_url, language=reply.language or DEFAULT,
         )  # fmt: skip
+        if button is None:
+            return markup
+        rows = [list(row) for row in markup.inline_keyboard] if markup is not None else []
+        return InlineKeyboardMarkup([*rows, [button]])
 
     # ----- the transport --------------------------------------------------------------
     async def post(

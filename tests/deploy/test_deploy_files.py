@@ -96,12 +96,14 @@ def test_the_build_context_carries_no_tokens_data_or_virtualenv():
                    "bot/__pycache__/cli.cpython-311.pyc"):  # fmt: skip
         assert _ignored(patterns, secret), secret
     dockerfile = (DEPLOY / "Dockerfile").read_text()
-    copied = re.findall(r"^COPY (\S+(?: \S+)*?) \S+$", dockerfile, re.M)
+    copied = re.findall(r"^COPY (?!--from=)(\S+(?: \S+)*?) \S+$", dockerfile, re.M)
     for sources in copied:
         for source in sources.split():
             assert (ROOT / source).exists(), source
             assert not _ignored(patterns, source), f"{source} is copied but ignored"
     assert not _ignored(patterns, "bot/console/terminal.py")
+    assert not _ignored(patterns, "bot/web/static/board.js")  # the page, served by the bot
+    assert _ignored(patterns, "bot/web/activity/node_modules/esbuild/package.json")
 
 
 # ----- the pinned dependency set ----------------------------------------------------------

@@ -131,6 +131,10 @@ class DiscordStandIn:
         # Discord does to a wrong token (discord.py's login then raises LoginFailure).
         self.token: str | None = None
         self.refusing_gateway = False  # the gateway is unreachable (see drop_gateway)
+        # OAuth2 for an Activity: code -> user it was issued to; access token -> user
+        self.client_secret = "standin-client-secret"
+        self.oauth_codes: dict[str, dict] = {}
+        self.access_tokens: dict[str, dict] = {}
 
     # ----- lifecycle --------------------------------------------------------------------
     async def start(self) -> None:
@@ -399,6 +403,14 @@ class DiscordStandIn:
     # ----- REST -----------------------------------------------------------------------
     async def _rest(self, request: web.Request) -> web.Response:
         path = "/" + request.match_info["tail"]
+        if path == "/oauth2/token" and request.method == "POST":
+            return self._oauth_token(await request.post())
+        bearer = request.headers.get("Authorization", "")
+        if path == "/users/@me" and bearer.startswith("Bearer "):
+            user = self.access_tokens.get(bearer[7:])
+            if user is None:
+                return _json_response(401, {"message": "401: Unauthorized", "code": 0})
+            return _json_response(200, user)
         body: Any = None
         files: list[tuple[str, bytes]] = []
         if request.content_type.startswith("multipart/"):
@@ -445,6 +457,18 @@ class DiscordStandIn:
         finally:
             async with self._changed:
                 self._changed.notify_all()
+
+    def _oauth_token(self, form) -> web.Response:
+        """Discord's token endpoint: an authorization code, once, for this app's client."""
+        if form.get("client_id") != str(APP_ID) or form.get("client_secret") != self.client_secret:
+            return _json_response(401, {"error": "invalid_client"})
+        user = self.oauth_codes.pop(str(form.get("code")), None)
+        if form.get("grant_type") != "authorization_code" or user is None:
+            return _json_response(400, {"error": "invalid_grant", "error_description": 'Invalid "code" in request.'})  # fmt: skip
+        token = f"access-{next(self._ids)}"
+        self.access_tokens[token] = user
+        return _json_response(200, {"access_token": token, "token_type": "Bearer",
+                                    "expires_in": 604800, "scope": "identify"})  # fmt: skip
 
     def _take_failure(self, method: str, path: str) -> float | None:
         for i, (m, pattern, times, retry_after) in enumerate(self._fail):

@@ -365,9 +365,10 @@ class TelegramStandIn:
             raise ApiError(403, "Forbidden: bot can't initiate conversation with a user")
         return chat
 
-    def _check_markup(self, markup) -> None:
+    def _check_markup(self, markup, chat: dict | None = None) -> None:
         if not markup:
             return
+        private = chat is not None and chat.get("type") == "private"
         rows = markup.get("inline_keyboard", [])
         count = sum(len(r) for r in rows)
         if count > 100:
@@ -378,10 +379,16 @@ class TelegramStandIn:
                 if data is not None and not 1 <= len(data.encode()) <= 64:
                     self.violations.append(f"callback data too long: {data!r}")
                     raise ApiError(400, "Bad Request: BUTTON_DATA_INVALID")
+                if button.get("web_app") is not None and not private:
+                    # Telegram: web_app buttons only in private chats with the bot
+                    raise ApiError(400, "Bad Request: BUTTON_TYPE_INVALID")
+                if button.get("web_app") is not None and not button["web_app"]["url"].startswith("https://"):  # fmt: skip
+                    raise ApiError(400, "Bad Request: BUTTON_URL_INVALID")
                 url = button.get("url")
                 if url is not None:
                     m = re.fullmatch(r"https://t\.me/(\w+)\?start=([A-Za-z0-9_-]{1,64})", url)
-                    if m is None or m.group(1) != BOT_USERNAME:
+                    app = re.fullmatch(r"https://t\.me/(\w+)/(\w{3,30})\?startapp=([A-Za-z0-9_-]{1,512})", url)  # fmt: skip
+                    if (m or app) is None or (m or app).group(1) != BOT_USERNAME:
                         self.violations.append(f"bad deep link {url!r}")
 
     def _check_thread(self, chat: dict, params) -> int | None:
@@ -419,7 +426,7 @@ class TelegramStandIn:
         if not 1 <= tg_len(visible(text)) <= 4096:
             self.violations.append(f"text of {tg_len(visible(text))} characters")
             raise ApiError(400, "Bad Request: message is too long")
-        self._check_markup(params.get("reply_markup"))
+        self._check_markup(params.get("reply_markup"), chat)
         return self._new_message(chat, params, text=visible(text), html=text)
 
     def _photo(self, files, name: str | None) -> dict:
@@ -439,7 +446,7 @@ class TelegramStandIn:
     def _api_sendPhoto(self, params, files):
         chat = self._chat(params)
         self._check_caption(params.get("caption"))
-        self._check_markup(params.get("reply_markup"))
+        self._check_markup(params.get("reply_markup"), chat)
         photo = self._photo(files, _attached(params.get("photo")))
         content = {"photo": photo}
         if params.get("caption"):
@@ -480,7 +487,7 @@ class TelegramStandIn:
         if media.get("type") != "photo":
             raise ApiError(400, "Bad Request: can't use this media type")
         self._check_caption(media.get("caption"))
-        self._check_markup(params.get("reply_markup"))
+        self._check_markup(params.get("reply_markup"), message["chat"])
         message["photo"] = self._photo(files, _attached(media.get("media")))
         message["caption"], message["html"] = visible(media.get("caption")), media.get("caption")
         message.pop("reply_markup", None)
@@ -505,7 +512,7 @@ class TelegramStandIn:
         return message
 
     def _set_markup(self, message: dict, params) -> None:
-        self._check_markup(params.get("reply_markup"))
+        self._check_markup(params.get("reply_markup"), message["chat"])
         message.pop("reply_markup", None)
         if params.get("reply_markup"):
             message["reply_markup"] = params["reply_markup"]

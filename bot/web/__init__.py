@@ -1,0 +1,6 @@
+"""The web board: the table in a browser, a Telegram Mini App and a Discord Activity, as a
+fourth front end on the same plans (README: The web board)."""
+
+from bot.web.board_server import WebBoard, WebConfig, new_secret
+
+__all__ = ["WebBoard", "WebConfig", "new_secret"]

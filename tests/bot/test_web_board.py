@@ -1,0 +1,164 @@
+"""The web board over HTTP and its socket, against a real store and service: the personal
+link and its cookie, the page a player and a spectator get, moves by tap data with the
+board's version, live updates, local play, and refusals that change nothing."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.service import GameService, UserError
+from bot.service.web_links import WebSigner
+from bot.store import Store
+from tests.bot.web_fixtures import SECRET, TG_ANN, TG_BOB, TG_GROUP, Page, serve_board
+
+
+@pytest.fixture
+async def board(tmp_path):
+    store = await Store.open(tmp_path / "web.sqlite3")
+    service = GameService(store, seed_source=lambda: 1234)
+    running = await serve_board(service, local=True)
+    pages: list[Page] = []
+
+    def page() -> Page:
+        pages.append(Page(running.url))
+        return pages[-1]
+
+    running.page = page
+    yield running
+    for p in pages:
+        await p.close()
+    await running.close()
+    await store.close()
+
+
+async def _table(service: GameService, game: str = "ghosts18", options: str = "variant=short") -> int:  # fmt: skip
+    await service.start(TG_GROUP, TG_ANN, game, options)
+    await service.join(TG_GROUP, TG_BOB)
+    row = await service.live(TG_GROUP)
+    if row.status == "lobby":
+        await service.begin(TG_GROUP, TG_ANN)
+    return row.id
+
+
+async def _signed_in(board, user) -> tuple[Page, int]:
+    plan = await board.service.web_link(TG_GROUP, user)
+    [reply] = plan.replies
+    assert reply.to == user and plan.quiet  # the link is the asker's alone
+    link = reply.text.split(": ", 1)[1].split()[0]
+    page = board.page()
+    status, _ = await page.get(link.removeprefix(board.url))
+    assert status == 303
+    return page, reply.session_id
+
+
+async def test_a_signed_link_opens_once_and_leaves_an_httponly_cookie(board):
+    sid = await _table(board.service)
+    plan = await board.service.web_link(TG_GROUP, TG_ANN)
+    link = plan[0].text.split(": ", 1)[1].split()[0].removeprefix(board.url)
+    page = board.page()
+    async with page.http.get(board.url + link, allow_redirects=False) as r:
+        assert r.status == 303 and r.headers["Location"] == f"/table/{sid}"
+        cookie = r.headers["Set-Cookie"]
+        assert "HttpOnly" in cookie and "SameSite=Lax" in cookie
+        assert "frame-ancestors 'self' https://discord.com" in r.headers["Content-Security-Policy"]
+    status, page_json = await page.get(f"/api/tables/{sid}")
+    assert status == 200 and page_json["you"] == "Ann" and page_json["seat"] == 0
+    again = board.page()
+    status, body = await again.get(link)
+    assert status == 403 and b"opened already" in body  # replayed
+
+
+async def test_forged_and_expired_links_are_refused_with_a_clear_message(board):
+    await _table(board.service)
+    plan = await board.service.web_link(TG_GROUP, TG_ANN)
+    link = plan[0].text.split(": ", 1)[1].split()[0].removeprefix(board.url)
+    forged = link[:-3] + ("AAA" if not link.endswith("AAA") else "BBB")
+    status, body = await board.page().get(forged)
+    assert status == 403 and b"not one of ours" in body
+    late = WebSigner(SECRET, clock=lambda: 10**10)  # a clock far past the link's expiry
+    with pytest.raises(UserError, match="expired"):
+        late.read(link.removeprefix("/link/"), "link")
+    status, body = await board.page().get("/api/tables/1")
+    assert status == 401  # nobody signed in, no spectator key
+
+
+async def test_a_move_by_its_tap_data_reaches_the_table_and_every_open_page(board):
+    sid = await _table(board.service)
+    ann, _ = await _signed_in(board, TG_ANN)
+    watcher = board.page()
+    _, spectator = await ann.get(f"/api/tables/{sid}")
+    key = spectator["watch_key"]
+    assert (await watcher.open(sid, watch=key))["hello"]["table"] == sid
+    await ann.open(sid)
+    move = next(m for m in spectator["moves"] if m["region"] is not None)
+    status, png = await ann.get(f"/api/tables/{sid}/board.png?v={spectator['version']}")
+    assert status == 200 and png.startswith(b"\x89PNG")
+    answer = await ann.press(move["data"])
+    assert answer["ok"], answer
+    changed = await watcher.next("changed")
+    assert changed["changed"]["version"] == spectator["version"] + 1
+    row = await board.service.live(TG_GROUP)
+    assert row.version == spectator["version"] + 1
+    # the same button again: the board has moved on, refused, nothing changed
+    stale = await ann.press(move["data"])
+    assert not stale["ok"] and stale["stale"]
+    assert (await board.service.live(TG_GROUP)).version == row.version
+    status, _ = await ann.get(f"/api/tables/{sid}/board.png?v={spectator['version']}")
+    assert status == 409  # an old picture is not drawn
+
+
+async def test_a_spectator_sees_the_public_board_and_cannot_move(board):
+    sid = await _table(board.service, "haunted_house", "specials=off")
+    ann, _ = await _signed_in(board, TG_ANN)
+    _, own = await ann.get(f"/api/tables/{sid}")
+    assert own["private_text"] and own["seat"] == 0
+    watcher = board.page()
+    status, public = await watcher.get(f"/api/tables/{sid}?watch={own['watch_key']}")
+    assert status == 200 and public["moves"] == [] and public["private_text"] == ""
+    assert public["seat"] is None and public["own_log"] == []
+    hand = own["private_text"]
+    assert hand not in str(public)
+    status, _ = await watcher.get(f"/api/tables/{sid}/view.png?v={own['version']}&seat=0&watch={own['watch_key']}")  # fmt: skip
+    assert status == 403
+    status, refused = await watcher.get(f"/api/tables/{sid}?watch=not-the-key")
+    assert status == 401 and "not one of ours" in refused["error"]
+    await watcher.open(sid, watch=own["watch_key"])
+    refused = await watcher.press("a:1:1:0:0")
+    assert not refused["ok"] and "Spectators" in refused["error"]
+
+
+async def test_the_socket_refuses_a_foreign_origin_and_limits_moves(board):
+    sid = await _table(board.service)
+    ann, _ = await _signed_in(board, TG_ANN)
+    import aiohttp
+
+    with pytest.raises(aiohttp.WSServerHandshakeError):
+        await ann.open(sid, origin="https://evil.example")
+    await ann.open(sid)
+    answers = [await ann.press("junk") for _ in range(6)]
+    assert all(not a["ok"] for a in answers)
+    assert "not one of ours" in answers[0]["error"]
+    assert "Too many moves" in answers[-1]["error"]
+
+
+async def test_local_play_starts_a_terminal_table_and_plays_hot_seat(board):
+    page = board.page()
+    token = board.board.signer.sign("local", {}, 60)
+    status, _ = await page.get(f"/local/{token}")
+    assert status == 303
+    status, made = await page.post("/api/local/tables", {"game": "ghosts18", "players": "Ann,Bob", "options": "variant=short"})  # fmt: skip
+    assert status == 200, made
+    sid = made["table"]
+    _, listed = await page.get("/api/local/tables")
+    assert [t["id"] for t in listed["tables"]] == [sid]
+    await page.open(sid)
+    for _ in range(4):  # Ann and Bob take turns at one browser
+        _, now = await page.get(f"/api/tables/{sid}")
+        assert now["seats_you_may_play"] == [0, 1]
+        answer = await page.press(now["moves"][0]["data"], seat=now["seat"])
+        assert answer["ok"], answer
+    row = await board.service.live(await board.service.web_tables.chat(sid))
+    assert row.version == now["version"] + 1
+    stranger = board.page()
+    status, refused = await stranger.post("/api/local/tables", {"game": "ghosts18", "players": "X"})
+    assert status == 401 and "this machine" in refused["error"]

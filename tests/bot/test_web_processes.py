@@ -1,0 +1,64 @@
+"""The web board's settings and secrets, and a page kept live across two bot processes on
+one PostgreSQL (two stores and services stand for the processes)."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+
+from bot.log_setup import RedactSecrets
+from bot.service import GameService
+from bot.settings import Settings
+from bot.store import Store
+from tests.bot.web_fixtures import TG_ANN, TG_BOB, TG_GROUP, Page, serve_board
+
+
+def test_web_settings_and_their_secrets():
+    s = Settings.from_env({
+        "ESCAPE_WEB": "127.0.0.1:8080", "ESCAPE_PUBLIC_URL": "https://escape.example.org/",
+        "ESCAPE_METRICS": "127.0.0.1:9100", "ESCAPE_WEB_SECRET": "web-secret-of-the-test",
+        "DISCORD_CLIENT_SECRET": "client-secret-of-the-test", "TELEGRAM_WEBAPP": "board",
+    })  # fmt: skip
+    assert s.http_address == ("127.0.0.1", 8080)  # the web board's address serves /metrics too
+    assert s.public_url == "https://escape.example.org" and s.telegram_webapp == "board"
+    assert "web-secret" not in repr(s) and "client-secret" not in repr(s)
+    redact = RedactSecrets(s.secrets())
+    record = logging.LogRecord("x", logging.INFO, "", 0, "key %s and %s", ("web-secret-of-the-test", "client-secret-of-the-test"), None)  # fmt: skip
+    redact.filter(record)
+    assert "secret-of-the-test" not in record.getMessage()
+    with pytest.raises(ValueError, match="ESCAPE_WEB"):
+        Settings.from_env({"ESCAPE_WEB": "nowhere"})
+    with pytest.raises(ValueError, match="ESCAPE_PUBLIC_URL"):
+        Settings.from_env({"ESCAPE_PUBLIC_URL": "escape.example.org"})
+    derived = Settings.from_env({"TELEGRAM_TOKEN": "1:abc"}).web_key()
+    assert derived == Settings.from_env({"TELEGRAM_TOKEN": "1:abc"}).web_key()  # every process
+    assert derived != Settings.from_env({"TELEGRAM_TOKEN": "1:abd"}).web_key()
+    assert Settings.from_env({}).web_key() is None
+
+
+async def test_a_move_stored_by_one_process_reaches_a_page_of_the_other(postgres_server):
+    url = await postgres_server.new_schema()
+    store_a, store_b = await Store.open(url), await Store.open(url)
+    a = GameService(store_a, seed_source=lambda: 1234, pictures=False)
+    b = GameService(store_b, seed_source=lambda: 1234, pictures=False)
+    running = await serve_board(b)
+    page = Page(running.url)
+    try:
+        await a.start(TG_GROUP, TG_ANN, "ghosts18", "variant=short")
+        await a.join(TG_GROUP, TG_BOB)
+        row = await a.live(TG_GROUP)
+        page.token = running.board.signer.session(TG_ANN)
+        await page.open(row.id)
+        await store_b.signals.listening()
+        [(action, _)] = (await a.choices(TG_GROUP, TG_ANN))[:1]
+        await a.move(TG_GROUP, TG_ANN, action)
+        changed = await page.next("changed", timeout=5)
+        assert changed["changed"]["version"] == row.version + 1
+        _, seen = await page.get(f"/api/tables/{row.id}")
+        assert seen["version"] == row.version + 1 and len(seen["log"]) >= 1
+    finally:
+        await page.close()
+        await running.close()
+        await store_a.close()
+        await store_b.close()
