@@ -15,6 +15,7 @@ import ast
 import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 
 from babel.messages.catalog import Catalog
@@ -96,8 +97,22 @@ def found_in_data() -> list[Found]:
     return out
 
 
+# Fixed, so the files change only when a message does (no merge noise from a date).
+HEADER = dict(
+    copyright_holder="the Escape authors",
+    creation_date=datetime(2026, 11, 1, tzinfo=UTC),
+    revision_date=datetime(2026, 11, 1, tzinfo=UTC),
+    last_translator="the Escape authors",
+    language_team="Escape",
+    version="1",
+    msgid_bugs_address="the project's issues",
+    header_comment="# Escape's messages. The English text of each is its id; a language is one\n"
+    "# file of these, translated (see the README: adding a language).\n#",
+)
+
+
 def template(messages: Iterable[Found]) -> Catalog:
-    catalog = Catalog(project="Escape", charset="utf-8", fuzzy=False)
+    catalog = Catalog(project="Escape", charset="utf-8", fuzzy=False, **HEADER)
     for m in messages:
         key = (m.text, m.plural) if m.plural else m.text
         existing = catalog.get(m.text, context=m.context)
@@ -134,8 +149,25 @@ def messages() -> Iterator[Found]:
     yield from found_in_data()
 
 
-def main() -> int:
+def start(language: str, pot: Catalog) -> Path:
+    """A new language's catalogue: every message of the template, none translated yet."""
+    path = CATALOGUES / f"{language}.po"
+    if path.exists():
+        raise SystemExit(f"{path.relative_to(ROOT)} exists already")
+    catalog = Catalog(locale=language.replace("-", "_"), project="Escape", charset="utf-8", fuzzy=False, **HEADER)  # fmt: skip
+    catalog.update(pot, no_fuzzy_matching=True)
+    with path.open("wb") as out:
+        write_po(out, catalog, width=100, omit_header=False, sort_output=False)
+    return path
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`python -m languages.extract`: the template again, and each catalogue brought in
+    line with it; `--new xx`: also a catalogue for language `xx` to translate."""
+    argv = sys.argv[1:] if argv is None else argv
     pot = template(messages())
+    if argv[:1] == ["--new"] and len(argv) == 2:
+        print(f"{start(argv[1], pot).relative_to(ROOT)}: {len(pot)} messages to translate")
     with TEMPLATE.open("wb") as out:
         write_po(out, pot, width=100, omit_header=False, sort_output=False)
     print(f"{TEMPLATE.relative_to(ROOT)}: {len(pot)} messages")
