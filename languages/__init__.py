@@ -25,7 +25,7 @@ from babel.lists import format_list
 from babel.numbers import format_decimal
 from babel.units import format_unit
 
-from engines.text import KEY, Msg, Span, Text, from_json, joined, msg, plural
+from engines.text import KEY, Msg, Span, Text, from_json, in_context, joined, msg, plural
 from languages.catalogues import Catalogues, pseudo
 
 DEFAULT = "en"
@@ -203,8 +203,10 @@ __all__ = [
     "Msg",
     "Span",
     "Text",
+    "accepted",
     "available",
     "duration",
+    "in_context",
     "joined",
     "msg",
     "number",

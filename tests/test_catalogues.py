@@ -45,7 +45,7 @@ def test_each_language_translates_every_message_and_no_other(path):
     assert not missing, f"{path.name} misses {len(missing)}: {missing[:10]}"
     unused = [k for k in entries if k not in template]
     assert not unused, f"{path.name} keeps {len(unused)} nobody says: {unused[:10]}"
-    forms = get_plural(path.stem.replace("-", "_")).number
+    forms = get_plural(path.stem.replace("-", "_")).num_plurals
     for key, entry in entries.items():
         assert not entry.fuzzy, f"{path.name}: {key} is marked fuzzy"
         ids = [entry.id] if isinstance(entry.id, str) else list(entry.id)

@@ -16,6 +16,7 @@ from discord.gateway import DiscordWebSocket
 from bot.discord.bridge import DiscordBridge
 from bot.discord.components import ACTIVITY_PREFIX, ChoiceButton, ChoiceMenu
 from bot.discord.slash_commands import escape_group
+from bot.discord.translator import CatalogueTranslator
 from bot.service import GameService, Link
 from bot.settings import Settings
 from bot.telemetry import metrics
@@ -60,6 +61,7 @@ class EscapeClient(discord.Client):
         return [Link(str(self.shard_id or 0), up, latency_seconds(self.latency) if up else None)]
 
     async def setup_hook(self) -> None:
+        await self.tree.set_translator(CatalogueTranslator())  # (used by `sync`)
         # buttons and menus of any earlier run keep working: they are matched by custom id
         self.add_dynamic_items(*OURS)
 

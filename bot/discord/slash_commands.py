@@ -15,6 +15,7 @@ import discord
 from discord import app_commands
 
 from bot.service import COMMANDS, Command, commands
+from languages import PSEUDO, LanguageName, available, msg
 
 if TYPE_CHECKING:
     from bot.discord.bridge import DiscordBridge
@@ -25,12 +26,13 @@ log = logging.getLogger(__name__)
 CHANNEL_NEEDS = ("view_channel", "send_messages", "attach_files")
 THREAD_NEEDS = ("view_channel", "create_public_threads", "send_messages_in_threads", "attach_files")
 INVITE_SCOPES = ("bot", "applications.commands")
-THREAD_OPTION = "Open the table in a new thread of this channel"
+THREAD_OPTION = msg("Open the table in a new thread of this channel")
 
 ANNOTATIONS = {
     commands.TEXT: str,
     commands.MOVE: str,
     commands.GAME: app_commands.Choice[str],
+    commands.LANGUAGE: app_commands.Choice[str],
     commands.PLAYER: discord.Member,
 }
 
@@ -50,7 +52,7 @@ def invite_url(application_id: int | str) -> str:
 def escape_group(bridge: DiscordBridge, games: list[tuple[str, str]]) -> app_commands.Group:
     """The `/escape` group: every command of the table (at most 25, Discord's limit)."""
     group = app_commands.Group(
-        name="escape", description="Escape-themed board games", guild_only=True
+        name="escape", description=msg("Escape-themed board games"), guild_only=True
     )
     choices = [app_commands.Choice(name=title[:100], value=gid) for gid, title in games[:25]]
     for command in COMMANDS[:25]:
@@ -92,8 +94,9 @@ def _slash(
 
     callback.__signature__ = inspect.Signature(parameters)
     callback.__discord_app_commands_param_description__ = described
+    offered = {commands.GAME: games, commands.LANGUAGE: language_choices()}
     callback.__discord_app_commands_param_choices__ = {
-        arg.name: games for arg in command.args if arg.kind == commands.GAME
+        arg.name: offered[arg.kind] for arg in command.args if arg.kind in offered
     }
     slash = app_commands.Command(
         name=command.name, description=command.help[:100], callback=callback
@@ -102,6 +105,15 @@ def _slash(
         if arg.kind == commands.MOVE:
             slash.autocomplete(arg.name)(_moves_of(bridge))
     return slash
+
+
+def language_choices() -> list[app_commands.Choice[str]]:
+    """Each language by its own name ("Deutsch (de)"), and `auto` (one's app's language)."""
+    spoken = [c for c in available() if c != PSEUDO]
+    return [
+        *(app_commands.Choice(name=LanguageName(c).said_in(c)[:100], value=c) for c in spoken),
+        app_commands.Choice(name="auto", value="auto"),
+    ]
 
 
 def _moves_of(bridge: DiscordBridge):

@@ -23,6 +23,9 @@ TEXT = "text"  # free text (the rest of the line)
 GAME = "game"  # a game id, one of the catalogue's (a front end may offer the list)
 MOVE = "move"  # one of the asker's legal moves (a front end may complete it)
 PLAYER = "player"  # a person: a member picked on the platform, or a name as shown
+LANGUAGE = (
+    "language"  # a language code, one of `languages.available()` (a front end may offer them)
+)
 
 
 @dataclass(frozen=True)
@@ -149,6 +152,13 @@ COMMANDS: tuple[Command, ...] = (
     Command(
         "abort", msg("End the game here (its creator, or a chat admin)"),
         lambda s, c: s.abort(c.chat, c.user, is_admin=c.is_admin), menu=True,
+    ),
+    Command(
+        "language", msg("The language of this channel's tables, or your own: show or set it"),
+        lambda s, c: s.language(c.chat, c.user, c.text("code"), c.text("for")),
+        (Arg("code", LANGUAGE, msg("A language: en, de (auto: your app's, with for=me)")),
+         Arg("for", TEXT, msg("me: only what you alone read; default: this channel")),),
+        example="/escape language de",
     ),
     Command(
         "clock", msg("The turn clock: show it, or mute, vacation, pause, vote"),

@@ -110,6 +110,7 @@ class GameService:
         self.table = Table(store, self.bots, clock=clock, default_pace=default_pace)
         self.plans = BoardPlans(self.cpu, pictures=pictures, clock=clock, timed=self.timed)
         self.lobby = Lobby(self.table, self.plans, seed_source=seed_source)
+        self.languages = self.lobby.languages
         self.play = Play(self.table, self.plans)
         self.clock = TurnClock(self.table, self.plans, dm_note=self._dm_note)
         self.records = GameRecords(self.table, self.cpu, pictures=pictures, recent_log=self.play.recent_log)  # fmt: skip
@@ -540,6 +541,11 @@ class GameService:
     @entry
     async def vote(self, chat: ChatRef, user: UserRef) -> Plan:
         return await self.clock.vote(chat, user)
+
+    @entry
+    async def language(self, chat: ChatRef, user: UserRef, code: str | None = None, who: str | None = None) -> Plan:  # fmt: skip
+        """`/escape language`: the table's, the chat's and the asker's own language."""
+        return await self.languages.command(chat, user, code, who)
 
     @entry
     async def clock_command(self, chat: ChatRef, user: UserRef, text: str = "") -> Plan:

@@ -9,6 +9,7 @@ from collections.abc import Callable, Mapping
 from bot.service import deadlines
 from bot.service.board_plans import BoardPlans
 from bot.service.bot_seats import bot_options, bot_seat, table_level
+from bot.service.language_settings import LanguageSettings
 from bot.service.moves import Turn, resolve_chance
 from bot.service.plan import Plan, Reply, TableFacts
 from bot.service.requests import ChatRef, UserError, UserRef
@@ -70,6 +71,7 @@ class Lobby:
         self.store = table.store
         self.plans = plans
         self.seed = seed_source
+        self.languages = LanguageSettings(table)
 
     async def start(
         self,
@@ -82,7 +84,7 @@ class Lobby:
         checked, clock, bots, level = self.check_options(game, options)
         existing = await self.table.live_row(chat)
         if existing is not None:
-            state = "waiting for players" if existing.status == "lobby" else "running"
+            state = msg("waiting for players") if existing.status == "lobby" else msg("running")
             raise UserError(
                 msg(
                     "A game of {game} is already {state} here. Use /escape board to see it, or /escape abort to end it first.",
@@ -91,6 +93,7 @@ class Lobby:
                 )
             )
         await self.table.remember(user)
+        clock["language"] = await self.languages.opening(chat, user)
         try:
             row = await self.store.create_session(
                 platform=chat.platform, scope=chat.scope, chat=chat.chat, thread=chat.thread,

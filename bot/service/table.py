@@ -23,6 +23,7 @@ from bot.store import SeatRow, SessionRow, StaleVersion, Store
 from bot.telemetry import logs
 from engines import REGISTRY, Game, Result
 from engines.text import Msg, Text, msg
+from languages import resolve
 
 log = logging.getLogger(__name__)
 
@@ -172,7 +173,9 @@ class Table:
             raise UserError(msg("The game changed at the same moment; try again.")) from exc
 
     async def remember(self, user: UserRef) -> None:
-        await self.store.upsert_user(user.platform, user.id, user.name)
+        await self.store.upsert_user(
+            user.platform, user.id, user.name, seen_language=resolve(user.language, "")
+        )
 
     def next_clock(self, row: SessionRow, game: Game, state) -> dict:
         """A new board restarts the clock for the humans now to act; players answering

@@ -43,6 +43,7 @@ from bot.store.errors import (
 )
 from bot.store.memory_queries import MemoryQueries
 from bot.store.migrations import MIGRATIONS
+from bot.store.preference_queries import PreferenceQueries
 from bot.store.table_signals import CHANNEL as SIGNAL_CHANNEL
 from bot.store.table_signals import TableSignals
 
@@ -113,7 +114,7 @@ _SESSION_COLUMNS = (
 
 
 @driver_errors_translated
-class Store(MemoryQueries, ChannelQueries):
+class Store(MemoryQueries, ChannelQueries, PreferenceQueries):
     """`_conn` is the Database (SQLite connection or PostgreSQL pool): `_conn.execute` for
     reads, `_write(work)` for a transaction; work(conn) gets the same execute/executemany."""
 
@@ -547,39 +548,6 @@ class Store(MemoryQueries, ChannelQueries):
             LogEntry(n, seat, a, u, json.loads(ev), at, bool(undone))
             for n, seat, a, u, ev, at, undone in rows
         ]
-
-    # ----- users ------------------------------------------------------------------
-    async def upsert_user(
-        self, platform: str, user_id: str, name: str, private_chat: str | None = None
-    ) -> None:
-        async def work(conn):
-            await conn.execute(
-                "INSERT INTO users (platform, user_id, name, private_chat) VALUES (?, ?, ?, ?) "
-                "ON CONFLICT (platform, user_id) DO UPDATE SET name = excluded.name, "
-                "private_chat = COALESCE(excluded.private_chat, users.private_chat)",
-                (platform, user_id, name, private_chat),
-            )
-
-        await self._write(work)
-
-    async def user(self, platform: str, user_id: str) -> dict | None:
-        async with self._conn.execute(
-            "SELECT name, private_chat, prefs FROM users WHERE platform = ? AND user_id = ?",
-            (platform, user_id),
-        ) as cur:
-            row = await cur.fetchone()
-        if row is None:
-            return None
-        return {"name": row[0], "private_chat": row[1], "prefs": json.loads(row[2])}
-
-    async def set_prefs(self, platform: str, user_id: str, prefs: dict) -> None:
-        async def work(conn):
-            await conn.execute(
-                "UPDATE users SET prefs = ? WHERE platform = ? AND user_id = ?",
-                (json.dumps(prefs), platform, user_id),
-            )
-
-        await self._write(work)
 
 
 def _session_row(row: Sequence[Any], seats: list[SeatRow]) -> SessionRow:

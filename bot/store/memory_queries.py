@@ -52,31 +52,13 @@ _RATING_COLUMNS = "platform, scope, game, user_id, name, mu, sigma, played, won,
 
 @driver_errors_translated  # as the Store's own methods: only StoreError and its kinds
 class MemoryQueries:
-    """Queries for a chat's language, history, ratings and undo (mixed into `Store`)."""
+    """Queries for a chat's history, ratings and undo (mixed into `Store`)."""
 
     _conn: Any
 
     async def _rows(self, sql: str, params: tuple) -> list[tuple]:
         async with self._conn.execute(sql, params) as cur:
             return list(await cur.fetchall())
-
-    # ----- a chat's language -------------------------------------------------------
-    async def chat_language(self, platform: str, chat: str, thread: str) -> str | None:
-        rows = await self._rows(
-            "SELECT language FROM chat_settings WHERE platform = ? AND chat = ? AND thread = ?",
-            (platform, chat, thread),
-        )
-        return rows[0][0] if rows else None
-
-    async def set_chat_language(self, platform: str, chat: str, thread: str, language: str) -> None:
-        async def work(conn) -> None:
-            await conn.execute(
-                "INSERT INTO chat_settings (platform, chat, thread, language) VALUES (?, ?, ?, ?) "
-                "ON CONFLICT (platform, chat, thread) DO UPDATE SET language = excluded.language",
-                (platform, chat, thread, language),
-            )
-
-        await self._write(work)  # type: ignore[attr-defined]
 
     # ----- history ----------------------------------------------------------------
     async def ended_in_chat(

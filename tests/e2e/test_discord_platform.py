@@ -331,6 +331,20 @@ async def test_command_sync_publishes_described_commands(standin, tmp_path, caps
     }
     assert "ghosts18" in games and games <= set(REGISTRY)
     assert next(o for o in subs["move"]["options"])["autocomplete"] is True
+    # every description, option name and game in German for a German client (issue 26);
+    # the command names stay as every message says them
+    assert escape["description_localizations"]["de"] != escape["description"]
+    for sub in subs.values():
+        assert "de" not in (sub.get("name_localizations") or {}), sub["name"]
+        assert sub["description_localizations"]["de"] != sub["description"], sub["name"]
+        for option in sub.get("options", []):
+            assert option["description_localizations"]["de"] != option["description"]
+            assert option["name_localizations"]["de"] != option["name"], option["name"]
+    start_game = next(o for o in subs["start"]["options"] if o["name"] == "game")
+    ghosts = next(c for c in start_game["choices"] if c["value"] == "ghosts18")
+    assert ghosts["name_localizations"]["de"] != ghosts["name"]
+    language = next(o for o in subs["language"]["options"] if o["name"] == "code")
+    assert {c["value"] for c in language["choices"]} == {"en", "de", "auto"}
     assert await sync_commands(settings, []) == 0
     assert standin.calls[-1].method == "PUT"
     assert standin.calls[-1].path == f"/applications/{APP_ID}/commands"

@@ -1,0 +1,67 @@
+"""`/escape` in each Discord user's language: descriptions, option names and choices are
+given to Discord at `sync` in every language we have (discord.py's `Translator`), so the
+menu reads German in a German client with nothing to choose.
+
+Command names stay English in every language: every message, the help, Telegram's menu
+and the terminal say `/escape start`, so a German name in Discord's menu alone would
+contradict all of them.
+"""
+
+from __future__ import annotations
+
+import re
+
+from discord import Locale, app_commands
+from discord.app_commands import TranslationContextLocation as Where
+
+from bot.service import COMMANDS
+from languages import DEFAULT, Msg, in_context, resolve, say
+
+# an option's name is a word of its own (the same English may be a description elsewhere);
+# the context is written out each time: the catalogue's extractor reads literals only
+OPTION_NAMES = {
+    "game": in_context("slash command option name", "game"),
+    "options": in_context("slash command option name", "options"),
+    "action": in_context("slash command option name", "action"),
+    "player": in_context("slash command option name", "player"),
+    "what": in_context("slash command option name", "what"),
+    "code": in_context("slash command option name", "code"),
+    "for": in_context("slash command option name", "for"),
+    "thread": in_context("slash command option name", "thread"),
+}
+_NOT_IN_A_NAME = re.compile(r"[^\w-]+")
+
+
+def option_names() -> set[str]:
+    """Every option of the command table, and Discord's own `thread`."""
+    return {arg.name for command in COMMANDS for arg in command.args} | {"thread"}
+
+
+def language_of(locale: Locale) -> str:
+    """Ours for a Discord locale ("de", "en-GB", "pt-BR"); empty when we have none."""
+    return resolve(str(locale.value), "")
+
+
+class CatalogueTranslator(app_commands.Translator):
+    async def translate(
+        self,
+        string: app_commands.locale_str,
+        locale: Locale,
+        context: app_commands.TranslationContext,
+    ) -> str | None:
+        language = language_of(locale)
+        if not language or language == DEFAULT:
+            return None
+        if context.location in (Where.command_name, Where.group_name):
+            return None
+        english = string.message
+        if context.location is Where.parameter_name:
+            name = OPTION_NAMES.get(english)
+            if name is None:
+                return None
+            said = _NOT_IN_A_NAME.sub("_", say(name, language).strip().lower())[:32]
+        else:  # a description or a choice's name: a message of the catalogue
+            if "{" in english:
+                return None
+            said = say(Msg(english), language)[:100]
+        return said if said and said != english else None
