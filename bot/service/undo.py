@@ -67,7 +67,17 @@ def check(game: Game, row: SessionRow, entries: Sequence[LogEntry], seat: int) -
 
 
 def state_without(game: Game, row: SessionRow, entries: Sequence[LogEntry], n: int):
-    """Replay the log from setup, leaving out moves taken back and row `n`."""
+    """Replay the log from setup, leaving out moves taken back and row `n`. A game begun
+    under an older version of its rules is not replayed under the new ones (a move they
+    accepted might be refused now): its moves stand."""
+    if row.rules_version != game.rules_version:
+        raise UserError(
+            msg(
+                "Game #{number} began under an older version of the rules of {game}, so its "
+                "moves cannot be taken back.",
+                number=row.id, game=msg(game.title),
+            )
+        )  # fmt: skip
     state = game.setup([s.name for s in row.seats], row.options)
     for entry in entries:
         if entry.undone or entry.n == n or (entry.seat < 0 and entry.seat != CHANCE):

@@ -6,7 +6,9 @@ often each was available), samples chance from `chance_outcomes` as its own edge
 short rollout and scores the end: a finished game by its result, an unfinished one by the
 game's evaluation where it has one (`engines/<game>/ai.py`). Every seat's result is kept,
 so each seat chooses for itself (a co-operative game ranks everyone together, so the whole
-party wins or loses as one).
+party wins or loses as one). A game's `useful(game, state, seat, legal)` (beside its rules)
+may leave out moves that only undo an earlier one: the search, its rollouts and the choice
+itself never play them.
 
 The only inputs are the seat's view (through the redrawn states), the level and a seeded
 `random.Random` used through `random()` alone: the same call gives the same action, for the
@@ -29,6 +31,11 @@ from engines.contract import CHANCE, Game, Seat, State
 
 Evaluate = Callable[[Game, State], list[float]]
 Rollout = Callable[[Game, State, Seat, list[str], random.Random], str]
+Useful = Callable[[Game, State, Seat, list[str]], list[str]]
+
+
+def _all(game: Game, state: State, seat: Seat, legal: list[str]) -> list[str]:
+    return legal
 
 
 @dataclass(frozen=True)
@@ -140,12 +147,14 @@ def choose(
     legal = game.legal_actions(state, seat)
     if not legal:
         raise ValueError(f"seat {seat} has nothing to do now")
+    module = heuristics(game)
+    useful: Useful = getattr(module, "useful", _all)
+    legal = useful(game, state, seat, legal)
     if len(legal) == 1:
         return finish(legal[0], 0)
     if lv.blunder and rng.random() < lv.blunder:
         return finish(legal[int(rng.random() * len(legal))], 0)
     n = players if players is not None else len(game.seat_names(state)) or 1
-    module = heuristics(game)
     evaluate: Evaluate | None = getattr(module, "evaluate", None)
     policy: Rollout = random_rollout
     if lv.heuristics and module is not None:
@@ -161,7 +170,7 @@ def choose(
     done = 0
     while done < budget and (done == 0 or time.thread_time() < deadline):
         world = own_copy(game.redraw(state, seat, rng))
-        _iterate(game, world, seat, root, lv, rng, n, evaluate, policy)
+        _iterate(game, world, seat, root, lv, rng, n, evaluate, policy, useful)
         done += 1
     best = max(
         (a for a in legal if a in root.children),
@@ -186,7 +195,7 @@ def _winning_move(game, world, seat, legal, n) -> str | None:
     return None
 
 
-def _iterate(game, world, seat, root, lv, rng, n, evaluate, policy) -> None:
+def _iterate(game, world, seat, root, lv, rng, n, evaluate, policy, useful) -> None:
     node, path = root, [root]
     expanded = False
     while True:
@@ -203,7 +212,7 @@ def _iterate(game, world, seat, root, lv, rng, n, evaluate, policy) -> None:
             path.append(node)
             continue
         who = mover(acting, seat)
-        legal = game.legal_actions(world, who)
+        legal = useful(game, world, who, game.legal_actions(world, who))
         untried = [a for a in legal if a not in node.children]
         if untried:
             action = untried[int(rng.random() * len(untried))]
@@ -229,7 +238,7 @@ def _iterate(game, world, seat, root, lv, rng, n, evaluate, policy) -> None:
         node = node.children[action]
         path.append(node)
     if expanded:
-        _rollout(game, world, seat, lv, rng, policy)
+        _rollout(game, world, seat, lv, rng, policy, useful)
     if game.to_act(world):
         # a judged position never counts as much as a real end: a seen win is taken
         values = [0.05 + 0.9 * v for v in evaluate(game, world)] if evaluate else [0.5] * n
@@ -241,7 +250,7 @@ def _iterate(game, world, seat, root, lv, rng, n, evaluate, policy) -> None:
             visited.total += values[visited.seat]
 
 
-def _rollout(game, world, seat, lv, rng, policy) -> None:
+def _rollout(game, world, seat, lv, rng, policy, useful=_all) -> None:
     moves = 0
     for _ in range(lv.depth * 8):
         acting = game.to_act(world)
@@ -251,7 +260,7 @@ def _rollout(game, world, seat, lv, rng, policy) -> None:
             game.apply_in_place(world, CHANCE, sample(game.chance_outcomes(world), rng))
             continue
         who = mover(acting, seat)
-        legal = game.legal_actions(world, who)
+        legal = useful(game, world, who, game.legal_actions(world, who))
         action = policy(game, world, who, legal, rng) if len(legal) > 1 else legal[0]
         game.apply_in_place(world, who, action)
         moves += 1

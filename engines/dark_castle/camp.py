@@ -14,7 +14,7 @@ from engines.contract import Seat
 from engines.dark_castle import cards as C
 from engines.dark_castle import effects as fx
 from engines.dark_castle import explain as X
-from engines.dark_castle import items
+from engines.dark_castle import items, phase
 from engines.dark_castle import party as P
 from engines.dark_castle.rules import Step, Table
 from engines.dark_castle.state import CASTLE_CHAPTERS
@@ -26,7 +26,11 @@ def item_moves(t: Table, seat: Seat, camp_moves: bool) -> list[str]:
     s = t.s
     out = []
     for item in s.pool:
-        out += [f"take {item} {c['who']}" for k, c in enumerate(s.chars) if P.fits(s, k, item)]
+        out += [
+            f"take {item} {c['who']}"
+            for k, c in enumerate(s.chars)
+            if P.fits(s, k, item) and phase.may_take(s, item, c["who"])
+        ]
     for k in P.mine(s, seat):
         out += [f"drop {i}" for i in s.chars[k]["items"]]
         out += items.uses(t, k, "camp")
@@ -42,6 +46,7 @@ def take(t: Table, item: str, who: str) -> None:
     s.pool.remove(item)
     s.chars[k]["items"].append(item)
     t.say(f"{P.name(s, k)} takes {X.the(item)}.")
+    phase.note(s, phase.TAKEN, item, who)
     t.rules.taken(t, k, item)
 
 
@@ -52,6 +57,8 @@ def drop(t: Table, item: str) -> None:
     dropped = [item]
     t.rules.dropped(t, k, dropped)
     s.pool += dropped
+    for each in dropped:
+        phase.note(s, phase.DROPPED, each, s.chars[k]["who"])
     names = ", ".join(C.ITEMS[i]["name"] for i in dropped)
     t.say(f"{P.name(s, k)} puts down: {names}.")
 

@@ -38,7 +38,7 @@ from collections.abc import Mapping, Sequence
 
 from engines.contract import Event, Game, Option, Result, Seat
 from engines.dark_castle import cards as C
-from engines.dark_castle import chapters, collector, core, cult, items, plague, undead, views
+from engines.dark_castle import chapters, collector, core, cult, items, phase, plague, undead, views
 from engines.dark_castle.rules import Rules, Table
 from engines.dark_castle.rules_text import RULES_TEXT
 from engines.dark_castle.state import (
@@ -74,7 +74,7 @@ def _option(name: str) -> Option:
 class DarkCastle(Game):
     id = "dark_castle"
     title = "Dark Castle"
-    rules_version = 4
+    rules_version = 5  # 5: an item put down cannot be taken back by its dropper (phase.py)
     min_players = 1
     max_players = 4
     options = {
@@ -179,6 +179,8 @@ class DarkCastle(Game):
         words = action.split()
         if not s.pending:
             return None
+        if words[:1] == ["take"] and len(words) == 3 and not phase.may_take(s, *words[1:]):
+            return phase.refusal(words[1], words[2])
         if words[:1] == ["take"] and len(words) == 3:
             return "That item is not on the table, or that prisoner's hands are full."
         if words[:1] in (["use"], ["drop"]) and len(words) == 2 and words[1] in C.ITEMS:

@@ -17,7 +17,7 @@ knapsack. Read against the rulebook:
 from __future__ import annotations
 
 from engines.dark_castle import cards as C
-from engines.dark_castle import chapters
+from engines.dark_castle import chapters, phase
 from engines.dark_castle import effects as fx
 from engines.dark_castle import explain as X
 from engines.dark_castle import party as P
@@ -113,7 +113,7 @@ class Knapsack(Camp):
 
     def moves(self, t: Table, k: int) -> list[str]:
         char = t.s.chars[k]
-        sack = next((C.has_effect(i, "knapsack") for i in char["items"]), None)
+        sack = next(filter(None, (C.has_effect(i, "knapsack") for i in char["items"])), None)
         if not sack:
             return []
         stored = char.get("stored", [])
@@ -131,11 +131,13 @@ class Knapsack(Camp):
             s.chars[k]["items"].remove(item)
             s.chars[k].setdefault("stored", []).append(item)
             t.say(f"{P.name(s, k)} stows {X.the(item)}.")
+            phase.note(s, phase.STOWED, item)
         else:
             k = next(k for k, c in enumerate(s.chars) if item in c.get("stored", []))
             s.chars[k]["stored"].remove(item)
             s.chars[k]["items"].append(item)
             t.say(f"{P.name(s, k)} takes out {X.the(item)}.")
+            phase.note(s, phase.UNSTOWED, item)
 
     def describe(self, t: Table, action: str) -> str | None:
         verb, *args = action.split()

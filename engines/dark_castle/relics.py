@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from engines.contract import Seat
 from engines.dark_castle import cards as C
-from engines.dark_castle import chapters, combat, trials
+from engines.dark_castle import chapters, combat, phase, trials
+from engines.dark_castle import death_dice as DD
 from engines.dark_castle import effects as fx
 from engines.dark_castle import party as P
 from engines.dark_castle.rules import Camp, ChanceStep, Step, Table
@@ -64,7 +65,7 @@ class Rite(Camp):
 
     def apply(self, t: Table, verb: str, args: list[str]) -> None:
         k = P.index(t.s, args[0])
-        t.s.pending = {"kind": "chalice", "to": k, "gifts": {}}
+        t.s.pending = phase.carried_over(t.s.pending, {"kind": "chalice", "to": k, "gifts": {}})
         t.say(f"The blood ritual begins: {P.name(t.s, k)} will drink. Donors, pledge your HP "
               "(give <prisoner> <HP>), then drink.")  # fmt: skip
 
@@ -108,7 +109,8 @@ class Chalice(Step):
             t.say(f"{P.name(s, k)} pledges {args[1]} HP to the chalice.")
         elif verb == "stop":
             t.say("The ritual is called off; nobody bleeds and the chalice is kept.")
-            s.pending = {"kind": "between"}
+            s.pending = phase.carried_over(p, {"kind": "between"})
+            phase.note(s, phase.CALLED_OFF, s.chars[p["to"]]["who"])
         else:  # drink
             total = 0
             for key, n in p["gifts"].items():
@@ -123,7 +125,7 @@ class Chalice(Step):
             s.chars[holder]["items"].remove(cup)
             t.say(f"{P.name(s, p['to'])} drinks and gains {gained} HP. The chalice crumbles to "
                   "rust and is discarded.")  # fmt: skip
-            s.pending = {"kind": "between"}
+            s.pending = phase.carried_over(p, {"kind": "between"})
 
     def prompt(self, t: Table) -> str:
         return (f"The blood ritual for {P.name(t.s, t.s.pending['to'])}: give <donor> <HP> "
@@ -151,6 +153,15 @@ class Chalice(Step):
 
 
 # ----- the Spell Book ---------------------------------------------------------------------
+def bolt_target(row: list[str]) -> str:
+    """The die Bone Bolt strikes: the most common trait of the row (Might, then Cunning,
+    then Wisdom on a tie); a row of death-die faces alone (splits, shields) loses its most
+    common face, in the row's order on a tie."""
+    traits = [x for x in row if x in C.TRAITS]
+    pool = traits or row
+    return max(pool, key=lambda x: (pool.count(x), -DD.row_key(x)))
+
+
 def book(s: DarkCastleState, k: int) -> str | None:
     if P.cult_die(s, k):  # not the character's own die: no spell
         return None
@@ -258,9 +269,9 @@ class SpellRoll(ChanceStep):
             if name == "bolt" and cb:
                 for _ in range(2 if full else 1):
                     if cb["row"]:
-                        common = max(C.TRAITS, key=lambda x: (cb["row"].count(x), -"mcw".index(x)))
-                        cb["row"].remove(common)
-                        t.say(f"A {C.TRAIT_NAMES[common]} die is struck from the row.")
+                        struck = bolt_target(cb["row"])
+                        cb["row"].remove(struck)
+                        t.say(f"A {DD.face_name(struck)} die is struck from the row.")
             elif name == "ward" and cb:
                 for j in cb["fighters"] if full else [k]:
                     if j not in cb["blocked"]:

@@ -53,8 +53,10 @@ After a won combat draw one item. Combat specials (on the card) bend these rules
 
 ITEMS: two hands each; a two-handed item takes both. Drawn items go on the table and the
 group shares them (`take axe smith`, `done`); between chapters you may trade too
-(`drop axe`, then `take axe cook`). Items left on the table are discarded. Items are used
-with `use <item>`; some are discarded when used, some work once a chapter, some always.
+(`drop axe`, then `take axe cook`). Our decision (the rulebook is silent): a prisoner who
+puts an item down cannot take that same item back until the next chapter; another prisoner
+may take it. Items left on the table are discarded. Items are used with `use <item>`; some
+are discarded when used, some work once a chapter, some always.
 
 COMBAT SPECIALS used by our enemies (N and M are printed on the card):
 {_SPECIALS}

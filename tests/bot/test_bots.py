@@ -229,3 +229,34 @@ async def test_the_last_human_leaving_closes_a_table_of_bots(service):
     [reply] = await service.leave(CHAT, ANN)
     assert "closed" in reply.text
     assert await service.live(CHAT) is None
+
+
+async def test_timeout_ai_plays_a_solo_dark_castle_party_to_its_end(tmp_path):
+    """A solo Dark Castle whose player never comes back: every decision is the party's (no
+    other human is seated to make it), so at each deadline the AI makes them, and the castle
+    ends (the party never shuffles items for ever)."""
+    from bot.store import Store
+
+    clock = FakeClock()
+    store = await Store.open(tmp_path / "t.sqlite3", clock=clock)
+    try:
+        service = GameService(store, seed_source=lambda: 7, pictures=False, clock=clock, ai_scale=0.02)  # fmt: skip
+        await service.start(CHAT, ANN, "dark_castle", "timeout=ai")
+        row = await service.live(CHAT)
+        if row.status == "lobby":
+            await service.begin(CHAT, ANN)
+        row = await service.live(CHAT)
+        for day in range(1, 400):
+            clock.t = T0 + 2 * DAY * day
+            await service.time_up(row.id)
+            if await service.live(CHAT) is None:
+                break
+        else:
+            raise AssertionError("the castle did not end")
+        assert (await store.session(row.id)).status == "finished"
+        log = await store.log(row.id)
+        moves = [e for e in log if e.seat >= 0]
+        assert len(moves) > 20 and all(e.user_id is None for e in moves)  # all the AI's
+        assert {e.action.split()[0] for e in moves} >= {"pick", "turn"}
+    finally:
+        await store.close()
