@@ -1,15 +1,18 @@
 """AI strength and speed: seeded matches per game and level (README, Development).
 
-    .venv/bin/python -m bench.ai [--games ghosts18,castle_doors] [--matches 200]
-        [--levels easy,normal,hard] [--dark-sizes 1,2,3,4]
+    .venv/bin/python -m bench.ai [--games ghosts18,castle_doors,dark_castle] [--matches 100]
+        [--levels easy,normal,hard] [--seats 2] [--dark-sizes 1,2,3,4] [--scale 1] [--jobs 1]
 
-For each game and level: the win rate of one AI seat against random players, and against
-the level below, over two-player matches (the AI takes seat 0 and seat 1 in turn); the
-median and 99th percentile of the time a search took (decisions with one legal move are
-not searches and are left out). For Dark Castle: how often a party of bots escapes,
-against a party of random players, at every party size. Every match is seeded, so a run
-repeats exactly, except that a loaded machine can hit the time guard before the
-iteration budget. The numbers are measurements, not test assertions.
+For each competitive game and level: the win rate of one AI seat against random players,
+and against the level below, over matches of `--seats` players (the AI's seat rotates; a
+win is finishing first, a tie for first counts as a share); the median and 99th percentile
+of the time a search took (decisions with one legal move are not searches and are left
+out). Dark Castle runs only when named in `--games`: at each party size, how often a party
+of bots escapes against a party of random players, and how many steps a castle took
+(median and most). Every match is seeded, so a run repeats exactly, except that a loaded
+machine can hit the time guard before the iteration budget. `--jobs` plays matches in that
+many processes (the times are then those of a shared machine). The numbers are
+measurements, not test assertions.
 """
 
 from __future__ import annotations
@@ -19,14 +22,17 @@ import random
 import statistics
 import time
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field, replace
 
 from engines import CHANCE, REGISTRY, Game
-from engines.ai import choose
-from engines.ai.search import sample
+from engines.ai import LEVELS, choose
+from engines.ai.search import rewards, sample
 
 Timing = tuple[float, float]  # wall seconds, CPU seconds of the searching thread
 Player = Callable[[Game, object, int, random.Random], tuple[str, Timing | None]]
 LEVEL_ORDER = ("easy", "normal", "hard")
+COMPETITIVE = "ghosts18,castle_doors,haunted_house,hidden_castle"
 MAX_STEPS = 3000
 
 
@@ -35,25 +41,40 @@ def random_player(game: Game, state, seat: int, rng: random.Random) -> tuple[str
     return legal[int(rng.random() * len(legal))], None
 
 
-def ai_player(level: str) -> Player:
-    def play(game: Game, state, seat: int, rng: random.Random) -> tuple[str, Timing | None]:
-        decision = choose(game, state, seat, level, random.Random(int(rng.random() * 2**62)))
+@dataclass(frozen=True)
+class AiPlayer:
+    """A search at `level`, its budget scaled by `scale` (picklable, for `--jobs`)."""
+
+    level: str
+    scale: float = 1.0
+
+    def __call__(self, game: Game, state, seat: int, rng: random.Random):
+        lv = LEVELS[self.level]
+        if self.scale != 1.0:
+            lv = replace(lv, iterations=max(1, round(lv.iterations * self.scale)))
+        decision = choose(game, state, seat, lv, random.Random(int(rng.random() * 2**62)))
         return decision.action, (decision.seconds, decision.cpu) if decision.iterations else None
 
-    return play
+
+@dataclass
+class Played:
+    rewards: list[float]
+    steps: int
+    times: list[Timing] = field(default_factory=list)
 
 
-def match(game: Game, players: list[Player], seed: int, times: list[Timing]) -> list[float]:
-    """One game; returns each seat's reward (1 won, 0 lost, shared in a co-operative game)."""
-    from engines.ai.search import rewards
-
+def match(game_id: str, players: list, seed: int) -> Played:
+    """One game; each seat's reward (1 first, 0 last; shared in a co-operative game)."""
+    game = REGISTRY[game_id]
     rng = random.Random(seed)
-    names = [f"P{i + 1}" for i in range(len(players))]
-    state = game.setup(names, {})
-    for _ in range(MAX_STEPS):
+    state = game.setup([f"P{i + 1}" for i in range(len(players))], {})
+    times: list[Timing] = []
+    steps = 0
+    while steps < MAX_STEPS:
         acting = game.to_act(state)
         if not acting:
             break
+        steps += 1
         if acting == [CHANCE]:
             state, _ = game.apply(state, CHANCE, sample(game.chance_outcomes(state), rng))
             continue
@@ -62,16 +83,29 @@ def match(game: Game, players: list[Player], seed: int, times: list[Timing]) -> 
         if took is not None:
             times.append(took)
         state, _ = game.apply(state, seat, action)
-    return rewards(game, state, len(players))
+    return Played(rewards(game, state, len(players)), steps, times)
 
 
-def duel(game: Game, first: Player, second: Player, matches: int, times: list[Timing]) -> float:
-    """The share of matches `first` wins against `second`, seats alternating."""
-    won = 0.0
+def _run(jobs: int, calls: list[tuple]) -> list[Played]:
+    if jobs <= 1:
+        return [match(*c) for c in calls]
+    with ProcessPoolExecutor(jobs) as pool:
+        return list(pool.map(match, *zip(*calls, strict=True)))
+
+
+def duel(game_id: str, mine: Player, other: Player, matches: int, seats: int, jobs: int,
+         times: list[Timing]) -> float:  # fmt: skip
+    """The share of matches `mine` wins against `other` in every other seat; `mine` sits in
+    seat k mod `seats` in match k. Only `mine`'s searches are timed."""
+    calls, where = [], []
     for k in range(matches):
-        seats = [first, second] if k % 2 == 0 else [second, first]
-        mine = 0 if k % 2 == 0 else 1
-        won += match(game, seats, 1000 + k, times)[mine]
+        at = k % seats
+        calls.append((game_id, [mine if s == at else other for s in range(seats)], 1000 + k))
+        where.append(at)
+    won = 0.0
+    for at, played in zip(where, _run(jobs, calls), strict=True):
+        won += played.rewards[at]
+        times += played.times if other is random_player else []
     return won / matches
 
 
@@ -91,47 +125,67 @@ def spread(times: list[Timing]) -> str:
     )
 
 
+def ladder(args, game_id: str) -> None:
+    for level in [lv for lv in args.levels.split(",") if lv]:
+        times: list[Timing] = []
+        start = time.perf_counter()
+        me = AiPlayer(level, args.scale)
+        vs_random = duel(game_id, me, random_player, args.matches, args.seats, args.jobs, times)
+        below = LEVEL_ORDER.index(level) - 1
+        vs_below = f"{'-':>9}"
+        if below >= 0:
+            lower = AiPlayer(LEVEL_ORDER[below], args.scale)
+            share = duel(game_id, me, lower, args.matches, args.seats, args.jobs, [])
+            vs_below = f"{share:9.0%}"
+        print(
+            f"{game_id:15} {level:7} {vs_random:9.0%} {vs_below}  {spread(times)}"
+            f"   ({time.perf_counter() - start:.0f} s)",
+            flush=True,
+        )
+
+
+def parties(args) -> None:
+    sizes = [int(n) for n in args.dark_sizes.split(",") if n]
+    for size in sizes:
+        rand = _run(args.jobs, [("dark_castle", [random_player] * size, 2000 + k)
+                                for k in range(args.matches)])  # fmt: skip
+        for level in [lv for lv in args.levels.split(",") if lv]:
+            start = time.perf_counter()
+            bots = _run(args.jobs, [("dark_castle", [AiPlayer(level, args.scale)] * size, 2000 + k)
+                                    for k in range(args.matches)])  # fmt: skip
+            escaped = sum(p.rewards[0] for p in bots) / len(bots)
+            random_escaped = sum(p.rewards[0] for p in rand) / len(rand)
+            steps = [p.steps for p in bots]
+            times = [t for p in bots for t in p.times]
+            print(
+                f"dark_castle x{size}  {level:7} bots escape {escaped:.0%}, random "
+                f"{random_escaped:.0%}; steps a castle {statistics.median(steps):.0f} median, "
+                f"{max(steps)} most  {spread(times)}   ({time.perf_counter() - start:.0f} s)",
+                flush=True,
+            )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", default="ghosts18,castle_doors,haunted_house,hidden_castle")
+    parser.add_argument("--games", default=COMPETITIVE, help="dark_castle: the party section")
     parser.add_argument("--levels", default=",".join(LEVEL_ORDER))
-    parser.add_argument("--matches", type=int, default=200)
+    parser.add_argument("--matches", type=int, default=100)
+    parser.add_argument("--seats", type=int, default=2, help="players in a competitive match")
     parser.add_argument("--dark-sizes", default="1,2,3,4")
+    parser.add_argument("--scale", type=float, default=1.0, help="share of each level's budget")
+    parser.add_argument("--jobs", type=int, default=1, help="processes playing matches")
     args = parser.parse_args()
-    print(
-        f"{'game':15} {'level':7} {'vs random':>9} {'vs below':>9}  "
-        "CPU s median/p99  wall s median/p99"
-    )
-    for game_id in [g for g in args.games.split(",") if g]:
-        game = REGISTRY[game_id]
-        for level in [lv for lv in args.levels.split(",") if lv]:
-            times: list[Timing] = []
-            start = time.perf_counter()
-            vs_random = duel(game, ai_player(level), random_player, args.matches, times)
-            below = LEVEL_ORDER.index(level) - 1
-            vs_below = (
-                f"{duel(game, ai_player(level), ai_player(LEVEL_ORDER[below]), args.matches, times):9.0%}"
-                if below >= 0
-                else f"{'-':>9}"
-            )
-            print(
-                f"{game_id:15} {level:7} {vs_random:9.0%} {vs_below}  {spread(times)}"
-                f"   ({time.perf_counter() - start:.0f} s)",
-                flush=True,
-            )
-    game = REGISTRY["dark_castle"]
-    for size in [int(n) for n in args.dark_sizes.split(",") if n]:
-        for level in [lv for lv in args.levels.split(",") if lv]:
-            times = []
-            bots = sum(match(game, [ai_player(level)] * size, 2000 + k, times)[0]
-                       for k in range(args.matches))  # fmt: skip
-            rand = sum(match(game, [random_player] * size, 2000 + k, [])[0]
-                       for k in range(args.matches))  # fmt: skip
-            print(
-                f"dark_castle x{size}  {level:7} bots escape {bots / args.matches:.0%}, "
-                f"random {rand / args.matches:.0%}  {spread(times)}",
-                flush=True,
-            )
+    games = [g for g in args.games.split(",") if g]
+    if any(g != "dark_castle" for g in games):
+        print(
+            f"{'game':15} {'level':7} {'vs random':>9} {'vs below':>9}  "
+            "CPU s median/p99  wall s median/p99"
+        )
+    for game_id in games:
+        if game_id == "dark_castle":
+            parties(args)
+        else:
+            ladder(args, game_id)
 
 
 if __name__ == "__main__":

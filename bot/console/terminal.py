@@ -19,11 +19,11 @@ from bot.console.picture_shelf import PictureShelf
 from bot.console.printing import PLATFORM, TerminalTransport
 from bot.console.setup import Leave, Setup, local_user
 from bot.delivery import Asked, Delivery
-from bot.service import COMMANDS, ChatRef, GameService, Plan, Reply, UserError, UserRef
+from bot.service import COMMANDS, Call, ChatRef, GameService, Plan, Reply, UserError, UserRef
 from languages import Text, joined, msg, resolve, say
 
 # the table's commands a terminal game offers (from the service's command table), and its own
-SHARED_COMMANDS = ("board", "hand", "log", "replay", "history", "rules", "abort")
+SHARED_COMMANDS = ("board", "hand", "hint", "log", "replay", "history", "rules", "abort")
 TERMINAL_WORDS = {*SHARED_COMMANDS, "view", "moves", "choices", "help"}
 OWN_COMMANDS = (
     ("moves", msg("every choice you have (long lists are cut short after each move)")),
@@ -189,6 +189,9 @@ class Terminal:
             await self.show(await self.service.board(self.chat), full=True)
         elif command in ("hand", "view"):
             await self.show(await self.service.private_view(self.chat, who), full=True, asker=who)
+        elif command == "hint":  # the service's command, for the player to act
+            asker = me or actor or who
+            await self.show(await self.service.run_command("hint", Call(self.chat, asker)), asker=asker)  # fmt: skip
         elif command in ("moves", "choices"):
             self.out(self.menu_text(limit=None) or msg("You have no choice to make now."))
         elif command == "log":

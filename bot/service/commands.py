@@ -146,6 +146,10 @@ COMMANDS: tuple[Command, ...] = (
     Command("stats", msg("A player's ratings here"), _stats, (Arg("player", PLAYER, msg("Whose (default: yours)")),), quiet=True),
     Command("top", msg("The leaderboard of a game here, as a picture"), lambda s, c: s.top(c.chat, c.text("game")), (WHICH_GAME,)),
     Command("undo", msg("Ask to take back your last move (the others must accept)"), lambda s, c: s.ask_undo(c.chat, c.user)),
+    Command(
+        "hint", msg("A move suggested to you alone, and why (a hinted game is not rated)"),
+        lambda s, c: s.hint(c.chat, c.user), quiet=True,
+    ),
     Command("rules", msg("The rules of a game, with a picture"), _rules, (WHICH_GAME,), quiet=True, menu=True),
     Command("help", msg("How to play Escape here"), _help, quiet=True, menu=True),
     Command("games", msg("The games running here"), _games, quiet=True, menu=True, button=msg("Games here")),
@@ -192,4 +196,5 @@ def help_text() -> Text:
             lines.append(msg("{usage}: {what}", usage=command.usage, what=command.help))
     lines.append(msg("Start options for the clock: pace=fast|normal|relaxed turn=12h timeout=skip|vote|ai"))  # fmt: skip
     lines.append(msg("Play against the computer: bots=1 level=easy|normal|hard (or press Add a bot)"))  # fmt: skip
+    lines.append(msg("Competitive play without hints: hints=off"))
     return joined(lines, "\n")

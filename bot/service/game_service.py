@@ -29,6 +29,7 @@ from bot.service.bot_seats import BotSeats, scale_from_env
 from bot.service.commands import Call
 from bot.service.entry_guard import entry
 from bot.service.game_records import GameRecords
+from bot.service.hints import Hints
 from bot.service.lobby import Lobby, find_game, parse_options
 from bot.service.plan import Picture, Plan, Reply
 from bot.service.platform_input import clean_text
@@ -119,6 +120,7 @@ class GameService:
         self.table.prefetch = self.plans.draw_early
         self.rematches = Rematch(self.lobby)
         self.undo = UndoRequests(self.table, self.plans)
+        self.hints = Hints(self.table, self.bots)
         self.web_tables = WebTables(self.table, self.plans, self.records)
         self.web: WebDoor | None = None  # set by the web front end when it serves
 
@@ -442,6 +444,11 @@ class GameService:
     @entry
     async def ask_undo(self, chat: ChatRef, user: UserRef) -> Plan:
         return await self.undo.ask_undo(chat, user)
+
+    @entry
+    async def hint(self, chat: ChatRef, user: UserRef) -> Plan:
+        """`/escape hint`: a suggested move for the asker, shown to them alone."""
+        return await self.hints.hint(chat, user)
 
     # ----- the web board ----------------------------------------------------------------
     def open_web(self, door: WebDoor) -> None:

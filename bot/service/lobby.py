@@ -9,6 +9,7 @@ from collections.abc import Callable, Mapping
 from bot.service import deadlines
 from bot.service.board_plans import BoardPlans
 from bot.service.bot_seats import bot_options, bot_seat, table_level
+from bot.service.hints import hint_setting
 from bot.service.language_settings import LanguageSettings
 from bot.service.moves import Turn, resolve_chance
 from bot.service.plan import Plan, Reply, TableFacts
@@ -119,11 +120,13 @@ class Lobby:
         a refusal names what exists."""
         game_options, clock_options = split_options(parse_options(options))
         game_options, bots, level = bot_options(game, game_options)
+        game_options, hints = hint_setting(game_options)
         try:
             checked = game.check_options(game_options)
             clock = {
                 **deadlines.new_clock(clock_options, self.table.default_pace),
                 "ai_level": level,
+                "hints": hints,
             }
         except (BadOption, deadlines.ClockError) as exc:
             raise UserError(exc.args[0]) from exc

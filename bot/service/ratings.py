@@ -6,7 +6,7 @@ skill we are fairly sure they have: 0 for a newcomer, rising with wins). Co-oper
 games (the players win or lose together) change no rating: they count escapes and
 losses. Only a game that ended by its own rules with every seat held by a human counts:
 not an aborted game, not one ended for idleness, not one with a bot seat or a seat handed
-to a stand-in by vote.
+to a stand-in by vote, not one where a player asked for a hint (`/escape hint`).
 """
 
 from __future__ import annotations
@@ -34,6 +34,8 @@ def why_unrated(row: SessionRow) -> Msg | None:
         return msg("a seat was played by the bot")
     if len({s.user_id for s in row.seats}) != len(row.seats):
         return msg("a player held two seats")
+    if (row.clock or {}).get("hinted"):
+        return msg("a player asked for a hint")
     return None
 
 

@@ -33,7 +33,7 @@ class Rematch:
             raise UserError(msg('Another game is already going on here; the rematch waits until it ends.'))  # fmt: skip
         if live is None:
             options = dict(row.options)
-            for name in ("pace", "timeout"):
+            for name in ("pace", "timeout", "hints"):
                 if name in row.clock:
                     options[name] = str(row.clock[name])
             pace = clocks.PACES.get(row.clock.get("pace", ""))

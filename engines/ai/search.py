@@ -63,6 +63,9 @@ class Decision:
     iterations: int
     seconds: float  # wall time
     cpu: float = 0.0  # CPU time of the searching thread
+    # the searched moves, best first: (action, mean result 0-1 for the seat, visits); a win
+    # seen at once alone with no visits; empty for a single move or a blunder
+    ranked: tuple[tuple[str, float, int], ...] = ()
 
 
 class _Node:
@@ -139,10 +142,11 @@ def choose(
     rng = rng or random.Random(0)
     started, cpu_started = time.perf_counter(), time.thread_time()
 
-    def finish(action: str, iterations: int) -> Decision:
+    def finish(action: str, iterations: int, ranked: tuple = ()) -> Decision:
         return Decision(
-            action, iterations, time.perf_counter() - started, time.thread_time() - cpu_started
-        )
+            action, iterations, time.perf_counter() - started, time.thread_time() - cpu_started,
+            ranked,
+        )  # fmt: skip
 
     legal = game.legal_actions(state, seat)
     if not legal:
@@ -161,7 +165,7 @@ def choose(
         policy = getattr(module, "rollout", random_rollout)
     win = _winning_move(game, own_copy(game.redraw(state, seat, rng)), seat, legal, n)
     if win is not None:
-        return finish(win, 0)
+        return finish(win, 0, ((win, 1.0, 0),))
     budget = max(1, round(lv.iterations * getattr(module, "SEARCH_SCALE", 1.0)))
     root = _Node(None)
     # CPU time, not the wall clock: a loaded machine slows the search but does not change
@@ -172,12 +176,17 @@ def choose(
         world = own_copy(game.redraw(state, seat, rng))
         _iterate(game, world, seat, root, lv, rng, n, evaluate, policy, useful)
         done += 1
-    best = max(
+    order = sorted(
         (a for a in legal if a in root.children),
         key=lambda a: (root.children[a].visits, root.children[a].total),
-        default=legal[0],
+        reverse=True,
     )
-    return finish(best, done)
+    ranked = tuple(
+        (a, root.children[a].total / root.children[a].visits, root.children[a].visits)
+        for a in order
+        if root.children[a].visits
+    )
+    return finish(order[0] if order else legal[0], done, ranked)
 
 
 def _winning_move(game, world, seat, legal, n) -> str | None:
