@@ -35,6 +35,7 @@ from bot.service import ChatRef, GameService, UserError, UserRef, WebDoor
 from bot.service.web_links import LOCAL, WebSession, WebSigner
 from bot.web.discord_login import api_base, exchange_code
 from bot.web.live_sockets import LiveSockets, RateLimit
+from bot.web.page_words import page_html
 from bot.web.telegram_login import check_init_data
 from bot.web.web_transport import PLATFORM, WebTransport
 from languages import accepted, msg, say
@@ -178,7 +179,10 @@ class WebBoard:
 
     # ----- pages ------------------------------------------------------------------------
     async def page(self, request: web.Request) -> web.StreamResponse:
-        return web.FileResponse(STATIC / "board.html", headers={"Cache-Control": "no-cache"})
+        language = await self.asker_language(request)
+        return web.Response(text=page_html(language), content_type="text/html",
+                            headers={"Cache-Control": "no-cache", "Content-Language": language,
+                                     "Vary": "Accept-Language, Cookie"})  # fmt: skip
 
     async def open_link(self, request: web.Request) -> web.StreamResponse:
         try:
