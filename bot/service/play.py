@@ -160,7 +160,7 @@ class Play:
         try:
             play(game, turn, seat, action, row.seed, user_id=user.id)
         except IllegalAction as exc:
-            raise UserError(str(exc), secret=secret, reason="illegal") from exc
+            raise UserError(exc.msg, secret=secret, reason="illegal") from exc
         committed = await self.table.commit(row, game, turn)
         return await self.plans.after(committed, user)
 
