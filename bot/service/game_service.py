@@ -214,6 +214,8 @@ class GameService:
         plan = await command.handler(self, call)
         plan.asker = plan.asker or call.user
         plan.quiet = plan.quiet or command.quiet
+        if not plan.language and plan.table is None:  # no table to speak for the chat
+            plan.language = await self.languages.opening(call.chat, call.user)
         return plan
 
     @staticmethod

@@ -307,7 +307,11 @@ class WebBoard:
             tables = await self.service.live_tables("console", "terminal")
             return {
                 "games": [
-                    {"id": g, "title": t, "players": self.service.game(g).player_range()}
+                    {
+                        "id": g,
+                        "title": say(msg(t), language),
+                        "players": say(self.service.game(g).player_range(), language),
+                    }
                     for g, t in self.service.game_list()
                 ],
                 "tables": [
