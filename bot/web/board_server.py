@@ -325,6 +325,7 @@ class WebBoard:
     async def local_start(self, request: web.Request) -> web.Response:
         """A new terminal table from the page: the game, its options, the players' names
         (`bot` for a computer player), like the terminal's own set-up."""
+        language = await self.asker_language(request)
 
         async def answer() -> dict:
             self._local_viewer(request)
@@ -338,7 +339,9 @@ class WebBoard:
                 raise UserError(msg("{game} is for {players} players.", game=msg(game.title), players=game.player_range()))  # fmt: skip
             used = {t.chat.thread for t in await self.service.live_tables("console", "terminal")}
             thread = next(str(n) for n in range(1, 10_000) if str(n) not in used)
-            chat = ChatRef("console", "terminal", thread, "terminal")
+            chat = ChatRef(
+                "console", "terminal", thread, "terminal", language=language
+            )  # the browser's
             first = local_player(humans[0])
             await self.service.start(chat, first, game.id, str(body.get("options", "")))
             for name in humans[1:]:
@@ -350,7 +353,7 @@ class WebBoard:
                 await self.service.begin(chat, first)
             return {"table": row.id if row is not None else None}
 
-        return await _json(answer, language=await self.asker_language(request))
+        return await _json(answer, language=language)
 
     # ----- the live socket ----------------------------------------------------------------
     def origin_allowed(self, request: web.Request) -> bool:
