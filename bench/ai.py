@@ -2,6 +2,7 @@
 
     .venv/bin/python -m bench.ai [--games ghosts18,castle_doors,dark_castle] [--matches 100]
         [--levels easy,normal,hard] [--seats 2] [--dark-sizes 1,2,3,4] [--scale 1] [--jobs 1]
+        [--against both|random|below]
 
 For each competitive game and level: the win rate of one AI seat against random players,
 and against the level below, over matches of `--seats` players (the AI's seat rotates; a
@@ -60,7 +61,7 @@ class AiPlayer:
 class Played:
     rewards: list[float]
     steps: int
-    times: list[Timing] = field(default_factory=list)
+    times: list[tuple[int, Timing]] = field(default_factory=list)  # (seat, search time)
 
 
 def match(game_id: str, players: list, seed: int) -> Played:
@@ -68,7 +69,7 @@ def match(game_id: str, players: list, seed: int) -> Played:
     game = REGISTRY[game_id]
     rng = random.Random(seed)
     state = game.setup([f"P{i + 1}" for i in range(len(players))], {})
-    times: list[Timing] = []
+    times: list[tuple[int, Timing]] = []
     steps = 0
     while steps < MAX_STEPS:
         acting = game.to_act(state)
@@ -81,7 +82,7 @@ def match(game_id: str, players: list, seed: int) -> Played:
         seat = acting[0]
         action, took = players[seat](game, state, seat, rng)
         if took is not None:
-            times.append(took)
+            times.append((seat, took))
         state, _ = game.apply(state, seat, action)
     return Played(rewards(game, state, len(players)), steps, times)
 
@@ -96,7 +97,7 @@ def _run(jobs: int, calls: list[tuple]) -> list[Played]:
 def duel(game_id: str, mine: Player, other: Player, matches: int, seats: int, jobs: int,
          times: list[Timing]) -> float:  # fmt: skip
     """The share of matches `mine` wins against `other` in every other seat; `mine` sits in
-    seat k mod `seats` in match k. Only `mine`'s searches are timed."""
+    seat k mod `seats` in match k. Only `mine`'s searches are timed (into `times`)."""
     calls, where = [], []
     for k in range(matches):
         at = k % seats
@@ -105,7 +106,7 @@ def duel(game_id: str, mine: Player, other: Player, matches: int, seats: int, jo
     won = 0.0
     for at, played in zip(where, _run(jobs, calls), strict=True):
         won += played.rewards[at]
-        times += played.times if other is random_player else []
+        times += [took for seat, took in played.times if seat == at]
     return won / matches
 
 
@@ -130,15 +131,18 @@ def ladder(args, game_id: str) -> None:
         times: list[Timing] = []
         start = time.perf_counter()
         me = AiPlayer(level, args.scale)
-        vs_random = duel(game_id, me, random_player, args.matches, args.seats, args.jobs, times)
+        vs_random = f"{'-':>9}"
+        if args.against in ("both", "random"):
+            won = duel(game_id, me, random_player, args.matches, args.seats, args.jobs, times)
+            vs_random = f"{won:9.0%}"
         below = LEVEL_ORDER.index(level) - 1
         vs_below = f"{'-':>9}"
-        if below >= 0:
+        if below >= 0 and args.against in ("both", "below"):
             lower = AiPlayer(LEVEL_ORDER[below], args.scale)
-            share = duel(game_id, me, lower, args.matches, args.seats, args.jobs, [])
+            share = duel(game_id, me, lower, args.matches, args.seats, args.jobs, times)
             vs_below = f"{share:9.0%}"
         print(
-            f"{game_id:15} {level:7} {vs_random:9.0%} {vs_below}  {spread(times)}"
+            f"{game_id:15} {level:7} {vs_random} {vs_below}  {spread(times)}"
             f"   ({time.perf_counter() - start:.0f} s)",
             flush=True,
         )
@@ -156,7 +160,7 @@ def parties(args) -> None:
             escaped = sum(p.rewards[0] for p in bots) / len(bots)
             random_escaped = sum(p.rewards[0] for p in rand) / len(rand)
             steps = [p.steps for p in bots]
-            times = [t for p in bots for t in p.times]
+            times = [t for p in bots for _, t in p.times]
             print(
                 f"dark_castle x{size}  {level:7} bots escape {escaped:.0%}, random "
                 f"{random_escaped:.0%}; steps a castle {statistics.median(steps):.0f} median, "
@@ -174,6 +178,7 @@ def main() -> None:
     parser.add_argument("--dark-sizes", default="1,2,3,4")
     parser.add_argument("--scale", type=float, default=1.0, help="share of each level's budget")
     parser.add_argument("--jobs", type=int, default=1, help="processes playing matches")
+    parser.add_argument("--against", choices=("both", "random", "below"), default="both")
     args = parser.parse_args()
     games = [g for g in args.games.split(",") if g]
     if any(g != "dark_castle" for g in games):
