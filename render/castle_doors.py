@@ -45,7 +45,7 @@ CARD_LABEL = {  # a card's face in the hand
 PANEL_X = 790
 MARGIN = 74  # room outside each edge for waiting characters
 LETTER_BOTTOM = 26  # the tile's letter and name sit above this line, its state below
-STATE_TOP = 21  # the state line's top, up from the tile's bottom
+STATE_TOP = 22  # the state line's top, up from the tile's bottom
 RING = 4  # the white ring around a character
 TOP = 64  # title band
 HEIGHT = 930
@@ -157,14 +157,14 @@ def _labels(
     if net:  # the net's tag takes the place of the state line, in a white box
         label = say(msg("NET {count}: {state}", count=net, state=_state_label(t)), language)
         fill, ink = T.WHITE, T.INK
-    room = right - left - 12
-    size = T.shrunk(label, 16, room, 9)
+    room = right - left - 10  # inside the tile's frame, the plate's margin included
+    size = T.shrunk(label, 16, room, 8)
     label = T.fit(label, size, room)
     half = T.text_width(label, size) / 2 + 2
     cx = (left + right) / 2
-    d.rectangle((cx - half, bottom - 21, cx + half, bottom - 4), fill=fill,
+    d.rectangle((cx - half, bottom - STATE_TOP, cx + half, bottom - 3), fill=fill,
                 outline=T.INK if net else None)  # fmt: skip
-    T.text(d, (cx, bottom - 12), label, size, ink, "mm")
+    T.text(d, (cx, bottom - 13), label, size, ink, "mm")
 
 
 def _used(d: ImageDraw.ImageDraw, view: dict, name: str, seats: list[int]) -> None:
@@ -476,7 +476,7 @@ def _legend(d: ImageDraw.ImageDraw, x: int, y: int, language: str) -> None:
         msg("Row 1 at the bottom; up/down/left/right as drawn."),
     ]
     for line in lines:  # one line each, at a size that fits the panel
-        T.label(d, (x, y), say(line, language), 16, 1185 - x, T.DARK, smallest=11)
+        T.label(d, (x, y), say(line, language), 16, 1185 - x, T.DARK, smallest=10)
         y += 21
 
 

@@ -159,7 +159,7 @@ PANEL_X, PANEL_Y, SEAT_H = 790, 100, 230  # the players' panels, one under the o
 ROW_Y = (52, 96, 140)  # the rows "out", "dungeon" and "to place", down from a panel's top
 
 
-ROW_TITLE = 100  # the room for a row's title, left of its tokens
+ROW_TITLE = 86  # the room for a row's title, left of its first token
 
 
 def _side_panel(d: ImageDraw.ImageDraw, view: dict, names: list[str], language: str) -> None:
@@ -187,7 +187,7 @@ def _side_panel(d: ImageDraw.ImageDraw, view: dict, names: list[str], language: 
             if title == "to place" and view["phase"] != "place":
                 continue
             T.label(
-                d, (x + 4, yy + 18), say(title, language), 20, ROW_TITLE, T.INK, "lm", smallest=13
+                d, (x + 4, yy + 18), say(title, language), 20, ROW_TITLE, T.INK, "lm", smallest=11
             )
             # Up to 9 tokens (all to place): spaced to fit the panel, never past its edge,
             # with a gap between them that stays visible in an 800-pixel replay.

@@ -173,7 +173,7 @@ def _static(variant: str, chambers: tuple, rows: tuple, language: str = DEFAULT)
             (box[0] + 5, box[1] + 3),
             room,
             14,
-            box[2] - box[0] - 10 - 34 * bool(coat),
+            box[2] - box[0] - 10,  # the shield sits below the label
             T.DARK,
             smallest=10,
         )
@@ -196,7 +196,7 @@ def _static(variant: str, chambers: tuple, rows: tuple, language: str = DEFAULT)
         d.rectangle(box, fill=T._mix(STAIR, T.PAPER, 0.6), outline=T.INK)
         T.label(d, (box[0] + 8, (box[1] + box[3]) / 2), say(name, language), 20, 150, T.INK, "lm")
     title = msg("Midnight Party") if midnight else msg("Escape from the Hidden Castle")
-    T.label(d, (20, 14), say(title, language), 32, KEY_X - 30, T.INK, smallest=22)
+    T.label(d, (20, 14), say(title, language), 32, KEY_X - 30, T.INK, smallest=17)
     # The key sits beside the title, where no game text can push it off the picture.
     key = [
         msg("Shield: a coat of arms and its points;"),
@@ -343,7 +343,7 @@ def _clock_or_round(d: ImageDraw.ImageDraw, view: dict, midnight: bool, language
         said = say(
             msg("Round {round} of {rounds}", round=view["round"], rounds=view["rounds"]), language
         )
-        T.label(d, (x + 12, y + 29), said, 26, 180, T.INK, "lm", smallest=16)
+        T.label(d, (x + 12, y + 29), said, 26, 180, T.INK, "lm", smallest=13)
         waiting = [g for g in view["guests"] if g["where"] == "box"]
         if waiting:  # between rounds (and at set-up): the guests still to come back
             _waiting(d, view, waiting, x + 200, y + 29, language)
@@ -440,7 +440,7 @@ def _panel(d: ImageDraw.ImageDraw, view: dict, midnight: bool, language: str) ->
         if won:
             wins = say(msg("WINS"), language)
             room_left = room - T.text_width(letters, 18) - 10
-            T.label(d, (x + 38 + room, y + 44), wins, 18, room_left, T.INK, "rm", smallest=12)
+            T.label(d, (x + 38 + room, y + 44), wins, 18, room_left, T.INK, "rm", smallest=10)
         T.text(d, (1184, y + (row_h - 6) / 2), score, 28, T.INK, "rm")
         if not midnight:
             _track(d, (x + 4, box[3] - 9, x + 174, box[3] - 3), scores[seat], view["end_score"])

@@ -14,6 +14,7 @@ import io
 import math
 from contextlib import contextmanager
 from functools import lru_cache
+from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -124,10 +125,16 @@ def drawer(img: Image.Image) -> ImageDraw.ImageDraw:
     return PaletteDraw(img) if img.mode == "P" else ImageDraw.Draw(img)
 
 
+FONT = Path(__file__).resolve().parent / "fonts" / "DejaVuSansCondensed.ttf"
+
+
 @lru_cache(maxsize=32)
 def font(size: int) -> ImageFont.FreeTypeFont:
-    """Pillow's own bundled font, so no font file has to be installed anywhere."""
-    return ImageFont.load_default(size=size)
+    """DejaVu Sans Condensed, kept beside the code so no font has to be installed anywhere:
+    it draws German's umlauts and ß, the pseudo-language's accents and most scripts' letters
+    (Pillow's own bundled font has ASCII only: "ä" came out as a box), at about the width of
+    that font, so the layouts stay as they were."""
+    return ImageFont.truetype(str(FONT), size=size)
 
 
 _ANY = [0] + [255] * 255  # coverage to "covered at all"
