@@ -14,10 +14,13 @@ from bot.settings import Settings, load_dotenv
 from bot.startup_errors import EXIT_DAMAGED, EXIT_DATABASE, EXIT_SETTINGS, StartupError
 from bot.store.errors import DamagedStore, StoreError
 from bot.telemetry import logs
+from languages import msg, resolve, say
 
-NO_TOKEN = """No chat platform is configured, so Escape offers local play in this terminal.
-To run it in chat, set DISCORD_TOKEN and/or TELEGRAM_TOKEN (see .env.example and the README),
-then `make run` again."""
+NO_TOKEN = msg(
+    "No chat platform is configured, so Escape offers local play in this terminal.\n"
+    "To run it in chat, set DISCORD_TOKEN and/or TELEGRAM_TOKEN (see .env.example and the README),\n"
+    "then `make run` again."
+)
 
 LOCAL_WEB = ("127.0.0.1", 8765)  # where a tokenless `make run` serves the web board
 
@@ -103,7 +106,7 @@ def main(argv: list[str] | None = None) -> int:
             if not sys.stdin.isatty():
                 print(NOTHING_TO_RUN, file=sys.stderr, flush=True)
                 return EXIT_SETTINGS
-            print(NO_TOKEN, flush=True)
+            print(say(NO_TOKEN, _keyboard_language()), flush=True)
             return asyncio.run(
                 _play(settings.db_path, settings.pictures_dir, None, [], None, web=settings)
             )
@@ -114,7 +117,6 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         if command == "play" or not settings.has_platform:  # at a prompt of terminal play
             from bot.console.terminal import INTERRUPTED, terminal_language
-            from languages import resolve, say
 
             language = getattr(args, "lang", None) or terminal_language()
             print("\n" + say(INTERRUPTED, resolve(language)), flush=True)
@@ -180,7 +182,8 @@ async def _local_web(settings: Settings, service):
         http = HttpServer((LOCAL_WEB[0], 0), [board.part], "the web board")
         await http.start()
     board.listening_on(http.host, http.port)
-    print(f"Play in your browser (keep this terminal open): {board.local_link()}", flush=True)
+    said = msg("Play in your browser (keep this terminal open): {link}", link=board.local_link())
+    print(say(said, _keyboard_language()), flush=True)
     return http
 
 
@@ -220,6 +223,13 @@ async def _migrate_db(source: str, destination: str) -> int:
     counts = ", ".join(f"{n} {table}" for table, n in copied.items())
     print(f"Copied {redact(source)} into {redact(destination)}: {counts}")
     return 0
+
+
+def _keyboard_language() -> str:
+    """What the person at this terminal reads (its locale), before a game is chosen."""
+    from bot.console.terminal import terminal_language
+
+    return resolve(terminal_language())
 
 
 if __name__ == "__main__":

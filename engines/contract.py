@@ -171,10 +171,10 @@ class Game(ABC):
             )  # fmt: skip
         return self.new_state(names, self.check_options(options or {}))
 
-    def player_range(self) -> str:
+    def player_range(self) -> Text:
         if self.min_players == self.max_players:
             return str(self.min_players)
-        return f"{self.min_players} to {self.max_players}"
+        return msg("{low} to {high}", low=self.min_players, high=self.max_players)
 
     def check_options(self, options: Mapping[str, str]) -> dict[str, str]:
         """Fill defaults and refuse unknown names or values, naming what exists."""

@@ -16,11 +16,11 @@ from __future__ import annotations
 import string
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from babel import Locale, UnknownLocaleError
-from babel.dates import format_timedelta
+from babel.dates import format_date, format_timedelta
 from babel.lists import format_list
 from babel.numbers import format_decimal
 from babel.units import format_unit
@@ -174,6 +174,23 @@ def duration(seconds: float, language: str = DEFAULT, *, direction: bool = False
 
 
 @dataclass(frozen=True)
+class Day:
+    """A calendar day (UTC) as an argument of a message, in each language's own form:
+    "2026-11-24" in English (as the bot always wrote it), "24.11.2026" in German."""
+
+    at: float  # a Unix time within the day
+
+    def said_in(self, language: str) -> str:
+        day = datetime.fromtimestamp(self.at, UTC).date()
+        if language == DEFAULT:
+            return day.isoformat()
+        return format_date(day, format="medium", locale=babel_locale(language))
+
+    def __str__(self) -> str:
+        return self.said_in(DEFAULT)
+
+
+@dataclass(frozen=True)
 class LanguageName:
     """A language's name, in the language of whoever reads it ("German", "Deutsch")."""
 
@@ -199,6 +216,7 @@ def babel_locale(language: str) -> Locale:
 __all__ = [
     "DEFAULT",
     "PSEUDO",
+    "Day",
     "LanguageName",
     "Msg",
     "Span",

@@ -67,10 +67,11 @@ def found_in_code(root: Path = ROOT) -> tuple[list[Found], list[str]]:
 
 
 def _built(node: ast.Call) -> bool:
-    """The message's text is made on the spot (an f-string, a sum, a .format call): it
-    could never be in a catalogue."""
+    """The message's text is made on the spot (an f-string, a sum, a .format call) or
+    chosen on the spot (`msg(a if x else b)`, which the extractor cannot read): it could
+    never be in a catalogue."""
     first = node.args[0] if node.args else None
-    return isinstance(first, ast.JoinedStr | ast.BinOp) or (
+    return isinstance(first, ast.JoinedStr | ast.BinOp | ast.IfExp) or (
         isinstance(first, ast.Call) and isinstance(first.func, ast.Attribute)
         and first.func.attr == "format"
     )  # fmt: skip

@@ -76,3 +76,14 @@ def test_language_tags_resolve_to_ours():
     assert languages.resolve("en-US") == "en"
     assert languages.resolve("xx-YY") == "en"
     assert languages.resolve(None, "qps") == "qps"
+
+
+def test_numbers_dates_and_durations_are_said_by_each_languages_rules():
+    from engines.text import Span
+
+    day = languages.Day(1795622682)  # 2026-11-25, UTC
+    said = msg("{n} moves on {date}, {left} left", n=1234, date=day, left=Span(2 * 86400))
+    assert languages.say(said) == "1,234 moves on 2026-11-25, 2d left"
+    german = languages.say(said, "de")
+    assert german == "1.234 moves on 25.11.2026, 2 T left"  # (an id without German: its English)
+    assert languages.duration(2 * 86400, "de", direction=True) == "in 2 Tagen"

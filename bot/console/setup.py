@@ -270,7 +270,9 @@ class Setup:
         n = 1
         while str(n) in used:
             n += 1
-        return ChatRef(PLATFORM, "terminal", str(n), SCOPE)
+        return ChatRef(
+            PLATFORM, "terminal", str(n), SCOPE, language=self.language
+        )  # it speaks the keyboard's
 
 
 def is_bot(name: str) -> bool:

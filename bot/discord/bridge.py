@@ -211,7 +211,7 @@ class DiscordBridge:
                 chat = chat_ref(interaction)
                 plan = await self.service.press(chat, user, data)
         except UserError as exc:
-            await self.refuse(via, str(exc))
+            await self.refuse(via, exc.msg)
             return
         except Exception:
             log.exception("a click failed")

@@ -13,6 +13,7 @@ import yarl
 from discord import app_commands
 from discord.gateway import DiscordWebSocket
 
+import languages
 from bot.discord.bridge import DiscordBridge
 from bot.discord.components import ACTIVITY_PREFIX, ChoiceButton, ChoiceMenu
 from bot.discord.slash_commands import escape_group
@@ -20,6 +21,7 @@ from bot.discord.translator import CatalogueTranslator
 from bot.service import GameService, Link
 from bot.settings import Settings
 from bot.telemetry import metrics
+from languages import msg, say
 
 log = logging.getLogger(__name__)
 
@@ -86,7 +88,10 @@ class EscapeClient(discord.Client):
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
     ) -> None:
         log.error("slash command failed", exc_info=error)
-        text = "Something went wrong on our side; try again in a moment."
+        text = say(
+            msg("Something went wrong on our side; try again in a moment."),
+            languages.resolve(str(interaction.locale)),
+        )
         try:
             if interaction.response.is_done():
                 await interaction.followup.send(text, ephemeral=True)

@@ -26,7 +26,7 @@ OPTION_NAMES = {
     "player": in_context("slash command option name", "player"),
     "what": in_context("slash command option name", "what"),
     "code": in_context("slash command option name", "code"),
-    "for": in_context("slash command option name", "for"),
+    "scope": in_context("slash command option name", "scope"),
     "thread": in_context("slash command option name", "thread"),
 }
 _NOT_IN_A_NAME = re.compile(r"[^\w-]+")

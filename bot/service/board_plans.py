@@ -243,9 +243,10 @@ class BoardPlans:
                 missing=game.min_players - len(row.seats), range=game.player_range(),
             )  # fmt: skip
         opts = ", ".join(f"{k}={v}" for k, v in row.options.items())
-        table = msg(
-            "{game} ({options}). Seated: {seated}. {need}" if opts else "{game}. Seated: {seated}. {need}",
-            game=title_msg(game), options=opts, seated=seated, need=need,
+        table = (
+            msg("{game} ({options}). Seated: {seated}. {need}", game=title_msg(game), options=opts, seated=seated, need=need)
+            if opts
+            else msg("{game}. Seated: {seated}. {need}", game=title_msg(game), seated=seated, need=need)
         )  # fmt: skip
         lines: list[Text] = [headline, table]
         if row.clock and self.timed(row.platform):

@@ -155,15 +155,15 @@ COMMANDS: tuple[Command, ...] = (
     ),
     Command(
         "language", msg("The language of this channel's tables, or your own: show or set it"),
-        lambda s, c: s.language(c.chat, c.user, c.text("code"), c.text("for")),
-        (Arg("code", LANGUAGE, msg("A language: en, de (auto: your app's, with for=me)")),
-         Arg("for", TEXT, msg("me: only what you alone read; default: this channel")),),
+        lambda s, c: s.language(c.chat, c.user, c.text("code"), c.text("scope")),
+        (Arg("code", LANGUAGE, msg("A language: en, de (auto: your app's, with scope=me)")),
+         Arg("scope", TEXT, msg("me: only what you alone read; default: this channel")),),
         example="/escape language de",
     ),
     Command(
         "clock", msg("The turn clock: show it, or mute, vacation, pause, vote"),
         lambda s, c: s.clock_command(c.chat, c.user, c.text("what") or ""),
-        (Arg("what", TEXT, msg("mute | vacation 2 | vacation end | pause | resume | vote | dm on | tz Europe/Berlin | quiet 22-7 | help")),),
+        (Arg("what", TEXT, msg("mute, vacation 2, vacation end, pause, resume, vote, dm on, tz Europe/Berlin, quiet 22-7 or help")),),
     ),
 )  # fmt: skip
 

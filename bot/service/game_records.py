@@ -8,7 +8,6 @@ The pure parts live in `replay_frames.py` (frames and log pages), the pictures i
 from __future__ import annotations
 
 from collections import OrderedDict
-from datetime import UTC, datetime
 
 from bot.service import buttons
 from bot.service import deadlines as clocks
@@ -20,7 +19,7 @@ from bot.service.workers import CpuPool
 from bot.store import SessionRow
 from engines import REGISTRY, Game
 from engines.text import Span, Text, joined, msg
-from languages import say
+from languages import Day, say
 from render import animation
 
 HISTORY_PAGE = 5  # games a page: two buttons each stay within Discord's 25 components
@@ -44,8 +43,8 @@ def _in_language(function, *args, language: str):
     return function(*args)
 
 
-def _date(at: float) -> str:
-    return datetime.fromtimestamp(at, UTC).strftime("%Y-%m-%d")
+def _date(at: float) -> Day:
+    return Day(at)
 
 
 def _span(seconds: float) -> Span:

@@ -36,7 +36,7 @@ from bot.service.play import Play, TableSummary
 from bot.service.rematch import Rematch
 from bot.service.requests import ChatRef, Contact, UserError, UserRef
 from bot.service.standings import Standings
-from bot.service.table import Table, chat_of
+from bot.service.table import NO_TABLE, Table, chat_of
 from bot.service.turn_clock import TurnClock
 from bot.service.undo_requests import UndoRequests
 from bot.service.web_links import USED, WebSession, WebSigner, link_fields
@@ -214,6 +214,8 @@ class GameService:
         plan = await command.handler(self, call)
         plan.asker = plan.asker or call.user
         plan.quiet = plan.quiet or command.quiet
+        if not plan.language and plan.table is None:  # no table to speak for the chat
+            plan.language = await self.languages.opening(call.chat, call.user)
         return plan
 
     @staticmethod
@@ -460,14 +462,15 @@ class GameService:
             raise UserError(WEB_OFF)
         row = await self.table.live_row(chat)
         if row is None:
-            raise UserError("There is no table here. Open one with /escape start GAME.")
+            raise UserError(NO_TABLE)
         url = f"{self.web.base}/link/{self.web.signer.link(user, row.id)}"
         watch = f"{self.web.base}/watch/{row.id}/{self.web.signer.watch(row.id)}"
-        text = (
-            f"Your board of game #{row.id} in the browser, signed in as {user.name}: {url}\n"
+        text = msg(
+            "Your board of game #{id} in the browser, signed in as {name}: {url}\n"
             "It opens once, within 15 minutes: keep it to yourself. "
-            f"For spectators (the public board only): {watch}"
-        )
+            "For spectators (the public board only): {watch}",
+            id=row.id, name=user.name, url=url, watch=watch,
+        )  # fmt: skip
         reply = Reply(text, kind="private", to=user, session_id=row.id, version=row.version)
         return Plan([reply], asker=user, quiet=True)
 
@@ -482,7 +485,7 @@ class GameService:
             opened = await self.store.swap_meta(f"web.link.{nonce}", "opened")
         except StoreError as exc:
             raise UserError(
-                "The game store could not check that link just now; try again."
+                msg("The game store could not check that link just now; try again.")
             ) from exc
         if opened is not None:
             raise UserError(USED, reason="replayed")

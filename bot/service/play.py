@@ -160,7 +160,7 @@ class Play:
         try:
             play(game, turn, seat, action, row.seed, user_id=user.id)
         except IllegalAction as exc:
-            raise UserError(str(exc), secret=secret, reason="illegal") from exc
+            raise UserError(exc.msg, secret=secret, reason="illegal") from exc
         committed = await self.table.commit(row, game, turn)
         return await self.plans.after(committed, user)
 
@@ -173,7 +173,7 @@ class Play:
             raise UserError(msg("There is no game here. Start one with /escape start GAME."))
         game = REGISTRY.get(row.game)
         if row.status == "lobby" and game is not None:
-            plan = self.plans.lobby_plan(row, game, "Waiting for players.", viewer)
+            plan = self.plans.lobby_plan(row, game, msg("Waiting for players."), viewer)
         else:
             loaded = self.table.load(row)
             plan = await self.plans.board(loaded, [], None, asker=viewer, private=False)

@@ -129,7 +129,7 @@ class Table:
         logs.bind(table=row.id, game=row.game, version=row.version)  # on this request's lines
         game = REGISTRY.get(row.game)
         if game is None:
-            raise UserError(f"This bot no longer has the game {row.game!r}.", reason="unknown_game")
+            raise UserError(msg("This bot no longer has the game {game}.", game=repr(row.game)), reason="unknown_game")  # fmt: skip
         try:
             state = game.load(row.state) if row.state is not None else None
         except Exception as exc:  # stored JSON this engine cannot read: damage, or an old shape
@@ -222,7 +222,7 @@ class Table:
             if early is not None:
                 early.cancel()  # a picture never sent: its drawing is called off
             raise Overtaken(
-                "Someone else moved first; the board has changed. Look again and retry."
+                msg("Someone else moved first; the board has changed. Look again and retry.")
             ) from exc
         self._newest[row.id] = version
         # The row as just written, without reading it back (updated_at aside, unused here).

@@ -322,7 +322,7 @@ class TurnClock:
                     c = {**c, "pause_votes": votes}
                     said = msg("{name} asks to pause the table; waiting for {missing} (/escape clock pause).", name=user.name, missing=", ".join(missing))  # fmt: skip
                 else:
-                    c, said = clocks.pause(c, now), "Everyone agreed: the table is paused. /escape clock resume goes on."  # fmt: skip
+                    c, said = clocks.pause(c, now), msg("Everyone agreed: the table is paused. /escape clock resume goes on.")  # fmt: skip
             else:  # resume
                 if c.get("paused") is None:
                     raise UserError(msg("The table is not paused."))

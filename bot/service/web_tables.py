@@ -34,7 +34,7 @@ from bot.store import SessionRow
 from engines import REGISTRY
 from languages import Text, msg, say
 
-NO_TABLE = "There is no such table (it may have been removed)."
+NO_TABLE = msg("There is no such table (it may have been removed).")
 STALE = msg("The board has moved on; here is the latest.")
 
 

@@ -89,10 +89,10 @@ def call_args(command: commands.Command, words: list[str]) -> dict[str, str]:
     return args
 
 
-def dm_note(contact) -> str:
+def dm_note(contact) -> Text:
     if contact.private_chat:
         return ""
-    return " (Open a private chat with the bot and press START, so it can write.)"
+    return msg(" (Open a private chat with the bot and press START, so it can write.)")
 
 
 class TelegramAdapter:
@@ -216,7 +216,7 @@ class TelegramAdapter:
         """`/escape hand` in the private chat: the asker's view of every game they play."""
         plans = await self.service.my_views(ctx.user)
         if not plans:
-            raise UserError("You are not in a running game. Your hand appears here once one begins.")  # fmt: skip
+            raise UserError(msg("You are not in a running game. Your hand appears here once one begins."))  # fmt: skip
         for plan in plans:
             await self._send(ctx, plan)
 
@@ -339,7 +339,7 @@ class TelegramAdapter:
             press.session_id, press.version, ctx.user if ctx.private else None
         )
         if not choices or press.page >= keyboards.page_count(choices):
-            raise UserError("There is no such page of choices.")
+            raise UserError(msg("There is no such page of choices."))
         markup = keyboards.choices_keyboard(
             choices, session_id=press.session_id, version=press.version, page=press.page,
             hand_url=self.transport.hand_url(press.session_id) if not ctx.private else None,
@@ -348,7 +348,7 @@ class TelegramAdapter:
             await self.transport.set_page(message.chat.id, message.message_id, markup)
         except TelegramError as exc:
             if "not modified" not in str(exc).lower():
-                raise UserError("I could not turn the page just now; try again.") from exc
+                raise UserError(msg("I could not turn the page just now; try again.")) from exc
 
     # ----- plumbing -------------------------------------------------------------------
     async def _context(

@@ -344,4 +344,5 @@ def _heading(reply: Reply, table: TableFacts | None) -> str:
     """A private view names its game first: a private chat may hold several games."""
     if reply.to is None or table is None or reply.kind != "private" or reply.picture is None:
         return ""
-    return f"<i>{html.escape(table.title)}, game #{table.session_id}</i>\n"
+    said = say(msg("{game}, game #{id}", game=msg(table.title), id=table.session_id), reply.language or DEFAULT)  # fmt: skip
+    return f"<i>{html.escape(said)}</i>\n"

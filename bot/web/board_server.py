@@ -35,6 +35,7 @@ from bot.service import ChatRef, GameService, UserError, UserRef, WebDoor
 from bot.service.web_links import LOCAL, WebSession, WebSigner
 from bot.web.discord_login import api_base, exchange_code
 from bot.web.live_sockets import LiveSockets, RateLimit
+from bot.web.page_words import page_html
 from bot.web.telegram_login import check_init_data
 from bot.web.web_transport import PLATFORM, WebTransport
 from languages import accepted, msg, say
@@ -178,7 +179,10 @@ class WebBoard:
 
     # ----- pages ------------------------------------------------------------------------
     async def page(self, request: web.Request) -> web.StreamResponse:
-        return web.FileResponse(STATIC / "board.html", headers={"Cache-Control": "no-cache"})
+        language = await self.asker_language(request)
+        return web.Response(text=page_html(language), content_type="text/html",
+                            headers={"Cache-Control": "no-cache", "Content-Language": language,
+                                     "Vary": "Accept-Language, Cookie"})  # fmt: skip
 
     async def open_link(self, request: web.Request) -> web.StreamResponse:
         try:
@@ -303,7 +307,11 @@ class WebBoard:
             tables = await self.service.live_tables("console", "terminal")
             return {
                 "games": [
-                    {"id": g, "title": t, "players": self.service.game(g).player_range()}
+                    {
+                        "id": g,
+                        "title": say(msg(t), language),
+                        "players": say(self.service.game(g).player_range(), language),
+                    }
                     for g, t in self.service.game_list()
                 ],
                 "tables": [
@@ -317,6 +325,7 @@ class WebBoard:
     async def local_start(self, request: web.Request) -> web.Response:
         """A new terminal table from the page: the game, its options, the players' names
         (`bot` for a computer player), like the terminal's own set-up."""
+        language = await self.asker_language(request)
 
         async def answer() -> dict:
             self._local_viewer(request)
@@ -330,7 +339,9 @@ class WebBoard:
                 raise UserError(msg("{game} is for {players} players.", game=msg(game.title), players=game.player_range()))  # fmt: skip
             used = {t.chat.thread for t in await self.service.live_tables("console", "terminal")}
             thread = next(str(n) for n in range(1, 10_000) if str(n) not in used)
-            chat = ChatRef("console", "terminal", thread, "terminal")
+            chat = ChatRef(
+                "console", "terminal", thread, "terminal", language=language
+            )  # the browser's
             first = local_player(humans[0])
             await self.service.start(chat, first, game.id, str(body.get("options", "")))
             for name in humans[1:]:
@@ -342,7 +353,7 @@ class WebBoard:
                 await self.service.begin(chat, first)
             return {"table": row.id if row is not None else None}
 
-        return await _json(answer, language=await self.asker_language(request))
+        return await _json(answer, language=language)
 
     # ----- the live socket ----------------------------------------------------------------
     def origin_allowed(self, request: web.Request) -> bool:

@@ -288,12 +288,14 @@ async def test_hot_seat_shows_each_players_secrets_only_after_they_take_the_keyb
 
 # ----- the real program, driven through its prompts ---------------------------------------
 def _cli(
-    tmp_path: Path, *args: str, lines: list[str], terminal: bool = False
+    tmp_path: Path, *args: str, lines: list[str], terminal: bool = False, lang: str = "C.UTF-8"
 ) -> subprocess.CompletedProcess:
     """The program with `lines` typed into it; `terminal`: typed at a (pseudo-)terminal, as
-    `make run` is, which without a token and without a terminal refuses to start."""
-    env = {k: v for k, v in os.environ.items() if not k.endswith("_TOKEN")}
+    `make run` is, which without a token and without a terminal refuses to start. `lang`:
+    the terminal's locale (the program speaks its language)."""
+    env = {k: v for k, v in os.environ.items() if not k.endswith("_TOKEN") and not k.startswith("LC_")}  # fmt: skip
     env.update(ESCAPE_DB=str(tmp_path / "escape.sqlite3"), ESCAPE_PICTURES=str(tmp_path / "p"))
+    env.update(LANG=lang, LANGUAGE="")
     typed = "".join(f"{line}\n" for line in lines)
     command = [sys.executable, "-m", "bot.cli", *args]
     if terminal:
@@ -476,3 +478,22 @@ async def test_as_name_runs_a_command_for_that_player_and_history_pages(tmp_path
     text = "\n".join(output)
     assert "It is not your turn" not in text and "(for Bob only)" in text
     assert "Page 2 of 2." in text and "Say `history` or `history 2`" in text
+
+
+def test_make_run_with_a_german_locale_plays_in_german(tmp_path):
+    """Issue 26: `LANG=de_DE.UTF-8 make run` plays in German, from the list of games to the
+    moves and the end of input; no word only English says is left (names and the typed
+    move syntax allowed)."""
+    import re
+
+    from engines import REGISTRY
+    from tests.german_words import english_left
+
+    answers = ["3", "short", "Ann,Bob", "place a3", "moves", "board", "help", "quit"]
+    out = _cli(tmp_path, "run", lines=answers, terminal=True, lang="de_DE.UTF-8").stdout
+    assert "Welches Spiel?" in out and "18 Ghosts beginnt: Ann, Bob." in out
+    typed = {"place", "move", "jump", "fight", "moves", "board", "hand", "log", "rules", "replay",
+             "history", "describe", "quit", "abort", "variant", "short", "standard"}  # fmt: skip
+    typed |= {w for game in REGISTRY for w in re.findall(r"[a-z]{3,}", game)}  # the games' ids
+    left = [(line, w) for line in out.splitlines() if (w := english_left(line, {"ann", "bob"} | typed))]  # fmt: skip
+    assert not left, left[:10]

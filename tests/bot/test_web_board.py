@@ -4,6 +4,8 @@ board's version, live updates, local play, and refusals that change nothing."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from bot.service import GameService, UserError
@@ -162,3 +164,28 @@ async def test_local_play_starts_a_terminal_table_and_plays_hot_seat(board):
     stranger = board.page()
     status, refused = await stranger.post("/api/local/tables", {"game": "ghosts18", "players": "X"})
     assert status == 401 and "this machine" in refused["error"]
+
+
+async def test_the_page_is_said_in_the_browsers_language_and_its_script_words_too(board):
+    """Issue 26: the page's own headings and the words its script puts together follow
+    the reader's language (their setting, else Accept-Language); nothing is left English."""
+    import html as html_lib
+    import re
+
+    from bot.web.page_words import PAGE, SCRIPT
+    from languages import say
+
+    page = board.page()
+    said = {}
+    for header in ("de-DE,de;q=0.9,en;q=0.5", "en-GB"):
+        async with page.http.get(board.url + "/", headers={"Accept-Language": header}) as r:
+            assert r.status == 200 and r.headers["Content-Language"] == header[:2]
+            said[header[:2]] = await r.text()
+    german, english = said["de"], said["en"]
+    assert '<html lang="de">' in german and "{{" not in german
+    for key, text in PAGE.items():
+        assert html_lib.escape(say(text, "de")) in german, key
+        assert say(text, "de") != say(text, "en"), key  # translated, not copied
+    words = json.loads(re.search(r'id="words">(.*?)</script>', german, re.S).group(1))
+    assert words == {key: say(text, "de") for key, text in SCRIPT.items()}
+    assert "Deine Züge" in german and "Your moves" in english and "Your moves" not in german

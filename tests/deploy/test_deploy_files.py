@@ -161,7 +161,7 @@ def test_compose_renders_with_the_readme_volume_and_settings(tmp_path):
     assert service["environment"]["ESCAPE_DB"].startswith("/data/")
     volume = compose["volumes"]["escape-data"]
     assert volume["name"] == "escape-data"  # compose would otherwise prefix the project name
-    assert "`escape-data` volume" in (ROOT / "README.md").read_text()
+    assert "`escape-data` volume" in (ROOT / "docs" / "deployment.md").read_text()
     docker = shutil.which("docker")
     if (
         docker

@@ -246,7 +246,11 @@ class DiscordStandIn:
         permissions: str = MEMBER_PERMISSIONS,
         message: dict | None = None,
         app_permissions: str = ALL_PERMISSIONS,
+        locale: str = "en-US",
+        guild_locale: str = "en-US",
     ) -> dict:
+        """`locale` is the member's client language, `guild_locale` the server's preferred
+        one (Discord sends both with every interaction)."""
         iid = next(self._ids)
         channel = self.channels.get(channel_id) or self.text_channel(channel_id)
         payload = {
@@ -269,8 +273,8 @@ class DiscordStandIn:
                 "permissions": permissions,
             },
             "app_permissions": app_permissions,
-            "locale": "en-US",
-            "guild_locale": "en-US",
+            "locale": locale,
+            "guild_locale": guild_locale,
             "attachment_size_limit": 10 * 1024 * 1024,
             "entitlements": [],
             "authorizing_integration_owners": {"0": str(GUILD_ID)},

@@ -26,8 +26,7 @@ SHOTS = Path(os.environ.get("ESCAPE_SHOTS", "/tmp/escape-web-shots"))
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 
 
-@pytest.fixture
-def browser(tmp_path):
+def _chromium(tmp_path, language: str = "en-US"):
     if not (Path(CHROMIUM).exists() and Path(DRIVER).exists()):
         message = "chromium and chromium-driver are not installed (make test installs them)"
         if IN_CI:
@@ -41,10 +40,25 @@ def browser(tmp_path):
     for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                  "--disable-background-networking", "--disable-component-update",
                  "--disable-sync", "--no-first-run", "--window-size=1280,1400",
-                 f"--user-data-dir={tmp_path / 'chromium'}"):  # fmt: skip
+                 f"--lang={language}", f"--user-data-dir={tmp_path / 'chromium'}"):  # fmt: skip
         options.add_argument(flag)
+    options.add_experimental_option("prefs", {"intl.accept_languages": language})
     driver = webdriver.Chrome(service=Service(DRIVER), options=options)
     driver.set_page_load_timeout(20)
+    return driver
+
+
+@pytest.fixture
+def browser(tmp_path):
+    driver = _chromium(tmp_path)
+    yield driver
+    driver.quit()
+    shutil.rmtree(tmp_path / "chromium", ignore_errors=True)
+
+
+@pytest.fixture
+def german_browser(tmp_path):
+    driver = _chromium(tmp_path, "de-DE")
     yield driver
     driver.quit()
     shutil.rmtree(tmp_path / "chromium", ignore_errors=True)
@@ -126,6 +140,29 @@ async def test_a_spectator_page_never_shows_a_hand(tg_bot, tg_standin, browser):
         assert browser.find_elements(By.CSS_SELECTOR, "#moves button") == []
         SHOTS.mkdir(parents=True, exist_ok=True)
         await asyncio.to_thread(browser.save_screenshot, str(SHOTS / "spectator.png"))
+    finally:
+        await web.close()
+
+
+async def test_a_german_browser_reads_the_page_in_german(tg_bot, tg_standin, german_browser):
+    """Issue 26: the page follows the browser's language (Accept-Language), its own words
+    and the ones its script puts together."""
+    from selenium.webdriver.common.by import By
+
+    standin, service, browser = tg_standin, tg_bot.service, german_browser
+    web = await serve_board(service)
+    try:
+        await open_table(standin)
+        row = await tg_bot.live()
+        await asyncio.to_thread(browser.get, f"{web.url}/watch/{row.id}/{web.board.signer.watch(row.id)}")  # fmt: skip
+        await until(lambda: browser.find_element(By.ID, "caption").text)
+        assert browser.execute_script("return document.documentElement.lang") == "de"
+        assert browser.find_element(By.ID, "who").text == "Zuschauen (nur das öffentliche Brett)"
+        assert browser.find_element(By.ID, "moves-h").text == "Deine Züge"
+        assert "Partie #" in browser.find_element(By.ID, "title").text
+        assert browser.find_element(By.ID, "replay-n").text == "1 von 1"
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        await asyncio.to_thread(browser.save_screenshot, str(SHOTS / "spectator-de.png"))
     finally:
         await web.close()
 

@@ -12,6 +12,11 @@ const S = {
   socket: null, retry: 500, busy: false, frames: 0,
 };
 
+// the page's words in the reader's language, filled in where the page was served
+const WORDS = JSON.parse(($("words") || {}).textContent || "{}");
+function w(key, args = {}) {
+  return (WORDS[key] || key).replace(/\{(\w+)\}/g, (all, name) => (name in args ? String(args[name]) : all));
+}
 function say(text) { $("status").textContent = text || ""; }
 
 async function api(path, options = {}) {
@@ -108,7 +113,7 @@ function choose(moves) {
   const box = $("chooser");
   box.hidden = false;
   box.replaceChildren(...moves.map((m) => button(m.label, () => press(m.data))),
-    button("Cancel", () => { box.hidden = true; }));
+    button(w("cancel"), () => { box.hidden = true; }));
   box.querySelector("button").focus();
 }
 
@@ -116,13 +121,17 @@ function render(page) {
   S.page = page;
   S.version = page.version;
   document.title = `${page.title} #${page.session_id} · Escape`;
-  $("title").textContent = `${page.title} · game #${page.session_id}`;
-  $("who").textContent = page.you ? `Signed in as ${page.you}` : "Watching (the public board only)";
+  $("title").textContent = w("heading", { game: page.title, id: page.session_id });
+  $("who").textContent = page.you ? w("signed_in", { name: page.you }) : w("watching");
   $("lobby").hidden = true;
   $("table").hidden = false;
   $("clock").textContent = page.clock;
-  list($("players"), page.players.map((p) => p.name + (p.kind === "ai" ? " (bot)" : "")
-    + (p.you ? " (you)" : "") + (p.acting ? ": to act" : "")));
+  list($("players"), page.players.map((p) => {
+    let name = p.name;
+    if (p.kind === "ai") name = w("bot", { name });
+    if (p.you) name = w("you", { name });
+    return p.acting ? w("to_act", { name }) : name;
+  }));
   [...$("players").children].forEach((li, i) => li.classList.toggle("acting", page.players[i].acting));
   const pick = $("seat");
   $("seat-pick").hidden = page.seats_you_may_play.length < 2;
@@ -158,7 +167,7 @@ function render(page) {
   if (!buttons.length) {
     const p = document.createElement("p");
     p.className = "hint";
-    p.textContent = page.status === "active" ? "Nothing for you to do now." : "";
+    p.textContent = page.status === "active" ? w("nothing_to_do") : "";
     $("moves").append(p);
   }
   list($("log"), page.log);
@@ -169,7 +178,7 @@ function render(page) {
   const slider = $("replay");
   slider.max = Math.max(0, page.frames - 1);
   if (slider.dataset.followed !== "no") slider.value = slider.max;
-  $("replay-n").textContent = page.frames ? `${+slider.value + 1} of ${page.frames}` : "";
+  $("replay-n").textContent = page.frames ? w("frame_of", { n: +slider.value + 1, count: page.frames }) : "";
   $("watch-link").textContent = page.watch_key
     ? `Spectators: ${location.origin}${PREFIX}/watch/${page.session_id}/${page.watch_key}` : "";
 }
@@ -230,18 +239,18 @@ function showFrame() {
   const slider = $("replay");
   slider.dataset.followed = +slider.value === +slider.max ? "yes" : "no";
   const n = +slider.value;
-  $("replay-n").textContent = `${n + 1} of ${S.frames}`;
+  $("replay-n").textContent = w("frame_of", { n: n + 1, count: S.frames });
   const frame = $("frame");
   frame.hidden = false;
   frame.src = `${PREFIX}/api/tables/${S.table}/frames/${n}.png${query()}`;
-  frame.alt = `Board ${n + 1} of the replay`;
+  frame.alt = w("frame_alt", { n: n + 1 });
 }
 
 // ----- local play -------------------------------------------------------------------------
 async function localLobby() {
   const found = await api("/api/local/tables");
   $("lobby").hidden = false;
-  $("who").textContent = "Playing at this machine";
+  $("who").textContent = w("here");
   $("saved").replaceChildren(...found.tables.map((t) => {
     const li = document.createElement("li");
     const a = document.createElement("a");
@@ -252,7 +261,7 @@ async function localLobby() {
   }));
   $("game").replaceChildren(...found.games.map((g) => {
     const o = document.createElement("option");
-    o.value = g.id; o.textContent = `${g.title} (${g.players} players)`;
+    o.value = g.id; o.textContent = w("game_choice", { game: g.title, players: g.players });
     return o;
   }));
   $("new-game").onsubmit = async (event) => {
@@ -276,16 +285,16 @@ async function start() {
     if (PATH === "/tg") {
       const tg = telegramParams();
       applyTheme(tg.theme ? JSON.parse(tg.theme) : null);
-      if (!tg.initData) return say("Open this board from the Telegram bot's Open board button.");
+      if (!tg.initData) return say(w("telegram_only"));
       const table = new URLSearchParams(location.search).get("table");
       const signed = await api("/api/auth/telegram", { method: "POST", json: { init_data: tg.initData, table } });
       S.token = signed.token;
-      if (signed.table === null) return say("Which table? Open the board from a game's Open board button.");
+      if (signed.table === null) return say(w("which_table"));
       return showTable(signed.table);
     }
     if (PATH === "/activity") {
       const config = await api("/api/config");
-      if (!config.activity) return say("This server was built without the Discord Activity script.");
+      if (!config.activity) return say(w("no_activity"));
       await import(`${PREFIX}/static/build/activity.js`);
       const signed = await window.EscapeActivity.signIn(config.discord_client_id, api);
       S.token = signed.token;
@@ -294,7 +303,7 @@ async function start() {
     }
     const config = await api("/api/config");
     if (config.local) return await localLobby();
-    say("Open a table from your personal link: type /escape web in the game's chat.");
+    say(w("need_link"));
   } catch (error) { say(error.message); }
 }
 
