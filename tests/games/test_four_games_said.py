@@ -156,3 +156,34 @@ def test_random_games_in_the_pseudo_language_show_no_untranslated_text(game_id):
         if left:
             found.append(f"{where}: {left} in {text[:120]!r}")
     assert not found, "\n".join(list(dict.fromkeys(found))[:20])
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_a_saved_game_keeps_messages_and_an_old_one_still_reads(game_id):
+    """The state stores what happened last as message ids and arguments (JSON), so a game
+    saved in one language reads in another; a state saved before messages, with plain
+    English, still loads and is shown as it was."""
+    import json
+
+    from engines.playout import play
+
+    game = REGISTRY[game_id]
+    run = play(game, 2, {}, seed=3, max_steps=60)
+    state = game.setup(NAMES[:2], {})
+    for seat, action in run.log:
+        state, _ = game.apply(state, seat, action)
+    stored = json.loads(json.dumps(game.dump(state)))
+    assert "$msg" in json.dumps(stored)
+    again = game.load(stored)
+    english = render.describe(game_id, game.view(again, None), "en")
+    german = render.describe(game_id, game.view(again, None), "de")
+    assert english == render.describe(game_id, game.view(state, None), "en") and german != english
+    old = dict(stored)
+    for key in ("last", "last_move", "last_roll"):
+        if key in old:
+            old[key] = "Ann did something long ago."
+    if "recent" in old:
+        old["recent"] = ["Ann did something long ago."]
+    view = game.view(game.load(old), None)
+    assert "Ann did something long ago." in render.describe(game_id, view, "de")
+    render.board_png(game_id, view, language="de")
