@@ -61,7 +61,8 @@ def view(t: Table, game_id: str, seat: Seat | None, to_act: list[Seat], prompt: 
         else Msg("")
     )
     if not s.card and s.flaws:  # before choosing: the flaws dealt onto the characters
-        out["flaws"] = {w: flaw_view({"flaw": f}) for w, f in s.flaws.items()}
+        out["flaws"] = {w: {**flaw_view({"flaw": f}), "character": P.short(w)}
+                        for w, f in s.flaws.items()}  # fmt: skip
     out["ending"] = ending
     step = t.step
     if step is not None:  # a choice's options, a ritual's pledges, a spell being cast
@@ -101,6 +102,7 @@ def char_view(s: DarkCastleState, k: int) -> dict:
     return {
         "who": c["who"],
         "title": P.title(c["who"]) if c["who"] else Msg(""),
+        "short": P.short(c["who"]) if c["who"] else Msg(""),
         "player": s.names[c["seat"]] if c["seat"] >= 0 else msg("any player"),
         "seat": c["seat"],
         "hp": c["hp"],
