@@ -155,8 +155,9 @@ def _trait_key(d: ImageDraw.ImageDraw, view: dict, language: str) -> int:
 
 
 def _card(d: ImageDraw.ImageDraw, view: dict, height: int, marks: dict | None = None,
-          language: str = DEFAULT) -> None:  # fmt: skip
-    """The card in play; `marks` (if given) learns where its parts were drawn."""
+          language: str = DEFAULT) -> int:  # fmt: skip
+    """The card in play; `marks` (if given) learns where its parts were drawn. Returns the
+    y below what it drew (the story's lines, bottom-aligned, aside)."""
 
     def S(value) -> str:
         return say(value, language)
@@ -181,7 +182,7 @@ def _card(d: ImageDraw.ImageDraw, view: dict, height: int, marks: dict | None = 
                 line = S(msg("{character}: {flaw} - {text}", character=flaw.get("character") or Msg(who.title()),
                              flaw=flaw["name"], text=flaw["text"]))  # fmt: skip
                 y = T.paragraph(d, (x, y), line, 18, wide, ink, max_lines=2) + 4
-        return
+        return y
     if card["kind"] == "chapter":
         label = S(msg("CHAPTER {n} OF 15", n=view["chapters_turned"]))
     else:
@@ -231,6 +232,7 @@ def _card(d: ImageDraw.ImageDraw, view: dict, height: int, marks: dict | None = 
         for item in view["pool"][:4]:
             said = S(msg("{item}: {text}", item=item["name"], text=item["text"]))
             y = T.paragraph(d, (x + 10, y), said, 18, CARD_W - 60, ink, max_lines=2)
+    return y
 
 
 def _ritual_lines(view: dict, ritual: dict) -> list[Msg]:
@@ -518,8 +520,8 @@ def _party(d: ImageDraw.ImageDraw, view: dict, language: str = DEFAULT) -> None:
                 (bar[0] + 2, bar[1] + 2, max(bar[0] + 2, fill - 2), bar[3] - 2), fill=colour
             )
         tx, step = (x + 318, 54) if comp else (x + 376, 58)
-        hp = T.fit(S(msg("{hp}/{top} HP", hp=char["hp"], top=top)), 22, tx - 16 - (bar[2] + 12))
-        T.text(d, (bar[2] + 12, y + 62), hp, 22, T.INK, "lm")
+        hp, size = _fitted(S(msg("{hp}/{top} HP", hp=char["hp"], top=top)), 22, tx - 20 - (bar[2] + 12), smallest=14)  # fmt: skip
+        T.text(d, (bar[2] + 12, y + 62), hp, size, T.INK, "lm")
         # Die traits as shapes with counts.
         for t in ("m", "c", "w"):
             _symbol(d, tx, y + 62, 15, t)
@@ -556,9 +558,8 @@ def _plague_tally(d: ImageDraw.ImageDraw, x: int, y: int, char: dict, language: 
         label = msg("plague {n}, at {at}: -{hp} HP", n=n, at=nxt[0], hp=nxt[1])
     else:
         label = msg("plague {n}", n=n)
-    lines = T.wrap(say(label, language), 16, WIDTH - 30 - x)[:2]
-    for k, line in enumerate(lines):
-        T.text(d, (x, y + 30 + k * 20), line, 16, T.DARK, "lm")
+    said, size = _fitted(say(label, language), 16, WIDTH - 30 - x, smallest=11)
+    T.text(d, (x, y + 30), said, size, T.DARK, "lm")
 
 
 def draw(view: dict, language: str = DEFAULT) -> Image.Image:
@@ -573,15 +574,23 @@ def caption(view: dict, language: str = DEFAULT) -> list[str]:
 
 
 def board(view: dict, language: str = DEFAULT) -> Image.Image:
-    """The picture without its caption (a replay writes its own under each board)."""
+    """The picture without its caption (a replay writes its own under each board). A card
+    whose words run longer than the board (a long language) makes it taller: drawn again."""
     chars = view["chars"]
     height = max(700, HEADER + 40 + _box_height(view, language) * len(chars))
+    img, bottom = _board(view, language, height)
+    if bottom + 40 > height:
+        img, _ = _board(view, language, bottom + 40)
+    return img
+
+
+def _board(view: dict, language: str, height: int) -> tuple[Image.Image, int]:
     img, d = T.canvas(height, WIDTH)
     d.rectangle((0, 0, WIDTH, HEADER), fill=T.NIGHT)
     _progress(d, view, language)
-    _card(d, view, height, language=language)
+    bottom = _card(d, view, height, language=language)
     _party(d, view, language)
-    return img
+    return img, bottom
 
 
 def _tail(text: str, limit: int) -> str:

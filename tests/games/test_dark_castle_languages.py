@@ -178,3 +178,74 @@ def test_dice_added_to_the_row_read_as_a_list():
     assert str(X.dice("mcw")) == "Might, Cunning and Wisdom"
     assert str(X.traits("mc")) == "Might or Cunning"
     assert say(X.dice("mw"), "de") == "Kraft und Weisheit"
+
+
+def _drawn_texts(view: dict, language: str, monkeypatch) -> tuple[list[tuple], int]:
+    """Every text the board draws, with its box (left, top, right, bottom) in pixels; and
+    the board's height."""
+    from render import toolkit as T
+
+    drawn: list[tuple] = []
+    original = T.text
+
+    def recording(draw, xy, content, size=22, fill=T.INK, anchor="la", *args, **kw):
+        if content:
+            left, top, right, bottom = T.font(size).getbbox(content, anchor=anchor)
+            box = (xy[0] + left, xy[1] + top, xy[0] + right, xy[1] + bottom)
+            drawn.append((draw._image.height, content, box))
+        return original(draw, xy, content, size, fill, anchor, *args, **kw)
+
+    monkeypatch.setattr(T, "text", recording)
+    height = R.board(view, language).height
+    # A board drawn again taller (a long card): only the drawing returned counts.
+    return [(content, box) for tall, content, box in drawn if tall == height], height
+
+
+def _views() -> list[dict]:
+    """Boards worth measuring: the choosing, chapters with choices, fights, an ending."""
+    views = []
+    for seed, players, options in ((21, 4, EVERY_PACK), (22, 2, EVERY_PACK), (23, 3, {})):
+        for n, (s, _) in enumerate(playout(seed, players, options)):
+            if n % 15 == 0 or s.outcome:
+                views.append(G.view(s, None))
+    return views
+
+
+@pytest.mark.parametrize("language", ["de", "qps"])
+def test_every_word_on_the_board_fits_its_space(language, monkeypatch):
+    """Issue 26: German and the 40%-longer pseudo-language fit: every text stays inside its
+    column (the card, or the party) and no two texts overlap."""
+    card = (R.CARD_X, R.CARD_X + R.CARD_W)
+    party = (R.PARTY_X, R.WIDTH - 20)
+    for view in _views():
+        drawn, height = _drawn_texts(view, language, monkeypatch)
+        assert len(drawn) > 30
+        for content, (left, top, right, bottom) in drawn:
+            assert left >= 0 and right <= R.WIDTH and bottom <= height, (content, left, right)
+            if top > R.HEADER:
+                lo, hi = card if left < R.PARTY_X - 10 else party
+                assert lo <= left and right <= hi, (content, left, right, lo, hi)
+        for i, (a, box_a) in enumerate(drawn):
+            for b, box_b in drawn[i + 1 :]:
+                apart = (box_a[2] <= box_b[0] + 1 or box_b[2] <= box_a[0] + 1
+                         or box_a[3] <= box_b[1] + 1 or box_b[3] <= box_a[1] + 1)  # fmt: skip
+                assert apart, (a, box_a, b, box_b)
+
+
+def test_a_saved_game_replays_in_either_language_and_an_old_one_still_reads():
+    """The state keeps its log as message ids and arguments (JSON), so a saved game's story
+    reads in German as well as English; a game saved before keeps its plain English."""
+    import json
+
+    *_, (s, _) = playout(31, 2, {})
+    saved = json.loads(json.dumps(G.dump(s)))
+    assert all(isinstance(line, dict) and "$msg" in line for line in saved["log"])
+    view = G.view(G.load(saved), None)
+    english = [say(line, "en") for line in view["log"]]
+    german = [say(line, "de") for line in view["log"]]
+    assert english == [str(line) for line in view["log"]] and german != english
+    old = dict(saved, log=["Ann (Smith) takes the Lantern."], last="Ann (Smith) takes the Lantern.")
+    view = G.view(G.load(old), None)
+    assert say(view["last"], "de") == "Ann (Smith) takes the Lantern."
+    assert render.board_png("dark_castle", view, language="de").startswith(b"\x89PNG")
+    assert R.caption(view, "de")[0] == "Ann (Smith) takes the Lantern."
