@@ -51,7 +51,7 @@ from engines.dark_castle.state import (
     start_hp,
 )
 from engines.dark_castle.words import card, content_texts, listed
-from engines.text import Msg, in_context, joined, msg, to_json
+from engines.text import KEY, Msg, in_context, msg, to_json
 
 __all__ = [
     "CASTLES",
@@ -72,6 +72,15 @@ RULES = Rules(PACKS)
 def _option(name: str) -> Option:
     title = C.SUPPLEMENTS[name]["title"]
     return Option(("off", "on"), "off", f"{title}: its chapters, boss, cards and rules.")
+
+
+def _one_after_another(lines: list) -> dict:
+    """Several stored messages as one, said one after the other: the JSON of
+    `engines.text.joined(lines, " ")`, made from lines already JSON (no English built twice:
+    every move of a search comes through here)."""
+    names = [f"p{i}" for i in range(len(lines))]
+    text = " ".join("{" + name + "}" for name in names)
+    return {KEY: text, "args": dict(zip(names, lines, strict=True)), "context": "list"}
 
 
 # Moves no step labels: their names on a button.
@@ -147,16 +156,25 @@ class DarkCastle(Game):
             return []
         return RULES.steps[s.pending["kind"]].outcomes(Table(RULES, s))
 
-    def _apply(self, s: DarkCastleState, seat: Seat, action: str) -> list[Event]:
+    def _apply(
+        self, s: DarkCastleState, seat: Seat, action: str, story: bool = True
+    ) -> list[Event]:
         t = Table(RULES, s)
         RULES.steps[s.pending["kind"]].apply(t, seat, action)
         chapters.run(t)
         RULES.settled(t)
-        public = [e.text for e in t.ev if e.to is None]
+        public = [e.text for e in t.ev if e.to is None] if story else []
         if public:  # kept as messages (ids and arguments): a saved game reads in any language
-            s.last = to_json(joined(public, " ") if len(public) > 1 else public[0])
-            s.log = (s.log + [to_json(line) for line in public])[-LOG_LINES:]
+            lines = [to_json(line) for line in public]
+            s.log = (s.log + lines)[-LOG_LINES:]
+            s.last = lines[0] if len(lines) == 1 else _one_after_another(lines)
         return t.ev
+
+    def apply_in_place(self, s: DarkCastleState, seat: Seat, action: str) -> list[Event]:
+        """For search: the rules without the story (`log`, `last`), which no searched
+        position is ever shown with; keeping it as messages costs a search a fifth of its
+        moves."""
+        return self._apply(s, seat, action, story=False)
 
     def default_action(self, s: DarkCastleState, seat: Seat) -> str | None:
         """A timer keeps the castle moving: accept a roll, stop sharing, fight on, resolve the

@@ -8,6 +8,8 @@ die (Pack 1), the tools a character may use (items and a Collector's Box flaw).
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from engines.dark_castle import cards as C
 from engines.dark_castle.state import DarkCastleState
 from engines.text import Msg, in_context, msg
@@ -32,7 +34,13 @@ def name(s: DarkCastleState, k: int) -> Msg:
     sheet = C.CHARACTERS[char["who"]]
     if len(s.names) == 1 or char["seat"] < 0 or "short" not in sheet:
         return sheet["title"]
-    return msg("{player} ({character})", player=s.names[char["seat"]], character=sheet["short"])
+    return _named(s.names[char["seat"]], char["who"])
+
+
+@lru_cache(maxsize=256)
+def _named(player: str, who: str) -> Msg:
+    """ "Ann (Smith)": made once (the log names characters on nearly every move)."""
+    return msg("{player} ({character})", player=player, character=C.CHARACTERS[who]["short"])
 
 
 # What a button calls a companion after "the" (their ids; the cards' titles say more).
