@@ -32,6 +32,7 @@ from engines.dark_castle import cards as C
 from engines.dark_castle import party as P
 from engines.dark_castle.rules import Table
 from engines.dark_castle.state import DarkCastleState
+from engines.dark_castle.words import listed
 from engines.text import Msg, joined, msg
 
 SHIELD = "s"
@@ -92,7 +93,7 @@ def add_rolled(t: Table, outcome: str) -> None:
     cb = t.s.combat
     cb["row"] = sorted(cb["row"] + faces, key=row_key)
     cb["death"] = sorted(cb.get("death", []) + faces, key=row_key)
-    names = joined([face_name(f) for f in faces])
+    names = listed([face_name(f) for f in faces])
     t.say(msg("The death dice roll {faces} into the enemy's row.", faces=names), kind="death")
 
 
