@@ -108,16 +108,16 @@ def rules_png(game_id: str, language: str = DEFAULT) -> bytes:
     from render import _in, _module
 
     module = _module(game_id)
-    view, notes, title = module.illustration()
+    view, notes, title = _in(module.illustration, language=language)  # (laid out for it)
     board = _in(module.board, view, language=language)
     return T.to_png(annotate(board, said_notes(notes, language), say(title, language)))
 
 
 def rules_alt(game_id: str, language: str = DEFAULT) -> str:
     """The rules picture told in words: its title and each numbered note."""
-    from render import _module
+    from render import _in, _module
 
-    _view, notes, title = _module(game_id).illustration()
+    _view, notes, title = _in(_module(game_id).illustration, language=language)
     told = [say(title, language) + "."]
     told += [f"{n}. {say(text, language)}" for n, (_, text) in enumerate(notes, start=1)]
     return " ".join(told)
