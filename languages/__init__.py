@@ -198,7 +198,7 @@ class LanguageName:
 
     def said_in(self, language: str) -> str:
         if self.code == PSEUDO:
-            return "pseudo-language (qps)"
+            return say(msg("pseudo-language (qps)"), language)
         name = babel_locale(self.code).get_display_name(babel_locale(language))
         return f"{name} ({self.code})"
 

@@ -4,7 +4,8 @@ game's rules.
 
 Each game has a module `render/<game_id>.py` with `draw(view, language)` (the board and
 its caption: `board(view, language)` and `caption(view, language)`), `describe(view,
-language) -> str` and `illustration(language)`, the worked example of its rules picture.
+language) -> str` and `illustration()`, the worked example of its rules picture (its notes
+and title are messages, said in the picture's language by render/rules.py).
 Every word a picture shows is said in `language` (`languages.say`). Renderers draw views,
 never states, so a public picture cannot show a secret.
 """

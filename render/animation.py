@@ -14,7 +14,8 @@ from collections.abc import Sequence
 
 from PIL import Image, ImageDraw
 
-from render import _module
+from languages import DEFAULT
+from render import _in, _module
 from render.toolkit import INK, NIGHT, PANEL, PAPER, WHITE, _palette_image, fit, text, to_png
 from render.toolkit import wrap as wrap_text
 
@@ -28,10 +29,10 @@ MAX_FRAMES = 150  # a board takes 0.05-0.4 s to draw: a long game's boards are s
 Frame = tuple[dict, str, str]  # (public view, heading "Move 3 of 12", what happened)
 
 
-def _board(game_id: str, view: dict, width: int) -> Image.Image:
+def _board(game_id: str, view: dict, width: int, language: str = DEFAULT) -> Image.Image:
     """The board without its own caption: the frame's band is the one caption (a board's
     footer above the band would say the move twice)."""
-    img = _module(game_id).board(view).convert("RGB")
+    img = _in(_module(game_id).board, view, language=language).convert("RGB")
     if img.width != width:
         size = (width, round(img.height * width / img.width))
         img = img.resize(size, Image.Resampling.BILINEAR, reducing_gap=2.0)
@@ -42,12 +43,14 @@ def _size(width: int) -> int:
     return max(16, round(width / 30))
 
 
-def _lines(game_id: str, view: dict, caption: str, width: int) -> list[str]:
+def _lines(
+    game_id: str, view: dict, caption: str, width: int, language: str = DEFAULT
+) -> list[str]:
     """The caption's lines, at most CAPTION_LINES. A board with nothing public to tell (the
     opening, a secret move) says what the board itself says comes next ("Set-up: Ann places
     a ghost."), rather than a placeholder."""
     size = _size(width)
-    said = caption or _module(game_id).caption(view)[-1]
+    said = caption or _in(_module(game_id).caption, view, language=language)[-1]
     lines = wrap_text(said, size, width - 32)
     if len(lines) > CAPTION_LINES:
         lines = lines[:CAPTION_LINES]
@@ -77,10 +80,13 @@ def _compose(
     return out
 
 
-def frame_images(game_id: str, frames: Sequence[Frame], width: int) -> list[Image.Image]:
-    """The frames, all of one size (the tallest board, the longest caption)."""
-    boards = [_board(game_id, view, width) for view, _, _ in frames]
-    captions = [_lines(game_id, view, caption, width) for view, _, caption in frames]
+def frame_images(
+    game_id: str, frames: Sequence[Frame], width: int, language: str = DEFAULT
+) -> list[Image.Image]:
+    """The frames, all of one size (the tallest board, the longest caption); the headings and
+    captions come said, the boards are drawn in `language`."""
+    boards = [_board(game_id, view, width, language) for view, _, _ in frames]
+    captions = [_lines(game_id, view, caption, width, language) for view, _, caption in frames]
     height = max(b.height for b in boards)
     band = _band(width, max(len(lines) for lines in captions))
     return [
@@ -89,9 +95,11 @@ def frame_images(game_id: str, frames: Sequence[Frame], width: int) -> list[Imag
     ]
 
 
-def frame_png(game_id: str, frame: Frame, width: int = PAGE_WIDTH) -> bytes:
+def frame_png(
+    game_id: str, frame: Frame, width: int = PAGE_WIDTH, language: str = DEFAULT
+) -> bytes:
     """One page of a replay: the board and its move, for Previous / Next."""
-    [img] = frame_images(game_id, [frame], width)
+    [img] = frame_images(game_id, [frame], width, language)
     return to_png(img)
 
 
@@ -115,7 +123,7 @@ def _gif(images: list[Image.Image], seconds: float) -> bytes:
 
 
 def replay_gif(
-    game_id: str, frames: Sequence[Frame], max_bytes: int = MAX_BYTES
+    game_id: str, frames: Sequence[Frame], max_bytes: int = MAX_BYTES, language: str = DEFAULT
 ) -> tuple[bytes, int]:
     """The animated replay and how many frames it shows: all of them, unless the game has
     more than MAX_FRAMES boards or even the smallest drawing exceeds `max_bytes` (then
@@ -125,7 +133,7 @@ def replay_gif(
     if len(chosen) > MAX_FRAMES:
         step = -(-len(chosen) // MAX_FRAMES)
         chosen = [*chosen[:-1:step], chosen[-1]]
-    images = frame_images(game_id, chosen, GIF_WIDTH)
+    images = frame_images(game_id, chosen, GIF_WIDTH, language)
     while True:
         data = _gif(images, frame_seconds(len(images)))
         if len(data) <= max_bytes:

@@ -10,22 +10,42 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
+from engines.castle_doors.words import CARD as CARD_NAME
+from engines.castle_doors.words import COLOUR as COLOUR_WORD
+from engines.castle_doors.words import EDGE
+from engines.text import Msg, in_context, joined, msg, plural
+from languages import DEFAULT, say
 from render import toolkit as T
 
 COLOUR = {"red": T.VERMILION, "blue": T.BLUE, "green": T.GREEN, "yellow": T.YELLOW}
 LETTER = {"red": "R", "blue": "B", "green": "G", "yellow": "Y"}
-KIND_LABEL = {"open door": "OPEN", "barred door": "BARRED", "extra key": "+KEY",
-              "extra turn": "+TURN"}  # fmt: skip
-CARD_LABEL = {"key red": "R key", "key blue": "B key", "key green": "G key",
-              "key yellow": "Y key", "skeleton": "Skeleton", "padlock": "Padlock",
-              "passage": "Passage", "hacksaw": "Hacksaw", "net": "Net"}  # fmt: skip
-CARD_NAME = {"key red": "red key", "key blue": "blue key", "key green": "green key",
-             "key yellow": "yellow key", "skeleton": "skeleton key", "padlock": "padlock",
-             "passage": "secret passage", "hacksaw": "hacksaw", "net": "net"}  # fmt: skip
+KIND_LABEL = {  # a tile's state, in capitals on the tile
+    "open door": in_context("tile label", "OPEN"), "barred door": in_context("tile label", "BARRED"),
+    "extra key": in_context("tile label", "+KEY"), "extra turn": in_context("tile label", "+TURN"),
+}  # fmt: skip
+KIND_SHUT = {  # a shut tile whose other side is known
+    "open door": in_context("tile label", "shut (open)"),
+    "barred door": in_context("tile label", "shut (barred)"),
+    "extra key": in_context("tile label", "shut (+key)"),
+    "extra turn": in_context("tile label", "shut (+turn)"),
+}  # fmt: skip
+KIND_WORDS = {  # a tile's kind, in the alt text
+    "open door": in_context("tile kind", "open door"),
+    "barred door": in_context("tile kind", "barred door"),
+    "extra key": in_context("tile kind", "extra key"),
+    "extra turn": in_context("tile kind", "extra turn"),
+}  # fmt: skip
+CARD_LABEL = {  # a card's face in the hand
+    "key red": in_context("card face", "R key"), "key blue": in_context("card face", "B key"),
+    "key green": in_context("card face", "G key"), "key yellow": in_context("card face", "Y key"),
+    "skeleton": in_context("card face", "Skeleton"), "padlock": in_context("card face", "Padlock"),
+    "passage": in_context("card face", "Passage"), "hacksaw": in_context("card face", "Hacksaw"),
+    "net": in_context("card face", "Net"),
+}  # fmt: skip
 PANEL_X = 790
 MARGIN = 74  # room outside each edge for waiting characters
 LETTER_BOTTOM = 26  # the tile's letter and name sit above this line, its state below
-STATE_TOP = 21  # the state line's top, up from the tile's bottom
+STATE_TOP = 22  # the state line's top, up from the tile's bottom
 RING = 4  # the white ring around a character
 TOP = 64  # title band
 HEIGHT = 930
@@ -57,19 +77,11 @@ def _centre(view: dict, cell_name: str) -> tuple[float, float]:
     return (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
 
 
-def _fit_size(text: str, width: float, largest: int = 16, smallest: int = 11) -> int:
-    """The largest font size (down to `smallest`) at which `text` fits in `width`."""
-    for size in range(largest, smallest, -1):
-        if T.text_width(text, size) <= width:
-            return size
-    return smallest
-
-
 def _ink_on(fill: tuple) -> tuple:
     return T.INK if sum(fill[:3]) > 380 else T.WHITE
 
 
-def _tile(d: ImageDraw.ImageDraw, view: dict, name: str, t: dict) -> None:
+def _tile(d: ImageDraw.ImageDraw, view: dict, name: str, t: dict, language: str) -> None:
     left, top, right, bottom = _box(view, name)
     size = right - left
     colour = COLOUR.get(t["colour"], T.GREY)
@@ -97,7 +109,7 @@ def _tile(d: ImageDraw.ImageDraw, view: dict, name: str, t: dict) -> None:
         kx, ky = door[2] - size * 0.08, (door[1] + door[3]) / 2
         d.ellipse((kx - 4, ky - 4, kx + 4, ky + 4), fill=ink)
     if t["lock"]:
-        _padlock(d, (left + right) / 2, (top + bottom) / 2, size)
+        _padlock(d, (left + right) / 2, (top + bottom) / 2, size, language)
 
 
 def _tile_key(t: dict) -> tuple:
@@ -105,7 +117,9 @@ def _tile_key(t: dict) -> tuple:
 
 
 @lru_cache(maxsize=512)
-def _tile_patch(width: int, height: int, name: str, key: tuple) -> tuple[Image.Image, tuple]:
+def _tile_patch(
+    width: int, height: int, name: str, key: tuple, language: str = DEFAULT
+) -> tuple[Image.Image, tuple]:
     """A tile with its door and words, drawn where it stands on a scratch board (so its text
     falls on the same sub-pixels), cut out at the tile's own outline."""
     view = {"width": width, "height": height}
@@ -113,19 +127,21 @@ def _tile_patch(width: int, height: int, name: str, key: tuple) -> tuple[Image.I
     t = {"colour": colour, "open": face_up, "kind": kind, "sawn": sawn, "lock": lock}
     left, top, right, bottom = _box(view, name)
     scratch, d = T.canvas(bottom + 1, right + 1)
-    _tile(d, view, name, t)
-    _labels(d, view, name, t, 0)
+    _tile(d, view, name, t, language)
+    _labels(d, view, name, t, 0, language)
     inner = (left + 3, top + 3, right - 2, bottom - 2)
     return scratch.crop(inner), inner[:2]
 
 
-def _state_label(t: dict) -> str:
+def _state_label(t: dict) -> Msg | str:
     if t["open"]:
-        return "SAWN" if t["sawn"] else KIND_LABEL.get(t["kind"], "")
-    return "shut" + (f" ({KIND_LABEL[t['kind']].lower()})" if t["kind"] else "")
+        return in_context("tile label", "SAWN") if t["sawn"] else KIND_LABEL.get(t["kind"], "")
+    return KIND_SHUT[t["kind"]] if t["kind"] else in_context("tile label", "shut")
 
 
-def _labels(d: ImageDraw.ImageDraw, view: dict, name: str, t: dict, net: int) -> None:
+def _labels(
+    d: ImageDraw.ImageDraw, view: dict, name: str, t: dict, net: int, language: str
+) -> None:
     """Letter, name and state in words on every tile, so colour is never needed; drawn
     over passages and nets so they stay legible."""
     left, top, right, bottom = _box(view, name)
@@ -137,15 +153,18 @@ def _labels(d: ImageDraw.ImageDraw, view: dict, name: str, t: dict, net: int) ->
     width = T.text_width(name, 18)
     d.rectangle((right - 10 - width, top + 5, right - 5, top + 26), fill=fill)
     T.text(d, (right - 8, top + 6), name, 18, ink, "ra")
-    label = _state_label(t)
+    label = say(_state_label(t), language)
     if net:  # the net's tag takes the place of the state line, in a white box
-        label, fill, ink = f"NET {net}: {label}", T.WHITE, T.INK
-    size = _fit_size(label, right - left - 12)
+        label = say(msg("NET {count}: {state}", count=net, state=_state_label(t)), language)
+        fill, ink = T.WHITE, T.INK
+    room = right - left - 10  # inside the tile's frame, the plate's margin included
+    size = T.shrunk(label, 16, room, 8)
+    label = T.fit(label, size, room)
     half = T.text_width(label, size) / 2 + 2
     cx = (left + right) / 2
-    d.rectangle((cx - half, bottom - 21, cx + half, bottom - 4), fill=fill,
+    d.rectangle((cx - half, bottom - STATE_TOP, cx + half, bottom - 3), fill=fill,
                 outline=T.INK if net else None)  # fmt: skip
-    T.text(d, (cx, bottom - 12), label, size, ink, "mm")
+    T.text(d, (cx, bottom - 13), label, size, ink, "mm")
 
 
 def _used(d: ImageDraw.ImageDraw, view: dict, name: str, seats: list[int]) -> None:
@@ -157,12 +176,14 @@ def _used(d: ImageDraw.ImageDraw, view: dict, name: str, seats: list[int]) -> No
         T.player_token(d, centre, 6, seat)
 
 
-def _padlock(d: ImageDraw.ImageDraw, cx: float, cy: float, size: int) -> None:
+def _padlock(d: ImageDraw.ImageDraw, cx: float, cy: float, size: int, language: str) -> None:
     w = size * 0.25
     d.arc((cx - w * 0.7, cy - w * 1.5, cx + w * 0.7, cy - w * 0.1), 180, 360, fill=T.INK, width=5)
     d.rectangle((cx - w, cy - w * 0.8, cx + w, cy + w * 0.7), fill=T.ORANGE, outline=T.INK,
                 width=3)  # fmt: skip
-    T.text(d, (cx, cy - w * 0.05), "LOCK", 14, T.INK, "mm")
+    T.label(
+        d, (cx, cy - w * 0.05), say(msg("LOCK"), language), 14, 2 * w - 4, T.INK, "mm", smallest=8
+    )
 
 
 def _net(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, name: str) -> None:
@@ -208,7 +229,7 @@ def character_spot(view: dict, seat: int) -> tuple[tuple[float, float], float]:
     return centre, min(cell * 0.31, (free_bottom - free_top) / 2) - RING
 
 
-def band_label(view: dict, seat: int) -> tuple[str, float]:
+def band_label(view: dict, seat: int, language: str = DEFAULT) -> tuple[str, float]:
     """The text on a player's band ("1 Ann: starts here", the name cut to fit) and the
     length it may take from the band's start, short of the waiting character."""
     band = _band(view, view["edges"][seat])
@@ -216,7 +237,7 @@ def band_label(view: dict, seat: int) -> tuple[str, float]:
         (band[2] - band[0]) if view["edges"][seat] in ("bottom", "top") else (band[3] - band[1])
     )
     room = length - 20 - 2 * WAIT - 6
-    number, tail = f"{seat + 1} ", ": starts here"
+    number, tail = f"{seat + 1} ", say(msg(": starts here"), language)
     name = T.fit(view["names"][seat], 18, room - T.text_width(number + tail, 18))
     return T.fit(number + name + tail, 18, room), room
 
@@ -245,28 +266,29 @@ def _band(view: dict, edge: str) -> tuple[float, float, float, float]:
     }[edge]
 
 
-def draw(view: dict) -> Image.Image:
-    return T.caption_bar(board(view), caption(view))
+def draw(view: dict, language: str = DEFAULT) -> Image.Image:
+    return T.caption_bar(board(view, language), caption(view, language))
 
 
-def caption(view: dict) -> list[str]:
+def caption(view: dict, language: str = DEFAULT) -> list[str]:
     """What just happened, then whose turn; at the end the engine's announcement of the
     winner says it all, without "Game over: X wins." after it."""
     winner = view["winner"]
     said = () if winner is None else (view["names"][winner], "win")
-    return T.footer(view.get("last"), _status(view), winner is not None, *said)
+    return T.footer(view.get("last"), _status(view), winner is not None, *said, language=language)
 
 
-def board(view: dict) -> Image.Image:
+def board(view: dict, language: str = DEFAULT) -> Image.Image:
     """The picture without its caption (a replay writes its own under each board)."""
     img, d = T.canvas(HEIGHT)
     cell, x0, y0 = _geometry(view)
     w, h = view["width"] * cell, view["height"] * cell
-    T.text(d, (30, 18), "Castle Doors: first across to an open far door wins", 30, T.INK)
+    title = say(msg("Castle Doors: first across to an open far door wins"), language)
+    T.label(d, (30, 18), title, 30, T.WIDTH - 60, T.INK, smallest=20)
     # The walls and the players' edges.
     d.rectangle((x0 - 10, y0 - 10, x0 + w + 10, y0 + h + 10), fill=T.DARK)
     for seat, edge in enumerate(view["edges"]):
-        _edge_band(img, d, view, seat, edge)
+        _edge_band(img, d, view, seat, edge, language)
     nets = {where: n for where, n in zip(view["at"], view["netted"], strict=True) if where and n}
     # A tile that no passage or net crosses is pasted whole (door and words) from a cache:
     # tiles change seldom, and drawing them is most of the picture's cost.
@@ -275,9 +297,9 @@ def board(view: dict) -> Image.Image:
         crossed |= {f"{col}{row}" for col in (a[0], b[0]) for row in (a[1:], b[1:])}
     for name, t in view["tiles"].items():
         if name in crossed:
-            _tile(d, view, name, t)
+            _tile(d, view, name, t, language)
         else:
-            patch, at = _tile_patch(view["width"], view["height"], name, _tile_key(t))
+            patch, at = _tile_patch(view["width"], view["height"], name, _tile_key(t), language)
             img.paste(patch, at)
     for a, b in view["passages"]:
         _passage(d, view, a, b)
@@ -285,7 +307,7 @@ def board(view: dict) -> Image.Image:
         _net(img, d, view, where)
     for name, t in view["tiles"].items():
         if name in crossed:
-            _labels(d, view, name, t, nets.get(name, 0))
+            _labels(d, view, name, t, nets.get(name, 0), language)
     for marked in (view.get("reveal"), view.get("first_end")):
         if marked:  # the tile turning over, or a passage's chosen first end
             left, top, right, bottom = _box(view, marked)
@@ -299,16 +321,18 @@ def board(view: dict) -> Image.Image:
         T.player_token(d, centre, r, seat, str(seat + 1))
     for name, t in view["tiles"].items():  # over the characters, so never hidden
         _used(d, view, name, t["used"])
-    _panel(d, view)
+    _panel(d, view, language)
     return img
 
 
-def _edge_band(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, seat: int, edge: str) -> None:
+def _edge_band(
+    img: Image.Image, d: ImageDraw.ImageDraw, view: dict, seat: int, edge: str, language: str
+) -> None:
     fill = T._mix(T.PLAYER_COLOURS[seat], T.PAPER, 0.6)
     band = _band(view, edge)
     d.rounded_rectangle(band, 10, fill=fill, outline=T.INK, width=1)
     # The label runs from one end; the waiting character stands at the other (_edge_spot).
-    label, room = band_label(view, seat)
+    label, room = band_label(view, seat, language)
     if edge in ("bottom", "top"):
         T.text(d, (band[0] + 10, (band[1] + band[3]) / 2), label, 18, T.INK, "lm")
     else:  # a side band: the label runs along it, rotated
@@ -322,24 +346,28 @@ def _edge_band(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, seat: int, 
         img.paste(strip, (sx, sy))
 
 
-def _status(view: dict) -> str:
+def _status(view: dict) -> Msg:
     names = view["names"]
     if view["winner"] is not None:
-        return f"Game over: {names[view['winner']]} wins."
+        return msg("Game over: {name} wins.", name=names[view["winner"]])
     who = names[view["turn"]]
     phase = view["phase"]
+    if phase == "deal":
+        return msg("Building the castle and dealing cards.")
+    if phase == "reveal":
+        return msg("The door of {cell} is turning over.", cell=view.get("reveal"))
     return {
-        "deal": "Building the castle and dealing cards.",
-        "draw": f"{who} draws up to 4 cards.",
-        "play": f"{who} plays or discards a card.",
-        "target": f"{who} chooses where the card goes.",
-        "reveal": f"The door of {view.get('reveal')} is turning over.",
-        "move": f"{who} moves, enters, exits or stays.",
-        "bonus": f"{who} uses the extra key tile (open or close one door) or passes.",
-    }.get(phase, f"{who} to play.")
+        "draw": msg("{name} draws up to 4 cards.", name=who),
+        "play": msg("{name} plays or discards a card.", name=who),
+        "target": msg("{name} chooses where the card goes.", name=who),
+        "move": msg("{name} moves, enters, exits or stays.", name=who),
+        "bonus": msg(
+            "{name} uses the extra key tile (open or close one door) or passes.", name=who
+        ),
+    }.get(phase) or msg("{name} to play.", name=who)
 
 
-def _panel(d: ImageDraw.ImageDraw, view: dict) -> None:
+def _panel(d: ImageDraw.ImageDraw, view: dict, language: str) -> None:
     x, y = PANEL_X + 10, 70
     names = view["names"]
     for seat, edge in enumerate(view["edges"]):
@@ -348,41 +376,58 @@ def _panel(d: ImageDraw.ImageDraw, view: dict) -> None:
         d.rounded_rectangle((x - 10, y, 1185, y + box), 12,
                             fill=T.HIGHLIGHT if acting else T.PANEL, outline=T.INK, width=2)  # fmt: skip
         T.player_token(d, (x + 16, y + 22), 14, seat, str(seat + 1))
-        tail = f" ({edge} edge)" + ("  < turn" if acting else "")
-        head = T.fit(names[seat], 20, 340 - T.text_width(tail, 20)) + tail
-        T.text(d, (x + 40, y + 22), head, 20, T.INK, "lm")
-        T.paragraph(d, (x + 8, y + 42), ", ".join(parts), 17, 360, max_lines=2)
+        said = msg("({edge} edge)", edge=EDGE[edge])
+        if acting:
+            said = msg("{edge}  < turn", edge=said)
+        tail = " " + say(said, language)
+        size = T.shrunk(names[seat][:10] + tail, 20, 340, 14)
+        head = T.fit(names[seat], size, 340 - T.text_width(tail, size)) + tail
+        T.text(d, (x + 40, y + 22), head, size, T.INK, "lm")
+        told = say(joined(parts), language)
+        T.paragraph(d, (x + 8, y + 42), told, 17, 360, max_lines=2, smallest=12)
         y += box + 8
-    T.text(d, (x, y + 6), f"Draw pile: {view['deck']}   Discards: {view['discard']}", 20, T.INK)
+    piles = msg(
+        "Draw pile: {deck}   Discards: {discard}", deck=view["deck"], discard=view["discard"]
+    )
+    T.label(d, (x, y + 6), say(piles, language), 20, 1185 - x, T.INK, smallest=13)
     if view.get("discard_top"):
-        T.text(d, (x, y + 32), f"Top discard: {CARD_NAME[view['discard_top']]}", 18, T.DARK)
+        top = msg("Top discard: {card}", card=CARD_NAME[view["discard_top"]])
+        T.label(d, (x, y + 32), say(top, language), 18, 1185 - x, T.DARK, smallest=12)
     y += 64
     if "hand" in view:
-        T.text(d, (x, y), T.fit(f"Your hand ({names[view['viewer']]})", 20, 380), 20, T.INK)
+        mine = say(msg("Your hand ({name})", name=names[view["viewer"]]), language)
+        T.text(d, (x, y), T.fit(mine, 20, 380), 20, T.INK)
         y += 28
         chosen = view["hand"].index(view["card"]) if view.get("card") in view["hand"] else -1
         for i, card in enumerate(view["hand"]):
             cx, cy = x + (i % 4) * 94, y + (i // 4) * 58
-            _card(d, cx, cy, card, i == chosen)
+            _card(d, cx, cy, card, i == chosen, language)
         y += 58 * ((len(view["hand"]) + 3) // 4) + 6
         if view.get("card"):
-            first = f" (first end {view['first_end']})" if view.get("first_end") else ""
-            y = T.paragraph(d, (x, y), f"Choosing a target for: {CARD_NAME[view['card']]}{first}",
-                            17, 370)  # fmt: skip
-    _legend(d, x, y + 4)
+            card = CARD_NAME[view["card"]]
+            if view.get("first_end"):
+                said = msg("Choosing a target for: {card} (first end {cell})", card=card, cell=view["first_end"])  # fmt: skip
+            else:
+                said = msg("Choosing a target for: {card}", card=card)
+            y = T.paragraph(d, (x, y), say(said, language), 17, 370)
+    _legend(d, x, y + 4, language)
 
 
-def _seat_lines(view: dict, seat: int) -> tuple[list[str], int]:
-    """What the panel says of a player, and the height of their box."""
-    where = f"on {view['at'][seat]}" if view["at"][seat] else "outside the castle"
-    parts = [where, f"{view['hand_sizes'][seat]} cards"]
+SEAT_BOX = 52 + 22 * 2  # a player's box in the panel: the name, then two lines
+
+
+def _seat_lines(view: dict, seat: int) -> tuple[list[Msg], int]:
+    """What the panel says of a player, and the height of their box (the same in every
+    language, so that the cards under it are where `regions` says)."""
+    at = view["at"][seat]
+    parts = [msg("on {cell}", cell=at) if at else msg("outside the castle")]
+    parts.append(plural("{count} card", "{count} cards", view["hand_sizes"][seat]))
     if view["netted"][seat]:
-        parts.append(f"NETTED {view['netted'][seat]} turn(s)")
+        parts.append(msg("NETTED {count} turn(s)", count=view["netted"][seat]))
     used = sorted(n for n, t in view["tiles"].items() if seat in t["used"])
     if used:
-        parts.append("bonus used " + " ".join(used))
-    lines = min(2, len(T.wrap(", ".join(parts), 17, 360)))
-    return parts, 52 + 22 * lines
+        parts.append(msg("bonus used {cells}", cells=" ".join(used)))
+    return parts, SEAT_BOX
 
 
 def _card_boxes(view: dict) -> list[tuple[int, int, int, int]]:
@@ -411,82 +456,102 @@ def regions(view: dict, actions: list[str]) -> dict[str, tuple[int, int, int, in
     return out
 
 
-def _card(d: ImageDraw.ImageDraw, x: int, y: int, card: str, chosen: bool) -> None:
+def _card(d: ImageDraw.ImageDraw, x: int, y: int, card: str, chosen: bool, language: str) -> None:
     colour = card.split()[1] if card.startswith("key ") else ""
     fill = COLOUR[colour] if colour else T.WHITE
     d.rounded_rectangle((x, y, x + 86, y + 50), 8, fill=fill,
                         outline=T.HIGHLIGHT if chosen else T.INK, width=5 if chosen else 2)  # fmt: skip
-    T.text(d, (x + 43, y + 25), CARD_LABEL[card], 17, _ink_on(fill), "mm")
+    face = say(CARD_LABEL[card], language)
+    T.label(d, (x + 43, y + 25), face, 17, 86 - 12, _ink_on(fill), "mm", smallest=10)
 
 
-def _legend(d: ImageDraw.ImageDraw, x: int, y: int) -> None:
+def _legend(d: ImageDraw.ImageDraw, x: int, y: int, language: str) -> None:
     lines = [
-        "Letter = colour: R red, B blue, G green, Y yellow.",
-        "Solid tile, door leaf: shut. Pale, dark doorway: open.",
-        "OPEN: pass. BARRED: no way. SAWN: open for good.",
-        "+KEY / +TURN: bonus tiles; tokens: who used them.",
-        "LOCK: padlocked, no way. NET n: n turns trapped.",
-        "Purple P line: secret passage (a diagonal step).",
-        "Row 1 at the bottom; up/down/left/right as drawn.",
+        msg("Letter = colour: R red, B blue, G green, Y yellow."),
+        msg("Solid tile, door leaf: shut. Pale, dark doorway: open."),
+        msg("OPEN: pass. BARRED: no way. SAWN: open for good."),
+        msg("+KEY / +TURN: bonus tiles; tokens: who used them."),
+        msg("LOCK: padlocked, no way. NET n: n turns trapped."),
+        msg("Purple P line: secret passage (a diagonal step)."),
+        msg("Row 1 at the bottom; up/down/left/right as drawn."),
     ]
     for line in lines:  # one line each, at a size that fits the panel
-        T.text(d, (x, y), line, _fit_size(line, 380, 16, 12), T.DARK)
+        T.label(d, (x, y), say(line, language), 16, 1185 - x, T.DARK, smallest=10)
         y += 21
 
 
-def _tile_words(name: str, t: dict) -> str:
-    colour = t["colour"] or "undealt"
+def _tile_words(name: str, t: dict) -> Msg:
+    colour = COLOUR_WORD.get(t["colour"]) or msg("undealt")
     if t["open"]:
-        state = t["kind"] or "open"
+        state = KIND_WORDS.get(t["kind"]) or in_context("tile kind", "open")
         if t["sawn"]:
-            state += " (sawn)"
+            state = msg("{state} (sawn)", state=state)
+    elif t["kind"]:
+        state = msg("shut ({kind})", kind=KIND_WORDS[t["kind"]])
     else:
-        state = "shut" + (f" ({t['kind']})" if t["kind"] else "")
+        state = in_context("tile kind", "shut")
     if t["lock"]:
-        state += ", padlocked"
-    return f"{name} {colour} {state}"
+        state = msg("{state}, padlocked", state=state)
+    return msg("{cell} {colour} {state}", cell=name, colour=colour, state=state)
 
 
-def describe(view: dict) -> str:
+FAR = {"bottom": "top", "top": "bottom", "left": "right", "right": "left"}
+
+
+def describe(view: dict, language: str = DEFAULT) -> str:
     """Alt text: the whole position in words, for players who cannot see the picture."""
     names = view["names"]
-    parts = [
-        f"Castle Doors, {view['width']} columns by {view['height']} rows, "
-        f"row 1 at the bottom. {_status(view)}"
-    ]
+    parts: list = [
+        msg("Castle Doors, {width} columns by {height} rows, row 1 at the bottom. {status}",
+            width=view["width"], height=view["height"], status=_status(view))
+    ]  # fmt: skip
     for seat, edge in enumerate(view["edges"]):
-        where = f"on {view['at'][seat]}" if view["at"][seat] else "outside the castle"
-        far = {"bottom": "top", "top": "bottom", "left": "right", "right": "left"}[edge]
-        text = (f"{names[seat]} (token {seat + 1}) starts at the {edge} edge, heads for the {far} "
-                f"{'row' if edge in ('top', 'bottom') else 'column'}, is {where}, holds {view['hand_sizes'][seat]} cards")  # fmt: skip
-        if view["netted"][seat]:
-            text += f", netted for {view['netted'][seat]} more turns"
-        parts.append(text + ".")
+        at = view["at"][seat]
+        said = dict(
+            name=names[seat], token=seat + 1, edge=EDGE[edge], far=EDGE[FAR[edge]],
+            where=msg("on {cell}", cell=at) if at else msg("outside the castle"),
+            count=view["hand_sizes"][seat],
+        )  # fmt: skip
+        netted = view["netted"][seat]
+        if edge in ("top", "bottom") and netted:
+            text = msg("{name} (token {token}) starts at the {edge} edge, heads for the {far} row, is {where}, holds {count} cards, netted for {turns} more turns.", turns=netted, **said)  # fmt: skip
+        elif edge in ("top", "bottom"):
+            text = msg("{name} (token {token}) starts at the {edge} edge, heads for the {far} row, is {where}, holds {count} cards.", **said)  # fmt: skip
+        elif netted:
+            text = msg("{name} (token {token}) starts at the {edge} edge, heads for the {far} column, is {where}, holds {count} cards, netted for {turns} more turns.", turns=netted, **said)  # fmt: skip
+        else:
+            text = msg("{name} (token {token}) starts at the {edge} edge, heads for the {far} column, is {where}, holds {count} cards.", **said)  # fmt: skip
+        parts.append(text)
     for row in range(view["height"], 0, -1):
         row_tiles = [(n, t) for n, t in view["tiles"].items() if int(n[1:]) == row]
-        parts.append(f"Row {row}: " + "; ".join(_tile_words(n, t) for n, t in row_tiles) + ".")
+        told = joined([_tile_words(n, t) for n, t in row_tiles], "; ")
+        parts.append(msg("Row {row}: {tiles}.", row=row, tiles=told))
     if view["passages"]:
-        joined = ", ".join(f"{a}-{b}" for a, b in view["passages"])
-        parts.append(f"Secret passages: {joined}.")
+        passages = ", ".join(f"{a}-{b}" for a, b in view["passages"])
+        parts.append(msg("Secret passages: {passages}.", passages=passages))
     bonus = [
-        f"{n} used by {', '.join(names[s] for s in t['used'])}"
+        msg("{cell} used by {names}", cell=n, names=", ".join(names[s] for s in t["used"]))
         for n, t in view["tiles"].items()
         if t["used"]
     ]
     if bonus:
-        parts.append("Bonus tiles spent: " + "; ".join(bonus) + ".")
-    top = f", top card {CARD_NAME[view['discard_top']]}" if view.get("discard_top") else ""
-    parts.append(f"Draw pile {view['deck']} cards, discards {view['discard']}{top}.")
+        parts.append(msg("Bonus tiles spent: {tiles}.", tiles=joined(bonus, "; ")))
+    piles = dict(deck=view["deck"], discard=view["discard"])
+    if view.get("discard_top"):
+        card = CARD_NAME[view["discard_top"]]
+        parts.append(msg("Draw pile {deck} cards, discards {discard}, top card {card}.", card=card, **piles))  # fmt: skip
+    else:
+        parts.append(msg("Draw pile {deck} cards, discards {discard}.", **piles))
     if "hand" in view:
-        hand = ", ".join(CARD_NAME[c] for c in view["hand"]) or "nothing"
-        parts.append(f"Your hand: {hand}.")
+        hand = joined([CARD_NAME[c] for c in view["hand"]]) if view["hand"] else msg("nothing")
+        parts.append(msg("Your hand: {cards}.", cards=hand))
     if view.get("last"):
-        parts.append(f"Last: {view['last']}")
-    return " ".join(parts)
+        parts.append(msg("Last: {last}", last=view["last"]))
+    return " ".join(say(part, language) for part in parts)
 
 
 # ----- the rules picture ---------------------------------------------------------------
-def illustration() -> tuple[dict, list, str]:
+def illustration() -> tuple[dict, list, Msg]:
     """A castle under way with shut and open doors, a barred door, a bonus tile, a padlock
     and a secret passage where the seeded game has them, each with a note."""
     from render.rules import best_view
@@ -515,23 +580,22 @@ def illustration() -> tuple[dict, list, str]:
         _, top, right, bottom = _box(view, name)
         return right - 4, (top + bottom) / 2 - cell * 0.08
 
-    far = {"bottom": "top", "top": "bottom", "left": "right", "right": "left"}
     band = _band(view, view["edges"][0])
     notes = [
-        ((band[0] - 16, (band[1] + band[3]) / 2), f"Ann starts outside this edge. The first "
-         f"to step onto an open door in the far row (the {far[view['edges'][0]]} row for "
-         "Ann) wins."),
+        ((band[0] - 16, (band[1] + band[3]) / 2), msg("Ann starts outside this edge. The first "
+         "to step onto an open door in the far row (the {far} row for Ann) wins.",
+         far=EDGE[FAR[view["edges"][0]]])),
     ]  # fmt: skip
     said = [
-        "A shut door (solid colour, door leaf): nobody crosses it. A key of its colour or a "
-        "skeleton key opens it, and only then is it seen what it hides.",
-        "An open door (pale, dark doorway): a turn's move is one step up, down, left or "
-        "right onto a free open door (or `enter` from your edge, `stay`).",
-        "BARRED: never crossed, unless a hacksaw cuts it (SAWN, open for good).",
-        "+KEY and +TURN: stepping onto one gives one more door to open or close, or a "
-        "whole extra turn (once for each player: tokens mark who used it).",
-        "LOCK: a padlock; nobody crosses, opens or closes it until a skeleton key takes it off.",
-    ]
+        msg("A shut door (solid colour, door leaf): nobody crosses it. A key of its colour or a "
+        "skeleton key opens it, and only then is it seen what it hides."),
+        msg("An open door (pale, dark doorway): a turn's move is one step up, down, left or "
+        "right onto a free open door (or `enter` from your edge, `stay`)."),
+        msg("BARRED: never crossed, unless a hacksaw cuts it (SAWN, open for good)."),
+        msg("+KEY and +TURN: stepping onto one gives one more door to open or close, or a "
+        "whole extra turn (once for each player: tokens mark who used it)."),
+        msg("LOCK: a padlock; nobody crosses, opens or closes it until a skeleton key takes it off."),
+    ]  # fmt: skip
     taken = {a for a in view["at"] if a} | {c for pair in view["passages"] for c in pair}
     marked: list[tuple[float, float]] = []
 
@@ -557,8 +621,8 @@ def illustration() -> tuple[dict, list, str]:
             ax, ay = _centre(view, a)
             ends.append((ax + cell * 0.25, ay))
         spot = max(ends, key=lambda m: min(abs(m[0] - x) + abs(m[1] - y) for x, y in marked))
-        notes.append((spot, "A secret passage joins two diagonal tiles for everyone: step "
-                      "along it when both doors are open."))  # fmt: skip
-    notes.append(((PANEL_X - 26, 92), "A turn: draw up to 4 cards, play one (keys, skeleton "
-                  "keys, padlocks, passages, hacksaws, nets) or throw one away, then move."))  # fmt: skip
-    return view, notes, "Castle Doors: how to read the board"
+        notes.append((spot, msg("A secret passage joins two diagonal tiles for everyone: step "
+                      "along it when both doors are open.")))  # fmt: skip
+    notes.append(((PANEL_X - 26, 92), msg("A turn: draw up to 4 cards, play one (keys, skeleton "
+                  "keys, padlocks, passages, hacksaws, nets) or throw one away, then move.")))  # fmt: skip
+    return view, notes, msg("Castle Doors: how to read the board")

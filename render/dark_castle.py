@@ -4,33 +4,29 @@ Traits are told apart by shape and letter as well as colour: Might is a red squa
 Cunning an orange triangle (C), Wisdom a blue circle (W). A double is drawn as two
 symbols with a shield band ("BLOCK"). A death die's own faces sit on a black die in the
 enemy's row: a shield is a grey shield marked S, a split face its two traits side by side.
+
+Every word is said in the language the picture is drawn in (`languages.say`); the view's
+words are messages already. What has a fixed place (a heading, a tag, a badge) is fitted to
+it (`toolkit.fit`); what runs on wraps, so a longer language never clips or overlaps.
 """
 
 from __future__ import annotations
 
-import re
-
 from PIL import Image, ImageDraw
 
+from engines.text import Msg, in_context, joined, msg, plural
+from languages import DEFAULT, say
 from render import toolkit as T
+from render.dark_castle_alt import describe as describe  # the alt text, as every renderer offers
+from render.dark_castle_words import DEATH_NAMES, SPECIAL, STONE, TRAIT
+from render.dark_castle_words import die_name as _die_name
+from render.dark_castle_words import short_name as _short
+from render.dark_castle_words import tail as _tail
 
 WIDTH = 1200
 CARD_X, CARD_W = 24, 600
 PARTY_X = 648
-TRAIT = {
-    "m": ("square", T.VERMILION, "M", "Might"),
-    "c": ("triangle", T.ORANGE, "C", "Cunning"),
-    "w": ("circle", T.SKY, "W", "Wisdom"),
-}
 HEADER = 96
-STONE = {"crush": "crush a die", "shelter": "shelter (block)", "mend": "mend (+2 HP)",
-         "sleep": "sleeps", "bite": "bites (-1 HP)"}  # fmt: skip
-DEATH_NAMES = {"s": "Shield", "mc": "Might+Cunning", "mw": "Might+Wisdom", "cw": "Cunning+Wisdom"}
-
-
-def _die_name(face: str) -> str:
-    """A die of the enemy's row in words: a trait, or a death die's shield or split face."""
-    return DEATH_NAMES.get(face) or TRAIT[face][3]
 
 
 def _row_die(d: ImageDraw.ImageDraw, x: float, y: float, face: str) -> float:
@@ -56,7 +52,6 @@ LINE = int(18 * 1.3)  # a line of the 18-pixel text in a prisoner's box
 
 
 # A companion's special face (Scourge of the Undead Queen): a purple star.
-SPECIAL = ("star", T.PURPLE, "S", "the special face")
 
 
 def _symbol(d: ImageDraw.ImageDraw, x: float, y: float, r: float, trait: str) -> None:
@@ -78,10 +73,24 @@ def _face(d: ImageDraw.ImageDraw, x: float, y: float, r: float, face: str) -> fl
     return x + len(face) * (2 * r + 4) + 10
 
 
-def _progress(d: ImageDraw.ImageDraw, view: dict) -> None:
-    T.text(d, (CARD_X, 20), "Dark Castle", 36, T.WHITE)
-    turned = view["chapters_turned"]
+def _status(view: dict) -> Msg:
+    left = view["chapters_left"]
+    cb = view.get("combat")
+    if view.get("outcome") == "won":
+        return msg("Escaped! The castle is behind them")
+    if view.get("outcome") == "lost":
+        return msg("The escape has failed")
+    if cb and cb.get("boss"):
+        return msg("Boss phase {phase} of {phases}", phase=cb["phase"], phases=cb["phases"])
+    if left:
+        return plural("{count} chapter left before the boss", "{count} chapters left before the boss", left)  # fmt: skip
+    return msg("The boss awaits")
+
+
+def _progress(d: ImageDraw.ImageDraw, view: dict, language: str) -> None:
     x0 = 300
+    T.text(d, (CARD_X, 20), T.fit(say(msg("Dark Castle"), language), 36, x0 - CARD_X - 12), 36, T.WHITE)  # fmt: skip
+    turned = view["chapters_turned"]
     for i in range(15):
         box = (x0 + i * 44, 22, x0 + i * 44 + 36, 58)
         done = i < turned
@@ -93,38 +102,45 @@ def _progress(d: ImageDraw.ImageDraw, view: dict) -> None:
     boss_now = bool(view["card"] and view["card"]["kind"] == "boss")
     d.rectangle((bx, 18, bx + 120, 62), fill=T.VERMILION if boss_now else T.DARK,
                 outline=T.WHITE, width=2)  # fmt: skip
-    T.text(d, (bx + 60, 40), "BOSS", 24, T.WHITE, "mm")
-    left = view["chapters_left"]
-    cb = view.get("combat")
-    status = f"{_chapters(left)} left before the boss" if left else "The boss awaits"
-    if cb and cb.get("boss"):
-        status = f"Boss phase {cb['phase']} of {cb['phases']}"
-    if view.get("outcome") == "won":
-        status = "Escaped! The castle is behind them"
-    elif view.get("outcome") == "lost":
-        status = "The escape has failed"
-    T.text(d, (x0, 76), status, 20, T.WHITE, "lm")
-    _trait_key(d, view)
+    boss = _fitted(say(in_context("board", "BOSS"), language), 24, 112)
+    T.text(d, (bx + 60, 40), boss[0], boss[1], T.WHITE, "mm")
+    key_left = _trait_key(d, view, language)
+    T.text(d, (x0, 76), T.fit(say(_status(view), language), 20, key_left - x0 - 16), 20, T.WHITE, "lm")  # fmt: skip
 
 
-def _trait_key(d: ImageDraw.ImageDraw, view: dict) -> None:
+def _fitted(content: str, size: int, width: float, smallest: int = 12) -> tuple[str, int]:
+    """A short label for a fixed space: a smaller size first, then cut with an ellipsis."""
+    while size > smallest and T.text_width(content, size) > width:
+        size -= 1
+    return T.fit(content, size, width), size
+
+
+def _trait_key(d: ImageDraw.ImageDraw, view: dict, language: str) -> int:
     """What the dice's shapes mean, at the header's right under the chapters: the party's
-    counts and rolls are drawn with them."""
+    counts and rolls are drawn with them. Returns the key's left edge."""
     keys = ["m", "c", "w"]
     if any(char.get("companion") for char in view["chars"]):
         keys.append("x")  # a companion's special face
     x = WIDTH - 20
     for trait in reversed(keys):
-        word = TRAIT.get(trait, SPECIAL)[3].replace("the special face", "special")
+        name = TRAIT[trait][3] if trait in TRAIT else msg("special")
+        word = T.fit(say(name, language), 18, 150)
         x -= T.text_width(word, 18)
         T.text(d, (x, 76), word, 18, T.WHITE, "lm")
         x -= 26
         _symbol(d, x + 12, 76, 12, trait)
         x -= 22
+    return x
 
 
-def _card(d: ImageDraw.ImageDraw, view: dict, height: int, marks: dict | None = None) -> None:
-    """The card in play; `marks` (if given) learns where its parts were drawn."""
+def _card(d: ImageDraw.ImageDraw, view: dict, height: int, marks: dict | None = None,
+          language: str = DEFAULT) -> int:  # fmt: skip
+    """The card in play; `marks` (if given) learns where its parts were drawn. Returns the
+    y below what it drew (the story's lines, bottom-aligned, aside)."""
+
+    def S(value) -> str:
+        return say(value, language)
+
     top = HEADER + 16
     box = (CARD_X, top, CARD_X + CARD_W, height - 16)
     card = view.get("card")
@@ -134,108 +150,120 @@ def _card(d: ImageDraw.ImageDraw, view: dict, height: int, marks: dict | None = 
     ink = T.WHITE if boss else T.INK
     x = CARD_X + 24
     y = top + 20
+    wide = CARD_W - 48
     if not card:
-        T.text(d, (x, y), "The prisoners gather in the dark.", 28, ink)
-        y = T.paragraph(d, (x, y + 50), view.get("prompt", ""), 22, CARD_W - 48, ink) + 10
+        y = T.paragraph(d, (x, y), S(msg("The prisoners gather in the dark.")), 28, wide, ink, max_lines=2)  # fmt: skip
+        y = T.paragraph(d, (x, y + 14), S(view.get("prompt", "")), 22, wide, ink) + 10
         if view.get("flaws"):
-            T.text(d, (x, y), "FLAWS DEALT ONTO THE PRISONERS", 18, T.VERMILION)
+            T.text(d, (x, y), T.fit(S(msg("FLAWS DEALT ONTO THE PRISONERS")), 18, wide), 18, T.VERMILION)  # fmt: skip
             y += 28
             for who, flaw in view["flaws"].items():
-                line = f"{who.title()}: {flaw['name']} - {flaw['text']}"
-                y = T.paragraph(d, (x, y), line, 18, CARD_W - 48, ink, max_lines=2) + 4
-        return
-    label = {"start": "START", "chapter": f"CHAPTER {view['chapters_turned']} OF 15",
-             "boss": "BOSS"}[card["kind"]]  # fmt: skip
+                line = S(msg("{character}: {flaw} - {text}", character=flaw.get("character") or Msg(who.title()),
+                             flaw=flaw["name"], text=flaw["text"]))  # fmt: skip
+                y = T.paragraph(d, (x, y), line, 18, wide, ink, max_lines=2) + 4
+        return y
+    if card["kind"] == "chapter":
+        label = S(msg("CHAPTER {n} OF 15", n=view["chapters_turned"]))
+    else:
+        label = S(in_context("card", "START") if card["kind"] == "start" else in_context("board", "BOSS"))  # fmt: skip
     if card.get("pack"):
-        label += f"  -  {card['pack'].upper()}"
-    T.text(d, (x, y), label, 18, T.ORANGE if not boss else T.HIGHLIGHT)
+        label += "  -  " + S(card["pack"]).upper()
+    T.text(d, (x, y), T.fit(label, 18, wide), 18, T.ORANGE if not boss else T.HIGHLIGHT)
     y += 28
-    for line in T.wrap(card["title"], 34, CARD_W - 48)[:2]:
+    for line in T.wrap(S(card["title"]), 34, wide)[:2]:
         T.text(d, (x, y), line, 34, ink)
         y += 42
     if view.get("turner"):
-        T.text(d, (x, y), f"YOU: the {view['turner'].title()}", 20, ink)
+        you = S(msg("YOU: the {character}", character=_short(view, view["turner"])))
+        T.text(d, (x, y), T.fit(you, 20, wide), 20, ink)
         y += 30
-    y = T.paragraph(d, (x, y + 4), card["text"], 22, CARD_W - 48, ink, max_lines=6) + 12
+    y = T.paragraph(d, (x, y + 4), S(card["text"]), 22, wide, ink, max_lines=6) + 12
     if view.get("ending"):
-        y = _ending(d, view, x, y, ink)
+        y = _ending(d, view, x, y, ink, language)
     elif cb:
-        y = _combat_block(d, cb, x, y, ink, marks if marks is not None else {})
+        y = _combat_block(d, view, x, y, ink, marks if marks is not None else {}, language)
     elif view.get("options"):
         for opt in view["options"]:
             colour = ink if opt["open"] else T.GREY
-            mark = "" if opt["open"] else "  (not possible now)"
-            y = T.paragraph(d, (x, y), f"{opt['n']}. {opt['label']}{mark}", 22, CARD_W - 48,
-                            colour, max_lines=2)  # fmt: skip
-            y = T.paragraph(d, (x + 24, y), opt.get("cost", ""), 18, CARD_W - 72,
+            said = msg("{n}. {option}", n=opt["n"], option=opt["label"])
+            if not opt["open"]:
+                said = msg("{n}. {option}  (not possible now)", n=opt["n"], option=opt["label"])
+            y = T.paragraph(d, (x, y), S(said), 22, wide, colour, max_lines=2)
+            y = T.paragraph(d, (x + 24, y), S(opt.get("cost", "")), 18, CARD_W - 72,
                             colour, max_lines=3) + 6  # fmt: skip
     elif (view.get("relics") or {}).get("ritual"):
-        y = _asks(d, _ritual_lines(view["relics"]["ritual"]), x, y, "THE BLOOD RITUAL", ink)
+        lines = _ritual_lines(view, view["relics"]["ritual"])
+        y = _asks(d, [S(line) for line in lines], x, y, S(msg("THE BLOOD RITUAL")), ink)
     elif view.get("asking"):
-        y = _asks(d, [view["asking"]], x, y, "NOW", ink)
+        y = _asks(d, [S(view["asking"])], x, y, S(in_context("board", "NOW")), ink)
     elif card.get("asks"):
         if marks is not None:
             marks["asks"] = (x, y + 9)
-        y = _asks(d, card["asks"], x, y, "THIS CHAPTER ASKS", ink)
+        y = _asks(d, [S(a) for a in card["asks"]], x, y, S(msg("THIS CHAPTER ASKS")), ink)
     cast = (view.get("relics") or {}).get("casting") or {}
     if cast.get("spells"):  # the Spell Book's holder is about to roll: the spells open now
-        head = f"THE {cast['by'].upper()} MAY CAST INSTEAD OF ROLLING"
-        y = _asks(d, cast["spells"], x, y, head, ink)
-    _log(d, view, x, y, height - 36, ink)
+        head = S(msg("THE {character} MAY CAST INSTEAD OF ROLLING", character=_short(view, cast["by"]))).upper()  # fmt: skip
+        y = _asks(d, [S(spell) for spell in cast["spells"]], x, y, head, ink)
+    _log(d, view, x, y, height - 36, ink, language)
     if view.get("pool"):
-        T.text(d, (x, y + 6), "On the table:", 22, ink)
+        T.text(d, (x, y + 6), T.fit(S(msg("On the table:")), 22, wide), 22, ink)
         y += 36
         for item in view["pool"][:4]:
-            y = T.paragraph(d, (x + 10, y), f"{item['name']}: {item['text']}", 18, CARD_W - 60,
-                            ink, max_lines=2)  # fmt: skip
+            said = S(msg("{item}: {text}", item=item["name"], text=item["text"]))
+            y = T.paragraph(d, (x + 10, y), said, 18, CARD_W - 60, ink, max_lines=2)
+    return y
 
 
-def _ritual_lines(ritual: dict) -> list[str]:
+def _ritual_lines(view: dict, ritual: dict) -> list[Msg]:
     """The blood ritual under way: who drinks, what is pledged, what may still be given."""
-    gifts = ", ".join(f"the {who.title()} {n} HP" for who, n in ritual["gifts"].items())
     given = sum(ritual["gifts"].values())
+    gifts = [msg("the {character} {n} HP", character=_short(view, who), n=n)
+             for who, n in ritual["gifts"].items()]  # fmt: skip
+    pledged = joined(gifts) if gifts else msg("nothing yet")
     return [
-        f"The {ritual['to'].title()} drinks, lacking {ritual['lacks']} HP.",
-        f"Pledged: {gifts or 'nothing yet'}; up to {ritual['lacks'] - given} HP more.",
-        "Each donor keeps at least 1 HP. Drink to pay the pledges, or stop.",
+        msg(
+            "The {character} drinks, lacking {n} HP.",
+            character=_short(view, ritual["to"]),
+            n=ritual["lacks"],
+        ),
+        msg("Pledged: {gifts}; up to {n} HP more.", gifts=pledged, n=ritual["lacks"] - given),
+        msg("Each donor keeps at least 1 HP. Drink to pay the pledges, or stop."),
     ]
-
-
-def _chapters(n: int) -> str:
-    return "1 chapter" if n == 1 else f"{n} chapters"
 
 
 def _asks(d: ImageDraw.ImageDraw, lines: list[str], x: int, y: int, head: str, ink) -> int:
     """What the chapter asks (trait, attempts, double, who rolls, cost of failing), boxed."""
-    T.text(d, (x, y), head, 18, T.VERMILION)
+    T.text(d, (x, y), T.fit(head, 18, CARD_W - 48), 18, T.VERMILION)
     y += 26
     for line in lines[:4]:
         y = T.paragraph(d, (x + 10, y), line, 20, CARD_W - 68, ink, max_lines=4) + 6
     return y + 4
 
 
-def _ending(d: ImageDraw.ImageDraw, view: dict, x: int, y: int, ink) -> int:
+def _ending(d: ImageDraw.ImageDraw, view: dict, x: int, y: int, ink, language: str) -> int:
     """The end of the story: escaped or fallen, in a banner where the enemy stood."""
     won = view.get("outcome") == "won"
     colour = T.GREEN if won else T.VERMILION
-    d.rounded_rectangle((x, y, CARD_X + CARD_W - 24, y + 70), 12, fill=colour, outline=T.INK,
-                        width=3)  # fmt: skip
-    T.text(d, ((x + CARD_X + CARD_W - 24) / 2, y + 35), "ESCAPED" if won else "DEFEATED", 40,
-           T.WHITE, "mm")  # fmt: skip
+    right = CARD_X + CARD_W - 24
+    d.rounded_rectangle((x, y, right, y + 70), 12, fill=colour, outline=T.INK, width=3)
+    banner = say(msg("ESCAPED") if won else msg("DEFEATED"), language)
+    banner, size = _fitted(banner, 40, right - x - 24, smallest=20)
+    T.text(d, ((x + right) / 2, y + 35), banner, size, T.WHITE, "mm")
     y += 84
-    y = T.paragraph(d, (x, y), view["ending"], 22, CARD_W - 48, ink, max_lines=4) + 8
+    y = T.paragraph(d, (x, y), say(view["ending"], language), 22, CARD_W - 48, ink, max_lines=4) + 8  # fmt: skip
     if view.get("epilogue"):
-        T.text(d, (x, y), "EPILOGUE", 18, T.VERMILION)
-        y = T.paragraph(d, (x, y + 26), view["epilogue"], 20, CARD_W - 48, ink, max_lines=6) + 8
+        T.text(d, (x, y), T.fit(say(msg("EPILOGUE"), language), 18, CARD_W - 48), 18, T.VERMILION)  # fmt: skip
+        y = T.paragraph(d, (x, y + 26), say(view["epilogue"], language), 20, CARD_W - 48, ink,
+                        max_lines=6) + 8  # fmt: skip
     return y
 
 
-def _log_lines(log: list[str], room: int) -> list[str]:
+def _log_lines(log: list, room: int, language: str = DEFAULT) -> list[str]:
     """The wrapped lines of the latest log entries that fit in `room` lines: whole entries
     only (the latest one's end if even it does not fit), never one cut at its start."""
     lines: list[str] = []
     for entry in reversed(log[-5:]):
-        wrapped = T.wrap(entry, 17, CARD_W - 60)
+        wrapped = T.wrap(say(entry, language), 17, CARD_W - 60)
         if len(lines) + len(wrapped) > room:
             if not lines and room:
                 lines = wrapped[-room:]
@@ -244,9 +272,10 @@ def _log_lines(log: list[str], room: int) -> list[str]:
     return lines
 
 
-def _log(d: ImageDraw.ImageDraw, view: dict, x: int, y_min: int, y_max: int, ink) -> None:
+def _log(d: ImageDraw.ImageDraw, view: dict, x: int, y_min: int, y_max: int, ink,
+         language: str) -> None:  # fmt: skip
     """The latest lines of the story, bottom-aligned in the card's free space."""
-    lines = _log_lines(view.get("log", []), max(0, (y_max - y_min - 40) // 22))
+    lines = _log_lines(view.get("log", []), max(0, (y_max - y_min - 40) // 22), language)
     if not lines or view.get("pool"):
         return
     y = y_max - len(lines) * 22
@@ -256,18 +285,29 @@ def _log(d: ImageDraw.ImageDraw, view: dict, x: int, y_min: int, y_max: int, ink
         y += 22
 
 
-def _combat_block(d: ImageDraw.ImageDraw, cb: dict, x: int, y: int, ink, marks: dict) -> int:
+def _combat_block(d: ImageDraw.ImageDraw, view: dict, x: int, y: int, ink, marks: dict,
+                  language: str) -> int:  # fmt: skip
+    def S(value) -> str:
+        return say(value, language)
+
+    cb = view["combat"]
+    wide = CARD_W - 48
     d.line((x, y, CARD_X + CARD_W - 24, y), fill=ink, width=2)
     y += 12
-    T.text(d, (x, y), f"{cb['name']}  (round {cb['round']})", 26, ink)
+    enemy = S(msg("{enemy}  (round {round})", enemy=cb["name"], round=cb["round"]))
+    for line in T.wrap(enemy, 26, CARD_W - 150)[:2]:
+        T.text(d, (x, y), line, 26, ink)
+        y += 34
     # The attack value: a dark badge at the right.
     ax = CARD_X + CARD_W - 90
-    d.rounded_rectangle((ax, y - 4, ax + 66, y + 62), 10, fill=T.VERMILION, outline=T.INK, width=3)
-    T.text(d, (ax + 33, y + 14), "ATK", 16, T.WHITE, "mm")
-    T.text(d, (ax + 33, y + 40), str(cb["attack"]), 30, T.WHITE, "mm")
-    y += 44
+    top = y - 34 * min(2, len(T.wrap(enemy, 26, CARD_W - 150)))
+    d.rounded_rectangle((ax, top - 4, ax + 66, top + 62), 10, fill=T.VERMILION, outline=T.INK, width=3)  # fmt: skip
+    atk, size = _fitted(S(in_context("attack value", "ATK")), 16, 58, smallest=10)
+    T.text(d, (ax + 33, top + 14), atk, size, T.WHITE, "mm")
+    T.text(d, (ax + 33, top + 40), str(cb["attack"]), 30, T.WHITE, "mm")
+    y = max(y, top + 44) + 0
     if cb.get("text"):
-        y = T.paragraph(d, (x, y), cb["text"], 20, CARD_W - 140, ink, max_lines=2)
+        y = T.paragraph(d, (x, y), S(cb["text"]), 20, CARD_W - 140, ink, max_lines=2)
     row = cb["row"]
     marks["row"] = (x + 6, y + 26)
     if row:
@@ -276,53 +316,85 @@ def _combat_block(d: ImageDraw.ImageDraw, cb: dict, x: int, y: int, ink, marks: 
             rx = _row_die(d, rx, y + 26, face)
         y += 60
     else:
-        T.text(d, (x, y + 10), "(the row is empty)", 22, ink)
+        T.text(d, (x, y + 10), T.fit(S(msg("(the row is empty)")), 22, wide), 22, ink)
         y += 44
-    counts = ", ".join(f"{row.count(t)} {_die_name(t)}" for t in dict.fromkeys(row))
+    counts = [msg("{n} {die}", n=row.count(t), die=_die_name(t)) for t in dict.fromkeys(row)]
     if counts:
-        T.text(d, (x, y), f"Row: {counts}", 20, ink)
-        y += 30
+        y = T.paragraph(d, (x, y), S(msg("Row: {dice}", dice=joined(counts))), 20, wide, ink, max_lines=2) + 6  # fmt: skip
     if any(t in DEATH_NAMES for t in row):
-        y = T.paragraph(d, (x, y), "Death dice: a shield falls to one double or two prisoners' "
-                        "matching singles; a split die to two prisoners, one trait each.", 20,
-                        CARD_W - 48, ink, max_lines=3)  # fmt: skip
+        y = T.paragraph(
+            d,
+            (x, y),
+            S(
+                msg(
+                    "Death dice: a shield falls to one double or two prisoners' matching singles; a split die to two prisoners, one trait each."
+                )
+            ),
+            20,
+            wide,
+            ink,
+            max_lines=3,
+        )
     if cb.get("carrier"):
-        y = T.paragraph(d, (x, y), "Carrier: each hit taken (not blocked) adds 1 plague.", 20,
-                        CARD_W - 48, T.GREEN, max_lines=2)  # fmt: skip
+        y = T.paragraph(
+            d,
+            (x, y),
+            S(msg("Carrier: each hit taken (not blocked) adds 1 plague.")),
+            20,
+            wide,
+            T.GREEN,
+            max_lines=2,
+        )
     if cb.get("cultist"):
-        y = T.paragraph(d, (x, y), "Cultists: a prisoner Marked for Death loses 1 HP more.", 20,
-                        CARD_W - 48, T.VERMILION, max_lines=2)  # fmt: skip
+        y = T.paragraph(
+            d,
+            (x, y),
+            S(msg("Cultists: a prisoner Marked for Death loses 1 HP more.")),
+            20,
+            wide,
+            T.VERMILION,
+            max_lines=2,
+        )
     for who in cb.get("turned", []):
-        y = T.paragraph(d, (x, y), f"The {who.title()} has joined the enemy's row.", 20,
-                        CARD_W - 48, T.VERMILION, max_lines=2)  # fmt: skip
+        said = S(msg("The {character} has joined the enemy's row.", character=_short(view, who)))
+        y = T.paragraph(d, (x, y), said, 20, wide, T.VERMILION, max_lines=2)
     if cb.get("stone"):  # the Living Stone's die, last rolled this combat
         T.token(d, (x + 14, y + 14), 14, "hexagon", T.GREEN, "LS")
-        T.text(d, (x + 38, y + 2), f"The Living Stone: {STONE[cb['stone']]}", 20, ink)
-        y += 34
+        said = S(msg("The Living Stone: {face}", face=STONE[cb["stone"]]))
+        y = T.paragraph(d, (x + 38, y + 2), said, 20, wide - 38, ink, max_lines=2) + 8
     for special in cb["specials"]:
-        y = T.paragraph(d, (x, y), f"Special: {special}", 20, CARD_W - 48, ink, max_lines=3)
+        said = S(msg("Special: {special}", special=special))
+        y = T.paragraph(d, (x, y), said, 20, wide, ink, max_lines=3)
     return y + 8
 
 
-def _char_lines(char: dict, few: bool) -> list[tuple[str, tuple, int]]:
+def _char_lines(char: dict, few: bool, language: str = DEFAULT) -> list[tuple[str, tuple, int]]:
     """The lines under a prisoner's hit points: (text, colour, most lines it may take)."""
-    items = ", ".join(i["name"] + (" (2H)" if i["hands"] == 2 else "") for i in char["items"])
-    lines = [(f"Items: {items or 'none'}", T.INK, 3 if few else 2)]
+
+    def S(value) -> str:
+        return say(value, language)
+
+    held = [msg("{item} (2H)", item=i["name"]) if i["hands"] == 2 else i["name"] for i in char["items"]]  # fmt: skip
+    items = joined(held) if held else in_context("items", "none")
+    lines = [(S(msg("Items: {items}", items=items)), T.INK, 3 if few else 2)]
     if char.get("stored"):
-        packed = ", ".join(i["name"] for i in char["stored"])
-        lines.append((f"In the knapsack: {packed}", T.DARK, 2))
+        packed = joined([i["name"] for i in char["stored"]])
+        lines.append((S(msg("In the knapsack: {items}", items=packed)), T.DARK, 2))
     if char.get("flaw"):
-        used = " (used)" if char["flaw"]["used"] else ""
-        lines.append((f"Flaw: {char['flaw']['name']}{used}", T.DARK, 1))
+        if char["flaw"]["used"]:
+            lines.append((S(msg("Flaw: {flaw} (used)", flaw=char["flaw"]["name"])), T.DARK, 1))
+        else:
+            lines.append((S(msg("Flaw: {flaw}", flaw=char["flaw"]["name"])), T.DARK, 1))
     if char.get("companion"):
-        lines.append((f"Special (S): {char['companion']['special']}", T.PURPLE, 2))
+        said = msg("Special (S): {special}", special=char["companion"]["special"])
+        lines.append((S(said), T.PURPLE, 2))
     if char.get("curses"):
-        cursed = ", ".join(c["name"] for c in char["curses"])
-        lines.append((f"Curses: {cursed}", T.VERMILION, 2))
+        cursed = joined([c["name"] for c in char["curses"]])
+        lines.append((S(msg("Curses: {curses}", curses=cursed)), T.VERMILION, 2))
     return lines
 
 
-def _box_height(view: dict) -> int:
+def _box_height(view: dict, language: str = DEFAULT) -> int:
     """A prisoner's box: taller when someone's items, knapsack, flaw and curses need it, so
     no line is cut off or runs over the box below."""
     chars = view["chars"]
@@ -330,21 +402,67 @@ def _box_height(view: dict) -> int:
     need = 0
     for char in chars:
         rows = sum(
-            min(len(T.wrap(text, 18, 330)), most) for text, _, most in _char_lines(char, few)
+            min(len(T.wrap(text, 18, 330)), most)
+            for text, _, most in _char_lines(char, few, language)
         )
         need = max(need, 88 + rows * LINE + 24)
     return max(200 if few else 176, need)
 
 
-def _party(d: ImageDraw.ImageDraw, view: dict) -> None:
-    chars = view["chars"]
-    hp0 = view["hp_start"]
+TAGS = {
+    "you": msg("YOU"),
+    "resting": msg("RESTING"),
+    "block": msg("BLOCK"),
+    "cult": msg("WITH THE CULT"),
+    "marked": msg("MARKED"),
+    "cult_die": msg("CULT DIE"),
+    "spirit": msg("SPIRIT"),
+    "companion": msg("COMPANION"),
+    "drinks": msg("DRINKS"),
+    "casting": msg("CASTING"),
+}
+
+
+def _tags(view: dict, char: dict) -> list[Msg]:
+    """What is special about a character now, as short tags beside its name."""
     cb = view.get("combat") or {}
-    box_h = _box_height(view)
-    y = HEADER + 16
-    acting = set(view["to_act"])
     relics = view.get("relics") or {}
     ritual = relics.get("ritual") or {}
+    who = char["who"]
+    comp = char.get("companion")
+    tags = []
+    if view.get("turner") == who and who:
+        tags.append(TAGS["you"])
+    if cb.get("rester") == who and who:
+        tags.append(TAGS["resting"])
+    if who in cb.get("blocked", []):
+        tags.append(TAGS["block"])
+    if who in cb.get("turned", []):
+        tags.append(TAGS["cult"])
+    if char.get("marked"):
+        tags.append(TAGS["marked"])
+    if char.get("cult_die"):
+        tags.append(TAGS["cult_die"])
+    if comp:
+        tags.append(TAGS["spirit"] if comp["immune"] else TAGS["companion"])
+    if ritual.get("to") == who:
+        tags.append(TAGS["drinks"])
+    if who in ritual.get("gifts", {}):
+        tags.append(msg("GIVES {n}", n=ritual["gifts"][who]))
+    if (relics.get("casting") or {}).get("by") == who:
+        tags.append(TAGS["casting"])
+    return tags
+
+
+def _party(d: ImageDraw.ImageDraw, view: dict, language: str = DEFAULT) -> None:
+    def S(value) -> str:
+        return say(value, language)
+
+    chars = view["chars"]
+    hp0 = view["hp_start"]
+    box_h = _box_height(view, language)
+    y = HEADER + 16
+    acting = set(view["to_act"])
     for char in chars:
         x = PARTY_X
         comp = char.get("companion")
@@ -353,38 +471,22 @@ def _party(d: ImageDraw.ImageDraw, view: dict) -> None:
                             fill=T.HIGHLIGHT if hl else T.PANEL,
                             outline=T.PURPLE if comp else T.INK, width=5 if comp else 2)  # fmt: skip
         d.rounded_rectangle((x + 8, y + 12, x + 44, y + 40), 6, fill=T.PURPLE if comp else T.NIGHT)
-        badge = "ALLY" if comp else f"P{char['seat'] + 1}"
-        T.text(d, (x + 26, y + 26), badge, 12 if comp else 18, T.WHITE, "mm")
-        title = char["title"] or "(choosing)"
-        tags = []
-        if view.get("turner") == char["who"] and char["who"]:
-            tags.append("YOU")
-        if cb.get("rester") == char["who"] and char["who"]:
-            tags.append("RESTING")
-        if char["who"] in cb.get("blocked", []):
-            tags.append("BLOCK")
-        if char["who"] in cb.get("turned", []):
-            tags.append("WITH THE CULT")
-        if char.get("marked"):
-            tags.append("MARKED")
-        if char.get("cult_die"):
-            tags.append("CULT DIE")
         if comp:
-            tags.append("SPIRIT" if comp["immune"] else "COMPANION")
-        if ritual.get("to") == char["who"]:
-            tags.append("DRINKS")
-        if char["who"] in ritual.get("gifts", {}):
-            tags.append(f"GIVES {ritual['gifts'][char['who']]}")
-        if (relics.get("casting") or {}).get("by") == char["who"]:
-            tags.append("CASTING")
-        tagged = " / ".join(tags)
+            badge, size = _fitted(S(msg("ALLY")), 12, 34, smallest=8)
+        else:
+            badge, size = f"P{char['seat'] + 1}", 18
+        T.text(d, (x + 26, y + 26), badge, size, T.WHITE, "mm")
+        title = S(char["title"] or msg("(choosing)"))
+        tags = [S(tag) for tag in _tags(view, char)]
+        # The tags take at most half the line; the title and player's name take what the
+        # tags leave of it; a long name is cut, never the title (it says which prisoner).
+        line = WIDTH - 34 - (x + 54)
+        tagged = T.fit(" / ".join(tags), 20, line // 2) if tags else ""
         if tags:
             T.text(d, (WIDTH - 34, y + 26), tagged, 20, T.VERMILION, "rm")
-        # The title and player's name take what the tags leave of the line; a long name is
-        # cut, never the title (it says which prisoner this is).
-        room = WIDTH - 34 - (T.text_width(tagged, 20) + 14 if tags else 0) - (x + 54)
+        room = line - (T.text_width(tagged, 20) + 14 if tags else 0)
         head = f"{title} - "
-        name = T.fit(char["player"], 24, room - T.text_width(head, 24))
+        name = T.fit(S(char["player"]), 24, room - T.text_width(head, 24))
         T.text(d, (x + 54, y + 26), T.fit(head + name, 24, room), 24, T.INK, "lm")
         # Hit points: a bar and the number.
         bar = (x + 14, y + 50, x + (196 if comp else 250), y + 74)  # a companion: room for S
@@ -396,9 +498,10 @@ def _party(d: ImageDraw.ImageDraw, view: dict) -> None:
             d.rectangle(
                 (bar[0] + 2, bar[1] + 2, max(bar[0] + 2, fill - 2), bar[3] - 2), fill=colour
             )
-        T.text(d, (bar[2] + 12, y + 62), f"{char['hp']}/{top} HP", 22, T.INK, "lm")
-        # Die traits as shapes with counts.
         tx, step = (x + 318, 54) if comp else (x + 376, 58)
+        hp, size = _fitted(S(msg("{hp}/{top} HP", hp=char["hp"], top=top)), 22, tx - 20 - (bar[2] + 12), smallest=14)  # fmt: skip
+        T.text(d, (bar[2] + 12, y + 62), hp, size, T.INK, "lm")
+        # Die traits as shapes with counts.
         for t in ("m", "c", "w"):
             _symbol(d, tx, y + 62, 15, t)
             T.text(d, (tx + 20, y + 62), str(char["traits"].get(t, 0)), 22, T.INK, "lm")
@@ -408,17 +511,18 @@ def _party(d: ImageDraw.ImageDraw, view: dict) -> None:
             T.text(d, (tx + 20, y + 62), "1", 22, T.INK, "lm")
         # Items, the knapsack, the flaw, a companion's special and the curses; the last roll.
         iy = y + 88
-        for text, colour, most in _char_lines(char, len(chars) <= 2):
+        for text, colour, most in _char_lines(char, len(chars) <= 2, language):
             iy = T.paragraph(d, (x + 14, iy), text, 18, 330, colour, max_lines=most)
         if char.get("plague"):
-            _plague_tally(d, x + 376, y + 122, char)
+            _plague_tally(d, x + 376, y + 122, char, language)
         if char["roll"]:
-            T.text(d, (x + 370, y + 98), "Roll:", 18, T.INK, "lm")
+            roll, size = _fitted(S(msg("Roll:")), 18, 62, smallest=12)
+            T.text(d, (x + 414, y + 98), roll, size, T.INK, "rm")
             _face(d, x + 420, y + 98, 16, char["roll"])
         y += box_h
 
 
-def _plague_tally(d: ImageDraw.ImageDraw, x: int, y: int, char: dict) -> None:
+def _plague_tally(d: ImageDraw.ImageDraw, x: int, y: int, char: dict, language: str) -> None:
     """Plague as tally marks (groups of five), with the next threshold and its HP cost."""
     n = char["plague"]
     for i in range(min(n, 15)):
@@ -429,128 +533,46 @@ def _plague_tally(d: ImageDraw.ImageDraw, x: int, y: int, char: dict) -> None:
         else:
             d.line((gx - 4, y + 14, gx + 28, y + 4), fill=T.GREEN, width=3)
     nxt = char.get("next_threshold")
-    label = f"plague {n}" + (f", at {nxt[0]}: -{nxt[1]} HP" if nxt else "")
-    T.text(d, (x, y + 30), label, 16, T.DARK, "lm")
+    if nxt:
+        label = msg("plague {n}, at {at}: -{hp} HP", n=n, at=nxt[0], hp=nxt[1])
+    else:
+        label = msg("plague {n}", n=n)
+    said, size = _fitted(say(label, language), 16, WIDTH - 30 - x, smallest=11)
+    T.text(d, (x, y + 30), said, size, T.DARK, "lm")
 
 
-def draw(view: dict) -> Image.Image:
-    return T.caption_bar(board(view), caption(view))
+def draw(view: dict, language: str = DEFAULT) -> Image.Image:
+    return T.caption_bar(board(view, language), caption(view, language))
 
 
-def caption(view: dict) -> list[str]:
+def caption(view: dict, language: str = DEFAULT) -> list[str]:
     """What just happened (its end, if long), then what is asked now."""
-    lines = [_tail(view["last"], 300)] if view.get("last") else []
-    lines.append(view.get("prompt") or "")
+    lines = [_tail(say(view["last"], language), 300)] if view.get("last") else []
+    lines.append(say(view.get("prompt") or "", language))
     return [line for line in lines if line]
 
 
-def board(view: dict) -> Image.Image:
-    """The picture without its caption (a replay writes its own under each board)."""
+def board(view: dict, language: str = DEFAULT) -> Image.Image:
+    """The picture without its caption (a replay writes its own under each board). A card
+    whose words run longer than the board (a long language) makes it taller: drawn again."""
     chars = view["chars"]
-    height = max(700, HEADER + 40 + _box_height(view) * len(chars))
-    img, d = T.canvas(height, WIDTH)
-    d.rectangle((0, 0, WIDTH, HEADER), fill=T.NIGHT)
-    _progress(d, view)
-    _card(d, view, height)
-    _party(d, view)
+    height = max(700, HEADER + 40 + _box_height(view, language) * len(chars))
+    img, bottom = _board(view, language, height)
+    if bottom + 40 > height:
+        img, _ = _board(view, language, bottom + 40)
     return img
 
 
-def _tail(text: str, limit: int) -> str:
-    """The end of a long text, from its first whole sentence (else its first whole word, after
-    an ellipsis), never from the middle of a word."""
-    if len(text) <= limit:
-        return text
-    tail = text[-limit:]
-    sentence = re.search(r"[.!?] (?=[A-Z])", tail)
-    if sentence:
-        return tail[sentence.end() :]
-    return "… " + tail.split(" ", 1)[-1]
+def _board(view: dict, language: str, height: int) -> tuple[Image.Image, int]:
+    img, d = T.canvas(height, WIDTH)
+    d.rectangle((0, 0, WIDTH, HEADER), fill=T.NIGHT)
+    _progress(d, view, language)
+    bottom = _card(d, view, height, language=language)
+    _party(d, view, language)
+    return img, bottom
 
 
-def describe(view: dict) -> str:
-    """Alt text: the chapter, the enemy's row, the party and what is asked now."""
-    parts = [f"Dark Castle: {view['castle']}." if view.get("castle") else "Dark Castle."]
-    card = view.get("card")
-    left = view["chapters_left"]
-    parts.append(
-        f"{_chapters(view['chapters_turned'])} turned, {_chapters(left)} left before the boss."
-    )
-    if card:
-        parts.append(f"{card['title']}: {card['text']}")
-    if view.get("ending"):
-        parts.append(view["ending"])
-        if view.get("epilogue"):
-            parts.append("Epilogue: " + view["epilogue"])
-    elif view.get("asking"):
-        parts.append(f"Now: {view['asking']}.")
-    elif card and card.get("asks") and not view.get("options") and not view.get("combat"):
-        parts.append("This chapter asks: " + " ".join(card["asks"]))
-    cb = view.get("combat")
-    if cb and not view.get("ending"):  # the picture shows the ending where the enemy stood
-        row = ", ".join(_die_name(t) for t in cb["row"]) or "empty"
-        phase = f" Boss phase {cb['phase']} of {cb['phases']}." if cb.get("boss") else ""
-        parts.append(
-            f"Combat with {cb['name']}, round {cb['round']}, attack {cb['attack']}; "
-            f"row: {row}.{phase}"
-        )
-        parts += [f"Special: {s}" for s in cb["specials"]]
-        if cb.get("stone"):
-            parts.append(f"The Living Stone last showed: {STONE[cb['stone']]}.")
-    for opt in view.get("options", []):
-        locked = "" if opt["open"] else " (locked)"
-        parts.append(f"Option {opt['n']}: {opt['label']}{locked}: {opt.get('cost', '')}.")
-    for char in view["chars"]:
-        items = ", ".join(i["name"] for i in char["items"]) or "no items"
-        roll = ""
-        if char["roll"]:
-            roll = "; last roll " + " ".join(TRAIT.get(t, SPECIAL)[3] for t in char["roll"])
-        curses = ", ".join(c["name"] for c in char.get("curses", []))
-        curses = f"; cursed: {curses}" if curses else ""
-        cult = "; rolls the cult die" if char.get("cult_die") else ""
-        if char.get("plague"):
-            cult += f"; plague {char['plague']}"
-        if char.get("flaw"):
-            cult += f"; flaw {char['flaw']['name']}" + (" (used)" if char["flaw"]["used"] else "")
-        if char.get("stored"):
-            cult += "; in the knapsack: " + ", ".join(i["name"] for i in char["stored"])
-        comp = char.get("companion")
-        if comp:
-            faces = ", ".join(TRAIT.get(f, SPECIAL)[3] if len(f) == 1 else
-                              f"{TRAIT[f[0]][3]} double" for f in char.get("faces", []))  # fmt: skip
-            special = comp["special"].rstrip(".")
-            cult += f"; a companion, die: {faces}; {comp['trait']} Special: {special}"
-        top = char.get("hp_max") or view["hp_start"]
-        parts.append(
-            f"{char['title'] or 'An unchosen prisoner'} ({char['player']}): "
-            f"{char['hp']} of {top} HP, {items}{curses}{cult}{roll}."
-        )
-    relics = view.get("relics") or {}
-    ritual = relics.get("ritual")
-    if ritual:
-        gifts = ", ".join(f"{who.title()} {n} HP" for who, n in ritual["gifts"].items())
-        parts.append(
-            f"Blood ritual for the {ritual['to'].title()}: pledged {gifts or 'nothing yet'}."
-        )
-    cast = relics.get("casting") or {}
-    if cast.get("spells"):
-        spells = "; ".join(cast["spells"])
-        parts.append(f"The {cast['by'].title()} may cast instead of rolling: {spells}.")
-    if view.get("pool"):
-        parts.append("On the table: " + ", ".join(i["name"] for i in view["pool"]) + ".")
-    if view.get("prompt"):
-        parts.append(view["prompt"])
-    if view.get("flaws"):  # while choosing: which flaw comes with which prisoner
-        dealt = "; ".join(
-            f"{who.title()}: {f['name']} ({f['text'].rstrip('.')})"
-            for who, f in view["flaws"].items()
-        )
-        parts.append(f"Flaws dealt onto the prisoners: {dealt}.")
-    return " ".join(parts)
-
-
-# ----- the rules picture ---------------------------------------------------------------
-def illustration() -> tuple[dict, list, str]:
+def illustration(language: str = DEFAULT) -> tuple[dict, list, str]:
     """A fight under way (or a chapter, if the seeded game has none), with notes on the
     chapters, the card, the enemy's row, hit points, traits and items."""
     from render.rules import best_view
@@ -567,30 +589,46 @@ def illustration() -> tuple[dict, list, str]:
 
     view = best_view("dark_castle", 2, 11, ["Ann", "Bob"], shows)
     marks: dict = {}
-    height = max(700, HEADER + 40 + _box_height(view) * len(view["chars"]))
+    height = max(700, HEADER + 40 + _box_height(view, language) * len(view["chars"]))
     _, scratch = T.canvas(height, WIDTH)
-    _card(scratch, view, height, marks)  # only to learn where the card's parts fall
+    _card(scratch, view, height, marks, language)  # only to learn where the card's parts fall
     party_y = HEADER + 16
     notes = [
-        ((276, 40), "15 chapters, then the boss. Between "
-         "chapters anyone may decide who turns the next one (`turn cook`); \"YOU\" on a card "
-         "is whoever turned it."),
-        ((CARD_X + CARD_W - 30, HEADER + 40), "The card: its scene, and what it asks: a "
-         "choice, a trait test (roll your die: it must show the trait), HP or items, or "
-         "a fight."),
-    ]  # fmt: skip
+        (
+            (276, 40),
+            msg(
+                '15 chapters, then the boss. Between chapters anyone may decide who turns the next one (`turn cook`); "YOU" on a card is whoever turned it.'
+            ),
+        ),
+        (
+            (CARD_X + CARD_W - 30, HEADER + 40),
+            msg(
+                "The card: its scene, and what it asks: a choice, a trait test (roll your die: it must show the trait), HP or items, or a fight."
+            ),
+        ),
+    ]
     if "row" in marks:
         rx, ry = marks["row"]
-        notes.append(((rx - 12, ry - 30), "A fight: the enemy's row of dice. Each fighter's "
-                      "die is rolled; a matching symbol removes a die of the row (a double "
-                      "removes two and blocks). An empty row beats the enemy; otherwise it "
-                      "strikes every fighter for its ATK."))  # fmt: skip
+        notes.append(((rx - 12, ry - 30), msg("A fight: the enemy's row of dice. Each fighter's die is rolled; a matching symbol removes a die of the row (a double removes two and blocks). An empty row beats the enemy; otherwise it strikes every fighter for its ATK.")))  # fmt: skip
     notes += [
-        ((PARTY_X + 2, party_y + 62), "Hit points: the moment any prisoner reaches 0, "
-         "everyone loses. Escape together or not at all."),
-        ((PARTY_X + 190, 76), "M, C, W (the key at the top right): how many faces of a "
-         "prisoner's die show Might, Cunning and Wisdom; a face with two symbols is a double."),
-        ((PARTY_X - 6, party_y + 98), "Items: used on a roll or in a fight, at any moment "
-         "you choose (`use rabbitfoot`)."),
-    ]  # fmt: skip
-    return view, notes, "Dark Castle: how to read the board"
+        (
+            (PARTY_X + 2, party_y + 62),
+            msg(
+                "Hit points: the moment any prisoner reaches 0, everyone loses. Escape together or not at all."
+            ),
+        ),
+        (
+            (PARTY_X + 190, 76),
+            msg(
+                "M, C, W (the key at the top right): how many faces of a prisoner's die show Might, Cunning and Wisdom; a face with two symbols is a double."
+            ),
+        ),
+        (
+            (PARTY_X - 6, party_y + 98),
+            msg(
+                "Items: used on a roll or in a fight, at any moment you choose (`use rabbitfoot`)."
+            ),
+        ),
+    ]
+    said = [(at, say(note, language)) for at, note in notes]
+    return view, said, say(msg("Dark Castle: how to read the board"), language)

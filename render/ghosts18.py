@@ -7,6 +7,10 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from engines.ghosts18 import board as B
+from engines.ghosts18.words import COLOUR as COLOUR_WORD
+from engines.ghosts18.words import DIRECTION
+from engines.text import Msg, in_context, joined, msg
+from languages import DEFAULT, say
 from render import toolkit as T
 
 CELL = 136
@@ -26,8 +30,8 @@ def _cell_box(cell: str) -> tuple[int, int, int, int]:
     return x, y, x + CELL, y + CELL
 
 
-@lru_cache(maxsize=1)
-def _static_board() -> Image.Image:
+@lru_cache(maxsize=4)
+def _static_board(language: str = DEFAULT) -> Image.Image:
     """Carpets, mirrors and coordinates never change: draw them once."""
     img, draw = T.canvas(HEIGHT)
     x0, y0 = ORIGIN
@@ -44,7 +48,8 @@ def _static_board() -> Image.Image:
             for k in range(-CELL, CELL, 28):
                 tdraw.line((k, tile.height, k + tile.width, 0), fill=T.WHITE, width=3)
             img.paste(tile, inner[:2])
-            T.text(draw, (box[0] + 10, box[1] + 8), "mirror", 18, T.INK)
+            mirror = say(in_context("chamber", "mirror"), language)
+            T.label(draw, (box[0] + 10, box[1] + 8), mirror, 18, CELL - 20, T.INK)
         else:
             draw.rectangle(inner, fill=T.NIGHT)
     for i in range(5):
@@ -53,7 +58,7 @@ def _static_board() -> Image.Image:
     return img
 
 
-def portal_parts(colour: str, facing: str) -> tuple[str, tuple, tuple]:
+def portal_parts(colour: str, facing: str, language: str = DEFAULT) -> tuple[str, tuple, tuple]:
     """A portal's label ("wall" or its facing), the bar on its open side and the label's
     plate: on the chamber's edge away from the bar (the top when the portal faces down)."""
     box = _cell_box(B.PORTAL_CELL[colour])
@@ -63,13 +68,19 @@ def portal_parts(colour: str, facing: str) -> tuple[str, tuple, tuple]:
     bx, by = cx + dx * half, cy + dy * half
     vertical = (bx - 6, cy - half, bx + 6, cy + half)  # on the left or right side
     bar = vertical if dx else (cx - half, by - 6, cx + half, by + 6)
-    label = "wall" if B.faced_cell(colour, facing) is None else facing
-    side = T.text_width(label, 16) / 2 + 5
+    word = (
+        in_context("portal", "wall") if B.faced_cell(colour, facing) is None else DIRECTION[facing]
+    )
+    label = say(word, language)
+    side = min(T.text_width(label, 16), PLATE_MAX) / 2 + 5
     top = box[1] + 2 if facing == "down" else box[3] - 22
     return label, bar, (cx - side, top, cx + side, top + 20)
 
 
-def _portal(draw: ImageDraw.ImageDraw, colour: str, facing: str) -> None:
+PLATE_MAX = CELL - 30  # the widest a portal's label may be: inside its chamber
+
+
+def _portal(draw: ImageDraw.ImageDraw, colour: str, facing: str, language: str) -> None:
     box = _cell_box(B.PORTAL_CELL[colour])
     cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
     r = CELL * 0.34
@@ -78,47 +89,50 @@ def _portal(draw: ImageDraw.ImageDraw, colour: str, facing: str) -> None:
     dx, dy = B.DIRECTIONS[facing]
     # The open side: a bright bar on the side of the chamber it faces, and an arrow; the
     # label, white on a dark plate, on the chamber's edge away from the bar.
-    label, bar, plate = portal_parts(colour, facing)
+    label, bar, plate = portal_parts(colour, facing, language)
     draw.rectangle(bar, fill=COLOUR[colour])
     half = CELL / 2 - 8
     tip = (cx + dx * (half - 14), cy + dy * (half - 14))
     base = (cx + dx * (r + 4), cy + dy * (r + 4))
     draw.line((base, tip), fill=T.WHITE, width=5)
     draw.rounded_rectangle(plate, 5, fill=T.NIGHT)
-    T.text(draw, (cx, plate[1] + 10), label, 16, T.WHITE, "mm")
+    T.label(draw, (cx, plate[1] + 10), label, 16, PLATE_MAX, T.WHITE, "mm")
 
 
-def draw(view: dict) -> Image.Image:
-    return T.caption_bar(board(view), caption(view))
+def draw(view: dict, language: str = DEFAULT) -> Image.Image:
+    return T.caption_bar(board(view, language), caption(view, language))
 
 
-def board(view: dict) -> Image.Image:
+def board(view: dict, language: str = DEFAULT) -> Image.Image:
     """The picture without its caption (a replay writes its own under each board)."""
-    img = _static_board().copy()
+    img = _static_board(language).copy()
     d = T.drawer(img)
     names = view["names"]
     for colour, facing in view["portals"].items():
-        _portal(d, colour, facing)
+        _portal(d, colour, facing, language)
     for cell, (owner, colour) in view["board"].items():
         box = _cell_box(cell)
         centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2 + 6)
         T.token(d, centre, CELL * 0.3, SHAPES[owner], COLOUR[colour], LETTER[colour])
-    _header(d, view)
-    _side_panel(d, view, names)
+    _header(d, view, language)
+    _side_panel(d, view, names, language)
     return img
 
 
-def caption(view: dict) -> list[str]:
+def caption(view: dict, language: str = DEFAULT) -> list[str]:
     """What just happened, then whose turn; at the end the engine's "X wins with ..." says
     it all, without "Game over: X wins." after it."""
     winner = view["winner"]
     said = () if winner is None else (view["names"][winner], "wins")
-    return T.footer(view.get("last"), _status(view), winner is not None, *said)
+    return T.footer(view.get("last"), _status(view), winner is not None, *said, language=language)
 
 
-def _header(d: ImageDraw.ImageDraw, view: dict) -> None:
-    goal = "any 3 ghosts out" if view["variant"] == "short" else "one of each colour out"
-    T.text(d, (40, 24), f"18 Ghosts: {goal}", 34, T.INK)
+def _header(d: ImageDraw.ImageDraw, view: dict, language: str) -> None:
+    if view["variant"] == "short":
+        head = msg("18 Ghosts: any 3 ghosts out")
+    else:
+        head = msg("18 Ghosts: one of each colour out")
+    T.label(d, (40, 24), say(head, language), 34, PANEL_X - 60, T.INK, smallest=22)
 
 
 def row_spacing(n: int) -> tuple[float, float]:
@@ -128,24 +142,27 @@ def row_spacing(n: int) -> tuple[float, float]:
     return step, min(15.0, step / 2 - 4)
 
 
-def _status(view: dict) -> str:
+def _status(view: dict) -> Msg:
     names = view["names"]
     if view["winner"] is not None:
-        return f"Game over: {names[view['winner']]} wins."
+        return msg("Game over: {name} wins.", name=names[view["winner"]])
     who = names[view["to_act"][0]]
     if view["phase"] == "place":
-        return f"Set-up: {who} places a ghost."
+        return msg("Set-up: {name} places a ghost.", name=who)
     if view["release"]:
         owner, colour = view["release"]
-        return f"{who} places {names[owner]}'s released {colour} ghost."
-    return f"{who} to play."
+        return msg("{name} places {owner}'s released {colour} ghost.", name=who, owner=names[owner], colour=COLOUR_WORD[colour])  # fmt: skip
+    return msg("{name} to play.", name=who)
 
 
 PANEL_X, PANEL_Y, SEAT_H = 790, 100, 230  # the players' panels, one under the other
 ROW_Y = (52, 96, 140)  # the rows "out", "dungeon" and "to place", down from a panel's top
 
 
-def _side_panel(d: ImageDraw.ImageDraw, view: dict, names: list[str]) -> None:
+ROW_TITLE = 86  # the room for a row's title, left of its first token
+
+
+def _side_panel(d: ImageDraw.ImageDraw, view: dict, names: list[str], language: str) -> None:
     x = PANEL_X
     y = PANEL_Y
     for seat in (0, 1):
@@ -157,17 +174,21 @@ def _side_panel(d: ImageDraw.ImageDraw, view: dict, names: list[str]) -> None:
             width=4 if won else 2,
         )  # fmt: skip
         T.token(d, (x + 16, y + 20), 16, SHAPES[seat], T.WHITE)
-        tail = "  WINS" if won else "  < to act" if acting else ""
-        room = PANEL_RIGHT - 12 - (x + 42) - T.text_width(tail, 24)
-        label = T.fit(f"{'AB'[seat]}: {names[seat]}", 24, room) + tail
-        T.text(d, (x + 42, y + 20), label, 24, T.INK, "lm")
-        rows = (("out", view["escaped"][seat]), ("dungeon", view["dungeon"][seat]),
-                ("to place", view["unplaced"][seat]))  # fmt: skip
+        tail = msg("WINS") if won else msg("< to act") if acting else None
+        tail = "  " + say(tail, language) if tail else ""
+        room = PANEL_RIGHT - 12 - (x + 42)
+        size = T.shrunk(f"{'AB'[seat]}: {names[seat][:8]}{tail}", 24, room, 18)
+        label = T.fit(f"{'AB'[seat]}: {names[seat]}", size, room - T.text_width(tail, size)) + tail
+        T.text(d, (x + 42, y + 20), label, size, T.INK, "lm")
+        rows = ((msg("out"), view["escaped"][seat]), (msg("dungeon"), view["dungeon"][seat]),
+                (msg("to place"), view["unplaced"][seat]))  # fmt: skip
         yy = y + 52
         for title, counts in rows:
             if title == "to place" and view["phase"] != "place":
                 continue
-            T.text(d, (x + 4, yy + 18), title, 20, T.INK, "lm")
+            T.label(
+                d, (x + 4, yy + 18), say(title, language), 20, ROW_TITLE, T.INK, "lm", smallest=11
+            )
             # Up to 9 tokens (all to place): spaced to fit the panel, never past its edge,
             # with a gap between them that stays visible in an 800-pixel replay.
             n = sum(counts.values())
@@ -180,19 +201,25 @@ def _side_panel(d: ImageDraw.ImageDraw, view: dict, names: list[str]) -> None:
             yy += 44
         y += SEAT_H
     y = T.legend(d, x, y, [
-        ("circle", "", T.WHITE, f"round: {names[0]} (A)"),
-        ("square", "", T.WHITE, f"square: {names[1]} (B)"),
-        ("circle", "R", T.VERMILION, "red beats blue"),
-        ("circle", "B", T.BLUE, "blue beats yellow"),
-        ("circle", "Y", T.YELLOW, "yellow beats red"),
+        ("circle", "", T.WHITE, say(msg("round: {name} (A)", name=names[0]), language)),
+        ("square", "", T.WHITE, say(msg("square: {name} (B)", name=names[1]), language)),
+        ("circle", "R", T.VERMILION, say(msg("red beats blue"), language)),
+        ("circle", "B", T.BLUE, say(msg("blue beats yellow"), language)),
+        ("circle", "Y", T.YELLOW, say(msg("yellow beats red"), language)),
     ], width=WIDTH - 20 - x)  # fmt: skip
     T.paragraph(
         d,
         (x, y + 6),
-        "A portal's bar shows its open side; a ghost of its colour "
-        "in the chamber it faces escapes.",
+        say(
+            msg(
+                "A portal's bar shows its open side; a ghost of its colour in the chamber it faces escapes."
+            ),
+            language,
+        ),
         18,
         380,
+        max_lines=(HEIGHT - 8 - y - 6) // int(18 * 1.3),
+        smallest=13,
     )
 
 
@@ -231,31 +258,47 @@ def _dungeon_box(view: dict, seat: int, colour: str) -> tuple[int, int, int, int
     return int(x - r - 4), int(y - r - 4), int(last + r + 4), int(y + r + 4)
 
 
-def describe(view: dict) -> str:
+def describe(view: dict, language: str = DEFAULT) -> str:
     """Alt text: the whole position in words, for players who cannot see the picture."""
     names = view["names"]
-    parts = [f"18 Ghosts, {view['variant']} game. {_status(view)}"]
+    none = in_context("ghosts", "none")
+    if view["variant"] == "short":
+        head = msg("18 Ghosts, short game. {status}", status=_status(view))
+    else:
+        head = msg("18 Ghosts, standard game. {status}", status=_status(view))
+    parts = [head]
+
+    def counted(counts: dict) -> object:
+        said = [
+            msg("{count} {colour}", count=n, colour=COLOUR_WORD[c]) for c, n in counts.items() if n
+        ]
+        return joined(said) if said else none
+
     for seat in (0, 1):
-        ghosts = [f"{c} {cell}" for cell, (o, c) in view["board"].items() if o == seat]
-        out = ", ".join(f"{n} {c}" for c, n in view["escaped"][seat].items() if n) or "none"
-        jail = ", ".join(f"{n} {c}" for c, n in view["dungeon"][seat].items() if n) or "none"
-        parts.append(
-            f"{names[seat]} ({'round' if seat == 0 else 'square'}): on the board "
-            f"{', '.join(ghosts) or 'none'}; escaped {out}; in the dungeon {jail}."
-        )
-    portals = "; ".join(
-        f"{c} portal at {B.PORTAL_CELL[c]} faces {f}"
-        + ("" if B.faced_cell(c, f) else " (the wall)")
-        for c, f in view["portals"].items()
-    )
-    parts.append(f"Portals: {portals}.")
+        ghosts = [msg("{colour} {cell}", colour=COLOUR_WORD[c], cell=cell) for cell, (o, c) in view["board"].items() if o == seat]  # fmt: skip
+        said = dict(
+            name=names[seat], ghosts=joined(ghosts) if ghosts else none,
+            out=counted(view["escaped"][seat]), jail=counted(view["dungeon"][seat]),
+        )  # fmt: skip
+        if seat == 0:
+            parts.append(msg("{name} (round): on the board {ghosts}; escaped {out}; in the dungeon {jail}.", **said))  # fmt: skip
+        else:
+            parts.append(msg("{name} (square): on the board {ghosts}; escaped {out}; in the dungeon {jail}.", **said))  # fmt: skip
+    portals = []
+    for c, f in view["portals"].items():
+        said = dict(colour=COLOUR_WORD[c], cell=B.PORTAL_CELL[c], facing=DIRECTION[f])
+        if B.faced_cell(c, f):
+            portals.append(msg("{colour} portal at {cell} faces {facing}", **said))
+        else:
+            portals.append(msg("{colour} portal at {cell} faces {facing} (the wall)", **said))
+    parts.append(msg("Portals: {portals}.", portals=joined(portals, "; ")))
     if view.get("last"):
-        parts.append(f"Last: {view['last']}")
-    return " ".join(parts)
+        parts.append(msg("Last: {last}", last=view["last"]))
+    return " ".join(say(part, language) for part in parts)
 
 
 # ----- the rules picture ---------------------------------------------------------------
-def illustration() -> tuple[dict, list, str]:
+def illustration() -> tuple[dict, list, Msg]:
     """A game under way, with notes on the portals, the ghosts, mirrors, fights, the
     dungeon and the goal (render/rules.py draws them)."""
     from render.rules import best_view
@@ -275,19 +318,19 @@ def illustration() -> tuple[dict, list, str]:
 
     left = PANEL_X - 18  # marks left of the side panel, clear of its words
     notes = [
-        (corner(B.PORTAL_CELL["yellow"]), "A portal: its bar is the open side. A ghost of the "
+        (corner(B.PORTAL_CELL["yellow"]), msg("A portal: its bar is the open side. A ghost of the "
          "portal's colour standing in the chamber the bar faces escapes at once and is out "
-         "for good. Facing the castle wall, nobody can escape there."),
-        (corner(ghost), "A ghost: round ones are Ann's (A), square ones Bob's (B); the letter "
+         "for good. Facing the castle wall, nobody can escape there.")),
+        (corner(ghost), msg("A ghost: round ones are Ann's (A), square ones Bob's (B); the letter "
          "is its colour. A turn: step one chamber up, down, left or right, whatever the "
-         "carpet (at set-up each ghost goes on a carpet of its own colour)."),
-        (corner("b2"), "Mirror chambers: a ghost on one may jump to any other empty mirror."),
-        ((left, legend_y + 82), "Stepping onto a ghost of another colour is a fight: red "
+         "carpet (at set-up each ghost goes on a carpet of its own colour).")),
+        (corner("b2"), msg("Mirror chambers: a ghost on one may jump to any other empty mirror.")),
+        ((left, legend_y + 82), msg("Stepping onto a ghost of another colour is a fight: red "
          "beats blue, blue beats yellow, yellow beats red. The loser goes to its owner's "
-         "dungeon, and the portal of its colour turns a quarter clockwise."),
-        ((left, PANEL_Y + ROW_Y[1] + 18), "The dungeon: beaten ghosts. Instead of moving "
-         "you may release one; your opponent puts it back on a carpet of its colour."),
-        ((left, PANEL_Y + ROW_Y[0] + 18), "Out: escaped ghosts. The first with a red, a "
-         "blue and a yellow ghost out wins (variant=short: any three)."),
+         "dungeon, and the portal of its colour turns a quarter clockwise.")),
+        ((left, PANEL_Y + ROW_Y[1] + 18), msg("The dungeon: beaten ghosts. Instead of moving "
+         "you may release one; your opponent puts it back on a carpet of its colour.")),
+        ((left, PANEL_Y + ROW_Y[0] + 18), msg("Out: escaped ghosts. The first with a red, a "
+         "blue and a yellow ghost out wins (variant=short: any three).")),
     ]  # fmt: skip
-    return view, notes, "18 Ghosts: how to read the board"
+    return view, notes, msg("18 Ghosts: how to read the board")

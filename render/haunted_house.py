@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from PIL import Image, ImageDraw
 
+from engines.text import Msg, in_context, joined, msg, plural
+from languages import DEFAULT, say
 from render import toolkit as T
 
 WIDTH = 1200
@@ -21,22 +23,21 @@ GHOST = T.WHITE
 CAT = T.ORANGE
 CARD = (252, 250, 244)
 
-FLOOR_NAMES = {1: "first", 2: "second", 3: "third"}
-SPECIAL_NAMES = {
-    "wild": "Room wild",
-    "ghost": "Ghost",
-    "cat": "Cat",
-    "hole": "Time space hole",
-    "bulb": "Light bulb",
-    "food": "Cat food",
-    "elevator": "Elevator",
-    "lightning": "Lightning",
+SPECIAL_NAMES = {  # a card's title on the card
+    "wild": in_context("card title", "Room wild"),
+    "ghost": in_context("card title", "Ghost"),
+    "cat": in_context("card title", "Cat"),
+    "hole": in_context("card title", "Time space hole"),
+    "bulb": in_context("card title", "Light bulb"),
+    "food": in_context("card title", "Cat food"),
+    "elevator": in_context("card title", "Elevator"),
+    "lightning": in_context("card title", "Lightning"),
 }
 
 
-def card_title(kind: str) -> str:
+def card_title(kind: str) -> Msg | str:
     if kind.startswith("room") and len(kind) == 7:
-        return f"Room, floor {kind[4]}"
+        return msg("Room, floor {floor}", floor=kind[4])
     return SPECIAL_NAMES.get(kind, kind)
 
 
@@ -46,39 +47,47 @@ def _column(view: dict) -> tuple[int, int]:
     return width, 20 + (WIDTH - 40 - width * n) // 2
 
 
-def draw(view: dict) -> Image.Image:
-    return T.caption_bar(board(view), caption(view))
+def draw(view: dict, language: str = DEFAULT) -> Image.Image:
+    return T.caption_bar(board(view, language), caption(view, language))
 
 
-def caption(view: dict) -> list[str]:
+def caption(view: dict, language: str = DEFAULT) -> list[str]:
     """What just happened (the state is written above the houses), or the state."""
-    return [view["last"]] if view.get("last") else [_status(view)]
+    return [say(view["last"] if view.get("last") else _status(view), language)]
 
 
-def board(view: dict) -> Image.Image:
+TITLE_ROOM = 560  # the title's width, left of the counts
+
+
+def board(view: dict, language: str = DEFAULT) -> Image.Image:
     """The picture without its caption (a replay writes its own under each board)."""
     hand = view.get("hand")
     height = TOP + HOUSE_H + 70 + (HAND_H if hand is not None else 0)
     img, d = T.canvas(height, WIDTH)
-    T.text(d, (30, 22), "Haunted House", 36, T.INK)
-    T.text(d, (WIDTH - 30, 30), _counts(view), 24, T.INK, "ra")
+    T.label(d, (30, 22), say(msg("Haunted House"), language), 36, TITLE_ROOM, T.INK, smallest=24)
+    counts = say(_counts(view), language)
+    T.label(d, (WIDTH - 30, 30), counts, 24, WIDTH - 60 - TITLE_ROOM - 20, T.INK, "ra", smallest=16)
     # one line under the title: names shortened in it, the whole line fitted as well
-    T.text(d, (30, 66), T.fit(_status(view, short=True), 22, WIDTH - 60), 22, T.DARK)
+    T.label(
+        d, (30, 66), say(_status(view, short=True), language), 22, WIDTH - 60, T.DARK, smallest=16
+    )
     width, x0 = _column(view)
     for seat in range(len(view["names"])):
-        _house(d, view, seat, x0 + seat * width, TOP, width - 16)
+        _house(d, view, seat, x0 + seat * width, TOP, width - 16, language)
     y = TOP + HOUSE_H + 10
-    _legend(d, 30, y)
+    _legend(d, 30, y, language)
     if hand is not None:
-        _hand(d, view, hand, TOP + HOUSE_H + 70)
+        _hand(d, view, hand, TOP + HOUSE_H + 70, language)
     return img
 
 
-def _counts(view: dict) -> str:
-    return f"deck {view['deck']}  |  discard {view['discard']}"
+def _counts(view: dict) -> Msg:
+    return msg("deck {deck}  |  discard {discard}", deck=view["deck"], discard=view["discard"])
 
 
-def _house(d: ImageDraw.ImageDraw, view: dict, seat: int, x: int, y: int, w: int) -> None:
+def _house(
+    d: ImageDraw.ImageDraw, view: dict, seat: int, x: int, y: int, w: int, language: str
+) -> None:
     names = view["names"]
     acting = seat in view["to_act"] or (
         view["phase"] in ("rooms", "light", "discard") and seat == view["turn"]
@@ -94,40 +103,59 @@ def _house(d: ImageDraw.ImageDraw, view: dict, seat: int, x: int, y: int, w: int
     window = view.get("window") or {}
     for f in (3, 2, 1):
         fy = y + ROOF + (3 - f) * FLOOR_H
-        _floor(d, floors[f - 1], f, x, fy, w)
+        _floor(d, floors[f - 1], f, x, fy, w, language)
         if (
             window.get("kind") == "defend"
             and window.get("target") == seat
             and window.get("floor") == f
         ):
-            _incoming(d, x, fy, w, floors[f - 1]["ghosts"])
+            _incoming(d, x, fy, w, floors[f - 1]["ghosts"], language)
     yy = y + ROOF + 3 * FLOOR_H + 8
     held = view["hand_sizes"][seat]
-    label = f"{held} card{'s' if held != 1 else ''} held"
+    label = plural("{count} card held", "{count} cards held", held)
     if view.get("winner") == seat:
-        label = "ESCAPED - wins!"
+        label = msg("ESCAPED - wins!")
     elif view.get("escaper") == seat:  # also while a ghost against the escape is answered
-        label += "  ESCAPING!"
+        label = msg("{held}  ESCAPING!", held=label)
     elif seat == view["turn"] and view["phase"] not in ("over",):
-        label += "  < turn"
-    T.text(d, (x + w / 2, yy + 16), label, 20, T.INK, "mm")
+        label = msg("{held}  < turn", held=label)
+    T.label(d, (x + w / 2, yy + 16), say(label, language), 20, w, T.INK, "mm", smallest=12)
 
 
-def _floor(d: ImageDraw.ImageDraw, floor: dict, f: int, x: int, y: int, w: int) -> None:
+def _floor(
+    d: ImageDraw.ImageDraw, floor: dict, f: int, x: int, y: int, w: int, language: str
+) -> None:
     lit = floor["lit"]
     d.rectangle((x, y, x + w, y + FLOOR_H), fill=LIT if lit else T.NIGHT, outline=T.INK, width=3)
     ink = T.INK if lit else T.WHITE
-    T.text(d, (x + 8, y + 6), f"F{f}", 20, ink)
-    T.text(d, (x + w - 8, y + 6), "LIT" if lit else "dark", 18, ink, "ra")
+    short = say(in_context("floor, short", "F{floor}", floor=f), language)
+    T.label(d, (x + 8, y + 6), short, 20, 40, ink, smallest=12)
+    state = say(msg("LIT") if lit else msg("dark"), language)
+    T.label(d, (x + w - 8, y + 6), state, 18, 64, ink, "ra", smallest=11)
     for i, box in enumerate(slot_boxes(x, y, w)):
+        middle = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
+        room = box[2] - box[0] - 8
         if i < len(floor["rooms"]):
             kind = floor["rooms"][i]
             d.rounded_rectangle(box, 8, fill=CARD, outline=T.INK, width=2)
-            label = "wild" if kind == "wild" else f"room {kind[4]}"
-            T.text(d, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), label, 20, T.INK, "mm")
+            label = (
+                in_context("room card", "wild")
+                if kind == "wild"
+                else msg("room {floor}", floor=kind[4])
+            )
+            T.label(d, middle, say(label, language), 20, room, T.INK, "mm", smallest=11)
         else:
             d.rounded_rectangle(box, 8, outline=T.GREY, width=2)
-            T.text(d, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), "empty", 16, T.GREY, "mm")
+            T.label(
+                d,
+                middle,
+                say(in_context("room slot", "empty"), language),
+                16,
+                room,
+                T.GREY,
+                "mm",
+                smallest=10,
+            )
     tx = x + w - 27
     for k in range(floor["ghosts"]):
         ghost_icon(d, (tx, y + 54 + k * 40), 18)
@@ -151,17 +179,19 @@ def incoming_ring(x: int, y: int, w: int, ghosts: int) -> tuple[float, float, fl
     return cx - 21, cy - 21, cx + 21, cy + 21
 
 
-def _incoming(d: ImageDraw.ImageDraw, x: int, y: int, w: int, ghosts: int) -> None:
+def _incoming(d: ImageDraw.ImageDraw, x: int, y: int, w: int, ghosts: int, language: str) -> None:
     """The ghost in flight, ringed until a cat answers, named on the floor's top line."""
     ring = incoming_ring(x, y, w, ghosts)
     cx, cy = (ring[0] + ring[2]) / 2, (ring[1] + ring[3]) / 2
     d.ellipse(ring, fill=T.HIGHLIGHT, outline=T.INK, width=3)
     ghost_icon(d, (cx, cy - 2), 15)
-    label = "ghost coming"
-    right = x + w - 56  # left of the column; "LIT" or "dark" stays at the floor's right
-    width = T.text_width(label, 16) + 12
+    label = say(msg("ghost coming"), language)
+    right = x + w - 72  # left of the column; "LIT" or "dark" stays at the floor's right
+    most = right - (x + 40)  # right of the floor's number
+    size = T.shrunk(label, 16, most - 12, 10)
+    width = min(most, T.text_width(label, size) + 12)
     d.rounded_rectangle((right - width, y + 5, right, y + 27), 6, fill=T.HIGHLIGHT, outline=T.INK)
-    T.text(d, (right - width / 2, y + 16), label, 16, T.INK, "mm")
+    T.text(d, (right - width / 2, y + 16), T.fit(label, size, width - 8), size, T.INK, "mm")
 
 
 def ghost_icon(d: ImageDraw.ImageDraw, centre: tuple[float, float], r: float) -> None:
@@ -191,30 +221,40 @@ def cat_icon(d: ImageDraw.ImageDraw, centre: tuple[float, float], r: float) -> N
     T.text(d, (cx, cy + 2), "C", int(r * 1.1), T.INK, "mm")
 
 
-def _legend(d: ImageDraw.ImageDraw, x: int, y: int) -> int:
-    for icon, text in ((ghost_icon, "ghost"), (cat_icon, "cat")):
+def _legend(d: ImageDraw.ImageDraw, x: int, y: int, language: str) -> int:
+    for icon, word in ((ghost_icon, in_context("legend", "ghost")), (cat_icon, in_context("legend", "cat"))):  # fmt: skip
+        text = say(word, language)
         icon(d, (x + 16, y + 18), 17)
         T.text(d, (x + 42, y + 18), text, 20, T.INK, "lm")
         x += 42 + int(T.text_width(text, 20)) + 30
+    lit = say(msg("lit floor"), language)
     d.rectangle((x, y + 6, x + 30, y + 30), fill=LIT, outline=T.INK, width=2)
-    T.text(d, (x + 40, y + 18), "lit floor", 20, T.INK, "lm")
-    x += 40 + int(T.text_width("lit floor", 20)) + 30
+    T.text(d, (x + 40, y + 18), lit, 20, T.INK, "lm")
+    x += 40 + int(T.text_width(lit, 20)) + 30
     d.rectangle((x, y + 6, x + 30, y + 30), fill=T.NIGHT, outline=T.INK, width=2)
-    T.text(d, (x + 40, y + 18), "dark floor", 20, T.INK, "lm")
+    T.label(
+        d,
+        (x + 40, y + 18),
+        say(msg("dark floor"), language),
+        20,
+        WIDTH - 30 - (x + 40),
+        T.INK,
+        "lm",
+    )
     return y + 40
 
 
-def _hand(d: ImageDraw.ImageDraw, view: dict, hand: list[dict], y: int) -> None:
+def _hand(d: ImageDraw.ImageDraw, view: dict, hand: list[dict], y: int, language: str) -> None:
     seat = view["viewer"]
     d.rounded_rectangle(
         (20, y, WIDTH - 20, y + HAND_H - 20), 14, fill=T.PANEL, outline=T.INK, width=2
     )
-    total = f"{sum(c['bulbs'] for c in hand)} bulbs in hand"
+    total = say(plural("{count} bulb in hand", "{count} bulbs in hand", sum(c["bulbs"] for c in hand)), language)  # fmt: skip
     room = WIDTH - 40 - T.text_width(total, 22) - 30 - 40
-    title = "Your hand, " + T.fit(
-        view["names"][seat], 24, room - T.text_width("Your hand,  (private)", 24)
-    )
-    T.text(d, (40, y + 14), title + " (private)", 24, T.INK)
+    frame = say(msg("Your hand, {name} (private)", name="\0"), language)
+    size = T.shrunk(frame.replace("\0", view["names"][seat][:12]), 24, room, 16)
+    name = T.fit(view["names"][seat], size, room - T.text_width(frame.replace("\0", ""), size))
+    T.text(d, (40, y + 14), frame.replace("\0", name), size, T.INK)
     step = view.get("step") or {}
     chosen = list(step.get("chosen", []))
     marked = []
@@ -225,7 +265,7 @@ def _hand(d: ImageDraw.ImageDraw, view: dict, hand: list[dict], y: int) -> None:
         else:
             marked.append(False)
     if not hand:
-        T.text(d, (40, y + 100), "(no cards)", 24, T.DARK)
+        T.text(d, (40, y + 100), say(msg("(no cards)"), language), 24, T.DARK)
     cw, gap = 240, 24
     for i, card in enumerate(hand):
         cx = 40 + i * (cw + gap)
@@ -238,16 +278,21 @@ def _hand(d: ImageDraw.ImageDraw, view: dict, hand: list[dict], y: int) -> None:
             width=6 if marked[i] else 2,
         )
         kind = card["card"]
-        T.text(d, (cx + 14, box[1] + 12), card_title(kind), 22, T.INK)
+        chosen_w = T.text_width(say(msg("chosen"), language), 18) + 16 if marked[i] else 0
+        T.label(d, (cx + 14, box[1] + 12), say(card_title(kind), language), 22, cw - 28 - chosen_w, T.INK, smallest=14)  # fmt: skip
         n = card["bulbs"]
-        T.text(d, (cx + 14, box[3] - 30), _bulbs(n), 22, T.INK)
+        T.label(
+            d, (cx + 14, box[3] - 30), say(_bulbs(n), language), 22, 130 - 18, T.INK, smallest=14
+        )
         for b in range(n):
             bx = cx + 130 + b * 34
             d.ellipse(
                 (bx, box[3] - 44, bx + 26, box[3] - 18), fill=T.YELLOW, outline=T.INK, width=2
             )
         if marked[i]:
-            T.text(d, (box[2] - 12, box[1] + 12), "chosen", 18, T.VERMILION, "ra")
+            T.text(
+                d, (box[2] - 12, box[1] + 12), say(msg("chosen"), language), 18, T.VERMILION, "ra"
+            )
     T.text(d, (WIDTH - 40, y + 14), total, 22, T.INK, "ra")
 
 
@@ -273,80 +318,85 @@ def regions(view: dict, actions: list[str]) -> dict[str, tuple[int, int, int, in
     return out
 
 
-def _bulbs(n: int) -> str:
-    return f"{n} bulb{'s' if n != 1 else ''}"
+def _bulbs(n: int) -> Msg:
+    return plural("{count} bulb", "{count} bulbs", n)
 
 
-def _status(view: dict, short: bool = False) -> str:
+def _status(view: dict, short: bool = False) -> Msg:
     """The state of play in a sentence; `short`: names cut to fit one line of the picture."""
     names = [T.fit(n, 22, 300) for n in view["names"]] if short else view["names"]
     if view.get("winner") is not None:
-        return f"Game over: {names[view['winner']]} escapes and wins."
+        return msg("Game over: {name} escapes and wins.", name=names[view["winner"]])
     window = view.get("window")
     if window:
         asked = ", ".join(names[s] for s in window["to_act"])
         if window["kind"] == "defend":
-            target = names[window["target"]]
-            during = " to stop the escape" if view.get("escaper") is not None else ""
-            return (
-                f"A ghost is coming to {target}'s floor {window['floor']}{during}: "
-                f"{asked} may answer with a cat or pass."
-            )
-        return f"{names[window['escaper']]} is escaping! {asked} may play a ghost or pass."
+            said = dict(name=names[window["target"]], floor=window["floor"], asked=asked)
+            if view.get("escaper") is not None:
+                return msg("A ghost is coming to {name}'s floor {floor} to stop the escape: {asked} may answer with a cat or pass.", **said)  # fmt: skip
+            return msg("A ghost is coming to {name}'s floor {floor}: {asked} may answer with a cat or pass.", **said)  # fmt: skip
+        return msg("{name} is escaping! {asked} may play a ghost or pass.", name=names[window["escaper"]], asked=asked)  # fmt: skip
     if view["phase"] == "draw":
-        return "Cards are being drawn."
+        return msg("Cards are being drawn.")
     who = names[view["turn"]]
     step = view.get("step")
     if step:
         if step["act"] == "rooms":
-            return f"{who} is exploring rooms (more rooms or done)."
+            return msg("{name} is exploring rooms (more rooms or done).", name=who)
         if step["act"] == "light":
-            return (
-                f"{who} is choosing cards to light floor {step['floor']} ({step['count']} chosen)."
-            )
-        return f"{who} is choosing cards to discard ({step['count']} chosen)."
-    return f"{who} to play."
+            return msg("{name} is choosing cards to light floor {floor} ({count} chosen).", name=who, floor=step["floor"], count=step["count"])  # fmt: skip
+        return msg("{name} is choosing cards to discard ({count} chosen).", name=who, count=step["count"])  # fmt: skip
+    return msg("{name} to play.", name=who)
 
 
-def describe(view: dict) -> str:
+def _floor_told(f: int, floor: dict) -> Msg:
+    rooms = len(floor["rooms"])
+    if floor["lit"]:
+        bit = msg("floor {floor} lit, {rooms} of 2 rooms", floor=f, rooms=rooms)
+    else:
+        bit = msg("floor {floor} dark, {rooms} of 2 rooms", floor=f, rooms=rooms)
+    if "wild" in floor["rooms"]:
+        if floor["rooms"].count("wild") == 1:
+            bit = msg("{floor} (one a wild card)", floor=bit)
+        else:
+            bit = msg("{floor} (wild cards)", floor=bit)
+    if floor["ghosts"]:
+        bit = plural(
+            "{floor}, {count} ghost", "{floor}, {count} ghosts", floor["ghosts"], floor=bit
+        )
+    if floor["cats"]:
+        bit = msg("{floor}, a cat", floor=bit)
+    return bit
+
+
+def describe(view: dict, language: str = DEFAULT) -> str:
     """Alt text: the table in words; a hand only in that player's own view."""
     names = view["names"]
-    parts = [f"Haunted House. {_status(view)}"]
+    parts: list = [msg("Haunted House. {status}", status=_status(view))]
     for seat, floors in enumerate(view["houses"]):
-        bits = []
-        for f, floor in enumerate(floors, start=1):
-            rooms = len(floor["rooms"])
-            bit = f"floor {f} {'lit' if floor['lit'] else 'dark'}, {rooms} of 2 rooms"
-            if "wild" in floor["rooms"]:
-                bit += (
-                    " (one a wild card)" if floor["rooms"].count("wild") == 1 else " (wild cards)"
-                )
-            if floor["ghosts"]:
-                bit += f", {floor['ghosts']} ghost{'s' if floor['ghosts'] > 1 else ''}"
-            if floor["cats"]:
-                bit += ", a cat"
-            bits.append(bit)
+        bits = [_floor_told(f, floor) for f, floor in enumerate(floors, start=1)]
         held = view["hand_sizes"][seat]
         parts.append(
-            f"{names[seat]} (p{seat + 1}) holds {held} card{'s' if held != 1 else ''}: "
-            + "; ".join(bits)
-            + "."
-        )
-    parts.append(f"Deck {view['deck']} cards, discard pile {view['discard']}.")
+            plural(
+                "{name} (p{seat}) holds {count} card: {floors}.",
+                "{name} (p{seat}) holds {count} cards: {floors}.",
+                held, name=names[seat], seat=seat + 1, floors=joined(bits, "; "),
+            )
+        )  # fmt: skip
+    parts.append(msg("Deck {deck} cards, discard pile {discard}.", deck=view["deck"], discard=view["discard"]))  # fmt: skip
     hand = view.get("hand")
     viewer = view.get("viewer")
     if hand is not None and viewer is not None:
-        cards = (
-            ", ".join(f"{card_title(c['card'])} ({_bulbs(c['bulbs'])})" for c in hand) or "no cards"
-        )
-        parts.append(f"Your hand ({names[viewer]}): {cards}.")
+        told = [msg("{card} ({bulbs})", card=card_title(c["card"]), bulbs=_bulbs(c["bulbs"])) for c in hand]  # fmt: skip
+        cards = joined(told) if told else msg("no cards")
+        parts.append(msg("Your hand ({name}): {cards}.", name=names[viewer], cards=cards))
     if view.get("last"):
-        parts.append(f"Last: {view['last']}")
-    return " ".join(parts)
+        parts.append(msg("Last: {last}", last=view["last"]))
+    return " ".join(say(part, language) for part in parts)
 
 
 # ----- the rules picture ---------------------------------------------------------------
-def illustration() -> tuple[dict, list, str]:
+def illustration() -> tuple[dict, list, Msg]:
     """Two houses under way, a lit floor, a ghost and a cat where the seeded game has them,
     with notes on each (render/rules.py draws them)."""
     from render.rules import best_view
@@ -376,11 +426,11 @@ def illustration() -> tuple[dict, list, str]:
 
     notes = []
     fx, fy = floor_top(0, 1)
-    notes.append(((fx + 70, fy + 14), "A house: floors 1 to 3 (1 at the bottom), two rooms "
+    notes.append(((fx + 70, fy + 14), msg("A house: floors 1 to 3 (1 at the bottom), two rooms "
                   "each. A turn: play room cards onto your lowest floor that is not full, as "
-                  "many as you like, then `done`; or play one other card."))  # fmt: skip
+                  "many as you like, then `done`; or play one other card.")))  # fmt: skip
     lit = next(((s, f) for s, f, fl in floors(view) if fl["lit"]), None)
-    text = ("LIT: a floor lit with 2 or 3 cards showing 5 bulbs or more (the floors below "
+    text = msg("LIT: a floor lit with 2 or 3 cards showing 5 bulbs or more (the floors below "
             "fully explored). A lit floor holds against one ghost; a second takes it.")  # fmt: skip
     if lit:
         lx, ly = floor_top(*lit)
@@ -388,7 +438,7 @@ def illustration() -> tuple[dict, list, str]:
     else:
         notes.append((None, text))
     ghost = next(((s, f) for s, f, fl in floors(view) if fl["ghosts"]), None)
-    text = ("A ghost, sent to an opponent's highest floor with a room: on a dark floor it "
+    text = msg("A ghost, sent to an opponent's highest floor with a room: on a dark floor it "
             "takes that floor's rooms at once (unless a cat from hand answers it).")  # fmt: skip
     if ghost:
         gx, gy = floor_top(*ghost)
@@ -396,16 +446,16 @@ def illustration() -> tuple[dict, list, str]:
     else:
         notes.append((None, text))
     cat = next(((s, f) for s, f, fl in floors(view) if fl["cats"]), None)
-    text = "A cat guards its floor: a ghost arriving there is chased away, and both go."
+    text = msg("A cat guards its floor: a ghost arriving there is chased away, and both go.")
     if cat:
         cx, cy = floor_top(*cat)
         notes.append(((cx + w - 64, cy + FLOOR_H - 24), text))
     else:
         notes.append((None, text))
     hx, _ = floor_top(1, 1)
-    notes.append(((hx + 40, TOP + ROOF + 3 * FLOOR_H + 24), "Everyone sees how many cards "
-                  "each player holds, never which: your hand comes to you alone."))  # fmt: skip
-    notes.append(((x0 + w / 2 - 60, TOP + 30), "Explore all six rooms, then escape: each "
+    notes.append(((hx + 40, TOP + ROOF + 3 * FLOOR_H + 24), msg("Everyone sees how many cards "
+                  "each player holds, never which: your hand comes to you alone.")))  # fmt: skip
+    notes.append(((x0 + w / 2 - 60, TOP + 30), msg("Explore all six rooms, then escape: each "
                   "other player may throw a ghost at your top floor first. If no floor is "
-                  "lost, you are out and win."))  # fmt: skip
-    return view, notes, "Haunted House: how to read the table"
+                  "lost, you are out and win.")))  # fmt: skip
+    return view, notes, msg("Haunted House: how to read the table")

@@ -7,6 +7,8 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
+from engines.text import Msg, in_context, joined, msg
+from languages import DEFAULT, say
 from render import toolkit as T
 
 HEIGHT = 900
@@ -19,7 +21,17 @@ PANEL_X = 950
 STAIR_X, STAIR_Y, STAIR_W, STAIR_H = X0 + CELL + 8, Y0 + CELL + 8, 7 * CELL - 16, 44
 STRIP_Y = Y0 + ROWS * CELL + MARGIN + 4  # the clock track (or the round) under the board
 
-COLOUR_NAMES = ("vermilion", "blue", "green", "orange", "pink", "sky blue", "yellow", "brown")
+COLOUR_NAMES = (
+    in_context("token", "vermilion"), in_context("token", "blue"), in_context("token", "green"),
+    in_context("token", "orange"), in_context("token", "pink"), in_context("token", "sky blue"),
+    in_context("token", "yellow"), in_context("token", "brown"),
+)  # fmt: skip
+SHAPE_NAMES = {  # a player's pieces, in the plural
+    "circle": in_context("tokens", "circles"), "square": in_context("tokens", "squares"),
+    "triangle": in_context("tokens", "triangles"), "diamond": in_context("tokens", "diamonds"),
+    "hexagon": in_context("tokens", "hexagons"), "star": in_context("tokens", "stars"),
+    "pentagon": in_context("tokens", "pentagons"), "cross": in_context("tokens", "crosses"),
+}  # fmt: skip
 ROOM = (236, 226, 200)
 DOOR = (214, 196, 160)
 STONE = (200, 196, 186)
@@ -61,12 +73,12 @@ def _chamber_box(door: int) -> tuple[int, int, int, int]:
     }[_side(door)]
 
 
-def _stair_rows(view: dict) -> list[str]:
+def _stair_rows(view: dict) -> list[Msg | str]:
     """Staircase rows from the bottom (where the Phantom starts) up to the exit."""
     steps = [f"{v:+d}" for v in view["steps"]]
     if view["variant"] == "midnight_party":
-        return [*steps[:-1], f"{steps[-1]} landing"]
-    return ["door", *steps]
+        return [*steps[:-1], msg("{step} landing", step=steps[-1])]
+    return [in_context("staircase", "door"), *steps]
 
 
 def _step_row(view: dict, step: int) -> int:
@@ -125,8 +137,8 @@ def _phantom(d: ImageDraw.ImageDraw, centre, r: float) -> None:
         d.ellipse((ex - e, cy - r * 0.3 - e, ex + e, cy - r * 0.3 + e), fill=T.WHITE)
 
 
-@lru_cache(maxsize=2)
-def _static(variant: str, chambers: tuple, rows: tuple) -> Image.Image:
+@lru_cache(maxsize=8)
+def _static(variant: str, chambers: tuple, rows: tuple, language: str = DEFAULT) -> Image.Image:
     """The board itself never changes within a variant: draw it once."""
     img, d = T.canvas(HEIGHT)
     midnight = variant == "midnight_party"
@@ -155,13 +167,24 @@ def _static(variant: str, chambers: tuple, rows: tuple) -> Image.Image:
         else:
             xx = sx0 - 8 if side == "left" else sx1 + 1
             d.rectangle((xx, sy0 + 28, xx + 8, sy1 - 28), fill=DOOR)
-        T.text(d, (box[0] + 5, box[1] + 3), f"room {door}", 14, T.DARK)
+        room = say(msg("room {n}", n=door), language)
+        T.label(
+            d,
+            (box[0] + 5, box[1] + 3),
+            room,
+            14,
+            box[2] - box[0] - 10,  # the shield sits below the label
+            T.DARK,
+            smallest=10,
+        )
         if coat:
             good = coat > 0 if midnight else coat < 0
             _shield(d, box[2] - 17, (box[1] + box[3]) / 2 + 7, coat, exact, good)
     # The exit: an arrow pointing clockwise (to the right, along the top row).
     x0, y0, x1, y1 = _space_box(1)
-    T.text(d, (x1 - 6, y0 + 4), "EXIT", 14, T.WHITE, "ra")
+    T.label(
+        d, (x1 - 6, y0 + 4), say(msg("EXIT"), language), 14, CELL - 30, T.WHITE, "ra", smallest=10
+    )
     d.polygon([(x1 - 30, y1 - 20), (x1 - 8, y1 - 12), (x1 - 30, y1 - 4)], fill=T.WHITE)
     # The staircase, from the Phantom's start up to the exit.
     top = _row_box_static(len(rows), len(rows) - 1)
@@ -171,17 +194,28 @@ def _static(variant: str, chambers: tuple, rows: tuple) -> Image.Image:
     for row, name in enumerate(rows):
         box = _row_box_static(len(rows), row)
         d.rectangle(box, fill=T._mix(STAIR, T.PAPER, 0.6), outline=T.INK)
-        T.text(d, (box[0] + 8, (box[1] + box[3]) / 2), name, 20, T.INK, "lm")
-    title = "Midnight Party" if midnight else "Escape from the Hidden Castle"
-    T.text(d, (20, 14), title, 32, T.INK)
+        T.label(d, (box[0] + 8, (box[1] + box[3]) / 2), say(name, language), 20, 150, T.INK, "lm")
+    title = msg("Midnight Party") if midnight else msg("Escape from the Hidden Castle")
+    T.label(d, (20, 14), say(title, language), 32, KEY_X - 30, T.INK, smallest=17)
     # The key sits beside the title, where no game text can push it off the picture.
     key = [
-        "Shield: a coat of arms and its points;",
-        "'=' marks a chamber that needs an exact roll.",
+        msg("Shield: a coat of arms and its points;"),
+        msg("'=' marks a chamber that needs an exact roll."),
     ]
     for i, line in enumerate(key):
-        T.text(d, (500, 16 + 20 * i), line, 16, T.DARK)
+        T.label(
+            d,
+            (KEY_X, 16 + 20 * i),
+            say(line, language),
+            16,
+            PANEL_X - 20 - KEY_X,
+            T.DARK,
+            smallest=12,
+        )
     return img
+
+
+KEY_X = 500  # the key beside the title
 
 
 def _row_box_static(rows: int, row: int) -> tuple[int, int, int, int]:
@@ -207,19 +241,19 @@ def _shield(
 
 
 # ----- the picture --------------------------------------------------------------------
-def draw(view: dict) -> Image.Image:
-    return T.caption_bar(board(view), _caption(view))
+def draw(view: dict, language: str = DEFAULT) -> Image.Image:
+    return T.caption_bar(board(view, language), _caption(view, language))
 
 
-def caption(view: dict) -> list[str]:
-    return _caption(view)
+def caption(view: dict, language: str = DEFAULT) -> list[str]:
+    return _caption(view, language)
 
 
-def board(view: dict) -> Image.Image:
+def board(view: dict, language: str = DEFAULT) -> Image.Image:
     """The picture without its caption (a replay writes its own under each board)."""
     midnight = view["variant"] == "midnight_party"
     chambers = tuple((c["door"], c["coat"], c["exact"]) for c in view["chambers"])
-    img = _static(view["variant"], chambers, tuple(_stair_rows(view))).copy()
+    img = _static(view["variant"], chambers, tuple(_stair_rows(view)), language).copy()
     d = T.drawer(img)
     owners = {g["label"]: g["owner"] for g in view["guests"]}
     moved = view.get("mover") or ""
@@ -270,8 +304,8 @@ def board(view: dict) -> Image.Image:
     else:
         x0, y0, x1, y1 = _row_box(view, min(phantom["climbed"], len(rows) - 1))
         _phantom(d, (x1 - 24, (y0 + y1) / 2), 17)
-    _clock_or_round(d, view, midnight)
-    _panel(d, view, midnight)
+    _clock_or_round(d, view, midnight, language)
+    _panel(d, view, midnight, language)
     return img
 
 
@@ -301,22 +335,51 @@ def regions(view: dict, actions: list[str]) -> dict[str, tuple[int, int, int, in
     return out
 
 
-def _clock_or_round(d: ImageDraw.ImageDraw, view: dict, midnight: bool) -> None:
+def _clock_or_round(d: ImageDraw.ImageDraw, view: dict, midnight: bool, language: str) -> None:
     """Under the board: the clock track with the Phantom token, or the Midnight Party round."""
     x, y = 20, STRIP_Y
     if midnight:
         d.rounded_rectangle((x, y, 934, y + 58), 8, fill=T.PAPER, outline=T.INK)
-        T.text(d, (x + 12, y + 29), f"Round {view['round']} of {view['rounds']}", 26, T.INK, "lm")
+        said = say(
+            msg("Round {round} of {rounds}", round=view["round"], rounds=view["rounds"]), language
+        )
+        T.label(d, (x + 12, y + 29), said, 26, 180, T.INK, "lm", smallest=13)
         waiting = [g for g in view["guests"] if g["where"] == "box"]
         if waiting:  # between rounds (and at set-up): the guests still to come back
-            _waiting(d, view, waiting, x + 200, y + 29)
+            _waiting(d, view, waiting, x + 200, y + 29, language)
             return
-        T.text(d, (x + 210, y + 29),
-               f"Phantom moves {view['speed']}. Scoring at round end: a step's value, "
-               "+3 or -1 chambers.", 18, T.DARK, "lm")  # fmt: skip
+        said = msg("Phantom moves {speed}. Scoring at round end: a step's value, +3 or -1 chambers.", speed=view["speed"])  # fmt: skip
+        T.label(
+            d,
+            (x + 210, y + 29),
+            say(said, language),
+            18,
+            934 - 8 - (x + 210),
+            T.DARK,
+            "lm",
+            smallest=12,
+        )
         return
-    T.text(d, (x, y + 16), "Clock", 20, T.INK, "lm")
-    T.text(d, (x, y + 42), "moves", 18, T.DARK, "lm")
+    T.label(
+        d,
+        (x, y + 16),
+        say(in_context("clock track", "Clock"), language),
+        20,
+        66,
+        T.INK,
+        "lm",
+        smallest=12,
+    )
+    T.label(
+        d,
+        (x, y + 42),
+        say(in_context("clock track", "moves"), language),
+        18,
+        66,
+        T.DARK,
+        "lm",
+        smallest=12,
+    )
     x += 70
     for i, name in enumerate(view["clocks"]):
         here = i == view["clock"]
@@ -324,18 +387,23 @@ def _clock_or_round(d: ImageDraw.ImageDraw, view: dict, midnight: bool) -> None:
         d.rounded_rectangle(box, 8, fill=T.HIGHLIGHT if here else T.PAPER, outline=T.INK,
                             width=3 if here else 1)  # fmt: skip
         T.text(d, (x + 10, y + 16), name, 22, T.INK, "lm")
-        speed = f"{view['speeds'][i]} spaces" if i < len(view["speeds"]) else "game ends"
-        T.text(d, (x + 10, y + 42), speed, 18, T.INK, "lm")
+        if i < len(view["speeds"]):
+            speed = msg("{count} spaces", count=view["speeds"][i])
+        else:
+            speed = msg("game ends")
+        T.label(d, (x + 10, y + 42), say(speed, language), 18, 100, T.INK, "lm", smallest=12)
         if here:
             _phantom(d, (x + 96, y + 17), 13)
         x += 120
 
 
-def _waiting(d: ImageDraw.ImageDraw, view: dict, guests: list[dict], x: int, y: float) -> None:
+def _waiting(
+    d: ImageDraw.ImageDraw, view: dict, guests: list[dict], x: int, y: float, language: str
+) -> None:
     """Guests waiting to be placed back in the Gallery; the next one ringed."""
-    label = "To place:" if view["round"] == 1 else "Coming back:"
-    T.text(d, (x, y), label, 20, T.INK, "lm")
-    x += T.text_width(label, 20) + 14
+    label = say(msg("To place:") if view["round"] == 1 else msg("Coming back:"), language)
+    size = T.label(d, (x, y), label, 20, 200, T.INK, "lm", smallest=14)
+    x += min(200, T.text_width(label, size)) + 14
     step = min(44.0, (920 - x) / len(guests))
     r = min(18.0, step * 0.42)
     for i, g in enumerate(guests):
@@ -344,12 +412,15 @@ def _waiting(d: ImageDraw.ImageDraw, view: dict, guests: list[dict], x: int, y: 
         )
 
 
-def _panel(d: ImageDraw.ImageDraw, view: dict, midnight: bool) -> None:
+def _panel(d: ImageDraw.ImageDraw, view: dict, midnight: bool, language: str) -> None:
     """One row a player: shape and colour, name, guest letters, score (and a bar to 46)."""
     x, y = PANEL_X, 20
     names, scores = view["names"], view["scores"]
-    aim = "Highest wins" if midnight else f"Lowest wins; ends at {view['end_score']} or 5:00"
-    T.text(d, (x, y), aim, 20 if midnight else 16, T.INK)
+    if midnight:
+        aim = msg("Highest wins")
+    else:
+        aim = msg("Lowest wins; ends at {score} or 5:00", score=view["end_score"])
+    T.label(d, (x, y), say(aim, language), 20 if midnight else 16, 1192 - x, T.INK, smallest=11)
     y += 36
     row_h = min(84, (HEIGHT - 250) // len(names))
     for seat, name in enumerate(names):
@@ -367,7 +438,9 @@ def _panel(d: ImageDraw.ImageDraw, view: dict, midnight: bool) -> None:
         letters = " ".join(g["label"].upper() for g in view["guests"] if g["owner"] == seat)
         T.text(d, (x + 38, y + 44), letters, 18, T.DARK, "lm")
         if won:
-            T.text(d, (x + 38 + room, y + 44), "WINS", 18, T.INK, "rm")
+            wins = say(msg("WINS"), language)
+            room_left = room - T.text_width(letters, 18) - 10
+            T.label(d, (x + 38 + room, y + 44), wins, 18, room_left, T.INK, "rm", smallest=10)
         T.text(d, (1184, y + (row_h - 6) / 2), score, 28, T.INK, "rm")
         if not midnight:
             _track(d, (x + 4, box[3] - 9, x + 174, box[3] - 3), scores[seat], view["end_score"])
@@ -375,24 +448,30 @@ def _panel(d: ImageDraw.ImageDraw, view: dict, midnight: bool) -> None:
     # What the staircase means (the caption under the board tells the last roll and move).
     y += 10
     room = max(1, (HEIGHT - 8 - y) // int(17 * 1.3))
-    T.paragraph(d, (x, y), _stair_key(view), 17, 236, T.DARK, max_lines=room)
+    T.paragraph(
+        d, (x, y), say(_stair_key(view), language), 17, 236, T.DARK, max_lines=room, smallest=12
+    )
 
 
-def _stair_key(view: dict) -> str:
+def _stair_key(view: dict) -> Msg:
     """The staircase's legend: who stands on its steps and what a step is worth."""
     steps = view["steps"]
     if view["variant"] == "midnight_party":
-        return (
-            f"STAIRCASE ({steps[0]:+d} to {steps[-1]:+d}): a guest the Phantom catches stands on "
-            f"the next free step, {steps[0]:+d} first. At the round's end each guest scores its "
-            f"step (guests left in the Gallery: the {steps[-1]:+d} landing), its chamber's "
-            "coat, or 0. The Phantom climbs to the exit (1), then walks the Gallery clockwise."
+        return msg(
+            "STAIRCASE ({first} to {last}): a guest the Phantom catches stands on "
+            "the next free step, {first} first. At the round's end each guest scores its "
+            "step (guests left in the Gallery: the {last} landing), its chamber's "
+            "coat, or 0. The Phantom climbs to the exit (1), then walks the Gallery clockwise.",
+            first=f"{steps[0]:+d}",
+            last=f"{steps[-1]:+d}",
         )
     first, last = max(steps), min(steps)
-    return (
-        f"STAIRCASE ({first:+d} to {last:+d}): a guest the Phantom catches stands on the next "
-        f"free step, {first:+d} first, and its owner scores that step. The Phantom climbs from "
-        "the door to the exit (1), then walks the Gallery clockwise."
+    return msg(
+        "STAIRCASE ({first} to {last}): a guest the Phantom catches stands on the next "
+        "free step, {first} first, and its owner scores that step. The Phantom climbs from "
+        "the door to the exit (1), then walks the Gallery clockwise.",
+        first=f"{first:+d}",
+        last=f"{last:+d}",
     )
 
 
@@ -407,78 +486,74 @@ def _track(d: ImageDraw.ImageDraw, box: tuple, score: int, end: int) -> None:
     d.line([(x1, y0 - 3), (x1, y1 + 1)], fill=T.VERMILION, width=3)
 
 
-def _status(view: dict) -> str:
+def _status(view: dict) -> Msg:
     names = view["names"]
     if view["phase"] == "over":
-        winners = " and ".join(names[p] for p in view["winners"] or [])
-        return f"Game over: {winners} {'escape' if len(view['winners'] or []) > 1 else 'escapes'}."
+        winners = [names[p] for p in view["winners"] or []]
+        if len(winners) == 1:
+            return msg("Game over: {name} escapes.", name=winners[0])
+        return msg("Game over: {names} and {last} escape.", names=joined(winners[:-1]), last=winners[-1] if winners else "")  # fmt: skip
     if view["phase"] == "place":
         seat = view["to_act"][0]
-        return f"Set-up: {names[seat]} places guest {view['next_place'].upper()}."
+        return msg("Set-up: {name} places guest {letter}.", name=names[seat], letter=view["next_place"].upper())  # fmt: skip
     who = names[view["turn"]]
     if view["phase"] == "roll":
-        return f"{who} rolls next."
-    return f"{who} rolled {view['roll']}: move a guest."
+        return msg("{name} rolls next.", name=who)
+    return msg("{name} rolled {roll}: move a guest.", name=who, roll=view["roll"])
 
 
-def _caption(view: dict) -> list[str]:
+def _caption(view: dict, language: str = DEFAULT) -> list[str]:
     """What just happened, then what comes next. While a roll waits for its move, the roll is
     in the status line, so the caption shows the move before it instead. At the end the
     engine's "X escapes with N points" says it all, without "Game over: X escapes." after."""
     last = view.get("last_move") if view["phase"] == "move" else view.get("last")
     over = view["phase"] == "over"
     winners = [view["names"][p] for p in view.get("winners") or []]
-    return T.footer(last, _status(view), over, *winners, "escape")
+    return T.footer(last, _status(view), over, *winners, "escape", language=language)
 
 
-def _where(view: dict, g: dict) -> str:
+def _where(view: dict, g: dict) -> Msg:
     if g["where"] == "gallery":
-        return f"space {g['pos']}"
+        return msg("space {n}", n=g["pos"])
     if g["where"] == "chamber":
-        return f"chamber {g['pos']}"
+        return msg("chamber {n}", n=g["pos"])
     if g["where"] == "stairs":
-        return f"step {view['steps'][g['pos']]:+d}"
-    return "not placed"
+        return msg("step {value}", value=f"{view['steps'][g['pos']]:+d}")
+    return msg("not placed")
 
 
-def _plural(shape: str) -> str:
-    return shape + ("es" if shape.endswith(("s", "x", "sh", "ch")) else "s")
-
-
-def describe(view: dict) -> str:
+def describe(view: dict, language: str = DEFAULT) -> str:
     """Alt text: the whole position in words."""
     names = view["names"]
     midnight = view["variant"] == "midnight_party"
-    head = "Midnight Party" if midnight else "Escape from the Hidden Castle"
-    parts = [head + "."]
+    head = msg("Midnight Party") if midnight else msg("Escape from the Hidden Castle")
+    parts: list = [say(head, language) + "."]
     if midnight:
-        parts.append(f"Round {view['round']} of {view['rounds']}.")
+        parts.append(msg("Round {round} of {rounds}.", round=view["round"], rounds=view["rounds"]))
     else:
         parts.append(
-            f"Clock {view['clocks'][view['clock']]}, the Phantom moves {view['speed']} spaces."
-        )
+            msg("Clock {time}, the Phantom moves {count} spaces.", time=view["clocks"][view["clock"]], count=view["speed"])
+        )  # fmt: skip
     ph = view["phantom"]
     if ph["space"]:
-        parts.append(f"The Phantom is on Gallery space {ph['space']}.")
+        parts.append(msg("The Phantom is on Gallery space {n}.", n=ph["space"]))
     else:
-        parts.append(f"The Phantom is on the staircase, {view['climb'] - ph['climbed']} spaces "
-                     "from the exit.")  # fmt: skip
+        parts.append(msg("The Phantom is on the staircase, {count} spaces from the exit.", count=view["climb"] - ph["climbed"]))  # fmt: skip
     for seat, name in enumerate(names):
-        places = []
-        for g in view["guests"]:
-            if g["owner"] != seat:
-                continue
-            where = _where(view, g)
-            places.append(f"{g['label'].upper()} {where}")
-        shape = f"{COLOUR_NAMES[seat % 8]} {_plural(T.PLAYER_SHAPES[seat % 8])}"
-        parts.append(f"{name} ({shape}, {view['scores'][seat]} points): {', '.join(places)}.")
-    parts += [f"Last: {line}" for line in _caption(view)[:-1]]
+        places = [
+            msg("{letter} {where}", letter=g["label"].upper(), where=_where(view, g))
+            for g in view["guests"]
+            if g["owner"] == seat
+        ]
+        shape = msg("{colour} {shapes}", colour=COLOUR_NAMES[seat % 8], shapes=SHAPE_NAMES[T.PLAYER_SHAPES[seat % 8]])  # fmt: skip
+        parts.append(msg("{name} ({shape}, {points} points): {places}.", name=name, shape=shape, points=view["scores"][seat], places=joined(places)))  # fmt: skip
+    parts += [msg("Last: {last}", last=line) for line in _caption(view, language)[:-1]]
     parts.append(_status(view))
-    return " ".join(parts)
+    return " ".join(say(part, language) for part in parts)
 
 
 # ----- the rules picture ---------------------------------------------------------------
-def illustration() -> tuple[dict, list, str]:
+def illustration() -> tuple[dict, list, Msg]:
     """A game under way: the Phantom in the Gallery, guests caught on the staircase and one
     in a chamber, with notes on each part of the board (render/rules.py draws them)."""
     from render.rules import best_view
@@ -513,20 +588,20 @@ def illustration() -> tuple[dict, list, str]:
         phantom_at = (box[2] - 52, (box[1] + box[3]) / 2)
     step = _row_box(view, len(_stair_rows(view)) // 2)
     notes = [
-        ((x0 + 20, y1 - 20), "Space 1, the exit: the staircase ends here. A roll of 1, 2, 4 "
+        ((x0 + 20, y1 - 20), msg("Space 1, the exit: the staircase ends here. A roll of 1, 2, 4 "
          "or 5 moves one of your guests that many spaces clockwise round the 28-space "
-         "Gallery. Ending on the Phantom's space gets it caught."),
-        ((gx1 - 12, gy0 + 12), "A guest: its owner's colour and shape, and its letter "
-         "(`move c`). Guests may share a space."),
-        ((cx0 + 16, cy1 - 16), "A chamber opens off "
+         "Gallery. Ending on the Phantom's space gets it caught.")),
+        ((gx1 - 12, gy0 + 12), msg("A guest: its owner's colour and shape, and its letter "
+         "(`move c`). Guests may share a space.")),
+        ((cx0 + 16, cy1 - 16), msg("A chamber opens off "
          "its doorway once the Phantom is in the Gallery: one guest each, safe there. A "
-         "shield's points count when a guest enters ('=': only with the exact roll)."),
-        (phantom_at, "The Phantom. A roll of the Phantom moves it as far as the clock says: "
+         "shield's points count when a guest enters ('=': only with the exact roll).")),
+        (phantom_at, msg("The Phantom. A roll of the Phantom moves it as far as the clock says: "
          "up the staircase, into the Gallery at the exit, and on clockwise, catching every "
-         "guest on every space it passes or lands on."),
-        ((step[2] - 110, (step[1] + step[3]) / 2), "The staircase: caught guests wait on its "
-         "steps, the first on +10, and their owners score the step (see the key at the right)."),
-        ((90, STRIP_Y - 2), "The clock moves on each time the Phantom reaches or passes the "
-         "exit. The game ends at 5:00, or when a score reaches 46: the lowest score wins."),
+         "guest on every space it passes or lands on.")),
+        ((step[2] - 110, (step[1] + step[3]) / 2), msg("The staircase: caught guests wait on its "
+         "steps, the first on +10, and their owners score the step (see the key at the right).")),
+        ((90, STRIP_Y - 2), msg("The clock moves on each time the Phantom reaches or passes the "
+         "exit. The game ends at 5:00, or when a score reaches 46: the lowest score wins.")),
     ]  # fmt: skip
-    return view, notes, "Escape from the Hidden Castle: how to read the board"
+    return view, notes, msg("Escape from the Hidden Castle: how to read the board")

@@ -15,9 +15,11 @@ from functools import lru_cache
 
 from PIL import Image
 
+from engines.text import Text
+from languages import DEFAULT, say
 from render import toolkit as T
 
-Note = tuple[tuple[float, float] | None, str]
+Note = tuple[tuple[float, float] | None, Text]  # a message, said in the picture's language
 
 MARK_R = 17
 KEY_SIZE = 22
@@ -47,7 +49,7 @@ def annotate(board: Image.Image, notes: Sequence[Note], title: str) -> Image.Ima
             mark(d, at, number)
     y = board.height
     d.line((0, y, width, y), fill=T.INK, width=3)
-    T.text(d, (30, y + 20), T.fit(title, 26, width - 60), 26, T.INK)
+    T.label(d, (30, y + 20), title, 26, width - 60, T.INK, smallest=18)
     y += 70
     for number, lines in enumerate(wrapped, start=1):
         mark(d, (30 + MARK_R, y + KEY_LINE / 2), number)
@@ -95,18 +97,27 @@ def best_view(
     return max(views, key=score)
 
 
-@lru_cache(maxsize=8)
-def rules_png(game_id: str) -> bytes:
-    from render import _module
+def said_notes(
+    notes: Sequence[Note], language: str
+) -> list[tuple[tuple[float, float] | None, str]]:
+    return [(at, say(text, language)) for at, text in notes]
+
+
+@lru_cache(maxsize=16)
+def rules_png(game_id: str, language: str = DEFAULT) -> bytes:
+    from render import _in, _module
 
     module = _module(game_id)
-    view, notes, title = module.illustration()
-    return T.to_png(annotate(module.board(view), notes, title))
+    view, notes, title = _in(module.illustration, language=language)  # (laid out for it)
+    board = _in(module.board, view, language=language)
+    return T.to_png(annotate(board, said_notes(notes, language), say(title, language)))
 
 
-def rules_alt(game_id: str) -> str:
+def rules_alt(game_id: str, language: str = DEFAULT) -> str:
     """The rules picture told in words: its title and each numbered note."""
-    from render import _module
+    from render import _in, _module
 
-    _view, notes, title = _module(game_id).illustration()
-    return " ".join([f"{title}."] + [f"{n}. {text}" for n, (_, text) in enumerate(notes, start=1)])
+    _view, notes, title = _in(_module(game_id).illustration, language=language)
+    told = [say(title, language) + "."]
+    told += [f"{n}. {say(text, language)}" for n, (_, text) in enumerate(notes, start=1)]
+    return " ".join(told)

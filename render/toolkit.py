@@ -12,9 +12,14 @@ from __future__ import annotations
 
 import io
 import math
+from contextlib import contextmanager
 from functools import lru_cache
+from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
+
+from engines.text import from_json
+from languages import DEFAULT, say
 
 WIDTH = 1200
 
@@ -120,10 +125,16 @@ def drawer(img: Image.Image) -> ImageDraw.ImageDraw:
     return PaletteDraw(img) if img.mode == "P" else ImageDraw.Draw(img)
 
 
+FONT = Path(__file__).resolve().parent / "fonts" / "DejaVuSansCondensed.ttf"
+
+
 @lru_cache(maxsize=32)
 def font(size: int) -> ImageFont.FreeTypeFont:
-    """Pillow's own bundled font, so no font file has to be installed anywhere."""
-    return ImageFont.load_default(size=size)
+    """DejaVu Sans Condensed, kept beside the code so no font has to be installed anywhere:
+    it draws German's umlauts and ß, the pseudo-language's accents and most scripts' letters
+    (Pillow's own bundled font has ASCII only: "ä" came out as a box), at about the width of
+    that font, so the layouts stay as they were."""
+    return ImageFont.truetype(str(FONT), size=size)
 
 
 _ANY = [0] + [255] * 255  # coverage to "covered at all"
@@ -280,17 +291,76 @@ def paragraph(
     width_px: int,
     fill=INK,
     max_lines: int = 99,
+    smallest: int | None = None,
 ) -> int:
-    """Draw wrapped text; return the y below it."""
+    """Draw wrapped text; return the y below it. More than `max_lines` lines: the size
+    shrinks (down to `smallest`, if given) until it fits; past that the last line is cut
+    and the overflow recorded (`overflows`)."""
     x, y = xy
     lines = wrap(content, size, width_px)
+    while len(lines) > max_lines and smallest is not None and size > smallest:
+        size -= 1
+        lines = wrap(content, size, width_px)
     if len(lines) > max_lines:
+        _overflowed(content, size, width_px, "lines")
         lines = lines[:max_lines]
         lines[-1] = fit(lines[-1].rstrip(". ") + ELLIPSIS, size, width_px)
     for line in lines:
         text(draw, (x, y), line, size, fill)
         y += int(size * 1.3)
     return y
+
+
+# ----- words in their space -------------------------------------------------------------
+_watching: list[list] = []
+
+
+@contextmanager
+def overflows():
+    """While open, every text drawn with `label` or `paragraph` that did not fit its space
+    even at its smallest size, as (text, size, room, how): a German or pseudo-language
+    label that would be cut shows here (tests/games/test_text_fits.py)."""
+    found: list = []
+    _watching.append(found)
+    try:
+        yield found
+    finally:
+        _watching.remove(found)
+
+
+def _overflowed(content: str, size: int, room: float, how: str) -> None:
+    for found in _watching:
+        found.append((content, size, room, how))
+
+
+def shrunk(content: str, size: int, width_px: float, smallest: int | None = None) -> int:
+    """The largest size from `size` down to `smallest` (three quarters of it by default) at
+    which `content` fits `width_px` on one line; the smallest, with the overflow recorded,
+    when even that does not fit (the caller then cuts it)."""
+    low = smallest if smallest is not None else max(10, round(size * 0.75))
+    for at in range(size, low - 1, -1):
+        if text_width(content, at) <= width_px:
+            return at
+    _overflowed(content, low, width_px, "width")
+    return low
+
+
+def label(
+    draw: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    content: str,
+    size: int,
+    width_px: float,
+    fill=INK,
+    anchor: str = "la",
+    smallest: int | None = None,
+    **style,
+) -> int:
+    """One line of words in `width_px` pixels: shrunk to fit (see `shrunk`), and cut with
+    an ellipsis only when even the smallest size is too wide (recorded). The size drawn."""
+    at = shrunk(content, size, width_px, smallest)
+    text(draw, xy, fit(content, at, width_px), at, fill, anchor, **style)
+    return at
 
 
 def polygon_points(shape: str, cx: float, cy: float, r: float) -> list[tuple[float, float]]:
@@ -365,21 +435,23 @@ def legend(
     width: int = 10_000,
 ) -> int:
     """Rows of (shape, label-in-token, colour, text), each text fitted into `width` pixels
-    from `x` (a row may carry a player's name); returns the y below the legend."""
-    for shape, label, colour, description in entries:
-        token(draw, (x + 14, y + 14), 13, shape, colour, label)
-        text(draw, (x + 36, y + 14), fit(description, size, width - 36), size, INK, anchor="lm")
+    from `x` (shrunk, and cut if a long name needs it); returns the y below the legend."""
+    for shape, mark, colour, description in entries:
+        token(draw, (x + 14, y + 14), 13, shape, colour, mark)
+        label(draw, (x + 36, y + 14), description, size, width - 36, INK, anchor="lm")
         y += 34
     return y
 
 
-def footer(last: str | None, status: str, over: bool, *said: str) -> list[str]:
-    """The caption under a board: what just happened, then what comes next. Once the game is
-    over, the status is left out when the last line already says it (every one of `said`,
-    such as the winner's name and "wins", is in it): the same news twice reads as a fault."""
-    lines = [last] if last else []
-    if not (over and last and all(part in last for part in said)):
-        lines.append(status)
+def footer(last, status, over: bool, *said: str, language: str = DEFAULT) -> list[str]:
+    """The caption under a board: what just happened, then what comes next, said in
+    `language` (messages; plain text shown as it is). Once the game is over, the status is
+    left out when the last line already says it (every one of `said`, such as the winner's
+    name and "wins", is in its English): the same news twice reads as a fault."""
+    last = from_json(last)
+    lines = [say(last, language)] if last else []
+    if not (over and last and all(part in str(last) for part in said)):
+        lines.append(say(status, language))
     return lines
 
 

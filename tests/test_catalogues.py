@@ -87,3 +87,33 @@ def test_numbers_dates_and_durations_are_said_by_each_languages_rules():
     german = languages.say(said, "de")
     assert german == "1.234 moves on 25.11.2026, 2 T left"  # (an id without German: its English)
     assert languages.duration(2 * 86400, "de", direction=True) == "in 2 Tagen"
+
+
+def test_a_third_language_is_one_file_and_no_code(tmp_path, monkeypatch):
+    """Issue 26: `python -m languages.extract --new nl` writes one catalogue; once its
+    messages are translated, the language is offered, resolved from platform tags, named
+    in itself and said, with no line of code changed."""
+    from languages.catalogues import Catalogues
+
+    folder = tmp_path / "catalogues"
+    folder.mkdir()
+    monkeypatch.setattr(extract, "CATALOGUES", folder)
+    monkeypatch.setattr(extract, "ROOT", tmp_path)
+    monkeypatch.setattr(extract, "TEMPLATE", folder / "escape.pot")
+    monkeypatch.setattr(languages, "_catalogues", Catalogues(folder))
+    assert "nl" not in languages.available()
+    extract.main(["--new", "nl"])
+    with (folder / "nl.po").open("rb") as source:
+        catalog = read_po(source, locale="nl")
+    entries = [m for m in catalog if m.id]
+    assert len(entries) == len(_template())
+    assert not any(m.string if isinstance(m.string, str) else any(m.string) for m in entries)
+    catalog["It is not your turn."].string = "Je bent niet aan de beurt."
+    from babel.messages.pofile import write_po
+
+    with (folder / "nl.po").open("wb") as out:
+        write_po(out, catalog, width=100)
+    assert "nl" in languages.available() and languages.resolve("nl-BE") == "nl"
+    assert languages.LanguageName("nl").said_in("nl") == "Nederlands (nl)"
+    assert languages.say(msg("It is not your turn."), "nl") == "Je bent niet aan de beurt."
+    assert languages.say(msg("The game is over; no more moves."), "nl") == "The game is over; no more moves."  # fmt: skip

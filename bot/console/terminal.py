@@ -14,13 +14,15 @@ import os
 import sys
 import threading
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from bot.console.picture_shelf import PictureShelf
 from bot.console.printing import PLATFORM, TerminalTransport
 from bot.console.setup import Leave, Setup, local_user
 from bot.delivery import Asked, Delivery
 from bot.service import COMMANDS, Call, ChatRef, GameService, Plan, Reply, UserError, UserRef
-from languages import Text, joined, msg, resolve, say
+from bot.service.commands import Usage
+from languages import Text, in_context, joined, msg, resolve, say
 
 # the table's commands a terminal game offers (from the service's command table), and its own
 SHARED_COMMANDS = ("board", "hand", "hint", "log", "replay", "history", "rules", "abort")
@@ -28,9 +30,23 @@ TERMINAL_WORDS = {*SHARED_COMMANDS, "view", "moves", "choices", "help"}
 OWN_COMMANDS = (
     ("moves", msg("every choice you have (long lists are cut short after each move)")),
     ("describe on", msg("describe the board in words after every move (off: only on request)")),
-    ("as NAME MOVE", msg("act for another player, e.g. in a reaction window")),
+    (
+        in_context("terminal command", "as NAME MOVE"),
+        msg("act for another player, e.g. in a reaction window"),
+    ),
     ("quit", msg("leave; the game is saved after every move, resume it with the same command")),
 )
+
+
+@dataclass(frozen=True)
+class Padded:
+    """A text said in the reader's language, then padded (the help's aligned column)."""
+
+    text: Text
+    width: int
+
+    def said_in(self, language: str) -> str:
+        return say(self.text, language).ljust(self.width)
 
 
 def help_text() -> Text:
@@ -40,9 +56,10 @@ def help_text() -> Text:
     ]  # fmt: skip
     for command in COMMANDS:
         if command.name in SHARED_COMMANDS:
-            usage = " ".join([command.name, *(f"[{a.name.upper()}]" for a in command.args if a.kind != "game")])  # fmt: skip
-            lines.append(msg("  {usage} {what}", usage=f"{usage:<14}", what=command.help))
-    lines += [msg("  {usage} {what}", usage=f"{usage:<14}", what=what) for usage, what in OWN_COMMANDS]  # fmt: skip
+            args = tuple((a.name, False) for a in command.args if a.kind != "game")
+            usage = Usage(command.name, args, prefix="", width=14)
+            lines.append(msg("  {usage} {what}", usage=usage, what=command.help))
+    lines += [msg("  {usage} {what}", usage=Padded(usage, 14), what=what) for usage, what in OWN_COMMANDS]  # fmt: skip
     return joined(lines, "\n")
 
 

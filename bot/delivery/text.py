@@ -54,3 +54,11 @@ def sentences_within(text: str, limit: int) -> str:
     if cut >= limit // 2:
         head = head[: cut + 1]
     return head.rstrip() + "…"
+
+
+def label_within(text: str, limit: int) -> str:
+    """A button's label within a platform's limit: on one line, cut after a whole word
+    where one ends in its second half (a cut word reads as another word, or another
+    language), and marked with "…"."""
+    text = " ".join(str(text).split()) or "…"
+    return head_and_rest(text, limit)[0]

@@ -88,11 +88,18 @@ async def sync_commands(settings: Settings, guild_ids: list[int]) -> int:
 async def log_in(client: discord.Client, settings: Settings) -> None:
     """discord.py's login (the token checked by GET /users/@me), tried again while Discord
     cannot be reached; a refused token or an unreachable API becomes a StartupError."""
-    await connect_with_retries(
-        lambda: client.login(settings.discord_token),
-        explain_login_failure,
-        tries=settings.connect_tries,
-    )
+
+    async def attempt() -> None:
+        try:
+            await client.login(settings.discord_token)
+        except BaseException:
+            # each login opens a new HTTP session: a failed one is closed (its connector
+            # with it, so the next login makes a new one) before the next try
+            await client.http.close()
+            client.http.connector = discord.utils.MISSING
+            raise
+
+    await connect_with_retries(attempt, explain_login_failure, tries=settings.connect_tries)
 
 
 def explain_login_failure(exc: BaseException) -> StartupError | None:

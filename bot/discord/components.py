@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import discord
 
+from bot.delivery.text import label_within
 from bot.service import Choice, Reply
 from languages import DEFAULT, msg, say
 
@@ -33,9 +34,7 @@ STYLES = {
 }
 
 
-def clip(text: str, limit: int) -> str:
-    text = " ".join(str(text).split()) or "…"
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+clip = label_within  # (Discord counts characters)
 
 
 async def _press(interaction: discord.Interaction, data: str) -> None:

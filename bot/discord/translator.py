@@ -15,20 +15,10 @@ from discord import Locale, app_commands
 from discord.app_commands import TranslationContextLocation as Where
 
 from bot.service import COMMANDS
-from languages import DEFAULT, Msg, in_context, resolve, say
+from bot.service.commands import ARG_NAMES
+from languages import DEFAULT, Msg, resolve, say
 
-# an option's name is a word of its own (the same English may be a description elsewhere);
-# the context is written out each time: the catalogue's extractor reads literals only
-OPTION_NAMES = {
-    "game": in_context("slash command option name", "game"),
-    "options": in_context("slash command option name", "options"),
-    "action": in_context("slash command option name", "action"),
-    "player": in_context("slash command option name", "player"),
-    "what": in_context("slash command option name", "what"),
-    "code": in_context("slash command option name", "code"),
-    "scope": in_context("slash command option name", "scope"),
-    "thread": in_context("slash command option name", "thread"),
-}
+OPTION_NAMES = ARG_NAMES  # Discord's `thread` too
 _NOT_IN_A_NAME = re.compile(r"[^\w-]+")
 
 

@@ -44,6 +44,10 @@ def rules_text(game: Game) -> Text:
     return joined([Msg(p) for p in game.rules_paragraphs()], "\n\n")
 
 
-async def rules(game: Game, cpu: CpuPool, *, pictures: bool, language: str = "en") -> Reply:
-    picture = await cpu.run(draw_rules, game.id, language) if pictures else None
-    return Reply(rules_text(game), kind="rules", picture=picture)
+async def rules(game: Game, cpu: CpuPool, *, pictures: bool) -> Reply:
+    """The rules, with their illustration drawn in each reader's language as delivered."""
+
+    async def draw(language: str):
+        return await cpu.run(draw_rules, game.id, language)
+
+    return Reply(rules_text(game), kind="rules", later=draw if pictures else None)

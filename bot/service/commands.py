@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING
 
 from bot.service.plan import Plan
 from bot.service.requests import ChatRef, UserError, UserRef
-from engines.text import Text, joined, msg
+from engines.text import Msg, Text, in_context, joined, msg
+from languages import DEFAULT, say
 
 if TYPE_CHECKING:  # the handlers are given the service; it imports this table
     from bot.service.game_service import GameService
@@ -75,9 +76,43 @@ class Command:
         return self.button or msg(self.name.capitalize())
 
     @property
-    def usage(self) -> str:
-        words = [arg.name.upper() if arg.required else f"[{arg.name.upper()}]" for arg in self.args]
-        return " ".join(["/escape", self.name, *words])
+    def usage(self) -> Usage:
+        return Usage(self.name, tuple((arg.name, arg.required) for arg in self.args))
+
+
+# an argument's name is a word of its own (the same English may be a description elsewhere);
+# Discord's menu shows it as the option's name, the help in capitals
+ARG_NAMES: dict[str, Msg] = {
+    "game": in_context("slash command option name", "game"),
+    "options": in_context("slash command option name", "options"),
+    "action": in_context("slash command option name", "action"),
+    "player": in_context("slash command option name", "player"),
+    "what": in_context("slash command option name", "what"),
+    "code": in_context("slash command option name", "code"),
+    "scope": in_context("slash command option name", "scope"),
+    "thread": in_context("slash command option name", "thread"),
+}
+
+
+@dataclass(frozen=True)
+class Usage:
+    """`/escape start GAME [OPTIONS]`: the command as typed, its arguments named in capitals
+    in the reader's language (the command's name stays as it is typed)."""
+
+    command: str
+    args: tuple[tuple[str, bool], ...]  # (name, required)
+    prefix: str = "/escape"  # the terminal types its commands bare
+    width: int = 0  # padded to this many characters (the terminal's aligned help)
+
+    def said_in(self, language: str) -> str:
+        words = []
+        for name, required in self.args:
+            said = say(ARG_NAMES.get(name, name), language).upper()
+            words.append(said if required else f"[{said}]")
+        return " ".join(w for w in [self.prefix, self.command, *words] if w).ljust(self.width)
+
+    def __str__(self) -> str:
+        return self.said_in(DEFAULT)
 
 
 async def _start(s: GameService, c: Call) -> Plan:

@@ -7,7 +7,7 @@ import secrets
 from collections.abc import Callable, Mapping
 
 from bot.service import deadlines
-from bot.service.board_plans import BoardPlans
+from bot.service.board_plans import BoardPlans, table_language
 from bot.service.bot_seats import bot_options, bot_seat, table_level
 from bot.service.hints import hint_setting
 from bot.service.language_settings import LanguageSettings
@@ -57,7 +57,10 @@ def ended_facts(row) -> TableFacts:
     """The facts of a table that has just been closed or aborted."""
     game = REGISTRY.get(row.game)
     secrets = game.hidden_information if game is not None else False
-    return TableFacts(row.id, row.version, row.game, title_of(row.game), secrets, over=True)
+    return TableFacts(
+        row.id, row.version, row.game, title_of(row.game), secrets, over=True,
+        language=table_language(row),
+    )  # fmt: skip
 
 
 class Lobby:

@@ -10,7 +10,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from bot.store.errors import driver_errors_translated
 
+
+@driver_errors_translated
 class PreferenceQueries:
     _conn: Any
 

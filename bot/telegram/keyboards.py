@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 
+from bot.delivery.text import label_within
 from bot.service import COMMANDS, VIEW, Choice
 from bot.telegram import callback_data as cd
 from languages import DEFAULT, msg, say
@@ -22,8 +23,7 @@ def is_hand_choice(choice: Choice) -> bool:
 
 
 def label(text: str) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= MAX_LABEL else text[: MAX_LABEL - 1] + "…"
+    return label_within(text, MAX_LABEL)
 
 
 def page_count(choices: Sequence[Choice]) -> int:

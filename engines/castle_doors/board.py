@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from functools import cache
 
+from engines.castle_doors.words import CARD
+
 COLOURS = ("red", "blue", "green", "yellow")
 LETTER = {"red": "R", "blue": "B", "green": "G", "yellow": "Y"}
 
@@ -22,14 +24,7 @@ PASSABLE_KINDS = ("open door", "extra key", "extra turn")
 KEYS = tuple(f"key {c}" for c in COLOURS)
 CARDS = (*KEYS, "skeleton", "padlock", "passage", "hacksaw", "net")
 DECK = {**{k: 7 for k in KEYS}, "skeleton": 10, "padlock": 6, "passage": 5, "hacksaw": 3, "net": 2}
-CARD_NAME = {
-    **{f"key {c}": f"{c} key" for c in COLOURS},
-    "skeleton": "skeleton key",
-    "padlock": "padlock",
-    "passage": "secret passage",
-    "hacksaw": "hacksaw",
-    "net": "net",
-}
+CARD_NAME = CARD  # a card's name, a message said in the reader's language
 HAND = 3  # cards dealt
 HAND_IN_TURN = 4  # a turn draws up to this many
 

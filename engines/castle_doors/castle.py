@@ -7,7 +7,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from engines.castle_doors import board as B
+from engines.castle_doors.words import KIND
 from engines.contract import Seat
+from engines.text import Msg, msg
 
 TRAPPED_TURNS = 2
 RECENT = 3  # public events kept for the caption
@@ -37,7 +39,7 @@ class CastleState:
     extra: bool = False  # the current player has a bonus turn to come
     winner: Seat | None = None
     turns: int = 0
-    recent: list[str] = field(default_factory=list)
+    recent: list = field(default_factory=list)  # the last public events, messages as JSON
 
 
 def count(pile: dict[str, int]) -> int:
@@ -99,15 +101,15 @@ def can_close(s: CastleState, cell: str) -> bool:
     return t["open"] and not t["lock"] and not t["sawn"] and cell not in s.at
 
 
-def why_not_close(s: CastleState, cell: str) -> str:
+def why_not_close(s: CastleState, cell: str) -> Msg | None:
     t = s.tiles[cell]
     if cell in s.at:
-        return f"You cannot close {cell}: a character stands on it."
+        return msg("You cannot close {cell}: a character stands on it.", cell=cell)
     if t["lock"]:
-        return f"{cell} is padlocked: only a skeleton key can take the padlock off."
+        return msg("{cell} is padlocked: only a skeleton key can take the padlock off.", cell=cell)
     if t["sawn"]:
-        return f"The bars of {cell} are sawn through: it can never be closed."
-    return ""
+        return msg("The bars of {cell} are sawn through: it can never be closed.", cell=cell)
+    return None
 
 
 def toggles(s: CastleState, colour: str | None) -> list[str]:
@@ -155,10 +157,5 @@ def entries(s: CastleState, seat: Seat) -> list[str]:
     return sorted(c for c in row if free(s, c))
 
 
-def kind_text(kind: str) -> str:
-    return {
-        "open door": "an open door",
-        "barred door": "a barred door",
-        "extra key": "an extra key tile",
-        "extra turn": "an extra turn tile",
-    }[kind]
+def kind_text(kind: str) -> Msg:
+    return KIND[kind]

@@ -36,7 +36,17 @@ from engines.castle_doors import playing as PL
 from engines.castle_doors import turn as T
 from engines.castle_doors.castle import RECENT, CastleState
 from engines.castle_doors.rules_text import RULES_TEXT
+from engines.castle_doors.words import DIRECTION
 from engines.contract import CHANCE, Event, Game, Result, Seat
+from engines.text import Text, from_json, joined, msg, to_json
+
+
+def _together(said: list[Text]) -> Text:
+    """Recent events as one line (what the board's caption says last)."""
+    if len(said) == 1:
+        return said[0]
+    return joined(said, " ") if said else ""
+
 
 __all__ = ["CastleDoors", "CastleState"]
 
@@ -115,18 +125,18 @@ class CastleDoors(Game):
                 events = PL.discard(s, seat, arg)
             elif verb == "back":
                 s.card, s.first_end, s.phase = "", "", "play"
-                events = [Event("You take the card back into your hand.", to=seat)]
+                events = [Event(msg("You take the card back into your hand."), to=seat)]
             elif verb == "target" and s.phase == "target":
                 events = PL.target(s, seat, arg)
             elif verb == "target":
                 events = PL.bonus(s, seat, arg)
             elif verb == "pass":
-                events = [Event(f"{s.names[seat]} does not use the extra key.")]
+                events = [Event(msg("{name} does not use the extra key.", name=s.names[seat]))]
                 events += T.end_turn(s)
             else:
                 events = T.move(s, seat, verb, arg)
         public = [e.text for e in events if e.to is None]
-        s.recent = (s.recent + public)[-RECENT:]
+        s.recent = (s.recent + [to_json(text) for text in public])[-RECENT:]
         return events
 
     # ----- views, results, labels -------------------------------------------------
@@ -164,7 +174,7 @@ class CastleDoors(Game):
             "reveal": s.reveal,
             "extra": s.extra,
             "winner": s.winner,
-            "last": " ".join(s.recent),
+            "last": _together([from_json(text) for text in s.recent]),
         }
         if seat is not None and 0 <= seat < len(s.names):
             out["hand"] = list(s.hands[seat])
@@ -181,29 +191,37 @@ class CastleDoors(Game):
         return Result(
             ranking=[[w], others],
             scores={seat: 1.0 if seat == w else 0.0 for seat in range(len(s.names))},
-            summary=f"{s.names[w]} crosses the castle and wins Castle Doors "
-            f"after {s.turns + 1} turns.",
+            summary=msg(
+                "{name} crosses the castle and wins Castle Doors after {count} turns.",
+                name=s.names[w],
+                count=s.turns + 1,
+            ),
         )
 
-    def describe(self, s: CastleState, action: str) -> str:
+    def label(self, s: CastleState, action: str) -> Text:
         verb, *args = action.split()
         arg = " ".join(args)
         if verb == "play" and arg in B.CARD_NAME:
-            return f"Play {B.CARD_NAME[arg]}"
+            return msg("Play {card}", card=B.CARD_NAME[arg])
         if verb == "discard" and arg in B.CARD_NAME:
-            return f"Discard {B.CARD_NAME[arg]} (no effect)"
+            return msg("Discard {card} (no effect)", card=B.CARD_NAME[arg])
         if verb == "target" and arg in s.tiles:
             return PL.describe_target(s, arg)
-        if verb == "move" and s.phase == "move":
+        if verb == "move" and s.phase == "move" and arg in DIRECTION:
             cell = K.steps(s, s.turn).get(arg)
-            via = " (secret passage)" if arg in B.DIAGONALS else ""
-            return f"Move {arg} to {cell}{via}" if cell else f"Move {arg}"
+            said = dict(direction=DIRECTION[arg], cell=cell)
+            if cell and arg in B.DIAGONALS:
+                return msg("Move {direction} to {cell} (secret passage)", **said)
+            if cell:
+                return msg("Move {direction} to {cell}", **said)
+            return msg("Move {direction}", **said)
+        if verb == "enter":
+            return msg("Enter the castle at {cell}", cell=arg)
         labels = {
-            "enter": f"Enter the castle at {arg}",
-            "exit": "Leave the castle to your edge",
-            "stay": "Stay where you are",
-            "back": "Choose another card",
-            "pass": "Skip the extra key",
+            "exit": msg("Leave the castle to your edge"),
+            "stay": msg("Stay where you are"),
+            "back": msg("Choose another card"),
+            "pass": msg("Skip the extra key"),
         }
         return labels.get(verb, action)
 

@@ -6,72 +6,89 @@ from engines.castle_doors import board as B
 from engines.castle_doors import castle as K
 from engines.castle_doors import playing as PL
 from engines.castle_doors.castle import CastleState
+from engines.castle_doors.words import COLOUR
 from engines.contract import Seat
+from engines.text import Msg, msg
 
 
-def explain_illegal(s: CastleState, seat: Seat, action: str) -> str | None:
+def explain_illegal(s: CastleState, seat: Seat, action: str) -> Msg | None:
     words = action.split()
     if s.phase == "play" and len(words) >= 2 and words[0] in ("play", "discard"):
         card = " ".join(words[1:])
         if card not in B.CARDS:
-            return f"There is no card {card!r}; cards: {', '.join(B.CARDS)}."
+            return msg(
+                "There is no card {card}; cards: {cards}.",
+                card=repr(card),
+                cards=", ".join(B.CARDS),
+            )
         if card not in s.hands[seat]:
-            return f"You have no {B.CARD_NAME[card]} in your hand."
-        return f"Your {B.CARD_NAME[card]} has nothing to act on now; you may discard it."
+            return msg("You have no {card} in your hand.", card=B.CARD_NAME[card])
+        return msg(
+            "Your {card} has nothing to act on now; you may discard it.", card=B.CARD_NAME[card]
+        )
     if s.phase in ("target", "bonus") and words[:1] == ["target"] and len(words) == 2:
         cell = words[1]
         if cell not in s.tiles:
-            return f"There is no tile {cell}."
+            return msg("There is no tile {cell}.", cell=cell)
         card = s.card if s.phase == "target" else "extra key"
         t = s.tiles[cell]
         if card.startswith("key ") and t["colour"] != card[4:]:
-            return f"A {card[4:]} key only works on {card[4:]} doors; {cell} is {t['colour']}."
+            return msg(
+                "A {colour} key only works on {colour} doors; {cell} is {other}.",
+                colour=COLOUR[card[4:]],
+                cell=cell,
+                other=COLOUR.get(t["colour"], t["colour"]),
+            )
         if card.startswith("key ") or card in ("skeleton", "extra key"):
             if t["lock"] and card != "skeleton":
-                return f"{cell} is padlocked: only a skeleton key can take the padlock off."
+                return msg(
+                    "{cell} is padlocked: only a skeleton key can take the padlock off.", cell=cell
+                )
             if t["open"]:
-                return K.why_not_close(s, cell) or None
+                return K.why_not_close(s, cell)
         if card == "padlock":
             if t["lock"]:
-                return f"{cell} already has a padlock; padlocks do not stack."
-            return f"{cell} is occupied: a padlock cannot go under a character."
+                return msg("{cell} already has a padlock; padlocks do not stack.", cell=cell)
+            return msg("{cell} is occupied: a padlock cannot go under a character.", cell=cell)
         if card == "hacksaw":
-            return "A hacksaw only cuts an open barred door that has no padlock."
+            return msg("A hacksaw only cuts an open barred door that has no padlock.")
         if card == "net":
-            return "A net goes on the tile of an opponent who is in the castle and not netted."
+            return msg("A net goes on the tile of an opponent who is in the castle and not netted.")
         if card == "passage":
-            return "A secret passage joins two diagonal tiles across a corner with no passage."
+            return msg("A secret passage joins two diagonal tiles across a corner with no passage.")
     if s.phase == "move" and words[:1] == ["move"] and len(words) == 2:
         if s.netted[seat]:
-            return "You are caught in a net and cannot move."
+            return msg("You are caught in a net and cannot move.")
         here = s.at[seat]
         if here is None:
-            return "You are outside the castle: enter it with `enter <tile of your first row>`."
+            return msg(
+                "You are outside the castle: enter it with `enter <tile of your first row>`."
+            )
         if words[1] in B.DIAGONALS:
-            return "Diagonal steps need a secret passage with both its doors open."
+            return msg("Diagonal steps need a secret passage with both its doors open.")
         if words[1] in B.STEPS:
             cell = B.step(here, words[1], s.width, s.height)
             if cell is None:
-                return (
+                return msg(
                     "That step would leave the castle; `exit` steps off it "
                     "from the row along your own edge."
                 )
             if cell in s.at:
-                return f"{cell} is occupied: only one character may stand on a tile."
+                return msg("{cell} is occupied: only one character may stand on a tile.", cell=cell)
             t = s.tiles[cell]
             if t["lock"]:
-                return f"{cell} is padlocked."
+                return msg("{cell} is padlocked.", cell=cell)
             if not t["open"]:
-                return f"The door of {cell} is closed."
-            return f"{cell} is a barred door: a hacksaw opens it for good."
+                return msg("The door of {cell} is closed.", cell=cell)
+            return msg("{cell} is a barred door: a hacksaw opens it for good.", cell=cell)
     if s.phase == "move" and words == ["exit"]:
         if s.at[seat] is None:
-            return "You are already outside the castle."
-        return "You can only step out of the castle from the row along your own edge."
+            return msg("You are already outside the castle.")
+        return msg("You can only step out of the castle from the row along your own edge.")
     if s.phase == "move" and words[:1] == ["enter"]:
         if s.at[seat] is not None:
-            return "You are already in the castle."
-        return "You enter onto a free open door of the row along your own edge."
+            return msg("You are already in the castle.")
+        return msg("You enter onto a free open door of the row along your own edge.")
     return None
 
 

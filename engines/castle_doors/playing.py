@@ -7,7 +7,9 @@ from engines.castle_doors import board as B
 from engines.castle_doors import castle as K
 from engines.castle_doors import turn as T
 from engines.castle_doors.castle import TRAPPED_TURNS, CastleState
+from engines.castle_doors.words import COLOUR
 from engines.contract import Event, Seat
+from engines.text import Msg, msg
 
 
 def targets(s: CastleState, card: str) -> list[str]:
@@ -40,14 +42,24 @@ def targets(s: CastleState, card: str) -> list[str]:
 
 def choose(s: CastleState, seat: Seat, card: str) -> list[Event]:
     s.phase, s.card, s.first_end = "target", card, ""
-    what = "the first end of the passage" if card == "passage" else "a target"
-    return [Event(f"Choose {what} for your {B.CARD_NAME[card]}, or `back`.", to=seat)]
+    if card == "passage":
+        said = msg(
+            "Choose the first end of the passage for your {card}, or `back`.",
+            card=B.CARD_NAME[card],
+        )
+    else:
+        said = msg("Choose a target for your {card}, or `back`.", card=B.CARD_NAME[card])
+    return [Event(said, to=seat)]
 
 
 def discard(s: CastleState, seat: Seat, card: str) -> list[Event]:
     T.from_hand(s, seat, card)
     T.to_discard(s, card)
-    events = [Event(f"{s.names[seat]} discards a {B.CARD_NAME[card]} for nothing.")]
+    events = [
+        Event(
+            msg("{name} discards a {card} for nothing.", name=s.names[seat], card=B.CARD_NAME[card])
+        )
+    ]
     return events + T.after_play(s)
 
 
@@ -55,7 +67,7 @@ def target(s: CastleState, seat: Seat, cell: str) -> list[Event]:
     card, name = s.card, s.names[seat]
     if card == "passage" and not s.first_end:
         s.first_end = cell
-        return [Event(f"Now choose the tile diagonal to {cell}.", to=seat)]
+        return [Event(msg("Now choose the tile diagonal to {cell}.", cell=cell), to=seat)]
     T.from_hand(s, seat, card)
     s.card, s.phase = "", "play"
     t = s.tiles[cell]
@@ -65,72 +77,116 @@ def target(s: CastleState, seat: Seat, cell: str) -> list[Event]:
         if t["lock"]:
             t["lock"] = False
             T.to_discard(s, "padlock")
-            state = "open" if t["open"] else "closed"
-            events = [
-                Event(f"{name} takes the padlock off {cell} with a skeleton key; "
-                      f"the door stays {state}.", kind="unlock")
-            ]  # fmt: skip
+            if t["open"]:
+                said = msg(
+                    "{name} takes the padlock off {cell} with a skeleton key; the door stays open.",
+                    name=name,
+                    cell=cell,
+                )
+            else:
+                said = msg(
+                    "{name} takes the padlock off {cell} with a skeleton key; the door stays closed.",
+                    name=name,
+                    cell=cell,
+                )
+            events = [Event(said, kind="unlock")]
         else:
-            events = toggle(s, seat, cell, f"with a {label}", after="move")
+            events = toggle(s, seat, cell, msg("with a {card}", card=label), after="move")
             if s.phase == "reveal":
                 return events
     elif card == "padlock":
         t["lock"] = True
-        events = [Event(f"{name} padlocks {cell}.", kind="padlock")]
+        events = [Event(msg("{name} padlocks {cell}.", name=name, cell=cell), kind="padlock")]
     elif card == "hacksaw":
         t["sawn"] = True
-        events = [Event(f"{name} saws through the bars of {cell}: it stays open for good.")]
+        events = [
+            Event(
+                msg(
+                    "{name} saws through the bars of {cell}: it stays open for good.",
+                    name=name,
+                    cell=cell,
+                )
+            )
+        ]
     elif card == "passage":
         pair = sorted([s.first_end, cell])
         s.passages = sorted([*s.passages, pair])
         s.first_end = ""
-        events = [Event(f"{name} opens a secret passage between {pair[0]} and {pair[1]}.")]
+        events = [
+            Event(
+                msg(
+                    "{name} opens a secret passage between {start} and {end}.",
+                    name=name,
+                    start=pair[0],
+                    end=pair[1],
+                )
+            )
+        ]
     else:  # net
         victim = s.at.index(cell)
         s.netted[victim] = TRAPPED_TURNS
         events = [
-            Event(f"{name} throws a net over {s.names[victim]} on {cell}: "
-                  f"trapped for their next {TRAPPED_TURNS} turns.", kind="net")
-        ]  # fmt: skip
+            Event(
+                msg(
+                    "{name} throws a net over {victim} on {cell}: trapped for their next {count} turns.",
+                    name=name,
+                    victim=s.names[victim],
+                    cell=cell,
+                    count=TRAPPED_TURNS,
+                ),
+                kind="net",
+            )
+        ]
     return events + T.after_play(s)
 
 
-def toggle(s: CastleState, seat: Seat, cell: str, how: str, after: str) -> list[Event]:
+def toggle(s: CastleState, seat: Seat, cell: str, how: Msg, after: str) -> list[Event]:
     t = s.tiles[cell]
-    name = s.names[seat]
+    said = dict(name=s.names[seat], colour=COLOUR.get(t["colour"], t["colour"]), cell=cell, how=how)
     if t["open"]:
         t["open"] = False
-        return [Event(f"{name} closes the {t['colour']} door of {cell} {how}.", kind="close")]
+        return [
+            Event(msg("{name} closes the {colour} door of {cell} {how}.", **said), kind="close")
+        ]
     t["open"] = True
-    event = Event(f"{name} opens the {t['colour']} door of {cell} {how}.", kind="open")
+    event = Event(msg("{name} opens the {colour} door of {cell} {how}.", **said), kind="open")
     if not t["kind"]:
         s.phase, s.reveal, s.after = "reveal", cell, after
         return [event]
-    return [event, Event(f"It shows {K.kind_text(t['kind'])}.")]
+    return [event, Event(msg("It shows {kind}.", kind=K.kind_text(t["kind"])))]
 
 
 def bonus(s: CastleState, seat: Seat, cell: str) -> list[Event]:
-    events = toggle(s, seat, cell, "with the extra key tile", after="end")
+    events = toggle(s, seat, cell, msg("with the extra key tile"), after="end")
     if s.phase == "reveal":
         return events
     return events + T.end_turn(s)
 
 
-def describe_target(s: CastleState, cell: str) -> str:
+def describe_target(s: CastleState, cell: str) -> Msg:
+    """A target's button."""
     t = s.tiles[cell]
     card = s.card if s.phase == "target" else "extra key"
-    colour = f"{t['colour']} " if t["colour"] else ""
     if card == "padlock":
-        return f"Padlock {cell}"
+        return msg("Padlock {cell}", cell=cell)
     if card == "hacksaw":
-        return f"Saw the bars of {cell}"
+        return msg("Saw the bars of {cell}", cell=cell)
     if card == "net":
         victim = K.occupant(s, cell)
-        return f"Net {s.names[victim]} on {cell}" if victim is not None else f"Net {cell}"
+        if victim is not None:
+            return msg("Net {name} on {cell}", name=s.names[victim], cell=cell)
+        return msg("Net {cell}", cell=cell)
     if card == "passage":
         if s.first_end:
-            return f"Passage {s.first_end} to {cell}"
-        return f"Passage from {cell}"
+            return msg("Passage {start} to {cell}", start=s.first_end, cell=cell)
+        return msg("Passage from {cell}", cell=cell)
     if t["lock"]:
-        return f"Unlock {cell}"
-    return f"{'Close' if t['open'] else 'Open'} {colour}door {cell}"
+        return msg("Unlock {cell}", cell=cell)
+    if t["colour"]:
+        colour = COLOUR.get(t["colour"], t["colour"])
+        if t["open"]:
+            return msg("Close {colour} door {cell}", colour=colour, cell=cell)
+        return msg("Open {colour} door {cell}", colour=colour, cell=cell)
+    if t["open"]:
+        return msg("Close door {cell}", cell=cell)
+    return msg("Open door {cell}", cell=cell)

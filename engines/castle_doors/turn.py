@@ -7,7 +7,9 @@ from __future__ import annotations
 from engines.castle_doors import board as B
 from engines.castle_doors import castle as K
 from engines.castle_doors.castle import CastleState
+from engines.castle_doors.words import DIRECTION, EDGE
 from engines.contract import Event, Seat
+from engines.text import msg
 
 
 def chance(s: CastleState, outcome: str) -> list[Event]:
@@ -18,37 +20,46 @@ def chance(s: CastleState, outcome: str) -> list[Event]:
             return []  # the finished castle is announced once, not tile by tile
         dealt = sum(len(h) for h in s.hands)
         target = dealt % len(s.names)
-        events = take(s, target, outcome, "is dealt")
+        events = take(s, target, outcome, dealt=True)
         if all(len(h) == B.HAND for h in s.hands):
             s.phase = "draw"
             events.append(
                 Event(
-                    f"The castle is built and three cards are dealt to each player. "
-                    f"{s.names[0]} begins."
+                    msg(
+                        "The castle is built and three cards are dealt to each player. {name} begins.",
+                        name=s.names[0],
+                    )
                 )
             )
             events += start_draw(s)
         return events
     if s.phase == "draw":
-        events = take(s, s.turn, outcome, "draws")
+        events = take(s, s.turn, outcome, dealt=False)
         return events + start_draw(s)
     # reveal
     cell = s.reveal
     s.tiles[cell]["kind"] = outcome
     s.reveal = ""
-    events = [Event(f"The door of {cell} swings open: {K.kind_text(outcome)}.")]
+    events = [
+        Event(msg("The door of {cell} swings open: {kind}.", cell=cell, kind=K.kind_text(outcome)))
+    ]
     if s.after == "end":
         return events + end_turn(s)
     return events + after_play(s)
 
 
-def take(s: CastleState, seat: Seat, card: str, verb: str) -> list[Event]:
+def take(s: CastleState, seat: Seat, card: str, dealt: bool) -> list[Event]:
     s.deck[card] -= 1
     s.hands[seat] = sorted([*s.hands[seat], card])
-    mine = "You are dealt" if verb == "is dealt" else "You draw"
+    name, named = s.names[seat], B.CARD_NAME[card]
+    if dealt:
+        return [
+            Event(msg("{name} is dealt a card.", name=name), kind="draw"),
+            Event(msg("You are dealt a {card}.", card=named), to=seat, kind="draw"),
+        ]
     return [
-        Event(f"{s.names[seat]} {verb} a card.", kind="draw"),
-        Event(f"{mine} a {B.CARD_NAME[card]}.", to=seat, kind="draw"),
+        Event(msg("{name} draws a card.", name=name), kind="draw"),
+        Event(msg("You draw a {card}.", card=named), to=seat, kind="draw"),
     ]
 
 
@@ -61,7 +72,9 @@ def start_draw(s: CastleState) -> list[Event]:
     if K.count(s.deck) == 0 and K.count(s.discard) > 0:
         s.deck = {k: s.deck.get(k, 0) + s.discard.get(k, 0) for k in B.CARDS}
         s.discard, s.discard_top = {}, ""
-        events.append(Event("The draw pile is empty: the discards are shuffled into a new one."))
+        events.append(
+            Event(msg("The draw pile is empty: the discards are shuffled into a new one."))
+        )
     if K.count(s.deck) == 0:  # every card is in a hand or on the castle: play what you hold
         if s.hands[s.turn]:
             s.phase = "play"
@@ -91,36 +104,52 @@ def after_play(s: CastleState) -> list[Event]:
     s.netted[seat] -= 1
     name = s.names[seat]
     if s.netted[seat]:
-        events = [Event(f"{name} is caught in the net and cannot move (one more turn).")]
+        events = [
+            Event(msg("{name} is caught in the net and cannot move (one more turn).", name=name))
+        ]
     else:
         to_discard(s, "net")
-        events = [Event(f"{name} cannot move this turn; then the net comes off.")]
+        events = [Event(msg("{name} cannot move this turn; then the net comes off.", name=name))]
     return events + end_turn(s)
 
 
 def move(s: CastleState, seat: Seat, verb: str, arg: str) -> list[Event]:
     name = s.names[seat]
     if verb == "stay":
-        return [Event(f"{name} stays put."), *end_turn(s)]
+        return [Event(msg("{name} stays put.", name=name)), *end_turn(s)]
     if verb == "exit":
         s.at[seat] = None
         return [
-            Event(f"{name} leaves the castle, back to the {s.edges[seat]} edge."),
+            Event(
+                msg(
+                    "{name} leaves the castle, back to the {edge} edge.",
+                    name=name,
+                    edge=EDGE[s.edges[seat]],
+                )
+            ),
             *end_turn(s),
         ]
     if verb == "enter":
         cell = arg
-        events = [Event(f"{name} enters the castle at {cell}.", kind="move")]
+        events = [
+            Event(msg("{name} enters the castle at {cell}.", name=name, cell=cell), kind="move")
+        ]
     else:
         cell = K.steps(s, seat)[arg]
-        how = "through the secret passage " if arg in B.DIAGONALS else ""
-        events = [Event(f"{name} moves {arg} {how}to {cell}.", kind="move")]
+        said = dict(name=name, direction=DIRECTION[arg], cell=cell)
+        if arg in B.DIAGONALS:
+            moved = msg("{name} moves {direction} through the secret passage to {cell}.", **said)
+        else:
+            moved = msg("{name} moves {direction} to {cell}.", **said)
+        events = [Event(moved, kind="move")]
     s.at[seat] = cell
     if cell in B.far_row(s.edges[seat], s.width, s.height):
         s.winner, s.phase = seat, "over"
         return [
             *events,
-            Event(f"{name} reaches the far side of the castle and wins!", kind="win"),
+            Event(
+                msg("{name} reaches the far side of the castle and wins!", name=name), kind="win"
+            ),
         ]
     t = s.tiles[cell]
     if t["kind"] in ("extra key", "extra turn") and seat not in t["used"]:
@@ -129,10 +158,17 @@ def move(s: CastleState, seat: Seat, verb: str, arg: str) -> list[Event]:
             s.phase = "bonus"
             return [
                 *events,
-                Event(f"{name} lands on an extra key tile: one more door to open or close."),
+                Event(
+                    msg(
+                        "{name} lands on an extra key tile: one more door to open or close.",
+                        name=name,
+                    )
+                ),
             ]
         s.extra = True
-        events.append(Event(f"{name} lands on an extra turn tile: a bonus turn follows."))
+        events.append(
+            Event(msg("{name} lands on an extra turn tile: a bonus turn follows.", name=name))
+        )
     return events + end_turn(s)
 
 

@@ -11,13 +11,13 @@ does is in `take`, `drop` and `turn` below; what is offered is `item_moves`.
 from __future__ import annotations
 
 from engines.contract import Seat
-from engines.dark_castle import cards as C
 from engines.dark_castle import effects as fx
 from engines.dark_castle import explain as X
 from engines.dark_castle import items, phase
 from engines.dark_castle import party as P
 from engines.dark_castle.rules import Step, Table
 from engines.dark_castle.state import CASTLE_CHAPTERS
+from engines.text import Msg, joined, msg
 
 
 def item_moves(t: Table, seat: Seat, camp_moves: bool) -> list[str]:
@@ -45,7 +45,7 @@ def take(t: Table, item: str, who: str) -> None:
     k = P.index(s, who)
     s.pool.remove(item)
     s.chars[k]["items"].append(item)
-    t.say(f"{P.name(s, k)} takes {X.the(item)}.")
+    t.say(msg("{name} takes {item}.", name=P.name(s, k), item=X.the(item)))
     phase.note(s, phase.TAKEN, item, who)
     t.rules.taken(t, k, item)
 
@@ -59,8 +59,8 @@ def drop(t: Table, item: str) -> None:
     s.pool += dropped
     for each in dropped:
         phase.note(s, phase.DROPPED, each, s.chars[k]["who"])
-    names = ", ".join(C.ITEMS[i]["name"] for i in dropped)
-    t.say(f"{P.name(s, k)} puts down: {names}.")
+    names = joined([X.item_name(i) for i in dropped])
+    t.say(msg("{name} puts down: {items}.", name=P.name(s, k), items=names))
 
 
 def turn(t: Table, who: str) -> None:
@@ -74,7 +74,7 @@ def turn(t: Table, who: str) -> None:
         c["roll"] = ""
     s.turner = k
     s.pending = {"kind": "boss" if len(s.used) >= CASTLE_CHAPTERS else "chapter"}
-    t.say(f"{P.name(s, k)} turns the next page of the castle...")
+    t.say(msg("{name} turns the next page of the castle...", name=P.name(s, k)))
     t.rules.turned(t)
     fx.check_death(t)
 
@@ -111,9 +111,10 @@ class Between(Step):
         elif not apply_item_move(t, verb, args):
             next(c for c in t.rules.camps if verb in c.verbs).apply(t, verb, args)
 
-    def prompt(self, t: Table) -> str:
-        nxt = "the boss" if len(t.s.used) >= CASTLE_CHAPTERS else "the next chapter"
-        return f"Trade items if you like, then decide who turns {nxt}: turn <prisoner>."
+    def prompt(self, t: Table) -> Msg:
+        if len(t.s.used) >= CASTLE_CHAPTERS:
+            return msg("Trade items if you like, then decide who turns the boss: turn <prisoner>.")  # fmt: skip
+        return msg("Trade items if you like, then decide who turns the next chapter: turn <prisoner>.")  # fmt: skip
 
     def default(self, t: Table, seat: Seat, legal: list[str]) -> str | None:
         """Let the healthiest turn."""
@@ -122,7 +123,7 @@ class Between(Step):
     def describe(self, t: Table, action: str) -> str | None:
         verb, *args = action.split()
         if verb == "turn" and args:
-            return f"Turn: {C.CHARACTERS.get(args[0], {}).get('title', args[0])}"
+            return msg("Turn: {character}", character=P.title(args[0]))
         return None
 
 
@@ -132,7 +133,7 @@ class Share(Step):
     kind = "share"
 
     def legal(self, t: Table, seat: Seat) -> list[str]:
-        return ["done", *item_moves(t, seat, camp_moves=False)]
+        return [*item_moves(t, seat, camp_moves=False), "done"]  # "done" comes last
 
     def apply(self, t: Table, seat: Seat, action: str) -> None:
         verb, *args = action.split()
@@ -140,8 +141,8 @@ class Share(Step):
             fx.discard_pool(t)
             t.s.pending = None
 
-    def prompt(self, t: Table) -> str:
-        return "Share out the items on the table (take <item> <prisoner>), then done."
+    def prompt(self, t: Table) -> Msg:
+        return msg("Share out the items on the table (take <item> <prisoner>), then done.")
 
     def default(self, t: Table, seat: Seat, legal: list[str]) -> str | None:
         return "done" if "done" in legal else None

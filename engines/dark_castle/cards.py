@@ -39,33 +39,70 @@ from __future__ import annotations
 import json
 from math import factorial
 from pathlib import Path
+from typing import Any
+
+from engines.dark_castle.words import TEXT_KEYS, card
+from engines.text import Msg, msg
 
 TRAITS = ("m", "c", "w")
-TRAIT_NAMES = {"m": "Might", "c": "Cunning", "w": "Wisdom"}
+TRAIT_NAMES = {"m": msg("Might"), "c": msg("Cunning"), "w": msg("Wisdom")}
 
 # The six core prisoners: a character die is main trait on 3 faces (one a double),
 # second on 2 faces (one a double), third on 1 face; counts as published.
 CHARACTERS: dict[str, dict] = {
-    "abbot": {"title": "The Abbot", "faces": ["w", "w", "ww", "m", "mm", "c"], "set": "core"},
-    "cook": {"title": "The Cook", "faces": ["m", "m", "mm", "c", "cc", "w"], "set": "core"},
-    "miller": {"title": "The Miller", "faces": ["c", "c", "cc", "m", "mm", "w"], "set": "core"},
-    "smith": {"title": "The Smith", "faces": ["m", "m", "mm", "w", "ww", "c"], "set": "core"},
-    "tailor": {"title": "The Tailor", "faces": ["c", "c", "cc", "w", "ww", "m"], "set": "core"},
-    "tanner": {"title": "The Tanner", "faces": ["w", "w", "ww", "c", "cc", "m"], "set": "core"},
+    "abbot": {
+        "title": msg("The Abbot"),
+        "short": msg("Abbot"),
+        "faces": ["w", "w", "ww", "m", "mm", "c"],
+        "set": "core",
+    },
+    "cook": {
+        "title": msg("The Cook"),
+        "short": msg("Cook"),
+        "faces": ["m", "m", "mm", "c", "cc", "w"],
+        "set": "core",
+    },
+    "miller": {
+        "title": msg("The Miller"),
+        "short": msg("Miller"),
+        "faces": ["c", "c", "cc", "m", "mm", "w"],
+        "set": "core",
+    },
+    "smith": {
+        "title": msg("The Smith"),
+        "short": msg("Smith"),
+        "faces": ["m", "m", "mm", "w", "ww", "c"],
+        "set": "core",
+    },
+    "tailor": {
+        "title": msg("The Tailor"),
+        "short": msg("Tailor"),
+        "faces": ["c", "c", "cc", "w", "ww", "m"],
+        "set": "core",
+    },
+    "tanner": {
+        "title": msg("The Tanner"),
+        "short": msg("Tanner"),
+        "faces": ["w", "w", "ww", "c", "cc", "m"],
+        "set": "core",
+    },
     # Blight of the Plague Lord: three prisoners of our own whose second double is a split
     # double (two different traits: both apply, and it blocks). Our faces.
     "ratcatcher": {
-        "title": "The Ratcatcher",
+        "title": msg("The Ratcatcher"),
+        "short": msg("Ratcatcher"),
         "faces": ["c", "c", "cc", "m", "mc", "w"],
         "set": "plague",
     },
     "herbalist": {
-        "title": "The Herbalist",
+        "title": msg("The Herbalist"),
+        "short": msg("Herbalist"),
         "faces": ["w", "w", "ww", "c", "cw", "m"],
         "set": "plague",
     },
     "gravedigger": {
-        "title": "The Gravedigger",
+        "title": msg("The Gravedigger"),
+        "short": msg("Gravedigger"),
         "faces": ["m", "m", "mm", "w", "mw", "c"],
         "set": "plague",
     },
@@ -114,11 +151,11 @@ ITEM_EFFECTS = (
 # The supplements, each a game option: the content set it adds and its own boss (the one a
 # pack played on its own ends with).
 SUPPLEMENTS: dict[str, dict] = {
-    "cult": {"title": "Cult of the Death Knight", "boss": "b_deathknight"},
-    "plague": {"title": "Blight of the Plague Lord", "boss": "b_plaguelord"},
+    "cult": {"title": msg("Cult of the Death Knight"), "boss": "b_deathknight"},
+    "plague": {"title": msg("Blight of the Plague Lord"), "boss": "b_plaguelord"},
     # The Collector's Box has no chapters: it adds flaws, start cards, bosses and epilogues.
-    "undead": {"title": "Scourge of the Undead Queen", "boss": "b_undeadqueen"},
-    "collector": {"title": "The Collector's Box", "boss": "", "chapters": False},
+    "undead": {"title": msg("Scourge of the Undead Queen"), "boss": "b_undeadqueen"},
+    "collector": {"title": msg("The Collector's Box"), "boss": "", "chapters": False},
 }
 # The plague die, never re-rolled or modified: our faces are the published 0, 0, 1, 1, 2, 3
 # of dark_castle.md. Each threshold reached costs HP at once (our values).
@@ -134,22 +171,22 @@ SPECIAL_FACE = "x"
 COMPANION_SPECIALS = ("chill", "sunder", "rally")
 # The Spell Book: our spells (each with its requirement) and our spell die.
 SPELLS: dict[str, dict] = {
-    "bolt": {"name": "Bone Bolt", "needs": "combat",
-             "brief": "2 dice struck from the row (partial: 1)",
-             "text": "In combat. Success: two dice of the row are struck away (the most common "
-                     "trait first); partial: one."},
-    "ward": {"name": "Veil of Ash", "needs": "combat",
-             "brief": "every fighter blocks (partial: the caster)",
-             "text": "In combat. Success: every fighter blocks this round; partial: the caster "
-                     "blocks."},
-    "mend": {"name": "Knit Flesh", "needs": "wounded",
-             "brief": "everyone gains 2 HP (partial: the caster)",
-             "text": "Someone is wounded. Success: everyone gains 2 HP; partial: the caster "
-                     "gains 2 HP."},
-    "insight": {"name": "Second Sight", "needs": "test",
-                "brief": "counts as a double of the trait (partial: a single)",
-                "text": "A test. Success: the roll counts as a double of the trait asked; "
-                        "partial: as a single of it."},
+    "bolt": {"name": msg("Bone Bolt"), "needs": "combat",
+             "brief": msg("2 dice struck from the row (partial: 1)"),
+             "text": msg("In combat. Success: two dice of the row are struck away (the most common "
+                     "trait first); partial: one.")},
+    "ward": {"name": msg("Veil of Ash"), "needs": "combat",
+             "brief": msg("every fighter blocks (partial: the caster)"),
+             "text": msg("In combat. Success: every fighter blocks this round; partial: the caster "
+                     "blocks.")},
+    "mend": {"name": msg("Knit Flesh"), "needs": "wounded",
+             "brief": msg("everyone gains 2 HP (partial: the caster)"),
+             "text": msg("Someone is wounded. Success: everyone gains 2 HP; partial: the caster "
+                     "gains 2 HP.")},
+    "insight": {"name": msg("Second Sight"), "needs": "test",
+                "brief": msg("counts as a double of the trait (partial: a single)"),
+                "text": msg("A test. Success: the roll counts as a double of the trait asked; "
+                        "partial: as a single of it.")},
 }  # fmt: skip
 # Faces: 2 success, 1 partial, 1 recoil (the caster loses 2 HP), 1 stray (the ally with the
 # most HP loses 2 HP), 1 crumble (the book is destroyed, the spell fails). Our faces.
@@ -162,7 +199,29 @@ SPELL_HURT = 2
 CURSE_KEYS = ("now", "frail", "drain", "noblock", "marked", "lift")
 CURSE_LIFTS = ("now", "rest", "combat")
 
-_DIR = Path(__file__).parent / "content"
+CONTENT = Path(__file__).parent / "content"
+
+
+def read_content(path: Path) -> dict:
+    """One content file as its JSON holds it (its texts plain English)."""
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def _said(data: Any, key: str | None = None, companion: bool = False) -> Any:
+    """A content file with its texts for the players made messages (`words.card`): the
+    keys in `TEXT_KEYS`, the epilogues, a companion's characteristic."""
+    if isinstance(data, dict):
+        own = "faces" in data and "hp" in data
+        return {k: _said(v, k, own) for k, v in data.items()}
+    if isinstance(data, list):
+        return [_said(v, key, companion) for v in data]
+    if (
+        isinstance(data, str)
+        and data
+        and (key in TEXT_KEYS or key in ("won", "lost") or (key == "trait" and companion))
+    ):
+        return card(data)
+    return data
 
 
 def _load() -> dict[str, dict]:
@@ -170,12 +229,12 @@ def _load() -> dict[str, dict]:
         "start": {}, "chapter": {}, "boss": {}, "item": {}, "flaw": {}, "epilogue": {},
         "companion": {},
     }  # fmt: skip
-    for path in sorted(_DIR.glob("*.json")):
-        data = json.loads(path.read_text(encoding="utf-8"))
+    for path in sorted(CONTENT.glob("*.json")):
+        data = _said(read_content(path))
         for kind, key in (("start", "starts"), ("chapter", "chapters"), ("boss", "bosses")):
-            for card in data.get(key, []):
-                card = dict(card, kind=kind, set=path.stem)
-                cards[kind][card["id"]] = card
+            for entry in data.get(key, []):
+                entry = dict(entry, kind=kind, set=path.stem)
+                cards[kind][entry["id"]] = entry
         for item in data.get("items", []):
             cards["item"][item["id"]] = dict(item, set=path.stem)
         for flaw in data.get("flaws", []):
@@ -231,11 +290,36 @@ def steps_at(card: dict, path: list) -> list:
     return node
 
 
-def describe_special(spec: dict) -> str:
-    text = SPECIALS.get(spec["k"], spec["k"])
+def describe_special(spec: dict) -> Msg:
+    kind = spec["k"]
+    n = spec.get("n", 1)
+    most = spec.get("max", 99 if kind == "rage" else 3)
     trait = TRAIT_NAMES.get(spec.get("trait", ""), "")
-    default_max = 99 if spec["k"] == "rage" else 3
-    return text.format(n=spec.get("n", 1), max=spec.get("max", default_max), trait=trait)
+    said = {
+        "ambush": lambda: msg("Before the first round every prisoner loses {n} HP.", n=n),
+        "ambush_you": lambda: msg("Before the first round YOU lose {n} HP.", n=n),
+        "rage": lambda: msg(
+            "Each round it survives, its attack grows by 1 (up to {max}).", max=most
+        ),
+        "regrow": lambda: msg(
+            "Each round it survives, {n} more chapter dice join its row ({max} in all).",
+            n=n,
+            max=most,
+        ),
+        "armoured": lambda: msg(
+            "A single {trait} does not hit; only a {trait} double does.", trait=trait
+        ),
+        "pierce": lambda: msg("A double still blocks, but the blocker loses {n} HP.", n=n),
+        "focus_you": lambda: msg(
+            "It attacks only YOU, for {n} extra damage; YOU may not rest.", n=n
+        ),
+        "no_rest": lambda: msg("Nobody may rest."),
+        "no_items": lambda: msg("No items may be used during this combat."),
+        "doubles_single": lambda: msg("Doubles hit only once (they still block)."),
+        "flees": lambda: msg("After {n} rounds it flees: the fight ends without an item.", n=n),
+        "venom": lambda: msg("After the fight, everyone it wounded loses {n} HP more.", n=n),
+    }.get(kind)
+    return said() if said else Msg(kind)
 
 
 def combat_steps(card: dict) -> list[dict]:

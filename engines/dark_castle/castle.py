@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from engines.dark_castle import cards as C
 from engines.dark_castle.state import DarkCastleState
+from engines.text import Msg, joined, msg
 
 
 def collector(s: DarkCastleState) -> bool:
@@ -44,13 +45,14 @@ def prisoners(s: DarkCastleState) -> list[str]:
     ]
 
 
-def title(s: DarkCastleState) -> str:
+def title(s: DarkCastleState) -> Msg:
     sets = chapter_sets(s)
     names = [C.SUPPLEMENTS[x]["title"] for x in sets if x in C.SUPPLEMENTS]
     if "core" in sets:
-        return " + ".join(["The Dark Castle", *names])
-    order = " (in number order)" if s.opts.get("castle") == "pack-numbered" else ""
-    return " + ".join(names) + order
+        return joined([msg("The Dark Castle"), *names], " + ")
+    if s.opts.get("castle") == "pack-numbered":
+        return msg("{castle} (in number order)", castle=joined(names, " + "))
+    return joined(names, " + ")
 
 
 def held(s: DarkCastleState) -> set[str]:

@@ -17,8 +17,10 @@ from engines.dark_castle import castle, items
 from engines.dark_castle import effects as fx
 from engines.dark_castle import explain as X
 from engines.dark_castle import party as P
+from engines.dark_castle import words as W
 from engines.dark_castle.rules import ChanceStep, Step, Table, uniform
 from engines.dark_castle.state import CASTLE_CHAPTERS, DarkCastleState
+from engines.text import Msg, joined, msg, plural
 
 
 def step_at(card_id: str, path: list) -> dict:
@@ -36,10 +38,10 @@ def open_card(t: Table, card_id: str) -> None:
     card = C.ALL_CARDS[card_id]
     s.card = card_id
     s.frames = []
-    t.say(f"{card['title']}: {card['text']}", kind="scene")
+    t.say(msg("{title}: {text}", title=card["title"], text=card["text"]), kind="scene")
     asks = X.card_asks(card, len(s.chars))
     if asks:
-        t.say("It asks: " + " ".join(asks), kind="asks")
+        t.say(msg("It asks: {asks}", asks=joined(asks, " ")), kind="asks")
     push(s, card_id, ["steps"], s.turner)
 
 
@@ -66,7 +68,7 @@ def run(t: Table) -> None:
 def run_step(t: Table, step: dict, card: str, path: list, ctx: int) -> None:
     kind = step["do"]
     if step.get("text") and kind != "choose":
-        t.say(step["text"])
+        t.say(W.card(step["text"]))
     verb = t.rules.card_steps.get(kind)
     if verb is not None:  # `narrate` is its text alone
         verb(t, step, card, path, ctx)
@@ -78,13 +80,13 @@ def card_done(t: Table) -> None:
     card = C.ALL_CARDS[s.card]
     if card["kind"] == "boss":
         s.outcome = "won"
-        t.say("The boss falls. The gate groans open: you escape the Dark Castle!")
+        t.say(msg("The boss falls. The gate groans open: you escape the Dark Castle!"))
         t.rules.ended(t)
         return
     if card["kind"] == "chapter":
         left = CASTLE_CHAPTERS - len(s.used)
-        remain = f"{left} chapter remains" if left == 1 else f"{left} chapters remain"
-        t.say(f"Chapter complete. {remain} before the boss.")
+        t.say(plural("Chapter complete. {count} chapter remains before the boss.",
+                     "Chapter complete. {count} chapters remain before the boss.", left))  # fmt: skip
     s.pending = {"kind": "between"}
 
 
@@ -117,7 +119,7 @@ def damage(t: Table, step: dict, card: str, path: list, ctx: int) -> None:
 def heal(t: Table, step: dict, card: str, path: list, ctx: int) -> None:
     for k in targets(t.s, step.get("who", "you"), ctx):
         gained = fx.heal(t, k, step["n"])
-        t.say(f"{P.name(t.s, k)} gains {gained} HP.")
+        t.say(msg("{name} gains {n} HP.", name=P.name(t.s, k), n=gained))
 
 
 def draw(t: Table, step: dict, card: str, path: list, ctx: int) -> None:
@@ -138,9 +140,9 @@ def lose_item(t: Table, step: dict, card: str, path: list, ctx: int) -> None:
         if not char["items"]:
             continue
         if step.get("what") == "all":
-            names = ", ".join(C.ITEMS[i]["name"] for i in char["items"])
+            names = joined([X.item_name(i) for i in char["items"]])
             char["items"] = []
-            t.say(f"{P.name(s, k)} loses everything carried: {names}.")
+            t.say(msg("{name} loses everything carried: {items}.", name=P.name(s, k), items=names))
         else:
             s.pending = {"kind": "discard", "char": k}
             return
@@ -148,7 +150,7 @@ def lose_item(t: Table, step: dict, card: str, path: list, ctx: int) -> None:
 
 def choose(t: Table, step: dict, card: str, path: list, ctx: int) -> None:
     if step.get("text"):
-        t.say(step["text"])
+        t.say(W.card(step["text"]))
     t.s.pending = {"kind": "choose", "card": card, "path": path, "ctx": ctx}
 
 
@@ -207,22 +209,23 @@ class Choose(Step):
         s, p = t.s, t.s.pending
         step = step_at(p["card"], p["path"])
         option = step["options"][int(args[0]) - 1]
-        t.say(f"The party chooses: {option['label']}.")
+        t.say(msg("The party chooses: {option}.", option=W.card(option["label"])))
         s.pending = None
         push(s, p["card"], [*p["path"], "options", int(args[0]) - 1, "steps"], p["ctx"])
         if option.get("spend"):
             fx.spend_tag(t, option["needs"])
 
-    def prompt(self, t: Table) -> str:
-        return "Decide together: choose <number>."
+    def prompt(self, t: Table) -> Msg:
+        return msg("Decide together: choose <number>.")
 
-    def describe(self, t: Table, action: str) -> str | None:
+    def describe(self, t: Table, action: str) -> Msg | None:
         verb, *args = action.split()
         p = t.s.pending
         if verb != "choose" or not p or p.get("kind") != "choose":
             return None
         option = step_at(p["card"], p["path"])["options"][int(args[0]) - 1]
-        return f"{option['label']} ({X.option_cost(option, len(t.s.chars))})"
+        return msg("{label} ({cost})", label=W.card(option["label"]),
+                   cost=X.option_cost(option, len(t.s.chars)))  # fmt: skip
 
     def show(self, t: Table, view: dict) -> None:
         p = t.s.pending
@@ -231,7 +234,7 @@ class Choose(Step):
         view["options"] = [
             {
                 "n": i + 1,
-                "label": o["label"],
+                "label": W.card(o["label"]),
                 "cost": X.option_cost(o, len(t.s.chars)),
                 "open": i in open_,
             }
@@ -248,7 +251,7 @@ class Gamble(ChanceStep):
         return C.chapter_dice_outcomes(t.s.pending.get("n", 1))
 
     def resolve(self, t: Table, p: dict, outcome: str) -> None:
-        t.say(f"The chapter die shows {C.TRAIT_NAMES[outcome]}.")
+        t.say(msg("The chapter die shows {trait}.", trait=C.TRAIT_NAMES[outcome]))
         push(t.s, p["card"], [*p["path"], outcome], p["ctx"])
 
 

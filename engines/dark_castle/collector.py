@@ -16,7 +16,10 @@ from engines.dark_castle import cards as C
 from engines.dark_castle import castle, combat
 from engines.dark_castle import death_dice as DD
 from engines.dark_castle import living_stone as LS
+from engines.dark_castle import party as P
+from engines.dark_castle import words as W
 from engines.dark_castle.rules import ChanceStep, Pack, Table, uniform
+from engines.text import Msg, joined, msg
 
 
 class Deal(ChanceStep):
@@ -33,15 +36,15 @@ class Deal(ChanceStep):
         who = next(w for w in on_offer if w not in s.flaws)
         s.flaws[who] = outcome
         if all(w in s.flaws for w in on_offer):
-            t.say("Flaws are dealt: " + "; ".join(
-                f"{C.CHARACTERS[w]['title']}: {C.FLAWS[f]['name']}" for w, f in s.flaws.items()
-            ) + ".")  # fmt: skip
+            dealt = [msg("{character}: {flaw}", character=P.title(w), flaw=W.card(C.FLAWS[f]["name"]))
+                     for w, f in s.flaws.items()]  # fmt: skip
+            t.say(msg("Flaws are dealt: {flaws}.", flaws=joined(dealt, "; ")))
             s.pending = {"kind": "pick"}
         else:
             s.pending = {"kind": "deal"}
 
-    def prompt(self, t: Table) -> str:
-        return "The flaws are dealt onto the prisoners..."
+    def prompt(self, t: Table) -> Msg:
+        return msg("The flaws are dealt onto the prisoners...")
 
 
 class DeathDice(ChanceStep):
@@ -68,7 +71,8 @@ def death_dice(t: Table, card: dict, step: dict) -> str | None:
 
 def epilogue(t: Table) -> None:
     if castle.collector(t.s):
-        t.say("Epilogue: " + C.EPILOGUES["collector"][t.s.outcome], kind="epilogue")
+        text = W.card(C.EPILOGUES["collector"][t.s.outcome])
+        t.say(msg("Epilogue: {text}", text=text), kind="epilogue")
 
 
 PACK = Pack(

@@ -17,8 +17,10 @@ from engines.dark_castle import death_dice as DD
 from engines.dark_castle import effects as fx
 from engines.dark_castle import explain as X
 from engines.dark_castle import party as P
+from engines.dark_castle import words as W
 from engines.dark_castle.rules import ChanceStep, Step, Table
 from engines.dark_castle.state import DarkCastleState
+from engines.text import Msg, msg
 
 
 def special(s: DarkCastleState, kind: str) -> dict | None:
@@ -35,7 +37,7 @@ def start(t: Table, step: dict, card: str, path: list, ctx: int) -> None:
     s = t.s
     phases = C.combat_steps(C.ALL_CARDS[card])
     s.combat = {
-        "name": step["name"],
+        "name": str(step["name"]),
         "row": sorted(step.get("dice", ""), key=DD.row_key),
         "attack": step["attack"],
         "specials": [dict(sp) for sp in step.get("specials", [])],
@@ -54,9 +56,9 @@ def start(t: Table, step: dict, card: str, path: list, ctx: int) -> None:
         "carrier": step.get("carrier", False),
         "turned": [],  # Marked for Death prisoners whose black cult face joined the row
         "grown": 0,
-        "text": step.get("text", ""),
+        "text": str(step.get("text", "")),
     }
-    t.say(f"Combat! {step['name']} (attack {step['attack']}).", kind="combat")
+    t.say(msg("Combat! {enemy} (attack {attack}).", enemy=W.card(step["name"]), attack=step["attack"]), kind="combat")  # fmt: skip
     party = P.prisoner_count(s) if step.get("prisoners_only") else len(s.chars)
     n = step.get("per_player", 0) * party
     kind = t.rules.combat_dice(t, C.ALL_CARDS[card], step) or "dice"
@@ -87,7 +89,7 @@ def round_start(t: Table) -> None:
     cb["rester"] = -1
     flee = special(s, "flees")
     if flee and cb["round"] > flee.get("n", 3):
-        t.say(f"{cb['name']} flees into the dark. Nothing is won.")
+        t.say(msg("{enemy} flees into the dark. Nothing is won.", enemy=W.card(cb["name"])))
         s.combat = None
         s.pending = None
         return
@@ -135,8 +137,7 @@ def rolled(t: Table, k: int, face: str, black: bool) -> None:
         cb["fighters"].remove(k)
         cb["turned"].append(k)
         s.chars[k]["roll"] = ""
-        t.say(f"The cult takes {P.name(s, k)}: the die joins the enemy's row and must be hit "
-              "away; they sit out this combat.")  # fmt: skip
+        t.say(msg("The cult takes {name}: the die joins the enemy's row and must be hit away; they sit out this combat.", name=P.name(s, k)))  # fmt: skip
     else:
         cb["rolls"][str(k)] = face
     if cb["queue"]:
@@ -247,9 +248,8 @@ def resolve_attack(t: Table, k: int, pick: str | None = None) -> None:
     blocks = double and P.blocks_with_double(s, k)
     if blocks:
         cb["blocked"].append(k)
-    what = f"hits {X.faces(''.join(removed))}" if removed else "misses"
-    block = " and blocks" if blocks else ""
-    t.say(f"{P.name(s, k)} {what}{block}.", kind="attack")
+    hits = X.faces("".join(removed)) if removed else None
+    t.say(DD.attack_result(P.name(s, k), hits, missed=not removed, blocks=blocks), kind="attack")
 
 
 def after_attack(t: Table) -> None:
@@ -299,7 +299,7 @@ def defend(t: Table) -> None:
             if cb.get("carrier") and k not in cb["blocked"] and not masked:
                 fx.gain_plague(t, k, 1)  # Pack 3: a hit from a carrier passes plague
     if not hurt:
-        t.say(f"{cb['name']} strikes, but nobody is hurt.")
+        t.say(msg("{enemy} strikes, but nobody is hurt.", enemy=W.card(cb["name"])))
     fx.check_death(t)
     if s.outcome:
         return
@@ -320,7 +320,7 @@ def won(t: Table) -> None:
     more for a companion who brings loot)."""
     s = t.s
     cb = s.combat
-    t.say(f"{cb['name']} is defeated!", kind="victory")
+    t.say(msg("{enemy} is defeated!", enemy=W.card(cb["name"])), kind="victory")
     venom = special(s, "venom")
     s.combat = None
     s.pending = None
@@ -351,18 +351,18 @@ class Rest(Step):
         s = t.s
         verb, *args = action.split()
         if verb == "fight":
-            t.say("Nobody rests: everyone fights this round.")
+            t.say(msg("Nobody rests: everyone fights this round."))
             begin_rolls(t)
             return
         k = P.index(s, args[0])
         s.combat["rester"] = k
         fx.heal(t, k, 1)
-        t.say(f"{P.name(s, k)} rests this round (+1 HP).")
+        t.say(msg("{name} rests this round (+1 HP).", name=P.name(s, k)))
         t.rules.rested(t, k)
         begin_rolls(t)
 
-    def prompt(self, t: Table) -> str:
-        return "New combat round: may one prisoner rest? fight, or rest <prisoner>."
+    def prompt(self, t: Table) -> Msg:
+        return msg("New combat round: may one prisoner rest? fight, or rest <prisoner>.")
 
     def default(self, t: Table, seat: Seat, legal: list[str]) -> str | None:
         return "fight" if "fight" in legal else None
@@ -370,7 +370,7 @@ class Rest(Step):
     def describe(self, t: Table, action: str) -> str | None:
         verb, *args = action.split()
         if verb == "rest" and args:
-            return f"Rest: {C.CHARACTERS.get(args[0], {}).get('title', args[0])}"
+            return msg("Rest: {character}", character=P.title(args[0]))
         return None
 
 
@@ -420,24 +420,24 @@ class Attack(Step):
             cb["queue"] = [k]
         elif kind == "become":
             cb["rolls"][str(k)] = s.chars[k]["roll"] = effect["face"]
-            t.say(f"The attack now counts as {X.faces(effect['face'])}.")
+            t.say(msg("The attack now counts as {faces}.", faces=X.faces(effect["face"])))
         elif kind == "strike":
             cb["row"].remove(effect["trait"])
-            t.say(f"One {C.TRAIT_NAMES[effect['trait']]} die is struck away.")
+            t.say(msg("One {trait} die is struck away.", trait=C.TRAIT_NAMES[effect["trait"]]))
             after_attack(t)
         elif kind == "block":
             cb["blocked"].append(k)
-            t.say(f"{P.name(s, k)} will block this round.")
+            t.say(msg("{name} will block this round.", name=P.name(s, k)))
         elif kind == "stone":  # the Living Stone wakes (living_stone.py)
             s.pending = {"kind": "stone", "char": k}
         else:
             return False
         return True
 
-    def prompt(self, t: Table) -> str:
+    def prompt(self, t: Table) -> Msg:
         if DD.pairing_needed(t.s.combat["row"]):
-            return "Death dice in the row: use items first, then hit all (results combine)."
-        return "Resolve the attacks in the order you like: hit <prisoner> (items first?)."
+            return msg("Death dice in the row: use items first, then hit all (results combine).")
+        return msg("Resolve the attacks in the order you like: hit <prisoner> (items first?).")
 
     def default(self, t: Table, seat: Seat, legal: list[str]) -> str | None:
         return next((a for a in legal if a.startswith("hit ")), None)
@@ -447,10 +447,10 @@ class Attack(Step):
         if action == DD.HIT_ALL:
             return DD.HIT_ALL_LABEL
         if verb == "hit" and len(args) == 2:
-            title = C.CHARACTERS.get(args[0], {}).get("title", args[0])
-            return f"Hit: {title} (as {C.TRAIT_NAMES.get(args[1], args[1])})"
+            trait = C.TRAIT_NAMES.get(args[1], args[1])
+            return msg("Hit: {character} (as {trait})", character=P.title(args[0]), trait=trait)
         if verb == "hit" and args:
-            return f"Hit: {C.CHARACTERS.get(args[0], {}).get('title', args[0])}"
+            return msg("Hit: {character}", character=P.title(args[0]))
         return None
 
 
@@ -466,7 +466,7 @@ class ChapterDice(ChanceStep):
     def resolve(self, t: Table, p: dict, outcome: str) -> None:
         cb = t.s.combat
         cb["row"] = sorted(cb["row"] + list(outcome), key=DD.row_key)
-        t.say(f"The chapter dice add {X.faces(outcome)} to the enemy's row.")
+        t.say(msg("The chapter dice add {dice} to the enemy's row.", dice=X.dice(outcome)))
         if p.get("then") == "round":
             round_start(t)
         else:

@@ -16,8 +16,10 @@ from __future__ import annotations
 from engines.dark_castle import cards as C
 from engines.dark_castle import effects as fx
 from engines.dark_castle import party as P
+from engines.dark_castle import words as W
 from engines.dark_castle.rules import Drawn, Table
 from engines.dark_castle.state import DarkCastleState, new_character
+from engines.text import msg
 
 
 def join(t: Table, k: int, card_id: str) -> Drawn:
@@ -27,12 +29,12 @@ def join(t: Table, k: int, card_id: str) -> Drawn:
     card = C.ITEMS[card_id]
     comp = C.COMPANIONS[card["companion"]]
     if P.companion_index(s) is not None:
-        t.say(f"{card['name']}: a companion is already with you, so the card is discarded and "
-              "another drawn in its place.")  # fmt: skip
+        t.say(msg("{card}: a companion is already with you, so the card is discarded and another drawn in its place.", card=W.card(card["name"])))  # fmt: skip
         return Drawn(again=1)
     s.chars.append(new_character(comp["id"], -1, comp["hp"]))
-    t.say(f"{card['name']}: {comp['text']} {comp['title']} joins the party ({comp['hp']} HP; "
-          f"{comp['trait']})", kind="companion")  # fmt: skip
+    t.say(msg("{card}: {text} {companion} joins the party ({hp} HP; {trait})",
+              card=W.card(card["name"]), text=W.card(comp["text"]), companion=W.card(comp["title"]),
+              hp=comp["hp"], trait=W.card(comp["trait"])), kind="companion")  # fmt: skip
     return Drawn()
 
 
@@ -43,7 +45,7 @@ def leave(t: Table) -> None:
     k = P.companion_index(s)
     if k is None or s.chars[k]["hp"] > 0:
         return
-    t.say(f"{P.name(s, k)} falls and leaves the party. The escape goes on.", kind="companion")
+    t.say(msg("{name} falls and leaves the party. The escape goes on.", name=P.name(s, k)), kind="companion")  # fmt: skip
     s.chars.pop(k)
     if s.turner == k:
         s.turner = -2  # nobody: YOU effects of this chapter find no one
@@ -76,11 +78,10 @@ def special_face(t: Table, k: int) -> None:
     card = C.ALL_CARDS.get(s.card, {})
     if card.get("kind") == "boss" or not comp:
         cb["blocked"].append(k)
-        t.say(f"{P.name(s, k)} rolls the special face: against a boss it only blocks.",
-              kind="attack")  # fmt: skip
+        t.say(msg("{name} rolls the special face: against a boss it only blocks.", name=P.name(s, k)), kind="attack")  # fmt: skip
         return
     special = comp["special"]
-    t.say(f"{P.name(s, k)}: {special['name']}! {special['text']}", kind="attack")
+    t.say(msg("{name}: {special}! {text}", name=P.name(s, k), special=W.card(special["name"]), text=W.card(special["text"])), kind="attack")  # fmt: skip
     if special["k"] == "chill":
         for j in cb["fighters"]:
             if j not in cb["blocked"]:
@@ -102,5 +103,6 @@ def view(s: DarkCastleState, k: int) -> dict | None:
     if not comp:
         return None
     special = comp["special"]
-    return {"trait": comp["trait"], "special": f"{special['name']}: {special['text']}",
+    said = msg("{special}: {text}", special=W.card(special["name"]), text=W.card(special["text"]))
+    return {"trait": W.card(comp["trait"]), "special": said,
             "immune": bool(comp.get("immune")), "carries": comp.get("carries", 0)}  # fmt: skip

@@ -20,7 +20,9 @@ from collections.abc import Sequence
 from engines.dark_castle import cards as C
 from engines.dark_castle import effects as fx
 from engines.dark_castle import party as P
+from engines.dark_castle import words as W
 from engines.dark_castle.rules import Drawn, Pack, Table
+from engines.text import msg
 
 
 def draw_curse(t: Table, k: int, curse_id: str) -> Drawn:
@@ -29,9 +31,9 @@ def draw_curse(t: Table, k: int, curse_id: str) -> Drawn:
     s = t.s
     card = C.ITEMS[curse_id]
     curse = card["curse"]
-    t.say(f"A curse! {P.name(s, k)} draws {card['name']}: {card['text']}", kind="curse")
+    t.say(msg("A curse! {name} draws {card}: {text}", name=P.name(s, k), card=W.card(card["name"]), text=W.card(card["text"])), kind="curse")  # fmt: skip
     if P.companion(s, k):  # a companion may be cursed, to no effect
-        t.say(f"It has no hold on {P.name(s, k)}: the curse is discarded.")
+        t.say(msg("It has no hold on {name}: the curse is discarded.", name=P.name(s, k)))
         return Drawn()
     s.chars[k].setdefault("curses", []).append(curse_id)
     if curse.get("now"):
@@ -40,7 +42,7 @@ def draw_curse(t: Table, k: int, curse_id: str) -> Drawn:
     if curse.get("lift") == "now":
         s.chars[k]["curses"].remove(curse_id)
     if curse.get("marked") and P.cult_die(s, k):
-        t.say(f"{P.name(s, k)} is below half health: the cult die takes over.")
+        t.say(msg("{name} is below half health: the cult die takes over.", name=P.name(s, k)))
     return Drawn()
 
 
@@ -51,8 +53,8 @@ def lift(t: Table, when: str, who: Sequence[int]) -> None:
         for curse_id in list(s.chars[k].get("curses", [])):
             if C.ITEMS[curse_id]["curse"].get("lift") == when:
                 s.chars[k]["curses"].remove(curse_id)
-                name = C.ITEMS[curse_id]["name"]
-                t.say(f"The curse {name} lifts from {P.name(s, k)}.")
+                name = W.card(C.ITEMS[curse_id]["name"])
+                t.say(msg("The curse {curse} lifts from {name}.", curse=name, name=P.name(s, k)))
 
 
 def drain(t: Table) -> None:
@@ -61,7 +63,7 @@ def drain(t: Table) -> None:
     for j in range(len(s.chars)):
         n = sum(c.get("drain", 0) for c in P.curses(s, j))
         if n:
-            t.say(f"A curse drinks from {P.name(s, j)}.")
+            t.say(msg("A curse drinks from {name}.", name=P.name(s, j)))
             fx.hurt(t, j, n)
 
 

@@ -32,15 +32,17 @@ from engines.dark_castle import cards as C
 from engines.dark_castle import party as P
 from engines.dark_castle.rules import Table
 from engines.dark_castle.state import DarkCastleState
+from engines.dark_castle.words import listed
+from engines.text import Msg, joined, msg
 
 SHIELD = "s"
 # Our faces: the three traits, a shield, and two split doubles (Might+Cunning and
 # Cunning+Wisdom). No public source gives the printed faces.
 DEATH_DIE = ["m", "c", "w", SHIELD, "mc", "cw"]
 ROW_ORDER = ("m", "c", "w", "mc", "mw", "cw", SHIELD)
-FACE_NAMES = {SHIELD: "Shield", "mc": "Might+Cunning", "mw": "Might+Wisdom", "cw": "Cunning+Wisdom"}
+FACE_NAMES = {SHIELD: msg("Shield"), "mc": msg("Might+Cunning"), "mw": msg("Might+Wisdom"), "cw": msg("Cunning+Wisdom")}  # fmt: skip
 HIT_ALL = "hit all"
-HIT_ALL_LABEL = "Resolve every attack together: results combine against shields and splits"
+HIT_ALL_LABEL = msg("Resolve every attack together: results combine against shields and splits")
 
 
 def row_key(face: str) -> int:
@@ -48,7 +50,7 @@ def row_key(face: str) -> int:
     return ROW_ORDER.index(face) if face in ROW_ORDER else len(ROW_ORDER)
 
 
-def face_name(face: str) -> str:
+def face_name(face: str) -> Msg:
     return FACE_NAMES.get(face) or C.TRAIT_NAMES[face]
 
 
@@ -91,8 +93,8 @@ def add_rolled(t: Table, outcome: str) -> None:
     cb = t.s.combat
     cb["row"] = sorted(cb["row"] + faces, key=row_key)
     cb["death"] = sorted(cb.get("death", []) + faces, key=row_key)
-    names = ", ".join(face_name(f) for f in faces)
-    t.say(f"The death dice roll {names} into the enemy's row.", kind="death")
+    names = listed([face_name(f) for f in faces])
+    t.say(msg("The death dice roll {faces} into the enemy's row.", faces=names), kind="death")
 
 
 # ----- resolving the round's attacks together ---------------------------------------------
@@ -201,12 +203,14 @@ def resolve_together(t: Table, single_doubles: bool, armour: dict | None) -> Non
     best = plan(s, fighters, single_doubles, armour)
     for k in best["breaks"]:
         cb["row"].remove(SHIELD)
-        t.say(f"{P.name(s, k)} breaks a shield with a double.", kind="attack")
+        t.say(msg("{name} breaks a shield with a double.", name=P.name(s, k)), kind="attack")
     for die, (ka, ta), (kb, tb) in best["pairs"]:
         cb["row"].remove(die)
-        what = "a shield breaks" if die == SHIELD else f"the {face_name(die)} die falls"
-        t.say(f"{P.name(s, ka)} and {P.name(s, kb)} combine {C.TRAIT_NAMES[ta]} and "
-              f"{C.TRAIT_NAMES[tb]}: {what}.", kind="attack")  # fmt: skip
+        said = dict(a=P.name(s, ka), b=P.name(s, kb), ta=C.TRAIT_NAMES[ta], tb=C.TRAIT_NAMES[tb])
+        if die == SHIELD:
+            t.say(msg("{a} and {b} combine {ta} and {tb}: a shield breaks.", **said), kind="attack")  # fmt: skip
+        else:
+            t.say(msg("{a} and {b} combine {ta} and {tb}: the {die} die falls.", die=face_name(die), **said), kind="attack")  # fmt: skip
     paired = set(best["breaks"]) | {k for _, a, b in best["pairs"] for k in (a[0], b[0])}
     for k in fighters:
         cb["done"].append(k)
@@ -217,12 +221,19 @@ def resolve_together(t: Table, single_doubles: bool, armour: dict | None) -> Non
         blocks = len(face) == 2 and P.blocks_with_double(s, k)
         if blocks:
             cb["blocked"].append(k)
-        if hit:
-            what = "hits " + " ".join(C.TRAIT_NAMES[x] for x in hit)
-        elif k in paired:
-            what = ""
-        else:
-            what = "misses"
-        if what or blocks:
-            tail = (" and blocks" if what else "blocks") if blocks else ""
-            t.say(f"{P.name(s, k)} {what}{tail}.", kind="attack")
+        hits = joined([C.TRAIT_NAMES[x] for x in hit], " ") if hit else None
+        said = attack_result(P.name(s, k), hits, missed=not hit and k not in paired, blocks=blocks)  # fmt: skip
+        if said is not None:
+            t.say(said, kind="attack")
+
+
+def attack_result(name: Msg, hits: Msg | None, missed: bool, blocks: bool) -> Msg | None:
+    """What an attack did: "Ann (Smith) hits Might and blocks.", "... misses." (None: it
+    was part of a pair, told already)."""
+    if hits is not None:
+        if blocks:
+            return msg("{name} hits {faces} and blocks.", name=name, faces=hits)
+        return msg("{name} hits {faces}.", name=name, faces=hits)
+    if missed:
+        return msg("{name} misses and blocks.", name=name) if blocks else msg("{name} misses.", name=name)  # fmt: skip
+    return msg("{name} blocks.", name=name) if blocks else None

@@ -12,6 +12,8 @@ from engines.dark_castle import castle
 from engines.dark_castle import explain as X
 from engines.dark_castle import party as P
 from engines.dark_castle.rules import Table
+from engines.dark_castle.words import listed
+from engines.text import joined, msg
 
 
 def hurt(t: Table, k: int, n: int) -> None:
@@ -21,15 +23,14 @@ def hurt(t: Table, k: int, n: int) -> None:
     if n <= 0:
         return
     if P.immune(s, k):
-        t.say(f"{P.name(s, k)} is untouched: no blow can harm a spirit.")
+        t.say(msg("{name} is untouched: no blow can harm a spirit.", name=P.name(s, k)))
         return
     char = s.chars[k]
     before = P.cult_die(s, k)
     char["hp"] = max(0, char["hp"] - n)
-    t.say(f"{P.name(s, k)} loses {n} HP ({char['hp']} left).", kind="damage")
+    t.say(msg("{name} loses {n} HP ({hp} left).", name=P.name(s, k), n=n, hp=char["hp"]), kind="damage")  # fmt: skip
     if char["hp"] > 0 and not before and P.cult_die(s, k):
-        t.say(f"{P.name(s, k)} falls below half health and yields to the cult: the cult die "
-              "replaces theirs.")  # fmt: skip
+        t.say(msg("{name} falls below half health and yields to the cult: the cult die replaces theirs.", name=P.name(s, k)))  # fmt: skip
 
 
 def heal(t: Table, k: int, n: int) -> int:
@@ -49,8 +50,8 @@ def check_death(t: Table) -> None:
     if dead and not s.outcome:
         s.outcome = "lost"
         s.pending = None
-        who = " and ".join(P.name(s, k) for k in dead)
-        t.say(f"{who} dies. The castle keeps its prisoners: the escape has failed.")
+        who = listed([P.name(s, k) for k in dead])
+        t.say(msg("{who} dies. The castle keeps its prisoners: the escape has failed.", who=who))
         t.rules.ended(t)
 
 
@@ -60,15 +61,18 @@ def gain_plague(t: Table, k: int, n: int, rolled: bool = False) -> None:
     s = t.s
     char = s.chars[k]
     if P.companion(s, k):
-        t.say(f"{P.name(s, k)} shrugs off the plague: a companion is unaffected.")
+        t.say(msg("{name} shrugs off the plague: a companion is unaffected.", name=P.name(s, k)))
         return
     before = char.get("plague", 0)
     char["plague"] = before + n
-    how = f"rolls {n} on the plague die" if rolled else f"gains {n} plague"
-    t.say(f"{P.name(s, k)} {how} ({char['plague']} plague).", kind="plague")
+    said = dict(name=P.name(s, k), n=n, plague=char["plague"])
+    if rolled:
+        t.say(msg("{name} rolls {n} on the plague die ({plague} plague).", **said), kind="plague")
+    else:
+        t.say(msg("{name} gains {n} plague ({plague} plague).", **said), kind="plague")
     for threshold, loss in C.PLAGUE_THRESHOLDS:
         if before < threshold <= char["plague"]:
-            t.say(f"{P.name(s, k)} reaches plague {threshold}.")
+            t.say(msg("{name} reaches plague {threshold}.", name=P.name(s, k), threshold=threshold))
             hurt(t, k, loss)
     check_death(t)
 
@@ -78,7 +82,7 @@ def cure(t: Table, k: int, n: int) -> None:
     lost = min(n, char.get("plague", 0))
     char["plague"] = char.get("plague", 0) - lost
     if lost:
-        t.say(f"{P.name(t.s, k)} loses {lost} plague ({char['plague']} left).")
+        t.say(msg("{name} loses {n} plague ({plague} left).", name=P.name(t.s, k), n=lost, plague=char["plague"]))  # fmt: skip
 
 
 def draw(t: Table, n: int, tainted: bool = False) -> None:
@@ -96,8 +100,7 @@ def discard_pool(t: Table) -> None:
     """Items nobody took are left behind when the party moves on."""
     s = t.s
     if s.pool:
-        names = ", ".join(C.ITEMS[i]["name"] for i in s.pool)
-        t.say(f"Left behind: {names}.")
+        t.say(msg("Left behind: {items}.", items=joined([X.item_name(i) for i in s.pool])))
         s.pool = []
     s.tainted = []
 
@@ -116,7 +119,7 @@ def spend_tag(t: Table, tag: str) -> None:
         return
     for k, item in found:
         s.chars[k]["items"].remove(item)
-        t.say(f"{P.name(s, k)} gives up {X.the(item)}.")
+        t.say(msg("{name} gives up {item}.", name=P.name(s, k), item=X.the(item)))
 
 
 def roll(t: Table, k: int, why: str) -> dict:

@@ -39,6 +39,7 @@ from collections.abc import Mapping, Sequence
 from engines.contract import Event, Game, Option, Result, Seat
 from engines.dark_castle import cards as C
 from engines.dark_castle import chapters, collector, core, cult, items, phase, plague, undead, views
+from engines.dark_castle import party as P
 from engines.dark_castle.rules import Rules, Table
 from engines.dark_castle.rules_text import RULES_TEXT
 from engines.dark_castle.state import (
@@ -49,6 +50,8 @@ from engines.dark_castle.state import (
     new_character,
     start_hp,
 )
+from engines.dark_castle.words import card, content_texts, listed
+from engines.text import KEY, Msg, in_context, msg, to_json
 
 __all__ = [
     "CASTLES",
@@ -69,6 +72,26 @@ RULES = Rules(PACKS)
 def _option(name: str) -> Option:
     title = C.SUPPLEMENTS[name]["title"]
     return Option(("off", "on"), "off", f"{title}: its chapters, boss, cards and rules.")
+
+
+def _one_after_another(lines: list) -> dict:
+    """Several stored messages as one, said one after the other: the JSON of
+    `engines.text.joined(lines, " ")`, made from lines already JSON (no English built twice:
+    every move of a search comes through here)."""
+    names = [f"p{i}" for i in range(len(lines))]
+    text = " ".join("{" + name + "}" for name in names)
+    return {KEY: text, "args": dict(zip(names, lines, strict=True)), "context": "list"}
+
+
+# Moves no step labels: their names on a button.
+BARE_LABELS = {
+    "done": in_context("button", "Done"),
+    "fight": in_context("button", "Fight"),
+    "pass": in_context("button", "Pass"),
+    "stop": in_context("button", "Stop"),
+    "drink": in_context("button", "Drink"),
+    "roll": in_context("button", "Roll"),
+}
 
 
 class DarkCastle(Game):
@@ -133,16 +156,25 @@ class DarkCastle(Game):
             return []
         return RULES.steps[s.pending["kind"]].outcomes(Table(RULES, s))
 
-    def _apply(self, s: DarkCastleState, seat: Seat, action: str) -> list[Event]:
+    def _apply(
+        self, s: DarkCastleState, seat: Seat, action: str, story: bool = True
+    ) -> list[Event]:
         t = Table(RULES, s)
         RULES.steps[s.pending["kind"]].apply(t, seat, action)
         chapters.run(t)
         RULES.settled(t)
-        public = [e.text for e in t.ev if e.to is None]
-        if public:
-            s.last = " ".join(public)[-400:]
-            s.log = (s.log + public)[-LOG_LINES:]
+        public = [e.text for e in t.ev if e.to is None] if story else []
+        if public:  # kept as messages (ids and arguments): a saved game reads in any language
+            lines = [to_json(line) for line in public]
+            s.log = (s.log + lines)[-LOG_LINES:]
+            s.last = lines[0] if len(lines) == 1 else _one_after_another(lines)
         return t.ev
+
+    def apply_in_place(self, s: DarkCastleState, seat: Seat, action: str) -> list[Event]:
+        """For search: the rules without the story (`log`, `last`), which no searched
+        position is ever shown with; keeping it as messages costs a search a fifth of its
+        moves."""
+        return self._apply(s, seat, action, story=False)
 
     def default_action(self, s: DarkCastleState, seat: Seat) -> str | None:
         """A timer keeps the castle moving: accept a roll, stop sharing, fight on, resolve the
@@ -152,7 +184,7 @@ class DarkCastle(Game):
             return None
         return RULES.steps[s.pending["kind"]].default(Table(RULES, s), seat, legal)
 
-    def describe(self, s: DarkCastleState, action: str) -> str:
+    def label(self, s: DarkCastleState, action: str) -> Msg:
         """The item moves' labels hold in any step; any other move is labelled by the step
         (or the pack's camp moves) that owns its verb."""
         verb, *_ = action.split()
@@ -163,45 +195,55 @@ class DarkCastle(Game):
                 label = owner.describe(t, action)
                 if label:
                     break
-        return label or action.capitalize()
+        return label or BARE_LABELS.get(action) or Msg(action.capitalize())
 
-    def prompt(self, s: DarkCastleState) -> str:
+    def prompt(self, s: DarkCastleState) -> Msg:
         """What the game asks now, in one line."""
         if s.outcome == "won":
-            return "Escaped! The party is free."
+            return msg("Escaped! The party is free.")
         if s.outcome == "lost":
-            return "The escape has failed."
+            return msg("The escape has failed.")
         t = Table(RULES, s)
         step = t.step
-        return step.prompt(t) if step else ""
+        return step.prompt(t) if step else Msg("")
 
-    def explain_illegal(self, s: DarkCastleState, seat: Seat, action: str) -> str | None:
+    def explain_illegal(self, s: DarkCastleState, seat: Seat, action: str) -> Msg | None:
         words = action.split()
         if not s.pending:
             return None
         if words[:1] == ["take"] and len(words) == 3 and not phase.may_take(s, *words[1:]):
             return phase.refusal(words[1], words[2])
         if words[:1] == ["take"] and len(words) == 3:
-            return "That item is not on the table, or that prisoner's hands are full."
+            return msg("That item is not on the table, or that prisoner's hands are full.")
         if words[:1] in (["use"], ["drop"]) and len(words) == 2 and words[1] in C.ITEMS:
-            return "You can only use or drop your own items, and only when they can help."
+            return msg("You can only use or drop your own items, and only when they can help.")
         if words[:1] == ["rest"]:
-            return "Only at the start of a combat round may one prisoner rest."
+            return msg("Only at the start of a combat round may one prisoner rest.")
         if words[:1] == ["give"]:
-            return ("Each donor pledges once, for themself, keeping at least 1 HP, and no more in "
-                    "all than the recipient lacks.")  # fmt: skip
+            return msg("Each donor pledges once, for themself, keeping at least 1 HP, and no more in all than the recipient lacks.")  # fmt: skip
         if words[:1] == ["cast"]:
-            return ("Only the Spell Book's holder casts, instead of a roll of their own die, a "
-                    "spell whose requirement is met now (see the rules).")  # fmt: skip
+            return msg("Only the Spell Book's holder casts, instead of a roll of their own die, a spell whose requirement is met now (see the rules).")  # fmt: skip
         if words[:1] == ["rite"]:
-            return ("The blood ritual needs the Ritual Chalice in someone's hands, between "
-                    "chapters, and a wounded recipient.")  # fmt: skip
+            return msg("The blood ritual needs the Ritual Chalice in someone's hands, between chapters, and a wounded recipient.")  # fmt: skip
         return None
+
+    def texts(self) -> list[str | tuple[str, str]]:
+        """The cards' texts (content/*.json) besides the title, rules and options: every
+        title, scene, option label, item, flaw, companion and epilogue, and an item's name
+        after "the" where the card's own begins with "The"."""
+        out = super().texts()
+        found = dict.fromkeys(text for path in sorted(C.CONTENT.glob("*.json"))
+                              for text in content_texts(C.read_content(path)))  # fmt: skip
+        out += list(found)
+        for tool in C.TOOLS.values():
+            if tool["name"].startswith("The "):
+                out.append((tool["name"].removeprefix("The "), "after 'the'"))
+        return out
 
     # ----- views, results ---------------------------------------------------------------
     def view(self, s: DarkCastleState, seat: Seat | None) -> dict:
         """Everything is public in this co-operative game (the decks are undrawn chance)."""
-        ending = self.result(s).summary if s.outcome else ""
+        ending = self.result(s).summary if s.outcome else Msg("")
         t = Table(RULES, s)
         return views.view(t, self.id, seat, self.to_act(s), self.prompt(s), ending)
 
@@ -211,17 +253,18 @@ class DarkCastle(Game):
         won = s.outcome == "won"
         seats = list(range(len(s.names)))
         if won:
-            summary = "The prisoners escaped the Dark Castle together!"
+            summary = msg("The prisoners escaped the Dark Castle together!")
         else:
-            card = C.ALL_CARDS.get(s.card, {})
-            where = (
-                f"chapter {len(s.used)} of {CASTLE_CHAPTERS}, {card.get('title', '')}"
-                if card.get("kind") != "boss"
-                else f"the final battle with {card['title']}"
-            )
-            dead = [C.CHARACTERS[c["who"]]["title"] for c in s.chars if c["hp"] <= 0 and c["who"]]
-            who = " and ".join(dead) or "one of them"
-            summary = f"The prisoners did not escape: {who} died in {where}."
+            played = C.ALL_CARDS.get(s.card, {})
+            dead = [P.title(c["who"]) for c in s.chars if c["hp"] <= 0 and c["who"]]
+            who = listed(dead) if dead else msg("one of them")
+            if played.get("kind") != "boss":
+                summary = msg("The prisoners did not escape: {who} died in chapter {n} of {total}, {card}.",
+                              who=who, n=len(s.used), total=CASTLE_CHAPTERS,
+                              card=card(played.get("title", "")))  # fmt: skip
+            else:
+                summary = msg("The prisoners did not escape: {who} died in the final battle with {card}.",
+                              who=who, card=card(played["title"]))  # fmt: skip
         return Result(ranking=[seats], scores={k: float(won) for k in seats}, summary=summary)
 
     def redraw(self, s: DarkCastleState, seat: Seat, rng: random.Random) -> DarkCastleState:

@@ -18,7 +18,9 @@ from engines.dark_castle import castle
 from engines.dark_castle import effects as fx
 from engines.dark_castle import explain as X
 from engines.dark_castle import party as P
+from engines.dark_castle import words as W
 from engines.dark_castle.rules import ChanceStep, Drawn, Step, Table, uniform
+from engines.text import Msg, msg
 
 Helps = Callable[[Table, int, dict], bool]  # does this effect help character k now?
 VERBS = ("take", "drop", "use", "discard")  # the item moves, labelled alike in every step
@@ -89,9 +91,13 @@ def use(t: Table, item_id: str, target: int | None = None) -> None:
     k = next(k for k in range(len(s.chars)) if item_id in P.tools(s, k))
     item = C.TOOLS[item_id]
     char = s.chars[k]
-    on = f" on {P.name(s, target)}" if target is not None else ""
-    what = "flaw" if item_id in C.FLAWS else "item"
-    t.say(f"{P.name(s, k)} uses the {what} {item['name']}{on}.")
+    said = dict(name=P.name(s, k), item=W.card(item["name"]))
+    if item_id in C.FLAWS:
+        t.say(msg("{name} uses the flaw {item}.", **said))
+    elif target is not None:
+        t.say(msg("{name} uses the item {item} on {whom}.", whom=P.name(s, target), **said))
+    else:
+        t.say(msg("{name} uses the item {item}.", **said))
     step = t.step
     if item_id in C.FLAWS:
         char["flaw_used"] = True
@@ -107,7 +113,7 @@ def use(t: Table, item_id: str, target: int | None = None) -> None:
             )
             for j in targets:
                 gained = fx.heal(t, j, effect["n"])
-                t.say(f"{P.name(s, j)} gains {gained} HP.")
+                t.say(msg("{name} gains {n} HP.", name=P.name(s, j), n=gained))
             continue
         if kind == "cure":
             fx.cure(t, k if target is None else target, effect["n"])
@@ -116,15 +122,25 @@ def use(t: Table, item_id: str, target: int | None = None) -> None:
             return
 
 
-def describe(action: str) -> str | None:
+def describe(action: str) -> Msg | None:
     """The label of an item move in any step: take, drop, use or discard, with the card's
     text."""
     verb, *args = action.split()
     if verb in VERBS and args and args[0] in C.TOOLS:
         item = C.TOOLS[args[0]]
-        to = " on the" if verb == "use" else " to the"
-        rest = f"{to} {args[1].title()}" if len(args) > 1 else ""
-        return f"{verb.title()} {item['name']}{rest}: {item['text']}"[:100]
+        said = dict(item=W.card(item["name"]), text=W.card(item["text"]))
+        if len(args) > 1:
+            whom = P.short(args[1])
+            if verb == "use":
+                return msg("Use {item} on the {whom}: {text}", whom=whom, **said)
+            if verb == "take":
+                return msg("Take {item} to the {whom}: {text}", whom=whom, **said)
+        return {
+            "take": lambda: msg("Take {item}: {text}", **said),
+            "drop": lambda: msg("Drop {item}: {text}", **said),
+            "use": lambda: msg("Use {item}: {text}", **said),
+            "discard": lambda: msg("Discard {item}: {text}", **said),
+        }[verb]()
     return None
 
 
@@ -150,15 +166,16 @@ class Drawer(Step):
         s.pending = {"kind": "item", "n": p["n"], "by": k}
         if p.get("tainted"):
             s.pending["tainted"] = True
-        t.say(f"{P.name(s, k)} draws the next item card.")
+        t.say(msg("{name} draws the next item card.", name=P.name(s, k)))
 
-    def prompt(self, t: Table) -> str:
-        lurking = " and ".join(
-            cards for cards, pack in (("curses", "cult"), ("plague cards", "plague"))
-            if t.s.opts.get(pack) == "on"
-        )  # fmt: skip
-        return (f"Who draws the next item card ({t.s.pending['n']} to draw)? "
-                f"{lurking.capitalize()} lurk in the deck: draw <prisoner>.")  # fmt: skip
+    def prompt(self, t: Table) -> Msg:
+        curses, plague = (t.s.opts.get(pack) == "on" for pack in ("cult", "plague"))
+        n = t.s.pending["n"]
+        if curses and plague:
+            return msg("Who draws the next item card ({n} to draw)? Curses and plague cards lurk in the deck: draw <prisoner>.", n=n)  # fmt: skip
+        if plague:
+            return msg("Who draws the next item card ({n} to draw)? Plague cards lurk in the deck: draw <prisoner>.", n=n)  # fmt: skip
+        return msg("Who draws the next item card ({n} to draw)? Curses lurk in the deck: draw <prisoner>.", n=n)  # fmt: skip
 
     def default(self, t: Table, seat: Seat, legal: list[str]) -> str | None:
         return f"draw {healthiest(t)}"
@@ -166,7 +183,7 @@ class Drawer(Step):
     def describe(self, t: Table, action: str) -> str | None:
         verb, *args = action.split()
         if verb == "draw" and args:
-            return f"Draw: {C.CHARACTERS.get(args[0], {}).get('title', args[0])}"
+            return msg("Draw: {character}", character=P.title(args[0]))
         return None
 
 
@@ -182,7 +199,7 @@ class ItemDraw(ChanceStep):
         s = t.s
         if outcome in s.dealt:  # the deck ran out: the discard pile became the deck
             s.dealt = sorted(castle.held(s))
-            t.say("The item deck is spent: the discard pile is shuffled anew.")
+            t.say(msg("The item deck is spent: the discard pile is shuffled anew."))
         s.dealt.append(outcome)
         special = t.rules.item_cards.get(C.ITEMS[outcome].get("kind", ""))
         if special is not None:
@@ -192,7 +209,7 @@ class ItemDraw(ChanceStep):
             s.pool.append(outcome)
             if p.get("tainted"):
                 s.tainted.append(outcome)
-            t.say(f"Item drawn: {C.ITEMS[outcome]['name']}.")
+            t.say(msg("Item drawn: {item}.", item=X.item_name(outcome)))
         if s.outcome:
             return
         more = p["n"] - 1 + drawn.again
@@ -233,12 +250,14 @@ class Discard(Step):
         item = action.split()[1]
         k = P.holder(s, item)
         s.chars[k]["items"].remove(item)
-        lost = "gives up" if s.pending.get("tag") else "loses"
-        t.say(f"{P.name(s, k)} {lost} {X.the(item)}.")
+        if s.pending.get("tag"):
+            t.say(msg("{name} gives up {item}.", name=P.name(s, k), item=X.the(item)))
+        else:
+            t.say(msg("{name} loses {item}.", name=P.name(s, k), item=X.the(item)))
         s.pending = None
 
-    def prompt(self, t: Table) -> str:
+    def prompt(self, t: Table) -> Msg:
         p = t.s.pending
         if p.get("tag"):
-            return f"Which {p['tag']} is used up? discard <item>."
-        return f"{P.name(t.s, p['char'])} must discard an item: discard <item>."
+            return msg("Which {tag} is used up? discard <item>.", tag=X.tag(p["tag"]))
+        return msg("{name} must discard an item: discard <item>.", name=P.name(t.s, p["char"]))

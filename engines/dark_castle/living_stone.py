@@ -21,21 +21,22 @@ from engines.dark_castle import death_dice as DD
 from engines.dark_castle import effects as fx
 from engines.dark_castle import party as P
 from engines.dark_castle.rules import ChanceStep, Step, Table
+from engines.text import Msg, msg
 
 STONE = "stone"  # the item's id
 STONE_DIE = ["crush", "crush", "shelter", "mend", "sleep", "bite"]
 FACE_TEXT = {
-    "crush": "crush: a die of your choice leaves the row",
-    "shelter": "shelter: its holder blocks this round",
-    "mend": "mend: its holder gains 2 HP",
-    "sleep": "sleep: nothing happens",
-    "bite": "bite: its holder loses 1 HP",
+    "crush": msg("crush: a die of your choice leaves the row"),
+    "shelter": msg("shelter: its holder blocks this round"),
+    "mend": msg("mend: its holder gains 2 HP"),
+    "sleep": msg("sleep: nothing happens"),
+    "bite": msg("bite: its holder loses 1 HP"),
 }
 
 
 def crush(t: Table, face: str) -> None:
     t.s.combat["row"].remove(face)
-    t.say(f"The stone crushes a {DD.face_name(face)} die out of the row.")
+    t.say(msg("The stone crushes a {die} die out of the row.", die=DD.face_name(face)))
     t.s.pending = {"kind": "attack"}
     combat.after_attack(t)
 
@@ -54,8 +55,7 @@ class StoneRoll(ChanceStep):
         k = p["char"]
         cb = s.combat
         cb["stone"] = outcome
-        t.say(f"The Living Stone wakes in {P.name(s, k)}'s hand: {FACE_TEXT[outcome]}.",
-              kind="stone")  # fmt: skip
+        t.say(msg("The Living Stone wakes in {name}'s hand: {face}.", name=P.name(s, k), face=FACE_TEXT[outcome]), kind="stone")  # fmt: skip
         s.pending = {"kind": "attack"}
         if outcome == "crush":
             if len(set(cb["row"])) > 1:
@@ -88,8 +88,8 @@ class Crush(Step):
     def apply(self, t: Table, seat: Seat, action: str) -> None:
         crush(t, action.split()[1])
 
-    def prompt(self, t: Table) -> str:
-        return "The Living Stone crushes a die of your choice: crush <die>."
+    def prompt(self, t: Table) -> Msg:
+        return msg("The Living Stone crushes a die of your choice: crush <die>.")
 
     def default(self, t: Table, seat: Seat, legal: list[str]) -> str | None:
         return legal[0]
@@ -97,5 +97,5 @@ class Crush(Step):
     def describe(self, t: Table, action: str) -> str | None:
         verb, *args = action.split()
         if verb == "crush" and args:
-            return f"Crush a {DD.face_name(args[0])} die"
+            return msg("Crush a {die} die", die=DD.face_name(args[0]))
         return None

@@ -7,7 +7,10 @@ from __future__ import annotations
 from engines.contract import Seat
 from engines.dark_castle import cards as C
 from engines.dark_castle import castle, chapters
+from engines.dark_castle import party as P
 from engines.dark_castle.rules import ChanceStep, Step, Table, uniform
+from engines.dark_castle.words import listed
+from engines.text import Msg, msg
 
 
 class Pick(Step):
@@ -28,20 +31,20 @@ class Pick(Step):
         s.chars[k]["who"] = who
         if who in s.flaws:  # the flaw dealt onto this character (Collector's Box)
             s.chars[k]["flaw"] = s.flaws[who]
-        t.say(f"{s.names[seat]} will escape as {C.CHARACTERS[who]['title']}.")
+        t.say(msg("{player} will escape as {character}.", player=s.names[seat], character=P.title(who)))  # fmt: skip
         if all(c["who"] for c in s.chars):
             for c in s.chars:
                 c["hp"] = s.hp_start
             s.pending = {"kind": "start"}
 
-    def prompt(self, t: Table) -> str:
+    def prompt(self, t: Table) -> Msg:
         names = castle.prisoners(t.s)
-        return f"Choose your prisoners: pick {', '.join(names[:-1])} or {names[-1]}."
+        return msg("Choose your prisoners: pick {prisoners}.", prisoners=listed(names, "or"))  # fmt: skip
 
     def describe(self, t: Table, action: str) -> str | None:
         verb, *args = action.split()
         if verb == "pick" and args:
-            return f"Pick: {C.CHARACTERS.get(args[0], {}).get('title', args[0])}"
+            return msg("Pick: {character}", character=P.title(args[0]))
         return None
 
 

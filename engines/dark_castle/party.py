@@ -8,8 +8,11 @@ die (Pack 1), the tools a character may use (items and a Collector's Box flaw).
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from engines.dark_castle import cards as C
 from engines.dark_castle.state import DarkCastleState
+from engines.text import Msg, in_context, msg
 
 
 def index(s: DarkCastleState, who: str) -> int:
@@ -22,14 +25,42 @@ def mine(s: DarkCastleState, seat: int) -> list[int]:
     return [k for k, c in enumerate(s.chars) if c["seat"] in (seat, -1)]
 
 
-def name(s: DarkCastleState, k: int) -> str:
+def name(s: DarkCastleState, k: int) -> Msg:
     """How the log names character k: "Ann (Smith)", or the title alone in solo play and for
     a companion."""
     char = s.chars[k]
-    title = C.CHARACTERS[char["who"]]["title"] if char["who"] else "?"
-    if len(s.names) == 1 or char["seat"] < 0:
-        return title
-    return f"{s.names[char['seat']]} ({title.removeprefix('The ')})"
+    if not char["who"]:
+        return Msg("?")
+    sheet = C.CHARACTERS[char["who"]]
+    if len(s.names) == 1 or char["seat"] < 0 or "short" not in sheet:
+        return sheet["title"]
+    return _named(s.names[char["seat"]], char["who"])
+
+
+@lru_cache(maxsize=256)
+def _named(player: str, who: str) -> Msg:
+    """ "Ann (Smith)": made once (the log names characters on nearly every move)."""
+    return msg("{player} ({character})", player=player, character=C.CHARACTERS[who]["short"])
+
+
+# What a button calls a companion after "the" (their ids; the cards' titles say more).
+COMPANION_SHORT = {
+    "novice": in_context("companion", "Novice"),
+    "gravehand": in_context("companion", "Gravehand"),
+    "hound": in_context("companion", "Hound"),
+}
+
+
+def short(who: str) -> Msg:
+    """A character's short name, as after "the" on a button: "Cook", "Novice"."""
+    sheet = C.CHARACTERS.get(who, {})
+    return sheet.get("short") or COMPANION_SHORT.get(who) or Msg(who.title())
+
+
+def title(who: str) -> Msg:
+    """A character's card title by its id ("The Smith"); an unknown id as it is."""
+    sheet = C.CHARACTERS.get(who)
+    return sheet["title"] if sheet else Msg(who)
 
 
 # ----- companions (Pack 2: Scourge of the Undead Queen) -------------------------------

@@ -21,7 +21,9 @@ from engines.dark_castle import chapters, phase
 from engines.dark_castle import effects as fx
 from engines.dark_castle import explain as X
 from engines.dark_castle import party as P
+from engines.dark_castle import words as W
 from engines.dark_castle.rules import Camp, ChanceStep, Drawn, Pack, Table
+from engines.text import Msg, joined, msg
 
 
 def draw_plague_card(t: Table, k: int, card_id: str) -> Drawn:
@@ -29,10 +31,10 @@ def draw_plague_card(t: Table, k: int, card_id: str) -> Drawn:
     s = t.s
     card = C.ITEMS[card_id]
     effect = card["plague"]
-    t.say(f"Plague! {P.name(s, k)} draws {card['name']}: {card['text']}", kind="plague")
+    t.say(msg("Plague! {name} draws {card}: {text}", name=P.name(s, k), card=W.card(card["name"]), text=W.card(card["text"])), kind="plague")  # fmt: skip
     roll = Drawn(then={"kind": "plague", "char": k})
     if P.companion(s, k):  # it still rolls if the card says so, to no effect
-        t.say(f"It has no hold on {P.name(s, k)}: a companion is unaffected.")
+        t.say(msg("It has no hold on {name}: a companion is unaffected.", name=P.name(s, k)))
         return roll if effect.get("roll") else Drawn()
     if effect.get("hurt"):
         fx.hurt(t, k, effect["hurt"])
@@ -90,7 +92,7 @@ def taken(t: Table, k: int, item: str) -> None:
     if item in s.tainted:
         s.tainted.remove(item)
         if not s.chars[k].get("plague", 0):
-            t.say(f"It came from a carrier: {P.name(s, k)} rolls for plague.")
+            t.say(msg("It came from a carrier: {name} rolls for plague.", name=P.name(s, k)))
             s.pending = {"kind": "plague", "char": k, "after": s.pending}
 
 
@@ -130,20 +132,21 @@ class Knapsack(Camp):
             k = P.holder(s, item)
             s.chars[k]["items"].remove(item)
             s.chars[k].setdefault("stored", []).append(item)
-            t.say(f"{P.name(s, k)} stows {X.the(item)}.")
+            t.say(msg("{name} stows {item}.", name=P.name(s, k), item=X.the(item)))
             phase.note(s, phase.STOWED, item)
         else:
             k = next(k for k, c in enumerate(s.chars) if item in c.get("stored", []))
             s.chars[k]["stored"].remove(item)
             s.chars[k]["items"].append(item)
-            t.say(f"{P.name(s, k)} takes out {X.the(item)}.")
+            t.say(msg("{name} takes out {item}.", name=P.name(s, k), item=X.the(item)))
             phase.note(s, phase.UNSTOWED, item)
 
-    def describe(self, t: Table, action: str) -> str | None:
+    def describe(self, t: Table, action: str) -> Msg | None:
         verb, *args = action.split()
         if verb in self.verbs and args and args[0] in C.ITEMS:
-            where = "into the knapsack" if verb == "stow" else "out of the knapsack"
-            return f"Put {X.the(args[0])} {where}"
+            if verb == "stow":
+                return msg("Put {item} into the knapsack", item=X.the(args[0]))
+            return msg("Put {item} out of the knapsack", item=X.the(args[0]))
         return None
 
 
@@ -151,9 +154,9 @@ def check_knapsacks(t: Table) -> None:
     """Items stored in a knapsack that has gone (lost, discarded) go with it."""
     for k, char in enumerate(t.s.chars):
         if char.get("stored") and not any(C.has_effect(i, "knapsack") for i in char["items"]):
-            names = ", ".join(C.ITEMS[i]["name"] for i in char["stored"])
+            names = joined([X.item_name(i) for i in char["stored"]])
             char["stored"] = []
-            t.say(f"With the knapsack {P.name(t.s, k)} loses: {names}.")
+            t.say(msg("With the knapsack {name} loses: {items}.", name=P.name(t.s, k), items=names))
 
 
 PACK = Pack(

@@ -21,6 +21,7 @@ from engines.dark_castle import effects as fx
 from engines.dark_castle import party as P
 from engines.dark_castle.rules import Camp, ChanceStep, Step, Table
 from engines.dark_castle.state import DarkCastleState
+from engines.text import Msg, msg
 
 
 def holders(s: DarkCastleState) -> dict:
@@ -34,8 +35,8 @@ def holders(s: DarkCastleState) -> dict:
     return out
 
 
-def _title(who: str) -> str:
-    return C.CHARACTERS.get(who, {}).get("title", who)
+def _title(who: str) -> Msg:
+    return P.title(who)
 
 
 # ----- the Ritual Chalice -----------------------------------------------------------------
@@ -66,13 +67,14 @@ class Rite(Camp):
     def apply(self, t: Table, verb: str, args: list[str]) -> None:
         k = P.index(t.s, args[0])
         t.s.pending = phase.carried_over(t.s.pending, {"kind": "chalice", "to": k, "gifts": {}})
-        t.say(f"The blood ritual begins: {P.name(t.s, k)} will drink. Donors, pledge your HP "
-              "(give <prisoner> <HP>), then drink.")  # fmt: skip
+        t.say(msg("The blood ritual begins: {name} will drink. Donors, pledge your HP (give <prisoner> <HP>), then drink.", name=P.name(t.s, k)))  # fmt: skip
 
     def describe(self, t: Table, action: str) -> str | None:
         verb, *args = action.split()
         if verb == "rite" and args:
-            return f"Blood ritual: {_title(args[0])} drinks (Ritual Chalice)"
+            return msg(
+                "Blood ritual: {character} drinks (Ritual Chalice)", character=_title(args[0])
+            )
         return None
 
 
@@ -106,9 +108,9 @@ class Chalice(Step):
         if verb == "give":
             k = P.index(s, args[0])
             p["gifts"][str(k)] = int(args[1])
-            t.say(f"{P.name(s, k)} pledges {args[1]} HP to the chalice.")
+            t.say(msg("{name} pledges {n} HP to the chalice.", name=P.name(s, k), n=int(args[1])))
         elif verb == "stop":
-            t.say("The ritual is called off; nobody bleeds and the chalice is kept.")
+            t.say(msg("The ritual is called off; nobody bleeds and the chalice is kept."))
             s.pending = phase.carried_over(p, {"kind": "between"})
             phase.note(s, phase.CALLED_OFF, s.chars[p["to"]]["who"])
         else:  # drink
@@ -117,19 +119,16 @@ class Chalice(Step):
                 donor = s.chars[int(key)]
                 donor["hp"] -= n
                 total += n
-                t.say(f"{P.name(s, int(key))} bleeds {n} HP into the chalice ({donor['hp']} "
-                      "left).")  # fmt: skip
+                t.say(msg("{name} bleeds {n} HP into the chalice ({hp} left).", name=P.name(s, int(key)), n=n, hp=donor["hp"]))  # fmt: skip
             gained = fx.heal(t, p["to"], total)
             holder = chalice_holder(s)
             cup = next(i for i in s.chars[holder]["items"] if C.has_effect(i, "chalice"))
             s.chars[holder]["items"].remove(cup)
-            t.say(f"{P.name(s, p['to'])} drinks and gains {gained} HP. The chalice crumbles to "
-                  "rust and is discarded.")  # fmt: skip
+            t.say(msg("{name} drinks and gains {n} HP. The chalice crumbles to rust and is discarded.", name=P.name(s, p["to"]), n=gained))  # fmt: skip
             s.pending = phase.carried_over(p, {"kind": "between"})
 
-    def prompt(self, t: Table) -> str:
-        return (f"The blood ritual for {P.name(t.s, t.s.pending['to'])}: give <donor> <HP> "
-                "(each keeps at least 1), then drink; or stop.")  # fmt: skip
+    def prompt(self, t: Table) -> Msg:
+        return msg("The blood ritual for {name}: give <donor> <HP> (each keeps at least 1), then drink; or stop.", name=P.name(t.s, t.s.pending["to"]))  # fmt: skip
 
     def default(self, t: Table, seat: Seat, legal: list[str]) -> str | None:
         return "stop" if "stop" in legal else None
@@ -138,9 +137,9 @@ class Chalice(Step):
         verb, *args = action.split()
         p = t.s.pending
         if verb == "give" and len(args) == 2:
-            return f"{_title(args[0])} gives {args[1]} HP to the chalice"
+            return msg("{character} gives {n} HP to the chalice", character=_title(args[0]), n=int(args[1]))  # fmt: skip
         if verb == "drink" and p and p.get("kind") == "chalice":
-            return f"Drink: gain {sum(p['gifts'].values())} HP, the chalice is discarded"
+            return msg("Drink: gain {n} HP, the chalice is discarded", n=sum(p["gifts"].values()))
         return None
 
     def show(self, t: Table, view: dict) -> None:
@@ -218,12 +217,11 @@ class Cast(Step):
             s.pending = {"kind": "roll", "char": k, "for": p["for"]}
             return
         spell = C.SPELLS[args[0]]
-        t.say(f"{P.name(s, k)} opens the Spell Book and casts {spell['name']}...")
+        t.say(msg("{name} opens the Spell Book and casts {spell}...", name=P.name(s, k), spell=spell["name"]))  # fmt: skip
         s.pending = {"kind": "spell", "char": k, "for": p["for"], "spell": args[0]}
 
-    def prompt(self, t: Table) -> str:
-        return (f"{P.name(t.s, t.s.pending['char'])} holds the Spell Book: roll the die as "
-                "usual, or cast <spell> instead.")  # fmt: skip
+    def prompt(self, t: Table) -> Msg:
+        return msg("{name} holds the Spell Book: roll the die as usual, or cast <spell> instead.", name=P.name(t.s, t.s.pending["char"]))  # fmt: skip
 
     def default(self, t: Table, seat: Seat, legal: list[str]) -> str | None:
         return "roll" if "roll" in legal else None
@@ -232,17 +230,31 @@ class Cast(Step):
         verb, *args = action.split()
         if verb == "cast" and args and args[0] in C.SPELLS:
             spell = C.SPELLS[args[0]]
-            return f"Cast {spell['name']}: {spell['text']}"[:100]
+            return msg("Cast {spell}: {text}", spell=spell["name"], text=spell["text"])
         if verb == "roll":
-            return "Roll the die (no spell)"
+            return msg("Roll the die (no spell)")
         return None
 
     def show(self, t: Table, view: dict) -> None:
         p = t.s.pending
         _casting(t, view)["spells"] = [
-            f"{C.SPELLS[x]['name']} (cast {x}): {C.SPELLS[x]['brief']}"
+            msg(
+                "{spell} (cast {id}): {brief}",
+                spell=C.SPELLS[x]["name"],
+                id=x,
+                brief=C.SPELLS[x]["brief"],
+            )
             for x in spells(t.s, p["char"], p["for"])
         ]
+
+
+SPELL_FACES = {
+    "success": msg("The spell die: success. The spell works."),
+    "partial": msg("The spell die: partial. The spell half works."),
+    "recoil": msg("The spell die: recoil. The spell recoils on the caster."),
+    "stray": msg("The spell die: stray. The spell strays into an ally."),
+    "crumble": msg("The spell die: crumble. The spell crumbles the book to dust."),
+}
 
 
 class SpellRoll(ChanceStep):
@@ -261,9 +273,7 @@ class SpellRoll(ChanceStep):
         k, name, why = p["char"], p["spell"], p["for"]
         cb = s.combat
         rolled = ""
-        words = {"success": "works", "partial": "half works", "recoil": "recoils on the caster",
-                 "stray": "strays into an ally", "crumble": "crumbles the book to dust"}  # fmt: skip
-        t.say(f"The spell die: {outcome}. The spell {words[outcome]}.", kind="roll")
+        t.say(SPELL_FACES[outcome], kind="roll")
         if outcome in ("success", "partial"):
             full = outcome == "success"
             if name == "bolt" and cb:
@@ -271,17 +281,19 @@ class SpellRoll(ChanceStep):
                     if cb["row"]:
                         struck = bolt_target(cb["row"])
                         cb["row"].remove(struck)
-                        t.say(f"A {DD.face_name(struck)} die is struck from the row.")
+                        t.say(
+                            msg("A {trait} die is struck from the row.", trait=DD.face_name(struck))
+                        )
             elif name == "ward" and cb:
                 for j in cb["fighters"] if full else [k]:
                     if j not in cb["blocked"]:
                         cb["blocked"].append(j)
-                t.say("Ash hangs in the air: " + ("every fighter blocks this round." if full
-                      else "the caster blocks this round."))  # fmt: skip
+                t.say(msg("Ash hangs in the air: every fighter blocks this round.") if full
+                      else msg("Ash hangs in the air: the caster blocks this round."))  # fmt: skip
             elif name == "mend":
                 for j in range(len(s.chars)) if full else [k]:
                     gained = fx.heal(t, j, 2)
-                    t.say(f"{P.name(s, j)} gains {gained} HP.")
+                    t.say(msg("{name} gains {n} HP.", name=P.name(s, j), n=gained))
             elif name == "insight":
                 frame = s.frames[-1]
                 trait = chapters.step_at(frame["card"], frame["path"])["trait"][0]
@@ -297,7 +309,7 @@ class SpellRoll(ChanceStep):
             lost = book(s, k)
             if lost:
                 s.chars[k]["items"].remove(lost)
-            t.say("The Spell Book falls apart in the caster's hands and is lost.")
+            t.say(msg("The Spell Book falls apart in the caster's hands and is lost."))
         fx.check_death(t)
         if s.outcome:
             return

@@ -9,6 +9,7 @@ from engines.dark_castle import combat, trials
 from engines.dark_castle import explain as X
 from engines.dark_castle import party as P
 from engines.dark_castle.rules import ChanceStep, Table
+from engines.text import msg
 
 
 class Roll(ChanceStep):
@@ -25,9 +26,13 @@ class Roll(ChanceStep):
         black = outcome.startswith("black ")
         face = outcome.removeprefix("black ")
         s.chars[k]["roll"] = face
-        die = (" on the cult die, a black face" if black else " on the cult die") if (
-            P.cult_die(s, k)) else ""  # fmt: skip
-        t.say(f"{P.name(s, k)} rolls {X.faces(face)}{die}.", kind="roll")
+        said = dict(name=P.name(s, k), faces=X.faces(face))
+        if P.cult_die(s, k) and black:
+            t.say(msg("{name} rolls {faces} on the cult die, a black face.", **said), kind="roll")
+        elif P.cult_die(s, k):
+            t.say(msg("{name} rolls {faces} on the cult die.", **said), kind="roll")
+        else:
+            t.say(msg("{name} rolls {faces}.", **said), kind="roll")
         if p["for"] == "combat":
             combat.rolled(t, k, face, black)
         elif p["for"] == "gtest":

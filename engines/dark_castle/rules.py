@@ -27,6 +27,7 @@ from typing import ClassVar, NamedTuple
 
 from engines.contract import CHANCE, Event, Seat
 from engines.dark_castle.state import DarkCastleState
+from engines.text import Msg, msg
 
 
 class Table:
@@ -39,7 +40,7 @@ class Table:
         self.s = s
         self.ev: list[Event] = []
 
-    def say(self, text: str, kind: str = "info") -> None:
+    def say(self, text: Msg, kind: str = "info") -> None:
         self.ev.append(Event(text, kind=kind))
 
     @property
@@ -70,14 +71,14 @@ class Step:
     def outcomes(self, t: Table) -> list[tuple[str, float]]:
         return []
 
-    def prompt(self, t: Table) -> str:
+    def prompt(self, t: Table) -> Msg | str:
         return ""
 
     def default(self, t: Table, seat: Seat, legal: list[str]) -> str | None:
         """What a timer applies; `legal` is the seat's legal moves."""
         return None
 
-    def describe(self, t: Table, action: str) -> str | None:
+    def describe(self, t: Table, action: str) -> Msg | None:
         """The label of a move whose verb is in `labels` (None: no label of its own)."""
         return None
 
@@ -97,8 +98,8 @@ class ChanceStep(Step):
     def to_act(self, t: Table) -> list[Seat]:
         return [CHANCE]
 
-    def prompt(self, t: Table) -> str:
-        return "The dice roll..."
+    def prompt(self, t: Table) -> Msg:
+        return msg("The dice roll...")
 
     def apply(self, t: Table, seat: Seat, action: str) -> None:
         p = t.s.pending
@@ -136,7 +137,7 @@ class Camp:
     def apply(self, t: Table, verb: str, args: list[str]) -> None:
         raise NotImplementedError(verb)
 
-    def describe(self, t: Table, action: str) -> str | None:
+    def describe(self, t: Table, action: str) -> Msg | None:
         return None
 
 

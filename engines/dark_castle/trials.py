@@ -16,6 +16,7 @@ from engines.dark_castle import explain as X
 from engines.dark_castle import party as P
 from engines.dark_castle.rules import Step, Table
 from engines.dark_castle.state import DarkCastleState
+from engines.text import Msg, msg
 
 
 # ----- the script verbs and their frames --------------------------------------------------
@@ -120,16 +121,18 @@ def finish_test(t: Table) -> None:
     path = frame["path"]
     if passes(s, k, s.chars[k]["roll"]):
         s.frames.pop()
-        t.say(f"{P.name(s, k)} succeeds.")
+        t.say(msg("{name} succeeds.", name=P.name(s, k)))
         if "pass" in step:
             chapters.push(s, frame["card"], [*path, "pass"], k)
         return
     why = X.fail_reason(step, s.chars[k]["roll"])
-    more = frame["left"] - 1
-    tail = f" ({X.attempts_left(more)})" if frame["left"] > 1 else ""
+    said = dict(name=P.name(s, k), why=why)
     if frame["left"] == 0:
-        tail = " (again until it succeeds)"
-    t.say(f"{P.name(s, k)} fails: {why}{tail}.")
+        t.say(msg("{name} fails: {why} (again until it succeeds).", **said))
+    elif frame["left"] > 1:
+        t.say(msg("{name} fails: {why} ({left}).", left=X.attempts_left(frame["left"] - 1), **said))  # fmt: skip
+    else:
+        t.say(msg("{name} fails: {why}.", **said))
     if frame["left"] > 0:
         frame["left"] -= 1
         if frame["left"] == 0:  # the last attempt: the test is over
@@ -148,13 +151,13 @@ def finish_group_test(t: Table) -> None:
     need = X.need(step, len(s.chars))
     ok = frame["sum"] >= need
     trait = C.TRAIT_NAMES[step["trait"]]
-    t.say(f"Together: {frame['sum']} {trait} rolled, {need} needed.")
+    t.say(msg("Together: {sum} {trait} rolled, {need} needed.", sum=frame["sum"], trait=trait, need=need))  # fmt: skip
     branch = "pass" if ok else "fail"
     if branch in step:
         chapters.push(s, frame["card"], [*frame["path"], branch], frame["ctx"])
 
 
-def asking(t: Table) -> str:
+def asking(t: Table) -> Msg | str:
     """The test now being attempted, in full: who rolls, the trait, the attempts left, a
     double or not, and the cost of failing (a test someone must be sent to: `Send`)."""
     s = t.s
@@ -166,7 +169,7 @@ def asking(t: Table) -> str:
         return X.group_test_text(step, len(s.chars))
     text = X.test_text(step, len(s.chars))
     if frame["left"] and step.get("attempts", 1) > 1:
-        text += f" ({P.name(s, frame['ctx'])}: {X.attempts_left(frame['left'])})"
+        text = msg("{test} ({name}: {left})", test=text, name=P.name(s, frame["ctx"]), left=X.attempts_left(frame["left"]))  # fmt: skip
     return text
 
 
@@ -189,15 +192,15 @@ class Send(Step):
         s, p = t.s, t.s.pending
         k = P.index(s, args[0])
         s.pending = None
-        t.say(f"{P.name(s, k)} steps forward.")
+        t.say(msg("{name} steps forward.", name=P.name(s, k)))
         push_test(s, p["card"], p["path"], k)
 
-    def asking(self, t: Table) -> str:
+    def asking(self, t: Table) -> Msg:
         p = t.s.pending
         return X.test_text(chapters.step_at(p["card"], p["path"]), len(t.s.chars))
 
-    def prompt(self, t: Table) -> str:
-        return f"Who attempts it? send <prisoner>. {self.asking(t)}."
+    def prompt(self, t: Table) -> Msg:
+        return msg("Who attempts it? send <prisoner>. {test}.", test=self.asking(t))
 
     def show(self, t: Table, view: dict) -> None:
         view["asking"] = self.asking(t)
@@ -205,7 +208,7 @@ class Send(Step):
     def describe(self, t: Table, action: str) -> str | None:
         verb, *args = action.split()
         if verb == "send" and args:
-            return f"Send: {C.CHARACTERS.get(args[0], {}).get('title', args[0])}"
+            return msg("Send: {character}", character=P.title(args[0]))
         return None
 
 
@@ -237,20 +240,20 @@ class React(Step):
             return True
         if effect["k"] == "become":
             s.chars[k]["roll"] = effect["face"]
-            t.say(f"The roll now counts as {X.faces(effect['face'])}.")
+            t.say(msg("The roll now counts as {faces}.", faces=X.faces(effect["face"])))
             if passes(s, k, s.chars[k]["roll"]):
                 s.pending = None
                 finish_test(t)
             return True
         return False
 
-    def prompt(self, t: Table) -> str:
+    def prompt(self, t: Table) -> Msg:
         s, p = t.s, t.s.pending
         frame = s.frames[-1]
         why = X.fail_reason(
             chapters.step_at(frame["card"], frame["path"]), s.chars[p["char"]]["roll"]
         )
-        return f"{P.name(s, p['char'])} failed the roll ({why}): use an item, or pass."
+        return msg("{name} failed the roll ({why}): use an item, or pass.", name=P.name(s, p["char"]), why=why)  # fmt: skip
 
     def default(self, t: Table, seat: Seat, legal: list[str]) -> str | None:
         return "pass" if "pass" in legal else None

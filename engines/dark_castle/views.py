@@ -9,12 +9,17 @@ from engines.dark_castle import cards as C
 from engines.dark_castle import castle, companions, relics, trials
 from engines.dark_castle import explain as X
 from engines.dark_castle import party as P
+from engines.dark_castle import words as W
 from engines.dark_castle.rules import Table
 from engines.dark_castle.state import CASTLE_CHAPTERS, DarkCastleState
+from engines.text import Msg, from_json, msg
 
 
-def view(t: Table, game_id: str, seat: Seat | None, to_act: list[Seat], prompt: str,
-         ending: str) -> dict:  # fmt: skip
+def view(t: Table, game_id: str, seat: Seat | None, to_act: list[Seat], prompt: Msg,
+         ending: Msg) -> dict:  # fmt: skip
+    """Every word in it a message (`engines.text.Msg`), said by the renderers in their
+    reader's language; the log's lines as the state keeps them (messages as JSON, or the
+    plain English of a game saved before)."""
     s = t.s
     card = C.ALL_CARDS.get(s.card)
     p = s.pending or {}
@@ -35,26 +40,29 @@ def view(t: Table, game_id: str, seat: Seat | None, to_act: list[Seat], prompt: 
         "pool": [item_view(i) for i in s.pool],
         "prompt": prompt,
         "options": [],
-        "log": list(s.log),
-        "last": s.last,
+        "log": [from_json(line) for line in s.log],
+        "last": from_json(s.last),
         "viewer": seat,
     }
     if card:
         out["card"] = {
             "id": card["id"],
             "kind": card["kind"],
-            "title": card["title"],
-            "text": card["text"],
+            "title": W.card(card["title"]),
+            "text": W.card(card["text"]),
             "asks": X.card_asks(card, len(s.chars)),
-            "pack": C.SUPPLEMENTS.get(card["set"], {}).get("title", ""),
+            "pack": C.SUPPLEMENTS.get(card["set"], {}).get("title", Msg("")),
         }
     out["asking"] = trials.asking(t)
     out["relics"] = relics.holders(s)
     out["epilogue"] = (
-        C.EPILOGUES["collector"][s.outcome] if s.outcome and castle.collector(s) else ""
+        W.card(C.EPILOGUES["collector"][s.outcome])
+        if s.outcome and castle.collector(s)
+        else Msg("")
     )
     if not s.card and s.flaws:  # before choosing: the flaws dealt onto the characters
-        out["flaws"] = {w: flaw_view({"flaw": f}) for w, f in s.flaws.items()}
+        out["flaws"] = {w: {**flaw_view({"flaw": f}), "character": P.short(w)}
+                        for w, f in s.flaws.items()}  # fmt: skip
     out["ending"] = ending
     step = t.step
     if step is not None:  # a choice's options, a ritual's pledges, a spell being cast
@@ -67,8 +75,8 @@ def view(t: Table, game_id: str, seat: Seat | None, to_act: list[Seat], prompt: 
 def combat_view(s: DarkCastleState, card: dict | None) -> dict:
     cb = s.combat
     return {
-        "name": cb["name"],
-        "text": cb["text"],
+        "name": W.card(cb["name"]),
+        "text": W.card(cb["text"]),
         "row": list(cb["row"]),
         "attack": cb["attack"],
         "round": cb["round"],
@@ -93,8 +101,9 @@ def char_view(s: DarkCastleState, k: int) -> dict:
     counts = {x: sum(f.count(x) for f in faces) for x in C.TRAITS}
     return {
         "who": c["who"],
-        "title": C.CHARACTERS[c["who"]]["title"] if c["who"] else "",
-        "player": s.names[c["seat"]] if c["seat"] >= 0 else "any player",
+        "title": P.title(c["who"]) if c["who"] else Msg(""),
+        "short": P.short(c["who"]) if c["who"] else Msg(""),
+        "player": s.names[c["seat"]] if c["seat"] >= 0 else msg("any player"),
         "seat": c["seat"],
         "hp": c["hp"],
         "traits": counts,
@@ -119,10 +128,11 @@ def flaw_view(char: dict) -> dict | None:
     flaw = C.FLAWS.get(char.get("flaw", ""))
     if not flaw:
         return None
-    return {"id": flaw["id"], "name": flaw["name"], "text": flaw["text"],
+    return {"id": flaw["id"], "name": W.card(flaw["name"]), "text": W.card(flaw["text"]),
             "used": bool(char.get("flaw_used"))}  # fmt: skip
 
 
 def item_view(item_id: str) -> dict:
     item = C.ITEMS[item_id]
-    return {"id": item_id, "name": item["name"], "text": item["text"], "hands": item["hands"]}
+    return {"id": item_id, "name": W.card(item["name"]), "text": W.card(item["text"]),
+            "hands": item["hands"]}  # fmt: skip

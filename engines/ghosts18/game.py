@@ -16,6 +16,8 @@ from dataclasses import asdict, dataclass, field
 from engines.contract import Event, Game, Option, Result, Seat
 from engines.ghosts18 import board as B
 from engines.ghosts18.rules_text import RULES_TEXT
+from engines.ghosts18.words import COLOUR, COLOUR_TITLE, DIRECTION
+from engines.text import Msg, Text, from_json, joined, msg, to_json
 
 GHOSTS_PER_COLOUR = 3
 TOTAL_GHOSTS = 18
@@ -39,7 +41,14 @@ class Ghosts18State:
     release: list | None = None  # [owner, colour] of a released ghost waiting to be placed
     winner: Seat | None = None
     plies: int = 0
-    last: str = ""
+    last: str | dict = ""  # the last public events, a message as JSON
+
+
+def _together(said: list[Text]) -> Text:
+    """The events of one move as one line (what the board's caption says last)."""
+    if len(said) == 1:
+        return said[0]
+    return joined(said, " ") if said else ""
 
 
 def placer(placed: int) -> Seat:
@@ -123,29 +132,31 @@ class Ghosts18(Game):
             if mirror != cell and mirror not in s.board
         ]
 
-    def explain_illegal(self, s: Ghosts18State, seat: Seat, action: str) -> str | None:
+    def explain_illegal(self, s: Ghosts18State, seat: Seat, action: str) -> Msg | None:
         words = action.split()
-        shape = "round" if seat == 0 else "square"
         if len(words) >= 2 and words[0] in ("move", "jump") and words[1] in s.board:
             owner, colour = s.board[words[1]]
             if owner != seat:
-                return f"The ghost on {words[1]} is not yours: your ghosts are the {shape} ones."
+                if seat == 0:
+                    return msg("The ghost on {cell} is not yours: your ghosts are the round ones.", cell=words[1])  # fmt: skip
+                return msg("The ghost on {cell} is not yours: your ghosts are the square ones.", cell=words[1])  # fmt: skip
             if words[0] == "move" and len(words) == 3 and words[2] in B.DIRECTIONS:
                 target = B.neighbour(words[1], words[2])
                 if target is None:
-                    return "That step would leave the castle."
+                    return msg("That step would leave the castle.")
                 if target in B.PORTAL_CELL.values():
-                    return "No ghost may enter a portal chamber."
+                    return msg("No ghost may enter a portal chamber.")
                 if s.board.get(target, [None, None])[1] == colour:
-                    return "A ghost may only fight a ghost of a different colour."
+                    return msg("A ghost may only fight a ghost of a different colour.")
         if words[:1] == ["release"] and len(words) == 2 and words[1] in B.COLOURS:
+            colour = COLOUR[words[1]]
             if s.dungeon[seat][words[1]] == 0:
-                return f"You have no {words[1]} ghost in the dungeon."
-            return f"There is no empty {words[1]} chamber to place it in."
+                return msg("You have no {colour} ghost in the dungeon.", colour=colour)
+            return msg("There is no empty {colour} chamber to place it in.", colour=colour)
         if words[:1] == ["place"] and s.placed >= TOTAL_GHOSTS and s.release is None:
-            return "Set-up is over: every ghost is placed. Move, jump or release a ghost instead."
+            return msg("Set-up is over: every ghost is placed. Move, jump or release a ghost instead.")  # fmt: skip
         if words[:1] == ["place"] and len(words) == 2 and words[1] in B.CELLS:
-            return "A ghost goes on an empty chamber with a carpet of its own colour."
+            return msg("A ghost goes on an empty chamber with a carpet of its own colour.")
         return None
 
     # ----- applying an action -----------------------------------------------------
@@ -160,27 +171,31 @@ class Ghosts18(Game):
         elif verb == "jump":
             s.board[args[1]] = s.board.pop(args[0])
             events = [
-                Event(f"{name} jumps a ghost through the mirrors from {args[0]} to {args[1]}.")
-            ]
+                Event(msg("{name} jumps a ghost through the mirrors from {start} to {end}.", name=name, start=args[0], end=args[1]))
+            ]  # fmt: skip
         elif verb == "release":
             s.dungeon[seat][args[0]] -= 1
             s.release = [seat, args[0]]
             opponent = s.names[1 - seat]
             events = [
                 Event(
-                    f"{name} releases a {args[0]} ghost from the dungeon; "
-                    f"{opponent} chooses where it appears.",
+                    msg(
+                        "{name} releases a {colour} ghost from the dungeon; {opponent} chooses where it appears.",
+                        name=name,
+                        colour=COLOUR[args[0]],
+                        opponent=opponent,
+                    ),
                     kind="release",
                 )
             ]
         else:  # pass
-            events = [Event(f"{name} cannot move and passes.")]
+            events = [Event(msg("{name} cannot move and passes.", name=name))]
         if not in_setup:
             s.plies += 1
             if verb in ("move", "jump", "pass"):
                 s.turn = 1 - seat
         events += self._escapes(s)
-        s.last = " ".join(e.text for e in events if e.to is None)
+        s.last = to_json(_together([e.text for e in events if e.to is None]))
         return events
 
     def _place(self, s: Ghosts18State, seat: Seat, cell: str) -> list[Event]:
@@ -189,14 +204,22 @@ class Ghosts18(Game):
             s.unplaced[seat][colour] -= 1
             s.board[cell] = [seat, colour]
             s.placed += 1
-            return [Event(f"{s.names[seat]} places a {colour} ghost on {cell}.", kind="place")]
+            said = msg("{name} places a {colour} ghost on {cell}.", name=s.names[seat], colour=COLOUR[colour], cell=cell)  # fmt: skip
+            return [Event(said, kind="place")]
         owner = s.release[0]
         s.board[cell] = [owner, colour]
         s.release = None
         s.turn = seat  # the releaser's turn is over; the placer plays next
         return [
             Event(
-                f"{s.names[seat]} places {s.names[owner]}'s {colour} ghost on {cell}.", kind="place"
+                msg(
+                    "{name} places {owner}'s {colour} ghost on {cell}.",
+                    name=s.names[seat],
+                    owner=s.names[owner],
+                    colour=COLOUR[colour],
+                    cell=cell,
+                ),
+                kind="place",
             )
         ]
 
@@ -207,25 +230,34 @@ class Ghosts18(Game):
         name = s.names[seat]
         if defender is None:
             s.board[target] = attacker
-            return [Event(f"{name} moves a {attacker[1]} ghost from {cell} to {target}.")]
+            return [Event(msg("{name} moves a {colour} ghost from {start} to {end}.", name=name, colour=COLOUR[attacker[1]], start=cell, end=target))]  # fmt: skip
         if B.BEATS[attacker[1]] == defender[1]:
             s.board[target] = attacker
             loser = defender
-            outcome = "wins"
+            won = True
         else:
             loser = attacker
-            outcome = "loses"
+            won = False
         s.dungeon[loser[0]][loser[1]] += 1
         s.portals[loser[1]] = B.turned(s.portals[loser[1]])
-        whose = "own" if defender[0] == seat else f"{s.names[defender[0]]}'s"
-        return [
-            Event(
-                f"{name}'s {attacker[1]} ghost on {cell} fights {whose} {defender[1]} ghost "
-                f"on {target} and {outcome}; the {loser[1]} ghost goes to the dungeon "
-                f"and the {loser[1]} portal turns to face {s.portals[loser[1]]}.",
-                kind="fight",
-            )
-        ]
+        args = dict(
+            name=name, colour=COLOUR[attacker[1]], start=cell, other=COLOUR[defender[1]],
+            end=target, loser=COLOUR[loser[1]], facing=DIRECTION[s.portals[loser[1]]],
+        )  # fmt: skip
+        if defender[0] == seat:
+            text = (
+                msg("{name}'s {colour} ghost on {start} fights own {other} ghost on {end} and wins; the {loser} ghost goes to the dungeon and the {loser} portal turns to face {facing}.", **args)
+                if won else
+                msg("{name}'s {colour} ghost on {start} fights own {other} ghost on {end} and loses; the {loser} ghost goes to the dungeon and the {loser} portal turns to face {facing}.", **args)
+            )  # fmt: skip
+        else:
+            args["owner"] = s.names[defender[0]]
+            text = (
+                msg("{name}'s {colour} ghost on {start} fights {owner}'s {other} ghost on {end} and wins; the {loser} ghost goes to the dungeon and the {loser} portal turns to face {facing}.", **args)
+                if won else
+                msg("{name}'s {colour} ghost on {start} fights {owner}'s {other} ghost on {end} and loses; the {loser} ghost goes to the dungeon and the {loser} portal turns to face {facing}.", **args)
+            )  # fmt: skip
+        return [Event(text, kind="fight")]
 
     def _escapes(self, s: Ghosts18State) -> list[Event]:
         """A ghost of a portal's colour in the chamber it faces escapes at once, on any turn."""
@@ -240,14 +272,22 @@ class Ghosts18(Game):
             s.escaped[owner][colour] += 1
             events.append(
                 Event(
-                    f"{s.names[owner]}'s {colour} ghost escapes through the {colour} portal!",
+                    msg(
+                        "{name}'s {colour} ghost escapes through the {colour} portal!",
+                        name=s.names[owner],
+                        colour=COLOUR[colour],
+                    ),
                     kind="escape",
                 )
             )
             if self._has_won(s, owner):
                 s.winner = owner
-                goal = "three ghosts" if s.short else "a ghost of every colour"
-                events.append(Event(f"{s.names[owner]} wins with {goal} outside!", kind="win"))
+                won = (
+                    msg("{name} wins with three ghosts outside!", name=s.names[owner])
+                    if s.short
+                    else msg("{name} wins with a ghost of every colour outside!", name=s.names[owner])
+                )  # fmt: skip
+                events.append(Event(won, kind="win"))
                 break
         return events
 
@@ -273,7 +313,7 @@ class Ghosts18(Game):
             "escaped": [dict(e) for e in s.escaped],
             "release": list(s.release) if s.release else None,
             "winner": s.winner,
-            "last": s.last,
+            "last": from_json(s.last),
             "viewer": seat,
         }
 
@@ -285,26 +325,33 @@ class Ghosts18(Game):
         return Result(
             ranking=[[w], [1 - w]],
             scores=scores,
-            summary=f"{s.names[w]} wins 18 Ghosts, with {int(scores[w])} ghosts escaped.",
+            summary=msg(
+                "{name} wins 18 Ghosts, with {count} ghosts escaped.",
+                name=s.names[w],
+                count=int(scores[w]),
+            ),
         )
 
-    def describe(self, s: Ghosts18State, action: str) -> str:
+    def label(self, s: Ghosts18State, action: str) -> Text:
         verb, *args = action.split()
-        if verb == "place":
-            colour = B.CARPET.get(args[0], "?")
-            return f"Place a {colour} ghost on {args[0]}"
+        if verb == "place" and args[0] in B.CARPET:
+            return msg("Place a {colour} ghost on {cell}", colour=COLOUR[B.CARPET[args[0]]], cell=args[0])  # fmt: skip
         if verb == "move" and args[0] in s.board:
             target = B.neighbour(args[0], args[1])
             colour = s.board[args[0]][1]
             other = s.board.get(target) if target else None
+            said = dict(colour=COLOUR_TITLE[colour], start=args[0], end=target)
             if other:
-                verdict = "win" if B.BEATS[colour] == other[1] else "lose"
-                return f"{colour.title()} {args[0]}→{target}: fight {other[1]} ({verdict})"
-            return f"{colour.title()} ghost {args[0]}→{target}"
+                if B.BEATS[colour] == other[1]:
+                    return msg("{colour} {start}→{end}: fight {other} (win)", other=COLOUR[other[1]], **said)  # fmt: skip
+                return msg("{colour} {start}→{end}: fight {other} (lose)", other=COLOUR[other[1]], **said)  # fmt: skip
+            return msg("{colour} ghost {start}→{end}", **said)
         if verb == "jump":
-            return f"Mirror jump {args[0]}→{args[1]}"
+            return msg("Mirror jump {start}→{end}", start=args[0], end=args[1])
         if verb == "release":
-            return f"Release a {args[0]} ghost"
+            return msg("Release a {colour} ghost", colour=COLOUR[args[0]])
+        if verb == "pass":
+            return msg("Pass")
         return action.capitalize()
 
     def default_action(self, s: Ghosts18State, seat: Seat) -> str | None:

@@ -7,6 +7,8 @@ and its bulbs, so cards of one kind are interchangeable.
 
 from __future__ import annotations
 
+from engines.text import Msg, in_context, plural
+
 FLOORS = (1, 2, 3)
 SLOTS = 2  # a left and a right room on every floor
 
@@ -32,20 +34,30 @@ BULBS: dict[str, int] = {room_kind(f, b): b for (f, b) in ROOM_COUNTS}
 BULBS.update({"ghost": 0, "cat": 0, "wild": 1})
 BULBS.update({k: 0 for k in SPECIALS if k != "wild"})
 
-NAMES: dict[str, str] = {
-    "ghost": "ghost",
-    "cat": "cat",
-    "wild": "room wild card",
-    "hole": "time space hole",
-    "bulb": "light bulb",
-    "food": "cat food",
-    "elevator": "elevator",
-    "lightning": "lightning",
+NAMES: dict[str, Msg] = {  # a card's name, said in the reader's language
+    "ghost": in_context("card", "ghost"),
+    "cat": in_context("card", "cat"),
+    "wild": in_context("card", "room wild card"),
+    "hole": in_context("card", "time space hole"),
+    "bulb": in_context("card", "light bulb"),
+    "food": in_context("card", "cat food"),
+    "elevator": in_context("card", "elevator"),
+    "lightning": in_context("card", "lightning"),
 }
-ORDINAL = {1: "first", 2: "second", 3: "third"}
+
+
+def _room_name(floor: int, bulbs: int) -> Msg:
+    if floor == 1:
+        return plural("first-floor room ({count} bulb)", "first-floor room ({count} bulbs)", bulbs)
+    if floor == 2:
+        return plural(
+            "second-floor room ({count} bulb)", "second-floor room ({count} bulbs)", bulbs
+        )
+    return plural("third-floor room ({count} bulb)", "third-floor room ({count} bulbs)", bulbs)
+
+
 for _kind, _floor in ROOMS.items():
-    _b = BULBS[_kind]
-    NAMES[_kind] = f"{ORDINAL[_floor]}-floor room ({_b} bulb{'s' if _b > 1 else ''})"
+    NAMES[_kind] = _room_name(_floor, BULBS[_kind])
 
 # The order in which hands are kept and shown: rooms by floor and bulbs, then the rest.
 ORDER: tuple[str, ...] = (*ROOMS, "wild", "ghost", "cat", *[k for k in SPECIALS if k != "wild"])

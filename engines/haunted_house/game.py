@@ -44,6 +44,7 @@ from engines.haunted_house.house import (
 )
 from engines.haunted_house.rules_text import RULES_TEXT
 from engines.reactions import PASS, Window, top
+from engines.text import Text, from_json, in_context, joined, msg, to_json
 
 __all__ = ["DEFEND", "ESCAPE", "HAND", "Floor", "HauntedHouse", "HauntedState", "complete"]
 
@@ -124,7 +125,7 @@ class HauntedHouse(Game):
         events += turns.settle(s)
         public = [e.text for e in events if e.to is None and e.kind != "draw"]
         if public:
-            s.last = " ".join(public)
+            s.last = to_json(public[0] if len(public) == 1 else joined(public, " "))
         return events
 
     # ----- views, results, labels ---------------------------------------------------
@@ -145,7 +146,7 @@ class HauntedHouse(Game):
             "escaper": next((w.data["escaper"] for w in s.windows if w.kind == ESCAPE), None),
             "step": None,
             "winner": s.winner,
-            "last": s.last,
+            "last": from_json(s.last),
             "viewer": seat,
         }
         if window is not None:
@@ -182,10 +183,10 @@ class HauntedHouse(Game):
         return Result(
             ranking=[[w], others],
             scores=scores,
-            summary=f"{s.names[w]} escapes the haunted house and wins.",
+            summary=msg("{name} escapes the haunted house and wins.", name=s.names[w]),
         )
 
-    def describe(self, s: HauntedState, action: str) -> str:
+    def label(self, s: HauntedState, action: str) -> Text:
         verb, *args = action.split()
         n = len(s.names)
 
@@ -194,25 +195,45 @@ class HauntedHouse(Game):
             return s.names[seat] if seat is not None else tag
 
         if verb == "play" and args:
-            return f"Play {C.NAMES.get(args[0], args[0])}"
+            return msg("Play {card}", card=C.NAMES.get(args[0], args[0]))
         if verb == "with" and args:
             card = C.NAMES.get(args[0], args[0])
             if s.step is not None and s.step.get("act") == "discard":
-                return f"Discard {card}"
-            return f"Use {card} for the light"
+                return msg("Discard {card}", card=card)
+            return msg("Use {card} for the light", card=card)
         labels = {
-            "ghost": lambda: f"Ghost on {who(args[0])}'s house" if args else "Ghost",
-            "cat": lambda: f"Cat on floor {args[0]}" if args else "Cat from hand: cancel the ghost",
-            "light": lambda: f"Light floor {args[0]} (discard 5+ bulbs)",
-            "bulb": lambda: f"Light bulb: light floor {args[0]}",
-            "hole": lambda: f"Hole: {who(args[0])}'s floor {args[1]} ghost to {who(args[2])}",
-            "food": lambda: f"Cat food: {who(args[0])}'s cat (floor {args[1]}) to floor {args[2]}",
-            "elevator": lambda: f"Elevator: cat from floor {args[0]} to {args[1]}",
-            "lightning": lambda: f"Lightning on {who(args[0])}'s light",
-            "discard": lambda: "Discard cards and draw as many",
-            "done": lambda: "Done",
-            "cancel": lambda: "Cancel",
-            "pass": lambda: "Pass",
+            "ghost": lambda: (
+                msg("Ghost on {name}'s house", name=who(args[0]))
+                if args
+                else in_context("button", "Ghost")
+            ),
+            "cat": lambda: (
+                msg("Cat on floor {floor}", floor=args[0])
+                if args
+                else msg("Cat from hand: cancel the ghost")
+            ),
+            "light": lambda: msg("Light floor {floor} (discard 5+ bulbs)", floor=args[0]),
+            "bulb": lambda: msg("Light bulb: light floor {floor}", floor=args[0]),
+            "hole": lambda: msg(
+                "Hole: {owner}'s floor {floor} ghost to {target}",
+                owner=who(args[0]),
+                floor=args[1],
+                target=who(args[2]),
+            ),
+            "food": lambda: msg(
+                "Cat food: {owner}'s cat (floor {start}) to floor {end}",
+                owner=who(args[0]),
+                start=args[1],
+                end=args[2],
+            ),
+            "elevator": lambda: msg(
+                "Elevator: cat from floor {start} to {end}", start=args[0], end=args[1]
+            ),
+            "lightning": lambda: msg("Lightning on {name}'s light", name=who(args[0])),
+            "discard": lambda: msg("Discard cards and draw as many"),
+            "done": lambda: msg("Done"),
+            "cancel": lambda: msg("Cancel"),
+            "pass": lambda: msg("Pass"),
         }
         try:
             return labels[verb]() if verb in labels else action

@@ -9,9 +9,10 @@ from engines.haunted_house import house as H
 from engines.haunted_house import turns as T
 from engines.haunted_house.house import DEFEND, ESCAPE, HauntedState, haunt_floor
 from engines.reactions import Window, top
+from engines.text import Msg, msg, plural
 
 
-def ghost_arrives(s: HauntedState, target: Seat, attacker: Seat, how: str) -> list[Event]:
+def ghost_arrives(s: HauntedState, target: Seat, attacker: Seat, how: Msg) -> list[Event]:
     """A ghost reaches `target`'s highest floor with a room: a cat there cancels it,
     else the target may answer with a cat from hand (a reaction window)."""
     floor = haunt_floor(s.houses[target])
@@ -21,7 +22,12 @@ def ghost_arrives(s: HauntedState, target: Seat, attacker: Seat, how: str) -> li
         here.cats -= 1
         H.to_discard(s, "cat")
         H.to_discard(s, "ghost")
-        text = f"{how} on {who}'s floor {floor}; the cat there chases it off (both discarded)."
+        text = msg(
+            "{how} on {who}'s floor {floor}; the cat there chases it off (both discarded).",
+            how=how,
+            who=who,
+            floor=floor,
+        )
         return [Event(text, kind="ghost"), *after_ghost(s)]
     s.windows.append(
         Window(
@@ -31,32 +37,46 @@ def ghost_arrives(s: HauntedState, target: Seat, attacker: Seat, how: str) -> li
             data={"attacker": attacker, "target": target, "floor": floor},
         )
     )
-    return [Event(f"{how} on {who}'s floor {floor}. {who} may answer with a cat.", kind="ghost")]
+    said = msg(
+        "{how} on {who}'s floor {floor}. {who} may answer with a cat.",
+        how=how,
+        who=who,
+        floor=floor,
+    )
+    return [Event(said, kind="ghost")]
 
 
 def ghost_lands(s: HauntedState, target: Seat, floor: int) -> list[Event]:
     here = s.houses[target][floor - 1]
     here.ghosts += 1
     if not here.lit:
-        return floor_lost(s, target, floor, "the floor is dark")
+        return floor_lost(s, target, floor, msg("the floor is dark"))
     if here.ghosts >= 2:
-        events = floor_lost(s, target, floor, "a second ghost on a lit floor")
+        events = floor_lost(s, target, floor, msg("a second ghost on a lit floor"))
         here.lit = False
         return events
-    text = f"The ghost haunts {s.names[target]}'s lit floor {floor}; the rooms hold for now."
+    text = msg(
+        "The ghost haunts {name}'s lit floor {floor}; the rooms hold for now.",
+        name=s.names[target],
+        floor=floor,
+    )
     return [Event(text, kind="ghost")]
 
 
-def floor_lost(s: HauntedState, target: Seat, floor: int, why: str) -> list[Event]:
+def floor_lost(s: HauntedState, target: Seat, floor: int, why: Msg) -> list[Event]:
     here = s.houses[target][floor - 1]
     rooms = len(here.rooms)
     for card in here.rooms:
         H.to_discard(s, card)
     H.to_discard(s, "ghost", here.ghosts)
     here.rooms, here.ghosts = [], 0
-    text = (
-        f"{s.names[target]} loses floor {floor} ({why}): "
-        f"{rooms} room{'s' if rooms != 1 else ''} and the ghosts are discarded."
+    text = plural(
+        "{name} loses floor {floor} ({why}): {count} room and the ghosts are discarded.",
+        "{name} loses floor {floor} ({why}): {count} rooms and the ghosts are discarded.",
+        rooms,
+        name=s.names[target],
+        floor=floor,
+        why=why,
     )
     return [Event(text, kind="haunt")]
 
@@ -67,7 +87,11 @@ def cat_arrives(s: HauntedState, seat: Seat, floor: int) -> list[Event]:
         here.ghosts -= 1
         H.to_discard(s, "ghost")
         H.to_discard(s, "cat")
-        return [Event(f"The cat chases the ghost off floor {floor}; both are discarded.")]
+        return [
+            Event(
+                msg("The cat chases the ghost off floor {floor}; both are discarded.", floor=floor)
+            )
+        ]
     here.cats += 1
     return []
 
@@ -85,7 +109,10 @@ def react(s: HauntedState, seat: Seat, action: str) -> list[Event]:
             H.to_discard(s, "ghost")
             events = [
                 Event(
-                    f"{name} answers with a cat: the ghost is cancelled (both discarded).",
+                    msg(
+                        "{name} answers with a cat: the ghost is cancelled (both discarded).",
+                        name=name,
+                    ),
                     kind="cat",
                 )
             ]
@@ -95,9 +122,10 @@ def react(s: HauntedState, seat: Seat, action: str) -> list[Event]:
     escaper = window.data["escaper"]
     if answered:
         H.take(s, seat, "ghost")
-        how = f"{name} plays a ghost to stop the escape"
+        how = msg("{name} plays a ghost to stop the escape", name=name)
         return ghost_arrives(s, escaper, seat, how)
-    return [Event(f"{name} lets {s.names[escaper]} go.", kind="pass"), *T.escape_goes_on(s)]
+    said = msg("{name} lets {other} go.", name=name, other=s.names[escaper])
+    return [Event(said, kind="pass"), *T.escape_goes_on(s)]
 
 
 def after_ghost(s: HauntedState) -> list[Event]:

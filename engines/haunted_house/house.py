@@ -43,7 +43,7 @@ class HauntedState:
     draws: list[list[int]] = field(default_factory=list)  # [seat, hand size to reach], in order
     winner: Seat | None = None
     turns: int = 0
-    last: str = ""
+    last: str | dict = ""  # the last public events, a message as JSON
 
 
 # ----- small facts about a house --------------------------------------------------------

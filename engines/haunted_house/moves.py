@@ -20,6 +20,7 @@ from engines.haunted_house.house import (
     seat_tag,
 )
 from engines.reactions import Window, top
+from engines.text import Msg, msg
 
 
 def answers(s: HauntedState, seat: Seat, window: Window) -> list[str]:
@@ -113,7 +114,7 @@ def step_actions(s: HauntedState, seat: Seat) -> list[str]:
     return [*acts, "cancel"]
 
 
-def explain_illegal(s: HauntedState, seat: Seat, action: str) -> str | None:
+def explain_illegal(s: HauntedState, seat: Seat, action: str) -> Msg | None:
     words = action.split()
     if top(s.windows) is not None or s.step is not None or not words:
         return None
@@ -121,26 +122,28 @@ def explain_illegal(s: HauntedState, seat: Seat, action: str) -> str | None:
     verb = words[0]
     card = words[1] if verb == "play" and len(words) == 2 else verb
     if card in C.NAMES and card not in hand and verb not in ("light", "discard"):
-        return f"You have no {C.NAMES[card]} in your hand."
+        return msg("You have no {card} in your hand.", card=C.NAMES[card])
     if verb == "play" and card in C.ROOMS:
         floor = next_floor(s.houses[seat])
         if floor is None:
-            return "Your house is fully explored already."
+            return msg("Your house is fully explored already.")
         if C.ROOMS[card] < floor:
-            return f"Floor {C.ROOMS[card]} is fully explored already."
-        return f"Fill the lower floors first: your next room goes on floor {floor}."
+            return msg("Floor {floor} is fully explored already.", floor=C.ROOMS[card])
+        return msg(
+            "Fill the lower floors first: your next room goes on floor {floor}.", floor=floor
+        )
     if verb == "ghost" and len(words) == 2:
         target = parse_seat(words[1], len(s.names))
         if target == seat:
-            return "A ghost goes to an opponent's house, not yours."
+            return msg("A ghost goes to an opponent's house, not yours.")
         if target is not None:
             if haunt_floor(s.houses[target]) is None:
-                return f"{s.names[target]} has no room yet for a ghost to haunt."
-            return f"{s.names[target]}'s highest floor already has a ghost."
+                return msg("{name} has no room yet for a ghost to haunt.", name=s.names[target])
+            return msg("{name}'s highest floor already has a ghost.", name=s.names[target])
     if verb == "light" and not light_sets_possible([], hand):
-        return "A light needs 2 or 3 cards from your hand with at least 5 bulbs in all."
+        return msg("A light needs 2 or 3 cards from your hand with at least 5 bulbs in all.")
     if verb in ("light", "bulb"):
-        return "Light a dark floor whose lower floors are fully explored (floor 1 always)."
+        return msg("Light a dark floor whose lower floors are fully explored (floor 1 always).")
     if verb == "cat":
-        return "A cat goes on one of your explored floors that has no cat yet."
+        return msg("A cat goes on one of your explored floors that has no cat yet.")
     return None

@@ -17,6 +17,7 @@ from engines.haunted_house.house import (
     next_floor,
     parse_seat,
 )
+from engines.text import joined, msg, plural
 
 
 def turn(s: HauntedState, seat: Seat, action: str) -> list[Event]:
@@ -28,20 +29,25 @@ def turn(s: HauntedState, seat: Seat, action: str) -> list[Event]:
     if verb == "ghost":
         target = parse_seat(args[0], n)
         H.take(s, seat, "ghost")
-        return GH.ghost_arrives(s, target, seat, f"{name} plays a ghost")
+        return GH.ghost_arrives(s, target, seat, msg("{name} plays a ghost", name=name))
     if verb == "cat":
         H.take(s, seat, "cat")
-        events = [Event(f"{name} places a cat on floor {args[0]}.", kind="cat")]
+        events = [
+            Event(
+                msg("{name} places a cat on floor {floor}.", name=name, floor=args[0]), kind="cat"
+            )
+        ]
         events += GH.cat_arrives(s, seat, int(args[0]))
         return events + T.end_turn(s)
     if verb in ("light", "discard"):
         s.step = {"act": verb, "chosen": []}
         if verb == "light":
             s.step["floor"] = int(args[0])
-            return [Event(f"{name} chooses cards to light floor {args[0]}.", kind="step")]
-        return [Event(f"{name} chooses cards to discard.", kind="step")]
+            said = msg("{name} chooses cards to light floor {floor}.", name=name, floor=args[0])
+            return [Event(said, kind="step")]
+        return [Event(msg("{name} chooses cards to discard.", name=name), kind="step")]
     if verb == "pass":
-        return [Event(f"{name} has no card and passes."), *T.end_turn(s)]
+        return [Event(msg("{name} has no card and passes.", name=name)), *T.end_turn(s)]
     return special(s, seat, verb, args)
 
 
@@ -54,20 +60,36 @@ def special(s: HauntedState, seat: Seat, verb: str, args: list[str]) -> list[Eve
     if verb == "hole":
         src, f, dst = parse_seat(args[0], n), int(args[1]), parse_seat(args[2], n)
         s.houses[src][f - 1].ghosts -= 1
-        whose = "their own" if src == seat else f"{s.names[src]}'s"
-        return GH.ghost_arrives(
-            s, dst, seat, f"{name} opens a time space hole: the ghost on {whose} floor {f}"
-        )
+        if src == seat:
+            how = msg(
+                "{name} opens a time space hole: the ghost on their own floor {floor}",
+                name=name,
+                floor=f,
+            )
+        else:
+            how = msg(
+                "{name} opens a time space hole: the ghost on {owner}'s floor {floor}",
+                name=name,
+                owner=s.names[src],
+                floor=f,
+            )
+        return GH.ghost_arrives(s, dst, seat, how)
     if verb == "bulb":
         house[int(args[0]) - 1].lit = True
-        events = [Event(f"{name} screws in a light bulb: floor {args[0]} is lit.", kind="light")]
+        said = msg("{name} screws in a light bulb: floor {floor} is lit.", name=name, floor=args[0])
+        events = [Event(said, kind="light")]
     elif verb == "food":
         owner, f, g = parse_seat(args[0], n), int(args[1]), int(args[2])
         s.houses[owner][f - 1].cats -= 1
         events = [
             Event(
-                f"{name} lures {s.names[owner]}'s cat from floor {f} with cat food "
-                f"to their own floor {g}.",
+                msg(
+                    "{name} lures {owner}'s cat from floor {start} with cat food to their own floor {end}.",
+                    name=name,
+                    owner=s.names[owner],
+                    start=f,
+                    end=g,
+                ),
                 kind="cat",
             )
         ]
@@ -75,7 +97,16 @@ def special(s: HauntedState, seat: Seat, verb: str, args: list[str]) -> list[Eve
     elif verb == "elevator":
         f, g = int(args[0]), int(args[1])
         house[f - 1].cats -= 1
-        events = [Event(f"{name} takes the elevator: a cat moves from floor {f} to {g}.")]
+        events = [
+            Event(
+                msg(
+                    "{name} takes the elevator: a cat moves from floor {start} to {end}.",
+                    name=name,
+                    start=f,
+                    end=g,
+                )
+            )
+        ]
         events += GH.cat_arrives(s, seat, g)
     else:  # lightning
         target = parse_seat(args[0], n)
@@ -83,10 +114,17 @@ def special(s: HauntedState, seat: Seat, verb: str, args: list[str]) -> list[Eve
         floor = s.houses[target][f - 1]
         floor.lit = False
         events = [
-            Event(f"Lightning! {s.names[target]}'s light on floor {f} goes out.", kind="dark")
+            Event(
+                msg(
+                    "Lightning! {name}'s light on floor {floor} goes out.",
+                    name=s.names[target],
+                    floor=f,
+                ),
+                kind="dark",
+            )
         ]
         if floor.ghosts:  # a ghost on a floor now dark takes it at once
-            events += GH.floor_lost(s, target, f, "the ghost now haunts a dark floor")
+            events += GH.floor_lost(s, target, f, msg("the ghost now haunts a dark floor"))
     return events + T.end_turn(s)
 
 
@@ -94,8 +132,13 @@ def play_room(s: HauntedState, seat: Seat, kind: str) -> list[Event]:
     floor = next_floor(s.houses[seat])
     H.take(s, seat, kind)
     s.houses[seat][floor - 1].rooms.append(kind)
-    what = "a room wild card" if kind == "wild" else "a room"
-    events = [Event(f"{s.names[seat]} explores {what} on floor {floor}.", kind="room")]
+    if kind == "wild":
+        said = msg(
+            "{name} explores a room wild card on floor {floor}.", name=s.names[seat], floor=floor
+        )
+    else:
+        said = msg("{name} explores a room on floor {floor}.", name=s.names[seat], floor=floor)
+    events = [Event(said, kind="room")]
     # The run ends only by the mover's `done` (the timer's default), even with no room
     # left to play: ending it by itself would tell everyone the hand holds no such room.
     s.step = {"act": "rooms"}
@@ -108,14 +151,14 @@ def continue_step(s: HauntedState, seat: Seat, action: str) -> list[Event]:
     verb, *args = action.split()
     if verb == "cancel":
         s.step = None
-        return [Event(f"{name} changes their mind.", kind="step")]
+        return [Event(msg("{name} changes their mind.", name=name), kind="step")]
     if step["act"] == "rooms":  # `play ...` or `done`
         if verb == "play":
             return play_room(s, seat, args[0])
         return T.end_turn(s)
     if verb == "with":
         step["chosen"].append(args[0])
-        events = [Event(f"You pick your {C.NAMES[args[0]]}.", to=seat, kind="step")]
+        events = [Event(msg("You pick your {card}.", card=C.NAMES[args[0]]), to=seat, kind="step")]
         rest = minus(s.hands[seat], step["chosen"])
         if (step["act"] == "light" and len(step["chosen"]) == 3) or not rest:
             return events + finish_step(s, seat)  # nothing more to choose
@@ -133,10 +176,16 @@ def finish_step(s: HauntedState, seat: Seat) -> list[Event]:
     if step["act"] == "light":
         floor = step["floor"]
         s.houses[seat][floor - 1].lit = True
-        shown = ", ".join(C.NAMES[c] for c in chosen)
+        shown = joined([C.NAMES[c] for c in chosen])
         events = [
             Event(
-                f"{name} discards {shown} ({bulbs(chosen)} bulbs) and lights floor {floor}.",
+                msg(
+                    "{name} discards {cards} ({bulbs} bulbs) and lights floor {floor}.",
+                    name=name,
+                    cards=shown,
+                    bulbs=bulbs(chosen),
+                    floor=floor,
+                ),
                 kind="light",
             )
         ]
@@ -144,7 +193,14 @@ def finish_step(s: HauntedState, seat: Seat) -> list[Event]:
         k = len(chosen)
         s.draws.append([seat, len(s.hands[seat]) + k])  # draw as many as discarded
         events = [
-            Event(f"{name} discards {k} card{'s' if k > 1 else ''} face down to draw again."),
-            Event(f"You discard {', '.join(C.NAMES[c] for c in chosen)}.", to=seat),
+            Event(
+                plural(
+                    "{name} discards {count} card face down to draw again.",
+                    "{name} discards {count} cards face down to draw again.",
+                    k,
+                    name=name,
+                )
+            ),
+            Event(msg("You discard {cards}.", cards=joined([C.NAMES[c] for c in chosen])), to=seat),
         ]
     return events + T.end_turn(s)

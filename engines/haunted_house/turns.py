@@ -8,6 +8,7 @@ from engines.contract import Event
 from engines.haunted_house import cards as C
 from engines.haunted_house.house import ESCAPE, HAND, HauntedState, complete
 from engines.reactions import Window, ordered_after
+from engines.text import msg
 
 
 def end_turn(s: HauntedState) -> list[Event]:
@@ -24,12 +25,16 @@ def end_turn(s: HauntedState) -> list[Event]:
                 data={"escaper": seat},
             )
         )
-        others = (
-            "the other player may play up to 2 ghosts"
-            if n == 2
-            else "each other player may play a ghost"
-        )
-        text = f"{s.names[seat]}'s house is fully explored: escape! To stop it, {others}."
+        if n == 2:
+            text = msg(
+                "{name}'s house is fully explored: escape! To stop it, the other player may play up to 2 ghosts.",
+                name=s.names[seat],
+            )
+        else:
+            text = msg(
+                "{name}'s house is fully explored: escape! To stop it, each other player may play a ghost.",
+                name=s.names[seat],
+            )
         return [Event(text, kind="escape")]
     s.draws.append([seat, HAND])
     s.turn = (seat + 1) % n
@@ -46,13 +51,16 @@ def escape_goes_on(s: HauntedState) -> list[Event]:
         s.draws += [[(escaper + k) % n, HAND] for k in range(n)]
         s.turn = (escaper + 1) % n
         s.turns += 1
-        text = f"The escape is stopped! Everyone refills; {s.names[s.turn]} plays next."
+        text = msg(
+            "The escape is stopped! Everyone refills; {name} plays next.", name=s.names[s.turn]
+        )
         return [Event(text, kind="stopped")]
     if window.is_open:
         return []
     s.windows.pop()
     s.winner = escaper
-    return [Event(f"{s.names[escaper]} escapes from the haunted house and wins!", kind="win")]
+    said = msg("{name} escapes from the haunted house and wins!", name=s.names[escaper])
+    return [Event(said, kind="win")]
 
 
 def draw(s: HauntedState, kind: str) -> list[Event]:
@@ -62,8 +70,8 @@ def draw(s: HauntedState, kind: str) -> list[Event]:
         del s.deck[kind]
     s.hands[seat] = C.sort_cards([*s.hands[seat], kind])
     return [
-        Event(f"{s.names[seat]} draws a card.", kind="draw"),
-        Event(f"You draw a {C.NAMES[kind]}.", to=seat, kind="draw"),
+        Event(msg("{name} draws a card.", name=s.names[seat]), kind="draw"),
+        Event(msg("You draw a {card}.", card=C.NAMES[kind]), to=seat, kind="draw"),
     ]
 
 
@@ -79,7 +87,9 @@ def settle(s: HauntedState) -> list[Event]:
         elif s.discard:
             s.deck, s.discard = s.discard, {}
             n = sum(s.deck.values())
-            events.append(Event(f"The deck is empty: the {n} discarded cards are shuffled."))
+            events.append(
+                Event(msg("The deck is empty: the {count} discarded cards are shuffled.", count=n))
+            )
         else:  # every card is in a hand or a house: nothing to draw
             s.draws.pop(0)
     return events

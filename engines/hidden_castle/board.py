@@ -51,3 +51,7 @@ def midnight_speed(players: int) -> int:
 
 def coat_text(value: int) -> str:
     return f"{value:+d}"
+
+
+# where a guest is
+BOX, GALLERY, CHAMBER, STAIRS = "box", "gallery", "chamber", "stairs"

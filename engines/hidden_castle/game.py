@@ -16,9 +16,10 @@ from dataclasses import asdict, dataclass, field
 
 from engines.contract import CHANCE, Event, Game, Option, Result, Seat
 from engines.hidden_castle import board as B
+from engines.hidden_castle import telling
+from engines.hidden_castle.board import BOX, CHAMBER, GALLERY, STAIRS
 from engines.hidden_castle.rules_text import RULES_TEXT
-
-BOX, GALLERY, CHAMBER, STAIRS = "box", "gallery", "chamber", "stairs"
+from engines.text import Msg, Text, joined, msg, plural, to_json
 
 
 @dataclass
@@ -40,9 +41,9 @@ class HiddenCastleState:
     turns: int = 0
     trail: list[int] = field(default_factory=list)  # Gallery spaces crossed by the last move
     mover: str = ""  # "phantom" or the letter of the guest that made the last move
-    last_roll: str = ""  # who rolled what, last
-    last_move: str = ""  # the last move of a guest or of the Phantom
-    last: str = ""
+    last_roll: str | dict = ""  # who rolled what, last (a message, as JSON)
+    last_move: str | dict = ""  # the last move of a guest or of the Phantom
+    last: str | dict = ""
 
 
 @dataclass(frozen=True)
@@ -111,17 +112,17 @@ class HiddenCastle(Game):
     def _guests_of(self, s: HiddenCastleState, seat: Seat, where: str) -> list[int]:
         return [g for g in range(len(s.owner)) if s.owner[g] == seat and s.where[g] == where]
 
-    def _name(self, s: HiddenCastleState, g: int) -> str:
-        return f"{s.names[s.owner[g]]}'s guest {B.label(g).upper()}"
+    def _name(self, s: HiddenCastleState, g: int) -> Msg:
+        return msg("{name}'s guest {letter}", name=s.names[s.owner[g]], letter=B.label(g).upper())
 
-    def _place_of(self, s: HiddenCastleState, g: int) -> str:
+    def _place_of(self, s: HiddenCastleState, g: int) -> Msg:
         if s.where[g] == GALLERY:
-            return f"space {s.pos[g]}"
+            return msg("space {n}", n=s.pos[g])
         if s.where[g] == CHAMBER:
-            return f"chamber {s.pos[g]}"
+            return msg("chamber {n}", n=s.pos[g])
         if s.where[g] == STAIRS:
-            return f"step {B.coat_text(B.STEPS[s.variant][s.pos[g]])}"
-        return "the box"
+            return msg("step {value}", value=B.coat_text(B.STEPS[s.variant][s.pos[g]]))
+        return msg("the box")
 
     # ----- who acts ---------------------------------------------------------------
     def to_act(self, s: HiddenCastleState) -> list[Seat]:
@@ -203,70 +204,22 @@ class HiddenCastle(Game):
             return [(k, B.ahead(s.pos[g], k - 1)) for k in range(1, roll + 1)]
         return [(k, B.ahead(B.EXIT, k - 1)) for k in range(1, roll + 1)]
 
-    def _chamber_refusal(self, s: HiddenCastleState, g: int, room: int, exact: bool) -> str | None:
+    def _chamber_refusal(self, s: HiddenCastleState, g: int, room: int, exact: bool) -> Msg | None:
         inside = self._at(s, CHAMBER, room)
         if inside:
             if s.owner[inside[0]] == s.owner[g]:
-                return "you may not enter a chamber that holds one of your own guests"
+                return msg("You may not enter a chamber that holds one of your own guests.")
             if self._midnight(s):
-                return "in Midnight Party nobody can be booted out of a chamber"
+                return msg("In Midnight Party nobody can be booted out of a chamber.")
             if not exact:
-                return "booting a guest out of a chamber needs an exact roll"
+                return msg("Booting a guest out of a chamber needs an exact roll.")
         if room in B.EXACT[s.variant] and not exact:
             coat = B.coat_text(B.COATS[s.variant][room])
-            return f"the {coat} chamber needs an exact roll"
+            return msg("The {coat} chamber needs an exact roll.", coat=coat)
         return None
 
-    def explain_illegal(self, s: HiddenCastleState, seat: Seat, action: str) -> str | None:
-        words = action.split()
-        if s.phase == "place" and words[:1] == ["place"]:
-            if (
-                len(words) == 2
-                and words[1].isdigit()
-                and 1 <= int(words[1]) <= B.SPACES
-                and int(words[1]) not in self._empty_spaces(s)
-            ):
-                return f"Space {int(words[1])} is taken; place your guest on an empty space."
-            example = self._empty_spaces(s)[0]
-            return (
-                "Place your guest with `place N`, N an empty Gallery space from 1 to 28 "
-                f"(not the staircase): e.g. `place {example}`."
-            )
-        if s.phase != "move" or len(words) < 2 or words[0] not in ("move", "hide"):
-            if words == ["stay"] and s.phase == "move":
-                if not self._midnight(s):
-                    return "You must move one of your guests every turn."
-                return "You may only stay put when you have a single guest left in the Gallery."
-            return None
-        letter = words[1]
-        if len(letter) != 1 or not "a" <= letter <= B.label(len(s.owner) - 1):
-            return None
-        g = ord(letter) - ord("a")
-        mine = ", ".join(B.label(x).upper() for x in range(len(s.owner)) if s.owner[x] == seat)
-        if s.owner[g] != seat:
-            return f"Guest {letter.upper()} is not yours; your guests are {mine}."
-        if g not in self._movable(s, seat):
-            if s.where[g] == STAIRS and not self._midnight(s):
-                return "Leave the dungeon with your guest on the highest step first."
-            place = self._place_of(s, g)
-            prep = "on" if s.where[g] == STAIRS else "in"
-            return f"Guest {letter.upper()} cannot move now (it is {prep} {place})."
-        if words[0] == "hide" and len(words) == 3 and words[2].isdigit():
-            room = int(words[2])
-            if room not in B.DOORWAYS:
-                return f"There is no chamber at space {room}; doorways: {', '.join(map(str, B.DOORWAYS))}."
-            if not self._in_gallery(s):
-                return "Nobody may enter a chamber until the Phantom has left the dungeon."
-            if s.where[g] == CHAMBER and s.pos[g] == room:
-                return f"Guest {letter.upper()} is already in chamber {room}."
-            roll = int(s.roll)
-            steps = [k + 1 for k, space in self._stand(s, g, roll) if space == room]
-            if steps and steps[0] <= roll:
-                reason = self._chamber_refusal(s, g, room, exact=steps[0] == roll)
-                if reason:
-                    return reason[0].upper() + reason[1:] + "."
-            return f"Guest {letter.upper()} cannot reach chamber {room} with a {s.roll}."
-        return None
+    def explain_illegal(self, s: HiddenCastleState, seat: Seat, action: str) -> Msg | None:
+        return telling.explain_illegal(self, s, seat, action)
 
     # ----- applying an action -----------------------------------------------------
     def _apply(self, s: HiddenCastleState, seat: Seat, action: str) -> list[Event]:
@@ -278,7 +231,7 @@ class HiddenCastle(Game):
             events = self._play(s, seat, action)
         public = [e.text for e in events if e.to is None]
         if public:
-            s.last = " ".join(public)
+            s.last = to_json(public[0] if len(public) == 1 else joined(public, " "))
         if seat != CHANCE or action == "phantom":
             s.last_move = s.last
         return events
@@ -287,36 +240,58 @@ class HiddenCastle(Game):
         g = s.queue.pop(0)
         s.where[g], s.pos[g] = GALLERY, space
         s.trail, s.mover = [space], B.label(g)
-        events = [Event(f"{self._name(s, g)} is placed on space {space}.", kind="place")]
+        events = [
+            Event(
+                msg("{guest} is placed on space {n}.", guest=self._name(s, g), n=space),
+                kind="place",
+            )
+        ]
         if not s.queue:
             s.phase = "roll"
-            events.append(Event(f"All guests are in. {s.names[s.turn]} rolls first.", kind="info"))
+            events.append(
+                Event(
+                    msg("All guests are in. {name} rolls first.", name=s.names[s.turn]), kind="info"
+                )
+            )
         return events
 
     def _rolled(self, s: HiddenCastleState, outcome: str) -> list[Event]:
         name = s.names[s.turn]
-        s.last_roll = f"{name} rolled {'the Phantom' if outcome == 'phantom' else outcome}"
         if outcome == "phantom":
-            events = [Event(f"{name} rolls the Phantom.", kind="roll")]
+            s.last_roll = to_json(msg("{name} rolled the Phantom", name=name))
+            events = [Event(msg("{name} rolls the Phantom.", name=name), kind="roll")]
             events += self._phantom_moves(s)
             return events + self._end_turn(s)
+        s.last_roll = to_json(msg("{name} rolled {roll}", name=name, roll=outcome))
         s.roll = outcome
         s.phase = "move"
         if self._legal(s, s.turn):
-            return [Event(f"{name} rolls {outcome}.", kind="roll")]
+            return [Event(msg("{name} rolls {roll}.", name=name, roll=outcome), kind="roll")]
         # Midnight Party: every guest hidden or caught, yet the roll still happens.
         s.roll = ""
         s.phase = "roll"
         s.trail, s.mover = [], ""
-        s.last_roll += " with no guest to move"
-        events = [Event(f"{name} rolls {outcome} but has no guest left to move.", kind="roll")]
+        s.last_roll = to_json(
+            msg("{name} rolled {roll} with no guest to move", name=name, roll=outcome)
+        )
+        events = [
+            Event(
+                msg("{name} rolls {roll} but has no guest left to move.", name=name, roll=outcome),
+                kind="roll",
+            )
+        ]
         return events + self._end_turn(s)
 
     def _play(self, s: HiddenCastleState, seat: Seat, action: str) -> list[Event]:
         name = s.names[seat]
         if action == "stay":
             s.trail, s.mover = [], ""
-            events = [Event(f"{name} rolled {s.roll} and chooses not to move.", kind="move")]
+            events = [
+                Event(
+                    msg("{name} rolled {roll} and chooses not to move.", name=name, roll=s.roll),
+                    kind="move",
+                )
+            ]
             return events + self._end_turn(s)
         plan = dict(self._plans(s, seat))[action]
         g = plan.guest
@@ -326,15 +301,18 @@ class HiddenCastle(Game):
             events = self._enter_chamber(s, g, plan.chamber, start)
         else:
             s.where[g], s.pos[g] = GALLERY, plan.space
-            events = [
-                Event(
-                    f"{name} moves guest {B.label(g).upper()} {s.roll} "
-                    f"{'space' if s.roll == '1' else 'spaces'}, from {start} to space {plan.space}.",
-                    kind="move",
-                )
-            ]
+            said = plural(
+                "{name} moves guest {letter} {count} space, from {start} to space {n}.",
+                "{name} moves guest {letter} {count} spaces, from {start} to space {n}.",
+                int(s.roll),
+                name=name,
+                letter=B.label(g).upper(),
+                start=start,
+                n=plan.space,
+            )
+            events = [Event(said, kind="move")]
             if plan.space == s.phantom:
-                events.append(Event("It ends its move on the Phantom!", kind="capture"))
+                events.append(Event(msg("It ends its move on the Phantom!"), kind="capture"))
                 events += self._capture(s, [g])
         return events + self._end_turn(s)
 
@@ -342,12 +320,28 @@ class HiddenCastle(Game):
         name = s.names[s.owner[g]]
         letter = B.label(g).upper()
         events = [
-            Event(f"{name} moves guest {letter} from {start} into chamber {room}.", kind="hide")
+            Event(
+                msg(
+                    "{name} moves guest {letter} from {start} into chamber {n}.",
+                    name=name,
+                    letter=letter,
+                    start=start,
+                    n=room,
+                ),
+                kind="hide",
+            )
         ]
         for other in self._at(s, CHAMBER, room):
             s.where[other], s.pos[other] = GALLERY, room
             events.append(
-                Event(f"{self._name(s, other)} is booted out onto doorway {room}.", kind="boot")
+                Event(
+                    msg(
+                        "{guest} is booted out onto doorway {n}.",
+                        guest=self._name(s, other),
+                        n=room,
+                    ),
+                    kind="boot",
+                )
             )
             if room == s.phantom:  # house decision: booted onto the Phantom means caught
                 events += self._capture(s, [other])
@@ -359,8 +353,13 @@ class HiddenCastle(Game):
             s.scores[seat] = max(0, before + coat)
             events.append(
                 Event(
-                    f"The {B.coat_text(coat)} coat of arms: {name}'s score goes "
-                    f"from {before} to {s.scores[seat]}.",
+                    msg(
+                        "The {coat} coat of arms: {name}'s score goes from {before} to {after}.",
+                        coat=B.coat_text(coat),
+                        name=name,
+                        before=before,
+                        after=s.scores[seat],
+                    ),
                     kind="score",
                 )
             )
@@ -383,19 +382,26 @@ class HiddenCastle(Game):
             s.trail.append(s.phantom)
             if s.phantom == B.EXIT and not self._midnight(s) and s.clock < B.LAST_CLOCK:
                 s.clock += 1
-                events.append(Event(f"The clock strikes {B.CLOCKS[s.clock]}.", kind="clock"))
+                events.append(
+                    Event(msg("The clock strikes {time}.", time=B.CLOCKS[s.clock]), kind="clock")
+                )
             caught = self._at(s, GALLERY, s.phantom)
             if caught:
                 events += self._capture(s, caught)
         if s.phantom and from_dungeon:
-            text = (
-                f"The Phantom climbs out of the dungeon by the exit: {speed} spaces "
-                f"to space {s.phantom}."
+            text = msg(
+                "The Phantom climbs out of the dungeon by the exit: {count} spaces to space {n}.",
+                count=speed,
+                n=s.phantom,
             )
         elif s.phantom:
-            text = f"The Phantom moves {speed} spaces to space {s.phantom}."
+            text = msg("The Phantom moves {count} spaces to space {n}.", count=speed, n=s.phantom)
         else:
-            text = f"The Phantom climbs {speed} steps, {B.CLIMB - s.climbed} from the exit."
+            text = msg(
+                "The Phantom climbs {count} steps, {left} from the exit.",
+                count=speed,
+                left=B.CLIMB - s.climbed,
+            )
         events.insert(0, Event(text, kind="phantom"))
         return events
 
@@ -409,12 +415,19 @@ class HiddenCastle(Game):
         events = []
         for g in guests:
             s.where[g], s.pos[g] = STAIRS, step
-            text = f"The Phantom captures {self._name(s, g)}: onto step {B.coat_text(value)}"
-            if not self._midnight(s):
+            said = dict(guest=self._name(s, g), value=B.coat_text(value))
+            if self._midnight(s):
+                text = msg("The Phantom captures {guest}: onto step {value}.", **said)
+            else:
                 seat = s.owner[g]
                 s.scores[seat] += value
-                text += f", {s.names[seat]} now has {s.scores[seat]} points"
-            events.append(Event(text + ".", kind="capture"))
+                text = msg(
+                    "The Phantom captures {guest}: onto step {value}, {name} now has {points} points.",
+                    name=s.names[seat],
+                    points=s.scores[seat],
+                    **said,
+                )
+            events.append(Event(text, kind="capture"))
         return events
 
     # ----- turns, rounds and the end --------------------------------------------------
@@ -427,12 +440,17 @@ class HiddenCastle(Game):
             return self._round_end(s)
         if s.clock >= B.LAST_CLOCK or max(s.scores) >= B.END_SCORE:
             s.phase = "over"
-            why = (
-                "The clock reaches 5:00"
-                if s.clock >= B.LAST_CLOCK
-                else f"A score reaches {B.END_SCORE}"
-            )
-            return [Event(f"{why}: the game ends. {self._standing(s)}", kind="over")]
+            if s.clock >= B.LAST_CLOCK:
+                said = msg(
+                    "The clock reaches 5:00: the game ends. {standing}", standing=self._standing(s)
+                )
+            else:
+                said = msg(
+                    "A score reaches {score}: the game ends. {standing}",
+                    score=B.END_SCORE,
+                    standing=self._standing(s),
+                )
+            return [Event(said, kind="over")]
         return []
 
     def _round_end(self, s: HiddenCastleState) -> list[Event]:
@@ -446,7 +464,7 @@ class HiddenCastle(Game):
             for g in in_gallery:
                 s.where[g], s.pos[g] = STAIRS, B.LANDING
             events.append(
-                Event("Every chamber is taken: the guests left in the Gallery go to step -2.")
+                Event(msg("Every chamber is taken: the guests left in the Gallery go to step -2."))
             )
         steps = B.STEPS[s.variant]
         for g in range(len(s.owner)):
@@ -455,11 +473,22 @@ class HiddenCastle(Game):
             elif s.where[g] == CHAMBER:
                 s.scores[s.owner[g]] += B.COATS[s.variant].get(s.pos[g], 0)
         events.append(
-            Event(f"Round {s.round} is over. Scores: {self._scores_text(s)}.", kind="round")
+            Event(
+                msg(
+                    "Round {round} is over. Scores: {scores}.",
+                    round=s.round,
+                    scores=self._scores_text(s),
+                ),
+                kind="round",
+            )
         )
         if s.round >= B.ROUNDS:
             s.phase = "over"
-            events.append(Event(f"After three rounds: {self._standing(s)}", kind="over"))
+            events.append(
+                Event(
+                    msg("After three rounds: {standing}", standing=self._standing(s)), kind="over"
+                )
+            )
             return events
         # The next round: chambers empty onto their doorways, the staircase restarts in order.
         for g in range(len(s.owner)):
@@ -475,15 +504,25 @@ class HiddenCastle(Game):
         s.phase = "place" if stairs else "roll"
         events.append(
             Event(
-                f"Round {s.round} begins: guests from the chambers stand on their doorways, "
-                "the Phantom is back on step -10"
-                + (", and the captured guests return to the Gallery in order." if stairs else "."),
+                msg(
+                    "Round {round} begins: guests from the chambers stand on their doorways, "
+                    "the Phantom is back on step -10, and the captured guests return to the "
+                    "Gallery in order.",
+                    round=s.round,
+                )
+                if stairs
+                else msg(
+                    "Round {round} begins: guests from the chambers stand on their doorways, "
+                    "the Phantom is back on step -10.",
+                    round=s.round,
+                ),
                 kind="round",
             )
         )
         return events
 
     def _scores_text(self, s: HiddenCastleState) -> str:
+        """Names and numbers only: the same in every language."""
         return ", ".join(f"{n} {v}" for n, v in zip(s.names, s.scores, strict=True))
 
     def _ranking(self, s: HiddenCastleState) -> list[list[Seat]]:
@@ -491,62 +530,12 @@ class HiddenCastle(Game):
         values = sorted({sign * v for v in s.scores})
         return [[p for p in range(len(s.names)) if sign * s.scores[p] == v] for v in values]
 
-    def _standing(self, s: HiddenCastleState) -> str:
-        best = self._ranking(s)[0]
-        who = " and ".join(s.names[p] for p in best)
-        verb = "escape" if len(best) > 1 else "escapes"
-        return f"{who} {verb} with {s.scores[best[0]]} points ({self._scores_text(s)})."
+    def _standing(self, s: HiddenCastleState) -> Msg:
+        return telling.standing(self, s)
 
     # ----- views, results, labels -------------------------------------------------
     def view(self, s: HiddenCastleState, seat: Seat | None) -> dict:
-        """Everything in this game is public, so every seat sees the same."""
-        steps = B.STEPS[s.variant]
-        guests = [
-            {"label": B.label(g), "owner": s.owner[g], "where": s.where[g], "pos": s.pos[g]}
-            for g in range(len(s.owner))
-        ]
-        chambers = [
-            {
-                "door": room,
-                "coat": B.COATS[s.variant].get(room, 0),
-                "exact": room in B.EXACT[s.variant],
-                "guest": next((B.label(g) for g in self._at(s, CHAMBER, room)), None),
-            }
-            for room in B.DOORWAYS
-        ]
-        result = self.result(s)
-        return {
-            "game": self.id,
-            "names": list(s.names),
-            "variant": s.variant,
-            "phase": s.phase,
-            "to_act": self.to_act(s),
-            "turn": s.turn,
-            "roll": s.roll,
-            "round": s.round,
-            "rounds": B.ROUNDS,
-            "clock": s.clock,
-            "clocks": list(B.CLOCKS),
-            "speeds": list(B.SPEEDS),
-            "speed": self.speed(s),
-            "scores": list(s.scores),
-            "end_score": B.END_SCORE,
-            "spaces": B.SPACES,
-            "exit": B.EXIT,
-            "chambers": chambers,
-            "steps": list(steps),
-            "climb": B.CLIMB,
-            "phantom": {"climbed": s.climbed, "space": s.phantom},
-            "guests": guests,
-            "next_place": B.label(s.queue[0]) if s.phase == "place" else None,
-            "trail": list(s.trail),
-            "mover": s.mover,
-            "last_roll": s.last_roll,
-            "last_move": s.last_move,
-            "last": s.last,
-            "winners": result.ranking[0] if result else None,
-            "viewer": seat,
-        }
+        return telling.view(self, s, seat)
 
     def result(self, s: HiddenCastleState) -> Result | None:
         if s.phase != "over":
@@ -557,25 +546,8 @@ class HiddenCastle(Game):
             summary=self._standing(s),
         )
 
-    def describe(self, s: HiddenCastleState, action: str) -> str:
-        words = action.split()
-        if words[0] == "place":
-            return f"Place guest {B.label(s.queue[0]).upper()} on space {words[1]}"
-        if words[0] == "stay":
-            return "Stay put (do not move)"
-        plans = dict(self._plans(s, s.turn))
-        plan = plans.get(action)
-        if plan is None:
-            return action
-        letter = B.label(plan.guest).upper()
-        if plan.chamber:
-            inside = self._at(s, CHAMBER, plan.chamber)
-            coat = B.COATS[s.variant].get(plan.chamber)
-            extra = f" ({B.coat_text(coat)})" if coat else ""
-            boot = f", boot {B.label(inside[0]).upper()}" if inside else ""
-            return f"{letter} into chamber {plan.chamber}{extra}{boot}"
-        danger = " - onto the Phantom!" if plan.space == s.phantom else ""
-        return f"{letter}: {self._place_of(s, plan.guest)} to space {plan.space}{danger}"
+    def label(self, s: HiddenCastleState, action: str) -> Text:
+        return telling.label(self, s, action)
 
     def default_action(self, s: HiddenCastleState, seat: Seat) -> str | None:
         """A timer places a guest on the free space furthest behind the exit, and otherwise

@@ -47,6 +47,17 @@ def test_hadolint_finds_nothing_in_the_dockerfile():
     assert done.returncode == 0 and not done.stdout.strip(), done.stdout + done.stderr
 
 
+def test_the_image_holds_every_package_of_the_project():
+    """Each top-level package the project installs is copied into the image (the catalogues'
+    `languages` once was not, and the image could not start)."""
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    packages = [p.rstrip("*") for p in project["tool"]["setuptools"]["packages"]["find"]["include"]]  # fmt: skip
+    text = (DEPLOY / "Dockerfile").read_text()
+    assert packages and all(f"COPY {p} ./{p}" in text for p in packages), packages
+
+
 def test_the_image_runs_as_a_numeric_non_root_user_with_a_healthcheck_and_pinned_deps():
     text = (DEPLOY / "Dockerfile").read_text()
     lines = [

@@ -17,6 +17,7 @@ from test_dark_castle_helpers import (
 import render
 from engines.dark_castle import cards as C
 from engines.dark_castle import explain as X
+from engines.text import english
 
 
 def room(monkeypatch, *steps, picks=("smith", "tailor"), who="smith", items=None, hp=None):
@@ -44,7 +45,7 @@ def test_a_test_says_trait_attempts_double_who_and_cost(monkeypatch):
         assert words in asked, asked
     assert asked in view["prompt"]
     assert view["card"]["asks"] == [asked + "."]
-    assert "It asks: One prisoner you send" in " ".join(s.log)
+    assert "It asks: One prisoner you send" in " ".join(map(english, s.log))
     alt = render.describe("dark_castle", view)
     assert "a Wisdom double" in alt and "in 2 attempts" in alt
 
@@ -54,10 +55,10 @@ def test_the_failing_roll_says_why(monkeypatch):
     s = room(monkeypatch, SEND)
     s = act(s, "send tailor")
     s = chance(s, "w")
-    assert s.log[-1].endswith("fails: a double was needed (1 attempt left).")
+    assert english(s.log[-1]).endswith("fails: a double was needed (1 attempt left).")
     assert "(Tailor): 1 attempt left" in G.view(s, None)["asking"]
     s = chance(s, "m")
-    assert "fails: a Wisdom double was needed." in " ".join(s.log)
+    assert "fails: a Wisdom double was needed." in " ".join(map(english, s.log))
 
 
 def test_choice_buttons_say_what_they_cost_or_test(monkeypatch):

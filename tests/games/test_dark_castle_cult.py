@@ -17,6 +17,7 @@ from test_dark_castle_helpers import (
 from engines import CHANCE
 from engines.dark_castle import cards as C
 from engines.dark_castle import castle
+from engines.text import english
 
 CULT = {"cult": "on"}
 
@@ -154,7 +155,7 @@ def test_below_half_health_the_cult_die_is_rolled(monkeypatch):
     take up the cult die instead"; at half or more, "retrieve their character die"."""
     s = cult_room(monkeypatch, {"do": "draw", "n": 1}, smith={"hp": 8})
     s = chance(act(s, "draw smith"), "marked")
-    assert "cult die" in " ".join(s.log)
+    assert "cult die" in " ".join(map(english, s.log))
     view = G.view(s, None)["chars"][0]
     assert view["marked"] and view["cult_die"]
     s = set_char(s, "smith", hp=9)  # exactly half of 18: the own die again
@@ -169,7 +170,7 @@ def test_the_cult_die_outside_combat_counts_as_rolled(monkeypatch):
     s = cult_room(monkeypatch, test, smith={"curses": ["marked"], "hp": 6})
     assert {o for o, _ in G.chance_outcomes(s)} == {"m", "c", "w", "ww", "black m", "black c"}
     s = chance(s, "black c")
-    assert char(s, "smith")["hp"] == 6 and "succeeds" in " ".join(s.log)
+    assert char(s, "smith")["hp"] == 6 and "succeeds" in " ".join(map(english, s.log))
 
 
 def test_a_white_cult_face_attacks_first_and_as_normal(monkeypatch):
@@ -195,7 +196,7 @@ def test_a_black_cult_face_joins_the_enemy_row(monkeypatch):
     s = act(s, "fight")
     s = chance(s, "black c")
     assert s.combat["row"] == ["m", "m", "c"] and s.combat["turned"] == [0]
-    assert "joins the enemy's row" in " ".join(s.log)
+    assert "joins the enemy's row" in " ".join(map(english, s.log))
     s = chance(s, "c", "w")  # the Tailor hits the cult die away; the Abbot misses
     s = act(s, "hit tailor")
     assert s.combat["row"] == ["m", "m"]

@@ -21,6 +21,7 @@ from engines import CHANCE
 from engines.dark_castle import cards as C
 from engines.dark_castle import castle
 from engines.dark_castle import death_dice as DD
+from engines.text import english
 
 BOX = {"collector": "on"}
 FOUR = ("smith", "tailor", "abbot", "cook")
@@ -92,7 +93,7 @@ def test_a_double_of_any_type_removes_a_shield(monkeypatch):
     s = fight(chance(s, "w s"), "mm", "c")  # the Smith's Might double, the Tailor's Cunning
     # The Might double goes whole on the shield; both Wisdom dice stay and strike back.
     assert s.combat["row"] == ["w", "w"]
-    assert "P1 (Smith) breaks a shield with a double" in " ".join(s.log)
+    assert "P1 (Smith) breaks a shield with a double" in " ".join(map(english, s.log))
     assert char(s, "smith")["hp"] == 18 and char(s, "tailor")["hp"] == 16  # the double blocked
 
 
@@ -101,7 +102,7 @@ def test_two_matching_singles_from_two_prisoners_remove_a_shield(monkeypatch):
     s = room_with(BOX, monkeypatch, death_combat("c"))
     s = fight(chance(s, "s s"), "m", "m")
     assert s.combat["row"] == ["c", "s"]
-    assert "combine Might and Might: a shield breaks" in " ".join(s.log)
+    assert "combine Might and Might: a shield breaks" in " ".join(map(english, s.log))
     # Singles that do not match leave the shield standing; the Cunning one hits its die.
     s = fight(s, "w", "c")
     assert s.combat["row"] == ["s"]
@@ -128,7 +129,9 @@ def test_a_split_death_die_falls_to_two_players_combining(monkeypatch):
     s = room_with(BOX, monkeypatch, death_combat(""))
     s = fight(chance(s, "cw cw"), "c", "w")
     assert s.combat["row"] == ["cw"]
-    assert "combine Cunning and Wisdom: the Cunning+Wisdom die falls" in " ".join(s.log)
+    assert "combine Cunning and Wisdom: the Cunning+Wisdom die falls" in " ".join(
+        map(english, s.log)
+    )
 
 
 def test_results_split_and_combine_to_clear_a_whole_row(monkeypatch):
@@ -139,7 +142,7 @@ def test_results_split_and_combine_to_clear_a_whole_row(monkeypatch):
     s = G.load({**G.dump(s), "combat": {**G.dump(s)["combat"], "row": ["w", "mc", "cw", "s"]}})
     s = fight(s, "mm", "cc", "ww", "m")
     assert s.combat is None  # the enemy fell: every die, shield and splits included, is gone
-    text = " ".join(s.log)
+    text = " ".join(map(english, s.log))
     assert "a shield breaks" in text and "the Might+Cunning die falls" in text
 
 

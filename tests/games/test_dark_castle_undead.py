@@ -21,6 +21,7 @@ from test_dark_castle_helpers import (
 from engines import CHANCE
 from engines.dark_castle import cards as C
 from engines.dark_castle import castle
+from engines.text import english
 
 UNDEAD = {"undead": "on"}
 TEST_W = {"do": "test", "who": "you", "trait": "w", "attempts": 1,
@@ -218,7 +219,7 @@ def test_the_spirit_is_immune_to_damage_and_gains_nothing_by_resting(monkeypatch
     s = act(s, "fight")
     s = chance(s, "c", "c", "c")
     s = act(act(s, "hit smith"), "hit tailor")
-    assert char(s, "novice")["hp"] == 5 and "untouched" in " ".join(s.log)
+    assert char(s, "novice")["hp"] == 5 and "untouched" in " ".join(map(english, s.log))
     s = act(s, "rest novice")
     assert char(s, "novice")["hp"] == 5
 
@@ -277,7 +278,7 @@ def test_a_special_outside_combat_counts_as_a_double_of_choice(monkeypatch):
             "fail": [{"do": "damage", "who": "you", "n": 3}]}  # fmt: skip
     s = companion_room(monkeypatch, "hound", test, who="hound")
     s = chance(s, "x")
-    assert char(s, "hound")["hp"] == 6 and "succeeds" in " ".join(s.log)
+    assert char(s, "hound")["hp"] == 6 and "succeeds" in " ".join(map(english, s.log))
 
 
 def test_at_zero_hp_a_companion_leaves_and_the_game_goes_on(monkeypatch):
@@ -362,7 +363,7 @@ def test_the_spell_book_offers_a_spell_instead_of_the_roll(monkeypatch):
     s = act(s, "cast insight")
     assert G.chance_outcomes(s) == C.die_outcomes(C.SPELL_DIE)
     s = chance(s, "success")
-    assert char(s, "smith")["hp"] == 18 and "succeeds" in " ".join(s.log)
+    assert char(s, "smith")["hp"] == 18 and "succeeds" in " ".join(map(english, s.log))
 
 
 def test_a_spell_that_does_not_help_the_test_fails_the_attempt(monkeypatch):
@@ -453,7 +454,7 @@ def test_a_special_still_triggers_when_death_dice_combine_the_round(monkeypatch)
     s = chance(s, "c", "c", "x")
     if s.pending == {"kind": "attack"}:  # a flaw could be used first: resolve by hand
         s = act(s, "hit all")
-    assert "Dirty Fighting" in " ".join(s.log)
+    assert "Dirty Fighting" in " ".join(map(english, s.log))
     assert "w" not in (s.combat or {"row": []})["row"]
 
 

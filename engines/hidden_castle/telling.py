@@ -1,0 +1,195 @@
+"""What Hidden Castle tells: the view every seat sees, why a move is refused, how a button
+names a move, and who escapes at the end. The rules themselves stay in game.py."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engines.contract import Seat
+from engines.hidden_castle import board as B
+from engines.hidden_castle.board import CHAMBER, STAIRS
+from engines.text import Msg, Text, from_json, joined, msg
+
+if TYPE_CHECKING:
+    from engines.hidden_castle.game import HiddenCastle, HiddenCastleState
+
+
+def explain_illegal(
+    game: HiddenCastle, s: HiddenCastleState, seat: Seat, action: str
+) -> Msg | None:
+    words = action.split()
+    if s.phase == "place" and words[:1] == ["place"]:
+        if (
+            len(words) == 2
+            and words[1].isdigit()
+            and 1 <= int(words[1]) <= B.SPACES
+            and int(words[1]) not in game._empty_spaces(s)
+        ):
+            return msg("Space {n} is taken; place your guest on an empty space.", n=int(words[1]))
+        example = game._empty_spaces(s)[0]
+        return msg(
+            "Place your guest with `place N`, N an empty Gallery space from 1 to 28 "
+            "(not the staircase): e.g. `place {example}`.",
+            example=example,
+        )
+    if s.phase != "move" or len(words) < 2 or words[0] not in ("move", "hide"):
+        if words == ["stay"] and s.phase == "move":
+            if not game._midnight(s):
+                return msg("You must move one of your guests every turn.")
+            return msg("You may only stay put when you have a single guest left in the Gallery.")
+        return None
+    letter = words[1]
+    if len(letter) != 1 or not "a" <= letter <= B.label(len(s.owner) - 1):
+        return None
+    g = ord(letter) - ord("a")
+    mine = ", ".join(B.label(x).upper() for x in range(len(s.owner)) if s.owner[x] == seat)
+    if s.owner[g] != seat:
+        return msg(
+            "Guest {letter} is not yours; your guests are {mine}.",
+            letter=letter.upper(),
+            mine=mine,
+        )
+    if g not in game._movable(s, seat):
+        if s.where[g] == STAIRS and not game._midnight(s):
+            return msg("Leave the dungeon with your guest on the highest step first.")
+        place = game._place_of(s, g)
+        if s.where[g] == STAIRS:
+            return msg(
+                "Guest {letter} cannot move now (it is on {place}).",
+                letter=letter.upper(),
+                place=place,
+            )
+        return msg(
+            "Guest {letter} cannot move now (it is in {place}).",
+            letter=letter.upper(),
+            place=place,
+        )
+    if words[0] == "hide" and len(words) == 3 and words[2].isdigit():
+        room = int(words[2])
+        if room not in B.DOORWAYS:
+            return msg(
+                "There is no chamber at space {n}; doorways: {doorways}.",
+                n=room,
+                doorways=", ".join(map(str, B.DOORWAYS)),
+            )
+        if not game._in_gallery(s):
+            return msg("Nobody may enter a chamber until the Phantom has left the dungeon.")
+        if s.where[g] == CHAMBER and s.pos[g] == room:
+            return msg("Guest {letter} is already in chamber {n}.", letter=letter.upper(), n=room)
+        roll = int(s.roll)
+        steps = [k + 1 for k, space in game._stand(s, g, roll) if space == room]
+        if steps and steps[0] <= roll:
+            reason = game._chamber_refusal(s, g, room, exact=steps[0] == roll)
+            if reason:
+                return reason
+        return msg(
+            "Guest {letter} cannot reach chamber {n} with a {roll}.",
+            letter=letter.upper(),
+            n=room,
+            roll=s.roll,
+        )
+    return None
+
+
+def label(game: HiddenCastle, s: HiddenCastleState, action: str) -> Text:
+    words = action.split()
+    if words[0] == "place" and s.queue:
+        return msg(
+            "Place guest {letter} on space {n}", letter=B.label(s.queue[0]).upper(), n=words[1]
+        )
+    if words[0] == "stay":
+        return msg("Stay put (do not move)")
+    plans = dict(game._plans(s, s.turn))
+    plan = plans.get(action)
+    if plan is None:
+        return action
+    letter = B.label(plan.guest).upper()
+    if plan.chamber:
+        inside = game._at(s, CHAMBER, plan.chamber)
+        coat = B.COATS[s.variant].get(plan.chamber)
+        said = dict(letter=letter, n=plan.chamber)
+        if coat and inside:
+            return msg(
+                "{letter} into chamber {n} ({coat}), boot {other}",
+                coat=B.coat_text(coat),
+                other=B.label(inside[0]).upper(),
+                **said,
+            )
+        if coat:
+            return msg("{letter} into chamber {n} ({coat})", coat=B.coat_text(coat), **said)
+        if inside:
+            return msg(
+                "{letter} into chamber {n}, boot {other}",
+                other=B.label(inside[0]).upper(),
+                **said,
+            )
+        return msg("{letter} into chamber {n}", **said)
+    said = dict(letter=letter, start=game._place_of(s, plan.guest), n=plan.space)
+    if plan.space == s.phantom:
+        return msg("{letter}: {start} to space {n} - onto the Phantom!", **said)
+    return msg("{letter}: {start} to space {n}", **said)
+
+
+def standing(game: HiddenCastle, s: HiddenCastleState) -> Msg:
+    best = game._ranking(s)[0]
+    said = dict(points=s.scores[best[0]], scores=game._scores_text(s))
+    if len(best) == 1:
+        return msg("{who} escapes with {points} points ({scores}).", who=s.names[best[0]], **said)
+    who = joined([s.names[p] for p in best[:-1]], ", ")
+    return msg(
+        "{who} and {last} escape with {points} points ({scores}).",
+        who=who,
+        last=s.names[best[-1]],
+        **said,
+    )
+
+
+def view(game: HiddenCastle, s: HiddenCastleState, seat: Seat | None) -> dict:
+    """Everything in this game is public, so every seat sees the same."""
+    steps = B.STEPS[s.variant]
+    guests = [
+        {"label": B.label(g), "owner": s.owner[g], "where": s.where[g], "pos": s.pos[g]}
+        for g in range(len(s.owner))
+    ]
+    chambers = [
+        {
+            "door": room,
+            "coat": B.COATS[s.variant].get(room, 0),
+            "exact": room in B.EXACT[s.variant],
+            "guest": next((B.label(g) for g in game._at(s, CHAMBER, room)), None),
+        }
+        for room in B.DOORWAYS
+    ]
+    result = game.result(s)
+    return {
+        "game": game.id,
+        "names": list(s.names),
+        "variant": s.variant,
+        "phase": s.phase,
+        "to_act": game.to_act(s),
+        "turn": s.turn,
+        "roll": s.roll,
+        "round": s.round,
+        "rounds": B.ROUNDS,
+        "clock": s.clock,
+        "clocks": list(B.CLOCKS),
+        "speeds": list(B.SPEEDS),
+        "speed": game.speed(s),
+        "scores": list(s.scores),
+        "end_score": B.END_SCORE,
+        "spaces": B.SPACES,
+        "exit": B.EXIT,
+        "chambers": chambers,
+        "steps": list(steps),
+        "climb": B.CLIMB,
+        "phantom": {"climbed": s.climbed, "space": s.phantom},
+        "guests": guests,
+        "next_place": B.label(s.queue[0]) if s.phase == "place" else None,
+        "trail": list(s.trail),
+        "mover": s.mover,
+        "last_roll": from_json(s.last_roll),
+        "last_move": from_json(s.last_move),
+        "last": from_json(s.last),
+        "winners": result.ranking[0] if result else None,
+        "viewer": seat,
+    }
