@@ -2,7 +2,8 @@
 
 A house is worth its rooms (the first to six escapes), more for lit floors (a ghost
 cannot take them at once), less for a ghost waiting on a dark floor; a cat on guard and
-a ghost in hand help a little. Seats are compared pairwise.
+a ghost in hand help a little. Seats are compared pairwise. `useful`: no `cancel` of a
+choice of cards once begun.
 """
 
 from __future__ import annotations
@@ -33,3 +34,12 @@ def evaluate(game: HauntedHouse, s: HauntedState) -> list[float]:
         duels = [1 / (1 + math.exp(-0.8 * (value[p] - value[o]))) for o in range(n) if o != p]
         out.append(sum(duels) / len(duels))
     return out
+
+
+def useful(game: HauntedHouse, s: HauntedState, seat: int, legal: list[str]) -> list[str]:
+    """Once a choice of cards has begun (lighting a floor, a discard), `cancel` would only
+    undo it: a search that may cancel starts and cancels the same choice for ever (seen at
+    hard level). The choice is finished instead; cancel stays if nothing else is left."""
+    if s.step and s.step.get("act") in ("light", "discard"):
+        return [a for a in legal if a != "cancel"] or legal
+    return legal

@@ -110,3 +110,30 @@ def test_dark_castle_the_party_shares_one_result():
         if run.finished:
             values = rewards(game, run.states[-1], 3)
             assert len(set(values)) == 1 and values[0] in (0.0, 1.0)
+
+
+def test_haunted_house_a_choice_of_cards_begun_is_finished_not_cancelled():
+    """Hard level once started and cancelled a discard for ever (bench.ai: a game of
+    hundreds of moves): the search never plays the `cancel` that only undoes the start."""
+    game = REGISTRY["haunted_house"]
+    state = game.setup(["A", "B"], {})
+    rng = random.Random(2)
+    for _ in range(400):
+        acting = game.to_act(state)
+        if acting == [CHANCE]:
+            state, _ = game.apply(
+                state, CHANCE, pick_chance(game.chance_outcomes(state), rng.random())
+            )
+            continue
+        if "discard" in game.legal_actions(state, acting[0]):
+            break
+        legal = game.legal_actions(state, acting[0])
+        state, _ = game.apply(state, acting[0], legal[int(rng.random() * len(legal))])
+    seat = game.to_act(state)[0]
+    state, _ = game.apply(state, seat, "discard")
+    assert "cancel" in game.legal_actions(state, seat)
+    for k in range(4):
+        chosen = choose(
+            game, state, seat, replace(LEVELS["hard"], iterations=200), random.Random(k)
+        )
+        assert chosen.action != "cancel"
