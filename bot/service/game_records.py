@@ -43,10 +43,6 @@ def _in_language(function, *args, language: str):
     return function(*args)
 
 
-def _date(at: float) -> Day:
-    return Day(at)
-
-
 def _span(seconds: float) -> Span:
     """How long a game took, in one whole unit (days, hours or minutes)."""
     if seconds >= clocks.DAY:
@@ -196,7 +192,7 @@ class GameRecords:
         return msg(
             "#{number} {game}: {players}; {outcome}; {date}; {moves} moves over {length}",
             number=row.id, game=title_of(row.game), players=players, outcome=outcome,
-            date=_date(row.updated_at), moves=moves, length=length,
+            date=Day(row.updated_at), moves=moves, length=length,
         )  # fmt: skip
 
     async def game_log(
