@@ -82,6 +82,9 @@ def ready(t: Table) -> None:
 
 
 # ----- a round ----------------------------------------------------------------------------
+LONG_FIGHT = 10  # from this round of one fight on, the enemy's attack grows by 1 a round
+
+
 def round_start(t: Table) -> None:
     s = t.s
     cb = s.combat
@@ -93,6 +96,16 @@ def round_start(t: Table) -> None:
         s.combat = None
         s.pending = None
         return
+    if cb["round"] >= LONG_FIGHT:
+        # our decision (rules text, LONG FIGHTS): a fight neither side can win, such as an
+        # armoured enemy against a party with no double of its trait while one rests and the
+        # other blocks, would otherwise go on for ever
+        cb["attack"] += 1
+        t.say(
+            msg("The fight drags on: {enemy} now strikes for {attack}.",
+                enemy=W.card(cb["name"]), attack=cb["attack"]),
+            kind="combat",
+        )  # fmt: skip
     if len(s.chars) > 1 and not special(s, "no_rest"):
         s.pending = {"kind": "rest"}
     else:

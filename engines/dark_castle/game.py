@@ -97,7 +97,8 @@ BARE_LABELS = {
 class DarkCastle(Game):
     id = "dark_castle"
     title = "Dark Castle"
-    rules_version = 5  # 5: an item put down cannot be taken back by its dropper (phase.py)
+    rules_version = 6  # 5: an item put down cannot be taken back by its dropper (phase.py);
+    # 6: from a fight's 10th round the enemy strikes 1 harder each round (combat.py)
     min_players = 1
     max_players = 4
     options = {

@@ -222,6 +222,47 @@ def test_special_armoured(monkeypatch):
     assert s.combat["row"] == ["m"]
 
 
+def test_a_long_fight_grows_the_enemy_attack_from_its_tenth_round(monkeypatch):
+    """Rules text, LONG FIGHTS (our decision; the rulebook is silent): from the 10th round of
+    one fight on, the enemy's attack grows by 1 at the start of every round; a double still
+    blocks."""
+    s = fight(monkeypatch, combat("mmm", 1, 0, {"k": "armoured", "trait": "m"}),
+              picks=("tailor", "tanner"), who="tailor")  # fmt: skip
+    for _ in range(8):  # rounds 1-8: single Might cannot dent the armour; one rests, one blocks
+        s = act(s, "rest tailor")
+        s = chance(s, "cc")
+    assert s.combat["round"] == 9 and s.combat["attack"] == 1
+    s = act(s, "fight")
+    s = chance(s, "w", "c")  # round 9: both hit by 1
+    s = act(s, "hit tailor")
+    assert char(s, "tailor")["hp"] == 17 and char(s, "tanner")["hp"] == 17
+    assert s.combat["round"] == 10 and s.combat["attack"] == 2
+    s = act(s, "fight")
+    s = chance(s, "cc", "w")  # round 10: the Tailor's double blocks, the Tanner loses 2
+    s = act(s, "hit tailor")
+    assert char(s, "tailor")["hp"] == 17 and char(s, "tanner")["hp"] == 15
+    assert s.combat["attack"] == 3
+
+
+def test_no_fight_lasts_for_ever_even_one_nobody_can_win(monkeypatch):
+    """Rules text, LONG FIGHTS: an armoured Might enemy against the Tailor and the Tanner
+    (neither has a Might double) cannot be beaten; resting and blocking once kept it going
+    for ever. Now the party falls, whatever it does."""
+    s = fight(monkeypatch, combat("m", 1, 0, {"k": "armoured", "trait": "m"}),
+              picks=("tailor", "tanner"), who="tailor")  # fmt: skip
+    faces = ["cc", "w", "c", "ww"]
+    rounds = 0
+    while s.combat is not None and not s.outcome:
+        rounds += 1
+        assert rounds < 60
+        s = act(s, "rest tailor" if s.combat["round"] % 2 else "rest tanner")
+        while G.to_act(s) == [CHANCE]:
+            s = chance(s, faces[rounds % len(faces)])
+        while s.pending and s.pending.get("kind") == "attack":
+            s = act(s, G.legal_actions(s, G.to_act(s)[0])[0])
+    assert s.outcome == "lost" and s.combat["round"] >= 10
+
+
 def test_special_pierce_and_doubles_single(monkeypatch):
     """Combat specials: a blocker still loses HP; a double hits only once."""
     step = combat("mmw", 3, 0, {"k": "pierce", "n": 1}, {"k": "doubles_single"})
