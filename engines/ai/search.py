@@ -8,7 +8,8 @@ game's evaluation where it has one (`engines/<game>/ai.py`). Every seat's result
 so each seat chooses for itself (a co-operative game ranks everyone together, so the whole
 party wins or loses as one). A game's `useful(game, state, seat, legal)` (beside its rules)
 may leave out moves that only undo an earlier one: the search, its rollouts and the choice
-itself never play them.
+itself never play them. A game's `ROLLOUT_LEVELS` names the levels that play its rollout
+policy where not every level with heuristics should (Haunted House: hard alone).
 
 The only inputs are the seat's view (through the redrawn states), the level and a seeded
 `random.Random` used through `random()` alone: the same call gives the same action, for the
@@ -161,7 +162,11 @@ def choose(
     n = players if players is not None else len(game.seat_names(state)) or 1
     evaluate: Evaluate | None = getattr(module, "evaluate", None)
     policy: Rollout = random_rollout
-    if lv.heuristics and module is not None:
+    if (
+        lv.heuristics
+        and module is not None
+        and lv.name in getattr(module, "ROLLOUT_LEVELS", (lv.name,))
+    ):
         policy = getattr(module, "rollout", random_rollout)
     win = _winning_move(game, own_copy(game.redraw(state, seat, rng)), seat, legal, n)
     if win is not None:

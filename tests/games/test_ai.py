@@ -10,7 +10,7 @@ import pytest
 
 from engines import CHANCE, REGISTRY
 from engines.ai import LEVELS, choose, decide
-from engines.ai.search import rewards
+from engines.ai.search import heuristics, random_rollout, rewards
 from engines.playout import pick_chance, play
 
 TINY = replace(LEVELS["normal"], iterations=12, seconds=60.0, depth=3)
@@ -137,3 +137,53 @@ def test_haunted_house_a_choice_of_cards_begun_is_finished_not_cancelled():
             game, state, seat, replace(LEVELS["hard"], iterations=200), random.Random(k)
         )
         assert chosen.action != "cancel"
+
+
+POLICIES = sorted(g for g in REGISTRY if hasattr(heuristics(REGISTRY[g]), "rollout"))
+
+
+def test_the_games_with_a_rollout_policy():
+    assert POLICIES == ["ghosts18", "haunted_house"]  # the others roll out at random
+
+
+@pytest.mark.parametrize("game_id", POLICIES)
+def test_a_games_rollout_policy_plays_only_legal_moves_to_the_end(game_id):
+    """The rollouts of a game's own policy (its `ai.rollout`) must stay legal, or a search
+    would explore positions no game can reach."""
+    game = REGISTRY[game_id]
+    module = heuristics(game)
+    rng = random.Random(7)
+    for seed in range(3):
+        state = game.setup([f"P{i}" for i in range(max(2, game.min_players))], {})
+        for _ in range(3000):
+            acting = game.to_act(state)
+            if not acting:
+                break
+            if acting == [CHANCE]:
+                outcome = pick_chance(game.chance_outcomes(state), rng.random())
+                state, _ = game.apply(state, CHANCE, outcome)
+                continue
+            legal = game.legal_actions(state, acting[0])
+            action = module.rollout(game, state, acting[0], legal, rng)
+            assert action in legal, (seed, action, legal)
+            state, _ = game.apply(state, acting[0], action)
+        assert game.result(state) is not None, f"seed {seed}: the game ends"
+
+
+def test_haunted_house_only_hard_plays_the_rollout_policy(monkeypatch):
+    """bench.ai: in Haunted House the policy set hard apart from normal only as hard's own
+    (`ROLLOUT_LEVELS`); normal's rollouts stay random."""
+    game = REGISTRY["haunted_house"]
+    module = heuristics(game)
+    calls = []
+
+    def counted(*args):
+        calls.append(1)
+        return random_rollout(*args)
+
+    monkeypatch.setattr(module, "rollout", counted)
+    state, seat = decision_points(game, 2, 3, every=3)[0]
+    choose(game, state, seat, replace(LEVELS["normal"], iterations=30), random.Random(0))
+    assert calls == []
+    choose(game, state, seat, replace(LEVELS["hard"], iterations=30), random.Random(0))
+    assert calls
