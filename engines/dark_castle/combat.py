@@ -82,7 +82,7 @@ def ready(t: Table) -> None:
 
 
 # ----- a round ----------------------------------------------------------------------------
-LONG_FIGHT = 10  # from this round of one fight on, the enemy's attack grows by 1 a round
+LONG_FIGHT = 20  # from this round of one fight on, the enemy's attack grows by 1 a round
 
 
 def round_start(t: Table) -> None:

@@ -98,7 +98,7 @@ class DarkCastle(Game):
     id = "dark_castle"
     title = "Dark Castle"
     rules_version = 6  # 5: an item put down cannot be taken back by its dropper (phase.py);
-    # 6: from a fight's 10th round the enemy strikes 1 harder each round (combat.py)
+    # 6: from a fight's 20th round the enemy strikes 1 harder each round (combat.py)
     min_players = 1
     max_players = 4
     options = {

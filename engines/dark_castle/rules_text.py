@@ -51,7 +51,7 @@ per prisoner where the card says so. Each round:
      who did not block loses HP equal to its attack value.
 After a won combat draw one item. Combat specials (on the card) bend these rules.
 
-LONG FIGHTS (our decision; the rulebook is silent): from the 10th round of one fight on,
+LONG FIGHTS (our decision; the rulebook is silent): from the 20th round of one fight on,
 the enemy's attack grows by 1 at the start of every round (a boss phase counts its own
 rounds). A double still blocks. Without it, a fight that neither side can win (an armoured
 enemy against a party with no double of its trait, one prisoner resting while the other

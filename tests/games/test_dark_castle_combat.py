@@ -16,6 +16,7 @@ from test_dark_castle_helpers import (
 )
 
 from engines import CHANCE, IllegalAction
+from engines.dark_castle.combat import LONG_FIGHT
 
 
 def fight(monkeypatch, step, picks=("smith", "tailor"), players=None, who="smith", items=None):
@@ -223,22 +224,23 @@ def test_special_armoured(monkeypatch):
 
 
 def test_a_long_fight_grows_the_enemy_attack_from_its_tenth_round(monkeypatch):
-    """Rules text, LONG FIGHTS (our decision; the rulebook is silent): from the 10th round of
+    """Rules text, LONG FIGHTS (our decision; the rulebook is silent): from the 20th round of
     one fight on, the enemy's attack grows by 1 at the start of every round; a double still
     blocks."""
+    assert LONG_FIGHT == 20
     s = fight(monkeypatch, combat("mmm", 1, 0, {"k": "armoured", "trait": "m"}),
               picks=("tailor", "tanner"), who="tailor")  # fmt: skip
-    for _ in range(8):  # rounds 1-8: single Might cannot dent the armour; one rests, one blocks
-        s = act(s, "rest tailor")
+    for _ in range(18):  # rounds 1-18: a single Might does not dent the armour; one rests,
+        s = act(s, "rest tailor")  # the other blocks
         s = chance(s, "cc")
-    assert s.combat["round"] == 9 and s.combat["attack"] == 1
+    assert s.combat["round"] == 19 and s.combat["attack"] == 1
     s = act(s, "fight")
-    s = chance(s, "w", "c")  # round 9: both hit by 1
+    s = chance(s, "w", "c")  # round 19: both hit by 1
     s = act(s, "hit tailor")
     assert char(s, "tailor")["hp"] == 17 and char(s, "tanner")["hp"] == 17
-    assert s.combat["round"] == 10 and s.combat["attack"] == 2
+    assert s.combat["round"] == 20 and s.combat["attack"] == 2
     s = act(s, "fight")
-    s = chance(s, "cc", "w")  # round 10: the Tailor's double blocks, the Tanner loses 2
+    s = chance(s, "cc", "w")  # round 20: the Tailor's double blocks, the Tanner loses 2
     s = act(s, "hit tailor")
     assert char(s, "tailor")["hp"] == 17 and char(s, "tanner")["hp"] == 15
     assert s.combat["attack"] == 3
@@ -254,13 +256,13 @@ def test_no_fight_lasts_for_ever_even_one_nobody_can_win(monkeypatch):
     rounds = 0
     while s.combat is not None and not s.outcome:
         rounds += 1
-        assert rounds < 60
+        assert rounds < 80
         s = act(s, "rest tailor" if s.combat["round"] % 2 else "rest tanner")
         while G.to_act(s) == [CHANCE]:
             s = chance(s, faces[rounds % len(faces)])
         while s.pending and s.pending.get("kind") == "attack":
             s = act(s, G.legal_actions(s, G.to_act(s)[0])[0])
-    assert s.outcome == "lost" and s.combat["round"] >= 10
+    assert s.outcome == "lost" and s.combat["round"] >= LONG_FIGHT
 
 
 def test_special_pierce_and_doubles_single(monkeypatch):

@@ -48,7 +48,7 @@ async def play_castle(
 
 
 # Two seeds with the two endings (a content change may swap them: pick seeds that differ).
-@pytest.mark.parametrize(("seed", "players", "ending"), [(2, 1, "won"), (3, 2, "lost")])
+@pytest.mark.parametrize(("seed", "players", "ending"), [(2, 1, "won"), (1, 2, "lost")])
 async def test_a_party_escapes_or_dies_trying_through_the_service(tmp_path, seed, players, ending):
     """Issue 7, done when: "A party escapes, or dies trying, through the service"; Rulebook:
     win "by defeating the Boss", lose "until a character is killed"."""
