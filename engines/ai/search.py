@@ -8,8 +8,8 @@ game's evaluation where it has one (`engines/<game>/ai.py`). Every seat's result
 so each seat chooses for itself (a co-operative game ranks everyone together, so the whole
 party wins or loses as one). A game's `useful(game, state, seat, legal)` (beside its rules)
 may leave out moves that only undo an earlier one: the search, its rollouts and the choice
-itself never play them. A game's `ROLLOUT_LEVELS` names the levels that play its rollout
-policy where not every level with heuristics should (Haunted House: hard alone).
+itself never play them. A game's `TUNING` changes a level's fields for that game alone
+(Haunted House: only hard plays its rollout policy).
 
 The only inputs are the seat's view (through the redrawn states), the level and a seeded
 `random.Random` used through `random()` alone: the same call gives the same action, for the
@@ -25,7 +25,7 @@ import pickle
 import random
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import ModuleType
 
 from engines.contract import CHANCE, Game, Seat, State
@@ -86,6 +86,13 @@ def heuristics(game: Game) -> ModuleType | None:
         return importlib.import_module(f"{type(game).__module__.rsplit('.', 1)[0]}.ai")
     except ModuleNotFoundError:
         return None
+
+
+def tuned(level: Level, module: ModuleType | None) -> Level:
+    """The level as the game tunes it (its `TUNING`: level name -> changed fields), for a
+    ladder the same budgets do not space out in every game."""
+    changes = getattr(module, "TUNING", {}).get(level.name)
+    return replace(level, **changes) if changes else level
 
 
 def own_copy(state: State) -> State:
@@ -153,6 +160,7 @@ def choose(
     if not legal:
         raise ValueError(f"seat {seat} has nothing to do now")
     module = heuristics(game)
+    lv = tuned(lv, module)
     useful: Useful = getattr(module, "useful", _all)
     legal = useful(game, state, seat, legal)
     if len(legal) == 1:
@@ -162,11 +170,7 @@ def choose(
     n = players if players is not None else len(game.seat_names(state)) or 1
     evaluate: Evaluate | None = getattr(module, "evaluate", None)
     policy: Rollout = random_rollout
-    if (
-        lv.heuristics
-        and module is not None
-        and lv.name in getattr(module, "ROLLOUT_LEVELS", (lv.name,))
-    ):
+    if lv.heuristics and module is not None:
         policy = getattr(module, "rollout", random_rollout)
     win = _winning_move(game, own_copy(game.redraw(state, seat, rng)), seat, legal, n)
     if win is not None:

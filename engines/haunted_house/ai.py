@@ -19,7 +19,7 @@ from engines.haunted_house import cards as C
 from engines.haunted_house.game import HauntedHouse, HauntedState
 from engines.haunted_house.house import haunt_floor, next_floor
 
-ROLLOUT_LEVELS = ("hard",)  # the levels whose rollouts play `rollout` (the others: random)
+TUNING = {"normal": {"heuristics": False}}  # engines/ai: only hard plays `rollout`
 
 
 def worth(s: HauntedState, seat: int) -> float:

@@ -172,7 +172,7 @@ def test_a_games_rollout_policy_plays_only_legal_moves_to_the_end(game_id):
 
 def test_haunted_house_only_hard_plays_the_rollout_policy(monkeypatch):
     """bench.ai: in Haunted House the policy set hard apart from normal only as hard's own
-    (`ROLLOUT_LEVELS`); normal's rollouts stay random."""
+    (its `TUNING`); normal's rollouts stay random."""
     game = REGISTRY["haunted_house"]
     module = heuristics(game)
     calls = []
