@@ -2,18 +2,20 @@
 
     .venv/bin/python -m bench.ai [--games ghosts18,castle_doors,dark_castle] [--matches 100]
         [--levels easy,normal,hard] [--seats 2] [--dark-sizes 1,2,3,4] [--scale 1] [--jobs 1]
-        [--against both|random|below]
+        [--against both|random|below|policy]
 
 For each competitive game and level: the win rate of one AI seat against random players,
 and against the level below, over matches of `--seats` players (the AI's seat rotates; a
 win is finishing first, a tie for first counts as a share); the median and 99th percentile
 of the time a search took (decisions with one legal move are not searches and are left
-out). Dark Castle runs only when named in `--games`: at each party size, how often a party
-of bots escapes against a party of random players, and how many steps a castle took
-(median and most). Every match is seeded, so a run repeats exactly, except that a loaded
-machine can hit the time guard before the iteration budget. `--jobs` plays matches in that
-many processes (the times are then those of a shared machine). The numbers are
-measurements, not test assertions.
+out); where the game has a rollout policy, how often easy loses to a player who plays by it
+without searching (a rough stand-in for a beginner's rules of thumb: Haunted House's is a
+plain player, 18 Ghosts' half random). Dark Castle runs only when named in `--games`: at
+each party size, how often a party of bots escapes against a party of random players, and
+how many steps a castle took (median and most). Every match is seeded, so a run repeats
+exactly, except that a loaded machine can hit the time guard before the iteration budget.
+`--jobs` plays matches in that many processes (the times are then those of a shared
+machine). The numbers are measurements, not test assertions.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from dataclasses import dataclass, field, replace
 
 from engines import CHANCE, REGISTRY, Game
 from engines.ai import LEVELS, choose
-from engines.ai.search import rewards, sample
+from engines.ai.search import heuristics, rewards, sample
 
 Timing = tuple[float, float]  # wall seconds, CPU seconds of the searching thread
 Player = Callable[[Game, object, int, random.Random], tuple[str, Timing | None]]
@@ -55,6 +57,18 @@ class AiPlayer:
             lv = replace(lv, iterations=max(1, round(lv.iterations * self.scale)))
         decision = choose(game, state, seat, lv, random.Random(int(rng.random() * 2**62)))
         return decision.action, (decision.seconds, decision.cpu) if decision.iterations else None
+
+
+@dataclass(frozen=True)
+class PolicyPlayer:
+    """The game's own rollout policy (its `ai.rollout`) played with no search: rules of thumb,
+    as a beginner plays. Games without one have no such player."""
+
+    def __call__(self, game: Game, state, seat: int, rng: random.Random) -> tuple[str, None]:
+        legal = game.legal_actions(state, seat)
+        if len(legal) == 1:
+            return legal[0], None
+        return heuristics(game).rollout(game, state, seat, legal, rng), None
 
 
 @dataclass
@@ -135,6 +149,10 @@ def ladder(args, game_id: str) -> None:
         if args.against in ("both", "random"):
             won = duel(game_id, me, random_player, args.matches, args.seats, args.jobs, times)
             vs_random = f"{won:9.0%}"
+        has_policy = hasattr(heuristics(REGISTRY[game_id]), "rollout")
+        if level == "easy" and has_policy and args.against in ("both", "policy"):
+            lost = 1 - duel(game_id, me, PolicyPlayer(), args.matches, args.seats, args.jobs, [])
+            print(f"{game_id:15} {'easy':7} loses to its rollout policy {lost:.0%}", flush=True)
         below = LEVEL_ORDER.index(level) - 1
         vs_below = f"{'-':>9}"
         if below >= 0 and args.against in ("both", "below"):
@@ -178,7 +196,7 @@ def main() -> None:
     parser.add_argument("--dark-sizes", default="1,2,3,4")
     parser.add_argument("--scale", type=float, default=1.0, help="share of each level's budget")
     parser.add_argument("--jobs", type=int, default=1, help="processes playing matches")
-    parser.add_argument("--against", choices=("both", "random", "below"), default="both")
+    parser.add_argument("--against", choices=("both", "random", "below", "policy"), default="both")
     args = parser.parse_args()
     games = [g for g in args.games.split(",") if g]
     if any(g != "dark_castle" for g in games):
