@@ -10,7 +10,7 @@ import pytest
 
 from engines import CHANCE, REGISTRY
 from engines.ai import LEVELS, choose, decide
-from engines.ai.search import heuristics, random_rollout, rewards
+from engines.ai.search import heuristics, random_rollout, rewards, tuned
 from engines.playout import pick_chance, play
 
 TINY = replace(LEVELS["normal"], iterations=12, seconds=60.0, depth=3)
@@ -187,3 +187,14 @@ def test_haunted_house_only_hard_plays_the_rollout_policy(monkeypatch):
     assert calls == []
     choose(game, state, seat, replace(LEVELS["hard"], iterations=30), random.Random(0))
     assert calls
+
+
+def test_a_games_tuning_changes_its_named_levels_only():
+    """`TUNING` spaces the ladder in one game (bench.ai): Haunted House's easy blunders half
+    its moves, its normal rolls out at random; another game's levels stay as they are."""
+    house = heuristics(REGISTRY["haunted_house"])
+    assert tuned(LEVELS["easy"], house) == replace(LEVELS["easy"], blunder=0.5)
+    assert tuned(LEVELS["normal"], house).heuristics is False
+    assert tuned(LEVELS["hard"], house) == LEVELS["hard"]
+    ghosts = heuristics(REGISTRY["ghosts18"])
+    assert all(tuned(lv, ghosts) == lv for lv in LEVELS.values())
