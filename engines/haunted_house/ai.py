@@ -18,7 +18,7 @@ import math
 
 from engines.haunted_house import cards as C
 from engines.haunted_house.game import HauntedHouse, HauntedState
-from engines.haunted_house.house import haunt_floor, next_floor
+from engines.haunted_house.house import haunt_floor, next_floor, parse_seat
 
 # engines/ai: only hard plays `rollout`; easy plays half its moves at random (three in ten
 # elsewhere): with three in ten, normal beat easy 79% of 100 matches, with half 90%
@@ -84,19 +84,20 @@ def rollout(game: HauntedHouse, s: HauntedState, seat: int, legal: list[str], rn
             return "done"
         picks = [a for a in legal if a.startswith("with ")]
         return max(picks, key=lambda a: C.BULBS[a[5:]]) if picks else legal[0]
-    for want in ("cat", "play "):
-        found = [a for a in legal if a == want or (want.endswith(" ") and a.startswith(want))]
-        if found:
-            return max(found, key=lambda a: a != "play wild")
-    answer = [a for a in legal if a.startswith("ghost ")]
-    if s.windows and answer:
-        return answer[0]
+    if "cat" in legal:  # a ghost is coming: answer it
+        return "cat"
+    rooms = [a for a in legal if a.startswith("play ")]
+    if rooms:  # a wild card is kept for when nothing else fits
+        return next((a for a in rooms if a != "play wild"), rooms[0])
+    ghosts = [a for a in legal if a.startswith("ghost ")]
+    if s.windows and ghosts:  # someone is escaping: stop them
+        return ghosts[0]
     house = s.houses[seat]
     for a in legal:
         if a.startswith("cat ") and house[int(a[4:]) - 1].ghosts:
             return a
-    for a in answer:
-        target = s.houses[int(a.split()[1][1:]) - 1]
+    for a in ghosts:
+        target = s.houses[parse_seat(a.split()[1], len(s.names))]
         floor = haunt_floor(target)
         if floor is not None and not target[floor - 1].lit:
             return a

@@ -223,7 +223,7 @@ def test_special_armoured(monkeypatch):
     assert s.combat["row"] == ["m"]
 
 
-def test_a_long_fight_grows_the_enemy_attack_from_its_tenth_round(monkeypatch):
+def test_a_long_fight_grows_the_enemy_attack_from_its_twentieth_round(monkeypatch):
     """Rules text, LONG FIGHTS (our decision; the rulebook is silent): from the 20th round of
     one fight on, the enemy's attack grows by 1 at the start of every round; a double still
     blocks."""
