@@ -68,7 +68,11 @@ def main(argv: list[str] | None = None) -> int:
     copy.add_argument("source", help="SQLite file or postgresql:// URL")
     copy.add_argument("destination", help="SQLite file or postgresql:// URL")
     args = parser.parse_args(argv)
-    settings = Settings.from_env()
+    try:
+        settings = Settings.from_env()
+    except ValueError as exc:  # a setting that cannot be read: said in one line, no traceback
+        print(f"Configuration: {exc}", file=sys.stderr, flush=True)
+        return EXIT_SETTINGS
     redactor = configure_logging(settings)
     logs.configure(settings.log_format)  # ESCAPE_LOG_FORMAT=json: one JSON object a line
     command = args.command or "run"

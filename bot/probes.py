@@ -85,14 +85,23 @@ class Probes:
         self._counts: dict[tuple[str, str], int] = {}
         self._counted_at: float | None = None
         self._watch: asyncio.Task | None = None
+        self._hooked = False
 
     # ----- the part of the HTTP server ---------------------------------------------------
     def part(self, app: web.Application) -> None:
+        """The operator's address (ESCAPE_METRICS): /metrics and the two probes."""
         app.router.add_get("/metrics", self.metrics)
+        self.health_part(app)
+
+    def health_part(self, app: web.Application) -> None:
+        """The probes alone, for the web board's public address (an orchestrator asks
+        them there; /metrics stays on the operator's own address)."""
         app.router.add_get("/healthz", self.healthz)
         app.router.add_get("/readyz", self.readyz)
-        app.on_startup.append(self._start_watch)
-        app.on_cleanup.append(self._stop_watch)
+        if not self._hooked:  # one loop watch, whichever server starts it
+            self._hooked = True
+            app.on_startup.append(self._start_watch)
+            app.on_cleanup.append(self._stop_watch)
 
     async def _start_watch(self, _app: web.Application) -> None:
         self._watch = asyncio.create_task(self._watch_loop(), name="loop-watch")

@@ -6,10 +6,11 @@ not deliver them again, and the Telegram updates in hand finish; Discord closes 
 gateway), the HTTP server stops, open store transactions finish, the store closes, and the
 process exits 0.
 
-With ESCAPE_METRICS or ESCAPE_WEB set, one HTTP server (bot/http_server.py) serves the
-operator's part (bot/probes.py: /metrics, /healthz, /readyz) and, with ESCAPE_WEB, the web
-board (bot/web) on ESCAPE_WEB's address; it starts before the platforms connect, so
-/healthz answers from the start and /readyz says what it still waits for.
+ESCAPE_METRICS serves the operator's part (bot/probes.py: /metrics, /healthz, /readyz) and
+ESCAPE_WEB the web board (bot/web) with /healthz and /readyz, each on an HTTP server of its
+own (bot/http_server.py): the web board's address is public, /metrics never is. They start
+before the platforms connect, so /healthz answers from the start and /readyz says what it
+still waits for.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import logging
 import signal
 from typing import TYPE_CHECKING
 
-from bot.http_server import HttpServer, Part
+from bot.http_server import HttpServer
 from bot.probes import Probes, configured_platforms, describe_process
 from bot.service import GameService
 from bot.service.timer_loop import Timers
@@ -57,18 +58,19 @@ async def serve(settings: Settings) -> None:
     # the first scan waits one interval, so the platforms have connected by then
     timers = Timers(service, interval=settings.timer_interval)
     probes = Probes(service, timers, configured_platforms(settings))
-    http = None
+    servers: list[HttpServer] = []
     try:
         describe_process(settings)
-        if settings.http_address is not None:
-            board = web_board(settings, service)
-            parts = http_parts(settings, service, probes, board)
-            what = "/metrics, /healthz, /readyz" + (" and the web board" if board else "")
-            http = HttpServer(settings.http_address, parts, what)
-            await http.start()
-            if board is not None:
-                board.listening_on(http.host, http.port)
-                log.info("the web board is at %s", board.base)
+        if settings.metrics_address is not None:
+            servers.append(HttpServer(settings.metrics_address, [probes.part]))
+            await servers[-1].start()
+        board = web_board(settings, service)
+        if board is not None:
+            what = "the web board, /healthz and /readyz"
+            servers.append(HttpServer(settings.web_address, [probes.health_part, board.part], what))
+            await servers[-1].start()
+            board.listening_on(servers[-1].host, servers[-1].port)
+            log.info("the web board is at %s", board.base)
         if settings.discord_token:
             from bot.discord import run_discord
 
@@ -95,18 +97,10 @@ async def serve(settings: Settings) -> None:
         for sig in STOP_SIGNALS:
             loop.remove_signal_handler(sig)
         await _stop(tasks)
-        if http is not None:
-            await http.stop()
+        for server in servers:
+            await server.stop()
         await service.cpu.close()
         await service.store.close(STORE_GRACE)
-
-
-def http_parts(
-    settings: Settings, service: GameService, probes: Probes, board: WebBoard | None = None
-) -> list[Part]:
-    """What the one HTTP server serves: the operator's probes and metrics, and the web
-    board when ESCAPE_WEB is set (on the same address: ESCAPE_WEB's, else ESCAPE_METRICS')."""
-    return [probes.part] + ([board.part] if board is not None else [])
 
 
 def web_board(settings: Settings, service: GameService, *, local: bool = False) -> WebBoard | None:

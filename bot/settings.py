@@ -98,7 +98,7 @@ def _address(value: str, name: str = "ESCAPE_METRICS") -> tuple[str, int] | None
     if not value:
         return None
     host, sep, port = value.rpartition(":")
-    if not sep or not port.isdigit() or not 0 < int(port) < 65536:
+    if not sep or not (port.isascii() and port.isdigit()) or not 0 < int(port) < 65536:
         raise ValueError(f"{name} is host:port (e.g. 127.0.0.1:9100), not {value!r}")
     return host.strip("[]") or "0.0.0.0", int(port)
 
@@ -128,7 +128,7 @@ class Settings:
     log_level: str = "INFO"
     log_format: str = "text"  # or json: one object a line (README: Operations)
     metrics_address: tuple[str, int] | None = None  # the HTTP server of /metrics and probes
-    web_address: tuple[str, int] | None = None  # the web board (and /metrics) when set
+    web_address: tuple[str, int] | None = None  # the web board (and /healthz, /readyz) when set
     public_url: str = ""  # where people open the web board
     web_secret: str = ""  # signs web links and sessions (empty: derived from the tokens)
     discord_token: str = ""
@@ -199,11 +199,12 @@ class Settings:
     def has_platform(self) -> bool:
         return bool(self.discord_token or self.telegram_token)
 
-    @property
-    def http_address(self) -> tuple[str, int] | None:
-        """The one HTTP server's address: the web board's when set (it serves /metrics
-        too), else the metrics one."""
-        return self.web_address or self.metrics_address
+    def __post_init__(self) -> None:
+        if self.web_address is not None and self.web_address == self.metrics_address:
+            raise ValueError(
+                "ESCAPE_METRICS must be an address of its own, not ESCAPE_WEB's: the web "
+                "board is public, /metrics is for the operator (e.g. ESCAPE_METRICS=127.0.0.1:9100)"
+            )
 
     def web_key(self) -> bytes | None:
         """The web board's signing key: ESCAPE_WEB_SECRET, else one derived from the

@@ -22,6 +22,7 @@ PLATFORM = "console"
 class TerminalTransport:
     platform = PLATFORM
     answers_in_place = True  # whoever typed sees the answer at once
+    view_button = False  # shows the shared My hand button
     tidies = False
 
     def __init__(self, terminal: Terminal) -> None:

@@ -30,7 +30,7 @@ from bot.delivery.live_boards import LiveBoards, Slot
 from bot.delivery.transport import Asked, Sent, Transient, Transport, Unreachable
 from bot.service import ChatRef, Contact, GameService, Plan, Reply, TableFacts, UserRef
 from bot.telemetry import logs, metrics
-from languages import DEFAULT, resolve, say
+from languages import DEFAULT, joined, resolve, say
 
 log = logging.getLogger(__name__)
 
@@ -116,12 +116,14 @@ class Delivery:
                     await self._private(chat, reply, plan, via, asked, done)
                 elif plan.quiet and asked is not None and via.answers_in_place:
                     language = await self._language_of(asked.user, public, asked)
-                    sent = await via.answer_in_place(await said(reply, language), asked)
+                    sent = await via.answer_in_place(await said(reply, language, via), asked)
                     done.posted += [sent] if sent else []
                 elif reply.live:
-                    await self._show_live(chat, await said(reply, public), plan, via, asked, done)
+                    await self._show_live(
+                        chat, await said(reply, public, via), plan, via, asked, done
+                    )
                 else:
-                    reply = await said(reply, public)
+                    reply = await said(reply, public, via)
                     await self._notice(chat, reply, plan.table, via, asked, done)
             pressed = asked.pressed if asked is not None else None
             spent = pressed is not None and pressed.private and not done.asker_moves
@@ -374,13 +376,17 @@ def _key(chat: ChatRef) -> str:
     return f"{chat.chat}/{chat.thread}"
 
 
-async def said(reply: Reply, language: str) -> Reply:
+async def said(reply: Reply, language: str, via: Transport | None = None) -> Reply:
     """A copy of `reply` in `language`: its text and labels said, its picture drawn in it
-    (a picture that has none other keeps the one it has)."""
+    (a picture that has none other keeps the one it has), and its aside where `via` shows
+    the My hand button the aside speaks of."""
     await reply.drawn(language)
+    text = reply.text
+    if reply.aside and getattr(via, "view_button", False):
+        text = joined([text, reply.aside], "\n")
     return replace(
         reply,
-        text=say(reply.text, language),
+        text=say(text, language),
         choices=[replace(c, label=say(c.label, language)) for c in reply.choices],
         language=language,
     )

@@ -58,6 +58,7 @@ class Transport(Protocol):
     platform: str
     answers_in_place: bool  # can show the asker alone an answer in the chat (ephemeral)
     tidies: bool  # deletes a game's notices when it ends (a group that must not fill up)
+    view_button: bool  # shows the shared My hand button (a board's aside speaks of it)
 
     async def post(
         self, where: ChatRef, reply: Reply, asked: Asked | None, table: TableFacts | None

@@ -14,6 +14,7 @@ import discord
 
 from bot.discord.bridge import DM_NOTE, place
 from bot.discord.client import EscapeClient, point_at
+from bot.discord.membership import member_lookup
 from bot.discord.slash_commands import invite_url
 from bot.service import FrontEnd, GameService
 from bot.settings import Settings
@@ -42,7 +43,8 @@ async def run_discord(settings: Settings, service: GameService, **client_options
     service.add_front_end(
         "discord",
         FrontEnd(client.bridge.deliver, place=place, scope_word="server", chat_word="channel",
-                 dm_note=lambda contact: DM_NOTE, links=client.links),
+                 dm_note=lambda contact: DM_NOTE, links=client.links,
+                 members=member_lookup(client)),
     )  # fmt: skip
     try:
         async with client:  # closes the HTTP session and the gateway on any exit

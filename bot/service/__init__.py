@@ -1,5 +1,6 @@
 """The platform-neutral service: front ends call it and deliver the plans it returns."""
 
+from bot.service.access import MemberUnknown, Visitor
 from bot.service.commands import COMMANDS, Call, Command
 from bot.service.game_service import FrontEnd, GameService, Link, WebDoor
 from bot.service.lobby import parse_options
@@ -21,6 +22,7 @@ __all__ = [
     "FrontEnd",
     "GameService",
     "Link",
+    "MemberUnknown",
     "Picture",
     "Plan",
     "Reply",
@@ -28,6 +30,7 @@ __all__ = [
     "TableSummary",
     "UserError",
     "UserRef",
+    "Visitor",
     "WebDoor",
     "chat_of",
     "parse_options",

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import render
 from bot.service import buttons, deadlines
 from bot.service.drawing import draw_on
+from bot.service.drawn_pictures import DrawnPictures, PictureKey
 from bot.service.plan import MOVE, VIEW, Choice, Plan, Reply, TableFacts
 from bot.service.requests import UserRef
 from bot.service.table import Committed, Loaded
@@ -32,6 +33,7 @@ from languages import DEFAULT, say
 # Event kinds with which an engine announces the end itself ("Ann wins!"): the final board
 # then does not repeat the result's summary.
 ENDING_KINDS = frozenset({"win", "over"})
+# said under a board only where the front end shows the shared My hand button
 PRIVATE_MOVES = msg("(Moves are chosen in private: press My hand.)")
 
 Finish = Callable[[SessionRow, Game, Plan], Awaitable[Plan]]
@@ -39,14 +41,15 @@ Finish = Callable[[SessionRow, Game, Plan], Awaitable[Plan]]
 
 @dataclass
 class Early:
-    """A board's picture being drawn by the CPU pool."""
+    """A board's picture being drawn by the CPU pool (kept with the table's pictures)."""
 
     drawing: asyncio.Future
+    key: PictureKey
+    pictures: DrawnPictures
 
     def cancel(self) -> None:
-        """The change was not stored: its picture is never sent (a drawing the pool has
-        begun runs on, unwaited)."""
-        self.drawing.cancel()
+        """The change was not stored: its picture is never sent."""
+        self.pictures.drop(self.key)
 
 
 def facts(row: SessionRow, game: Game) -> TableFacts:
@@ -69,8 +72,10 @@ class BoardPlans:
         pictures: bool,
         clock: Callable[[], float],
         timed: Callable[[str], bool],
+        drawn: DrawnPictures | None = None,
     ) -> None:
         self.cpu = cpu
+        self.drawn = drawn or DrawnPictures()  # each picture drawn once, shared by every door
         self.pictures = pictures
         self.now = clock
         self.timed = timed  # whether the turn clock runs for a platform (it can be reminded)
@@ -93,8 +98,10 @@ class BoardPlans:
         view = game.view(state, None)
         name = f"{game.id}-{version}.png"
         recent = [to_json(e.text) for e in events if e.to is None]
-        drawing = draw_on(self.cpu, game.id, view, name, recent, table_language(row))
-        return Early(asyncio.ensure_future(drawing))
+        language = table_language(row)
+        key = PictureKey(row.id, version, None, language)
+        drawing = self.drawn.drawing(key, lambda: draw_on(self.cpu, game.id, view, name, recent, language))  # fmt: skip
+        return Early(drawing, key, self.drawn)
 
     async def after(self, committed: Committed, asker: UserRef | None = None) -> Plan:
         """The plan of a stored change: the board, the private messages, and what the end of
@@ -126,18 +133,8 @@ class BoardPlans:
             early = self.draw_early(game, state, row, row.version)
             await asyncio.sleep(0)  # let it reach the pool before the work below
         secrets = game.hidden_information
-        lines: list[Text] = [e.text for e in events if e.to is None]
-        acting = [s for s in game.to_act(state) if 0 <= s < len(row.seats)]
-        humans = [s for s in acting if row.seats[s].kind == "human"]
-        acting = humans or acting  # bots leave a group decision to the humans
+        lines, acting, humans = self.caption(table, events, result)
         mention = [table.user_of(s) for s in humans]
-        if result is not None and not any(e.kind in ENDING_KINDS for e in events):
-            lines.append(result.summary)  # unless the move's own events announced the end
-        elif acting:
-            names = ", ".join(u.name for u in mention)
-            lines.append(
-                msg("Waiting for {names}{clock}.", names=names, clock=self.clock_note(row))
-            )
         moves = {seat: self._moves(table, seat, prefix=len(acting) > 1) for seat in acting}
         choices: list[Choice] = [] if secrets else [c for own in moves.values() for c in own]
         if result is None and row.clock.get("warned"):
@@ -150,13 +147,12 @@ class BoardPlans:
             choices.append(
                 Choice(msg("My hand / my view"), buttons.simple("v", row.id), "primary", role=VIEW)
             )
-            if humans:
-                lines.append(PRIVATE_MOVES)
-        picture = await early.drawing if early is not None else None
+        aside = PRIVATE_MOVES if result is None and secrets and humans else ""
+        picture = await asyncio.shield(early.drawing) if early is not None else None
         board = Reply(
             joined(lines, "\n") if lines else msg("{game}.", game=title_msg(game)), kind="board", picture=picture,
             choices=choices, mention=mention if result is None else [],
-            session_id=row.id, version=row.version, final=result is not None,
+            session_id=row.id, version=row.version, final=result is not None, aside=aside,
         )  # fmt: skip
         if not private:
             return Plan([board], facts(row, game), asker, fresh=fresh)
@@ -170,6 +166,26 @@ class BoardPlans:
                     reply.text = joined([note.text, reply.text], "\n")
                 notes[user.id] = reply
         return Plan([board, *notes.values()], facts(row, game), asker, fresh=fresh)
+
+    def caption(
+        self, table: Loaded, events: Sequence[Event], result: Result | None
+    ) -> tuple[list[Text], list[int], list[int]]:
+        """What a board says under its picture (what the change said in public, then the
+        result or whom it waits for), the seats to act (bots leave a group decision to the
+        humans) and the humans among them."""
+        game, state, row = table.game, table.state, table.row
+        lines: list[Text] = [e.text for e in events if e.to is None]
+        acting = [s for s in game.to_act(state) if 0 <= s < len(row.seats)]
+        humans = [s for s in acting if row.seats[s].kind == "human"]
+        acting = humans or acting
+        if result is not None and not any(e.kind in ENDING_KINDS for e in events):
+            lines.append(result.summary)  # unless the move's own events announced the end
+        elif acting:
+            names = ", ".join(table.user_of(s).name for s in humans)
+            lines.append(
+                msg("Waiting for {names}{clock}.", names=names, clock=self.clock_note(row))
+            )
+        return lines, acting, humans
 
     def _moves(self, table: Loaded, seat: int, *, prefix: bool) -> list[Choice]:
         game, state, row = table.game, table.state, table.row
@@ -216,8 +232,15 @@ class BoardPlans:
             choices=list(moves or []),
         )  # fmt: skip
         if self.pictures:
-            reply.later = lambda language: draw_on(self.cpu, game.id, view, "my-view.png", None, language)  # fmt: skip
+            reply.later = lambda language: self.view_picture(row.id, row.version, seat, view, game.id, language)  # fmt: skip
         return reply
+
+    async def view_picture(self, table: int, version: int, seat: int | None, view: dict, game_id: str, language: str):  # fmt: skip
+        """A picture of `view` (seat None: the public board) at a version, drawn once for
+        every door that shows it."""
+        name = "my-view.png" if seat is not None else f"{game_id}-{version}.png"
+        key = PictureKey(table, version, seat, language)
+        return await self.drawn.picture(key, lambda: draw_on(self.cpu, game_id, view, name, None, language))  # fmt: skip
 
     async def own_view(self, table: Loaded, seat: int, asker: UserRef) -> Plan:
         """`/escape hand`: the asker's view, drawn now, with their moves when they are to act

@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from bot.service import moves
 from bot.service.chance import uniform
 from bot.service.moves import Turn
+from bot.service.platform_input import number
 from bot.service.requests import UserError
 from bot.service.workers import CpuPool
 from bot.store import SeatRow, SessionRow
@@ -54,14 +55,14 @@ def bot_options(game: Game, options: Mapping[str, str]) -> tuple[dict[str, str],
     most = game.max_players - 1
     text = options.get("bots", "0")
     allowed = msg("0 to {most}", most=most) if most > 0 else msg("only 0")
-    if not text.isdigit() or int(text) > most:
+    count = number(text, most)
+    if count is None:
         raise UserError(
             msg(
                 "Option bots cannot be {value}: {game} seats {range} players and you take one, so bots can be {allowed}.",
                 value=repr(text), game=msg(game.title), range=game.player_range(), allowed=allowed,
             )
         )  # fmt: skip
-    count = int(text)
     if count and 1 + count < game.min_players:
         raise UserError(
             msg(

@@ -32,6 +32,9 @@ STORE_RACE = msg("The game changed at the same moment; look at the latest board 
 
 # arguments that name a place or a person: cleaned as ids, the same way ChatRef cleans them
 _ID_ARGUMENTS = {"platform", "scope", "chat_id", "user_id"}
+# signed tokens: checked whole by their signature, never cut like text (a longer one is
+# no token of ours and fails that check)
+_TOKEN_ARGUMENTS = {"token"}
 
 
 def entry(method: Callable[..., Any]) -> Callable[..., Any]:
@@ -54,7 +57,9 @@ def entry(method: Callable[..., Any]) -> Callable[..., Any]:
             return args, kwargs  # (most calls from the timer loop: nothing to clean, no binding)
         bound = signature.bind(*args, **kwargs)
         for key, value in bound.arguments.items():
-            if isinstance(value, str):
+            if isinstance(value, str) and key in _TOKEN_ARGUMENTS:
+                bound.arguments[key] = value[:4096]
+            elif isinstance(value, str):
                 bound.arguments[key] = (
                     clean_id(value) if key in _ID_ARGUMENTS else clean_text(value)
                 )

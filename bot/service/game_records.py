@@ -13,6 +13,7 @@ from bot.service import buttons
 from bot.service import deadlines as clocks
 from bot.service import replay_frames as replays
 from bot.service.plan import Choice, Picture, Plan, Reply
+from bot.service.platform_input import number
 from bot.service.requests import ChatRef, UserError, UserRef
 from bot.service.table import Table, title_of
 from bot.service.workers import CpuPool
@@ -66,8 +67,9 @@ class GameRecords:
         """`#12` or `12`: that game, if it was played on this server or group; nothing:
         the game here (running or last ended), else the last game ended in this chat."""
         store = self.store
-        if which and which.strip().lstrip("#").isdigit():
-            row = await store.session(int(which.strip().lstrip("#")))
+        asked = number(which.strip().lstrip("#")) if which else None
+        if asked is not None:
+            row = await store.session(asked)
             if row is None or row.platform != chat.platform or row.scope != chat.scope:
                 raise UserError(
                     msg("There is no game {strip} here: /escape history.", strip=which.strip())

@@ -20,10 +20,11 @@ import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from bot.service import buttons, catalogue, commands
 from bot.service import deadlines as clocks
+from bot.service.access import Access, MemberLookup, Visitor
 from bot.service.board_plans import BoardPlans
 from bot.service.bot_seats import BotSeats, scale_from_env
 from bot.service.commands import Call
@@ -41,7 +42,7 @@ from bot.service.table import NO_TABLE, Table, chat_of
 from bot.service.turn_clock import TurnClock
 from bot.service.undo_requests import UndoRequests
 from bot.service.web_links import USED, WebSession, WebSigner, link_fields
-from bot.service.web_tables import WebPage, WebTables
+from bot.service.web_tables import WebPass, WebTables
 from bot.service.workers import CpuPool
 from bot.store import SessionRow, StaleVersion, Store, StoreError
 from engines import Game
@@ -77,6 +78,7 @@ class FrontEnd:
     chat_word: str = "chat"  # what a table's chat is called there: "channel", "group"
     dm_note: Callable[[Contact], str] | None = None  # said when a player turns DMs on
     links: Callable[[], list[Link]] | None = None  # its connections now (/readyz, metrics)
+    members: MemberLookup | None = None  # asks the platform whether someone is in a chat
 
 
 @dataclass(frozen=True)
@@ -121,12 +123,15 @@ class GameService:
         self.rematches = Rematch(self.lobby)
         self.undo = UndoRequests(self.table, self.plans)
         self.hints = Hints(self.table, self.bots)
-        self.web_tables = WebTables(self.table, self.plans, self.records)
+        self.access = Access()  # who may watch and act on a table: asked by every door
+        self.web_tables = WebTables(self.table, self.plans, self.records, self.access)
         self.web: WebDoor | None = None  # set by the web front end when it serves
 
     # ----- front ends -------------------------------------------------------------------
     def add_front_end(self, platform: str, front_end: FrontEnd) -> None:
         self._front_ends[platform] = front_end
+        if front_end.members is not None:
+            self.access.ask_members(platform, front_end.members)
 
     def add_notifier(self, platform: str, deliver: Notifier) -> None:
         """A front end that only posts what nobody asked for (reminders, timeouts)."""
@@ -306,6 +311,7 @@ class GameService:
         row = await self.store.session(button.session_id)
         if row is None or row.platform != chat.platform or row.chat != chat.chat:
             raise UserError(msg("That button belongs to no game in this chat."))
+        await self.access.presser(row, Visitor(user, here=chat), button)
         return await self._pressed(row, user, button)
 
     @entry
@@ -320,6 +326,7 @@ class GameService:
             raise UserError(
                 msg("That button works under the game's board in its {where}.", where=where)
             )
+        await self.access.presser(row, Visitor(user), button)
         return chat_of(row), await self._pressed(row, user, button)
 
     async def _pressed(self, row: SessionRow, user: UserRef, button: buttons.Button) -> Plan:
@@ -455,6 +462,7 @@ class GameService:
     # ----- the web board ----------------------------------------------------------------
     def open_web(self, door: WebDoor) -> None:
         self.web = door
+        self.web_tables.serve(door.signer)
 
     def on_table_change(self, subscriber: Callable[[int, int], None]) -> Callable[[], None]:
         """`subscriber(session_id, version)` after every stored change of any table, from
@@ -500,41 +508,48 @@ class GameService:
         return signer.read_session(signer.session(user)), session_id
 
     @entry
-    async def web_page(self, session_id: int, viewer: UserRef | None, seat: int | None = None) -> WebPage:  # fmt: skip
-        return await self.web_tables.page(session_id, viewer, seat)
+    async def web_page(self, web: WebPass) -> dict:
+        """The whole table as one open page shows it to its viewer (a stranger to the table
+        hears that there is no such table)."""
+        return await self.web_tables.page(web)
+
+    async def web_updates(self, session_id: int, version: int, pages: list[WebPass]) -> list[dict | None]:  # fmt: skip
+        """What each open page of a table is pushed after a change (None: a page whose
+        viewer may no longer watch)."""
+        try:
+            return await self.web_tables.updates(session_id, version, pages)
+        except StoreError:
+            log.warning("could not read table %s for its pages; they are told at its next change", session_id)  # fmt: skip
+            return []
 
     @entry
-    async def web_picture(
-        self,
-        session_id: int,
-        version: int,
-        viewer: UserRef | None,
-        seat: int | None,
-        which: str,
-        language: str = "en",
-    ) -> Picture:
-        return await self.web_tables.picture(session_id, version, viewer, seat, which, language)
+    async def web_picture(self, token: str, requester: UserRef | None) -> Picture:
+        return await self.web_tables.picture(token, requester)
 
     @entry
-    async def web_frame(self, session_id: int, n: int, language: str = "en") -> tuple[Picture, str]:
-        return await self.web_tables.frame(session_id, n, language)
+    async def web_frame(self, session_id: int, visitor: Visitor, n: int, language: str = "en") -> tuple[Picture, str]:  # fmt: skip
+        return await self.web_tables.frame(session_id, visitor, n, language)
 
     @entry
-    async def web_press(
-        self, session_id: int, viewer: UserRef, seat: int | None, data: str
-    ) -> tuple[ChatRef, Plan]:
-        """A button of the web board: the same press as in the table's chat, by the viewer
-        (or, for a local session, the local player of the seat it plays). Returns the
-        table's chat, where the plan is to be delivered."""
-        row = await self.web_tables.row(session_id)
-        chat = chat_of(row)
-        user = self.web_tables.acting_user(row, viewer, self.web_tables.seat_of(row, viewer, seat))
-        return chat, await self.press(chat, user, data)
+    async def web_press(self, web: WebPass, data: str) -> tuple[ChatRef, Plan]:
+        """A button of the web board: the same press as in the table's chat, by the page's
+        viewer (for a local session, the local player of the seat it plays), if the table's
+        rule lets them press it. Returns the table's chat, where the plan is delivered."""
+        button = buttons.parse(data)
+        if button.session_id != web.table:
+            raise UserError(msg("That button is for another table."))
+        row = await self.web_tables.row(web.table)
+        admission = await self.access.presser(row, web.visitor, button)
+        if web.visitor.user is None:
+            raise UserError(msg("Spectators watch; players sign in to move."))
+        user = self.web_tables.acting_user(row, web.visitor.user, admission, web.wanted)
+        return chat_of(row), await self._pressed(row, replace(user, language=web.language), button)
 
     @entry
-    async def table_in_channel(self, platform: str, channel: str) -> int | None:
-        """The live table of a channel or thread given by its id alone (an Activity)."""
-        return await self.web_tables.in_channel(platform, channel)
+    async def table_in_channel(self, platform: str, channel: str, visitor: Visitor) -> int | None:
+        """The live table of a channel or thread given by its id alone (an Activity), if
+        the visitor may watch it."""
+        return await self.web_tables.in_channel(platform, channel, visitor)
 
     # ----- the clock --------------------------------------------------------------------
     def now(self) -> float:

@@ -138,6 +138,8 @@ class Lobby:
     async def join(self, chat: ChatRef, user: UserRef) -> Plan:
         row = await self.table.lobby(chat)
         game = find_game(row.game)
+        if user.platform != row.platform:  # (the access rule keeps them out; never seated)
+            raise UserError(msg("Only the people of this table's chat can join it; ask for a link there."))  # fmt: skip
         if any(s.user_id == user.id for s in row.seats):
             raise UserError(msg("You already have a seat at this table."))
         if len(row.seats) >= game.max_players:

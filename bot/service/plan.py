@@ -68,6 +68,9 @@ class Reply:
         default=None, repr=False, compare=False
     )  # the picture in a given language, drawn when the reply is delivered
     language: str = ""  # set on the copy delivery makes in its reader's language
+    # a last line said only where the front end shows the shared My hand button
+    # (`Transport.view_button`): a terminal or a page, which show the hand, leave it out
+    aside: Text = ""
 
     @property
     def private(self) -> bool:

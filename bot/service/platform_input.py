@@ -34,6 +34,23 @@ def clean_id(value: object) -> str:
     return _safe(text, MAX_ID)
 
 
+MAX_NUMBER = 2**53 - 1  # a table, version or page number: exact in JSON and in every store
+
+
+def number(value: object, most: int = MAX_NUMBER) -> int | None:
+    """A whole number a person or a page sent (`12`, or 12 in JSON), or None: ASCII digits
+    only (`"²".isdigit()` is true, and `int("٣")` is 3), at most `most`; never a bool, a
+    float or a string that could take a long time to read."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value if 0 <= value <= most else None
+    if not isinstance(value, str) or not 0 < len(value) <= 20 or not (value.isascii() and value.isdigit()):  # fmt: skip
+        return None
+    found = int(value)
+    return found if found <= most else None
+
+
 def clean_text(value: object) -> str:
     """Free text a user typed (a move, options, a game id): like an id, but a long one is
     cut with an ellipsis (no move is that long, so it is refused with its start quoted)."""

@@ -19,6 +19,7 @@ from bot.service import deadlines
 from bot.service.bot_seats import BotSeats
 from bot.service.moves import Turn
 from bot.service.requests import ChatRef, UserError, UserRef
+from bot.service.table_changes import Change, RecentChanges
 from bot.store import SeatRow, SessionRow, StaleVersion, Store
 from bot.telemetry import logs
 from engines import REGISTRY, Game, Result
@@ -105,8 +106,10 @@ class Table:
         *,
         clock: Callable[[], float],
         default_pace: str,
+        changes: RecentChanges | None = None,
     ) -> None:
         self.store = store
+        self.changes = changes or RecentChanges()  # each table's newest change, for its pages
         self.bots = bots
         self.now = clock
         self.default_pace = default_pace
@@ -231,4 +234,5 @@ class Table:
             result=result_json, deadline=clock.get("deadline"), clock=clock or row.clock,
             wake_at=wake_at, seats=list(seats) if seats is not None else row.seats,
         )  # fmt: skip
+        self.changes.note(Change(row, tuple(turn.entries)))  # before anyone hears of it
         return Committed(Loaded(row, game, state), turn.events, result, early)

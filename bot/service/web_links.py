@@ -24,6 +24,7 @@ from languages import msg
 
 LINK_SECONDS = 15 * 60  # a personal link must be opened within this
 SESSION_SECONDS = 7 * 24 * 3600  # then the page's session lasts this
+PICTURE_SECONDS = 3600  # a picture's address holds this long (a page is pushed new ones)
 LOCAL = "local"  # the user id of a local session: the person at this machine
 
 FORGED = msg("This link or sign-in is not one of ours (it was altered or is for another server). Ask for a new one with /escape web.")  # fmt: skip
@@ -103,9 +104,41 @@ class WebSigner:
         for the public view of that one table."""
         return self._mac("watch", str(int(session_id)))[:22]
 
-    def check_watch(self, session_id: int, key: str) -> None:
-        if not isinstance(key, str) or not hmac.compare_digest(key.encode(), self.watch(session_id).encode()):  # fmt: skip
-            raise UserError(msg("This spectator link is not one of ours."), reason="forged")
+    def valid_watch(self, session_id: int, key: str) -> bool:
+        return isinstance(key, str) and len(key) < 64 and hmac.compare_digest(key.encode(), self.watch(session_id).encode())  # fmt: skip
+
+    def picture(self, ticket: PictureTicket, seconds: float = PICTURE_SECONDS) -> str:
+        """A picture's address: signed for its table, version and language, and a private
+        view's for its seat and viewer (it then also needs that viewer's session)."""
+        fields = {"t": ticket.table, "v": ticket.version, "l": ticket.language}
+        if ticket.seat is not None and ticket.viewer is not None:
+            fields |= {"s": ticket.seat, "p": ticket.viewer.platform, "u": ticket.viewer.id}
+        return self.sign("picture", fields, seconds)
+
+    def read_picture(self, token: str) -> PictureTicket:
+        fields = self.read(token, "picture")
+        table, version, language = fields.get("t"), fields.get("v"), fields.get("l")
+        seat = fields.get("s")
+        if not (isinstance(table, int) and isinstance(version, int) and isinstance(language, str)):
+            raise UserError(FORGED, reason="forged")
+        if seat is None:
+            return PictureTicket(table, version, language)
+        if not isinstance(seat, int):
+            raise UserError(FORGED, reason="forged")
+        viewer = UserRef(str(fields.get("p", "")), str(fields.get("u", "")), "")
+        return PictureTicket(table, version, language, seat, viewer)
+
+
+@dataclass(frozen=True)
+class PictureTicket:
+    """What a picture's address names: the public board (no seat) or one seat's view,
+    which only `viewer` may load."""
+
+    table: int
+    version: int
+    language: str
+    seat: int | None = None
+    viewer: UserRef | None = None
 
 
 def _user(fields: dict) -> UserRef:

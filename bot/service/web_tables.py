@@ -1,95 +1,105 @@
-"""The table as the web board shows it: one page for one viewer, decided here like every
-other plan (who sees what is the service's to say, never the page's).
+"""The table as the web board shows it: what each open page is pushed, decided here like
+every other plan (who may see what is the access rule's to say, never the page's).
 
-- **Whom**: a viewer is a `UserRef` the web front end has proved (a signed link, Telegram's
-  initData, Discord's OAuth2), or nobody (a spectator). A viewer who holds a seat gets that
-  seat's private view and moves; a local session (the person at this machine, for the
-  terminal's tables) may act for any human seat of a terminal table, hot-seat; anyone
-  else sees the public board only, as a spectator would.
-- **What**: the public board (the same picture and words the chat gets), the viewer's
-  private view in a game with secrets, their legal moves as buttons with the regions on
-  the picture where each can be tapped (`render.board_regions`, for the picture they are
-  drawn on), the log (public, and the viewer's own private lines), the clock and who is to
-  act, and how many public boards a replay has.
-- **Moves** go through `GameService.press` with the button's data, which carries the
-  board's version: a stale page is refused there like a stale chat button.
+- **A page** opens with the whole table for its viewer (`page`): the public board, and
+  for a player their own view, moves and the regions where each can be tapped, the log
+  (public, and the player's own private lines), the clock, who is to act, how many boards
+  a replay has, the result once the game is over.
+- **Then it is pushed** (`updates`): after every change, each open page gets the table as
+  it is now for its viewer, with only the log lines the change added and what the change
+  told that viewer (its notes). A change this process made is taken as the table core
+  noted it (`RecentChanges`): no table or log read. Any other change (another process,
+  a seat, the clock, an undo) is read once for every page of the table.
+- **Pictures** have signed addresses (`WebSigner.picture`), so an app's page, which has no
+  cookie, loads them; a private view's address works only with its owner's session.
+  Each is drawn once per version, language and seat (`DrawnPictures`), shared with the
+  chat. The replay's length is counted from the stored moves, never by replaying.
 """
 
 from __future__ import annotations
 
+import asyncio
+from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import render
 from bot.service import buttons, deadlines
 from bot.service import replay_frames as replays
+from bot.service.access import Access, Admission, Standing, Visitor, is_local
 from bot.service.board_plans import BoardPlans, ViewWords
-from bot.service.drawing import draw_on
+from bot.service.drawn_pictures import PictureKey
 from bot.service.game_records import GameRecords
 from bot.service.moves import stored
 from bot.service.plan import Picture
 from bot.service.requests import ChatRef, UserError, UserRef
 from bot.service.table import Loaded, Table, chat_of
-from bot.service.web_links import LOCAL
-from bot.store import SessionRow
-from engines import REGISTRY
-from languages import Text, msg, say
+from bot.service.web_links import LOCAL, PictureTicket, WebSigner
+from bot.store import LogEntry, NewEntry, SessionRow
+from engines import CHANCE, REGISTRY, Event, Game
+from engines.text import Text, joined, msg
+from languages import say
 
 NO_TABLE = msg("There is no such table (it may have been removed).")
 STALE = msg("The board has moved on; here is the latest.")
+NOT_YOURS = msg("That picture is another player's view.")
+KNOWN = 4096  # tables whose last shown version and replay length are kept
 
 
 @dataclass(frozen=True)
-class WebMove:
-    label: Text
-    data: str  # hand it back to GameService.press as it is
-    region: tuple[int, int, int, int] | None = None  # where it can be tapped (on `on`)
-    on: str = "board"  # the picture the region is on: board or view
+class WebPass:
+    """One open page: which table, who looks (as their door proved it), the seat a local
+    session asked to play, and the language it is said in."""
+
+    table: int
+    visitor: Visitor
+    wanted: int | None = None
+    language: str = "en"
 
 
 @dataclass
-class WebPage:
-    session_id: int
-    version: int
-    game_id: str
-    title: Text
-    status: str  # lobby, active, finished, aborted
-    platform: str
-    caption: Text  # what the chat's board says under it
-    alt: Text  # the public picture in words
-    clock: Text
-    players: list[dict] = field(default_factory=list)  # name, kind, acting, you
-    seat: int | None = None  # the viewer's seat (None: watching)
-    seats_you_may_play: list[int] = field(default_factory=list)  # local hot-seat
-    secrets: bool = False
-    private_text: Text = ""  # the viewer's own view in words
-    moves: list[WebMove] = field(default_factory=list)
-    shared: list[WebMove] = field(default_factory=list)  # the lobby's buttons
-    log: list[Text] = field(default_factory=list)
-    own_log: list[Text] = field(default_factory=list)  # what only the viewer saw
-    frames: int = 0  # public boards a replay shows
-    language: str = "en"  # what the page is said in
+class Moment:
+    """A table at one version, as its pages show it: read (or taken from the change) once
+    for all of them."""
 
-    def as_json(self, language: str = "en") -> dict:
-        """The page as JSON, every text said in `language` (the viewer's)."""
-        out = {k: say(v, language) if isinstance(v, str) and k not in _IDS else v for k, v in vars(self).items()}  # fmt: skip
-        out["log"] = [say(line, language) for line in self.log]
-        out["own_log"] = [say(line, language) for line in self.own_log]
-        out["moves"] = [{**vars(m), "label": say(m.label, language)} for m in self.moves]
-        out["shared"] = [{**vars(m), "label": say(m.label, language)} for m in self.shared]
-        out["language"] = language
-        return out
+    row: SessionRow
+    game: Game
+    loaded: Loaded | None  # None in the lobby
+    frames: int  # boards a replay shows
+    log: list[Text] | None = None  # the whole public log (None: only `added`)
+    own: dict[int, list[Text]] | None = None  # the whole private log, by seat
+    added: list[Text] = field(default_factory=list)  # public lines the change added
+    added_own: dict[int, list[Text]] = field(default_factory=dict)  # and private, by seat
+    events: list[Event] = field(default_factory=list)  # what the change said (the caption)
+    _regions: dict[int, tuple[list[str], dict]] = field(default_factory=dict)
 
-
-_IDS = {"game_id", "status", "platform", "language"}  # (not words: never said)
+    def legal(self, seat: int) -> tuple[list[str], dict]:
+        """A seat's legal moves and where each is tapped, worked out once a moment."""
+        if seat not in self._regions:
+            game, state = self.game, self.loaded.state
+            legal = game.legal_actions(state, seat)
+            drawn = game.view(state, seat if game.hidden_information else None)
+            try:
+                regions = render.board_regions(game.id, drawn, legal)
+            except KeyError:  # a game without a renderer: buttons only
+                regions = {}
+            self._regions[seat] = (legal, regions)
+        return self._regions[seat]
 
 
 class WebTables:
-    def __init__(self, table: Table, plans: BoardPlans, records: GameRecords) -> None:
+    def __init__(self, table: Table, plans: BoardPlans, records: GameRecords, access: Access) -> None:  # fmt: skip
         self.table = table
         self.store = table.store
         self.plans = plans
         self.records = records
-        self.cpu = plans.cpu
+        self.access = access
+        self.signer: WebSigner | None = None  # the web board's, once it serves
+        self._known: OrderedDict[int, tuple[int, int]] = OrderedDict()  # table -> (version, frames)
+
+    def serve(self, signer: WebSigner) -> None:
+        self.signer = signer
+        self.access.check_keys(signer.valid_watch)
 
     async def row(self, session_id: int) -> SessionRow:
         row = await self.store.session(session_id)
@@ -97,138 +107,199 @@ class WebTables:
             raise UserError(NO_TABLE, reason="no_table")
         return row
 
-    async def chat(self, session_id: int) -> ChatRef:
-        return chat_of(await self.row(session_id))
-
-    def seat_of(self, row: SessionRow, viewer: UserRef | None, wanted: int | None) -> int | None:
-        """The seat this viewer sees and plays: their own; for a local session on a
-        terminal table, the human seat asked for (or the first human to act)."""
-        if viewer is None or (viewer.platform != row.platform and not _local(viewer, row)):
-            return None
-        if _local(viewer, row):
-            humans = [s.seat for s in row.seats if s.kind == "human"]
-            if wanted in humans:
-                return wanted
-            acting = []
-            if row.status == "active":
-                loaded = self.table.load(row)
-                acting = [s for s in loaded.game.to_act(loaded.state) if s in humans]
-            return (acting or humans or [None])[0]
-        return next((s.seat for s in row.seats if s.user_id == viewer.id), None)
-
-    def acting_user(self, row: SessionRow, viewer: UserRef, seat: int | None) -> UserRef:
-        """Whom a press acts as: the viewer, or for a local session the local player of
-        the seat it plays."""
-        if _local(viewer, row) and seat is not None and seat < len(row.seats):
-            s = row.seats[seat]
-            return UserRef(row.platform, s.user_id, s.name)
-        return viewer
-
-    # ----- the page -----------------------------------------------------------------------
-    async def page(self, session_id: int, viewer: UserRef | None, wanted: int | None = None) -> WebPage:  # fmt: skip
+    async def admitted(self, session_id: int, visitor: Visitor) -> tuple[SessionRow, Admission]:
+        """The table and what its rule says of the visitor; a stranger hears that there is
+        no such table, as if it did not exist."""
         row = await self.row(session_id)
-        game = REGISTRY.get(row.game)
-        if game is None:
-            raise UserError(msg("This bot no longer has the game {game}.", game=repr(row.game)))
-        seat = self.seat_of(row, viewer, wanted)
-        page = WebPage(
-            row.id, row.version, game.id, msg(game.title), row.status, row.platform, "", "", "",
-            seat=seat, secrets=game.hidden_information,
-        )  # fmt: skip
-        if _local(viewer, row):
-            page.seats_you_may_play = [s.seat for s in row.seats if s.kind == "human"]
+        return row, await self.access.watcher(row, visitor)
+
+    # ----- a whole page ---------------------------------------------------------------
+    async def page(self, web: WebPass) -> dict:
+        row, admission = await self.admitted(web.table, web.visitor)
+        moment = await self._read(row)
+        return self._said(moment, web, admission, whole=True)
+
+    async def _read(self, row: SessionRow) -> Moment:
+        """A table with its whole log, read from the store."""
+        game = _game(row)
+        if row.status == "lobby" or row.state is None:
+            return Moment(row, game, None, 0, log=[], own={})
+        entries = await self.store.log(row.id)
+        own: dict[int, list[Text]] = {}
+        for entry in entries:
+            for e in entry.events:
+                if isinstance(e.get("to"), int) and e.get("text"):
+                    own.setdefault(e["to"], []).append(stored(e))
+        frames = _frames(game, row, entries)
+        self._remember(row.id, row.version, frames)
+        return Moment(row, game, self.table.load(row), frames, log=replays.log_lines(entries), own=own)  # fmt: skip
+
+    # ----- pushed after a change ----------------------------------------------------------
+    async def updates(self, session_id: int, version: int, pages: Sequence[WebPass]) -> list[dict | None]:  # fmt: skip
+        """What each open page of a table is pushed now (None: a page whose viewer may no
+        longer watch; it is told so and closed)."""
+        moment = await self._moment(session_id, version)
+        if moment is None:
+            return [None] * len(pages)
+        out: list[dict | None] = []
+        for web in pages:
+            admission = await self.access.admit(moment.row, web.visitor)
+            out.append(self._said(moment, web, admission, whole=moment.log is not None) if admission.watches else None)  # fmt: skip
+        return out
+
+    async def _moment(self, session_id: int, version: int) -> Moment | None:
+        change = self.table.changes.at(session_id, version)
+        known = self._known.get(session_id)
+        if change is not None and known is not None and known[0] == version - 1:
+            row = change.row
+            game = _game(row)
+            moves = sum(1 for e in change.entries if e.seat >= 0)
+            frames = known[1] + moves if known[1] else 0
+            self._remember(session_id, version, frames)
+            added, added_own, events = _told(change.entries)
+            return Moment(row, game, self.table.load(row), frames, added=added, added_own=added_own, events=events)  # fmt: skip
+        row = await self.store.session(session_id)
+        if row is None:
+            return None
+        return await self._read(row)
+
+    def _remember(self, session_id: int, version: int, frames: int) -> None:
+        self._known[session_id] = (version, frames)
+        self._known.move_to_end(session_id)
+        while len(self._known) > KNOWN:
+            self._known.popitem(last=False)
+
+    # ----- one viewer's page ----------------------------------------------------------
+    def _said(self, moment: Moment, web: WebPass, admission: Admission, *, whole: bool) -> dict:
+        row, game, language = moment.row, moment.game, web.language
+        seat = _seat(moment, admission, web.wanted)
+        active = row.status == "active" and moment.loaded is not None
         acting: list[int] = []
+        caption: list[Text] = []
+        result = None
+        if moment.loaded is not None:
+            result = game.result(moment.loaded.state)
+            caption, acting, _humans = self.plans.caption(moment.loaded, moment.events, result)
+        page: dict = {
+            "table": row.id,
+            "version": row.version,
+            "game": game.id,
+            "title": say(msg(game.title), language),
+            "status": row.status,
+            "standing": admission.standing.name.lower(),
+            "language": language,
+            "you": _you(web.visitor, admission),
+            "seat": seat,
+            "seats_you_may_play": list(admission.seats) if is_local(web.visitor.user, row) else [],
+            "secrets": game.hidden_information,
+            "players": [
+                {
+                    "name": s.name,
+                    "kind": s.kind,
+                    "acting": s.seat in acting and active,
+                    "you": s.seat == seat,
+                }
+                for s in row.seats
+            ],
+            "clock": say(deadlines.describe(row.clock, self.table.now()), language)
+            if row.clock and active
+            else "",
+            "frames": moment.frames,
+            "moves": [],
+            "shared": [],
+            "private_text": "",
+            "board": None,
+            "view": None,
+            "result": "",
+            "alt": "",
+            "caption": "",
+            # the spectator link, as the chat's /escape web gives it to the people of the table
+            "watch_key": self.signer.watch(row.id)
+            if self.signer is not None and admission.standing >= Standing.MEMBER
+            else None,
+        }
         if row.status == "lobby":
             lobby = self.plans.lobby(row, game, msg("Waiting for players."))
-            page.caption = lobby.text
-            page.shared = [WebMove(c.label, c.data) for c in lobby.choices]
-        elif row.state is not None:
-            loaded = self.table.load(row)
-            acting = [s for s in game.to_act(loaded.state) if 0 <= s < len(row.seats)]
-            board = await self.plans.board(loaded, [], None, draw=False, private=False)
-            page.caption = board[0].text
-            page.alt = ViewWords(game.id, game.view(loaded.state, None), game.title)
+            page["caption"] = say(lobby.text, language)
+            page["shared"] = [
+                {"label": say(c.label, language), "data": c.data}
+                for c in lobby.choices
+                if (c.data.startswith("j:") and admission.standing == Standing.MEMBER)
+                or (not c.data.startswith("j:") and admission.standing == Standing.PLAYER)
+            ]
+        elif moment.loaded is not None:
+            state = moment.loaded.state
+            page["caption"] = say(_lines(caption), language)
+            page["alt"] = ViewWords(game.id, game.view(state, None), game.title).said_in(language)
+            page["board"] = self._address(PictureTicket(row.id, row.version, language))
+            if result is not None or row.status != "active":
+                page["result"] = say(result.summary if result is not None else msg("This game was ended before its end."), language)  # fmt: skip
             if seat is not None:
-                self._viewer_part(page, loaded, seat)
-            page.log, page.own_log = await self._log(row, seat)
-            page.frames = await self._frames(row)
-        page.clock = deadlines.describe(row.clock, self.table.now()) if row.clock and row.status == "active" else ""  # fmt: skip
-        page.players = [
-            {"name": s.name, "kind": s.kind, "acting": s.seat in acting, "you": s.seat == seat}
-            for s in row.seats
-        ]
+                self._own_part(page, moment, seat, web, active)
+        if whole:
+            page["log"] = [say(line, language) for line in moment.log or []]
+            page["own_log"] = [say(line, language) for line in (moment.own or {}).get(seat, [])] if seat is not None else []  # fmt: skip
+        else:
+            page["log_add"] = [say(line, language) for line in moment.added]
+            own = moment.added_own.get(seat, []) if seat is not None else []
+            page["own_log_add"] = [say(line, language) for line in own]
+            page["notes"] = [say(line, language) for line in [*moment.added, *own]]
         return page
 
-    def _viewer_part(self, page: WebPage, loaded: Loaded, seat: int) -> None:
-        game, state, row = loaded.game, loaded.state, loaded.row
+    def _own_part(self, page: dict, moment: Moment, seat: int, web: WebPass, active: bool) -> None:
+        """A player's own view (in a game with secrets it is their board: the public board
+        with their hand), and their moves while they are to act."""
+        game, state, row, language = moment.game, moment.loaded.state, moment.row, web.language
         if game.hidden_information:
-            page.private_text = ViewWords(game.id, game.view(state, seat), game.title)
-        if row.status != "active" or seat not in game.to_act(state):
+            page["private_text"] = ViewWords(game.id, game.view(state, seat), game.title).said_in(language)  # fmt: skip
+            viewer = _acting_user(row, web.visitor.user, seat)
+            page["view"] = self._address(PictureTicket(row.id, row.version, language, seat, web.visitor.user or viewer))  # fmt: skip
+        if not active or seat not in game.to_act(state):
             return
-        legal = game.legal_actions(state, seat)
+        legal, regions = moment.legal(seat)
         on = "view" if game.hidden_information else "board"
-        drawn = game.view(state, seat if on == "view" else None)
-        try:
-            regions = render.board_regions(game.id, drawn, legal)
-        except KeyError:  # a game without a renderer: buttons only
-            regions = {}
-        page.moves = [
-            WebMove(game.label(state, action), buttons.act(row.id, row.version, seat, i),
-                    regions.get(action), on)
+        page["moves"] = [
+            {"label": say(game.label(state, action), language), "data": buttons.act(row.id, row.version, seat, i),
+             "region": regions.get(action), "on": on}
             for i, action in enumerate(legal)
         ]  # fmt: skip
 
-    async def _log(self, row: SessionRow, seat: int | None) -> tuple[list[Text], list[Text]]:
-        entries = await self.store.log(row.id)
-        public = replays.log_lines(entries)
-        own = [
-            stored(e)
-            for entry in entries
-            for e in entry.events
-            if seat is not None and e.get("to") == seat and e.get("text")
-        ]
-        return public, own
-
-    async def _frames(self, row: SessionRow) -> int:
-        game = REGISTRY[row.game]
-        try:
-            return len(replays.steps(game, row, await self.store.log(row.id)))
-        except UserError:
-            return 0
+    def _address(self, ticket: PictureTicket) -> str | None:
+        if self.signer is None or not self.plans.pictures:
+            return None
+        return f"/api/pictures/{self.signer.picture(ticket)}.png"
 
     # ----- pictures -----------------------------------------------------------------------
-    async def picture(
-        self,
-        session_id: int,
-        version: int,
-        viewer: UserRef | None,
-        wanted: int | None,
-        which: str,
-        language: str = "en",
-    ) -> Picture:
-        """The public board (`board`) or the viewer's own view (`view`) at `version`;
-        refused once the table has moved on (the page fetches the new one)."""
-        row = await self.row(session_id)
-        if row.version != version:
-            raise UserError(STALE, reason="stale")
-        if row.state is None:
-            raise UserError(msg("The game has not begun yet."))
-        loaded = self.table.load(row)
-        seat = None
-        if which == "view":
-            seat = self.seat_of(row, viewer, wanted)
-            if seat is None:
-                raise UserError(msg('Only a player of this game has a view of their own.'), reason="not_a_player")  # fmt: skip
-        view = loaded.game.view(loaded.state, seat)
-        name = f"{which}-{row.id}-{version}-{language}.png"
-        picture = await draw_on(self.cpu, loaded.game.id, view, name, None, language)
+    async def picture(self, token: str, requester: UserRef | None) -> Picture:
+        """The picture a signed address names: the public board at its version, or one
+        seat's view, for its viewer alone (their session must come with the request)."""
+        if self.signer is None:
+            raise UserError(NO_TABLE, reason="no_table")
+        ticket = self.signer.read_picture(token)
+        if ticket.seat is not None and (
+            requester is None
+            or (requester.platform, requester.id) != (ticket.viewer.platform, ticket.viewer.id)
+        ):
+            raise UserError(NOT_YOURS, reason="not_a_player")
+        drawing = self.plans.drawn.found(PictureKey(ticket.table, ticket.version, ticket.seat, ticket.language))  # fmt: skip
+        if drawing is not None:
+            picture = await asyncio.shield(drawing)
+        else:
+            row = await self.row(ticket.table)
+            if row.version != ticket.version:
+                raise UserError(STALE, reason="stale")
+            if row.state is None:
+                raise UserError(msg("The game has not begun yet."))
+            loaded = self.table.load(row)
+            view = loaded.game.view(loaded.state, ticket.seat)
+            picture = await self.plans.view_picture(row.id, row.version, ticket.seat, view, loaded.game.id, ticket.language)  # fmt: skip
         if picture is None:
             raise UserError(msg("This game has no pictures."))
         return picture
 
-    async def frame(self, session_id: int, n: int, language: str = "en") -> tuple[Picture, str]:
+    async def frame(self, session_id: int, visitor: Visitor, n: int, language: str) -> tuple[Picture, str]:  # fmt: skip
         """Board `n` of the replay (public views only), and what its move did."""
-        row = await self.row(session_id)
+        row, _ = await self.admitted(session_id, visitor)
         if row.status == "lobby":
             raise UserError(msg("That game has not begun yet."))
         plan = await self.records.replay_page(row, n, language)
@@ -237,12 +308,91 @@ class WebTables:
             raise UserError(msg("This game has no pictures."))
         return reply.picture, say(reply.text, language)
 
-    # ----- finding tables -------------------------------------------------------------
-    async def in_channel(self, platform: str, channel: str) -> int | None:
+    # ----- finding tables ---------------------------------------------------------------
+    async def in_channel(self, platform: str, channel: str, visitor: Visitor) -> int | None:
+        """The live table of a channel (an Activity), if the visitor may watch it."""
         row = await self.store.live_session_in_channel(platform, channel)
-        return row.id if row is not None else None
+        if row is None or not (await self.access.admit(row, visitor)).watches:
+            return None
+        return row.id
+
+    def acting_user(self, row: SessionRow, user: UserRef, admission: Admission, wanted: int | None) -> UserRef:  # fmt: skip
+        """Whom a press acts as: the visitor, or for a local session the local player of
+        the seat it plays."""
+        if is_local(user, row):
+            seats = admission.seats
+            seat = wanted if wanted in seats else (seats[0] if seats else None)
+            if seat is not None:
+                return _acting_user(row, user, seat)
+        return user
+
+    def chat(self, row: SessionRow) -> ChatRef:
+        return chat_of(row)
 
 
-def _local(viewer: UserRef | None, row: SessionRow) -> bool:
-    """A local session on a terminal table (the person at this machine)."""
-    return viewer is not None and viewer.id == LOCAL and row.platform == viewer.platform
+# ----- helpers ------------------------------------------------------------------------
+def _game(row: SessionRow) -> Game:
+    game = REGISTRY.get(row.game)
+    if game is None:
+        raise UserError(msg("This bot no longer has the game {game}.", game=repr(row.game)))
+    return game
+
+
+def _frames(game: Game, row: SessionRow, entries: Sequence[LogEntry]) -> int:
+    """Boards a replay shows: the opening and one a move (counted, never replayed); none
+    for a game played under older rules, which cannot be drawn again."""
+    if row.rules_version != game.rules_version:
+        return 0
+    return 1 + sum(1 for e in entries if e.seat >= 0 and not e.undone)
+
+
+def _told(entries: Sequence[NewEntry]) -> tuple[list[Text], dict[int, list[Text]], list[Event]]:
+    """What appended log rows said: in public, to each seat, and as events."""
+    public: list[Text] = []
+    own: dict[int, list[Text]] = {}
+    events: list[Event] = []
+    for entry in entries:
+        for e in entry.events:
+            if not e.get("text"):
+                continue
+            text, to = stored(e), e.get("to")
+            events.append(Event(text, to, e.get("kind", "info")))
+            if to is None:
+                public.append(text)
+            elif isinstance(to, int) and to != CHANCE:
+                own.setdefault(to, []).append(text)
+    return public, own, events
+
+
+def _seat(moment: Moment, admission: Admission, wanted: int | None) -> int | None:
+    """The seat a page shows and plays: the player's own; a local session's choice among
+    the human seats (else the first to act, else the first)."""
+    seats = admission.seats
+    if admission.standing != Standing.PLAYER or not seats:
+        return None
+    if wanted in seats:
+        return wanted
+    if len(seats) > 1 and moment.loaded is not None and moment.row.status == "active":
+        acting = [s for s in moment.game.to_act(moment.loaded.state) if s in seats]
+        if acting:
+            return acting[0]
+    return seats[0]
+
+
+def _acting_user(row: SessionRow, user: UserRef | None, seat: int) -> UserRef:
+    if is_local(user, row) and 0 <= seat < len(row.seats):
+        s = row.seats[seat]
+        return UserRef(row.platform, s.user_id, s.name)
+    return user
+
+
+def _you(visitor: Visitor, admission: Admission) -> str | None:
+    """The name the page is signed in as (none for a spectator, or the person at this
+    machine, who plays under the players' own names)."""
+    if visitor.user is None or admission.standing == Standing.SPECTATOR or visitor.user.id == LOCAL:
+        return None
+    return visitor.user.name
+
+
+def _lines(lines: list[Text]) -> Text:
+    return joined(lines, "\n") if lines else ""

@@ -20,6 +20,7 @@ from bot.startup_errors import (
 )
 from bot.telegram.connection import WatchedPolls, links
 from bot.telegram.handlers import TelegramAdapter, dm_note
+from bot.telegram.membership import member_lookup
 from bot.telegram.ratelimit import PerChatRateLimiter
 from languages import DEFAULT, PSEUDO, available, msg, say
 
@@ -110,7 +111,8 @@ async def run_telegram(
         service.add_front_end(
             "telegram",
             FrontEnd(adapter.deliver, scope_word="group", chat_word="group", dm_note=dm_note,
-                     links=lambda: links(application, polls, webhook)),
+                     links=lambda: links(application, polls, webhook),
+                     members=member_lookup(lambda: adapter.transport and adapter.transport.bot)),
         )  # fmt: skip
         await publish_commands(application.bot)
         if settings.telegram_webhook_url:

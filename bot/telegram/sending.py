@@ -116,6 +116,7 @@ def caption(reply: Reply, limit: int, *, alt_follows: bool = True) -> tuple[str,
 class TelegramTransport:
     platform = PLATFORM
     answers_in_place = False  # a group has no message only one member sees
+    view_button = True  # shows the shared My hand button
     tidies = True  # a game's notices are deleted at its end: groups must not fill up
 
     def __init__(self, bot: Bot, username: str, webapp: str = "", public_url: str = "") -> None:

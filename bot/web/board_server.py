@@ -1,5 +1,5 @@
 """The web board: the HTTP part that serves the table page, its pictures, sign-in and the
-live socket, on the bot's one aiohttp application (bot/http_server.py).
+live socket, on the web board's aiohttp application (bot/http_server.py).
 
 Three doors, one identity (a `UserRef` of the platform the table lives on):
 - `/link/<token>`: a personal link from `/escape web`, opened once; the page then keeps a
@@ -7,54 +7,63 @@ Three doors, one identity (a `UserRef` of the platform the table lives on):
 - `/tg`: a Telegram Mini App; the page posts its `initData` to `/api/auth/telegram`;
 - `/activity`: a Discord Activity; the page's SDK code is exchanged at `/api/auth/discord`.
 The apps' frames are other sites, where cookies are third-party, so an app page keeps the
-session it is given in memory and sends it as `Authorization: Bearer`. `/watch/<id>/<key>`
-is a table's spectator page (the public board only). With no chat token, `make run`
-serves `/local/<token>`: the person at this machine plays the terminal's local players.
+session it is given in memory and sends it as `Authorization: Bearer` (and in its
+socket's hello). `/watch/<id>/<key>` is a table's spectator page. With no chat token,
+`make run` serves `/local/<token>`: the person at this machine plays the terminal's tables.
 
-Every move goes over the page's socket to `GameService.web_press` with the button data
-(which carries the board's version): a stale page is refused and told to read again. The
-plan a move returns is delivered to the table's own chat (through the service's notifier
-for that platform) and, for the asker, over this front end's transport.
+Who may see or act on a table is never decided here: each request names its visitor (what
+their door proved) and the service's access rule answers. A page says hello on its socket
+and is sent its table, then pushed the table after every change (bot/web/live_sockets.py);
+its presses go over the same socket to `GameService.web_press`, and the plan a press
+returns is delivered once, to the table's own chat. Pictures have signed addresses, so
+they load in the apps, which have no cookie.
 """
 
 from __future__ import annotations
 
 import contextlib
+import html
+import ipaddress
 import json
 import logging
 import secrets
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import aiohttp
 from aiohttp import web
 
-from bot.delivery import Asked, Delivery
 from bot.service import ChatRef, GameService, UserError, UserRef, WebDoor
+from bot.service.access import Visitor
+from bot.service.platform_input import number
 from bot.service.web_links import LOCAL, WebSession, WebSigner
+from bot.service.web_tables import WebPass
 from bot.web.discord_login import api_base, exchange_code
-from bot.web.live_sockets import LiveSockets, RateLimit
+from bot.web.live_sockets import HELLO_WITHIN, LiveSockets, OpenPage
 from bot.web.page_words import page_html
 from bot.web.telegram_login import check_init_data
-from bot.web.web_transport import PLATFORM, WebTransport
 from languages import accepted, msg, say
 
 log = logging.getLogger(__name__)
 
 STATIC = Path(__file__).parent / "static"
 COOKIE = "escape_session"
-PAGE_PATHS = ("/", "/table/{sid:\\d+}", "/watch/{sid:\\d+}/{key}", "/tg", "/activity")
+TABLE = "{sid:[0-9]{1,15}}"  # table numbers in a path: ASCII digits, a sane length
+PAGE_PATHS = ("/", f"/table/{TABLE}", f"/watch/{TABLE}/{{key}}", "/tg", "/activity")
 FRAMERS = ("https://discord.com https://*.discord.com https://*.discordsays.com "
            "https://web.telegram.org https://*.telegram.org")  # fmt: skip
 CSP = (
     "default-src 'self'; img-src 'self' data: blob:; script-src 'self'; style-src 'self'; "
-    "connect-src 'self' ws: wss:; base-uri 'none'; form-action 'self'; object-src 'none'; "
+    "connect-src 'self'; base-uri 'none'; form-action 'self'; object-src 'none'; "
     f"frame-ancestors 'self' {FRAMERS}"
 )
 NOT_OURS = msg("That request is not one of ours.")
 SIGNED_OUT = ("forged", "expired", "replayed", "denied", "signed_out")  # refusals answered 401
 SIGN_IN = msg("Open the board from your link (/escape web in the chat), or from the bot's button.")
+WHICH_TABLE = msg("Which table? That is not a table's number.")
+TOO_MANY = msg("Too many requests at once: wait a moment.")
+NO_TABLE_HERE = msg("No table you can see is open in this channel: start one with /escape start.")
 
 
 @dataclass(frozen=True)
@@ -79,8 +88,7 @@ class WebBoard:
         self.service = service
         self.config = config
         self.signer = config.signer
-        self.sockets = LiveSockets()
-        self.delivery = Delivery(None, PLATFORM)
+        self.sockets = LiveSockets(service.web_updates)
         self._unsubscribe = None
         self._http: aiohttp.ClientSession | None = None
         self.base = config.public_url
@@ -94,12 +102,12 @@ class WebBoard:
             r.add_get(prefix + "/link/{token}", self.open_link)
             r.add_get(prefix + "/local/{token}", self.open_local)
             r.add_get(prefix + "/api/config", self.api_config)
-            r.add_get(prefix + "/api/tables/{sid:\\d+}", self.api_table)
-            r.add_get(prefix + "/api/tables/{sid:\\d+}/{which:board|view}.png", self.api_picture)
-            r.add_get(prefix + "/api/tables/{sid:\\d+}/frames/{n:\\d+}.png", self.api_frame)
+            r.add_get(prefix + f"/api/tables/{TABLE}", self.api_table)
+            r.add_get(prefix + "/api/pictures/{token}.png", self.api_picture)
+            r.add_get(prefix + f"/api/tables/{TABLE}/frames/{{n:[0-9]{{1,6}}}}.png", self.api_frame)
             r.add_post(prefix + "/api/auth/telegram", self.auth_telegram)
             r.add_post(prefix + "/api/auth/discord", self.auth_discord)
-            r.add_get(prefix + "/api/discord/channels/{channel:\\d+}", self.api_channel)
+            r.add_get(prefix + "/api/discord/channels/{channel:[0-9]{1,20}}", self.api_channel)
             r.add_get(prefix + "/api/local/tables", self.local_tables)
             r.add_post(prefix + "/api/local/tables", self.local_start)
             r.add_get(prefix + "/api/live", self.live)
@@ -130,7 +138,7 @@ class WebBoard:
 
     async def _headers(self, request: web.Request, response: web.StreamResponse) -> None:
         """Framing by Discord and Telegram only; no referrer (a link's token stays put);
-        nothing of the API kept in caches."""
+        nothing of the API kept in shared caches."""
         response.headers.setdefault("Content-Security-Policy", CSP)
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
         response.headers.setdefault("Referrer-Policy", "no-referrer")
@@ -139,37 +147,36 @@ class WebBoard:
 
     # ----- who is asking ------------------------------------------------------------------
     def session_of(self, request: web.Request, token: str | None = None) -> WebSession | None:
-        """The proved viewer: a bearer token (the apps), else the session cookie."""
+        """The proved viewer: a bearer token (the apps), else the session cookie; None
+        when there is none, or it is forged or expired."""
         header = request.headers.get("Authorization", "")
         token = token or (header[7:] if header.startswith("Bearer ") else None)
         token = token or request.cookies.get(COOKIE)
         if not token:
             return None
-        return self.signer.read_session(token)
+        try:
+            return self.signer.read_session(token)
+        except UserError:
+            return None
 
-    def viewer(self, request: web.Request) -> UserRef | None:
-        session = self.session_of(request)
+    def viewer(self, request: web.Request, token: str | None = None) -> UserRef | None:
+        session = self.session_of(request, token)
         return session.user if session is not None else None
+
+    def visitor(self, request: web.Request, watch: object = None, token: str | None = None) -> Visitor:  # fmt: skip
+        key = watch if isinstance(watch, str) and len(watch) < 64 else None
+        return Visitor(self.viewer(request, token), key)
 
     async def language(self, request: web.Request, viewer: UserRef | None = None) -> str:
         """What a page is said in: the viewer's own setting, else their browser's."""
         browser = accepted(request.headers.get("Accept-Language"))
         if viewer is None or viewer.id == LOCAL:
             return browser
-        return await self.service.language_of(replace(viewer, language=browser))
+        return await self.service.language_of(UserRef(viewer.platform, viewer.id, viewer.name, browser))  # fmt: skip
 
     async def asker_language(self, request: web.Request) -> str:
         """The language of whoever asks, signed in or not (a refusal is said in it)."""
-        viewer = None
-        with contextlib.suppress(UserError):
-            viewer = self.viewer(request)
-        return await self.language(request, viewer)
-
-    def check_access(self, sid: int, viewer: UserRef | None, key: str | None) -> None:
-        if viewer is None:
-            if key is None:
-                raise web.HTTPUnauthorized(text=SIGN_IN)
-            self.signer.check_watch(sid, key)
+        return await self.language(request, self.viewer(request))
 
     def _set_cookie(self, response: web.StreamResponse, session: WebSession) -> None:
         secure = self.base.startswith("https://")
@@ -201,7 +208,7 @@ class WebBoard:
         except UserError as exc:
             return _refusal_page(say(exc.msg, await self.language(request)))
         response = web.Response(status=303, headers={"Location": "/"})
-        user = UserRef("console", LOCAL, "You")
+        user = UserRef("console", LOCAL, "this machine")
         self._set_cookie(response, WebSession(user, self.signer.now() + 24 * 3600))
         return response
 
@@ -217,46 +224,40 @@ class WebBoard:
         })  # fmt: skip
 
     async def api_table(self, request: web.Request) -> web.Response:
-        sid = int(request.match_info["sid"])
-
+        """The table as a page shows it (the page itself has it from its socket)."""
         language = await self.asker_language(request)
 
-        async def answer(viewer: UserRef | None) -> dict:
-            self.check_access(sid, viewer, request.query.get("watch"))
-            page = await self.service.web_page(sid, viewer, _seat(request))
-            out = page.as_json(language)
-            if viewer is None:  # a spectator: the public board, nothing of anyone's
-                out.update(moves=[], own_log=[], private_text="", seat=None)
-            out["you"] = viewer.name if viewer is not None else None
-            out["watch_key"] = self.signer.watch(sid) if viewer is not None else None
-            return out
+        async def answer() -> dict:
+            sid = _table_number(request.match_info["sid"])
+            wanted = number(request.query.get("seat", ""), 99)
+            pass_ = WebPass(
+                sid, self.visitor(request, request.query.get("watch")), wanted, language
+            )
+            return await self.service.web_page(pass_)
 
-        return await _json(lambda: answer(self.viewer(request)), language=language)
+        return await _json(answer, language=language, status=404)
 
     async def api_picture(self, request: web.Request) -> web.StreamResponse:
-        sid, which = int(request.match_info["sid"]), request.match_info["which"]
         language = await self.asker_language(request)
         try:
-            viewer = self.viewer(request)
-            self.check_access(sid, viewer, request.query.get("watch"))
-            version = int(request.query.get("v", "-1"))
-            picture = await self.service.web_picture(sid, version, viewer, _seat(request), which, language)  # fmt: skip
+            picture = await self.service.web_picture(request.match_info["token"], self.viewer(request))  # fmt: skip
         except UserError as exc:
-            return web.json_response({"error": say(exc.msg, language), "reason": exc.reason}, status=409 if exc.reason == "stale" else 403)  # fmt: skip
-        except ValueError:
-            return web.json_response({"error": say(msg("Which version?"), language)}, status=400)
-        private = "private" if which == "view" else "public"
+            status = {"stale": 409, "no_table": 404, "forged": 403, "expired": 403}.get(exc.reason, 403)  # fmt: skip
+            return web.json_response({"error": say(exc.msg, language), "reason": exc.reason}, status=status)  # fmt: skip
+        # (an address names one version: what it shows never changes; kept by the browser only)
         return web.Response(body=picture.png, content_type="image/png",
-                            headers={"Cache-Control": f"{private}, max-age=3600"})  # fmt: skip
+                            headers={"Cache-Control": "private, max-age=3600, immutable"})  # fmt: skip
 
     async def api_frame(self, request: web.Request) -> web.StreamResponse:
-        sid, n = int(request.match_info["sid"]), int(request.match_info["n"])
         language = await self.asker_language(request)
         try:
-            self.check_access(sid, self.viewer(request), request.query.get("watch"))
-            picture, text = await self.service.web_frame(sid, n, language)
+            sid = _table_number(request.match_info["sid"])
+            n = number(request.match_info["n"], 100_000)
+            visitor = self.visitor(request, request.query.get("watch"))
+            picture, text = await self.service.web_frame(sid, visitor, n or 0, language)
         except UserError as exc:
-            return web.json_response({"error": say(exc.msg, language)}, status=403)
+            status = 404 if exc.reason == "no_table" else 403
+            return web.json_response({"error": say(exc.msg, language)}, status=status)
         return web.Response(body=picture.png, content_type="image/png",
                             headers={"X-Frame-Caption": _header_safe(text)})  # fmt: skip
 
@@ -265,9 +266,8 @@ class WebBoard:
         async def answer() -> dict:
             body = await _body(request)
             login = check_init_data(str(body.get("init_data", "")), self.config.telegram_token, self.signer.now())  # fmt: skip
-            table = login.start_param if login.start_param.isdigit() else str(body.get("table", ""))
-            return {"token": self.signer.session(login.user), "name": login.user.name,
-                    "table": int(table) if table.isdigit() else None}  # fmt: skip
+            table = number(login.start_param) if login.start_param else number(body.get("table"))
+            return {"token": self.signer.session(login.user), "name": login.user.name, "table": table}  # fmt: skip
 
         return await _json(answer, status=401, language=await self.language(request))
 
@@ -276,7 +276,7 @@ class WebBoard:
             body = await _body(request)
             c = self.config
             login = await exchange_code(self._http, api_base(c.discord_api), c.discord_client_id,
-                                        c.discord_client_secret, str(body.get("code", "")))  # fmt: skip
+                                        c.discord_client_secret, str(body.get("code", ""))[:200])  # fmt: skip
             return {"token": self.signer.session(login.user), "name": login.user.name,
                     "access_token": login.access_token}  # fmt: skip
 
@@ -287,12 +287,13 @@ class WebBoard:
             viewer = self.viewer(request)
             if viewer is None or viewer.platform != "discord":
                 raise UserError(SIGN_IN, reason="signed_out")
-            sid = await self.service.table_in_channel("discord", request.match_info["channel"])
+            channel = request.match_info["channel"]
+            sid = await self.service.table_in_channel("discord", channel, Visitor(viewer))
             if sid is None:
-                raise UserError(msg("No table is open in this channel: start one with /escape start."))  # fmt: skip
+                raise UserError(NO_TABLE_HERE, reason="no_table")
             return {"table": sid}
 
-        return await _json(answer, language=await self.asker_language(request))
+        return await _json(answer, language=await self.asker_language(request), status=404)
 
     # ----- local play ---------------------------------------------------------------------
     def _local_viewer(self, request: web.Request) -> UserRef:
@@ -302,25 +303,31 @@ class WebBoard:
         return viewer
 
     async def local_tables(self, request: web.Request) -> web.Response:
+        language = await self.asker_language(request)
+
         async def answer() -> dict:
             self._local_viewer(request)
             tables = await self.service.live_tables("console", "terminal")
             return {
-                "games": [
-                    {
-                        "id": g,
-                        "title": say(msg(t), language),
-                        "players": say(self.service.game(g).player_range(), language),
-                    }
-                    for g, t in self.service.game_list()
-                ],
-                "tables": [
-                    {"id": t.session_id, "text": say(t.describe(), language)} for t in tables
-                ],
-            }
+                "games": [self._game_choice(g, t, language) for g, t in self.service.game_list()],
+                "tables": [{"id": t.session_id, "text": say(t.describe(), language)} for t in tables],
+            }  # fmt: skip
 
-        language = await self.asker_language(request)
         return await _json(answer, language=language)
+
+    def _game_choice(self, game_id: str, title: str, language: str) -> dict:
+        """A game as the local page offers it: its title, player counts and options."""
+        game = self.service.game(game_id)
+        return {
+            "id": game_id, "title": say(msg(title), language),
+            "players": say(game.player_range(), language),
+            "options": [
+                {"name": name, "default": option.default,
+                 "choices": [{"value": c, "label": say(option.labels.get(c, c), language)} for c in option.choices],
+                 "about": say(option.description, language)}
+                for name, option in game.options.items()
+            ],
+        }  # fmt: skip
 
     async def local_start(self, request: web.Request) -> web.Response:
         """A new terminal table from the page: the game, its options, the players' names
@@ -330,8 +337,8 @@ class WebBoard:
         async def answer() -> dict:
             self._local_viewer(request)
             body = await _body(request)
-            game = self.service.game(str(body.get("game", "")))
-            names = [n.strip() for n in str(body.get("players", "")).split(",") if n.strip()]
+            game = self.service.game(str(body.get("game", ""))[:40])
+            names = [n.strip() for n in str(body.get("players", ""))[:1000].split(",") if n.strip()]
             humans = [n for n in names if n.lower() != "bot"]
             if not humans or len({n.lower() for n in humans}) != len(humans):
                 raise UserError(msg("Name at least one player, each differently, e.g. Ann,bot."))
@@ -339,11 +346,9 @@ class WebBoard:
                 raise UserError(msg("{game} is for {players} players.", game=msg(game.title), players=game.player_range()))  # fmt: skip
             used = {t.chat.thread for t in await self.service.live_tables("console", "terminal")}
             thread = next(str(n) for n in range(1, 10_000) if str(n) not in used)
-            chat = ChatRef(
-                "console", "terminal", thread, "terminal", language=language
-            )  # the browser's
+            chat = ChatRef("console", "terminal", thread, "terminal", language=language)
             first = local_player(humans[0])
-            await self.service.start(chat, first, game.id, str(body.get("options", "")))
+            await self.service.start(chat, first, game.id, str(body.get("options", ""))[:400])
             for name in humans[1:]:
                 await self.service.join(chat, local_player(name))
             for _ in range(len(names) - len(humans)):
@@ -365,84 +370,111 @@ class WebBoard:
         return origin in allowed
 
     async def live(self, request: web.Request) -> web.StreamResponse:
+        language = await self.language(request)  # until the hello says who is watching
         if not self.origin_allowed(request):
-            said = say(msg("This page may not connect from there."), await self.language(request))
+            said = say(msg("This page may not connect from there."), language)
             return web.json_response({"error": said}, status=403)
+        address = client_address(request)
+        if not self.sockets.room_for(address):
+            return web.json_response({"error": say(TOO_MANY, language)}, status=429)
         ws = web.WebSocketResponse(heartbeat=30, max_msg_size=16 * 1024)
         await ws.prepare(request)
-        watching: int | None = None
-        token: str | None = None  # an app's session, as its hello gave it
-        limit = RateLimit()
-        language = await self.language(request)  # until the hello says who is watching
+        page = OpenPage(ws, address, language=language)
+        self.sockets.opened(page)
+        hello_late = self.sockets.close_unless_hello(page, HELLO_WITHIN)
         try:
             async for message in ws:
                 if message.type != aiohttp.WSMsgType.TEXT:
                     continue
-                try:
-                    said = json.loads(message.data)
-                    if not isinstance(said, dict):
-                        raise ValueError
-                except ValueError:
-                    await ws.send_json({"error": say(msg("That message is not one of ours."), language)})  # fmt: skip
-                    continue
-                if "hello" in said:
-                    watching, token, language = await self._hello(request, ws, said["hello"], watching, language)  # fmt: skip
-                elif "press" in said:
-                    pressed = await self._press(request, token, said["press"], watching, limit, language)  # fmt: skip
-                    await ws.send_json({"pressed": pressed})
+                await self._heard(request, page, message.data)
         finally:
-            if watching is not None:
-                self.sockets.drop(watching, ws)
+            hello_late.cancel()
+            self.sockets.closed(page)
         return ws
 
-    async def _hello(self, request, ws, hello, watching, language):
-        """A page says which table it shows (and, from an app, its session); the socket
-        then speaks the viewer's language."""
-        hello = hello if isinstance(hello, dict) else {}
+    async def _heard(self, request: web.Request, page: OpenPage, data: str) -> None:
+        """One message of a page; whatever it is, answered on the socket, never by a
+        dropped connection."""
         try:
-            sid = int(hello.get("table"))
-            session = self.session_of(request, hello.get("token") or None)
-            viewer = session.user if session is not None else None
-            self.check_access(sid, viewer, hello.get("watch"))
-        except (TypeError, ValueError, UserError, web.HTTPUnauthorized) as exc:
-            error = exc.msg if isinstance(exc, UserError) else getattr(exc, "text", None) or SIGN_IN
-            await ws.send_json({"error": say(error, language)})
-            await ws.close()
-            return watching, None, language
-        if watching is not None:
-            self.sockets.drop(watching, ws)
-        self.sockets.watch(sid, ws)
-        await ws.send_json({"hello": {"table": sid, "you": viewer.name if viewer else None}})
-        return sid, hello.get("token") or None, await self.language(request, viewer)
+            said = json.loads(data)
+        except ValueError:
+            said = None
+        if isinstance(said, dict) and isinstance(said.get("hello"), dict):
+            await self._hello(request, page, said["hello"])
+        elif isinstance(said, dict) and isinstance(said.get("press"), dict):
+            await page.ws.send_json({"pressed": await self._press(request, page, said["press"])})
+        else:
+            await page.ws.send_json({"error": say(msg("That message is not one of ours."), page.language)})  # fmt: skip
 
-    async def _press(self, request, token, press, watching, limit: RateLimit, language: str) -> dict:  # fmt: skip
-        """A button pressed on the page: checked and made like a press in the chat."""
-        viewer = None
-        with contextlib.suppress(UserError):  # a session expired meanwhile: not signed in
-            session = self.session_of(request, token)
-            viewer = session.user if session is not None else None
-        if watching is None or viewer is None:
-            return {"ok": False, "error": say(msg("Spectators watch; players sign in to move."), language)}  # fmt: skip
-        if not limit.allow():
-            return {"ok": False, "error": say(msg("Too many moves at once: wait a moment."), language)}  # fmt: skip
-        viewer = replace(viewer, language=language)
-        press = press if isinstance(press, dict) else {}
-        data = press.get("data")
-        seat = press.get("seat") if isinstance(press.get("seat"), int) else None
+    def _viewer_key(self, page: OpenPage, user: UserRef | None, watch: str | None) -> str:
+        if user is not None:
+            return f"{user.platform}:{user.id}"
+        return f"watch:{watch}" if watch else f"nobody:{page.address}"
+
+    async def _hello(self, request: web.Request, page: OpenPage, hello: dict) -> None:
+        """A page says which table it shows (and, from an app, its session): it is sent
+        the table as its viewer may see it, and pushed every change from then on."""
+        token = hello.get("token") if isinstance(hello.get("token"), str) else None
+        visitor = self.visitor(request, hello.get("watch"), token)
+        page.language = await self.language(request, visitor.user)
+        if not self.sockets.allow("hello", self._viewer_key(page, visitor.user, visitor.watch_key), page.address):  # fmt: skip
+            await page.ws.send_json({"error": say(TOO_MANY, page.language)})
+            return
+        sid = number(hello.get("table"))
+        if sid is None:
+            await page.ws.send_json({"error": say(WHICH_TABLE, page.language)})
+            return
+        pass_ = WebPass(sid, visitor, number(hello.get("seat"), 99), page.language)
         try:
-            chat, plan = await self.service.web_press(watching, viewer, seat, str(data or ""))
+            shown = await self.service.web_page(pass_)
+        except UserError as exc:
+            await page.ws.send_json({"error": say(exc.msg, page.language), "reason": exc.reason})
+            return
+        page.token = token
+        self.sockets.watch(page, pass_)
+        await page.ws.send_json({"page": shown})
+
+    async def _press(self, request: web.Request, page: OpenPage, press: dict) -> dict:
+        """A button pressed on the page: checked and made like a press in the chat; the
+        plan goes to the table's chat, and the page is pushed the table like every page."""
+        language = page.language
+        if page.web is None:
+            return {"ok": False, "error": say(SIGN_IN, language)}
+        visitor = self.visitor(
+            request, page.web.visitor.watch_key, page.token
+        )  # (a session may expire)
+        if not self.sockets.allow("press", self._viewer_key(page, visitor.user, visitor.watch_key), page.address):  # fmt: skip
+            return {"ok": False, "error": say(msg("Too many moves at once: wait a moment."), language)}  # fmt: skip
+        data = press.get("data")
+        seat = number(press.get("seat"), 99)
+        pass_ = WebPass(
+            page.web.table, visitor, page.web.wanted if seat is None else seat, language
+        )
+        try:
+            chat, plan = await self.service.web_press(pass_, data if isinstance(data, str) else "")
         except UserError as exc:
             return {"ok": False, "error": say(exc.msg, language), "stale": exc.reason == "stale"}
-        transport = WebTransport()
-        await self.delivery.deliver(chat, plan, transport, Asked(plan.asker or viewer))
-        self.sockets.later(self.service.notify(chat, plan))  # the table's chat sees it too
-        return {"ok": True, "notes": transport.notes}
+        self.sockets.later(self.service.notify(chat, plan))  # the table's chat sees it
+        return {"ok": True}
 
 
 # ----- small helpers --------------------------------------------------------------------
-def _seat(request: web.Request) -> int | None:
-    seat = request.query.get("seat", "")
-    return int(seat) if seat.isdigit() else None
+def client_address(request: web.Request) -> str:
+    """Who connects: the peer, or behind the documented reverse proxy (a peer on this
+    machine or a private network) the address the proxy says it forwarded."""
+    peer = request.remote or ""
+    forwarded = request.headers.get("X-Forwarded-For", "")
+    with contextlib.suppress(ValueError):
+        if forwarded and ipaddress.ip_address(peer).is_private:
+            return forwarded.split(",")[-1].strip()[:64] or peer
+    return peer
+
+
+def _table_number(text: str) -> int:
+    sid = number(text)
+    if sid is None:
+        raise UserError(WHICH_TABLE, reason="no_table")
+    return sid
 
 
 def _origin(url: str) -> str:
@@ -470,13 +502,11 @@ async def _json(make, status: int = 403, language: str = "en") -> web.Response:
     try:
         return web.json_response(await make())
     except UserError as exc:
-        code = 401 if exc.reason in SIGNED_OUT else status
+        code = 401 if exc.reason in SIGNED_OUT else 404 if exc.reason == "no_table" else status
         return web.json_response({"error": say(exc.msg, language), "reason": exc.reason}, status=code)  # fmt: skip
 
 
 def _refusal_page(message: str) -> web.Response:
-    import html
-
     body = (f"<!doctype html><meta charset=utf-8><meta name=viewport content='width=device-width'>"
             f"<title>Escape</title><link rel=stylesheet href=/static/board.css>"
             f"<main class=refusal><h1>Escape</h1><p role=alert>{html.escape(message)}</p></main>")  # fmt: skip

@@ -1,12 +1,14 @@
-"""The web board's live updates: one websocket a page, told when its table changed.
+"""The web board's live pages: one websocket a page, pushed its table after every change.
 
 The service's table-changed signal (after every commit here, and on PostgreSQL from every
-process) reaches `LiveSockets.changed`, which sends `{"changed": {"version": V}}` to each
-socket watching that table; the page then reads the table again for its viewer. The
-signal carries no content, so a spectator's socket and a player's hear the same words.
+process) reaches `LiveSockets.changed`; one task a table then asks the service once for
+what each of that table's open pages shows now (`GameService.web_updates`) and sends it
+to each. Signals that come while a table's push is under way are folded into one more
+push of the newest version.
 
-A socket must come from an allowed origin (the page's own, the public URL's, Discord's
-proxy), and the moves sent over it are rate-limited per connection.
+Floods are bounded here, where the sockets are: a socket must say hello within
+`HELLO_WITHIN` seconds, an address keeps at most `SOCKETS_PER_ADDRESS` open, and hellos and
+presses are limited per viewer and per address across all their sockets.
 """
 
 from __future__ import annotations
@@ -15,42 +17,68 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 from aiohttp import web
 
+from bot.service.web_tables import WebPass
+
 log = logging.getLogger(__name__)
 
-MOVES_PER_WINDOW = 5  # moves a connection may send ...
-WINDOW = 5.0  # ... within this many seconds
+HELLO_WITHIN = 5.0  # seconds a new socket has to say which table it shows
+SOCKETS_PER_ADDRESS = 32  # open sockets one address may keep (a household, a small office)
+PRESSES = (5, 5.0)  # presses a viewer may send in so many seconds, over all their sockets
+PRESSES_PER_ADDRESS = (20, 5.0)  # and an address, over all its viewers
+HELLOS = (10, 10.0)  # hellos (tables opened) a viewer may send in so many seconds
+HELLOS_PER_ADDRESS = (30, 10.0)
 SEND_TIMEOUT = 5.0
+KEYS_KEPT = 50_000  # rate-limit records kept before idle ones are forgotten
+
+Push = Callable[[int, int, list[WebPass]], Awaitable[list[dict | None]]]
+
+
+@dataclass(eq=False)
+class OpenPage:
+    """One socket: where it comes from, and what it shows once it said hello."""
+
+    ws: web.WebSocketResponse
+    address: str
+    web: WebPass | None = None
+    token: str | None = None  # an app's session, as its hello gave it
+    language: str = "en"
 
 
 @dataclass
 class RateLimit:
     """At most `count` events in any `window` seconds."""
 
-    count: int = MOVES_PER_WINDOW
-    window: float = WINDOW
-    clock: Callable[[], float] = time.monotonic
+    count: int
+    window: float
     times: list[float] = field(default_factory=list)
 
-    def allow(self) -> bool:
-        now = self.clock()
+    def allow(self, now: float) -> bool:
         self.times = [t for t in self.times if now - t < self.window]
         if len(self.times) >= self.count:
             return False
         self.times.append(now)
         return True
 
+    def idle(self, now: float) -> bool:
+        return not self.times or now - self.times[-1] >= self.window
+
 
 class LiveSockets:
-    def __init__(self) -> None:
-        self.by_table: dict[int, set[web.WebSocketResponse]] = {}
-        self._tasks: set[asyncio.Task] = set()  # sends under way (kept until done)
+    def __init__(self, push: Push, clock: Callable[[], float] = time.monotonic) -> None:
+        self.push = push
+        self.now = clock
+        self.by_table: dict[int, set[OpenPage]] = {}
+        self.per_address: dict[str, int] = {}
+        self._limits: dict[tuple, RateLimit] = {}
+        self._pushing: dict[int, int] = {}  # table -> the newest version to push next
+        self._tasks: set[asyncio.Task] = set()
 
-    def later(self, work) -> None:
+    def later(self, work: Awaitable) -> None:
         """Run `work` in a task of its own, held until it is done."""
         task = asyncio.ensure_future(work)
         self._tasks.add(task)
@@ -58,32 +86,103 @@ class LiveSockets:
 
     @property
     def open(self) -> int:
-        return sum(len(s) for s in self.by_table.values())
+        return sum(self.per_address.values())
 
-    def watch(self, table: int, ws: web.WebSocketResponse) -> None:
-        self.by_table.setdefault(table, set()).add(ws)
+    # ----- sockets ----------------------------------------------------------------------
+    def room_for(self, address: str) -> bool:
+        return self.per_address.get(address, 0) < SOCKETS_PER_ADDRESS
 
-    def drop(self, table: int, ws: web.WebSocketResponse) -> None:
-        sockets = self.by_table.get(table)
-        if sockets is not None:
-            sockets.discard(ws)
-            if not sockets:
-                self.by_table.pop(table, None)
+    def opened(self, page: OpenPage) -> None:
+        self.per_address[page.address] = self.per_address.get(page.address, 0) + 1
 
-    def changed(self, table: int, version: int) -> None:
-        """From the table signal (a plain callback): tell every page of the table."""
-        sockets = self.by_table.get(table)
-        if not sockets:
+    def closed(self, page: OpenPage) -> None:
+        self._unwatch(page)
+        left = self.per_address.get(page.address, 1) - 1
+        if left > 0:
+            self.per_address[page.address] = left
+        else:
+            self.per_address.pop(page.address, None)
+
+    def close_unless_hello(self, page: OpenPage, seconds: float) -> asyncio.TimerHandle:
+        """Close a socket that has not shown a table within `seconds` (a refused hello
+        does not count); cancel the handle once the socket ends."""
+
+        def late() -> None:
+            if page.web is None and not page.ws.closed:
+                self.later(page.ws.close(code=4408, message=b"no hello"))
+
+        return asyncio.get_running_loop().call_later(seconds, late)
+
+    def watch(self, page: OpenPage, pass_: WebPass) -> None:
+        self._unwatch(page)
+        page.web = pass_
+        self.by_table.setdefault(pass_.table, set()).add(page)
+
+    def _unwatch(self, page: OpenPage) -> None:
+        if page.web is None:
             return
-        message = {"changed": {"version": version}}
-        for ws in list(sockets):
-            self.later(_send(ws, message))
+        pages = self.by_table.get(page.web.table)
+        if pages is not None:
+            pages.discard(page)
+            if not pages:
+                self.by_table.pop(page.web.table, None)
+
+    # ----- limits ------------------------------------------------------------------------
+    def allow(self, kind: str, viewer: str, address: str) -> bool:
+        """One more hello or press from this viewer at this address (both must have room)."""
+        each, per_address = (HELLOS, HELLOS_PER_ADDRESS) if kind == "hello" else (PRESSES, PRESSES_PER_ADDRESS)  # fmt: skip
+        now = self.now()
+        if len(self._limits) > KEYS_KEPT:
+            self._limits = {k: v for k, v in self._limits.items() if not v.idle(now)}
+        mine = self._limits.setdefault((kind, "viewer", viewer), RateLimit(*each))
+        theirs = self._limits.setdefault((kind, "address", address), RateLimit(*per_address))
+        return mine.allow(now) and theirs.allow(now)
+
+    # ----- pushing ------------------------------------------------------------------------
+    def changed(self, table: int, version: int) -> None:
+        """From the table signal (a plain callback): push the table to its open pages."""
+        if table not in self.by_table:
+            return
+        running = table in self._pushing
+        self._pushing[table] = max(version, self._pushing.get(table, version))
+        if not running:
+            self.later(self._push_table(table))
+
+    async def _push_table(self, table: int) -> None:
+        """Push the newest version of a table to its pages, again while newer ones come."""
+        try:
+            while (version := self._pushing.get(table)) is not None:
+                pages = [p for p in self.by_table.get(table, ()) if p.web is not None]
+                said: list[dict | None] = []
+                if pages:
+                    try:
+                        said = await self.push(table, version, [p.web for p in pages])
+                    except Exception:  # one table's trouble must not stop the others' pushes
+                        log.exception("could not push table %s to its pages", table)
+                await asyncio.gather(*(self._tell(p, shown) for p, shown in zip(pages, said, strict=False)))  # fmt: skip
+                if self._pushing.get(table) == version:
+                    del self._pushing[table]
+        except BaseException:
+            self._pushing.pop(table, None)
+            raise
+
+    async def _tell(self, page: OpenPage, shown: dict | None) -> None:
+        """A page is pushed what it shows now; one whose viewer may no longer watch the
+        table (they left its chat) is told so and closed."""
+        if shown is not None:
+            await _send(page.ws, {"update": shown})
+            return
+        self._unwatch(page)
+        page.web = None
+        await _send(page.ws, {"gone": True})
+        with contextlib.suppress(Exception):
+            await page.ws.close()
 
     async def close_all(self) -> None:
-        for sockets in list(self.by_table.values()):
-            for ws in list(sockets):
+        for pages in list(self.by_table.values()):
+            for page in list(pages):
                 with contextlib.suppress(Exception):
-                    await ws.close()
+                    await page.ws.close()
         self.by_table.clear()
 
 
@@ -93,4 +192,4 @@ async def _send(ws: web.WebSocketResponse, message: dict) -> None:
     try:
         await asyncio.wait_for(ws.send_json(message), SEND_TIMEOUT)
     except (ConnectionError, RuntimeError, TimeoutError):
-        log.debug("a page's socket went away while it was told of a change")
+        log.debug("a page's socket went away while it was pushed a change")

@@ -27,7 +27,8 @@ PAGE: dict[str, Msg] = {
     "players": in_context("web page", "Players"),
     "players_hint": in_context("web page", "Names separated by commas; bot is a computer player."),
     "options": in_context("web page", "Options"),
-    "options_example": in_context("web page", "e.g. variant=short level=easy"),
+    # the local page's first player: a name that reads well in "... places a ghost"
+    "default_players": in_context("web page", "Player,bot"),
     "start": in_context("web page", "Start"),
     "playing_as": in_context("web page", "Playing as"),
     "board_in_words": in_context("web page", "The board in words"),
@@ -66,6 +67,15 @@ SCRIPT: dict[str, Msg] = {
     "need_link": in_context(
         "web page", "Open a table from your personal link: type /escape web in the game's chat."
     ),
+    "gone": in_context(
+        "web page", "This table is no longer open to you (you may have left its chat)."
+    ),
+    "spectators": in_context("web page", "Spectator link: {url}", url="{url}"),
+    "game_over": in_context("web page", "Game over"),
+    "watching_only": in_context("web page", "You are watching: only the players move."),
+    "waiting": in_context("web page", "Not your turn: the board updates by itself."),
+    "option": in_context("web page", "{name}: {about}", name="{name}", about="{about}"),
+    "lobby_waiting": in_context("web page", "Waiting for players."),
 }
 
 

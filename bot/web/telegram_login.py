@@ -58,7 +58,11 @@ def check_init_data(init_data: str, bot_token: str, now: float, max_age: float =
     if not hmac.compare_digest(given.encode(), sign(fields, bot_token).encode()):
         raise UserError(NOT_TELEGRAM, reason="forged")
     auth_date = fields.get("auth_date", "")
-    if not auth_date.isdigit() or int(auth_date) > now + SKEW:
+    if (
+        not (auth_date.isascii() and auth_date.isdigit())
+        or len(auth_date) > 12
+        or int(auth_date) > now + SKEW
+    ):
         raise UserError(NOT_TELEGRAM, reason="forged")
     if now - int(auth_date) > max_age:
         raise UserError(TOO_OLD, reason="expired")

@@ -1,6 +1,7 @@
 """The web board over HTTP and its socket, against a real store and service: the personal
 link and its cookie, the page a player and a spectator get, moves by tap data with the
-board's version, live updates, local play, and refusals that change nothing."""
+board's version, pages pushed after every change, pictures at signed addresses, local
+play, and refusals that change nothing."""
 
 from __future__ import annotations
 
@@ -81,52 +82,57 @@ async def test_forged_and_expired_links_are_refused_with_a_clear_message(board):
     with pytest.raises(UserError, match="expired"):
         late.read(link.removeprefix("/link/"), "link")
     status, body = await board.page().get("/api/tables/1")
-    assert status == 401  # nobody signed in, no spectator key
+    assert status == 404 and "no such table" in body["error"]  # nobody: as if it did not exist
 
 
 async def test_a_move_by_its_tap_data_reaches_the_table_and_every_open_page(board):
     sid = await _table(board.service)
     ann, _ = await _signed_in(board, TG_ANN)
     watcher = board.page()
-    _, spectator = await ann.get(f"/api/tables/{sid}")
-    key = spectator["watch_key"]
-    assert (await watcher.open(sid, watch=key))["hello"]["table"] == sid
-    await ann.open(sid)
-    move = next(m for m in spectator["moves"] if m["region"] is not None)
-    status, png = await ann.get(f"/api/tables/{sid}/board.png?v={spectator['version']}")
+    opened = (await ann.open(sid))["page"]
+    key = opened["watch_key"]
+    assert (await watcher.open(sid, watch=key))["page"]["table"] == sid
+    move = next(m for m in opened["moves"] if m["region"] is not None)
+    status, png = await watcher.get(opened["board"])  # a signed address: no cookie, no key
     assert status == 200 and png.startswith(b"\x89PNG")
     answer = await ann.press(move["data"])
     assert answer["ok"], answer
-    changed = await watcher.next("changed")
-    assert changed["changed"]["version"] == spectator["version"] + 1
+    pushed = (await watcher.next("update"))["update"]
+    assert pushed["version"] == opened["version"] + 1
+    assert pushed["log_add"] and pushed["moves"] == [] and pushed["standing"] == "spectator"
+    mine = (await ann.next("update"))["update"]
+    assert mine["notes"] == pushed["log_add"]  # what changed, not the whole view again
     row = await board.service.live(TG_GROUP)
-    assert row.version == spectator["version"] + 1
+    assert row.version == opened["version"] + 1
     # the same button again: the board has moved on, refused, nothing changed
     stale = await ann.press(move["data"])
     assert not stale["ok"] and stale["stale"]
     assert (await board.service.live(TG_GROUP)).version == row.version
-    status, _ = await ann.get(f"/api/tables/{sid}/board.png?v={spectator['version']}")
-    assert status == 409  # an old picture is not drawn
+    status, old = await watcher.get(opened["board"])  # an address names one version's board
+    assert status == 200 and old == png
 
 
 async def test_a_spectator_sees_the_public_board_and_cannot_move(board):
     sid = await _table(board.service, "haunted_house", "specials=off")
     ann, _ = await _signed_in(board, TG_ANN)
     _, own = await ann.get(f"/api/tables/{sid}")
-    assert own["private_text"] and own["seat"] == 0
+    assert own["private_text"] and own["seat"] == 0 and own["view"]
+    status, png = await ann.get(own["view"])  # her view, with her session
+    assert status == 200 and png.startswith(b"\x89PNG")
     watcher = board.page()
     status, public = await watcher.get(f"/api/tables/{sid}?watch={own['watch_key']}")
     assert status == 200 and public["moves"] == [] and public["private_text"] == ""
-    assert public["seat"] is None and public["own_log"] == []
+    assert public["seat"] is None and public["own_log"] == [] and public["view"] is None
+    assert public["watch_key"] is None and public["standing"] == "spectator"
     hand = own["private_text"]
     assert hand not in str(public)
-    status, _ = await watcher.get(f"/api/tables/{sid}/view.png?v={own['version']}&seat=0&watch={own['watch_key']}")  # fmt: skip
-    assert status == 403
+    status, refused = await watcher.get(own["view"])  # her view's address, without her session
+    assert status == 403 and "another player" in refused["error"]
     status, refused = await watcher.get(f"/api/tables/{sid}?watch=not-the-key")
-    assert status == 401 and "not one of ours" in refused["error"]
+    assert status == 404 and "no such table" in refused["error"]
     await watcher.open(sid, watch=own["watch_key"])
-    refused = await watcher.press("a:1:1:0:0")
-    assert not refused["ok"] and "Spectators" in refused["error"]
+    refused = await watcher.press(f"a:{sid}:{own['version']}:0:0")
+    assert not refused["ok"] and "you are watching" in refused["error"]
 
 
 async def test_the_socket_refuses_a_foreign_origin_and_limits_moves(board):
@@ -153,14 +159,15 @@ async def test_local_play_starts_a_terminal_table_and_plays_hot_seat(board):
     sid = made["table"]
     _, listed = await page.get("/api/local/tables")
     assert [t["id"] for t in listed["tables"]] == [sid]
-    await page.open(sid)
+    now = (await page.open(sid))["page"]
+    assert now["you"] is None and now["standing"] == "player"  # playing as Ann and Bob, not "You"
     for _ in range(4):  # Ann and Bob take turns at one browser
-        _, now = await page.get(f"/api/tables/{sid}")
         assert now["seats_you_may_play"] == [0, 1]
         answer = await page.press(now["moves"][0]["data"], seat=now["seat"])
         assert answer["ok"], answer
-    row = await board.service.live(await board.service.web_tables.chat(sid))
-    assert row.version == now["version"] + 1
+        now = (await page.next("update"))["update"]
+    row = await board.service.live(board.service.web_tables.chat(await board.service.web_tables.row(sid)))
+    assert row.version == now["version"]
     stranger = board.page()
     status, refused = await stranger.post("/api/local/tables", {"game": "ghosts18", "players": "X"})
     assert status == 401 and "this machine" in refused["error"]

@@ -20,7 +20,9 @@ def test_web_settings_and_their_secrets():
         "ESCAPE_METRICS": "127.0.0.1:9100", "ESCAPE_WEB_SECRET": "web-secret-of-the-test",
         "DISCORD_CLIENT_SECRET": "client-secret-of-the-test", "TELEGRAM_WEBAPP": "board",
     })  # fmt: skip
-    assert s.http_address == ("127.0.0.1", 8080)  # the web board's address serves /metrics too
+    assert s.web_address == ("127.0.0.1", 8080) and s.metrics_address == ("127.0.0.1", 9100)
+    with pytest.raises(ValueError, match="address of its own"):  # /metrics never on the public one
+        Settings.from_env({"ESCAPE_WEB": "127.0.0.1:8080", "ESCAPE_METRICS": "127.0.0.1:8080"})
     assert s.public_url == "https://escape.example.org" and s.telegram_webapp == "board"
     assert "web-secret" not in repr(s) and "client-secret" not in repr(s)
     redact = RedactSecrets(s.secrets())

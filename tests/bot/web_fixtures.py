@@ -33,11 +33,14 @@ class RunningBoard:
         await self.runner.cleanup()
 
 
-async def serve_board(service: GameService, *, local: bool = False, clock=None, **config) -> RunningBoard:  # fmt: skip
+async def serve_board(service: GameService, *, local: bool = False, clock=None, routes=None, **config) -> RunningBoard:  # fmt: skip
+    """`routes(app)`: more routes on the same origin (a test's stand-in Discord client)."""
     signer = WebSigner(SECRET, clock) if clock is not None else WebSigner(SECRET)
     board = WebBoard(service, WebConfig("", signer, local=local, telegram_token=TG_TOKEN, **config))
     app = web.Application()
     board.part(app)
+    if routes is not None:
+        routes(app)
     runner = web.AppRunner(app, access_log=None)
     await runner.setup()
     site = web.TCPSite(runner, "127.0.0.1", 0)
@@ -56,6 +59,7 @@ class Page:
     http: aiohttp.ClientSession = field(default=None)
     ws: aiohttp.ClientWebSocketResponse | None = None
     heard: asyncio.Queue = field(default_factory=asyncio.Queue)
+    kept: list = field(default_factory=list)
     _reader: asyncio.Task | None = None
 
     def __post_init__(self) -> None:
@@ -75,15 +79,27 @@ class Page:
         async with self.http.post(self.base + path, json=payload, headers=self.headers()) as r:
             return r.status, await r.json()
 
-    async def open(
-        self, table: int, *, watch: str | None = None, origin: str | None = None
-    ) -> dict:
+    async def connect(self, origin: str | None = None) -> None:
         self.ws = await self.http.ws_connect(
             self.base + "/api/live", headers={"Origin": origin or self.base}
         )
         self._reader = asyncio.create_task(self._read())
-        await self.ws.send_json({"hello": {"table": table, "watch": watch, "token": self.token}})
-        return await self.next("hello", "error")
+
+    async def open(
+        self, table, *, watch: str | None = None, origin: str | None = None, seat=None
+    ) -> dict:
+        """Say hello for `table`: the table as this page may see it (`{"page": ...}`), or
+        `{"error": ...}`."""
+        if self.ws is None:
+            await self.connect(origin)
+        hello = {"table": table, "watch": watch, "token": self.token, "seat": seat}
+        await self.ws.send_json({"hello": hello})
+        return await self.next("page", "error")
+
+    async def say(self, message) -> dict:
+        """Anything at all on the socket; the next answer."""
+        await self.ws.send_str(message if isinstance(message, str) else json.dumps(message))
+        return await self.next("page", "error", "pressed", "update")
 
     async def _read(self) -> None:
         async for message in self.ws:
@@ -91,14 +107,24 @@ class Page:
                 await self.heard.put(json.loads(message.data))
 
     async def next(self, *kinds: str, timeout: float = 5.0) -> dict:
+        """The next message of one of these kinds; others heard meanwhile are kept, in
+        order, for a later call."""
+        for n, message in enumerate(self.kept):
+            if any(k in message for k in kinds):
+                return self.kept.pop(n)
         while True:
             message = await asyncio.wait_for(self.heard.get(), timeout)
             if any(k in message for k in kinds):
                 return message
+            self.kept.append(message)
 
-    async def press(self, data: str, seat: int | None = None) -> dict:
+    async def press(self, data, seat: int | None = None) -> dict:
         await self.ws.send_json({"press": {"data": data, "seat": seat}})
         return (await self.next("pressed"))["pressed"]
+
+    @property
+    def closed(self) -> bool:
+        return self.ws is None or self.ws.closed
 
     async def close(self) -> None:
         if self.ws is not None:

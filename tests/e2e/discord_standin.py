@@ -135,6 +135,9 @@ class DiscordStandIn:
         self.client_secret = "standin-client-secret"
         self.oauth_codes: dict[str, dict] = {}
         self.access_tokens: dict[str, dict] = {}
+        # the guild's members (user id -> user): whoever used a command or a button here, or
+        # was added (join_guild); GET /guilds/../members/.. answers 404 for anyone else
+        self.members: dict[int, dict] = {}
 
     # ----- lifecycle --------------------------------------------------------------------
     async def start(self) -> None:
@@ -184,13 +187,44 @@ class DiscordStandIn:
         return {
             "id": str(GUILD_ID), "name": "Stand-in guild", "owner_id": str(BOT_ID),
             "unavailable": False, "member_count": 3, "large": False, "joined_at": _now(),
-            "roles": [], "emojis": [], "stickers": [], "features": [], "channels": channels,
+            "roles": [self.everyone_role()], "emojis": [], "stickers": [], "features": [], "channels": channels,
             "threads": [], "members": [], "voice_states": [], "presences": [],
             "stage_instances": [], "guild_scheduled_events": [], "premium_tier": 0,
             "verification_level": 0, "default_message_notifications": 0,
             "explicit_content_filter": 0, "mfa_level": 0, "nsfw_level": 0,
             "preferred_locale": "en-US", "system_channel_flags": 0,
         }  # fmt: skip
+
+    @staticmethod
+    def everyone_role() -> dict:
+        """@everyone (its id is the guild's): members see and write in every channel
+        unless a channel's overwrite says otherwise."""
+        return {
+            "id": str(GUILD_ID), "name": "@everyone", "permissions": MEMBER_PERMISSIONS,
+            "position": 0, "color": 0, "hoist": False, "managed": False, "mentionable": False,
+            "flags": 0,
+        }  # fmt: skip
+
+    def join_guild(self, user: dict) -> None:
+        self.members[int(user["id"])] = user
+
+    def leave_guild(self, user: dict) -> None:
+        self.members.pop(int(user["id"]), None)
+
+    async def hide_channel_from(self, channel_id: int, user: dict) -> None:
+        """A member overwrite denying VIEW_CHANNEL to `user`, told to the connected clients
+        as Discord does (CHANNEL_UPDATE)."""
+        channel = self.channels[channel_id]
+        channel["permission_overwrites"].append(
+            {"id": str(user["id"]), "type": 1, "allow": "0", "deny": str(1 << 10)}
+        )
+        event = {"op": 0, "t": "CHANNEL_UPDATE", "s": next(self._seq), "d": channel}
+        for ws in list(self._sockets):
+            await ws.send_str(json.dumps(event))
+
+    def member_payload(self, user: dict) -> dict:
+        return {"user": user, "roles": [], "joined_at": _now(), "deaf": False, "mute": False,
+                "flags": 0, "pending": False}  # fmt: skip
 
     async def drop_gateway(self) -> None:
         """The gateway goes away: every connection is closed and reconnecting fails until
@@ -253,6 +287,8 @@ class DiscordStandIn:
         one (Discord sends both with every interaction)."""
         iid = next(self._ids)
         channel = self.channels.get(channel_id) or self.text_channel(channel_id)
+        if channel_id not in self.dm_channels.values():
+            self.join_guild(user)  # (only a member can use a server's commands)
         payload = {
             "id": str(iid),
             "application_id": str(APP_ID),
@@ -545,7 +581,18 @@ class DiscordStandIn:
                 return 400, {"message": "Thread is archived", "code": 50083}
             message = self._store_message(int(m.group(1)), body, files, None)
             return 200, self.message_payload(message)
+        m = re.fullmatch(r"/guilds/(\d+)/members/(\d+)", path)
+        if m and method == "GET":
+            user = self.members.get(int(m.group(2)))
+            if int(m.group(1)) != GUILD_ID or user is None:
+                return 404, {"message": "Unknown Member", "code": 10007}
+            return 200, self.member_payload(user)
         m = re.fullmatch(r"/channels/(\d+)", path)
+        if m and method == "GET":
+            channel = self.channels.get(int(m.group(1)))
+            if channel is None:
+                return 404, {"message": "Unknown Channel", "code": 10003}
+            return 200, channel
         if m and method == "PATCH" and int(m.group(1)) in self.channels:
             channel = self.channels[int(m.group(1))]
             if "archived" in (body or {}) and "thread_metadata" in channel:

@@ -90,6 +90,10 @@ class TelegramStandIn:
         self.started: set[int] = set()  # users who pressed START in the bot's private chat
         self.blocked: set[int] = set()
         self.admins: dict[int, set[int]] = {}
+        # who is in each group: whoever wrote or pressed there, or was added (join_group);
+        # getChatMember answers "left" for anyone else, as Telegram does
+        self.members: dict[int, set[int]] = {}
+        self.member_asks: list[tuple[int, int]] = []  # each getChatMember: (chat, user)
         self.topics: dict[int, set[int]] = {}
         self._next_message: dict[int, itertools.count] = {}
         self._updates: list[dict] = []
@@ -147,6 +151,12 @@ class TelegramStandIn:
         self.chats[chat_id] = chat
         return chat
 
+    def join_group(self, chat_id: int, user: dict) -> None:
+        self.members.setdefault(chat_id, set()).add(user["id"])
+
+    def leave_group(self, chat_id: int, user: dict) -> None:
+        self.members.get(chat_id, set()).discard(user["id"])
+
     def add_topic(self, chat_id: int, thread_id: int) -> None:
         self.topics.setdefault(chat_id, set()).add(thread_id)
 
@@ -169,6 +179,8 @@ class TelegramStandIn:
     def typed(self, user: dict, chat_id: int, text: str, *, thread: int | None = None) -> dict:
         """The message a user types, kept in the chat but not yet delivered to the bot."""
         chat = self.chats[chat_id]
+        if chat["type"] != "private":
+            self.join_group(chat_id, user)  # (only a member can write in a group)
         message = {
             "message_id": self._message_id(chat_id),
             "from": user,
@@ -190,6 +202,8 @@ class TelegramStandIn:
     async def press(self, user: dict, message: dict, data: str) -> str:
         """A user presses an inline button carrying `data` under `message`; the query id."""
         query_id = str(next(self._query_ids))
+        if message["chat"]["type"] != "private":
+            self.join_group(message["chat"]["id"], user)
         await self._push(
             {
                 "callback_query": {
@@ -559,7 +573,12 @@ class TelegramStandIn:
 
     def _api_getChatMember(self, params, files):
         chat_id, user_id = int(params["chat_id"]), int(params["user_id"])
-        user = self.users[user_id]
+        self.member_asks.append((chat_id, user_id))
+        if chat_id not in self.chats:
+            raise ApiError(400, "Bad Request: chat not found")
+        user = self.users.get(user_id)
+        if user is None:
+            raise ApiError(400, "Bad Request: user not found")
         if user_id in self.admins.get(chat_id, set()):
             flags = [
                 "can_be_edited", "is_anonymous", "can_manage_chat", "can_delete_messages",
@@ -568,6 +587,8 @@ class TelegramStandIn:
                 "can_delete_stories",
             ]  # fmt: skip
             return {"status": "administrator", "user": user, **{f: f != "is_anonymous" and f != "can_be_edited" for f in flags}}  # fmt: skip
+        if self.chats[chat_id]["type"] != "private" and user_id not in self.members.get(chat_id, set()):  # fmt: skip
+            return {"status": "left", "user": user}
         return {"status": "member", "user": user}
 
     def _api_deleteForumTopic(self, params, files):

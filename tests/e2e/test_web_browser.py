@@ -9,6 +9,7 @@ this test skips on a developer's machine and fails under CI=true."""
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import shutil
 import time
@@ -18,6 +19,7 @@ import pytest
 
 from bot.service import ChatRef
 from tests.bot.web_fixtures import serve_board
+from tests.e2e.discord_fixtures import *  # noqa: F403
 from tests.e2e.telegram_fixtures import *  # noqa: F403
 from tests.e2e.telegram_fixtures import GROUP, choice_buttons, current_board, open_table
 
@@ -128,16 +130,18 @@ async def test_a_spectator_page_never_shows_a_hand(tg_bot, tg_standin, browser):
         row = await tg_bot.live()
         if row.status == "lobby":
             await service.begin(chat, _user(standin.ann))
-        own = await service.web_page(row.id, _user(standin.ann))
-        assert own.private_text
+        own = await service.web_page(_pass(row.id, standin.ann))
+        assert own["private_text"]
         key = web.board.signer.watch(row.id)
         await asyncio.to_thread(browser.get, f"{web.url}/watch/{row.id}/{key}")
         await until(lambda: browser.find_element(By.ID, "caption").text)
         await until(lambda: browser.execute_script("return document.getElementById('board').complete && document.getElementById('board').naturalWidth > 0"))  # fmt: skip
-        assert not browser.find_element(By.ID, "view-section").is_displayed()
-        assert own.private_text not in browser.page_source
+        assert not browser.find_element(By.ID, "view-words").is_displayed()
+        assert own["private_text"] not in browser.page_source
         assert "Watching" in browser.find_element(By.ID, "who").text
         assert browser.find_elements(By.CSS_SELECTOR, "#moves button") == []
+        told = browser.find_element(By.ID, "moves").text
+        assert "Nothing for you to do" not in told and "watching" in told
         SHOTS.mkdir(parents=True, exist_ok=True)
         await asyncio.to_thread(browser.save_screenshot, str(SHOTS / "spectator.png"))
     finally:
@@ -175,3 +179,144 @@ def _user(user: dict):
     from bot.service import UserRef
 
     return UserRef("telegram", str(user["id"]), user["first_name"])
+
+
+def _board_loaded(browser) -> bool:
+    return browser.execute_script(
+        "const b = document.getElementById('board');"
+        "return !!b && !b.hidden && b.complete && b.naturalWidth > 0;"
+    )
+
+
+async def test_the_mini_app_shows_the_board_and_its_tap_regions_with_no_cookie(tg_bot, tg_standin, browser):  # fmt: skip
+    """Telegram opens the Mini App with initData in the address's fragment and nothing
+    else: no cookie reaches its frame. The board's picture loads (a signed address), with
+    its tap regions, and a tap moves."""
+    from urllib.parse import quote
+
+    from selenium.webdriver.common.by import By
+
+    from tests.e2e.test_web_sign_in import init_data
+
+    standin, service = tg_standin, tg_bot.service
+    web = await serve_board(service)
+    try:
+        await open_table(standin)
+        row = await tg_bot.live()
+        first = next(u for u in (standin.ann, standin.bob) if u["first_name"] == row.seats[0].name)
+        data = init_data(first["id"], first["first_name"], start=str(row.id))
+        await asyncio.to_thread(browser.get, f"{web.url}/tg#tgWebAppData={quote(data)}&tgWebAppVersion=8.0")  # fmt: skip
+        await until(lambda: _board_loaded(browser), timeout=10)
+        regions = await until(lambda: browser.find_elements(By.CSS_SELECTOR, "#board-regions button"))  # fmt: skip
+        assert browser.get_cookies() == []  # the app's page lives without a cookie
+        assert browser.find_element(By.ID, "who").text == f"Signed in as {first['first_name']}"
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        await asyncio.to_thread(browser.save_screenshot, str(SHOTS / "mini-app.png"))
+        await asyncio.to_thread(regions[0].click)
+        await until(lambda: _version(browser) == row.version + 1, timeout=5)
+        await until(lambda: _board_loaded(browser), timeout=5)  # the next board's picture too
+        assert browser.get_cookies() == []
+    finally:
+        await web.close()
+
+
+async def test_the_mini_app_shows_a_players_own_view_once(tg_bot, tg_standin, browser):
+    """Haunted House in the Mini App: the player's own view (the board with her hand) is the
+    one picture on the page, loaded with her session alone; its moves are tap regions."""
+    from urllib.parse import quote
+
+    from selenium.webdriver.common.by import By
+
+    from tests.e2e.test_web_sign_in import init_data
+
+    standin, service = tg_standin, tg_bot.service
+    web = await serve_board(service)
+    try:
+        chat = ChatRef("telegram", str(GROUP), "", str(GROUP))
+        await service.start(chat, _user(standin.ann), "haunted_house", "specials=off")
+        await service.join(chat, _user(standin.bob))
+        row = await tg_bot.live()
+        if row.status == "lobby":
+            await service.begin(chat, _user(standin.ann))
+            row = await tg_bot.live()
+        data = init_data(standin.ann["id"], "Ann", start=str(row.id))
+        await asyncio.to_thread(browser.get, f"{web.url}/tg#tgWebAppData={quote(data)}")
+        await until(lambda: _board_loaded(browser), timeout=10)
+        src = browser.find_element(By.ID, "board").get_attribute("src")
+        assert src.startswith("blob:")  # fetched with her session: no address works without it
+        pictures = browser.find_elements(By.CSS_SELECTOR, "img:not([hidden])")
+        assert len(pictures) == 1  # the board is drawn once
+        own = await service.web_page(_pass(row.id, standin.ann))
+        assert browser.find_element(By.ID, "board").get_attribute("alt") == own["private_text"]
+        if own["moves"]:
+            assert browser.find_elements(By.CSS_SELECTOR, "#board-regions button")
+        top = browser.execute_script("return document.getElementById('board').getBoundingClientRect().bottom")  # fmt: skip
+        assert top <= 1400  # the hand (at the picture's foot) is in view at 1280 px
+        assert browser.get_cookies() == []
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        await asyncio.to_thread(browser.save_screenshot, str(SHOTS / "mini-app-own-view.png"))
+    finally:
+        await web.close()
+
+
+async def test_the_activity_signs_in_through_the_sdk_and_shows_the_board(standin, tmp_path, browser):  # fmt: skip
+    """The Discord Activity, framed by a stand-in Discord client that answers the Embedded
+    App SDK's handshake, AUTHORIZE and AUTHENTICATE: the code is exchanged at the stand-in
+    Discord, the channel names the table, the member's view permission admits them, and the
+    board's picture loads with its tap regions. No cookie."""
+    from aiohttp import web as aioweb
+    from selenium.webdriver.common.by import By
+
+    from bot.service import UserRef
+    from bot.web.board_server import STATIC
+    from tests.e2e.discord_fixtures import ANN, BOB, CHANNEL, GUILD_ID, DiscordBot
+    from tests.e2e.discord_standin import APP_ID
+
+    if not (STATIC / "build" / "activity.js").is_file():
+        message = "the Activity's script is not built (make test builds it with npm)"
+        if IN_CI:
+            pytest.fail(message)
+        pytest.skip(message)
+    client = Path(__file__).parent / "discord_client"
+
+    def stand_in_client(app: aioweb.Application) -> None:
+        app.router.add_static("/discord-client", client)
+
+    bot = DiscordBot(standin, tmp_path / "d.sqlite3")
+    await bot.start()
+    web = await serve_board(bot.service, routes=stand_in_client, discord_client_id=str(APP_ID),
+                            discord_client_secret=standin.client_secret, discord_api=standin.api_base)  # fmt: skip
+    try:
+        chat = ChatRef("discord", str(CHANNEL), "", str(GUILD_ID))
+        await bot.service.start(chat, UserRef("discord", ANN["id"], "Ann"), "ghosts18", "variant=short")  # fmt: skip
+        await bot.service.join(chat, UserRef("discord", BOB["id"], "Bob"))
+        standin.join_guild(ANN)
+        standin.join_guild(BOB)
+        row = await bot.service.live(chat)
+        first = ANN if row.seats[0].user_id == ANN["id"] else BOB
+        standin.oauth_codes["activity-code"] = first
+        from urllib.parse import urlencode
+
+        query = urlencode({"code": "activity-code", "client_id": str(APP_ID), "guild_id": str(GUILD_ID),
+                           "channel_id": str(CHANNEL), "user": json.dumps(first)})  # fmt: skip
+        await asyncio.to_thread(browser.get, f"{web.url}/discord-client/client.html?{query}")
+        await asyncio.to_thread(browser.switch_to.frame, browser.find_element(By.ID, "app"))
+        await until(lambda: _board_loaded(browser), timeout=15)
+        regions = await until(lambda: browser.find_elements(By.CSS_SELECTOR, "#board-regions button"))  # fmt: skip
+        assert browser.find_element(By.ID, "who").text == f"Signed in as {first['global_name']}"
+        assert browser.get_cookies() == []
+        await asyncio.to_thread(regions[0].click)
+        await until(lambda: _version(browser) == row.version + 1, timeout=5)
+        await asyncio.to_thread(browser.switch_to.default_content)
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        await asyncio.to_thread(browser.save_screenshot, str(SHOTS / "activity.png"))
+    finally:
+        await web.close()
+        await bot.stop()
+
+
+def _pass(table: int, user: dict):
+    from bot.service import Visitor
+    from bot.service.web_tables import WebPass
+
+    return WebPass(table, Visitor(_user(user)))

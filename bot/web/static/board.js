@@ -1,6 +1,7 @@
 // Escape's web board: one page, three doors (a personal link, a Telegram Mini App, a
 // Discord Activity) and a spectator link. No framework: the server decides who sees what;
-// this page shows it, listens for changes and sends presses over its socket.
+// this page says hello on its socket, is sent its table, then pushed every change, and
+// sends presses over the same socket.
 "use strict";
 
 const PREFIX = location.pathname.startsWith("/.proxy/") ? "/.proxy" : "";
@@ -9,7 +10,7 @@ const $ = (id) => document.getElementById(id);
 
 const S = {
   table: null, watch: null, token: null, seat: null, version: null, page: null,
-  socket: null, retry: 500, busy: false, frames: 0,
+  socket: null, retry: 500, busy: false, frames: 0, gone: false, views: new Map(),
 };
 
 // the page's words in the reader's language, filled in where the page was served
@@ -19,9 +20,10 @@ function w(key, args = {}) {
 }
 function say(text) { $("status").textContent = text || ""; }
 
+function authHeaders() { return S.token ? { Authorization: "Bearer " + S.token } : {}; }
+
 async function api(path, options = {}) {
-  const headers = Object.assign({}, options.headers || {});
-  if (S.token) headers.Authorization = "Bearer " + S.token;
+  const headers = Object.assign({}, options.headers || {}, authHeaders());
   if (options.json !== undefined) {
     headers["Content-Type"] = "application/json";
     options.body = JSON.stringify(options.json);
@@ -32,13 +34,16 @@ async function api(path, options = {}) {
   return body;
 }
 
-function query(extra = {}) {
-  const q = new URLSearchParams();
-  if (S.watch) q.set("watch", S.watch);
-  if (S.seat !== null) q.set("seat", S.seat);
-  for (const [k, v] of Object.entries(extra)) q.set(k, v);
-  const text = q.toString();
-  return text ? "?" + text : "";
+// A picture that only its owner may load (a player's own view) is fetched with the
+// session, which an app page keeps in memory (no cookie reaches an app's frame).
+async function privatePicture(path) {
+  if (S.views.has(path)) return S.views.get(path);
+  const answer = await fetch(PREFIX + path, { credentials: "same-origin", headers: authHeaders() });
+  if (!answer.ok) throw new Error(((await answer.json().catch(() => ({}))).error) || answer.statusText);
+  const url = URL.createObjectURL(await answer.blob());
+  for (const [old, made] of S.views) { URL.revokeObjectURL(made); S.views.delete(old); }
+  S.views.set(path, url);
+  return url;
 }
 
 // ----- Telegram's theme and sign-in ------------------------------------------------------
@@ -63,13 +68,14 @@ window.addEventListener("message", (event) => {  // Telegram tells a Mini App of
   } catch (_) { /* not Telegram's */ }
 });
 
-// ----- rendering the table ---------------------------------------------------------------
-function list(element, items) {
-  element.replaceChildren(...items.map((text) => {
+// ----- showing the table -----------------------------------------------------------------
+function list(element, items, append = false) {
+  const made = items.map((text) => {
     const li = document.createElement("li");
     li.textContent = text;
     return li;
-  }));
+  });
+  if (append) element.append(...made); else element.replaceChildren(...made);
 }
 
 function button(label, onPress, extra = {}) {
@@ -93,12 +99,15 @@ function placeRegions(layer, image, moves) {
   const draw = () => {
     const w = image.naturalWidth, h = image.naturalHeight;
     if (!w || !h) return;
+    // at a phone's width (board.css) the picture keeps a size at which its legends, drawn
+    // at 16 px or more, stay readable (at least 11 px); the board then scrolls sideways
+    $("board-wrap").style.setProperty("--board-min", Math.round(w * 0.7) + "px");
     layer.replaceChildren();
     for (const [key, here] of byBox) {
       const [x0, y0, x1, y1] = key.split(",").map(Number);
-      const label = here.length === 1 ? here[0].label : here.map((m) => m.label).join(" or ");
+      const label = here.length === 1 ? here[0].label : here.map((m) => m.label).join(" / ");
       const b = button("", () => (here.length === 1 ? press(here[0].data) : choose(here)),
-        { title: label, ariaLabel: label, className: "region" });
+        { title: label, className: "region" });
       b.setAttribute("aria-label", label);
       Object.assign(b.style, { left: (100 * x0 / w) + "%", top: (100 * y0 / h) + "%",
         width: (100 * (x1 - x0) / w) + "%", height: (100 * (y1 - y0) / h) + "%" });
@@ -106,7 +115,9 @@ function placeRegions(layer, image, moves) {
       layer.append(b);
     }
   };
-  if (image.complete && image.naturalWidth) draw(); else image.onload = draw;
+  layer.replaceChildren();
+  if (image.complete && image.naturalWidth) draw();
+  image.onload = draw;
 }
 
 function choose(moves) {
@@ -117,12 +128,27 @@ function choose(moves) {
   box.querySelector("button").focus();
 }
 
-function render(page) {
+async function showPicture(page) {
+  // a player of a game with secrets sees their own view: the board with their hand, drawn once
+  const board = $("board");
+  const mine = page.view !== null;
+  board.alt = mine ? page.private_text : (page.alt || page.caption);
+  try {
+    const src = mine ? await privatePicture(page.view) : (page.board ? PREFIX + page.board : "");
+    if (S.page !== page) return;  // a newer page came meanwhile
+    if (src && board.getAttribute("src") !== src) board.src = src;
+    board.hidden = !src;
+  } catch (error) { say(error.message); }
+  placeRegions($("board-regions"), board, page.moves);
+}
+
+function render(page, whole) {
   S.page = page;
   S.version = page.version;
-  document.title = `${page.title} #${page.session_id} · Escape`;
-  $("title").textContent = w("heading", { game: page.title, id: page.session_id });
-  $("who").textContent = page.you ? w("signed_in", { name: page.you }) : w("watching");
+  document.title = `${page.title} #${page.table} · Escape`;
+  $("title").textContent = w("heading", { game: page.title, id: page.table });
+  $("who").textContent = page.you ? w("signed_in", { name: page.you })
+    : page.standing === "player" ? w("here") : w("watching");
   $("lobby").hidden = true;
   $("table").hidden = false;
   $("clock").textContent = page.clock;
@@ -142,111 +168,128 @@ function render(page) {
   }));
   $("caption").textContent = page.caption;
   $("alt").textContent = page.alt;
+  $("view-words").hidden = !page.private_text;
+  $("view-text").textContent = page.private_text;
   const started = page.status !== "lobby";
-  const board = $("board");
-  board.hidden = !started;
-  if (started) {
-    board.src = `${PREFIX}/api/tables/${page.session_id}/board.png${query({ v: page.version })}`;
-    board.alt = page.alt || page.caption;
-  }
-  const onBoard = page.moves.filter((m) => m.on === "board");
-  const onView = page.moves.filter((m) => m.on === "view");
-  placeRegions($("board-regions"), board, onBoard);
-  const mine = page.seat !== null && page.secrets && started && !S.watch;
-  $("view-section").hidden = !mine;
-  if (mine) {
-    const view = $("view");
-    view.src = `${PREFIX}/api/tables/${page.session_id}/view.png${query({ v: page.version, seat: page.seat })}`;
-    view.alt = page.private_text;
-    $("view-text").textContent = page.private_text;
-    placeRegions($("view-regions"), view, onView);
-  }
+  $("board-figure").hidden = !started;
+  if (started) showPicture(page);
   $("chooser").hidden = true;
+  // what the viewer can do: a player their moves, a member of the chat Join, a finished
+  // game who won; a spectator is told they watch
+  const player = page.standing === "player";
+  $("moves-h").textContent = page.result ? w("game_over") : WORDS_HEADING;
+  $("result").textContent = page.result || "";
   const buttons = [...page.moves, ...page.shared].map((m) => button(m.label, () => press(m.data)));
   $("moves").replaceChildren(...buttons);
-  if (!buttons.length) {
+  if (!buttons.length && !page.result) {
     const p = document.createElement("p");
     p.className = "hint";
-    p.textContent = page.status === "active" ? w("nothing_to_do") : "";
+    p.textContent = !player ? w("watching_only") : page.status === "lobby" ? w("lobby_waiting")
+      : page.status === "active" ? w("waiting") : "";
     $("moves").append(p);
   }
-  list($("log"), page.log);
+  if (whole) {
+    list($("log"), page.log);
+    list($("own-log"), page.own_log);
+  } else {
+    list($("log"), page.log_add, true);
+    list($("own-log"), page.own_log_add, true);
+    $("notes").textContent = (page.notes || []).join("\n");
+  }
   $("log").scrollTop = $("log").scrollHeight;
-  $("own-log-box").hidden = !page.own_log.length;
-  list($("own-log"), page.own_log);
+  $("own-log-box").hidden = !$("own-log").children.length;
   S.frames = page.frames;
   const slider = $("replay");
   slider.max = Math.max(0, page.frames - 1);
   if (slider.dataset.followed !== "no") slider.value = slider.max;
   $("replay-n").textContent = page.frames ? w("frame_of", { n: +slider.value + 1, count: page.frames }) : "";
   $("watch-link").textContent = page.watch_key
-    ? `Spectators: ${location.origin}${PREFIX}/watch/${page.session_id}/${page.watch_key}` : "";
+    ? w("spectators", { url: `${location.origin}${PREFIX}/watch/${page.table}/${page.watch_key}` }) : "";
 }
-
-async function load() {
-  if (S.table === null) return;
-  try {
-    render(await api(`/api/tables/${S.table}${query()}`));
-    say("");
-  } catch (error) { say(error.message); }
-}
+const WORDS_HEADING = (document.getElementById("moves-h") || {}).textContent;
 
 // ----- moves ------------------------------------------------------------------------------
 function press(data) {
   if (!S.socket || S.socket.readyState !== WebSocket.OPEN || S.busy) return;
   S.busy = true;
   document.querySelectorAll("#moves button, .regions button").forEach((b) => { b.disabled = true; });
-  S.socket.send(JSON.stringify({ press: { data, seat: S.seat === null ? S.page.seat : S.seat } }));
+  S.socket.send(JSON.stringify({ press: { data, seat: S.seat } }));
 }
 
 function pressed(answer) {
   S.busy = false;
-  $("notes").textContent = answer.ok ? (answer.notes || []).join("\n") : answer.error;
+  if (!answer.ok) $("notes").textContent = answer.error;
   document.querySelectorAll("#moves button, .regions button").forEach((b) => { b.disabled = false; });
-  if (!answer.ok && answer.stale) load();
+  if (!answer.ok && answer.stale) hello();
 }
 
-// ----- live updates ---------------------------------------------------------------------
+// ----- the socket: hello, then the table and its changes ---------------------------------
+function hello() {
+  if (S.socket && S.socket.readyState === WebSocket.OPEN) {
+    S.socket.send(JSON.stringify({ hello: { table: S.table, watch: S.watch, token: S.token, seat: S.seat } }));
+  }
+}
+
 function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   const socket = new WebSocket(`${scheme}://${location.host}${PREFIX}/api/live`);
   S.socket = socket;
-  socket.onopen = () => {
-    S.retry = 500;
-    socket.send(JSON.stringify({ hello: { table: S.table, watch: S.watch, token: S.token } }));
-  };
+  socket.onopen = () => { S.retry = 500; hello(); };
   socket.onmessage = (event) => {
     const message = JSON.parse(event.data);
-    if (message.changed && message.changed.version !== S.version) load();
+    if (message.page) { render(message.page, true); say(""); }
+    else if (message.update) render(message.update, false);
     else if (message.pressed) pressed(message.pressed);
+    else if (message.gone) { S.gone = true; say(w("gone")); $("table").hidden = true; }
     else if (message.error) say(message.error);
   };
   socket.onclose = () => {
-    if (S.socket !== socket) return;
+    if (S.socket !== socket || S.gone) return;
     S.busy = false;
-    setTimeout(() => { connect(); load(); }, S.retry);
+    setTimeout(connect, S.retry);
     S.retry = Math.min(S.retry * 2, 15000);
   };
 }
 
 function showTable(table) {
   S.table = table;
-  load().then(connect);
+  connect();
 }
 
 // ----- the replay slider ------------------------------------------------------------------
-function showFrame() {
+async function showFrame() {
   const slider = $("replay");
   slider.dataset.followed = +slider.value === +slider.max ? "yes" : "no";
   const n = +slider.value;
   $("replay-n").textContent = w("frame_of", { n: n + 1, count: S.frames });
   const frame = $("frame");
-  frame.hidden = false;
-  frame.src = `${PREFIX}/api/tables/${S.table}/frames/${n}.png${query()}`;
-  frame.alt = w("frame_alt", { n: n + 1 });
+  const watch = S.watch ? `?watch=${encodeURIComponent(S.watch)}` : "";
+  try {
+    frame.src = await privatePicture(`/api/tables/${S.table}/frames/${n}.png${watch}`);
+    frame.hidden = false;
+    frame.alt = w("frame_alt", { n: n + 1 });
+  } catch (error) { say(error.message); }
 }
 
 // ----- local play -------------------------------------------------------------------------
+function showOptions(game) {
+  const box = $("game-options");
+  box.replaceChildren(box.querySelector("legend"), ...game.options.map((option) => {
+    const label = document.createElement("label");
+    label.append(w("option", { name: option.name, about: option.about }));
+    const select = document.createElement("select");
+    select.name = option.name;
+    select.append(...option.choices.map((c) => {
+      const o = document.createElement("option");
+      o.value = c.value; o.textContent = c.label; o.selected = c.value === option.default;
+      return o;
+    }));
+    label.append(select);
+    return label;
+  }));
+  box.hidden = !game.options.length;
+}
+
 async function localLobby() {
   const found = await api("/api/local/tables");
   $("lobby").hidden = false;
@@ -259,16 +302,20 @@ async function localLobby() {
     li.append(a);
     return li;
   }));
+  const games = new Map(found.games.map((g) => [g.id, g]));
   $("game").replaceChildren(...found.games.map((g) => {
     const o = document.createElement("option");
     o.value = g.id; o.textContent = w("game_choice", { game: g.title, players: g.players });
     return o;
   }));
+  $("game").onchange = () => showOptions(games.get($("game").value));
+  showOptions(games.get($("game").value));
   $("new-game").onsubmit = async (event) => {
     event.preventDefault();
+    const options = [...$("game-options").querySelectorAll("select")].map((s) => `${s.name}=${s.value}`).join(" ");
     try {
       const made = await api("/api/local/tables", { method: "POST",
-        json: { game: $("game").value, players: $("player-names").value, options: $("options").value } });
+        json: { game: $("game").value, players: $("player-names").value, options } });
       location.assign(`${PREFIX}/table/${made.table}`);
     } catch (error) { say(error.message); }
   };
@@ -277,7 +324,7 @@ async function localLobby() {
 // ----- the doors --------------------------------------------------------------------------
 async function start() {
   $("replay").addEventListener("input", showFrame);
-  $("seat").addEventListener("change", () => { S.seat = +$("seat").value; load(); });
+  $("seat").addEventListener("change", () => { S.seat = +$("seat").value; hello(); });
   let m;
   try {
     if ((m = PATH.match(/^\/table\/(\d+)$/))) return showTable(+m[1]);
