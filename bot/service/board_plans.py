@@ -314,15 +314,15 @@ class ViewWords(str):
     title: str
 
     def __new__(cls, game_id: str, view: dict, title: str) -> ViewWords:
-        self = super().__new__(cls, _described(game_id, view, title, DEFAULT))
+        self = super().__new__(cls, described(game_id, view, title, DEFAULT))
         self.game_id, self.view, self.title = game_id, view, title
         return self
 
     def said_in(self, language: str) -> str:
-        return _described(self.game_id, self.view, self.title, language)
+        return described(self.game_id, self.view, self.title, language)
 
 
-def _described(game_id: str, view: dict, title: str, language: str) -> str:
+def described(game_id: str, view: dict, title: str, language: str) -> str:
     try:
         return render.describe(game_id, view, language)
     except KeyError:

@@ -27,7 +27,7 @@ import render
 from bot.service import buttons, deadlines
 from bot.service import replay_frames as replays
 from bot.service.access import Access, Admission, Standing, Visitor, is_local
-from bot.service.board_plans import BoardPlans, ViewWords
+from bot.service.board_plans import BoardPlans, described
 from bot.service.drawn_pictures import PictureKey
 from bot.service.game_records import GameRecords
 from bot.service.moves import stored
@@ -71,6 +71,9 @@ class Moment:
     added: list[Text] = field(default_factory=list)  # public lines the change added
     added_own: dict[int, list[Text]] = field(default_factory=dict)  # and private, by seat
     events: list[Event] = field(default_factory=list)  # what the change said (the caption)
+    # said or drawn once a moment, for all its pages
+    words: dict[tuple[int | None, str], str] = field(default_factory=dict)  # a view in words
+    public: dict[str, dict] = field(default_factory=dict)  # by language
     _regions: dict[int, tuple[list[str], dict]] = field(default_factory=dict)
 
     def legal(self, seat: int) -> tuple[list[str], dict]:
@@ -117,7 +120,7 @@ class WebTables:
     async def page(self, web: WebPass) -> dict:
         row, admission = await self.admitted(web.table, web.visitor)
         moment = await self._read(row)
-        return self._said(moment, web, admission, whole=True)
+        return (await self._pages(moment, [web], [admission]))[0]
 
     async def _read(self, row: SessionRow) -> Moment:
         """A table with its whole log, read from the store."""
@@ -141,11 +144,8 @@ class WebTables:
         moment = await self._moment(session_id, version)
         if moment is None:
             return [None] * len(pages)
-        out: list[dict | None] = []
-        for web in pages:
-            admission = await self.access.admit(moment.row, web.visitor)
-            out.append(self._said(moment, web, admission, whole=moment.log is not None) if admission.watches else None)  # fmt: skip
-        return out
+        admissions = [await self.access.admit(moment.row, web.visitor) for web in pages]
+        return await self._pages(moment, pages, admissions)
 
     async def _moment(self, session_id: int, version: int) -> Moment | None:
         change = self.table.changes.at(session_id, version)
@@ -169,10 +169,81 @@ class WebTables:
         while len(self._known) > KNOWN:
             self._known.popitem(last=False)
 
-    # ----- one viewer's page ----------------------------------------------------------
-    def _said(self, moment: Moment, web: WebPass, admission: Admission, *, whole: bool) -> dict:
-        row, game, language = moment.row, moment.game, web.language
-        seat = _seat(moment, admission, web.wanted)
+    # ----- each viewer's page -----------------------------------------------------------
+    async def _pages(self, moment: Moment, pages: Sequence[WebPass], admissions: Sequence[Admission]) -> list[dict | None]:  # fmt: skip
+        """Each page as its viewer sees it. Pages that see the same (a hundred spectators
+        of one language) share one; each picture they show is drawn once, and its words
+        (the board described) come with it from the picture pool."""
+        seats = [_seat(moment, a, web.wanted) if a.watches else None for web, a in zip(pages, admissions, strict=True)]  # fmt: skip
+        secrets = moment.game.hidden_information
+        shown = {(s if secrets else None, web.language) for web, s, a in zip(pages, seats, admissions, strict=True) if a.watches}  # fmt: skip
+        await self._draw(moment, shown)
+        made: dict[tuple, dict] = {}
+        out: list[dict | None] = []
+        for web, admission, seat in zip(pages, admissions, seats, strict=True):
+            if not admission.watches:
+                out.append(None)
+                continue
+            user = web.visitor.user
+            key = (admission, seat, web.language, (user.platform, user.id) if user else None)
+            if key not in made:
+                made[key] = self._said(moment, web, admission, seat)
+            out.append(made[key])
+        return out
+
+    async def _draw(self, moment: Moment, wanted: set[tuple[int | None, str]]) -> None:
+        """The pictures these (seat or None, language) pairs show, drawn (or found drawn)
+        at once, and what each says in words."""
+        if moment.loaded is None or not self.plans.pictures:
+            return
+        game, state, row = moment.game, moment.loaded.state, moment.row
+        keys = [k for k in wanted if k not in moment.words]
+        drawn = await asyncio.gather(*(
+            self.plans.view_picture(row.id, row.version, seat, game.view(state, seat), game.id, language)
+            for seat, language in keys
+        ), return_exceptions=True)  # fmt: skip
+        for key, picture in zip(keys, drawn, strict=True):
+            if isinstance(picture, Picture):
+                moment.words[key] = picture.alt
+
+    def _said(self, moment: Moment, web: WebPass, admission: Admission, seat: int | None) -> dict:
+        row, _game, language = moment.row, moment.game, web.language
+        whole = moment.log is not None
+        page = dict(self._public(moment, language))
+        page |= {
+            "standing": admission.standing.name.lower(), "you": _you(web.visitor, admission),
+            "seat": seat,
+            "seats_you_may_play": list(admission.seats) if is_local(web.visitor.user, row) else [],
+            "players": [{**p, "you": p["seat"] == seat} for p in page["players"]],
+            # the spectator link, as the chat's /escape web gives it to the people of the table
+            "watch_key": self.signer.watch(row.id) if self.signer is not None and admission.standing >= Standing.MEMBER else None,
+            "moves": [], "shared": [], "private_text": "", "view": None,
+        }  # fmt: skip
+        if row.status == "lobby":
+            page["shared"] = [
+                b for b in page.pop("lobby_buttons")
+                if (b["data"].startswith("j:") and admission.standing == Standing.MEMBER)
+                or (not b["data"].startswith("j:") and admission.standing == Standing.PLAYER)
+            ]  # fmt: skip
+        page.pop("lobby_buttons", None)
+        if seat is not None and moment.loaded is not None:
+            self._own_part(page, moment, seat, web)
+        if moment.loaded is not None and not (moment.game.hidden_information and seat is not None):
+            page["alt"] = self._words(moment, None, language)  # (a player's view tells it too)
+        own = (moment.own or {}).get(seat, []) if whole else moment.added_own.get(seat, [])
+        own_said = [say(line, language) for line in own] if seat is not None else []
+        if whole:
+            page["own_log"] = own_said
+        else:
+            page["own_log_add"] = own_said
+            page["notes"] = [*page["log_add"], *own_said]  # what changed, not the whole view
+        return page
+
+    def _public(self, moment: Moment, language: str) -> dict:
+        """What every page of one language shows alike, said once a moment."""
+        if language in moment.public:
+            return moment.public[language]
+        row, game = moment.row, moment.game
         active = row.status == "active" and moment.loaded is not None
         acting: list[int] = []
         caption: list[Text] = []
@@ -186,18 +257,14 @@ class WebTables:
             "game": game.id,
             "title": say(msg(game.title), language),
             "status": row.status,
-            "standing": admission.standing.name.lower(),
             "language": language,
-            "you": _you(web.visitor, admission),
-            "seat": seat,
-            "seats_you_may_play": list(admission.seats) if is_local(web.visitor.user, row) else [],
             "secrets": game.hidden_information,
             "players": [
                 {
                     "name": s.name,
                     "kind": s.kind,
                     "acting": s.seat in acting and active,
-                    "you": s.seat == seat,
+                    "seat": s.seat,
                 }
                 for s in row.seats
             ],
@@ -205,56 +272,43 @@ class WebTables:
             if row.clock and active
             else "",
             "frames": moment.frames,
-            "moves": [],
-            "shared": [],
-            "private_text": "",
             "board": None,
-            "view": None,
             "result": "",
             "alt": "",
-            "caption": "",
-            # the spectator link, as the chat's /escape web gives it to the people of the table
-            "watch_key": self.signer.watch(row.id)
-            if self.signer is not None and admission.standing >= Standing.MEMBER
-            else None,
+            "caption": say(_lines(caption), language),
         }
         if row.status == "lobby":
             lobby = self.plans.lobby(row, game, msg("Waiting for players."))
             page["caption"] = say(lobby.text, language)
-            page["shared"] = [
-                {"label": say(c.label, language), "data": c.data}
-                for c in lobby.choices
-                if (c.data.startswith("j:") and admission.standing == Standing.MEMBER)
-                or (not c.data.startswith("j:") and admission.standing == Standing.PLAYER)
-            ]
+            page["lobby_buttons"] = [{"label": say(c.label, language), "data": c.data} for c in lobby.choices]  # fmt: skip
         elif moment.loaded is not None:
-            state = moment.loaded.state
-            page["caption"] = say(_lines(caption), language)
-            page["alt"] = ViewWords(game.id, game.view(state, None), game.title).said_in(language)
             page["board"] = self._address(PictureTicket(row.id, row.version, language))
             if result is not None or row.status != "active":
                 page["result"] = say(result.summary if result is not None else msg("This game was ended before its end."), language)  # fmt: skip
-            if seat is not None:
-                self._own_part(page, moment, seat, web, active)
-        if whole:
-            page["log"] = [say(line, language) for line in moment.log or []]
-            page["own_log"] = [say(line, language) for line in (moment.own or {}).get(seat, [])] if seat is not None else []  # fmt: skip
+        if moment.log is not None:
+            page["log"] = [say(line, language) for line in moment.log]
         else:
             page["log_add"] = [say(line, language) for line in moment.added]
-            own = moment.added_own.get(seat, []) if seat is not None else []
-            page["own_log_add"] = [say(line, language) for line in own]
-            page["notes"] = [say(line, language) for line in [*moment.added, *own]]
+        moment.public[language] = page
         return page
 
-    def _own_part(self, page: dict, moment: Moment, seat: int, web: WebPass, active: bool) -> None:
+    def _words(self, moment: Moment, seat: int | None, language: str) -> str:
+        """A view in words: as its picture came with it, else said here."""
+        key = (seat, language)
+        if key not in moment.words:
+            game = moment.game
+            moment.words[key] = described(game.id, game.view(moment.loaded.state, seat), game.title, language)  # fmt: skip
+        return moment.words[key]
+
+    def _own_part(self, page: dict, moment: Moment, seat: int, web: WebPass) -> None:
         """A player's own view (in a game with secrets it is their board: the public board
         with their hand), and their moves while they are to act."""
         game, state, row, language = moment.game, moment.loaded.state, moment.row, web.language
         if game.hidden_information:
-            page["private_text"] = ViewWords(game.id, game.view(state, seat), game.title).said_in(language)  # fmt: skip
-            viewer = _acting_user(row, web.visitor.user, seat)
-            page["view"] = self._address(PictureTicket(row.id, row.version, language, seat, web.visitor.user or viewer))  # fmt: skip
-        if not active or seat not in game.to_act(state):
+            page["private_text"] = self._words(moment, seat, language)
+            viewer = web.visitor.user or _acting_user(row, None, seat)
+            page["view"] = self._address(PictureTicket(row.id, row.version, language, seat, viewer))  # fmt: skip
+        if row.status != "active" or seat not in game.to_act(state):
             return
         legal, regions = moment.legal(seat)
         on = "view" if game.hidden_information else "board"

@@ -103,6 +103,6 @@ async def test_an_activity_exchanges_its_code_and_finds_its_channels_table(web, 
     assert status == 200 and found == {"table": sid}
     _, table = await page.get(f"/api/tables/{sid}")
     assert table["seat"] == 0 and table["status"] == "lobby"
-    assert [m["label"] for m in table["shared"]][:2] == ["Join", "Leave"]
+    assert [m["label"] for m in table["shared"]] == ["Leave", "Add a bot"]  # seated: no Join
     status, none_here = await page.get("/api/discord/channels/123")
-    assert status == 403 and "No table" in none_here["error"]
+    assert status == 404 and "No table" in none_here["error"]
