@@ -195,7 +195,7 @@ async def growth(service: GameService) -> None:
     made = []
     for _ in range(30):
         versions: asyncio.Queue = asyncio.Queue()
-        unsubscribe = service.on_table_change(lambda s, v: versions.put_nowait(v) if s == sid else None)  # fmt: skip
+        unsubscribe = service.on_table_change(lambda s, v, q=versions: q.put_nowait(v) if s == sid else None)  # fmt: skip
         if not await move(service, chat, rng):
             break
         version = await versions.get()
