@@ -166,7 +166,9 @@ async def test_local_play_starts_a_terminal_table_and_plays_hot_seat(board):
         answer = await page.press(now["moves"][0]["data"], seat=now["seat"])
         assert answer["ok"], answer
         now = (await page.next("update"))["update"]
-    row = await board.service.live(board.service.web_tables.chat(await board.service.web_tables.row(sid)))
+    row = await board.service.live(
+        board.service.web_tables.chat(await board.service.web_tables.row(sid))
+    )
     assert row.version == now["version"]
     stranger = board.page()
     status, refused = await stranger.post("/api/local/tables", {"game": "ghosts18", "players": "X"})
