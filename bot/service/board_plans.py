@@ -96,15 +96,27 @@ class BoardPlans:
         drawing = draw_on(self.cpu, game.id, view, name, recent, table_language(row))
         return Early(asyncio.ensure_future(drawing))
 
-    async def after(self, committed: Committed, asker: UserRef | None = None) -> Plan:
+    async def after(
+        self, committed: Committed, asker: UserRef | None = None, *, told: bool = False
+    ) -> Plan:
         """The plan of a stored change: the board, the private messages, and what the end of
-        a game adds (ratings, Replay and Rematch)."""
+        a game adds (ratings, Replay and Rematch). `told`: what it said was shown already,
+        step by step (`step`), so the board does not say it again."""
         table, result = committed.table, committed.result
         early = committed.early if isinstance(committed.early, Early) else None
-        plan = await self.board(table, committed.events, result, asker=asker, early=early)
+        plan = await self.board(table, committed.events, result, asker=asker, early=early, told=told)  # fmt: skip
         if result is not None and self.finish is not None:
             plan = await self.finish(table.row, table.game, plan)
         return plan
+
+    def step(self, committed: Committed) -> Plan:
+        """One stored step of a run (a move, a bot's turn), as it is stored: what it said in
+        public, and each player's private notes; no board (`after` gives it at the end)."""
+        table, events = committed.table, committed.events
+        public = [e.text for e in events if e.to is None]
+        replies = [Reply(joined(public, "\n"), kind="info", session_id=table.row.id, version=table.row.version)] if public else []  # fmt: skip
+        replies += self._private_notes(table, events).values()
+        return Plan(replies, facts(table.row, table.game))
 
     async def board(
         self,
@@ -117,16 +129,18 @@ class BoardPlans:
         draw: bool = True,
         private: bool = True,
         early: Early | None = None,
+        told: bool = False,
     ) -> Plan:
         """`draw`: False when only the buttons are wanted (nothing is drawn then).
         `private`: with each player's private message (a board shown again has none).
-        `early`: its picture, already being drawn."""
+        `early`: its picture, already being drawn. `told`: the events were shown already
+        (`step`): neither the board nor the private messages repeat them."""
         game, state, row = table.game, table.state, table.row
         if early is None and draw:
             early = self.draw_early(game, state, row, row.version)
             await asyncio.sleep(0)  # let it reach the pool before the work below
         secrets = game.hidden_information
-        lines: list[Text] = [e.text for e in events if e.to is None]
+        lines: list[Text] = [] if told else [e.text for e in events if e.to is None]
         acting = [s for s in game.to_act(state) if 0 <= s < len(row.seats)]
         humans = [s for s in acting if row.seats[s].kind == "human"]
         acting = humans or acting  # bots leave a group decision to the humans
@@ -160,7 +174,7 @@ class BoardPlans:
         )  # fmt: skip
         if not private:
             return Plan([board], facts(row, game), asker, fresh=fresh)
-        notes = self._private_notes(table, events)
+        notes = {} if told else self._private_notes(table, events)
         if secrets and result is None:
             for seat in humans:
                 user = table.user_of(seat)
