@@ -147,12 +147,11 @@ class BoardPlans:
         mention = [table.user_of(s) for s in humans]
         if result is not None and not any(e.kind in ENDING_KINDS for e in events):
             lines.append(result.summary)  # unless the move's own events announced the end
-        elif acting:
-            names = ", ".join(u.name for u in mention)
-            lines.append(
-                msg("Waiting for {names}{clock}.", names=names, clock=self.clock_note(row))
-            )
-        moves = {seat: self._moves(table, seat, prefix=len(acting) > 1) for seat in acting}
+        elif acting:  # (bots, while their run plays: they need no clock)
+            names = ", ".join(table.user_of(s).name for s in acting)
+            clock = self.clock_note(row) if humans else ""
+            lines.append(msg("Waiting for {names}{clock}.", names=names, clock=clock))
+        moves = {seat: self._moves(table, seat, prefix=len(acting) > 1) for seat in humans}
         choices: list[Choice] = [] if secrets else [c for own in moves.values() for c in own]
         if result is None and row.clock.get("warned"):
             choices.append(

@@ -72,8 +72,9 @@ async def test_the_move_is_stored_before_the_bot_searches_and_the_table_answers_
     stored = await service.live(CHAT)
     assert stored.clock.get("bots") and stored.wake_at == pytest.approx(T0 + clocks.BOTS_WAKE)
     # the table's lock is free while the bot thinks: the board and a refusal come at once
-    board = await asyncio.wait_for(service.board(CHAT), 2)
-    assert board[0].kind == "board"
+    [board] = (await asyncio.wait_for(service.board(CHAT), 2)).public
+    assert board.kind == "board" and "Waiting for Bot " in board.text  # (not "for .")
+    assert not board.moves() and not board.mention  # nothing to press, nobody to ping
     with pytest.raises(UserError, match="not your turn"):
         await asyncio.wait_for(service.move(CHAT, ANN, "stay"), 2)
     held.go.set()
@@ -102,6 +103,8 @@ async def test_a_search_is_dropped_when_the_table_changed_meanwhile(tmp_path):
         await held.started.wait()
         searched = await _log(path)
         assert searched[-1][0] == 0  # Ann's move, stored
+        [board] = (await first.board(CHAT)).public  # an open game's board while it thinks
+        assert "Waiting for Bot 1" in board.text and not board.moves()
         woken = await second.wake_bots(row.id)  # the other process plays the bot's turn
         assert [r.kind for r in woken].count("board") == 1
         played = await _log(path)
