@@ -7,13 +7,8 @@ killed with SIGKILL mid-search)."""
 from __future__ import annotations
 
 import asyncio
-import os
-import queue
 import signal
 import sqlite3
-import subprocess
-import sys
-import threading
 import time
 from pathlib import Path
 
@@ -24,9 +19,8 @@ from bot.service import deadlines as clocks
 from bot.service.timer_loop import Timers
 from bot.store import Store
 from tests.bot.conftest import ANN, CHAT
+from tests.bot.test_console import _spawn, _wait_for
 from tests.bot.test_timers import T0, FakeClock
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 class HeldSearch:
@@ -171,46 +165,13 @@ async def _log(path: Path) -> list[tuple[int, str]]:
 
 
 # ----- the real program, killed while its bot searches ------------------------------------
-def _spawn(db: Path, pictures: Path, scale: str) -> subprocess.Popen:
-    env = {k: v for k, v in os.environ.items() if not k.endswith("_TOKEN")}
-    env.update(ESCAPE_DB=str(db), PYTHONUNBUFFERED="1", ESCAPE_AI_SCALE=scale, LANG="C.UTF-8")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "bot.cli", "play", "ghosts18", "--players", "Ann,bot",
-         "--options", "level=hard", "--pictures", str(pictures)],
-        cwd=ROOT, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT, text=True,
-    )  # fmt: skip
-    proc.lines = queue.Queue()  # type: ignore[attr-defined]
-
-    def pump() -> None:
-        for line in proc.stdout:
-            proc.lines.put(line)  # type: ignore[attr-defined]
-        proc.lines.put(None)  # type: ignore[attr-defined]
-
-    threading.Thread(target=pump, daemon=True).start()
-    return proc
-
-
-def _wait_for(proc: subprocess.Popen, needle: str, seen: list[str], timeout: float = 60) -> str:
-    deadline = time.monotonic() + timeout
-    while (left := deadline - time.monotonic()) > 0:
-        try:
-            line = proc.lines.get(timeout=left)  # type: ignore[attr-defined]
-        except queue.Empty:
-            break
-        if line is None:
-            break
-        seen.append(line)
-        if needle in line:
-            return line
-    proc.kill()
-    raise AssertionError(f"never saw {needle!r}; output:\n{''.join(seen)}")
+HARD_BOT = ("ghosts18", "--players", "Ann,bot", "--options", "level=hard")
 
 
 def test_killed_while_the_bot_searches_the_move_is_kept_and_the_bot_plays_on(tmp_path):
     db, pictures = tmp_path / "escape.sqlite3", tmp_path / "pics"
     # a search twenty times a hard one's: the kill comes while it runs
-    first = _spawn(db, pictures, scale="20")
+    first = _spawn(db, pictures, HARD_BOT, ESCAPE_AI_SCALE="20")
     seen: list[str] = []
     _wait_for(first, "Waiting for Ann", seen)
     opening = _actions(db)
@@ -224,7 +185,7 @@ def test_killed_while_the_bot_searches_the_move_is_kept_and_the_bot_plays_on(tmp
     first.wait(10)
     assert _actions(db) == [*opening, "place b1"]
 
-    second = _spawn(db, pictures, scale="0.02")
+    second = _spawn(db, pictures, HARD_BOT, ESCAPE_AI_SCALE="0.02")
     seen2: list[str] = []
     _wait_for(second, "Resuming game #1", seen2)
     _wait_for(second, "Bot 1 (hard) places", seen2)  # the bot plays on from where it stopped

@@ -125,11 +125,16 @@ async def test_commands_and_bad_input_in_the_terminal(tmp_path):
     await store.close()
 
 
-def _spawn(db: Path, pictures: Path) -> subprocess.Popen:
-    env = {**os.environ, "ESCAPE_DB": str(db), "PYTHONUNBUFFERED": "1"}
+def _spawn(
+    db: Path,
+    pictures: Path,
+    game: tuple[str, ...] = ("ghosts18", "--players", "Ann,Bob"),
+    **env: str,
+) -> subprocess.Popen:
+    """`escape-bot play GAME...` on pipes; `env`: more of its environment."""
+    env = {**os.environ, "ESCAPE_DB": str(db), "PYTHONUNBUFFERED": "1", **env}
     proc = subprocess.Popen(
-        [sys.executable, "-m", "bot.cli", "play", "ghosts18", "--players", "Ann,Bob",
-         "--pictures", str(pictures)],
+        [sys.executable, "-m", "bot.cli", "play", *game, "--pictures", str(pictures)],
         cwd=ROOT, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT, text=True,
     )  # fmt: skip
