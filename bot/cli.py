@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import logging
 import os
 import sqlite3
 import sys
@@ -76,20 +77,25 @@ def main(argv: list[str] | None = None) -> int:
     redactor = configure_logging(settings)
     logs.configure(settings.log_format)  # ESCAPE_LOG_FORMAT=json: one JSON object a line
     command = args.command or "run"
+    if command == "play" or (command == "run" and not settings.has_platform):
+        # terminal play: the game's text, not the operator's INFO lines (warnings still show)
+        logging.getLogger().setLevel(max(logging.WARNING, logging.getLogger().level))
     try:
         if command == "play":
             db = args.db or settings.db_path
             pictures = args.pictures or settings.pictures_dir
             names = [n.strip() for n in args.players.split(",") if n.strip()]
-            return asyncio.run(
-                _play(
-                    db,
-                    pictures,
-                    args.game,
-                    names,
-                    args.options,
-                    describe=args.describe,
-                    language=args.lang,
+            return _left(
+                asyncio.run(
+                    _play(
+                        db,
+                        pictures,
+                        args.game,
+                        names,
+                        args.options,
+                        describe=args.describe,
+                        language=args.lang,
+                    )
                 )
             )
         if command == "sync":
@@ -111,8 +117,10 @@ def main(argv: list[str] | None = None) -> int:
                 print(NOTHING_TO_RUN, file=sys.stderr, flush=True)
                 return EXIT_SETTINGS
             print(say(NO_TOKEN, _keyboard_language()), flush=True)
-            return asyncio.run(
-                _play(settings.db_path, settings.pictures_dir, None, [], None, web=settings)
+            return _left(
+                asyncio.run(
+                    _play(settings.db_path, settings.pictures_dir, None, [], None, web=settings)
+                )
             )
         from bot.runner import serve
 
@@ -139,6 +147,19 @@ def main(argv: list[str] | None = None) -> int:
     except StoreError as exc:  # cannot be opened, or newer than this code: stop at once
         print(f"escape-bot: {exc}", file=sys.stderr, flush=True)
         return EXIT_DATABASE
+
+
+def _left(code: int) -> int:
+    """Terminal play has ended (its store closed). Ctrl-C before a game existed leaves a
+    thread waiting for the keyboard, which would make the interpreter's own shutdown abort
+    on the stdin lock: then leave at once, with `code`."""
+    from bot.console.terminal import keyboard_waited_on
+
+    if keyboard_waited_on():
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+    return code
 
 
 async def _play(

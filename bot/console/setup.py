@@ -1,6 +1,6 @@
 """The terminal's set-up dialogue: resume a saved game or start a new one (game, options,
-players). A wrong answer is explained and asked again; only the end of input (Ctrl-D) or
-`quit` leaves, and it leaves cleanly."""
+players). A wrong answer is explained (quoting at most a short excerpt of it) and asked
+again; only the end of input (Ctrl-D), Ctrl-C or `quit` leaves, and it leaves cleanly."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from bot.service import ChatRef, GameService, Plan, TableSummary, UserError, UserRef
+from bot.service.excerpt import excerpt
 from languages import Text, joined, msg
 
 PLATFORM = "console"
@@ -71,7 +72,7 @@ class Setup:
         saved = await self.saved()
         game = self.find_game(game_id) if game_id else None
         if game_id and game is None:
-            self.out(msg("There is no game {game}.", game=repr(game_id)))
+            self.out(msg("There is no game {game}.", game=repr(excerpt(game_id))))
         if game is not None:
             same_game = [t for t in saved if t.game_id == game.id]
             if names:
@@ -127,12 +128,15 @@ class Setup:
                 return None
             if answer.isdigit() and 1 <= int(answer) <= len(saved):
                 return await self.resume(saved[int(answer) - 1])  # None: closed, start anew
-            self.out(
-                msg(
-                    "Type a number from 1 to {len} to resume that game, or n for a new one.",
-                    len=len(saved),
+            if len(saved) == 1:
+                self.out(msg("Type 1 to resume that game, or n for a new one."))
+            else:
+                self.out(
+                    msg(
+                        "Type a number from 1 to {len} to resume that game, or n for a new one.",
+                        len=len(saved),
+                    )
                 )
-            )
 
     async def resume(self, table: TableSummary) -> Chosen | None:
         self.out(msg("Resuming game {describe}", describe=table.describe()))
@@ -160,17 +164,24 @@ class Setup:
         return self.service.game(starts[0]) if len(starts) == 1 else None
 
     async def ask_game(self):
+        """The list once; a wrong answer is told so, and `help` (or Enter) lists again."""
         self.out(game_list(self.service))
+        count = len(self.service.game_list())
         while True:
-            answer = await self.ask(
-                msg("Which game? [1-{len} or its id]: ", len=len(self.service.game_list()))
-            )
+            answer = await self.ask(msg("Which game? [1-{len} or its id]: ", len=count))
             game = self.find_game(answer)
             if game is not None:
                 return game
-            if answer.lower() not in ("", "help", "?"):
-                self.out(msg("There is no game {game}.", game=repr(answer)))
-            self.out(game_list(self.service))
+            if answer.lower() in ("", "help", "?"):
+                self.out(game_list(self.service))
+            else:
+                self.out(
+                    msg(
+                        "There is no game {game}. Type a number from 1 to {len} or a game's id (help lists them again).",
+                        game=repr(excerpt(answer)),
+                        len=count,
+                    )
+                )
 
     async def ask_options(self, game) -> str:
         self.out(option_help(game))

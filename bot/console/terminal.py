@@ -3,8 +3,12 @@ and store, so a game played here is saved and resumed exactly like a chat game.
 
 In a game with secrets (hands, hidden cards) the keyboard is handed over: before the next
 player's private view, private notes or choices (whose labels name their cards) appear, the
-screen is cleared and that player confirms they have the keyboard. Notes for a player who is
-not at the keyboard wait until they take it.
+screen and its scrollback are cleared (`screen.py`) and that player confirms they have the
+keyboard. Notes for a player who is not at the keyboard wait until they take it.
+
+A move is shown as soon as it is stored, and each bot's turn after it as it comes; then the
+board. What one request shows is printed in the order it happened: the table's lines
+first, then what only the player at the keyboard reads.
 """
 
 from __future__ import annotations
@@ -18,24 +22,44 @@ from dataclasses import dataclass
 
 from bot.console.picture_shelf import PictureShelf
 from bot.console.printing import PLATFORM, TerminalTransport
+from bot.console.screen import Screen
 from bot.console.setup import Leave, Setup, local_user
 from bot.delivery import Asked, Delivery
-from bot.service import COMMANDS, Call, ChatRef, GameService, Plan, Reply, UserError, UserRef
-from bot.service.commands import Usage
+from bot.service import Call, ChatRef, GameService, Plan, Reply, UserError, UserRef
+from bot.service.excerpt import short_refusal
 from languages import Text, in_context, joined, msg, resolve, say
 
-# the table's commands a terminal game offers (from the service's command table), and its own
-SHARED_COMMANDS = ("board", "hand", "hint", "log", "replay", "history", "rules", "abort")
-TERMINAL_WORDS = {*SHARED_COMMANDS, "view", "moves", "choices", "help"}
-OWN_COMMANDS = (
+# the commands a terminal game offers, in its own words (a keyboard, not a chat)
+COMMANDS = (
+    ("board", msg("the board again, described in words")),
+    ("hand", msg("the view of the player at the keyboard: their hand, their secrets")),
+    ("hint", msg("a move suggested to the player to act, and why (a hinted game is not rated)")),
     ("moves", msg("every choice you have (long lists are cut short after each move)")),
+    (
+        in_context("terminal command", "log [GAME]"),
+        msg("what has happened in this game (or in the game of that number)"),
+    ),
+    (
+        in_context("terminal command", "replay [GAME]"),
+        msg("write the game as an animated picture to a file"),
+    ),
+    (
+        in_context("terminal command", "history [PAGE]"),
+        msg("the games that ended at this keyboard"),
+    ),
+    (
+        in_context("terminal command", "rules [GAME]"),
+        msg("the rules of this game, or of another (e.g. rules ghosts18)"),
+    ),
     ("describe on", msg("describe the board in words after every move (off: only on request)")),
     (
         in_context("terminal command", "as NAME MOVE"),
         msg("act for another player, e.g. in a reaction window"),
     ),
+    ("abort", msg("end this game for everyone (you are asked to confirm)")),
     ("quit", msg("leave; the game is saved after every move, resume it with the same command")),
 )
+TERMINAL_WORDS = {"board", "hand", "hint", "log", "replay", "history", "rules", "abort", "view", "moves", "choices", "help"}  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -54,22 +78,16 @@ def help_text() -> Text:
         msg("Type a move as the game words it (shown in [brackets] after each choice), or its number."),
         msg("Other commands:"),
     ]  # fmt: skip
-    for command in COMMANDS:
-        if command.name in SHARED_COMMANDS:
-            args = tuple((a.name, False) for a in command.args if a.kind != "game")
-            usage = Usage(command.name, args, prefix="", width=14)
-            lines.append(msg("  {usage} {what}", usage=usage, what=command.help))
-    lines += [msg("  {usage} {what}", usage=Padded(usage, 14), what=what) for usage, what in OWN_COMMANDS]  # fmt: skip
+    lines += [msg("  {usage} {what}", usage=Padded(usage, 15), what=what) for usage, what in COMMANDS]  # fmt: skip
     return joined(lines, "\n")
 
 
 SAVED = msg("The game is saved; run the same command again to resume it.")
 INTERRUPTED = msg("The game is saved; `make run` resumes it.")
 MENU_LINES = 12  # after a move; `moves` lists every choice
-# home, clear the screen, and clear the scrollback too (xterm's 3J): a player who scrolls
-# up after the hand-over must not find the previous player's hand there
-CLEAR = "\033[H\033[2J\033[3J"
+SAID_KEPT = 100  # moves' lines shown again at a hand-over, at most
 YOU = local_user("you")  # who asks for an ended game's log at this keyboard
+_readers: set[threading.Thread] = set()  # threads reading the keyboard now
 
 
 def _read_line(prompt: str) -> str | None:
@@ -77,6 +95,12 @@ def _read_line(prompt: str) -> str | None:
         return input(prompt)
     except EOFError:
         return None
+
+
+def keyboard_waited_on() -> bool:
+    """A thread still waits for a line from the keyboard (after Ctrl-C): the process must
+    leave with `os._exit`, or the interpreter's shutdown aborts on the stdin lock."""
+    return any(thread.is_alive() for thread in _readers)
 
 
 async def read_in_background(read: Callable[[str], str | None], prompt: str) -> str | None:
@@ -92,9 +116,13 @@ async def read_in_background(read: Callable[[str], str | None], prompt: str) -> 
         except BaseException as exc:  # (KeyboardInterrupt comes to the main thread)
             loop.call_soon_threadsafe(_settle, answer, None, exc)
             return
+        finally:
+            _readers.discard(threading.current_thread())
         loop.call_soon_threadsafe(_settle, answer, line, None)
 
-    threading.Thread(target=reading, name="terminal-input", daemon=True).start()
+    thread = threading.Thread(target=reading, name="terminal-input", daemon=True)
+    _readers.add(thread)
+    thread.start()
     return await answer
 
 
@@ -105,15 +133,6 @@ def _settle(answer: asyncio.Future, line, exc) -> None:
         answer.set_exception(exc)
     else:
         answer.set_result(line)
-
-
-def _clear_screen(out: Callable[[str], None]) -> None:
-    """Clear a real terminal; in a pipe or log, a visible mark instead."""
-    if out is print and sys.stdout.isatty():
-        print(CLEAR, end="", flush=True)
-    else:
-        line = "-" * 20
-        out(msg("\n\n\n{line} screen cleared for the hand-over {line}", line=line))
 
 
 class Terminal:
@@ -131,7 +150,8 @@ class Terminal:
         self.shelf = PictureShelf(pictures_dir)
         # what this keyboard reads: --lang, else the terminal's locale (LANG), else English
         self.language = resolve(language or terminal_language())
-        self.out = lambda text: out(say(text, self.language))
+        self.screen = Screen(None if out is print else out)  # (print: standard output)
+        self.out = lambda text: self.screen.write(say(text, self.language))
         self.read = read
         self.describe = describe  # each board's description in words after every move
         self.chat: ChatRef | None = None
@@ -143,6 +163,9 @@ class Terminal:
         self.shown_private = False  # the holder saw something private since their last input
         self.hinted = False  # told once that `board` describes the picture in words
         self.full = False  # the replies being shown get their pictures described in words
+        self.batch: list[Reply] | None = None  # the replies of the plan being delivered
+        self.woken = -1  # the version at which the bots were last asked to play on
+        self.said: list[Text] = []  # what moves did at the table since the last hand-over
         self.delivery = Delivery(service, PLATFORM)
         self.transport = TerminalTransport(self)
 
@@ -154,8 +177,8 @@ class Terminal:
         try:
             setup = Setup(self.service, self.ask, self.out, self.language)
             chosen = await setup.choose(game_id, names, options)
-        except Leave:
-            self.out(msg("Nothing started; bye."))
+        except (Leave, asyncio.CancelledError):  # end of input, quit, or Ctrl-C
+            self.out(joined(["", msg("Nothing started; bye.")], "\n"))
             return 0
         self.chat = chosen.chat
         await self.show(chosen.replies, full=True)  # the first board with its description
@@ -173,6 +196,10 @@ class Terminal:
             players = {s.name.lower(): local_user(s.name) for s in row.seats}
             humans = [local_user(s.name) for s in row.seats if s.kind == "human"]
             actor = self.actor()
+            if actor is None and row.status == "active" and row.version != self.woken:
+                self.woken = row.version  # bots to act, their run stopped: they play on
+                await self.show(await self.service.wake_bots(row.id, self.tell))
+                continue
             if self.secrets and len(humans) == 1 and self.holder != humans[0]:
                 await self.take_keyboard(humans[0])  # alone against bots: nobody looks away
             handing_over = self.secrets and actor is not None and actor != self.holder
@@ -194,7 +221,18 @@ class Terminal:
             try:
                 await self.command(words, line, row, players, me, actor)
             except UserError as exc:
-                self.out(msg("! {exc}", exc=exc))
+                self.refuse(exc, line)
+
+    def refuse(self, exc: UserError, line: str) -> None:
+        """A refusal, quoting at most a short excerpt of what was typed."""
+        self.out(short_refusal(say(msg("! {exc}", exc=exc.msg), self.language), line))
+
+    async def tell(self, plan: Plan) -> None:
+        """A stored step of a move (the move, then each bot's turn), shown as it comes."""
+        await self.show(plan)
+
+    async def move(self, who: UserRef, action: str) -> None:
+        await self.show(await self.service.move(self.chat, who, action, told=self.tell))
 
     async def command(self, words: list[str], line: str, row, players: dict, me, actor) -> None:
         """One line typed at the keyboard; `as NAME ...` runs it as that player."""
@@ -218,8 +256,8 @@ class Terminal:
             await self._write_replay(rest[0] if rest else None)
         elif command == "history":
             await self._history(rest)
-        elif command == "rules":
-            await self.show([await self.service.rules(row.game)])
+        elif command == "rules":  # this game's, or the one named
+            await self.show([await self.service.rules(rest[0] if rest else row.game)])
         elif command == "describe":
             self.describe = rest[:1] != ["off"]
             self.out(
@@ -235,14 +273,14 @@ class Terminal:
             if rest[1].lower() in TERMINAL_WORDS:  # a command as that player (`as Ann hand`)
                 await self.command(rest[1:], " ".join(rest[1:]), row, players, other, other)
             else:
-                await self.show(await self.service.move(self.chat, other, " ".join(rest[1:])))
+                await self.move(other, " ".join(rest[1:]))
         elif command == "as":
             names = ", ".join(s.name for s in row.seats)
             self.out(msg("! Say `as NAME MOVE`, NAME one of: {names}.", names=names))
         elif command.isdigit() and actor is not None and not rest:
-            await self.show(await self.service.move(self.chat, actor, self.pick(command)))
+            await self.move(actor, self.pick(command))
         elif actor is not None:
-            await self.show(await self.service.move(self.chat, actor, line))
+            await self.move(actor, line)
         else:
             self.out(msg("Nobody is to act; type `board`."))
 
@@ -283,7 +321,7 @@ class Terminal:
                 elif command:
                     self.out(msg("The game is over: replay, log, history or quit."))
             except UserError as exc:
-                self.out(msg("! {exc}", exc=exc))
+                self.refuse(exc, line)
         return 0
 
     async def _write_replay(self, which: str | None) -> None:
@@ -295,6 +333,10 @@ class Terminal:
 
     def pick(self, number: str) -> str:
         n = int(number)
+        if not self.menu:
+            raise UserError(msg("You have no choice to make now."))
+        if len(self.menu) == 1 and n != 1:
+            raise UserError(msg("Your one choice is number 1; type 1, or the move."))
         if not 1 <= n <= len(self.menu):
             raise UserError(
                 msg("Choose a number from 1 to {len}, or type the move.", len=len(self.menu))
@@ -321,9 +363,12 @@ class Terminal:
             )
             if line is None:
                 return False
-        _clear_screen(self.out)
+        self.screen.hide(to.name, lambda text: say(text, self.language))
+        said, self.said = self.said, []  # what the table heard since the last hand-over
         if self.board is not None:
-            self.out(self.board.text)
+            said.append(self.board.text)
+        if said:
+            self.out(joined(said, "\n"))
         line = await self.ask(
             msg("{name}: take the keyboard and press Enter (the others look away). ", name=to.name)
         )
@@ -355,14 +400,24 @@ class Terminal:
             self.menu = []
         self.full = full
         asked = Asked(asker or self.holder or self.actor() or YOU)
-        await self.delivery.deliver(self.chat or ChatRef(PLATFORM, "terminal"), plan, self.transport, asked)  # fmt: skip
+        self.batch = []
+        try:
+            await self.delivery.deliver(self.chat or ChatRef(PLATFORM, "terminal"), plan, self.transport, asked)  # fmt: skip
+        finally:
+            batch, self.batch = self.batch, None
+            for reply in sorted(batch, key=lambda r: r.to is not None):  # the table's first
+                self.print_reply(reply)
         if boards and boards[-1].kind == "board" and not boards[-1].final:
             actor = self.actor()
             if actor is not None and (not self.secrets or actor == self.holder):
                 await self.show_menu(actor)
 
     def print_reply(self, reply: Reply) -> None:
-        """One message, as the transport hands it over."""
+        """One message, as the transport hands it over (while a plan is being delivered,
+        kept until its end, to be printed in order)."""
+        if self.batch is not None:
+            self.batch.append(reply)
+            return
         if reply.to is not None and self.secrets:
             if self.holder is not None and reply.to.id == self.holder.id:
                 self.say_private(reply, self.full)
@@ -373,6 +428,8 @@ class Terminal:
             self.out(msg("(for {name} only) {text}", name=reply.to.name, text=reply.text))
         else:
             self.out(reply.text)
+            if reply.kind == "info" and reply.session_id is not None:  # what a move did
+                self.said = [*self.said[-SAID_KEPT:], reply.text]
         self.picture(reply, self.full)
 
     def say_private(self, reply: Reply, full: bool = False) -> None:

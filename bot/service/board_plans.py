@@ -103,15 +103,27 @@ class BoardPlans:
         drawing = self.drawn.drawing(key, lambda: draw_on(self.cpu, game.id, view, name, recent, language))  # fmt: skip
         return Early(drawing, key, self.drawn)
 
-    async def after(self, committed: Committed, asker: UserRef | None = None) -> Plan:
+    async def after(
+        self, committed: Committed, asker: UserRef | None = None, *, told: bool = False
+    ) -> Plan:
         """The plan of a stored change: the board, the private messages, and what the end of
-        a game adds (ratings, Replay and Rematch)."""
+        a game adds (ratings, Replay and Rematch). `told`: what it said was shown already,
+        step by step (`step`), so the board does not say it again."""
         table, result = committed.table, committed.result
         early = committed.early if isinstance(committed.early, Early) else None
-        plan = await self.board(table, committed.events, result, asker=asker, early=early)
+        plan = await self.board(table, committed.events, result, asker=asker, early=early, told=told)  # fmt: skip
         if result is not None and self.finish is not None:
             plan = await self.finish(table.row, table.game, plan)
         return plan
+
+    def step(self, committed: Committed) -> Plan:
+        """One stored step of a run (a move, a bot's turn), as it is stored: what it said in
+        public, and each player's private notes; no board (`after` gives it at the end)."""
+        table, events = committed.table, committed.events
+        public = [e.text for e in events if e.to is None]
+        replies = [Reply(joined(public, "\n"), kind="info", session_id=table.row.id, version=table.row.version)] if public else []  # fmt: skip
+        replies += self._private_notes(table, events).values()
+        return Plan(replies, facts(table.row, table.game))
 
     async def board(
         self,
@@ -124,18 +136,20 @@ class BoardPlans:
         draw: bool = True,
         private: bool = True,
         early: Early | None = None,
+        told: bool = False,
     ) -> Plan:
         """`draw`: False when only the buttons are wanted (nothing is drawn then).
         `private`: with each player's private message (a board shown again has none).
-        `early`: its picture, already being drawn."""
+        `early`: its picture, already being drawn. `told`: the events were shown already
+        (`step`): neither the board nor the private messages repeat them."""
         game, state, row = table.game, table.state, table.row
         if early is None and draw:
             early = self.draw_early(game, state, row, row.version)
             await asyncio.sleep(0)  # let it reach the pool before the work below
         secrets = game.hidden_information
-        lines, acting, humans = self.caption(table, events, result)
+        lines, acting, humans = self.caption(table, [] if told else events, result)
         mention = [table.user_of(s) for s in humans]
-        moves = {seat: self._moves(table, seat, prefix=len(acting) > 1) for seat in acting}
+        moves = {seat: self._moves(table, seat, prefix=len(acting) > 1) for seat in humans}
         choices: list[Choice] = [] if secrets else [c for own in moves.values() for c in own]
         if result is None and row.clock.get("warned"):
             choices.append(
@@ -156,7 +170,7 @@ class BoardPlans:
         )  # fmt: skip
         if not private:
             return Plan([board], facts(row, game), asker, fresh=fresh)
-        notes = self._private_notes(table, events)
+        notes = {} if told else self._private_notes(table, events)
         if secrets and result is None:
             for seat in humans:
                 user = table.user_of(seat)
@@ -180,11 +194,10 @@ class BoardPlans:
         acting = humans or acting
         if result is not None and not any(e.kind in ENDING_KINDS for e in events):
             lines.append(result.summary)  # unless the move's own events announced the end
-        elif acting:
-            names = ", ".join(table.user_of(s).name for s in humans)
-            lines.append(
-                msg("Waiting for {names}{clock}.", names=names, clock=self.clock_note(row))
-            )
+        elif acting:  # (bots, while their run plays: they need no clock)
+            names = ", ".join(table.user_of(s).name for s in acting)
+            clock = self.clock_note(row) if humans else ""
+            lines.append(msg("Waiting for {names}{clock}.", names=names, clock=clock))
         return lines, acting, humans
 
     def _moves(self, table: Loaded, seat: int, *, prefix: bool) -> list[Choice]:

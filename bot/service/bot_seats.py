@@ -1,12 +1,13 @@
 """Computer players at the table: bot seats, stand-ins for voted-out players, and turns
 played for a late player at the deadline (`timeout=ai`).
 
-A collaborator of the table core, handed the CPU pool. Every decision runs on that pool (`engines.ai.decide`, off the
-event loop) with a seed drawn from the session's generator, and is stored in the log like
-a player's move, so a replay needs no AI and a retried request cannot choose differently.
-Bots act as soon as they are to act (reaction windows too) and a chain of bot turns is
-stored and shown as one board; only where a human may also act now (a co-operative
-group decision) do the bots leave the choice to the humans.
+A collaborator of the table core, handed the CPU pool. Every decision runs on that pool
+(`engines.ai.decide`, off the event loop) with a seed drawn from the session's generator,
+and is stored in the log like a player's move, so a replay needs no AI and a retried
+request cannot choose differently. Bots act as soon as they are to act (reaction windows
+too), each turn stored as its own move and a run of them shown as one board
+(`bot_turns.py`); only where a human may also act now (a co-operative group decision) do
+the bots leave the choice to the humans.
 """
 
 from __future__ import annotations
@@ -16,22 +17,20 @@ import os
 import time
 from collections.abc import Mapping
 
-from bot.service import moves
 from bot.service.chance import uniform
-from bot.service.moves import Turn
 from bot.service.platform_input import number
 from bot.service.requests import UserError
 from bot.service.workers import CpuPool
 from bot.store import SeatRow, SessionRow
 from bot.telemetry import metrics
-from engines import Event, Game
+from engines import Game
 from engines.ai import DEFAULT_LEVEL, LEVELS, decide
 from engines.text import msg
 
 log = logging.getLogger(__name__)
 
 BOT_KINDS = ("ai", "placeholder")  # seats the AI plays: a bot, a stand-in voted in
-MAX_BOT_STEPS = 2000  # bot moves in one commit at most (a table of stand-ins plays on)
+MAX_BOT_STEPS = 2000  # bot moves in one run at most (a table of stand-ins plays on)
 MAX_LATE_STEPS = 8  # a late player's turn played by the AI, at most this many steps
 
 
@@ -88,6 +87,15 @@ def seat_level(row: SessionRow, seat: SeatRow) -> str:
     return table_level(row)
 
 
+def bot_to_act(row: SessionRow, game: Game, state) -> int | None:
+    """The bot or stand-in to act now, if every seat to act is one: where a human may act
+    now too, the choice is left to the humans."""
+    bots = {s.seat for s in row.seats if s.kind in BOT_KINDS}
+    acting = [s for s in game.to_act(state) if 0 <= s < len(row.seats)]
+    mine = [s for s in acting if s in bots]
+    return mine[0] if mine and len(mine) == len(acting) else None
+
+
 def table_level(row: SessionRow) -> str:
     """The level the table chose at start (stand-ins and late turns play at it too)."""
     level = (row.clock or {}).get("ai_level", DEFAULT_LEVEL)
@@ -126,43 +134,3 @@ class BotSeats:
                 row.id, seat, action,
             )  # fmt: skip
         return action, pos + 1
-
-    async def play_turns(self, row: SessionRow, game: Game, turn: Turn) -> Turn:
-        """Bots and stand-ins play at once, each in turn, until a human is to act (or the
-        game ends). Where a human may act now too, the choice is left to the humans."""
-        bots = {s.seat: s for s in row.seats if s.kind in BOT_KINDS}
-        if not bots:
-            return turn
-        for _ in range(MAX_BOT_STEPS):
-            acting = [s for s in game.to_act(turn.state) if 0 <= s < len(row.seats)]
-            mine = [s for s in acting if s in bots]
-            if not mine or len(mine) < len(acting):
-                break
-            seat = mine[0]
-            level = seat_level(row, bots[seat])
-            action, turn.pos = await self.choose(row, game, turn.state, seat, level, turn.pos)
-            moves.play(game, turn, seat, action, row.seed)
-        return turn
-
-    async def play_for_late(self, row: SessionRow, game: Game, turn: Turn, late: set[str]) -> Turn:
-        """`timeout=ai`: the AI plays the late players' turn; their seats stay theirs, and
-        they take over again simply by acting."""
-        level = table_level(row)
-        for _ in range(MAX_LATE_STEPS * max(1, len(late))):
-            acting = [
-                s for s in game.to_act(turn.state)
-                if 0 <= s < len(row.seats) and row.seats[s].user_id in late
-            ]  # fmt: skip
-            if not acting:
-                break
-            seat = acting[0]
-            action, turn.pos = await self.choose(row, game, turn.state, seat, level, turn.pos)
-            note = Event(
-                msg(
-                    "Time is up for {name}: the bot plays {describe} for them.",
-                    name=row.seats[seat].name,
-                    describe=game.label(turn.state, action),
-                )
-            )
-            moves.play(game, turn, seat, action, row.seed, note=note)
-        return turn

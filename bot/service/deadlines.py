@@ -43,6 +43,10 @@ DEFAULT_PACE = "normal"
 TIMEOUTS = ("skip", "vote", "ai")  # skip: the game's default move; vote: warn, then others
 # may vote; ai: the AI plays the late player's turn (they take over again by acting)
 SERVICE_OPTIONS = ("pace", "turn", "timeout")
+# A table left with bots to act is looked at again this long after its last stored move: a
+# run of bot turns stores a move every few seconds, so only a run that stopped (a crash, a
+# restart) leaves it due, and the timer loop plays the bots on from there.
+BOTS_WAKE = 60.0
 
 
 class ClockError(ValueError):
@@ -91,12 +95,18 @@ def new_clock(settings: dict[str, str], default_pace: str = DEFAULT_PACE) -> dic
     }
 
 
-def start_turn(clock: dict, now: float, waiting: list[str], reaction: bool) -> dict:
-    """A new board: the players in `waiting` (user ids) get the full time again."""
+def start_turn(
+    clock: dict, now: float, waiting: list[str], reaction: bool, bots: bool = False
+) -> dict:
+    """A new board: the players in `waiting` (user ids) get the full time again. `bots`:
+    the bots are to act now (their run stores their moves; see `next_wake`)."""
     c = dict(clock)
     span = c["window"] if reaction else c["turn"]
     c.update(since=now, span=span, deadline=now + span, sent={}, hold={}, muted=[],
              warned=False, late=[], votes=[], waiting=list(waiting), reaction=reaction)  # fmt: skip
+    c.pop("bots", None)
+    if bots:
+        c["bots"] = True
     c["deadline"] = _extend_for_vacations(c, c["deadline"])
     if c.get("paused") is not None:
         c["paused"] = c["deadline"] - now  # a move while paused: the full time on resume
@@ -134,7 +144,10 @@ def running(c: dict) -> bool:
 
 
 def next_wake(c: dict) -> float | None:
-    """When the timer loop must look at this session next (None: nothing to do by time)."""
+    """When the timer loop must look at this session next (None: nothing to do by time):
+    with bots to act, soon after the last move (paused or not: bots need no clock)."""
+    if c.get("bots") and "since" in c:
+        return c["since"] + BOTS_WAKE
     if not running(c):
         return None
     pending = [t for u in c.get("waiting", []) if (t := next_reminder(c, u)) is not None]

@@ -1,7 +1,8 @@
 """The service's front door: the entry points every front end and the timer loop call.
 
 `GameService` composes collaborators with one job each and hands each what it needs:
-- `Table` (table.py): load, apply, chance, bot turns, commit;
+- `Table` (table.py): load, apply, chance, commit; `BotTurns` (bot_turns.py): the bots'
+  turns after a stored change, each stored as its own move;
 - `BoardPlans` (board_plans.py): who sees what after a change;
 - `Lobby`, `Play`, `TurnClock`, `GameRecords`, `Standings`, `Rematch`, `UndoRequests`:
   the lobby and seats, moves and looking, the clock, replays and logs, ratings, the
@@ -27,6 +28,7 @@ from bot.service import deadlines as clocks
 from bot.service.access import Access, MemberLookup, Visitor
 from bot.service.board_plans import BoardPlans
 from bot.service.bot_seats import BotSeats, scale_from_env
+from bot.service.bot_turns import BotTurns
 from bot.service.commands import Call
 from bot.service.entry_guard import entry
 from bot.service.game_records import GameRecords
@@ -34,7 +36,7 @@ from bot.service.hints import Hints
 from bot.service.lobby import Lobby, find_game, parse_options
 from bot.service.plan import Picture, Plan, Reply
 from bot.service.platform_input import clean_text
-from bot.service.play import Play, TableSummary
+from bot.service.play import Play, TableSummary, Told
 from bot.service.rematch import Rematch
 from bot.service.requests import ChatRef, Contact, UserError, UserRef
 from bot.service.standings import Standings
@@ -110,12 +112,13 @@ class GameService:
         self.pictures = pictures
         self._front_ends: dict[str, FrontEnd] = {}
         self.bots = BotSeats(self.cpu, scale_from_env() if ai_scale is None else ai_scale)
-        self.table = Table(store, self.bots, clock=clock, default_pace=default_pace)
+        self.table = Table(store, clock=clock, default_pace=default_pace)
+        self.turns = BotTurns(self.table, self.bots)
         self.plans = BoardPlans(self.cpu, pictures=pictures, clock=clock, timed=self.timed)
-        self.lobby = Lobby(self.table, self.plans, seed_source=seed_source)
+        self.lobby = Lobby(self.table, self.plans, self.turns, seed_source=seed_source)
         self.languages = self.lobby.languages
-        self.play = Play(self.table, self.plans)
-        self.clock = TurnClock(self.table, self.plans, dm_note=self._dm_note)
+        self.play = Play(self.table, self.plans, self.turns)
+        self.clock = TurnClock(self.table, self.plans, self.turns, dm_note=self._dm_note)
         self.records = GameRecords(self.table, self.cpu, pictures=pictures, recent_log=self.play.recent_log)  # fmt: skip
         self.standings = Standings(store, self.cpu, pictures=pictures, clock=clock, scope_word=self._scope_word)  # fmt: skip
         self.plans.finish = self.standings.finish
@@ -299,9 +302,21 @@ class GameService:
     # ----- play -------------------------------------------------------------------------
     @entry
     async def move(
-        self, chat: ChatRef, user: UserRef, action: str, version: int | None = None
+        self,
+        chat: ChatRef,
+        user: UserRef,
+        action: str,
+        version: int | None = None,
+        told: Told | None = None,
     ) -> Plan:
-        return await self.play.move(chat, user, action, version)
+        """`told`: shown each stored step (the move, each bot's turn) as it is stored."""
+        return await self.play.move(chat, user, action, version, told)
+
+    @entry
+    async def wake_bots(self, session_id: int, told: Told | None = None) -> Plan:
+        """A table whose bots are to act while no run plays them (their run stopped: a
+        crash, a restart) plays on; the timer loop and the terminal call it."""
+        return await self.play.wake_bots(session_id, told)
 
     @entry
     async def press(self, chat: ChatRef, user: UserRef, data: str) -> Plan:

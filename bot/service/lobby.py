@@ -9,6 +9,7 @@ from collections.abc import Callable, Mapping
 from bot.service import deadlines
 from bot.service.board_plans import BoardPlans, table_language
 from bot.service.bot_seats import bot_options, bot_seat, table_level
+from bot.service.bot_turns import BotTurns
 from bot.service.hints import hint_setting
 from bot.service.language_settings import LanguageSettings
 from bot.service.moves import Turn, resolve_chance
@@ -68,12 +69,14 @@ class Lobby:
         self,
         table: Table,
         plans: BoardPlans,
+        turns: BotTurns,
         *,
         seed_source: Callable[[], int] = lambda: secrets.randbits(62),
     ) -> None:
         self.table = table
         self.store = table.store
         self.plans = plans
+        self.turns = turns  # bots to act first play once the start is stored
         self.seed = seed_source
         self.languages = LanguageSettings(table)
 
@@ -250,6 +253,7 @@ class Lobby:
             )
             resolve_chance(game, turn, row.seed)
             committed = await self.table.commit(row, game, turn)
+        committed = await self.turns.run(committed)
         return await self.plans.after(committed, user)
 
     async def abort(self, chat: ChatRef, user: UserRef, is_admin: bool = False) -> Plan:

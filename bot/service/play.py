@@ -1,18 +1,20 @@
-"""Playing and looking: a move (typed or pressed), the board, a player's own view, the
-running game's log, the move list for autocomplete, and the games running in a scope."""
+"""Playing and looking: a move (typed or pressed) and the bots' turns after it, the board,
+a player's own view, the running game's log, the move list for autocomplete, and the
+games running in a scope."""
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from bot.service import buttons
 from bot.service.board_plans import BoardPlans
+from bot.service.bot_turns import BotTurns, Stored
 from bot.service.moves import Turn, play, stored
 from bot.service.plan import SHARED, Choice, Plan, Reply
 from bot.service.requests import ChatRef, UserError, UserRef
-from bot.service.table import Loaded, Overtaken, Table, chat_of, not_a_player, title_of
+from bot.service.table import Committed, Loaded, Overtaken, Table, chat_of, not_a_player, title_of
 from bot.store import SessionRow, StoreError
 from bot.telemetry import metrics
 from engines import REGISTRY, IllegalAction
@@ -44,25 +46,37 @@ class TableSummary:
         return msg("#{number} {game} with {names}: {state}.", number=self.session_id, game=msg(self.title), names=names, state=state)  # fmt: skip
 
 
+# shown each stored step of a move and the bots' turns after it, as it is stored (a front
+# end that shows moves as they come: the terminal)
+Told = Callable[[Plan], Awaitable[None]]
+
 STALE = msg("The board has moved on since those buttons were drawn; use the latest board.")
 
 
 class Play:
-    def __init__(self, table: Table, plans: BoardPlans) -> None:
+    def __init__(self, table: Table, plans: BoardPlans, turns: BotTurns) -> None:
         self.table = table
         self.store = table.store
         self.plans = plans
+        self.turns = turns
 
     # ----- moving ---------------------------------------------------------------------
     async def move(
-        self, chat: ChatRef, user: UserRef, action: str, version: int | None = None
+        self,
+        chat: ChatRef,
+        user: UserRef,
+        action: str,
+        version: int | None = None,
+        told: Told | None = None,
     ) -> Plan:
+        """`told`: each stored step (this move, then each bot's) as it is stored, for a
+        front end that shows them as they come; the plan then repeats none of it."""
         try:
             row = await self.table.active(chat)
         except UserError:
             metrics.MOVES_REFUSED.labels("none", chat.platform, "not_running").inc()
             raise
-        return await self.act(row, user, action, version)
+        return await self.act(row, user, action, version, told)
 
     async def press_move(self, row: SessionRow, user: UserRef, button: buttons.Button) -> Plan:
         """A move button: the data names the seat, the board's version and the move's place
@@ -87,7 +101,12 @@ class Play:
         return await self._attempt(row, user, pressed)
 
     async def act(
-        self, row: SessionRow, user: UserRef, action: str, version: int | None = None
+        self,
+        row: SessionRow,
+        user: UserRef,
+        action: str,
+        version: int | None = None,
+        told: Told | None = None,
     ) -> Plan:
         def typed(loaded: Loaded) -> tuple[int, str]:
             seat = self._seat(loaded, user)
@@ -100,7 +119,7 @@ class Play:
                 )
             return seat, action
 
-        return await self._attempt(row, user, typed)
+        return await self._attempt(row, user, typed, told)
 
     @staticmethod
     def _seat(loaded: Loaded, user: UserRef) -> int:
@@ -115,14 +134,19 @@ class Play:
         return seat
 
     async def _attempt(
-        self, row: SessionRow, user: UserRef, check: Callable[[Loaded], tuple[int, str]]
+        self,
+        row: SessionRow,
+        user: UserRef,
+        check: Callable[[Loaded], tuple[int, str]],
+        told: Told | None = None,
     ) -> Plan:
-        """Check and apply a move under the session's lock, on the row as read; if the
+        """Check and store a move under the session's lock, on the row as read; if the
         session changed meanwhile (`Overtaken`), once more on the session as it is now.
-        Counted in the metrics: accepted with its service time, or refused with why."""
+        Then, the lock released, the bots play their turns after it. Counted in the
+        metrics: accepted with its service time, or refused with why."""
         started = time.perf_counter()
         try:
-            plan = await self._attempt_locked(row, user, check)
+            committed = await self._attempt_locked(row, user, check)
         except UserError as exc:
             metrics.MOVES_REFUSED.labels(row.game, row.platform, exc.reason).inc()
             raise
@@ -131,11 +155,38 @@ class Play:
             raise
         metrics.MOVES_ACCEPTED.labels(row.game, row.platform).inc()
         metrics.MOVE_SECONDS.labels(row.game, row.platform).observe(time.perf_counter() - started)
-        return plan
+        return await self.bots_after(committed, user, told)
+
+    async def bots_after(
+        self, committed: Committed, asker: UserRef | None, told: Told | None = None
+    ) -> Plan:
+        """The bots' turns after a stored change, and the plan of the whole: one board."""
+        tell = self._teller(told)
+        if tell is not None:
+            await tell(committed)
+        committed = await self.turns.run(committed, tell)
+        return await self.plans.after(committed, asker, told=told is not None)
+
+    async def wake_bots(self, session_id: int, told: Told | None = None) -> Plan:
+        """The bots of a table whose run stopped (a restart after a crash) play on; an
+        empty plan when they have nothing to do."""
+        committed = await self.turns.wake(session_id, self._teller(told))
+        if committed is None:
+            return Plan()
+        return await self.plans.after(committed, told=told is not None)
+
+    def _teller(self, told: Told | None) -> Stored | None:
+        if told is None:
+            return None
+
+        async def tell(step: Committed) -> None:
+            await told(self.plans.step(step))
+
+        return tell
 
     async def _attempt_locked(
         self, row: SessionRow, user: UserRef, check: Callable[[Loaded], tuple[int, str]]
-    ) -> Plan:
+    ) -> Committed:
         async with self.table.lock(row.id):
             current = await self.table.fresh(row)
             for attempt in range(2):
@@ -151,7 +202,7 @@ class Play:
                     current = await self.store.session(row.id)
         raise AssertionError("unreachable")
 
-    async def _apply(self, loaded: Loaded, seat: int, user: UserRef, action: str) -> Plan:
+    async def _apply(self, loaded: Loaded, seat: int, user: UserRef, action: str) -> Committed:
         game, row = loaded.game, loaded.row
         # Only a seat that may act is refused by its own hand ("You may: ..."); the others
         # hear whose turn it is, which is no secret.
@@ -161,8 +212,7 @@ class Play:
             play(game, turn, seat, action, row.seed, user_id=user.id)
         except IllegalAction as exc:
             raise UserError(exc.msg, secret=secret, reason="illegal") from exc
-        committed = await self.table.commit(row, game, turn)
-        return await self.plans.after(committed, user)
+        return await self.table.commit(row, game, turn)
 
     # ----- looking ----------------------------------------------------------------------
     async def board(self, chat: ChatRef, viewer: UserRef | None = None) -> Plan:

@@ -1,10 +1,11 @@
-"""The table core: load a session, apply to it, let chance and the bots play, commit.
+"""The table core: load a session, apply to it, let chance play, commit.
 
 Everything that changes a running game passes `commit`: the new log rows, the snapshot,
 the clock and the version bump are one transaction (`Store.record`, a compare-and-set on
 the version), so two requests racing on one session resolve as one move and one "the
 board has changed". In this process a per-session lock orders the requests of one game;
-across processes the stored version does.
+across processes the stored version does. A change after which bots are to act is stored
+as it is; their turns follow, each stored as a move of its own (`bot_turns.py`).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from bot.service import deadlines
-from bot.service.bot_seats import BotSeats
+from bot.service.bot_seats import bot_to_act
 from bot.service.moves import Turn
 from bot.service.requests import ChatRef, UserError, UserRef
 from bot.service.table_changes import Change, RecentChanges
@@ -102,7 +103,6 @@ class Table:
     def __init__(
         self,
         store: Store,
-        bots: BotSeats,
         *,
         clock: Callable[[], float],
         default_pace: str,
@@ -110,7 +110,6 @@ class Table:
     ) -> None:
         self.store = store
         self.changes = changes or RecentChanges()  # each table's newest change, for its pages
-        self.bots = bots
         self.now = clock
         self.default_pace = default_pace
         self._locks: dict[int, asyncio.Lock] = {}
@@ -183,12 +182,14 @@ class Table:
     def next_clock(self, row: SessionRow, game: Game, state) -> dict:
         """A new board restarts the clock for the humans now to act; players answering
         someone else's move out of turn (the engine's reaction window: a cat, a ghost
-        against an escape) get the short reaction time."""
+        against an escape) get the short reaction time. A board on which bots are to act
+        says so (it wakes the timer loop soon, should their run stop)."""
         acting = [s for s in game.to_act(state) if 0 <= s < len(row.seats)]
         waiting = [row.seats[s].user_id for s in acting if row.seats[s].kind == "human"]
         window = bool(acting) and game.reaction_window(state)
         base = row.clock or deadlines.new_clock({}, self.default_pace)
-        return deadlines.start_turn(base, self.now(), waiting, window)
+        bots = bot_to_act(row, game, state) is not None
+        return deadlines.start_turn(base, self.now(), waiting, window, bots)
 
     async def commit(
         self,
@@ -199,9 +200,11 @@ class Table:
         touch: bool = True,
         seats: list[SeatRow] | None = None,
     ) -> Committed:
-        """Let the bots play their turns, then store the move (and new seats, if given)
-        with the new clock in one transaction."""
-        turn = await self.bots.play_turns(row, game, turn)
+        """Store the turn (and new seats, if given) with the new clock in one transaction,
+        as a compare-and-set on the version and clock of `row`. The board's picture starts
+        drawing meanwhile, unless bots are to act next (theirs is the board shown)."""
+        if seats is not None:
+            row = dataclasses.replace(row, seats=list(seats))
         state = turn.state
         result = game.result(state)
         status = "finished" if result is not None else "active"
@@ -213,7 +216,7 @@ class Table:
         clock = self.next_clock(row, game, state) if result is None else {}
         dumped, wake_at = game.dump(state), deadlines.next_wake(clock) if clock else None
         early = None
-        if self.prefetch is not None:
+        if self.prefetch is not None and not clock.get("bots"):
             early = self.prefetch(game, state, row, row.version + 1, turn.events)
         try:
             version = await self.store.record(
@@ -232,7 +235,7 @@ class Table:
         row = dataclasses.replace(
             row, version=version, state=dumped, chance_pos=turn.pos, status=status,
             result=result_json, deadline=clock.get("deadline"), clock=clock or row.clock,
-            wake_at=wake_at, seats=list(seats) if seats is not None else row.seats,
+            wake_at=wake_at,
         )  # fmt: skip
         self.changes.note(Change(row, tuple(turn.entries)))  # before anyone hears of it
         return Committed(Loaded(row, game, state), turn.events, result, early)

@@ -1,4 +1,5 @@
-"""The one scan loop that serves time: reminders, deadlines, idle games, bot downtime.
+"""The one scan loop that serves time: reminders, deadlines, idle games, bot downtime, and
+bots whose run of turns stopped (a crash mid-run: they play on from there).
 
 Everything it acts on is in SQLite (sessions.wake_at, the clock JSON, meta's heartbeat), so
 a restart loses nothing and re-arms every deadline by simply scanning again. Each change
@@ -40,6 +41,7 @@ class TickReport:
     reminders: list[tuple[str, int]] = field(default_factory=list)  # (user id, session id)
     deadlines: list[int] = field(default_factory=list)
     ended: list[int] = field(default_factory=list)
+    woken: list[int] = field(default_factory=list)  # tables whose bots played on
     downtime: float = 0.0
 
 
@@ -99,7 +101,15 @@ class Timers:
         due = await self.store.due_sessions(now, platforms)  # the oldest wake time first
         metrics.TIMER_LAG.set(max(0.0, now - due[0].wake_at) if due and due[0].wake_at else 0.0)
         for row in due:
-            if clocks.deadline_due(row.clock, now):
+            if row.clock.get("bots"):  # bots to act, and no move stored for a while
+                replies = await self._guarded(row.id, self.service.wake_bots(row.id))
+                if replies:
+                    report.woken.append(row.id)
+                    await self.service.notify(chat_of(row), replies)
+                else:  # a run of this process still plays them: look again later
+                    with contextlib.suppress(StoreError):
+                        await self.store.postpone_wake(row.id, now + self.interval)
+            elif clocks.deadline_due(row.clock, now):
                 replies = await self._guarded(row.id, self.service.time_up(row.id))
                 if replies:
                     report.deadlines.append(row.id)

@@ -1,9 +1,10 @@
 """What time and the players do to a game's clock: a deadline served, a vote to replace a
 late player, and the `/escape clock` commands (mute, vacation, pause, DM, time zone, quiet).
 
-A collaborator of the table core (its lock, loading and commit). Every change to a
-clock is a compare-and-set on the stored row (Store.set_clock with `expect`), so a second
-process (or a move racing a timer) makes it a no-op instead of a double.
+A collaborator of the table core (its lock, loading and commit) and of the bots' runs.
+Every change to a clock is a compare-and-set on the stored row (Store.set_clock with
+`expect`), so a second process (or a move racing a timer) makes it a no-op instead of a
+double.
 """
 
 from __future__ import annotations
@@ -14,12 +15,13 @@ from dataclasses import replace
 from bot.service import buttons, time_zones
 from bot.service import deadlines as clocks
 from bot.service.board_plans import BoardPlans, table_language
-from bot.service.bot_seats import table_level
-from bot.service.moves import Turn, logged, play
+from bot.service.bot_seats import bot_to_act, table_level
+from bot.service.bot_turns import BotTurns
+from bot.service.moves import Turn, play
 from bot.service.plan import Choice, Plan, Reply
 from bot.service.requests import ChatRef, Contact, UserError, UserRef
-from bot.service.table import Table, not_a_player, title_of
-from bot.store import NewEntry, SeatRow, SessionRow, StaleVersion
+from bot.service.table import Committed, Table, not_a_player, title_of
+from bot.store import SeatRow, SessionRow, StaleVersion
 from engines import Event
 from engines.text import Span, Text, joined, msg
 from languages import LanguageName
@@ -39,11 +41,17 @@ CLOCK_HELP = msg(
 
 class TurnClock:
     def __init__(
-        self, table: Table, plans: BoardPlans, *, dm_note: Callable[[str, Contact], str]
+        self,
+        table: Table,
+        plans: BoardPlans,
+        turns: BotTurns,
+        *,
+        dm_note: Callable[[str, Contact], str],
     ) -> None:
         self.table = table
         self.store = table.store
         self.plans = plans
+        self.turns = turns  # the AI's late turns, the stand-ins' and the bots' after
         self.dm_note = dm_note  # what a front end adds to "reminders as private messages: on"
 
     def now(self) -> float:
@@ -63,9 +71,10 @@ class TurnClock:
     # ----- the deadline -----------------------------------------------------------
     async def time_up(self, session_id: int) -> Plan:
         """Serve a due deadline once: close a reaction window with `pass`, or play the
-        game's default move for the late players (timeout=skip), or else warn and open a
-        vote. Returns the replies for the game's chat (nothing if it was not due)."""
-
+        game's default move for the late players (timeout=skip), or the AI's (timeout=ai,
+        searched with no lock held, each move stored as it is made), or else warn and
+        open a vote; then the bots play on. Returns the replies for the game's chat
+        (nothing if it was not due)."""
         async with self.table.lock(session_id):
             row = await self.store.session(session_id)
             now = self.now()
@@ -96,23 +105,29 @@ class TurnClock:
                         )
                     )
                     play(game, turn, seat, action, row.seed, note=note)
-            if (
-                not turn.entries
-                and row.clock.get("timeout") == "ai"
-                and not row.clock.get("reaction")
-            ):
-                await self.table.bots.play_for_late(row, game, turn, late)
+            committed = None
             if turn.entries:
                 committed = await self.table.commit(row, game, turn, touch=False)
-                return await self.plans.after(committed)
-            late_seats = [
-                s for s in game.to_act(turn.state) if 0 <= s < len(row.seats) and row.seats[s].user_id in late
-            ]  # fmt: skip
-            clock = clocks.warn(row.clock, [row.seats[s].user_id for s in late_seats])
-            if not await self.save_clock(row, clock) or not late_seats:
-                return Plan()  # (no one late: nothing to say, and the clock stops waking)
-            row = await self.store.session(row.id)
-            return Plan([self._vote_reply(row, late_seats)])
+            elif row.clock.get("timeout") != "ai" or row.clock.get("reaction"):
+                return await self._warn(row, game, turn.state, late)
+        if committed is None:  # timeout=ai: the AI plays the late turn, the lock released
+            committed = await self.turns.play_late(loaded, late)
+            if committed is None:
+                async with self.table.lock(session_id):
+                    return await self._warn(row, game, loaded.state, late)
+        committed = await self.turns.run(committed, touch=False)
+        return await self.plans.after(committed)
+
+    async def _warn(self, row: SessionRow, game, state, late: set[str]) -> Plan:
+        """No move to play for the late players: time is up, and the others may vote."""
+        late_seats = [
+            s for s in game.to_act(state) if 0 <= s < len(row.seats) and row.seats[s].user_id in late
+        ]  # fmt: skip
+        clock = clocks.warn(row.clock, [row.seats[s].user_id for s in late_seats])
+        if not await self.save_clock(row, clock) or not late_seats:
+            return Plan()  # (no one late: nothing to say, and the clock stops waking)
+        row = await self.store.session(row.id)
+        return Plan([self._vote_reply(row, late_seats)])
 
     def _vote_reply(self, row: SessionRow, late_seats: list[int]) -> Reply:
         names = ", ".join(row.seats[s].name for s in late_seats)
@@ -151,17 +166,26 @@ class TurnClock:
                 if not await self.save_clock(row, clock):
                     raise UserError(msg("The game changed at the same moment; try again."))
                 return Plan([Reply(msg('{name} votes to replace the late player ({len} of {needed}).', name=user.name, len=len(clock['votes']), needed=_needed(row)), kind="info")])  # fmt: skip
-            return await self._replace_late(row, clock)
+            row, seats, note = self._stand_in(row, clock)
+            loaded = self.table.load(row)
+            if bot_to_act(row, loaded.game, loaded.state) is None:  # nothing to play now
+                turn = Turn(loaded.state, row.chance_pos, [note])
+                committed = await self.table.commit(row, loaded.game, turn, seats=seats)
+                return await self.plans.after(committed)
+        # the stand-in's first move, searched with no lock held, stores the new seating
+        committed = await self.turns.run(Committed(loaded, [], None), note=note, seats=seats)
+        return await self.plans.after(committed)
 
-    async def _replace_late(self, row: SessionRow, clock: dict) -> Plan:
+    @staticmethod
+    def _stand_in(row: SessionRow, clock: dict) -> tuple[SessionRow, list[SeatRow], Event]:
+        """The late players' seats handed to a stand-in (the row as it will be), and the
+        note that says so (logged with the stand-in's first move)."""
         late = set(clock.get("late", []))
         seats = [
             SeatRow(s.seat, s.user_id, s.name, "placeholder" if s.user_id in late else s.kind)
             for s in row.seats
         ]
         names = ", ".join(s.name for s in row.seats if s.user_id in late)
-        row = replace(row, seats=seats)  # stored with the stand-in's moves, in one transaction
-        loaded = self.table.load(row)
         note = Event(
             msg(
                 "By vote, a stand-in takes over from {names} and plays on (the computer player, level {table_level}).",
@@ -169,15 +193,7 @@ class TurnClock:
                 table_level=table_level(row),
             )
         )
-        turn = await self.table.bots.play_turns(
-            row, loaded.game, Turn(loaded.state, row.chance_pos)
-        )
-        if turn.entries:  # the note goes into the log with the stand-in's first move
-            first = turn.entries[0]
-            turn.entries[0] = NewEntry(first.seat, first.action, first.user_id, [*logged([note]), *first.events])  # fmt: skip
-        turn.events.insert(0, note)
-        committed = await self.table.commit(row, loaded.game, turn, seats=seats)
-        return await self.plans.after(committed)
+        return replace(row, seats=seats), seats, note
 
     # ----- ending untouched games -------------------------------------------------
     async def end_idle(self, session_id: int) -> Plan:
