@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from bot.service import ChatRef, GameService, Plan, TableSummary, UserError, UserRef
 from bot.service.excerpt import excerpt
+from bot.service.platform_input import number
 from languages import Text, joined, msg
 
 PLATFORM = "console"
@@ -126,7 +127,7 @@ class Setup:
             ).lower()
             if answer in ("n", "new"):
                 return None
-            if answer.isdigit() and 1 <= int(answer) <= len(saved):
+            if (number(answer) or 0) and 1 <= int(answer) <= len(saved):
                 return await self.resume(saved[int(answer) - 1])  # None: closed, start anew
             if len(saved) == 1:
                 self.out(msg("Type 1 to resume that game, or n for a new one."))
@@ -156,7 +157,7 @@ class Setup:
         """By number in the list, id, or the start of its title; None if there is none."""
         text = answer.strip().lower()
         games = self.service.game_list()
-        if text.isdigit() and 1 <= int(text) <= len(games):
+        if (number(text) or 0) and 1 <= int(text) <= len(games):
             return self.service.game(games[int(text) - 1][0])
         if text in {gid for gid, _ in games}:
             return self.service.game(text)

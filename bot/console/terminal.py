@@ -27,6 +27,7 @@ from bot.console.setup import Leave, Setup, local_user
 from bot.delivery import Asked, Delivery
 from bot.service import Call, ChatRef, GameService, Plan, Reply, UserError, UserRef
 from bot.service.excerpt import short_refusal
+from bot.service.platform_input import number
 from languages import Text, in_context, joined, msg, resolve, say
 
 # the commands a terminal game offers, in its own words (a keyboard, not a chat)
@@ -168,9 +169,38 @@ class Terminal:
         self.said: list[Text] = []  # what moves did at the table since the last hand-over
         self.delivery = Delivery(service, PLATFORM)
         self.transport = TerminalTransport(self)
+        self.reading: asyncio.Future | None = None  # the line being read from the keyboard
+        self.seen = (0, -1)  # (table, version) as the loop last read it
+        self.elsewhere = asyncio.Event()  # the table changed elsewhere (the web board)
 
     async def ask(self, prompt: Text) -> str | None:
-        return await read_in_background(self.read, say(prompt, self.language))
+        """The next line typed. A read left waiting (the table changed elsewhere meanwhile)
+        answers the next question: its prompt is printed again."""
+        if self.reading is None or self.reading.done():
+            self.reading = asyncio.ensure_future(read_in_background(self.read, say(prompt, self.language)))  # fmt: skip
+        else:
+            self.out(prompt)
+        return await asyncio.shield(self.reading)
+
+    def heard(self, table: int, version: int) -> None:
+        """The table signal: a change this loop has not read (a move in the browser)."""
+        if table == self.seen[0] and version > self.seen[1]:
+            self.elsewhere.set()
+
+    async def typed_or_changed(self, prompt: Text) -> str | bool | None:
+        """The line typed, or False when the table changed elsewhere first (the read goes
+        on, and answers the next question)."""
+        self.elsewhere.clear()
+        asking = asyncio.ensure_future(self.ask(prompt))
+        changed = asyncio.ensure_future(self.elsewhere.wait())
+        try:
+            done, _ = await asyncio.wait({asking, changed}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            changed.cancel()
+        if asking in done:
+            return asking.result()
+        asking.cancel()  # (the read itself is shielded: it goes on)
+        return False
 
     # ----- starting or resuming -------------------------------------------------------
     async def play(self, game_id: str | None, names: list[str], options: str | None = None) -> int:
@@ -187,8 +217,17 @@ class Terminal:
     # ----- the loop ---------------------------------------------------------------------
     async def loop(self) -> int:
         assert self.chat is not None
+        unsubscribe = self.service.on_table_change(self.heard)
+        try:
+            return await self._loop()
+        finally:
+            unsubscribe()
+
+    async def _loop(self) -> int:
         while True:
             row = await self.service.live(self.chat)
+            if row is not None:
+                self.seen = (row.id, row.version)
             if row is None:
                 if self.board is not None and self.board.final and self.board.session_id:
                     return await self._after(self.board.session_id)
@@ -207,7 +246,11 @@ class Terminal:
                 self.out(joined(["", SAVED], "\n"))
                 return 0
             me = self.holder if self.secrets and self.holder else actor
-            line = await self.ask(f"{actor.name}> " if actor else "> ")
+            line = await self.typed_or_changed(f"{actor.name}> " if actor else "> ")
+            if line is False:  # a move made elsewhere (the web board): the table as it is now
+                self.out(msg("The table changed elsewhere (a move in the browser):"))
+                await self.show(await self.service.board(self.chat), asker=me)
+                continue
             if line is None:
                 self.out(joined(["", SAVED], "\n"))
                 return 0
@@ -277,7 +320,7 @@ class Terminal:
         elif command == "as":
             names = ", ".join(s.name for s in row.seats)
             self.out(msg("! Say `as NAME MOVE`, NAME one of: {names}.", names=names))
-        elif command.isdigit() and actor is not None and not rest:
+        elif number(command) is not None and actor is not None and not rest:
             await self.move(actor, self.pick(command))
         elif actor is not None:
             await self.move(actor, line)
@@ -286,7 +329,7 @@ class Terminal:
 
     async def _history(self, rest: list[str]) -> None:
         """`history [PAGE]`: the games that ended here, a page at a time."""
-        if rest and not rest[0].isdigit():
+        if rest and number(rest[0]) is None:
             raise UserError(msg("Say `history` or `history 2` (a page number)."))
         page = max(0, int(rest[0]) - 1) if rest else 0
         plan = await self.service.ended_games(self.chat, page)

@@ -147,7 +147,7 @@ class BoardPlans:
             early = self.draw_early(game, state, row, row.version)
             await asyncio.sleep(0)  # let it reach the pool before the work below
         secrets = game.hidden_information
-        lines, acting, humans = self.caption(table, [] if told else events, result)
+        lines, acting, humans = self.caption(table, events, result, told=told)
         mention = [table.user_of(s) for s in humans]
         moves = {seat: self._moves(table, seat, prefix=len(acting) > 1) for seat in humans}
         choices: list[Choice] = [] if secrets else [c for own in moves.values() for c in own]
@@ -182,13 +182,13 @@ class BoardPlans:
         return Plan([board, *notes.values()], facts(row, game), asker, fresh=fresh)
 
     def caption(
-        self, table: Loaded, events: Sequence[Event], result: Result | None
+        self, table: Loaded, events: Sequence[Event], result: Result | None, *, told: bool = False
     ) -> tuple[list[Text], list[int], list[int]]:
         """What a board says under its picture (what the change said in public, then the
         result or whom it waits for), the seats to act (bots leave a group decision to the
-        humans) and the humans among them."""
+        humans) and the humans among them. `told`: the events were shown already."""
         game, state, row = table.game, table.state, table.row
-        lines: list[Text] = [e.text for e in events if e.to is None]
+        lines: list[Text] = [] if told else [e.text for e in events if e.to is None]
         acting = [s for s in game.to_act(state) if 0 <= s < len(row.seats)]
         humans = [s for s in acting if row.seats[s].kind == "human"]
         acting = humans or acting

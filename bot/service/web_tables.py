@@ -148,16 +148,16 @@ class WebTables:
         return await self._pages(moment, pages, admissions)
 
     async def _moment(self, session_id: int, version: int) -> Moment | None:
-        change = self.table.changes.at(session_id, version)
         known = self._known.get(session_id)
-        if change is not None and known is not None and known[0] == version - 1:
-            row = change.row
-            game = _game(row)
-            moves = sum(1 for e in change.entries if e.seat >= 0)
+        changes = self.table.changes.between(session_id, known[0], version) if known else None
+        if changes:
+            row = changes[-1].row
+            entries = [e for c in changes for e in c.entries]
+            moves = sum(1 for e in entries if e.seat >= 0)
             frames = known[1] + moves if known[1] else 0
             self._remember(session_id, version, frames)
-            added, added_own, events = _told(change.entries)
-            return Moment(row, game, self.table.load(row), frames, added=added, added_own=added_own, events=events)  # fmt: skip
+            added, added_own, events = _told(entries)
+            return Moment(row, _game(row), self.table.load(row), frames, added=added, added_own=added_own, events=events)  # fmt: skip
         row = await self.store.session(session_id)
         if row is None:
             return None
