@@ -45,7 +45,6 @@ SCRIPT: dict[str, Msg] = {
     "heading": in_context("web page", "{game} · game #{id}", game="{game}", id="{id}"),
     "signed_in": in_context("web page", "Signed in as {name}", name="{name}"),
     "watching": in_context("web page", "Watching (the public board only)"),
-    "bot": in_context("web page", "{name} (bot)", name="{name}"),
     "you": in_context("web page", "{name} (you)", name="{name}"),
     "to_act": in_context("web page", "{name}: to act", name="{name}"),
     "nothing_to_do": in_context("web page", "Nothing for you to do now."),

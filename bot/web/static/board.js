@@ -153,8 +153,7 @@ function render(page, whole) {
   $("table").hidden = false;
   $("clock").textContent = page.clock;
   list($("players"), page.players.map((p) => {
-    let name = p.name;
-    if (p.kind === "ai") name = w("bot", { name });
+    let name = p.name;  // (a bot's name says it is one: "Bot 1 (hard)")
     if (p.you) name = w("you", { name });
     return p.acting ? w("to_act", { name }) : name;
   }));
