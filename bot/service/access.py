@@ -28,6 +28,7 @@ from enum import IntEnum
 
 from bot.service.buttons import Button
 from bot.service.requests import ChatRef, UserError, UserRef
+from bot.service.table import not_a_player
 from bot.service.web_links import LOCAL
 from bot.store import SessionRow
 from engines.text import msg
@@ -36,7 +37,6 @@ log = logging.getLogger(__name__)
 
 NO_TABLE = msg("There is no such table (it may have been removed).")
 MEMBERS_ONLY = msg("Only the people of this table's chat can join it; ask for a link there.")
-PLAYERS_ONLY = msg("Only this table's players can do that; you are watching.")
 REMEMBER_SECONDS = 60.0  # a platform's answer about a member, kept this long
 REMEMBER_MOST = 10_000  # answers kept at most (the oldest are forgotten first)
 
@@ -132,7 +132,7 @@ class Access:
             if admission.standing < Standing.MEMBER:
                 raise UserError(MEMBERS_ONLY, reason="not_a_member")
         elif admission.standing < Standing.PLAYER and not (admission.in_chat and button.kind in POSTS_HERE):  # fmt: skip
-            raise UserError(PLAYERS_ONLY, reason="not_a_player")
+            raise UserError(not_a_player(row), reason="not_a_player")
         return admission
 
     # ----- the platforms ----------------------------------------------------------------

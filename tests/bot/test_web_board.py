@@ -132,7 +132,7 @@ async def test_a_spectator_sees_the_public_board_and_cannot_move(board):
     assert status == 404 and "no such table" in refused["error"]
     await watcher.open(sid, watch=own["watch_key"])
     refused = await watcher.press(f"a:{sid}:{own['version']}:0:0")
-    assert not refused["ok"] and "you are watching" in refused["error"]
+    assert not refused["ok"] and "You are not playing in this game" in refused["error"]
 
 
 async def test_the_socket_refuses_a_foreign_origin_and_limits_moves(board):
