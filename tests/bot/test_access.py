@@ -64,11 +64,17 @@ async def test_who_may_press_what(rule):
     table = row(ANN)
     platform.members.add(BOB.id)
     await access.presser(table, Visitor(BOB), parse("j:7"))  # a member joins
-    with pytest.raises(UserError, match="players"):
+    asked = platform.asked
+    # a player's button from outside the chat (a page, a private chat): only a player may
+    # press it, so the platform is not even asked; to anyone else the table does not exist
+    with pytest.raises(UserError, match="no such table"):
         await access.presser(table, Visitor(BOB), parse("a:7:3:0:0"))
-    with pytest.raises(UserError, match="players"):
-        await access.presser(table, Visitor(BOB), parse("y:7"))  # from a web page: no
+    with pytest.raises(UserError, match="no such table"):
+        await access.presser(table, Visitor(BOB), parse("y:7"))
+    assert platform.asked == asked
     await access.presser(table, Visitor(BOB, here=GROUP), parse("y:7"))  # in the chat: yes
+    with pytest.raises(UserError, match="not playing"):  # in the chat, a player's button
+        await access.presser(table, Visitor(BOB, here=GROUP), parse("a:7:3:0:0"))
     with pytest.raises(UserError, match="join"):
         await access.presser(table, Visitor(None, "the-key"), parse("j:7"))
     await access.presser(table, Visitor(ANN), parse("a:7:3:0:0"))

@@ -123,7 +123,7 @@ async def test_undo_asked_with_a_command_and_accepted_with_a_button(discord_bot)
     assert asked and not asked[0].ephemeral
     refused = await bot.click(CID, asked[0], button(asked[0], "Accept undo"))
     (refusal,) = bot.answers(refused)
-    assert refusal.ephemeral and "Only the other players" in refusal.content
+    assert refusal.ephemeral and "You are not playing in this game" in refusal.content
     await bot.click(BOB, asked[0], button(asked[0], "Accept undo"))
     row = await bot.service.live(CHAT)
     assert game.to_act(game.load(row.state)) == [0]

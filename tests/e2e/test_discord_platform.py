@@ -86,7 +86,6 @@ async def test_answered_before_a_slow_render_which_leaves_the_loop_free(discord_
     loop_thread = threading.get_ident()
     for payload in (
         bot.server.click_payload(ANN, board, options_of(board)[0][1]),
-        bot.server.slash_payload(BOB, CHANNEL, "board"),
         bot.server.slash_payload(CID, CHANNEL, "rules", {"game": "ghosts18"}),
     ):
         n = len(held.started)
@@ -104,6 +103,13 @@ async def test_answered_before_a_slow_render_which_leaves_the_loop_free(discord_
         await asyncio.wait_for(settled.wait(), 10)
         clicked = [bot.server.messages[board.id]] if "message" in record.payload else []
         assert any(m.attachments for m in bot.answers(record) + clicked)  # posted, or edited
+    # the board again: its picture was drawn once, at the move, and is posted as it is
+    drawn = len(held.started)
+    shown = await bot.slash(BOB, "board")
+    assert len(held.started) == drawn
+    assert any(m.attachments for m in bot.answers(shown)) or any(
+        m.attachments for m in bot.public()[-1:]
+    )
 
 
 async def test_the_private_view_is_drawn_off_the_event_loop(discord_bot, monkeypatch):
