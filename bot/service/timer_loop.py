@@ -239,6 +239,7 @@ def reminder_text(
         parts.append({
             "skip": msg("At the deadline the bot plays the game's default move if it has one."),
             "ai": msg("At the deadline the computer plays your turn (act to take it back)."),
+            "forfeit": msg("At the deadline you lose this game on time."),
         }.get(
             row.clock.get("timeout", "skip"),
             msg("At the deadline the others may vote to hand your seat to a stand-in."),

@@ -11,6 +11,7 @@ import random
 import pytest
 
 from bot.service import ChatRef, GameService, UserError, UserRef
+from bot.service.table import chat_of
 from bot.service.timer_loop import Timers
 from bot.service.tournaments import pairing
 from bot.service.tournaments.pairing import Entrant
@@ -222,3 +223,43 @@ async def test_sign_up_refusals_and_late_joining(posted, clock):
     assert any(dee.id in p.players for p in await service.store.pairings(t.id, 2))
     with pytest.raises(UserError, match="half the rounds"):
         await service.tournament(CHAT, eve, "join")
+
+
+async def test_two_losses_on_time_withdraw_a_player(posted, clock):
+    """A tournament's table has timeout=forfeit: at the deadline a late player of a game of
+    two loses it there (the game ends, their seat handed to the stand-in); a second loss
+    on time withdraws them before the next round is paired."""
+    service, sent = posted
+    ann, bob = people(2)
+    await service.tournament(CHAT, ann, "create ghosts18 variant=short rounds=3 pace=fast")
+    for user in (ann, bob):
+        await service.tournament(CHAT, user, "join")
+    await service.tournament(CHAT, ann, "start")
+    t = (await service.store.tournaments_in_chat("test", CHAT.chat))[0]
+    timers = Timers(service, interval=30)
+    for round_ in (1, 2):
+        (row,) = await round_tables(service, t.id)
+        assert row.clock["timeout"] == "forfeit" and (await service.store.tournament(t.id)).round == round_  # fmt: skip
+        chat = chat_of(row)
+        if await service.choices(chat, ann):  # Ann moves; then Bob lets his time run out
+            action, _ = (await service.choices(chat, ann))[0]
+            await service.move(chat, ann, action)
+        assert not await service.choices(chat, ann)
+        served = []
+        for _ in range(11):  # past the fast pace's 10 minutes, the loop scanning each minute
+            clock.t += 60
+            served += (await timers.tick()).deadlines
+        assert served == [row.id]
+        lost = await service.store.session(row.id)
+        assert lost.status == "finished"
+        assert [s.kind for s in lost.seats if s.user_id == bob.id] == ["placeholder"]
+        assert lost.result["ranking"] == [[next(s.seat for s in lost.seats if s.user_id == ann.id)], [next(s.seat for s in lost.seats if s.user_id == bob.id)]]  # fmt: skip
+    entrants = {e.user_id: e for e in await service.store.entrants(t.id)}
+    assert entrants[bob.id].withdrawn == 2 and entrants[bob.id].why == "time"
+    third = await service.store.pairings(t.id, 3)
+    assert [(p.bye, p.players) for p in third] == [(True, [ann.id])]
+    said = [str(r.text) for _, plan in sent for r in plan]
+    assert any("Withdrawn after two losses on time: Player 2." in s for s in said)
+    assert any("lose this game on time" in s for s in said)
+    lines = {x.id: x for x in await service.tournaments.rounds.lines(await service.store.tournament(t.id))}  # fmt: skip
+    assert lines[ann.id].points == 3 and lines[bob.id].points == 0 and lines[bob.id].withdrawn
