@@ -41,7 +41,7 @@ from bot.service.rematch import Rematch
 from bot.service.requests import ChatRef, Contact, UserError, UserRef
 from bot.service.standings import Standings
 from bot.service.table import NO_TABLE, Table, chat_of
-from bot.service.tournaments import Tournaments, is_virtual
+from bot.service.tournaments import Tournaments
 from bot.service.turn_clock import TurnClock
 from bot.service.undo_requests import UndoRequests
 from bot.service.web_links import USED, WebSession, WebSigner, link_fields
@@ -453,15 +453,9 @@ class GameService:
 
     @entry
     async def seated_at(self, chat: ChatRef) -> list[UserRef] | None:
-        """The human players of a table with no public place of its own (a tournament's
-        table in a group without topics), to whom what the table shows goes privately;
-        None for any other chat (it has a public place)."""
-        if not is_virtual(chat):
-            return None
-        row = await self.table.live_row(chat) or await self.store.latest_in_place(chat.platform, chat.chat, chat.thread)  # fmt: skip
-        if row is None:
-            return []
-        return [UserRef(row.platform, s.user_id, s.name) for s in row.seats if s.kind == "human"]
+        """Who is told privately what a table with no public place shows (None: the chat
+        is a public place)."""
+        return await self.tournaments.seated_at(chat)
 
     @entry
     async def live(self, chat: ChatRef) -> SessionRow | None:

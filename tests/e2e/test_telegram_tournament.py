@@ -68,3 +68,36 @@ async def test_a_tournament_plays_its_tables_in_topics_and_posts_the_standings(t
     assert len(results) == 1 and "a bye (1 point)" in results[0].params["text"]
     second = standin.calls_of("createForumTopic", after=mark)
     assert len(second) == 1 and "round 2 · table 1" in second[0].params["name"]
+
+
+async def test_in_a_group_without_topics_a_table_is_played_in_private_chats(tg_bot):
+    standin = tg_bot.standin
+    ann, bob = standin.ann, standin.bob
+    for user in (ann, bob):  # each has pressed Start in the bot's private chat
+        mark = len(standin.calls)
+        await standin.say(user, user["id"], "/start")
+        await standin.wait_for(lambda c: c.method == "sendMessage", after=mark)
+    mark = len(standin.calls)
+    await standin.say(ann, GROUP, "/escape tournament create ghosts18 variant=short rounds=1")
+    await standin.wait_for(lambda c: "opened a tournament" in (c.params.get("text") or ""), after=mark)  # fmt: skip
+    for user in (ann, bob):
+        mark = len(standin.calls)
+        await standin.say(user, GROUP, "/escape tournament join")
+        await standin.wait_for(lambda c: "joins the tournament" in (c.params.get("text") or ""), after=mark)  # fmt: skip
+    mark = len(standin.calls)
+    await standin.say(ann, GROUP, "/escape tournament start")
+    await standin.wait_for(lambda c: "round 1 of 1:" in (c.params.get("text") or ""), after=mark)
+    photos = standin.calls_of("sendPhoto", after=mark)
+    assert not [c for c in photos if c.params["chat_id"] == GROUP], "no board in the group"
+    assert {c.params["chat_id"] for c in photos} == {ann["id"], bob["id"]}  # each player's own
+    service = tg_bot.service
+    t = (await service.store.tournaments_in_chat("telegram", str(GROUP)))[0]
+    (row,) = await round_tables(service, t.id)
+    assert row.chat == str(GROUP) and not row.thread.isdigit()
+    # the player to act plays from their private chat
+    actor = ann if row.clock["waiting"] == [str(ann["id"])] else bob
+    mine = [m for m in standin.bot_messages(actor["id"]) if any((b.get("callback_data") or "").startswith("e|a:") for b in buttons(m))][-1]  # fmt: skip
+    move = next(b for b in buttons(mine) if b["callback_data"].startswith("e|a:"))
+    query = await standin.press(actor, mine, move["callback_data"])
+    assert not (await standin.answer(query)).get("show_alert")
+    assert [e.user_id for e in await service.store.log(row.id)] == [str(actor["id"])]  # stored

@@ -70,6 +70,18 @@ class Tournaments:
             return None
         return await self.desk.press(chat, user, *found)
 
+    async def seated_at(self, chat: ChatRef) -> list[UserRef] | None:
+        """The human players of a table with no public place of its own (a tournament's
+        table in a group without topics), to whom what the table shows goes privately;
+        None for any other chat (it has a public place)."""
+        if not is_virtual(chat):
+            return None
+        row = await self.store.live_session(chat.platform, chat.chat, chat.thread)
+        row = row or await self.store.latest_in_place(chat.platform, chat.chat, chat.thread)
+        if row is None:
+            return []
+        return [UserRef(row.platform, s.user_id, s.name) for s in row.seats if s.kind == "human"]
+
     async def tick(self, now: float, platforms: list[str]) -> dict[int, Progress]:
         """Every tournament due on these platforms moved on; one that fails is looked at
         again one scan later, the others regardless."""
