@@ -195,7 +195,7 @@ COMMANDS: tuple[Command, ...] = (
     Command(
         "tournament", msg("A tournament here: create, join, leave, start, standings, withdraw, cancel"),
         lambda s, c: s.tournament(c.chat, c.user, c.text("what") or "", is_admin=c.is_admin),
-        (Arg("what", TEXT, msg("create GAME rounds=4 [size=4] [start=2h] [options], or join, leave, start, standings, withdraw, cancel")),),
+        (Arg("what", TEXT, msg("create GAME rounds=4 [size=4] [start=2h], join, leave, start, standings, withdraw, cancel")),),
         example="/escape tournament create ghosts18 rounds=4",
     ),
     Command(
