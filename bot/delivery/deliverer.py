@@ -104,6 +104,7 @@ class Delivery:
     ) -> Delivered:
         done = Delivered(owe=owe)
         self._contacts: dict[str, Contact] = {}  # (each person's asked for once a plan)
+        plan = await self._seated_privately(chat, plan)
         public = plan.language or (plan.table.language if plan.table else "") or DEFAULT
         asker = asked.user.id if asked is not None else None
         # the asker's next moves first: their screen answers their press before the chat's
@@ -132,6 +133,21 @@ class Delivery:
             if plan.table is not None and (plan.table.over or any(r.final for r in plan)):
                 await self._tidy(plan, via)
         return done
+
+    async def _seated_privately(self, chat: ChatRef, plan: Plan) -> Plan:
+        """A table with no public place (a tournament's table in a group without topics):
+        what it would show its chat goes to each of its players privately (the service
+        says who sits there); its players also follow it on the web board."""
+        seated = await self.service.seated_at(chat) if self.service is not None else None
+        if seated is None:
+            return plan
+        replies = []
+        for reply in plan:
+            if reply.to is not None:
+                replies.append(reply)
+            else:
+                replies += [replace(reply, to=user, mention=[]) for user in seated]
+        return replace(plan, replies=replies, quiet=False)
 
     async def adopt(self, session_id: int, sent: Sent, kind: str) -> None:
         """A button pressed on a public message of a session whose live message is not

@@ -44,7 +44,7 @@ async def run_discord(settings: Settings, service: GameService, **client_options
         "discord",
         FrontEnd(client.bridge.deliver, place=place, scope_word="server", chat_word="channel",
                  dm_note=lambda contact: DM_NOTE, links=client.links,
-                 members=member_lookup(client)),
+                 members=member_lookup(client), open_place=client.bridge.open_place),
     )  # fmt: skip
     try:
         async with client:  # closes the HTTP session and the gateway on any exit

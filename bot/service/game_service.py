@@ -41,6 +41,7 @@ from bot.service.rematch import Rematch
 from bot.service.requests import ChatRef, Contact, UserError, UserRef
 from bot.service.standings import Standings
 from bot.service.table import NO_TABLE, Table, chat_of
+from bot.service.tournaments import Tournaments
 from bot.service.turn_clock import TurnClock
 from bot.service.undo_requests import UndoRequests
 from bot.service.web_links import USED, WebSession, WebSigner, link_fields
@@ -81,6 +82,9 @@ class FrontEnd:
     dm_note: Callable[[Contact], str] | None = None  # said when a player turns DMs on
     links: Callable[[], list[Link]] | None = None  # its connections now (/readyz, metrics)
     members: MemberLookup | None = None  # asks the platform whether someone is in a chat
+    # makes a place of its own for a tournament's table (a thread, a forum topic) under a
+    # home chat, named as given; None where the platform has none to give there
+    open_place: Callable[[ChatRef, str], Awaitable[ChatRef | None]] | None = None
 
 
 @dataclass(frozen=True)
@@ -129,6 +133,11 @@ class GameService:
         self.access = Access()  # who may watch and act on a table: asked by every door
         self.web_tables = WebTables(self.table, self.plans, self.records, self.access)
         self.web: WebDoor | None = None  # set by the web front end when it serves
+        self.tournaments = Tournaments(
+            store, self.table, self.plans, self.turns, self.lobby, cpu=self.cpu,
+            pictures=pictures, notify=self.notify, open_place=self._open_place,
+            place_name=self.place, seed=seed_source, language=self.languages.opening,
+        )  # fmt: skip
 
     # ----- front ends -------------------------------------------------------------------
     def add_front_end(self, platform: str, front_end: FrontEnd) -> None:
@@ -161,6 +170,16 @@ class GameService:
         if front_end is not None and front_end.place is not None:
             return front_end.place(chat)
         return f"#{session_id}"
+
+    async def _open_place(self, home: ChatRef, name: str) -> ChatRef | None:
+        front_end = self._front_ends.get(home.platform)
+        if front_end is None or front_end.open_place is None:
+            return None
+        try:
+            return await front_end.open_place(home, name)
+        except Exception:  # no place of its own: the table is reached privately and on the web
+            log.exception("could not open a place for a table in %s", home)
+            return None
 
     def _scope_word(self, platform: str) -> str:
         front_end = self._front_ends.get(platform)
@@ -322,6 +341,9 @@ class GameService:
     async def press(self, chat: ChatRef, user: UserRef, data: str) -> Plan:
         """A button click in a table's chat: the data is checked like any input (it may be
         stale or forged)."""
+        tournament = await self.tournaments.press(chat, user, data)
+        if tournament is not None:
+            return tournament
         button = buttons.parse(data)
         row = await self.store.session(button.session_id)
         if row is None or row.platform != chat.platform or row.chat != chat.chat:
@@ -430,6 +452,12 @@ class GameService:
         return row.thread or row.chat
 
     @entry
+    async def seated_at(self, chat: ChatRef) -> list[UserRef] | None:
+        """Who is told privately what a table with no public place shows (None: the chat
+        is a public place)."""
+        return await self.tournaments.seated_at(chat)
+
+    @entry
     async def live(self, chat: ChatRef) -> SessionRow | None:
         return await self.table.live_row(chat)
 
@@ -464,6 +492,11 @@ class GameService:
     @entry
     async def top(self, chat: ChatRef, game_id: str | None = None) -> Plan:
         return await self.standings.top(chat, game_id)
+
+    @entry
+    async def tournament(self, chat: ChatRef, user: UserRef, text: str = "", is_admin: bool = False) -> Plan:  # fmt: skip
+        """`/escape tournament ...`: create, join, leave, start, standings, withdraw, cancel."""
+        return await self.tournaments.command(chat, user, text, is_admin)
 
     @entry
     async def ask_undo(self, chat: ChatRef, user: UserRef) -> Plan:

@@ -46,6 +46,7 @@ from bot.store.migrations import MIGRATIONS
 from bot.store.preference_queries import PreferenceQueries
 from bot.store.table_signals import CHANNEL as SIGNAL_CHANNEL
 from bot.store.table_signals import TableSignals
+from bot.store.tournament_queries import TournamentQueries
 
 __all__ = ["ChatBusy", "DamagedStore", "SchemaTooNew", "StaleVersion", "Store", "StoreError"]
 
@@ -114,7 +115,7 @@ _SESSION_COLUMNS = (
 
 
 @driver_errors_translated
-class Store(MemoryQueries, ChannelQueries, PreferenceQueries):
+class Store(MemoryQueries, ChannelQueries, PreferenceQueries, TournamentQueries):
     """`_conn` is the Database (SQLite connection or PostgreSQL pool): `_conn.execute` for
     reads, `_write(work)` for a transaction; work(conn) gets the same execute/executemany."""
 

@@ -112,7 +112,8 @@ async def run_telegram(
             "telegram",
             FrontEnd(adapter.deliver, scope_word="group", chat_word="group", dm_note=dm_note,
                      links=lambda: links(application, polls, webhook),
-                     members=member_lookup(lambda: adapter.transport and adapter.transport.bot)),
+                     members=member_lookup(lambda: adapter.transport and adapter.transport.bot),
+                     open_place=adapter.open_place),
         )  # fmt: skip
         await publish_commands(application.bot)
         if settings.telegram_webhook_url:

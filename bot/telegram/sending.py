@@ -302,7 +302,7 @@ class TelegramTransport:
         a private chat that refuses us (`Unreachable`: the group is told how to open it)."""
         common = dict(
             chat_id=int(where.chat), parse_mode=ParseMode.HTML, reply_markup=markup,
-            message_thread_id=int(where.thread) if where.thread else None,
+            message_thread_id=int(where.thread) if where.thread.isdigit() else None,
             reply_parameters=ReplyParameters(reply_to, allow_sending_without_reply=True) if reply_to else None,
         )  # fmt: skip
         if picture is None:
