@@ -208,6 +208,7 @@ async def growth(service: GameService) -> None:
     print("a page's server time, pushed to 3 pages (Castle Doors, pictures off), medians: " + "; ".join(said))  # fmt: skip
 
 
+# pages in another process: open, then (at a line on stdin) close and print what they heard
 CLIENT = """
 import asyncio, json, sys, time, aiohttp
 async def main(base, n, table, watch):
@@ -258,24 +259,6 @@ async def many_pages(service: GameService, board: WebBoard, base: str, pages: in
           f"median {ms(statistics.median(delays))}, p99 {ms(p99(delays))}")  # fmt: skip
 
 
-IDLE = """
-import asyncio, sys, aiohttp
-async def main(base, n, table, watch):
-    async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as http:
-        sockets = []
-        for _ in range(n):
-            ws = await http.ws_connect(base + "/api/live", headers={"Origin": base})
-            await ws.send_json({"hello": {"table": table, "watch": watch}})
-            await ws.receive_json()
-            sockets.append(ws)
-        print("open", flush=True)
-        await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
-        for ws in sockets:
-            await ws.close()
-asyncio.run(main(sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]))
-"""
-
-
 def rss_kib() -> int:
     for line in Path("/proc/self/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
@@ -298,8 +281,8 @@ async def idle_sockets(service, board, base: str, count: int) -> None:
     idle_lag = await lag(2)
     before = rss_kib()
     client = await asyncio.create_subprocess_exec(
-        sys.executable, "-c", IDLE, base, str(count), str(sid), board.signer.watch(sid),
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        sys.executable, "-c", CLIENT, base, str(count), str(sid), board.signer.watch(sid),
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, limit=2**26,
     )  # fmt: skip
     line = await asyncio.wait_for(client.stdout.readline(), 120)
     assert line.strip() == b"open", line
