@@ -14,9 +14,11 @@ dates and durations go through Babel (`duration`, `number`), never hand-written 
 from __future__ import annotations
 
 import string
+import unicodedata
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from functools import lru_cache
 from typing import Any
 
 from babel import Locale, UnknownLocaleError
@@ -127,11 +129,32 @@ def _is_message(value: Any) -> bool:
 
 
 def _plain(value: Any, language: str) -> Any:
+    if isinstance(value, str):
+        return isolate(value)
     if isinstance(value, Span):
         return span(value, language)
     if isinstance(value, bool) or not isinstance(value, int | float):
         return value
     return number(value, language)
+
+
+FSI, PDI = "\u2068", "\u2069"  # first-strong isolate and its end (Unicode bidi, UAX #9)
+
+
+def isolate(text: str) -> str:
+    """A value typed by someone (a name, an excerpt) as a run of its own inside a sentence:
+    wrapped in FSI ... PDI when it holds right-to-left letters, so that "محمد" reads right to
+    left inside itself and the sentence around it keeps its order ("1 محمد: starts here",
+    not "starts here :محمد 1"). Text without such letters cannot turn a left-to-right
+    sentence round, and is left as it is. Chat clients, browsers and our pictures honour it."""
+    if not text or text.startswith(FSI) or not any(_rtl(ch) for ch in text):
+        return text
+    return f"{FSI}{text}{PDI}"
+
+
+@lru_cache(maxsize=4096)
+def _rtl(ch: str) -> bool:
+    return unicodedata.bidirectional(ch) in ("R", "AL")
 
 
 def span(value: Span, language: str = DEFAULT) -> str:
@@ -225,6 +248,7 @@ __all__ = [
     "available",
     "duration",
     "in_context",
+    "isolate",
     "joined",
     "msg",
     "number",

@@ -238,7 +238,7 @@ def band_label(view: dict, seat: int, language: str = DEFAULT) -> tuple[str, flo
     )
     room = length - 20 - 2 * WAIT - 6
     number, tail = f"{seat + 1} ", say(msg(": starts here"), language)
-    name = T.fit(view["names"][seat], 18, room - T.text_width(number + tail, 18))
+    name = T.isolate(T.fit(view["names"][seat], 18, room - T.text_width(number + tail, 18)))
     return T.fit(number + name + tail, 18, room), room
 
 
@@ -381,7 +381,7 @@ def _panel(d: ImageDraw.ImageDraw, view: dict, language: str) -> None:
             said = msg("{edge}  < turn", edge=said)
         tail = " " + say(said, language)
         size = T.shrunk(names[seat][:10] + tail, 20, 340, 14)
-        head = T.fit(names[seat], size, 340 - T.text_width(tail, size)) + tail
+        head = T.isolate(T.fit(names[seat], size, 340 - T.text_width(tail, size))) + tail
         T.text(d, (x + 40, y + 22), head, size, T.INK, "lm")
         told = say(joined(parts), language)
         T.paragraph(d, (x + 8, y + 42), told, 17, 360, max_lines=2, smallest=12)

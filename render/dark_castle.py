@@ -486,7 +486,7 @@ def _party(d: ImageDraw.ImageDraw, view: dict, language: str = DEFAULT) -> None:
             T.text(d, (WIDTH - 34, y + 26), tagged, 20, T.VERMILION, "rm")
         room = line - (T.text_width(tagged, 20) + 14 if tags else 0)
         head = f"{title} - "
-        name = T.fit(S(char["player"]), 24, room - T.text_width(head, 24))
+        name = T.isolate(T.fit(S(char["player"]), 24, room - T.text_width(head, 24)))
         T.text(d, (x + 54, y + 26), T.fit(head + name, 24, room), 24, T.INK, "lm")
         # Hit points: a bar and the number.
         bar = (x + 14, y + 50, x + (196 if comp else 250), y + 74)  # a companion: room for S

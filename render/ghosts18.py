@@ -178,7 +178,9 @@ def _side_panel(d: ImageDraw.ImageDraw, view: dict, names: list[str], language: 
         tail = "  " + say(tail, language) if tail else ""
         room = PANEL_RIGHT - 12 - (x + 42)
         size = T.shrunk(f"{'AB'[seat]}: {names[seat][:8]}{tail}", 24, room, 18)
-        label = T.fit(f"{'AB'[seat]}: {names[seat]}", size, room - T.text_width(tail, size)) + tail
+        head = f"{'AB'[seat]}: "
+        name = T.fit(names[seat], size, room - T.text_width(head + tail, size))
+        label = head + T.isolate(name) + tail
         T.text(d, (x + 42, y + 20), label, size, T.INK, "lm")
         rows = ((msg("out"), view["escaped"][seat]), (msg("dungeon"), view["dungeon"][seat]),
                 (msg("to place"), view["unplaced"][seat]))  # fmt: skip

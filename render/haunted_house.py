@@ -97,8 +97,9 @@ def _house(
     T.player_token(d, (x + w / 2, y + 34), 18, seat)
     # The name sits at the foot of the roof: as wide as the roof is at the letters' top.
     room = w * (ROOF - 26) / ROOF - 16
-    T.text(d, (x + w / 2, y + ROOF - 4), T.fit(f"p{seat + 1} {names[seat]}", 20, room), 20,
-           T.INK, "md")  # fmt: skip
+    head = f"p{seat + 1} "
+    name = T.isolate(T.fit(names[seat], 20, room - T.text_width(head, 20)))
+    T.text(d, (x + w / 2, y + ROOF - 4), head + name, 20, T.INK, "md")
     floors = view["houses"][seat]
     window = view.get("window") or {}
     for f in (3, 2, 1):
@@ -254,6 +255,7 @@ def _hand(d: ImageDraw.ImageDraw, view: dict, hand: list[dict], y: int, language
     frame = say(msg("Your hand, {name} (private)", name="\0"), language)
     size = T.shrunk(frame.replace("\0", view["names"][seat][:12]), 24, room, 16)
     name = T.fit(view["names"][seat], size, room - T.text_width(frame.replace("\0", ""), size))
+    name = T.isolate(name)
     T.text(d, (40, y + 14), frame.replace("\0", name), size, T.INK)
     step = view.get("step") or {}
     chosen = list(step.get("chosen", []))

@@ -434,7 +434,7 @@ def _panel(d: ImageDraw.ImageDraw, view: dict, midnight: bool, language: str) ->
         # a bot's name ("Bot 1 (normal)") is never cut for it.
         score = str(scores[seat])
         room = 1184 - T.text_width(score, 28) - 12 - (x + 38)
-        T.text(d, (x + 38, y + 19), T.fit(name, 20, room), 20, T.INK, "lm")
+        T.text(d, (x + 38, y + 19), T.isolate(T.fit(name, 20, room)), 20, T.INK, "lm")
         letters = " ".join(g["label"].upper() for g in view["guests"] if g["owner"] == seat)
         T.text(d, (x + 38, y + 44), letters, 18, T.DARK, "lm")
         if won:

@@ -190,7 +190,7 @@ def _drawn_texts(view: dict, language: str, monkeypatch) -> tuple[list[tuple], i
 
     def recording(draw, xy, content, size=22, fill=T.INK, anchor="la", *args, **kw):
         if content:
-            left, top, right, bottom = T.font(size).getbbox(content, anchor=anchor)
+            left, top, right, bottom = T.bbox(content, size, anchor)
             box = (xy[0] + left, xy[1] + top, xy[0] + right, xy[1] + bottom)
             drawn.append((draw._image.height, content, box))
         return original(draw, xy, content, size, fill, anchor, *args, **kw)
