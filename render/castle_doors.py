@@ -23,11 +23,11 @@ KIND_LABEL = {  # a tile's state, in capitals on the tile
     "open door": in_context("tile label", "OPEN"), "barred door": in_context("tile label", "BARRED"),
     "extra key": in_context("tile label", "+KEY"), "extra turn": in_context("tile label", "+TURN"),
 }  # fmt: skip
-KIND_SHUT = {  # a shut tile whose other side is known
-    "open door": in_context("tile label", "shut (open)"),
-    "barred door": in_context("tile label", "shut (barred)"),
-    "extra key": in_context("tile label", "shut (+key)"),
-    "extra turn": in_context("tile label", "shut (+turn)"),
+KIND_SHUT = {  # a tile shut again: what it showed when it was open ("shut (open)" puzzled)
+    "open door": in_context("tile label", "shut: door"),
+    "barred door": in_context("tile label", "shut: barred"),
+    "extra key": in_context("tile label", "shut: +key"),
+    "extra turn": in_context("tile label", "shut: +turn"),
 }  # fmt: skip
 KIND_WORDS = {  # a tile's kind, in the alt text
     "open door": in_context("tile kind", "open door"),
@@ -462,13 +462,13 @@ def _card(d: ImageDraw.ImageDraw, x: int, y: int, card: str, chosen: bool, langu
     d.rounded_rectangle((x, y, x + 86, y + 50), 8, fill=fill,
                         outline=T.HIGHLIGHT if chosen else T.INK, width=5 if chosen else 2)  # fmt: skip
     face = say(CARD_LABEL[card], language)
-    T.label(d, (x + 43, y + 25), face, 17, 86 - 12, _ink_on(fill), "mm", smallest=10)
+    T.label(d, (x + 43, y + 25), face, 17, 86 - 12, _ink_on(fill), "mm", smallest=9)
 
 
 def _legend(d: ImageDraw.ImageDraw, x: int, y: int, language: str) -> None:
     lines = [
         msg("Letter = colour: R red, B blue, G green, Y yellow."),
-        msg("Solid tile, door leaf: shut. Pale, dark doorway: open."),
+        msg("Solid, door leaf: shut (shut: what it hides). Pale: open."),
         msg("OPEN: pass. BARRED: no way. SAWN: open for good."),
         msg("+KEY / +TURN: bonus tiles; tokens: who used them."),
         msg("LOCK: padlocked, no way. NET n: n turns trapped."),

@@ -60,7 +60,8 @@ def _static_board(language: str = DEFAULT) -> Image.Image:
 
 def portal_parts(colour: str, facing: str, language: str = DEFAULT) -> tuple[str, tuple, tuple]:
     """A portal's label ("wall" or its facing), the bar on its open side and the label's
-    plate: on the chamber's edge away from the bar (the top when the portal faces down)."""
+    plate, on the bar's side of the chamber beside the bar (never on it): the word names
+    the side the bar marks, so "wall" sits by the wall it faces."""
     box = _cell_box(B.PORTAL_CELL[colour])
     cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
     dx, dy = B.DIRECTIONS[facing]
@@ -73,8 +74,13 @@ def portal_parts(colour: str, facing: str, language: str = DEFAULT) -> tuple[str
     )
     label = say(word, language)
     side = min(T.text_width(label, 16), PLATE_MAX) / 2 + 5
-    top = box[1] + 2 if facing == "down" else box[3] - 22
-    return label, bar, (cx - side, top, cx + side, top + 20)
+    if dy:  # a bar along the top or the bottom edge: the plate just inside it
+        top = bar[3] + 2 if dy < 0 else bar[1] - 22
+        return label, bar, (cx - side, top, cx + side, top + 20)
+    # a bar down the left or right edge: the plate at the foot, against the bar
+    top = box[3] - 22
+    left = bar[2] + 2 if dx < 0 else bar[0] - 2 - 2 * side
+    return label, bar, (left, top, left + 2 * side, top + 20)
 
 
 PLATE_MAX = CELL - 30  # the widest a portal's label may be: inside its chamber
@@ -96,7 +102,8 @@ def _portal(draw: ImageDraw.ImageDraw, colour: str, facing: str, language: str) 
     base = (cx + dx * (r + 4), cy + dy * (r + 4))
     draw.line((base, tip), fill=T.WHITE, width=5)
     draw.rounded_rectangle(plate, 5, fill=T.NIGHT)
-    T.label(draw, (cx, plate[1] + 10), label, 16, PLATE_MAX, T.WHITE, "mm")
+    middle = ((plate[0] + plate[2]) / 2, plate[1] + 10)
+    T.label(draw, middle, label, 16, PLATE_MAX, T.WHITE, "mm")
 
 
 def draw(view: dict, language: str = DEFAULT) -> Image.Image:

@@ -116,7 +116,8 @@ def _guest(d: ImageDraw.ImageDraw, centre, r: float, owner: int, label: str, mov
         d.ellipse((cx - r - 5, cy - r - 5, cx + r + 5, cy + r + 5), fill=T.HIGHLIGHT)
     T.player_token(d, centre, r, owner)
     size = max(16, int(r * 1.1))
-    T.text(d, (cx, cy + 1), label.upper(), size, T.INK, "mm",
+    lx, ly = T.shape_centre(T.PLAYER_SHAPES[owner % 8], cx, cy, r)
+    T.text(d, (lx, ly + 1), label.upper(), size, T.INK, "mm",
            stroke_width=max(2, size // 6), stroke_fill=T.WHITE)  # fmt: skip
 
 

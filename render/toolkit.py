@@ -391,6 +391,18 @@ def polygon_points(shape: str, cx: float, cy: float, r: float) -> list[tuple[flo
     ]
 
 
+# A triangle or a diamond drawn in a piece's circle covers little more than half of it, and
+# its letter spills over: they are drawn larger, so that every piece looks the same size.
+SHAPE_SCALE = {"triangle": 1.22, "diamond": 1.18, "pentagon": 1.05, "star": 1.15}
+
+
+def shape_centre(shape: str, cx: float, cy: float, radius: float) -> tuple[float, float]:
+    """Where a piece's letter goes: its shape's middle (a triangle's is low in its circle)."""
+    if shape == "triangle":
+        return cx, cy + radius * SHAPE_SCALE["triangle"] / 4
+    return cx, cy
+
+
 def token(
     draw: ImageDraw.ImageDraw,
     centre: tuple[float, float],
@@ -423,11 +435,16 @@ def token(
             fill=fill, outline=outline, width=3,
         )  # fmt: skip
     else:
-        draw.polygon(polygon_points(shape, cx, cy, radius), fill=fill, outline=outline, width=3)
+        mx, my = shape_centre(shape, cx, cy, radius)
+        points = polygon_points(shape, mx, my, radius * SHAPE_SCALE.get(shape, 1.0))
+        draw.polygon(points, fill=fill, outline=outline, width=3)
     if label:
         size = max(12, int(radius * (0.9 if len(label) == 1 else 0.7)))
+        if len(label) > 2:  # a longer language's letter: as large as fits the piece
+            size = shrunk(label, size, radius * 1.7, 7)
         ink = label_fill or (INK if sum(fill[:3]) > 380 else WHITE)
-        text(draw, (cx, cy + 1), label, size, ink, anchor="mm")
+        mx, my = shape_centre(shape, cx, cy, radius)
+        text(draw, (mx, my + 1), label, size, ink, anchor="mm")
 
 
 def player_token(draw, centre, radius, seat: int, label: str = "") -> None:
