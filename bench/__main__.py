@@ -28,11 +28,10 @@ from pathlib import Path
 
 import render
 from bot.service import ChatRef, GameService, UserError, UserRef
-from bot.service.drawing import draw_picture
 from bot.service.workers import CpuPool, default_workers
 from bot.store import NewEntry, SeatRow, Store
 from engines import REGISTRY, Game
-from render import toolkit
+from render import toolkit, work
 
 MOVES = int(os.environ.get("ESCAPE_BENCH_MOVES", "120"))
 TABLES = int(os.environ.get("ESCAPE_BENCH_TABLES", "24"))
@@ -188,7 +187,7 @@ async def warm(pool: CpuPool) -> None:
     boards), so the first timed moves do not pay for a process start."""
     game = REGISTRY[_games()[0]]
     view = game.view(game.setup(["A", "B", "C", "D"][: _players(game)], {}), None)
-    jobs = [pool.run(draw_picture, game.id, view, "warm.png") for _ in range(2 * pool.workers)]
+    jobs = [pool.run(work.board, game.id, view) for _ in range(2 * pool.workers)]
     await asyncio.gather(*jobs)
 
 

@@ -81,6 +81,11 @@ def _ink_on(fill: tuple) -> tuple:
     return T.INK if sum(fill[:3]) > 380 else T.WHITE
 
 
+def _title(d: ImageDraw.ImageDraw, language: str) -> None:
+    title = say(msg("Castle Doors: first across to an open far door wins"), language)
+    T.label(d, (30, 18), title, 30, T.WIDTH - 60, T.INK, smallest=20)
+
+
 def _tile(d: ImageDraw.ImageDraw, view: dict, name: str, t: dict, language: str) -> None:
     left, top, right, bottom = _box(view, name)
     size = right - left
@@ -283,8 +288,7 @@ def board(view: dict, language: str = DEFAULT) -> Image.Image:
     img, d = T.canvas(HEIGHT)
     cell, x0, y0 = _geometry(view)
     w, h = view["width"] * cell, view["height"] * cell
-    title = say(msg("Castle Doors: first across to an open far door wins"), language)
-    T.label(d, (30, 18), title, 30, T.WIDTH - 60, T.INK, smallest=20)
+    T.stamp(img, (0, 0), (T.WIDTH, TOP - 8), _title, language)
     # The walls and the players' edges.
     d.rectangle((x0 - 10, y0 - 10, x0 + w + 10, y0 + h + 10), fill=T.DARK)
     for seat, edge in enumerate(view["edges"]):
@@ -410,7 +414,7 @@ def _panel(d: ImageDraw.ImageDraw, view: dict, language: str) -> None:
             else:
                 said = msg("Choosing a target for: {card}", card=card)
             y = T.paragraph(d, (x, y), say(said, language), 17, 370)
-    _legend(d, x, y + 4, language)
+    T.stamp(d._image, (x, y + 4), (1185 - x + 2, 7 * 21 + 4), _legend, 0, 0, language, 1185 - x)
 
 
 SEAT_BOX = 52 + 22 * 2  # a player's box in the panel: the name, then two lines
@@ -465,7 +469,7 @@ def _card(d: ImageDraw.ImageDraw, x: int, y: int, card: str, chosen: bool, langu
     T.label(d, (x + 43, y + 25), face, 17, 86 - 12, _ink_on(fill), "mm", smallest=9)
 
 
-def _legend(d: ImageDraw.ImageDraw, x: int, y: int, language: str) -> None:
+def _legend(d: ImageDraw.ImageDraw, x: int, y: int, language: str, room: int) -> None:
     lines = [
         msg("Letter = colour: R red, B blue, G green, Y yellow."),
         msg("Solid, door leaf: shut (shut: what it hides). Pale: open."),
@@ -476,7 +480,7 @@ def _legend(d: ImageDraw.ImageDraw, x: int, y: int, language: str) -> None:
         msg("Row 1 at the bottom; up/down/left/right as drawn."),
     ]
     for line in lines:  # one line each, at a size that fits the panel
-        T.label(d, (x, y), say(line, language), 16, 1185 - x, T.DARK, smallest=10)
+        T.label(d, (x, y), say(line, language), 16, room, T.DARK, smallest=10)
         y += 21
 
 

@@ -90,25 +90,34 @@ def _status(view: dict) -> Msg:
     return msg("The boss awaits")
 
 
-def _progress(d: ImageDraw.ImageDraw, view: dict, language: str) -> None:
+def _progress(img: Image.Image, view: dict, language: str) -> None:
+    """The header band: it changes only when a chapter is turned, so it is drawn once for
+    what it shows (`T.stamp`)."""
+    card = view["card"] or {}
+    header = (
+        view["chapters_turned"], card.get("kind") == "chapter", card.get("kind") == "boss",
+        say(_status(view), language), any(char.get("companion") for char in view["chars"]),
+    )  # fmt: skip
+    T.stamp(img, (0, 0), (WIDTH, HEADER), _header, *header, language, ground=T.NIGHT)
+
+
+def _header(d, turned: int, chapter: bool, boss_now: bool, status: str, ally: bool, language: str) -> None:  # fmt: skip
     x0 = 300
     T.text(d, (CARD_X, 20), T.fit(say(msg("Dark Castle"), language), 36, x0 - CARD_X - 12), 36, T.WHITE)  # fmt: skip
-    turned = view["chapters_turned"]
     for i in range(15):
         box = (x0 + i * 44, 22, x0 + i * 44 + 36, 58)
         done = i < turned
-        current = i == turned - 1 and view["card"] and view["card"]["kind"] == "chapter"
+        current = i == turned - 1 and chapter
         d.rectangle(box, fill=T.HIGHLIGHT if current else T.GREY if done else T.DARK,
                     outline=T.WHITE, width=2)  # fmt: skip
         T.text(d, ((box[0] + box[2]) / 2, 40), str(i + 1), 18, T.INK if done else T.WHITE, "mm")
     bx = x0 + 15 * 44 + 8
-    boss_now = bool(view["card"] and view["card"]["kind"] == "boss")
     d.rectangle((bx, 18, bx + 120, 62), fill=T.VERMILION if boss_now else T.DARK,
                 outline=T.WHITE, width=2)  # fmt: skip
     boss = _fitted(say(in_context("board", "BOSS"), language), 24, 100)  # clear of the frame
     T.text(d, (bx + 60, 40), boss[0], boss[1], T.WHITE, "mm")
-    key_left = _trait_key(d, view, language)
-    T.text(d, (x0, 76), T.fit(say(_status(view), language), 20, key_left - x0 - 16), 20, T.WHITE, "lm")  # fmt: skip
+    key_left = _trait_key(d, ally, language)
+    T.text(d, (x0, 76), T.fit(status, 20, key_left - x0 - 16), 20, T.WHITE, "lm")
 
 
 def _fitted(content: str, size: int, width: float, smallest: int = 12) -> tuple[str, int]:
@@ -118,11 +127,11 @@ def _fitted(content: str, size: int, width: float, smallest: int = 12) -> tuple[
     return T.fit(content, size, width), size
 
 
-def _trait_key(d: ImageDraw.ImageDraw, view: dict, language: str) -> int:
+def _trait_key(d: ImageDraw.ImageDraw, ally: bool, language: str) -> int:
     """What the dice's shapes mean, at the header's right under the chapters: the party's
     counts and rolls are drawn with them. Returns the key's left edge."""
     keys = ["m", "c", "w"]
-    if any(char.get("companion") for char in view["chars"]):
+    if ally:
         keys.append("x")  # a companion's special face
     x = WIDTH - 20
     for trait in reversed(keys):
@@ -569,7 +578,7 @@ def board(view: dict, language: str = DEFAULT) -> Image.Image:
 def _board(view: dict, language: str, height: int) -> tuple[Image.Image, int]:
     img, d = T.canvas(height, WIDTH)
     d.rectangle((0, 0, WIDTH, HEADER), fill=T.NIGHT)
-    _progress(d, view, language)
+    _progress(img, view, language)
     bottom = _card(d, view, height, language=language)
     _party(d, view, language)
     return img, bottom

@@ -209,13 +209,21 @@ def _side_panel(d: ImageDraw.ImageDraw, view: dict, names: list[str], language: 
                     xx += step
             yy += 44
         y += SEAT_H
+    T.stamp(d._image, (x - 2, y), (WIDTH - (x - 2), HEIGHT - y), _key, tuple(names), language)
+
+
+def _key(d: ImageDraw.ImageDraw, names: tuple, language: str) -> None:
+    """Who is round and who square, what beats what, what a portal's bar means: the same
+    all game (drawn once, `T.stamp`), from the patch's own corner."""
+    x, y = 2, 0
     y = T.legend(d, x, y, [
         ("circle", "", T.WHITE, say(msg("round: {name} (A)", name=names[0]), language)),
         ("square", "", T.WHITE, say(msg("square: {name} (B)", name=names[1]), language)),
         ("circle", "R", T.VERMILION, say(msg("red beats blue"), language)),
         ("circle", "B", T.BLUE, say(msg("blue beats yellow"), language)),
         ("circle", "Y", T.YELLOW, say(msg("yellow beats red"), language)),
-    ], width=WIDTH - 20 - x)  # fmt: skip
+    ], width=WIDTH - 20 - PANEL_X)  # fmt: skip
+    top = PANEL_Y + 2 * SEAT_H  # where the key starts on the board
     T.paragraph(
         d,
         (x, y + 6),
@@ -227,7 +235,7 @@ def _side_panel(d: ImageDraw.ImageDraw, view: dict, names: list[str], language: 
         ),
         18,
         380,
-        max_lines=(HEIGHT - 8 - y - 6) // int(18 * 1.3),
+        max_lines=(HEIGHT - 8 - (top + y) - 6) // int(18 * 1.3),
         smallest=13,
     )
 

@@ -64,7 +64,7 @@ def board(view: dict, language: str = DEFAULT) -> Image.Image:
     hand = view.get("hand")
     height = TOP + HOUSE_H + 70 + (HAND_H if hand is not None else 0)
     img, d = T.canvas(height, WIDTH)
-    T.label(d, (30, 22), say(msg("Haunted House"), language), 36, TITLE_ROOM, T.INK, smallest=24)
+    T.stamp(img, (0, 0), (TITLE_ROOM + 40, 66), _title, language)
     counts = say(_counts(view), language)
     T.label(d, (WIDTH - 30, 30), counts, 24, WIDTH - 60 - TITLE_ROOM - 20, T.INK, "ra", smallest=16)
     # one line under the title: names shortened in it, the whole line fitted as well
@@ -75,10 +75,14 @@ def board(view: dict, language: str = DEFAULT) -> Image.Image:
     for seat in range(len(view["names"])):
         _house(d, view, seat, x0 + seat * width, TOP, width - 16, language)
     y = TOP + HOUSE_H + 10
-    _legend(d, 30, y, language)
+    T.stamp(img, (0, y), (WIDTH, 40), _legend, 30, 0, language)
     if hand is not None:
         _hand(d, view, hand, TOP + HOUSE_H + 70, language)
     return img
+
+
+def _title(d: ImageDraw.ImageDraw, language: str) -> None:
+    T.label(d, (30, 22), say(msg("Haunted House"), language), 36, TITLE_ROOM, T.INK, smallest=24)
 
 
 def _counts(view: dict) -> Msg:

@@ -499,6 +499,21 @@ def caption_bar(img: Image.Image, lines: list[str], size: int = 22) -> Image.Ima
     return out
 
 
+@lru_cache(maxsize=128)  # a table's parts, 20-130 KB each: at most ~15 MB a worker
+def _stamp(draw, size: tuple[int, int], ground: tuple, args: tuple) -> Image.Image:
+    part = new_image(size, ground)
+    draw(drawer(part), *args)
+    return part
+
+
+def stamp(img: Image.Image, at: tuple[int, int], size: tuple[int, int], draw, *args, ground=PAPER) -> None:  # fmt: skip
+    """A part of a picture that does not change within a game (a title, a legend, a key),
+    drawn once for its arguments (names, language...) on a patch of its own plain ground
+    and pasted at `at` since: the same pixels as drawing it there, since `at` is whole
+    pixels. `draw(drawer, *args)` draws it from the patch's own (0, 0); `args` hashable."""
+    img.paste(_stamp(draw, size, ground, args), at)
+
+
 def canvas(
     height: int, width: int = WIDTH, colour=PAPER
 ) -> tuple[Image.Image, ImageDraw.ImageDraw]:

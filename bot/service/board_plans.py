@@ -215,8 +215,8 @@ class BoardPlans:
             text, kind="private", to=table.user_of(seat), session_id=row.id, version=row.version,
             choices=list(moves or []),
         )  # fmt: skip
-        if self.pictures:
-            reply.later = lambda language: draw_on(self.cpu, game.id, view, "my-view.png", None, language)  # fmt: skip
+        if self.pictures:  # its alt text is the reply's text, said once in that language
+            reply.later = lambda language: draw_on(self.cpu, game.id, view, "my-view.png", None, language, text.said_in(language))  # fmt: skip
         return reply
 
     async def own_view(self, table: Loaded, seat: int, asker: UserRef) -> Plan:
@@ -291,12 +291,16 @@ class ViewWords(str):
     title: str
 
     def __new__(cls, game_id: str, view: dict, title: str) -> ViewWords:
-        self = super().__new__(cls, _described(game_id, view, title, DEFAULT))
+        english = _described(game_id, view, title, DEFAULT)
+        self = super().__new__(cls, english)
         self.game_id, self.view, self.title = game_id, view, title
+        self._said = {DEFAULT: english}  # said once per language: text and alt text share it
         return self
 
     def said_in(self, language: str) -> str:
-        return _described(self.game_id, self.view, self.title, language)
+        if language not in self._said:
+            self._said[language] = _described(self.game_id, self.view, self.title, language)
+        return self._said[language]
 
 
 def _described(game_id: str, view: dict, title: str, language: str) -> str:
