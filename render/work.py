@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import time
 
+import render  # its functions looked up at each call (a test may hold one back)
 from languages import DEFAULT
-from render import board_image, describe, describe_rules, rules_png, to_png
 
 
 def board(
@@ -20,20 +20,20 @@ def board(
     renderer. `alt`: the view's words when the caller has them already (said once)."""
     started = time.perf_counter()
     try:
-        image = board_image(game_id, view, recent, language)
+        image = render.board_image(game_id, view, recent, language)
     except KeyError:
         return None
     drawn = time.perf_counter()
-    png = to_png(image)
+    png = render.to_png(image)
     encoded = time.perf_counter()
     if alt is None:
-        alt = describe(game_id, view, language)
+        alt = render.describe(game_id, view, language)
     return png, alt, drawn - started, encoded - drawn
 
 
 def rules(game_id: str, language: str = DEFAULT) -> tuple[bytes, str] | None:
     """A game's rules illustration and its words; None without a renderer."""
     try:
-        return rules_png(game_id, language), describe_rules(game_id, language)
+        return render.rules_png(game_id, language), render.describe_rules(game_id, language)
     except KeyError:
         return None
