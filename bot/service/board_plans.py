@@ -244,16 +244,16 @@ class BoardPlans:
             text, kind="private", to=table.user_of(seat), session_id=row.id, version=row.version,
             choices=list(moves or []),
         )  # fmt: skip
-        if self.pictures:
-            reply.later = lambda language: self.view_picture(row.id, row.version, seat, view, game.id, language)  # fmt: skip
+        if self.pictures:  # its alt text is the reply's text, said once in that language
+            reply.later = lambda language: self.view_picture(row.id, row.version, seat, view, game.id, language, text.said_in(language))  # fmt: skip
         return reply
 
-    async def view_picture(self, table: int, version: int, seat: int | None, view: dict, game_id: str, language: str):  # fmt: skip
+    async def view_picture(self, table: int, version: int, seat: int | None, view: dict, game_id: str, language: str, alt: str | None = None):  # fmt: skip
         """A picture of `view` (seat None: the public board) at a version, drawn once for
-        every door that shows it."""
+        every door that shows it. `alt`: its words, when they are already said."""
         name = "my-view.png" if seat is not None else f"{game_id}-{version}.png"
         key = PictureKey(table, version, seat, language)
-        return await self.drawn.picture(key, lambda: draw_on(self.cpu, game_id, view, name, None, language))  # fmt: skip
+        return await self.drawn.picture(key, lambda: draw_on(self.cpu, game_id, view, name, None, language, alt))  # fmt: skip
 
     async def own_view(self, table: Loaded, seat: int, asker: UserRef) -> Plan:
         """`/escape hand`: the asker's view, drawn now, with their moves when they are to act
@@ -327,12 +327,16 @@ class ViewWords(str):
     title: str
 
     def __new__(cls, game_id: str, view: dict, title: str) -> ViewWords:
-        self = super().__new__(cls, described(game_id, view, title, DEFAULT))
+        english = described(game_id, view, title, DEFAULT)
+        self = super().__new__(cls, english)
         self.game_id, self.view, self.title = game_id, view, title
+        self._said = {DEFAULT: english}  # said once per language: text and alt text share it
         return self
 
     def said_in(self, language: str) -> str:
-        return described(self.game_id, self.view, self.title, language)
+        if language not in self._said:
+            self._said[language] = described(self.game_id, self.view, self.title, language)
+        return self._said[language]
 
 
 def described(game_id: str, view: dict, title: str, language: str) -> str:
