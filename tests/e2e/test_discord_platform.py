@@ -356,7 +356,7 @@ async def test_command_sync_publishes_described_commands(standin, tmp_path, caps
     ghosts = next(c for c in start_game["choices"] if c["value"] == "ghosts18")
     assert ghosts["name_localizations"]["de"] != ghosts["name"]
     language = next(o for o in subs["language"]["options"] if o["name"] == "code")
-    assert {c["value"] for c in language["choices"]} == {"en", "de", "auto"}
+    assert {c["value"] for c in language["choices"]} == {"en", "de", "es", "ru", "auto"}
     assert await sync_commands(settings, []) == 0
     assert standin.calls[-1].method == "PUT"
     assert standin.calls[-1].path == f"/applications/{APP_ID}/commands"
