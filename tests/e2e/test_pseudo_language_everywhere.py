@@ -194,8 +194,10 @@ async def test_the_web_pages_own_words_and_a_tables_json_in_qps(tmp_path):
         ann = UserRef("console", "local:ann", "Ann", QPS)
         await service.start(chat, ann, "ghosts18", "bots=1")
         row = await service.live(chat)
-        page = await service.web_page(row.id, ann, 0)
-        table = page.as_json(QPS)
+        from bot.service import Visitor
+        from bot.service.web_tables import WebPass
+
+        table = await service.web_page(WebPass(row.id, Visitor(ann), 0, QPS))
     finally:
         await store.close()
     texts = [*words, *(t for t in _strings(table) if " " in t)]
