@@ -606,8 +606,8 @@ def illustration(language: str = DEFAULT) -> tuple[dict, list, str]:
     _card(scratch, view, height, marks, language)  # only to learn where the card's parts fall
     party_y = HEADER + 16
     notes = [
-        (
-            (276, 40),
+        (  # under the title's end, which a longer title in another language reaches
+            (278, 78),
             msg(
                 '15 chapters, then the boss. Between chapters anyone may decide who turns the next one (`turn cook`); "YOU" on a card is whoever turned it.'
             ),

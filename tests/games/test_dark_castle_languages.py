@@ -212,10 +212,10 @@ def _views() -> list[dict]:
     return views
 
 
-@pytest.mark.parametrize("language", ["de", "qps"])
+@pytest.mark.parametrize("language", ["de", "es", "ru", "qps"])
 def test_every_word_on_the_board_fits_its_space(language, monkeypatch):
-    """Issue 26: German and the 40%-longer pseudo-language fit: every text stays inside its
-    column (the card, or the party) and no two texts overlap."""
+    """Issues 26 and 37: German, Spanish, Russian and the 40%-longer pseudo-language fit:
+    every text stays inside its column (the card, or the party) and no two texts overlap."""
     card = (R.CARD_X, R.CARD_X + R.CARD_W)
     party = (R.PARTY_X, R.WIDTH - 20)
     for view in _views():
