@@ -24,7 +24,7 @@ from concurrent.futures import ProcessPoolExecutor
 from functools import partial
 from typing import Any, TypeVar
 
-from bot.worker_process import watch_parent
+from bot.worker_process import warm, watch_parent
 
 T = TypeVar("T")
 
@@ -56,6 +56,11 @@ class CpuPool:
                 initializer=watch_parent,
                 initargs=(os.getpid(),),
             )
+            # the pool starts a worker only when a job waits for one: hand each its warm-up
+            # now, so the renderers are imported while the bot is still starting, not on
+            # the first board (nobody waits for these answers)
+            for _ in range(self.workers):
+                self._pool.submit(warm)
         return self
 
     @property
