@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 import render
 from bot.service import buttons, deadlines
+from bot.service.bot_seats import BOT_KINDS
 from bot.service.drawing import draw_on
 from bot.service.drawn_pictures import DrawnPictures, PictureKey
 from bot.service.plan import MOVE, VIEW, Choice, Plan, Reply, TableFacts
@@ -116,14 +117,30 @@ class BoardPlans:
             plan = await self.finish(table.row, table.game, plan)
         return plan
 
-    def step(self, committed: Committed) -> Plan:
+    def step(self, committed: Committed, thinkers: list[str] | None = None) -> Plan:
         """One stored step of a run (a move, a bot's turn), as it is stored: what it said in
-        public, and each player's private notes; no board (`after` gives it at the end)."""
+        public, and each player's private notes; no board (`after` gives it at the end).
+        `thinkers`: the run's bots said to be thinking so far (said once a turn)."""
         table, events = committed.table, committed.events
-        public = [e.text for e in events if e.to is None]
+        public: list[Text] = [e.text for e in events if e.to is None]
+        if thinkers is not None:
+            thinking = self._thinking(table) if committed.result is None else ""
+            if thinking and thinking != (thinkers[-1] if thinkers else ""):
+                public.append(msg("{names} is thinking…", names=thinking))
+            thinkers.append(thinking)
         replies = [Reply(joined(public, "\n"), kind="info", session_id=table.row.id, version=table.row.version)] if public else []  # fmt: skip
         replies += self._private_notes(table, events).values()
         return Plan(replies, facts(table.row, table.game))
+
+    @staticmethod
+    def _thinking(table: Loaded) -> str:
+        """Who searches next when only bots act (a hard bot may think for seconds, and the
+        one watching should know the program has not hung); "" when a person acts."""
+        row = table.row
+        acting = [s for s in table.game.to_act(table.state) if 0 <= s < len(row.seats)]
+        if not acting or any(row.seats[s].kind not in BOT_KINDS for s in acting):
+            return ""
+        return ", ".join(table.user_of(s).name for s in acting)
 
     async def board(
         self,
