@@ -76,11 +76,13 @@ SAME_AS_ENGLISH = {
         "#{number} {game} in {where}: {who}": "'in' is German too",
         "{spell} (cast {id}): {text}": "`cast` is typed as it is",
         "{spell} (cast {id}): {brief}": "`cast` is typed as it is",
+        "Bot {number} ({level})": "German says Bot (a bot's name)",
     },
     "es": {
         "Buchholz": "a chess player's name (a tie-break)",
         "S-B": "Sonneborn-Berger, two names' initials",
         "chat": "Spanish says it so",
+        "Bot {number} ({level})": "Spanish says bot (a bot's name)",
         "{spell} (cast {id}): {text}": "`cast` is typed as it is",
         "{spell} (cast {id}): {brief}": "`cast` is typed as it is",
     },

@@ -108,3 +108,25 @@ def test_make_run_in_a_spanish_or_russian_locale_speaks_it(tmp_path, lang, langu
     typed |= {w for game in REGISTRY for w in re.findall(r"[a-z]{3,}", game)}
     left = [(line, w) for line in out.splitlines() if (w := english_left(PATHS.sub(" ", line), language, {"ann", "bob"} | typed))]  # fmt: skip
     assert not left, left[:10]
+
+
+@pytest.mark.parametrize(
+    ("language", "called"), [("ru", "Бот 1 (средний)"), ("es", "Bot 1 (medio)")]
+)
+async def test_a_bot_is_named_in_the_tables_language(tmp_path, language, called):
+    """A bot's name is written when it takes its seat, in the table's language: a Russian
+    table's bot is not "Bot 1 (normal)" on every line, picture and log."""
+    store = await Store.open(tmp_path / "t.sqlite3")
+    output: list[str] = []
+    keyboard = Keyboard(output, seed=3)
+    keyboard.lines, keyboard.after = ["board"], []
+    service = GameService(store, seed_source=lambda: 7, pictures=False, ai_scale=0.02)
+    terminal = Terminal(service, tmp_path, output.append, keyboard, describe=True, language=language)  # fmt: skip
+    keyboard.terminal = terminal
+    try:
+        await terminal.play("castle_doors", ["Ann", "bot"], "")
+    finally:
+        await store.close()
+    text = "\n".join(output)
+    assert called in text
+    assert "Bot 1 (normal)" not in text
