@@ -398,3 +398,31 @@ async def test_the_local_page_offers_each_games_own_options_and_plays(tmp_path, 
     finally:
         await web.close()
         await store.close()
+
+
+async def test_the_local_form_fits_a_phone_in_russian(tmp_path):
+    """On a phone the start form's controls end inside the screen, however long a game's
+    name runs in the reader's language (a select is as wide as its longest option unless
+    told otherwise: the Russian form once ran past the right edge)."""
+    from selenium.webdriver.common.by import By
+
+    from bot.service import GameService
+    from bot.store import Store
+
+    browser = _chromium(tmp_path, "ru-RU", phone=True)
+    store = await Store.open(tmp_path / "local.sqlite3")
+    web = await serve_board(GameService(store, seed_source=lambda: 5), local=True)
+    try:
+        await asyncio.to_thread(browser.get, web.board.local_link())
+        await until(lambda: browser.find_elements(By.CSS_SELECTOR, "#game option"))
+        assert "Игра" in browser.find_element(By.ID, "new-game").text
+        width = browser.execute_script("return document.documentElement.clientWidth")
+        rights = browser.execute_script(
+            "return [...document.querySelectorAll('#new-game select, #new-game input, #new-game button')]"
+            ".filter(e => e.offsetParent).map(e => [e.id || e.name || e.tagName, e.getBoundingClientRect().right]);"
+        )  # fmt: skip
+        assert rights and all(right <= width for _, right in rights), (width, rights)
+    finally:
+        browser.quit()
+        await web.close()
+        await store.close()
