@@ -72,6 +72,16 @@ def describe(game_id: str, view: dict, language: str = DEFAULT) -> str:
     return _in(_module(game_id).describe, view, language=language)
 
 
+def own_words(game_id: str, view: dict):
+    """The part of a player's view only they may read (a hand), as a message; None where
+    the game's renderer tells no such part (or there is no renderer)."""
+    try:
+        told = getattr(_module(game_id), "own_words", None)
+    except KeyError:
+        return None
+    return told(view) if told is not None else None
+
+
 Box = tuple[int, int, int, int]
 
 
@@ -110,6 +120,7 @@ __all__ = [
     "board_regions",
     "describe",
     "describe_rules",
+    "own_words",
     "rules_png",
     "to_png",
 ]

@@ -502,6 +502,15 @@ def _tile_words(name: str, t: dict) -> Msg:
 FAR = {"bottom": "top", "top": "bottom", "left": "right", "right": "left"}
 
 
+def own_words(view: dict) -> Msg | None:
+    """What only the view's owner may read (their hand): all a private message need say
+    where its picture and whole words are at hand."""
+    if "hand" not in view:
+        return None
+    hand = joined([CARD_NAME[c] for c in view["hand"]]) if view["hand"] else msg("nothing")
+    return msg("Your hand: {cards}.", cards=hand)
+
+
 def describe(view: dict, language: str = DEFAULT) -> str:
     """Alt text: the whole position in words, for players who cannot see the picture."""
     names = view["names"]
@@ -546,9 +555,9 @@ def describe(view: dict, language: str = DEFAULT) -> str:
         parts.append(msg("Draw pile {deck} cards, discards {discard}, top card {card}.", card=card, **piles))  # fmt: skip
     else:
         parts.append(msg("Draw pile {deck} cards, discards {discard}.", **piles))
-    if "hand" in view:
-        hand = joined([CARD_NAME[c] for c in view["hand"]]) if view["hand"] else msg("nothing")
-        parts.append(msg("Your hand: {cards}.", cards=hand))
+    own = own_words(view)
+    if own is not None:
+        parts.append(own)
     if view.get("last"):
         parts.append(msg("Last: {last}", last=view["last"]))
     return " ".join(say(part, language) for part in parts)

@@ -375,6 +375,17 @@ def _floor_told(f: int, floor: dict) -> Msg:
     return bit
 
 
+def own_words(view: dict) -> Msg | None:
+    """What only the view's owner may read (their hand): all a private message need say
+    where its picture and whole words are at hand."""
+    hand, viewer = view.get("hand"), view.get("viewer")
+    if hand is None or viewer is None:
+        return None
+    told = [msg("{card} ({bulbs})", card=card_title(c["card"]), bulbs=_bulbs(c["bulbs"])) for c in hand]  # fmt: skip
+    cards = joined(told) if told else msg("no cards")
+    return msg("Your hand ({name}): {cards}.", name=view["names"][viewer], cards=cards)
+
+
 def describe(view: dict, language: str = DEFAULT) -> str:
     """Alt text: the table in words; a hand only in that player's own view."""
     names = view["names"]
@@ -390,12 +401,9 @@ def describe(view: dict, language: str = DEFAULT) -> str:
             )
         )  # fmt: skip
     parts.append(msg("Deck {deck} cards, discard pile {discard}.", deck=view["deck"], discard=view["discard"]))  # fmt: skip
-    hand = view.get("hand")
-    viewer = view.get("viewer")
-    if hand is not None and viewer is not None:
-        told = [msg("{card} ({bulbs})", card=card_title(c["card"]), bulbs=_bulbs(c["bulbs"])) for c in hand]  # fmt: skip
-        cards = joined(told) if told else msg("no cards")
-        parts.append(msg("Your hand ({name}): {cards}.", name=names[viewer], cards=cards))
+    own = own_words(view)
+    if own is not None:
+        parts.append(own)
     if view.get("last"):
         parts.append(msg("Last: {last}", last=view["last"]))
     return " ".join(say(part, language) for part in parts)

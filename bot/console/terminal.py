@@ -18,7 +18,7 @@ import os
 import sys
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from bot.console.picture_shelf import PictureShelf
 from bot.console.printing import PLATFORM, TerminalTransport
@@ -477,6 +477,8 @@ class Terminal:
         self.picture(reply, self.full)
 
     def say_private(self, reply: Reply, full: bool = False) -> None:
+        if reply.picture is not None and (full or self.describe):  # a view, said whole
+            reply = replace(reply, text=reply.picture.alt)
         self.out(msg("(only {name} sees this) {text}", name=reply.to.name, text=reply.text))
         self.picture(reply, full)
         self.shown_private = True
@@ -486,7 +488,8 @@ class Terminal:
         if path is None:
             return
         description = reply.picture.alt
-        if description in reply.text:  # a private view: its text holds the description
+        # a private view: its text is its whole words, or its own lines (`hand` says all)
+        if reply.to is not None or description in reply.text:
             self.out(msg("[picture: {path}]", path=path))
         elif full or self.describe:
             self.out(msg("[picture: {path}] {description}", path=path, description=description))

@@ -247,7 +247,7 @@ class Delivery:
         table_language = plan.language or (plan.table.language if plan.table else DEFAULT)
         language = await self._language_of(user, table_language, asked)
         if is_asker and via.answers_in_place:
-            sent = await via.answer_in_place(await said(reply, language), asked)
+            sent = await via.answer_in_place(await said(reply, language, via), asked)
             done.asker_moves |= bool(reply.moves()) and sent is not None
             return
         place = None
@@ -259,7 +259,7 @@ class Delivery:
         if place is None:
             await self._unreachable(chat, user, sid, via, is_asker, language)
             return
-        reply = await said(reply, language)  # (its picture drawn only now: it is sent)
+        reply = await said(reply, language, via)  # (its picture drawn only now: it is sent)
         pressed = asked.pressed if is_asker and asked is not None else None
         if (
             pressed is not None
@@ -394,10 +394,13 @@ def _key(chat: ChatRef) -> str:
 
 async def said(reply: Reply, language: str, via: Transport | None = None) -> Reply:
     """A copy of `reply` in `language`: its text and labels said, its picture drawn in it
-    (a picture that has none other keeps the one it has), and its aside where `via` shows
-    the My hand button the aside speaks of."""
+    (a picture that has none other keeps the one it has), its aside where `via` shows
+    the My hand button the aside speaks of, and a private view by its own lines where `via`
+    says the whole on request."""
     await reply.drawn(language)
     text = reply.text
+    if reply.brief and getattr(via, "brief_views", False):
+        text = reply.brief
     if reply.aside and getattr(via, "view_button", False):
         text = joined([text, reply.aside], "\n")
     return replace(

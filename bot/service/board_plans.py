@@ -259,7 +259,7 @@ class BoardPlans:
         text = ViewWords(game.id, view, game.title)
         reply = Reply(
             text, kind="private", to=table.user_of(seat), session_id=row.id, version=row.version,
-            choices=list(moves or []),
+            choices=list(moves or []), brief=render.own_words(game.id, view) or "",
         )  # fmt: skip
         if self.pictures:  # its alt text is the reply's text, said once in that language
             reply.later = lambda language: self.view_picture(row.id, row.version, seat, view, game.id, language, text.said_in(language))  # fmt: skip

@@ -117,6 +117,7 @@ class TelegramTransport:
     platform = PLATFORM
     answers_in_place = False  # a group has no message only one member sees
     view_button = True  # shows the shared My hand button
+    brief_views = False  # a private view's message holds its whole words (no alt text)
     tidies = True  # a game's notices are deleted at its end: groups must not fill up
 
     def __init__(self, bot: Bot, username: str, webapp: str = "", public_url: str = "") -> None:
