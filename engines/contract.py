@@ -1,4 +1,4 @@
-"""The one interface every game implements (shared/docs/engine-contract.md).
+"""The one interface every game implements (docs/engine-contract.md).
 
 The base class owns what all games share: option and player-count checks, the
 turn check (is this seat allowed to act now?), the legality check against

@@ -1,4 +1,4 @@
-"""Haunted House turn actions, each test naming the passage of shared/rules/haunted-house.txt
+"""Haunted House turn actions, each test naming the passage of the rulebook (docs/games.md)
 it checks. Positions are built directly; draws are forced through CHANCE outcomes."""
 
 from __future__ import annotations
