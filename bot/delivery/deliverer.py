@@ -27,8 +27,9 @@ import time
 from dataclasses import dataclass, field, replace
 
 from bot.delivery.live_boards import LiveBoards, Slot
+from bot.delivery.service_needs import ServiceNeeds
 from bot.delivery.transport import Asked, Sent, Transient, Transport, Unreachable
-from bot.service import ChatRef, Contact, GameService, Plan, Reply, TableFacts, UserRef
+from bot.service import ChatRef, Contact, Plan, Reply, TableFacts, UserRef
 from bot.telemetry import logs, metrics
 from languages import DEFAULT, joined, resolve, say
 
@@ -57,7 +58,7 @@ class Owed:
 
 
 class Delivery:
-    def __init__(self, service: GameService | None, platform: str) -> None:
+    def __init__(self, service: ServiceNeeds | None, platform: str) -> None:
         self.service = service
         self.platform = platform
         self.boards = LiveBoards(service, platform)

@@ -336,3 +336,19 @@ def test_telegram_length_counts_utf16_units():
 
 def test_text_within_the_limit_is_one_part():
     assert parts("short", 10) == ["short"] and head_and_rest("short", 10) == ("short", "")
+
+
+def test_the_service_gives_what_delivery_needs():
+    """Delivery is typed against the few calls it makes (`ServiceNeeds`); the service
+    answers each with the same parameters."""
+    import inspect
+
+    from bot.delivery.service_needs import ServiceNeeds
+    from bot.service import GameService
+
+    needed = [n for n, f in vars(ServiceNeeds).items() if inspect.iscoroutinefunction(f)]
+    assert sorted(needed) == ["contact", "live", "recall", "remember", "seated_at"]
+    for name in needed:
+        ours = list(inspect.signature(getattr(ServiceNeeds, name)).parameters)
+        theirs = list(inspect.signature(getattr(GameService, name)).parameters)
+        assert ours == theirs, name
