@@ -298,7 +298,7 @@ async def idle_sockets(service, board, base: str, count: int) -> None:
 
 def unlimited() -> None:
     """The bench's clients all come from 127.0.0.1: one address's limits are lifted here
-    (they bound a real address's sockets and hellos; README: the web board)."""
+    (they bound a real address's sockets and hellos; docs/web-board.md)."""
     live_sockets.SOCKETS_PER_ADDRESS = 100_000
     live_sockets.HELLOS = live_sockets.HELLOS_PER_ADDRESS = (100_000, 1.0)
 

@@ -3,7 +3,7 @@
 A part is a function that adds its routes (and any start-up or clean-up hooks) to the
 application. `bot/probes.py` gives the operator's part (/metrics, /healthz, /readyz); the
 web board adds its own part to the same application, so one address serves both
-(README: Operations). `bot/runner.py` starts the server before the platforms and stops it
+(docs/operations.md). `bot/runner.py` starts the server before the platforms and stops it
 after them, so /metrics and /healthz answer while a stopping process drains its moves.
 """
 

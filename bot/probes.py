@@ -1,4 +1,4 @@
-"""What an operator's tools ask a running bot over HTTP (README: Operations).
+"""What an operator's tools ask a running bot over HTTP (docs/operations.md).
 
 - `/metrics`: every metric of bot/telemetry/metrics.py in Prometheus' text format; the
   values read at scrape time (games by status, platform connections, the CPU pool's queue)

@@ -1,6 +1,6 @@
 """Start whatever is configured: Discord and Telegram in one event loop, sharing one service.
 
-SIGTERM or SIGINT stops it cleanly (README, "Running at scale"): /readyz turns 503, the timer
+SIGTERM or SIGINT stops it cleanly (docs/deployment.md, "Running at scale"): /readyz turns 503, the timer
 loop stops, each platform stops taking updates (PTB's updater is stopped, so Telegram does
 not deliver them again, and the Telegram updates in hand finish; Discord closes its
 gateway), the HTTP server stops, open store transactions finish, the store closes, and the

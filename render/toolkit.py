@@ -3,7 +3,7 @@
 Colours follow Okabe and Ito's palette, and every colour that carries meaning is
 paired with a shape or a letter, so no information is carried by hue alone.
 Boards are drawn straight into one fixed palette (P mode): a PNG of that saves several
-times faster than RGB and is half the size (architecture.md), with no quantising pass,
+times faster than RGB and is half the size (measured by `bench`: the picture's encode apart), with no quantising pass,
 and output stays byte-identical. Text, the costly part of a board, is rendered once per
 string and size and reused (see `text`).
 """

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import sys
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -539,7 +538,3 @@ def terminal_language() -> str:
         if value and value not in ("C", "POSIX") and not value.startswith("C."):
             return value
     return ""
-
-
-def stdin_is_interactive() -> bool:
-    return sys.stdin.isatty()

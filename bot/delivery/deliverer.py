@@ -27,8 +27,9 @@ import time
 from dataclasses import dataclass, field, replace
 
 from bot.delivery.live_boards import LiveBoards, Slot
+from bot.delivery.service_needs import ServiceNeeds
 from bot.delivery.transport import Asked, Sent, Transient, Transport, Unreachable
-from bot.service import ChatRef, Contact, GameService, Plan, Reply, TableFacts, UserRef
+from bot.service import ChatRef, Contact, Plan, Reply, TableFacts, UserRef
 from bot.telemetry import logs, metrics
 from languages import DEFAULT, joined, resolve, say
 
@@ -57,7 +58,7 @@ class Owed:
 
 
 class Delivery:
-    def __init__(self, service: GameService | None, platform: str) -> None:
+    def __init__(self, service: ServiceNeeds | None, platform: str) -> None:
         self.service = service
         self.platform = platform
         self.boards = LiveBoards(service, platform)
@@ -103,7 +104,9 @@ class Delivery:
         self, chat: ChatRef, plan: Plan, via: Transport, asked: Asked | None, owe: bool
     ) -> Delivered:
         done = Delivered(owe=owe)
-        self._contacts: dict[str, Contact] = {}  # (each person's asked for once a plan)
+        # each person's contact is asked for once a plan; kept per call, since other chats
+        # deliver on this same instance meanwhile
+        contacts: dict[str, Contact] = {}
         plan = await self._seated_privately(chat, plan)
         public = plan.language or (plan.table.language if plan.table else "") or DEFAULT
         asker = asked.user.id if asked is not None else None
@@ -114,9 +117,9 @@ class Delivery:
         async with self.lock(chat):
             for reply in ordered:
                 if reply.to is not None:
-                    await self._private(chat, reply, plan, via, asked, done)
+                    await self._private(chat, reply, plan, via, asked, done, contacts)
                 elif plan.quiet and asked is not None and via.answers_in_place:
-                    language = await self._language_of(asked.user, public, asked)
+                    language = await self._language_of(asked.user, public, asked, contacts)
                     sent = await via.answer_in_place(await said(reply, language, via), asked)
                     done.posted += [sent] if sent else []
                 elif reply.live:
@@ -241,11 +244,12 @@ class Delivery:
         via: Transport,
         asked: Asked | None,
         done: Delivered,
+        contacts: dict[str, Contact],
     ) -> None:
         user = reply.to
         is_asker = asked is not None and asked.user.id == user.id
         table_language = plan.language or (plan.table.language if plan.table else DEFAULT)
-        language = await self._language_of(user, table_language, asked)
+        language = await self._language_of(user, table_language, asked, contacts)
         if is_asker and via.answers_in_place:
             sent = await via.answer_in_place(await said(reply, language, via), asked)
             done.asker_moves |= bool(reply.moves()) and sent is not None
@@ -254,7 +258,7 @@ class Delivery:
         if is_asker and asked.private_chat is not None:
             place = asked.private_chat
         elif self.service is not None:
-            place = await via.private_place(user, await self._contact(user))
+            place = await via.private_place(user, await self._contact(user, contacts))
         sid = reply.session_id or (plan.table.session_id if plan.table else None)
         if place is None:
             await self._unreachable(chat, user, sid, via, is_asker, language)
@@ -309,15 +313,18 @@ class Delivery:
         else:
             await via.strip(t.slot.sent)
 
-    async def _contact(self, user: UserRef) -> Contact:
-        if user.id not in self._contacts:
-            self._contacts[user.id] = await self.service.contact(user)
-        return self._contacts[user.id]
+    async def _contact(self, user: UserRef, contacts: dict[str, Contact]) -> Contact:
+        """`contacts`: what this one delivery has asked for already."""
+        if user.id not in contacts:
+            contacts[user.id] = await self.service.contact(user)
+        return contacts[user.id]
 
-    async def _language_of(self, user: UserRef, table: str, asked: Asked | None) -> str:
+    async def _language_of(
+        self, user: UserRef, table: str, asked: Asked | None, contacts: dict[str, Contact]
+    ) -> str:
         """What one person reads: their own setting, else what their app says now (they
         asked), else what it said when last seen, else the table's language."""
-        contact = await self._contact(user) if self.service is not None else Contact()
+        contact = await self._contact(user, contacts) if self.service is not None else Contact()
         if contact.language:
             return contact.language
         if asked is not None and asked.user.id == user.id and asked.user.language:

@@ -339,9 +339,6 @@ class Store(MemoryQueries, ChannelQueries, PreferenceQueries, TournamentQueries)
     async def set_status(self, session_id: int, version: int, status: str) -> None:
         await self._write(lambda conn: self._bump(conn, session_id, version, status=status))
 
-    async def set_deadline(self, session_id: int, version: int, deadline: float | None) -> None:
-        await self._write(lambda conn: self._bump(conn, session_id, version, deadline=deadline))
-
     async def record(
         self,
         session_id: int,

@@ -1,7 +1,7 @@
 """Numbered schema migrations, applied in order at start-up (PRAGMA user_version)."""
 
 MIGRATIONS: list[str] = [
-    # 1: the data that must not be lost (architecture.md).
+    # 1: the data that must not be lost (docs/how-it-is-built.md, Store).
     """
     CREATE TABLE sessions (
         id            INTEGER PRIMARY KEY,

@@ -169,8 +169,8 @@ SUPPLEMENTS: dict[str, dict] = {
     "undead": {"title": msg("Scourge of the Undead Queen"), "boss": "b_undeadqueen"},
     "collector": {"title": msg("The Collector's Box"), "boss": "", "chapters": False},
 }
-# The plague die, never re-rolled or modified: our faces are the published 0, 0, 1, 1, 2, 3
-# of dark_castle.md. Each threshold reached costs HP at once (our values).
+# The plague die, never re-rolled or modified: its faces are the published 0, 0, 1, 1, 2, 3
+# (the Plague Lord pack's rulebook, docs/games.md). Each threshold reached costs HP at once (our values).
 PLAGUE_DIE = ["0", "0", "1", "1", "2", "3"]
 PLAGUE_THRESHOLDS = ((3, 1), (6, 2), (9, 3))
 # The cult die (Marked for Death): 4 white faces and 2 black; our faces (no public source

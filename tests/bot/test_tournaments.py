@@ -1,7 +1,7 @@
-"""Tournaments through the service (README: Tournaments): a 9-player Swiss of 4 rounds and
+"""Tournaments through the service (docs/tournaments.md): a 9-player Swiss of 4 rounds and
 a 12-player Hidden Castle tournament played to the end by their players' seeded random
 moves, each round paired and opened by the timer loop; the standings and tie-breaks as
-the README defines them; sign-up and its refusals."""
+docs/tournaments.md defines them; sign-up and its refusals."""
 
 from __future__ import annotations
 

@@ -450,11 +450,11 @@ async def test_an_unexpected_failure_is_told_only_to_the_asker(discord_bot, monk
     assert len(bot.public()) == public_before, "the public 'thinking' message is gone"
 
 
-def test_readme_invite_link_asks_for_what_the_bot_checks():
-    readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
-    assert invite_url("APPLICATION_ID") in readme
+def test_discord_guide_invite_link_asks_for_what_the_bot_checks():
+    guide = (Path(__file__).parents[2] / "docs" / "discord.md").read_text(encoding="utf-8")
+    assert invite_url("APPLICATION_ID") in guide
     assert "scope=bot+applications.commands" in invite_url("APPLICATION_ID")
-    section = readme[readme.index("## Discord") :]
+    section = guide[guide.index("## Discord") :]
     rows = re.findall(r"^\s*\| ([A-Z][A-Za-z ]+) \| (\d+) \|", section, re.MULTILINE)
     wanted = invite_permissions()
     assert sorted(int(value) for _, value in rows) == sorted(

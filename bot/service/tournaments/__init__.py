@@ -1,5 +1,5 @@
 """Tournaments in a server or group: sign-up, Swiss pairs or tables grouped by standing,
-a place per table, standings with tie-breaks after every round (README: Tournaments).
+a place per table, standings with tie-breaks after every round (docs/tournaments.md).
 
 `Tournaments` is the service's collaborator: the commands and buttons (`desk.py`), the
 rounds the timer loop moves on (`rounds.py`), pairing and scores as pure functions
