@@ -42,8 +42,12 @@ STORE_GRACE = 5.0  # then for the store's open transactions
 
 async def open_service(settings: Settings, workers: int = 0) -> GameService:
     """The store and the service; `workers` > 0 starts that many CPU worker processes."""
-    store = await Store.open(settings.db_path, pool_size=settings.db_pool)
-    cpu = CpuPool(workers).start()
+    cpu = CpuPool(workers).start()  # first: its workers warm up while the store opens
+    try:
+        store = await Store.open(settings.db_path, pool_size=settings.db_pool)
+    except BaseException:
+        await cpu.close()
+        raise
     return GameService(store, default_pace=settings.default_pace, cpu=cpu)
 
 

@@ -58,10 +58,13 @@ def board_image(game_id: str, view: dict, recent: list | None = None, language: 
     module = _module(game_id)
     if not recent or len(recent) < 2:
         return _in(module.draw, view, language=language)
+    told = [say(line, language) for line in recent[-RECENT_LINES:]]
+    # the board's own caption, less what the recent lines already tell (its last move, which
+    # Hidden Castle names while a roll waits, was said twice)
     lines = _in(module.caption, view, language=language)
     if lines and lines[0] == say(view.get("last"), language):
         lines = lines[1:]
-    told = [say(line, language) for line in recent[-RECENT_LINES:]]
+    lines = [line for line in lines if line not in told]
     return caption_bar(_in(module.board, view, language=language), told + lines)
 
 

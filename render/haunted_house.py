@@ -64,7 +64,7 @@ def board(view: dict, language: str = DEFAULT) -> Image.Image:
     hand = view.get("hand")
     height = TOP + HOUSE_H + 70 + (HAND_H if hand is not None else 0)
     img, d = T.canvas(height, WIDTH)
-    T.label(d, (30, 22), say(msg("Haunted House"), language), 36, TITLE_ROOM, T.INK, smallest=24)
+    T.stamp(img, (0, 0), (TITLE_ROOM + 40, 66), _title, language)
     counts = say(_counts(view), language)
     T.label(d, (WIDTH - 30, 30), counts, 24, WIDTH - 60 - TITLE_ROOM - 20, T.INK, "ra", smallest=16)
     # one line under the title: names shortened in it, the whole line fitted as well
@@ -75,10 +75,14 @@ def board(view: dict, language: str = DEFAULT) -> Image.Image:
     for seat in range(len(view["names"])):
         _house(d, view, seat, x0 + seat * width, TOP, width - 16, language)
     y = TOP + HOUSE_H + 10
-    _legend(d, 30, y, language)
+    T.stamp(img, (0, y), (WIDTH, 40), _legend, 30, 0, language)
     if hand is not None:
         _hand(d, view, hand, TOP + HOUSE_H + 70, language)
     return img
+
+
+def _title(d: ImageDraw.ImageDraw, language: str) -> None:
+    T.label(d, (30, 22), say(msg("Haunted House"), language), 36, TITLE_ROOM, T.INK, smallest=24)
 
 
 def _counts(view: dict) -> Msg:
@@ -97,8 +101,9 @@ def _house(
     T.player_token(d, (x + w / 2, y + 34), 18, seat)
     # The name sits at the foot of the roof: as wide as the roof is at the letters' top.
     room = w * (ROOF - 26) / ROOF - 16
-    T.text(d, (x + w / 2, y + ROOF - 4), T.fit(f"p{seat + 1} {names[seat]}", 20, room), 20,
-           T.INK, "md")  # fmt: skip
+    head = f"p{seat + 1} "
+    name = T.isolate(T.fit(names[seat], 20, room - T.text_width(head, 20)))
+    T.text(d, (x + w / 2, y + ROOF - 4), head + name, 20, T.INK, "md")
     floors = view["houses"][seat]
     window = view.get("window") or {}
     for f in (3, 2, 1):
@@ -254,6 +259,7 @@ def _hand(d: ImageDraw.ImageDraw, view: dict, hand: list[dict], y: int, language
     frame = say(msg("Your hand, {name} (private)", name="\0"), language)
     size = T.shrunk(frame.replace("\0", view["names"][seat][:12]), 24, room, 16)
     name = T.fit(view["names"][seat], size, room - T.text_width(frame.replace("\0", ""), size))
+    name = T.isolate(name)
     T.text(d, (40, y + 14), frame.replace("\0", name), size, T.INK)
     step = view.get("step") or {}
     chosen = list(step.get("chosen", []))

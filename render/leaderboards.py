@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
-from render.toolkit import DARK, GREY, HIGHLIGHT, INK, PANEL, PAPER, fit, text, to_png
+from render.toolkit import DARK, GREY, HIGHLIGHT, INK, PANEL, PAPER, fit, isolate, text, to_png
 
 WIDTH = 1000
 SIZE = 28
@@ -63,7 +63,7 @@ def _section(draw: ImageDraw.ImageDraw, section: Section, y: int, row_h: int) ->
         if place <= 3:
             draw.rectangle((0, y - 6, 8, y + row_h - 10), fill=HIGHLIGHT)
         text(draw, (PAD, y), str(place), SIZE, INK)
-        text(draw, (name_x, y), fit(row[0], SIZE, name_width), SIZE, INK)
+        text(draw, (name_x, y), isolate(fit(row[0], SIZE, name_width)), SIZE, INK)
         for right, cell in zip(rights, row[1:], strict=True):
             text(draw, (right, y), fit(cell, SIZE, NUMBER_COLUMN - 12), SIZE, INK, "ra")
     if len(section.rows) > MOST_ROWS:

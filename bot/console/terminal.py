@@ -436,6 +436,7 @@ class Terminal:
         """Deliver a plan here: a private message only to whoever has the keyboard (else it
         waits for its player)."""
         plan = plan if isinstance(plan, Plan) else Plan(list(plan))
+        plan.language = plan.language or self.language  # one reader here: the log, rules...
         boards = [r for r in plan if r.kind in ("board", "lobby") and r.to is None]
         if boards:
             self.board = boards[-1]

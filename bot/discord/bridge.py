@@ -130,8 +130,9 @@ class DiscordBridge:
         if interaction.guild_id is None:
             await interaction.response.send_message(say(NO_GUILD, language_of(interaction)), ephemeral=True)  # fmt: skip
             return
-        if command.name == "help":  # no store, no picture: answered at once
-            text = say(self.service.help().text, language_of(interaction))
+        if command.name == "help":  # no picture: answered at once, in the asker's language
+            language = await self.service.language_of(user_ref(interaction.user, interaction))
+            text = say(self.service.help().text, language)
             await interaction.response.send_message(text[:2000], ephemeral=True, allowed_mentions=discord.AllowedMentions.none())  # fmt: skip
             return
         if command.name == "start" and options.pop("thread", False):

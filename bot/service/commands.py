@@ -219,7 +219,7 @@ COMMANDS: tuple[Command, ...] = (
     Command(
         "language", msg("The language of this channel's tables, or your own: show or set it"),
         lambda s, c: s.language(c.chat, c.user, c.text("code"), c.text("scope")),
-        (Arg("code", LANGUAGE, msg("A language: en, de (auto: your app's, with scope=me)")),
+        (Arg("code", LANGUAGE, msg("A language: en, de, es, ru (auto: your app's, with scope=me)")),
          Arg("scope", TEXT, msg("me: only what you alone read; default: this channel")),),
         example="/escape language de",
     ),

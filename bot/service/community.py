@@ -23,7 +23,7 @@ from bot.service.tournaments.page import TournamentPage
 from bot.service.web_links import USED, WebSession, link_fields
 from bot.service.workers import CpuPool
 from bot.store import Store, StoreError
-from engines.text import msg
+from engines.text import Msg, msg
 
 if TYPE_CHECKING:  # the service hands its web door over; it imports this module
     from bot.service.game_service import WebDoor
@@ -36,7 +36,7 @@ class Community:
     def __init__(
         self, store: Store, access: Access, tournaments: Tournaments, *, cpu: CpuPool,
         pictures: bool, clock: Callable[[], float],
-        notify: Callable[[ChatRef, Plan], Awaitable[bool]], scope_word: Callable[[str], str],
+        notify: Callable[[ChatRef, Plan], Awaitable[bool]], scope_word: Callable[[str], Msg],
         language: Callable[[ChatRef, UserRef], Awaitable[str]],
         web: Callable[[], WebDoor | None],
     ) -> None:  # fmt: skip

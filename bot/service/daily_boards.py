@@ -70,7 +70,7 @@ class DailyBoards:
     async def board(self, chat: ChatRef, which: str, when: str | None) -> Plan:
         """`which`: daily (a day, default today) or month (default this month), UTC."""
         today = daily_castle.day_of(self.now())
-        scope = msg(self.scope_word(chat.platform))
+        scope = self.scope_word(chat.platform)
         if which == "daily":
             day = when or today
             if not _DAY.match(day) or not _real_day(day):

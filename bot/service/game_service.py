@@ -51,10 +51,11 @@ from bot.service.workers import CpuPool
 from bot.store import SessionRow, StaleVersion, Store, StoreError
 from engines import Game
 from engines.ai import DEFAULT_LEVEL, LEVELS
-from engines.text import msg
+from engines.text import Msg, msg
 from languages import resolve
 
 log = logging.getLogger(__name__)
+CHAT = msg("chat")  # a platform's word for where a table plays, where it names none
 
 Notifier = Callable[[ChatRef, Plan], Awaitable[None]]
 
@@ -78,8 +79,8 @@ class FrontEnd:
 
     deliver: Notifier
     place: Callable[[ChatRef], str] | None = None  # how a chat is named in text (a link)
-    scope_word: str = "chat"  # what a scope is called there: "server", "group"
-    chat_word: str = "chat"  # what a table's chat is called there: "channel", "group"
+    scope_word: Msg = CHAT  # what a scope is called there: "server", "group"
+    chat_word: Msg = CHAT  # what a table's chat is called there: "channel", "group"
     dm_note: Callable[[Contact], str] | None = None  # said when a player turns DMs on
     links: Callable[[], list[Link]] | None = None  # its connections now (/readyz, metrics)
     members: MemberLookup | None = None  # asks the platform whether someone is in a chat
@@ -181,9 +182,9 @@ class GameService:
             log.exception("could not open a place for a table in %s", home)
             return None
 
-    def _scope_word(self, platform: str) -> str:
+    def _scope_word(self, platform: str) -> Msg:
         front_end = self._front_ends.get(platform)
-        return front_end.scope_word if front_end is not None else "chat"
+        return front_end.scope_word if front_end is not None else CHAT
 
     def _dm_note(self, platform: str, contact: Contact) -> str:
         front_end = self._front_ends.get(platform)
@@ -359,7 +360,7 @@ class GameService:
         row = await self.store.session(button.session_id)
         if button.kind != "a" or row is None or row.platform != platform:
             front_end = self._front_ends.get(platform)
-            where = front_end.chat_word if front_end is not None else "chat"
+            where = front_end.chat_word if front_end is not None else CHAT
             raise UserError(
                 msg("That button works under the game's board in its {where}.", where=where)
             )

@@ -29,7 +29,7 @@ from bot.service.table import title_of
 from bot.service.workers import CpuPool
 from bot.store import SeasonRow, Store
 from engines import REGISTRY
-from engines.text import Text, joined, msg, plural
+from engines.text import Msg, Text, joined, msg, plural
 
 log = logging.getLogger(__name__)
 
@@ -118,7 +118,7 @@ class SeasonsDone:
 class Seasons:
     def __init__(
         self, store: Store, cpu: CpuPool, *, pictures: bool, clock: Callable[[], float],
-        notify: Notify, scope_word: Callable[[str], str],
+        notify: Notify, scope_word: Callable[[str], Msg],
         language: Callable[[ChatRef, UserRef], Awaitable[str]],
     ) -> None:  # fmt: skip
         self.store = store
@@ -154,7 +154,7 @@ class Seasons:
         return Plan([Reply(text_, kind="info")])
 
     async def status(self, chat: ChatRef) -> Text:
-        scope = msg(self.scope_word(chat.platform))
+        scope = self.scope_word(chat.platform)
         running = await self.store.running_season(chat.platform, chat.scope)
         if running is not None:
             return msg(
@@ -185,7 +185,7 @@ class Seasons:
             "{name} started seasons of {length} on this {scope}: season {number} runs until {end}. "
             "Every rated game counts in the season (everyone begins it at 0) and all time; "
             "at its end its final standings are posted here and the next season begins.",
-            name=user.name, length=said_length(length), scope=msg(self.scope_word(chat.platform)),
+            name=user.name, length=said_length(length), scope=self.scope_word(chat.platform),
             number=season.number, end=boards.when(season.ends_at),
         )  # fmt: skip
         return Plan([Reply(text, kind="info")], language=season.language)
@@ -226,7 +226,7 @@ class Seasons:
         return True
 
     async def final_standings(self, s: SeasonRow) -> Plan:
-        scope = msg(self.scope_word(s.platform))
+        scope = self.scope_word(s.platform)
         games = [g for g in await self.store.season_games(s.platform, s.scope, s.number) if g in REGISTRY]  # fmt: skip
         head = plural("Season {number} of this {scope} has ended ({count} rated game).", "Season {number} of this {scope} has ended ({count} rated games).", s.games, number=s.number, scope=scope)  # fmt: skip
         if not games:

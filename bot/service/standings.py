@@ -95,7 +95,7 @@ class Standings:
         if season is not None:
             found = await self.store.season_standings_of(chat.platform, chat.scope, season.number, target.id)  # fmt: skip
             in_season = {r.game: r for r in found}
-        lines: list[Text] = [msg("{name} on this {scope}:", name=rows[0].name, scope=msg(self.scope_word(chat.platform)))]  # fmt: skip
+        lines: list[Text] = [msg("{name} on this {scope}:", name=rows[0].name, scope=self.scope_word(chat.platform))]  # fmt: skip
         for r in rows:
             game = REGISTRY.get(r.game)
             line = _standing(game, r)
@@ -140,7 +140,7 @@ class Standings:
         return REGISTRY[pick]
 
     async def _rated(self, chat: ChatRef, game: Game, board: str, number: str | None) -> Plan:
-        where = msg(self.scope_word(chat.platform))
+        where = self.scope_word(chat.platform)
         season = await self.store.running_season(chat.platform, chat.scope)
         if number is not None:
             if not number.isdigit() or len(number) > 6:

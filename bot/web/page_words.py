@@ -73,7 +73,6 @@ SCRIPT: dict[str, Msg] = {
     "game_over": in_context("web page", "Game over"),
     "watching_only": in_context("web page", "You are watching: only the players move."),
     "waiting": in_context("web page", "Not your turn: the board updates by itself."),
-    "option": in_context("web page", "{name}: {about}", name="{name}", about="{about}"),
     "lobby_waiting": in_context("web page", "Waiting for players."),
 }
 

@@ -95,6 +95,9 @@ async def test_replay_history_log_top_and_rematch(discord_bot):
     record = await bot.slash(BOB, "stats")
     (stats,) = bot.answers(record)
     assert stats.ephemeral and "Bob on this server" in stats.content
+    record = await bot.slash(BOB, "stats", locale="es-ES")  # the platform's word said too
+    (stats,) = bot.answers(record)
+    assert stats.ephemeral and "(servidor)" in stats.content, stats.content
 
     # Rematch: Bob presses (a lobby, waiting for Ann), then Ann (it begins)
     pressed = await bot.click(BOB, final, button(final, "Rematch"))

@@ -337,26 +337,28 @@ async def test_command_sync_publishes_described_commands(standin, tmp_path, caps
     }
     assert "ghosts18" in games and games <= set(REGISTRY)
     assert next(o for o in subs["move"]["options"])["autocomplete"] is True
-    # every description, option name and game in German for a German client (issue 26);
-    # the command names stay as every message says them
-    assert escape["description_localizations"]["de"] != escape["description"]
-    for sub in subs.values():
-        assert "de" not in (sub.get("name_localizations") or {}), sub["name"]
-        assert sub["description_localizations"]["de"] != sub["description"], sub["name"]
-        for option in sub.get("options", []):
-            assert option.get("description_localizations", {}).get("de") not in (
-                None,
-                option["description"],
-            ), (sub["name"], option["name"])
-            assert option.get("name_localizations", {}).get("de") not in (None, option["name"]), (
-                sub["name"],
-                option["name"],
-            )
+    # every description, option name and game in German, Spanish and Russian for a client
+    # of that language (issues 26, 37; Discord's locales "de", "es-ES", "ru"); the command
+    # names stay as every message says them
     start_game = next(o for o in subs["start"]["options"] if o["name"] == "game")
     ghosts = next(c for c in start_game["choices"] if c["value"] == "ghosts18")
-    assert ghosts["name_localizations"]["de"] != ghosts["name"]
+    for locale in ("de", "es-ES", "ru"):
+        assert escape["description_localizations"][locale] != escape["description"]
+        for sub in subs.values():
+            assert locale not in (sub.get("name_localizations") or {}), sub["name"]
+            said = sub["description_localizations"][locale]
+            assert said != sub["description"] and len(said) <= 100, sub["name"]
+            for option in sub.get("options", []):
+                assert option.get("description_localizations", {}).get(locale) not in (
+                    None,
+                    option["description"],
+                ), (sub["name"], option["name"], locale)
+                named = option.get("name_localizations", {}).get(locale)
+                assert named not in (None, option["name"]), (sub["name"], option["name"], locale)
+        assert ghosts["name_localizations"][locale] != ghosts["name"]
+    assert ghosts["name_localizations"]["ru"] == "18 призраков"
     language = next(o for o in subs["language"]["options"] if o["name"] == "code")
-    assert {c["value"] for c in language["choices"]} == {"en", "de", "auto"}
+    assert {c["value"] for c in language["choices"]} == {"en", "de", "es", "ru", "auto"}
     assert await sync_commands(settings, []) == 0
     assert standin.calls[-1].method == "PUT"
     assert standin.calls[-1].path == f"/applications/{APP_ID}/commands"

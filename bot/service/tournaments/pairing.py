@@ -25,8 +25,6 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import networkx as nx
-
 BLOCK = 24  # a field larger than this is matched block by block (an exact matching of
 # 1,000 players' complete graph takes minutes in pure Python; of 24, milliseconds)
 BYE = ""  # the bye's node in the matching
@@ -90,6 +88,8 @@ class _Costs:
 
 
 def _matched(players: Sequence[Entrant], with_bye: bool, costs: _Costs) -> dict[str, str]:
+    import networkx as nx  # only a pairing needs it: a tenth of a second off every start-up
+
     graph = nx.Graph()
     for i, a in enumerate(players):
         graph.add_node(a.id)

@@ -275,7 +275,7 @@ function showOptions(game) {
   const box = $("game-options");
   box.replaceChildren(box.querySelector("legend"), ...game.options.map((option) => {
     const label = document.createElement("label");
-    label.append(w("option", { name: option.name, about: option.about }));
+    label.append(`${option.name}: ${option.about}`);  // (the option's name is what is typed)
     const select = document.createElement("select");
     select.name = option.name;
     select.append(...option.choices.map((c) => {
