@@ -1,7 +1,6 @@
 """The service's entry points for what a community plays together over weeks: its
 seasons (`/escape season`, and their ends, which the timer loop serves) and its
-tournaments on the web board (the tournament's page, a personal link to it, and the web
-link a player of a table without a public place gets with their private board).
+tournaments on the web board (the tournament's page and a personal link to it).
 
 A collaborator of `GameService` with entry points of its own (`@entry`, as the service's):
 the front ends call `service.community.<entry>`. Who may see a tournament's page is the
@@ -10,7 +9,7 @@ access rule's to say (`Access.tournament_watcher`), never the page's.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 from bot.service.access import NO_TOURNAMENT, Access, Visitor
@@ -18,7 +17,7 @@ from bot.service.entry_guard import entry
 from bot.service.plan import Plan, Reply
 from bot.service.requests import ChatRef, UserError, UserRef
 from bot.service.seasons import Seasons, SeasonsDone
-from bot.service.tournaments import Tournaments, is_virtual
+from bot.service.tournaments import Tournaments
 from bot.service.tournaments.page import TournamentPage
 from bot.service.web_links import USED, WebSession, link_fields
 from bot.service.workers import CpuPool
@@ -28,7 +27,6 @@ from engines.text import Msg, msg
 if TYPE_CHECKING:  # the service hands its web door over; it imports this module
     from bot.service.game_service import WebDoor
 
-PRIVATE_LINK_SECONDS = 24 * 3600  # a table's link in its player's private board holds a day
 WEB_OFF = msg("The web board is not turned on for this bot (its operator sets ESCAPE_WEB and ESCAPE_PUBLIC_URL).")  # fmt: skip
 
 
@@ -102,20 +100,3 @@ class Community:
         if tournament_id <= 0:
             raise UserError(NO_TOURNAMENT, reason="no_table")
         return await self.pages.page(tournament_id, visitor, language)
-
-    @entry
-    async def private_links(self, chat: ChatRef, users: Sequence[UserRef]) -> dict[str, str]:
-        """For a table with no public place (a tournament's table in a group without
-        topics), each of its players' own link to it on the web board, for the board they
-        are sent privately: signed for them, opening once, within a day. Empty when the
-        web board is off or the chat is a public place."""
-        door = self.web()
-        if door is None or not is_virtual(chat):
-            return {}
-        row = await self.store.live_session(chat.platform, chat.chat, chat.thread)
-        if row is None:
-            return {}
-        return {
-            u.id: f"{door.base}/link/{door.signer.link(u, row.id, PRIVATE_LINK_SECONDS)}"
-            for u in users
-        }

@@ -86,11 +86,11 @@ class WebSigner:
         return fields
 
     # ----- what the web board signs ------------------------------------------------------
-    def link(self, user: UserRef, session_id: int, seconds: float = LINK_SECONDS) -> str:
+    def link(self, user: UserRef, session_id: int) -> str:
         """A personal link's token: this user, this table, once, for a while."""
         fields = {"p": user.platform, "u": user.id, "n": user.name, "t": session_id,
                   "k": secrets.token_urlsafe(12)}  # fmt: skip
-        return self.sign("link", fields, seconds)
+        return self.sign("link", fields, LINK_SECONDS)
 
     def tournament_link(self, user: UserRef, tournament_id: int) -> str:
         """A personal link to a tournament's page: this user, once, for a while (a token
