@@ -174,3 +174,31 @@ async def test_a_season_whose_chat_cannot_be_reached_is_posted_at_a_later_scan(t
         assert [r.text for _, r in bot.sent].count("Season 1 of this chat has ended (0 rated games). No rated game finished in it.") == 1  # fmt: skip
     finally:
         await bot.close()
+
+
+async def test_a_process_that_died_while_posting_leaves_the_post_to_another_after_its_lease(tmp_path):  # fmt: skip
+    """A process claimed the ended season's post and was killed before delivering it: no
+    other process posts it within the claim's lease (no double post), one does after it."""
+    from bot.service.seasons import LEASE
+
+    clock = FakeClock()
+    bot = await Bot(tmp_path / "escape.sqlite3", clock).open()
+    try:
+        await season(bot, "start 1d")
+        s = await bot.store.running_season("test", "guild-1")
+        clock.t = T0 + DAY + 1
+        assert await bot.store.end_season(s, clock.t, None)
+        ended = await bot.store.season("test", "guild-1", 1)
+        assert await bot.store.claim_season_post(ended, clock.t, LEASE)  # ...and then killed
+        await bot.timers.tick()
+        clock.t += LEASE - 5
+        await bot.timers.tick()
+        assert not [r for _, r in bot.sent if "has ended" in str(r.text)]
+        clock.t += 10
+        await bot.timers.tick()
+        await bot.timers.tick()
+        assert (
+            len([r for _, r in bot.sent if "Season 1 of this chat has ended" in str(r.text)]) == 1
+        )
+    finally:
+        await bot.close()
