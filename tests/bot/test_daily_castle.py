@@ -5,6 +5,8 @@ clock; the parties' moves seeded."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from bot.service import ChatRef, UserError, UserRef
@@ -51,7 +53,14 @@ async def test_every_party_meets_the_days_castle_and_its_result_goes_on_the_boar
     assert rows[0].seed == rows[1].seed == D.seed_of(day)
     assert {k: rows[0].options.get(k) for k in D.CHOSEN_BY_THE_DAY} == D.packs_of(day)
     assert rows[0].options == rows[1].options
-    await play(bot.service, CHAT, seed=1)
+    rng = random.Random(1)
+    while (row := await bot.service.live(CHAT)) is not None:  # the party's moves, seeded
+        state = G.load(row.state)
+        seat = G.to_act(state)[0]
+        user = UserRef("test", row.seats[seat].user_id, row.seats[seat].name)
+        replies = await bot.service.move(CHAT, user, rng.choice(G.legal_actions(state, seat)))
+    [final] = [r for r in replies if r.kind == "board" and r.final]
+    assert f"Daily castle of {day}: " in final.text and "place 1 of 1 here today" in final.text
     await play(bot.service, OTHER, seed=2)
     met = [await castle(bot, sid) for sid in (one, two)]
     assert met[0]["start"] == met[1]["start"] and len(met[0]["start"]) == 1
