@@ -13,6 +13,7 @@ from bot.service import ChatRef, UserError, UserRef
 from bot.service import daily_castle as D
 from engines import CHANCE, REGISTRY
 from engines.dark_castle import cards as C
+from tests.bot.conftest import on_both
 from tests.bot.test_memory import play
 from tests.bot.test_timers import ANN, BOB, CHAT, CY, DAY, T0, Bot, FakeClock
 
@@ -22,8 +23,8 @@ G = REGISTRY["dark_castle"]
 
 
 @pytest.fixture
-async def bot(tmp_path):
-    b = await Bot(tmp_path / "escape.sqlite3", FakeClock()).open()
+async def bot(db_target):
+    b = await Bot(db_target, FakeClock()).open()
     yield b
     await b.close()
 
@@ -84,6 +85,7 @@ async def test_every_party_meets_the_days_castle_and_its_result_goes_on_the_boar
     assert row.seed == D.seed_of(D.day_of(T0 + DAY)) != rows[0].seed
 
 
+@on_both
 async def test_a_person_plays_each_days_castle_once(bot):
     day = D.day_of(T0)
     await bot.service.start(CHAT, ANN, "dark_castle", "daily=on")
@@ -113,6 +115,7 @@ async def test_a_person_plays_each_days_castle_once(bot):
     await bot.service.start(elsewhere, UserRef("other", "u-ann", "Ann"), "dark_castle", "daily=on")
 
 
+@on_both
 async def test_two_tables_of_one_person_cannot_both_begin(bot):
     """Ann opens the day's castle in two servers (neither begun): the first to begin
     spends her day; the second is refused as it begins, and nothing of it starts."""
