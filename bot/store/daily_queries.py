@@ -47,10 +47,7 @@ class DailyQueries:
     """Queries of the daily castle (mixed into `Store`)."""
 
     _conn: Any
-
-    async def _d_rows(self, sql: str, params: tuple) -> list[tuple]:
-        async with self._conn.execute(sql, params) as cur:
-            return list(await cur.fetchall())
+    _rows: Any  # MemoryQueries's: a query's rows
 
     async def daily_played(self, day: str, platform: str, user_ids: Sequence[str], but: int | None = None) -> list[str]:  # fmt: skip
         """Which of these people have begun `day`'s castle at a table other than `but`
@@ -58,7 +55,7 @@ class DailyQueries:
         if not user_ids:
             return []
         marks = ", ".join("?" for _ in user_ids)
-        rows = await self._d_rows(
+        rows = await self._rows(
             "SELECT d.user_id FROM daily_players d JOIN sessions s ON s.id = d.session_id "
             f"WHERE d.day = ? AND d.platform = ? AND d.user_id IN ({marks}) AND d.session_id <> ? "
             "AND NOT (s.status = 'aborted' AND s.state IS NULL)",
@@ -136,7 +133,7 @@ class DailyQueries:
     async def daily_board(self, platform: str, scope: str, day: str) -> list[DailyResult]:
         """A day's parties here, best first: escaped, then more chapters, then fewer steps,
         then the earlier finish."""
-        rows = await self._d_rows(
+        rows = await self._rows(
             "SELECT session_id, day, party, escaped, chapters, steps, finished_at "
             "FROM daily_results WHERE platform = ? AND scope = ? AND day = ? AND seat = 0 "
             "ORDER BY escaped DESC, chapters DESC, steps, finished_at, session_id",
@@ -145,7 +142,7 @@ class DailyQueries:
         return [DailyResult(s, d, json.loads(p), bool(e), c, st, f) for s, d, p, e, c, st, f in rows]  # fmt: skip
 
     async def daily_result(self, session_id: int) -> DailyResult | None:
-        rows = await self._d_rows(
+        rows = await self._rows(
             "SELECT session_id, day, party, escaped, chapters, steps, finished_at "
             "FROM daily_results WHERE session_id = ? AND seat = 0",
             (session_id,),
@@ -155,7 +152,7 @@ class DailyQueries:
     async def daily_month(self, platform: str, scope: str, month: str) -> list[DailyTotal]:
         """Each player's daily castles of a month (`2025-06`) here, best first: more
         escapes, then more chapters, then fewer steps."""
-        rows = await self._d_rows(
+        rows = await self._rows(
             "SELECT user_id, MAX(name), COUNT(*), SUM(escaped), SUM(chapters), SUM(steps) "
             "FROM daily_results WHERE platform = ? AND scope = ? AND day >= ? AND day < ? "
             "GROUP BY user_id ORDER BY SUM(escaped) DESC, SUM(chapters) DESC, SUM(steps), "

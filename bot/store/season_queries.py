@@ -55,13 +55,10 @@ class SeasonQueries:
     """Queries of seasons and their ratings (mixed into `Store`)."""
 
     _conn: Any
-
-    async def _s_rows(self, sql: str, params: tuple) -> list[tuple]:
-        async with self._conn.execute(sql, params) as cur:
-            return list(await cur.fetchall())
+    _rows: Any  # MemoryQueries's: a query's rows
 
     async def running_season(self, platform: str, scope: str) -> SeasonRow | None:
-        rows = await self._s_rows(
+        rows = await self._rows(
             f"SELECT {_S_COLUMNS} FROM seasons WHERE platform = ? AND scope = ? "
             "AND status = 'running'",
             (platform, scope),
@@ -69,14 +66,14 @@ class SeasonQueries:
         return _season(rows[0]) if rows else None
 
     async def season(self, platform: str, scope: str, number: int) -> SeasonRow | None:
-        rows = await self._s_rows(
+        rows = await self._rows(
             f"SELECT {_S_COLUMNS} FROM seasons WHERE platform = ? AND scope = ? AND number = ?",
             (platform, scope, number),
         )
         return _season(rows[0]) if rows else None
 
     async def last_season(self, platform: str, scope: str) -> SeasonRow | None:
-        rows = await self._s_rows(
+        rows = await self._rows(
             f"SELECT {_S_COLUMNS} FROM seasons WHERE platform = ? AND scope = ? "
             "ORDER BY number DESC LIMIT 1",
             (platform, scope),
@@ -139,7 +136,7 @@ class SeasonQueries:
         """Seasons to look at now: running past their end, or ended with their final
         standings not yet posted (and nobody posting them within the lease)."""
         marks = ", ".join("?" for _ in platforms) or "NULL"
-        rows = await self._s_rows(
+        rows = await self._rows(
             f"SELECT {_S_COLUMNS} FROM seasons WHERE platform IN ({marks}) AND "
             "((status = 'running' AND ends_at <= ?) OR (status = 'ended' AND posted_at IS NULL "
             "AND (claimed_at IS NULL OR claimed_at < CAST(? AS DOUBLE PRECISION)))) "
@@ -183,7 +180,7 @@ class SeasonQueries:
         if not user_ids:
             return {}
         marks = ", ".join("?" for _ in user_ids)
-        rows = await self._s_rows(
+        rows = await self._rows(
             f"SELECT {_R_COLUMNS} FROM season_ratings WHERE platform = ? AND scope = ? "
             f"AND season = ? AND game = ? AND user_id IN ({marks})",
             (platform, scope, season, game, *user_ids),
@@ -194,7 +191,7 @@ class SeasonQueries:
         self, platform: str, scope: str, season: int, game: str, limit: int = 10
     ) -> list[RatingRow]:
         """Best first, as the all-time leaderboard orders."""
-        rows = await self._s_rows(
+        rows = await self._rows(
             f"SELECT {_R_COLUMNS} FROM season_ratings WHERE platform = ? AND scope = ? "
             "AND season = ? AND game = ? "
             "ORDER BY mu - 3 * sigma DESC, won DESC, played DESC, name LIMIT ?",
@@ -205,7 +202,7 @@ class SeasonQueries:
     async def season_standings_of(
         self, platform: str, scope: str, season: int, user_id: str
     ) -> list[RatingRow]:
-        rows = await self._s_rows(
+        rows = await self._rows(
             f"SELECT {_R_COLUMNS} FROM season_ratings WHERE platform = ? AND scope = ? "
             "AND season = ? AND user_id = ? ORDER BY game",
             (platform, scope, season, user_id),
@@ -214,7 +211,7 @@ class SeasonQueries:
 
     async def season_games(self, platform: str, scope: str, season: int) -> list[str]:
         """The games rated in a season, the most played first."""
-        rows = await self._s_rows(
+        rows = await self._rows(
             "SELECT game FROM season_ratings WHERE platform = ? AND scope = ? AND season = ? "
             "GROUP BY game ORDER BY SUM(played) DESC, game",
             (platform, scope, season),
