@@ -99,6 +99,14 @@ class Game(ABC):
     def chance_outcomes(self, state: State) -> list[tuple[str, float]]:
         return []
 
+    def chance_key(self, state: State) -> str | None:
+        """The deck this chance node draws from, for a table that deals its decks from its
+        seed (the daily castle): every draw of one key follows one order of that deck, the
+        same for the same seed whatever else was rolled before. None: a plain draw (a die,
+        or a game that never deals that way). The draw is still chance to every player and
+        to the AI, which never sees the seed."""
+        return None
+
     @abstractmethod
     def _apply(self, state: State, seat: Seat, action: str) -> list[Event]:
         """Apply a checked action to a private copy of the state, in place."""

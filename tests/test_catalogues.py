@@ -68,6 +68,7 @@ SAME_AS_ENGLISH = {
     "de": {
         "Buchholz": "a chess player's name (a tie-break)",
         "S-B": "Sonneborn-Berger, two names' initials",
+        "Sonneborn-Berger": "two chess players' names (a tie-break)",
         "Standard": "German says it so",
         "orange": "German says it so",
         "START": "German says it so (the start card)",
@@ -81,6 +82,7 @@ SAME_AS_ENGLISH = {
     "es": {
         "Buchholz": "a chess player's name (a tie-break)",
         "S-B": "Sonneborn-Berger, two names' initials",
+        "Sonneborn-Berger": "two chess players' names (a tie-break)",
         "chat": "Spanish says it so",
         "Bot {number} ({level})": "Spanish says bot (a bot's name)",
         "{spell} (cast {id}): {text}": "`cast` is typed as it is",

@@ -10,6 +10,8 @@
   spectator key.
 - Anyone else learns nothing: not the table, not its spectator key, not that it exists
   (`NO_TABLE`, the very words a table that does not exist gets).
+- **A tournament's page** (its standings, rounds and tables): its players and the members
+  of its chat; anyone else hears that there is no such tournament.
 
 A request the platform delivered from the table's own chat (a button under its board) is
 a member's by construction, and a member pressing there may also use the buttons that
@@ -36,6 +38,7 @@ from engines.text import msg
 log = logging.getLogger(__name__)
 
 NO_TABLE = msg("There is no such table (it may have been removed).")
+NO_TOURNAMENT = msg("There is no such tournament.")
 MEMBERS_ONLY = msg("Only the people of this table's chat can join it; ask for a link there.")
 REMEMBER_SECONDS = 60.0  # a platform's answer about a member, kept this long
 REMEMBER_MOST = 10_000  # answers kept at most (the oldest are forgotten first)
@@ -138,22 +141,34 @@ class Access:
             raise UserError(not_a_player(row), reason="not_a_player")
         return admission
 
+    async def tournament_watcher(self, home: ChatRef, players: set[str], visitor: Visitor) -> Standing:  # fmt: skip
+        """A tournament's page: its players, and the members of its chat (as its platform
+        says) see it; anyone else hears that there is no such tournament."""
+        user = visitor.user
+        if user is not None and user.platform == home.platform:
+            if user.id in players:
+                return Standing.PLAYER
+            if await self.is_member_of(home, user):
+                return Standing.MEMBER
+        raise UserError(NO_TOURNAMENT, reason="no_table")
+
     # ----- the platforms ----------------------------------------------------------------
     async def is_member(self, row: SessionRow, user: UserRef) -> bool:
-        lookup = self._lookups.get(row.platform)
+        return await self.is_member_of(ChatRef(row.platform, row.chat, row.thread, row.scope), user)  # fmt: skip
+
+    async def is_member_of(self, chat: ChatRef, user: UserRef) -> bool:
+        lookup = self._lookups.get(chat.platform)
         if lookup is None:
             return False
-        key = (f"{row.platform}:{row.chat}", row.thread, user.id)
+        key = (f"{chat.platform}:{chat.chat}", chat.thread, user.id)
         known = self._remembered.get(key)
         now = self.now()
         if known is not None and known[1] > now:
             return known[0]
         try:
-            member = bool(
-                await lookup(ChatRef(row.platform, row.chat, row.thread, row.scope), user)
-            )
+            member = bool(await lookup(chat, user))
         except MemberUnknown as exc:
-            log.info("could not ask %s who is in chat %s: %s", row.platform, row.chat, exc)
+            log.info("could not ask %s who is in chat %s: %s", chat.platform, chat.chat, exc)
             return False  # when the platform cannot be asked, the rule refuses
         if len(self._remembered) >= REMEMBER_MOST:
             self._forget(now)

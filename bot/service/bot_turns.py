@@ -142,7 +142,9 @@ class BotTurns:
                 said = players.note(row, game, table.state, seat, action) if players.note else None
                 async with self.table.lock(session):
                     try:
-                        turn = Turn(game.copy(table.state), pos)  # kept as read if refused
+                        turn = Turn(
+                            game.copy(table.state), pos, seeded=moves.seeded(row)
+                        )  # kept as read if refused
                         moves.play(game, turn, seat, action, row.seed, note=said or note)
                         step = await self.table.commit(row, game, turn, touch=players.touch, seats=seats)  # fmt: skip
                     except Overtaken:

@@ -91,6 +91,7 @@ ARG_NAMES: dict[str, Msg] = {
     "code": in_context("slash command option name", "code"),
     "scope": in_context("slash command option name", "scope"),
     "thread": in_context("slash command option name", "thread"),
+    "board": in_context("slash command option name", "board"),
 }
 
 
@@ -144,6 +145,13 @@ async def _games(s: GameService, c: Call) -> Plan:
     return Plan([await s.games_here(c.chat.platform, c.chat.scope)], asker=c.user)
 
 
+async def _tournament(s: GameService, c: Call) -> Plan:
+    what = c.text("what") or ""
+    if what.lower() == "web":  # the tournament's page: a link for the asker alone
+        return await s.community.tournament_link(c.chat, c.user)
+    return await s.tournament(c.chat, c.user, what, is_admin=c.is_admin)
+
+
 async def _help(s: GameService, c: Call) -> Plan:
     return Plan([s.help()], asker=c.user)
 
@@ -179,7 +187,11 @@ COMMANDS: tuple[Command, ...] = (
     ),
     Command("history", msg("The games that ended in this channel"), lambda s, c: s.ended_games(c.chat), quiet=True),
     Command("stats", msg("A player's ratings here"), _stats, (Arg("player", PLAYER, msg("Whose (default: yours)")),), quiet=True),
-    Command("top", msg("The leaderboard of a game here, as a picture"), lambda s, c: s.top(c.chat, c.text("game")), (WHICH_GAME,)),
+    Command(
+        "top", msg("The leaderboard of a game here, as a picture"), lambda s, c: s.top(c.chat, c.text("game"), c.text("board")),
+        (WHICH_GAME, Arg("board", TEXT, msg("season, all, season 2; Dark Castle: daily, month (default: the season and all time)"))),
+        example="/escape top dark_castle daily",
+    ),
     Command("undo", msg("Ask to take back your last move (the others must accept)"), lambda s, c: s.ask_undo(c.chat, c.user)),
     Command(
         "hint", msg("A move suggested to you alone, and why (a hinted game is not rated)"),
@@ -194,9 +206,15 @@ COMMANDS: tuple[Command, ...] = (
     ),
     Command(
         "tournament", msg("A tournament here: create, join, leave, start, standings, withdraw, cancel"),
-        lambda s, c: s.tournament(c.chat, c.user, c.text("what") or "", is_admin=c.is_admin),
-        (Arg("what", TEXT, msg("create GAME rounds=4 [size=4] [start=2h], join, leave, start, standings, withdraw, cancel")),),
+        _tournament,
+        (Arg("what", TEXT, msg("create GAME rounds=4 [size=4] [start=2h], join, leave, start, standings, withdraw, cancel, web")),),
         example="/escape tournament create ghosts18 rounds=4",
+    ),
+    Command(
+        "season", msg("This server's or group's rating seasons: show them, or (admins) start, end, off"),
+        lambda s, c: s.community.season(c.chat, c.user, c.text("what") or "", is_admin=c.is_admin),
+        (Arg("what", TEXT, msg("start 3mo (or 2w, 30d), end (the next begins), off; default: show the season")),),
+        example="/escape season start 3mo",
     ),
     Command(
         "language", msg("The language of this channel's tables, or your own: show or set it"),

@@ -6,7 +6,7 @@
 - `BoardPlans` (board_plans.py): who sees what after a change;
 - `Lobby`, `Play`, `TurnClock`, `GameRecords`, `Standings`, `Rematch`, `UndoRequests`:
   the lobby and seats, moves and looking, the clock, replays and logs, ratings, the
-  rematch and undo by agreement;
+  rematch and undo by agreement; `Community`: seasons, tournaments on the web board;
 - `commands.py`: the one command table.
 Every entry point takes plain requests and returns a `Plan` (plan.py): what to show, to
 whom, and where. It never imports a chat library and never names a platform: what differs
@@ -30,6 +30,7 @@ from bot.service.board_plans import BoardPlans
 from bot.service.bot_seats import BotSeats, scale_from_env
 from bot.service.bot_turns import BotTurns
 from bot.service.commands import Call
+from bot.service.community import WEB_OFF, Community
 from bot.service.entry_guard import entry
 from bot.service.game_records import GameRecords
 from bot.service.hints import Hints
@@ -97,9 +98,6 @@ class WebDoor:
     signer: WebSigner
 
 
-WEB_OFF = msg("The web board is not turned on for this bot (its operator sets ESCAPE_WEB and ESCAPE_PUBLIC_URL).")  # fmt: skip
-
-
 class GameService:
     def __init__(
         self,
@@ -139,6 +137,8 @@ class GameService:
             pictures=pictures, notify=self.notify, open_place=self._open_place,
             place_name=self.place, seed=seed_source, language=self.languages.opening,
         )  # fmt: skip
+        self.community = Community(store, self.access, self.tournaments, cpu=self.cpu, pictures=pictures, clock=clock,
+                                   notify=self.notify, scope_word=self._scope_word, language=self.languages.opening, web=lambda: self.web)  # fmt: skip
 
     # ----- front ends -------------------------------------------------------------------
     def add_front_end(self, platform: str, front_end: FrontEnd) -> None:
@@ -491,8 +491,8 @@ class GameService:
         return await self.standings.stats(chat, asker, who)
 
     @entry
-    async def top(self, chat: ChatRef, game_id: str | None = None) -> Plan:
-        return await self.standings.top(chat, game_id)
+    async def top(self, chat: ChatRef, game_id: str | None = None, which: str | None = None) -> Plan:  # fmt: skip
+        return await self.standings.top(chat, game_id, which)
 
     @entry
     async def tournament(self, chat: ChatRef, user: UserRef, text: str = "", is_admin: bool = False) -> Plan:  # fmt: skip

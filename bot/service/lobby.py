@@ -6,13 +6,13 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable, Mapping
 
-from bot.service import deadlines
+from bot.service import daily_castle, deadlines
 from bot.service.board_plans import BoardPlans, table_language
 from bot.service.bot_seats import bot_options, bot_seat, table_level
 from bot.service.bot_turns import BotTurns
 from bot.service.hints import hint_setting
 from bot.service.language_settings import LanguageSettings
-from bot.service.moves import Turn, resolve_chance
+from bot.service.moves import Turn, resolve_chance, seeded
 from bot.service.plan import Plan, Reply, TableFacts
 from bot.service.requests import ChatRef, UserError, UserRef
 from bot.service.table import Table, title_of
@@ -79,6 +79,7 @@ class Lobby:
         self.turns = turns  # bots to act first play once the start is stored
         self.seed = seed_source
         self.languages = LanguageSettings(table)
+        self.once_a_day = daily_castle.OnceADay(table.store, table.now)  # the daily castle's rule
 
     async def start(
         self,
@@ -99,14 +100,17 @@ class Lobby:
                     state=state,
                 )
             )
+        day = clock.get(daily_castle.OPTION)
+        if day:
+            await self.once_a_day.refuse_played(day, [user])
         await self.table.remember(user)
         clock["language"] = await self.languages.opening(chat, user)
         try:
             row = await self.store.create_session(
                 platform=chat.platform, scope=chat.scope, chat=chat.chat, thread=chat.thread,
                 game=game.id, options=checked, rules_version=game.rules_version,
-                creator=user.id, seed=self.seed(), first_seat=SeatRow(0, user.id, user.name),
-                clock=clock,
+                creator=user.id, seed=daily_castle.seed_of(day) if day else self.seed(),
+                first_seat=SeatRow(0, user.id, user.name), clock=clock,
             )  # fmt: skip
         except ChatBusy as exc:
             raise UserError(
@@ -120,7 +124,10 @@ class Lobby:
             await self.table.write_seats(row, seats)
         if game.max_players == 1 or bots:
             return await self.begin(chat, user)
-        return self.plans.lobby_plan(row, game, msg("{name} opened a table for {game}.", name=user.name, game=msg(game.title)), user)  # fmt: skip
+        opened = msg("{name} opened a table for {game}.", name=user.name, game=msg(game.title))
+        if day:
+            opened = msg("{name} opened the daily castle of {day} (packs: {packs}): every party meets the same castle today (UTC), and each person plays it once.", name=user.name, day=day, packs=daily_castle.packs_said(checked))  # fmt: skip
+        return self.plans.lobby_plan(row, game, opened, user)
 
     def check_options(
         self, game: Game, options: str | Mapping[str, str] | None
@@ -128,6 +135,7 @@ class Lobby:
         """A table's start options, checked: (the game's options, the clock, bots, level);
         a refusal names what exists."""
         game_options, clock_options = split_options(parse_options(options))
+        game_options, daily = daily_castle.setting(game, game_options, clock_options, self.table.now())  # fmt: skip
         game_options, bots, level = bot_options(game, game_options)
         game_options, hints = hint_setting(game_options)
         try:
@@ -136,6 +144,7 @@ class Lobby:
                 **deadlines.new_clock(clock_options, self.table.default_pace),
                 "ai_level": level,
                 "hints": hints,
+                **daily,
             }
         except (BadOption, deadlines.ClockError) as exc:
             raise UserError(exc.args[0]) from exc
@@ -156,6 +165,8 @@ class Lobby:
                     max_players=game.max_players,
                 )
             )
+        if daily_castle.day_of_table(row):
+            await self.once_a_day.refuse_played(daily_castle.day_of_table(row), [user], but=row.id)
         await self.table.remember(user)
         seats = [*row.seats, SeatRow(len(row.seats), user.id, user.name)]
         await self.table.write_seats(row, seats)
@@ -245,12 +256,13 @@ class Lobby:
                     missing=missing,
                 )
             )
+        await self.once_a_day.claim(row)  # a daily castle: once a day for each of its party
         async with self.table.lock(row.id):
             row = await self.store.session(row.id)
             if row is None or row.status != "lobby":
                 raise UserError(msg("This game has already begun."))
             names = [s.name for s in row.seats]
-            turn = Turn(game.setup(names, row.options), row.chance_pos)
+            turn = Turn(game.setup(names, row.options), row.chance_pos, seeded=seeded(row))
             turn.events.append(
                 Event(msg("{game} begins: {names}.", game=msg(game.title), names=", ".join(names)))
             )

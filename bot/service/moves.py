@@ -11,23 +11,31 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from bot.service.chance import draw
+from bot.service.chance import draw, draw_keyed
 from bot.store import NewEntry
 from engines import CHANCE, Event, Game
 from engines.text import Msg, Text, from_json
 
 MAX_CHANCE_STEPS = 10_000
+SEEDED_DECKS = "seeded_decks"  # a table's clock setting: its decks dealt from its seed
+
+
+def seeded(row) -> bool:
+    """Whether a table deals its decks from its seed (`Game.chance_key`: the daily castle)."""
+    return bool((row.clock or {}).get(SEEDED_DECKS))
 
 
 @dataclass
 class Turn:
     """What happened since the stored snapshot: the state now, what was said, the log rows
-    to append, and the chance generator's position after them."""
+    to append, and the chance generator's position after them. `seeded`: the table deals
+    its decks from its seed (`seeded`)."""
 
     state: object
     pos: int
     events: list[Event] = field(default_factory=list)
     entries: list[NewEntry] = field(default_factory=list)
+    seeded: bool = False
 
     def add(self, events: Sequence[Event], entry: NewEntry) -> None:
         self.events += events
@@ -56,7 +64,9 @@ def resolve_chance(game: Game, turn: Turn, seed: int) -> Turn:
     for _ in range(MAX_CHANCE_STEPS):
         if game.to_act(turn.state) != [CHANCE]:
             break
-        outcome = draw(game.chance_outcomes(turn.state), seed, turn.pos)
+        outcomes = game.chance_outcomes(turn.state)
+        key = game.chance_key(turn.state) if turn.seeded else None
+        outcome = draw_keyed(outcomes, seed, key) if key else draw(outcomes, seed, turn.pos)
         turn.pos += 1
         happened = game.apply_owned(turn.state, CHANCE, outcome)
         turn.add(happened, NewEntry(CHANCE, outcome, None, logged(happened)))

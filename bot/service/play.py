@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from bot.service import buttons
 from bot.service.board_plans import BoardPlans
 from bot.service.bot_turns import BotTurns, Stored
-from bot.service.moves import Turn, play, stored
+from bot.service.moves import Turn, play, seeded, stored
 from bot.service.plan import SHARED, Choice, Plan, Reply
 from bot.service.requests import ChatRef, UserError, UserRef
 from bot.service.table import Committed, Loaded, Overtaken, Table, chat_of, not_a_player, title_of
@@ -209,7 +209,7 @@ class Play:
         # Only a seat that may act is refused by its own hand ("You may: ..."); the others
         # hear whose turn it is, which is no secret.
         secret = game.hidden_information and seat in game.to_act(loaded.state)
-        turn = Turn(loaded.state, row.chance_pos)
+        turn = Turn(loaded.state, row.chance_pos, seeded=seeded(row))
         try:
             play(game, turn, seat, action, row.seed, user_id=user.id)
         except IllegalAction as exc:

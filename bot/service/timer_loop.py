@@ -1,5 +1,6 @@
-"""The one scan loop that serves time: reminders, deadlines, idle games, bot downtime, and
-bots whose run of turns stopped (a crash mid-run: they play on from there).
+"""The one scan loop that serves time: reminders, deadlines, idle games, bot downtime,
+bots whose run of turns stopped (a crash mid-run: they play on from there), tournaments'
+rounds and seasons' ends.
 
 Everything it acts on is in SQLite (sessions.wake_at, the clock JSON, meta's heartbeat), so
 a restart loses nothing and re-arms every deadline by simply scanning again. Each change
@@ -43,6 +44,7 @@ class TickReport:
     ended: list[int] = field(default_factory=list)
     woken: list[int] = field(default_factory=list)  # tables whose bots played on
     tournaments: dict = field(default_factory=dict)  # tournament id -> what moved on
+    seasons: object = None  # the seasons ended and posted (`seasons.SeasonsDone`)
     downtime: float = 0.0
 
 
@@ -119,6 +121,7 @@ class Timers:
         await self._remind(now, platforms, report)
         await self._end_idle(now, platforms, report)
         report.tournaments = await self.service.tournaments.tick(now, platforms)
+        report.seasons = await self.service.community.tick(now, platforms)
         metrics.TIMER_SCAN_SECONDS.observe(time.perf_counter() - started)
         metrics.TIMER_LAST_SCAN.set(time.time())
         self.last_scan = time.monotonic()

@@ -18,7 +18,7 @@ from bot.service.board_plans import BoardPlans, table_language
 from bot.service.bot_seats import bot_to_act, table_level
 from bot.service.bot_turns import BotTurns
 from bot.service.forfeits import FORFEIT, lose_on_time
-from bot.service.moves import Turn, play
+from bot.service.moves import Turn, play, seeded
 from bot.service.plan import Choice, Plan, Reply
 from bot.service.requests import ChatRef, Contact, UserError, UserRef
 from bot.service.table import Committed, Table, not_a_player, title_of
@@ -86,7 +86,7 @@ class TurnClock:
                 return Plan()
             loaded = self.table.load(row)
             game = loaded.game
-            turn = Turn(loaded.state, row.chance_pos)
+            turn = Turn(loaded.state, row.chance_pos, seeded=seeded(row))
             late = set(row.clock.get("waiting", []))
             if row.clock.get("reaction") or row.clock.get("timeout") == "skip":
                 for _ in range(MAX_DEFAULT_STEPS * max(1, len(late))):

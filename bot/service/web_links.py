@@ -92,6 +92,13 @@ class WebSigner:
                   "k": secrets.token_urlsafe(12)}  # fmt: skip
         return self.sign("link", fields, LINK_SECONDS)
 
+    def tournament_link(self, user: UserRef, tournament_id: int) -> str:
+        """A personal link to a tournament's page: this user, once, for a while (a token
+        of its own kind: it never opens a table)."""
+        fields = {"p": user.platform, "u": user.id, "n": user.name, "t": tournament_id,
+                  "k": secrets.token_urlsafe(12)}  # fmt: skip
+        return self.sign("tlink", fields, LINK_SECONDS)
+
     def session(self, user: UserRef, seconds: float = SESSION_SECONDS) -> str:
         return self.sign("session", {"p": user.platform, "u": user.id, "n": user.name}, seconds)
 
@@ -149,7 +156,7 @@ def _user(fields: dict) -> UserRef:
 
 
 def link_fields(fields: dict) -> tuple[UserRef, int, str]:
-    """(user, table, nonce) of a personal link's fields."""
+    """(user, table or tournament, nonce) of a personal link's fields."""
     table, nonce = fields.get("t"), fields.get("k")
     if not isinstance(table, int) or not isinstance(nonce, str):
         raise UserError(FORGED, reason="forged")

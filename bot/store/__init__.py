@@ -1,5 +1,6 @@
 """Persistence: the only package that speaks SQL."""
 
+from bot.store.daily_queries import DailyResult, DailyTotal
 from bot.store.db import (
     NOTE_SEAT,
     LogEntry,
@@ -11,11 +12,14 @@ from bot.store.db import (
 )
 from bot.store.errors import ChatBusy, DamagedStore, StaleVersion, StoreError
 from bot.store.memory_queries import RatingRow, UndoRequest
+from bot.store.season_queries import SeasonRow
 from bot.store.tournament_queries import EntrantRow, PairingRow, TournamentRow
 
 __all__ = [
     "NOTE_SEAT",
     "ChatBusy",
+    "DailyResult",
+    "DailyTotal",
     "DamagedStore",
     "EntrantRow",
     "LogEntry",
@@ -23,6 +27,7 @@ __all__ = [
     "PairingRow",
     "RatingRow",
     "SchemaTooNew",
+    "SeasonRow",
     "SeatRow",
     "SessionRow",
     "StaleVersion",

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.store.channel_queries import ChannelQueries
+from bot.store.daily_queries import DailyQueries
 from bot.store.database import (
     Database,
     SchemaTooNew,
@@ -44,6 +45,7 @@ from bot.store.errors import (
 from bot.store.memory_queries import MemoryQueries
 from bot.store.migrations import MIGRATIONS
 from bot.store.preference_queries import PreferenceQueries
+from bot.store.season_queries import SeasonQueries
 from bot.store.table_signals import CHANNEL as SIGNAL_CHANNEL
 from bot.store.table_signals import TableSignals
 from bot.store.tournament_queries import TournamentQueries
@@ -115,7 +117,9 @@ _SESSION_COLUMNS = (
 
 
 @driver_errors_translated
-class Store(MemoryQueries, ChannelQueries, PreferenceQueries, TournamentQueries):
+class Store(
+    MemoryQueries, ChannelQueries, PreferenceQueries, TournamentQueries, SeasonQueries, DailyQueries
+):
     """`_conn` is the Database (SQLite connection or PostgreSQL pool): `_conn.execute` for
     reads, `_write(work)` for a transaction; work(conn) gets the same execute/executemany."""
 

@@ -134,10 +134,12 @@ class MemoryQueries:
         return {r[3]: RatingRow(*r) for r in rows}
 
     async def save_ratings(
-        self, session_id: int, rows: list[RatingRow], changes: dict, now: float
-    ) -> bool:
-        """Store the new standings and mark the game rated, in one transaction; False (and
-        nothing written) if this game was rated already."""
+        self, session_id: int, rows: list[RatingRow], changes: dict, now: float,
+        season: tuple[int, list[RatingRow]] | None = None,
+    ) -> bool:  # fmt: skip
+        """Store the new standings (all time, and `season`'s: its number and rows) and mark
+        the game rated, in one transaction; False (and nothing written) if this game was
+        rated already; StaleVersion (nothing written) if that season no longer runs."""
 
         async def work(conn) -> bool:
             async with conn.execute(
@@ -162,6 +164,8 @@ class MemoryQueries:
                     for r in rows
                 ],
             )  # fmt: skip
+            if season is not None:
+                await self._rate_in_season(conn, season[0], season[1], now)  # type: ignore[attr-defined]
             return True
 
         return await self._write(work)  # type: ignore[attr-defined]

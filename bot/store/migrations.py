@@ -170,4 +170,78 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX tournament_tables_by_session ON tournament_tables (session_id);
     """,
+    # 6: seasons of a server's or group's ratings (bot/store/season_queries.py). One season
+    # runs at a time in a scope (a partial unique index); a game rated while it runs is also
+    # rated in `season_ratings`, in the transaction that rates it all time, which takes the
+    # season's row lock (`games`), so a season ends (`status`, a compare-and-set) either
+    # before or after a game counts in it, never during. `posted_at` is set once its final
+    # standings are posted; `claimed_at` is the lease of the process posting them.
+    """
+    CREATE TABLE seasons (
+        platform   TEXT NOT NULL,
+        scope      TEXT NOT NULL,
+        number     INTEGER NOT NULL,
+        status     TEXT NOT NULL CHECK (status IN ('running', 'ended')),
+        length     TEXT NOT NULL,
+        repeats    INTEGER NOT NULL DEFAULT 1,
+        starts_at  REAL NOT NULL,
+        ends_at    REAL NOT NULL,
+        chat       TEXT NOT NULL,
+        thread     TEXT NOT NULL DEFAULT '',
+        language   TEXT NOT NULL DEFAULT 'en',
+        games      INTEGER NOT NULL DEFAULT 0,
+        ended_at   REAL,
+        claimed_at REAL,
+        posted_at  REAL,
+        PRIMARY KEY (platform, scope, number)
+    );
+    CREATE UNIQUE INDEX one_running_season ON seasons (platform, scope) WHERE status = 'running';
+    CREATE INDEX seasons_by_end ON seasons (ends_at) WHERE status = 'running';
+
+    CREATE TABLE season_ratings (
+        platform   TEXT NOT NULL,
+        scope      TEXT NOT NULL,
+        season     INTEGER NOT NULL,
+        game       TEXT NOT NULL,
+        user_id    TEXT NOT NULL,
+        name       TEXT NOT NULL,
+        mu         REAL NOT NULL,
+        sigma      REAL NOT NULL,
+        played     INTEGER NOT NULL DEFAULT 0,
+        won        INTEGER NOT NULL DEFAULT 0,
+        lost       INTEGER NOT NULL DEFAULT 0,
+        updated_at REAL NOT NULL,
+        PRIMARY KEY (platform, scope, season, game, user_id)
+    );
+    """,
+    # 7: the daily castle (bot/store/daily_queries.py). `daily_players`: who has begun the
+    # castle of a day (UTC), on a platform, at which table: a person plays each day's castle
+    # once, claimed in one transaction for the whole party when its table begins.
+    # `daily_results`: a finished daily table's result, one row per player (the daily board
+    # reads seat 0's row, the month's board sums each player's).
+    """
+    CREATE TABLE daily_players (
+        day        TEXT NOT NULL,
+        platform   TEXT NOT NULL,
+        user_id    TEXT NOT NULL,
+        session_id INTEGER NOT NULL REFERENCES sessions (id),
+        PRIMARY KEY (day, platform, user_id)
+    );
+    CREATE TABLE daily_results (
+        session_id  INTEGER NOT NULL REFERENCES sessions (id),
+        seat        INTEGER NOT NULL,
+        user_id     TEXT NOT NULL,
+        name        TEXT NOT NULL,
+        day         TEXT NOT NULL,
+        platform    TEXT NOT NULL,
+        scope       TEXT NOT NULL,
+        party       TEXT NOT NULL,
+        escaped     INTEGER NOT NULL,
+        chapters    INTEGER NOT NULL,
+        steps       INTEGER NOT NULL,
+        finished_at REAL NOT NULL,
+        PRIMARY KEY (session_id, seat)
+    );
+    CREATE INDEX daily_results_by_day ON daily_results (platform, scope, day);
+    """,
 ]

@@ -197,7 +197,7 @@ class TelegramAdapter:
             return
         if command.name == "start":
             chat = await self._game_place(ctx, self.service.game(words[0]).title)
-        is_admin = command.name in ("abort", "tournament") and await self._is_admin(ctx)
+        is_admin = command.name in ("abort", "tournament", "season") and await self._is_admin(ctx)
         call = Call(chat, ctx.user, args, is_admin=is_admin)
         try:
             plan = await self.service.run_command(command.name, call)

@@ -43,6 +43,7 @@ from bot.web.discord_login import api_base, exchange_code
 from bot.web.live_sockets import HELLO_WITHIN, LiveSockets, OpenPage
 from bot.web.page_words import page_html
 from bot.web.telegram_login import check_init_data
+from bot.web.tournament_html import tournament_html
 from languages import accepted, msg, say
 
 log = logging.getLogger(__name__)
@@ -101,6 +102,9 @@ class WebBoard:
                 r.add_get(prefix + path, self.page)
             r.add_get(prefix + "/link/{token}", self.open_link)
             r.add_get(prefix + "/local/{token}", self.open_local)
+            r.add_get(prefix + "/tournament-link/{token}", self.open_tournament_link)
+            r.add_get(prefix + f"/tournament/{TABLE}", self.tournament)
+            r.add_get(prefix + f"/api/tournaments/{TABLE}", self.api_tournament)
             r.add_get(prefix + "/api/config", self.api_config)
             r.add_get(prefix + f"/api/tables/{TABLE}", self.api_table)
             r.add_get(prefix + "/api/pictures/{token}.png", self.api_picture)
@@ -142,7 +146,7 @@ class WebBoard:
         response.headers.setdefault("Content-Security-Policy", CSP)
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
         response.headers.setdefault("Referrer-Policy", "no-referrer")
-        if request.path.startswith(("/api/", "/link/", "/local/", "/.proxy/api/")):
+        if request.path.startswith(("/api/", "/link/", "/local/", "/tournament", "/.proxy/api/")):
             response.headers.setdefault("Cache-Control", "no-store")
 
     # ----- who is asking ------------------------------------------------------------------
@@ -211,6 +215,36 @@ class WebBoard:
         user = UserRef("console", LOCAL, "this machine")
         self._set_cookie(response, WebSession(user, self.signer.now() + 24 * 3600))
         return response
+
+    # ----- a tournament ------------------------------------------------------------------
+    async def open_tournament_link(self, request: web.Request) -> web.StreamResponse:
+        try:
+            session, tid = await self.service.community.claim_tournament_link(request.match_info["token"])  # fmt: skip
+        except UserError as exc:
+            return _refusal_page(say(exc.msg, await self.language(request)))
+        response = web.Response(status=303, headers={"Location": f"/tournament/{tid}"})
+        self._set_cookie(response, session)
+        return response
+
+    async def _tournament(self, request: web.Request, language: str) -> dict:
+        tid = _table_number(request.match_info["sid"])
+        return await self.service.community.tournament_page(tid, self.visitor(request), language)
+
+    async def tournament(self, request: web.Request) -> web.StreamResponse:
+        """A tournament's page: its viewer's, as the service's access rule allows."""
+        language = await self.asker_language(request)
+        try:
+            page = await self._tournament(request, language)
+        except UserError as exc:
+            refusal = _refusal_page(say(exc.msg, language))
+            refusal.set_status(404 if exc.reason == "no_table" else 403)
+            return refusal
+        return web.Response(text=tournament_html(page, language), content_type="text/html",
+                            headers={"Content-Language": language, "Vary": "Accept-Language, Cookie"})  # fmt: skip
+
+    async def api_tournament(self, request: web.Request) -> web.Response:
+        language = await self.asker_language(request)
+        return await _json(lambda: self._tournament(request, language), language=language, status=404)  # fmt: skip
 
     def local_link(self) -> str:
         """The link `make run` prints for local play (good for a day, at this machine)."""

@@ -67,6 +67,7 @@ __all__ = [
 # option decides whether a pack's cards come up), and each supplement is a game option.
 PACKS = (core.PACK, cult.PACK, plague.PACK, undead.PACK, collector.PACK)
 RULES = Rules(PACKS)
+CASTLE_DECKS = ("start", "chapter", "boss")  # the chance steps that deal the castle itself
 
 
 def _option(name: str) -> Option:
@@ -156,6 +157,12 @@ class DarkCastle(Game):
         if not s.pending:
             return []
         return RULES.steps[s.pending["kind"]].outcomes(Table(RULES, s))
+
+    def chance_key(self, s: DarkCastleState) -> str | None:
+        """The castle: its start card, its chapter deck and its boss (the daily castle deals
+        them from the day's seed, so every party meets the same castle in the same order)."""
+        kind = (s.pending or {}).get("kind")
+        return kind if kind in CASTLE_DECKS else None
 
     def _apply(
         self, s: DarkCastleState, seat: Seat, action: str, story: bool = True

@@ -186,6 +186,7 @@ async def test_a_rated_game_moves_both_players_and_the_leaderboard(service, draw
         shown = {u: r.mu - 3 * r.sigma for u, r in standings.items()}
         assert shown[winner] > shown[loser] and standings[winner].won == 1
     [top] = await drawn.top(CHAT, "hidden_castle")
+    await top.drawn()  # the picture is drawn in its reader's language when delivered
     assert top.picture is not None and "Ann" in top.text and "Bob" in top.text
     [stats] = await drawn.stats(CHAT, ANN, "Bob")
     assert "Escape from the Hidden Castle" in stats.text or "Hidden Castle" in stats.text

@@ -101,7 +101,7 @@ async def test_replay_history_log_and_leaderboard_in_a_group(tg_bot):
     top = await say_and_wait(standin, standin.bob, "/escape top", "sendPhoto")
     assert "Ann" in top["caption"] and "Bob" in top["caption"]
     stats = await say_and_wait(standin, standin.bob, "/escape stats Ann", "sendMessage")
-    assert "rating" in stats["text"] and "1 games" in stats["text"]
+    assert "rating" in stats["text"] and "1 game," in stats["text"]
 
 
 async def test_rematch_button_on_the_final_board(tg_bot):

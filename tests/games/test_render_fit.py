@@ -19,7 +19,7 @@ import render
 from bot.service.platform_input import MAX_NAME
 from engines import REGISTRY
 from engines.playout import play
-from render import animation
+from render import animation, leaderboards
 from render import toolkit as T
 
 NAMES = ["W" * MAX_NAME, "Ｗ" * MAX_NAME, "漢字" * (MAX_NAME // 2), "M" * MAX_NAME]
@@ -111,6 +111,7 @@ def drawn(monkeypatch):
     monkeypatch.setattr(Image.Image, "paste", pasted)
     monkeypatch.setattr(T, "text", record.text)
     monkeypatch.setattr(animation, "text", record.text)
+    monkeypatch.setattr(leaderboards, "text", record.text)
     for kind in SHAPES:
         original = getattr(ImageDraw.ImageDraw, kind)
 

@@ -196,3 +196,21 @@ def test_a_cut_name_keeps_its_emoji_and_marks_whole():
     for width in range(20, 120, 9):
         body = T.fit(marked, 22, width).removesuffix(T.ELLIPSIS)
         assert not body or body.endswith("\u0301"), body
+
+
+def test_the_sectioned_leaderboards_draw_every_name(drawn):  # noqa: F811
+    """`/escape top` (a season above all time), a season's final standings and the daily
+    castle's boards (render/leaderboards.py)."""
+    from render.leaderboards import Section, leaderboards_png  # (drawn: its text recorded)
+
+    half = len(NAMES) // 2
+    sections = [
+        Section("Season 2 (until 2027-03-01 00:00 UTC)", ["Player", "Rating", "Games", "Won"],
+                [[name, "1234.5", "120", "99"] for name in NAMES[:half]]),
+        Section("All time", ["Party", "Escaped", "Chapters", "Steps"],
+                [[name, "✓", "16", "240"] for name in NAMES[half:]]),
+    ]  # fmt: skip
+    leaderboards_png("18 Ghosts: the best", sections)
+    assert sum(_named(t[5]) for t in drawn.texts) == len(NAMES)
+    found = problems(drawn)
+    assert not found, "\n".join(found[:20])

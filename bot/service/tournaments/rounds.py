@@ -154,7 +154,7 @@ class Rounds:
         entrants = await self.store.entrants(t.id)
         pairings = await self.store.pairings(t.id)
         rows = await self._sessions(pairings)
-        played = [_played(p, rows[p.board, p.round]) for p in pairings if not p.bye and (p.board, p.round) in rows]  # fmt: skip
+        played = [played_at(p, rows[p.board, p.round]) for p in pairings if not p.bye and (p.board, p.round) in rows]  # fmt: skip
         timed = {}
         for e in entrants:
             losses = sum(1 for g in played if e.user_id in g.timed_out)
@@ -295,7 +295,7 @@ class Rounds:
             row = rows.get((p.board, p.round))
             if row is None:
                 continue
-            got = game_points(_played(p, row))
+            got = game_points(played_at(p, row))
             said = ", ".join(f"{names.get(u, u)} {shown(got.get(u, 0.0))}" for u in p.players)
             results.append(msg("Table {board}: {results}", board=p.board, results=said))
         plan = await self.standings_plan(t, after_round=t.round, final=final)
@@ -319,7 +319,7 @@ class Rounds:
         entrants = await self.store.entrants(t.id)
         pairings = await self.store.pairings(t.id)
         rows = await self._sessions(pairings)
-        played = [_played(p, rows[p.board, p.round]) for p in pairings if not p.bye and (p.board, p.round) in rows and rows[p.board, p.round].status not in LIVE]  # fmt: skip
+        played = [played_at(p, rows[p.board, p.round]) for p in pairings if not p.bye and (p.board, p.round) in rows and rows[p.board, p.round].status not in LIVE]  # fmt: skip
         return self._lines(entrants, pairings, played)
 
     @staticmethod
@@ -340,7 +340,7 @@ class Rounds:
         return found
 
 
-def _played(p: PairingRow, row: SessionRow) -> Played:
+def played_at(p: PairingRow, row: SessionRow) -> Played:
     """A table's session as the standings count it."""
     result = row.result or {}
     seat_of = {s.user_id: s.seat for s in row.seats}
