@@ -119,9 +119,17 @@ def match(game_id: str, players: list, seed: int) -> Played:
     return Played(rewards(game, state, len(players)), steps, times)
 
 
+PROGRESS = False  # --progress: each match's result as it ends (jobs 1)
+
+
 def _run(jobs: int, calls: list[tuple]) -> list[Played]:
     if jobs <= 1:
-        return [match(*c) for c in calls]
+        out = []
+        for k, call in enumerate(calls, start=1):
+            out.append(match(*call))
+            if PROGRESS:
+                print(f"  match {k}/{len(calls)}: {out[-1].rewards}", flush=True)
+        return out
     with ProcessPoolExecutor(jobs) as pool:
         return list(pool.map(match, *zip(*calls, strict=True)))
 
@@ -234,7 +242,10 @@ def main() -> None:
     parser.add_argument(
         "--against", choices=("both", "random", "below", "policy", "hint"), default="both"
     )
+    parser.add_argument("--progress", action="store_true", help="each match as it ends")
     args = parser.parse_args()
+    global PROGRESS
+    PROGRESS = args.progress
     games = [g for g in args.games.split(",") if g]
     if any(g != "dark_castle" for g in games):
         print(
