@@ -185,6 +185,12 @@ COMMANDS: tuple[Command, ...] = (
         "hint", msg("A move suggested to you alone, and why (a hinted game is not rated)"),
         lambda s, c: s.hint(c.chat, c.user), quiet=True,
     ),
+    Command(
+        "learn", msg("Learn a game by playing it, privately, in about five minutes"),
+        lambda s, c: s.learn(c.chat, c.user, c.text("what")),
+        (Arg("what", TEXT, msg("A game to learn (e.g. ghosts18), or your move in the lesson")),),
+        quiet=True, menu=True, example="/escape learn ghosts18",
+    ),
     Command("rules", msg("The rules of a game, with a picture"), _rules, (WHICH_GAME,), quiet=True, menu=True),
     Command("help", msg("How to play Escape here"), _help, quiet=True, menu=True),
     Command("games", msg("The games running here"), _games, quiet=True, menu=True, button=msg("Games here")),

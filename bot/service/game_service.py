@@ -42,6 +42,7 @@ from bot.service.requests import ChatRef, Contact, UserError, UserRef
 from bot.service.standings import Standings
 from bot.service.table import NO_TABLE, Table, chat_of
 from bot.service.turn_clock import TurnClock
+from bot.service.tutorial import Tutorials, is_lesson_button
 from bot.service.undo_requests import UndoRequests
 from bot.service.web_links import USED, WebSession, WebSigner, link_fields
 from bot.service.web_tables import WebPass, WebTables
@@ -126,6 +127,7 @@ class GameService:
         self.rematches = Rematch(self.lobby)
         self.undo = UndoRequests(self.table, self.plans)
         self.hints = Hints(self.table, self.bots)
+        self.tutorials = Tutorials(store, self.cpu, self.lobby.start, pictures=pictures)
         self.access = Access()  # who may watch and act on a table: asked by every door
         self.web_tables = WebTables(self.table, self.plans, self.records, self.access)
         self.web: WebDoor | None = None  # set by the web front end when it serves
@@ -322,6 +324,8 @@ class GameService:
     async def press(self, chat: ChatRef, user: UserRef, data: str) -> Plan:
         """A button click in a table's chat: the data is checked like any input (it may be
         stale or forged)."""
+        if is_lesson_button(data):  # a lesson's: the presser's own lesson
+            return await self.tutorials.press(chat, user, data)
         button = buttons.parse(data)
         row = await self.store.session(button.session_id)
         if row is None or row.platform != chat.platform or row.chat != chat.chat:
@@ -333,6 +337,9 @@ class GameService:
     async def press_privately(self, platform: str, user: UserRef, data: str) -> tuple[ChatRef, Plan]:  # fmt: skip
         """A move button pressed in a player's private chat: it acts on the game the data
         names, in that game's chat, as the player who pressed it. Returns that chat too."""
+        if is_lesson_button(data):  # a lesson in the private chat: played there
+            chat = ChatRef(platform, user.id)
+            return chat, await self.tutorials.press(chat, user, data)
         button = buttons.parse(data)
         row = await self.store.session(button.session_id)
         if button.kind != "a" or row is None or row.platform != platform:
@@ -468,6 +475,11 @@ class GameService:
     @entry
     async def ask_undo(self, chat: ChatRef, user: UserRef) -> Plan:
         return await self.undo.ask_undo(chat, user)
+
+    @entry
+    async def learn(self, chat: ChatRef, user: UserRef, text: str | None = None) -> Plan:
+        """`/escape learn GAME`: a lesson, to the asker alone (or their move in it)."""
+        return await self.tutorials.learn(chat, user, text)
 
     @entry
     async def hint(self, chat: ChatRef, user: UserRef) -> Plan:
