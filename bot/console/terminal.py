@@ -20,6 +20,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from bot.console.lessons import LessonAtKeyboard
 from bot.console.picture_shelf import PictureShelf
 from bot.console.printing import PLATFORM, TerminalTransport
 from bot.console.screen import Screen
@@ -52,6 +53,10 @@ COMMANDS = (
         in_context("terminal command", "rules [GAME]"),
         msg("the rules of this game, or of another (e.g. rules ghosts18)"),
     ),
+    (
+        in_context("terminal command", "learn [GAME]"),
+        msg("a lesson: learn this game (or another) by playing it, in about five minutes"),
+    ),
     ("describe on", msg("describe the board in words after every move (off: only on request)")),
     (
         in_context("terminal command", "as NAME MOVE"),
@@ -60,7 +65,7 @@ COMMANDS = (
     ("abort", msg("end this game for everyone (you are asked to confirm)")),
     ("quit", msg("leave; the game is saved after every move, resume it with the same command")),
 )
-TERMINAL_WORDS = {"board", "hand", "hint", "log", "replay", "history", "rules", "abort", "view", "moves", "choices", "help"}  # fmt: skip
+TERMINAL_WORDS = {"board", "hand", "hint", "log", "replay", "history", "rules", "abort", "view", "moves", "choices", "help", "learn"}  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -299,6 +304,11 @@ class Terminal:
             await self._write_replay(rest[0] if rest else None)
         elif command == "history":
             await self._history(rest)
+        elif command == "learn":  # a lesson, then back to this game
+            learner = (me or actor or who).name
+            await self.lesson(rest[0] if rest else row.game, learner)
+            self.out(msg("Back to the game."))
+            await self.show(await self.service.board(self.chat), asker=me)
         elif command == "rules":  # this game's, or the one named
             await self.show([await self.service.rules(rest[0] if rest else row.game)])
         elif command == "describe":
@@ -326,6 +336,11 @@ class Terminal:
             await self.move(actor, line)
         else:
             self.out(msg("Nobody is to act; type `board`."))
+
+    async def lesson(self, game_id: str, learner: str) -> bool:
+        """`learn GAME`: the lesson at this keyboard; True if a real game was asked for."""
+        at = LessonAtKeyboard(self.service, self.shelf, self.ask, self.out, self.language)
+        return await at.run(game_id, learner)
 
     async def _history(self, rest: list[str]) -> None:
         """`history [PAGE]`: the games that ended here, a page at a time."""
@@ -526,6 +541,20 @@ async def run_terminal(
 ) -> int:
     terminal = Terminal(service, pictures, describe=describe, language=language)
     return await terminal.play(game_id, names, options)
+
+
+async def learn_in_terminal(
+    service: GameService, pictures, game_id: str | None, learner: str, language: str | None = None
+) -> int:
+    """`escape-bot learn GAME`: a lesson at this keyboard, then, if asked, a real game
+    against a bot."""
+    terminal = Terminal(service, pictures, language=language)
+    if not game_id:
+        terminal.out(msg("Which game? `escape-bot learn GAME`, with GAME one of: {games}.", games=", ".join(g for g, _ in service.game_list())))  # fmt: skip
+        return 2
+    if await terminal.lesson(game_id, learner):
+        return await terminal.play(game_id.strip().lower(), [learner, "bot"], "")
+    return 0
 
 
 def terminal_language() -> str:
