@@ -42,7 +42,7 @@ from bot.service.requests import ChatRef, Contact, UserError, UserRef
 from bot.service.standings import Standings
 from bot.service.table import NO_TABLE, Table, chat_of
 from bot.service.turn_clock import TurnClock
-from bot.service.tutorial import Tutorials, is_lesson_button
+from bot.service.tutorial import Tutorials, is_lesson_button, page_of
 from bot.service.undo_requests import UndoRequests
 from bot.service.web_links import USED, WebSession, WebSigner, link_fields
 from bot.service.web_tables import WebPass, WebTables
@@ -571,6 +571,20 @@ class GameService:
             raise UserError(msg("Spectators watch; players sign in to move."))
         user = self.web_tables.acting_user(row, web.visitor.user, admission, web.wanted)
         return chat_of(row), await self._pressed(row, replace(user, language=web.language), button)
+
+    @entry
+    async def web_lesson(self, visitor: Visitor, what: str | None, data: str | None, language: str) -> dict:  # fmt: skip
+        """The web page's Learn: the visitor's own lesson (`what`: a game, or a move typed;
+        `data`: a lesson button pressed), as the page shows a step."""
+        user = replace(self.access.learner(visitor), language=language)
+        chat = ChatRef(user.platform, f"lesson:{user.id}")
+        if data is not None:
+            if data.endswith(":p"):  # the page starts the real game itself, where it can
+                raise UserError(msg("Start a real game from your chat: /escape start GAME bots=1."))  # fmt: skip
+            plan = await self.tutorials.press(chat, user, data)
+        else:
+            plan = await self.tutorials.learn(chat, user, what)
+        return await page_of(plan, language)
 
     @entry
     async def table_in_channel(self, platform: str, channel: str, visitor: Visitor) -> int | None:

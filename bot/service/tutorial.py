@@ -15,6 +15,7 @@ other than the one the step teaches is explained and asked again, and changes no
 
 from __future__ import annotations
 
+import base64
 import json
 import re
 from collections.abc import Awaitable, Callable
@@ -28,6 +29,7 @@ from bot.store import Store
 from engines import REGISTRY, Game, IllegalAction
 from engines.text import Msg, Text, joined, msg
 from engines.tutorials import Lesson, lessons, play_out, position
+from languages import say
 
 Start = Callable[[ChatRef, UserRef, str, str], Awaitable[Plan]]
 
@@ -235,3 +237,22 @@ def which_lesson() -> Msg:
         "Which game would you like to learn? /escape learn GAME, with GAME one of: {games}.",
         games=", ".join(ORDER),
     )
+
+
+async def page_of(plan: Plan, language: str) -> dict:
+    """A lesson's step as the web page shows it: its words, its board (a PNG as a data
+    address: the page's pictures come from its own origin), its buttons."""
+    [reply] = plan.replies
+    await reply.drawn(language)
+    picture = reply.picture
+    return {
+        "text": say(reply.text, language),
+        "picture": "data:image/png;base64," + base64.b64encode(picture.png).decode()
+        if picture
+        else None,
+        "alt": picture.alt if picture else "",
+        "choices": [
+            {"label": say(c.label, language), "data": c.data, "play": c.data.endswith(":p")}
+            for c in reply.choices
+        ],
+    }

@@ -39,6 +39,9 @@ PAGE: dict[str, Msg] = {
     "only_you_saw": in_context("web page", "Only you saw"),
     "replay": in_context("web page", "Replay"),
     "board": in_context("web page", "Board"),
+    "lesson": in_context("web page", "Learn to play"),
+    "learn": in_context("web page", "Learn this game (a lesson for you alone, about five minutes)"),
+    "lesson_close": in_context("web page", "Close the lesson (it waits where you left it)"),
 }
 SCRIPT: dict[str, Msg] = {
     "cancel": in_context("web page", "Cancel"),
