@@ -46,6 +46,10 @@ COMMANDS = (
         msg("write the game as an animated picture to a file"),
     ),
     (
+        in_context("terminal command", "review [GAME]"),
+        msg("a finished game reviewed: the chances move by move, as a chart in a file"),
+    ),
+    (
         in_context("terminal command", "history [PAGE]"),
         msg("the games that ended at this keyboard"),
     ),
@@ -65,7 +69,7 @@ COMMANDS = (
     ("abort", msg("end this game for everyone (you are asked to confirm)")),
     ("quit", msg("leave; the game is saved after every move, resume it with the same command")),
 )
-TERMINAL_WORDS = {"board", "hand", "hint", "log", "replay", "history", "rules", "abort", "view", "moves", "choices", "help", "learn"}  # fmt: skip
+TERMINAL_WORDS = {"board", "hand", "hint", "log", "replay", "history", "rules", "abort", "view", "moves", "choices", "help", "learn", "review"}  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -177,6 +181,7 @@ class Terminal:
         self.reading: asyncio.Future | None = None  # the line being read from the keyboard
         self.seen = (0, -1)  # (table, version) as the loop last read it
         self.elsewhere = asyncio.Event()  # the table changed elsewhere (the web board)
+        self.humans: list[UserRef] = []  # the game's people at this keyboard
 
     async def ask(self, prompt: Text) -> str | None:
         """The next line typed. A read left waiting (the table changed elsewhere meanwhile)
@@ -239,6 +244,7 @@ class Terminal:
                 return 0
             players = {s.name.lower(): local_user(s.name) for s in row.seats}
             humans = [local_user(s.name) for s in row.seats if s.kind == "human"]
+            self.humans = humans  # (who reviews the game once it is over)
             actor = self.actor()
             if actor is None and row.status == "active" and row.version != self.woken:
                 self.woken = row.version  # bots to act, their run stopped: they play on
@@ -302,6 +308,8 @@ class Terminal:
             await self.show(await self.service.game_log(self.chat, me or YOU, which))
         elif command == "replay":
             await self._write_replay(rest[0] if rest else None)
+        elif command == "review":
+            await self._review(me or YOU, rest[0] if rest else None)
         elif command == "history":
             await self._history(rest)
         elif command == "learn":  # a lesson, then back to this game
@@ -362,7 +370,7 @@ class Terminal:
 
     async def _after(self, session_id: int) -> int:
         """The game is over: its replay and log on request, until quit or end of input."""
-        self.out(msg('The game is over. Type `replay` to write its replay to a file, `log` to read it, or `quit`.'))  # fmt: skip
+        self.out(msg('The game is over. Type `replay` to write its replay to a file, `review` for a chart of how it went, `log` to read it, or `quit`.'))  # fmt: skip
         while (line := await self.ask("> ")) is not None:
             words = line.strip().split()
             command = words[0].lower() if words else ""
@@ -372,15 +380,32 @@ class Terminal:
             try:
                 if command == "replay":
                     await self._write_replay(which)
+                elif command == "review":
+                    await self._review(self.holder or next(iter(self.humans), YOU), which)
                 elif command == "log":
                     await self.show(await self.service.game_log(self.chat, YOU, which))
                 elif command == "history":
                     await self._history(words[1:])
                 elif command:
-                    self.out(msg("The game is over: replay, log, history or quit."))
+                    self.out(msg("The game is over: replay, review, log, history or quit."))
             except UserError as exc:
                 self.refuse(exc, line)
         return 0
+
+    async def _review(self, who: UserRef, which: str | None) -> None:
+        """The review as words here and its chart as a file (`pictures/review-N.png`)."""
+        try:
+            plan = await self.service.review(self.chat, who, which)
+        except UserError as exc:
+            self.out(msg("! {exc}", exc=exc.msg))
+            return
+        for reply in plan:
+            self.out(reply.text)
+            if reply.picture is not None:
+                path = self.shelf.root / reply.picture.filename
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_bytes(reply.picture.png)
+                self.out(msg("[picture: {path}]", path=path))
 
     async def _write_replay(self, which: str | None) -> None:
         """The replay as a GIF in the pictures folder (a terminal shows no animation)."""

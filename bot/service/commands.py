@@ -177,6 +177,10 @@ COMMANDS: tuple[Command, ...] = (
         lambda s, c: s.replay(c.chat, c.text("game")),
         (Arg("game", TEXT, msg("The game's number (default: the game here, or the last one)")),),
     ),
+    Command(
+        "review", msg("A finished game reviewed for you: the chances move by move, and the moves that turned it"),
+        lambda s, c: s.review(c.chat, c.user, c.text("game")), (PAST_GAME,), quiet=True,
+    ),
     Command("history", msg("The games that ended in this channel"), lambda s, c: s.ended_games(c.chat), quiet=True),
     Command("stats", msg("A player's ratings here"), _stats, (Arg("player", PLAYER, msg("Whose (default: yours)")),), quiet=True),
     Command("top", msg("The leaderboard of a game here, as a picture"), lambda s, c: s.top(c.chat, c.text("game")), (WHICH_GAME,)),

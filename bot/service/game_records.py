@@ -63,7 +63,7 @@ class GameRecords:
         self._replays: OrderedDict = OrderedDict()
 
     # ----- finding a game -----------------------------------------------------------
-    async def _recall(self, chat: ChatRef, which: str | None) -> SessionRow:
+    async def recall(self, chat: ChatRef, which: str | None) -> SessionRow:
         """`#12` or `12`: that game, if it was played on this server or group; nothing:
         the game here (running or last ended), else the last game ended in this chat."""
         store = self.store
@@ -99,7 +99,7 @@ class GameRecords:
     async def replay(self, chat: ChatRef, which: str | None = None, language: str = "en") -> Plan:
         """The whole game so far as one animated picture (its words in `language`: what the
         chat reads), with a button to page through it."""
-        row = await self._recall(chat, which)
+        row = await self.recall(chat, which)
         game, steps = await self._steps(row)
         moves = len(steps) - 1
         if row.status == "active":
@@ -210,7 +210,7 @@ class GameRecords:
             live = await self.table.live_row(chat)
             if live is not None and live.status != "lobby":
                 return await self.recent_log(chat, user)
-        row = await self._recall(chat, which)
+        row = await self.recall(chat, which)
         return await self.log_page(row, page)
 
     async def log_page(self, row: SessionRow, page: int | None) -> Plan:

@@ -39,6 +39,7 @@ from bot.service.platform_input import clean_text
 from bot.service.play import Play, TableSummary, Told
 from bot.service.rematch import Rematch
 from bot.service.requests import ChatRef, Contact, UserError, UserRef
+from bot.service.reviews import Reviews
 from bot.service.standings import Standings
 from bot.service.table import NO_TABLE, Table, chat_of
 from bot.service.turn_clock import TurnClock
@@ -129,6 +130,7 @@ class GameService:
         self.hints = Hints(self.table, self.bots)
         self.tutorials = Tutorials(store, self.cpu, self.lobby.start, pictures=pictures)
         self.access = Access()  # who may watch and act on a table: asked by every door
+        self.reviews = Reviews(self.table, self.cpu, self.access, pictures=pictures)
         self.web_tables = WebTables(self.table, self.plans, self.records, self.access)
         self.web: WebDoor | None = None  # set by the web front end when it serves
 
@@ -330,6 +332,9 @@ class GameService:
         row = await self.store.session(button.session_id)
         if row is None or row.platform != chat.platform or row.chat != chat.chat:
             raise UserError(msg("That button belongs to no game in this chat."))
+        if button.kind == "w":  # a review: to its reader alone, who the rule lets watch
+            reader = replace(user, language=await self.language_of(user))
+            return await self.reviews.reply(row, Visitor(user, here=chat), reader)
         await self.access.presser(row, Visitor(user, here=chat), button)
         return await self._pressed(row, user, button)
 
@@ -475,6 +480,18 @@ class GameService:
     @entry
     async def ask_undo(self, chat: ChatRef, user: UserRef) -> Plan:
         return await self.undo.ask_undo(chat, user)
+
+    @entry
+    async def review(self, chat: ChatRef, user: UserRef, which: str | None = None) -> Plan:
+        """`/escape review [GAME]`: a finished game's review, to the asker alone."""
+        reader = replace(user, language=await self.language_of(user))
+        return await self.reviews.review(chat, reader, which, self.records.recall)
+
+    @entry
+    async def web_review(self, session_id: int, visitor: Visitor, language: str) -> dict:
+        """The web page's Review beside the replay: the visitor's review of that table."""
+        row = await self.web_tables.row(session_id)
+        return await self.reviews.page(row, visitor, language)
 
     @entry
     async def learn(self, chat: ChatRef, user: UserRef, text: str | None = None) -> Plan:

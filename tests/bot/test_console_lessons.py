@@ -79,3 +79,29 @@ async def test_learn_during_a_game_returns_to_it(tmp_path):
     assert "Lesson: Castle Doors." in text and "Now choose the door: b5" in text
     assert "`learn castle_doors` goes on from here" in text
     assert text.index("Back to the game.") > text.index("goes on from here")
+
+
+async def test_review_in_the_terminal_writes_the_chart_to_a_file(tmp_path):
+    from PIL import Image
+
+    from bot.console import Terminal
+    from bot.service import GameService
+    from bot.store import Store
+    from tests.bot.test_console import Script
+
+    store = await Store.open(tmp_path / "t.sqlite3")
+    output: list[str] = []
+    script = Script(seed=3)
+    service = GameService(store, seed_source=lambda: 5, ai_scale=0.05)
+    terminal = Terminal(service, tmp_path / "pics", output.append, script)
+    script.terminal = terminal
+    script.lines = []
+    await terminal.play("ghosts18", ["Ann", "Bob"], "variant=short")
+    script.lines = ["review", "quit"]
+    await terminal._after(1)
+    await store.close()
+    text = "\n".join(output)
+    assert "`review` for a chart" in text
+    assert "Review of game #1, 18 Ghosts, as " in text and "1. Move " in text
+    chart = tmp_path / "pics" / "review-1.png"
+    assert Image.open(chart).size == (1100, 560)
