@@ -97,12 +97,12 @@ class Reviews:
 
     async def of(self, row: SessionRow, visitor: Visitor, language: str) -> tuple[Text, Picture | None, int | None]:  # fmt: skip
         """A finished game's review for `visitor`: its words, its chart, whose seat."""
+        admission = await self.access.watcher(row, visitor)  # first: a stranger learns nothing
         game = REGISTRY.get(row.game)
         if game is None:
             raise UserError(msg("This bot no longer has the game {game}.", game=repr(row.game)))
         if row.status not in ("finished", "aborted"):
             raise UserError(NOT_OVER)
-        admission = await self.access.watcher(row, visitor)
         viewer = admission.seats[0] if len(admission.seats) == 1 else None
         if viewer is None and visitor.user is not None:  # a player's own seat, by id
             viewer = next((s.seat for s in row.seats if s.user_id == visitor.user.id), None)

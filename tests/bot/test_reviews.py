@@ -130,3 +130,31 @@ async def test_a_running_game_has_no_review_yet(service):
     await service.join(CHAT, BOB)
     with pytest.raises(UserError, match="still being played"):
         await service.run_command("review", Call(CHAT, ANN))
+
+
+async def test_a_stranger_gets_the_access_rules_refusal(service):
+    """Someone of another channel of the same server (not a player, not a member of the
+    table's chat) asking for a review hears what the access rule tells a stranger
+    everywhere: that there is no such table, finished or still running, by command, by a
+    button of another chat or on the web page."""
+    from bot.service.access import NO_TABLE, Visitor
+
+    sid = await _play_out(service, "ghosts18", "variant=short")
+    stranger = UserRef("test", "u-x", "X")
+    other_chat = CHAT.__class__("test", "chan-2", "", "guild-1")
+    with pytest.raises(UserError) as refused:
+        await service.run_command("review", Call(other_chat, stranger, {"game": str(sid)}))
+    assert refused.value.msg == NO_TABLE
+    with pytest.raises(UserError) as on_the_page:
+        await service.web_review(sid, Visitor(stranger), "en")
+    assert on_the_page.value.msg == NO_TABLE and on_the_page.value.reason == "no_table"
+    with pytest.raises(UserError) as its_frame:  # the same door's answer for the replay
+        await service.web_frame(sid, Visitor(stranger), 0, "en")
+    assert its_frame.value.msg == NO_TABLE
+    # a running table: the stranger is not told that it is still being played
+    await service.start(CHAT, ANN, "ghosts18")
+    await service.join(CHAT, BOB)
+    running = (await service.live(CHAT)).id
+    with pytest.raises(UserError) as too:
+        await service.run_command("review", Call(other_chat, stranger, {"game": str(running)}))
+    assert too.value.msg == NO_TABLE
