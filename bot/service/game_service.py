@@ -488,10 +488,11 @@ class GameService:
         return await self.reviews.review(chat, reader, which, self.records.recall)
 
     @entry
-    async def web_review(self, session_id: int, visitor: Visitor, language: str) -> dict:
-        """The web page's Review beside the replay: the visitor's review of that table."""
+    async def web_review(self, session_id: int, visitor: Visitor, language: str, seat: int | None = None) -> dict:  # fmt: skip
+        """The web page's Review beside the replay: the visitor's review of that table (as
+        `seat` saw it, where the visitor plays more than one: a table at this machine)."""
         row = await self.web_tables.row(session_id)
-        return await self.reviews.page(row, visitor, language)
+        return await self.reviews.page(row, visitor, language, seat)
 
     @entry
     async def learn(self, chat: ChatRef, user: UserRef, text: str | None = None) -> Plan:

@@ -95,8 +95,9 @@ class Reviews:
         self.pictures = pictures
         self._kept: OrderedDict = OrderedDict()
 
-    async def of(self, row: SessionRow, visitor: Visitor, language: str) -> tuple[Text, Picture | None, int | None]:  # fmt: skip
-        """A finished game's review for `visitor`: its words, its chart, whose seat."""
+    async def of(self, row: SessionRow, visitor: Visitor, language: str, seat: int | None = None) -> tuple[Text, Picture | None, int | None]:  # fmt: skip
+        """A finished game's review for `visitor` (as `seat` saw it, if it is one of
+        theirs): its words, its chart, whose seat."""
         admission = await self.access.watcher(row, visitor)  # first: a stranger learns nothing
         game = REGISTRY.get(row.game)
         if game is None:
@@ -104,6 +105,8 @@ class Reviews:
         if row.status not in ("finished", "aborted"):
             raise UserError(NOT_OVER)
         viewer = admission.seats[0] if len(admission.seats) == 1 else None
+        if seat is not None and seat in admission.seats:  # one of the seats they play
+            viewer = seat
         if viewer is None and visitor.user is not None:  # a player's own seat, by id
             viewer = next((s.seat for s in row.seats if s.user_id == visitor.user.id), None)
         if viewer is None and game.hidden_information:
@@ -140,9 +143,9 @@ class Reviews:
         reply = Reply(text, kind="review", picture=picture, to=user, session_id=row.id)
         return Plan([reply], asker=user, quiet=True)
 
-    async def page(self, row: SessionRow, visitor: Visitor, language: str) -> dict:
+    async def page(self, row: SessionRow, visitor: Visitor, language: str, seat: int | None = None) -> dict:  # fmt: skip
         """The review as the web page shows it beside the replay."""
-        text, picture, _ = await self.of(row, visitor, language)
+        text, picture, _ = await self.of(row, visitor, language, seat)
         return {
             "text": say(text, language),
             "picture": "data:image/png;base64," + base64.b64encode(picture.png).decode() if picture else None,

@@ -105,6 +105,7 @@ class WebBoard:
             r.add_get(prefix + f"/api/tables/{TABLE}", self.api_table)
             r.add_get(prefix + "/api/pictures/{token}.png", self.api_picture)
             r.add_get(prefix + f"/api/tables/{TABLE}/frames/{{n:[0-9]{{1,6}}}}.png", self.api_frame)
+            r.add_get(prefix + f"/api/tables/{TABLE}/review", self.api_review)
             r.add_post(prefix + "/api/auth/telegram", self.auth_telegram)
             r.add_post(prefix + "/api/auth/discord", self.auth_discord)
             r.add_get(prefix + "/api/discord/channels/{channel:[0-9]{1,20}}", self.api_channel)
@@ -261,6 +262,18 @@ class WebBoard:
             return web.json_response({"error": say(exc.msg, language)}, status=status)
         return web.Response(body=picture.png, content_type="image/png",
                             headers={"X-Frame-Caption": _header_safe(text)})  # fmt: skip
+
+    async def api_review(self, request: web.Request) -> web.Response:
+        """A finished game's review for the viewer (the seat they play, at this machine)."""
+        language = await self.asker_language(request)
+
+        async def answer() -> dict:
+            sid = _table_number(request.match_info["sid"])
+            seat = number(request.query.get("seat", ""), 99)
+            visitor = self.visitor(request, request.query.get("watch"))
+            return await self.service.web_review(sid, visitor, language, seat)
+
+        return await _json(answer, language=language)
 
     # ----- lessons ------------------------------------------------------------------------
     async def api_learn(self, request: web.Request) -> web.Response:

@@ -204,6 +204,7 @@ function render(page, whole) {
   if (slider.dataset.followed !== "no") slider.value = slider.max;
   $("replay-n").textContent = page.frames ? w("frame_of", { n: +slider.value + 1, count: page.frames }) : "";
   S.game = page.game;
+  $("review").hidden = !page.result;  // a finished game's review, beside its replay
   $("learn-box").hidden = !page.you && page.standing !== "player";  // a lesson is a signed-in player's
   $("watch-link").textContent = page.watch_key
     ? w("spectators", { url: `${location.origin}${PREFIX}/watch/${page.table}/${page.watch_key}` }) : "";
@@ -251,6 +252,22 @@ async function playAgainstBot() {
       json: { game: S.game, players: $("player-names").value, options: "" } });
     location.assign(`${PREFIX}/table/${made.table}`);
   } catch (error) { $("lesson-text").textContent = error.message; }
+}
+
+// ----- a finished game's review, beside the replay ---------------------------------------
+async function review() {
+  const query = new URLSearchParams();
+  if (S.watch) query.set("watch", S.watch);
+  if (S.seat !== null) query.set("seat", S.seat);
+  $("review-box").hidden = false;
+  $("review-text").textContent = w("reviewing");
+  try {
+    const made = await api(`/api/tables/${S.table}/review?${query}`);
+    $("review-text").textContent = made.text;
+    const img = $("review-chart");
+    img.hidden = !made.picture;
+    if (made.picture) { img.src = made.picture; img.alt = made.alt; }
+  } catch (error) { $("review-text").textContent = error.message; }
 }
 
 // ----- the socket: hello, then the table and its changes ---------------------------------
@@ -355,6 +372,7 @@ async function localLobby() {
 async function start() {
   $("replay").addEventListener("input", showFrame);
   $("learn").addEventListener("click", () => lesson({ what: S.game }));
+  $("review").addEventListener("click", review);
   $("lesson-close").addEventListener("click", () => { $("lesson").hidden = true; });
   $("seat").addEventListener("change", () => { S.seat = +$("seat").value; hello(); });
   let m;
