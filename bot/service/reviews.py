@@ -80,7 +80,7 @@ def told(game: Game, names: list[str], number: int, done: Review, viewer: int | 
         elif t.preferred is None:
             lines.append(joined([head, msg("They played {move}, the only move there was.", move=t.move)], " "))  # fmt: skip
         elif t.agreed:
-            lines.append(joined([head, msg("They played {move}, the AI's choice too: the dice or the cards did the rest.", move=t.move)], " "))  # fmt: skip
+            lines.append(joined([head, msg("They played {move}, as the AI would have: what came next moved the chances.", move=t.move)], " "))  # fmt: skip
         else:
             lines.append(joined([head, msg("They played {move}; the AI would have preferred {preferred}.", move=t.move, preferred=t.preferred)], " "))  # fmt: skip
     return joined(lines, "\n")
