@@ -91,7 +91,9 @@ async def _play_out(service, game_id: str, options: str = "") -> int:
         state = game.load(row.state)
         acting = [s for s in game.to_act(state) if s != CHANCE]
         seat = acting[0]
-        await service.move(CHAT, (ANN, BOB)[seat], rng.choice(game.legal_actions(state, seat)))
+        plan = await service.move(CHAT, (ANN, BOB)[seat], rng.choice(game.legal_actions(state, seat)))  # fmt: skip
+    [final] = [r for r in plan if r.kind == "board" and r.final]  # the final board's buttons
+    assert f"w:{sid}" in [c.data for c in final.choices]
     return sid
 
 
