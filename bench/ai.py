@@ -1,4 +1,4 @@
-"""AI strength and speed: seeded matches per game and level (README, Development).
+"""AI strength and speed: seeded matches per game and level (docs/development.md; its figures: docs/measurements.md).
 
     .venv/bin/python -m bench.ai [--games ghosts18,castle_doors,dark_castle] [--matches 100]
         [--levels easy,normal,hard] [--seats 2] [--dark-sizes 1,2,3,4] [--scale 1] [--jobs 1]

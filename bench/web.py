@@ -169,44 +169,46 @@ async def costs(service: GameService, board: WebBoard, base: str, game: str, opt
 
 
 async def growth(service: GameService) -> None:
-    """A page's server time at 20 and at 200 log rows (pictures off)."""
+    """A page's server time at 20 and at 200 moves (pictures off): the push of a change this
+    process made (no read), of one another process made (the table read once for its
+    pages), and a whole page (a new socket's hello: the table and its recent log)."""
     chat, sid = await new_table(service, 30_000, "castle_doors", "")
     rng = random.Random(3)
-    pages = [WebPass(sid, Visitor(ANN)), WebPass(sid, Visitor(BOB)), WebPass(sid, Visitor(None, service.web_tables.signer.watch(sid)), language="de")]  # fmt: skip
-    said = []
+    watch = service.web_tables.signer.watch(sid)
+    pages = [WebPass(sid, Visitor(ANN)), WebPass(sid, Visitor(BOB)), WebPass(sid, Visitor(None, watch), language="de")]  # fmt: skip
+    await service.web_page(pages[0])  # (the pages are open)
+    said, made = [], 0
     for wanted in (20, 200):
-        while len(await service.store.log(sid)) < wanted:
+        here, there, whole = [], [], []
+        while made < wanted:
+            versions: list[int] = []
+            unsubscribe = service.on_table_change(lambda s, v, seen=versions: seen.append(v) if s == sid else None)  # fmt: skip
             if not await move(service, chat, rng):
-                print("the game ended before", wanted, "log rows")
+                print(f"the game ended after {made} moves")
                 return
+            unsubscribe()
+            made += 1
+            if wanted - made < 30:
+                started = time.perf_counter()
+                await service.web_updates(sid, versions[-1], pages)
+                here.append(time.perf_counter() - started)
         row = await service.live(chat)
-        push, whole = [], []
         for _ in range(30):
+            service.web_tables._known.pop(sid, None)  # as a process that did not make it
             started = time.perf_counter()
-            await service.web_updates(sid, row.version, pages)  # (the change read from the store)
-            push.append(time.perf_counter() - started)
+            await service.web_updates(sid, row.version, pages)
+            there.append(time.perf_counter() - started)
             started = time.perf_counter()
             await service.web_page(pages[0])
             whole.append(time.perf_counter() - started)
-        said.append(f"{wanted} log rows: push to 3 pages median {ms(statistics.median(push))}, "
-                    f"a whole page median {ms(statistics.median(whole))}")  # fmt: skip
-    print("a page's server time (Castle Doors, pictures off; the push reads the change from the store, as a process that did not make it does): " + "; ".join(said))  # fmt: skip
-    # the push of a change this process made: no read at all
-    made = []
-    for _ in range(30):
-        versions: asyncio.Queue = asyncio.Queue()
-        unsubscribe = service.on_table_change(lambda s, v, q=versions: q.put_nowait(v) if s == sid else None)  # fmt: skip
-        if not await move(service, chat, rng):
-            break
-        version = await versions.get()
-        unsubscribe()
-        started = time.perf_counter()
-        await service.web_updates(sid, version, pages)
-        made.append(time.perf_counter() - started)
-    if made:
-        print(f"  the push of a change made in this process (past 200 log rows): median {ms(statistics.median(made))}, p99 {ms(p99(made))}")  # fmt: skip
+        rows = len(await service.store.log(sid))
+        said.append(f"{made} moves ({rows} log rows): a change made here {ms(statistics.median(here) / 3)} a page "
+                    f"(p99 {ms(p99(here) / 3)}), made by another process {ms(statistics.median(there) / 3)} a page, "
+                    f"a whole page {ms(statistics.median(whole))}")  # fmt: skip
+    print("a page's server time, pushed to 3 pages (Castle Doors, pictures off), medians: " + "; ".join(said))  # fmt: skip
 
 
+# pages in another process: open, then (at a line on stdin) close and print what they heard
 CLIENT = """
 import asyncio, json, sys, time, aiohttp
 async def main(base, n, table, watch):
@@ -239,7 +241,7 @@ async def many_pages(service: GameService, board: WebBoard, base: str, pages: in
     service.on_table_change(lambda s, v: commits.setdefault(v, time.perf_counter()) if s == sid else None)  # fmt: skip
     client = await asyncio.create_subprocess_exec(
         sys.executable, "-c", CLIENT, base, str(pages), str(sid), board.signer.watch(sid),
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, limit=2**26,
     )  # fmt: skip
     assert (await asyncio.wait_for(client.stdout.readline(), 120)).strip() == b"open"
     rng = random.Random(5)
@@ -255,24 +257,6 @@ async def many_pages(service: GameService, board: WebBoard, base: str, pages: in
     delays = [at - commits[v] for v, at in heard if v in commits]
     print(f"commit to page with {pages} open pages ({len(delays)} pushes received): "
           f"median {ms(statistics.median(delays))}, p99 {ms(p99(delays))}")  # fmt: skip
-
-
-IDLE = """
-import asyncio, sys, aiohttp
-async def main(base, n, table, watch):
-    async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as http:
-        sockets = []
-        for _ in range(n):
-            ws = await http.ws_connect(base + "/api/live", headers={"Origin": base})
-            await ws.send_json({"hello": {"table": table, "watch": watch}})
-            await ws.receive_json()
-            sockets.append(ws)
-        print("open", flush=True)
-        await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
-        for ws in sockets:
-            await ws.close()
-asyncio.run(main(sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]))
-"""
 
 
 def rss_kib() -> int:
@@ -297,8 +281,8 @@ async def idle_sockets(service, board, base: str, count: int) -> None:
     idle_lag = await lag(2)
     before = rss_kib()
     client = await asyncio.create_subprocess_exec(
-        sys.executable, "-c", IDLE, base, str(count), str(sid), board.signer.watch(sid),
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        sys.executable, "-c", CLIENT, base, str(count), str(sid), board.signer.watch(sid),
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, limit=2**26,
     )  # fmt: skip
     line = await asyncio.wait_for(client.stdout.readline(), 120)
     assert line.strip() == b"open", line
@@ -314,7 +298,7 @@ async def idle_sockets(service, board, base: str, count: int) -> None:
 
 def unlimited() -> None:
     """The bench's clients all come from 127.0.0.1: one address's limits are lifted here
-    (they bound a real address's sockets and hellos; README: the web board)."""
+    (they bound a real address's sockets and hellos; docs/web-board.md)."""
     live_sockets.SOCKETS_PER_ADDRESS = 100_000
     live_sockets.HELLOS = live_sockets.HELLOS_PER_ADDRESS = (100_000, 1.0)
 

@@ -3,7 +3,7 @@
 A part is a function that adds its routes (and any start-up or clean-up hooks) to the
 application. `bot/probes.py` gives the operator's part (/metrics, /healthz, /readyz); the
 web board adds its own part to the same application, so one address serves both
-(README: Operations). `bot/runner.py` starts the server before the platforms and stops it
+(docs/operations.md). `bot/runner.py` starts the server before the platforms and stops it
 after them, so /metrics and /healthz answer while a stopping process drains its moves.
 """
 
@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
-from aiohttp import web
+if TYPE_CHECKING:  # imported when a server is made, not with the module (start-up time)
+    from aiohttp import web
 
 log = logging.getLogger(__name__)
 
-Part = Callable[[web.Application], None]
+Part = Callable[[Any], None]  # adds its routes to the aiohttp Application
 
 
 class HttpServer:
@@ -25,6 +27,8 @@ class HttpServer:
     ) -> None:  # fmt: skip
         self.host, self.port = address
         self.what = what  # what it serves, as its start-up line says
+        from aiohttp import web
+
         self.app = web.Application()
         for part in parts:
             part(self.app)
@@ -33,6 +37,8 @@ class HttpServer:
     async def start(self) -> None:
         """Listen (the port actually bound is `self.port`, for a port 0)."""
         # no access log: Prometheus and the orchestrator's probes call every few seconds
+        from aiohttp import web
+
         runner = web.AppRunner(self.app, handle_signals=False, access_log=None, shutdown_timeout=5)
         await runner.setup()
         site = web.TCPSite(runner, self.host, self.port, reuse_address=True)

@@ -1,4 +1,4 @@
-"""What an operator's tools ask a running bot over HTTP (README: Operations).
+"""What an operator's tools ask a running bot over HTTP (docs/operations.md).
 
 - `/metrics`: every metric of bot/telemetry/metrics.py in Prometheus' text format; the
   values read at scrape time (games by status, platform connections, the CPU pool's queue)
@@ -21,14 +21,16 @@ import contextlib
 import time
 from collections.abc import Callable, Sequence
 from importlib import metadata
-
-from aiohttp import web
+from typing import TYPE_CHECKING
 
 from bot.service import GameService
 from bot.service.timer_loop import Timers
 from bot.settings import Settings
 from bot.store import StoreError
 from bot.telemetry import metrics
+
+if TYPE_CHECKING:  # aiohttp is imported only once an HTTP server is served (start-up time)
+    from aiohttp import web
 
 LOOP_BEAT = 0.5  # seconds between two wake-ups of the loop watch
 LOOP_BOUND = 2.0  # seconds late (or silent) before the event loop counts as stuck
@@ -160,6 +162,8 @@ class Probes:
 
     async def metrics(self, _request: web.Request) -> web.Response:
         await self.read_at_scrape()
+        from aiohttp import web
+
         return web.Response(
             body=metrics.exposition(), headers={"Content-Type": metrics.CONTENT_TYPE}
         )
@@ -195,6 +199,8 @@ class Probes:
 
 def _answer(checks: dict[str, str]) -> web.Response:
     ok = all(v == "ok" for v in checks.values())
+    from aiohttp import web
+
     return web.json_response({"ok": ok, "checks": checks}, status=200 if ok else 503)
 
 

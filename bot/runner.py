@@ -1,6 +1,6 @@
 """Start whatever is configured: Discord and Telegram in one event loop, sharing one service.
 
-SIGTERM or SIGINT stops it cleanly (README, "Running at scale"): /readyz turns 503, the timer
+SIGTERM or SIGINT stops it cleanly (docs/deployment.md, "Running at scale"): /readyz turns 503, the timer
 loop stops, each platform stops taking updates (PTB's updater is stopped, so Telegram does
 not deliver them again, and the Telegram updates in hand finish; Discord closes its
 gateway), the HTTP server stops, open store transactions finish, the store closes, and the
@@ -42,8 +42,12 @@ STORE_GRACE = 5.0  # then for the store's open transactions
 
 async def open_service(settings: Settings, workers: int = 0) -> GameService:
     """The store and the service; `workers` > 0 starts that many CPU worker processes."""
-    store = await Store.open(settings.db_path, pool_size=settings.db_pool)
-    cpu = CpuPool(workers).start()
+    cpu = CpuPool(workers).start()  # first: its workers warm up while the store opens
+    try:
+        store = await Store.open(settings.db_path, pool_size=settings.db_pool)
+    except BaseException:
+        await cpu.close()
+        raise
     return GameService(store, default_pace=settings.default_pace, cpu=cpu)
 
 

@@ -126,7 +126,7 @@ class Settings:
     db_pool: int = 10
     pictures_dir: Path = Path("pictures")
     log_level: str = "INFO"
-    log_format: str = "text"  # or json: one object a line (README: Operations)
+    log_format: str = "text"  # or json: one object a line (docs/operations.md)
     metrics_address: tuple[str, int] | None = None  # the HTTP server of /metrics and probes
     web_address: tuple[str, int] | None = None  # the web board (and /healthz, /readyz) when set
     public_url: str = ""  # where people open the web board

@@ -1,4 +1,4 @@
-"""The one interface every game implements (shared/docs/engine-contract.md).
+"""The one interface every game implements (docs/engine-contract.md).
 
 The base class owns what all games share: option and player-count checks, the
 turn check (is this seat allowed to act now?), the legality check against
@@ -260,7 +260,7 @@ def normalise_action(action: str) -> str:
     text = " ".join(action.strip().lower().split())
     if not text:
         raise IllegalAction(msg("Empty action: choose one of the moves offered."))
-    if len(text.encode("utf-8", "replace")) > 64 or not text.isascii():
+    if len(text.encode("utf-8", "replace")) > MAX_ACTION_BYTES or not text.isascii():
         raise IllegalAction(
             msg("That is not a move of this game; choose one of the moves offered.")
         )

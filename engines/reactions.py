@@ -1,4 +1,4 @@
-"""Reaction windows: out-of-turn answers, written once for every game (engine-contract.md, 4).
+"""Reaction windows: out-of-turn answers, written once for every game (docs/engine-contract.md, rule 4).
 
 A reaction window is a question put to some seats outside the normal turn order:
 "do you answer this?". It lists the seats who may respond, in the order they are

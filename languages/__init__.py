@@ -14,9 +14,11 @@ dates and durations go through Babel (`duration`, `number`), never hand-written 
 from __future__ import annotations
 
 import string
+import unicodedata
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from functools import lru_cache
 from typing import Any
 
 from babel import Locale, UnknownLocaleError
@@ -82,29 +84,52 @@ def say(value: Any, language: str = DEFAULT) -> str:
         return span(value, language)
     if not isinstance(value, Msg):
         return "" if value is None else str(value)
+    if language == DEFAULT and not _watching and _plain_english(value):
+        return str.__str__(value)  # its English, made when it was: nothing to say again
     for seen in _watching:
         seen.add((value.text, value.plural, value.context))
     args = {k: say(v, language) if _is_message(v) else _plain(v, language) for k, v in value.args.items()}  # fmt: skip
     count = value.args.get("count")
-    text = _text(value, language, count if isinstance(count, int) else None)
+    count = count if isinstance(count, int) else None
+    text = _text(value.text, value.plural, value.context, language, count)
     try:
         return text.format_map(args) if args or "{" in text else text
     except (KeyError, IndexError, ValueError):  # a catalogue's broken placeholder: English
         return value.text.format_map(args)
 
 
-def _text(message: Msg, language: str, count: int | None) -> str:
-    """The message's text in `language` before its placeholders are filled."""
-    english = message.text
-    if message.plural is not None and count != 1:
-        english = message.plural
-    if language == DEFAULT or not _translatable(message.text):
+@lru_cache(maxsize=16384)
+def _plain_english(message: Msg) -> bool:
+    """Whether a message's own English (its string) is what `say` would make in English:
+    its arguments are plain text without right-to-left letters (no isolate to add), whole
+    numbers Babel writes as Python does (under 1,000), or such messages in turn."""
+    for value in message.args.values():
+        if isinstance(value, Msg):
+            if not _plain_english(value):
+                return False
+        elif isinstance(value, str):
+            if hasattr(value, "said_in") or any(_rtl(ch) for ch in value):
+                return False
+        elif isinstance(value, bool) or not isinstance(value, int) or not -1000 < value < 1000:
+            return False
+    return True
+
+
+@lru_cache(maxsize=16384)
+def _text(text: str, plural: str | None, context: str | None, language: str, count: int | None) -> str:  # fmt: skip
+    """A message's text in `language` before its placeholders are filled: looked up once
+    (a picture's alt text says the same few hundred messages on every board)."""
+    english = text
+    if plural is not None and count != 1:
+        english = plural
+    if language == DEFAULT or not _translatable(text):
         return english
     if language == PSEUDO:
         return pseudo(english)
-    return _catalogues.text(language, message.text, message.plural, count, message.context)
+    return _catalogues.text(language, text, plural, count, context)
 
 
+@lru_cache(maxsize=16384)
 def _translatable(text: str) -> bool:
     """Some words outside the placeholders (a list "{p0}, {p1}" has none)."""
     bare = "".join(literal for literal, *_ in _format_parts(text))
@@ -127,11 +152,32 @@ def _is_message(value: Any) -> bool:
 
 
 def _plain(value: Any, language: str) -> Any:
+    if isinstance(value, str):
+        return isolate(value)
     if isinstance(value, Span):
         return span(value, language)
     if isinstance(value, bool) or not isinstance(value, int | float):
         return value
     return number(value, language)
+
+
+FSI, PDI = "\u2068", "\u2069"  # first-strong isolate and its end (Unicode bidi, UAX #9)
+
+
+def isolate(text: str) -> str:
+    """A value typed by someone (a name, an excerpt) as a run of its own inside a sentence:
+    wrapped in FSI ... PDI when it holds right-to-left letters, so that "محمد" reads right to
+    left inside itself and the sentence around it keeps its order ("1 محمد: starts here",
+    not "starts here :محمد 1"). Text without such letters cannot turn a left-to-right
+    sentence round, and is left as it is. Chat clients, browsers and our pictures honour it."""
+    if not text or text.startswith(FSI) or not any(_rtl(ch) for ch in text):
+        return text
+    return f"{FSI}{text}{PDI}"
+
+
+@lru_cache(maxsize=4096)
+def _rtl(ch: str) -> bool:
+    return unicodedata.bidirectional(ch) in ("R", "AL")
 
 
 def span(value: Span, language: str = DEFAULT) -> str:
@@ -161,7 +207,9 @@ def watched():
         _watching.remove(seen)
 
 
+@lru_cache(maxsize=16384)
 def number(value: float, language: str = DEFAULT) -> str:
+    """A number as the language writes it (Babel's rules, worked out once a value)."""
     return format_decimal(value, locale=babel_locale(language))
 
 
@@ -206,6 +254,7 @@ class LanguageName:
         return self.said_in(DEFAULT)
 
 
+@lru_cache(maxsize=64)
 def babel_locale(language: str) -> Locale:
     try:
         return Locale.parse(DEFAULT if language == PSEUDO else language.replace("-", "_"))
@@ -225,6 +274,7 @@ __all__ = [
     "available",
     "duration",
     "in_context",
+    "isolate",
     "joined",
     "msg",
     "number",

@@ -108,7 +108,7 @@ HEADER = dict(
     version="1",
     msgid_bugs_address="the project's issues",
     header_comment="# Escape's messages. The English text of each is its id; a language is one\n"
-    "# file of these, translated (see the README: adding a language).\n#",
+    "# file of these, translated (see docs/languages.md: adding a language).\n#",
 )
 
 

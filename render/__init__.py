@@ -58,15 +58,28 @@ def board_image(game_id: str, view: dict, recent: list | None = None, language: 
     module = _module(game_id)
     if not recent or len(recent) < 2:
         return _in(module.draw, view, language=language)
+    told = [say(line, language) for line in recent[-RECENT_LINES:]]
+    # the board's own caption, less what the recent lines already tell (its last move, which
+    # Hidden Castle names while a roll waits, was said twice)
     lines = _in(module.caption, view, language=language)
     if lines and lines[0] == say(view.get("last"), language):
         lines = lines[1:]
-    told = [say(line, language) for line in recent[-RECENT_LINES:]]
+    lines = [line for line in lines if line not in told]
     return caption_bar(_in(module.board, view, language=language), told + lines)
 
 
 def describe(game_id: str, view: dict, language: str = DEFAULT) -> str:
     return _in(_module(game_id).describe, view, language=language)
+
+
+def own_words(game_id: str, view: dict):
+    """The part of a player's view only they may read (a hand), as a message; None where
+    the game's renderer tells no such part (or there is no renderer)."""
+    try:
+        told = getattr(_module(game_id), "own_words", None)
+    except KeyError:
+        return None
+    return told(view) if told is not None else None
 
 
 Box = tuple[int, int, int, int]
@@ -107,6 +120,7 @@ __all__ = [
     "board_regions",
     "describe",
     "describe_rules",
+    "own_words",
     "rules_png",
     "to_png",
 ]

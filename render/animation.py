@@ -16,7 +16,18 @@ from PIL import Image, ImageDraw
 
 from languages import DEFAULT
 from render import _in, _module
-from render.toolkit import INK, NIGHT, PANEL, PAPER, WHITE, _palette_image, fit, text, to_png
+from render.toolkit import (
+    INK,
+    NIGHT,
+    PANEL,
+    PAPER,
+    WHITE,
+    _palette_image,
+    fit,
+    isolate,
+    text,
+    to_png,
+)
 from render.toolkit import wrap as wrap_text
 
 GIF_WIDTH = 800  # phones show about this many pixels across without zooming
@@ -177,7 +188,7 @@ def leaderboard_png(title: str, header: Sequence[str], rows: Sequence[Sequence[s
         if n:
             y += row_h
         text(draw, (pad, y), cells[0], size, INK)
-        text(draw, (name_x, y), fit(cells[1], size, name_width), size, INK)
+        text(draw, (name_x, y), isolate(fit(cells[1], size, name_width)), size, INK)
         for right, cell in zip(rights, cells[2:], strict=False):
             text(draw, (right, y), fit(cell, size, NUMBER_COLUMN - 16), size, INK, "ra")
     return to_png(img)

@@ -23,11 +23,11 @@ KIND_LABEL = {  # a tile's state, in capitals on the tile
     "open door": in_context("tile label", "OPEN"), "barred door": in_context("tile label", "BARRED"),
     "extra key": in_context("tile label", "+KEY"), "extra turn": in_context("tile label", "+TURN"),
 }  # fmt: skip
-KIND_SHUT = {  # a shut tile whose other side is known
-    "open door": in_context("tile label", "shut (open)"),
-    "barred door": in_context("tile label", "shut (barred)"),
-    "extra key": in_context("tile label", "shut (+key)"),
-    "extra turn": in_context("tile label", "shut (+turn)"),
+KIND_SHUT = {  # a tile shut again: what it showed when it was open ("shut (open)" puzzled)
+    "open door": in_context("tile label", "shut: door"),
+    "barred door": in_context("tile label", "shut: barred"),
+    "extra key": in_context("tile label", "shut: +key"),
+    "extra turn": in_context("tile label", "shut: +turn"),
 }  # fmt: skip
 KIND_WORDS = {  # a tile's kind, in the alt text
     "open door": in_context("tile kind", "open door"),
@@ -79,6 +79,11 @@ def _centre(view: dict, cell_name: str) -> tuple[float, float]:
 
 def _ink_on(fill: tuple) -> tuple:
     return T.INK if sum(fill[:3]) > 380 else T.WHITE
+
+
+def _title(d: ImageDraw.ImageDraw, language: str) -> None:
+    title = say(msg("Castle Doors: first across to an open far door wins"), language)
+    T.label(d, (30, 18), title, 30, T.WIDTH - 60, T.INK, smallest=20)
 
 
 def _tile(d: ImageDraw.ImageDraw, view: dict, name: str, t: dict, language: str) -> None:
@@ -238,7 +243,7 @@ def band_label(view: dict, seat: int, language: str = DEFAULT) -> tuple[str, flo
     )
     room = length - 20 - 2 * WAIT - 6
     number, tail = f"{seat + 1} ", say(msg(": starts here"), language)
-    name = T.fit(view["names"][seat], 18, room - T.text_width(number + tail, 18))
+    name = T.isolate(T.fit(view["names"][seat], 18, room - T.text_width(number + tail, 18)))
     return T.fit(number + name + tail, 18, room), room
 
 
@@ -283,8 +288,7 @@ def board(view: dict, language: str = DEFAULT) -> Image.Image:
     img, d = T.canvas(HEIGHT)
     cell, x0, y0 = _geometry(view)
     w, h = view["width"] * cell, view["height"] * cell
-    title = say(msg("Castle Doors: first across to an open far door wins"), language)
-    T.label(d, (30, 18), title, 30, T.WIDTH - 60, T.INK, smallest=20)
+    T.stamp(img, (0, 0), (T.WIDTH, TOP - 8), _title, language)
     # The walls and the players' edges.
     d.rectangle((x0 - 10, y0 - 10, x0 + w + 10, y0 + h + 10), fill=T.DARK)
     for seat, edge in enumerate(view["edges"]):
@@ -381,7 +385,7 @@ def _panel(d: ImageDraw.ImageDraw, view: dict, language: str) -> None:
             said = msg("{edge}  < turn", edge=said)
         tail = " " + say(said, language)
         size = T.shrunk(names[seat][:10] + tail, 20, 340, 14)
-        head = T.fit(names[seat], size, 340 - T.text_width(tail, size)) + tail
+        head = T.isolate(T.fit(names[seat], size, 340 - T.text_width(tail, size))) + tail
         T.text(d, (x + 40, y + 22), head, size, T.INK, "lm")
         told = say(joined(parts), language)
         T.paragraph(d, (x + 8, y + 42), told, 17, 360, max_lines=2, smallest=12)
@@ -410,7 +414,7 @@ def _panel(d: ImageDraw.ImageDraw, view: dict, language: str) -> None:
             else:
                 said = msg("Choosing a target for: {card}", card=card)
             y = T.paragraph(d, (x, y), say(said, language), 17, 370)
-    _legend(d, x, y + 4, language)
+    T.stamp(d._image, (x, y + 4), (1185 - x + 2, 7 * 21 + 4), _legend, 0, 0, language, 1185 - x)
 
 
 SEAT_BOX = 52 + 22 * 2  # a player's box in the panel: the name, then two lines
@@ -462,13 +466,13 @@ def _card(d: ImageDraw.ImageDraw, x: int, y: int, card: str, chosen: bool, langu
     d.rounded_rectangle((x, y, x + 86, y + 50), 8, fill=fill,
                         outline=T.HIGHLIGHT if chosen else T.INK, width=5 if chosen else 2)  # fmt: skip
     face = say(CARD_LABEL[card], language)
-    T.label(d, (x + 43, y + 25), face, 17, 86 - 12, _ink_on(fill), "mm", smallest=10)
+    T.label(d, (x + 43, y + 25), face, 17, 86 - 12, _ink_on(fill), "mm", smallest=9)
 
 
-def _legend(d: ImageDraw.ImageDraw, x: int, y: int, language: str) -> None:
+def _legend(d: ImageDraw.ImageDraw, x: int, y: int, language: str, room: int) -> None:
     lines = [
         msg("Letter = colour: R red, B blue, G green, Y yellow."),
-        msg("Solid tile, door leaf: shut. Pale, dark doorway: open."),
+        msg("Solid, door leaf: shut (shut: what it hides). Pale: open."),
         msg("OPEN: pass. BARRED: no way. SAWN: open for good."),
         msg("+KEY / +TURN: bonus tiles; tokens: who used them."),
         msg("LOCK: padlocked, no way. NET n: n turns trapped."),
@@ -476,7 +480,7 @@ def _legend(d: ImageDraw.ImageDraw, x: int, y: int, language: str) -> None:
         msg("Row 1 at the bottom; up/down/left/right as drawn."),
     ]
     for line in lines:  # one line each, at a size that fits the panel
-        T.label(d, (x, y), say(line, language), 16, 1185 - x, T.DARK, smallest=10)
+        T.label(d, (x, y), say(line, language), 16, room, T.DARK, smallest=10)
         y += 21
 
 
@@ -496,6 +500,15 @@ def _tile_words(name: str, t: dict) -> Msg:
 
 
 FAR = {"bottom": "top", "top": "bottom", "left": "right", "right": "left"}
+
+
+def own_words(view: dict) -> Msg | None:
+    """What only the view's owner may read (their hand): all a private message need say
+    where its picture and whole words are at hand."""
+    if "hand" not in view:
+        return None
+    hand = joined([CARD_NAME[c] for c in view["hand"]]) if view["hand"] else msg("nothing")
+    return msg("Your hand: {cards}.", cards=hand)
 
 
 def describe(view: dict, language: str = DEFAULT) -> str:
@@ -542,9 +555,9 @@ def describe(view: dict, language: str = DEFAULT) -> str:
         parts.append(msg("Draw pile {deck} cards, discards {discard}, top card {card}.", card=card, **piles))  # fmt: skip
     else:
         parts.append(msg("Draw pile {deck} cards, discards {discard}.", **piles))
-    if "hand" in view:
-        hand = joined([CARD_NAME[c] for c in view["hand"]]) if view["hand"] else msg("nothing")
-        parts.append(msg("Your hand: {cards}.", cards=hand))
+    own = own_words(view)
+    if own is not None:
+        parts.append(own)
     if view.get("last"):
         parts.append(msg("Last: {last}", last=view["last"]))
     return " ".join(say(part, language) for part in parts)

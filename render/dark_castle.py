@@ -29,10 +29,10 @@ PARTY_X = 648
 HEADER = 96
 
 
-def _row_die(d: ImageDraw.ImageDraw, x: float, y: float, face: str) -> float:
+def _row_die(d: ImageDraw.ImageDraw, x: float, y: float, face: str, language: str) -> float:
     """One die of the enemy's row, its left edge at x and centre at y; return the next x."""
     if face in TRAIT:
-        _symbol(d, x + 20, y, 20, face)
+        _symbol(d, x + 20, y, 20, face, language)
         return x + 46
     width = 44 if face == "s" else 78
     d.rounded_rectangle((x - 2, y - 24, x + width, y + 24), 8, fill=T.INK, outline=T.WHITE,
@@ -41,10 +41,10 @@ def _row_die(d: ImageDraw.ImageDraw, x: float, y: float, face: str) -> float:
         cx = x + width / 2
         d.polygon([(cx - 16, y - 17), (cx + 16, y - 17), (cx + 16, y + 2), (cx, y + 19),
                    (cx - 16, y + 2)], fill=T.GREY, outline=T.WHITE, width=2)  # fmt: skip
-        T.text(d, (cx, y - 2), "S", 18, T.INK, "mm")
+        T.text(d, (cx, y - 2), say(in_context("shield letter", "S"), language), 18, T.INK, "mm")
     else:
         for i, t in enumerate(face[:2]):
-            _symbol(d, x + 19 + i * 38, y, 17, t)
+            _symbol(d, x + 19 + i * 38, y, 17, t, language)
     return x + width + 8
 
 
@@ -54,13 +54,16 @@ LINE = int(18 * 1.3)  # a line of the 18-pixel text in a prisoner's box
 # A companion's special face (Scourge of the Undead Queen): a purple star.
 
 
-def _symbol(d: ImageDraw.ImageDraw, x: float, y: float, r: float, trait: str) -> None:
+def _symbol(
+    d: ImageDraw.ImageDraw, x: float, y: float, r: float, trait: str, language: str
+) -> None:
     shape, colour, letter, _ = TRAIT.get(trait, SPECIAL)
-    cy = y + (r * 0.15 if shape == "triangle" else 0)
-    T.token(d, (x, cy), r, shape, colour, letter)
+    T.token(
+        d, (x, y), r, shape, colour, say(letter, language)
+    )  # a triangle sits centred by `token`
 
 
-def _face(d: ImageDraw.ImageDraw, x: float, y: float, r: float, face: str) -> float:
+def _face(d: ImageDraw.ImageDraw, x: float, y: float, r: float, face: str, language: str) -> float:
     """Draw a rolled face at (x, y) centre-left; return the x after it."""
     if not face:
         return x
@@ -69,7 +72,7 @@ def _face(d: ImageDraw.ImageDraw, x: float, y: float, r: float, face: str) -> fl
             (x - 4, y - r - 6, x + 4 * r + 12, y + r + 6), 8, outline=T.INK, width=3, fill=T.WHITE
         )
     for i, t in enumerate(face):
-        _symbol(d, x + r + 2 + i * (2 * r + 4), y, r, t)
+        _symbol(d, x + r + 2 + i * (2 * r + 4), y, r, t, language)
     return x + len(face) * (2 * r + 4) + 10
 
 
@@ -87,25 +90,34 @@ def _status(view: dict) -> Msg:
     return msg("The boss awaits")
 
 
-def _progress(d: ImageDraw.ImageDraw, view: dict, language: str) -> None:
+def _progress(img: Image.Image, view: dict, language: str) -> None:
+    """The header band: it changes only when a chapter is turned, so it is drawn once for
+    what it shows (`T.stamp`)."""
+    card = view["card"] or {}
+    header = (
+        view["chapters_turned"], card.get("kind") == "chapter", card.get("kind") == "boss",
+        say(_status(view), language), any(char.get("companion") for char in view["chars"]),
+    )  # fmt: skip
+    T.stamp(img, (0, 0), (WIDTH, HEADER), _header, *header, language, ground=T.NIGHT)
+
+
+def _header(d, turned: int, chapter: bool, boss_now: bool, status: str, ally: bool, language: str) -> None:  # fmt: skip
     x0 = 300
     T.text(d, (CARD_X, 20), T.fit(say(msg("Dark Castle"), language), 36, x0 - CARD_X - 12), 36, T.WHITE)  # fmt: skip
-    turned = view["chapters_turned"]
     for i in range(15):
         box = (x0 + i * 44, 22, x0 + i * 44 + 36, 58)
         done = i < turned
-        current = i == turned - 1 and view["card"] and view["card"]["kind"] == "chapter"
+        current = i == turned - 1 and chapter
         d.rectangle(box, fill=T.HIGHLIGHT if current else T.GREY if done else T.DARK,
                     outline=T.WHITE, width=2)  # fmt: skip
         T.text(d, ((box[0] + box[2]) / 2, 40), str(i + 1), 18, T.INK if done else T.WHITE, "mm")
     bx = x0 + 15 * 44 + 8
-    boss_now = bool(view["card"] and view["card"]["kind"] == "boss")
     d.rectangle((bx, 18, bx + 120, 62), fill=T.VERMILION if boss_now else T.DARK,
                 outline=T.WHITE, width=2)  # fmt: skip
-    boss = _fitted(say(in_context("board", "BOSS"), language), 24, 112)
+    boss = _fitted(say(in_context("board", "BOSS"), language), 24, 100)  # clear of the frame
     T.text(d, (bx + 60, 40), boss[0], boss[1], T.WHITE, "mm")
-    key_left = _trait_key(d, view, language)
-    T.text(d, (x0, 76), T.fit(say(_status(view), language), 20, key_left - x0 - 16), 20, T.WHITE, "lm")  # fmt: skip
+    key_left = _trait_key(d, ally, language)
+    T.text(d, (x0, 76), T.fit(status, 20, key_left - x0 - 16), 20, T.WHITE, "lm")
 
 
 def _fitted(content: str, size: int, width: float, smallest: int = 12) -> tuple[str, int]:
@@ -115,11 +127,11 @@ def _fitted(content: str, size: int, width: float, smallest: int = 12) -> tuple[
     return T.fit(content, size, width), size
 
 
-def _trait_key(d: ImageDraw.ImageDraw, view: dict, language: str) -> int:
+def _trait_key(d: ImageDraw.ImageDraw, ally: bool, language: str) -> int:
     """What the dice's shapes mean, at the header's right under the chapters: the party's
     counts and rolls are drawn with them. Returns the key's left edge."""
     keys = ["m", "c", "w"]
-    if any(char.get("companion") for char in view["chars"]):
+    if ally:
         keys.append("x")  # a companion's special face
     x = WIDTH - 20
     for trait in reversed(keys):
@@ -128,7 +140,7 @@ def _trait_key(d: ImageDraw.ImageDraw, view: dict, language: str) -> int:
         x -= T.text_width(word, 18)
         T.text(d, (x, 76), word, 18, T.WHITE, "lm")
         x -= 26
-        _symbol(d, x + 12, 76, 12, trait)
+        _symbol(d, x + 12, 76, 12, trait, language)
         x -= 22
     return x
 
@@ -313,7 +325,7 @@ def _combat_block(d: ImageDraw.ImageDraw, view: dict, x: int, y: int, ink, marks
     if row:
         rx = x + 6
         for face in row[:11]:
-            rx = _row_die(d, rx, y + 26, face)
+            rx = _row_die(d, rx, y + 26, face, language)
         y += 60
     else:
         T.text(d, (x, y + 10), T.fit(S(msg("(the row is empty)")), 22, wide), 22, ink)
@@ -486,7 +498,7 @@ def _party(d: ImageDraw.ImageDraw, view: dict, language: str = DEFAULT) -> None:
             T.text(d, (WIDTH - 34, y + 26), tagged, 20, T.VERMILION, "rm")
         room = line - (T.text_width(tagged, 20) + 14 if tags else 0)
         head = f"{title} - "
-        name = T.fit(S(char["player"]), 24, room - T.text_width(head, 24))
+        name = T.isolate(T.fit(S(char["player"]), 24, room - T.text_width(head, 24)))
         T.text(d, (x + 54, y + 26), T.fit(head + name, 24, room), 24, T.INK, "lm")
         # Hit points: a bar and the number.
         bar = (x + 14, y + 50, x + (196 if comp else 250), y + 74)  # a companion: room for S
@@ -503,11 +515,11 @@ def _party(d: ImageDraw.ImageDraw, view: dict, language: str = DEFAULT) -> None:
         T.text(d, (bar[2] + 12, y + 62), hp, size, T.INK, "lm")
         # Die traits as shapes with counts.
         for t in ("m", "c", "w"):
-            _symbol(d, tx, y + 62, 15, t)
+            _symbol(d, tx, y + 62, 15, t, language)
             T.text(d, (tx + 20, y + 62), str(char["traits"].get(t, 0)), 22, T.INK, "lm")
             tx += step
         if comp:  # and its special face
-            _symbol(d, tx, y + 62, 15, "x")
+            _symbol(d, tx, y + 62, 15, "x", language)
             T.text(d, (tx + 20, y + 62), "1", 22, T.INK, "lm")
         # Items, the knapsack, the flaw, a companion's special and the curses; the last roll.
         iy = y + 88
@@ -518,7 +530,7 @@ def _party(d: ImageDraw.ImageDraw, view: dict, language: str = DEFAULT) -> None:
         if char["roll"]:
             roll, size = _fitted(S(msg("Roll:")), 18, 62, smallest=12)
             T.text(d, (x + 414, y + 98), roll, size, T.INK, "rm")
-            _face(d, x + 420, y + 98, 16, char["roll"])
+            _face(d, x + 420, y + 98, 16, char["roll"], language)
         y += box_h
 
 
@@ -566,7 +578,7 @@ def board(view: dict, language: str = DEFAULT) -> Image.Image:
 def _board(view: dict, language: str, height: int) -> tuple[Image.Image, int]:
     img, d = T.canvas(height, WIDTH)
     d.rectangle((0, 0, WIDTH, HEADER), fill=T.NIGHT)
-    _progress(d, view, language)
+    _progress(img, view, language)
     bottom = _card(d, view, height, language=language)
     _party(d, view, language)
     return img, bottom
@@ -594,8 +606,8 @@ def illustration(language: str = DEFAULT) -> tuple[dict, list, str]:
     _card(scratch, view, height, marks, language)  # only to learn where the card's parts fall
     party_y = HEADER + 16
     notes = [
-        (
-            (276, 40),
+        (  # under the title's end, which a longer title in another language reaches
+            (278, 78),
             msg(
                 '15 chapters, then the boss. Between chapters anyone may decide who turns the next one (`turn cook`); "YOU" on a card is whoever turned it.'
             ),

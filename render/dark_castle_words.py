@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import re
 
-from engines.text import Msg, msg
+from engines.dark_castle.cards import TRAIT_LETTERS
+from engines.text import Msg, in_context, msg
 from render import toolkit as T
 
-TRAIT = {
-    "m": ("square", T.VERMILION, "M", msg("Might")),
-    "c": ("triangle", T.ORANGE, "C", msg("Cunning")),
-    "w": ("circle", T.SKY, "W", msg("Wisdom")),
+TRAIT = {  # shape, colour, letter (the initial in each language), name
+    "m": ("square", T.VERMILION, TRAIT_LETTERS["m"], msg("Might")),
+    "c": ("triangle", T.ORANGE, TRAIT_LETTERS["c"], msg("Cunning")),
+    "w": ("circle", T.SKY, TRAIT_LETTERS["w"], msg("Wisdom")),
 }
 STONE = {"crush": msg("crush a die"), "shelter": msg("shelter (block)"),
          "mend": msg("mend (+2 HP)"), "sleep": msg("sleeps"),
@@ -34,7 +35,7 @@ def short_name(view: dict, who: str) -> Msg:
     return Msg(who.title())
 
 
-SPECIAL = ("star", T.PURPLE, "S", msg("the special face"))
+SPECIAL = ("star", T.PURPLE, in_context("special face letter", "S"), msg("the special face"))
 
 
 def tail(text: str, limit: int) -> str:

@@ -60,7 +60,8 @@ def _static_board(language: str = DEFAULT) -> Image.Image:
 
 def portal_parts(colour: str, facing: str, language: str = DEFAULT) -> tuple[str, tuple, tuple]:
     """A portal's label ("wall" or its facing), the bar on its open side and the label's
-    plate: on the chamber's edge away from the bar (the top when the portal faces down)."""
+    plate, on the bar's side of the chamber beside the bar (never on it): the word names
+    the side the bar marks, so "wall" sits by the wall it faces."""
     box = _cell_box(B.PORTAL_CELL[colour])
     cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
     dx, dy = B.DIRECTIONS[facing]
@@ -73,8 +74,13 @@ def portal_parts(colour: str, facing: str, language: str = DEFAULT) -> tuple[str
     )
     label = say(word, language)
     side = min(T.text_width(label, 16), PLATE_MAX) / 2 + 5
-    top = box[1] + 2 if facing == "down" else box[3] - 22
-    return label, bar, (cx - side, top, cx + side, top + 20)
+    if dy:  # a bar along the top or the bottom edge: the plate just inside it
+        top = bar[3] + 2 if dy < 0 else bar[1] - 22
+        return label, bar, (cx - side, top, cx + side, top + 20)
+    # a bar down the left or right edge: the plate at the foot, against the bar
+    top = box[3] - 22
+    left = bar[2] + 2 if dx < 0 else bar[0] - 2 - 2 * side
+    return label, bar, (left, top, left + 2 * side, top + 20)
 
 
 PLATE_MAX = CELL - 30  # the widest a portal's label may be: inside its chamber
@@ -96,7 +102,8 @@ def _portal(draw: ImageDraw.ImageDraw, colour: str, facing: str, language: str) 
     base = (cx + dx * (r + 4), cy + dy * (r + 4))
     draw.line((base, tip), fill=T.WHITE, width=5)
     draw.rounded_rectangle(plate, 5, fill=T.NIGHT)
-    T.label(draw, (cx, plate[1] + 10), label, 16, PLATE_MAX, T.WHITE, "mm")
+    middle = ((plate[0] + plate[2]) / 2, plate[1] + 10)
+    T.label(draw, middle, label, 16, PLATE_MAX, T.WHITE, "mm")
 
 
 def draw(view: dict, language: str = DEFAULT) -> Image.Image:
@@ -178,7 +185,9 @@ def _side_panel(d: ImageDraw.ImageDraw, view: dict, names: list[str], language: 
         tail = "  " + say(tail, language) if tail else ""
         room = PANEL_RIGHT - 12 - (x + 42)
         size = T.shrunk(f"{'AB'[seat]}: {names[seat][:8]}{tail}", 24, room, 18)
-        label = T.fit(f"{'AB'[seat]}: {names[seat]}", size, room - T.text_width(tail, size)) + tail
+        head = f"{'AB'[seat]}: "
+        name = T.fit(names[seat], size, room - T.text_width(head + tail, size))
+        label = head + T.isolate(name) + tail
         T.text(d, (x + 42, y + 20), label, size, T.INK, "lm")
         rows = ((msg("out"), view["escaped"][seat]), (msg("dungeon"), view["dungeon"][seat]),
                 (msg("to place"), view["unplaced"][seat]))  # fmt: skip
@@ -200,13 +209,21 @@ def _side_panel(d: ImageDraw.ImageDraw, view: dict, names: list[str], language: 
                     xx += step
             yy += 44
         y += SEAT_H
+    T.stamp(d._image, (x - 2, y), (WIDTH - (x - 2), HEIGHT - y), _key, tuple(names), language)
+
+
+def _key(d: ImageDraw.ImageDraw, names: tuple, language: str) -> None:
+    """Who is round and who square, what beats what, what a portal's bar means: the same
+    all game (drawn once, `T.stamp`), from the patch's own corner."""
+    x, y = 2, 0
     y = T.legend(d, x, y, [
         ("circle", "", T.WHITE, say(msg("round: {name} (A)", name=names[0]), language)),
         ("square", "", T.WHITE, say(msg("square: {name} (B)", name=names[1]), language)),
         ("circle", "R", T.VERMILION, say(msg("red beats blue"), language)),
         ("circle", "B", T.BLUE, say(msg("blue beats yellow"), language)),
         ("circle", "Y", T.YELLOW, say(msg("yellow beats red"), language)),
-    ], width=WIDTH - 20 - x)  # fmt: skip
+    ], width=WIDTH - 20 - PANEL_X)  # fmt: skip
+    top = PANEL_Y + 2 * SEAT_H  # where the key starts on the board
     T.paragraph(
         d,
         (x, y + 6),
@@ -218,7 +235,7 @@ def _side_panel(d: ImageDraw.ImageDraw, view: dict, names: list[str], language: 
         ),
         18,
         380,
-        max_lines=(HEIGHT - 8 - y - 6) // int(18 * 1.3),
+        max_lines=(HEIGHT - 8 - (top + y) - 6) // int(18 * 1.3),
         smallest=13,
     )
 

@@ -64,7 +64,7 @@ def board(view: dict, language: str = DEFAULT) -> Image.Image:
     hand = view.get("hand")
     height = TOP + HOUSE_H + 70 + (HAND_H if hand is not None else 0)
     img, d = T.canvas(height, WIDTH)
-    T.label(d, (30, 22), say(msg("Haunted House"), language), 36, TITLE_ROOM, T.INK, smallest=24)
+    T.stamp(img, (0, 0), (TITLE_ROOM + 40, 66), _title, language)
     counts = say(_counts(view), language)
     T.label(d, (WIDTH - 30, 30), counts, 24, WIDTH - 60 - TITLE_ROOM - 20, T.INK, "ra", smallest=16)
     # one line under the title: names shortened in it, the whole line fitted as well
@@ -75,10 +75,14 @@ def board(view: dict, language: str = DEFAULT) -> Image.Image:
     for seat in range(len(view["names"])):
         _house(d, view, seat, x0 + seat * width, TOP, width - 16, language)
     y = TOP + HOUSE_H + 10
-    _legend(d, 30, y, language)
+    T.stamp(img, (0, y), (WIDTH, 40), _legend, 30, 0, language)
     if hand is not None:
         _hand(d, view, hand, TOP + HOUSE_H + 70, language)
     return img
+
+
+def _title(d: ImageDraw.ImageDraw, language: str) -> None:
+    T.label(d, (30, 22), say(msg("Haunted House"), language), 36, TITLE_ROOM, T.INK, smallest=24)
 
 
 def _counts(view: dict) -> Msg:
@@ -97,8 +101,9 @@ def _house(
     T.player_token(d, (x + w / 2, y + 34), 18, seat)
     # The name sits at the foot of the roof: as wide as the roof is at the letters' top.
     room = w * (ROOF - 26) / ROOF - 16
-    T.text(d, (x + w / 2, y + ROOF - 4), T.fit(f"p{seat + 1} {names[seat]}", 20, room), 20,
-           T.INK, "md")  # fmt: skip
+    head = f"p{seat + 1} "
+    name = T.isolate(T.fit(names[seat], 20, room - T.text_width(head, 20)))
+    T.text(d, (x + w / 2, y + ROOF - 4), head + name, 20, T.INK, "md")
     floors = view["houses"][seat]
     window = view.get("window") or {}
     for f in (3, 2, 1):
@@ -254,6 +259,7 @@ def _hand(d: ImageDraw.ImageDraw, view: dict, hand: list[dict], y: int, language
     frame = say(msg("Your hand, {name} (private)", name="\0"), language)
     size = T.shrunk(frame.replace("\0", view["names"][seat][:12]), 24, room, 16)
     name = T.fit(view["names"][seat], size, room - T.text_width(frame.replace("\0", ""), size))
+    name = T.isolate(name)
     T.text(d, (40, y + 14), frame.replace("\0", name), size, T.INK)
     step = view.get("step") or {}
     chosen = list(step.get("chosen", []))
@@ -369,6 +375,17 @@ def _floor_told(f: int, floor: dict) -> Msg:
     return bit
 
 
+def own_words(view: dict) -> Msg | None:
+    """What only the view's owner may read (their hand): all a private message need say
+    where its picture and whole words are at hand."""
+    hand, viewer = view.get("hand"), view.get("viewer")
+    if hand is None or viewer is None:
+        return None
+    told = [msg("{card} ({bulbs})", card=card_title(c["card"]), bulbs=_bulbs(c["bulbs"])) for c in hand]  # fmt: skip
+    cards = joined(told) if told else msg("no cards")
+    return msg("Your hand ({name}): {cards}.", name=view["names"][viewer], cards=cards)
+
+
 def describe(view: dict, language: str = DEFAULT) -> str:
     """Alt text: the table in words; a hand only in that player's own view."""
     names = view["names"]
@@ -384,12 +401,9 @@ def describe(view: dict, language: str = DEFAULT) -> str:
             )
         )  # fmt: skip
     parts.append(msg("Deck {deck} cards, discard pile {discard}.", deck=view["deck"], discard=view["discard"]))  # fmt: skip
-    hand = view.get("hand")
-    viewer = view.get("viewer")
-    if hand is not None and viewer is not None:
-        told = [msg("{card} ({bulbs})", card=card_title(c["card"]), bulbs=_bulbs(c["bulbs"])) for c in hand]  # fmt: skip
-        cards = joined(told) if told else msg("no cards")
-        parts.append(msg("Your hand ({name}): {cards}.", name=names[viewer], cards=cards))
+    own = own_words(view)
+    if own is not None:
+        parts.append(own)
     if view.get("last"):
         parts.append(msg("Last: {last}", last=view["last"]))
     return " ".join(say(part, language) for part in parts)

@@ -116,7 +116,8 @@ def _guest(d: ImageDraw.ImageDraw, centre, r: float, owner: int, label: str, mov
         d.ellipse((cx - r - 5, cy - r - 5, cx + r + 5, cy + r + 5), fill=T.HIGHLIGHT)
     T.player_token(d, centre, r, owner)
     size = max(16, int(r * 1.1))
-    T.text(d, (cx, cy + 1), label.upper(), size, T.INK, "mm",
+    lx, ly = T.shape_centre(T.PLAYER_SHAPES[owner % 8], cx, cy, r)
+    T.text(d, (lx, ly + 1), label.upper(), size, T.INK, "mm",
            stroke_width=max(2, size // 6), stroke_fill=T.WHITE)  # fmt: skip
 
 
@@ -434,7 +435,7 @@ def _panel(d: ImageDraw.ImageDraw, view: dict, midnight: bool, language: str) ->
         # a bot's name ("Bot 1 (normal)") is never cut for it.
         score = str(scores[seat])
         room = 1184 - T.text_width(score, 28) - 12 - (x + 38)
-        T.text(d, (x + 38, y + 19), T.fit(name, 20, room), 20, T.INK, "lm")
+        T.text(d, (x + 38, y + 19), T.isolate(T.fit(name, 20, room)), 20, T.INK, "lm")
         letters = " ".join(g["label"].upper() for g in view["guests"] if g["owner"] == seat)
         T.text(d, (x + 38, y + 44), letters, 18, T.DARK, "lm")
         if won:

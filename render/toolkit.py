@@ -3,7 +3,7 @@
 Colours follow Okabe and Ito's palette, and every colour that carries meaning is
 paired with a shape or a letter, so no information is carried by hue alone.
 Boards are drawn straight into one fixed palette (P mode): a PNG of that saves several
-times faster than RGB and is half the size (architecture.md), with no quantising pass,
+times faster than RGB and is half the size (measured by `bench`: the picture's encode apart), with no quantising pass,
 and output stays byte-identical. Text, the costly part of a board, is rendered once per
 string and size and reused (see `text`).
 """
@@ -14,12 +14,12 @@ import io
 import math
 from contextlib import contextmanager
 from functools import lru_cache
-from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
 from engines.text import from_json
 from languages import DEFAULT, say
+from render import bidi, fonts, runs
 
 WIDTH = 1200
 
@@ -125,16 +125,23 @@ def drawer(img: Image.Image) -> ImageDraw.ImageDraw:
     return PaletteDraw(img) if img.mode == "P" else ImageDraw.Draw(img)
 
 
-FONT = Path(__file__).resolve().parent / "fonts" / "DejaVuSansCondensed.ttf"
+FONT = fonts.faces()[fonts.PRIMARY].path
 
 
-@lru_cache(maxsize=32)
 def font(size: int) -> ImageFont.FreeTypeFont:
-    """DejaVu Sans Condensed, kept beside the code so no font has to be installed anywhere:
-    it draws German's umlauts and ß, the pseudo-language's accents and most scripts' letters
-    (Pillow's own bundled font has ASCII only: "ä" came out as a box), at about the width of
-    that font, so the layouts stay as they were."""
-    return ImageFont.truetype(str(FONT), size=size)
+    """DejaVu Sans Condensed, kept beside the code: it draws German's umlauts and ß, the
+    pseudo-language's accents, Greek and Cyrillic at the width every layout was made for.
+    Other scripts and emoji come from the fonts after it (render/fonts.py); measure and draw
+    through `text_width`, `fit` and `text`, which use them."""
+    return fonts.truetype(fonts.PRIMARY, size)
+
+
+isolate = bidi.isolate  # a name inside a line of words (render/bidi.py)
+
+
+def bbox(content: str, size: int, anchor: str = "la", stroke: int = 0) -> tuple:
+    """The box a line of text covers around its anchor point, drawn with its fonts."""
+    return runs.bbox(content, size, anchor, stroke)
 
 
 _ANY = [0] + [255] * 255  # coverage to "covered at all"
@@ -146,18 +153,18 @@ def _glyphs(content: str, size: int, anchor: str, fx: float, fy: float, stroke: 
     """A string's anti-aliased coverage (L) and, with a stroke, the stroke's; where it
     covers anything (0/255); and the offset of that patch from the text's integer anchor
     point. `fx, fy`: the fractional part of the position (FreeType renders sub-pixel)."""
-    f = font(size)
-    left, top, right, bottom = f.getbbox(content, anchor=anchor, stroke_width=stroke)
+    placed, (left, top, right, bottom) = runs.layout(content, size, anchor, stroke)
     w, h = max(1, right - left + 4), max(1, bottom - top + 4)
     at = (fx - left + 2, fy - top + 2)
     coverage = Image.new("L", (w, h), 0)
-    ImageDraw.Draw(coverage).text(at, content, font=f, fill=255, anchor=anchor)
-    outline = None
-    if stroke:
-        outline = Image.new("L", (w, h), 0)
-        ImageDraw.Draw(outline).text(
-            at, content, font=f, fill=255, anchor=anchor, stroke_width=stroke, stroke_fill=255
-        )
+    outline = Image.new("L", (w, h), 0) if stroke else None
+    for f, part, dx, dy, where, direction in placed:
+        extra = {"direction": direction} if direction else {}
+        xy = (at[0] + dx, at[1] + dy)
+        ImageDraw.Draw(coverage).text(xy, part, font=f, fill=255, anchor=where, **extra)
+        if outline is not None:
+            ImageDraw.Draw(outline).text(xy, part, font=f, fill=255, anchor=where,
+                                         stroke_width=stroke, stroke_fill=255, **extra)  # fmt: skip
     covered = (outline or coverage).point(_ANY)
     return coverage, outline, covered, (left - 2, top - 2)
 
@@ -205,8 +212,8 @@ def text(
     same pixels as drawing it afresh; over a mixed ground it is blended in place."""
     img = getattr(draw, "_image", None)
     if img is None or img.mode != "P" or not content:
-        draw.text(xy, content, font=font(size), fill=fill, anchor=anchor,
-                  stroke_width=stroke_width, stroke_fill=stroke_fill)  # fmt: skip
+        runs.draw(draw, xy, content, size, fill, anchor, stroke_width=stroke_width,
+                  stroke_fill=stroke_fill)  # fmt: skip
         return
     x, y = xy
     ix, iy = math.floor(x), math.floor(y)
@@ -225,9 +232,7 @@ def text(
     core.paste(patch.im, box, covered.im)
 
 
-@lru_cache(maxsize=8192)
-def text_width(content: str, size: int) -> float:
-    return font(size).getlength(content)
+text_width = runs.width  # a line's advance, measured with the fonts that draw it (cached)
 
 
 ELLIPSIS = "…"
@@ -243,6 +248,9 @@ def _longest_fitting(content: str, size: int, width_px: float, tail: str = "") -
             low = mid
         else:
             high = mid - 1
+    # never between a letter and its mark, nor inside an emoji joined with U+200D
+    while 0 < low < len(content) and (fonts.extends(content[low]) or content[low - 1] == "\u200d"):
+        low -= 1
     return low
 
 
@@ -383,6 +391,18 @@ def polygon_points(shape: str, cx: float, cy: float, r: float) -> list[tuple[flo
     ]
 
 
+# A triangle or a diamond drawn in a piece's circle covers little more than half of it, and
+# its letter spills over: they are drawn larger, so that every piece looks the same size.
+SHAPE_SCALE = {"triangle": 1.22, "diamond": 1.18, "pentagon": 1.05, "star": 1.15}
+
+
+def shape_centre(shape: str, cx: float, cy: float, radius: float) -> tuple[float, float]:
+    """Where a piece's letter goes: its shape's middle (a triangle's is low in its circle)."""
+    if shape == "triangle":
+        return cx, cy + radius * SHAPE_SCALE["triangle"] / 4
+    return cx, cy
+
+
 def token(
     draw: ImageDraw.ImageDraw,
     centre: tuple[float, float],
@@ -415,11 +435,16 @@ def token(
             fill=fill, outline=outline, width=3,
         )  # fmt: skip
     else:
-        draw.polygon(polygon_points(shape, cx, cy, radius), fill=fill, outline=outline, width=3)
+        mx, my = shape_centre(shape, cx, cy, radius)
+        points = polygon_points(shape, mx, my, radius * SHAPE_SCALE.get(shape, 1.0))
+        draw.polygon(points, fill=fill, outline=outline, width=3)
     if label:
         size = max(12, int(radius * (0.9 if len(label) == 1 else 0.7)))
+        if len(label) > 2:  # a longer language's letter: as large as fits the piece
+            size = shrunk(label, size, radius * 1.7, 7)
         ink = label_fill or (INK if sum(fill[:3]) > 380 else WHITE)
-        text(draw, (cx, cy + 1), label, size, ink, anchor="mm")
+        mx, my = shape_centre(shape, cx, cy, radius)
+        text(draw, (mx, my + 1), label, size, ink, anchor="mm")
 
 
 def player_token(draw, centre, radius, seat: int, label: str = "") -> None:
@@ -472,6 +497,21 @@ def caption_bar(img: Image.Image, lines: list[str], size: int = 22) -> Image.Ima
         text(draw, (20, y), line, size, WHITE)
         y += int(size * 1.35)
     return out
+
+
+@lru_cache(maxsize=128)  # a table's parts, 20-130 KB each: at most ~15 MB a worker
+def _stamp(draw, size: tuple[int, int], ground: tuple, args: tuple) -> Image.Image:
+    part = new_image(size, ground)
+    draw(drawer(part), *args)
+    return part
+
+
+def stamp(img: Image.Image, at: tuple[int, int], size: tuple[int, int], draw, *args, ground=PAPER) -> None:  # fmt: skip
+    """A part of a picture that does not change within a game (a title, a legend, a key),
+    drawn once for its arguments (names, language...) on a patch of its own plain ground
+    and pasted at `at` since: the same pixels as drawing it there, since `at` is whole
+    pixels. `draw(drawer, *args)` draws it from the patch's own (0, 0); `args` hashable."""
+    img.paste(_stamp(draw, size, ground, args), at)
 
 
 def canvas(

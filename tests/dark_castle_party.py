@@ -2,7 +2,7 @@
 table of players would press, and the item deck steered so that each pack's cards come up.
 
 Chance stays the service's own seeded generator; the one test hook is `steer`, which wraps
-the service's `draw` (the seam where chance enters, engine-contract.md rule 5): the first
+the service's `draw` (the seam where chance enters, docs/engine-contract.md rule 5): the first
 time a wanted item card is among an item draw's outcomes it is the card drawn. The log still
 holds every outcome, so the game replays exactly; nothing a player could not reach is edited.
 """

@@ -1,45 +1,10 @@
-"""Finding English left in German text (issue 26): a word counts as English when the
-English catalogue says it and no German translation does. Built from the catalogues
-themselves, so it grows with every message; names, squares and the typed move syntax
-(`place a1`, which players type in every language) are allowed."""
+"""English left in German text (issue 26): `tests.english_words` for German."""
 
 from __future__ import annotations
 
-import re
-from functools import cache
-
-from babel.messages.pofile import read_po
-
-from languages import extract
-
-WORD = re.compile(r"[A-Za-zÄÖÜäöüß]{3,}")
-
-
-@cache
-def english_only() -> frozenset[str]:
-    with (extract.CATALOGUES / "de.po").open("rb") as source:
-        catalog = read_po(source, locale="de")
-    english, german = set(), set()
-    for message in catalog:
-        if not message.id:
-            continue
-        ids = [message.id] if isinstance(message.id, str) else list(message.id)
-        strings = [message.string] if isinstance(message.string, str) else list(message.string)
-        for text in ids:
-            english |= {w.lower() for w in WORD.findall(_outside_placeholders(text))}
-        for text in strings:
-            german |= {w.lower() for w in WORD.findall(_outside_placeholders(text))}
-    return frozenset(english - german)
-
-
-def _outside_placeholders(text: str) -> str:
-    return re.sub(r"\{\w+\}|`[^`]*`|/escape [\w /|=-]+", " ", text)
+from tests.english_words import english_left as _english_left
 
 
 def english_left(text: str, allowed: set[str] = frozenset()) -> list[str]:
     """The English words of `text` (a German text), less `allowed` (lower case)."""
-    return [
-        w
-        for w in WORD.findall(_outside_placeholders(text))
-        if w.lower() in english_only() and w.lower() not in allowed
-    ]
+    return _english_left(text, "de", allowed)

@@ -4,6 +4,8 @@ every plural form its language has."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from babel.messages.plurals import get_plural
 from babel.messages.pofile import read_po
@@ -57,6 +59,61 @@ def test_each_language_translates_every_message_and_no_other(path):
         for string in strings:
             assert placeholders(string) <= wanted, f"{path.name}: {key} names {placeholders(string) - wanted}"  # fmt: skip
             assert placeholders(string) >= wanted - {"count"}, f"{path.name}: {key} drops {wanted - placeholders(string)}"  # fmt: skip
+
+
+# A translation the same as its English is suspect (it was copied, or never touched)
+# unless it is a name, an abbreviation, a word that language shares, or a code typed as it
+# is: those are listed here, with why.
+SAME_AS_ENGLISH = {
+    "de": {
+        "Buchholz": "a chess player's name (a tie-break)",
+        "S-B": "Sonneborn-Berger, two names' initials",
+        "Standard": "German says it so",
+        "orange": "German says it so",
+        "START": "German says it so (the start card)",
+        "S": "the shield's and the special face's letter (Schild, Sonder)",
+        "W": "Wisdom's letter (Weisheit)",
+        "#{number} {game} in {where}: {who}": "'in' is German too",
+        "{spell} (cast {id}): {text}": "`cast` is typed as it is",
+        "{spell} (cast {id}): {brief}": "`cast` is typed as it is",
+        "Bot {number} ({level})": "German says Bot (a bot's name)",
+    },
+    "es": {
+        "Buchholz": "a chess player's name (a tie-break)",
+        "S-B": "Sonneborn-Berger, two names' initials",
+        "chat": "Spanish says it so",
+        "Bot {number} ({level})": "Spanish says bot (a bot's name)",
+        "{spell} (cast {id}): {text}": "`cast` is typed as it is",
+        "{spell} (cast {id}): {brief}": "`cast` is typed as it is",
+    },
+    "ru": {
+        "{spell} (cast {id}): {text}": "`cast` is typed as it is",
+        "{spell} (cast {id}): {brief}": "`cast` is typed as it is",
+    },
+}
+
+
+@pytest.mark.parametrize("path", LANGUAGES, ids=[p.stem for p in LANGUAGES])
+def test_no_message_is_left_in_english(path):
+    """Issue 37: a message whose translation is its English, word for word, is counted
+    untranslated unless it is one of the language's known names, codes and shared words
+    (a text of placeholders and punctuation alone has no words to translate)."""
+    with path.open("rb") as source:
+        catalog = read_po(source, locale=path.stem.replace("-", "_"))
+    allowed = SAME_AS_ENGLISH.get(path.stem, {})
+    same = []
+    for entry in catalog:
+        if not entry.id:
+            continue
+        ids = [entry.id] if isinstance(entry.id, str) else list(entry.id)
+        strings = [entry.string] if isinstance(entry.string, str) else list(entry.string)
+        for english, said in zip(ids + ids[-1:] * len(strings), strings, strict=False):
+            words = any(ch.isalpha() for ch in re.sub(r"\{\w*\}", "", english))
+            if said == english and words and english not in allowed:
+                same.append(english)
+    assert not same, f"{path.name}: {len(same)} left in English, e.g. {same[:10]}"
+    stale = [text for text in allowed if not any(text in (e.id, e.string) for e in catalog if e.id)]
+    assert not stale, f"{path.name}: allowed but no longer said: {stale}"
 
 
 def test_the_pseudo_language_marks_every_translated_text_and_keeps_placeholders():

@@ -23,6 +23,7 @@ class TerminalTransport:
     platform = PLATFORM
     answers_in_place = True  # whoever typed sees the answer at once
     view_button = False  # shows the shared My hand button
+    brief_views = True  # a hand under its picture; `hand` or `describe on` say the whole
     tidies = False
 
     def __init__(self, terminal: Terminal) -> None:

@@ -4,6 +4,7 @@ again; only the end of input (Ctrl-D), Ctrl-C or `quit` leaves, and it leaves cl
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
@@ -142,6 +143,10 @@ class Setup:
     async def resume(self, table: TableSummary) -> Chosen | None:
         self.out(msg("Resuming game {describe}", describe=table.describe()))
         chat = table.chat
+        # this keyboard is the table's one reader: it speaks this terminal's language now,
+        # board and own views alike (a game saved under another LANG spoke that one)
+        with contextlib.suppress(UserError):
+            await self.service.language(chat, local_user(table.seats[0][0]), self.language)
         if table.status == "lobby":  # stopped between opening the table and its start
             first = local_user(table.seats[0][0])
             try:
@@ -211,7 +216,7 @@ class Setup:
                         "  {name} is one of: {join} ({description}).",
                         name=name,
                         join=", ".join(option.choices),
-                        description=option.description,
+                        description=msg(option.description),  # said in the reader's language
                     )
                 )
         return " ".join(chosen)

@@ -15,10 +15,9 @@ from __future__ import annotations
 
 import asyncio
 import os
-import sys
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from bot.console.lessons import LessonAtKeyboard
 from bot.console.picture_shelf import PictureShelf
@@ -476,6 +475,7 @@ class Terminal:
         """Deliver a plan here: a private message only to whoever has the keyboard (else it
         waits for its player)."""
         plan = plan if isinstance(plan, Plan) else Plan(list(plan))
+        plan.language = plan.language or self.language  # one reader here: the log, rules...
         boards = [r for r in plan if r.kind in ("board", "lobby") and r.to is None]
         if boards:
             self.board = boards[-1]
@@ -516,6 +516,8 @@ class Terminal:
         self.picture(reply, self.full)
 
     def say_private(self, reply: Reply, full: bool = False) -> None:
+        if reply.picture is not None and (full or self.describe):  # a view, said whole
+            reply = replace(reply, text=reply.picture.alt)
         self.out(msg("(only {name} sees this) {text}", name=reply.to.name, text=reply.text))
         self.picture(reply, full)
         self.shown_private = True
@@ -525,7 +527,8 @@ class Terminal:
         if path is None:
             return
         description = reply.picture.alt
-        if description in reply.text:  # a private view: its text holds the description
+        # a private view: its text is its whole words, or its own lines (`hand` says all)
+        if reply.to is not None or description in reply.text:
             self.out(msg("[picture: {path}]", path=path))
         elif full or self.describe:
             self.out(msg("[picture: {path}] {description}", path=path, description=description))
@@ -589,7 +592,3 @@ def terminal_language() -> str:
         if value and value not in ("C", "POSIX") and not value.startswith("C."):
             return value
     return ""
-
-
-def stdin_is_interactive() -> bool:
-    return sys.stdin.isatty()

@@ -27,8 +27,9 @@ import time
 from dataclasses import dataclass, field, replace
 
 from bot.delivery.live_boards import LiveBoards, Slot
+from bot.delivery.service_needs import ServiceNeeds
 from bot.delivery.transport import Asked, Sent, Transient, Transport, Unreachable
-from bot.service import ChatRef, Contact, GameService, Plan, Reply, TableFacts, UserRef
+from bot.service import ChatRef, Contact, Plan, Reply, TableFacts, UserRef
 from bot.telemetry import logs, metrics
 from languages import DEFAULT, joined, resolve, say
 
@@ -57,7 +58,7 @@ class Owed:
 
 
 class Delivery:
-    def __init__(self, service: GameService | None, platform: str) -> None:
+    def __init__(self, service: ServiceNeeds | None, platform: str) -> None:
         self.service = service
         self.platform = platform
         self.boards = LiveBoards(service, platform)
@@ -103,7 +104,10 @@ class Delivery:
         self, chat: ChatRef, plan: Plan, via: Transport, asked: Asked | None, owe: bool
     ) -> Delivered:
         done = Delivered(owe=owe)
-        self._contacts: dict[str, Contact] = {}  # (each person's asked for once a plan)
+        # each person's contact is asked for once a plan; kept per call, since other chats
+        # deliver on this same instance meanwhile
+        contacts: dict[str, Contact] = {}
+        plan = await self._seated_privately(chat, plan)
         public = plan.language or (plan.table.language if plan.table else "") or DEFAULT
         asker = asked.user.id if asked is not None else None
         # the asker's next moves first: their screen answers their press before the chat's
@@ -113,9 +117,9 @@ class Delivery:
         async with self.lock(chat):
             for reply in ordered:
                 if reply.to is not None:
-                    await self._private(chat, reply, plan, via, asked, done)
+                    await self._private(chat, reply, plan, via, asked, done, contacts)
                 elif plan.quiet and asked is not None and via.answers_in_place:
-                    language = await self._language_of(asked.user, public, asked)
+                    language = await self._language_of(asked.user, public, asked, contacts)
                     sent = await via.answer_in_place(await said(reply, language, via), asked)
                     done.posted += [sent] if sent else []
                 elif reply.live:
@@ -132,6 +136,21 @@ class Delivery:
             if plan.table is not None and (plan.table.over or any(r.final for r in plan)):
                 await self._tidy(plan, via)
         return done
+
+    async def _seated_privately(self, chat: ChatRef, plan: Plan) -> Plan:
+        """A table with no public place (a tournament's table in a group without topics):
+        what it would show its chat goes to each of its players privately (the service
+        says who sits there); its players also follow it on the web board."""
+        seated = await self.service.seated_at(chat) if self.service is not None else None
+        if seated is None:
+            return plan
+        replies = []
+        for reply in plan:
+            if reply.to is not None:
+                replies.append(reply)
+            else:
+                replies += [replace(reply, to=user, mention=[]) for user in seated]
+        return replace(plan, replies=replies, quiet=False)
 
     async def adopt(self, session_id: int, sent: Sent, kind: str) -> None:
         """A button pressed on a public message of a session whose live message is not
@@ -225,25 +244,26 @@ class Delivery:
         via: Transport,
         asked: Asked | None,
         done: Delivered,
+        contacts: dict[str, Contact],
     ) -> None:
         user = reply.to
         is_asker = asked is not None and asked.user.id == user.id
         table_language = plan.language or (plan.table.language if plan.table else DEFAULT)
-        language = await self._language_of(user, table_language, asked)
+        language = await self._language_of(user, table_language, asked, contacts)
         if is_asker and via.answers_in_place:
-            sent = await via.answer_in_place(await said(reply, language), asked)
+            sent = await via.answer_in_place(await said(reply, language, via), asked)
             done.asker_moves |= bool(reply.moves()) and sent is not None
             return
         place = None
         if is_asker and asked.private_chat is not None:
             place = asked.private_chat
         elif self.service is not None:
-            place = await via.private_place(user, await self._contact(user))
+            place = await via.private_place(user, await self._contact(user, contacts))
         sid = reply.session_id or (plan.table.session_id if plan.table else None)
         if place is None:
             await self._unreachable(chat, user, sid, via, is_asker, language)
             return
-        reply = await said(reply, language)  # (its picture drawn only now: it is sent)
+        reply = await said(reply, language, via)  # (its picture drawn only now: it is sent)
         pressed = asked.pressed if is_asker and asked is not None else None
         if (
             pressed is not None
@@ -293,15 +313,18 @@ class Delivery:
         else:
             await via.strip(t.slot.sent)
 
-    async def _contact(self, user: UserRef) -> Contact:
-        if user.id not in self._contacts:
-            self._contacts[user.id] = await self.service.contact(user)
-        return self._contacts[user.id]
+    async def _contact(self, user: UserRef, contacts: dict[str, Contact]) -> Contact:
+        """`contacts`: what this one delivery has asked for already."""
+        if user.id not in contacts:
+            contacts[user.id] = await self.service.contact(user)
+        return contacts[user.id]
 
-    async def _language_of(self, user: UserRef, table: str, asked: Asked | None) -> str:
+    async def _language_of(
+        self, user: UserRef, table: str, asked: Asked | None, contacts: dict[str, Contact]
+    ) -> str:
         """What one person reads: their own setting, else what their app says now (they
         asked), else what it said when last seen, else the table's language."""
-        contact = await self._contact(user) if self.service is not None else Contact()
+        contact = await self._contact(user, contacts) if self.service is not None else Contact()
         if contact.language:
             return contact.language
         if asked is not None and asked.user.id == user.id and asked.user.language:
@@ -378,10 +401,13 @@ def _key(chat: ChatRef) -> str:
 
 async def said(reply: Reply, language: str, via: Transport | None = None) -> Reply:
     """A copy of `reply` in `language`: its text and labels said, its picture drawn in it
-    (a picture that has none other keeps the one it has), and its aside where `via` shows
-    the My hand button the aside speaks of."""
+    (a picture that has none other keeps the one it has), its aside where `via` shows
+    the My hand button the aside speaks of, and a private view by its own lines where `via`
+    says the whole on request."""
     await reply.drawn(language)
     text = reply.text
+    if reply.brief and getattr(via, "brief_views", False):
+        text = reply.brief
     if reply.aside and getattr(via, "view_button", False):
         text = joined([text, reply.aside], "\n")
     return replace(

@@ -14,8 +14,8 @@ import logging
 import time
 from dataclasses import asdict, dataclass, field
 
+from bot.delivery.service_needs import ServiceNeeds
 from bot.delivery.transport import Sent
-from bot.service import GameService
 
 log = logging.getLogger(__name__)
 
@@ -47,7 +47,7 @@ class Table:
 
 
 class LiveBoards:
-    def __init__(self, service: GameService | None, platform: str) -> None:
+    def __init__(self, service: ServiceNeeds | None, platform: str) -> None:
         self.service = service
         self.platform = platform
         self.tables: dict[int, Table] = {}

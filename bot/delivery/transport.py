@@ -59,6 +59,8 @@ class Transport(Protocol):
     answers_in_place: bool  # can show the asker alone an answer in the chat (ephemeral)
     tidies: bool  # deletes a game's notices when it ends (a group that must not fill up)
     view_button: bool  # shows the shared My hand button (a board's aside speaks of it)
+    # says a private view by its own lines (a hand), its whole words on request
+    brief_views: bool
 
     async def post(
         self, where: ChatRef, reply: Reply, asked: Asked | None, table: TableFacts | None

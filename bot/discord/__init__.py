@@ -25,6 +25,7 @@ from bot.startup_errors import (
     StartupError,
     connect_with_retries,
 )
+from languages import msg
 
 log = logging.getLogger(__name__)
 
@@ -42,9 +43,9 @@ async def run_discord(settings: Settings, service: GameService, **client_options
     client = kind(service, activity=activity, **shard_options, **client_options)
     service.add_front_end(
         "discord",
-        FrontEnd(client.bridge.deliver, place=place, scope_word="server", chat_word="channel",
+        FrontEnd(client.bridge.deliver, place=place, scope_word=msg("server"), chat_word=msg("channel"),
                  dm_note=lambda contact: DM_NOTE, links=client.links,
-                 members=member_lookup(client)),
+                 members=member_lookup(client), open_place=client.bridge.open_place),
     )  # fmt: skip
     try:
         async with client:  # closes the HTTP session and the gateway on any exit

@@ -130,8 +130,9 @@ class DiscordBridge:
         if interaction.guild_id is None:
             await interaction.response.send_message(say(NO_GUILD, language_of(interaction)), ephemeral=True)  # fmt: skip
             return
-        if command.name == "help":  # no store, no picture: answered at once
-            text = say(self.service.help().text, language_of(interaction))
+        if command.name == "help":  # no picture: answered at once, in the asker's language
+            language = await self.service.language_of(user_ref(interaction.user, interaction))
+            text = say(self.service.help().text, language)
             await interaction.response.send_message(text[:2000], ephemeral=True, allowed_mentions=discord.AllowedMentions.none())  # fmt: skip
             return
         if command.name == "start" and options.pop("thread", False):
@@ -251,6 +252,27 @@ class DiscordBridge:
             lambda: via.interaction.followup.send(text, ephemeral=ephemeral, allowed_mentions=discord.AllowedMentions.none()),
             "a refusal",
         )  # fmt: skip
+
+    # ----- a tournament's table in a thread of its own ---------------------------------
+    async def open_place(self, home: ChatRef, name: str) -> ChatRef | None:
+        """A public thread under the tournament's channel for one of its tables; None
+        where none can be opened (the table is then reached privately and on the web)."""
+        try:
+            channel = self.client.get_channel(int(home.chat)) or await self.client.fetch_channel(int(home.chat))  # fmt: skip
+        except (discord.HTTPException, ValueError) as exc:
+            log.info("no channel %s to open a table's thread in: %s", home.chat, exc)
+            return None
+        if not isinstance(channel, discord.TextChannel):
+            return None
+        try:
+            thread = await channel.create_thread(
+                name=name[:100], type=discord.ChannelType.public_thread,
+                auto_archive_duration=THREAD_ARCHIVE_MINUTES,
+            )  # fmt: skip
+        except discord.HTTPException as exc:
+            log.info("could not open a table's thread in %s: %s", channel.id, exc)
+            return None
+        return ChatRef(PLATFORM, str(channel.id), str(thread.id), home.scope, home.language)
 
     # ----- a table in a new thread ----------------------------------------------------
     async def _start_in_thread(self, interaction: discord.Interaction, options: dict) -> None:

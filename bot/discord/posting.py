@@ -110,6 +110,7 @@ class ChannelTransport:
     platform = PLATFORM
     answers_in_place = False
     view_button = True  # shows the shared My hand button
+    brief_views = False  # a private view's message holds its whole words
     tidies = False  # a channel keeps its history
     open_board = False  # boards carry Open board (the Activity is set up)
 

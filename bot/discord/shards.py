@@ -3,7 +3,7 @@
 ESCAPE_SHARDS empty: one unsharded connection (small bots). `auto`: one process, every
 shard Discord recommends (discord.py's AutoShardedClient). A number N: N shards in all,
 and ESCAPE_SHARD_IDS the ones this process serves (default all of them), so N shards can be
-spread over several processes that share one PostgreSQL (README, "Running at scale").
+spread over several processes that share one PostgreSQL (docs/deployment.md, "Running at scale").
 """
 
 from __future__ import annotations

@@ -14,17 +14,11 @@ import re
 from discord import Locale, app_commands
 from discord.app_commands import TranslationContextLocation as Where
 
-from bot.service import COMMANDS
 from bot.service.commands import ARG_NAMES
 from languages import DEFAULT, Msg, resolve, say
 
 OPTION_NAMES = ARG_NAMES  # Discord's `thread` too
 _NOT_IN_A_NAME = re.compile(r"[^\w-]+")
-
-
-def option_names() -> set[str]:
-    """Every option of the command table, and Discord's own `thread`."""
-    return {arg.name for command in COMMANDS for arg in command.args} | {"thread"}
 
 
 def language_of(locale: Locale) -> str:

@@ -30,6 +30,7 @@ from enum import IntEnum
 
 from bot.service.buttons import Button
 from bot.service.requests import ChatRef, UserError, UserRef
+from bot.service.table import not_a_player
 from bot.service.web_links import LOCAL
 from bot.store import SessionRow
 from engines.text import msg
@@ -38,7 +39,6 @@ log = logging.getLogger(__name__)
 
 NO_TABLE = msg("There is no such table (it may have been removed).")
 MEMBERS_ONLY = msg("Only the people of this table's chat can join it; ask for a link there.")
-PLAYERS_ONLY = msg("Only this table's players can do that; you are watching.")
 LEARNERS_SIGN_IN = msg(
     "A lesson is for one player: open the board from your own link (/escape web) to learn."
 )
@@ -107,7 +107,9 @@ class Access:
         self._watch_key = valid
 
     # ----- the rule ---------------------------------------------------------------------
-    async def admit(self, row: SessionRow, visitor: Visitor) -> Admission:
+    async def admit(self, row: SessionRow, visitor: Visitor, *, ask: bool = True) -> Admission:
+        """`ask`: may the platform be asked whether they are in the chat (a button only
+        a player may press needs no answer: none is asked for it)."""
         user = visitor.user
         in_chat = visitor.here is not None and _same_chat(visitor.here, row)
         if user is not None and user.platform == row.platform:
@@ -117,27 +119,28 @@ class Access:
             seat = next((s.seat for s in row.seats if s.user_id == user.id), None)
             if seat is not None:
                 return Admission(Standing.PLAYER, (seat,), in_chat)
-            if in_chat or await self.is_member(row, user):
+            if in_chat or (ask and await self.is_member(row, user)):
                 return Admission(Standing.MEMBER, (), in_chat)
         if visitor.watch_key and self._watch_key is not None and self._watch_key(row.id, visitor.watch_key):  # fmt: skip
             return Admission(Standing.SPECTATOR)
         return Admission(Standing.STRANGER)
 
-    async def watcher(self, row: SessionRow, visitor: Visitor) -> Admission:
+    async def watcher(self, row: SessionRow, visitor: Visitor, *, ask: bool = True) -> Admission:
         """The visitor's admission; a stranger hears that there is no such table."""
-        admission = await self.admit(row, visitor)
+        admission = await self.admit(row, visitor, ask=ask)
         if not admission.watches:
             raise UserError(NO_TABLE, reason="no_table")
         return admission
 
     async def presser(self, row: SessionRow, visitor: Visitor, button: Button) -> Admission:
         """May this visitor press this button of this table? Refused with why."""
-        admission = await self.watcher(row, visitor)
+        members_may = button.kind == "j" or (visitor.here is not None and button.kind in POSTS_HERE)
+        admission = await self.watcher(row, visitor, ask=members_may)
         if button.kind == "j":
             if admission.standing < Standing.MEMBER:
                 raise UserError(MEMBERS_ONLY, reason="not_a_member")
         elif admission.standing < Standing.PLAYER and not (admission.in_chat and button.kind in POSTS_HERE):  # fmt: skip
-            raise UserError(PLAYERS_ONLY, reason="not_a_player")
+            raise UserError(not_a_player(row), reason="not_a_player")
         return admission
 
     def learner(self, visitor: Visitor) -> UserRef:

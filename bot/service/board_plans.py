@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 import render
 from bot.service import buttons, deadlines
+from bot.service.bot_seats import BOT_KINDS
 from bot.service.drawing import draw_on
 from bot.service.drawn_pictures import DrawnPictures, PictureKey
 from bot.service.plan import MOVE, VIEW, Choice, Plan, Reply, TableFacts
@@ -116,14 +117,30 @@ class BoardPlans:
             plan = await self.finish(table.row, table.game, plan)
         return plan
 
-    def step(self, committed: Committed) -> Plan:
+    def step(self, committed: Committed, thinkers: list[str] | None = None) -> Plan:
         """One stored step of a run (a move, a bot's turn), as it is stored: what it said in
-        public, and each player's private notes; no board (`after` gives it at the end)."""
+        public, and each player's private notes; no board (`after` gives it at the end).
+        `thinkers`: the run's bots said to be thinking so far (said once a turn)."""
         table, events = committed.table, committed.events
-        public = [e.text for e in events if e.to is None]
+        public: list[Text] = [e.text for e in events if e.to is None]
+        if thinkers is not None:
+            thinking = self._thinking(table) if committed.result is None else ""
+            if thinking and thinking != (thinkers[-1] if thinkers else ""):
+                public.append(msg("{names} is thinking…", names=thinking))
+            thinkers.append(thinking)
         replies = [Reply(joined(public, "\n"), kind="info", session_id=table.row.id, version=table.row.version)] if public else []  # fmt: skip
         replies += self._private_notes(table, events).values()
         return Plan(replies, facts(table.row, table.game))
+
+    @staticmethod
+    def _thinking(table: Loaded) -> str:
+        """Who searches next when only bots act (a hard bot may think for seconds, and the
+        one watching should know the program has not hung); "" when a person acts."""
+        row = table.row
+        acting = [s for s in table.game.to_act(table.state) if 0 <= s < len(row.seats)]
+        if not acting or any(row.seats[s].kind not in BOT_KINDS for s in acting):
+            return ""
+        return ", ".join(table.user_of(s).name for s in acting)
 
     async def board(
         self,
@@ -242,18 +259,18 @@ class BoardPlans:
         text = ViewWords(game.id, view, game.title)
         reply = Reply(
             text, kind="private", to=table.user_of(seat), session_id=row.id, version=row.version,
-            choices=list(moves or []),
+            choices=list(moves or []), brief=render.own_words(game.id, view) or "",
         )  # fmt: skip
-        if self.pictures:
-            reply.later = lambda language: self.view_picture(row.id, row.version, seat, view, game.id, language)  # fmt: skip
+        if self.pictures:  # its alt text is the reply's text, said once in that language
+            reply.later = lambda language: self.view_picture(row.id, row.version, seat, view, game.id, language, text.said_in(language))  # fmt: skip
         return reply
 
-    async def view_picture(self, table: int, version: int, seat: int | None, view: dict, game_id: str, language: str):  # fmt: skip
+    async def view_picture(self, table: int, version: int, seat: int | None, view: dict, game_id: str, language: str, alt: str | None = None):  # fmt: skip
         """A picture of `view` (seat None: the public board) at a version, drawn once for
-        every door that shows it."""
+        every door that shows it. `alt`: its words, when they are already said."""
         name = "my-view.png" if seat is not None else f"{game_id}-{version}.png"
         key = PictureKey(table, version, seat, language)
-        return await self.drawn.picture(key, lambda: draw_on(self.cpu, game_id, view, name, None, language))  # fmt: skip
+        return await self.drawn.picture(key, lambda: draw_on(self.cpu, game_id, view, name, None, language, alt))  # fmt: skip
 
     async def own_view(self, table: Loaded, seat: int, asker: UserRef) -> Plan:
         """`/escape hand`: the asker's view, drawn now, with their moves when they are to act
@@ -327,12 +344,16 @@ class ViewWords(str):
     title: str
 
     def __new__(cls, game_id: str, view: dict, title: str) -> ViewWords:
-        self = super().__new__(cls, described(game_id, view, title, DEFAULT))
+        english = described(game_id, view, title, DEFAULT)
+        self = super().__new__(cls, english)
         self.game_id, self.view, self.title = game_id, view, title
+        self._said = {DEFAULT: english}  # said once per language: text and alt text share it
         return self
 
     def said_in(self, language: str) -> str:
-        return described(self.game_id, self.view, self.title, language)
+        if language not in self._said:
+            self._said[language] = described(self.game_id, self.view, self.title, language)
+        return self._said[language]
 
 
 def described(game_id: str, view: dict, title: str, language: str) -> str:

@@ -25,7 +25,8 @@ from bot.store import SeatRow, SessionRow
 from bot.telemetry import metrics
 from engines import Game
 from engines.ai import DEFAULT_LEVEL, LEVELS, decide
-from engines.text import msg
+from engines.text import in_context, msg
+from languages import DEFAULT, say
 
 log = logging.getLogger(__name__)
 
@@ -74,9 +75,21 @@ def bot_options(game: Game, options: Mapping[str, str]) -> tuple[dict[str, str],
     return rest, count, level
 
 
-def bot_seat(seat: int, number: int, level: str) -> SeatRow:
-    """A bot's seat: named as a bot, its level in its id (the seats table's kind is `ai`)."""
-    return SeatRow(seat, f"ai:{level}:{number}", f"Bot {number} ({level})", "ai")
+# a bot's level as its name says it (the level's key stays English in its id and options)
+LEVEL_WORDS = {
+    "easy": in_context("bot level", "easy"),
+    "normal": in_context("bot level", "normal"),
+    "hard": in_context("bot level", "hard"),
+}
+
+
+def bot_seat(seat: int, number: int, level: str, language: str = DEFAULT) -> SeatRow:
+    """A bot's seat: named as a bot in the table's language (a name is kept as written, so
+    a Russian table's bot is called in Russian from its seating on), its level in its id
+    (the seats table's kind is `ai`)."""
+    word = LEVEL_WORDS.get(level, level)
+    name = say(msg("Bot {number} ({level})", number=number, level=word), language)
+    return SeatRow(seat, f"ai:{level}:{number}", name, "ai")
 
 
 def seat_level(row: SessionRow, seat: SeatRow) -> str:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.service import commands
-from bot.service.drawing import draw_rules
+from bot.service.drawing import rules_on
 from bot.service.plan import Reply
 from bot.service.workers import CpuPool
 from engines import REGISTRY, Game
@@ -48,6 +48,6 @@ async def rules(game: Game, cpu: CpuPool, *, pictures: bool) -> Reply:
     """The rules, with their illustration drawn in each reader's language as delivered."""
 
     async def draw(language: str):
-        return await cpu.run(draw_rules, game.id, language)
+        return await rules_on(cpu, game.id, language)
 
     return Reply(rules_text(game), kind="rules", later=draw if pictures else None)

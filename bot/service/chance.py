@@ -2,7 +2,7 @@
 
 A counter-based generator (SplitMix64 of seed + position) so that restoring it after a
 restart is O(1) from two stored integers, and the sequence is the same on every Python
-version (engine-contract.md, rule 5).
+version (docs/engine-contract.md, rule 5).
 """
 
 from __future__ import annotations

@@ -203,9 +203,15 @@ COMMANDS: tuple[Command, ...] = (
         lambda s, c: s.abort(c.chat, c.user, is_admin=c.is_admin), menu=True,
     ),
     Command(
+        "tournament", msg("A tournament here: create, join, leave, start, standings, withdraw, cancel"),
+        lambda s, c: s.tournament(c.chat, c.user, c.text("what") or "", is_admin=c.is_admin),
+        (Arg("what", TEXT, msg("create GAME rounds=4 [size=4] [start=2h], join, leave, start, standings, withdraw, cancel")),),
+        example="/escape tournament create ghosts18 rounds=4",
+    ),
+    Command(
         "language", msg("The language of this channel's tables, or your own: show or set it"),
         lambda s, c: s.language(c.chat, c.user, c.text("code"), c.text("scope")),
-        (Arg("code", LANGUAGE, msg("A language: en, de (auto: your app's, with scope=me)")),
+        (Arg("code", LANGUAGE, msg("A language: en, de, es, ru (auto: your app's, with scope=me)")),
          Arg("scope", TEXT, msg("me: only what you alone read; default: this channel")),),
         example="/escape language de",
     ),

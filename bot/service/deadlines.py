@@ -213,26 +213,6 @@ def time_left(c: dict, now: float) -> float | None:
     return max(0.0, c["deadline"] - now)
 
 
-def describe_left(seconds: float | None) -> str:
-    """`1d 0h`, `5h 12m`, `3m`: rounded up to the minute, so a fresh day reads as a day."""
-    if seconds is None:
-        return ""
-    seconds = math.ceil(seconds / 60 - 1e-9) * 60
-    if seconds >= DAY:
-        return f"{int(seconds // DAY)}d {int(seconds % DAY // HOUR)}h"
-    if seconds >= HOUR:
-        return f"{int(seconds // HOUR)}h {int(seconds % HOUR // 60)}m"
-    return f"{max(1, int(seconds // 60))}m"
-
-
-def describe_span(seconds: float) -> str:
-    if seconds % DAY == 0:
-        return f"{seconds / DAY:g}d"
-    if seconds % HOUR == 0:
-        return f"{seconds / HOUR:g}h"
-    return f"{seconds / 60:g}m"
-
-
 def pause(c: dict, now: float) -> dict:
     c = dict(c)
     c["paused"] = max(0.0, c.get("deadline", now) - now)

@@ -7,13 +7,12 @@ to Prometheus, which scrapes only this process)."""
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 
-import render
 from bot.service.plan import Picture
 from bot.service.workers import CpuPool
 from bot.telemetry import metrics
+from render import work
 
 
 @dataclass(frozen=True)
@@ -29,16 +28,14 @@ def draw_timed(
     """The PNG and its alt text in `language`, with the time each step took; no picture
     for a game without a renderer. `recent`: what happened since the last board (messages
     as JSON), told under it."""
-    started = time.perf_counter()
-    try:
-        image = render.board_image(game_id, view, recent, language)
-    except KeyError:
+    return _drawn(work.board(game_id, view, recent, language), filename, language)
+
+
+def _drawn(made: tuple | None, filename: str, language: str) -> Drawn:
+    if made is None:
         return Drawn(None)
-    drawn = time.perf_counter()
-    png = render.to_png(image)
-    encoded = time.perf_counter()
-    alt = render.describe(game_id, view, language)
-    return Drawn(Picture(png, alt, filename, language), drawn - started, encoded - drawn)
+    png, alt, draw_seconds, encode_seconds = made
+    return Drawn(Picture(png, alt, filename, language), draw_seconds, encode_seconds)
 
 
 def draw_picture(
@@ -55,20 +52,25 @@ async def draw_on(
     filename: str,
     recent: list | None = None,
     language: str = "en",
+    alt: str | None = None,
 ) -> Picture | None:
-    """`draw_picture` on the CPU pool, its timings recorded here."""
-    drawn = await cpu.run(draw_timed, game_id, view, filename, recent, language)
+    """`draw_picture` on the CPU pool (a worker imports `render` alone for it), its
+    timings recorded here. `alt`: the view's words, when they were said already."""
+    made = await cpu.run(work.board, game_id, view, recent, language, alt)
+    drawn = _drawn(made, filename, language)
     if drawn.picture is not None:
         metrics.PICTURE_DRAW_SECONDS.labels(game_id).observe(drawn.draw_seconds)
         metrics.PICTURE_ENCODE_SECONDS.labels(game_id).observe(drawn.encode_seconds)
     return drawn.picture
 
 
+async def rules_on(cpu: CpuPool, game_id: str, language: str = "en") -> Picture | None:
+    """`draw_rules` on the CPU pool."""
+    made = await cpu.run(work.rules, game_id, language)
+    return None if made is None else Picture(made[0], made[1], f"{game_id}-rules.png", language)
+
+
 def draw_rules(game_id: str, language: str = "en") -> Picture | None:
     """A game's rules illustration (a worked example with numbered notes) and its words."""
-    try:
-        png = render.rules_png(game_id, language)
-        alt = render.describe_rules(game_id, language)
-    except KeyError:
-        return None
-    return Picture(png, alt, f"{game_id}-rules.png", language)
+    made = work.rules(game_id, language)
+    return None if made is None else Picture(made[0], made[1], f"{game_id}-rules.png", language)

@@ -26,7 +26,7 @@ STORE_TROUBLE = msg(
 STORE_DAMAGED = msg(
     "The game store is damaged (a page of its database file is corrupt), so this could not be "
     "read or saved, and trying again will not help. The bot's operator must restore the latest "
-    "backup (README: Data and backups)."
+    "backup (docs/deployment.md: Data and backups)."
 )
 STORE_RACE = msg("The game changed at the same moment; look at the latest board and try again.")
 

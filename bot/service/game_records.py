@@ -12,6 +12,7 @@ from collections import OrderedDict
 from bot.service import buttons
 from bot.service import deadlines as clocks
 from bot.service import replay_frames as replays
+from bot.service.board_plans import table_language
 from bot.service.plan import Choice, Picture, Plan, Reply
 from bot.service.platform_input import number
 from bot.service.requests import ChatRef, UserError, UserRef
@@ -96,10 +97,11 @@ class GameRecords:
         return game, replays.steps(game, row, await self.store.log(row.id))
 
     # ----- replay -------------------------------------------------------------------
-    async def replay(self, chat: ChatRef, which: str | None = None, language: str = "en") -> Plan:
-        """The whole game so far as one animated picture (its words in `language`: what the
-        chat reads), with a button to page through it."""
+    async def replay(self, chat: ChatRef, which: str | None = None, language: str = "") -> Plan:
+        """The whole game so far as one animated picture (its words in `language`, by default
+        the table's: what the chat reads), with a button to page through it."""
         row = await self.recall(chat, which)
+        language = language or table_language(row)
         game, steps = await self._steps(row)
         moves = len(steps) - 1
         if row.status == "active":
@@ -122,10 +124,14 @@ class GameRecords:
             alt = msg("An animation of the {boards} public boards of game #{number} of {game}, each with its move written under it.", boards=len(frames), number=row.id, game=msg(game.title))  # fmt: skip
             picture = Picture(data, say(alt, language), f"replay-{row.id}.gif", language)
         choices = [Choice(msg("Step through"), buttons.paged("p", row.id, 0), "primary")]
-        return Plan([Reply(text, kind="replay", picture=picture, choices=choices)])
+        return Plan(
+            [Reply(text, kind="replay", picture=picture, choices=choices)], language=language
+        )
 
-    async def replay_page(self, row: SessionRow, page: int, language: str = "en") -> Plan:
-        """One board of a replay, with Previous / Next."""
+    async def replay_page(self, row: SessionRow, page: int, language: str = "") -> Plan:
+        """One board of a replay, with Previous / Next (in the table's language unless
+        another is asked for: a web page asks for its reader's)."""
+        language = language or table_language(row)
         game, steps = await self._steps(row)
         page = max(0, min(page, len(steps) - 1))
         step = steps[page]
@@ -146,7 +152,9 @@ class GameRecords:
             choices.append(Choice(msg("Previous"), buttons.paged("p", row.id, page - 1)))
         if page < len(steps) - 1:
             choices.append(Choice(msg("Next"), buttons.paged("p", row.id, page + 1), "primary"))
-        return Plan([Reply(text, kind="replay", picture=picture, choices=choices)])
+        return Plan(
+            [Reply(text, kind="replay", picture=picture, choices=choices)], language=language
+        )
 
     # ----- history and logs -----------------------------------------------------------
     async def ended_games(self, chat: ChatRef, page: int = 0) -> Plan:

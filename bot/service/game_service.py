@@ -42,6 +42,7 @@ from bot.service.requests import ChatRef, Contact, UserError, UserRef
 from bot.service.reviews import Reviews
 from bot.service.standings import Standings
 from bot.service.table import NO_TABLE, Table, chat_of
+from bot.service.tournaments import Tournaments
 from bot.service.turn_clock import TurnClock
 from bot.service.tutorial import Tutorials, is_lesson_button, page_of
 from bot.service.undo_requests import UndoRequests
@@ -51,10 +52,11 @@ from bot.service.workers import CpuPool
 from bot.store import SessionRow, StaleVersion, Store, StoreError
 from engines import Game
 from engines.ai import DEFAULT_LEVEL, LEVELS
-from engines.text import msg
+from engines.text import Msg, msg
 from languages import resolve
 
 log = logging.getLogger(__name__)
+CHAT = msg("chat")  # a platform's word for where a table plays, where it names none
 
 Notifier = Callable[[ChatRef, Plan], Awaitable[None]]
 
@@ -78,11 +80,14 @@ class FrontEnd:
 
     deliver: Notifier
     place: Callable[[ChatRef], str] | None = None  # how a chat is named in text (a link)
-    scope_word: str = "chat"  # what a scope is called there: "server", "group"
-    chat_word: str = "chat"  # what a table's chat is called there: "channel", "group"
+    scope_word: Msg = CHAT  # what a scope is called there: "server", "group"
+    chat_word: Msg = CHAT  # what a table's chat is called there: "channel", "group"
     dm_note: Callable[[Contact], str] | None = None  # said when a player turns DMs on
     links: Callable[[], list[Link]] | None = None  # its connections now (/readyz, metrics)
     members: MemberLookup | None = None  # asks the platform whether someone is in a chat
+    # makes a place of its own for a tournament's table (a thread, a forum topic) under a
+    # home chat, named as given; None where the platform has none to give there
+    open_place: Callable[[ChatRef, str], Awaitable[ChatRef | None]] | None = None
 
 
 @dataclass(frozen=True)
@@ -133,6 +138,11 @@ class GameService:
         self.reviews = Reviews(self.table, self.cpu, self.access, pictures=pictures)
         self.web_tables = WebTables(self.table, self.plans, self.records, self.access)
         self.web: WebDoor | None = None  # set by the web front end when it serves
+        self.tournaments = Tournaments(
+            store, self.table, self.plans, self.turns, self.lobby, cpu=self.cpu,
+            pictures=pictures, notify=self.notify, open_place=self._open_place,
+            place_name=self.place, seed=seed_source, language=self.languages.opening,
+        )  # fmt: skip
 
     # ----- front ends -------------------------------------------------------------------
     def add_front_end(self, platform: str, front_end: FrontEnd) -> None:
@@ -166,9 +176,19 @@ class GameService:
             return front_end.place(chat)
         return f"#{session_id}"
 
-    def _scope_word(self, platform: str) -> str:
+    async def _open_place(self, home: ChatRef, name: str) -> ChatRef | None:
+        front_end = self._front_ends.get(home.platform)
+        if front_end is None or front_end.open_place is None:
+            return None
+        try:
+            return await front_end.open_place(home, name)
+        except Exception:  # no place of its own: the table is reached privately and on the web
+            log.exception("could not open a place for a table in %s", home)
+            return None
+
+    def _scope_word(self, platform: str) -> Msg:
         front_end = self._front_ends.get(platform)
-        return front_end.scope_word if front_end is not None else "chat"
+        return front_end.scope_word if front_end is not None else CHAT
 
     def _dm_note(self, platform: str, contact: Contact) -> str:
         front_end = self._front_ends.get(platform)
@@ -328,6 +348,9 @@ class GameService:
         stale or forged)."""
         if is_lesson_button(data):  # a lesson's: the presser's own lesson
             return await self.tutorials.press(chat, user, data)
+        tournament = await self.tournaments.press(chat, user, data)
+        if tournament is not None:
+            return tournament
         button = buttons.parse(data)
         row = await self.store.session(button.session_id)
         if row is None or row.platform != chat.platform or row.chat != chat.chat:
@@ -349,7 +372,7 @@ class GameService:
         row = await self.store.session(button.session_id)
         if button.kind != "a" or row is None or row.platform != platform:
             front_end = self._front_ends.get(platform)
-            where = front_end.chat_word if front_end is not None else "chat"
+            where = front_end.chat_word if front_end is not None else CHAT
             raise UserError(
                 msg("That button works under the game's board in its {where}.", where=where)
             )
@@ -442,6 +465,12 @@ class GameService:
         return row.thread or row.chat
 
     @entry
+    async def seated_at(self, chat: ChatRef) -> list[UserRef] | None:
+        """Who is told privately what a table with no public place shows (None: the chat
+        is a public place)."""
+        return await self.tournaments.seated_at(chat)
+
+    @entry
     async def live(self, chat: ChatRef) -> SessionRow | None:
         return await self.table.live_row(chat)
 
@@ -476,6 +505,11 @@ class GameService:
     @entry
     async def top(self, chat: ChatRef, game_id: str | None = None) -> Plan:
         return await self.standings.top(chat, game_id)
+
+    @entry
+    async def tournament(self, chat: ChatRef, user: UserRef, text: str = "", is_admin: bool = False) -> Plan:  # fmt: skip
+        """`/escape tournament ...`: create, join, leave, start, standings, withdraw, cancel."""
+        return await self.tournaments.command(chat, user, text, is_admin)
 
     @entry
     async def ask_undo(self, chat: ChatRef, user: UserRef) -> Plan:

@@ -113,7 +113,10 @@ class Lobby:
                 msg("A game was just started here by someone else: /escape board.")
             ) from exc
         if bots:  # one human and bots: the table starts at once
-            seats = [*row.seats, *(bot_seat(k, k, level) for k in range(1, bots + 1))]
+            seats = [
+                *row.seats,
+                *(bot_seat(k, k, level, clock["language"]) for k in range(1, bots + 1)),
+            ]
             await self.table.write_seats(row, seats)
         if game.max_players == 1 or bots:
             return await self.begin(chat, user)
@@ -201,7 +204,7 @@ class Lobby:
             )
         numbers = {int(s.user_id.rsplit(":", 1)[1]) for s in row.seats if s.kind == "ai"}
         number = next(n for n in range(1, game.max_players + 1) if n not in numbers)
-        seat = bot_seat(len(row.seats), number, table_level(row))
+        seat = bot_seat(len(row.seats), number, table_level(row), table_language(row))
         seats = [*row.seats, seat]
         await self.table.write_seats(row, seats)
         if len(seats) == game.max_players:

@@ -71,6 +71,9 @@ class Reply:
     # a last line said only where the front end shows the shared My hand button
     # (`Transport.view_button`): a terminal or a page, which show the hand, leave it out
     aside: Text = ""
+    # a private view's own lines (a hand): said instead of its whole words where the
+    # front end shows those on request (`Transport.brief_views`: the terminal)
+    brief: Text = ""
 
     @property
     def private(self) -> bool:

@@ -179,8 +179,10 @@ class Play:
         if told is None:
             return None
 
+        thinkers: list[str] = []  # this run's notices of who is thinking
+
         async def tell(step: Committed) -> None:
-            await told(self.plans.step(step))
+            await told(self.plans.step(step, thinkers))
 
         return tell
 

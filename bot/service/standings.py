@@ -88,7 +88,7 @@ class Standings:
                     )
                 ]
             )
-        lines: list[Text] = [msg("{name} on this {scope}:", name=rows[0].name, scope=msg(self.scope_word(chat.platform)))]  # fmt: skip
+        lines: list[Text] = [msg("{name} on this {scope}:", name=rows[0].name, scope=self.scope_word(chat.platform))]  # fmt: skip
         for r in rows:
             game = REGISTRY.get(r.game)
             title = msg(game.title) if game else r.game
@@ -127,7 +127,7 @@ class Standings:
         else:
             header = [msg("Player"), msg("Rating"), msg("Games"), msg("Won")]
             cells = [[r.name, f"{ratings.shown(r.mu, r.sigma):.1f}", str(r.played), str(r.won)] for r in rows]  # fmt: skip
-        title = msg("{game}: the best of this {scope}", game=msg(game.title), scope=msg(where))
+        title = msg("{game}: the best of this {scope}", game=msg(game.title), scope=where)
         lines: list[Text] = [title] + [f"{i}. " + " · ".join(c) for i, c in enumerate(cells, start=1)]  # fmt: skip
         text = joined(lines, "\n")
         picture = None

@@ -42,6 +42,7 @@ class TickReport:
     deadlines: list[int] = field(default_factory=list)
     ended: list[int] = field(default_factory=list)
     woken: list[int] = field(default_factory=list)  # tables whose bots played on
+    tournaments: dict = field(default_factory=dict)  # tournament id -> what moved on
     downtime: float = 0.0
 
 
@@ -117,6 +118,7 @@ class Timers:
                     await self.service.notify(chat_of(row), replies)
         await self._remind(now, platforms, report)
         await self._end_idle(now, platforms, report)
+        report.tournaments = await self.service.tournaments.tick(now, platforms)
         metrics.TIMER_SCAN_SECONDS.observe(time.perf_counter() - started)
         metrics.TIMER_LAST_SCAN.set(time.time())
         self.last_scan = time.monotonic()
@@ -237,6 +239,7 @@ def reminder_text(
         parts.append({
             "skip": msg("At the deadline the bot plays the game's default move if it has one."),
             "ai": msg("At the deadline the computer plays your turn (act to take it back)."),
+            "forfeit": msg("At the deadline you lose this game on time."),
         }.get(
             row.clock.get("timeout", "skip"),
             msg("At the deadline the others may vote to hand your seat to a stand-in."),

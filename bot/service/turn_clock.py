@@ -17,6 +17,7 @@ from bot.service import deadlines as clocks
 from bot.service.board_plans import BoardPlans, table_language
 from bot.service.bot_seats import bot_to_act, table_level
 from bot.service.bot_turns import BotTurns
+from bot.service.forfeits import FORFEIT, lose_on_time
 from bot.service.moves import Turn, play
 from bot.service.plan import Choice, Plan, Reply
 from bot.service.requests import ChatRef, Contact, UserError, UserRef
@@ -75,6 +76,9 @@ class TurnClock:
         searched with no lock held, each move stored as it is made), or else warn and
         open a vote; then the bots play on. Returns the replies for the game's chat
         (nothing if it was not due)."""
+        known = await self.store.session(session_id)
+        if known is not None and known.clock.get("timeout") == FORFEIT and not known.clock.get("reaction"):  # fmt: skip
+            return await self._lose_on_time(session_id)
         async with self.table.lock(session_id):
             row = await self.store.session(session_id)
             now = self.now()
@@ -116,6 +120,29 @@ class TurnClock:
                 async with self.table.lock(session_id):
                     return await self._warn(row, game, loaded.state, late)
         committed = await self.turns.run(committed, touch=False)
+        return await self.plans.after(committed)
+
+    async def _lose_on_time(self, session_id: int) -> Plan:
+        """timeout=forfeit (a tournament's table): the late players lose on time; a game
+        of two ends, else a stand-in plays on for them (its first move searched with no
+        lock held)."""
+        async with self.table.lock(session_id):
+            row = await self.store.session(session_id)
+            if row is None or row.status != "active" or not clocks.deadline_due(row.clock, self.now()):  # fmt: skip
+                return Plan()
+            loaded = self.table.load(row)
+            late = set(row.clock.get("waiting", []))
+            lost = await lose_on_time(self.table, loaded, late)
+            if lost is None:
+                return await self._warn(row, loaded.game, loaded.state, late)
+            if isinstance(lost, Committed):
+                return await self.plans.after(lost)
+            if bot_to_act(replace(row, seats=lost.seats), loaded.game, loaded.state) is None:
+                turn = Turn(loaded.state, row.chance_pos, [lost.note])
+                committed = await self.table.commit(row, loaded.game, turn, touch=False, seats=lost.seats)  # fmt: skip
+                return await self.plans.after(committed)
+        standing_in = self.table.load(replace(row, seats=lost.seats))
+        committed = await self.turns.run(Committed(standing_in, [], None), note=lost.note, seats=lost.seats)  # fmt: skip
         return await self.plans.after(committed)
 
     async def _warn(self, row: SessionRow, game, state, late: set[str]) -> Plan:

@@ -35,7 +35,7 @@ from bot.service.plan import Picture
 from bot.service.requests import ChatRef, UserError, UserRef
 from bot.service.table import Loaded, Table, chat_of
 from bot.service.web_links import LOCAL, PictureTicket, WebSigner
-from bot.store import LogEntry, NewEntry, SessionRow
+from bot.store import NewEntry, SessionRow
 from engines import CHANCE, REGISTRY, Event, Game
 from engines.text import Text, joined, msg
 from languages import say
@@ -44,6 +44,7 @@ NO_TABLE = msg("There is no such table (it may have been removed).")
 STALE = msg("The board has moved on; here is the latest.")
 NOT_YOURS = msg("That picture is another player's view.")
 KNOWN = 4096  # tables whose last shown version and replay length are kept
+LOG_SHOWN = 60  # log rows a page is sent when it opens (the rest: /escape log, the replay)
 
 
 @dataclass(frozen=True)
@@ -123,17 +124,20 @@ class WebTables:
         return (await self._pages(moment, [web], [admission]))[0]
 
     async def _read(self, row: SessionRow) -> Moment:
-        """A table with its whole log, read from the store."""
+        """A table with its recent log, read from the store (at the same cost at any
+        length of game: the page shows the last `LOG_SHOWN` rows; `/escape log` pages
+        through the rest)."""
         game = _game(row)
         if row.status == "lobby" or row.state is None:
             return Moment(row, game, None, 0, log=[], own={})
-        entries = await self.store.log(row.id)
+        entries = await self.store.log_tail(row.id, LOG_SHOWN)
         own: dict[int, list[Text]] = {}
         for entry in entries:
             for e in entry.events:
                 if isinstance(e.get("to"), int) and e.get("text"):
                     own.setdefault(e["to"], []).append(stored(e))
-        frames = _frames(game, row, entries)
+        replayable = row.rules_version == game.rules_version
+        frames = 1 + await self.store.moves_made(row.id) if replayable else 0
         self._remember(row.id, row.version, frames)
         return Moment(row, game, self.table.load(row), frames, log=replays.log_lines(entries), own=own)  # fmt: skip
 
@@ -390,14 +394,6 @@ def _game(row: SessionRow) -> Game:
     if game is None:
         raise UserError(msg("This bot no longer has the game {game}.", game=repr(row.game)))
     return game
-
-
-def _frames(game: Game, row: SessionRow, entries: Sequence[LogEntry]) -> int:
-    """Boards a replay shows: the opening and one a move (counted, never replayed); none
-    for a game played under older rules, which cannot be drawn again."""
-    if row.rules_version != game.rules_version:
-        return 0
-    return 1 + sum(1 for e in entries if e.seat >= 0 and not e.undone)
 
 
 def _told(entries: Sequence[NewEntry]) -> tuple[list[Text], dict[int, list[Text]], list[Event]]:

@@ -19,30 +19,14 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import os
-import threading
-import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from functools import partial
 from typing import Any, TypeVar
 
+from bot.worker_process import warm, watch_parent
+
 T = TypeVar("T")
-
-PARENT_POLL = 0.25  # seconds between a worker's looks at its parent
-
-
-def watch_parent(parent: int) -> None:
-    """Worker initializer: exit as soon as `parent` (the bot's pid) is no longer this
-    process's parent; at once if it died before the worker got here."""
-    if os.getppid() != parent:
-        os._exit(0)
-    threading.Thread(target=_exit_with, args=(parent,), name="parent-watch", daemon=True).start()
-
-
-def _exit_with(parent: int) -> None:
-    while os.getppid() == parent:
-        time.sleep(PARENT_POLL)
-    os._exit(0)  # nothing to save: every job is a pure function, its caller is gone
 
 
 def default_workers() -> int:
@@ -72,6 +56,11 @@ class CpuPool:
                 initializer=watch_parent,
                 initargs=(os.getpid(),),
             )
+            # the pool starts a worker only when a job waits for one: hand each its warm-up
+            # now, so the renderers are imported while the bot is still starting, not on
+            # the first board (nobody waits for these answers)
+            for _ in range(self.workers):
+                self._pool.submit(warm)
         return self
 
     @property

@@ -11,13 +11,16 @@ from bot.store.db import (
 )
 from bot.store.errors import ChatBusy, DamagedStore, StaleVersion, StoreError
 from bot.store.memory_queries import RatingRow, UndoRequest
+from bot.store.tournament_queries import EntrantRow, PairingRow, TournamentRow
 
 __all__ = [
     "NOTE_SEAT",
     "ChatBusy",
     "DamagedStore",
+    "EntrantRow",
     "LogEntry",
     "NewEntry",
+    "PairingRow",
     "RatingRow",
     "SchemaTooNew",
     "SeatRow",
@@ -25,5 +28,6 @@ __all__ = [
     "StaleVersion",
     "Store",
     "StoreError",
+    "TournamentRow",
     "UndoRequest",
 ]

@@ -9,7 +9,7 @@ small, aiosqlite-like surface, so store code reads the same on either:
         row = await cur.fetchone()                # rows are fetched at once
     await db.transaction(work)                    # work(tx) runs in one transaction
 
-What guards a write (README, "Running at scale"): on SQLite, one asyncio lock per process
+What guards a write (docs/deployment.md, "Running at scale"): on SQLite, one asyncio lock per process
 serialises this process's write transactions on its one connection (a second `BEGIN`
 never lands inside the first), and `BEGIN IMMEDIATE` with a busy timeout serialises
 processes on the file. On PostgreSQL each transaction has its own pooled connection; the

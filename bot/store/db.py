@@ -46,6 +46,7 @@ from bot.store.migrations import MIGRATIONS
 from bot.store.preference_queries import PreferenceQueries
 from bot.store.table_signals import CHANNEL as SIGNAL_CHANNEL
 from bot.store.table_signals import TableSignals
+from bot.store.tournament_queries import TournamentQueries
 
 __all__ = ["ChatBusy", "DamagedStore", "SchemaTooNew", "StaleVersion", "Store", "StoreError"]
 
@@ -114,7 +115,7 @@ _SESSION_COLUMNS = (
 
 
 @driver_errors_translated
-class Store(MemoryQueries, ChannelQueries, PreferenceQueries):
+class Store(MemoryQueries, ChannelQueries, PreferenceQueries, TournamentQueries):
     """`_conn` is the Database (SQLite connection or PostgreSQL pool): `_conn.execute` for
     reads, `_write(work)` for a transaction; work(conn) gets the same execute/executemany."""
 
@@ -337,9 +338,6 @@ class Store(MemoryQueries, ChannelQueries, PreferenceQueries):
 
     async def set_status(self, session_id: int, version: int, status: str) -> None:
         await self._write(lambda conn: self._bump(conn, session_id, version, status=status))
-
-    async def set_deadline(self, session_id: int, version: int, deadline: float | None) -> None:
-        await self._write(lambda conn: self._bump(conn, session_id, version, deadline=deadline))
 
     async def record(
         self,

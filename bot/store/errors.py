@@ -15,7 +15,7 @@ from typing import TypeVar
 
 RESTORE_STEPS = (
     "stop the bot, put your latest backup (made with `escape-bot backup FILE`) in place of "
-    "the database file and remove any -wal and -shm files beside it (README: Data and backups)"
+    "the database file and remove any -wal and -shm files beside it (docs/deployment.md: Data and backups)"
 )
 
 # SQLite's words for a damaged file, for drivers that do not give the error's name

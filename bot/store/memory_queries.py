@@ -60,6 +60,31 @@ class MemoryQueries:
         async with self._conn.execute(sql, params) as cur:
             return list(await cur.fetchall())
 
+    # ----- a table's log, as its page shows it -----------------------------------------
+    async def log_tail(self, session_id: int, last: int) -> list:
+        """The last `last` rows of a table's log, oldest first (a page shows the recent
+        log: reading it costs the same at any length of game)."""
+        from bot.store.db import LogEntry
+
+        rows = await self._rows(
+            "SELECT n, seat, action, user_id, events, at, undone FROM actions "
+            "WHERE session_id = ? ORDER BY n DESC LIMIT ?",
+            (session_id, last),
+        )
+        return [
+            LogEntry(n, seat, a, u, json.loads(ev), at, bool(undone))
+            for n, seat, a, u, ev, at, undone in reversed(rows)
+        ]
+
+    async def moves_made(self, session_id: int) -> int:
+        """The players' moves in a table's log, those taken back left out (a replay's
+        boards, counted without reading the log)."""
+        rows = await self._rows(
+            "SELECT COUNT(*) FROM actions WHERE session_id = ? AND seat >= 0 AND undone = 0",
+            (session_id,),
+        )
+        return int(rows[0][0])
+
     # ----- history ----------------------------------------------------------------
     async def ended_in_chat(
         self, platform: str, chat: str, limit: int = 10, offset: int = 0

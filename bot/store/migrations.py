@@ -1,7 +1,7 @@
 """Numbered schema migrations, applied in order at start-up (PRAGMA user_version)."""
 
 MIGRATIONS: list[str] = [
-    # 1: the data that must not be lost (architecture.md).
+    # 1: the data that must not be lost (docs/how-it-is-built.md, Store).
     """
     CREATE TABLE sessions (
         id            INTEGER PRIMARY KEY,
@@ -115,5 +115,59 @@ MIGRATIONS: list[str] = [
         language TEXT NOT NULL,
         PRIMARY KEY (platform, chat, thread)
     );
+    """,
+    # 5: tournaments in a server or group (bot/store/tournament_queries.py). A round's
+    # tables are stored in the one transaction that pairs it (and moves `round` on, a
+    # compare-and-set on `version`); each table's session is linked in the transaction that
+    # creates it (`claimed_at`: the lease of the process opening it); `shown` and
+    # `reported` are the last round whose tables and standings were posted, each claimed
+    # once. A bye is a row of one player at board 0 or below.
+    """
+    CREATE TABLE tournaments (
+        id         INTEGER PRIMARY KEY,
+        platform   TEXT NOT NULL,
+        scope      TEXT NOT NULL,
+        chat       TEXT NOT NULL,
+        thread     TEXT NOT NULL DEFAULT '',
+        game       TEXT NOT NULL,
+        options    TEXT NOT NULL,
+        rounds     INTEGER NOT NULL,
+        size       INTEGER NOT NULL,
+        status     TEXT NOT NULL CHECK (status IN ('signup', 'running', 'finished', 'cancelled')),
+        creator    TEXT NOT NULL,
+        round      INTEGER NOT NULL DEFAULT 0,
+        shown      INTEGER NOT NULL DEFAULT 0,
+        reported   INTEGER NOT NULL DEFAULT 0,
+        version    INTEGER NOT NULL DEFAULT 0,
+        starts_at  REAL,
+        wake_at    REAL,
+        language   TEXT NOT NULL DEFAULT 'en',
+        created_at REAL NOT NULL,
+        updated_at REAL NOT NULL
+    );
+    CREATE INDEX tournaments_by_chat ON tournaments (platform, chat, status);
+    CREATE INDEX tournaments_by_wake ON tournaments (wake_at) WHERE status IN ('signup', 'running');
+
+    CREATE TABLE tournament_players (
+        tournament_id INTEGER NOT NULL REFERENCES tournaments (id),
+        user_id   TEXT NOT NULL,
+        name      TEXT NOT NULL,
+        n         INTEGER NOT NULL,
+        joined    INTEGER NOT NULL DEFAULT 1,
+        withdrawn INTEGER,
+        why       TEXT NOT NULL DEFAULT '',
+        PRIMARY KEY (tournament_id, user_id)
+    );
+
+    CREATE TABLE tournament_tables (
+        tournament_id INTEGER NOT NULL REFERENCES tournaments (id),
+        round      INTEGER NOT NULL,
+        board      INTEGER NOT NULL,
+        players    TEXT NOT NULL,
+        session_id INTEGER REFERENCES sessions (id),
+        claimed_at REAL,
+        PRIMARY KEY (tournament_id, round, board)
+    );
+    CREATE INDEX tournament_tables_by_session ON tournament_tables (session_id);
     """,
 ]

@@ -7,7 +7,7 @@ subscribers (asyncio callbacks). On PostgreSQL the transaction also says
 `NOTIFY escape_tables, '<origin>:<session_id>:<version>'`, which PostgreSQL delivers only
 if it commits; every process that has subscribers keeps one `LISTEN` connection and
 passes on what other processes wrote (its own origin it has announced already). On SQLite
-the signal stays in its process (README: the web board).
+the signal stays in its process (docs/web-board.md).
 
 Subscribers are told a table changed, never what changed: they read the table again
 through the service, so nothing secret travels with the signal.

@@ -110,9 +110,10 @@ async def run_telegram(
         webhook = bool(settings.telegram_webhook_url)
         service.add_front_end(
             "telegram",
-            FrontEnd(adapter.deliver, scope_word="group", chat_word="group", dm_note=dm_note,
+            FrontEnd(adapter.deliver, scope_word=msg("group"), chat_word=msg("group"), dm_note=dm_note,
                      links=lambda: links(application, polls, webhook),
-                     members=member_lookup(lambda: adapter.transport and adapter.transport.bot)),
+                     members=member_lookup(lambda: adapter.transport and adapter.transport.bot),
+                     open_place=adapter.open_place),
         )  # fmt: skip
         await publish_commands(application.bot)
         if settings.telegram_webhook_url:

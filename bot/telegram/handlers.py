@@ -197,7 +197,7 @@ class TelegramAdapter:
             return
         if command.name == "start":
             chat = await self._game_place(ctx, self.service.game(words[0]).title)
-        is_admin = command.name == "abort" and await self._is_admin(ctx)
+        is_admin = command.name in ("abort", "tournament") and await self._is_admin(ctx)
         call = Call(chat, ctx.user, args, is_admin=is_admin)
         try:
             plan = await self.service.run_command(command.name, call)
@@ -267,6 +267,19 @@ class TelegramAdapter:
             return chat
         await self._say(ctx, msg("{game}: the table is in the new topic “{topic}”.", game=title, topic=topic.name))  # fmt: skip
         return ChatRef(PLATFORM, chat.chat, str(topic.message_thread_id), chat.scope)
+
+    async def open_place(self, home: ChatRef, name: str) -> ChatRef | None:
+        """A forum topic for one of a tournament's tables; None in a group without topics
+        (or where the bot may not make one): the table is then played in its players'
+        private chats and on the web board."""
+        if self.transport is None:
+            return None
+        try:
+            topic = await self.transport.bot.create_forum_topic(chat_id=int(home.chat), name=name[:128])  # fmt: skip
+        except (TelegramError, ValueError) as exc:
+            log.info("no topic for a table in %s (%s): it is played privately", home.chat, exc)
+            return None
+        return ChatRef(PLATFORM, home.chat, str(topic.message_thread_id), home.scope, home.language)
 
     async def _is_admin(self, ctx: Context) -> bool:
         if ctx.private:

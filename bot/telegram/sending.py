@@ -117,6 +117,7 @@ class TelegramTransport:
     platform = PLATFORM
     answers_in_place = False  # a group has no message only one member sees
     view_button = True  # shows the shared My hand button
+    brief_views = False  # a private view's message holds its whole words (no alt text)
     tidies = True  # a game's notices are deleted at its end: groups must not fill up
 
     def __init__(self, bot: Bot, username: str, webapp: str = "", public_url: str = "") -> None:
@@ -302,7 +303,7 @@ class TelegramTransport:
         a private chat that refuses us (`Unreachable`: the group is told how to open it)."""
         common = dict(
             chat_id=int(where.chat), parse_mode=ParseMode.HTML, reply_markup=markup,
-            message_thread_id=int(where.thread) if where.thread else None,
+            message_thread_id=int(where.thread) if where.thread.isdigit() else None,
             reply_parameters=ReplyParameters(reply_to, allow_sending_without_reply=True) if reply_to else None,
         )  # fmt: skip
         if picture is None:

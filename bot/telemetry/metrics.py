@@ -1,4 +1,4 @@
-"""Every Prometheus metric the bot exposes, defined once (README: Operations).
+"""Every Prometheus metric the bot exposes, defined once (docs/operations.md).
 
 The code that knows a fact records it here (`MOVES_ACCEPTED.labels(game, platform).inc()`);
 `/metrics` (bot/probes.py) writes them out. One process, one registry of its own: with

@@ -1,5 +1,5 @@
 """The web board: the table in a browser, a Telegram Mini App and a Discord Activity, as a
-fourth front end on the same plans (README: The web board)."""
+fourth front end on the same plans (docs/web-board.md)."""
 
 from bot.web.board_server import WebBoard, WebConfig, new_secret
 

@@ -51,7 +51,6 @@ SCRIPT: dict[str, Msg] = {
     "heading": in_context("web page", "{game} · game #{id}", game="{game}", id="{id}"),
     "signed_in": in_context("web page", "Signed in as {name}", name="{name}"),
     "watching": in_context("web page", "Watching (the public board only)"),
-    "bot": in_context("web page", "{name} (bot)", name="{name}"),
     "you": in_context("web page", "{name} (you)", name="{name}"),
     "to_act": in_context("web page", "{name}: to act", name="{name}"),
     "nothing_to_do": in_context("web page", "Nothing for you to do now."),
@@ -83,7 +82,6 @@ SCRIPT: dict[str, Msg] = {
     "game_over": in_context("web page", "Game over"),
     "watching_only": in_context("web page", "You are watching: only the players move."),
     "waiting": in_context("web page", "Not your turn: the board updates by itself."),
-    "option": in_context("web page", "{name}: {about}", name="{name}", about="{about}"),
     "lobby_waiting": in_context("web page", "Waiting for players."),
 }
 

@@ -1,4 +1,4 @@
-"""The castle's geometry and the two decks (shared/docs/games/castle_doors.md).
+"""The castle's geometry and the two decks (docs/games.md).
 
 Cells are named like a chess board: column letter from the left, row number from
 the bottom of the picture (`a1` is the bottom-left tile). Directions are the

@@ -1,4 +1,4 @@
-"""Castle Doors (shared/rules/castle-doors.txt), readable top to bottom against the rulebook.
+"""Castle Doors (docs/games.md), readable top to bottom against the rulebook.
 
 Seats sit clockwise: with two players seat 0 at the bottom edge and seat 1 at the top;
 with three or four, bottom, left, top, right. A turn, and its actions:

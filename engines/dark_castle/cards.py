@@ -42,10 +42,22 @@ from pathlib import Path
 from typing import Any
 
 from engines.dark_castle.words import TEXT_KEYS, card
-from engines.text import Msg, msg
+from engines.text import Msg, in_context, joined, msg
 
 TRAITS = ("m", "c", "w")
 TRAIT_NAMES = {"m": msg("Might"), "c": msg("Cunning"), "w": msg("Wisdom")}
+# A trait's letter on a die face, in each language the initial of the trait's name there
+# (German: K Kraft, L List, W Weisheit); the typed commands never use these letters.
+TRAIT_LETTERS = {
+    "m": in_context("trait letter", "M"), "c": in_context("trait letter", "C"),
+    "w": in_context("trait letter", "W"),
+}  # fmt: skip
+
+
+def face_letters(face: str) -> Msg:
+    """A face as its letters ("MM", "KK" in German)."""
+    return joined([TRAIT_LETTERS[t] for t in face], "")
+
 
 # The six core prisoners: a character die is main trait on 3 faces (one a double),
 # second on 2 faces (one a double), third on 1 face; counts as published.
@@ -157,8 +169,8 @@ SUPPLEMENTS: dict[str, dict] = {
     "undead": {"title": msg("Scourge of the Undead Queen"), "boss": "b_undeadqueen"},
     "collector": {"title": msg("The Collector's Box"), "boss": "", "chapters": False},
 }
-# The plague die, never re-rolled or modified: our faces are the published 0, 0, 1, 1, 2, 3
-# of dark_castle.md. Each threshold reached costs HP at once (our values).
+# The plague die, never re-rolled or modified: its faces are the published 0, 0, 1, 1, 2, 3
+# (the Plague Lord pack's rulebook, docs/games.md). Each threshold reached costs HP at once (our values).
 PLAGUE_DIE = ["0", "0", "1", "1", "2", "3"]
 PLAGUE_THRESHOLDS = ((3, 1), (6, 2), (9, 3))
 # The cult die (Marked for Death): 4 white faces and 2 black; our faces (no public source

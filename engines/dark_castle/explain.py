@@ -228,7 +228,9 @@ def spell_text(name: str) -> Msg:
 
 def companion_text(comp: dict) -> Msg:
     """A companion as the card says it: HP, die, characteristic, special."""
-    faces = joined([msg("special") if f == C.SPECIAL_FACE else f.upper() for f in comp["faces"]])
+    faces = joined(
+        [msg("special") if f == C.SPECIAL_FACE else C.face_letters(f) for f in comp["faces"]]
+    )
     special = comp["special"]
     return msg("{companion}: {hp} HP, die {faces}. {trait} Special, {special}: {text}",
                companion=card(comp["title"]), hp=comp["hp"], faces=faces,

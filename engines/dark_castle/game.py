@@ -1,4 +1,4 @@
-"""Dark Castle (shared/rules/dark-castle.txt): the game composed from its packs.
+"""Dark Castle (its rulebook: docs/games.md): the game composed from its packs.
 
 Characters are named by their trade (`smith`), items by a short id (`lantern`);
 all seats act together on group decisions (the first valid action counts).

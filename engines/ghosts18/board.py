@@ -1,4 +1,4 @@
-"""The 18 Ghosts board (shared/docs/games/ghosts18.md): carpets, mirrors, portals."""
+"""The 18 Ghosts board (docs/games.md): carpets, mirrors, portals."""
 
 from __future__ import annotations
 

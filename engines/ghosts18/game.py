@@ -1,4 +1,4 @@
-"""18 Ghosts (shared/rules/ghosts18.txt), readable top to bottom against the rulebook.
+"""18 Ghosts (docs/games.md), readable top to bottom against the rulebook.
 
 Seat 0 is Player A, seat 1 Player B. Actions:
   place b3          put a ghost on an empty carpet of its colour (set-up, or a released ghost)

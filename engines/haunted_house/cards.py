@@ -73,7 +73,3 @@ def full_deck(specials: bool) -> dict[str, int]:
 
 def sort_cards(cards: list[str]) -> list[str]:
     return sorted(cards, key=ORDER.index)
-
-
-def is_room(kind: str) -> bool:
-    return kind in ROOMS or kind == "wild"

@@ -1,4 +1,4 @@
-"""The haunted house card game (shared/rules/haunted-house.txt), readable against the rulebook.
+"""The haunted house card game (docs/games.md), readable against the rulebook.
 
 Seats are p1..p4 in actions. A turn is ONE of these (the rulebook's six actions):
   play room1b2      a room card on your lowest unfinished floor; then more rooms or `done`

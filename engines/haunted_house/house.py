@@ -105,10 +105,6 @@ def parse_seat(tag: str, players: int) -> Seat | None:
     return None
 
 
-def parse_floor(word: str) -> int | None:
-    return int(word) if word in ("1", "2", "3") else None
-
-
 # ----- cards moving between hands and the discard pile ---------------------------------
 def take(s: HauntedState, seat: Seat, kind: str) -> None:
     s.hands[seat].remove(kind)

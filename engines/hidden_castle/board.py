@@ -1,4 +1,4 @@
-"""The Hidden Castle board (shared/docs/games/hidden_castle.md): Gallery, chambers, staircase, clock.
+"""The Hidden Castle board (docs/games.md): Gallery, chambers, staircase, clock.
 
 Both sides of the board share the Gallery: a loop of 28 spaces walked clockwise, the exit
 (arrow) space is space 1 and the staircase joins the loop there. Chambers are named by the

@@ -1,4 +1,4 @@
-"""Escape from the Hidden Castle (shared/rules/hidden-castle.txt), readable against the rulebook.
+"""Escape from the Hidden Castle (docs/games.md), readable against the rulebook.
 
 Guests are lettered a, b, c ... across all players (seat 0 has the first letters), so an
 action names one guest without ambiguity. Actions:

@@ -1,4 +1,4 @@
-"""`escape-bot backup` as the README writes it (issue 29, item 14): a destination in a
+"""`escape-bot backup` as docs/deployment.md writes it (issue 29, item 14): a destination in a
 folder that does not exist yet is made, from either store; a destination that still cannot
 be written is named in the error, so it does not read as if the live database were broken."""
 

@@ -176,10 +176,7 @@ def test_settings_for_the_clock():
         Settings.from_env({"ESCAPE_TIMER_INTERVAL": "often"})
 
 
-def test_time_left_reads_rounded_up_to_the_minute():
-    assert [C.describe_left(s) for s in (DAY - 0.5, 12 * HOUR, 3.6 * HOUR, 61, None)] == [
-        "1d 0h", "12h 0m", "3h 36m", "2m", ""
-    ]  # fmt: skip
+def test_a_clock_describes_its_pace_and_timeout():
     assert C.describe(C.new_clock({"pace": "fast", "timeout": "vote"}), T0) == (
         "pace fast: 10m a turn, then the others may vote to replace the player"
     )

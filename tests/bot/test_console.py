@@ -480,3 +480,46 @@ def test_make_run_with_a_german_locale_plays_in_german(tmp_path):
     paths = re.compile(r"\S*/\S*")  # a picture's path names the test's own folder
     left = [(line, w) for line in out.splitlines() if (w := english_left(paths.sub(" ", line), {"ann", "bob"} | typed))]  # fmt: skip
     assert not left, left[:10]
+
+
+async def test_while_a_bot_searches_the_terminal_says_who_is_thinking(tmp_path):
+    """A hard bot may take seconds: the player's move is shown, then who thinks, then the
+    bot's move; nobody is said to think when a person is to act or the game is over."""
+    store = await Store.open(tmp_path / "t.sqlite3")
+    output: list[str] = []
+    script = Script(seed=2, limit=40)
+    terminal = Terminal(GameService(store, seed_source=lambda: 4, ai_scale=0.02), tmp_path / "pics", output.append, script)  # fmt: skip
+    script.terminal = terminal
+    await terminal.play("castle_doors", ["Ann", "bot"], "")
+    await store.close()
+    lines = [line for out in output for line in out.splitlines()]
+    thinking = [i for i, line in enumerate(lines) if line.endswith("is thinking…")]
+    assert thinking, lines
+    bot = lines[thinking[0]].removesuffix(" is thinking…")
+    assert "Ann" not in bot
+    for i in thinking:  # the bot's own move comes next, in its name
+        after = next(line for line in lines[i + 1 :] if line.strip() and "[picture" not in line)
+        assert after.startswith(bot), (lines[i], after)
+
+
+async def test_a_private_view_is_told_by_its_hand_and_whole_on_request(tmp_path):
+    """After each move a player reads their hand under their view's picture, not the
+    whole board in words again (a Castle Doors view is over 1,000 characters); `hand`
+    says the whole view, to its owner."""
+    store = await Store.open(tmp_path / "t.sqlite3")
+    output: list[str] = []
+    script = Script(seed=2, limit=12)
+    terminal = Terminal(GameService(store, seed_source=lambda: 4, ai_scale=0.02), tmp_path / "pics", output.append, script)  # fmt: skip
+    script.terminal = terminal
+    await terminal.play("castle_doors", ["Ann", "bot"], "")
+    script.lines, script.limit = ["hand"], 1
+    await terminal.play("castle_doors", ["Ann", "bot"], "")  # resumed: `hand`, then leave
+    await store.close()
+    private = [line for out in output for line in out.splitlines() if line.startswith("(only Ann")]  # fmt: skip
+    hands = [line for line in private if "Your hand: " in line]
+    assert len(hands) > 3
+    brief = [line for line in hands if "Row 1:" not in line]
+    # the whole view when the game opens and on `hand`; after every move the hand alone
+    assert "Row 1:" in hands[0] and "Row 1:" in hands[-1]
+    assert len(brief) == len(hands) - 2, hands
+    assert all(len(line) < 200 for line in brief)

@@ -132,7 +132,7 @@ async def test_a_spectator_sees_the_public_board_and_cannot_move(board):
     assert status == 404 and "no such table" in refused["error"]
     await watcher.open(sid, watch=own["watch_key"])
     refused = await watcher.press(f"a:{sid}:{own['version']}:0:0")
-    assert not refused["ok"] and "you are watching" in refused["error"]
+    assert not refused["ok"] and "You are not playing in this game" in refused["error"]
 
 
 async def test_the_socket_refuses_a_foreign_origin_and_limits_moves(board):
@@ -198,3 +198,14 @@ async def test_the_page_is_said_in_the_browsers_language_and_its_script_words_to
     words = json.loads(re.search(r'id="words">(.*?)</script>', german, re.S).group(1))
     assert words == {key: say(text, "de") for key, text in SCRIPT.items()}
     assert "Deine Züge" in german and "Your moves" in english and "Your moves" not in german
+
+
+async def test_an_ended_game_says_so_where_the_moves_were(board):
+    sid = await _table(board.service)
+    ann, _ = await _signed_in(board, TG_ANN)
+    opened = (await ann.open(sid))["page"]
+    assert opened["result"] == "" and opened["moves"]
+    await board.service.abort(TG_GROUP, TG_ANN)
+    ended = (await ann.next("update"))["update"]
+    assert ended["status"] == "aborted" and ended["moves"] == []
+    assert ended["result"] == "This game was ended before its end."

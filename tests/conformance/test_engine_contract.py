@@ -1,7 +1,7 @@
 """The shared conformance suite: every registered game, every player count, every option.
 
-A game added to engines/ is checked here at once (engine-contract.md, "What every game
-must show in its tests").
+A game added to engines/ is checked here at once (docs/engine-contract.md, "What every game
+shows in its tests").
 """
 
 from __future__ import annotations

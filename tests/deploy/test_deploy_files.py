@@ -72,6 +72,7 @@ def test_the_image_runs_as_a_numeric_non_root_user_with_a_healthcheck_and_pinned
     assert re.search(r'HEALTHCHECK .*\n?.*CMD \["escape-bot", "health"\]', text)
     assert "pip install --no-deps -r requirements.lock" in text
     assert "pip install --no-deps ." in text
+    assert "libfribidi0" in text  # Raqm's bidi: names in Arabic or Hebrew drawn right to left
 
 
 def _ignored(patterns: list[str], path: str) -> bool:

@@ -95,6 +95,9 @@ async def test_replay_history_log_top_and_rematch(discord_bot):
     record = await bot.slash(BOB, "stats")
     (stats,) = bot.answers(record)
     assert stats.ephemeral and "Bob on this server" in stats.content
+    record = await bot.slash(BOB, "stats", locale="es-ES")  # the platform's word said too
+    (stats,) = bot.answers(record)
+    assert stats.ephemeral and "(servidor)" in stats.content, stats.content
 
     # Rematch: Bob presses (a lobby, waiting for Ann), then Ann (it begins)
     pressed = await bot.click(BOB, final, button(final, "Rematch"))
@@ -123,7 +126,7 @@ async def test_undo_asked_with_a_command_and_accepted_with_a_button(discord_bot)
     assert asked and not asked[0].ephemeral
     refused = await bot.click(CID, asked[0], button(asked[0], "Accept undo"))
     (refusal,) = bot.answers(refused)
-    assert refusal.ephemeral and "Only the other players" in refusal.content
+    assert refusal.ephemeral and "You are not playing in this game" in refusal.content
     await bot.click(BOB, asked[0], button(asked[0], "Accept undo"))
     row = await bot.service.live(CHAT)
     assert game.to_act(game.load(row.state)) == [0]

@@ -86,7 +86,6 @@ async def test_answered_before_a_slow_render_which_leaves_the_loop_free(discord_
     loop_thread = threading.get_ident()
     for payload in (
         bot.server.click_payload(ANN, board, options_of(board)[0][1]),
-        bot.server.slash_payload(BOB, CHANNEL, "board"),
         bot.server.slash_payload(CID, CHANNEL, "rules", {"game": "ghosts18"}),
     ):
         n = len(held.started)
@@ -104,6 +103,13 @@ async def test_answered_before_a_slow_render_which_leaves_the_loop_free(discord_
         await asyncio.wait_for(settled.wait(), 10)
         clicked = [bot.server.messages[board.id]] if "message" in record.payload else []
         assert any(m.attachments for m in bot.answers(record) + clicked)  # posted, or edited
+    # the board again: its picture was drawn once, at the move, and is posted as it is
+    drawn = len(held.started)
+    shown = await bot.slash(BOB, "board")
+    assert len(held.started) == drawn
+    assert any(m.attachments for m in bot.answers(shown)) or any(
+        m.attachments for m in bot.public()[-1:]
+    )
 
 
 async def test_the_private_view_is_drawn_off_the_event_loop(discord_bot, monkeypatch):
@@ -331,26 +337,28 @@ async def test_command_sync_publishes_described_commands(standin, tmp_path, caps
     }
     assert "ghosts18" in games and games <= set(REGISTRY)
     assert next(o for o in subs["move"]["options"])["autocomplete"] is True
-    # every description, option name and game in German for a German client (issue 26);
-    # the command names stay as every message says them
-    assert escape["description_localizations"]["de"] != escape["description"]
-    for sub in subs.values():
-        assert "de" not in (sub.get("name_localizations") or {}), sub["name"]
-        assert sub["description_localizations"]["de"] != sub["description"], sub["name"]
-        for option in sub.get("options", []):
-            assert option.get("description_localizations", {}).get("de") not in (
-                None,
-                option["description"],
-            ), (sub["name"], option["name"])
-            assert option.get("name_localizations", {}).get("de") not in (None, option["name"]), (
-                sub["name"],
-                option["name"],
-            )
+    # every description, option name and game in German, Spanish and Russian for a client
+    # of that language (issues 26, 37; Discord's locales "de", "es-ES", "ru"); the command
+    # names stay as every message says them
     start_game = next(o for o in subs["start"]["options"] if o["name"] == "game")
     ghosts = next(c for c in start_game["choices"] if c["value"] == "ghosts18")
-    assert ghosts["name_localizations"]["de"] != ghosts["name"]
+    for locale in ("de", "es-ES", "ru"):
+        assert escape["description_localizations"][locale] != escape["description"]
+        for sub in subs.values():
+            assert locale not in (sub.get("name_localizations") or {}), sub["name"]
+            said = sub["description_localizations"][locale]
+            assert said != sub["description"] and len(said) <= 100, sub["name"]
+            for option in sub.get("options", []):
+                assert option.get("description_localizations", {}).get(locale) not in (
+                    None,
+                    option["description"],
+                ), (sub["name"], option["name"], locale)
+                named = option.get("name_localizations", {}).get(locale)
+                assert named not in (None, option["name"]), (sub["name"], option["name"], locale)
+        assert ghosts["name_localizations"][locale] != ghosts["name"]
+    assert ghosts["name_localizations"]["ru"] == "18 призраков"
     language = next(o for o in subs["language"]["options"] if o["name"] == "code")
-    assert {c["value"] for c in language["choices"]} == {"en", "de", "auto"}
+    assert {c["value"] for c in language["choices"]} == {"en", "de", "es", "ru", "auto"}
     assert await sync_commands(settings, []) == 0
     assert standin.calls[-1].method == "PUT"
     assert standin.calls[-1].path == f"/applications/{APP_ID}/commands"
@@ -442,11 +450,11 @@ async def test_an_unexpected_failure_is_told_only_to_the_asker(discord_bot, monk
     assert len(bot.public()) == public_before, "the public 'thinking' message is gone"
 
 
-def test_readme_invite_link_asks_for_what_the_bot_checks():
-    readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
-    assert invite_url("APPLICATION_ID") in readme
+def test_discord_guide_invite_link_asks_for_what_the_bot_checks():
+    guide = (Path(__file__).parents[2] / "docs" / "discord.md").read_text(encoding="utf-8")
+    assert invite_url("APPLICATION_ID") in guide
     assert "scope=bot+applications.commands" in invite_url("APPLICATION_ID")
-    section = readme[readme.index("## Discord") :]
+    section = guide[guide.index("## Discord") :]
     rows = re.findall(r"^\s*\| ([A-Z][A-Za-z ]+) \| (\d+) \|", section, re.MULTILINE)
     wanted = invite_permissions()
     assert sorted(int(value) for _, value in rows) == sorted(

@@ -82,8 +82,9 @@ def _samples(text: str) -> dict[tuple[str, tuple], float]:
 
 async def test_escape_bot_run_serves_metrics_health_and_readiness(tg_standin, tmp_path):
     standin = tg_standin
-    port = _free_port()
+    port, web = _free_port(), _free_port()
     process = await escape_bot_run(tmp_path, {
+        "ESCAPE_WEB": f"127.0.0.1:{web}",
         "TELEGRAM_TOKEN": standin.token,
         "TELEGRAM_BASE_URL": standin.base_url,
         "TELEGRAM_BASE_FILE_URL": standin.base_file_url,
@@ -96,6 +97,9 @@ async def test_escape_bot_run_serves_metrics_health_and_readiness(tg_standin, tm
         await _until(port, "/healthz", 200)
         ready = json.loads(await _until(port, "/readyz", 200))
         assert ready["checks"] == {"process": "ok", "store": "ok", "telegram": "ok"}
+        # the web board's public address answers the probes, never /metrics
+        assert (await _until(web, "/readyz", 200)) and (await _get(web, "/healthz"))[0] == 200
+        assert (await _get(web, "/metrics"))[0] == 404
         board = await open_table(standin)
         actor = {u["id"]: u for u in (standin.ann, standin.bob)}[mentioned_ids(board)[0]]
         mark = len(standin.calls)

@@ -135,7 +135,7 @@ async def test_undo_asked_in_the_group_and_declined_then_accepted(tg_bot):
     accept, decline = (b["callback_data"] for b in buttons(asked))
     query = await standin.press(standin.carol, asked, accept)
     answer = await standin.answer(query)
-    assert "Only the other players" in answer.get("text", "")
+    assert "You are not playing in this game" in answer.get("text", "")
     await press_and_wait(standin, standin.bob, asked, decline, after_methods=("sendMessage",))
     assert "Bob declines" in standin.calls_of("sendMessage")[-1].result["text"]
 

@@ -28,7 +28,7 @@ SHOTS = Path(os.environ.get("ESCAPE_SHOTS", "/tmp/escape-web-shots"))
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 
 
-def _chromium(tmp_path, language: str = "en-US"):
+def _chromium(tmp_path, language: str = "en-US", phone: bool = False):
     if not (Path(CHROMIUM).exists() and Path(DRIVER).exists()):
         message = "chromium and chromium-driver are not installed (make test installs them)"
         if IN_CI:
@@ -45,6 +45,9 @@ def _chromium(tmp_path, language: str = "en-US"):
                  f"--lang={language}", f"--user-data-dir={tmp_path / 'chromium'}"):  # fmt: skip
         options.add_argument(flag)
     options.add_experimental_option("prefs", {"intl.accept_languages": language})
+    if phone:  # (a headless window is never narrower than about 500 px: a phone is emulated)
+        metrics = {"width": 390, "height": 844, "pixelRatio": 3.0}
+        options.add_experimental_option("mobileEmulation", {"deviceMetrics": metrics})
     driver = webdriver.Chrome(service=Service(DRIVER), options=options)
     driver.set_page_load_timeout(20)
     return driver
@@ -53,6 +56,14 @@ def _chromium(tmp_path, language: str = "en-US"):
 @pytest.fixture
 def browser(tmp_path):
     driver = _chromium(tmp_path)
+    yield driver
+    driver.quit()
+    shutil.rmtree(tmp_path / "chromium", ignore_errors=True)
+
+
+@pytest.fixture
+def phone(tmp_path):
+    driver = _chromium(tmp_path, phone=True)
     yield driver
     driver.quit()
     shutil.rmtree(tmp_path / "chromium", ignore_errors=True)
@@ -250,8 +261,10 @@ async def test_the_mini_app_shows_a_players_own_view_once(tg_bot, tg_standin, br
         assert browser.find_element(By.ID, "board").get_attribute("alt") == own["private_text"]
         if own["moves"]:
             assert browser.find_elements(By.CSS_SELECTOR, "#board-regions button")
-        top = browser.execute_script("return document.getElementById('board').getBoundingClientRect().bottom")  # fmt: skip
-        assert top <= 1400  # the hand (at the picture's foot) is in view at 1280 px
+        box = browser.execute_script("const r = document.getElementById('board').getBoundingClientRect(); return [r.top, r.height];")  # fmt: skip
+        assert (
+            box[0] + 0.72 * box[1] <= 800
+        )  # the hand (the picture's lowest quarter) shows on a 1280x800 screen
         assert browser.get_cookies() == []
         SHOTS.mkdir(parents=True, exist_ok=True)
         await asyncio.to_thread(browser.save_screenshot, str(SHOTS / "mini-app-own-view.png"))
@@ -320,3 +333,96 @@ def _pass(table: int, user: dict):
     from bot.service.web_tables import WebPass
 
     return WebPass(table, Visitor(_user(user)))
+
+
+async def test_at_a_phones_width_the_boards_words_stay_readable(tg_bot, tg_standin, phone):
+    """At 390 px the board is not shrunk below 0.7 of its drawn size, so its legends (drawn at
+    16 px or more) read at 11 px or more; it scrolls sideways, its tap regions with it."""
+    from selenium.webdriver.common.by import By
+
+    standin, service, browser = tg_standin, tg_bot.service, phone
+    web = await serve_board(service)
+    try:
+        chat = ChatRef("telegram", str(GROUP), "", str(GROUP))
+        await service.start(chat, _user(standin.ann), "castle_doors", "")
+        await service.join(chat, _user(standin.bob))
+        row = await tg_bot.live()
+        if row.status == "lobby":
+            await service.begin(chat, _user(standin.ann))
+        await asyncio.to_thread(browser.get, f"{web.url}/watch/{row.id}/{web.board.signer.watch(row.id)}")  # fmt: skip
+        await until(lambda: _board_loaded(browser), timeout=10)
+        await until(lambda: browser.execute_script("return getComputedStyle(document.getElementById('board-wrap')).minWidth !== '0px'"))  # fmt: skip
+        shown, natural = browser.execute_script("const b = document.getElementById('board'); return [b.getBoundingClientRect().width, b.naturalWidth];")  # fmt: skip
+        assert shown / natural >= 0.7 and 16 * shown / natural >= 11, (shown, natural)
+        assert browser.execute_script("return document.documentElement.clientWidth") <= 390
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        await asyncio.to_thread(browser.save_screenshot, str(SHOTS / "phone.png"))
+        assert browser.find_element(By.ID, "caption").text
+    finally:
+        await web.close()
+
+
+async def test_the_local_page_offers_each_games_own_options_and_plays(tmp_path, browser):
+    """`make run`'s local page: the options shown are the chosen game's own; the first
+    player is not called "You"; a game started there is played on its page."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    from bot.service import GameService
+    from bot.store import Store
+
+    store = await Store.open(tmp_path / "local.sqlite3")
+    service = GameService(store, seed_source=lambda: 5)
+    web = await serve_board(service, local=True)
+    try:
+        await asyncio.to_thread(browser.get, web.board.local_link())
+        await until(lambda: browser.find_elements(By.CSS_SELECTOR, "#game option"))
+        names = browser.find_element(By.ID, "player-names").get_attribute("value")
+        assert "You" not in names.split(",")
+        pick = Select(browser.find_element(By.ID, "game"))
+        await asyncio.to_thread(pick.select_by_value, "haunted_house")
+        options = [s.get_attribute("name") for s in browser.find_elements(By.CSS_SELECTOR, "#game-options select")]  # fmt: skip
+        assert "specials" in options and "variant" not in options
+        await asyncio.to_thread(pick.select_by_value, "ghosts18")
+        options = [s.get_attribute("name") for s in browser.find_elements(By.CSS_SELECTOR, "#game-options select")]  # fmt: skip
+        assert "variant" in options and "specials" not in options
+        await asyncio.to_thread(browser.find_element(By.CSS_SELECTOR, "#new-game button[type=submit]").click)  # fmt: skip
+        await until(lambda: _board_loaded(browser), timeout=10)
+        regions = await until(lambda: browser.find_elements(By.CSS_SELECTOR, "#board-regions button"))  # fmt: skip
+        version = _version(browser)
+        await asyncio.to_thread(regions[0].click)
+        await until(lambda: _version(browser) > version, timeout=10)
+        assert "You places" not in browser.page_source
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        await asyncio.to_thread(browser.save_screenshot, str(SHOTS / "local.png"))
+    finally:
+        await web.close()
+        await store.close()
+
+
+async def test_the_local_form_fits_a_phone_in_russian(tmp_path):
+    """On a phone the start form's controls end inside the screen, however long a game's
+    name runs in the reader's language (a select is as wide as its longest option unless
+    told otherwise: the Russian form once ran past the right edge)."""
+    from selenium.webdriver.common.by import By
+
+    from bot.service import GameService
+    from bot.store import Store
+
+    browser = _chromium(tmp_path, "ru-RU", phone=True)
+    store = await Store.open(tmp_path / "local.sqlite3")
+    web = await serve_board(GameService(store, seed_source=lambda: 5), local=True)
+    try:
+        await asyncio.to_thread(browser.get, web.board.local_link())
+        await until(lambda: browser.find_elements(By.CSS_SELECTOR, "#game option"))
+        assert "Игра" in browser.find_element(By.ID, "new-game").text
+        width = browser.execute_script("return document.documentElement.clientWidth")
+        rights = browser.execute_script(
+            "return [...document.querySelectorAll('#new-game select, #new-game input, #new-game button')]"
+            ".filter(e => e.offsetParent).map(e => [e.id || e.name || e.tagName, e.getBoundingClientRect().right]);"
+        )  # fmt: skip
+        assert rights and all(right <= width for _, right in rights), (width, rights)
+    finally:
+        browser.quit()
+        await web.close()
+        await store.close()

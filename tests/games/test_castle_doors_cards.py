@@ -1,4 +1,4 @@
-"""Castle Doors: every draw card, checked against shared/rules/castle-doors.txt ("Draw Cards")."""
+"""Castle Doors: every draw card, checked against the rulebook (docs/games.md) ("Draw Cards")."""
 
 from __future__ import annotations
 

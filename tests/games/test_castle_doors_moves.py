@@ -1,4 +1,4 @@
-"""Castle Doors: set-up, the turn, moving, bonus tiles and winning (shared/rules/castle-doors.txt)."""
+"""Castle Doors: set-up, the turn, moving, bonus tiles and winning (the rulebook: docs/games.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Castle Doors: what each seat may see, and the pictures (engine-contract.md, "Views")."""
+"""Castle Doors: what each seat may see, and the pictures (docs/engine-contract.md, rule 6)."""
 
 from __future__ import annotations
 
@@ -142,7 +142,7 @@ def test_a_drawn_card_is_told_only_to_its_drawer():
 
 
 def test_views_and_states_are_json():
-    """engine-contract.md rule 9: dump/load round trip; views are JSON."""
+    """docs/engine-contract.md rule 9: dump/load round trip; views are JSON."""
     s = castle(hands=[["passage", *FILL], FILL], at=["b2", None])
     tile(s, "b2", "extra key", used=[0, 1])
     s.passages = [["a1", "b2"]]

@@ -14,7 +14,7 @@ G = REGISTRY["dark_castle"]
 
 
 def test_core_box_size():
-    """Dark_castle.md: "Core content size: 45 chapters, 3 bosses, 35 items, 6 characters"."""
+    """Our core box (docs/games.md, Dark Castle): at least 45 chapters, 3 bosses, 35 items, 6 characters."""
     assert len(C.in_sets(C.CHAPTERS, ["core"])) >= 45
     assert len(C.in_sets(C.BOSSES, ["core"])) >= 3
     assert len(C.in_sets(C.ITEMS, ["core"])) >= 35
@@ -136,8 +136,8 @@ def test_chapter_mix_and_scene_text():
 
 
 def test_bosses_have_several_phases_and_specials():
-    """Rulebook: bosses are the last card; dark_castle.md: "several phases, each a row of
-    symbols plus dice per player, a higher attack value, and a special"."""
+    """Rulebook: bosses are the last card; ours (docs/games.md, Dark Castle): several phases, each a
+    row of symbols plus dice per player, a higher attack value, and a special."""
     chapter_attack = max(p["attack"] for c in C.CHAPTERS.values() for p in C.combat_steps(c))
     for boss in C.BOSSES.values():
         phases = C.combat_steps(boss)

@@ -165,7 +165,7 @@ def _beat_forced(s):
 
 @pytest.mark.parametrize("boss", sorted(C.BOSSES))
 def test_each_boss_is_fought_phase_by_phase(boss):
-    """Dark_castle.md: "Bosses: several phases, each a row of symbols plus dice per player";
+    """Bosses (docs/games.md, Dark Castle): several phases, each a row of symbols plus dice per player;
     no item is drawn between phases, and the last phase won is the escape."""
     s = started(options=options_for(C.BOSSES[boss]["set"]))
     s = edit(s, used=sorted(C.CHAPTERS)[:CASTLE_CHAPTERS])

@@ -1,4 +1,4 @@
-"""18 Ghosts scenarios, each naming the passage of shared/rules/ghosts18.txt it checks."""
+"""18 Ghosts scenarios, each naming the passage of the rulebook (docs/games.md) it checks."""
 
 from __future__ import annotations
 

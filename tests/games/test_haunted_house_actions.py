@@ -1,4 +1,4 @@
-"""Haunted House turn actions, each test naming the passage of shared/rules/haunted-house.txt
+"""Haunted House turn actions, each test naming the passage of the rulebook (docs/games.md)
 it checks. Positions are built directly; draws are forced through CHANCE outcomes."""
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ def test_deal_three_cards_each_from_a_53_card_deck_drawn_by_chance():
 def test_the_deck_holds_the_rulebook_counts_with_our_bulb_values():
     """'There are 46 basic cards: 12 first floor, 10 second floor, 10 third floor, 8 ghost, and
     6 cat. There are 7 special cards: 1 time space hole, 1 light bulb, 1 cat food, 1 elevator,
-    1 lightning, 2 room wild card.' Bulbs: our values (doc haunted_house.md)."""
+    1 lightning, 2 room wild card.' Bulbs: our values (the rules text)."""
     deck = C.full_deck(specials=True)
     by_floor = {f: sum(n for k, n in deck.items() if C.ROOMS.get(k) == f) for f in (1, 2, 3)}
     assert by_floor == {1: 12, 2: 10, 3: 10}

@@ -1,4 +1,4 @@
-"""Haunted House escapes (shared/rules/haunted-house.txt, "End of Turn"): stopped, won, and
+"""Haunted House escapes (the rulebook, docs/games.md: "End of Turn"): stopped, won, and
 the 2-player double ghost; each test names the passage it checks."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Haunted House over whole random games: the deck's 53 cards are always accounted for, every
 reaction window offers `pass` (and a timer passes), and `specials=off` never deals a special.
-Each test names the passage of shared/rules/haunted-house.txt it checks."""
+Each test names the passage of the rulebook (docs/games.md) it checks."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Haunted House through bot.service.GameService on a real SQLite file: a 3-player game plays
 to a winner, and a hand is only ever shown in a private reply to its owner ('The identity of
-the discarded cards is secret from other players'; hands are secret: doc haunted_house.md)."""
+the discarded cards is secret from other players'; hands are secret: docs/games.md)."""
 
 from __future__ import annotations
 

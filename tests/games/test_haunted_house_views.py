@@ -50,7 +50,7 @@ def swap_a_hidden_card(s, owner: int):
 
 def test_a_seat_never_sees_another_hand_the_deck_or_the_discards():
     """'The identity of the discarded cards is secret from other players' (and hands and the
-    deck are secret: doc haunted_house.md)."""
+    deck are secret: docs/games.md)."""
     checked = 0
     for s in STATES:
         n = len(s.names)
@@ -68,7 +68,7 @@ def test_a_seat_never_sees_another_hand_the_deck_or_the_discards():
 
 
 def test_a_seats_picture_does_not_change_with_another_hand_or_the_deck():
-    """Hands and the deck are secret (doc haunted_house.md): the same swap as above leaves
+    """Hands and the deck are secret (docs/games.md): the same swap as above leaves
     every other seat's picture and the public picture byte for byte the same, and the public
     picture stays the same with every hand and the deck replaced by other cards."""
     picked = [s for s in STATES if s.windows or s.step][::4][:6] + STATES[1::60]

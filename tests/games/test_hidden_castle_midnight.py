@@ -1,5 +1,5 @@
 """Midnight Party (option variant=midnight_party): scenarios naming the passage of
-"PLAYING THE ORIGINAL MIDNIGHT PARTY VERSION" in shared/rules/hidden-castle.txt."""
+"PLAYING THE ORIGINAL MIDNIGHT PARTY VERSION" in the rulebook (docs/games.md)."""
 
 from __future__ import annotations
 

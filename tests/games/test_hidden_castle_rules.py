@@ -1,5 +1,5 @@
 """Escape from the Hidden Castle, standard game: scenarios naming the passage of
-shared/rules/hidden-castle.txt they check, with the die forced through chance outcomes."""
+the rulebook (docs/games.md) they check, with the die forced through chance outcomes."""
 
 from __future__ import annotations
 

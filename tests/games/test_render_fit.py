@@ -64,7 +64,7 @@ class Drawn:
         image = draw._image
         if content:
             self.images.append(image)
-            left, top, right, bottom = T.font(size).getbbox(content, anchor=anchor, stroke_width=stroke_width)  # fmt: skip
+            left, top, right, bottom = T.bbox(content, size, anchor, stroke_width)
             box = (xy[0] + left, xy[1] + top, xy[0] + right, xy[1] + bottom)
             self.texts.append((self.space(image), *image.size, box, anchor, content))
         return ORIGINAL_TEXT(draw, xy, content, size, fill, anchor, stroke_width, **kw)

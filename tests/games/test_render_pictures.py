@@ -48,7 +48,7 @@ def test_palette_pngs_within_60_kb(game_id):
 
 @pytest.mark.parametrize("game_id", sorted(REGISTRY))
 def test_same_view_same_bytes_cold_or_warm(game_id):
-    """architecture.md: same view, same bytes; here whichever pictures came before, since a
+    """docs/engine-contract.md, Pictures: same view, same bytes; here whichever pictures came before, since a
     worker process keeps its text cache from board to board."""
     views = _views(game_id, every=6)[:6]
     cold = []

@@ -1,5 +1,6 @@
 """Every picture of Hidden Castle, Haunted House, Castle Doors and 18 Ghosts fits its words in
-English, in German and in the pseudo-language (accented and 40% longer), issue 26 item 5.
+English, in German, Spanish and Russian and in the pseudo-language (accented and 40% longer),
+issues 26 (item 5) and 37.
 
 Each board is drawn with the toolkit's drawing calls recorded (the recorder of
 test_render_fit.py): every string's box as the font measures it, and every shape's. A
@@ -21,7 +22,7 @@ from render import toolkit as T
 from tests.games.test_render_fit import _clear_caches, _inside, _origin, _overlap, drawn  # noqa: F401
 
 GAMES = ("hidden_castle", "haunted_house", "castle_doors", "ghosts18")
-LANGUAGES = ("en", "de", "qps")
+LANGUAGES = ("en", "de", "es", "ru", "qps")
 NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal"]
 
 

@@ -153,8 +153,7 @@ function render(page, whole) {
   $("table").hidden = false;
   $("clock").textContent = page.clock;
   list($("players"), page.players.map((p) => {
-    let name = p.name;
-    if (p.kind === "ai") name = w("bot", { name });
+    let name = p.name;  // (a bot's name says it is one: "Bot 1 (hard)")
     if (p.you) name = w("you", { name });
     return p.acting ? w("to_act", { name }) : name;
   }));
@@ -323,7 +322,7 @@ function showOptions(game) {
   const box = $("game-options");
   box.replaceChildren(box.querySelector("legend"), ...game.options.map((option) => {
     const label = document.createElement("label");
-    label.append(w("option", { name: option.name, about: option.about }));
+    label.append(`${option.name}: ${option.about}`);  // (the option's name is what is typed)
     const select = document.createElement("select");
     select.name = option.name;
     select.append(...option.choices.map((c) => {
