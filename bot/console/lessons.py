@@ -20,6 +20,8 @@ from languages import Text, msg, say
 
 LESSON_CHAT = ChatRef(PLATFORM, "lessons", scope="terminal")
 
+YES = ("y", "yes", "j", "ja", "s", "si", "sí", "д", "да")  # a yes in the languages the bot speaks
+
 
 def left(game: str) -> Text:
     return msg("The lesson is saved at this step; `learn {game}` goes on from here.", game=game)
@@ -56,7 +58,7 @@ class LessonAtKeyboard:
                 return False
             if any(c.data.endswith(":p") for c in choices):  # the end: a real game?
                 answer = await self.ask(msg("Play a real game against a bot now? Type yes or no: "))  # fmt: skip
-                return (answer or "").strip().lower() in ("y", "yes", "j", "ja")
+                return (answer or "").strip().lower() in YES
             line = await self.ask(msg("{name}> ", name=learner))
             if line is None or line.strip().lower() in ("quit", "exit"):
                 self.out(left(game))
