@@ -10,30 +10,15 @@ import shutil
 
 import pytest
 
-from bot.service import GameService
-from bot.store import Store
 from engines import CHANCE, REGISTRY
-from tests.bot.web_fixtures import TG_ANN, TG_BOB, TG_GROUP, Page, serve_board
+from tests.bot.web_fixtures import TG_ANN, TG_BOB, TG_GROUP, board_on_a_store
 from tests.e2e.test_web_browser import SHOTS, _chromium, until
 
 
 @pytest.fixture
 async def board(tmp_path):
-    store = await Store.open(tmp_path / "web.sqlite3")
-    service = GameService(store, seed_source=lambda: 1234, ai_scale=0.05)
-    running = await serve_board(service)
-    pages: list[Page] = []
-
-    def page() -> Page:
-        pages.append(Page(running.url))
-        return pages[-1]
-
-    running.page = page
-    yield running
-    for p in pages:
-        await p.close()
-    await running.close()
-    await store.close()
+    async with board_on_a_store(tmp_path / "web.sqlite3", ai_scale=0.05) as running:
+        yield running
 
 
 async def _finished(service) -> tuple[int, dict]:
