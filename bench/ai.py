@@ -2,7 +2,7 @@
 
     .venv/bin/python -m bench.ai [--games ghosts18,castle_doors,dark_castle] [--matches 100]
         [--levels easy,normal,hard] [--seats 2] [--dark-sizes 1,2,3,4] [--scale 1] [--jobs 1]
-        [--against both|random|below|policy]
+        [--against both|random|below|policy|hint]
 
 For each competitive game and level: the win rate of one AI seat against random players,
 and against the level below, over matches of `--seats` players (the AI's seat rotates; a
@@ -10,7 +10,10 @@ win is finishing first, a tie for first counts as a share); the median and 99th 
 of the time a search took (decisions with one legal move are not searches and are left
 out); where the game has a rollout policy, how often easy loses to a player who plays by it
 without searching (a rough stand-in for a beginner's rules of thumb: Haunted House's is a
-plain player, 18 Ghosts' half random). Dark Castle runs only when named in `--games`: at
+plain player, 18 Ghosts' half random). `--against hint` plays, instead, a player who always
+takes `/escape hint`'s move (the hard search checked one turn deep, `engines.ai.advise`)
+against normal, beside hard against normal on the same seeds: the hint is worth taking
+when the first wins at least as often. Dark Castle runs only when named in `--games`: at
 each party size, how often a party of bots escapes against a party of random players, and
 how many steps a castle took (median and most). Every match is seeded, so a run repeats
 exactly, except that a loaded machine can hit the time guard before the iteration budget.
@@ -28,8 +31,9 @@ from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 
+from bot.service.hints import LEVEL as HINT_LEVEL
 from engines import CHANCE, REGISTRY, Game
-from engines.ai import LEVELS, choose
+from engines.ai import LEVELS, advise, choose
 from engines.ai.search import heuristics, rewards, sample
 
 Timing = tuple[float, float]  # wall seconds, CPU seconds of the searching thread
@@ -57,6 +61,20 @@ class AiPlayer:
             lv = replace(lv, iterations=max(1, round(lv.iterations * self.scale)))
         decision = choose(game, state, seat, lv, random.Random(int(rng.random() * 2**62)))
         return decision.action, (decision.seconds, decision.cpu) if decision.iterations else None
+
+
+@dataclass(frozen=True)
+class HintPlayer:
+    """Always plays the hint (`engines.ai.advise`, as `/escape hint` asks it)."""
+
+    scale: float = 1.0
+
+    def __call__(self, game: Game, state, seat: int, rng: random.Random):
+        seed = int(rng.random() * 2**62)
+        started, cpu = time.perf_counter(), time.process_time()
+        advice = advise(game.id, game.dump(state), seat, HINT_LEVEL, seed, self.scale)
+        took = (time.perf_counter() - started, time.process_time() - cpu)
+        return advice.action, took if advice.decision.iterations else None
 
 
 @dataclass(frozen=True)
@@ -101,9 +119,17 @@ def match(game_id: str, players: list, seed: int) -> Played:
     return Played(rewards(game, state, len(players)), steps, times)
 
 
+PROGRESS = False  # --progress: each match's result as it ends (jobs 1)
+
+
 def _run(jobs: int, calls: list[tuple]) -> list[Played]:
     if jobs <= 1:
-        return [match(*c) for c in calls]
+        out = []
+        for k, call in enumerate(calls, start=1):
+            out.append(match(*call))
+            if PROGRESS:
+                print(f"  match {k}/{len(calls)}: {out[-1].rewards}", flush=True)
+        return out
     with ProcessPoolExecutor(jobs) as pool:
         return list(pool.map(match, *zip(*calls, strict=True)))
 
@@ -140,7 +166,24 @@ def spread(times: list[Timing]) -> str:
     )
 
 
+def hint_follower(args, game_id: str) -> None:
+    """The hint-follower against normal, and hard against normal, over the same seeds."""
+    normal = AiPlayer("normal", args.scale)
+    for name, player in (("hint", HintPlayer(args.scale)), ("hard", AiPlayer("hard", args.scale))):
+        times: list[Timing] = []
+        start = time.perf_counter()
+        share = duel(game_id, player, normal, args.matches, args.seats, args.jobs, times)
+        print(
+            f"{game_id:15} {name:7} {'-':>9} {share:9.0%}  {spread(times)}"
+            f"   ({time.perf_counter() - start:.0f} s)",
+            flush=True,
+        )
+
+
 def ladder(args, game_id: str) -> None:
+    if args.against == "hint":
+        hint_follower(args, game_id)
+        return
     for level in [lv for lv in args.levels.split(",") if lv]:
         times: list[Timing] = []
         start = time.perf_counter()
@@ -196,8 +239,13 @@ def main() -> None:
     parser.add_argument("--dark-sizes", default="1,2,3,4")
     parser.add_argument("--scale", type=float, default=1.0, help="share of each level's budget")
     parser.add_argument("--jobs", type=int, default=1, help="processes playing matches")
-    parser.add_argument("--against", choices=("both", "random", "below", "policy"), default="both")
+    parser.add_argument(
+        "--against", choices=("both", "random", "below", "policy", "hint"), default="both"
+    )
+    parser.add_argument("--progress", action="store_true", help="each match as it ends")
     args = parser.parse_args()
+    global PROGRESS
+    PROGRESS = args.progress
     games = [g for g in args.games.split(",") if g]
     if any(g != "dark_castle" for g in games):
         print(

@@ -54,6 +54,12 @@ def main(argv: list[str] | None = None) -> int:
     play.add_argument(
         "--pictures", type=Path, help="folder for pictures (default: $ESCAPE_PICTURES)"
     )
+    learn = sub.add_parser("learn", help="learn a game by playing it, in about five minutes")
+    learn.add_argument("game", nargs="?", help="game id, e.g. ghosts18")
+    learn.add_argument("--name", default="You", help="your name in the lesson")
+    learn.add_argument("--lang", help="the language, e.g. de (default: the terminal's)")
+    learn.add_argument("--db", help="SQLite file or PostgreSQL URL (default: $ESCAPE_DB)")
+    learn.add_argument("--pictures", type=Path, help="folder for pictures")
     sync = sub.add_parser("sync", help="publish the Discord slash commands")
     sync.add_argument(
         "--guild", type=int, action="append", default=[], help="a guild id (repeatable)"
@@ -77,7 +83,7 @@ def main(argv: list[str] | None = None) -> int:
     redactor = configure_logging(settings)
     logs.configure(settings.log_format)  # ESCAPE_LOG_FORMAT=json: one JSON object a line
     command = args.command or "run"
-    if command == "play" or (command == "run" and not settings.has_platform):
+    if command in ("play", "learn") or (command == "run" and not settings.has_platform):
         # terminal play: the game's text, not the operator's INFO lines (warnings still show)
         logging.getLogger().setLevel(max(logging.WARNING, logging.getLogger().level))
     try:
@@ -98,6 +104,10 @@ def main(argv: list[str] | None = None) -> int:
                     )
                 )
             )
+        if command == "learn":
+            db = args.db or settings.db_path
+            pictures = args.pictures or settings.pictures_dir
+            return _left(asyncio.run(_learn(db, pictures, args.game, args.name, args.lang)))
         if command == "sync":
             from bot.discord import sync_commands
 
@@ -127,7 +137,7 @@ def main(argv: list[str] | None = None) -> int:
         asyncio.run(serve(settings))
         return 0
     except KeyboardInterrupt:
-        if command == "play" or not settings.has_platform:  # at a prompt of terminal play
+        if command in ("play", "learn") or not settings.has_platform:  # at a terminal prompt
             from bot.console.terminal import INTERRUPTED, terminal_language
 
             language = getattr(args, "lang", None) or terminal_language()
@@ -187,6 +197,18 @@ async def _play(
     finally:
         if http is not None:
             await http.stop()
+        await store.close()
+
+
+async def _learn(db, pictures: Path, game: str | None, name: str, language: str | None) -> int:
+    from bot.console import learn_in_terminal
+    from bot.service import GameService
+    from bot.store import Store
+
+    store = await Store.open(db)
+    try:
+        return await learn_in_terminal(GameService(store), pictures, game, name, language)
+    finally:
         await store.close()
 
 

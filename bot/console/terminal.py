@@ -19,6 +19,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
+from bot.console.lessons import LessonAtKeyboard
 from bot.console.picture_shelf import PictureShelf
 from bot.console.printing import PLATFORM, TerminalTransport
 from bot.console.screen import Screen
@@ -44,12 +45,20 @@ COMMANDS = (
         msg("write the game as an animated picture to a file"),
     ),
     (
+        in_context("terminal command", "review [GAME]"),
+        msg("a finished game reviewed: the chances move by move, as a chart in a file"),
+    ),
+    (
         in_context("terminal command", "history [PAGE]"),
         msg("the games that ended at this keyboard"),
     ),
     (
         in_context("terminal command", "rules [GAME]"),
         msg("the rules of this game, or of another (e.g. rules ghosts18)"),
+    ),
+    (
+        in_context("terminal command", "learn [GAME]"),
+        msg("a lesson: learn this game (or another) by playing it, in about five minutes"),
     ),
     ("describe on", msg("describe the board in words after every move (off: only on request)")),
     (
@@ -59,7 +68,7 @@ COMMANDS = (
     ("abort", msg("end this game for everyone (you are asked to confirm)")),
     ("quit", msg("leave; the game is saved after every move, resume it with the same command")),
 )
-TERMINAL_WORDS = {"board", "hand", "hint", "log", "replay", "history", "rules", "abort", "view", "moves", "choices", "help"}  # fmt: skip
+TERMINAL_WORDS = {"board", "hand", "hint", "log", "replay", "history", "rules", "abort", "view", "moves", "choices", "help", "learn", "review"}  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -171,6 +180,7 @@ class Terminal:
         self.reading: asyncio.Future | None = None  # the line being read from the keyboard
         self.seen = (0, -1)  # (table, version) as the loop last read it
         self.elsewhere = asyncio.Event()  # the table changed elsewhere (the web board)
+        self.humans: list[UserRef] = []  # the game's people at this keyboard
 
     async def ask(self, prompt: Text) -> str | None:
         """The next line typed. A read left waiting (the table changed elsewhere meanwhile)
@@ -233,6 +243,7 @@ class Terminal:
                 return 0
             players = {s.name.lower(): local_user(s.name) for s in row.seats}
             humans = [local_user(s.name) for s in row.seats if s.kind == "human"]
+            self.humans = humans  # (who reviews the game once it is over)
             actor = self.actor()
             if actor is None and row.status == "active" and row.version != self.woken:
                 self.woken = row.version  # bots to act, their run stopped: they play on
@@ -296,8 +307,15 @@ class Terminal:
             await self.show(await self.service.game_log(self.chat, me or YOU, which))
         elif command == "replay":
             await self._write_replay(rest[0] if rest else None)
+        elif command == "review":
+            await self._review(me or YOU, rest[0] if rest else None)
         elif command == "history":
             await self._history(rest)
+        elif command == "learn":  # a lesson, then back to this game
+            learner = (me or actor or who).name
+            await self.lesson(rest[0] if rest else row.game, learner)
+            self.out(msg("Back to the game."))
+            await self.show(await self.service.board(self.chat), asker=me)
         elif command == "rules":  # this game's, or the one named
             await self.show([await self.service.rules(rest[0] if rest else row.game)])
         elif command == "describe":
@@ -326,6 +344,11 @@ class Terminal:
         else:
             self.out(msg("Nobody is to act; type `board`."))
 
+    async def lesson(self, game_id: str, learner: str) -> bool:
+        """`learn GAME`: the lesson at this keyboard; True if a real game was asked for."""
+        at = LessonAtKeyboard(self.service, self.shelf, self.ask, self.out, self.language)
+        return await at.run(game_id, learner)
+
     async def _history(self, rest: list[str]) -> None:
         """`history [PAGE]`: the games that ended here, a page at a time."""
         if rest and number(rest[0]) is None:
@@ -346,7 +369,7 @@ class Terminal:
 
     async def _after(self, session_id: int) -> int:
         """The game is over: its replay and log on request, until quit or end of input."""
-        self.out(msg('The game is over. Type `replay` to write its replay to a file, `log` to read it, or `quit`.'))  # fmt: skip
+        self.out(msg('The game is over. Type `replay` to write its replay to a file, `review` for a chart of how it went, `log` to read it, or `quit`.'))  # fmt: skip
         while (line := await self.ask("> ")) is not None:
             words = line.strip().split()
             command = words[0].lower() if words else ""
@@ -356,15 +379,32 @@ class Terminal:
             try:
                 if command == "replay":
                     await self._write_replay(which)
+                elif command == "review":
+                    await self._review(self.holder or next(iter(self.humans), YOU), which)
                 elif command == "log":
                     await self.show(await self.service.game_log(self.chat, YOU, which))
                 elif command == "history":
                     await self._history(words[1:])
                 elif command:
-                    self.out(msg("The game is over: replay, log, history or quit."))
+                    self.out(msg("The game is over: replay, review, log, history or quit."))
             except UserError as exc:
                 self.refuse(exc, line)
         return 0
+
+    async def _review(self, who: UserRef, which: str | None) -> None:
+        """The review as words here and its chart as a file (`pictures/review-N.png`)."""
+        try:
+            plan = await self.service.review(self.chat, who, which)
+        except UserError as exc:
+            self.out(msg("! {exc}", exc=exc.msg))
+            return
+        for reply in plan:
+            self.out(reply.text)
+            if reply.picture is not None:
+                path = self.shelf.root / reply.picture.filename
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_bytes(reply.picture.png)
+                self.out(msg("[picture: {path}]", path=path))
 
     async def _write_replay(self, which: str | None) -> None:
         """The replay as a GIF in the pictures folder (a terminal shows no animation)."""
@@ -529,6 +569,20 @@ async def run_terminal(
 ) -> int:
     terminal = Terminal(service, pictures, describe=describe, language=language)
     return await terminal.play(game_id, names, options)
+
+
+async def learn_in_terminal(
+    service: GameService, pictures, game_id: str | None, learner: str, language: str | None = None
+) -> int:
+    """`escape-bot learn GAME`: a lesson at this keyboard, then, if asked, a real game
+    against a bot."""
+    terminal = Terminal(service, pictures, language=language)
+    if not game_id:
+        terminal.out(msg("Which game? `escape-bot learn GAME`, with GAME one of: {games}.", games=", ".join(g for g, _ in service.game_list())))  # fmt: skip
+        return 2
+    if await terminal.lesson(game_id, learner):
+        return await terminal.play(game_id.strip().lower(), [learner, "bot"], "")
+    return 0
 
 
 def terminal_language() -> str:

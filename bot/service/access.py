@@ -12,6 +12,8 @@
   (`NO_TABLE`, the very words a table that does not exist gets).
 - **A tournament's page** (its standings, rounds and tables): its players and the members
   of its chat; anyone else hears that there is no such tournament.
+- **Learn** (`/escape learn`, the web page's Learn): a lesson is private to its player;
+  whoever proved who they are has their own, and a spectator key or nobody has none.
 
 A request the platform delivered from the table's own chat (a button under its board) is
 a member's by construction, and a member pressing there may also use the buttons that
@@ -40,6 +42,9 @@ log = logging.getLogger(__name__)
 NO_TABLE = msg("There is no such table (it may have been removed).")
 NO_TOURNAMENT = msg("There is no such tournament.")
 MEMBERS_ONLY = msg("Only the people of this table's chat can join it; ask for a link there.")
+LEARNERS_SIGN_IN = msg(
+    "A lesson is for one player: open the board from your own link (/escape web) to learn."
+)
 REMEMBER_SECONDS = 60.0  # a platform's answer about a member, kept this long
 REMEMBER_MOST = 10_000  # answers kept at most (the oldest are forgotten first)
 
@@ -151,6 +156,13 @@ class Access:
             if await self.is_member_of(home, user):
                 return Standing.MEMBER
         raise UserError(NO_TOURNAMENT, reason="no_table")
+
+    def learner(self, visitor: Visitor) -> UserRef:
+        """Whose lesson a door's request is: the signed-in visitor's own (a lesson is no
+        table: nobody else's can be named); a spectator key alone is refused."""
+        if visitor.user is None:
+            raise UserError(LEARNERS_SIGN_IN, reason="signed_out")
+        return visitor.user
 
     # ----- the platforms ----------------------------------------------------------------
     async def is_member(self, row: SessionRow, user: UserRef) -> bool:

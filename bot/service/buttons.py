@@ -8,6 +8,7 @@ Forms (session id, version, seat, index are decimal):
   k:S            vote to hand the late player's seat to a stand-in
   o:S  x:S       add a bot to the lobby of session S, remove one
   y:S            the animated replay of session S
+  w:S            my review of session S, a finished game
   r:S            a rematch of session S (same players and options)
   p:S:I          page I of the replay of S (board by board)
   n:S:I          page I of the log of S
@@ -23,7 +24,9 @@ from dataclasses import dataclass
 from bot.service.requests import UserError
 from engines.text import msg
 
-_PATTERN = re.compile(r"^(?:(a):(\d{1,12}):(\d{1,9}):(\d{1,2}):(\d{1,4})|([jlbvgkox]):(\d{1,12}))$")
+_PATTERN = re.compile(
+    r"^(?:(a):(\d{1,12}):(\d{1,9}):(\d{1,2}):(\d{1,4})|([jlbvgkoxw]):(\d{1,12}))$"
+)
 _PAGED = re.compile(r"^(?:([phnud]):(\d{1,12}):(\d{1,9})|([yr]):(\d{1,12}))$")
 MAX_BYTES = 48
 MEMORY = frozenset("yrphnud")  # the table's memory (bot/service/memory.py) answers these

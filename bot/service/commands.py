@@ -185,6 +185,10 @@ COMMANDS: tuple[Command, ...] = (
         lambda s, c: s.replay(c.chat, c.text("game")),
         (Arg("game", TEXT, msg("The game's number (default: the game here, or the last one)")),),
     ),
+    Command(
+        "review", msg("A finished game reviewed for you: the chances move by move, and the moves that turned it"),
+        lambda s, c: s.review(c.chat, c.user, c.text("game")), (PAST_GAME,), quiet=True,
+    ),
     Command("history", msg("The games that ended in this channel"), lambda s, c: s.ended_games(c.chat), quiet=True),
     Command("stats", msg("A player's ratings here"), _stats, (Arg("player", PLAYER, msg("Whose (default: yours)")),), quiet=True),
     Command(
@@ -196,6 +200,12 @@ COMMANDS: tuple[Command, ...] = (
     Command(
         "hint", msg("A move suggested to you alone, and why (a hinted game is not rated)"),
         lambda s, c: s.hint(c.chat, c.user), quiet=True,
+    ),
+    Command(
+        "learn", msg("Learn a game by playing it, privately, in about five minutes"),
+        lambda s, c: s.learn(c.chat, c.user, c.text("what")),
+        (Arg("what", TEXT, msg("A game to learn (e.g. ghosts18), or your move in the lesson")),),
+        quiet=True, menu=True, example="/escape learn ghosts18",
     ),
     Command("rules", msg("The rules of a game, with a picture"), _rules, (WHICH_GAME,), quiet=True, menu=True),
     Command("help", msg("How to play Escape here"), _help, quiet=True, menu=True),

@@ -64,7 +64,7 @@ class GameRecords:
         self._replays: OrderedDict = OrderedDict()
 
     # ----- finding a game -----------------------------------------------------------
-    async def _recall(self, chat: ChatRef, which: str | None) -> SessionRow:
+    async def recall(self, chat: ChatRef, which: str | None) -> SessionRow:
         """`#12` or `12`: that game, if it was played on this server or group; nothing:
         the game here (running or last ended), else the last game ended in this chat."""
         store = self.store
@@ -100,7 +100,7 @@ class GameRecords:
     async def replay(self, chat: ChatRef, which: str | None = None, language: str = "") -> Plan:
         """The whole game so far as one animated picture (its words in `language`, by default
         the table's: what the chat reads), with a button to page through it."""
-        row = await self._recall(chat, which)
+        row = await self.recall(chat, which)
         language = language or table_language(row)
         game, steps = await self._steps(row)
         moves = len(steps) - 1
@@ -218,7 +218,7 @@ class GameRecords:
             live = await self.table.live_row(chat)
             if live is not None and live.status != "lobby":
                 return await self.recent_log(chat, user)
-        row = await self._recall(chat, which)
+        row = await self.recall(chat, which)
         return await self.log_page(row, page)
 
     async def log_page(self, row: SessionRow, page: int | None) -> Plan:

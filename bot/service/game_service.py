@@ -40,10 +40,12 @@ from bot.service.platform_input import clean_text
 from bot.service.play import Play, TableSummary, Told
 from bot.service.rematch import Rematch
 from bot.service.requests import ChatRef, Contact, UserError, UserRef
+from bot.service.reviews import Reviews
 from bot.service.standings import Standings
 from bot.service.table import NO_TABLE, Table, chat_of
 from bot.service.tournaments import Tournaments
 from bot.service.turn_clock import TurnClock
+from bot.service.tutorial import Tutorials, is_lesson_button, page_of
 from bot.service.undo_requests import UndoRequests
 from bot.service.web_links import USED, WebSession, WebSigner, link_fields
 from bot.service.web_tables import WebPass, WebTables
@@ -129,7 +131,9 @@ class GameService:
         self.rematches = Rematch(self.lobby)
         self.undo = UndoRequests(self.table, self.plans)
         self.hints = Hints(self.table, self.bots)
+        self.tutorials = Tutorials(store, self.cpu, self.lobby.start, pictures=pictures)
         self.access = Access()  # who may watch and act on a table: asked by every door
+        self.reviews = Reviews(self.table, self.cpu, self.access, pictures=pictures)
         self.web_tables = WebTables(self.table, self.plans, self.records, self.access)
         self.web: WebDoor | None = None  # set by the web front end when it serves
         self.tournaments = Tournaments(
@@ -342,6 +346,8 @@ class GameService:
     async def press(self, chat: ChatRef, user: UserRef, data: str) -> Plan:
         """A button click in a table's chat: the data is checked like any input (it may be
         stale or forged)."""
+        if is_lesson_button(data):  # a lesson's: the presser's own lesson
+            return await self.tutorials.press(chat, user, data)
         tournament = await self.tournaments.press(chat, user, data)
         if tournament is not None:
             return tournament
@@ -349,6 +355,9 @@ class GameService:
         row = await self.store.session(button.session_id)
         if row is None or row.platform != chat.platform or row.chat != chat.chat:
             raise UserError(msg("That button belongs to no game in this chat."))
+        if button.kind == "w":  # a review: to its reader alone, who the rule lets watch
+            reader = replace(user, language=await self.language_of(user))
+            return await self.reviews.reply(row, Visitor(user, here=chat), reader)
         await self.access.presser(row, Visitor(user, here=chat), button)
         return await self._pressed(row, user, button)
 
@@ -356,6 +365,9 @@ class GameService:
     async def press_privately(self, platform: str, user: UserRef, data: str) -> tuple[ChatRef, Plan]:  # fmt: skip
         """A move button pressed in a player's private chat: it acts on the game the data
         names, in that game's chat, as the player who pressed it. Returns that chat too."""
+        if is_lesson_button(data):  # a lesson in the private chat: played there
+            chat = ChatRef(platform, user.id)
+            return chat, await self.tutorials.press(chat, user, data)
         button = buttons.parse(data)
         row = await self.store.session(button.session_id)
         if button.kind != "a" or row is None or row.platform != platform:
@@ -504,6 +516,24 @@ class GameService:
         return await self.undo.ask_undo(chat, user)
 
     @entry
+    async def review(self, chat: ChatRef, user: UserRef, which: str | None = None) -> Plan:
+        """`/escape review [GAME]`: a finished game's review, to the asker alone."""
+        reader = replace(user, language=await self.language_of(user))
+        return await self.reviews.review(chat, reader, which, self.records.recall)
+
+    @entry
+    async def web_review(self, session_id: int, visitor: Visitor, language: str, seat: int | None = None) -> dict:  # fmt: skip
+        """The web page's Review beside the replay: the visitor's review of that table (as
+        `seat` saw it, where the visitor plays more than one: a table at this machine)."""
+        row = await self.web_tables.row(session_id)
+        return await self.reviews.page(row, visitor, language, seat)
+
+    @entry
+    async def learn(self, chat: ChatRef, user: UserRef, text: str | None = None) -> Plan:
+        """`/escape learn GAME`: a lesson, to the asker alone (or their move in it)."""
+        return await self.tutorials.learn(chat, user, text)
+
+    @entry
     async def hint(self, chat: ChatRef, user: UserRef) -> Plan:
         """`/escape hint`: a suggested move for the asker, shown to them alone."""
         return await self.hints.hint(chat, user)
@@ -593,6 +623,20 @@ class GameService:
             raise UserError(msg("Spectators watch; players sign in to move."))
         user = self.web_tables.acting_user(row, web.visitor.user, admission, web.wanted)
         return chat_of(row), await self._pressed(row, replace(user, language=web.language), button)
+
+    @entry
+    async def web_lesson(self, visitor: Visitor, what: str | None, data: str | None, language: str) -> dict:  # fmt: skip
+        """The web page's Learn: the visitor's own lesson (`what`: a game, or a move typed;
+        `data`: a lesson button pressed), as the page shows a step."""
+        user = replace(self.access.learner(visitor), language=language)
+        chat = ChatRef(user.platform, f"lesson:{user.id}")
+        if data is not None:
+            if data.endswith(":p"):  # the page starts the real game itself, where it can
+                raise UserError(msg("Start a real game from your chat: /escape start GAME bots=1."))  # fmt: skip
+            plan = await self.tutorials.press(chat, user, data)
+        else:
+            plan = await self.tutorials.learn(chat, user, what)
+        return await page_of(plan, language)
 
     @entry
     async def table_in_channel(self, platform: str, channel: str, visitor: Visitor) -> int | None:

@@ -1,8 +1,10 @@
 """`/escape hint`: a move suggested privately to the player to act, for learners.
 
 A collaborator of the table core, handed the AI seats' CPU pool. The suggestion is a search
-at normal level for the asker's seat, which plays on redrawn states only (`Game.redraw`): it
-uses what that player can see and nothing else, so a hint never gives away a hidden card.
+at hard level for the asker's seat, checked one turn deep (`engines.ai.advise`): a move
+after which an opponent wins or scores at once is never suggested where another move stops
+it, and the reason then names the threat. Both play on redrawn states only (`Game.redraw`):
+they use what that player can see and nothing else, so a hint never gives away a hidden card.
 The search is seeded from the session and the board's version, so asking twice gives the
 same hint. A table started with `hints=off` refuses it (competitive play). A hint used by a
 human is written on the table (its clock settings, `hinted`), so the game is not rated and
@@ -20,10 +22,10 @@ from bot.service.requests import ChatRef, UserError, UserRef
 from bot.service.table import Table, not_a_player
 from bot.store import SessionRow, StaleVersion
 from engines import Game
-from engines.ai import Decision, decide
+from engines.ai import Advice, advise
 from engines.text import Msg, msg
 
-LEVEL = "normal"
+LEVEL = "hard"  # a player who always takes the hint should beat normal as often as hard does
 OPTION = "hints"
 SETTINGS = ("on", "off")
 
@@ -53,11 +55,16 @@ def percent(value: float) -> int:
     return round(100 * min(1.0, max(0.0, value)))
 
 
-def reason(game: Game, state, decision: Decision) -> Msg:
-    """One line: the move, and why (the best two moves' expected results, as the search
-    found them; a win it sees at once; a move that is the only one)."""
-    best = game.label(state, decision.action)
-    if not decision.ranked:  # (a normal search never blunders)
+def reason(game: Game, state, advice: Advice) -> Msg:
+    """One line: the move, and why (the threat it stops; the best two moves' expected
+    results, as the search found them; a win it sees at once; a move that is the only one)."""
+    best = game.label(state, advice.action)
+    if advice.answered is not None:
+        return msg("Hint: {move}. It stops a threat: {threat}.", move=best, threat=advice.answered.text)  # fmt: skip
+    if advice.open is not None:
+        return msg("Hint: {move}. Watch out: {threat}, and no move stops it.", move=best, threat=advice.open.text)  # fmt: skip
+    decision = advice.decision
+    if not decision.ranked:  # (a hard search never blunders)
         return msg("Hint: {move}. It is the only move worth making.", move=best)
     [(_, value, visits), *others] = decision.ranked
     if not visits:
@@ -99,11 +106,11 @@ class Hints:
         game, state = loaded.game, loaded.state
         if seat not in game.to_act(state):
             raise UserError(msg("It is not your move now; ask for a hint when it is."))
-        decision = await self.bots.cpu.run(
-            decide, game.id, game.dump(state), seat, LEVEL, seed_of(row), self.bots.scale
+        advice = await self.bots.cpu.run(
+            advise, game.id, game.dump(state), seat, LEVEL, seed_of(row), self.bots.scale
         )
         await self._note(row, user)
-        text = reason(game, state, decision)
+        text = reason(game, state, advice)
         reply = Reply(text, kind="private", to=user, session_id=row.id, version=row.version)
         return Plan([reply], asker=user, quiet=True)
 

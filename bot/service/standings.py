@@ -46,6 +46,7 @@ class Standings:
                 reply.choices += [
                     Choice(msg("Rematch"), buttons.simple("r", row.id), "success"),
                     Choice(msg("Replay"), buttons.simple("y", row.id), "secondary"),
+                    Choice(msg("Review"), buttons.simple("w", row.id), "secondary"),
                 ]
         return replies
 

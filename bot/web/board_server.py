@@ -27,7 +27,7 @@ import ipaddress
 import json
 import logging
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -41,7 +41,7 @@ from bot.service.web_links import LOCAL, WebSession, WebSigner
 from bot.service.web_tables import WebPass
 from bot.web.discord_login import api_base, exchange_code
 from bot.web.live_sockets import HELLO_WITHIN, LiveSockets, OpenPage
-from bot.web.page_words import page_html
+from bot.web.page_words import PAGE, page_html
 from bot.web.telegram_login import check_init_data
 from bot.web.tournament_html import tournament_html
 from languages import accepted, msg, say
@@ -109,12 +109,14 @@ class WebBoard:
             r.add_get(prefix + f"/api/tables/{TABLE}", self.api_table)
             r.add_get(prefix + "/api/pictures/{token}.png", self.api_picture)
             r.add_get(prefix + f"/api/tables/{TABLE}/frames/{{n:[0-9]{{1,6}}}}.png", self.api_frame)
+            r.add_get(prefix + f"/api/tables/{TABLE}/review", self.api_review)
             r.add_post(prefix + "/api/auth/telegram", self.auth_telegram)
             r.add_post(prefix + "/api/auth/discord", self.auth_discord)
             r.add_get(prefix + "/api/discord/channels/{channel:[0-9]{1,20}}", self.api_channel)
             r.add_get(prefix + "/api/local/tables", self.local_tables)
             r.add_post(prefix + "/api/local/tables", self.local_start)
             r.add_get(prefix + "/api/live", self.live)
+            r.add_post(prefix + "/api/learn", self.api_learn)
             r.add_static(prefix + "/static", STATIC, append_version=False)
         app.on_response_prepare.append(self._headers)
         app.on_startup.append(self._start)
@@ -294,6 +296,37 @@ class WebBoard:
             return web.json_response({"error": say(exc.msg, language)}, status=status)
         return web.Response(body=picture.png, content_type="image/png",
                             headers={"X-Frame-Caption": _header_safe(text)})  # fmt: skip
+
+    async def api_review(self, request: web.Request) -> web.Response:
+        """A finished game's review for the viewer (the seat they play, at this machine)."""
+        language = await self.asker_language(request)
+
+        async def answer() -> dict:
+            sid = _table_number(request.match_info["sid"])
+            seat = number(request.query.get("seat", ""), 99)
+            visitor = self.visitor(request, request.query.get("watch"))
+            return await self.service.web_review(sid, visitor, language, seat)
+
+        return await _json(answer, language=language)
+
+    # ----- lessons ------------------------------------------------------------------------
+    async def api_learn(self, request: web.Request) -> web.Response:
+        """The page's Learn: `{"what": "ghosts18"}` starts or resumes the viewer's own
+        lesson (or types a move in it), `{"press": data}` presses one of its buttons."""
+        language = await self.asker_language(request)
+
+        async def answer() -> dict:
+            body = await _body(request)
+            what, data = body.get("what"), body.get("press")
+            if not isinstance(what, str | None) or not isinstance(data, str | None):
+                raise UserError(NOT_OURS)
+            visitor = self.visitor(request)
+            if visitor.user is not None and visitor.user.id == LOCAL:  # "this machine": the
+                first = say(PAGE["default_players"], language).split(",")[0]  # page's player
+                visitor = Visitor(replace(visitor.user, name=first))
+            return await self.service.web_lesson(visitor, what and what[:200], data and data[:64], language)  # fmt: skip
+
+        return await _json(answer, language=language)
 
     # ----- the apps' sign-in ----------------------------------------------------------------
     async def auth_telegram(self, request: web.Request) -> web.Response:

@@ -39,6 +39,12 @@ PAGE: dict[str, Msg] = {
     "only_you_saw": in_context("web page", "Only you saw"),
     "replay": in_context("web page", "Replay"),
     "board": in_context("web page", "Board"),
+    "lesson": in_context("web page", "Learn to play"),
+    "learn": in_context("web page", "Learn this game (a lesson for you alone, about five minutes)"),
+    "lesson_close": in_context("web page", "Close the lesson (it waits where you left it)"),
+    "review": in_context(
+        "web page", "Review this game (the chances move by move, as you saw them)"
+    ),
 }
 SCRIPT: dict[str, Msg] = {
     "cancel": in_context("web page", "Cancel"),
@@ -50,6 +56,9 @@ SCRIPT: dict[str, Msg] = {
     "nothing_to_do": in_context("web page", "Nothing for you to do now."),
     "frame_of": in_context("web page", "{n} of {count}", n="{n}", count="{count}"),
     "frame_alt": in_context("web page", "Board {n} of the replay", n="{n}"),
+    "reviewing": in_context(
+        "web page", "Reviewing the game: the AI plays it again, move by move (a few seconds)..."
+    ),
     "here": in_context("web page", "Playing at this machine"),
     "game_choice": in_context(
         "web page", "{game} ({players} players)", game="{game}", players="{players}"

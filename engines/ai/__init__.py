@@ -5,16 +5,33 @@ rules (`engines/<game>/ai.py`) where they pay.
 `decide` is what the bot calls, on a worker (it takes only plain, picklable values): the
 game by id, the state as dumped, the seat, the level and a seed drawn from the session's
 generator, so the same call always gives the same action and a replay needs no AI.
+`advise` is what a hint calls: the same search, then the move checked one turn deep for a
+threat it leaves open (`threats.py`).
 """
 
 from __future__ import annotations
 
 import random
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
-from engines.ai.search import DEFAULT_LEVEL, LEVELS, Decision, Level, choose
+from engines.ai.search import DEFAULT_LEVEL, LEVELS, Decision, Level, choose, heuristics
+from engines.ai.threats import Threat, guard
 
-__all__ = ["DEFAULT_LEVEL", "LEVELS", "Decision", "Level", "choose", "decide"]
+__all__ = [
+    "DEFAULT_LEVEL", "LEVELS", "Advice", "Decision", "Level", "Threat", "advise", "choose",
+    "decide",
+]  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Advice:
+    """A hint: the move, the search behind it, and the threat it stops (or that nothing
+    stops)."""
+
+    action: str
+    decision: Decision
+    answered: Threat | None = None
+    open: Threat | None = None
 
 
 def decide(
@@ -34,3 +51,28 @@ def decide(
             depth=max(1, round(chosen.depth * min(1.0, scale * 4))),
         )
     return choose(game, loaded, seat, chosen, random.Random(seed))
+
+
+def advise(
+    game_id: str, state: dict, seat: int, level: str, seed: int, scale: float = 1.0
+) -> Advice:
+    """`decide`, then the choice checked against what the opponents could win or score
+    before `seat` moves again (a module-level function for the CPU pool)."""
+    from engines import REGISTRY
+
+    decision = decide(game_id, state, seat, level, seed, scale)
+    ranked = decision.ranked
+    if ranked and ranked[0][2] == 0:  # a win seen at once
+        return Advice(decision.action, decision)
+    game = REGISTRY[game_id]
+    loaded = game.load(state)
+    legal = game.legal_actions(loaded, seat)
+    useful = getattr(heuristics(game), "useful", None)
+    if useful is not None:
+        legal = useful(game, loaded, seat, legal)
+    if len(legal) < 2:
+        return Advice(decision.action, decision)
+    order = [decision.action, *(a for a, _, _ in ranked if a != decision.action)]
+    order += [a for a in legal if a not in order]
+    guarded = guard(game, loaded, seat, order, random.Random(seed))
+    return Advice(guarded.action, decision, guarded.answered, guarded.open)

@@ -91,7 +91,12 @@ def heuristics(game: Game) -> ModuleType | None:
 def tuned(level: Level, module: ModuleType | None) -> Level:
     """The level as the game tunes it (its `TUNING`: level name -> changed fields), for a
     ladder the same budgets do not space out in every game."""
-    changes = getattr(module, "TUNING", {}).get(level.name)
+    changes = dict(getattr(module, "TUNING", {}).get(level.name) or {})
+    base = LEVELS.get(level.name)
+    if "iterations" in changes and base is not None and base.iterations != level.iterations:
+        # a level scaled down (tests, ESCAPE_AI_SCALE) keeps its share of the tuned budget
+        share = level.iterations / base.iterations
+        changes["iterations"] = max(1, round(changes["iterations"] * share))
     return replace(level, **changes) if changes else level
 
 

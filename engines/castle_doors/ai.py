@@ -1,15 +1,36 @@
-"""How the AI judges a Castle Doors position it has not played to the end (engines/ai).
+"""How the AI judges and plays Castle Doors (engines/ai).
 
-The race is everything: each character's rows still to cross, against every rival's.
-Cards in hand help a little (more ways to open the way).
+`evaluate`: the race is everything, so each character is worth the turns its way to the far
+row still costs: the cheapest path through the castle as it lies (an open door one step, a
+closed door a step and a key, a barred or padlocked one much more), less a net's lost
+turns; a card in hand helps a little. Seats are compared pairwise.
+
+`rollout`: a plain player's turn, for hard's rollouts alone (as in Haunted House, TUNING):
+stop an opponent one step from winning (net them, padlock or close their door), open the
+door ahead, saw its bars, step forward (or enter), otherwise something at random.
+
+For hints (engines/ai/threats.py): `threats` reads off the board who can win on their next
+turn. `useful` leaves out `back` (taking a chosen card back only undoes the choice).
 """
 
 from __future__ import annotations
 
+import heapq
 import math
+from functools import cache
 
+from engines.ai.threats import WIN, Threat
 from engines.castle_doors import board as B
+from engines.castle_doors import castle as K
 from engines.castle_doors.game import CastleDoors, CastleState
+from engines.text import msg
+
+# engines/ai: only hard plays `rollout` (normal with it is a different player, not a
+# weaker one); hard searches less, so that its rollouts' rules of thumb fit in its time
+TUNING = {"normal": {"heuristics": False}, "hard": {"iterations": 700}}
+
+FORWARD = {"bottom": "up", "top": "down", "left": "right", "right": "left"}
+UNKNOWN_BARRED = 2 / 10  # a closed door never opened hides bars this often
 
 
 def rows_to_go(s: CastleState, seat: int) -> int:
@@ -23,11 +44,213 @@ def rows_to_go(s: CastleState, seat: int) -> int:
     return deep - 1 - depth
 
 
+@cache
+def _neighbours(width: int, height: int) -> dict[str, tuple[str, ...]]:
+    return {
+        cell: tuple(n for d in B.STEPS if (n := B.step(cell, d, width, height)))
+        for cell in B.cells(width, height)
+    }
+
+
+def cost(s: CastleState, cell: str) -> float:
+    """Turns it costs to step onto `cell`: a step, plus the cards that must open it."""
+    t = s.tiles[cell]
+    if t["lock"]:
+        extra = 2.0
+    elif t["kind"] == "barred door" and not t["sawn"]:
+        extra = 3.0 if t["open"] else 3.5
+    elif not t["open"]:
+        extra = 0.7 + (UNKNOWN_BARRED * 3.0 if not t["kind"] else 0.0)
+    else:
+        extra = 0.0
+    return 1.0 + extra + (0.5 if cell in s.at else 0.0)
+
+
+def _links(s: CastleState) -> dict[str, list[str]]:
+    """The secret passages one may step along now (both doors open)."""
+    links: dict[str, list[str]] = {}
+    for a, b in s.passages:
+        if K.passable(s, a) and K.passable(s, b):
+            links.setdefault(a, []).append(b)
+            links.setdefault(b, []).append(a)
+    return links
+
+
+def to_far_row(
+    s: CastleState, seat: int, costs: dict[str, float] | None = None, links=None
+) -> dict[str, float]:
+    """For every cell, what reaching the far row of `seat` costs a character standing there
+    (Dijkstra from that row back; a cell of the row itself costs nothing more)."""
+    costs = costs if costs is not None else {c: cost(s, c) for c in s.tiles}
+    links = links if links is not None else _links(s)
+    near = _neighbours(s.width, s.height)
+    far = B.far_row(s.edges[seat], s.width, s.height)
+    best = dict.fromkeys(far, 0.0)
+    queue = [(0.0, cell) for cell in far]
+    inf = math.inf
+    while queue:
+        d, cell = heapq.heappop(queue)
+        if d > best[cell]:
+            continue
+        step = d + costs[cell]  # reaching `cell` from a neighbour costs stepping onto it
+        for other in near[cell]:
+            if step < best.get(other, inf):
+                best[other] = step
+                heapq.heappush(queue, (step, other))
+        for other in links.get(cell, ()):
+            if step < best.get(other, inf):
+                best[other] = step
+                heapq.heappush(queue, (step, other))
+    return best
+
+
+def turns_to_go(s: CastleState, seat: int, costs=None, links=None) -> float:
+    costs = costs if costs is not None else {c: cost(s, c) for c in s.tiles}
+    field = to_far_row(s, seat, costs, links)
+    here = s.at[seat]
+    if here is not None:
+        return field.get(here, 99.0)
+    first = B.first_row(s.edges[seat], s.width, s.height)
+    return min(field.get(c, 99.0) + costs[c] for c in first)
+
+
 def evaluate(game: CastleDoors, s: CastleState) -> list[float]:
     n = len(s.names)
-    strength = [-rows_to_go(s, p) + 0.1 * len(s.hands[p]) - 0.6 * s.netted[p] for p in range(n)]
+    costs = {c: cost(s, c) for c in s.tiles}
+    links = _links(s)
+    strength = [
+        -turns_to_go(s, p, costs, links) + 0.1 * len(s.hands[p]) - 0.8 * s.netted[p]
+        for p in range(n)
+    ]
+    if s.phase not in ("over", "deal"):  # the player to move is half a turn ahead
+        strength[s.turn] += 0.5
     out = []
     for p in range(n):
         duels = [1 / (1 + math.exp(-0.9 * (strength[p] - strength[o]))) for o in range(n) if o != p]
         out.append(sum(duels) / len(duels))
     return out
+
+
+def useful(game: CastleDoors, s: CastleState, seat: int, legal: list[str]) -> list[str]:
+    """`back` only takes a chosen card back into the hand: searching it lets a search (and a
+    hint's look one turn ahead) choose every card twice over."""
+    return [a for a in legal if a != "back"] or legal
+
+
+def threats(game: CastleDoors, s: CastleState, seat: int) -> list[Threat] | None:
+    """Once `seat`'s turn is over: every opponent who, free of a net, stands one step from
+    an open door of their far row (the board alone: a key they may hold is not guessed).
+    None while it is still `seat`'s turn."""
+    if s.phase == "over" or s.turn == seat:
+        return None
+    out = []
+    for other in range(len(s.names)):
+        if other == seat or s.netted[other]:
+            continue
+        far = B.far_row(s.edges[other], s.width, s.height)
+        for cell in sorted(c for c in K.steps(s, other).values() if c in far):
+            said = msg("{name} can step onto {cell} and win next turn", name=s.names[other], cell=cell)  # fmt: skip
+            out.append(Threat(other, WIN, said))
+    return out
+
+
+# ----- the rollout policy: a plain player -------------------------------------------------
+def _ahead(s: CastleState, seat: int) -> str | None:
+    here = s.at[seat]
+    if here is None:
+        return None
+    return B.step(here, FORWARD[s.edges[seat]], s.width, s.height)
+
+
+def _winning_doors(s: CastleState, seat: int) -> list[tuple[int, str]]:
+    """(opponent, door) for each opponent free to step onto an open door of its far row."""
+    out = []
+    for other in range(len(s.names)):
+        if other == seat or s.netted[other] or s.at[other] is None:
+            continue
+        far = B.far_row(s.edges[other], s.width, s.height)
+        out += [(other, c) for c in K.steps(s, other).values() if c in far]
+    return out
+
+
+def _block(s: CastleState, seat: int, legal: list[str]) -> str | None:
+    """In the play step: the card that stops an opponent's winning step."""
+    for _, door in _winning_doors(s, seat):
+        colour = s.tiles[door]["colour"]
+        for action in ("play net", "play padlock", f"play key {colour}", "play skeleton"):
+            if action in legal:
+                return action
+    return None
+
+
+def _advance(s: CastleState, seat: int, legal: list[str]) -> str | None:
+    """In the play step: the card that opens the way one step ahead."""
+    ahead = _ahead(s, seat)
+    cells = [ahead] if ahead else B.first_row(s.edges[seat], s.width, s.height)
+    for cell in cells:
+        if cell is None:
+            continue
+        t = s.tiles[cell]
+        if t["lock"] and "play skeleton" in legal:
+            return "play skeleton"
+        if not t["open"] and not t["lock"] and t["kind"] != "barred door":
+            for action in (f"play key {t['colour']}", "play skeleton"):
+                if action in legal:
+                    return action
+        if t["open"] and t["kind"] == "barred door" and not t["sawn"] and "play hacksaw" in legal:
+            return "play hacksaw"
+    return None
+
+
+def _target(s: CastleState, seat: int, legal: list[str]) -> str | None:
+    """Where a card goes: on the opponent about to win, else one step ahead."""
+    card = s.card or "extra key"
+    for other, door in _winning_doors(s, seat):
+        aim = s.at[other] if card == "net" else door
+        if f"target {aim}" in legal:
+            return f"target {aim}"
+    if card in ("net", "padlock", "passage"):
+        return None
+    ahead = _ahead(s, seat)
+    cells = [ahead] if ahead else B.first_row(s.edges[seat], s.width, s.height)
+    for cell in cells:
+        if cell and f"target {cell}" in legal and not s.tiles[cell]["open"]:
+            return f"target {cell}"
+    if card == "hacksaw" and ahead and f"target {ahead}" in legal:
+        return f"target {ahead}"
+    return None
+
+
+def rollout(game: CastleDoors, s: CastleState, seat: int, legal: list[str], rng) -> str:
+    """A plain player's step: block, open the way, go forward; now and then at random."""
+    if rng.random() < 0.15:
+        return legal[int(rng.random() * len(legal))]
+    phase = s.phase
+    if phase == "play":
+        chosen = _block(s, seat, legal) or _advance(s, seat, legal)
+        if chosen:
+            return chosen
+        discards = [a for a in legal if a.startswith("discard ")]
+        if discards and rng.random() < 0.6:
+            return discards[int(rng.random() * len(discards))]
+    elif phase in ("target", "bonus"):
+        chosen = _target(s, seat, legal)
+        if chosen:
+            return chosen
+        if phase == "bonus":
+            return "pass"
+    elif phase == "move":
+        forward = f"move {FORWARD[s.edges[seat]]}"
+        if forward in legal:
+            return forward
+        diagonal = [a for a in legal if a.startswith("move ") and "-" in a]
+        entries = [a for a in legal if a.startswith("enter ")]
+        if entries:
+            return entries[int(rng.random() * len(entries))]
+        sideways = [a for a in legal if a.startswith("move ") and a != forward]
+        if diagonal:
+            return diagonal[0]
+        if sideways and rng.random() < 0.5:
+            return sideways[int(rng.random() * len(sideways))]
+        return "stay" if "stay" in legal else legal[0]
+    return legal[int(rng.random() * len(legal))]

@@ -95,7 +95,7 @@ def explain_illegal(s: CastleState, seat: Seat, action: str) -> Msg | None:
 def legal(s: CastleState, seat: Seat) -> list[str]:
     if s.phase == "play":
         cards = sorted(set(s.hands[seat]))
-        plays = [f"play {c}" for c in cards if PL.targets(s, c)]
+        plays = [f"play {c}" for c in cards if PL.has_target(s, c)]
         return plays + [f"discard {c}" for c in cards]
     if s.phase == "target":
         return [f"target {c}" for c in sorted(PL.targets(s, s.card))] + ["back"]

@@ -40,6 +40,24 @@ def targets(s: CastleState, card: str) -> list[str]:
     return []
 
 
+def has_target(s: CastleState, card: str) -> bool:
+    """Whether `card` can be played now (`targets` is not empty), found without listing
+    them all: the search asks it for every card of every hand it looks at."""
+    if card == "padlock":
+        return any(not t["lock"] and c not in s.at for c, t in s.tiles.items())
+    if card == "passage" and not s.first_end:
+        used = {B.corner(a, b) for a, b in s.passages}
+        return any(K.passage_ends(s, c, used) for c in s.tiles)
+    if card.startswith("key ") or card == "skeleton":
+        colour = None if card == "skeleton" else card[4:]
+        return any(
+            (colour is None or t["colour"] == colour)
+            and ((t["lock"] and colour is None) or K.can_open(s, c) or K.can_close(s, c))
+            for c, t in s.tiles.items()
+        )
+    return bool(targets(s, card))
+
+
 def choose(s: CastleState, seat: Seat, card: str) -> list[Event]:
     s.phase, s.card, s.first_end = "target", card, ""
     if card == "passage":

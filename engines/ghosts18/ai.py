@@ -4,7 +4,8 @@ What wins is escaped ghosts of the colours still missing, so a player is worth: 
 colours (or, in the short game, the ghosts) already out, plus for each colour still
 needed how close their nearest ghost of it stands to the chamber its portal faces, plus a
 little for every ghost still on the board. The rollout prefers a move that lets a ghost
-escape or wins a fight.
+escape or wins a fight. For hints (engines/ai/threats.py): a player's `gain` is the
+ghosts out that count towards winning, and `threat_text` says which ghost gets out where.
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ import math
 
 from engines.ghosts18 import board as B
 from engines.ghosts18.game import TOTAL_GHOSTS, Ghosts18, Ghosts18State
+from engines.ghosts18.words import COLOUR
+from engines.text import Msg, msg
 
 
 def _xy(cell: str) -> tuple[int, int]:
@@ -66,3 +69,37 @@ def rollout(game: Ghosts18, s: Ghosts18State, seat: int, legal: list[str], rng) 
         if good:
             return good[int(rng.random() * len(good))]
     return legal[int(rng.random() * len(legal))]
+
+
+def gain(game: Ghosts18, s: Ghosts18State, seat: int) -> float:
+    """Ghosts out that count: any in the short game, a colour's first otherwise."""
+    out = s.escaped[seat]
+    return float(sum(out.values()) if s.short else sum(1 for c in B.COLOURS if out[c]))
+
+
+def threat_text(
+    game: Ghosts18, before: Ghosts18State, after: Ghosts18State, seat: int, at_once: bool
+) -> Msg:
+    """Which of `seat`'s ghosts gets out, from where (as it stands in `before`)."""
+    name = before.names[seat]
+    colour = next((c for c in B.COLOURS if after.escaped[seat][c] > before.escaped[seat][c]), "red")
+    cell = B.faced_cell(colour, after.portals[colour]) or B.PORTAL_CELL[colour]
+    said = dict(name=name, colour=COLOUR[colour], cell=cell)
+    if at_once:
+        return msg("{name}'s {colour} ghost would escape at {cell} at once", **said)
+    if before.board.get(cell) == [seat, colour]:
+        return msg("{name}'s {colour} ghost on {cell} escapes next turn", **said)
+    start = next(
+        (
+            c
+            for c, ghost in sorted(before.board.items())
+            if ghost == [seat, colour] and _distance(c, cell) == 1
+        ),
+        None,
+    )
+    if start is None:
+        return msg("{name}'s {colour} ghost can escape at {cell} next turn", **said)
+    return msg(
+        "{name}'s {colour} ghost on {start} can step to {cell} and escape next turn",
+        start=start, **said,
+    )  # fmt: skip

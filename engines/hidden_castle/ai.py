@@ -1,8 +1,14 @@
-"""How the AI judges a Hidden Castle position it has not played to the end (engines/ai).
+"""How the AI judges and plays a Hidden Castle position (engines/ai).
 
-Each player's score as it will stand (the standard game's lowest wins; Midnight Party
-counts chambers and steps at the round's end, highest wins), less the danger of guests
-standing in the Gallery just ahead of the Phantom. Seats are then compared pairwise.
+`evaluate`: each player's score as it will stand (the standard game's lowest wins; Midnight
+Party counts chambers and steps at the round's end, highest wins), less what the guests in
+the Gallery just ahead of the Phantom are likely to cost: the chance the Phantom is rolled
+before their owner moves again times the step a capture would take now (+10 first). Seats
+are then compared pairwise.
+
+`rollout`: a plain player, for hard's rollouts alone (TUNING): take the -3 chamber when
+the roll fits, get the guest in most danger out of reach or into a chamber, never end on
+the Phantom, boot a rival out of a chamber when it costs nothing; now and then at random.
 """
 
 from __future__ import annotations
@@ -13,20 +19,54 @@ from engines.hidden_castle import board as B
 from engines.hidden_castle.game import CHAMBER, GALLERY, STAIRS, HiddenCastle, HiddenCastleState
 
 SEARCH_SCALE = 0.7
+# engines/ai: only hard plays `rollout`; hard searches less, for its rollouts to fit its time
+TUNING = {"normal": {"heuristics": False}, "hard": {"iterations": 700}}
+PHANTOM = dict(B.DIE)["phantom"]  # the chance a roll is the Phantom
 
 
-def danger(game: HiddenCastle, s: HiddenCastleState, g: int) -> float:
-    """About how likely the Phantom is to catch guest g before it moves again."""
+def reach(game: HiddenCastle, s: HiddenCastleState) -> int:
+    return game.speed(s)
+
+
+def ahead_of_phantom(s: HiddenCastleState, space: int) -> int:
+    """How many spaces the Phantom needs to reach `space` (climbing out first)."""
+    if s.phantom:
+        return (space - s.phantom) % B.SPACES
+    return B.CLIMB - s.climbed + (space - B.EXIT) % B.SPACES
+
+
+def next_step_value(s: HiddenCastleState) -> float:
+    """What a capture costs now: the highest free step's points (the standard game)."""
+    steps = B.STEPS[s.variant]
+    used = {s.pos[g] for g in range(len(s.owner)) if s.where[g] == STAIRS}
+    free = [i for i in range(B.CAPTURE_STEPS) if i not in used]
+    return abs(steps[free[0] if free else 0])
+
+
+def rolls_before(s: HiddenCastleState, seat: int) -> int:
+    """Rolls until `seat` moves again: the others', and this one's own if it is still to
+    roll (a player who has rolled a number is about to move)."""
+    n = len(s.names)
+    others = (seat - s.turn) % n
+    if others == 0:
+        return 0 if s.phase == "move" else 1
+    return others + (0 if s.phase == "roll" else -1) + 1
+
+
+def danger(game: HiddenCastle, s: HiddenCastleState, g: int, rolls: int | None = None) -> float:
+    """About how likely the Phantom is to catch guest g before its owner moves again."""
     if s.where[g] != GALLERY:
         return 0.0
-    reach = game.speed(s)
-    if s.phantom:
-        ahead = (s.pos[g] - s.phantom) % B.SPACES
-    else:  # still climbing: it comes out at the exit
-        ahead = B.CLIMB - s.climbed + (s.pos[g] - B.EXIT) % B.SPACES
-    if ahead == 0 or ahead > 2 * reach:
-        return 0.0
-    return 0.5 if ahead <= reach else 0.2
+    ahead = ahead_of_phantom(s, s.pos[g])
+    if ahead == 0:
+        return 1.0
+    speed = reach(game, s)
+    rolls = rolls_before(s, s.owner[g]) if rolls is None else rolls
+    if ahead <= speed:
+        return 1 - (1 - PHANTOM) ** max(1, rolls)
+    if ahead <= 2 * speed:  # two Phantom rolls among the next few
+        return 0.35 * (1 - (1 - PHANTOM) ** max(1, rolls - 1))
+    return 0.0
 
 
 def standing(game: HiddenCastle, s: HiddenCastleState, seat: int) -> float:
@@ -34,11 +74,13 @@ def standing(game: HiddenCastle, s: HiddenCastleState, seat: int) -> float:
     midnight = s.variant == B.MIDNIGHT
     steps = B.STEPS[s.variant]
     score = float(s.scores[seat])
+    cost = 10.0 if midnight else next_step_value(s)
+    rolls = rolls_before(s, seat)
     risk = 0.0
     for g in range(len(s.owner)):
         if s.owner[g] != seat:
             continue
-        risk += danger(game, s, g) * 7
+        risk += danger(game, s, g, rolls) * cost
         if midnight:
             if s.where[g] == CHAMBER:
                 score += B.COATS[s.variant].get(s.pos[g], 0)
@@ -55,3 +97,64 @@ def evaluate(game: HiddenCastle, s: HiddenCastleState) -> list[float]:
         duels = [1 / (1 + math.exp(-0.25 * (value[p] - value[o]))) for o in range(n) if o != p]
         out.append(sum(duels) / len(duels))
     return out
+
+
+def _where_to(s: HiddenCastleState, action: str) -> tuple[int, int, int] | None:
+    """(guest, chamber or 0, Gallery space it ends on) of a move, read off its words."""
+    words = action.split()
+    if words[0] not in ("move", "hide"):
+        return None
+    g = ord(words[1]) - ord("a")
+    if words[0] == "hide":
+        return g, int(words[2]), int(words[2])
+    roll = int(s.roll)
+    if s.where[g] == GALLERY:
+        return g, 0, B.ahead(s.pos[g], roll)
+    start = s.pos[g] if s.where[g] == CHAMBER else B.EXIT
+    return g, 0, B.ahead(start, roll - 1)
+
+
+def _worth(game: HiddenCastle, s: HiddenCastleState, seat: int, action: str) -> float:
+    """What a move is worth to a plain player, in points (higher is better)."""
+    plan = _where_to(s, action)
+    if plan is None:  # stay
+        return 0.0
+    g, chamber, space = plan
+    midnight = s.variant == B.MIDNIGHT
+    speed = reach(game, s)
+    before = ahead_of_phantom(s, s.pos[g]) if s.where[g] == GALLERY else None
+    value = 0.0
+    if before is not None and 0 < before <= speed:
+        value += 6.0  # it was within the Phantom's reach
+    elif before is not None and before <= 2 * speed:
+        value += 2.0
+    if chamber:
+        coat = B.COATS[s.variant].get(chamber, 0)
+        value += (coat if midnight else -coat) * 1.5 + 3.0
+        if any(s.where[o] == CHAMBER and s.pos[o] == chamber for o in range(len(s.owner))):
+            value += 2.0  # a rival booted out, into the Gallery
+        return value
+    if s.where[g] == CHAMBER:
+        value -= 4.0  # out of safety for nothing
+    elif s.where[g] == STAIRS:
+        value -= 1.0
+    after = ahead_of_phantom(s, space)
+    if after == 0 and s.phantom:
+        return -20.0  # onto the Phantom: caught at once
+    if 0 < after <= speed:
+        value -= 6.0
+    elif after <= 2 * speed:
+        value -= 2.0
+    return value
+
+
+def rollout(game: HiddenCastle, s: HiddenCastleState, seat: int, legal: list[str], rng) -> str:
+    """A plain player's move (placements are spread at random)."""
+    if s.phase != "move" or rng.random() < 0.1:
+        return legal[int(rng.random() * len(legal))]
+    best, best_value = legal[0], -math.inf
+    for action in legal:
+        value = _worth(game, s, seat, action) + 0.3 * rng.random()
+        if value > best_value:
+            best, best_value = action, value
+    return best

@@ -45,6 +45,10 @@ def label(guest: int) -> str:
     return "abcdefghijklmnopqrstuvwxyz"[guest]
 
 
+def label_index(letter: str) -> int:
+    return "abcdefghijklmnopqrstuvwxyz".index(letter)
+
+
 def midnight_speed(players: int) -> int:
     return 2 if players >= 7 else 3
 

@@ -176,6 +176,13 @@ class HiddenCastle(Game):
                 out.append((action, plan))
         return out
 
+    def _plan_of(self, s: HiddenCastleState, seat: Seat, action: str) -> Plan:
+        """The plan of one checked action (as `_plans` words it), its guest's plans alone."""
+        words = action.split()
+        g = B.label_index(words[1])
+        chamber = int(words[2]) if words[0] == "hide" else 0
+        return next(p for p in self._plans_for(s, g, int(s.roll)) if p.chamber == chamber)
+
     def _plans_for(self, s: HiddenCastleState, g: int, roll: int) -> list[Plan]:
         """Every place guest g can reach with `roll`: its Gallery space, and chambers on the way.
 
@@ -192,7 +199,7 @@ class HiddenCastle(Game):
                 continue
             if s.where[g] == CHAMBER and space == s.pos[g]:
                 continue  # the chamber it is leaving
-            if self._chamber_refusal(s, g, space, exact=k + 1 == roll) is None:
+            if self._may_enter(s, g, space, exact=k + 1 == roll):
                 trail = tuple(sp for kk, sp in stand if 0 < kk <= k)
                 plans.append(Plan(g, space, space, trail))
         return plans
@@ -203,6 +210,16 @@ class HiddenCastle(Game):
         if s.where[g] == CHAMBER:
             return [(k, B.ahead(s.pos[g], k - 1)) for k in range(1, roll + 1)]
         return [(k, B.ahead(B.EXIT, k - 1)) for k in range(1, roll + 1)]
+
+    def _may_enter(self, s: HiddenCastleState, g: int, room: int, exact: bool) -> bool:
+        """`_chamber_refusal` is None, found without wording the refusal (the search asks
+        it for every guest of every position it looks at)."""
+        for other in range(len(s.owner)):
+            if s.where[other] == CHAMBER and s.pos[other] == room:
+                if s.owner[other] == s.owner[g] or self._midnight(s) or not exact:
+                    return False
+                break
+        return exact or room not in B.EXACT[s.variant]
 
     def _chamber_refusal(self, s: HiddenCastleState, g: int, room: int, exact: bool) -> Msg | None:
         inside = self._at(s, CHAMBER, room)
@@ -265,7 +282,8 @@ class HiddenCastle(Game):
         s.last_roll = to_json(msg("{name} rolled {roll}", name=name, roll=outcome))
         s.roll = outcome
         s.phase = "move"
-        if self._legal(s, s.turn):
+        # a guest that may move always has its Gallery move (the same as `_legal` not empty)
+        if self._movable(s, s.turn) or self._may_stay(s, s.turn):
             return [Event(msg("{name} rolls {roll}.", name=name, roll=outcome), kind="roll")]
         # Midnight Party: every guest hidden or caught, yet the roll still happens.
         s.roll = ""
@@ -293,7 +311,7 @@ class HiddenCastle(Game):
                 )
             ]
             return events + self._end_turn(s)
-        plan = dict(self._plans(s, seat))[action]
+        plan = self._plan_of(s, seat, action)
         g = plan.guest
         start = self._place_of(s, g)
         s.trail, s.mover = list(plan.trail), B.label(g)

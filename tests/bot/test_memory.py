@@ -207,7 +207,7 @@ async def test_final_board_says_the_rating_change_and_offers_rematch_and_replay(
         replies = await service.move(CHAT, user, rng.choice(game.legal_actions(state, seat)))
         final = replies[0]
     assert final.final and "Ratings: Ann" in final.text
-    assert [c.label for c in final.choices] == ["Rematch", "Replay"]
+    assert [c.label for c in final.choices] == ["Rematch", "Replay", "Review"]
 
 
 @on_both

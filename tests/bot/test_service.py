@@ -201,7 +201,7 @@ async def test_a_whole_game_to_a_win_with_a_picture_after_every_move(drawn):
         assert board.picture is not None and board.picture.png.startswith(b"\x89PNG")
         assert board.picture.alt
     assert board.final and "wins" in board.text
-    assert [c.label for c in board.choices] == ["Rematch", "Replay"]  # no moves any more
+    assert [c.label for c in board.choices] == ["Rematch", "Replay", "Review"]  # no moves any more
     row = await service.store.session(sid)
     assert row.status == "finished" and row.result["ranking"]
     with pytest.raises(UserError):

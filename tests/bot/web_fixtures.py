@@ -134,3 +134,27 @@ class Page:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._reader
         await self.http.close()
+
+
+@contextlib.asynccontextmanager
+async def board_on_a_store(path, *, local: bool = False, **service):
+    """A board served over a fresh store at `path`, its `page()` opening a tab that is
+    closed with the board."""
+    from bot.store import Store
+
+    store = await Store.open(path)
+    running = await serve_board(GameService(store, seed_source=lambda: 1234, **service), local=local)  # fmt: skip
+    pages: list[Page] = []
+
+    def page() -> Page:
+        pages.append(Page(running.url))
+        return pages[-1]
+
+    running.page = page
+    try:
+        yield running
+    finally:
+        for p in pages:
+            await p.close()
+        await running.close()
+        await store.close()

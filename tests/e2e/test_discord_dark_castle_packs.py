@@ -85,7 +85,11 @@ async def test_each_pack_to_its_end_on_discord(discord_bot, monkeypatch, pack):
     state = DC.load((await bot.service.store.session(1)).state)
     assert state.outcome in ("won", "lost")
     assert DC.result(state).summary in final.content
-    assert not mentioned(final) and [b["label"] for b in final.buttons()] == ["Rematch", "Replay"]
+    assert not mentioned(final) and [b["label"] for b in final.buttons()] == [
+        "Rematch",
+        "Replay",
+        "Review",
+    ]
     assert bot.public() == [final], "one board in the channel, nothing left behind"
     alt = "\n".join(seen.alt_texts)
     options = PACKS[pack]["options"]

@@ -75,7 +75,9 @@ async def test_whole_game_by_two_members_until_one_wins(discord_bot):
     saw_select = False
     typed = 0
     for turn in range(400):
-        if not mentioned(board):  # the final board: nobody to act (it offers Rematch, Replay)
+        if not mentioned(
+            board
+        ):  # the final board: nobody to act (it offers Rematch, Replay, Review)
             break
         (actor,) = mentioned(board)
         user = MEMBERS[actor]

@@ -60,7 +60,7 @@ async def test_replay_history_log_top_and_rematch(discord_bot):
     moves = await finish(bot)
     final = bot.latest_board()
     assert "Ratings:" in final.content
-    assert [b["label"] for b in final.buttons()] == ["Rematch", "Replay"]
+    assert [b["label"] for b in final.buttons()] == ["Rematch", "Replay", "Review"]
 
     # drawing every board takes seconds on a busy machine: a longer wait than a move's
     record = await bot.push_and_settle(

@@ -110,7 +110,7 @@ async def test_rematch_button_on_the_final_board(tg_bot):
     final = current_board(standin)
     assert "Ratings: Ann" in final["caption"] or "Ratings: Bob" in final["caption"]
     rematch = next(b for b in buttons(final) if b["text"] == "Rematch")
-    assert [b["text"] for b in buttons(final)] == ["Rematch", "Replay"]
+    assert [b["text"] for b in buttons(final)] == ["Rematch", "Replay", "Review"]
     mark = len(standin.calls)
     await press_and_wait(standin, standin.bob, final, rematch["callback_data"], after_methods=("sendMessage",))  # fmt: skip
     lobby = next(c for c in standin.calls_of("sendMessage", after=mark) if "Rematch of #1" in c.result["text"])  # fmt: skip
@@ -119,6 +119,29 @@ async def test_rematch_button_on_the_final_board(tg_bot):
     row = await tg_bot.service.live(CHAT)
     assert row.id == 2 and row.status == "active" and row.game == "hidden_castle"
     assert {s.name for s in row.seats} == {"Ann", "Bob"}
+
+
+async def test_review_button_on_the_final_board_answers_the_presser_alone(tg_bot):
+    """Review under the final board: the chart and its turning moves go to whoever pressed
+    it, not to the group (Hidden Castle has no secrets: a member who did not play gets the
+    review of no seat)."""
+    standin = tg_bot.standin
+    for user in (standin.ann, standin.carol):  # they have pressed START privately
+        mark = len(standin.calls)
+        await standin.say(user, user["id"], "/start")
+        await standin.wait_for(lambda c, u=user: c.method == "sendMessage" and str(c.params["chat_id"]) == str(u["id"]), after=mark)  # fmt: skip
+    await finished_game(tg_bot)
+    final = current_board(standin)
+    review = next(b for b in buttons(final) if b["text"] == "Review")
+    for user, head in ((standin.ann, "Review of game #1, Escape from the Hidden Castle, as Ann saw it"),
+                       (standin.carol, "Review of game #1, Escape from the Hidden Castle (the chart")):  # fmt: skip
+        mark = len(standin.calls)
+        await standin.answer(await standin.press(user, final, review["callback_data"]), timeout=60)
+        sent = await standin.wait_for(lambda c: c.method == "sendPhoto" and "Review of game" in (c.result or {}).get("caption", ""), after=mark, timeout=60)  # fmt: skip
+        assert str(sent.params["chat_id"]) == str(user["id"]), "the review is the presser's alone"
+        assert sent.result["caption"].startswith(head) and "1. Move " in sent.result["caption"]
+        assert any(f.startswith(PNG) for f in sent.files.values())
+        assert not [c for c in standin.calls[mark:] if str(c.params.get("chat_id")) == str(GROUP) and c.method in ("sendPhoto", "sendMessage")]  # fmt: skip
 
 
 async def test_undo_asked_in_the_group_and_declined_then_accepted(tg_bot):

@@ -99,7 +99,7 @@ async def test_a_game_plays_to_a_winner_through_the_service(service, players):
         for private in replies[1:]:  # "You draw a net.": only to the player who drew it
             assert private.private and private.to in users
     assert board.final and "wins" in board.text
-    assert [c.label for c in board.choices] == ["Rematch", "Replay"]  # no moves any more
+    assert [c.label for c in board.choices] == ["Rematch", "Replay", "Review"]  # no moves any more
     row = await service.store.session(sid)
     assert row.status == "finished"
     winner = row.state["winner"]

@@ -64,7 +64,7 @@ async def test_each_pack_alone_and_all_mixed_to_an_end_by_buttons(tmp_path, monk
     board, row, seen, texts = await play_pack(tmp_path, monkeypatch, pack)
     state = G.load(row.state)
     assert row.status == "finished" and state.outcome in ("won", "lost")
-    assert [c.label for c in board.choices] == ["Rematch", "Replay"]
+    assert [c.label for c in board.choices] == ["Rematch", "Replay", "Review"]
     assert G.result(state).summary in board.text
     options = dict(pair.split("=") for pair in PACKS[pack]["options"].split())
     assert {name: state.opts[name] for name in options} == options

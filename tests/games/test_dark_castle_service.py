@@ -54,7 +54,7 @@ async def test_a_party_escapes_or_dies_trying_through_the_service(tmp_path, seed
     win "by defeating the Boss", lose "until a character is killed"."""
     board, row = await play_castle(tmp_path, seed, [ANN, BOB][:players])
     assert board.final
-    assert [c.label for c in board.choices] == ["Rematch", "Replay"]  # no moves any more
+    assert [c.label for c in board.choices] == ["Rematch", "Replay", "Review"]  # no moves any more
     assert row.status == "finished"
     state = G.load(row.state)
     assert state.outcome == ending

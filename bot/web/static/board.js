@@ -9,7 +9,7 @@ const PATH = location.pathname.slice(PREFIX.length) || "/";
 const $ = (id) => document.getElementById(id);
 
 const S = {
-  table: null, watch: null, token: null, seat: null, version: null, page: null,
+  table: null, watch: null, token: null, seat: null, version: null, page: null, game: null,
   socket: null, retry: 500, busy: false, frames: 0, gone: false, views: new Map(),
 };
 
@@ -202,6 +202,9 @@ function render(page, whole) {
   slider.max = Math.max(0, page.frames - 1);
   if (slider.dataset.followed !== "no") slider.value = slider.max;
   $("replay-n").textContent = page.frames ? w("frame_of", { n: +slider.value + 1, count: page.frames }) : "";
+  S.game = page.game;
+  $("review").hidden = !page.result;  // a finished game's review, beside its replay
+  $("learn-box").hidden = !page.you && page.standing !== "player";  // a lesson is a signed-in player's
   $("watch-link").textContent = page.watch_key
     ? w("spectators", { url: `${location.origin}${PREFIX}/watch/${page.table}/${page.watch_key}` }) : "";
 }
@@ -220,6 +223,50 @@ function pressed(answer) {
   if (!answer.ok) $("notes").textContent = answer.error;
   document.querySelectorAll("#moves button, .regions button").forEach((b) => { b.disabled = false; });
   if (!answer.ok && answer.stale) hello();
+}
+
+// ----- lessons: the viewer's own, beside the table ---------------------------------------
+async function lesson(body) {
+  try {
+    showLesson(await api("/api/learn", { method: "POST", json: body }));
+  } catch (error) { $("lesson-text").textContent = error.message; $("lesson").hidden = false; }
+}
+
+function showLesson(step) {
+  $("lesson").hidden = false;
+  $("lesson-text").textContent = step.text;
+  const img = $("lesson-board");
+  img.hidden = !step.picture;
+  if (step.picture) { img.src = step.picture; img.alt = step.alt; }
+  $("lesson-moves").replaceChildren(...step.choices.map((c) => c.play
+    ? button(c.label, () => playAgainstBot())
+    : button(c.label, () => lesson({ press: c.data }))));
+  $("lesson-moves").querySelector("button")?.focus();
+}
+
+async function playAgainstBot() {
+  // at this machine a real game is begun here; elsewhere the lesson's words say how
+  try {
+    const made = await api("/api/local/tables", { method: "POST",
+      json: { game: S.game, players: $("player-names").value, options: "" } });
+    location.assign(`${PREFIX}/table/${made.table}`);
+  } catch (error) { $("lesson-text").textContent = error.message; }
+}
+
+// ----- a finished game's review, beside the replay ---------------------------------------
+async function review() {
+  const query = new URLSearchParams();
+  if (S.watch) query.set("watch", S.watch);
+  if (S.seat !== null) query.set("seat", S.seat);
+  $("review-box").hidden = false;
+  $("review-text").textContent = w("reviewing");
+  try {
+    const made = await api(`/api/tables/${S.table}/review?${query}`);
+    $("review-text").textContent = made.text;
+    const img = $("review-chart");
+    img.hidden = !made.picture;
+    if (made.picture) { img.src = made.picture; img.alt = made.alt; }
+  } catch (error) { $("review-text").textContent = error.message; }
 }
 
 // ----- the socket: hello, then the table and its changes ---------------------------------
@@ -323,6 +370,9 @@ async function localLobby() {
 // ----- the doors --------------------------------------------------------------------------
 async function start() {
   $("replay").addEventListener("input", showFrame);
+  $("learn").addEventListener("click", () => lesson({ what: S.game }));
+  $("review").addEventListener("click", review);
+  $("lesson-close").addEventListener("click", () => { $("lesson").hidden = true; });
   $("seat").addEventListener("change", () => { S.seat = +$("seat").value; hello(); });
   let m;
   try {
