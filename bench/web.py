@@ -176,7 +176,7 @@ async def growth(service: GameService) -> None:
     rng = random.Random(3)
     watch = service.web_tables.signer.watch(sid)
     pages = [WebPass(sid, Visitor(ANN)), WebPass(sid, Visitor(BOB)), WebPass(sid, Visitor(None, watch), language="de")]  # fmt: skip
-    await service.web_page(pages[0])  # (the pages are open)
+    await service.web_board.page(pages[0])  # (the pages are open)
     said, made = [], 0
     for wanted in (20, 200):
         here, there, whole = [], [], []
@@ -190,16 +190,16 @@ async def growth(service: GameService) -> None:
             made += 1
             if wanted - made < 30:
                 started = time.perf_counter()
-                await service.web_updates(sid, versions[-1], pages)
+                await service.web_board.updates(sid, versions[-1], pages)
                 here.append(time.perf_counter() - started)
         row = await service.live(chat)
         for _ in range(30):
             service.web_tables._known.pop(sid, None)  # as a process that did not make it
             started = time.perf_counter()
-            await service.web_updates(sid, row.version, pages)
+            await service.web_board.updates(sid, row.version, pages)
             there.append(time.perf_counter() - started)
             started = time.perf_counter()
-            await service.web_page(pages[0])
+            await service.web_board.page(pages[0])
             whole.append(time.perf_counter() - started)
         rows = len(await service.store.log(sid))
         said.append(f"{made} moves ({rows} log rows): a change made here {ms(statistics.median(here) / 3)} a page "

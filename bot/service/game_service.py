@@ -35,7 +35,7 @@ from bot.service.entry_guard import entry
 from bot.service.game_records import GameRecords
 from bot.service.hints import Hints
 from bot.service.lobby import Lobby, find_game, parse_options
-from bot.service.plan import Picture, Plan, Reply
+from bot.service.plan import Plan, Reply
 from bot.service.platform_input import clean_text
 from bot.service.play import Play, TableSummary, Told
 from bot.service.rematch import Rematch
@@ -45,12 +45,13 @@ from bot.service.standings import Standings
 from bot.service.table import NO_TABLE, Table, chat_of
 from bot.service.tournaments import Tournaments
 from bot.service.turn_clock import TurnClock
-from bot.service.tutorial import Tutorials, is_lesson_button, page_of
+from bot.service.tutorial import Tutorials, is_lesson_button
 from bot.service.undo_requests import UndoRequests
-from bot.service.web_links import USED, WebSession, WebSigner, link_fields
-from bot.service.web_tables import WebPass, WebTables
+from bot.service.web_entries import WebEntries
+from bot.service.web_links import WebSigner
+from bot.service.web_tables import WebTables
 from bot.service.workers import CpuPool
-from bot.store import SessionRow, StaleVersion, Store, StoreError
+from bot.store import SessionRow, StaleVersion, Store
 from engines import Game
 from engines.ai import DEFAULT_LEVEL, LEVELS
 from engines.text import Msg, msg
@@ -136,6 +137,10 @@ class GameService:
         self.reviews = Reviews(self.table, self.cpu, self.access, pictures=pictures)
         self.web_tables = WebTables(self.table, self.plans, self.records, self.access)
         self.web: WebDoor | None = None  # set by the web front end when it serves
+        self.web_board = WebEntries(
+            store, self.access, self.web_tables, self.tutorials, self.reviews, self._pressed,
+            signer=lambda: self.web.signer if self.web is not None else None,
+        )  # fmt: skip
         self.tournaments = Tournaments(
             store, self.table, self.plans, self.turns, self.lobby, cpu=self.cpu,
             pictures=pictures, notify=self.notify, open_place=self._open_place,
@@ -522,13 +527,6 @@ class GameService:
         return await self.reviews.review(chat, reader, which, self.records.recall)
 
     @entry
-    async def web_review(self, session_id: int, visitor: Visitor, language: str, seat: int | None = None) -> dict:  # fmt: skip
-        """The web page's Review beside the replay: the visitor's review of that table (as
-        `seat` saw it, where the visitor plays more than one: a table at this machine)."""
-        row = await self.web_tables.row(session_id)
-        return await self.reviews.page(row, visitor, language, seat)
-
-    @entry
     async def learn(self, chat: ChatRef, user: UserRef, text: str | None = None) -> Plan:
         """`/escape learn GAME`: a lesson, to the asker alone (or their move in it)."""
         return await self.tutorials.learn(chat, user, text)
@@ -567,82 +565,6 @@ class GameService:
         )  # fmt: skip
         reply = Reply(text, kind="private", to=user, session_id=row.id, version=row.version)
         return Plan([reply], asker=user, quiet=True)
-
-    async def claim_web_link(self, token: str) -> tuple[WebSession, int]:
-        """A personal link opened: its user (as a week's session) and table; refused when
-        forged, expired or opened before (in any process: the nonce is claimed in the store).
-        (Not `@entry`: the token is checked whole by its signature, never cut like text.)"""
-        if self.web is None:
-            raise UserError(WEB_OFF)
-        user, session_id, nonce = link_fields(self.web.signer.read(token, "link"))
-        try:
-            opened = await self.store.swap_meta(f"web.link.{nonce}", "opened")
-        except StoreError as exc:
-            raise UserError(
-                msg("The game store could not check that link just now; try again.")
-            ) from exc
-        if opened is not None:
-            raise UserError(USED, reason="replayed")
-        signer = self.web.signer
-        return signer.read_session(signer.session(user)), session_id
-
-    @entry
-    async def web_page(self, web: WebPass) -> dict:
-        """The whole table as one open page shows it to its viewer (a stranger to the table
-        hears that there is no such table)."""
-        return await self.web_tables.page(web)
-
-    async def web_updates(self, session_id: int, version: int, pages: list[WebPass]) -> list[dict | None]:  # fmt: skip
-        """What each open page of a table is pushed after a change (None: a page whose
-        viewer may no longer watch)."""
-        try:
-            return await self.web_tables.updates(session_id, version, pages)
-        except StoreError:
-            log.warning("could not read table %s for its pages; they are told at its next change", session_id)  # fmt: skip
-            return []
-
-    @entry
-    async def web_picture(self, token: str, requester: UserRef | None) -> Picture:
-        return await self.web_tables.picture(token, requester)
-
-    @entry
-    async def web_frame(self, session_id: int, visitor: Visitor, n: int, language: str = "en") -> tuple[Picture, str]:  # fmt: skip
-        return await self.web_tables.frame(session_id, visitor, n, language)
-
-    @entry
-    async def web_press(self, web: WebPass, data: str) -> tuple[ChatRef, Plan]:
-        """A button of the web board: the same press as in the table's chat, by the page's
-        viewer (for a local session, the local player of the seat it plays), if the table's
-        rule lets them press it. Returns the table's chat, where the plan is delivered."""
-        button = buttons.parse(data)
-        if button.session_id != web.table:
-            raise UserError(msg("That button is for another table."))
-        row = await self.web_tables.row(web.table)
-        admission = await self.access.presser(row, web.visitor, button)
-        if web.visitor.user is None:
-            raise UserError(msg("Spectators watch; players sign in to move."))
-        user = self.web_tables.acting_user(row, web.visitor.user, admission, web.wanted)
-        return chat_of(row), await self._pressed(row, replace(user, language=web.language), button)
-
-    @entry
-    async def web_lesson(self, visitor: Visitor, what: str | None, data: str | None, language: str) -> dict:  # fmt: skip
-        """The web page's Learn: the visitor's own lesson (`what`: a game, or a move typed;
-        `data`: a lesson button pressed), as the page shows a step."""
-        user = replace(self.access.learner(visitor), language=language)
-        chat = ChatRef(user.platform, f"lesson:{user.id}")
-        if data is not None:
-            if data.endswith(":p"):  # the page starts the real game itself, where it can
-                raise UserError(msg("Start a real game from your chat: /escape start GAME bots=1."))  # fmt: skip
-            plan = await self.tutorials.press(chat, user, data)
-        else:
-            plan = await self.tutorials.learn(chat, user, what)
-        return await page_of(plan, language)
-
-    @entry
-    async def table_in_channel(self, platform: str, channel: str, visitor: Visitor) -> int | None:
-        """The live table of a channel or thread given by its id alone (an Activity), if
-        the visitor may watch it."""
-        return await self.web_tables.in_channel(platform, channel, visitor)
 
     # ----- the clock --------------------------------------------------------------------
     def now(self) -> float:

@@ -14,7 +14,7 @@ socket's hello). `/watch/<id>/<key>` is a table's spectator page. With no chat t
 Who may see or act on a table is never decided here: each request names its visitor (what
 their door proved) and the service's access rule answers. A page says hello on its socket
 and is sent its table, then pushed the table after every change (bot/web/live_sockets.py);
-its presses go over the same socket to `GameService.web_press`, and the plan a press
+its presses go over the same socket to `GameService.web_board.press`, and the plan a press
 returns is delivered once, to the table's own chat. Pictures have signed addresses, so
 they load in the apps, which have no cookie.
 """
@@ -89,7 +89,7 @@ class WebBoard:
         self.service = service
         self.config = config
         self.signer = config.signer
-        self.sockets = LiveSockets(service.web_updates)
+        self.sockets = LiveSockets(service.web_board.updates)
         self._unsubscribe = None
         self._http: aiohttp.ClientSession | None = None
         self.base = config.public_url
@@ -199,7 +199,7 @@ class WebBoard:
 
     async def open_link(self, request: web.Request) -> web.StreamResponse:
         try:
-            session, sid = await self.service.claim_web_link(request.match_info["token"])
+            session, sid = await self.service.web_board.claim_web_link(request.match_info["token"])
         except UserError as exc:
             return _refusal_page(say(exc.msg, await self.language(request)))
         response = web.Response(status=303, headers={"Location": f"/table/{sid}"})
@@ -269,14 +269,14 @@ class WebBoard:
             pass_ = WebPass(
                 sid, self.visitor(request, request.query.get("watch")), wanted, language
             )
-            return await self.service.web_page(pass_)
+            return await self.service.web_board.page(pass_)
 
         return await _json(answer, language=language, status=404)
 
     async def api_picture(self, request: web.Request) -> web.StreamResponse:
         language = await self.asker_language(request)
         try:
-            picture = await self.service.web_picture(request.match_info["token"], self.viewer(request))  # fmt: skip
+            picture = await self.service.web_board.picture(request.match_info["token"], self.viewer(request))  # fmt: skip
         except UserError as exc:
             status = {"stale": 409, "no_table": 404, "forged": 403, "expired": 403}.get(exc.reason, 403)  # fmt: skip
             return web.json_response({"error": say(exc.msg, language), "reason": exc.reason}, status=status)  # fmt: skip
@@ -290,7 +290,7 @@ class WebBoard:
             sid = _table_number(request.match_info["sid"])
             n = number(request.match_info["n"], 100_000)
             visitor = self.visitor(request, request.query.get("watch"))
-            picture, text = await self.service.web_frame(sid, visitor, n or 0, language)
+            picture, text = await self.service.web_board.frame(sid, visitor, n or 0, language)
         except UserError as exc:
             status = 404 if exc.reason == "no_table" else 403
             return web.json_response({"error": say(exc.msg, language)}, status=status)
@@ -305,7 +305,7 @@ class WebBoard:
             sid = _table_number(request.match_info["sid"])
             seat = number(request.query.get("seat", ""), 99)
             visitor = self.visitor(request, request.query.get("watch"))
-            return await self.service.web_review(sid, visitor, language, seat)
+            return await self.service.web_board.review(sid, visitor, language, seat)
 
         return await _json(answer, language=language)
 
@@ -324,7 +324,7 @@ class WebBoard:
             if visitor.user is not None and visitor.user.id == LOCAL:  # "this machine": the
                 first = say(PAGE["default_players"], language).split(",")[0]  # page's player
                 visitor = Visitor(replace(visitor.user, name=first))
-            return await self.service.web_lesson(visitor, what and what[:200], data and data[:64], language)  # fmt: skip
+            return await self.service.web_board.lesson(visitor, what and what[:200], data and data[:64], language)  # fmt: skip
 
         return await _json(answer, language=language)
 
@@ -355,7 +355,7 @@ class WebBoard:
             if viewer is None or viewer.platform != "discord":
                 raise UserError(SIGN_IN, reason="signed_out")
             channel = request.match_info["channel"]
-            sid = await self.service.table_in_channel("discord", channel, Visitor(viewer))
+            sid = await self.service.web_board.table_in_channel("discord", channel, Visitor(viewer))
             if sid is None:
                 raise UserError(NO_TABLE_HERE, reason="no_table")
             return {"table": sid}
@@ -493,7 +493,7 @@ class WebBoard:
             return
         pass_ = WebPass(sid, visitor, number(hello.get("seat"), 99), page.language)
         try:
-            shown = await self.service.web_page(pass_)
+            shown = await self.service.web_board.page(pass_)
         except UserError as exc:
             await page.ws.send_json({"error": say(exc.msg, page.language), "reason": exc.reason})
             return
@@ -518,7 +518,9 @@ class WebBoard:
             page.web.table, visitor, page.web.wanted if seat is None else seat, language
         )
         try:
-            chat, plan = await self.service.web_press(pass_, data if isinstance(data, str) else "")
+            chat, plan = await self.service.web_board.press(
+                pass_, data if isinstance(data, str) else ""
+            )
         except UserError as exc:
             return {"ok": False, "error": say(exc.msg, language), "stale": exc.reason == "stale"}
         self.sockets.later(self.service.notify(chat, plan))  # the table's chat sees it

@@ -2,7 +2,7 @@
 
 The service's table-changed signal (after every commit here, and on PostgreSQL from every
 process) reaches `LiveSockets.changed`; one task a table then asks the service once for
-what each of that table's open pages shows now (`GameService.web_updates`) and sends it
+what each of that table's open pages shows now (`GameService.web_board.updates`) and sends it
 to each. Signals that come while a table's push is under way are folded into one more
 push of the newest version.
 

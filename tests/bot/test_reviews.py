@@ -148,10 +148,10 @@ async def test_a_stranger_gets_the_access_rules_refusal(service):
         await service.run_command("review", Call(other_chat, stranger, {"game": str(sid)}))
     assert refused.value.msg == NO_TABLE
     with pytest.raises(UserError) as on_the_page:
-        await service.web_review(sid, Visitor(stranger), "en")
+        await service.web_board.review(sid, Visitor(stranger), "en")
     assert on_the_page.value.msg == NO_TABLE and on_the_page.value.reason == "no_table"
     with pytest.raises(UserError) as its_frame:  # the same door's answer for the replay
-        await service.web_frame(sid, Visitor(stranger), 0, "en")
+        await service.web_board.frame(sid, Visitor(stranger), 0, "en")
     assert its_frame.value.msg == NO_TABLE
     # a running table: the stranger is not told that it is still being played
     await service.start(CHAT, ANN, "ghosts18")

@@ -197,7 +197,7 @@ async def test_the_web_pages_own_words_and_a_tables_json_in_qps(tmp_path):
         from bot.service import Visitor
         from bot.service.web_tables import WebPass
 
-        table = await service.web_page(WebPass(row.id, Visitor(ann), 0, QPS))
+        table = await service.web_board.page(WebPass(row.id, Visitor(ann), 0, QPS))
     finally:
         await store.close()
     texts = [*words, *(t for t in _strings(table) if " " in t)]

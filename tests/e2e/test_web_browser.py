@@ -141,7 +141,7 @@ async def test_a_spectator_page_never_shows_a_hand(tg_bot, tg_standin, browser):
         row = await tg_bot.live()
         if row.status == "lobby":
             await service.begin(chat, _user(standin.ann))
-        own = await service.web_page(_pass(row.id, standin.ann))
+        own = await service.web_board.page(_pass(row.id, standin.ann))
         assert own["private_text"]
         key = web.board.signer.watch(row.id)
         await asyncio.to_thread(browser.get, f"{web.url}/watch/{row.id}/{key}")
@@ -257,7 +257,7 @@ async def test_the_mini_app_shows_a_players_own_view_once(tg_bot, tg_standin, br
         assert src.startswith("blob:")  # fetched with her session: no address works without it
         pictures = browser.find_elements(By.CSS_SELECTOR, "img:not([hidden])")
         assert len(pictures) == 1  # the board is drawn once
-        own = await service.web_page(_pass(row.id, standin.ann))
+        own = await service.web_board.page(_pass(row.id, standin.ann))
         assert browser.find_element(By.ID, "board").get_attribute("alt") == own["private_text"]
         if own["moves"]:
             assert browser.find_elements(By.CSS_SELECTOR, "#board-regions button")
