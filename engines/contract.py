@@ -96,6 +96,11 @@ class Game(ABC):
     def _legal(self, state: State, seat: Seat) -> list[str]:
         """Every action `seat` may take now; called only for a seat in `to_act`."""
 
+    def _is_legal(self, state: State, seat: Seat, action: str) -> bool:
+        """Whether `action` (canonical) is among `_legal`; a game that can answer without
+        listing every move overrides it. Called only for a seat in `to_act`."""
+        return action in self._legal(state, seat)
+
     def chance_outcomes(self, state: State) -> list[tuple[str, float]]:
         return []
 
@@ -198,6 +203,14 @@ class Game(ABC):
             return []
         return self._legal(state, seat)
 
+    def is_legal(self, state: State, seat: Seat, action: str) -> bool:
+        """Whether `seat` may take `action` (canonical) now: the same answer as
+        `action in legal_actions(state, seat)`, without building the list where the game
+        can answer directly."""
+        if seat == CHANCE or seat not in self.to_act(state):
+            return False
+        return self._is_legal(state, seat, action)
+
     def apply(self, state: State, seat: Seat, action: str) -> tuple[State, list[Event]]:
         action = self.check(state, seat, action)
         new = self.copy(state)
@@ -226,10 +239,9 @@ class Game(ABC):
                 raise IllegalAction(msg("Wait: the dice or cards come first."))
             if seat not in acting:
                 raise IllegalAction(self.not_your_turn(state, acting))
-            legal = self._legal(state, seat)
-            if action not in legal:
+            if not self._is_legal(state, seat, action):
                 reason = self.explain_illegal(state, seat, action)
-                raise IllegalAction(reason or refusal(action, legal))
+                raise IllegalAction(reason or refusal(action, self._legal(state, seat)))
         return action
 
     def apply_in_place(self, state: State, seat: Seat, action: str) -> list[Event]:
