@@ -52,3 +52,20 @@ def test_a_saved_game_loads_dumps_the_same_and_plays_on(entry):
         state, _ = GAME.apply(state, seat, action)
     reached = json.dumps(GAME.dump(state), sort_keys=True).encode()
     assert hashlib.sha256(reached).hexdigest() == entry["reached"]
+
+
+def test_a_fight_saved_without_its_pack_keys_loads():
+    """The rules read a fight's `turned`, `cultist` and `carrier` as empty or off where a save
+    lacks them, and still do: such a save loads and offers the same moves (it dumps them
+    back filled in)."""
+    entry = next(e for e in SAVED["games"] if e["state"]["combat"] and e["then"])
+    data = json.loads(json.dumps(entry["state"]))
+    for key in ("turned", "cultist", "carrier"):
+        del data["combat"][key]
+    state = GAME.load(data)
+    assert (state.combat.turned, state.combat.cultist, state.combat.carrier) == ([], False, False)
+    seat, _, offered = entry["then"][0]
+    if seat == CHANCE:
+        assert [o for o, _ in GAME.chance_outcomes(state)] == offered
+    else:
+        assert GAME.legal_actions(state, seat) == offered
