@@ -217,12 +217,18 @@ class Game(ABC):
         events = self._apply(new, seat, action)
         return new, events
 
-    def apply_owned(self, state: State, seat: Seat, action: str) -> list[Event]:
+    def apply_owned(
+        self, state: State, seat: Seat, action: str, listed: Sequence[str] | None = None
+    ) -> list[Event]:
         """`apply` on a state the caller owns and will not need as it was (the service's,
-        loaded from the store for one request): checked the same, changed in place, no copy."""
-        return self._apply(state, seat, self.check(state, seat, action))
+        loaded from the store for one request): checked the same, changed in place, no copy.
+        `listed`: the seat's `legal_actions` on this very state, when the caller has just
+        built them (a pressed button picks its move from them), so they are not built again."""
+        return self._apply(state, seat, self.check(state, seat, action, listed))
 
-    def check(self, state: State, seat: Seat, action: str) -> str:
+    def check(
+        self, state: State, seat: Seat, action: str, listed: Sequence[str] | None = None
+    ) -> str:
         """The canonical action if `seat` may take it now; else `IllegalAction` saying why."""
         action = normalise_action(action)
         acting = self.to_act(state)
@@ -239,7 +245,11 @@ class Game(ABC):
                 raise IllegalAction(msg("Wait: the dice or cards come first."))
             if seat not in acting:
                 raise IllegalAction(self.not_your_turn(state, acting))
-            if not self._is_legal(state, seat, action):
+            if listed is not None:
+                allowed = action in listed
+            else:
+                allowed = self._is_legal(state, seat, action)
+            if not allowed:
                 reason = self.explain_illegal(state, seat, action)
                 raise IllegalAction(reason or refusal(action, self._legal(state, seat)))
         return action
