@@ -194,15 +194,15 @@ def sensible(game, state, seat, legal, rng: random.Random) -> str:
             item = C.TOOLS[action.split()[1]]
             effects = {e["k"]: e for e in item["effects"]}
             holder = next(k for k in range(len(chars)) if item["id"] in P.tools(s, k))
-            roll = cb["rolls"].get(str(holder), "")
+            roll = cb.rolls.get(str(holder), "")
             if "strike" in effects or "stone" in effects:
                 return action
-            if "heal" in effects and chars[holder]["hp"] <= cb["attack"] + 1:
+            if "heal" in effects and chars[holder]["hp"] <= cb.attack + 1:
                 return action
-            retry = ("reroll" in effects or "become" in effects) and not _hits(roll, cb["row"])
-            if retry and ("become" not in effects or _hits(effects["become"]["face"], cb["row"])):
+            retry = ("reroll" in effects or "become" in effects) and not _hits(roll, cb.row)
+            if retry and ("become" not in effects or _hits(effects["become"]["face"], cb.row)):
                 return action
-            if "block" in effects and chars[holder]["hp"] <= cb["attack"] * 2:
+            if "block" in effects and chars[holder]["hp"] <= cb.attack * 2:
                 return action
         hits = [a for a in legal if a.startswith("hit ")]
         return hits[0]

@@ -96,6 +96,11 @@ class Game(ABC):
     def _legal(self, state: State, seat: Seat) -> list[str]:
         """Every action `seat` may take now; called only for a seat in `to_act`."""
 
+    def _is_legal(self, state: State, seat: Seat, action: str) -> bool:
+        """Whether `action` (canonical) is among `_legal`; a game that can answer without
+        listing every move overrides it. Called only for a seat in `to_act`."""
+        return action in self._legal(state, seat)
+
     def chance_outcomes(self, state: State) -> list[tuple[str, float]]:
         return []
 
@@ -206,18 +211,32 @@ class Game(ABC):
             return []
         return self._legal(state, seat)
 
+    def is_legal(self, state: State, seat: Seat, action: str) -> bool:
+        """Whether `seat` may take `action` (canonical) now: the same answer as
+        `action in legal_actions(state, seat)`, without building the list where the game
+        can answer directly."""
+        if seat == CHANCE or seat not in self.to_act(state):
+            return False
+        return self._is_legal(state, seat, action)
+
     def apply(self, state: State, seat: Seat, action: str) -> tuple[State, list[Event]]:
         action = self.check(state, seat, action)
         new = self.copy(state)
         events = self._apply(new, seat, action)
         return new, events
 
-    def apply_owned(self, state: State, seat: Seat, action: str) -> list[Event]:
+    def apply_owned(
+        self, state: State, seat: Seat, action: str, listed: Sequence[str] | None = None
+    ) -> list[Event]:
         """`apply` on a state the caller owns and will not need as it was (the service's,
-        loaded from the store for one request): checked the same, changed in place, no copy."""
-        return self._apply(state, seat, self.check(state, seat, action))
+        loaded from the store for one request): checked the same, changed in place, no copy.
+        `listed`: the seat's `legal_actions` on this very state, when the caller has just
+        built them (a pressed button picks its move from them), so they are not built again."""
+        return self._apply(state, seat, self.check(state, seat, action, listed))
 
-    def check(self, state: State, seat: Seat, action: str) -> str:
+    def check(
+        self, state: State, seat: Seat, action: str, listed: Sequence[str] | None = None
+    ) -> str:
         """The canonical action if `seat` may take it now; else `IllegalAction` saying why."""
         action = normalise_action(action)
         acting = self.to_act(state)
@@ -234,10 +253,13 @@ class Game(ABC):
                 raise IllegalAction(msg("Wait: the dice or cards come first."))
             if seat not in acting:
                 raise IllegalAction(self.not_your_turn(state, acting))
-            legal = self._legal(state, seat)
-            if action not in legal:
+            if listed is not None:
+                allowed = action in listed
+            else:
+                allowed = self._is_legal(state, seat, action)
+            if not allowed:
                 reason = self.explain_illegal(state, seat, action)
-                raise IllegalAction(reason or refusal(action, legal))
+                raise IllegalAction(reason or refusal(action, self._legal(state, seat)))
         return action
 
     def apply_in_place(self, state: State, seat: Seat, action: str) -> list[Event]:

@@ -82,10 +82,12 @@ def play(
     *,
     user_id: str | None = None,
     note: Event | None = None,
+    listed: Sequence[str] | None = None,
 ) -> Turn:
     """A seat's action (a player's, or one the bot makes for a seat, `note` first), then
-    the chance it leads to. Raises `IllegalAction` before changing anything."""
-    happened = game.apply_owned(turn.state, seat, action)
+    the chance it leads to. Raises `IllegalAction` before changing anything. `listed`: the
+    seat's legal moves on this state, where the caller just built them (`Game.apply_owned`)."""
+    happened = game.apply_owned(turn.state, seat, action, listed)
     said = [note, *happened] if note is not None else list(happened)
     turn.add(said, NewEntry(seat, " ".join(action.lower().split()), user_id, logged(said)))
     return resolve_chance(game, turn, seed)

@@ -5,7 +5,7 @@ games running in a scope."""
 from __future__ import annotations
 
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
 from bot.service import buttons
@@ -49,6 +49,9 @@ class TableSummary:
 # shown each stored step of a move and the bots' turns after it, as it is stored (a front
 # end that shows moves as they come: the terminal)
 Told = Callable[[Plan], Awaitable[None]]
+Checked = tuple[int, str, Sequence[str] | None]
+"""A checked request: the seat, its move, and the seat's legal moves where they were built
+to find the move (a press), so the move is not listed again to be checked."""
 
 STALE = msg("The board has moved on since those buttons were drawn; use the latest board.")
 
@@ -82,7 +85,7 @@ class Play:
         """A move button: the data names the seat, the board's version and the move's place
         in that board's list; checked before the move is made (it may be stale or forged)."""
 
-        def pressed(loaded: Loaded) -> tuple[int, str]:
+        def pressed(loaded: Loaded) -> Checked:
             seat = self._seat(loaded, user)
             if seat != button.seat:
                 raise UserError(
@@ -96,7 +99,7 @@ class Play:
                 raise UserError(
                     msg("That choice is no longer offered; use the latest board."), reason="stale"
                 )
-            return seat, legal[button.index]
+            return seat, legal[button.index], legal  # the move is checked by its place in them
 
         return await self._attempt(row, user, pressed)
 
@@ -108,7 +111,7 @@ class Play:
         version: int | None = None,
         told: Told | None = None,
     ) -> Plan:
-        def typed(loaded: Loaded) -> tuple[int, str]:
+        def typed(loaded: Loaded) -> Checked:
             seat = self._seat(loaded, user)
             if version is not None and version != loaded.row.version:
                 raise UserError(
@@ -117,7 +120,7 @@ class Play:
                     ),
                     reason="stale",
                 )
-            return seat, action
+            return seat, action, None
 
         return await self._attempt(row, user, typed, told)
 
@@ -137,7 +140,7 @@ class Play:
         self,
         row: SessionRow,
         user: UserRef,
-        check: Callable[[Loaded], tuple[int, str]],
+        check: Callable[[Loaded], Checked],
         told: Told | None = None,
     ) -> Plan:
         """Check and store a move under the session's lock, on the row as read; if the
@@ -187,7 +190,7 @@ class Play:
         return tell
 
     async def _attempt_locked(
-        self, row: SessionRow, user: UserRef, check: Callable[[Loaded], tuple[int, str]]
+        self, row: SessionRow, user: UserRef, check: Callable[[Loaded], Checked]
     ) -> Committed:
         async with self.table.lock(row.id):
             current = await self.table.fresh(row)
@@ -195,23 +198,30 @@ class Play:
                 if current is None or current.status != "active":
                     raise UserError(msg("That game is not running any more."), reason="not_running")
                 loaded = self.table.load(current)
-                seat, action = check(loaded)
+                seat, action, listed = check(loaded)
                 try:
-                    return await self._apply(loaded, seat, user, action)
+                    return await self._apply(loaded, seat, user, action, listed)
                 except Overtaken:
                     if attempt:
                         raise
                     current = await self.store.session(row.id)
         raise AssertionError("unreachable")
 
-    async def _apply(self, loaded: Loaded, seat: int, user: UserRef, action: str) -> Committed:
+    async def _apply(
+        self,
+        loaded: Loaded,
+        seat: int,
+        user: UserRef,
+        action: str,
+        listed: Sequence[str] | None = None,
+    ) -> Committed:
         game, row = loaded.game, loaded.row
         # Only a seat that may act is refused by its own hand ("You may: ..."); the others
         # hear whose turn it is, which is no secret.
         secret = game.hidden_information and seat in game.to_act(loaded.state)
         turn = Turn(loaded.state, row.chance_pos, seeded=seeded(row))
         try:
-            play(game, turn, seat, action, row.seed, user_id=user.id)
+            play(game, turn, seat, action, row.seed, user_id=user.id, listed=listed)
         except IllegalAction as exc:
             raise UserError(exc.msg, secret=secret, reason="illegal") from exc
         return await self.table.commit(row, game, turn)

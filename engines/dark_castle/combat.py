@@ -19,7 +19,7 @@ from engines.dark_castle import explain as X
 from engines.dark_castle import party as P
 from engines.dark_castle import words as W
 from engines.dark_castle.rules import ChanceStep, Step, Table
-from engines.dark_castle.state import DarkCastleState
+from engines.dark_castle.state import Combat, DarkCastleState
 from engines.text import Msg, msg
 
 
@@ -27,7 +27,7 @@ def special(s: DarkCastleState, kind: str) -> dict | None:
     """The enemy's combat special of this kind, if it has one (`cards.SPECIALS`)."""
     if not s.combat:
         return None
-    return next((sp for sp in s.combat["specials"] if sp["k"] == kind), None)
+    return next((sp for sp in s.combat.specials if sp["k"] == kind), None)
 
 
 # ----- setting up: the row, the dice per player, an ambush ------------------------------
@@ -36,28 +36,18 @@ def start(t: Table, step: dict, card: str, path: list, ctx: int) -> None:
     prisoner where companions do not count), then an ambush and the first round."""
     s = t.s
     phases = C.combat_steps(C.ALL_CARDS[card])
-    s.combat = {
-        "name": str(step["name"]),
-        "row": sorted(step.get("dice", ""), key=DD.row_key),
-        "attack": step["attack"],
-        "specials": [dict(sp) for sp in step.get("specials", [])],
-        "loot": step.get("loot", True),
-        "phase": next((i for i, ph in enumerate(phases) if ph is step), 0) + 1,
-        "phases": len(phases),
-        "round": 0,
-        "rester": -1,
-        "fighters": [],
-        "queue": [],
-        "rolls": {},
-        "done": [],
-        "blocked": [],
-        "wounded": [],
-        "cultist": step.get("cultist", False),
-        "carrier": step.get("carrier", False),
-        "turned": [],  # Marked for Death prisoners whose black cult face joined the row
-        "grown": 0,
-        "text": str(step.get("text", "")),
-    }
+    s.combat = Combat(
+        name=str(step["name"]),
+        row=sorted(step.get("dice", ""), key=DD.row_key),
+        attack=step["attack"],
+        specials=[dict(sp) for sp in step.get("specials", [])],
+        loot=step.get("loot", True),
+        phase=next((i for i, ph in enumerate(phases) if ph is step), 0) + 1,
+        phases=len(phases),
+        cultist=step.get("cultist", False),
+        carrier=step.get("carrier", False),
+        text=str(step.get("text", "")),
+    )
     t.say(msg("Combat! {enemy} (attack {attack}).", enemy=W.card(step["name"]), attack=step["attack"]), kind="combat")  # fmt: skip
     party = P.prisoner_count(s) if step.get("prisoners_only") else len(s.chars)
     n = step.get("per_player", 0) * party
@@ -88,22 +78,22 @@ LONG_FIGHT = 20  # from this round of one fight on, the enemy's attack grows by 
 def round_start(t: Table) -> None:
     s = t.s
     cb = s.combat
-    cb["round"] += 1
-    cb["rester"] = -1
+    cb.round += 1
+    cb.rester = -1
     flee = special(s, "flees")
-    if flee and cb["round"] > flee.get("n", 3):
-        t.say(msg("{enemy} flees into the dark. Nothing is won.", enemy=W.card(cb["name"])))
+    if flee and cb.round > flee.get("n", 3):
+        t.say(msg("{enemy} flees into the dark. Nothing is won.", enemy=W.card(cb.name)))
         s.combat = None
         s.pending = None
         return
-    if cb["round"] >= LONG_FIGHT:
+    if cb.round >= LONG_FIGHT:
         # our decision (rules text, LONG FIGHTS): a fight neither side can win, such as an
         # armoured enemy against a party with no double of its trait while one rests and the
         # other blocks, would otherwise go on for ever
-        cb["attack"] += 1
+        cb.attack += 1
         t.say(
             msg("The fight drags on: {enemy} now strikes for {attack}.",
-                enemy=W.card(cb["name"]), attack=cb["attack"]),
+                enemy=W.card(cb.name), attack=cb.attack),
             kind="combat",
         )  # fmt: skip
     if len(s.chars) > 1 and not special(s, "no_rest"):
@@ -118,7 +108,7 @@ def resters(s: DarkCastleState) -> list[int]:
     still fight."""
     cb = s.combat
     barred = s.turner if special(s, "focus_you") else None
-    able = [k for k in range(len(s.chars)) if k not in cb.get("turned", [])]
+    able = [k for k in range(len(s.chars)) if k not in cb.turned]
     if len(able) < 2:
         return []
     return [k for k in able if k != barred and not P.marked(s, k)]
@@ -128,15 +118,15 @@ def begin_rolls(t: Table) -> None:
     """Every fighter rolls; a prisoner on the cult die rolls (and resolves) first."""
     s = t.s
     cb = s.combat
-    turned = cb.get("turned", [])
-    cb["fighters"] = [k for k in range(len(s.chars)) if k != cb["rester"] and k not in turned]
-    cb["queue"] = sorted(cb["fighters"], key=lambda k: not P.cult_die(s, k))
-    cb["rolls"] = {}
-    cb["done"] = []
-    cb["blocked"] = []
+    turned = cb.turned
+    cb.fighters = [k for k in range(len(s.chars)) if k != cb.rester and k not in turned]
+    cb.queue = sorted(cb.fighters, key=lambda k: not P.cult_die(s, k))
+    cb.rolls = {}
+    cb.done = []
+    cb.blocked = []
     for c in s.chars:
         c["roll"] = ""
-    s.pending = fx.roll(t, cb["queue"][0], "combat")
+    s.pending = fx.roll(t, cb.queue[0], "combat")
 
 
 def rolled(t: Table, k: int, face: str, black: bool) -> None:
@@ -144,18 +134,18 @@ def rolled(t: Table, k: int, face: str, black: bool) -> None:
     row instead, and its roller sits out the rest of the fight."""
     s = t.s
     cb = s.combat
-    cb["queue"].remove(k)
+    cb.queue.remove(k)
     if black:
-        cb["row"] = sorted(cb["row"] + [face], key=DD.row_key)
-        cb["fighters"].remove(k)
-        cb["turned"].append(k)
+        cb.row = sorted([*cb.row, face], key=DD.row_key)
+        cb.fighters.remove(k)
+        cb.turned.append(k)
         s.chars[k]["roll"] = ""
         t.say(msg("The cult takes {name}: the die joins the enemy's row and must be hit away; they sit out this combat.", name=P.name(s, k)))  # fmt: skip
     else:
-        cb["rolls"][str(k)] = face
-    if cb["queue"]:
-        s.pending = fx.roll(t, cb["queue"][0], "combat")
-    elif not [j for j in cb["fighters"] if j not in cb["done"]]:
+        cb.rolls[str(k)] = face
+    if cb.queue:
+        s.pending = fx.roll(t, cb.queue[0], "combat")
+    elif not [j for j in cb.fighters if j not in cb.done]:
         after_attack(t)
     else:
         s.pending = {"kind": "attack"}
@@ -167,12 +157,12 @@ def attack_spent(t: Table, k: int) -> None:
     roll."""
     s = t.s
     cb = s.combat
-    cb["queue"].remove(k)
-    cb["rolls"][str(k)] = ""
-    cb["done"].append(k)
-    if cb["queue"]:
-        s.pending = fx.roll(t, cb["queue"][0], "combat")
-    elif not cb["row"] or not [j for j in cb["fighters"] if j not in cb["done"]]:
+    cb.queue.remove(k)
+    cb.rolls[str(k)] = ""
+    cb.done.append(k)
+    if cb.queue:
+        s.pending = fx.roll(t, cb.queue[0], "combat")
+    elif not cb.row or not [j for j in cb.fighters if j not in cb.done]:
         after_attack(t)
     else:
         s.pending = {"kind": "attack"}
@@ -188,11 +178,11 @@ def helps_in_combat(t: Table, k: int, effect: dict) -> bool:
         return False
     kind = effect["k"]
     if kind in ("reroll", "become"):
-        return k not in cb["done"] and cb["rolls"].get(str(k)) != effect.get("face")
+        return k not in cb.done and cb.rolls.get(str(k)) != effect.get("face")
     if kind == "strike":
-        return effect["trait"] in cb["row"]
+        return effect["trait"] in cb.row
     if kind == "block":
-        return k not in cb["blocked"]
+        return k not in cb.blocked
     return kind == "stone"
 
 
@@ -201,10 +191,10 @@ def auto_attack(t: Table) -> None:
     s = t.s
     cb = s.combat
     while s.pending == {"kind": "attack"} and s.combat is cb:
-        left = [k for k in cb["fighters"] if k not in cb["done"]]
-        if any(items.usable(t, k, "combat", helps_in_combat) for k in cb["fighters"]):
+        left = [k for k in cb.fighters if k not in cb.done]
+        if any(items.usable(t, k, "combat", helps_in_combat) for k in cb.fighters):
             return
-        if DD.pairing_needed(cb["row"]):  # the round's results combine: all at once
+        if DD.pairing_needed(cb.row):  # the round's results combine: all at once
             attack_together(t)
             after_attack(t)
             continue
@@ -218,8 +208,8 @@ def attack_together(t: Table) -> None:
     """Death dice in the row: every attack not yet resolved at once, a companion's special
     face first."""
     cb = t.s.combat
-    for k in [k for k in cb["fighters"] if k not in cb["done"]]:
-        if cb["rolls"].get(str(k)) == C.SPECIAL_FACE:
+    for k in [k for k in cb.fighters if k not in cb.done]:
+        if cb.rolls.get(str(k)) == C.SPECIAL_FACE:
             resolve_attack(t, k)
     DD.resolve_together(
         t, single_doubles=bool(special(t.s, "doubles_single")), armour=special(t.s, "armoured")
@@ -231,8 +221,8 @@ def resolve_attack(t: Table, k: int, pick: str | None = None) -> None:
     and blocks (rulebook, "Attack")."""
     s = t.s
     cb = s.combat
-    face = cb["rolls"][str(k)]
-    cb["done"].append(k)
+    face = cb.rolls[str(k)]
+    cb.done.append(k)
     if face == C.SPECIAL_FACE:  # a companion's special face (Pack 2)
         t.rules.special_face(t, k)
         return
@@ -241,7 +231,7 @@ def resolve_attack(t: Table, k: int, pick: str | None = None) -> None:
     if double and special(s, "doubles_single"):
         # A split double counting as a single: the roller picks which trait (by default
         # one that hits).
-        best = next((x for x in face if x in cb["row"]), face[0])
+        best = next((x for x in face if x in cb.row), face[0])
         hits = [pick or best]
     armour = special(s, "armoured")
     if not double:
@@ -255,12 +245,12 @@ def resolve_attack(t: Table, k: int, pick: str | None = None) -> None:
             hits = [face, face]
     removed = []
     for x in hits:
-        if x in cb["row"]:
-            cb["row"].remove(x)
+        if x in cb.row:
+            cb.row.remove(x)
             removed.append(x)
     blocks = double and P.blocks_with_double(s, k)
     if blocks:
-        cb["blocked"].append(k)
+        cb.blocked.append(k)
     hits = X.faces("".join(removed)) if removed else None
     t.say(DD.attack_result(P.name(s, k), hits, missed=not removed, blocks=blocks), kind="attack")
 
@@ -268,10 +258,10 @@ def resolve_attack(t: Table, k: int, pick: str | None = None) -> None:
 def after_attack(t: Table) -> None:
     """An attack is resolved: the enemy falls, or strikes back once all have attacked."""
     cb = t.s.combat
-    if not cb["row"]:
+    if not cb.row:
         won(t)
         return
-    if all(k in cb["done"] for k in cb["fighters"]):
+    if all(k in cb.done for k in cb.fighters):
         defend(t)
     else:
         t.s.pending = {"kind": "attack"}
@@ -286,13 +276,13 @@ def defend(t: Table) -> None:
     focus = special(s, "focus_you")
     pierce = special(s, "pierce")
     hurt = 0
-    for k in cb["fighters"]:
+    for k in cb.fighters:
         if focus and k != s.turner:
             continue
-        if k in cb["blocked"]:
+        if k in cb.blocked:
             dmg = pierce.get("n", 1) if pierce else 0
         else:
-            dmg = cb["attack"] + (focus.get("n", 1) if focus else 0)
+            dmg = cb.attack + (focus.get("n", 1) if focus else 0)
         if dmg > 0:  # armour softens every enemy blow, a piercing one too
             dmg -= sum(
                 e.get("n", 1)
@@ -301,28 +291,28 @@ def defend(t: Table) -> None:
                 if e["k"] == "ward"
             )
             dmg += sum(c.get("frail", 0) for c in P.curses(s, k))
-            if cb.get("cultist") and P.marked(s, k):
+            if cb.cultist and P.marked(s, k):
                 dmg += 1  # Marked for Death: cultists hurt 1 HP more
         if dmg > 0:
             hurt += 1
             fx.hurt(t, k, dmg)
-            if k not in cb["wounded"]:
-                cb["wounded"].append(k)
+            if k not in cb.wounded:
+                cb.wounded.append(k)
             masked = any(C.has_effect(i, "mask") for i in s.chars[k]["items"])
-            if cb.get("carrier") and k not in cb["blocked"] and not masked:
+            if cb.carrier and k not in cb.blocked and not masked:
                 fx.gain_plague(t, k, 1)  # Pack 3: a hit from a carrier passes plague
     if not hurt:
-        t.say(msg("{enemy} strikes, but nobody is hurt.", enemy=W.card(cb["name"])))
+        t.say(msg("{enemy} strikes, but nobody is hurt.", enemy=W.card(cb.name)))
     fx.check_death(t)
     if s.outcome:
         return
     rage = special(s, "rage")
-    if rage and cb["attack"] < rage.get("max", 99):
-        cb["attack"] += 1
+    if rage and cb.attack < rage.get("max", 99):
+        cb.attack += 1
     regrow = special(s, "regrow")
-    if regrow and cb["grown"] < regrow.get("max", 3):
-        n = min(regrow.get("n", 1), regrow.get("max", 3) - cb["grown"])
-        cb["grown"] += n
+    if regrow and cb.grown < regrow.get("max", 3):
+        n = min(regrow.get("n", 1), regrow.get("max", 3) - cb.grown)
+        cb.grown += n
         s.pending = {"kind": "dice", "n": n, "then": "round"}
         return
     round_start(t)
@@ -333,21 +323,21 @@ def won(t: Table) -> None:
     more for a companion who brings loot)."""
     s = t.s
     cb = s.combat
-    t.say(msg("{enemy} is defeated!", enemy=W.card(cb["name"])), kind="victory")
+    t.say(msg("{enemy} is defeated!", enemy=W.card(cb.name)), kind="victory")
     venom = special(s, "venom")
     s.combat = None
     s.pending = None
     t.rules.won_combat(t)
     if venom:
-        for k in cb["wounded"]:
+        for k in cb.wounded:
             fx.hurt(t, k, venom.get("n", 1))
         fx.check_death(t)
         if s.outcome:
             return
-    if cb["loot"]:
+    if cb.loot:
         extra = sum(C.COMPANIONS[c["who"]].get("loot", 0) for c in s.chars
                     if c["who"] in C.COMPANIONS)  # fmt: skip
-        fx.draw(t, 1 + extra, tainted=cb.get("carrier", False))
+        fx.draw(t, 1 + extra, tainted=cb.carrier)
 
 
 # ----- the steps: rest or fight, the attacks, chapter dice rolled -----------------------
@@ -368,7 +358,7 @@ class Rest(Step):
             begin_rolls(t)
             return
         k = P.index(s, args[0])
-        s.combat["rester"] = k
+        s.combat.rester = k
         fx.heal(t, k, 1)
         t.say(msg("{name} rests this round (+1 HP).", name=P.name(s, k)))
         t.rules.rested(t, k)
@@ -396,19 +386,19 @@ class Attack(Step):
     def legal(self, t: Table, seat: Seat) -> list[str]:
         s = t.s
         cb = s.combat
-        left = [k for k in cb["fighters"] if k not in cb["done"]]
+        left = [k for k in cb.fighters if k not in cb.done]
         # A prisoner on the cult die resolves their attack before anyone else's.
         first = [k for k in left if P.cult_die(s, k)]
-        out = [DD.HIT_ALL] if DD.pairing_needed(cb["row"]) else []
+        out = [DD.HIT_ALL] if DD.pairing_needed(cb.row) else []
         for k in [] if out else first or left:
-            face = cb["rolls"].get(str(k), "")
+            face = cb.rolls.get(str(k), "")
             split = len(face) == 2 and face[0] != face[1]
             if split and special(s, "doubles_single"):  # the roller picks one
                 out += [f"hit {s.chars[k]['who']} {x}" for x in face]
             else:
                 out.append(f"hit {s.chars[k]['who']}")
         for k in P.mine(s, seat):
-            if k in cb["fighters"]:
+            if k in cb.fighters:
                 out += items.uses(t, k, "combat", helps_in_combat)
         return out
 
@@ -430,16 +420,16 @@ class Attack(Step):
         kind = effect["k"]
         if kind == "reroll":
             s.pending = {"kind": "roll", "char": k, "for": "combat"}
-            cb["queue"] = [k]
+            cb.queue = [k]
         elif kind == "become":
-            cb["rolls"][str(k)] = s.chars[k]["roll"] = effect["face"]
+            cb.rolls[str(k)] = s.chars[k]["roll"] = effect["face"]
             t.say(msg("The attack now counts as {faces}.", faces=X.faces(effect["face"])))
         elif kind == "strike":
-            cb["row"].remove(effect["trait"])
+            cb.row.remove(effect["trait"])
             t.say(msg("One {trait} die is struck away.", trait=C.TRAIT_NAMES[effect["trait"]]))
             after_attack(t)
         elif kind == "block":
-            cb["blocked"].append(k)
+            cb.blocked.append(k)
             t.say(msg("{name} will block this round.", name=P.name(s, k)))
         elif kind == "stone":  # the Living Stone wakes (living_stone.py)
             s.pending = {"kind": "stone", "char": k}
@@ -448,7 +438,7 @@ class Attack(Step):
         return True
 
     def prompt(self, t: Table) -> Msg:
-        if DD.pairing_needed(t.s.combat["row"]):
+        if DD.pairing_needed(t.s.combat.row):
             return msg("Death dice in the row: use items first, then hit all (results combine).")
         return msg("Resolve the attacks in the order you like: hit <prisoner> (items first?).")
 
@@ -478,7 +468,7 @@ class ChapterDice(ChanceStep):
 
     def resolve(self, t: Table, p: dict, outcome: str) -> None:
         cb = t.s.combat
-        cb["row"] = sorted(cb["row"] + list(outcome), key=DD.row_key)
+        cb.row = sorted(cb.row + list(outcome), key=DD.row_key)
         t.say(msg("The chapter dice add {dice} to the enemy's row.", dice=X.dice(outcome)))
         if p.get("then") == "round":
             round_start(t)

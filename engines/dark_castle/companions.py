@@ -61,12 +61,12 @@ def leave(t: Table) -> None:
     s.frames = kept
     cb = s.combat
     if cb:
-        for key in ("fighters", "queue", "done", "blocked", "wounded", "turned"):
-            if k in cb.get(key, []):
-                cb[key].remove(k)
-        cb["rolls"].pop(str(k), None)
-        if cb["rester"] == k:
-            cb["rester"] = -1
+        for seats in (cb.fighters, cb.queue, cb.done, cb.blocked, cb.wounded, cb.turned):
+            if k in seats:
+                seats.remove(k)
+        cb.rolls.pop(str(k), None)
+        if cb.rester == k:
+            cb.rester = -1
 
 
 def special_face(t: Table, k: int) -> None:
@@ -77,24 +77,24 @@ def special_face(t: Table, k: int) -> None:
     comp = P.companion(s, k)
     card = C.ALL_CARDS.get(s.card, {})
     if card.get("kind") == "boss" or not comp:
-        cb["blocked"].append(k)
+        cb.blocked.append(k)
         t.say(msg("{name} rolls the special face: against a boss it only blocks.", name=P.name(s, k)), kind="attack")  # fmt: skip
         return
     special = comp["special"]
     t.say(msg("{name}: {special}! {text}", name=P.name(s, k), special=W.card(special["name"]), text=W.card(special["text"])), kind="attack")  # fmt: skip
     if special["k"] == "chill":
-        for j in cb["fighters"]:
-            if j not in cb["blocked"]:
-                cb["blocked"].append(j)
+        for j in cb.fighters:
+            if j not in cb.blocked:
+                cb.blocked.append(j)
     elif special["k"] == "sunder":
         for x in C.TRAITS:
-            if x in cb["row"]:
-                cb["row"].remove(x)
+            if x in cb.row:
+                cb.row.remove(x)
     elif special["k"] == "rally":
         for j in range(len(s.chars)):
             if not P.companion(s, j):
                 fx.heal(t, j, 1)
-        cb["blocked"].append(k)
+        cb.blocked.append(k)
 
 
 def view(s: DarkCastleState, k: int) -> dict | None:

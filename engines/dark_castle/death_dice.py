@@ -91,8 +91,8 @@ def outcomes(n: int) -> list[tuple[str, float]]:
 def add_rolled(t: Table, outcome: str) -> None:
     faces = outcome.split()
     cb = t.s.combat
-    cb["row"] = sorted(cb["row"] + faces, key=row_key)
-    cb["death"] = sorted(cb.get("death", []) + faces, key=row_key)
+    cb.row = sorted(cb.row + faces, key=row_key)
+    cb.death = sorted((cb.death or []) + faces, key=row_key)
     names = listed([face_name(f) for f in faces])
     t.say(msg("The death dice roll {faces} into the enemy's row.", faces=names), kind="death")
 
@@ -132,8 +132,8 @@ def plan(
     """The best use of the fighters' results against the row: most dice removed, then the
     most shields and split dice among them. Returns breaks, pairs and plain hits. The
     enemy's specials count: doubles hitting only once, armour against a single trait."""
-    row = s.combat["row"]
-    rolls = {k: s.combat["rolls"].get(str(k), "") for k in fighters}
+    row = s.combat.row
+    rolls = {k: s.combat.rolls.get(str(k), "") for k in fighters}
     choices = [
         [(k, alt) for alt in _alternatives(s, k, rolls[k], single_doubles, armour)]
         for k in fighters
@@ -199,13 +199,13 @@ def resolve_together(t: Table, single_doubles: bool, armour: dict | None) -> Non
     (a companion's special face is resolved before, by the combat)."""
     s = t.s
     cb = s.combat
-    fighters = [k for k in cb["fighters"] if k not in cb["done"]]
+    fighters = [k for k in cb.fighters if k not in cb.done]
     best = plan(s, fighters, single_doubles, armour)
     for k in best["breaks"]:
-        cb["row"].remove(SHIELD)
+        cb.row.remove(SHIELD)
         t.say(msg("{name} breaks a shield with a double.", name=P.name(s, k)), kind="attack")
     for die, (ka, ta), (kb, tb) in best["pairs"]:
-        cb["row"].remove(die)
+        cb.row.remove(die)
         said = dict(a=P.name(s, ka), b=P.name(s, kb), ta=C.TRAIT_NAMES[ta], tb=C.TRAIT_NAMES[tb])
         if die == SHIELD:
             t.say(msg("{a} and {b} combine {ta} and {tb}: a shield breaks.", **said), kind="attack")  # fmt: skip
@@ -213,14 +213,14 @@ def resolve_together(t: Table, single_doubles: bool, armour: dict | None) -> Non
             t.say(msg("{a} and {b} combine {ta} and {tb}: the {die} die falls.", die=face_name(die), **said), kind="attack")  # fmt: skip
     paired = set(best["breaks"]) | {k for _, a, b in best["pairs"] for k in (a[0], b[0])}
     for k in fighters:
-        cb["done"].append(k)
-        face = cb["rolls"].get(str(k), "")
+        cb.done.append(k)
+        face = cb.rolls.get(str(k), "")
         hit = [x for j, x in best["hits"] if j == k]
         for x in hit:
-            cb["row"].remove(x)
+            cb.row.remove(x)
         blocks = len(face) == 2 and P.blocks_with_double(s, k)
         if blocks:
-            cb["blocked"].append(k)
+            cb.blocked.append(k)
         hits = joined([C.TRAIT_NAMES[x] for x in hit], " ") if hit else None
         said = attack_result(P.name(s, k), hits, missed=not hit and k not in paired, blocks=blocks)  # fmt: skip
         if said is not None:

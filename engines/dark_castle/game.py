@@ -48,6 +48,8 @@ from engines.dark_castle.state import (
     LOG_LINES,
     DarkCastleState,
     new_character,
+    restored,
+    saved,
     start_hp,
 )
 from engines.dark_castle.words import card, content_texts, listed
@@ -286,10 +288,10 @@ class DarkCastle(Game):
     def dump(self, s: DarkCastleState) -> dict:
         """Every field is JSON already: a JSON round trip copies it many times faster than
         dataclasses.asdict (the conformance suite and the bench dump every state)."""
-        return json.loads(json.dumps(vars(s)))
+        return json.loads(json.dumps(saved(s)))
 
     def load(self, data: dict) -> DarkCastleState:
-        return DarkCastleState(**data)
+        return restored(data)
 
     def copy(self, s: DarkCastleState) -> DarkCastleState:
-        return DarkCastleState(**json.loads(json.dumps(vars(s))))
+        return restored(json.loads(json.dumps(saved(s))))

@@ -35,7 +35,7 @@ FACE_TEXT = {
 
 
 def crush(t: Table, face: str) -> None:
-    t.s.combat["row"].remove(face)
+    t.s.combat.row.remove(face)
     t.say(msg("The stone crushes a {die} die out of the row.", die=DD.face_name(face)))
     t.s.pending = {"kind": "attack"}
     combat.after_attack(t)
@@ -54,17 +54,17 @@ class StoneRoll(ChanceStep):
         s = t.s
         k = p["char"]
         cb = s.combat
-        cb["stone"] = outcome
+        cb.stone = outcome
         t.say(msg("The Living Stone wakes in {name}'s hand: {face}.", name=P.name(s, k), face=FACE_TEXT[outcome]), kind="stone")  # fmt: skip
         s.pending = {"kind": "attack"}
         if outcome == "crush":
-            if len(set(cb["row"])) > 1:
+            if len(set(cb.row)) > 1:
                 s.pending = {"kind": "crush", "char": k}
                 return
-            crush(t, cb["row"][0])
+            crush(t, cb.row[0])
             return
-        if outcome == "shelter" and k not in cb["blocked"]:
-            cb["blocked"].append(k)
+        if outcome == "shelter" and k not in cb.blocked:
+            cb.blocked.append(k)
         elif outcome == "mend":
             fx.heal(t, k, 2)
         elif outcome == "bite":
@@ -83,7 +83,7 @@ class Crush(Step):
     labels = ("crush",)
 
     def legal(self, t: Table, seat: Seat) -> list[str]:
-        return [f"crush {face}" for face in dict.fromkeys(t.s.combat["row"])]
+        return [f"crush {face}" for face in dict.fromkeys(t.s.combat.row)]
 
     def apply(self, t: Table, seat: Seat, action: str) -> None:
         crush(t, action.split()[1])

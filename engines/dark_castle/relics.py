@@ -278,16 +278,16 @@ class SpellRoll(ChanceStep):
             full = outcome == "success"
             if name == "bolt" and cb:
                 for _ in range(2 if full else 1):
-                    if cb["row"]:
-                        struck = bolt_target(cb["row"])
-                        cb["row"].remove(struck)
+                    if cb.row:
+                        struck = bolt_target(cb.row)
+                        cb.row.remove(struck)
                         t.say(
                             msg("A {trait} die is struck from the row.", trait=DD.face_name(struck))
                         )
             elif name == "ward" and cb:
-                for j in cb["fighters"] if full else [k]:
-                    if j not in cb["blocked"]:
-                        cb["blocked"].append(j)
+                for j in cb.fighters if full else [k]:
+                    if j not in cb.blocked:
+                        cb.blocked.append(j)
                 t.say(msg("Ash hangs in the air: every fighter blocks this round.") if full
                       else msg("Ash hangs in the air: the caster blocks this round."))  # fmt: skip
             elif name == "mend":

@@ -1,7 +1,9 @@
-"""The state of a Dark Castle game, as saved: one plain JSON-ready dataclass.
+"""The state of a Dark Castle game and its saved form (`saved`/`restored`).
 
-Its fields and the shape of `pending` are the saved-game format (`dump`/`load`): a rule may
-add a key, never rename one, so games saved by earlier versions still load.
+Its fields, the fight in progress (`Combat`) and the shape of `pending` are the saved-game
+format: a rule may add a key, never rename one, so games saved by earlier versions still
+load (tests/games/test_dark_castle_saved.py loads games stored before the fight was typed).
+A fight is typed; the characters and `pending` are still plain dicts.
 """
 
 from __future__ import annotations
@@ -34,6 +36,42 @@ def new_character(who: str, seat: int, hp: int) -> dict:
 
 
 @dataclass
+class Combat:
+    """A fight in progress, saved as a JSON object with these keys in this order (`death`
+    and `stone` only once rolled). Seats are indexes into `DarkCastleState.chars`."""
+
+    name: str
+    row: list[str]  # the enemy's dice still to hit, sorted (`death_dice.row_key`)
+    attack: int
+    specials: list[dict]  # the enemy's combat specials (`cards.SPECIALS`)
+    loot: bool  # an item is drawn after a won fight
+    phase: int  # this fight's place among the card's combat steps, from 1
+    phases: int
+    round: int = 0
+    rester: int = -1  # the character resting this round, or -1
+    fighters: list[int] = field(default_factory=list)
+    queue: list[int] = field(default_factory=list)  # who rolls next, in order
+    rolls: dict[str, str] = field(default_factory=dict)  # character (as text) -> face
+    done: list[int] = field(default_factory=list)  # who attacked this round
+    blocked: list[int] = field(default_factory=list)
+    wounded: list[int] = field(default_factory=list)
+    cultist: bool = False
+    carrier: bool = False
+    turned: list[int] = field(default_factory=list)  # marked prisoners sitting this fight out
+    grown: int = 0  # dice the enemy regrew
+    text: str = ""
+    death: list[str] | None = None  # death dice rolled into the row (the Collector's Box)
+    stone: str | None = None  # the Living Stone's last face
+
+    def to_json(self) -> dict:
+        data = dict(vars(self))
+        for key in ("death", "stone"):
+            if data[key] is None:
+                del data[key]
+        return data
+
+
+@dataclass
 class DarkCastleState:
     names: list[str]
     hp_start: int = 18
@@ -44,7 +82,7 @@ class DarkCastleState:
     turner: int = -1  # index of the character who turned it
     frames: list[dict] = field(default_factory=list)  # the interpreter's stack
     pending: dict = field(default_factory=lambda: {"kind": "pick"})
-    combat: dict | None = None
+    combat: Combat | None = None
     pool: list[str] = field(default_factory=list)  # items on the table
     dealt: list[str] = field(default_factory=list)  # items out of the deck since its shuffle
     outcome: str = ""  # "", "won", "lost"
@@ -53,3 +91,19 @@ class DarkCastleState:
     opts: dict = field(default_factory=dict)  # the game's options (supplements, castle)
     tainted: list[str] = field(default_factory=list)  # items on the table from a carrier
     flaws: dict = field(default_factory=dict)  # character -> flaw dealt onto it (collector)
+
+
+def saved(s: DarkCastleState) -> dict:
+    """The state as the saved-game format has it (JSON-ready, keys in their saved order)."""
+    data = dict(vars(s))
+    if s.combat is not None:
+        data["combat"] = s.combat.to_json()
+    return data
+
+
+def restored(data: dict) -> DarkCastleState:
+    """A saved state back (this release's or an earlier one's)."""
+    data = dict(data)
+    if data.get("combat") is not None:
+        data["combat"] = Combat(**data["combat"])
+    return DarkCastleState(**data)

@@ -106,6 +106,17 @@ class Ghosts18(Game):
         ]
         return actions or ["pass"]
 
+    def _is_legal(self, s: Ghosts18State, seat: Seat, action: str) -> bool:
+        """A placement is answered from its carpet alone; moves fall back to the list."""
+        verb, _, cell = action.partition(" ")
+        if s.placed < TOTAL_GHOSTS or s.release is not None:
+            if verb != "place" or cell not in B.CARPET or cell in s.board:
+                return False
+            if s.release is not None:
+                return B.CARPET[cell] == s.release[1]
+            return s.unplaced[seat].get(B.CARPET[cell], 0) > 0
+        return action in self._legal(s, seat)
+
     def _empty_carpets(self, s: Ghosts18State, colours: set[str]) -> list[str]:
         return [c for c, k in B.CARPET.items() if k in colours and c not in s.board]
 

@@ -146,6 +146,17 @@ class HiddenCastle(Game):
             actions.append("stay")
         return actions
 
+    def _is_legal(self, s: HiddenCastleState, seat: Seat, action: str) -> bool:
+        """A placement is answered from its space alone; moves fall back to the list."""
+        if s.phase != "place":
+            return action in self._legal(s, seat)
+        verb, _, number = action.partition(" ")
+        if verb != "place" or not number.isdigit() or f"place {int(number)}" != action:
+            return False
+        n = int(number)
+        taken = any(s.pos[g] == n and s.where[g] == GALLERY for g in range(len(s.owner)))
+        return 1 <= n <= B.SPACES and n != s.phantom and not taken
+
     def _empty_spaces(self, s: HiddenCastleState) -> list[int]:
         taken = {s.pos[g] for g in range(len(s.owner)) if s.where[g] == GALLERY}
         return [n for n in range(1, B.SPACES + 1) if n not in taken and n != s.phantom]

@@ -114,6 +114,28 @@ def test_illegal_actions_are_refused_without_change(game_id, players, options):
 
 
 @pytest.mark.parametrize(("game_id", "players", "options"), CONFIGS)
+def test_is_legal_agrees_with_legal_actions(game_id, players, options):
+    """`is_legal` answers as `legal_actions` does, for every seat, on moves that were legal
+    somewhere in the game (near misses: a taken cell, another seat's move) and on junk."""
+    game = REGISTRY[game_id]
+    for seed in (2, 9):
+        run = play(game, players, options, seed, max_steps=300, keep_states=True)
+        rng = random.Random(seed)
+        played = sorted({action for seat, action in run.log if seat != CHANCE})
+        junk = [j.strip().lower() for j in JUNK if j.strip()]
+        for state in rng.sample(run.states, min(30, len(run.states))):
+            everyone = [a for s in range(players) for a in game.legal_actions(state, s)]
+            candidates = set(everyone + junk + rng.sample(played, min(40, len(played))))
+            for seat in [CHANCE, *range(players)]:
+                legal = set(game.legal_actions(state, seat))
+                for action in sorted(candidates):
+                    assert game.is_legal(state, seat, action) == (action in legal), (
+                        seat,
+                        action,
+                    )
+
+
+@pytest.mark.parametrize(("game_id", "players", "options"), CONFIGS)
 def test_apply_never_mutates_its_input_and_views_are_json(game_id, players, options):
     game = REGISTRY[game_id]
     run = play(game, players, options, seed=7, max_steps=200)

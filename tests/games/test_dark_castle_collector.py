@@ -73,7 +73,7 @@ def test_a_flaw_strikes_in_combat(monkeypatch):
     s = chance(act(s, "fight"), "w", "w")
     assert "use brute" in G.legal_actions(s, 0)
     s = act(s, "use brute", 0)
-    assert s.combat["row"] == ["m", "c"]
+    assert s.combat.row == ["m", "c"]
 
 
 def test_start_cards_and_bosses_of_the_box_join_the_draw():

@@ -35,7 +35,7 @@ def test_row_is_printed_symbols_plus_one_chapter_die_per_player(monkeypatch):
     outcomes = dict(G.chance_outcomes(s))
     assert abs(outcomes["mmm"] - 1 / 27) < 1e-12 and abs(outcomes["mcw"] - 6 / 27) < 1e-12
     s = chance(s, "ccw")
-    assert s.combat["row"] == ["m", "c", "c", "w"]
+    assert s.combat.row == ["m", "c", "c", "w"]
 
 
 def test_solo_rolls_one_chapter_die_per_character(monkeypatch):
@@ -54,10 +54,10 @@ def test_doubles_hit_twice_and_block_and_the_enemy_strikes_back(monkeypatch):
     s = chance(s, "mm", "m")  # the Smith rolls a Might double, the Tailor a single Might
     assert sorted(G.legal_actions(s, 0)) == ["hit smith", "hit tailor"]
     s = act(s, "hit smith")
-    assert s.combat is not None and s.combat["row"] == ["w"]
+    assert s.combat is not None and s.combat.row == ["w"]
     # The Tailor's Might finds no die left; the last attack resolved itself.
     assert char(s, "smith")["hp"] == 18 and char(s, "tailor")["hp"] == 15
-    assert s.pending == {"kind": "rest"} and s.combat["round"] == 2
+    assert s.pending == {"kind": "rest"} and s.combat.round == 2
 
 
 def test_attacks_resolve_one_at_a_time_in_the_chosen_order(monkeypatch):
@@ -68,7 +68,7 @@ def test_attacks_resolve_one_at_a_time_in_the_chosen_order(monkeypatch):
     s, events = G.apply(s, 1, "hit tailor")
     texts = [e.text for e in events if e.kind == "attack"]
     assert texts == ["P2 (Tailor) hits Wisdom.", "P1 (Smith) hits Might."]
-    assert s.combat["row"] == ["w"]
+    assert s.combat.row == ["w"]
 
 
 def test_victory_when_the_row_is_empty_no_final_attack_and_one_item(monkeypatch):
@@ -97,7 +97,7 @@ def test_rest_one_player_heals_and_sits_out(monkeypatch):
     assert char(s, "tailor")["hp"] == 11
     assert s.pending == {"kind": "roll", "char": 0, "for": "combat"}
     s = chance(s, "m")  # only the Smith rolls; the last attack resolves itself
-    assert s.combat["fighters"] == [0]
+    assert s.combat.fighters == [0]
     assert char(s, "tailor")["hp"] == 11 and char(s, "smith")["hp"] == 16
 
 
@@ -108,7 +108,7 @@ def test_at_most_one_rests_and_at_least_one_fights(monkeypatch):
     s = act(s, "rest smith")
     assert "rest tailor" not in G.legal_actions(s, 0)
     assert G.to_act(s) == [CHANCE]
-    assert len(s.combat["fighters"]) == 1
+    assert len(s.combat.fighters) == 1
 
 
 def test_resting_in_turns_across_rounds(monkeypatch):
@@ -118,7 +118,7 @@ def test_resting_in_turns_across_rounds(monkeypatch):
     s = act(s, "rest smith")
     s = chance(s, "m")
     s = act(s, "rest tailor")
-    assert s.combat["rester"] == 1 and s.combat["round"] == 2
+    assert s.combat.rester == 1 and s.combat.round == 2
 
 
 def test_combat_items_strike_block_reroll_become(monkeypatch):
@@ -131,15 +131,15 @@ def test_combat_items_strike_block_reroll_become(monkeypatch):
     legal = G.legal_actions(s, 0)
     assert {"use axe", "use buckler"} <= set(legal) and "use beads" not in legal
     s = act(s, "use axe", 0)
-    assert s.combat["row"] == ["c", "w", "w"] and "axe" not in char(s, "smith")["items"]
+    assert s.combat.row == ["c", "w", "w"] and "axe" not in char(s, "smith")["items"]
     s = act(s, "use buckler", 0)
-    assert 0 in s.combat["blocked"]
+    assert 0 in s.combat.blocked
     s = act(s, "use rabbitfoot", 1)
     s = chance(s, "ww")
-    assert s.combat["rolls"]["1"] == "ww"
+    assert s.combat.rolls["1"] == "ww"
     s = act(s, "use beads", 1)  # counts as a single Wisdom now
     s = act(s, "hit tailor")  # the Smith's attack, with nothing left to use, resolves itself
-    assert s.combat["row"] == ["c", "w"]
+    assert s.combat.row == ["c", "w"]
     assert char(s, "smith")["hp"] == 18  # blocked by the buckler
     assert char(s, "tailor")["hp"] == 14  # a single Wisdom does not block
 
@@ -152,7 +152,7 @@ def test_war_hammer_and_ward(monkeypatch):
     s = act(s, "fight")
     s = chance(s, "m", "w")
     s = act(s, "hit smith")
-    assert s.combat["row"] == ["c"]
+    assert s.combat.row == ["c"]
     assert char(s, "smith")["hp"] == 15 and char(s, "tailor")["hp"] == 16
 
 
@@ -191,7 +191,7 @@ def test_special_rage(monkeypatch):
     s = act(s, "fight")
     s = chance(s, "m", "m")
     s = act(s, "hit smith")
-    assert s.combat["attack"] == 2 and char(s, "smith")["hp"] == 17
+    assert s.combat.attack == 2 and char(s, "smith")["hp"] == 17
 
 
 def test_special_regrow(monkeypatch):
@@ -203,7 +203,7 @@ def test_special_regrow(monkeypatch):
     s = act(s, "hit smith")
     assert s.pending == {"kind": "dice", "n": 1, "then": "round"}
     s = chance(s, "c")
-    assert s.combat["row"] == ["c", "w", "w"] and s.pending == {"kind": "rest"}
+    assert s.combat.row == ["c", "w", "w"] and s.pending == {"kind": "rest"}
     s = act(s, "fight")
     s = chance(s, "m", "m")
     s = act(s, "hit smith")
@@ -216,11 +216,11 @@ def test_special_armoured(monkeypatch):
     s = act(s, "fight")
     s = chance(s, "m", "m")
     s = act(s, "hit smith")
-    assert s.combat["row"] == ["m", "m", "m"]
+    assert s.combat.row == ["m", "m", "m"]
     s = act(s, "fight")
     s = chance(s, "mm", "w")
     s = act(s, "hit smith")
-    assert s.combat["row"] == ["m"]
+    assert s.combat.row == ["m"]
 
 
 def test_a_long_fight_grows_the_enemy_attack_from_its_twentieth_round(monkeypatch):
@@ -233,17 +233,17 @@ def test_a_long_fight_grows_the_enemy_attack_from_its_twentieth_round(monkeypatc
     for _ in range(18):  # rounds 1-18: a single Might does not dent the armour; one rests,
         s = act(s, "rest tailor")  # the other blocks
         s = chance(s, "cc")
-    assert s.combat["round"] == 19 and s.combat["attack"] == 1
+    assert s.combat.round == 19 and s.combat.attack == 1
     s = act(s, "fight")
     s = chance(s, "w", "c")  # round 19: both hit by 1
     s = act(s, "hit tailor")
     assert char(s, "tailor")["hp"] == 17 and char(s, "tanner")["hp"] == 17
-    assert s.combat["round"] == 20 and s.combat["attack"] == 2
+    assert s.combat.round == 20 and s.combat.attack == 2
     s = act(s, "fight")
     s = chance(s, "cc", "w")  # round 20: the Tailor's double blocks, the Tanner loses 2
     s = act(s, "hit tailor")
     assert char(s, "tailor")["hp"] == 17 and char(s, "tanner")["hp"] == 15
-    assert s.combat["attack"] == 3
+    assert s.combat.attack == 3
 
 
 def test_no_fight_lasts_for_ever_even_one_nobody_can_win(monkeypatch):
@@ -257,12 +257,12 @@ def test_no_fight_lasts_for_ever_even_one_nobody_can_win(monkeypatch):
     while s.combat is not None and not s.outcome:
         rounds += 1
         assert rounds < 80
-        s = act(s, "rest tailor" if s.combat["round"] % 2 else "rest tanner")
+        s = act(s, "rest tailor" if s.combat.round % 2 else "rest tanner")
         while G.to_act(s) == [CHANCE]:
             s = chance(s, faces[rounds % len(faces)])
         while s.pending and s.pending.get("kind") == "attack":
             s = act(s, G.legal_actions(s, G.to_act(s)[0])[0])
-    assert s.outcome == "lost" and s.combat["round"] >= LONG_FIGHT
+    assert s.outcome == "lost" and s.combat.round >= LONG_FIGHT
 
 
 def test_special_pierce_and_doubles_single(monkeypatch):
@@ -272,7 +272,7 @@ def test_special_pierce_and_doubles_single(monkeypatch):
     s = act(s, "fight")
     s = chance(s, "mm", "c")
     s = act(s, "hit smith")
-    assert s.combat["row"] == ["m", "w"]
+    assert s.combat.row == ["m", "w"]
     assert char(s, "smith")["hp"] == 17 and char(s, "tailor")["hp"] == 15
 
 

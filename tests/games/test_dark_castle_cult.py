@@ -184,7 +184,7 @@ def test_a_white_cult_face_attacks_first_and_as_normal(monkeypatch):
     assert G.legal_actions(s, 0) == ["hit smith"]
     assert "hit abbot" not in G.legal_actions(s, 2)
     s = act(s, "hit smith")
-    assert s.combat["row"] == ["m", "c"]
+    assert s.combat.row == ["m", "c"]
 
 
 def test_a_black_cult_face_joins_the_enemy_row(monkeypatch):
@@ -195,16 +195,16 @@ def test_a_black_cult_face_joins_the_enemy_row(monkeypatch):
                   smith={"curses": ["marked"], "hp": 5})  # fmt: skip
     s = act(s, "fight")
     s = chance(s, "black c")
-    assert s.combat["row"] == ["m", "m", "c"] and s.combat["turned"] == [0]
+    assert s.combat.row == ["m", "m", "c"] and s.combat.turned == [0]
     assert "joins the enemy's row" in " ".join(map(english, s.log))
     s = chance(s, "c", "w")  # the Tailor hits the cult die away; the Abbot misses
     s = act(s, "hit tailor")
-    assert s.combat["row"] == ["m", "m"]
+    assert s.combat.row == ["m", "m"]
     assert char(s, "smith")["hp"] == 5 and char(s, "abbot")["hp"] == 12
     # The next round: the Smith still sits out, and may not rest either.
     assert set(G.legal_actions(s, 0)) == {"fight", "rest tailor", "rest abbot"}
     s = act(s, "fight")
-    assert s.pending["char"] == 1 and 0 not in s.combat["fighters"]
+    assert s.pending["char"] == 1 and 0 not in s.combat.fighters
     s = chance(s, "m", "mm")
     s = act(s, "hit tailor")  # the Abbot's double then finishes it
     assert s.combat is None and char(s, "smith")["curses"] == ["marked"]

@@ -54,7 +54,7 @@ def test_death_dice_are_rolled_instead_of_chapter_dice_where_marked(monkeypatch)
     assert "mc s" in outcomes and "m c" in outcomes and "mc cw" in outcomes
     assert abs(sum(outcomes.values()) - 1) < 1e-9 and abs(outcomes["s s"] - 1 / 36) < 1e-9
     s = chance(s, "mc s")
-    assert s.combat["row"] == ["m", "mc", "s"] and s.combat["death"] == ["mc", "s"]
+    assert s.combat.row == ["m", "mc", "s"] and s.combat.death == ["mc", "s"]
     view = G.view(s, None)
     assert view["combat"]["death"] == ["mc", "s"]
     assert "Shield" in render.describe("dark_castle", view)
@@ -92,7 +92,7 @@ def test_a_double_of_any_type_removes_a_shield(monkeypatch):
     s = room_with(BOX, monkeypatch, death_combat("w"))
     s = fight(chance(s, "w s"), "mm", "c")  # the Smith's Might double, the Tailor's Cunning
     # The Might double goes whole on the shield; both Wisdom dice stay and strike back.
-    assert s.combat["row"] == ["w", "w"]
+    assert s.combat.row == ["w", "w"]
     assert "P1 (Smith) breaks a shield with a double" in " ".join(map(english, s.log))
     assert char(s, "smith")["hp"] == 18 and char(s, "tailor")["hp"] == 16  # the double blocked
 
@@ -101,11 +101,11 @@ def test_two_matching_singles_from_two_prisoners_remove_a_shield(monkeypatch):
     """Shields: "or 2) Two characters combining two matching SINGLES"."""
     s = room_with(BOX, monkeypatch, death_combat("c"))
     s = fight(chance(s, "s s"), "m", "m")
-    assert s.combat["row"] == ["c", "s"]
+    assert s.combat.row == ["c", "s"]
     assert "combine Might and Might: a shield breaks" in " ".join(map(english, s.log))
     # Singles that do not match leave the shield standing; the Cunning one hits its die.
     s = fight(s, "w", "c")
-    assert s.combat["row"] == ["s"]
+    assert s.combat.row == ["s"]
 
 
 def test_one_prisoner_cannot_pair_with_their_own_results(monkeypatch):
@@ -117,10 +117,10 @@ def test_one_prisoner_cannot_pair_with_their_own_results(monkeypatch):
     # The Ratcatcher's split double (Might and Cunning) is one prisoner's: it removes no split
     # die alone, but the Smith's Might joins its Cunning to remove one.
     s = fight(s, "mc", "w")
-    assert s.combat["row"] == ["mc", "mc"]
+    assert s.combat.row == ["mc", "mc"]
     assert char(s, "ratcatcher")["hp"] == 18  # it still blocks
     s = fight(s, "mc", "m")
-    assert s.combat["row"] == ["mc"]
+    assert s.combat.row == ["mc"]
 
 
 def test_a_split_death_die_falls_to_two_players_combining(monkeypatch):
@@ -128,7 +128,7 @@ def test_a_split_death_die_falls_to_two_players_combining(monkeypatch):
     to match the traits shown"."""
     s = room_with(BOX, monkeypatch, death_combat(""))
     s = fight(chance(s, "cw cw"), "c", "w")
-    assert s.combat["row"] == ["cw"]
+    assert s.combat.row == ["cw"]
     assert "combine Cunning and Wisdom: the Cunning+Wisdom die falls" in " ".join(
         map(english, s.log)
     )
@@ -161,7 +161,7 @@ def test_with_an_item_to_use_the_party_resolves_together_with_hit_all(monkeypatc
     assert G.describe(s, "hit all") == DD.HIT_ALL_LABEL
     s = act(s, "use axe", 0)  # the Throwing Axe strikes the Might die: it does not touch shields
     # Nobody has an item left: the round resolves by itself (Wisdom and Cunning pair nothing).
-    assert s.combat["row"] == ["mc", "s"] and char(s, "smith")["hp"] == 16
+    assert s.combat.row == ["mc", "s"] and char(s, "smith")["hp"] == 16
     assert s.pending == {"kind": "rest"}
 
 
@@ -170,9 +170,9 @@ def test_a_death_die_is_a_chapter_die_for_item_rules(monkeypatch):
     game rules": a death die showing Might is struck by an item that removes a Might die."""
     s = room_with(BOX, monkeypatch, death_combat("", 2, 1), smith={"items": ["axe"]})
     s = chance(act(chance(s, "m s"), "fight"), "w", "c")
-    assert s.combat["death"] == ["m", "s"] and s.combat["row"] == ["m", "s"]
+    assert s.combat.death == ["m", "s"] and s.combat.row == ["m", "s"]
     s = act(s, "use axe", 0)
-    assert s.combat["row"] == ["s"]
+    assert s.combat.row == ["s"]
 
 
 def test_the_plan_prefers_breaking_shields_among_equal_counts():
@@ -182,7 +182,7 @@ def test_the_plan_prefers_breaking_shields_among_equal_counts():
     from types import SimpleNamespace
 
     s = SimpleNamespace(
-        combat={"row": ["m", "s"], "rolls": {"0": "m", "1": "m"}},
+        combat=SimpleNamespace(row=["m", "s"], rolls={"0": "m", "1": "m"}),
         chars=[{"items": []}, {"items": []}],
     )
     best = DD.plan(s, [0, 1])
@@ -242,7 +242,7 @@ def test_the_stone_crushes_a_die_of_your_choice_even_a_death_die(monkeypatch):
     )
     assert render.board_png("dark_castle", view).startswith(b"\x89PNG")
     # Nothing else to use: the round resolved itself (Wisdom and Cunning pair nothing).
-    assert s.combat["row"] == ["m", "mc"] and char(s, "smith")["hp"] == 16
+    assert s.combat.row == ["m", "mc"] and char(s, "smith")["hp"] == 16
     assert "use stone" not in G.legal_actions(act(s, "fight"), 0)  # once a chapter
 
 

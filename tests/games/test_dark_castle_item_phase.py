@@ -163,9 +163,9 @@ def test_a_bone_bolt_strikes_a_death_face_when_no_trait_is_left(monkeypatch):
     a row of shields and splits loses those instead of crashing."""
     s = room_with({"undead": "on"}, monkeypatch, combat("m", 2), smith={"items": ["spellbook"]})
     s = act(s, "fight")
-    s = edit(s, combat={**s.combat, "row": ["mc", DD.SHIELD, DD.SHIELD]})
+    s = edit(s, combat={**s.combat.to_json(), "row": ["mc", DD.SHIELD, DD.SHIELD]})
     s = chance(act(s, "cast bolt"), "success")
-    assert s.combat["row"] == [DD.SHIELD]  # a shield (most common), then the split (tie: row order)
+    assert s.combat.row == [DD.SHIELD]  # a shield (most common), then the split (tie: row order)
 
 
 def test_the_knapsack_works_in_either_hand():

@@ -142,7 +142,7 @@ def test_the_split_double_prisoners(monkeypatch):
     s = chance(s, "mc", "m")
     assert {"hit ratcatcher m", "hit ratcatcher c"} <= set(G.legal_actions(s, 0))
     s = act(s, "hit ratcatcher c")
-    assert s.combat["row"] == ["w"] and 0 in s.combat["blocked"]  # it still blocks
+    assert s.combat.row == ["w"] and 0 in s.combat.blocked  # it still blocks
 
 
 def test_the_knapsack_stores_two_more_items_between_chapters(monkeypatch):

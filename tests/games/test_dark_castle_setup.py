@@ -152,7 +152,7 @@ def _beat_forced(s):
             return chance(s, "w" * s.pending["n"])
         if kind == "roll":
             k = s.pending["char"]
-            row = s.combat["row"] if s.combat else []
+            row = s.combat.row if s.combat else []
             faces = C.CHARACTERS[s.chars[k]["who"]]["faces"]
             return chance(s, max(faces, key=lambda f: (sum(row.count(t) for t in set(f)), len(f))))
         return chance(s, G.chance_outcomes(s)[0][0])
@@ -174,8 +174,8 @@ def test_each_boss_is_fought_phase_by_phase(boss):
     for _ in range(400):
         if s.outcome:
             break
-        if s.combat and (not seen or seen[-1] != s.combat["name"]):
-            seen.append(s.combat["name"])
+        if s.combat and (not seen or seen[-1] != s.combat.name):
+            seen.append(s.combat.name)
         assert (s.pending or {}).get("kind") not in ("item", "share")
         s = _beat_forced(s)
     assert s.outcome == "won"

@@ -247,7 +247,7 @@ def test_a_special_in_a_chapter_combat_triggers_its_ability(monkeypatch):
     s = act(s, "fight")
     s = chance(s, "c", "c", "x")
     s = act(s, "hit gravehand")  # Dirty Fighting: one die of each trait
-    assert s.combat["row"] == ["m"]
+    assert s.combat.row == ["m"]
     s = companion_room(monkeypatch, "novice", combat("mmm", 2))
     s = act(s, "fight")
     s = chance(s, "c", "c", "x")
@@ -263,12 +263,12 @@ def test_a_special_against_a_boss_only_blocks(monkeypatch):
     s = G.load({**G.dump(s), "used": C.in_sets(C.CHAPTERS, ["undead"])})
     s = chance(act(s, "turn smith"), "b_undeadqueen", "mm")  # 2 prisoners' dice: companions
     row = sorted(C.combat_steps(C.BOSSES["b_undeadqueen"])[0]["dice"] + "mm", key="mcw".index)
-    assert s.combat["row"] == row  # two dice per player: the companion is not counted
+    assert s.combat.row == row  # two dice per player: the companion is not counted
     s = act(s, "fight") if s.pending["kind"] == "rest" else s
     s = chance(s, "c", "c", "x")
     s = act(act(s, "hit gravehand"), "hit smith")
-    assert s.combat["row"] == row
-    assert char(s, "gravehand")["hp"] == 8 and char(s, "smith")["hp"] == 18 - s.combat["attack"]
+    assert s.combat.row == row
+    assert char(s, "gravehand")["hp"] == 8 and char(s, "smith")["hp"] == 18 - s.combat.attack
 
 
 def test_a_special_outside_combat_counts_as_a_double_of_choice(monkeypatch):
@@ -290,7 +290,7 @@ def test_at_zero_hp_a_companion_leaves_and_the_game_goes_on(monkeypatch):
     s = chance(s, "c", "c", "c")
     s = act(act(s, "hit smith"), "hit tailor")
     assert [c["who"] for c in s.chars] == ["smith", "tailor"] and not s.outcome
-    assert s.pending == {"kind": "rest"} and s.combat["fighters"] == [0, 1]
+    assert s.pending == {"kind": "rest"} and s.combat.fighters == [0, 1]
     assert "skeletonkey" not in castle.held(s)  # the item went with her
     assert G.result(s) is None
 
@@ -377,10 +377,10 @@ def test_a_bolt_strikes_dice_from_the_row(monkeypatch):
     s = act(s, "fight")
     assert set(G.legal_actions(s, 0)) == {"roll", "cast bolt", "cast ward"}
     s = chance(act(s, "cast bolt"), "success")
-    assert s.combat["row"] == ["c", "w"] and s.pending == {"kind": "roll", "char": 1,
+    assert s.combat.row == ["c", "w"] and s.pending == {"kind": "roll", "char": 1,
                                                            "for": "combat"}  # fmt: skip
     s = chance(s, "c")
-    assert s.combat["row"] == ["w"] and char(s, "smith")["hp"] == 16  # no attack, no block
+    assert s.combat.row == ["w"] and char(s, "smith")["hp"] == 16  # no attack, no block
 
 
 def test_the_spell_die_can_backfire_or_crumble(monkeypatch):

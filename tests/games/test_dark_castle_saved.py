@@ -1,0 +1,71 @@
+"""Dark Castle games stored by an earlier release still load and play on (issue 35, item
+5): each state in fixtures/dark_castle_saved.json (every pack mix, mid-combat and in each
+pending step) loads, dumps back to the same JSON, and offers the same moves as it did then,
+step by step, reaching the same state."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from engines import CHANCE, REGISTRY
+from engines.playout import pick_chance
+
+SAVED = json.loads((Path(__file__).parent / "fixtures" / "dark_castle_saved.json").read_text())
+GAME = REGISTRY["dark_castle"]
+CASES = [
+    pytest.param(entry, id=f"{entry['seed']}-{entry['players']}p-step{entry['step']}")
+    for entry in SAVED["games"]
+]
+
+
+def test_the_saved_games_cover_combat_and_the_steps():
+    states = [entry["state"] for entry in SAVED["games"]]
+    kinds = {(s["pending"] or {}).get("kind") for s in states}
+    assert len(kinds) >= 20 and any(s["combat"] for s in states)
+    assert len({json.dumps(e["options"], sort_keys=True) for e in SAVED["games"]}) == len(
+        GAME.conformance_options()
+    )
+
+
+@pytest.mark.parametrize("entry", CASES)
+def test_a_saved_game_loads_dumps_the_same_and_plays_on(entry):
+    stored = json.dumps(entry["state"])
+    state = GAME.load(json.loads(stored))
+    assert json.dumps(GAME.dump(state)) == stored
+    rng = random.Random(1000 + entry["step"])
+    for seat, action, offered in entry["then"]:
+        acting = GAME.to_act(state)
+        if acting == [CHANCE]:
+            outcomes = GAME.chance_outcomes(state)
+            assert [o for o, _ in outcomes] == offered
+            assert (CHANCE, pick_chance(outcomes, rng.random())) == (seat, action)
+        else:
+            assert acting[int(rng.random() * len(acting))] == seat
+            legal = GAME.legal_actions(state, seat)
+            assert legal == offered
+            assert legal[int(rng.random() * len(legal))] == action
+        state, _ = GAME.apply(state, seat, action)
+    reached = json.dumps(GAME.dump(state), sort_keys=True).encode()
+    assert hashlib.sha256(reached).hexdigest() == entry["reached"]
+
+
+def test_a_fight_saved_without_its_pack_keys_loads():
+    """The rules read a fight's `turned`, `cultist` and `carrier` as empty or off where a save
+    lacks them, and still do: such a save loads and offers the same moves (it dumps them
+    back filled in)."""
+    entry = next(e for e in SAVED["games"] if e["state"]["combat"] and e["then"])
+    data = json.loads(json.dumps(entry["state"]))
+    for key in ("turned", "cultist", "carrier"):
+        del data["combat"][key]
+    state = GAME.load(data)
+    assert (state.combat.turned, state.combat.cultist, state.combat.carrier) == ([], False, False)
+    seat, _, offered = entry["then"][0]
+    if seat == CHANCE:
+        assert [o for o, _ in GAME.chance_outcomes(state)] == offered
+    else:
+        assert GAME.legal_actions(state, seat) == offered
