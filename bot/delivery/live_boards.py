@@ -36,7 +36,7 @@ class Slot:
 
 
 @dataclass
-class Table:
+class DeliveryRecord:
     """What delivery keeps of one session in one front end."""
 
     slot: Slot | None = None
@@ -50,11 +50,11 @@ class LiveBoards:
     def __init__(self, service: ServiceNeeds | None, platform: str) -> None:
         self.service = service
         self.platform = platform
-        self.tables: dict[int, Table] = {}
+        self.tables: dict[int, DeliveryRecord] = {}
 
-    async def table(self, session_id: int) -> Table:
+    async def table(self, session_id: int) -> DeliveryRecord:
         """The session's record, read back from the service after a restart."""
-        t = self.tables.setdefault(session_id, Table())
+        t = self.tables.setdefault(session_id, DeliveryRecord())
         if t.recalled or self.service is None:
             return t
         t.recalled = True
@@ -86,7 +86,7 @@ class LiveBoards:
         t.litter += sent
         await self._write(self._key("litter", session_id), json.dumps([asdict(s) for s in t.litter]))  # fmt: skip
 
-    async def forget(self, session_id: int) -> Table:
+    async def forget(self, session_id: int) -> DeliveryRecord:
         """The game is over: its record goes; what it held is returned for tidying."""
         t = await self.table(session_id)
         self.tables.pop(session_id, None)

@@ -15,12 +15,12 @@ from engines.dark_castle import effects as fx
 from engines.dark_castle import explain as X
 from engines.dark_castle import items, phase
 from engines.dark_castle import party as P
-from engines.dark_castle.rules import Step, Table
+from engines.dark_castle.rules import Position, Step
 from engines.dark_castle.state import CASTLE_CHAPTERS
 from engines.text import Msg, joined, msg
 
 
-def item_moves(t: Table, seat: Seat, camp_moves: bool) -> list[str]:
+def item_moves(t: Position, seat: Seat, camp_moves: bool) -> list[str]:
     """Takes from the table into any free hands; drops and uses of the seat's own
     characters (and each pack's moves for them, between chapters)."""
     s = t.s
@@ -40,7 +40,7 @@ def item_moves(t: Table, seat: Seat, camp_moves: bool) -> list[str]:
     return out
 
 
-def take(t: Table, item: str, who: str) -> None:
+def take(t: Position, item: str, who: str) -> None:
     s = t.s
     k = P.index(s, who)
     s.pool.remove(item)
@@ -50,7 +50,7 @@ def take(t: Table, item: str, who: str) -> None:
     t.rules.taken(t, k, item)
 
 
-def drop(t: Table, item: str) -> None:
+def drop(t: Position, item: str) -> None:
     s = t.s
     k = P.holder(s, item)
     s.chars[k]["items"].remove(item)
@@ -63,7 +63,7 @@ def drop(t: Table, item: str) -> None:
     t.say(msg("{name} puts down: {items}.", name=P.name(s, k), items=names))
 
 
-def turn(t: Table, who: str) -> None:
+def turn(t: Position, who: str) -> None:
     """The party's choice of who turns the next card: YOU effects of that card hit them.
     What was left on the table stays behind; items used "once a chapter" are ready again."""
     s = t.s
@@ -79,7 +79,7 @@ def turn(t: Table, who: str) -> None:
     fx.check_death(t)
 
 
-def apply_item_move(t: Table, verb: str, args: list[str]) -> bool:
+def apply_item_move(t: Position, verb: str, args: list[str]) -> bool:
     """Take, drop or use; False for any other move."""
     if verb == "take":
         take(t, args[0], args[1])
@@ -98,29 +98,29 @@ class Between(Step):
     kind = "between"
     labels = ("turn",)
 
-    def legal(self, t: Table, seat: Seat) -> list[str]:
+    def legal(self, t: Position, seat: Seat) -> list[str]:
         out = [f"turn {c['who']}" for c in t.s.chars] + item_moves(t, seat, camp_moves=True)
         for camp in t.rules.camps:
             out += camp.party_moves(t, seat)
         return out
 
-    def apply(self, t: Table, seat: Seat, action: str) -> None:
+    def apply(self, t: Position, seat: Seat, action: str) -> None:
         verb, *args = action.split()
         if verb == "turn":
             turn(t, args[0])
         elif not apply_item_move(t, verb, args):
             next(c for c in t.rules.camps if verb in c.verbs).apply(t, verb, args)
 
-    def prompt(self, t: Table) -> Msg:
+    def prompt(self, t: Position) -> Msg:
         if len(t.s.used) >= CASTLE_CHAPTERS:
             return msg("Trade items if you like, then decide who turns the boss: turn <prisoner>.")  # fmt: skip
         return msg("Trade items if you like, then decide who turns the next chapter: turn <prisoner>.")  # fmt: skip
 
-    def default(self, t: Table, seat: Seat, legal: list[str]) -> str | None:
+    def default(self, t: Position, seat: Seat, legal: list[str]) -> str | None:
         """Let the healthiest turn."""
         return f"turn {items.healthiest(t)}"
 
-    def describe(self, t: Table, action: str) -> str | None:
+    def describe(self, t: Position, action: str) -> str | None:
         verb, *args = action.split()
         if verb == "turn" and args:
             return msg("Turn: {character}", character=P.title(args[0]))
@@ -132,17 +132,17 @@ class Share(Step):
 
     kind = "share"
 
-    def legal(self, t: Table, seat: Seat) -> list[str]:
+    def legal(self, t: Position, seat: Seat) -> list[str]:
         return [*item_moves(t, seat, camp_moves=False), "done"]  # "done" comes last
 
-    def apply(self, t: Table, seat: Seat, action: str) -> None:
+    def apply(self, t: Position, seat: Seat, action: str) -> None:
         verb, *args = action.split()
         if not apply_item_move(t, verb, args):  # done
             fx.discard_pool(t)
             t.s.pending = None
 
-    def prompt(self, t: Table) -> Msg:
+    def prompt(self, t: Position) -> Msg:
         return msg("Share out the items on the table (take <item> <prisoner>), then done.")
 
-    def default(self, t: Table, seat: Seat, legal: list[str]) -> str | None:
+    def default(self, t: Position, seat: Seat, legal: list[str]) -> str | None:
         return "done" if "done" in legal else None

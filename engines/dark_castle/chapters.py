@@ -18,7 +18,7 @@ from engines.dark_castle import effects as fx
 from engines.dark_castle import explain as X
 from engines.dark_castle import party as P
 from engines.dark_castle import words as W
-from engines.dark_castle.rules import ChanceStep, Step, Table, uniform
+from engines.dark_castle.rules import ChanceStep, Position, Step, uniform
 from engines.dark_castle.state import CASTLE_CHAPTERS, DarkCastleState
 from engines.text import Msg, joined, msg, plural
 
@@ -32,7 +32,7 @@ def push(s: DarkCastleState, card_id: str, path: list, ctx: int) -> None:
     s.frames.append({"k": "seq", "card": card_id, "path": path, "pc": 0, "ctx": ctx})
 
 
-def open_card(t: Table, card_id: str) -> None:
+def open_card(t: Position, card_id: str) -> None:
     """Turn a card face up: read its scene aloud, say what it asks, start its script."""
     s = t.s
     card = C.ALL_CARDS[card_id]
@@ -45,7 +45,7 @@ def open_card(t: Table, card_id: str) -> None:
     push(s, card_id, ["steps"], s.turner)
 
 
-def run(t: Table) -> None:
+def run(t: Position) -> None:
     """Carry out steps until a decision or a chance is needed, or the game ends."""
     s = t.s
     while s.pending is None and not s.outcome:
@@ -65,7 +65,7 @@ def run(t: Table) -> None:
         run_step(t, steps[frame["pc"] - 1], frame["card"], path, frame["ctx"])
 
 
-def run_step(t: Table, step: dict, card: str, path: list, ctx: int) -> None:
+def run_step(t: Position, step: dict, card: str, path: list, ctx: int) -> None:
     kind = step["do"]
     if step.get("text") and kind != "choose":
         t.say(W.card(step["text"]))
@@ -74,7 +74,7 @@ def run_step(t: Table, step: dict, card: str, path: list, ctx: int) -> None:
         verb(t, step, card, path, ctx)
 
 
-def card_done(t: Table) -> None:
+def card_done(t: Position) -> None:
     """A boss beaten is the escape; a chapter completed leads to the space between chapters."""
     s = t.s
     card = C.ALL_CARDS[s.card]
@@ -108,7 +108,7 @@ def targets(s: DarkCastleState, who: str, ctx: int) -> list[int]:
 
 
 # ----- the core script verbs ---------------------------------------------------------
-def damage(t: Table, step: dict, card: str, path: list, ctx: int) -> None:
+def damage(t: Position, step: dict, card: str, path: list, ctx: int) -> None:
     s = t.s
     for k in targets(s, step.get("who", "you"), ctx):
         extra = 1 if step.get("cultist") and P.marked(s, k) else 0  # Marked for Death
@@ -116,17 +116,17 @@ def damage(t: Table, step: dict, card: str, path: list, ctx: int) -> None:
     fx.check_death(t)
 
 
-def heal(t: Table, step: dict, card: str, path: list, ctx: int) -> None:
+def heal(t: Position, step: dict, card: str, path: list, ctx: int) -> None:
     for k in targets(t.s, step.get("who", "you"), ctx):
         gained = fx.heal(t, k, step["n"])
         t.say(msg("{name} gains {n} HP.", name=P.name(t.s, k), n=gained))
 
 
-def draw(t: Table, step: dict, card: str, path: list, ctx: int) -> None:
+def draw(t: Position, step: dict, card: str, path: list, ctx: int) -> None:
     fx.draw(t, len(t.s.chars) if step["n"] == "per_player" else step["n"])
 
 
-def lose_item(t: Table, step: dict, card: str, path: list, ctx: int) -> None:
+def lose_item(t: Position, step: dict, card: str, path: list, ctx: int) -> None:
     """One item by its holder's choice, everything carried, or one the group picks."""
     s = t.s
     who = step.get("who", "you")
@@ -148,17 +148,17 @@ def lose_item(t: Table, step: dict, card: str, path: list, ctx: int) -> None:
             return
 
 
-def choose(t: Table, step: dict, card: str, path: list, ctx: int) -> None:
+def choose(t: Position, step: dict, card: str, path: list, ctx: int) -> None:
     if step.get("text"):
         t.say(W.card(step["text"]))
     t.s.pending = {"kind": "choose", "card": card, "path": path, "ctx": ctx}
 
 
-def gamble(t: Table, step: dict, card: str, path: list, ctx: int) -> None:
+def gamble(t: Position, step: dict, card: str, path: list, ctx: int) -> None:
     t.s.pending = {"kind": "gamble", "n": 1, "card": card, "path": path, "ctx": ctx}
 
 
-def if_item(t: Table, step: dict, card: str, path: list, ctx: int) -> None:
+def if_item(t: Position, step: dict, card: str, path: list, ctx: int) -> None:
     branch = "then" if step["needs"] in P.tags(t.s) else "else"
     if branch in step:
         push(t.s, card, [*path, branch], ctx)
@@ -196,12 +196,12 @@ class Choose(Step):
     kind = "choose"
     labels = ("choose",)
 
-    def legal(self, t: Table, seat: Seat) -> list[str]:
+    def legal(self, t: Position, seat: Seat) -> list[str]:
         p = t.s.pending
         out = [f"choose {i + 1}" for i in open_options(t.s, step_at(p["card"], p["path"]))]
         return out + [a for k in P.mine(t.s, seat) for a in items.uses(t, k, "choice")]
 
-    def apply(self, t: Table, seat: Seat, action: str) -> None:
+    def apply(self, t: Position, seat: Seat, action: str) -> None:
         verb, *args = action.split()
         if verb == "use":
             items.use_action(t, args)
@@ -215,10 +215,10 @@ class Choose(Step):
         if option.get("spend"):
             fx.spend_tag(t, option["needs"])
 
-    def prompt(self, t: Table) -> Msg:
+    def prompt(self, t: Position) -> Msg:
         return msg("Decide together: choose <number>.")
 
-    def describe(self, t: Table, action: str) -> Msg | None:
+    def describe(self, t: Position, action: str) -> Msg | None:
         verb, *args = action.split()
         p = t.s.pending
         if verb != "choose" or not p or p.get("kind") != "choose":
@@ -227,7 +227,7 @@ class Choose(Step):
         return msg("{label} ({cost})", label=W.card(option["label"]),
                    cost=X.option_cost(option, len(t.s.chars)))  # fmt: skip
 
-    def show(self, t: Table, view: dict) -> None:
+    def show(self, t: Position, view: dict) -> None:
         p = t.s.pending
         step = step_at(p["card"], p["path"])
         open_ = open_options(t.s, step)
@@ -247,10 +247,10 @@ class Gamble(ChanceStep):
 
     kind = "gamble"
 
-    def outcomes(self, t: Table) -> list[tuple[str, float]]:
+    def outcomes(self, t: Position) -> list[tuple[str, float]]:
         return C.chapter_dice_outcomes(t.s.pending.get("n", 1))
 
-    def resolve(self, t: Table, p: dict, outcome: str) -> None:
+    def resolve(self, t: Position, p: dict, outcome: str) -> None:
         t.say(msg("The chapter die shows {trait}.", trait=C.TRAIT_NAMES[outcome]))
         push(t.s, p["card"], [*p["path"], outcome], p["ctx"])
 
@@ -260,7 +260,7 @@ class NextChapter(ChanceStep):
 
     kind = "chapter"
 
-    def outcomes(self, t: Table) -> list[tuple[str, float]]:
+    def outcomes(self, t: Position) -> list[tuple[str, float]]:
         s = t.s
         left = [c for c in C.in_sets(C.CHAPTERS, castle.chapter_sets(s)) if c not in s.used]
         if s.opts.get("castle") == "pack-numbered":
@@ -270,7 +270,7 @@ class NextChapter(ChanceStep):
             return [(first, 1.0)]
         return uniform(left)
 
-    def resolve(self, t: Table, p: dict, outcome: str) -> None:
+    def resolve(self, t: Position, p: dict, outcome: str) -> None:
         t.s.used.append(outcome)
         open_card(t, outcome)
 
@@ -281,7 +281,7 @@ class Boss(ChanceStep):
 
     kind = "boss"
 
-    def outcomes(self, t: Table) -> list[tuple[str, float]]:
+    def outcomes(self, t: Position) -> list[tuple[str, float]]:
         s = t.s
         sets = castle.chapter_sets(s)
         if sets != ["core"] and "core" not in sets:
@@ -289,5 +289,5 @@ class Boss(ChanceStep):
         extra = ["collector"] if castle.collector(s) else []
         return uniform(C.in_sets(C.BOSSES, sets + extra))
 
-    def resolve(self, t: Table, p: dict, outcome: str) -> None:
+    def resolve(self, t: Position, p: dict, outcome: str) -> None:
         open_card(t, outcome)

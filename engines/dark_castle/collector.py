@@ -18,7 +18,7 @@ from engines.dark_castle import death_dice as DD
 from engines.dark_castle import living_stone as LS
 from engines.dark_castle import party as P
 from engines.dark_castle import words as W
-from engines.dark_castle.rules import ChanceStep, Pack, Table, uniform
+from engines.dark_castle.rules import ChanceStep, Pack, Position, uniform
 from engines.text import Msg, joined, msg
 
 
@@ -27,10 +27,10 @@ class Deal(ChanceStep):
 
     kind = "deal"
 
-    def outcomes(self, t: Table) -> list[tuple[str, float]]:
+    def outcomes(self, t: Position) -> list[tuple[str, float]]:
         return uniform(sorted(set(C.FLAWS) - set(t.s.flaws.values())))
 
-    def resolve(self, t: Table, p: dict, outcome: str) -> None:
+    def resolve(self, t: Position, p: dict, outcome: str) -> None:
         s = t.s
         on_offer = castle.prisoners(s)
         who = next(w for w in on_offer if w not in s.flaws)
@@ -43,7 +43,7 @@ class Deal(ChanceStep):
         else:
             s.pending = {"kind": "deal"}
 
-    def prompt(self, t: Table) -> Msg:
+    def prompt(self, t: Position) -> Msg:
         return msg("The flaws are dealt onto the prisoners...")
 
 
@@ -52,24 +52,24 @@ class DeathDice(ChanceStep):
 
     kind = "death"
 
-    def outcomes(self, t: Table) -> list[tuple[str, float]]:
+    def outcomes(self, t: Position) -> list[tuple[str, float]]:
         return DD.outcomes(t.s.pending["n"])
 
-    def resolve(self, t: Table, p: dict, outcome: str) -> None:
+    def resolve(self, t: Position, p: dict, outcome: str) -> None:
         DD.add_rolled(t, outcome)
         combat.ready(t)
 
 
-def deal_flaws_first(t: Table) -> None:
+def deal_flaws_first(t: Position) -> None:
     if castle.collector(t.s):
         t.s.pending = {"kind": "deal"}
 
 
-def death_dice(t: Table, card: dict, step: dict) -> str | None:
+def death_dice(t: Position, card: dict, step: dict) -> str | None:
     return "death" if castle.collector(t.s) and DD.marked(card, step) else None
 
 
-def epilogue(t: Table) -> None:
+def epilogue(t: Position) -> None:
     if castle.collector(t.s):
         text = W.card(C.EPILOGUES["collector"][t.s.outcome])
         t.say(msg("Epilogue: {text}", text=text), kind="epilogue")

@@ -18,7 +18,7 @@ from engines.dark_castle import effects as fx
 from engines.dark_castle import explain as X
 from engines.dark_castle import party as P
 from engines.dark_castle import words as W
-from engines.dark_castle.rules import ChanceStep, Step, Table
+from engines.dark_castle.rules import ChanceStep, Position, Step
 from engines.dark_castle.state import Combat, DarkCastleState
 from engines.text import Msg, msg
 
@@ -31,7 +31,7 @@ def special(s: DarkCastleState, kind: str) -> dict | None:
 
 
 # ----- setting up: the row, the dice per player, an ambush ------------------------------
-def start(t: Table, step: dict, card: str, path: list, ctx: int) -> None:
+def start(t: Position, step: dict, card: str, path: list, ctx: int) -> None:
     """The script verb `combat`: the enemy's printed dice, plus dice rolled per player (per
     prisoner where companions do not count), then an ambush and the first round."""
     s = t.s
@@ -58,7 +58,7 @@ def start(t: Table, step: dict, card: str, path: list, ctx: int) -> None:
         ready(t)
 
 
-def ready(t: Table) -> None:
+def ready(t: Position) -> None:
     """The row is laid out: an ambush strikes before the first round."""
     s = t.s
     for kind, who in (("ambush", "all"), ("ambush_you", "you")):
@@ -75,7 +75,7 @@ def ready(t: Table) -> None:
 LONG_FIGHT = 20  # from this round of one fight on, the enemy's attack grows by 1 a round
 
 
-def round_start(t: Table) -> None:
+def round_start(t: Position) -> None:
     s = t.s
     cb = s.combat
     cb.round += 1
@@ -114,7 +114,7 @@ def resters(s: DarkCastleState) -> list[int]:
     return [k for k in able if k != barred and not P.marked(s, k)]
 
 
-def begin_rolls(t: Table) -> None:
+def begin_rolls(t: Position) -> None:
     """Every fighter rolls; a prisoner on the cult die rolls (and resolves) first."""
     s = t.s
     cb = s.combat
@@ -129,7 +129,7 @@ def begin_rolls(t: Table) -> None:
     s.pending = fx.roll(t, cb.queue[0], "combat")
 
 
-def rolled(t: Table, k: int, face: str, black: bool) -> None:
+def rolled(t: Position, k: int, face: str, black: bool) -> None:
     """A fighter's attack roll is in. Pack 1: a black face of the cult die joins the enemy's
     row instead, and its roller sits out the rest of the fight."""
     s = t.s
@@ -152,7 +152,7 @@ def rolled(t: Table, k: int, face: str, black: bool) -> None:
         auto_attack(t)
 
 
-def attack_spent(t: Table, k: int) -> None:
+def attack_spent(t: Position, k: int) -> None:
     """k's turn to attack went on something else (a spell): the round goes on as after any
     roll."""
     s = t.s
@@ -169,7 +169,7 @@ def attack_spent(t: Table, k: int) -> None:
         auto_attack(t)
 
 
-def helps_in_combat(t: Table, k: int, effect: dict) -> bool:
+def helps_in_combat(t: Position, k: int, effect: dict) -> bool:
     """An item effect worth using now: a re-roll or a new face before k's attack resolves, a
     strike at a trait in the row, a block not yet made, the Living Stone's die."""
     s = t.s
@@ -186,7 +186,7 @@ def helps_in_combat(t: Table, k: int, effect: dict) -> bool:
     return kind == "stone"
 
 
-def auto_attack(t: Table) -> None:
+def auto_attack(t: Position) -> None:
     """The last attack of a round resolves itself when nobody has an item to use first."""
     s = t.s
     cb = s.combat
@@ -204,7 +204,7 @@ def auto_attack(t: Table) -> None:
         after_attack(t)
 
 
-def attack_together(t: Table) -> None:
+def attack_together(t: Position) -> None:
     """Death dice in the row: every attack not yet resolved at once, a companion's special
     face first."""
     cb = t.s.combat
@@ -216,7 +216,7 @@ def attack_together(t: Table) -> None:
     )
 
 
-def resolve_attack(t: Table, k: int, pick: str | None = None) -> None:
+def resolve_attack(t: Position, k: int, pick: str | None = None) -> None:
     """k's attack: each trait rolled removes a matching die of the row; a double hits twice
     and blocks (rulebook, "Attack")."""
     s = t.s
@@ -255,7 +255,7 @@ def resolve_attack(t: Table, k: int, pick: str | None = None) -> None:
     t.say(DD.attack_result(P.name(s, k), hits, missed=not removed, blocks=blocks), kind="attack")
 
 
-def after_attack(t: Table) -> None:
+def after_attack(t: Position) -> None:
     """An attack is resolved: the enemy falls, or strikes back once all have attacked."""
     cb = t.s.combat
     if not cb.row:
@@ -268,7 +268,7 @@ def after_attack(t: Table) -> None:
         auto_attack(t)
 
 
-def defend(t: Table) -> None:
+def defend(t: Position) -> None:
     """The enemy strikes every fighter who did not block (rulebook, "Defend"), with its
     specials; then the next round."""
     s = t.s
@@ -318,7 +318,7 @@ def defend(t: Table) -> None:
     round_start(t)
 
 
-def won(t: Table) -> None:
+def won(t: Position) -> None:
     """The row is empty: the enemy is defeated at once; after combat, draw one item (and one
     more for a companion who brings loot)."""
     s = t.s
@@ -347,10 +347,10 @@ class Rest(Step):
     kind = "rest"
     labels = ("rest",)
 
-    def legal(self, t: Table, seat: Seat) -> list[str]:
+    def legal(self, t: Position, seat: Seat) -> list[str]:
         return ["fight"] + [f"rest {t.s.chars[k]['who']}" for k in resters(t.s)]
 
-    def apply(self, t: Table, seat: Seat, action: str) -> None:
+    def apply(self, t: Position, seat: Seat, action: str) -> None:
         s = t.s
         verb, *args = action.split()
         if verb == "fight":
@@ -364,13 +364,13 @@ class Rest(Step):
         t.rules.rested(t, k)
         begin_rolls(t)
 
-    def prompt(self, t: Table) -> Msg:
+    def prompt(self, t: Position) -> Msg:
         return msg("New combat round: may one prisoner rest? fight, or rest <prisoner>.")
 
-    def default(self, t: Table, seat: Seat, legal: list[str]) -> str | None:
+    def default(self, t: Position, seat: Seat, legal: list[str]) -> str | None:
         return "fight" if "fight" in legal else None
 
-    def describe(self, t: Table, action: str) -> str | None:
+    def describe(self, t: Position, action: str) -> str | None:
         verb, *args = action.split()
         if verb == "rest" and args:
             return msg("Rest: {character}", character=P.title(args[0]))
@@ -383,7 +383,7 @@ class Attack(Step):
     kind = "attack"
     labels = ("hit",)
 
-    def legal(self, t: Table, seat: Seat) -> list[str]:
+    def legal(self, t: Position, seat: Seat) -> list[str]:
         s = t.s
         cb = s.combat
         left = [k for k in cb.fighters if k not in cb.done]
@@ -402,7 +402,7 @@ class Attack(Step):
                 out += items.uses(t, k, "combat", helps_in_combat)
         return out
 
-    def apply(self, t: Table, seat: Seat, action: str) -> None:
+    def apply(self, t: Position, seat: Seat, action: str) -> None:
         verb, *args = action.split()
         if verb == "use":
             items.use_action(t, args)
@@ -414,7 +414,7 @@ class Attack(Step):
             resolve_attack(t, P.index(t.s, args[0]), pick=pick)
             after_attack(t)
 
-    def use_effect(self, t: Table, k: int, effect: dict) -> bool:
+    def use_effect(self, t: Position, k: int, effect: dict) -> bool:
         s = t.s
         cb = s.combat
         kind = effect["k"]
@@ -437,15 +437,15 @@ class Attack(Step):
             return False
         return True
 
-    def prompt(self, t: Table) -> Msg:
+    def prompt(self, t: Position) -> Msg:
         if DD.pairing_needed(t.s.combat.row):
             return msg("Death dice in the row: use items first, then hit all (results combine).")
         return msg("Resolve the attacks in the order you like: hit <prisoner> (items first?).")
 
-    def default(self, t: Table, seat: Seat, legal: list[str]) -> str | None:
+    def default(self, t: Position, seat: Seat, legal: list[str]) -> str | None:
         return next((a for a in legal if a.startswith("hit ")), None)
 
-    def describe(self, t: Table, action: str) -> str | None:
+    def describe(self, t: Position, action: str) -> str | None:
         verb, *args = action.split()
         if action == DD.HIT_ALL:
             return DD.HIT_ALL_LABEL
@@ -463,10 +463,10 @@ class ChapterDice(ChanceStep):
 
     kind = "dice"
 
-    def outcomes(self, t: Table) -> list[tuple[str, float]]:
+    def outcomes(self, t: Position) -> list[tuple[str, float]]:
         return C.chapter_dice_outcomes(t.s.pending.get("n", 1))
 
-    def resolve(self, t: Table, p: dict, outcome: str) -> None:
+    def resolve(self, t: Position, p: dict, outcome: str) -> None:
         cb = t.s.combat
         cb.row = sorted(cb.row + list(outcome), key=DD.row_key)
         t.say(msg("The chapter dice add {dice} to the enemy's row.", dice=X.dice(outcome)))

@@ -17,12 +17,12 @@ from engines.dark_castle import cards as C
 from engines.dark_castle import effects as fx
 from engines.dark_castle import party as P
 from engines.dark_castle import words as W
-from engines.dark_castle.rules import Drawn, Table
+from engines.dark_castle.rules import Drawn, Position
 from engines.dark_castle.state import DarkCastleState, new_character
 from engines.text import msg
 
 
-def join(t: Table, k: int, card_id: str) -> Drawn:
+def join(t: Position, k: int, card_id: str) -> Drawn:
     """An event card drawn (by k, to no matter): its companion joins, unless one is with the
     party already; then the card is discarded and another drawn in its place."""
     s = t.s
@@ -38,7 +38,7 @@ def join(t: Table, k: int, card_id: str) -> Drawn:
     return Drawn()
 
 
-def leave(t: Table) -> None:
+def leave(t: Position) -> None:
     """A companion at 0 HP leaves the party (its item goes with it); the game goes on.
     Whatever pointed at it (a YOU, a test it was taking, its place in a fight) lapses."""
     s = t.s
@@ -69,7 +69,7 @@ def leave(t: Table) -> None:
             cb.rester = -1
 
 
-def special_face(t: Table, k: int) -> None:
+def special_face(t: Position, k: int) -> None:
     """A companion resolves its special face in combat: against a boss it only blocks; in
     a chapter's combat its special ability applies."""
     s = t.s

@@ -21,11 +21,11 @@ from engines.dark_castle import cards as C
 from engines.dark_castle import effects as fx
 from engines.dark_castle import party as P
 from engines.dark_castle import words as W
-from engines.dark_castle.rules import Drawn, Pack, Table
+from engines.dark_castle.rules import Drawn, Pack, Position
 from engines.text import msg
 
 
-def draw_curse(t: Table, k: int, curse_id: str) -> Drawn:
+def draw_curse(t: Position, k: int, curse_id: str) -> Drawn:
     """A curse drawn by character k sits beside them (not an item, no hand) and stays
     unless the card says otherwise."""
     s = t.s
@@ -46,7 +46,7 @@ def draw_curse(t: Table, k: int, curse_id: str) -> Drawn:
     return Drawn()
 
 
-def lift(t: Table, when: str, who: Sequence[int]) -> None:
+def lift(t: Position, when: str, who: Sequence[int]) -> None:
     """Curses that lift at this moment ("rest", "combat") leave their holders."""
     s = t.s
     for k in who:
@@ -57,7 +57,7 @@ def lift(t: Table, when: str, who: Sequence[int]) -> None:
                 t.say(msg("The curse {curse} lifts from {name}.", curse=name, name=P.name(s, k)))
 
 
-def drain(t: Table) -> None:
+def drain(t: Position) -> None:
     """Whenever a chapter is turned, a draining curse drinks from its holder."""
     s = t.s
     for j in range(len(s.chars)):
@@ -67,7 +67,7 @@ def drain(t: Table) -> None:
             fx.hurt(t, j, n)
 
 
-def cult_die(t: Table, k: int) -> Sequence[str] | None:
+def cult_die(t: Position, k: int) -> Sequence[str] | None:
     return t.rules.dice["cult"] if P.cult_die(t.s, k) else None
 
 

@@ -30,7 +30,7 @@ from math import factorial
 
 from engines.dark_castle import cards as C
 from engines.dark_castle import party as P
-from engines.dark_castle.rules import Table
+from engines.dark_castle.rules import Position
 from engines.dark_castle.state import DarkCastleState
 from engines.dark_castle.words import listed
 from engines.text import Msg, joined, msg
@@ -88,7 +88,7 @@ def outcomes(n: int) -> list[tuple[str, float]]:
     return out
 
 
-def add_rolled(t: Table, outcome: str) -> None:
+def add_rolled(t: Position, outcome: str) -> None:
     faces = outcome.split()
     cb = t.s.combat
     cb.row = sorted(cb.row + faces, key=row_key)
@@ -194,7 +194,7 @@ def _best_for(row: list[str], breakers: list[int], units: list[Unit]) -> tuple:
     return score, {"breaks": breaks, "pairs": pairs, "hits": hits}
 
 
-def resolve_together(t: Table, single_doubles: bool, armour: dict | None) -> None:
+def resolve_together(t: Position, single_doubles: bool, armour: dict | None) -> None:
     """Resolve every fighter's attack not yet resolved at once, with the best combination
     (a companion's special face is resolved before, by the combat)."""
     s = t.s

@@ -11,12 +11,12 @@ from engines.dark_castle import cards as C
 from engines.dark_castle import castle
 from engines.dark_castle import explain as X
 from engines.dark_castle import party as P
-from engines.dark_castle.rules import Table
+from engines.dark_castle.rules import Position
 from engines.dark_castle.words import listed
 from engines.text import joined, msg
 
 
-def hurt(t: Table, k: int, n: int) -> None:
+def hurt(t: Position, k: int, n: int) -> None:
     """Character k loses n HP (never below 0; the death check is the caller's, once all the
     blows of a moment have landed)."""
     s = t.s
@@ -33,7 +33,7 @@ def hurt(t: Table, k: int, n: int) -> None:
         t.say(msg("{name} falls below half health and yields to the cult: the cult die replaces theirs.", name=P.name(s, k)))  # fmt: skip
 
 
-def heal(t: Table, k: int, n: int) -> int:
+def heal(t: Position, k: int, n: int) -> int:
     """Never above the start (a companion's own); returns the HP gained. A marked prisoner
     back at half health takes their own die back: the cult die is worked out from HP."""
     char = t.s.chars[k]
@@ -42,7 +42,7 @@ def heal(t: Table, k: int, n: int) -> int:
     return char["hp"] - before
 
 
-def check_death(t: Table) -> None:
+def check_death(t: Position) -> None:
     """Anyone at 0 HP ends the escape (after the packs' own look: a companion leaves)."""
     s = t.s
     t.rules.before_death_check(t)
@@ -55,7 +55,7 @@ def check_death(t: Table) -> None:
         t.rules.ended(t)
 
 
-def gain_plague(t: Table, k: int, n: int, rolled: bool = False) -> None:
+def gain_plague(t: Position, k: int, n: int, rolled: bool = False) -> None:
     """Pack 3: plague only grows by rolls and cards; each threshold reached costs HP at once,
     even mid-combat. Companions roll for plague, to no effect."""
     s = t.s
@@ -77,7 +77,7 @@ def gain_plague(t: Table, k: int, n: int, rolled: bool = False) -> None:
     check_death(t)
 
 
-def cure(t: Table, k: int, n: int) -> None:
+def cure(t: Position, k: int, n: int) -> None:
     char = t.s.chars[k]
     lost = min(n, char.get("plague", 0))
     char["plague"] = char.get("plague", 0) - lost
@@ -85,7 +85,7 @@ def cure(t: Table, k: int, n: int) -> None:
         t.say(msg("{name} loses {n} plague ({plague} left).", name=P.name(t.s, k), n=lost, plague=char["plague"]))  # fmt: skip
 
 
-def draw(t: Table, n: int, tainted: bool = False) -> None:
+def draw(t: Position, n: int, tainted: bool = False) -> None:
     """Draw n item cards (tainted: the loot of a carrier, passing plague when taken). Where
     curses or plague cards lurk in the deck, the group first names who draws each."""
     s = t.s
@@ -96,7 +96,7 @@ def draw(t: Table, n: int, tainted: bool = False) -> None:
             s.pending["tainted"] = True
 
 
-def discard_pool(t: Table) -> None:
+def discard_pool(t: Position) -> None:
     """Items nobody took are left behind when the party moves on."""
     s = t.s
     if s.pool:
@@ -105,7 +105,7 @@ def discard_pool(t: Table) -> None:
     s.tainted = []
 
 
-def spend_tag(t: Table, tag: str) -> None:
+def spend_tag(t: Position, tag: str) -> None:
     """Use up one item with the tag; where the party has several, it chooses which."""
     s = t.s
     found = [
@@ -122,7 +122,7 @@ def spend_tag(t: Table, tag: str) -> None:
         t.say(msg("{name} gives up {item}.", name=P.name(s, k), item=X.the(item)))
 
 
-def roll(t: Table, k: int, why: str) -> dict:
+def roll(t: Position, k: int, why: str) -> dict:
     """The pending roll of character k's die for a test, a group test or combat, unless a
     pack offers something else first (the Spell Book: cast instead)."""
     return t.rules.roll(t, k, why) or {"kind": "roll", "char": k, "for": why}

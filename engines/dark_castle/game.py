@@ -40,7 +40,7 @@ from engines.contract import Event, Game, Option, Result, Seat
 from engines.dark_castle import cards as C
 from engines.dark_castle import chapters, collector, core, cult, items, phase, plague, undead, views
 from engines.dark_castle import party as P
-from engines.dark_castle.rules import Rules, Table
+from engines.dark_castle.rules import Position, Rules
 from engines.dark_castle.rules_text import RULES_TEXT
 from engines.dark_castle.state import (
     CASTLE_CHAPTERS,
@@ -127,7 +127,7 @@ class DarkCastle(Game):
             chars=[new_character("", seat, 0) for seat in seats],
             opts=dict(options),
         )
-        RULES.set_up(Table(RULES, s))
+        RULES.set_up(Position(RULES, s))
         return s
 
     def conformance_options(self) -> list[dict[str, str]]:
@@ -150,15 +150,15 @@ class DarkCastle(Game):
     def to_act(self, s: DarkCastleState) -> list[Seat]:
         if s.outcome or not s.pending:
             return []
-        return RULES.steps[s.pending["kind"]].to_act(Table(RULES, s))
+        return RULES.steps[s.pending["kind"]].to_act(Position(RULES, s))
 
     def _legal(self, s: DarkCastleState, seat: Seat) -> list[str]:
-        return RULES.steps[s.pending["kind"]].legal(Table(RULES, s), seat)
+        return RULES.steps[s.pending["kind"]].legal(Position(RULES, s), seat)
 
     def chance_outcomes(self, s: DarkCastleState) -> list[tuple[str, float]]:
         if not s.pending:
             return []
-        return RULES.steps[s.pending["kind"]].outcomes(Table(RULES, s))
+        return RULES.steps[s.pending["kind"]].outcomes(Position(RULES, s))
 
     def chance_key(self, s: DarkCastleState) -> str | None:
         """The castle: its start card, its chapter deck and its boss (the daily castle deals
@@ -169,7 +169,7 @@ class DarkCastle(Game):
     def _apply(
         self, s: DarkCastleState, seat: Seat, action: str, story: bool = True
     ) -> list[Event]:
-        t = Table(RULES, s)
+        t = Position(RULES, s)
         RULES.steps[s.pending["kind"]].apply(t, seat, action)
         chapters.run(t)
         RULES.settled(t)
@@ -192,7 +192,7 @@ class DarkCastle(Game):
         legal = self.legal_actions(s, seat)
         if not s.pending:
             return None
-        return RULES.steps[s.pending["kind"]].default(Table(RULES, s), seat, legal)
+        return RULES.steps[s.pending["kind"]].default(Position(RULES, s), seat, legal)
 
     def label(self, s: DarkCastleState, action: str) -> Msg:
         """The item moves' labels hold in any step; any other move is labelled by the step
@@ -200,7 +200,7 @@ class DarkCastle(Game):
         verb, *_ = action.split()
         label = items.describe(action) if verb in items.VERBS else None
         if label is None and verb in RULES.labellers:
-            t = Table(RULES, s)
+            t = Position(RULES, s)
             for owner in RULES.labellers[verb]:
                 label = owner.describe(t, action)
                 if label:
@@ -213,7 +213,7 @@ class DarkCastle(Game):
             return msg("Escaped! The party is free.")
         if s.outcome == "lost":
             return msg("The escape has failed.")
-        t = Table(RULES, s)
+        t = Position(RULES, s)
         step = t.step
         return step.prompt(t) if step else Msg("")
 
@@ -254,7 +254,7 @@ class DarkCastle(Game):
     def view(self, s: DarkCastleState, seat: Seat | None) -> dict:
         """Everything is public in this co-operative game (the decks are undrawn chance)."""
         ending = self.result(s).summary if s.outcome else Msg("")
-        t = Table(RULES, s)
+        t = Position(RULES, s)
         return views.view(t, self.id, seat, self.to_act(s), self.prompt(s), ending)
 
     def result(self, s: DarkCastleState) -> Result | None:

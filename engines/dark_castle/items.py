@@ -19,14 +19,14 @@ from engines.dark_castle import effects as fx
 from engines.dark_castle import explain as X
 from engines.dark_castle import party as P
 from engines.dark_castle import words as W
-from engines.dark_castle.rules import ChanceStep, Drawn, Step, Table, uniform
+from engines.dark_castle.rules import ChanceStep, Drawn, Position, Step, uniform
 from engines.text import Msg, msg
 
-Helps = Callable[[Table, int, dict], bool]  # does this effect help character k now?
+Helps = Callable[[Position, int, dict], bool]  # does this effect help character k now?
 VERBS = ("take", "drop", "use", "discard")  # the item moves, labelled alike in every step
 
 
-def usable(t: Table, k: int, when: str, helps: Helps | None = None) -> list[str]:
+def usable(t: Position, k: int, when: str, helps: Helps | None = None) -> list[str]:
     """Items (and an unused flaw) character k can use now: in camp (between chapters,
     sharing), while choosing, in a test or in combat. Healing and curing help anywhere but a
     test; any other effect only where `helps` says so."""
@@ -56,7 +56,7 @@ def usable(t: Table, k: int, when: str, helps: Helps | None = None) -> list[str]
     return out
 
 
-def uses(t: Table, k: int, when: str, helps: Helps | None = None) -> list[str]:
+def uses(t: Position, k: int, when: str, helps: Helps | None = None) -> list[str]:
     """`use` actions of character k: a healing item names whom it heals when that is not
     its holder (in camp, where items may change hands anyway), and is offered only for
     someone it can heal."""
@@ -79,12 +79,12 @@ def uses(t: Table, k: int, when: str, helps: Helps | None = None) -> list[str]:
     return out
 
 
-def use_action(t: Table, args: list[str]) -> None:
+def use_action(t: Position, args: list[str]) -> None:
     """`use <item>` or `use <item> <whom it heals>`."""
     use(t, args[0], target=P.index(t.s, args[1]) if len(args) > 1 else None)
 
 
-def use(t: Table, item_id: str, target: int | None = None) -> None:
+def use(t: Position, item_id: str, target: int | None = None) -> None:
     """Use an item or a flaw: it is spent as its card says, heals or cures, and its other
     effects are what the pending step makes of them."""
     s = t.s
@@ -144,7 +144,7 @@ def describe(action: str) -> Msg | None:
     return None
 
 
-def healthiest(t: Table) -> str:
+def healthiest(t: Position) -> str:
     """Who a timer sends: the character with the most HP (the first of equals)."""
     best = max(range(len(t.s.chars)), key=lambda k: (t.s.chars[k]["hp"], -k))
     return t.s.chars[best]["who"]
@@ -157,10 +157,10 @@ class Drawer(Step):
     kind = "drawer"
     labels = ("draw",)
 
-    def legal(self, t: Table, seat: Seat) -> list[str]:
+    def legal(self, t: Position, seat: Seat) -> list[str]:
         return [f"draw {c['who']}" for c in t.s.chars]
 
-    def apply(self, t: Table, seat: Seat, action: str) -> None:
+    def apply(self, t: Position, seat: Seat, action: str) -> None:
         s, p = t.s, t.s.pending
         k = P.index(s, action.split()[1])
         s.pending = {"kind": "item", "n": p["n"], "by": k}
@@ -168,7 +168,7 @@ class Drawer(Step):
             s.pending["tainted"] = True
         t.say(msg("{name} draws the next item card.", name=P.name(s, k)))
 
-    def prompt(self, t: Table) -> Msg:
+    def prompt(self, t: Position) -> Msg:
         curses, plague = (t.s.opts.get(pack) == "on" for pack in ("cult", "plague"))
         n = t.s.pending["n"]
         if curses and plague:
@@ -177,10 +177,10 @@ class Drawer(Step):
             return msg("Who draws the next item card ({n} to draw)? Plague cards lurk in the deck: draw <prisoner>.", n=n)  # fmt: skip
         return msg("Who draws the next item card ({n} to draw)? Curses lurk in the deck: draw <prisoner>.", n=n)  # fmt: skip
 
-    def default(self, t: Table, seat: Seat, legal: list[str]) -> str | None:
+    def default(self, t: Position, seat: Seat, legal: list[str]) -> str | None:
         return f"draw {healthiest(t)}"
 
-    def describe(self, t: Table, action: str) -> str | None:
+    def describe(self, t: Position, action: str) -> str | None:
         verb, *args = action.split()
         if verb == "draw" and args:
             return msg("Draw: {character}", character=P.title(args[0]))
@@ -192,10 +192,10 @@ class ItemDraw(ChanceStep):
 
     kind = "item"
 
-    def outcomes(self, t: Table) -> list[tuple[str, float]]:
+    def outcomes(self, t: Position) -> list[tuple[str, float]]:
         return uniform(castle.deck(t.s))
 
-    def resolve(self, t: Table, p: dict, outcome: str) -> None:
+    def resolve(self, t: Position, p: dict, outcome: str) -> None:
         s = t.s
         if outcome in s.dealt:  # the deck ran out: the discard pile became the deck
             s.dealt = sorted(castle.held(s))
@@ -227,14 +227,14 @@ class Discard(Step):
 
     kind = "discard"
 
-    def to_act(self, t: Table) -> list[Seat]:
+    def to_act(self, t: Position) -> list[Seat]:
         p = t.s.pending
         if p.get("party"):
             return t.everyone()
         seat = t.s.chars[p["char"]]["seat"]
         return [seat] if seat >= 0 else t.everyone()  # a companion: anyone
 
-    def legal(self, t: Table, seat: Seat) -> list[str]:
+    def legal(self, t: Position, seat: Seat) -> list[str]:
         s, p = t.s, t.s.pending
         holders = range(len(s.chars)) if p.get("party") else [p["char"]]
         tag = p.get("tag")
@@ -245,7 +245,7 @@ class Discard(Step):
             if not tag or tag in C.ITEMS[i].get("tags", [])
         ]
 
-    def apply(self, t: Table, seat: Seat, action: str) -> None:
+    def apply(self, t: Position, seat: Seat, action: str) -> None:
         s = t.s
         item = action.split()[1]
         k = P.holder(s, item)
@@ -256,7 +256,7 @@ class Discard(Step):
             t.say(msg("{name} loses {item}.", name=P.name(s, k), item=X.the(item)))
         s.pending = None
 
-    def prompt(self, t: Table) -> Msg:
+    def prompt(self, t: Position) -> Msg:
         p = t.s.pending
         if p.get("tag"):
             return msg("Which {tag} is used up? discard <item>.", tag=X.tag(p["tag"]))

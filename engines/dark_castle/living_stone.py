@@ -20,7 +20,7 @@ from engines.dark_castle import combat
 from engines.dark_castle import death_dice as DD
 from engines.dark_castle import effects as fx
 from engines.dark_castle import party as P
-from engines.dark_castle.rules import ChanceStep, Step, Table
+from engines.dark_castle.rules import ChanceStep, Position, Step
 from engines.text import Msg, msg
 
 STONE = "stone"  # the item's id
@@ -34,7 +34,7 @@ FACE_TEXT = {
 }
 
 
-def crush(t: Table, face: str) -> None:
+def crush(t: Position, face: str) -> None:
     t.s.combat.row.remove(face)
     t.say(msg("The stone crushes a {die} die out of the row.", die=DD.face_name(face)))
     t.s.pending = {"kind": "attack"}
@@ -47,10 +47,10 @@ class StoneRoll(ChanceStep):
 
     kind = "stone"
 
-    def outcomes(self, t: Table) -> list[tuple[str, float]]:
+    def outcomes(self, t: Position) -> list[tuple[str, float]]:
         return C.die_outcomes(t.rules.dice["stone"])
 
-    def resolve(self, t: Table, p: dict, outcome: str) -> None:
+    def resolve(self, t: Position, p: dict, outcome: str) -> None:
         s = t.s
         k = p["char"]
         cb = s.combat
@@ -82,19 +82,19 @@ class Crush(Step):
     kind = "crush"
     labels = ("crush",)
 
-    def legal(self, t: Table, seat: Seat) -> list[str]:
+    def legal(self, t: Position, seat: Seat) -> list[str]:
         return [f"crush {face}" for face in dict.fromkeys(t.s.combat.row)]
 
-    def apply(self, t: Table, seat: Seat, action: str) -> None:
+    def apply(self, t: Position, seat: Seat, action: str) -> None:
         crush(t, action.split()[1])
 
-    def prompt(self, t: Table) -> Msg:
+    def prompt(self, t: Position) -> Msg:
         return msg("The Living Stone crushes a die of your choice: crush <die>.")
 
-    def default(self, t: Table, seat: Seat, legal: list[str]) -> str | None:
+    def default(self, t: Position, seat: Seat, legal: list[str]) -> str | None:
         return legal[0]
 
-    def describe(self, t: Table, action: str) -> str | None:
+    def describe(self, t: Position, action: str) -> str | None:
         verb, *args = action.split()
         if verb == "crush" and args:
             return msg("Crush a {die} die", die=DD.face_name(args[0]))

@@ -8,7 +8,7 @@ from engines.contract import Seat
 from engines.dark_castle import cards as C
 from engines.dark_castle import castle, chapters
 from engines.dark_castle import party as P
-from engines.dark_castle.rules import ChanceStep, Step, Table, uniform
+from engines.dark_castle.rules import ChanceStep, Position, Step, uniform
 from engines.dark_castle.words import listed
 from engines.text import Msg, msg
 
@@ -17,14 +17,14 @@ class Pick(Step):
     kind = "pick"
     labels = ("pick",)
 
-    def to_act(self, t: Table) -> list[Seat]:
+    def to_act(self, t: Position) -> list[Seat]:
         return sorted({c["seat"] for c in t.s.chars if not c["who"]})
 
-    def legal(self, t: Table, seat: Seat) -> list[str]:
+    def legal(self, t: Position, seat: Seat) -> list[str]:
         taken = {c["who"] for c in t.s.chars}
         return [f"pick {w}" for w in castle.prisoners(t.s) if w not in taken]
 
-    def apply(self, t: Table, seat: Seat, action: str) -> None:
+    def apply(self, t: Position, seat: Seat, action: str) -> None:
         s = t.s
         who = action.split()[1]
         k = next(k for k, c in enumerate(s.chars) if c["seat"] == seat and not c["who"])
@@ -37,11 +37,11 @@ class Pick(Step):
                 c["hp"] = s.hp_start
             s.pending = {"kind": "start"}
 
-    def prompt(self, t: Table) -> Msg:
+    def prompt(self, t: Position) -> Msg:
         names = castle.prisoners(t.s)
         return msg("Choose your prisoners: pick {prisoners}.", prisoners=listed(names, "or"))  # fmt: skip
 
-    def describe(self, t: Table, action: str) -> str | None:
+    def describe(self, t: Position, action: str) -> str | None:
         verb, *args = action.split()
         if verb == "pick" and args:
             return msg("Pick: {character}", character=P.title(args[0]))
@@ -53,10 +53,10 @@ class Start(ChanceStep):
 
     kind = "start"
 
-    def outcomes(self, t: Table) -> list[tuple[str, float]]:
+    def outcomes(self, t: Position) -> list[tuple[str, float]]:
         sets = ["core", "collector"][: 1 + castle.collector(t.s)]
         return uniform(C.in_sets(C.STARTS, sets))
 
-    def resolve(self, t: Table, p: dict, outcome: str) -> None:
+    def resolve(self, t: Position, p: dict, outcome: str) -> None:
         t.s.start = outcome
         chapters.open_card(t, outcome)

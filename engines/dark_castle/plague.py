@@ -22,11 +22,11 @@ from engines.dark_castle import effects as fx
 from engines.dark_castle import explain as X
 from engines.dark_castle import party as P
 from engines.dark_castle import words as W
-from engines.dark_castle.rules import Camp, ChanceStep, Drawn, Pack, Table
+from engines.dark_castle.rules import Camp, ChanceStep, Drawn, Pack, Position
 from engines.text import Msg, joined, msg
 
 
-def draw_plague_card(t: Table, k: int, card_id: str) -> Drawn:
+def draw_plague_card(t: Position, k: int, card_id: str) -> Drawn:
     """A plague card hits whoever drew it, then is discarded; it may make them roll."""
     s = t.s
     card = C.ITEMS[card_id]
@@ -45,7 +45,7 @@ def draw_plague_card(t: Table, k: int, card_id: str) -> Drawn:
 
 
 # ----- the script verbs: roll for plague, gain or lose it ---------------------------------
-def plague(t: Table, step: dict, card: str, path: list, ctx: int) -> None:
+def plague(t: Position, step: dict, card: str, path: list, ctx: int) -> None:
     targets = chapters.targets(t.s, step.get("who", "you"), ctx)
     if "n" in step:
         for k in targets:
@@ -55,12 +55,12 @@ def plague(t: Table, step: dict, card: str, path: list, ctx: int) -> None:
                            "queue": targets})  # fmt: skip
 
 
-def cure(t: Table, step: dict, card: str, path: list, ctx: int) -> None:
+def cure(t: Position, step: dict, card: str, path: list, ctx: int) -> None:
     for k in chapters.targets(t.s, step.get("who", "you"), ctx):
         fx.cure(t, k, step.get("n", 1))
 
 
-def rolls_frame(t: Table, frame: dict) -> None:
+def rolls_frame(t: Position, frame: dict) -> None:
     """A chapter's queue of plague rolls: the next roller, until nobody is left."""
     if frame["queue"]:
         t.s.pending = {"kind": "plague", "char": frame["queue"][0], "frame": True}
@@ -74,10 +74,10 @@ class PlagueRoll(ChanceStep):
 
     kind = "plague"
 
-    def outcomes(self, t: Table) -> list[tuple[str, float]]:
+    def outcomes(self, t: Position) -> list[tuple[str, float]]:
         return C.die_outcomes(t.rules.dice["plague"])
 
-    def resolve(self, t: Table, p: dict, outcome: str) -> None:
+    def resolve(self, t: Position, p: dict, outcome: str) -> None:
         if p.get("frame"):
             t.s.frames[-1]["queue"].pop(0)
         fx.gain_plague(t, p["char"], int(outcome), rolled=True)
@@ -86,7 +86,7 @@ class PlagueRoll(ChanceStep):
 
 
 # ----- carriers' items ----------------------------------------------------------------
-def taken(t: Table, k: int, item: str) -> None:
+def taken(t: Position, k: int, item: str) -> None:
     """An item from a carrier: a clean taker rolls for plague."""
     s = t.s
     if item in s.tainted:
@@ -96,7 +96,7 @@ def taken(t: Table, k: int, item: str) -> None:
             s.pending = {"kind": "plague", "char": k, "after": s.pending}
 
 
-def dropped(t: Table, k: int, items: list[str]) -> None:
+def dropped(t: Position, k: int, items: list[str]) -> None:
     """A knapsack put down takes its contents with it; a carrier's items carry plague."""
     char = t.s.chars[k]
     if C.has_effect(items[0], "knapsack"):
@@ -113,7 +113,7 @@ class Knapsack(Camp):
 
     verbs = ("stow", "unstow")
 
-    def moves(self, t: Table, k: int) -> list[str]:
+    def moves(self, t: Position, k: int) -> list[str]:
         char = t.s.chars[k]
         sack = next(filter(None, (C.has_effect(i, "knapsack") for i in char["items"])), None)
         if not sack:
@@ -125,7 +125,7 @@ class Knapsack(Camp):
         out += [f"unstow {i}" for i in stored if P.fits(t.s, k, i)]
         return out
 
-    def apply(self, t: Table, verb: str, args: list[str]) -> None:
+    def apply(self, t: Position, verb: str, args: list[str]) -> None:
         s = t.s
         item = args[0]
         if verb == "stow":
@@ -141,7 +141,7 @@ class Knapsack(Camp):
             t.say(msg("{name} takes out {item}.", name=P.name(s, k), item=X.the(item)))
             phase.note(s, phase.UNSTOWED, item)
 
-    def describe(self, t: Table, action: str) -> Msg | None:
+    def describe(self, t: Position, action: str) -> Msg | None:
         verb, *args = action.split()
         if verb in self.verbs and args and args[0] in C.ITEMS:
             if verb == "stow":
@@ -150,7 +150,7 @@ class Knapsack(Camp):
         return None
 
 
-def check_knapsacks(t: Table) -> None:
+def check_knapsacks(t: Position) -> None:
     """Items stored in a knapsack that has gone (lost, discarded) go with it."""
     for k, char in enumerate(t.s.chars):
         if char.get("stored") and not any(C.has_effect(i, "knapsack") for i in char["items"]):

@@ -19,7 +19,7 @@ from engines.dark_castle import chapters, combat, phase, trials
 from engines.dark_castle import death_dice as DD
 from engines.dark_castle import effects as fx
 from engines.dark_castle import party as P
-from engines.dark_castle.rules import Camp, ChanceStep, Step, Table
+from engines.dark_castle.rules import Camp, ChanceStep, Position, Step
 from engines.dark_castle.state import DarkCastleState
 from engines.text import Msg, msg
 
@@ -53,7 +53,7 @@ class Rite(Camp):
 
     verbs = ("rite",)
 
-    def party_moves(self, t: Table, seat: Seat) -> list[str]:
+    def party_moves(self, t: Position, seat: Seat) -> list[str]:
         s = t.s
         if chalice_holder(s) is None:
             return []
@@ -64,12 +64,12 @@ class Rite(Camp):
             if c["hp"] < P.cap(s, k) and not P.immune(s, k) and set(donors) - {k}
         ]
 
-    def apply(self, t: Table, verb: str, args: list[str]) -> None:
+    def apply(self, t: Position, verb: str, args: list[str]) -> None:
         k = P.index(t.s, args[0])
         t.s.pending = phase.carried_over(t.s.pending, {"kind": "chalice", "to": k, "gifts": {}})
         t.say(msg("The blood ritual begins: {name} will drink. Donors, pledge your HP (give <prisoner> <HP>), then drink.", name=P.name(t.s, k)))  # fmt: skip
 
-    def describe(self, t: Table, action: str) -> str | None:
+    def describe(self, t: Position, action: str) -> str | None:
         verb, *args = action.split()
         if verb == "rite" and args:
             return msg(
@@ -85,11 +85,11 @@ class Chalice(Step):
     kind = "chalice"
     labels = ("give", "drink")
 
-    def room(self, t: Table) -> int:
+    def room(self, t: Position) -> int:
         p = t.s.pending
         return P.cap(t.s, p["to"]) - t.s.chars[p["to"]]["hp"] - sum(p["gifts"].values())
 
-    def legal(self, t: Table, seat: Seat) -> list[str]:
+    def legal(self, t: Position, seat: Seat) -> list[str]:
         s, p = t.s, t.s.pending
         room = self.room(t)
         out = []
@@ -102,7 +102,7 @@ class Chalice(Step):
             out.append("drink")
         return [*out, "stop"]
 
-    def apply(self, t: Table, seat: Seat, action: str) -> None:
+    def apply(self, t: Position, seat: Seat, action: str) -> None:
         s, p = t.s, t.s.pending
         verb, *args = action.split()
         if verb == "give":
@@ -127,13 +127,13 @@ class Chalice(Step):
             t.say(msg("{name} drinks and gains {n} HP. The chalice crumbles to rust and is discarded.", name=P.name(s, p["to"]), n=gained))  # fmt: skip
             s.pending = phase.carried_over(p, {"kind": "between"})
 
-    def prompt(self, t: Table) -> Msg:
+    def prompt(self, t: Position) -> Msg:
         return msg("The blood ritual for {name}: give <donor> <HP> (each keeps at least 1), then drink; or stop.", name=P.name(t.s, t.s.pending["to"]))  # fmt: skip
 
-    def default(self, t: Table, seat: Seat, legal: list[str]) -> str | None:
+    def default(self, t: Position, seat: Seat, legal: list[str]) -> str | None:
         return "stop" if "stop" in legal else None
 
-    def describe(self, t: Table, action: str) -> str | None:
+    def describe(self, t: Position, action: str) -> str | None:
         verb, *args = action.split()
         p = t.s.pending
         if verb == "give" and len(args) == 2:
@@ -142,7 +142,7 @@ class Chalice(Step):
             return msg("Drink: gain {n} HP, the chalice is discarded", n=sum(p["gifts"].values()))
         return None
 
-    def show(self, t: Table, view: dict) -> None:
+    def show(self, t: Position, view: dict) -> None:
         s, p = t.s, t.s.pending
         view["relics"]["ritual"] = {
             "to": s.chars[p["to"]]["who"],
@@ -181,14 +181,14 @@ def spells(s: DarkCastleState, k: int, why: str) -> list[str]:
     return out
 
 
-def offer_spell(t: Table, k: int, why: str) -> dict | None:
+def offer_spell(t: Position, k: int, why: str) -> dict | None:
     """Before k rolls their own die: the choice to cast instead, when k holds the book."""
     if book(t.s, k) and spells(t.s, k, why):
         return {"kind": "cast", "char": k, "for": why}
     return None
 
 
-def _casting(t: Table, view: dict) -> dict:
+def _casting(t: Position, view: dict) -> dict:
     s, p = t.s, t.s.pending
     casting = {"by": s.chars[p["char"]]["who"], "spell": p.get("spell", "")}
     view["relics"]["casting"] = casting
@@ -201,15 +201,15 @@ class Cast(Step):
     kind = "cast"
     labels = ("cast", "roll")
 
-    def to_act(self, t: Table) -> list[Seat]:
+    def to_act(self, t: Position) -> list[Seat]:
         seat = t.s.chars[t.s.pending["char"]]["seat"]
         return [seat] if seat >= 0 else t.everyone()  # a companion: anyone
 
-    def legal(self, t: Table, seat: Seat) -> list[str]:
+    def legal(self, t: Position, seat: Seat) -> list[str]:
         p = t.s.pending
         return ["roll"] + [f"cast {x}" for x in spells(t.s, p["char"], p["for"])]
 
-    def apply(self, t: Table, seat: Seat, action: str) -> None:
+    def apply(self, t: Position, seat: Seat, action: str) -> None:
         s, p = t.s, t.s.pending
         verb, *args = action.split()
         k = p["char"]
@@ -220,13 +220,13 @@ class Cast(Step):
         t.say(msg("{name} opens the Spell Book and casts {spell}...", name=P.name(s, k), spell=spell["name"]))  # fmt: skip
         s.pending = {"kind": "spell", "char": k, "for": p["for"], "spell": args[0]}
 
-    def prompt(self, t: Table) -> Msg:
+    def prompt(self, t: Position) -> Msg:
         return msg("{name} holds the Spell Book: roll the die as usual, or cast <spell> instead.", name=P.name(t.s, t.s.pending["char"]))  # fmt: skip
 
-    def default(self, t: Table, seat: Seat, legal: list[str]) -> str | None:
+    def default(self, t: Position, seat: Seat, legal: list[str]) -> str | None:
         return "roll" if "roll" in legal else None
 
-    def describe(self, t: Table, action: str) -> str | None:
+    def describe(self, t: Position, action: str) -> str | None:
         verb, *args = action.split()
         if verb == "cast" and args and args[0] in C.SPELLS:
             spell = C.SPELLS[args[0]]
@@ -235,7 +235,7 @@ class Cast(Step):
             return msg("Roll the die (no spell)")
         return None
 
-    def show(self, t: Table, view: dict) -> None:
+    def show(self, t: Position, view: dict) -> None:
         p = t.s.pending
         _casting(t, view)["spells"] = [
             msg(
@@ -262,13 +262,13 @@ class SpellRoll(ChanceStep):
 
     kind = "spell"
 
-    def outcomes(self, t: Table) -> list[tuple[str, float]]:
+    def outcomes(self, t: Position) -> list[tuple[str, float]]:
         return C.die_outcomes(t.rules.dice["spell"])
 
-    def show(self, t: Table, view: dict) -> None:
+    def show(self, t: Position, view: dict) -> None:
         _casting(t, view)
 
-    def resolve(self, t: Table, p: dict, outcome: str) -> None:
+    def resolve(self, t: Position, p: dict, outcome: str) -> None:
         s = t.s
         k, name, why = p["char"], p["spell"], p["for"]
         cb = s.combat

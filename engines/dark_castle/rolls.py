@@ -8,19 +8,19 @@ from engines.dark_castle import cards as C
 from engines.dark_castle import combat, trials
 from engines.dark_castle import explain as X
 from engines.dark_castle import party as P
-from engines.dark_castle.rules import ChanceStep, Table
+from engines.dark_castle.rules import ChanceStep, Position
 from engines.text import msg
 
 
 class Roll(ChanceStep):
     kind = "roll"
 
-    def outcomes(self, t: Table) -> list[tuple[str, float]]:
+    def outcomes(self, t: Position) -> list[tuple[str, float]]:
         k = t.s.pending["char"]
         faces = t.rules.die(t, k) or C.CHARACTERS[t.s.chars[k]["who"]]["faces"]
         return C.die_outcomes(list(faces))
 
-    def resolve(self, t: Table, p: dict, outcome: str) -> None:
+    def resolve(self, t: Position, p: dict, outcome: str) -> None:
         s = t.s
         k = p["char"]
         black = outcome.startswith("black ")

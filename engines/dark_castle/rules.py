@@ -14,7 +14,7 @@ played on.
 - `Rules` composes the packs into one table of steps and one list per moment;
   `engines/dark_castle/game.py` composes all of them (an option only decides whether a pack's
   cards and rules come up, as the rulebooks mix everything together).
-- A `Table` is a state under those rules with the events of the move being applied; every
+- A `Position` is a state under those rules with the events of the move being applied; every
   rule function takes one, so a pack calls the core's public effects (`effects.py`) and never
   a private method of anything.
 """
@@ -30,7 +30,7 @@ from engines.dark_castle.state import DarkCastleState
 from engines.text import Msg, msg
 
 
-class Table:
+class Position:
     """A state under the composed rules, and the events of the move applied to it so far."""
 
     __slots__ = ("ev", "rules", "s")
@@ -59,33 +59,33 @@ class Step:
     kind: ClassVar[str] = ""
     labels: ClassVar[tuple[str, ...]] = ()  # the verbs whose moves `describe` labels
 
-    def to_act(self, t: Table) -> list[Seat]:
+    def to_act(self, t: Position) -> list[Seat]:
         return list(range(len(t.s.names)))
 
-    def legal(self, t: Table, seat: Seat) -> list[str]:
+    def legal(self, t: Position, seat: Seat) -> list[str]:
         return []
 
-    def apply(self, t: Table, seat: Seat, action: str) -> None:
+    def apply(self, t: Position, seat: Seat, action: str) -> None:
         raise NotImplementedError(self.kind)
 
-    def outcomes(self, t: Table) -> list[tuple[str, float]]:
+    def outcomes(self, t: Position) -> list[tuple[str, float]]:
         return []
 
-    def prompt(self, t: Table) -> Msg | str:
+    def prompt(self, t: Position) -> Msg | str:
         return ""
 
-    def default(self, t: Table, seat: Seat, legal: list[str]) -> str | None:
+    def default(self, t: Position, seat: Seat, legal: list[str]) -> str | None:
         """What a timer applies; `legal` is the seat's legal moves."""
         return None
 
-    def describe(self, t: Table, action: str) -> Msg | None:
+    def describe(self, t: Position, action: str) -> Msg | None:
         """The label of a move whose verb is in `labels` (None: no label of its own)."""
         return None
 
-    def show(self, t: Table, view: dict) -> None:
+    def show(self, t: Position, view: dict) -> None:
         """Add what this step shows to the view (a choice's options, a ritual's pledges)."""
 
-    def use_effect(self, t: Table, k: int, effect: dict) -> bool:
+    def use_effect(self, t: Position, k: int, effect: dict) -> bool:
         """What an item's effect does when used during this step, beyond healing and curing
         (a re-roll in a test, a strike in combat). True: the use ends here."""
         return False
@@ -95,18 +95,18 @@ class ChanceStep(Step):
     """A chance node: the dice or cards decide; the pending step is cleared, then the drawn
     outcome `resolve`d against it."""
 
-    def to_act(self, t: Table) -> list[Seat]:
+    def to_act(self, t: Position) -> list[Seat]:
         return [CHANCE]
 
-    def prompt(self, t: Table) -> Msg:
+    def prompt(self, t: Position) -> Msg:
         return msg("The dice roll...")
 
-    def apply(self, t: Table, seat: Seat, action: str) -> None:
+    def apply(self, t: Position, seat: Seat, action: str) -> None:
         p = t.s.pending
         t.s.pending = None
         self.resolve(t, p, action)
 
-    def resolve(self, t: Table, p: dict, outcome: str) -> None:
+    def resolve(self, t: Position, p: dict, outcome: str) -> None:
         raise NotImplementedError(self.kind)
 
 
@@ -128,23 +128,23 @@ class Camp:
 
     verbs: ClassVar[tuple[str, ...]] = ()
 
-    def moves(self, t: Table, k: int) -> list[str]:
+    def moves(self, t: Position, k: int) -> list[str]:
         return []
 
-    def party_moves(self, t: Table, seat: Seat) -> list[str]:
+    def party_moves(self, t: Position, seat: Seat) -> list[str]:
         return []
 
-    def apply(self, t: Table, verb: str, args: list[str]) -> None:
+    def apply(self, t: Position, verb: str, args: list[str]) -> None:
         raise NotImplementedError(verb)
 
-    def describe(self, t: Table, action: str) -> Msg | None:
+    def describe(self, t: Position, action: str) -> Msg | None:
         return None
 
 
-CardStep = Callable[[Table, dict, str, list, int], None]  # step, card, path, "it"
-Frame = Callable[[Table, dict], None]  # an interpreter frame other than a card's steps
-ItemCard = Callable[[Table, int, str], Drawn]  # drawer, card
-Hook = Callable[[Table], None]
+CardStep = Callable[[Position, dict, str, list, int], None]  # step, card, path, "it"
+Frame = Callable[[Position, dict], None]  # an interpreter frame other than a card's steps
+ItemCard = Callable[[Position, int, str], Drawn]  # drawer, card
+Hook = Callable[[Position], None]
 
 
 @dataclass(frozen=True)
@@ -172,17 +172,17 @@ class Pack:
     camp: Camp | None = None
     on_setup: Hook | None = None
     on_turn: Hook | None = None
-    on_take: Callable[[Table, int, str], None] | None = None
-    on_drop: Callable[[Table, int, list[str]], None] | None = None
+    on_take: Callable[[Position, int, str], None] | None = None
+    on_drop: Callable[[Position, int, list[str]], None] | None = None
     after_action: Hook | None = None
     before_death_check: Hook | None = None
     on_end: Hook | None = None
-    on_rest: Callable[[Table, int], None] | None = None
+    on_rest: Callable[[Position, int], None] | None = None
     on_victory: Hook | None = None
-    roll: Callable[[Table, int, str], dict | None] | None = None
-    die: Callable[[Table, int], Sequence[str] | None] | None = None
-    combat_dice: Callable[[Table, dict, dict], str | None] | None = None
-    special_face: Callable[[Table, int], None] | None = None
+    roll: Callable[[Position, int, str], dict | None] | None = None
+    die: Callable[[Position, int], Sequence[str] | None] | None = None
+    combat_dice: Callable[[Position, dict, dict], str | None] | None = None
+    special_face: Callable[[Position, int], None] | None = None
 
 
 MOMENTS = (
@@ -228,43 +228,43 @@ class Rules:
         return self.steps[s.pending["kind"]] if s.pending else None
 
     # The moments, each calling its hooks in pack order (a plain loop: they run on every move).
-    def set_up(self, t: Table) -> None:
+    def set_up(self, t: Position) -> None:
         for hook in self.moments["on_setup"]:
             hook(t)
 
-    def turned(self, t: Table) -> None:
+    def turned(self, t: Position) -> None:
         for hook in self.moments["on_turn"]:
             hook(t)
 
-    def taken(self, t: Table, k: int, item: str) -> None:
+    def taken(self, t: Position, k: int, item: str) -> None:
         for hook in self.moments["on_take"]:
             hook(t, k, item)
 
-    def dropped(self, t: Table, k: int, items: list[str]) -> None:
+    def dropped(self, t: Position, k: int, items: list[str]) -> None:
         for hook in self.moments["on_drop"]:
             hook(t, k, items)
 
-    def settled(self, t: Table) -> None:
+    def settled(self, t: Position) -> None:
         for hook in self.moments["after_action"]:
             hook(t)
 
-    def before_death_check(self, t: Table) -> None:
+    def before_death_check(self, t: Position) -> None:
         for hook in self.moments["before_death_check"]:
             hook(t)
 
-    def ended(self, t: Table) -> None:
+    def ended(self, t: Position) -> None:
         for hook in self.moments["on_end"]:
             hook(t)
 
-    def rested(self, t: Table, k: int) -> None:
+    def rested(self, t: Position, k: int) -> None:
         for hook in self.moments["on_rest"]:
             hook(t, k)
 
-    def won_combat(self, t: Table) -> None:
+    def won_combat(self, t: Position) -> None:
         for hook in self.moments["on_victory"]:
             hook(t)
 
-    def roll(self, t: Table, k: int, why: str) -> dict | None:
+    def roll(self, t: Position, k: int, why: str) -> dict | None:
         """The first pack's replacement for k's roll, if any."""
         for hook in self.moments["roll"]:
             pending = hook(t, k, why)
@@ -272,7 +272,7 @@ class Rules:
                 return pending
         return None
 
-    def die(self, t: Table, k: int) -> Sequence[str] | None:
+    def die(self, t: Position, k: int) -> Sequence[str] | None:
         """The first pack's replacement for k's die, if any."""
         for hook in self.moments["die"]:
             faces = hook(t, k)
@@ -280,14 +280,14 @@ class Rules:
                 return faces
         return None
 
-    def combat_dice(self, t: Table, card: dict, step: dict) -> str | None:
+    def combat_dice(self, t: Position, card: dict, step: dict) -> str | None:
         for hook in self.moments["combat_dice"]:
             kind = hook(t, card, step)
             if kind:
                 return kind
         return None
 
-    def special_face(self, t: Table, k: int) -> None:
+    def special_face(self, t: Position, k: int) -> None:
         for hook in self.moments["special_face"]:
             hook(t, k)
 

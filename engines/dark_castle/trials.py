@@ -14,13 +14,13 @@ from engines.dark_castle import chapters, items
 from engines.dark_castle import effects as fx
 from engines.dark_castle import explain as X
 from engines.dark_castle import party as P
-from engines.dark_castle.rules import Step, Table
+from engines.dark_castle.rules import Position, Step
 from engines.dark_castle.state import DarkCastleState
 from engines.text import Msg, msg
 
 
 # ----- the script verbs and their frames --------------------------------------------------
-def trait_test(t: Table, step: dict, card: str, path: list, ctx: int) -> None:
+def trait_test(t: Position, step: dict, card: str, path: list, ctx: int) -> None:
     """YOU, each prisoner, or one the group sends (`send`) attempts the test."""
     s = t.s
     who = step.get("who", "you")
@@ -32,7 +32,7 @@ def trait_test(t: Table, step: dict, card: str, path: list, ctx: int) -> None:
         push_test(s, card, path, k)
 
 
-def group_test(t: Table, step: dict, card: str, path: list, ctx: int) -> None:
+def group_test(t: Position, step: dict, card: str, path: list, ctx: int) -> None:
     t.s.frames.append(
         {"k": "gtest", "card": card, "path": path, "ctx": ctx,
          "queue": list(range(len(t.s.chars))), "sum": 0}
@@ -44,11 +44,11 @@ def push_test(s: DarkCastleState, card: str, path: list, k: int) -> None:
     s.frames.append({"k": "test", "card": card, "path": path, "ctx": k, "left": attempts})
 
 
-def attempt_frame(t: Table, frame: dict) -> None:
+def attempt_frame(t: Position, frame: dict) -> None:
     t.s.pending = fx.roll(t, frame["ctx"], "test")
 
 
-def group_frame(t: Table, frame: dict) -> None:
+def group_frame(t: Position, frame: dict) -> None:
     if frame["queue"]:
         t.s.pending = fx.roll(t, frame["queue"][0], "gtest")
     else:
@@ -86,7 +86,7 @@ def passes(s: DarkCastleState, k: int, face: str) -> bool:
     return bool(face_traits(s, k, face) & set(step["trait"]))
 
 
-def helps_in_test(t: Table, k: int, effect: dict) -> bool:
+def helps_in_test(t: Position, k: int, effect: dict) -> bool:
     """After a failed roll: a re-roll, or an item that turns the face into a passing one."""
     s = t.s
     if passes(s, k, s.chars[k]["roll"]):
@@ -94,7 +94,7 @@ def helps_in_test(t: Table, k: int, effect: dict) -> bool:
     return effect["k"] == "reroll" or (effect["k"] == "become" and passes(s, k, effect["face"]))
 
 
-def attempted(t: Table, k: int) -> None:
+def attempted(t: Position, k: int) -> None:
     """k's roll stands: a failed one may still be saved by an item (`react`)."""
     if not passes(t.s, k, t.s.chars[k]["roll"]) and items.usable(t, k, "test", helps_in_test):
         t.s.pending = {"kind": "react", "char": k}
@@ -102,7 +102,7 @@ def attempted(t: Table, k: int) -> None:
     finish_test(t)
 
 
-def group_rolled(t: Table, face: str) -> None:
+def group_rolled(t: Position, face: str) -> None:
     """The next roller of a group test adds their symbols of the trait."""
     frame = t.s.frames[-1]
     step = chapters.step_at(frame["card"], frame["path"])
@@ -111,7 +111,7 @@ def group_rolled(t: Table, face: str) -> None:
     frame["sum"] += sum(1 for x in face if x == step["trait"])
 
 
-def finish_test(t: Table) -> None:
+def finish_test(t: Position) -> None:
     """Success runs the `pass` branch; each failure costs `fail_each`, the last attempt's
     failure runs `fail`; a test "until it succeeds" goes on."""
     s = t.s
@@ -144,7 +144,7 @@ def finish_test(t: Table) -> None:
         chapters.push(s, frame["card"], [*path, "fail_each"], k)
 
 
-def finish_group_test(t: Table) -> None:
+def finish_group_test(t: Position) -> None:
     s = t.s
     frame = s.frames.pop()
     step = chapters.step_at(frame["card"], frame["path"])
@@ -157,7 +157,7 @@ def finish_group_test(t: Table) -> None:
         chapters.push(s, frame["card"], [*frame["path"], branch], frame["ctx"])
 
 
-def asking(t: Table) -> Msg | str:
+def asking(t: Position) -> Msg | str:
     """The test now being attempted, in full: who rolls, the trait, the attempts left, a
     double or not, and the cost of failing (a test someone must be sent to: `Send`)."""
     s = t.s
@@ -180,11 +180,11 @@ class Send(Step):
     kind = "send"
     labels = ("send",)
 
-    def legal(self, t: Table, seat: Seat) -> list[str]:
+    def legal(self, t: Position, seat: Seat) -> list[str]:
         out = [f"send {c['who']}" for c in t.s.chars]
         return out + [a for k in P.mine(t.s, seat) for a in items.uses(t, k, "choice")]
 
-    def apply(self, t: Table, seat: Seat, action: str) -> None:
+    def apply(self, t: Position, seat: Seat, action: str) -> None:
         verb, *args = action.split()
         if verb == "use":
             items.use_action(t, args)
@@ -195,17 +195,17 @@ class Send(Step):
         t.say(msg("{name} steps forward.", name=P.name(s, k)))
         push_test(s, p["card"], p["path"], k)
 
-    def asking(self, t: Table) -> Msg:
+    def asking(self, t: Position) -> Msg:
         p = t.s.pending
         return X.test_text(chapters.step_at(p["card"], p["path"]), len(t.s.chars))
 
-    def prompt(self, t: Table) -> Msg:
+    def prompt(self, t: Position) -> Msg:
         return msg("Who attempts it? send <prisoner>. {test}.", test=self.asking(t))
 
-    def show(self, t: Table, view: dict) -> None:
+    def show(self, t: Position, view: dict) -> None:
         view["asking"] = self.asking(t)
 
-    def describe(self, t: Table, action: str) -> str | None:
+    def describe(self, t: Position, action: str) -> str | None:
         verb, *args = action.split()
         if verb == "send" and args:
             return msg("Send: {character}", character=P.title(args[0]))
@@ -217,15 +217,15 @@ class React(Step):
 
     kind = "react"
 
-    def to_act(self, t: Table) -> list[Seat]:
+    def to_act(self, t: Position) -> list[Seat]:
         seat = t.s.chars[t.s.pending["char"]]["seat"]
         return [seat] if seat >= 0 else t.everyone()  # a companion: anyone
 
-    def legal(self, t: Table, seat: Seat) -> list[str]:
+    def legal(self, t: Position, seat: Seat) -> list[str]:
         k = t.s.pending["char"]
         return ["pass"] + [f"use {i}" for i in items.usable(t, k, "test", helps_in_test)]
 
-    def apply(self, t: Table, seat: Seat, action: str) -> None:
+    def apply(self, t: Position, seat: Seat, action: str) -> None:
         verb, *args = action.split()
         if verb == "use":
             items.use_action(t, args)
@@ -233,7 +233,7 @@ class React(Step):
         t.s.pending = None
         finish_test(t)
 
-    def use_effect(self, t: Table, k: int, effect: dict) -> bool:
+    def use_effect(self, t: Position, k: int, effect: dict) -> bool:
         s = t.s
         if effect["k"] == "reroll":
             s.pending = {"kind": "roll", "char": k, "for": "test"}
@@ -247,7 +247,7 @@ class React(Step):
             return True
         return False
 
-    def prompt(self, t: Table) -> Msg:
+    def prompt(self, t: Position) -> Msg:
         s, p = t.s, t.s.pending
         frame = s.frames[-1]
         why = X.fail_reason(
@@ -255,5 +255,5 @@ class React(Step):
         )
         return msg("{name} failed the roll ({why}): use an item, or pass.", name=P.name(s, p["char"]), why=why)  # fmt: skip
 
-    def default(self, t: Table, seat: Seat, legal: list[str]) -> str | None:
+    def default(self, t: Position, seat: Seat, legal: list[str]) -> str | None:
         return "pass" if "pass" in legal else None

@@ -10,12 +10,12 @@ from engines.dark_castle import castle, companions, relics, trials
 from engines.dark_castle import explain as X
 from engines.dark_castle import party as P
 from engines.dark_castle import words as W
-from engines.dark_castle.rules import Table
+from engines.dark_castle.rules import Position
 from engines.dark_castle.state import CASTLE_CHAPTERS, DarkCastleState
 from engines.text import Msg, from_json, msg
 
 
-def view(t: Table, game_id: str, seat: Seat | None, to_act: list[Seat], prompt: Msg,
+def view(t: Position, game_id: str, seat: Seat | None, to_act: list[Seat], prompt: Msg,
          ending: Msg) -> dict:  # fmt: skip
     """Every word in it a message (`engines.text.Msg`), said by the renderers in their
     reader's language; the log's lines as the state keeps them (messages as JSON, or the
