@@ -19,7 +19,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bot.service import deadlines as clocks
+from bot.service import deadlines
 from bot.store import NewEntry, SeatRow, Store
 from engines import REGISTRY
 from engines.playout import play
@@ -53,11 +53,11 @@ async def build(path: Path, games: int = GAMES) -> None:
         )  # fmt: skip
         seats = [SeatRow(i, f"u{n + i}", f"P{i + 1}") for i in range(game.min_players)]
         finished = over or n % 2 == 0
-        clock = {} if finished else clocks.start_turn(clocks.new_clock({}, "normal"), now, [f"u{n}"], False)  # fmt: skip
+        clock = {} if finished else deadlines.start_turn(deadlines.new_clock({}, "normal"), now, [f"u{n}"], False)  # fmt: skip
         await store.record(
             row.id, row.version, [NewEntry(0, "move", f"u{n}", [])], dumped, 0,
             "finished" if finished else "active", None, deadline=clock.get("deadline"),
-            clock=clock, wake_at=clocks.next_wake(clock) if clock else None, seats=seats,
+            clock=clock, wake_at=deadlines.next_wake(clock) if clock else None, seats=seats,
         )  # fmt: skip
     await store.close()
 

@@ -14,8 +14,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bot.service import ChatRef, GameService, UserRef
-from bot.service import deadlines as clocks
+from bot.service import ChatRef, GameService, UserRef, deadlines
 from bot.service.timer_loop import HEARTBEAT, Timers
 from bot.store import Store
 
@@ -45,8 +44,8 @@ async def measure(games: int) -> dict[str, str]:
         rows = {}
         for label, at in (
             ("nothing due", T0 + 60),
-            ("first reminders due", T0 + 0.6 * clocks.DAY),
-            ("deadlines passed", T0 + 1.01 * clocks.DAY),
+            ("first reminders due", T0 + 0.6 * deadlines.DAY),
+            ("deadlines passed", T0 + 1.01 * deadlines.DAY),
         ):
             # A live loop beats every interval: without this the jump would count as downtime.
             await store.swap_meta(f"{HEARTBEAT}.bench", repr(at - 30))

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 
-from bot.service import buttons
-from bot.service import deadlines as clocks
+from bot.service import buttons, deadlines
 from bot.service import replay_frames as replays
 from bot.service.board_plans import table_language
 from bot.service.plan import Choice, Picture, Plan, Reply
@@ -47,10 +46,10 @@ def _in_language(function, *args, language: str):
 
 def _span(seconds: float) -> Span:
     """How long a game took, in one whole unit (days, hours or minutes)."""
-    if seconds >= clocks.DAY:
-        return Span(round(seconds / clocks.DAY) * clocks.DAY)
-    if seconds >= clocks.HOUR:
-        return Span(round(seconds / clocks.HOUR) * clocks.HOUR)
+    if seconds >= deadlines.DAY:
+        return Span(round(seconds / deadlines.DAY) * deadlines.DAY)
+    if seconds >= deadlines.HOUR:
+        return Span(round(seconds / deadlines.HOUR) * deadlines.HOUR)
     return Span(max(1, round(seconds / 60)) * 60)
 
 

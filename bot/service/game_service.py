@@ -23,8 +23,7 @@ import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, replace
 
-from bot.service import buttons, catalogue, commands
-from bot.service import deadlines as clocks
+from bot.service import buttons, catalogue, commands, deadlines
 from bot.service.access import Access, MemberLookup, Visitor
 from bot.service.board_plans import BoardPlans
 from bot.service.bot_seats import BotSeats, scale_from_env
@@ -109,7 +108,7 @@ class GameService:
         seed_source: Callable[[], int] = lambda: secrets.randbits(62),
         clock: Callable[[], float] = time.time,
         pictures: bool = True,
-        default_pace: str = clocks.DEFAULT_PACE,
+        default_pace: str = deadlines.DEFAULT_PACE,
         cpu: CpuPool | None = None,
         ai_scale: float | None = None,
     ) -> None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import random
 
-from bot.service import deadlines as clocks
+from bot.service import deadlines
 from bot.service.bot_seats import BotSeats
 from bot.service.plan import Plan, Reply
 from bot.service.requests import ChatRef, UserError, UserRef
@@ -125,7 +125,7 @@ class Hints:
             clock["hinted"] = sorted({*clock.get("hinted", []), user.id})
             try:
                 await self.store.set_clock(
-                    now.id, now.version, clock, clock.get("deadline"), clocks.next_wake(clock),
+                    now.id, now.version, clock, clock.get("deadline"), deadlines.next_wake(clock),
                     expect=now.clock,
                 )  # fmt: skip
             except StaleVersion as exc:

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from bot.service import buttons
-from bot.service import deadlines as clocks
+from bot.service import buttons, deadlines
 from bot.service.bot_seats import table_level
 from bot.service.lobby import Lobby
 from bot.service.plan import Choice, Plan
@@ -36,7 +35,7 @@ class Rematch:
             for name in ("pace", "timeout", "hints"):
                 if name in row.clock:
                     options[name] = str(row.clock[name])
-            pace = clocks.PACES.get(row.clock.get("pace", ""))
+            pace = deadlines.PACES.get(row.clock.get("pace", ""))
             if pace is not None and row.clock.get("turn", pace.turn) != pace.turn:
                 options["turn"] = f"{int(row.clock['turn'])}s"
             bots = [s for s in row.seats if s.user_id.startswith("ai:")]

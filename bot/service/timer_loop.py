@@ -18,7 +18,7 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
-from bot.service import deadlines as clocks
+from bot.service import deadlines
 from bot.service.game_service import GameService
 from bot.service.plan import Plan, Reply
 from bot.service.requests import UserError, UserRef
@@ -32,7 +32,7 @@ log = logging.getLogger(__name__)
 
 HEARTBEAT = "timers.heartbeat"
 MIN_DELAY = 5.0  # seconds: a session that cannot be served now is retried at most this often
-DIGEST_AHEAD = 2 * clocks.HOUR  # a reminder due this soon in another game joins the digest
+DIGEST_AHEAD = 2 * deadlines.HOUR  # a reminder due this soon in another game joins the digest
 
 
 @dataclass
@@ -112,7 +112,7 @@ class Timers:
                 else:  # a run of this process still plays them: look again later
                     with contextlib.suppress(StoreError):
                         await self.store.postpone_wake(row.id, now + self.interval)
-            elif clocks.deadline_due(row.clock, now):
+            elif deadlines.deadline_due(row.clock, now):
                 replies = await self._guarded(row.id, self.service.time_up(row.id))
                 if replies:
                     report.deadlines.append(row.id)
@@ -138,7 +138,7 @@ class Timers:
         log.info("%s timers were down for %.0f s; moving its running clocks by that", platform, down)  # fmt: skip
         for row in await self.store.active_sessions():
             if row.platform == platform and "deadline" in row.clock:
-                await self.service.save_clock(row, clocks.shift(row.clock, down))
+                await self.service.save_clock(row, deadlines.shift(row.clock, down))
         await self.store.discount_idle(down, [platform])
         return down
 
@@ -146,7 +146,7 @@ class Timers:
     async def _remind(self, now: float, platforms: list[str], report: TickReport) -> None:
         due: dict[tuple[str, str], list[SessionRow]] = {}
         for row in await self.store.due_sessions(now, platforms):
-            for user in clocks.due_reminders(row.clock, now):
+            for user in deadlines.due_reminders(row.clock, now):
                 due.setdefault((row.platform, user), []).append(row)
         for (platform, user_id), rows in due.items():
             await self._guarded(rows[0].id, self._remind_user(platform, user_id, rows, now, report))
@@ -156,28 +156,30 @@ class Timers:
     ) -> None:
         known = await self.store.user(platform, user_id)
         prefs = known["prefs"] if known else {}
-        if clocks.in_quiet_hours(prefs, now):
-            until = clocks.quiet_until(prefs, now)
+        if deadlines.in_quiet_hours(prefs, now):
+            until = deadlines.quiet_until(prefs, now)
             for row in rows:
-                await self.service.save_clock(row, clocks.hold_reminder(row.clock, user_id, until))
+                await self.service.save_clock(
+                    row, deadlines.hold_reminder(row.clock, user_id, until)
+                )
             return
         # Every other game waiting for this player: named in the one message; those with a
         # reminder due soon are counted as reminded (one digest, not a ping per game).
         others = [
             r for r in await self.store.sessions_of_user(platform, user_id)
             if r.status == "active" and r.id not in {x.id for x in rows}
-            and user_id in r.clock.get("waiting", []) and clocks.running(r.clock)
+            and user_id in r.clock.get("waiting", []) and deadlines.running(r.clock)
         ]  # fmt: skip
         claimed: list[SessionRow] = []
         for row in rows:
-            if await self.service.save_clock(row, clocks.mark_reminded(row.clock, user_id, now)):
+            if await self.service.save_clock(row, deadlines.mark_reminded(row.clock, user_id, now)):
                 claimed.append(row)
         if not claimed:
             return  # another process (or a move) got there first
         for row in others:
-            nxt = clocks.next_reminder(row.clock, user_id)
+            nxt = deadlines.next_reminder(row.clock, user_id)
             if nxt is not None and nxt <= now + DIGEST_AHEAD:
-                await self.service.save_clock(row, clocks.mark_reminded(row.clock, user_id, now))
+                await self.service.save_clock(row, deadlines.mark_reminded(row.clock, user_id, now))
         claimed.sort(key=lambda r: r.clock["deadline"])
         name = next((s.name for s in claimed[0].seats if s.user_id == user_id), "")
         user = UserRef(platform, user_id, name)
@@ -192,7 +194,7 @@ class Timers:
 
     # ----- idle games -------------------------------------------------------------
     async def _end_idle(self, now: float, platforms: list[str], report: TickReport) -> None:
-        default = clocks.PACES[clocks.DEFAULT_PACE].idle_days
+        default = deadlines.PACES[deadlines.DEFAULT_PACE].idle_days
         for row in await self.store.idle_sessions(now, default, platforms):
             replies = await self._guarded(row.id, self.service.end_idle(row.id))
             if replies:
@@ -220,8 +222,10 @@ def reminder_text(
     """Escalating: a plain reminder, then a last one that says what the deadline will do.
     `place(chat, session_id)`: how the front end names another game's chat."""
     title = title_of(row.game)
-    left = Span(clocks.time_left(row.clock, now) or 0, left=True)
-    last = clocks.is_last_reminder(row.clock, user.id) or len(row.clock.get("reminders", [])) <= 1
+    left = Span(deadlines.time_left(row.clock, now) or 0, left=True)
+    last = (
+        deadlines.is_last_reminder(row.clock, user.id) or len(row.clock.get("reminders", [])) <= 1
+    )
     parts: list[Text] = []
     if others:
         games: list[Text] = [msg("{game} here ({left} left)", game=title, left=left)] + [
@@ -229,7 +233,7 @@ def reminder_text(
                 "{game} in {where} ({left} left)",
                 game=title_of(r.game),
                 where=place(chat_of(r), r.id) if place else f"#{r.id}",
-                left=Span(clocks.time_left(r.clock, now) or 0, left=True),
+                left=Span(deadlines.time_left(r.clock, now) or 0, left=True),
             )
             for r in others
         ]

@@ -12,8 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from bot.service import buttons, time_zones
-from bot.service import deadlines as clocks
+from bot.service import buttons, deadlines, time_zones
 from bot.service.board_plans import BoardPlans, table_language
 from bot.service.bot_seats import bot_to_act, table_level
 from bot.service.bot_turns import BotTurns
@@ -62,7 +61,7 @@ class TurnClock:
         """Store `clock` if the row is still as read; False when someone changed it first."""
         try:
             await self.store.set_clock(
-                row.id, row.version, clock, clock.get("deadline"), clocks.next_wake(clock),
+                row.id, row.version, clock, clock.get("deadline"), deadlines.next_wake(clock),
                 expect=row.clock,
             )  # fmt: skip
         except StaleVersion:
@@ -82,7 +81,7 @@ class TurnClock:
         async with self.table.lock(session_id):
             row = await self.store.session(session_id)
             now = self.now()
-            if row is None or row.status != "active" or not clocks.deadline_due(row.clock, now):
+            if row is None or row.status != "active" or not deadlines.deadline_due(row.clock, now):
                 return Plan()
             loaded = self.table.load(row)
             game = loaded.game
@@ -128,7 +127,7 @@ class TurnClock:
         lock held)."""
         async with self.table.lock(session_id):
             row = await self.store.session(session_id)
-            if row is None or row.status != "active" or not clocks.deadline_due(row.clock, self.now()):  # fmt: skip
+            if row is None or row.status != "active" or not deadlines.deadline_due(row.clock, self.now()):  # fmt: skip
                 return Plan()
             loaded = self.table.load(row)
             late = set(row.clock.get("waiting", []))
@@ -150,7 +149,7 @@ class TurnClock:
         late_seats = [
             s for s in game.to_act(state) if 0 <= s < len(row.seats) and row.seats[s].user_id in late
         ]  # fmt: skip
-        clock = clocks.warn(row.clock, [row.seats[s].user_id for s in late_seats])
+        clock = deadlines.warn(row.clock, [row.seats[s].user_id for s in late_seats])
         if not await self.save_clock(row, clock) or not late_seats:
             return Plan()  # (no one late: nothing to say, and the clock stops waking)
         row = await self.store.session(row.id)
@@ -188,7 +187,7 @@ class TurnClock:
                 raise UserError(msg("Only the other players at this table can vote."))
             if user.id in row.clock.get("votes", []):
                 raise UserError(msg("You have already voted."))
-            clock = clocks.add_vote(row.clock, user.id)
+            clock = deadlines.add_vote(row.clock, user.id)
             if len(clock["votes"]) < _needed(row):
                 if not await self.save_clock(row, clock):
                     raise UserError(msg("The game changed at the same moment; try again."))
@@ -229,8 +228,8 @@ class TurnClock:
             now = self.now()
             if row is None or row.status not in ("lobby", "active"):
                 return Plan()
-            days = row.clock.get("idle_days", clocks.PACES[clocks.DEFAULT_PACE].idle_days)
-            if row.updated_at > now - days * clocks.DAY:
+            days = row.clock.get("idle_days", deadlines.PACES[deadlines.DEFAULT_PACE].idle_days)
+            if row.updated_at > now - days * deadlines.DAY:
                 return Plan()
             title = title_of(row.game)
             note = msg(
@@ -260,7 +259,7 @@ class TurnClock:
                 return Plan([await self._clock_status(chat, user)])
             if sub in ("mute", "vacation", "pause", "resume"):
                 return await self._table_change(chat, user, sub, args)
-        except clocks.ClockError as exc:
+        except deadlines.ClockError as exc:
             raise UserError(exc.args[0]) from exc
         raise UserError(
             msg("There is no clock command {sub}.\n{help}", sub=repr(sub), help=CLOCK_HELP)
@@ -271,10 +270,12 @@ class TurnClock:
         lines: list[Text] = []
         now = self.now()
         if row is not None and row.clock:
-            lines.append(msg("This game's clock: {clock}.", clock=clocks.describe(row.clock, now)))
+            lines.append(
+                msg("This game's clock: {clock}.", clock=deadlines.describe(row.clock, now))
+            )
             lines.append(msg("This table speaks {language}.", language=LanguageName(table_language(row))))  # fmt: skip
             if any(s.user_id == user.id for s in row.seats):
-                left = clocks.vacation_left(row.clock, user.id) / clocks.DAY
+                left = deadlines.vacation_left(row.clock, user.id) / deadlines.DAY
                 away = row.clock.get("vacation", {}).get(user.id, 0.0)
                 if away > now:
                     lines.append(msg(
@@ -310,10 +311,10 @@ class TurnClock:
                 contact = Contact((known or {}).get("private_chat"), True)
                 said = joined([said, self.dm_note(user.platform, contact)], "")
         elif what == "tz":
-            prefs["tz"] = clocks.parse_tz(args[0])
+            prefs["tz"] = deadlines.parse_tz(args[0])
             said = msg("Your time zone: {zone}.", zone=time_zones.describe_tz(prefs["tz"]))
         else:
-            prefs["quiet"] = clocks.parse_quiet(args[0])
+            prefs["quiet"] = deadlines.parse_quiet(args[0])
             said = (
                 msg("No reminders from {start}:00 to {end}:00 your time.", start=prefs["quiet"][0], end=prefs["quiet"][1])
                 if prefs["quiet"] else msg("Quiet hours off.")
@@ -335,18 +336,18 @@ class TurnClock:
                 if user.id not in c.get("waiting", []):
                     raise UserError(msg("It is not your turn, so there is nothing to mute."))
                 c, said = (
-                    clocks.mute(c, user.id),
+                    deadlines.mute(c, user.id),
                     msg("No more reminders for {name} this turn.", name=user.name),
                 )
             elif sub == "vacation":
                 if args and args[0] in ("end", "off", "stop"):
                     c, said = (
-                        clocks.end_vacation(c, user.id, now),
+                        deadlines.end_vacation(c, user.id, now),
                         msg("{name} is back from vacation.", name=user.name),
                     )
                 else:
                     days = _number(args[0] if args else "", msg("Say /escape clock vacation DAYS, e.g. vacation 2."))  # fmt: skip
-                    c = clocks.take_vacation(c, user.id, days, now)
+                    c = deadlines.take_vacation(c, user.id, days, now)
                     said = msg(
                         "{name} is on vacation for {days} days: their clock waits.",
                         name=user.name,
@@ -365,12 +366,12 @@ class TurnClock:
                     c = {**c, "pause_votes": votes}
                     said = msg("{name} asks to pause the table; waiting for {missing} (/escape clock pause).", name=user.name, missing=", ".join(missing))  # fmt: skip
                 else:
-                    c, said = clocks.pause(c, now), msg("Everyone agreed: the table is paused. /escape clock resume goes on.")  # fmt: skip
+                    c, said = deadlines.pause(c, now), msg("Everyone agreed: the table is paused. /escape clock resume goes on.")  # fmt: skip
             else:  # resume
                 if c.get("paused") is None:
                     raise UserError(msg("The table is not paused."))
-                c = clocks.resume(c, now)
-                said = msg("{name} resumes the table: {left} to move.", name=user.name, left=Span(clocks.time_left(c, now) or 0, left=True))  # fmt: skip
+                c = deadlines.resume(c, now)
+                said = msg("{name} resumes the table: {left} to move.", name=user.name, left=Span(deadlines.time_left(c, now) or 0, left=True))  # fmt: skip
             if not await self.save_clock(row, c):
                 raise UserError(msg("The game changed at the same moment; try again."))
         return Plan([Reply(said, kind="info", session_id=row.id)])

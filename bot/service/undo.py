@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.service import deadlines as clocks
+from bot.service import deadlines
 from bot.service.moves import stored
 from bot.service.requests import UserError
 from bot.store import LogEntry, SessionRow
@@ -104,7 +104,7 @@ def _hidden_count(value) -> int:
 def timeout(row: SessionRow) -> float:
     """How long the others have to answer: the table's reaction time (2 hours at the
     normal pace), at least 10 minutes."""
-    window = (row.clock or {}).get("window") or clocks.PACES[clocks.DEFAULT_PACE].window
+    window = (row.clock or {}).get("window") or deadlines.PACES[deadlines.DEFAULT_PACE].window
     return max(600.0, float(window))
 
 

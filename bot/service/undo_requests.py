@@ -4,8 +4,7 @@ declines). When a move may be taken back is `undo.py`'s; the SQL `memory_queries
 
 from __future__ import annotations
 
-from bot.service import buttons, undo
-from bot.service import deadlines as clocks
+from bot.service import buttons, deadlines, undo
 from bot.service.board_plans import BoardPlans
 from bot.service.plan import Choice, Plan, Reply
 from bot.service.requests import ChatRef, UserError, UserRef
@@ -109,7 +108,7 @@ class UndoRequests:
         try:
             await self.store.undo_move(
                 row.id, row.version, target.n, game.dump(state), clock, clock.get("deadline"),
-                clocks.next_wake(clock), note, self.table.now(),
+                deadlines.next_wake(clock), note, self.table.now(),
             )  # fmt: skip
         except StaleVersion as exc:
             raise UserError(msg('The game has moved on, so the move can no longer be taken back.')) from exc  # fmt: skip

@@ -14,8 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.service import ChatRef, GameService, UserError
-from bot.service import deadlines as clocks
+from bot.service import ChatRef, GameService, UserError, deadlines
 from bot.service.timer_loop import Timers
 from bot.store import Store
 from tests.bot.conftest import ANN, CHAT
@@ -64,7 +63,7 @@ async def test_the_move_is_stored_before_the_bot_searches_and_the_table_answers_
     human = [e for e in log[before:] if e.seat == 0]
     assert human and log[-1].seat in (0, -1), "Ann's move (and its chance) is stored already"
     stored = await service.live(CHAT)
-    assert stored.clock.get("bots") and stored.wake_at == pytest.approx(T0 + clocks.BOTS_WAKE)
+    assert stored.clock.get("bots") and stored.wake_at == pytest.approx(T0 + deadlines.BOTS_WAKE)
     # the table's lock is free while the bot thinks: the board and a refusal come at once
     [board] = (await asyncio.wait_for(service.board(CHAT), 2)).public
     assert board.kind == "board" and "Waiting for Bot " in board.text  # (not "for .")
@@ -139,9 +138,9 @@ async def test_bots_cut_off_by_a_crash_play_on_when_the_timer_loop_wakes_them(tm
 
         service.add_notifier("test", deliver)
         timers = Timers(service, interval=30)
-        clock.t = T0 + clocks.BOTS_WAKE - 1
+        clock.t = T0 + deadlines.BOTS_WAKE - 1
         assert (await timers.tick()).woken == [] and await _log(path) == cut  # not yet due
-        clock.t = T0 + clocks.BOTS_WAKE + 1
+        clock.t = T0 + deadlines.BOTS_WAKE + 1
         assert (await timers.tick()).woken == [row.id]
         played = await _log(path)
         assert played[: len(cut)] == cut and 1 in [seat for seat, _ in played[len(cut) :]]

@@ -3,7 +3,7 @@ its stand-in server (the adapters' only additions for play over days)."""
 
 from __future__ import annotations
 
-from bot.service import deadlines as clocks
+from bot.service import deadlines
 from bot.service.timer_loop import Timers
 from tests.e2e.discord_fixtures import *  # noqa: F403
 from tests.e2e.discord_fixtures import ANN, BOB, DiscordBot
@@ -61,4 +61,4 @@ async def test_telegram_clock_command_and_vote_button(tg_bot):
     await press_and_wait(standin, standin.bob, warning.result, vote["callback_data"])
     row = await tg_bot.live()
     assert [s.kind for s in row.seats] == ["placeholder", "human"]
-    assert clocks.running(row.clock) and row.clock["waiting"] == [str(standin.bob["id"])]
+    assert deadlines.running(row.clock) and row.clock["waiting"] == [str(standin.bob["id"])]

@@ -3,8 +3,7 @@ and its stand-in server: the timer loop's notifier path, end to end."""
 
 from __future__ import annotations
 
-from bot.service import ChatRef, UserRef
-from bot.service import deadlines as clocks
+from bot.service import ChatRef, UserRef, deadlines
 from bot.service.timer_loop import Timers
 from tests.e2e.discord_fixtures import *  # noqa: F403
 from tests.e2e.discord_fixtures import ANN, DiscordBot, mentioned
@@ -16,7 +15,7 @@ from tests.e2e.test_discord_game import open_ghosts
 async def age_clock(service, hours: float) -> None:
     """Move the only running game's clock `hours` into the past (as if that time passed)."""
     [row] = await service.store.active_sessions()
-    assert await service.save_clock(row, clocks.shift(row.clock, -hours * clocks.HOUR))
+    assert await service.save_clock(row, deadlines.shift(row.clock, -hours * deadlines.HOUR))
 
 
 async def test_discord_reminder_and_deadline_arrive_in_the_channel(discord_bot: DiscordBot):
