@@ -24,7 +24,7 @@ from bot.service.drawing import draw_on
 from bot.service.drawn_pictures import DrawnPictures, PictureKey
 from bot.service.plan import MOVE, VIEW, Choice, Plan, Reply, TableFacts
 from bot.service.requests import UserRef
-from bot.service.table import Committed, Loaded
+from bot.service.table import Committed, DrawingAhead, Loaded
 from bot.service.workers import CpuPool
 from bot.store import SessionRow
 from engines import Event, Game, Result
@@ -111,8 +111,7 @@ class BoardPlans:
         a game adds (ratings, Replay and Rematch). `told`: what it said was shown already,
         step by step (`step`), so the board does not say it again."""
         table, result = committed.table, committed.result
-        early = committed.early if isinstance(committed.early, Early) else None
-        plan = await self.board(table, committed.events, result, asker=asker, early=early, told=told)  # fmt: skip
+        plan = await self.board(table, committed.events, result, asker=asker, early=committed.early, told=told)  # fmt: skip
         if result is not None and self.finish is not None:
             plan = await self.finish(table.row, table.game, plan)
         return plan
@@ -152,7 +151,7 @@ class BoardPlans:
         fresh: bool = False,
         draw: bool = True,
         private: bool = True,
-        early: Early | None = None,
+        early: DrawingAhead | None = None,
         told: bool = False,
     ) -> Plan:
         """`draw`: False when only the buttons are wanted (nothing is drawn then).

@@ -117,9 +117,9 @@ class GameService:
         self.pictures = pictures
         self._front_ends: dict[str, FrontEnd] = {}
         self.bots = BotSeats(self.cpu, scale_from_env() if ai_scale is None else ai_scale)
-        self.table = Table(store, clock=clock, default_pace=default_pace)
-        self.turns = BotTurns(self.table, self.bots)
         self.plans = BoardPlans(self.cpu, pictures=pictures, clock=clock, timed=self.timed)
+        self.table = Table(store, clock=clock, default_pace=default_pace, prefetch=self.plans.draw_early)  # fmt: skip
+        self.turns = BotTurns(self.table, self.bots)
         self.lobby = Lobby(self.table, self.plans, self.turns, seed_source=seed_source)
         self.languages = self.lobby.languages
         self.play = Play(self.table, self.plans, self.turns)
@@ -127,7 +127,6 @@ class GameService:
         self.records = GameRecords(self.table, self.cpu, pictures=pictures, recent_log=self.play.recent_log)  # fmt: skip
         self.standings = Standings(store, self.cpu, pictures=pictures, clock=clock, scope_word=self._scope_word)  # fmt: skip
         self.plans.finish = self.standings.finish
-        self.table.prefetch = self.plans.draw_early
         self.rematches = Rematch(self.lobby)
         self.undo = UndoRequests(self.table, self.plans)
         self.hints = Hints(self.table, self.bots)

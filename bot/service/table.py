@@ -15,6 +15,7 @@ import dataclasses
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Protocol
 
 from bot.service import deadlines
 from bot.service.bot_seats import bot_to_act
@@ -66,11 +67,20 @@ class Committed:
     table: Loaded
     events: list
     result: Result | None
-    early: object = None
+    early: DrawingAhead | None = None
+
+
+class DrawingAhead(Protocol):
+    """A board's picture being drawn while its change is stored (the board plans' `Early`)."""
+
+    drawing: asyncio.Future
+
+    def cancel(self) -> None:
+        """The change was not stored: its picture is never sent."""
 
 
 # (game, state, row, version, what was said) -> the board's picture being drawn
-Prefetch = Callable[[Game, object, SessionRow, int, list], object]
+Prefetch = Callable[[Game, object, SessionRow, int, list], DrawingAhead | None]
 
 
 class Overtaken(UserError):
@@ -107,6 +117,7 @@ class Table:
         clock: Callable[[], float],
         default_pace: str,
         changes: RecentChanges | None = None,
+        prefetch: Prefetch | None = None,
     ) -> None:
         self.store = store
         self.changes = changes or RecentChanges()  # each table's newest change, for its pages
@@ -114,7 +125,7 @@ class Table:
         self.default_pace = default_pace
         self._locks: dict[int, asyncio.Lock] = {}
         self._newest: dict[int, int] = {}  # session -> the version this process last wrote
-        self.prefetch: Prefetch | None = None  # starts drawing the board while it is stored
+        self.prefetch = prefetch  # starts drawing the board while it is stored
 
     # ----- finding and loading ------------------------------------------------------
     def lock(self, session_id: int) -> asyncio.Lock:
