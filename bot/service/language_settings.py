@@ -83,7 +83,7 @@ class LanguageSettings:
         return Plan([Reply(said, kind="info")], asker=user, language=language)
 
     async def _set_own(self, user: UserRef, language: str) -> None:
-        await self.table.remember(user)
+        await self.table.note_player(user)
         known = await self.store.user(user.platform, user.id)
         prefs = dict(known["prefs"]) if known else {}
         if language:

@@ -103,7 +103,7 @@ class Lobby:
         day = clock.get(daily_castle.OPTION)
         if day:
             await self.once_a_day.refuse_played(day, [user])
-        await self.table.remember(user)
+        await self.table.note_player(user)
         clock["language"] = await self.languages.opening(chat, user)
         try:
             row = await self.store.create_session(
@@ -167,7 +167,7 @@ class Lobby:
             )
         if daily_castle.day_of_table(row):
             await self.once_a_day.refuse_played(daily_castle.day_of_table(row), [user], but=row.id)
-        await self.table.remember(user)
+        await self.table.note_player(user)
         seats = [*row.seats, SeatRow(len(row.seats), user.id, user.name)]
         await self.table.write_seats(row, seats)
         if len(seats) == game.max_players:

@@ -185,7 +185,9 @@ class Table:
         except StaleVersion as exc:
             raise UserError(msg("The game changed at the same moment; try again.")) from exc
 
-    async def remember(self, user: UserRef) -> None:
+    async def note_player(self, user: UserRef) -> None:
+        """Keep a person's name and language as last seen (their stats and private replies
+        use them); not the service's `remember`, which keeps a front end's records."""
         await self.store.upsert_user(
             user.platform, user.id, user.name, seen_language=resolve(user.language, "")
         )

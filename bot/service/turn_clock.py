@@ -299,7 +299,7 @@ class TurnClock:
     async def _set_pref(self, user: UserRef, what: str, args: list[str]) -> Reply:
         if not args:
             raise UserError({"dm": msg("Say /escape clock dm on (or off)."), "tz": msg("Say /escape clock tz Europe/Berlin (a zone name) or tz +2 (hours from UTC)."), "quiet": msg("Say /escape clock quiet 22-7 (or off).")}[what])  # fmt: skip
-        await self.table.remember(user)
+        await self.table.note_player(user)
         known = await self.store.user(user.platform, user.id)
         prefs = dict(known["prefs"]) if known else {}
         if what == "dm":
