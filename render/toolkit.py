@@ -268,21 +268,55 @@ def fit(content: str, size: int, width_px: float) -> str:
 def _wrapped(content: str, size: int, width_px: int) -> tuple[str, ...]:
     lines: list[str] = []
     for paragraph in content.split("\n"):
-        line = ""
-        for word in paragraph.split():
-            joined = f"{line} {word}" if line else word
-            if text_width(joined, size) <= width_px:
-                line = joined
-                continue
-            if line:
-                lines.append(line)
-            while text_width(word, size) > width_px:  # a word wider than a line: cut it
-                n = max(1, _longest_fitting(word, size, width_px))
-                lines.append(word[:n])
-                word = word[n:]
-            line = word
-        lines.append(line)
+        if not fonts.plain(paragraph) or not _wrap_by_words(paragraph, size, width_px, lines):
+            _wrap_measuring_lines(paragraph, size, width_px, lines)
     return tuple(lines)
+
+
+def _wrap_by_words(paragraph: str, size: int, width_px: int, lines: list[str]) -> bool:
+    """Plain text wrapped by adding up its words' widths (each measured once), measuring a
+    whole line only when the sum comes near the edge; cold, a card's page of text costs a
+    few measurements instead of one a word. False (and `lines` untouched) if a finished
+    line measures wider than the sum said: the caller wraps it line by line instead."""
+    space, near = text_width(" ", size), 2 + size / 10  # kerning across a space is smaller
+    found: list[str] = []
+    line, line_width = "", 0.0
+    for word in paragraph.split():
+        word_width = text_width(word, size)
+        if line:
+            guess = line_width + space + word_width
+            if guess <= width_px - near:
+                line, line_width = f"{line} {word}", guess
+                continue
+            if guess <= width_px + near and text_width(f"{line} {word}", size) <= width_px:
+                line, line_width = f"{line} {word}", text_width(f"{line} {word}", size)
+                continue
+            found.append(line)
+        if word_width > width_px:
+            return False  # a word cut across lines: the careful way
+        line, line_width = word, word_width
+    found.append(line)
+    if any(text_width(done, size) > width_px for done in found):
+        return False
+    lines.extend(found)
+    return True
+
+
+def _wrap_measuring_lines(paragraph: str, size: int, width_px: int, lines: list[str]) -> None:
+    line = ""
+    for word in paragraph.split():
+        joined = f"{line} {word}" if line else word
+        if text_width(joined, size) <= width_px:
+            line = joined
+            continue
+        if line:
+            lines.append(line)
+        while text_width(word, size) > width_px:  # a word wider than a line: cut it
+            n = max(1, _longest_fitting(word, size, width_px))
+            lines.append(word[:n])
+            word = word[n:]
+        line = word
+    lines.append(line)
 
 
 def wrap(content: str, size: int, width_px: int) -> list[str]:
