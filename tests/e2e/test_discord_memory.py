@@ -133,3 +133,24 @@ async def test_undo_asked_with_a_command_and_accepted_with_a_button(discord_bot)
     log = await bot.service.store.log(row.id)
     assert [e.undone for e in log if e.seat >= 0] == [True]
     assert any("taken back" in m.content for m in bot.public())
+
+
+async def test_review_button_answers_the_presser_alone(discord_bot):
+    """Review under the final board, pressed in a Discord channel: the chart and its turning
+    moves come back to the presser alone (ephemeral), a player's as their seat saw it, a
+    member who did not play the review of no seat; nothing new is posted in the channel."""
+    bot = discord_bot
+    await open_castle(bot)
+    await finish(bot)
+    final = bot.latest_board()
+    public_before = {m.id for m in bot.public()}
+    for user, head in ((ANN, "Review of game #1, Escape from the Hidden Castle, as Ann saw it"),
+                       (CID, "Review of game #1, Escape from the Hidden Castle (the chart")):  # fmt: skip
+        record = await bot.push_and_settle(
+            bot.server.click_payload(user, final, button(final, "Review")), timeout=120
+        )
+        (review,) = bot.answers(record)
+        assert review.ephemeral, "the review is the presser's alone"
+        assert review.content.startswith(head) and "1. Move " in review.content, review.content
+        assert review.files and review.files[0][1].startswith(PNG)
+    assert {m.id for m in bot.public()} == public_before
