@@ -4,7 +4,7 @@ A database of `GAMES` sessions (half finished, half running with a live turn clo
 game at a real position from a seeded playout) is built through the store, then a fresh
 Python process starts the way `escape-bot run` does (open the store, the service and its
 CPU pool, one scan of the timer loop) and shows one running game's board. The parent times
-that process from its launch to the board, and reads its memory (resident set, and the
+that process from its launch to the board (not to its exit), and reads its memory (resident set, and the
 CPU pool's workers apart).
 """
 
@@ -79,8 +79,9 @@ async def serve_once(path: Path) -> None:
     await Timers(service).tick()
     replies = await service.board(ChatRef("discord", "c1", "", "g1"))
     assert replies[0].picture is not None
-    workers = [p.pid for p in getattr(service.cpu._pool, "_processes", {}).values()]
-    print("ready", _rss_kb(os.getpid()), sum(_rss_kb(p) for p in workers), flush=True)
+    print("ready", _rss_kb(os.getpid()), flush=True)
+    pids = set(await asyncio.gather(*(service.cpu.run(os.getpid) for _ in range(8))))
+    print("workers", sum(_rss_kb(p) for p in pids), flush=True)  # once each has started
     await service.cpu.close()
     await service.store.close()
 
@@ -109,18 +110,30 @@ async def _cached_database() -> tuple[Path, float]:
     return path, time.perf_counter() - t
 
 
+def _time_to_ready(path: Path) -> tuple[float, str]:  # (seconds, "RSS workers-RSS" in kB)
+    """From the process's launch to its "ready" line (the first board shown); its exit,
+    which waits for the CPU workers to finish starting, is not counted."""
+    t = time.perf_counter()
+    with subprocess.Popen(
+        [sys.executable, "-m", "bench.scale", str(path)], stdout=subprocess.PIPE, text=True
+    ) as process:
+        assert process.stdout is not None
+        ready = next(x for x in process.stdout if x.startswith("ready"))
+        elapsed = time.perf_counter() - t
+        workers = next(x for x in process.stdout if x.startswith("workers"))
+        process.stdout.read()
+    if process.returncode:
+        raise RuntimeError(f"the measured process failed ({process.returncode})")
+    return elapsed, f"{ready.split()[-1]} {workers.split()[-1]}"
+
+
 async def report() -> str:
     stored, built = await _cached_database()
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "scale.sqlite3"
         shutil.copyfile(stored, path)
-        t = time.perf_counter()
-        out = await asyncio.to_thread(
-            subprocess.run, [sys.executable, "-m", "bench.scale", str(path)],
-            capture_output=True, text=True, check=True,
-        )  # fmt: skip
-        elapsed = time.perf_counter() - t
-    _, rss, workers = out.stdout.split()[-3:]
+        elapsed, line = await asyncio.to_thread(_time_to_ready, path)
+    rss, workers = line.split()
     note = f"; database built in {built:.0f} s" if built else ""
     return (
         f"start-up with {GAMES} stored games: {elapsed:.2f} s to the first board, "

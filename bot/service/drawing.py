@@ -56,7 +56,7 @@ async def draw_on(
 ) -> Picture | None:
     """`draw_picture` on the CPU pool (a worker imports `render` alone for it), its
     timings recorded here. `alt`: the view's words, when they were said already."""
-    made = await cpu.run(work.board, game_id, view, recent, language, alt)
+    made = await cpu.run_waited_for(work.board, game_id, view, recent, language, alt)
     drawn = _drawn(made, filename, language)
     if drawn.picture is not None:
         metrics.PICTURE_DRAW_SECONDS.labels(game_id).observe(drawn.draw_seconds)

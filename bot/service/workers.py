@@ -20,7 +20,7 @@ import asyncio
 import multiprocessing
 import os
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from functools import partial
 from typing import Any, TypeVar
 
@@ -44,6 +44,7 @@ class CpuPool:
         self.workers = workers
         self._pool: ProcessPoolExecutor | None = None
         self._in_flight = 0  # jobs handed to the pool and not yet answered
+        self._warming: list[Future] = []  # each worker's warm-up, done once it has started
 
     def start(self) -> CpuPool:
         """Start the workers; `spawn` keeps them free of the parent's threads and loop (and
@@ -59,8 +60,7 @@ class CpuPool:
             # the pool starts a worker only when a job waits for one: hand each its warm-up
             # now, so the renderers are imported while the bot is still starting, not on
             # the first board (nobody waits for these answers)
-            for _ in range(self.workers):
-                self._pool.submit(warm)
+            self._warming = [self._pool.submit(warm) for _ in range(self.workers)]
         return self
 
     @property
@@ -82,6 +82,16 @@ class CpuPool:
             return await loop.run_in_executor(self._pool, partial(fn, *args))
         finally:
             self._in_flight -= 1
+
+    async def run_waited_for(self, fn: Callable[..., T], /, *args: Any) -> T:
+        """A board somebody waits for: in a worker, or on a thread while no worker has
+        started yet. A worker's start imports the renderers (half a second on a busy
+        machine), so the first board after a restart would wait for it; this process has
+        them already, and a picture is a pure function of its arguments, so it is the same.
+        """
+        if self._pool is not None and not any(w.done() for w in self._warming):
+            return await asyncio.to_thread(fn, *args)
+        return await self.run(fn, *args)
 
     async def close(self) -> None:
         pool, self._pool = self._pool, None
