@@ -32,6 +32,20 @@ async def test_thread_and_processes_agree() -> None:
     assert not pool.in_processes and default_workers() >= 1
 
 
+async def test_a_board_waited_for_does_not_wait_for_the_workers_to_start() -> None:
+    """Right after a start no worker has imported anything yet: a board somebody waits for
+    is drawn on this process's thread, the same answer; once a worker is up, in it."""
+    pool = CpuPool(workers=1).start()
+    try:
+        pid, value = await pool.run_waited_for(_pid_and_square, 7)
+        assert (pid, value) == (os.getpid(), 49)
+        await pool.run(_pid_and_square, 1)  # the worker has started and answered
+        pid, value = await pool.run_waited_for(_pid_and_square, 7)
+        assert value == 49 and pid != os.getpid()
+    finally:
+        await pool.close()
+
+
 # ----- a killed parent -----------------------------------------------------------------------
 POOL_USER = """
 import asyncio, os, sys
