@@ -317,7 +317,7 @@ class WebTables:
         legal, regions = moment.legal(seat)
         on = "view" if game.hidden_information else "board"
         page["moves"] = [
-            {"label": say(game.label(state, action), language), "data": buttons.act(row.id, row.version, seat, i),
+            {"label": say(game.label(state, action), language), "data": buttons.Act(row.id, row.version, seat, i).data,
              "region": regions.get(action), "on": on}
             for i, action in enumerate(legal)
         ]  # fmt: skip
