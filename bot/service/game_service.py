@@ -48,7 +48,7 @@ from bot.service.turn_clock import TurnClock
 from bot.service.tutorial import Tutorials
 from bot.service.undo_requests import UndoRequests
 from bot.service.web_entries import WebEntries
-from bot.service.web_links import WebSigner
+from bot.service.web_links import WebDoor
 from bot.service.web_tables import WebTables
 from bot.service.workers import CpuPool
 from bot.store import SessionRow, StaleVersion, Store
@@ -90,15 +90,6 @@ class FrontEnd:
     # makes a place of its own for a tournament's table (a thread, a forum topic) under a
     # home chat, named as given; None where the platform has none to give there
     open_place: Callable[[ChatRef, str], Awaitable[ChatRef | None]] | None = None
-
-
-@dataclass(frozen=True)
-class WebDoor:
-    """The web board, as its front end tells the service when it starts: where the pages
-    are (the public origin) and the signer of its links."""
-
-    base: str  # e.g. https://escape.example.org, without a trailing slash
-    signer: WebSigner
 
 
 class GameService:
@@ -256,8 +247,7 @@ class GameService:
     @entry
     async def run_command(self, name: str, call: Call) -> Plan:
         """A command of the command table, as any front end received it."""
-        command = commands.find(name)
-        call.args = {k: (clean_text(v) if isinstance(v, str) else v) for k, v in call.args.items()}
+        command = self._command(name, call)
         plan = await command.handler(self, call)
         plan.asker = plan.asker or call.user
         plan.quiet = plan.quiet or command.quiet
@@ -265,9 +255,25 @@ class GameService:
             plan.language = await self.languages.opening(call.chat, call.user)
         return plan
 
+    @entry
+    async def run_in_private(self, name: str, call: Call) -> list[Plan]:
+        """A command asked in the asker's private chat: its private answer, one plan for
+        each of their tables, where it declares one (else its answer there)."""
+        command = self._command(name, call)
+        if command.in_private is None:
+            return [await self.run_command(name, call)]
+        return await command.in_private(self, call)
+
+    @staticmethod
+    def _command(name: str, call: Call) -> commands.Command:
+        command = commands.find(name)
+        call.args = {k: (clean_text(v) if isinstance(v, str) else v) for k, v in call.args.items()}
+        call.is_admin = call.is_admin and command.who.asks_admin  # counted where it declares so
+        return command
+
     @staticmethod
     def help() -> Reply:
-        return catalogue.help_reply()
+        return commands.help_reply()
 
     @staticmethod
     def catalogue() -> Reply:
