@@ -279,10 +279,6 @@ class GameService:
     def catalogue() -> Reply:
         return catalogue.catalogue()
 
-    @staticmethod
-    def which_game(command: str) -> str:
-        return catalogue.which_game(command)
-
     @entry
     def game(self, game_id: str) -> Game:
         return find_game(game_id)
@@ -333,10 +329,6 @@ class GameService:
     @entry
     async def add_bot(self, chat: ChatRef, user: UserRef) -> Plan:
         return await self.lobby.add_bot(chat, user)
-
-    @entry
-    async def remove_bot(self, chat: ChatRef, user: UserRef) -> Plan:
-        return await self.lobby.remove_bot(chat, user)
 
     @entry
     async def abort(self, chat: ChatRef, user: UserRef, is_admin: bool = False) -> Plan:
