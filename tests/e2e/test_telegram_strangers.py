@@ -7,6 +7,8 @@ below are those of main aad9373)."""
 
 from __future__ import annotations
 
+import json
+
 from tests.e2e.telegram_fixtures import *  # noqa: F403
 from tests.e2e.telegram_fixtures import GROUP, open_table
 from tests.e2e.telegram_standin import TelegramStandIn
@@ -68,3 +70,40 @@ async def test_strangers_pressing_every_kind_and_typing_admin_commands_are_refus
     assert "Only the player who started" in await said(standin, carol, GROUP, "/escape abort")
     assert "admin" in (await said(standin, carol, GROUP, "/escape season start 3mo")).lower()
     assert await tg_bot.live() is not None
+
+
+async def test_what_telegram_reads_from_the_declarations(tg_bot):
+    """The facts Telegram once learned by a command's name, as a user sees them: the
+    group's menu names the menu commands and move; a bare start offers the games; hand in
+    the private chat shows every table's view (or says there is none). (A start opening a
+    forum topic of its own: test_telegram_platform's forum test.)"""
+    standin = tg_bot.standin
+    menus = [c for c in standin.calls_of("setMyCommands") if c.params.get("scope", {}).get("type") != "all_private_chats"]  # fmt: skip
+    described = {cmd["description"] for c in menus for cmd in c.params["commands"] if cmd["command"] == "escape"}  # fmt: skip
+    assert "Play: start, join, leave, begin, move, board, hand, log, learn, rules, help, games, abort" in described  # fmt: skip
+
+    offer = await said_with_markup(standin, standin.carol, GROUP, "/escape start")
+    assert offer.params["text"].startswith("Which game?")
+    assert "s|ghosts18" in [b["callback_data"] for b in buttons_of(offer.params)]
+
+    carol = standin.carol
+    assert (await said(standin, carol, carol["id"], "/escape hand")).startswith("You are not in a running game.")  # fmt: skip
+    await open_table(standin)
+    ann = standin.ann
+    mark = len(standin.calls)
+    await standin.say(ann, ann["id"], "/escape hand")
+    view = await standin.wait_for(lambda c: c.method in ("sendPhoto", "sendMessage"), after=mark)
+    assert view.params["chat_id"] == ann["id"] and "18 Ghosts" in (view.params.get("caption") or view.params.get("text") or "")  # fmt: skip
+
+
+async def said_with_markup(standin: TelegramStandIn, user: dict, chat: int, text: str):
+    mark = len(standin.calls)
+    await standin.say(user, chat, text)
+    return await standin.wait_for(lambda c: c.method == "sendMessage", after=mark)
+
+
+def buttons_of(params: dict) -> list[dict]:
+    markup = params.get("reply_markup") or {}
+    if isinstance(markup, str):
+        markup = json.loads(markup)
+    return [b for row in markup.get("inline_keyboard", []) for b in row]
