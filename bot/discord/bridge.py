@@ -130,12 +130,10 @@ class DiscordBridge:
         if interaction.guild_id is None:
             await interaction.response.send_message(say(NO_GUILD, language_of(interaction)), ephemeral=True)  # fmt: skip
             return
-        if command.name == "help":  # no picture: answered at once, in the asker's language
-            language = await self.service.language_of(user_ref(interaction.user, interaction))
-            text = say(self.service.help().text, language)
-            await interaction.response.send_message(text[:2000], ephemeral=True, allowed_mentions=discord.AllowedMentions.none())  # fmt: skip
+        if command.at_once:  # no picture: answered at once, in the asker's language
+            await self._answer_at_once(interaction, command)
             return
-        if command.name == "start" and options.pop("thread", False):
+        if command.opens_table and options.pop("thread", False):
             await self._start_in_thread(interaction, options)
             return
         if not await _acknowledge(interaction, thinking=True, ephemeral=True):
@@ -159,11 +157,23 @@ class DiscordBridge:
             log.exception("command %s failed", command.name)
             await self.refuse(via, OOPS)
             return
-        if command.name == "start":
+        if command.opens_table:  # what the bot may not do in the channel of a new table
             plan = plan.then(_permission_note(interaction, user, CHANNEL_NEEDS))
         plan.fresh = True  # a typed command shows in the channel: the board goes below it
         await self.delivery.deliver(call.chat, plan, via, Asked(user))
         await via.drop_thinking()
+
+    async def _answer_at_once(self, interaction: discord.Interaction, command: Command) -> None:
+        """A command declared to answer at once: its text, to the asker alone, without the
+        "thinking" message (Discord's 3 seconds are enough)."""
+        user = user_ref(interaction.user, interaction)
+        language = await self.service.language_of(user)
+        try:
+            plan = await self.service.run_command(command.name, Call(chat_ref(interaction), user))
+            text = "\n\n".join(say(reply.text, language) for reply in plan)
+        except UserError as exc:
+            text = say(exc.msg, language)
+        await interaction.response.send_message(text[:2000], ephemeral=True, allowed_mentions=discord.AllowedMentions.none())  # fmt: skip
 
     async def autocomplete_moves(
         self, interaction: discord.Interaction, typed: str

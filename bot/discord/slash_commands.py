@@ -2,23 +2,21 @@
 
 Each command of the table becomes a subcommand with its options (a game is a choice of
 the catalogue, a move completes from the asker's legal moves, a player is a member), and
-hands its work to the bridge. `start` has one option of Discord's own: a new thread.
+hands its work to the bridge. A command that opens a table has one option of Discord's own:
+a new thread.
 """
 
 from __future__ import annotations
 
 import inspect
 import logging
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import discord
 from discord import app_commands
 
 from bot.service import COMMANDS, Command, commands
 from languages import PSEUDO, LanguageName, available, msg
-
-if TYPE_CHECKING:
-    from bot.discord.bridge import DiscordBridge
 
 log = logging.getLogger(__name__)
 
@@ -47,6 +45,18 @@ def invite_url(application_id: int | str) -> str:
     return discord.utils.oauth_url(
         application_id, permissions=invite_permissions(), scopes=INVITE_SCOPES
     )
+
+
+class DiscordBridge(Protocol):
+    """What a slash command hands its work to (bridge.py's `DiscordBridge`, which imports
+    this module): the command run, the asker's moves suggested."""
+
+    async def slash(
+        self, interaction: discord.Interaction, command: Command, options: dict
+    ) -> None: ...
+    async def autocomplete_moves(
+        self, interaction: discord.Interaction, typed: str
+    ) -> list[tuple[str, str]]: ...
 
 
 def escape_group(bridge: DiscordBridge, games: list[tuple[str, str]]) -> app_commands.Group:
@@ -81,7 +91,7 @@ def _slash(
             )
         )
         described[arg.name] = arg.help[:100]
-    if command.name == "start":
+    if command.opens_table:  # in this channel, or in a thread of its own
         parameters.append(
             inspect.Parameter(
                 "thread", inspect.Parameter.KEYWORD_ONLY, default=False, annotation=bool

@@ -51,9 +51,6 @@ REMEMBER_MOST = 10_000  # answers kept at most (the oldest are forgotten first)
 # True: a member; False: not one; raise `MemberUnknown` when the platform cannot be asked
 MemberLookup = Callable[[ChatRef, UserRef], Awaitable[bool]]
 
-# buttons a member may press in the table's own chat: they post there what anyone could ask
-POSTS_HERE = frozenset("gypnhr")
-
 
 class MemberUnknown(Exception):
     """The platform could not say whether someone is a member (it is away, or refused)."""
@@ -137,12 +134,12 @@ class Access:
 
     async def presser(self, row: SessionRow, visitor: Visitor, button: Button) -> Admission:
         """May this visitor press this button of this table? Refused with why."""
-        members_may = button.kind == "j" or (visitor.here is not None and button.kind in POSTS_HERE)
+        members_may = button.members_may or (visitor.here is not None and button.posts_here)
         admission = await self.watcher(row, visitor, ask=members_may)
-        if button.kind == "j":
+        if button.members_may:
             if admission.standing < Standing.MEMBER:
                 raise UserError(MEMBERS_ONLY, reason="not_a_member")
-        elif admission.standing < Standing.PLAYER and not (admission.in_chat and button.kind in POSTS_HERE):  # fmt: skip
+        elif admission.standing < Standing.PLAYER and not (admission.in_chat and button.posts_here):  # fmt: skip
             raise UserError(not_a_player(row), reason="not_a_player")
         return admission
 

@@ -73,6 +73,7 @@ class BoardPlans:
         pictures: bool,
         clock: Callable[[], float],
         timed: Callable[[str], bool],
+        finish: Finish | None = None,
         drawn: DrawnPictures | None = None,
     ) -> None:
         self.cpu = cpu
@@ -80,7 +81,7 @@ class BoardPlans:
         self.pictures = pictures
         self.now = clock
         self.timed = timed  # whether the turn clock runs for a platform (it can be reminded)
-        self.finish: Finish | None = None  # ratings and the end's buttons (set by the service)
+        self.finish = finish  # ratings and the end's buttons (None: a bare table, no ratings)
 
     # ----- after a commit ---------------------------------------------------------------
     def draw_early(
@@ -170,12 +171,14 @@ class BoardPlans:
         if result is None and row.clock.get("warned"):
             choices.append(
                 Choice(
-                    msg("Vote to replace the late player"), buttons.simple("k", row.id), "danger"
+                    msg("Vote to replace the late player"),
+                    buttons.VoteReplace(row.id).data,
+                    "danger",
                 )
             )
         if result is None and secrets:
             choices.append(
-                Choice(msg("My hand / my view"), buttons.simple("v", row.id), "primary", role=VIEW)
+                Choice(msg("My hand / my view"), buttons.MyView(row.id).data, "primary", role=VIEW)
             )
         aside = PRIVATE_MOVES if result is None and secrets and humans else ""
         picture = await asyncio.shield(early.drawing) if early is not None else None
@@ -224,7 +227,7 @@ class BoardPlans:
                 msg("{name}: {move}", name=user.name, move=game.label(state, action))
                 if prefix
                 else game.label(state, action),
-                buttons.act(row.id, row.version, seat, i),
+                buttons.Act(row.id, row.version, seat, i).data,
                 for_user=user.id,
                 role=MOVE,
             )
@@ -304,15 +307,15 @@ class BoardPlans:
         if row.clock and self.timed(row.platform):
             lines.append(msg("Clock: {clock}.", clock=deadlines.describe(row.clock, self.now())))
         choices = [
-            Choice(msg("Join"), buttons.simple("j", row.id), "success"),
-            Choice(msg("Leave"), buttons.simple("l", row.id), "secondary"),
+            Choice(msg("Join"), buttons.Join(row.id).data, "success"),
+            Choice(msg("Leave"), buttons.Leave(row.id).data, "secondary"),
         ]
         if len(row.seats) < game.max_players:
-            choices.append(Choice(msg("Add a bot"), buttons.simple("o", row.id), "secondary"))
+            choices.append(Choice(msg("Add a bot"), buttons.AddBot(row.id).data, "secondary"))
         if any(s.kind == "ai" for s in row.seats):
-            choices.append(Choice(msg("Remove a bot"), buttons.simple("x", row.id), "secondary"))
+            choices.append(Choice(msg("Remove a bot"), buttons.RemoveBot(row.id).data, "secondary"))
         if len(row.seats) >= game.min_players:
-            choices.append(Choice(msg("Begin"), buttons.simple("b", row.id), "primary"))
+            choices.append(Choice(msg("Begin"), buttons.Begin(row.id).data, "primary"))
         text = joined(lines, "\n")
         return Reply(text, kind="lobby", choices=choices, session_id=row.id, version=row.version)
 

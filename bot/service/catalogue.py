@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from bot.service import commands
 from bot.service.drawing import rules_on
 from bot.service.plan import Reply
 from bot.service.workers import CpuPool
@@ -26,10 +25,6 @@ def catalogue() -> Reply:
 
 def game_list() -> list[tuple[str, str]]:
     return [(game.id, game.title) for game in REGISTRY.values()]
-
-
-def help_reply() -> Reply:
-    return Reply(commands.help_text(), kind="help")
 
 
 def which_game(command: str) -> Msg:

@@ -1,23 +1,93 @@
-"""The one command table: every `/escape` command's name, arguments, help and handler.
+"""The one command table: every `/escape` command declared once, with its name, arguments,
+help, who may use it, where, how it answers and its handler.
 
-Discord's `/escape` group, Telegram's command menus and `/escape ...` parsing, the
-terminal's commands and the help text are all made from this table, so a command added
-here reaches every front end, and no front end keeps a list of its own.
+Discord's `/escape` group, Telegram's command menus and `/escape ...` parsing and the help
+text are all made from this table, and every fact a front end needs of a command (does it
+open a table, may its words name a secret, is the asker's admin standing asked for) is read
+from its declaration, never from its name: a command added here reaches every front end.
+
+The handlers are handed the service as `Service`, the narrow view declared below: the
+collaborators they call and the few answers that are the service's own. This module
+imports nothing of game_service.py, which imports it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from enum import Enum, Flag, auto
+from typing import TYPE_CHECKING, Protocol
 
-from bot.service.plan import Plan
+from bot.service.catalogue import which_game
+from bot.service.plan import Plan, Reply
 from bot.service.requests import ChatRef, UserError, UserRef
 from engines.text import Msg, Text, in_context, joined, msg
 from languages import DEFAULT, say
 
-if TYPE_CHECKING:  # the handlers are given the service; it imports this table
-    from bot.service.game_service import GameService
+if TYPE_CHECKING:  # the collaborators' types; none of them imports this table
+    from bot.service.community import Community
+    from bot.service.game_records import GameRecords
+    from bot.service.hints import Hints
+    from bot.service.language_settings import LanguageSettings
+    from bot.service.lobby import Lobby
+    from bot.service.play import Play
+    from bot.service.standings import Standings
+    from bot.service.tournaments import Tournaments
+    from bot.service.turn_clock import TurnClock
+    from bot.service.tutorial import Tutorials
+    from bot.service.undo_requests import UndoRequests
+
+
+class Service(Protocol):
+    """What a command's handler is handed: the service's collaborators, each called
+    directly, and the answers that are the service's own (they need more than one)."""
+
+    lobby: Lobby
+    play: Play
+    records: GameRecords
+    standings: Standings
+    undo: UndoRequests
+    hints: Hints
+    tutorials: Tutorials
+    tournaments: Tournaments
+    community: Community
+    languages: LanguageSettings
+    clock: TurnClock
+
+    async def rules(self, game_id: str | None = None, chat: ChatRef | None = None) -> Reply: ...
+    async def games_here(self, platform: str, scope: str) -> Reply: ...
+    async def web_link(self, chat: ChatRef, user: UserRef) -> Plan: ...
+    async def review(self, chat: ChatRef, user: UserRef, which: str | None = None) -> Plan: ...
+    async def my_views(self, user: UserRef) -> list[Plan]: ...
+
+
+class Who(Enum):
+    """Who may use a command. The service decides it (a front end never does); what a
+    front end learns here is whether to ask its platform if the asker administers the
+    chat (`asks_admin`), and hand that answer in with the call."""
+
+    ANYONE = "anyone"
+    PLAYER = "player"  # a player seated at the table here
+    STARTER = "starter"  # the table's starter, or an admin of the chat
+    ADMIN = "admin"  # what it changes is for the chat's admins (showing it is for anyone)
+
+    @property
+    def asks_admin(self) -> bool:
+        return self in (Who.STARTER, Who.ADMIN)
+
+
+class Where(Flag):
+    """Where a command is used."""
+
+    CHANNEL = auto()  # a table's chat: a channel or group, or a thread or topic in one
+    THREAD = (
+        auto()
+    )  # a thread or topic of its own, opened for the table where the platform gives one
+    PRIVATE = auto()  # the asker's private chat with the bot
+
+
+TABLE = Where.CHANNEL
+ANYWHERE = Where.CHANNEL | Where.PRIVATE
 
 # argument kinds: how a front end asks for and reads each
 TEXT = "text"  # free text (the rest of the line)
@@ -55,7 +125,9 @@ class Call:
         return str(value).strip() or None
 
 
-Handler = Callable[["GameService", Call], Awaitable[Plan]]
+Handler = Callable[[Service, Call], Awaitable[Plan]]
+# asked in the asker's private chat: one plan for each of their tables
+PrivateHandler = Callable[[Service, Call], Awaitable[list[Plan]]]
 
 
 @dataclass(frozen=True)
@@ -64,12 +136,19 @@ class Command:
     help: Text  # one line: the command's description in menus and in the help
     handler: Handler
     args: tuple[Arg, ...] = ()
+    who: Who = Who.ANYONE
+    where: Where = TABLE
     quiet: bool = (
         False  # only the asker needs the answer: shown to them alone where a front end can
     )
     menu: bool = False  # offered in the bare `/escape` menu of buttons
+    listed: bool | None = None  # named in a platform's short list of commands (default: menu)
     example: str = ""  # an example shown in the help
     button: Text = ""  # its label on a menu button (default: the name, capitalised)
+    at_once: bool = False  # no picture, nothing stored: a front end may answer without a wait
+    secret_words: bool = False  # its words may name what only the asker may see (a card):
+    #   a front end takes them out of a shared chat where it can
+    in_private: PrivateHandler | None = None  # its answer in the asker's private chat
 
     @property
     def label(self) -> Text:
@@ -78,6 +157,21 @@ class Command:
     @property
     def usage(self) -> Usage:
         return Usage(self.name, tuple((arg.name, arg.required) for arg in self.args))
+
+    @property
+    def opens_table(self) -> bool:
+        """It opens a table: in this chat, or a thread or topic of its own (a front end
+        offers that and says what the bot may not do in the chat)."""
+        return Where.THREAD in self.where
+
+    @property
+    def in_list(self) -> bool:
+        return self.menu if self.listed is None else self.listed
+
+    @property
+    def asks_for_game(self) -> Arg | None:
+        """Its required game argument: a front end may offer the games when it is missing."""
+        return next((a for a in self.args if a.kind == GAME and a.required), None)
 
 
 # an argument's name is a word of its own (the same English may be a description elsewhere);
@@ -116,44 +210,52 @@ class Usage:
         return self.said_in(DEFAULT)
 
 
-async def _start(s: GameService, c: Call) -> Plan:
+async def _start(s: Service, c: Call) -> Plan:
     game = c.text("game")
     if game is None:
-        raise UserError(s.which_game("start"))
-    return await s.start(c.chat, c.user, game, c.text("options") or "")
+        raise UserError(which_game("start"))
+    return await s.lobby.start(c.chat, c.user, game, c.text("options") or "")
 
 
-async def _move(s: GameService, c: Call) -> Plan:
+async def _move(s: Service, c: Call) -> Plan:
     action = c.text("action")
     if action is None:
         raise UserError(
             msg("Which move? Say /escape move ACTION, or press a button under the board.")
         )
-    return await s.move(c.chat, c.user, action)
+    return await s.play.move(c.chat, c.user, action)
 
 
-async def _stats(s: GameService, c: Call) -> Plan:
+async def _stats(s: Service, c: Call) -> Plan:
     who = c.args.get("player")
-    return await s.stats(c.chat, c.user, who if isinstance(who, UserRef) else c.text("player"))
+    return await s.standings.stats(c.chat, c.user, who if isinstance(who, UserRef) else c.text("player"))  # fmt: skip
 
 
-async def _rules(s: GameService, c: Call) -> Plan:
+async def _rules(s: Service, c: Call) -> Plan:
     return Plan([await s.rules(c.text("game"), c.chat)], asker=c.user)
 
 
-async def _games(s: GameService, c: Call) -> Plan:
+async def _games(s: Service, c: Call) -> Plan:
     return Plan([await s.games_here(c.chat.platform, c.chat.scope)], asker=c.user)
 
 
-async def _tournament(s: GameService, c: Call) -> Plan:
+async def _tournament(s: Service, c: Call) -> Plan:
     what = c.text("what") or ""
     if what.lower() == "web":  # the tournament's page: a link for the asker alone
         return await s.community.tournament_link(c.chat, c.user)
-    return await s.tournament(c.chat, c.user, what, is_admin=c.is_admin)
+    return await s.tournaments.command(c.chat, c.user, what, c.is_admin)
 
 
-async def _help(s: GameService, c: Call) -> Plan:
-    return Plan([s.help()], asker=c.user)
+async def _help(s: Service, c: Call) -> Plan:
+    return Plan([help_reply()], asker=c.user)
+
+
+async def _hands(s: Service, c: Call) -> list[Plan]:
+    """`/escape hand` in the private chat: the asker's view of every game they play."""
+    plans = await s.my_views(c.user)
+    if not plans:
+        raise UserError(msg("You are not in a running game. Your hand appears here once one begins."))  # fmt: skip
+    return plans
 
 
 GAME_ARG = Arg("game", GAME, msg("The game to play"), required=True)
@@ -164,78 +266,83 @@ COMMANDS: tuple[Command, ...] = (
     Command(
         "start", msg("Open a table for a game in this channel"), _start,
         (GAME_ARG, Arg("options", TEXT, msg("Game options as name=value, e.g. variant=short"))),
+        where=Where.CHANNEL | Where.THREAD,
         menu=True, example="/escape start ghosts18 variant=short", button=msg("Start a game"),
     ),
-    Command("join", msg("Take a seat at the table waiting here"), lambda s, c: s.join(c.chat, c.user), menu=True),
-    Command("leave", msg("Give up your seat before the game begins"), lambda s, c: s.leave(c.chat, c.user), menu=True),
-    Command("begin", msg("Start the game once enough players have joined"), lambda s, c: s.begin(c.chat, c.user), menu=True),
+    Command("join", msg("Take a seat at the table waiting here"), lambda s, c: s.lobby.join(c.chat, c.user), menu=True),
+    Command("leave", msg("Give up your seat before the game begins"), lambda s, c: s.lobby.leave(c.chat, c.user), who=Who.PLAYER, menu=True),
+    Command("begin", msg("Start the game once enough players have joined"), lambda s, c: s.lobby.begin(c.chat, c.user), who=Who.PLAYER, menu=True),
     Command(
         "move", msg("Make a move (or press a button under the board)"), _move,
         (Arg("action", MOVE, msg("Your move: start typing to see your legal moves"), required=True),),
+        who=Who.PLAYER, listed=True, secret_words=True,
     ),
-    Command("board", msg("Show the board of the game here"), lambda s, c: s.board(c.chat, c.user), menu=True),
+    Command("board", msg("Show the board of the game here"), lambda s, c: s.play.board(c.chat, c.user), menu=True),
     Command("web", msg("The board in your browser: a private link, signed for you"), lambda s, c: s.web_link(c.chat, c.user), quiet=True),
-    Command("hand", msg("Your hand and private view, shown only to you"), lambda s, c: s.private_view(c.chat, c.user), quiet=True, menu=True, button=msg("My hand")),
     Command(
-        "log", msg("What has happened in the game here"), lambda s, c: s.game_log(c.chat, c.user, c.text("game")),
+        "hand", msg("Your hand and private view, shown only to you"), lambda s, c: s.play.private_view(c.chat, c.user),
+        who=Who.PLAYER, where=ANYWHERE, quiet=True, menu=True, button=msg("My hand"), in_private=_hands,
+    ),
+    Command(
+        "log", msg("What has happened in the game here"), lambda s, c: s.records.game_log(c.chat, c.user, c.text("game")),
         (PAST_GAME,), quiet=True, menu=True,
     ),
     Command(
         "replay", msg("Replay a game as an animation, or board by board"),
-        lambda s, c: s.replay(c.chat, c.text("game")),
+        lambda s, c: s.records.replay(c.chat, c.text("game")),
         (Arg("game", TEXT, msg("The game's number (default: the game here, or the last one)")),),
     ),
     Command(
         "review", msg("A finished game reviewed for you: the chances move by move, and the moves that turned it"),
         lambda s, c: s.review(c.chat, c.user, c.text("game")), (PAST_GAME,), quiet=True,
     ),
-    Command("history", msg("The games that ended in this channel"), lambda s, c: s.ended_games(c.chat), quiet=True),
+    Command("history", msg("The games that ended in this channel"), lambda s, c: s.records.ended_games(c.chat), quiet=True),
     Command("stats", msg("A player's ratings here"), _stats, (Arg("player", PLAYER, msg("Whose (default: yours)")),), quiet=True),
     Command(
-        "top", msg("The leaderboard of a game here, as a picture"), lambda s, c: s.top(c.chat, c.text("game"), c.text("board")),
+        "top", msg("The leaderboard of a game here, as a picture"), lambda s, c: s.standings.top(c.chat, c.text("game"), c.text("board")),
         (WHICH_GAME, Arg("board", TEXT, msg("season, all, season 2; Dark Castle: daily, month (default: the season and all time)"))),
         example="/escape top dark_castle daily",
     ),
-    Command("undo", msg("Ask to take back your last move (the others must accept)"), lambda s, c: s.ask_undo(c.chat, c.user)),
+    Command("undo", msg("Ask to take back your last move (the others must accept)"), lambda s, c: s.undo.ask_undo(c.chat, c.user), who=Who.PLAYER),
     Command(
         "hint", msg("A move suggested to you alone, and why (a hinted game is not rated)"),
-        lambda s, c: s.hint(c.chat, c.user), quiet=True,
+        lambda s, c: s.hints.hint(c.chat, c.user), who=Who.PLAYER, quiet=True,
     ),
     Command(
         "learn", msg("Learn a game by playing it, privately, in about five minutes"),
-        lambda s, c: s.learn(c.chat, c.user, c.text("what")),
+        lambda s, c: s.tutorials.learn(c.chat, c.user, c.text("what")),
         (Arg("what", TEXT, msg("A game to learn (e.g. ghosts18), or your move in the lesson")),),
-        quiet=True, menu=True, example="/escape learn ghosts18",
+        where=ANYWHERE, quiet=True, menu=True, example="/escape learn ghosts18",
     ),
-    Command("rules", msg("The rules of a game, with a picture"), _rules, (WHICH_GAME,), quiet=True, menu=True),
-    Command("help", msg("How to play Escape here"), _help, quiet=True, menu=True),
+    Command("rules", msg("The rules of a game, with a picture"), _rules, (WHICH_GAME,), where=ANYWHERE, quiet=True, menu=True),
+    Command("help", msg("How to play Escape here"), _help, where=ANYWHERE, quiet=True, menu=True, at_once=True),
     Command("games", msg("The games running here"), _games, quiet=True, menu=True, button=msg("Games here")),
     Command(
         "abort", msg("End the game here (its creator, or a chat admin)"),
-        lambda s, c: s.abort(c.chat, c.user, is_admin=c.is_admin), menu=True,
+        lambda s, c: s.lobby.abort(c.chat, c.user, c.is_admin), who=Who.STARTER, menu=True,
     ),
     Command(
         "tournament", msg("A tournament here: create, join, leave, start, standings, withdraw, cancel"),
         _tournament,
         (Arg("what", TEXT, msg("create GAME rounds=4 [size=4] [start=2h], join, leave, start, standings, withdraw, cancel, web")),),
-        example="/escape tournament create ghosts18 rounds=4",
+        who=Who.STARTER, example="/escape tournament create ghosts18 rounds=4",
     ),
     Command(
         "season", msg("This server's or group's rating seasons: show them, or (admins) start, end, off"),
         lambda s, c: s.community.season(c.chat, c.user, c.text("what") or "", is_admin=c.is_admin),
         (Arg("what", TEXT, msg("start 3mo (or 2w, 30d), end (the next begins), off; default: show the season")),),
-        example="/escape season start 3mo",
+        who=Who.ADMIN, example="/escape season start 3mo",
     ),
     Command(
         "language", msg("The language of this channel's tables, or your own: show or set it"),
-        lambda s, c: s.language(c.chat, c.user, c.text("code"), c.text("scope")),
+        lambda s, c: s.languages.command(c.chat, c.user, c.text("code"), c.text("scope")),
         (Arg("code", LANGUAGE, msg("A language: en, de, es, ru (auto: your app's, with scope=me)")),
          Arg("scope", TEXT, msg("me: only what you alone read; default: this channel")),),
-        example="/escape language de",
+        where=ANYWHERE, example="/escape language de",
     ),
     Command(
         "clock", msg("The turn clock: show it, or mute, vacation, pause, vote"),
-        lambda s, c: s.clock_command(c.chat, c.user, c.text("what") or ""),
+        lambda s, c: s.clock.clock_command(c.chat, c.user, c.text("what") or ""),
         (Arg("what", TEXT, msg("mute, vacation 2, vacation end, pause, resume, vote, dm on, tz Europe/Berlin, quiet 22-7 or help")),),
     ),
 )  # fmt: skip
@@ -253,6 +360,10 @@ def find(name: str) -> Command:
             )
         )
     return command
+
+
+def help_reply() -> Reply:
+    return Reply(help_text(), kind="help")
 
 
 def help_text() -> Text:

@@ -10,7 +10,6 @@ access rule's to say (`Access.tournament_watcher`), never the page's.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING
 
 from bot.service.access import NO_TOURNAMENT, Access, Visitor
 from bot.service.entry_guard import entry
@@ -19,13 +18,10 @@ from bot.service.requests import ChatRef, UserError, UserRef
 from bot.service.seasons import Seasons, SeasonsDone
 from bot.service.tournaments import Tournaments
 from bot.service.tournaments.page import TournamentPage
-from bot.service.web_links import USED, WebSession, link_fields
+from bot.service.web_links import USED, WebDoor, WebSession, link_fields
 from bot.service.workers import CpuPool
 from bot.store import Store, StoreError
 from engines.text import Msg, msg
-
-if TYPE_CHECKING:  # the service hands its web door over; it imports this module
-    from bot.service.game_service import WebDoor
 
 WEB_OFF = msg("The web board is not turned on for this bot (its operator sets ESCAPE_WEB and ESCAPE_PUBLIC_URL).")  # fmt: skip
 

@@ -122,7 +122,7 @@ class GameRecords:
                 text = joined([text, long_game], " ")
             alt = msg("An animation of the {boards} public boards of game #{number} of {game}, each with its move written under it.", boards=len(frames), number=row.id, game=msg(game.title))  # fmt: skip
             picture = Picture(data, say(alt, language), f"replay-{row.id}.gif", language)
-        choices = [Choice(msg("Step through"), buttons.paged("p", row.id, 0), "primary")]
+        choices = [Choice(msg("Step through"), buttons.ReplayPage(row.id, 0).data, "primary")]
         return Plan(
             [Reply(text, kind="replay", picture=picture, choices=choices)], language=language
         )
@@ -148,9 +148,11 @@ class GameRecords:
             picture = Picture(png, say(alt, language), f"replay-{row.id}-{page}.png", language)
         choices = []
         if page > 0:
-            choices.append(Choice(msg("Previous"), buttons.paged("p", row.id, page - 1)))
+            choices.append(Choice(msg("Previous"), buttons.ReplayPage(row.id, page - 1).data))
         if page < len(steps) - 1:
-            choices.append(Choice(msg("Next"), buttons.paged("p", row.id, page + 1), "primary"))
+            choices.append(
+                Choice(msg("Next"), buttons.ReplayPage(row.id, page + 1).data, "primary")
+            )
         return Plan(
             [Reply(text, kind="replay", picture=picture, choices=choices)], language=language
         )
@@ -169,14 +171,14 @@ class GameRecords:
         choices: list[Choice] = []
         for row in rows:
             lines.append(await self._history_line(row))
-            choices.append(Choice(msg("Replay #{id}", id=row.id), buttons.simple("y", row.id)))
-            choices.append(Choice(msg("Log #{id}", id=row.id), buttons.paged("n", row.id, 0)))
+            choices.append(Choice(msg("Replay #{id}", id=row.id), buttons.Replay(row.id).data))
+            choices.append(Choice(msg("Log #{id}", id=row.id), buttons.LogPage(row.id, 0).data))
         pages = -(-total // HISTORY_PAGE)
         if page > 0:
-            choices.append(Choice(msg("Newer"), buttons.paged("h", rows[0].id, page - 1)))
+            choices.append(Choice(msg("Newer"), buttons.HistoryPage(rows[0].id, page - 1).data))
         if page < pages - 1:
             choices.append(
-                Choice(msg("Older"), buttons.paged("h", rows[0].id, page + 1), "primary")
+                Choice(msg("Older"), buttons.HistoryPage(rows[0].id, page + 1).data, "primary")
             )
         if pages > 1:
             lines.append(msg("Page {page} of {pages}.", page=page + 1, pages=pages))
@@ -226,8 +228,8 @@ class GameRecords:
         head = msg("Log of #{number}, {game} (page {page} of {pages}):", number=row.id, game=title_of(row.game), page=page + 1, pages=pages)  # fmt: skip
         choices = []
         if page > 0:
-            choices.append(Choice(msg("Previous"), buttons.paged("n", row.id, page - 1)))
+            choices.append(Choice(msg("Previous"), buttons.LogPage(row.id, page - 1).data))
         if page < pages - 1:
-            choices.append(Choice(msg("Next"), buttons.paged("n", row.id, page + 1), "primary"))
+            choices.append(Choice(msg("Next"), buttons.LogPage(row.id, page + 1).data, "primary"))
         lines = [head, *shown] if shown else [head, msg("Nothing happened.")]
         return Plan([Reply(joined(lines, "\n"), kind="log", choices=choices)])

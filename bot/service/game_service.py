@@ -23,8 +23,8 @@ import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, replace
 
-from bot.service import buttons, catalogue, commands, deadlines
-from bot.service.access import Access, MemberLookup, Visitor
+from bot.service import catalogue, commands, deadlines
+from bot.service.access import Access, MemberLookup
 from bot.service.board_plans import BoardPlans
 from bot.service.bot_seats import BotSeats, scale_from_env
 from bot.service.bot_turns import BotTurns
@@ -37,6 +37,7 @@ from bot.service.lobby import Lobby, find_game, parse_options
 from bot.service.plan import Plan, Reply
 from bot.service.platform_input import clean_text
 from bot.service.play import Play, TableSummary, Told
+from bot.service.presses import Presses
 from bot.service.rematch import Rematch
 from bot.service.requests import ChatRef, Contact, UserError, UserRef
 from bot.service.reviews import Reviews
@@ -44,10 +45,10 @@ from bot.service.standings import Standings
 from bot.service.table import NO_TABLE, Table, chat_of
 from bot.service.tournaments import Tournaments
 from bot.service.turn_clock import TurnClock
-from bot.service.tutorial import Tutorials, is_lesson_button
+from bot.service.tutorial import Tutorials
 from bot.service.undo_requests import UndoRequests
 from bot.service.web_entries import WebEntries
-from bot.service.web_links import WebSigner
+from bot.service.web_links import WebDoor
 from bot.service.web_tables import WebTables
 from bot.service.workers import CpuPool
 from bot.store import SessionRow, StaleVersion, Store
@@ -91,15 +92,6 @@ class FrontEnd:
     open_place: Callable[[ChatRef, str], Awaitable[ChatRef | None]] | None = None
 
 
-@dataclass(frozen=True)
-class WebDoor:
-    """The web board, as its front end tells the service when it starts: where the pages
-    are (the public origin) and the signer of its links."""
-
-    base: str  # e.g. https://escape.example.org, without a trailing slash
-    signer: WebSigner
-
-
 class GameService:
     def __init__(
         self,
@@ -117,7 +109,8 @@ class GameService:
         self.pictures = pictures
         self._front_ends: dict[str, FrontEnd] = {}
         self.bots = BotSeats(self.cpu, scale_from_env() if ai_scale is None else ai_scale)
-        self.plans = BoardPlans(self.cpu, pictures=pictures, clock=clock, timed=self.timed)
+        self.standings = Standings(store, self.cpu, pictures=pictures, clock=clock, scope_word=self._scope_word)  # fmt: skip
+        self.plans = BoardPlans(self.cpu, pictures=pictures, clock=clock, timed=self.timed, finish=self.standings.finish)  # fmt: skip
         self.table = Table(store, clock=clock, default_pace=default_pace, prefetch=self.plans.draw_early)  # fmt: skip
         self.turns = BotTurns(self.table, self.bots)
         self.lobby = Lobby(self.table, self.plans, self.turns, seed_source=seed_source)
@@ -125,8 +118,6 @@ class GameService:
         self.play = Play(self.table, self.plans, self.turns)
         self.clock = TurnClock(self.table, self.plans, self.turns, dm_note=self._dm_note)
         self.records = GameRecords(self.table, self.cpu, pictures=pictures, recent_log=self.play.recent_log)  # fmt: skip
-        self.standings = Standings(store, self.cpu, pictures=pictures, clock=clock, scope_word=self._scope_word)  # fmt: skip
-        self.plans.finish = self.standings.finish
         self.rematches = Rematch(self.lobby)
         self.undo = UndoRequests(self.table, self.plans)
         self.hints = Hints(self.table, self.bots)
@@ -135,14 +126,20 @@ class GameService:
         self.reviews = Reviews(self.table, self.cpu, self.access, pictures=pictures)
         self.web_tables = WebTables(self.table, self.plans, self.records, self.access)
         self.web: WebDoor | None = None  # set by the web front end when it serves
-        self.web_board = WebEntries(
-            store, self.access, self.web_tables, self.tutorials, self.reviews, self._pressed,
-            signer=lambda: self.web.signer if self.web is not None else None,
-        )  # fmt: skip
         self.tournaments = Tournaments(
             store, self.table, self.plans, self.turns, self.lobby, cpu=self.cpu,
             pictures=pictures, notify=self.notify, open_place=self._open_place,
             place_name=self.place, seed=seed_source, language=self.languages.opening,
+        )  # fmt: skip
+        self.presses = Presses(
+            store, self.access, lobby=self.lobby, play=self.play, clock=self.clock,
+            records=self.records, rematches=self.rematches, undo=self.undo, reviews=self.reviews,
+            tutorials=self.tutorials, tournaments=self.tournaments, language_of=self.language_of,
+            chat_word=self._chat_word,
+        )  # fmt: skip
+        self.web_board = WebEntries(
+            store, self.access, self.web_tables, self.tutorials, self.reviews, self.presses.pressed,
+            signer=lambda: self.web.signer if self.web is not None else None,
         )  # fmt: skip
         self.community = Community(store, self.access, self.tournaments, cpu=self.cpu, pictures=pictures, clock=clock,
                                    notify=self.notify, scope_word=self._scope_word, language=self.languages.opening, web=lambda: self.web)  # fmt: skip
@@ -192,6 +189,10 @@ class GameService:
     def _scope_word(self, platform: str) -> Msg:
         front_end = self._front_ends.get(platform)
         return front_end.scope_word if front_end is not None else CHAT
+
+    def _chat_word(self, platform: str) -> Msg:
+        front_end = self._front_ends.get(platform)
+        return front_end.chat_word if front_end is not None else CHAT
 
     def _dm_note(self, platform: str, contact: Contact) -> str:
         front_end = self._front_ends.get(platform)
@@ -246,8 +247,7 @@ class GameService:
     @entry
     async def run_command(self, name: str, call: Call) -> Plan:
         """A command of the command table, as any front end received it."""
-        command = commands.find(name)
-        call.args = {k: (clean_text(v) if isinstance(v, str) else v) for k, v in call.args.items()}
+        command = self._command(name, call)
         plan = await command.handler(self, call)
         plan.asker = plan.asker or call.user
         plan.quiet = plan.quiet or command.quiet
@@ -255,17 +255,29 @@ class GameService:
             plan.language = await self.languages.opening(call.chat, call.user)
         return plan
 
+    @entry
+    async def run_in_private(self, name: str, call: Call) -> list[Plan]:
+        """A command asked in the asker's private chat: its private answer, one plan for
+        each of their tables, where it declares one (else its answer there)."""
+        command = self._command(name, call)
+        if command.in_private is None:
+            return [await self.run_command(name, call)]
+        return await command.in_private(self, call)
+
+    @staticmethod
+    def _command(name: str, call: Call) -> commands.Command:
+        command = commands.find(name)
+        call.args = {k: (clean_text(v) if isinstance(v, str) else v) for k, v in call.args.items()}
+        call.is_admin = call.is_admin and command.who.asks_admin  # counted where it declares so
+        return command
+
     @staticmethod
     def help() -> Reply:
-        return catalogue.help_reply()
+        return commands.help_reply()
 
     @staticmethod
     def catalogue() -> Reply:
         return catalogue.catalogue()
-
-    @staticmethod
-    def which_game(command: str) -> str:
-        return catalogue.which_game(command)
 
     @entry
     def game(self, game_id: str) -> Game:
@@ -319,10 +331,6 @@ class GameService:
         return await self.lobby.add_bot(chat, user)
 
     @entry
-    async def remove_bot(self, chat: ChatRef, user: UserRef) -> Plan:
-        return await self.lobby.remove_bot(chat, user)
-
-    @entry
     async def abort(self, chat: ChatRef, user: UserRef, is_admin: bool = False) -> Plan:
         return await self.lobby.abort(chat, user, is_admin)
 
@@ -349,76 +357,13 @@ class GameService:
     async def press(self, chat: ChatRef, user: UserRef, data: str) -> Plan:
         """A button click in a table's chat: the data is checked like any input (it may be
         stale or forged)."""
-        if is_lesson_button(data):  # a lesson's: the presser's own lesson
-            return await self.tutorials.press(chat, user, data)
-        tournament = await self.tournaments.press(chat, user, data)
-        if tournament is not None:
-            return tournament
-        button = buttons.parse(data)
-        row = await self.store.session(button.session_id)
-        if row is None or row.platform != chat.platform or row.chat != chat.chat:
-            raise UserError(msg("That button belongs to no game in this chat."))
-        if button.kind == "w":  # a review: to its reader alone, who the rule lets watch
-            reader = replace(user, language=await self.language_of(user))
-            return await self.reviews.reply(row, Visitor(user, here=chat), reader)
-        await self.access.presser(row, Visitor(user, here=chat), button)
-        return await self._pressed(row, user, button)
+        return await self.presses.press(chat, user, data)
 
     @entry
     async def press_privately(self, platform: str, user: UserRef, data: str) -> tuple[ChatRef, Plan]:  # fmt: skip
         """A move button pressed in a player's private chat: it acts on the game the data
         names, in that game's chat, as the player who pressed it. Returns that chat too."""
-        if is_lesson_button(data):  # a lesson in the private chat: played there
-            chat = ChatRef(platform, user.id)
-            return chat, await self.tutorials.press(chat, user, data)
-        button = buttons.parse(data)
-        row = await self.store.session(button.session_id)
-        if button.kind != "a" or row is None or row.platform != platform:
-            front_end = self._front_ends.get(platform)
-            where = front_end.chat_word if front_end is not None else CHAT
-            raise UserError(
-                msg("That button works under the game's board in its {where}.", where=where)
-            )
-        await self.access.presser(row, Visitor(user), button)
-        return chat_of(row), await self._pressed(row, user, button)
-
-    async def _pressed(self, row: SessionRow, user: UserRef, button: buttons.Button) -> Plan:
-        chat = chat_of(row)
-        lobby = {"j": self.lobby.join, "l": self.lobby.leave, "b": self.lobby.begin,
-                 "o": self.lobby.add_bot, "x": self.lobby.remove_bot}  # fmt: skip
-        if button.kind in lobby:
-            return await lobby[button.kind](chat, user)
-        if button.kind in buttons.MEMORY:  # replays, logs, history, rematch, undo
-            return await self._press_memory(chat, user, button, row)
-        if row.status in ("finished", "aborted"):
-            raise UserError(msg("That game is over; its buttons no longer do anything."))
-        if button.kind == "v":
-            return await self.play.private_view(chat, user)
-        if button.kind == "g":
-            return await self.play.board(chat)
-        if button.kind == "k":
-            return await self.clock.vote(chat, user)
-        plan = await self.play.press_move(row, user, button)
-        plan.fresh = False
-        return plan
-
-    async def _press_memory(
-        self, chat: ChatRef, user: UserRef, button: buttons.Button, row: SessionRow
-    ) -> Plan:
-        if row.status == "lobby":
-            raise UserError(msg("That game has not begun yet."))
-        page = button.index or 0
-        if button.kind == "y":
-            return await self.records.replay(chat, str(row.id))
-        if button.kind == "p":
-            return await self.records.replay_page(row, page)
-        if button.kind == "n":
-            return await self.records.log_page(row, page)
-        if button.kind == "h":
-            return await self.records.ended_games(chat, page)
-        if button.kind == "r":
-            return await self.rematches.press(row, user)
-        return await self.undo.answer_undo(row, user, button.version or 0, button.kind == "u")
+        return await self.presses.press_privately(platform, user, data)
 
     @entry
     async def choices(self, chat: ChatRef, user: UserRef) -> list[tuple[str, str]]:

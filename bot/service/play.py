@@ -81,7 +81,7 @@ class Play:
             raise
         return await self.act(row, user, action, version, told)
 
-    async def press_move(self, row: SessionRow, user: UserRef, button: buttons.Button) -> Plan:
+    async def press_move(self, row: SessionRow, user: UserRef, button: buttons.Act) -> Plan:
         """A move button: the data names the seat, the board's version and the move's place
         in that board's list; checked before the move is made (it may be stale or forged)."""
 
@@ -291,7 +291,7 @@ class Play:
         return [
             Reply(
                 msg('{name}, you are watching: you do not play in this game (players: {players}). Boards are public; the replay shows the game so far.', name=viewer.name, players=players),
-                kind="info", choices=[Choice(msg('Replay so far'), buttons.simple("y", row.id), role=SHARED)],
+                kind="info", choices=[Choice(msg('Replay so far'), buttons.Replay(row.id).data, role=SHARED)],
             )
         ]  # fmt: skip
 

@@ -64,6 +64,6 @@ class Rematch:
                 head = msg("Rematch of #{number}: waiting for {missing} (press Rematch).", number=row.id, missing=", ".join(missing))  # fmt: skip
                 reply.text = joined([head, reply.text], "\n")
                 reply.choices.insert(
-                    0, Choice(msg("Rematch"), buttons.simple("r", row.id), "success")
+                    0, Choice(msg("Rematch"), buttons.Rematch(row.id).data, "success")
                 )
         return replies

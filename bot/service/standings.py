@@ -44,9 +44,9 @@ class Standings:
                 if note or daily:
                     reply.text = joined([t for t in (reply.text, note, daily) if t], "\n")
                 reply.choices += [
-                    Choice(msg("Rematch"), buttons.simple("r", row.id), "success"),
-                    Choice(msg("Replay"), buttons.simple("y", row.id), "secondary"),
-                    Choice(msg("Review"), buttons.simple("w", row.id), "secondary"),
+                    Choice(msg("Rematch"), buttons.Rematch(row.id).data, "success"),
+                    Choice(msg("Replay"), buttons.Replay(row.id).data, "secondary"),
+                    Choice(msg("Review"), buttons.Review(row.id).data, "secondary"),
                 ]
         return replies
 

@@ -171,7 +171,7 @@ class TurnClock:
                 "waits (it ends if left idle).",
                 names=names,
             )
-        choices = [Choice(msg('Vote to replace {names}', names=names), buttons.simple("k", row.id), "danger")] if voters else []  # fmt: skip
+        choices = [Choice(msg('Vote to replace {names}', names=names), buttons.VoteReplace(row.id).data, "danger")] if voters else []  # fmt: skip
         return Reply(text, kind="info", choices=choices, session_id=row.id, version=row.version)
 
     # ----- voting a late player out -----------------------------------------------

@@ -51,8 +51,10 @@ class UndoRequests:
             wait=wait,
         )  # fmt: skip
         choices = [
-            Choice(msg("Accept undo"), buttons.paged("u", row.id, row.version), "success"),
-            Choice(msg("Decline"), buttons.paged("d", row.id, row.version), "danger"),
+            Choice(
+                msg("Accept undo"), buttons.UndoAnswer(row.id, row.version, True).data, "success"
+            ),
+            Choice(msg("Decline"), buttons.UndoAnswer(row.id, row.version, False).data, "danger"),
         ]
         return Plan([Reply(text, kind="info", choices=choices, mention=[UserRef(row.platform, s.user_id, s.name) for s in others])])  # fmt: skip
 

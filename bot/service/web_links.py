@@ -161,3 +161,12 @@ def link_fields(fields: dict) -> tuple[UserRef, int, str]:
     if not isinstance(table, int) or not isinstance(nonce, str):
         raise UserError(FORGED, reason="forged")
     return _user(fields), table, nonce
+
+
+@dataclass(frozen=True)
+class WebDoor:
+    """The web board, as its front end tells the service when it starts: where the pages
+    are (the public origin) and the signer of its links."""
+
+    base: str  # e.g. https://escape.example.org, without a trailing slash
+    signer: WebSigner

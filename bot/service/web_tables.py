@@ -224,10 +224,11 @@ class WebTables:
             "moves": [], "shared": [], "private_text": "", "view": None,
         }  # fmt: skip
         if row.status == "lobby":
+            standing = admission.standing  # Join for a member, the rest for a seated player
             page["shared"] = [
                 b for b in page.pop("lobby_buttons")
-                if (b["data"].startswith("j:") and admission.standing == Standing.MEMBER)
-                or (not b["data"].startswith("j:") and admission.standing == Standing.PLAYER)
+                if standing in (Standing.MEMBER, Standing.PLAYER)
+                and buttons.parse(b["data"]).members_may == (standing == Standing.MEMBER)
             ]  # fmt: skip
         page.pop("lobby_buttons", None)
         if seat is not None and moment.loaded is not None:
@@ -317,7 +318,7 @@ class WebTables:
         legal, regions = moment.legal(seat)
         on = "view" if game.hidden_information else "board"
         page["moves"] = [
-            {"label": say(game.label(state, action), language), "data": buttons.act(row.id, row.version, seat, i),
+            {"label": say(game.label(state, action), language), "data": buttons.Act(row.id, row.version, seat, i).data,
              "region": regions.get(action), "on": on}
             for i, action in enumerate(legal)
         ]  # fmt: skip

@@ -31,7 +31,7 @@ UPDATES = ["message", "callback_query"]  # all the bot reacts to
 
 def group_commands(language: str = DEFAULT) -> list[BotCommand]:
     """The menu of a group, made from the service's command table, in `language`."""
-    names = ", ".join(c.name for c in COMMANDS if c.menu or c.name == "move")
+    names = ", ".join(c.name for c in COMMANDS if c.in_list)
     return [
         BotCommand("escape", say(msg("Play: {commands}", commands=names), language)[:256]),
         BotCommand("help", say(msg("How to play with Escape"), language)),

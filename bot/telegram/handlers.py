@@ -189,15 +189,17 @@ class TelegramAdapter:
         command = commands.find(name)
         args = call_args(command, words)
         chat = ctx.chat
-        if command.name == "start" and not words:
+        game = command.asks_for_game
+        if game is not None and not args.get(game.name):
             await self._offer_games(ctx)
             return
-        if command.name == "hand" and ctx.private:
-            await self._hands(ctx)
+        if ctx.private and command.in_private is not None:  # one answer for each table
+            for plan in await self.service.run_in_private(command.name, Call(chat, ctx.user, args)):
+                await self._send(ctx, plan)
             return
-        if command.name == "start":
-            chat = await self._game_place(ctx, self.service.game(words[0]).title)
-        is_admin = command.name in ("abort", "tournament", "season") and await self._is_admin(ctx)
+        if command.opens_table and game is not None:  # in a forum topic of its own
+            chat = await self._game_place(ctx, self.service.game(str(args[game.name])).title)
+        is_admin = command.who.asks_admin and await self._is_admin(ctx)
         call = Call(chat, ctx.user, args, is_admin=is_admin)
         try:
             plan = await self.service.run_command(command.name, call)
@@ -205,20 +207,12 @@ class TelegramAdapter:
             if chat.thread != ctx.chat.thread:  # do not leave an empty topic behind
                 with contextlib.suppress(TelegramError):
                     await self.transport.bot.delete_forum_topic(int(chat.chat), int(chat.thread))
-            if command.name == "move" and exc.secret:
+            if command.secret_words and exc.secret:
                 await self._unsay(ctx)
             raise
-        if command.name == "move" and plan.table is not None and plan.table.secrets:
-            await self._unsay(ctx)  # a typed move of a game with secrets names a card
+        if command.secret_words and plan.table is not None and plan.table.secrets:
+            await self._unsay(ctx)  # typed words of a game with secrets may name a card
         await self._send(ctx, plan, chat, typed=typed)
-
-    async def _hands(self, ctx: Context) -> None:
-        """`/escape hand` in the private chat: the asker's view of every game they play."""
-        plans = await self.service.my_views(ctx.user)
-        if not plans:
-            raise UserError(msg("You are not in a running game. Your hand appears here once one begins."))  # fmt: skip
-        for plan in plans:
-            await self._send(ctx, plan)
 
     async def _unsay(self, ctx: Context) -> None:
         """A move typed in the group of a game with secrets names the mover's card: take it

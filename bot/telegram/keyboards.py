@@ -96,7 +96,7 @@ def menu_keyboard(hand_url: str | None = None, language: str = DEFAULT) -> Inlin
         if not command.menu:
             continue
         text = say(command.label, language)
-        if command.name == "hand" and hand_url:
+        if command.in_private is not None and hand_url:  # answered in the private chat
             buttons.append(InlineKeyboardButton(text, url=hand_url))
         else:
             buttons.append(InlineKeyboardButton(text, callback_data=cd.menu(command.name)))

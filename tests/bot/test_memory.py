@@ -129,13 +129,13 @@ async def test_no_frame_of_a_replay_shows_a_hand(service, drawn):
 async def test_replay_pages_board_by_board(service, drawn):
     sid = await begin(service, "hidden_castle")
     await play(service, CHAT, moves=3)
-    [first] = await drawn.press(CHAT, CY, B.paged("p", sid, 0))  # anyone may watch
+    [first] = await drawn.press(CHAT, CY, B.ReplayPage(sid, 0).data)  # anyone may watch
     assert "board 1 of 4" in first.text
     assert [c.label for c in first.choices] == ["Next"]
     [second] = await drawn.press(CHAT, CY, first.choices[0].data)
     assert "board 2 of 4" in second.text and "Move 1 of 3" in second.text
     assert [c.label for c in second.choices] == ["Previous", "Next"]
-    [last] = await drawn.press(CHAT, ANN, B.paged("p", sid, 3))
+    [last] = await drawn.press(CHAT, ANN, B.ReplayPage(sid, 3).data)
     assert [c.label for c in last.choices] == ["Previous"]
     assert Image.open(io.BytesIO(last.picture.png)).format == "PNG"
 
@@ -164,7 +164,7 @@ async def test_history_lists_ended_games_with_replay_and_log(service):
     [other] = await service.ended_games(OTHER_SERVER)
     assert "No game has ended here" in other.text
     # the full log of the finished game, paged from the start
-    [page] = await service.press(CHAT, CY, B.paged("n", first, 0))
+    [page] = await service.press(CHAT, CY, B.LogPage(first, 0).data)
     assert "page 1 of" in page.text and page.text.count("\n") == replays.LOG_PAGE
     assert [c.label for c in page.choices] == ["Next"]
     [named] = await service.game_log(CHAT, ANN, str(first))
@@ -257,12 +257,12 @@ async def test_rematch_starts_when_every_player_pressed(service):
     sid = await begin(service, "hidden_castle")
     await play(service, CHAT)
     with pytest.raises(UserError, match="Only the players"):
-        await service.press(CHAT, CY, B.simple("r", sid))
-    [lobby] = await service.press(CHAT, BOB, B.simple("r", sid))
+        await service.press(CHAT, CY, B.Rematch(sid).data)
+    [lobby] = await service.press(CHAT, BOB, B.Rematch(sid).data)
     assert lobby.kind == "lobby" and "waiting for Ann" in lobby.text
     with pytest.raises(UserError, match="already have a seat"):
-        await service.press(CHAT, BOB, B.simple("r", sid))
-    [board] = await service.press(CHAT, ANN, B.simple("r", sid))
+        await service.press(CHAT, BOB, B.Rematch(sid).data)
+    [board] = await service.press(CHAT, ANN, B.Rematch(sid).data)
     assert board.kind == "board"
     row = await service.live(CHAT)
     old = await service.store.session(sid)
@@ -377,7 +377,7 @@ async def test_board_for_a_watcher_says_so_and_offers_the_replay(service):
     assert replies[0].kind == "board"
     note = replies[1]
     assert note.to is None and "Cy, you are watching" in note.text
-    assert note.choices[0].data == B.simple("y", sid)
+    assert note.choices[0].data == B.Replay(sid).data
     assert len(await service.board(CHAT, ANN)) == 1
 
 

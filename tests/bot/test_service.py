@@ -132,9 +132,9 @@ async def test_buttons_act_once_and_stale_or_forged_ones_are_refused(service):
         with pytest.raises(UserError):
             await service.press(CHAT, ANN, forged)
     with pytest.raises(UserError, match="no game in this chat"):
-        await service.press(CHAT, ANN, B.act(sid + 50, 0, 0, 0))
+        await service.press(CHAT, ANN, B.Act(sid + 50, 0, 0, 0).data)
     with pytest.raises(UserError, match="no longer offered"):
-        await service.press(CHAT, ANN, B.act(sid, before[0], 0, 999))
+        await service.press(CHAT, ANN, B.Act(sid, before[0], 0, 999).data)
     assert await snapshot(service, sid) == before
     await service.press(CHAT, ANN, first.data)
     after = await snapshot(service, sid)
@@ -143,7 +143,7 @@ async def test_buttons_act_once_and_stale_or_forged_ones_are_refused(service):
     assert await snapshot(service, sid) == after
     other_chat = ChatRef(CHAT.platform, "elsewhere")
     with pytest.raises(UserError, match="no game in this chat"):
-        await service.press(other_chat, BOB, B.act(sid, after[0], 1, 0))
+        await service.press(other_chat, BOB, B.Act(sid, after[0], 1, 0).data)
 
 
 async def test_two_racing_clicks_apply_once(service):
@@ -207,7 +207,7 @@ async def test_a_whole_game_to_a_win_with_a_picture_after_every_move(drawn):
     with pytest.raises(UserError):
         await service.move(CHAT, ANN, "pass")
     with pytest.raises(UserError, match="over"):
-        await service.press(CHAT, ANN, B.act(sid, row.version, 0, 0))
+        await service.press(CHAT, ANN, B.Act(sid, row.version, 0, 0).data)
 
 
 async def test_views_logs_and_rules(service):

@@ -439,10 +439,10 @@ async def test_an_unexpected_failure_is_told_only_to_the_asker(discord_bot, monk
     await open_ghosts(bot)
     public_before = len(bot.public())
 
-    async def broken(chat):
+    async def broken(chat, viewer=None):
         raise RuntimeError("database file is locked at /srv/secret/path")
 
-    monkeypatch.setattr(bot.service, "board", broken)
+    monkeypatch.setattr(bot.service.play, "board", broken)  # what /escape board calls
     record = await bot.slash(CID, "board")
     assert record.callbacks[0]["type"] == 5
     (answer,) = bot.answers(record)
