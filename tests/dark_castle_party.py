@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from bot.service import moves
+from bot.service import move_records
 from bot.service.chance import draw
 from engines import REGISTRY
 from engines.dark_castle import cards as C
@@ -56,7 +56,7 @@ class Steer:
 
 def steer(monkeypatch, wanted) -> Steer:
     hook = Steer(list(wanted))
-    monkeypatch.setattr(moves, "draw", hook)
+    monkeypatch.setattr(move_records, "draw", hook)
     return hook
 
 

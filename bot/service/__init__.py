@@ -2,9 +2,9 @@
 
 from bot.service.access import MemberUnknown, Visitor
 from bot.service.commands import COMMANDS, Call, Command
+from bot.service.delivery_plan import MOVE, SHARED, VIEW, Choice, Picture, Plan, Reply, TableFacts
 from bot.service.game_service import FrontEnd, GameService, Link, WebDoor
 from bot.service.lobby import parse_options
-from bot.service.plan import MOVE, SHARED, VIEW, Choice, Picture, Plan, Reply, TableFacts
 from bot.service.play import TableSummary
 from bot.service.requests import ChatRef, Contact, UserError, UserRef
 from bot.service.table import chat_of

@@ -20,9 +20,9 @@ from dataclasses import dataclass
 import render
 from bot.service import buttons, deadlines
 from bot.service.bot_seats import BOT_KINDS
+from bot.service.delivery_plan import MOVE, VIEW, Choice, Plan, Reply, TableFacts
 from bot.service.drawing import draw_on
 from bot.service.drawn_pictures import DrawnPictures, PictureKey
-from bot.service.plan import MOVE, VIEW, Choice, Plan, Reply, TableFacts
 from bot.service.requests import UserRef
 from bot.service.table import Committed, DrawingAhead, Loaded
 from bot.service.workers import CpuPool

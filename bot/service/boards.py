@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.service import ratings
-from bot.service.plan import Picture
+from bot.service.delivery_plan import Picture
 from bot.service.workers import CpuPool
 from bot.store import RatingRow
 from engines import Game

@@ -20,9 +20,9 @@ import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
-from bot.service import moves
+from bot.service import move_records
 from bot.service.bot_seats import MAX_BOT_STEPS, BotSeats, bot_to_act, seat_level, table_level
-from bot.service.moves import Turn
+from bot.service.move_records import Turn
 from bot.service.table import Committed, Loaded, Overtaken, Table
 from bot.store import SeatRow, SessionRow, StoreError
 from engines import Event, Game
@@ -143,9 +143,9 @@ class BotTurns:
                 async with self.table.lock(session):
                     try:
                         turn = Turn(
-                            game.copy(table.state), pos, seeded=moves.seeded(row)
+                            game.copy(table.state), pos, seeded=move_records.seeded(row)
                         )  # kept as read if refused
-                        moves.play(game, turn, seat, action, row.seed, note=said or note)
+                        move_records.play(game, turn, seat, action, row.seed, note=said or note)
                         step = await self.table.commit(row, game, turn, touch=players.touch, seats=seats)  # fmt: skip
                     except Overtaken:
                         if seats is not None:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from bot.service.delivery_plan import Reply
 from bot.service.drawing import rules_on
-from bot.service.plan import Reply
 from bot.service.workers import CpuPool
 from engines import REGISTRY, Game
 from engines.text import Msg, Text, joined, msg

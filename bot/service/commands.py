@@ -19,7 +19,7 @@ from enum import Enum, Flag, auto
 from typing import TYPE_CHECKING, Protocol
 
 from bot.service.catalogue import which_game
-from bot.service.plan import Plan, Reply
+from bot.service.delivery_plan import Plan, Reply
 from bot.service.requests import ChatRef, UserError, UserRef
 from engines.text import Msg, Text, in_context, joined, msg
 from languages import DEFAULT, say

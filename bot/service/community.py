@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 
 from bot.service.access import NO_TOURNAMENT, Access, Visitor
+from bot.service.delivery_plan import Plan, Reply
 from bot.service.entry_guard import entry
-from bot.service.plan import Plan, Reply
 from bot.service.requests import ChatRef, UserError, UserRef
 from bot.service.seasons import Seasons, SeasonsDone
 from bot.service.tournaments import Tournaments

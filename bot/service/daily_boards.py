@@ -14,7 +14,7 @@ import re
 import time
 
 from bot.service import boards, daily_castle, ratings
-from bot.service.plan import Plan, Reply
+from bot.service.delivery_plan import Plan, Reply
 from bot.service.requests import ChatRef, UserError
 from bot.service.workers import CpuPool
 from bot.store import SessionRow, Store

@@ -23,7 +23,7 @@ import hashlib
 import time
 from collections.abc import Callable, Sequence
 
-from bot.service.moves import SEEDED_DECKS
+from bot.service.move_records import SEEDED_DECKS
 from bot.service.requests import UserError, UserRef
 from bot.store import SessionRow, Store
 from engines import Game

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.service.plan import Picture
+from bot.service.delivery_plan import Picture
 from bot.service.workers import CpuPool
 from bot.telemetry import metrics
 from render import work

@@ -14,7 +14,7 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
-from bot.service.plan import Picture
+from bot.service.delivery_plan import Picture
 
 KEEP = 512  # pictures kept (a board PNG is 50-150 kB: some tens of MB at most)
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from bot.service.moves import logged
+from bot.service.move_records import logged
 from bot.service.table import Committed, Loaded, Table
 from bot.store import NOTE_SEAT, NewEntry, SeatRow, StaleVersion
 from engines import Event, Result

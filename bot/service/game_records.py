@@ -12,7 +12,7 @@ from collections import OrderedDict
 from bot.service import buttons, deadlines
 from bot.service import replay_frames as replays
 from bot.service.board_plans import table_language
-from bot.service.plan import Choice, Picture, Plan, Reply
+from bot.service.delivery_plan import Choice, Picture, Plan, Reply
 from bot.service.platform_input import number
 from bot.service.requests import ChatRef, UserError, UserRef
 from bot.service.table import Table, title_of

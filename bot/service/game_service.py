@@ -8,7 +8,7 @@
   the lobby and seats, moves and looking, the clock, replays and logs, ratings, the
   rematch and undo by agreement; `Community`: seasons, tournaments on the web board;
 - `commands.py`: the one command table.
-Every entry point takes plain requests and returns a `Plan` (plan.py): what to show, to
+Every entry point takes plain requests and returns a `Plan` (delivery_plan.py): what to show, to
 whom, and where. It never imports a chat library and never names a platform: what differs
 between front ends (how a chat is named, whether it can write to a player unasked) each
 front end says when it registers (`FrontEnd`). A refused request raises `UserError` with a
@@ -30,11 +30,11 @@ from bot.service.bot_seats import BotSeats, scale_from_env
 from bot.service.bot_turns import BotTurns
 from bot.service.commands import Call
 from bot.service.community import WEB_OFF, Community
+from bot.service.delivery_plan import Plan, Reply
 from bot.service.entry_guard import entry
 from bot.service.game_records import GameRecords
 from bot.service.hints import Hints
 from bot.service.lobby import Lobby, find_game, parse_options
-from bot.service.plan import Plan, Reply
 from bot.service.platform_input import clean_text
 from bot.service.play import Play, TableSummary, Told
 from bot.service.presses import Presses

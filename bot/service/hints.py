@@ -17,7 +17,7 @@ import random
 
 from bot.service import deadlines
 from bot.service.bot_seats import BotSeats
-from bot.service.plan import Plan, Reply
+from bot.service.delivery_plan import Plan, Reply
 from bot.service.requests import ChatRef, UserError, UserRef
 from bot.service.table import Table, not_a_player
 from bot.store import SessionRow, StaleVersion

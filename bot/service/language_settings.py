@@ -10,7 +10,7 @@ or the command in their private chat with the bot), else their app's language.
 from __future__ import annotations
 
 from bot.service.board_plans import table_language
-from bot.service.plan import Plan, Reply
+from bot.service.delivery_plan import Plan, Reply
 from bot.service.requests import ChatRef, UserError, UserRef
 from bot.service.table import Table, not_a_player
 from bot.store import StaleVersion

@@ -10,10 +10,10 @@ from bot.service import daily_castle, deadlines
 from bot.service.board_plans import BoardPlans, table_language
 from bot.service.bot_seats import bot_options, bot_seat, table_level
 from bot.service.bot_turns import BotTurns
+from bot.service.delivery_plan import Plan, Reply, TableFacts
 from bot.service.hints import hint_setting
 from bot.service.language_settings import LanguageSettings
-from bot.service.moves import Turn, resolve_chance, seeded
-from bot.service.plan import Plan, Reply, TableFacts
+from bot.service.move_records import Turn, resolve_chance, seeded
 from bot.service.requests import ChatRef, UserError, UserRef
 from bot.service.table import Table, title_of
 from bot.store import ChatBusy, SeatRow

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from bot.service import buttons
 from bot.service.board_plans import BoardPlans
 from bot.service.bot_turns import BotTurns, Stored
-from bot.service.moves import Turn, play, seeded, stored
-from bot.service.plan import SHARED, Choice, Plan, Reply
+from bot.service.delivery_plan import SHARED, Choice, Plan, Reply
+from bot.service.move_records import Turn, play, seeded, stored
 from bot.service.requests import ChatRef, UserError, UserRef
 from bot.service.table import Committed, Loaded, Overtaken, Table, chat_of, not_a_player, title_of
 from bot.store import SessionRow, StoreError

@@ -13,9 +13,9 @@ from dataclasses import replace
 from bot.service import buttons
 from bot.service.access import Access, Visitor
 from bot.service.buttons import Button, Stage
+from bot.service.delivery_plan import Plan
 from bot.service.game_records import GameRecords
 from bot.service.lobby import Lobby
-from bot.service.plan import Plan
 from bot.service.play import Play
 from bot.service.rematch import Rematch
 from bot.service.requests import ChatRef, UserError, UserRef

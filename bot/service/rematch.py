@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from bot.service import buttons, deadlines
 from bot.service.bot_seats import table_level
+from bot.service.delivery_plan import Choice, Plan
 from bot.service.lobby import Lobby
-from bot.service.plan import Choice, Plan
 from bot.service.requests import UserError, UserRef
 from bot.service.table import chat_of
 from bot.store import SessionRow

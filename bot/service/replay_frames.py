@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bot.service.moves import stored
+from bot.service.move_records import stored
 from bot.service.requests import UserError
 from bot.store import LogEntry, SessionRow
 from engines import CHANCE, Game, IllegalAction

@@ -16,7 +16,7 @@ import random
 from collections import OrderedDict
 
 from bot.service.access import Access, Visitor
-from bot.service.plan import Picture, Plan, Reply
+from bot.service.delivery_plan import Picture, Plan, Reply
 from bot.service.requests import ChatRef, UserError, UserRef
 from bot.service.table import Table
 from bot.service.workers import CpuPool

@@ -23,7 +23,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 from bot.service import boards
-from bot.service.plan import Plan, Reply
+from bot.service.delivery_plan import Plan, Reply
 from bot.service.requests import ChatRef, UserError, UserRef
 from bot.service.table import title_of
 from bot.service.workers import CpuPool

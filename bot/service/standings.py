@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from bot.service import boards, buttons, ratings
 from bot.service.daily_boards import DailyBoards
+from bot.service.delivery_plan import Choice, Plan, Reply
 from bot.service.lobby import find_game
-from bot.service.plan import Choice, Plan, Reply
 from bot.service.requests import ChatRef, UserError, UserRef
 from bot.service.seasons import heading
 from bot.service.workers import CpuPool

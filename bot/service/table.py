@@ -19,7 +19,7 @@ from typing import Protocol
 
 from bot.service import deadlines
 from bot.service.bot_seats import bot_to_act
-from bot.service.moves import Turn
+from bot.service.move_records import Turn
 from bot.service.requests import ChatRef, UserError, UserRef
 from bot.service.table_changes import Change, RecentChanges
 from bot.store import SeatRow, SessionRow, StaleVersion, Store

@@ -19,8 +19,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 from bot.service import deadlines
+from bot.service.delivery_plan import Plan, Reply
 from bot.service.game_service import GameService
-from bot.service.plan import Plan, Reply
 from bot.service.requests import UserError, UserRef
 from bot.service.table import chat_of, title_of
 from bot.store import DamagedStore, SessionRow, StoreError

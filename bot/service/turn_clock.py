@@ -16,9 +16,9 @@ from bot.service import buttons, deadlines, time_zones
 from bot.service.board_plans import BoardPlans, table_language
 from bot.service.bot_seats import bot_to_act, table_level
 from bot.service.bot_turns import BotTurns
+from bot.service.delivery_plan import Choice, Plan, Reply
 from bot.service.forfeits import FORFEIT, lose_on_time
-from bot.service.moves import Turn, play, seeded
-from bot.service.plan import Choice, Plan, Reply
+from bot.service.move_records import Turn, play, seeded
 from bot.service.requests import ChatRef, Contact, UserError, UserRef
 from bot.service.table import Committed, Table, not_a_player, title_of
 from bot.store import SeatRow, SessionRow, StaleVersion

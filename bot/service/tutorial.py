@@ -21,8 +21,8 @@ import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
+from bot.service.delivery_plan import Choice, Plan, Reply
 from bot.service.drawing import draw_on
-from bot.service.plan import Choice, Plan, Reply
 from bot.service.requests import ChatRef, UserError, UserRef
 from bot.service.workers import CpuPool
 from bot.store import Store

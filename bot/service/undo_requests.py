@@ -1,12 +1,12 @@
 """Undo by agreement: a player asks to take back their last move; every other human
 player must accept before the next player acts (the table's reaction time; silence
-declines). When a move may be taken back is `undo.py`'s; the SQL `memory_queries.py`'s."""
+declines). When a move may be taken back is `undo_rule.py`'s; the SQL `memory_queries.py`'s."""
 
 from __future__ import annotations
 
-from bot.service import buttons, deadlines, undo
+from bot.service import buttons, deadlines, undo_rule
 from bot.service.board_plans import BoardPlans
-from bot.service.plan import Choice, Plan, Reply
+from bot.service.delivery_plan import Choice, Plan, Reply
 from bot.service.requests import ChatRef, UserError, UserRef
 from bot.service.table import Loaded, Table, not_a_player
 from bot.store import SessionRow, StaleVersion, UndoRequest
@@ -34,7 +34,7 @@ class UndoRequests:
             if seat is None:
                 raise UserError(not_a_player(row))
             entries = await self.store.log(row.id)
-            target = undo.check(loaded.game, row, entries, seat)
+            target = undo_rule.check(loaded.game, row, entries, seat)
             others = [s for s in row.seats if s.kind == "human" and s.user_id != user.id]
             if not others:
                 return await self._take_back(row, loaded.game, entries, target, user)
@@ -42,12 +42,12 @@ class UndoRequests:
                 row.id, row.version, target.n, seat, user.id, [], self.table.now()
             )
             await self.store.put_undo_request(request)
-        seconds = undo.timeout(row)
+        seconds = undo_rule.timeout(row)
         wait = Span(round(seconds / 60) * 60 if seconds < 7200 else round(seconds / 3600) * 3600)
         text = msg(
             "{name} asks to take back their last move ({move}). {others}: accept or decline "
             "within {wait} (no answer declines; any move first ends the request).",
-            name=user.name, move=undo.label(target), others=", ".join(s.name for s in others),
+            name=user.name, move=undo_rule.label(target), others=", ".join(s.name for s in others),
             wait=wait,
         )  # fmt: skip
         choices = [
@@ -71,7 +71,7 @@ class UndoRequests:
             others = [s for s in row.seats if s.kind == "human" and s.user_id != request.user_id]
             if user.id not in {s.user_id for s in others}:
                 raise UserError(msg("Only the other players of this game answer an undo request."))
-            if self.table.now() > request.asked_at + undo.timeout(row):
+            if self.table.now() > request.asked_at + undo_rule.timeout(row):
                 await self.store.drop_undo_request(row.id)
                 raise UserError(msg("That undo request timed out, which counts as declined."))
             name = asker.name if asker else "the player"
@@ -97,16 +97,16 @@ class UndoRequests:
                 return Plan([Reply(msg('{name} accepts the undo; waiting for {waiting}.', name=user.name, waiting=waiting), kind="info")])  # fmt: skip
             entries = await self.store.log(row.id)
             game = self.table.load(row).game
-            target = undo.check(game, row, entries, request.seat)
+            target = undo_rule.check(game, row, entries, request.seat)
             if target.n != request.n:
                 raise UserError(msg('The game has moved on, so the move can no longer be taken back.'))  # fmt: skip
             asker_ref = UserRef(row.platform, request.user_id, name)
             return await self._take_back(row, game, entries, target, asker_ref)
 
     async def _take_back(self, row: SessionRow, game: Game, entries, target, user: UserRef) -> Plan:  # fmt: skip
-        state = undo.state_without(game, row, entries, target.n)
+        state = undo_rule.state_without(game, row, entries, target.n)
         clock = self.table.next_clock(row, game, state)
-        note = msg("By agreement, {name}'s move ({move}) is taken back.", name=user.name, move=undo.label(target))  # fmt: skip
+        note = msg("By agreement, {name}'s move ({move}) is taken back.", name=user.name, move=undo_rule.label(target))  # fmt: skip
         try:
             await self.store.undo_move(
                 row.id, row.version, target.n, game.dump(state), clock, clock.get("deadline"),

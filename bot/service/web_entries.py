@@ -14,8 +14,8 @@ from dataclasses import replace
 from bot.service import buttons
 from bot.service.access import Access, Visitor
 from bot.service.community import WEB_OFF
+from bot.service.delivery_plan import Picture, Plan
 from bot.service.entry_guard import entry
-from bot.service.plan import Picture, Plan
 from bot.service.requests import ChatRef, UserError, UserRef
 from bot.service.reviews import Reviews
 from bot.service.table import chat_of

@@ -28,10 +28,10 @@ from bot.service import buttons, deadlines
 from bot.service import replay_frames as replays
 from bot.service.access import Access, Admission, Standing, Visitor, is_local
 from bot.service.board_plans import BoardPlans, described
+from bot.service.delivery_plan import Picture
 from bot.service.drawn_pictures import PictureKey
 from bot.service.game_records import GameRecords
-from bot.service.moves import stored
-from bot.service.plan import Picture
+from bot.service.move_records import stored
 from bot.service.requests import ChatRef, UserError, UserRef
 from bot.service.table import Loaded, Table, chat_of
 from bot.service.web_links import LOCAL, PictureTicket, WebSigner

@@ -16,7 +16,7 @@ from bot.delivery import Asked, Delivery, Sent, Transient, Unreachable
 from bot.delivery.live_boards import LIVE_FOR
 from bot.delivery.text import head_and_rest, parts, utf16_length
 from bot.service import ChatRef, Choice, Contact, Plan, Reply, TableFacts, UserRef
-from bot.service.plan import MOVE
+from bot.service.delivery_plan import MOVE
 from languages import msg
 
 CHAT = ChatRef("wire", "chan-1")

@@ -13,8 +13,8 @@ from collections.abc import Awaitable, Callable
 
 from bot.service.board_plans import BoardPlans
 from bot.service.bot_turns import BotTurns
+from bot.service.delivery_plan import Plan
 from bot.service.lobby import Lobby
-from bot.service.plan import Plan
 from bot.service.requests import ChatRef, UserRef
 from bot.service.table import Table
 from bot.service.tournaments.desk import Desk

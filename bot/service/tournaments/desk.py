@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
+from bot.service.delivery_plan import Plan, Reply
 from bot.service.lobby import Lobby, find_game, parse_options
-from bot.service.plan import Plan, Reply
 from bot.service.requests import ChatRef, UserError, UserRef
 from bot.service.tournaments import setup, words
 from bot.service.tournaments.rounds import Rounds

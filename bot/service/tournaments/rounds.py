@@ -25,9 +25,9 @@ from dataclasses import dataclass, field
 
 from bot.service.board_plans import BoardPlans
 from bot.service.bot_turns import BotTurns
+from bot.service.delivery_plan import Plan, Reply
 from bot.service.lobby import find_game
-from bot.service.moves import Turn, resolve_chance
-from bot.service.plan import Plan, Reply
+from bot.service.move_records import Turn, resolve_chance
 from bot.service.requests import ChatRef, UserRef
 from bot.service.table import Table, chat_of
 from bot.service.tournaments import pairing, words

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from bot.service.plan import Choice, Picture, Reply
+from bot.service.delivery_plan import Choice, Picture, Reply
 from bot.service.table import title_of
 from bot.service.tournaments.scores import Line, shown
 from bot.service.workers import CpuPool
