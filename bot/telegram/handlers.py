@@ -9,10 +9,13 @@ alert on the button they pressed; one that names their hand goes to their privat
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import html
 import logging
+from collections.abc import Awaitable
 from dataclasses import dataclass
+from typing import TypeVar
 
 from telegram import Chat, Message, Update, User
 from telegram.constants import ChatMemberStatus, ChatType
@@ -29,10 +32,13 @@ from languages import Text, msg, say
 
 log = logging.getLogger(__name__)
 
+T = TypeVar("T")
 ALERT_LIMIT = 200  # answerCallbackQuery text
 MENU_TEXT = msg("Escape: what would you like to do? (Or type /escape help.)")
 NOT_OURS = msg("That button is not one of ours; use the buttons under the latest board.")
 BROKEN = msg("Something went wrong on my side; nothing was lost. Try again in a moment.")
+WORKING = msg("Working on it: the answer follows in a moment.")
+ACKNOWLEDGE_AFTER = 2.0  # seconds a press may take before it is acknowledged ahead of its answer
 GONE = msg("That message is too old for its buttons; type /escape board for a fresh one.")
 HELLO = msg(
     "Hello! I will send your private hands and views here. Add me to a group and type "
@@ -307,14 +313,32 @@ class TelegramAdapter:
         if ctx is None:
             await _alert(query, GONE, await self.service.language_of(user_ref(query.from_user)))
             return
+        answered = False
+
+        async def in_time(work: Awaitable[T]) -> T:
+            """A press's work; when it outlasts `ACKNOWLEDGE_AFTER` (a review, a replay
+            drawn), the press is acknowledged first, so the button stops spinning."""
+            nonlocal answered
+            task = asyncio.ensure_future(work)
+            done, _ = await asyncio.wait({task}, timeout=ACKNOWLEDGE_AFTER)
+            if not done:
+                with contextlib.suppress(TelegramError):
+                    await query.answer(say(WORKING, await self.service.language_of(ctx.user)))
+                answered = True
+            return await task
+
+        async def acknowledge() -> None:
+            if not answered:
+                await query.answer()
+
         try:
             if press.kind == "choice" and ctx.private:
-                chat, plan = await self.service.press_privately(PLATFORM, ctx.user, press.data)
-                await query.answer()
+                chat, plan = await in_time(self.service.press_privately(PLATFORM, ctx.user, press.data))  # fmt: skip
+                await acknowledge()
                 await self._send(ctx, plan, chat, pressed=message)
             elif press.kind == "choice":
-                plan = await self.service.press(ctx.chat, ctx.user, press.data)
-                await query.answer()
+                plan = await in_time(self.service.press(ctx.chat, ctx.user, press.data))
+                await acknowledge()
                 await self._adopt(message, plan)
                 await self._send(ctx, plan, pressed=message)
             elif press.kind == "page":
@@ -327,11 +351,17 @@ class TelegramAdapter:
                 await self.execute(ctx, "start", [press.data], typed=False)
                 await query.answer()
         except UserError as exc:
-            await _alert(query, exc.msg, await self.service.language_of(ctx.user))
+            if answered:  # the alert's chance is gone: a reply of ours, tidied with the game
+                await self._say(ctx, exc.msg)
+            else:
+                await _alert(query, exc.msg, await self.service.language_of(ctx.user))
         except Exception:
-            await _alert(
-                query, BROKEN, await self.service.language_of(ctx.user)
-            )  # never left spinning
+            if answered:
+                await self._say(ctx, BROKEN)
+            else:
+                await _alert(
+                    query, BROKEN, await self.service.language_of(ctx.user)
+                )  # never left spinning
             raise
 
     async def _adopt(self, message: Message, plan: Plan) -> None:

@@ -4,6 +4,7 @@ leaderboard and a rematch, through the real python-telegram-bot and the stand-in
 
 from __future__ import annotations
 
+import asyncio
 import io
 import random
 
@@ -168,3 +169,34 @@ async def test_undo_asked_in_the_group_and_declined_then_accepted(tg_bot):
     row = await service.live(CHAT)
     assert game.to_act(game.load(row.state)) == [0]
     assert [e.undone for e in await service.store.log(row.id) if e.seat >= 0] == [True]
+
+
+async def test_a_slow_press_stops_spinning_before_its_answer(tg_bot, monkeypatch):
+    """A press whose answer takes longer than a moment (a review of a long game on a busy
+    machine) is acknowledged first with a short note, so the player's button stops spinning
+    (Telegram gives up on an unanswered press); the review follows privately."""
+    from bot.telegram import handlers
+
+    standin = tg_bot.standin
+    mark = len(standin.calls)
+    await standin.say(standin.ann, standin.ann["id"], "/start")
+    await standin.wait_for(lambda c: c.method == "sendMessage" and str(c.params["chat_id"]) == str(standin.ann["id"]), after=mark)  # fmt: skip
+    await finished_game(tg_bot)
+    final = current_board(standin)
+    review = next(b for b in buttons(final) if b["text"] == "Review")
+    monkeypatch.setattr(handlers, "ACKNOWLEDGE_AFTER", 0.2)
+    presses = tg_bot.service.presses
+    press = presses.press
+
+    async def slow_press(*args, **kwargs):
+        await asyncio.sleep(1.5)  # the review's search, made long
+        return await press(*args, **kwargs)
+
+    monkeypatch.setattr(presses, "press", slow_press)
+    mark = len(standin.calls)
+    answer = await standin.answer(await standin.press(standin.ann, final, review["callback_data"]), timeout=60)  # fmt: skip
+    assert answer.get("text", "").startswith("Working on it"), answer
+    sent = await standin.wait_for(lambda c: c.method == "sendPhoto" and "Review of game" in (c.result or {}).get("caption", ""), after=mark, timeout=60)  # fmt: skip
+    answered = [c for c in standin.calls[mark:] if c.method == "answerCallbackQuery"]
+    assert len(answered) == 1 and standin.calls.index(answered[0]) < standin.calls.index(sent)
+    assert str(sent.params["chat_id"]) == str(standin.ann["id"])
