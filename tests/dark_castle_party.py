@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from bot.service import moves
 from bot.service.chance import draw
 from engines import REGISTRY
-from engines.dark_castle import cards as C
+from engines.dark_castle import cards
 
 G = REGISTRY["dark_castle"]
 
@@ -47,7 +47,7 @@ class Steer:
     def __call__(self, outcomes: list[tuple[str, float]], seed: int, position: int) -> str:
         kinds = {name for name, _ in outcomes}
         for card in self.wanted:
-            if card in kinds and card in C.ITEMS:
+            if card in kinds and card in cards.ITEMS:
                 self.wanted.remove(card)
                 self.drawn.append(card)
                 return card
@@ -99,7 +99,7 @@ def party_move(s, legal: list[str]) -> str:
     rites = [a for a in legal if a.startswith("rite ")]
     if rites and min(hp.values()) <= s.hp_start - 4:
         return min(rites, key=lambda a: hp[a.split()[1]])
-    flaws = [a for a in legal if a.startswith("use ") and a.split()[1] in C.FLAWS]
+    flaws = [a for a in legal if a.startswith("use ") and a.split()[1] in cards.FLAWS]
     if flaws:
         return flaws[0]
     takes = [a for a in legal if a.startswith("take ")]

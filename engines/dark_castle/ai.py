@@ -12,8 +12,7 @@ shuffle items for ever.
 
 from __future__ import annotations
 
-from engines.dark_castle import party as P
-from engines.dark_castle import phase
+from engines.dark_castle import party, phase
 from engines.dark_castle.game import CASTLE_CHAPTERS, DarkCastle, DarkCastleState
 
 _UNDOES = {  # verb -> the record of the phase whose move it would undo
@@ -45,7 +44,7 @@ def useful(game: DarkCastle, s: DarkCastleState, seat: int, legal: list[str]) ->
     for action in legal:
         verb, *args = action.split()
         if verb == "drop" and args:
-            holder = s.chars[P.holder(s, args[0])]["who"]
+            holder = s.chars[party.holder(s, args[0])]["who"]
             if phase.noted(s, phase.TAKEN, args[0], holder):
                 continue
         elif verb in _UNDOES and args and phase.noted(s, _UNDOES[verb], args[0]):

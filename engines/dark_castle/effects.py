@@ -7,10 +7,7 @@ leaving at 0 HP, the Collector's epilogue, the Spell Book replacing a roll) join
 
 from __future__ import annotations
 
-from engines.dark_castle import cards as C
-from engines.dark_castle import castle
-from engines.dark_castle import explain as X
-from engines.dark_castle import party as P
+from engines.dark_castle import cards, castle, explain, party
 from engines.dark_castle.rules import Position
 from engines.dark_castle.words import listed
 from engines.text import joined, msg
@@ -22,15 +19,15 @@ def hurt(t: Position, k: int, n: int) -> None:
     s = t.s
     if n <= 0:
         return
-    if P.immune(s, k):
-        t.say(msg("{name} is untouched: no blow can harm a spirit.", name=P.name(s, k)))
+    if party.immune(s, k):
+        t.say(msg("{name} is untouched: no blow can harm a spirit.", name=party.name(s, k)))
         return
     char = s.chars[k]
-    before = P.cult_die(s, k)
+    before = party.cult_die(s, k)
     char["hp"] = max(0, char["hp"] - n)
-    t.say(msg("{name} loses {n} HP ({hp} left).", name=P.name(s, k), n=n, hp=char["hp"]), kind="damage")  # fmt: skip
-    if char["hp"] > 0 and not before and P.cult_die(s, k):
-        t.say(msg("{name} falls below half health and yields to the cult: the cult die replaces theirs.", name=P.name(s, k)))  # fmt: skip
+    t.say(msg("{name} loses {n} HP ({hp} left).", name=party.name(s, k), n=n, hp=char["hp"]), kind="damage")  # fmt: skip
+    if char["hp"] > 0 and not before and party.cult_die(s, k):
+        t.say(msg("{name} falls below half health and yields to the cult: the cult die replaces theirs.", name=party.name(s, k)))  # fmt: skip
 
 
 def heal(t: Position, k: int, n: int) -> int:
@@ -38,7 +35,7 @@ def heal(t: Position, k: int, n: int) -> int:
     back at half health takes their own die back: the cult die is worked out from HP."""
     char = t.s.chars[k]
     before = char["hp"]
-    char["hp"] = min(P.cap(t.s, k), char["hp"] + n)
+    char["hp"] = min(party.cap(t.s, k), char["hp"] + n)
     return char["hp"] - before
 
 
@@ -50,7 +47,7 @@ def check_death(t: Position) -> None:
     if dead and not s.outcome:
         s.outcome = "lost"
         s.pending = None
-        who = listed([P.name(s, k) for k in dead])
+        who = listed([party.name(s, k) for k in dead])
         t.say(msg("{who} dies. The castle keeps its prisoners: the escape has failed.", who=who))
         t.rules.ended(t)
 
@@ -60,19 +57,25 @@ def gain_plague(t: Position, k: int, n: int, rolled: bool = False) -> None:
     even mid-combat. Companions roll for plague, to no effect."""
     s = t.s
     char = s.chars[k]
-    if P.companion(s, k):
-        t.say(msg("{name} shrugs off the plague: a companion is unaffected.", name=P.name(s, k)))
+    if party.companion(s, k):
+        t.say(
+            msg("{name} shrugs off the plague: a companion is unaffected.", name=party.name(s, k))
+        )
         return
     before = char.get("plague", 0)
     char["plague"] = before + n
-    said = dict(name=P.name(s, k), n=n, plague=char["plague"])
+    said = dict(name=party.name(s, k), n=n, plague=char["plague"])
     if rolled:
         t.say(msg("{name} rolls {n} on the plague die ({plague} plague).", **said), kind="plague")
     else:
         t.say(msg("{name} gains {n} plague ({plague} plague).", **said), kind="plague")
-    for threshold, loss in C.PLAGUE_THRESHOLDS:
+    for threshold, loss in cards.PLAGUE_THRESHOLDS:
         if before < threshold <= char["plague"]:
-            t.say(msg("{name} reaches plague {threshold}.", name=P.name(s, k), threshold=threshold))
+            t.say(
+                msg(
+                    "{name} reaches plague {threshold}.", name=party.name(s, k), threshold=threshold
+                )
+            )
             hurt(t, k, loss)
     check_death(t)
 
@@ -82,7 +85,7 @@ def cure(t: Position, k: int, n: int) -> None:
     lost = min(n, char.get("plague", 0))
     char["plague"] = char.get("plague", 0) - lost
     if lost:
-        t.say(msg("{name} loses {n} plague ({plague} left).", name=P.name(t.s, k), n=lost, plague=char["plague"]))  # fmt: skip
+        t.say(msg("{name} loses {n} plague ({plague} left).", name=party.name(t.s, k), n=lost, plague=char["plague"]))  # fmt: skip
 
 
 def draw(t: Position, n: int, tainted: bool = False) -> None:
@@ -100,7 +103,7 @@ def discard_pool(t: Position) -> None:
     """Items nobody took are left behind when the party moves on."""
     s = t.s
     if s.pool:
-        t.say(msg("Left behind: {items}.", items=joined([X.item_name(i) for i in s.pool])))
+        t.say(msg("Left behind: {items}.", items=joined([explain.item_name(i) for i in s.pool])))
         s.pool = []
     s.tainted = []
 
@@ -112,14 +115,14 @@ def spend_tag(t: Position, tag: str) -> None:
         (k, item)
         for k, c in enumerate(s.chars)
         for item in c["items"]
-        if tag in C.ITEMS[item].get("tags", [])
+        if tag in cards.ITEMS[item].get("tags", [])
     ]
     if len(found) > 1:
         s.pending = {"kind": "discard", "char": found[0][0], "party": True, "tag": tag}
         return
     for k, item in found:
         s.chars[k]["items"].remove(item)
-        t.say(msg("{name} gives up {item}.", name=P.name(s, k), item=X.the(item)))
+        t.say(msg("{name} gives up {item}.", name=party.name(s, k), item=explain.the(item)))
 
 
 def roll(t: Position, k: int, why: str) -> dict:

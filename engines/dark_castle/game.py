@@ -37,9 +37,19 @@ import random
 from collections.abc import Mapping, Sequence
 
 from engines.contract import Event, Game, Option, Result, Seat
-from engines.dark_castle import cards as C
-from engines.dark_castle import chapters, collector, core, cult, items, phase, plague, undead, views
-from engines.dark_castle import party as P
+from engines.dark_castle import (
+    cards,
+    chapters,
+    collector,
+    core,
+    cult,
+    items,
+    party,
+    phase,
+    plague,
+    undead,
+    views,
+)
 from engines.dark_castle.rules import Position, Rules
 from engines.dark_castle.rules_text import RULES_TEXT
 from engines.dark_castle.state import (
@@ -73,7 +83,7 @@ CASTLE_DECKS = ("start", "chapter", "boss")  # the chance steps that deal the ca
 
 
 def _option(name: str) -> Option:
-    title = C.SUPPLEMENTS[name]["title"]
+    title = cards.SUPPLEMENTS[name]["title"]
     return Option(("off", "on"), "off", f"{title}: its chapters, boss, cards and rules.")
 
 
@@ -225,7 +235,7 @@ class DarkCastle(Game):
             return phase.refusal(words[1], words[2])
         if words[:1] == ["take"] and len(words) == 3:
             return msg("That item is not on the table, or that prisoner's hands are full.")
-        if words[:1] in (["use"], ["drop"]) and len(words) == 2 and words[1] in C.ITEMS:
+        if words[:1] in (["use"], ["drop"]) and len(words) == 2 and words[1] in cards.ITEMS:
             return msg("You can only use or drop your own items, and only when they can help.")
         if words[:1] == ["rest"]:
             return msg("Only at the start of a combat round may one prisoner rest.")
@@ -242,10 +252,10 @@ class DarkCastle(Game):
         title, scene, option label, item, flaw, companion and epilogue, and an item's name
         after "the" where the card's own begins with "The"."""
         out = super().texts()
-        found = dict.fromkeys(text for path in sorted(C.CONTENT.glob("*.json"))
-                              for text in content_texts(C.read_content(path)))  # fmt: skip
+        found = dict.fromkeys(text for path in sorted(cards.CONTENT.glob("*.json"))
+                              for text in content_texts(cards.read_content(path)))  # fmt: skip
         out += list(found)
-        for tool in C.TOOLS.values():
+        for tool in cards.TOOLS.values():
             if tool["name"].startswith("The "):
                 out.append((tool["name"].removeprefix("The "), "after 'the'"))
         return out
@@ -265,8 +275,8 @@ class DarkCastle(Game):
         if won:
             summary = msg("The prisoners escaped the Dark Castle together!")
         else:
-            played = C.ALL_CARDS.get(s.card, {})
-            dead = [P.title(c["who"]) for c in s.chars if c["hp"] <= 0 and c["who"]]
+            played = cards.ALL_CARDS.get(s.card, {})
+            dead = [party.title(c["who"]) for c in s.chars if c["hp"] <= 0 and c["who"]]
             who = listed(dead) if dead else msg("one of them")
             if played.get("kind") != "boss":
                 summary = msg("The prisoners did not escape: {who} died in chapter {n} of {total}, {card}.",

@@ -5,9 +5,7 @@ turned."""
 from __future__ import annotations
 
 from engines.contract import Seat
-from engines.dark_castle import cards as C
-from engines.dark_castle import castle, chapters
-from engines.dark_castle import party as P
+from engines.dark_castle import cards, castle, chapters, party
 from engines.dark_castle.rules import ChanceStep, Position, Step, uniform
 from engines.dark_castle.words import listed
 from engines.text import Msg, msg
@@ -31,7 +29,7 @@ class Pick(Step):
         s.chars[k]["who"] = who
         if who in s.flaws:  # the flaw dealt onto this character (Collector's Box)
             s.chars[k]["flaw"] = s.flaws[who]
-        t.say(msg("{player} will escape as {character}.", player=s.names[seat], character=P.title(who)))  # fmt: skip
+        t.say(msg("{player} will escape as {character}.", player=s.names[seat], character=party.title(who)))  # fmt: skip
         if all(c["who"] for c in s.chars):
             for c in s.chars:
                 c["hp"] = s.hp_start
@@ -44,7 +42,7 @@ class Pick(Step):
     def describe(self, t: Position, action: str) -> str | None:
         verb, *args = action.split()
         if verb == "pick" and args:
-            return msg("Pick: {character}", character=P.title(args[0]))
+            return msg("Pick: {character}", character=party.title(args[0]))
         return None
 
 
@@ -55,7 +53,7 @@ class Start(ChanceStep):
 
     def outcomes(self, t: Position) -> list[tuple[str, float]]:
         sets = ["core", "collector"][: 1 + castle.collector(t.s)]
-        return uniform(C.in_sets(C.STARTS, sets))
+        return uniform(cards.in_sets(cards.STARTS, sets))
 
     def resolve(self, t: Position, p: dict, outcome: str) -> None:
         t.s.start = outcome

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from engines.dark_castle import cards as C
+from engines.dark_castle import cards
 from engines.dark_castle.state import DarkCastleState
 from engines.text import Msg, in_context, msg
 
@@ -31,7 +31,7 @@ def name(s: DarkCastleState, k: int) -> Msg:
     char = s.chars[k]
     if not char["who"]:
         return Msg("?")
-    sheet = C.CHARACTERS[char["who"]]
+    sheet = cards.CHARACTERS[char["who"]]
     if len(s.names) == 1 or char["seat"] < 0 or "short" not in sheet:
         return sheet["title"]
     return _named(s.names[char["seat"]], char["who"])
@@ -40,7 +40,7 @@ def name(s: DarkCastleState, k: int) -> Msg:
 @lru_cache(maxsize=256)
 def _named(player: str, who: str) -> Msg:
     """ "Ann (Smith)": made once (the log names characters on nearly every move)."""
-    return msg("{player} ({character})", player=player, character=C.CHARACTERS[who]["short"])
+    return msg("{player} ({character})", player=player, character=cards.CHARACTERS[who]["short"])
 
 
 # What a button calls a companion after "the" (their ids; the cards' titles say more).
@@ -53,13 +53,13 @@ COMPANION_SHORT = {
 
 def short(who: str) -> Msg:
     """A character's short name, as after "the" on a button: "Cook", "Novice"."""
-    sheet = C.CHARACTERS.get(who, {})
+    sheet = cards.CHARACTERS.get(who, {})
     return sheet.get("short") or COMPANION_SHORT.get(who) or Msg(who.title())
 
 
 def title(who: str) -> Msg:
     """A character's card title by its id ("The Smith"); an unknown id as it is."""
-    sheet = C.CHARACTERS.get(who)
+    sheet = cards.CHARACTERS.get(who)
     return sheet["title"] if sheet else Msg(who)
 
 
@@ -67,7 +67,7 @@ def title(who: str) -> Msg:
 def companion(s: DarkCastleState, k: int) -> dict | None:
     """The companion card of character k, or None for a prisoner."""
     if 0 <= k < len(s.chars):
-        return C.COMPANIONS.get(s.chars[k]["who"])
+        return cards.COMPANIONS.get(s.chars[k]["who"])
     return None
 
 
@@ -93,12 +93,12 @@ def immune(s: DarkCastleState, k: int) -> bool:
 
 # ----- curses (Pack 1: Cult of the Death Knight) --------------------------------------
 def curses(s: DarkCastleState, k: int) -> list[dict]:
-    return [C.ITEMS[i]["curse"] for i in s.chars[k].get("curses", [])]
+    return [cards.ITEMS[i]["curse"] for i in s.chars[k].get("curses", [])]
 
 
 def marked(s: DarkCastleState, k: int) -> bool:
     held = s.chars[k].get("curses")
-    return bool(held) and any(C.ITEMS[i]["curse"].get("marked") for i in held)
+    return bool(held) and any(cards.ITEMS[i]["curse"].get("marked") for i in held)
 
 
 def cult_die(s: DarkCastleState, k: int) -> bool:
@@ -124,15 +124,15 @@ def fits(s: DarkCastleState, k: int, item: str) -> bool:
     char = s.chars[k]
     if char.get("seat") == -1:
         return companion_fits(s, k, item)
-    used = sum(C.ITEMS[i]["hands"] for i in char["items"])
-    return used + C.ITEMS[item]["hands"] <= 2
+    used = sum(cards.ITEMS[i]["hands"] for i in char["items"])
+    return used + cards.ITEMS[item]["hands"] <= 2
 
 
 def companion_fits(s: DarkCastleState, k: int, item: str) -> bool:
     """Pack 2: a companion carries nothing, except one who may carry one ordinary one-handed
     item (not a relic, not the knapsack)."""
     comp = companion(s, k)
-    card = C.ITEMS[item]
+    card = cards.ITEMS[item]
     relics = {"chalice", "spellbook", "stone", "knapsack"}
     plain = not relics & {e["k"] for e in card.get("effects", [])}
     return bool(comp.get("carries") and not s.chars[k]["items"] and card["hands"] == 1 and plain)
@@ -140,7 +140,7 @@ def companion_fits(s: DarkCastleState, k: int, item: str) -> bool:
 
 def tags(s: DarkCastleState) -> set[str]:
     """The item tags the party carries (a chapter's option may need a rope, a light...)."""
-    return {t for c in s.chars for i in c["items"] for t in C.ITEMS[i].get("tags", [])}
+    return {t for c in s.chars for i in c["items"] for t in cards.ITEMS[i].get("tags", [])}
 
 
 def holder(s: DarkCastleState, item_id: str) -> int:

@@ -11,7 +11,7 @@ that would only undo one made earlier in the phase.
 
 from __future__ import annotations
 
-from engines.dark_castle import cards as C
+from engines.dark_castle import cards
 from engines.dark_castle.state import DarkCastleState
 from engines.dark_castle.words import card
 from engines.text import Msg, msg
@@ -50,10 +50,10 @@ def carried_over(old: dict | None, new: dict) -> dict:
 
 def refusal(item: str, who: str) -> Msg:
     """Why a take is refused under the rule."""
-    sheet = C.CHARACTERS.get(who)
+    sheet = cards.CHARACTERS.get(who)
     return msg(
         "{prisoner} put {item} down in this item phase and cannot take it back until the "
         "next chapter; another prisoner may take it.",
         prisoner=sheet["title"] if sheet else who,
-        item=card(C.ITEMS[item]["name"]) if item in C.ITEMS else item,
+        item=card(cards.ITEMS[item]["name"]) if item in cards.ITEMS else item,
     )

@@ -14,11 +14,7 @@
 from __future__ import annotations
 
 from engines.contract import Seat
-from engines.dark_castle import cards as C
-from engines.dark_castle import chapters, combat, phase, trials
-from engines.dark_castle import death_dice as DD
-from engines.dark_castle import effects as fx
-from engines.dark_castle import party as P
+from engines.dark_castle import cards, chapters, combat, death_dice, effects, party, phase, trials
 from engines.dark_castle.rules import Camp, ChanceStep, Position, Step
 from engines.dark_castle.state import DarkCastleState
 from engines.text import Msg, msg
@@ -30,19 +26,23 @@ def holders(s: DarkCastleState) -> dict:
     for c in s.chars:
         for i in c["items"]:
             for effect in ("chalice", "spellbook"):
-                if C.has_effect(i, effect):
+                if cards.has_effect(i, effect):
                     out[effect] = c["who"]
     return out
 
 
 def _title(who: str) -> Msg:
-    return P.title(who)
+    return party.title(who)
 
 
 # ----- the Ritual Chalice -----------------------------------------------------------------
 def chalice_holder(s: DarkCastleState) -> int | None:
     return next(
-        (k for k, c in enumerate(s.chars) if any(C.has_effect(i, "chalice") for i in c["items"])),
+        (
+            k
+            for k, c in enumerate(s.chars)
+            if any(cards.has_effect(i, "chalice") for i in c["items"])
+        ),
         None,
     )
 
@@ -57,17 +57,17 @@ class Rite(Camp):
         s = t.s
         if chalice_holder(s) is None:
             return []
-        donors = [k for k, c in enumerate(s.chars) if c["hp"] > 1 and not P.immune(s, k)]
+        donors = [k for k, c in enumerate(s.chars) if c["hp"] > 1 and not party.immune(s, k)]
         return [
             f"rite {c['who']}"
             for k, c in enumerate(s.chars)
-            if c["hp"] < P.cap(s, k) and not P.immune(s, k) and set(donors) - {k}
+            if c["hp"] < party.cap(s, k) and not party.immune(s, k) and set(donors) - {k}
         ]
 
     def apply(self, t: Position, verb: str, args: list[str]) -> None:
-        k = P.index(t.s, args[0])
+        k = party.index(t.s, args[0])
         t.s.pending = phase.carried_over(t.s.pending, {"kind": "chalice", "to": k, "gifts": {}})
-        t.say(msg("The blood ritual begins: {name} will drink. Donors, pledge your HP (give <prisoner> <HP>), then drink.", name=P.name(t.s, k)))  # fmt: skip
+        t.say(msg("The blood ritual begins: {name} will drink. Donors, pledge your HP (give <prisoner> <HP>), then drink.", name=party.name(t.s, k)))  # fmt: skip
 
     def describe(self, t: Position, action: str) -> str | None:
         verb, *args = action.split()
@@ -87,15 +87,15 @@ class Chalice(Step):
 
     def room(self, t: Position) -> int:
         p = t.s.pending
-        return P.cap(t.s, p["to"]) - t.s.chars[p["to"]]["hp"] - sum(p["gifts"].values())
+        return party.cap(t.s, p["to"]) - t.s.chars[p["to"]]["hp"] - sum(p["gifts"].values())
 
     def legal(self, t: Position, seat: Seat) -> list[str]:
         s, p = t.s, t.s.pending
         room = self.room(t)
         out = []
-        for k in P.mine(s, seat):
+        for k in party.mine(s, seat):
             char = s.chars[k]
-            if k == p["to"] or str(k) in p["gifts"] or P.immune(s, k):
+            if k == p["to"] or str(k) in p["gifts"] or party.immune(s, k):
                 continue
             out += [f"give {char['who']} {n}" for n in range(1, min(char["hp"] - 1, room) + 1)]
         if p["gifts"]:
@@ -106,9 +106,11 @@ class Chalice(Step):
         s, p = t.s, t.s.pending
         verb, *args = action.split()
         if verb == "give":
-            k = P.index(s, args[0])
+            k = party.index(s, args[0])
             p["gifts"][str(k)] = int(args[1])
-            t.say(msg("{name} pledges {n} HP to the chalice.", name=P.name(s, k), n=int(args[1])))
+            t.say(
+                msg("{name} pledges {n} HP to the chalice.", name=party.name(s, k), n=int(args[1]))
+            )
         elif verb == "stop":
             t.say(msg("The ritual is called off; nobody bleeds and the chalice is kept."))
             s.pending = phase.carried_over(p, {"kind": "between"})
@@ -119,16 +121,16 @@ class Chalice(Step):
                 donor = s.chars[int(key)]
                 donor["hp"] -= n
                 total += n
-                t.say(msg("{name} bleeds {n} HP into the chalice ({hp} left).", name=P.name(s, int(key)), n=n, hp=donor["hp"]))  # fmt: skip
-            gained = fx.heal(t, p["to"], total)
+                t.say(msg("{name} bleeds {n} HP into the chalice ({hp} left).", name=party.name(s, int(key)), n=n, hp=donor["hp"]))  # fmt: skip
+            gained = effects.heal(t, p["to"], total)
             holder = chalice_holder(s)
-            cup = next(i for i in s.chars[holder]["items"] if C.has_effect(i, "chalice"))
+            cup = next(i for i in s.chars[holder]["items"] if cards.has_effect(i, "chalice"))
             s.chars[holder]["items"].remove(cup)
-            t.say(msg("{name} drinks and gains {n} HP. The chalice crumbles to rust and is discarded.", name=P.name(s, p["to"]), n=gained))  # fmt: skip
+            t.say(msg("{name} drinks and gains {n} HP. The chalice crumbles to rust and is discarded.", name=party.name(s, p["to"]), n=gained))  # fmt: skip
             s.pending = phase.carried_over(p, {"kind": "between"})
 
     def prompt(self, t: Position) -> Msg:
-        return msg("The blood ritual for {name}: give <donor> <HP> (each keeps at least 1), then drink; or stop.", name=P.name(t.s, t.s.pending["to"]))  # fmt: skip
+        return msg("The blood ritual for {name}: give <donor> <HP> (each keeps at least 1), then drink; or stop.", name=party.name(t.s, t.s.pending["to"]))  # fmt: skip
 
     def default(self, t: Position, seat: Seat, legal: list[str]) -> str | None:
         return "stop" if "stop" in legal else None
@@ -147,7 +149,7 @@ class Chalice(Step):
         view["relics"]["ritual"] = {
             "to": s.chars[p["to"]]["who"],
             "gifts": {s.chars[int(j)]["who"]: n for j, n in p["gifts"].items()},
-            "lacks": P.cap(s, p["to"]) - s.chars[p["to"]]["hp"],
+            "lacks": party.cap(s, p["to"]) - s.chars[p["to"]]["hp"],
         }
 
 
@@ -156,26 +158,26 @@ def bolt_target(row: list[str]) -> str:
     """The die Bone Bolt strikes: the most common trait of the row (Might, then Cunning,
     then Wisdom on a tie); a row of death-die faces alone (splits, shields) loses its most
     common face, in the row's order on a tie."""
-    traits = [x for x in row if x in C.TRAITS]
+    traits = [x for x in row if x in cards.TRAITS]
     pool = traits or row
-    return max(pool, key=lambda x: (pool.count(x), -DD.row_key(x)))
+    return max(pool, key=lambda x: (pool.count(x), -death_dice.row_key(x)))
 
 
 def book(s: DarkCastleState, k: int) -> str | None:
-    if P.cult_die(s, k):  # not the character's own die: no spell
+    if party.cult_die(s, k):  # not the character's own die: no spell
         return None
-    return next((i for i in s.chars[k]["items"] if C.has_effect(i, "spellbook")), None)
+    return next((i for i in s.chars[k]["items"] if cards.has_effect(i, "spellbook")), None)
 
 
 def spells(s: DarkCastleState, k: int, why: str) -> list[str]:
     """The spells whose requirement is met now."""
     out = []
-    for name, spell in C.SPELLS.items():
+    for name, spell in cards.SPELLS.items():
         need = spell["needs"]
         if (
             (need == "combat" and why == "combat")
             or (need == "test" and why in ("test", "gtest"))
-            or (need == "wounded" and P.wounded(s))
+            or (need == "wounded" and party.wounded(s))
         ):
             out.append(name)
     return out
@@ -216,20 +218,20 @@ class Cast(Step):
         if verb == "roll":
             s.pending = {"kind": "roll", "char": k, "for": p["for"]}
             return
-        spell = C.SPELLS[args[0]]
-        t.say(msg("{name} opens the Spell Book and casts {spell}...", name=P.name(s, k), spell=spell["name"]))  # fmt: skip
+        spell = cards.SPELLS[args[0]]
+        t.say(msg("{name} opens the Spell Book and casts {spell}...", name=party.name(s, k), spell=spell["name"]))  # fmt: skip
         s.pending = {"kind": "spell", "char": k, "for": p["for"], "spell": args[0]}
 
     def prompt(self, t: Position) -> Msg:
-        return msg("{name} holds the Spell Book: roll the die as usual, or cast <spell> instead.", name=P.name(t.s, t.s.pending["char"]))  # fmt: skip
+        return msg("{name} holds the Spell Book: roll the die as usual, or cast <spell> instead.", name=party.name(t.s, t.s.pending["char"]))  # fmt: skip
 
     def default(self, t: Position, seat: Seat, legal: list[str]) -> str | None:
         return "roll" if "roll" in legal else None
 
     def describe(self, t: Position, action: str) -> str | None:
         verb, *args = action.split()
-        if verb == "cast" and args and args[0] in C.SPELLS:
-            spell = C.SPELLS[args[0]]
+        if verb == "cast" and args and args[0] in cards.SPELLS:
+            spell = cards.SPELLS[args[0]]
             return msg("Cast {spell}: {text}", spell=spell["name"], text=spell["text"])
         if verb == "roll":
             return msg("Roll the die (no spell)")
@@ -240,9 +242,9 @@ class Cast(Step):
         _casting(t, view)["spells"] = [
             msg(
                 "{spell} (cast {id}): {brief}",
-                spell=C.SPELLS[x]["name"],
+                spell=cards.SPELLS[x]["name"],
                 id=x,
-                brief=C.SPELLS[x]["brief"],
+                brief=cards.SPELLS[x]["brief"],
             )
             for x in spells(t.s, p["char"], p["for"])
         ]
@@ -263,7 +265,7 @@ class SpellRoll(ChanceStep):
     kind = "spell"
 
     def outcomes(self, t: Position) -> list[tuple[str, float]]:
-        return C.die_outcomes(t.rules.dice["spell"])
+        return cards.die_outcomes(t.rules.dice["spell"])
 
     def show(self, t: Position, view: dict) -> None:
         _casting(t, view)
@@ -282,7 +284,10 @@ class SpellRoll(ChanceStep):
                         struck = bolt_target(cb.row)
                         cb.row.remove(struck)
                         t.say(
-                            msg("A {trait} die is struck from the row.", trait=DD.face_name(struck))
+                            msg(
+                                "A {trait} die is struck from the row.",
+                                trait=death_dice.face_name(struck),
+                            )
                         )
             elif name == "ward" and cb:
                 for j in cb.fighters if full else [k]:
@@ -292,25 +297,25 @@ class SpellRoll(ChanceStep):
                       else msg("Ash hangs in the air: the caster blocks this round."))  # fmt: skip
             elif name == "mend":
                 for j in range(len(s.chars)) if full else [k]:
-                    gained = fx.heal(t, j, 2)
-                    t.say(msg("{name} gains {n} HP.", name=P.name(s, j), n=gained))
+                    gained = effects.heal(t, j, 2)
+                    t.say(msg("{name} gains {n} HP.", name=party.name(s, j), n=gained))
             elif name == "insight":
                 frame = s.frames[-1]
                 trait = chapters.step_at(frame["card"], frame["path"])["trait"][0]
                 rolled = trait * 2 if full else trait
         elif outcome == "recoil":
-            fx.hurt(t, k, C.SPELL_HURT)
+            effects.hurt(t, k, cards.SPELL_HURT)
         elif outcome == "stray":
             allies = [j for j in range(len(s.chars)) if j != k]
             if allies:
                 j = max(allies, key=lambda j: (s.chars[j]["hp"], -j))
-                fx.hurt(t, j, C.SPELL_HURT)
+                effects.hurt(t, j, cards.SPELL_HURT)
         elif outcome == "crumble":
             lost = book(s, k)
             if lost:
                 s.chars[k]["items"].remove(lost)
             t.say(msg("The Spell Book falls apart in the caster's hands and is lost."))
-        fx.check_death(t)
+        effects.check_death(t)
         if s.outcome:
             return
         if why == "combat":

@@ -4,10 +4,7 @@ another (Pack 1: the cult die, whose black faces are named "black <trait>")."""
 
 from __future__ import annotations
 
-from engines.dark_castle import cards as C
-from engines.dark_castle import combat, trials
-from engines.dark_castle import explain as X
-from engines.dark_castle import party as P
+from engines.dark_castle import cards, combat, explain, party, trials
 from engines.dark_castle.rules import ChanceStep, Position
 from engines.text import msg
 
@@ -17,8 +14,8 @@ class Roll(ChanceStep):
 
     def outcomes(self, t: Position) -> list[tuple[str, float]]:
         k = t.s.pending["char"]
-        faces = t.rules.die(t, k) or C.CHARACTERS[t.s.chars[k]["who"]]["faces"]
-        return C.die_outcomes(list(faces))
+        faces = t.rules.die(t, k) or cards.CHARACTERS[t.s.chars[k]["who"]]["faces"]
+        return cards.die_outcomes(list(faces))
 
     def resolve(self, t: Position, p: dict, outcome: str) -> None:
         s = t.s
@@ -26,10 +23,10 @@ class Roll(ChanceStep):
         black = outcome.startswith("black ")
         face = outcome.removeprefix("black ")
         s.chars[k]["roll"] = face
-        said = dict(name=P.name(s, k), faces=X.faces(face))
-        if P.cult_die(s, k) and black:
+        said = dict(name=party.name(s, k), faces=explain.faces(face))
+        if party.cult_die(s, k) and black:
             t.say(msg("{name} rolls {faces} on the cult die, a black face.", **said), kind="roll")
-        elif P.cult_die(s, k):
+        elif party.cult_die(s, k):
             t.say(msg("{name} rolls {faces} on the cult die.", **said), kind="roll")
         else:
             t.say(msg("{name} rolls {faces}.", **said), kind="roll")

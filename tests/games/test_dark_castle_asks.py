@@ -15,8 +15,7 @@ from test_dark_castle_helpers import (
 )
 
 import render
-from engines.dark_castle import cards as C
-from engines.dark_castle import explain as X
+from engines.dark_castle import cards, explain
 from engines.text import english
 
 
@@ -160,8 +159,8 @@ def test_one_chapter_is_singular():
 
 def test_every_chapter_says_what_it_asks():
     """Content check: every chapter and start card that asks something has a plain account."""
-    for card in {**C.STARTS, **C.CHAPTERS}.values():
-        asks = X.card_asks(card, 2)
+    for card in {**cards.STARTS, **cards.CHAPTERS}.values():
+        asks = explain.card_asks(card, 2)
         if any(step["do"] != "narrate" for step in card["steps"]):
             assert asks, card["id"]
         for line in asks:

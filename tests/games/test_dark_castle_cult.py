@@ -15,8 +15,7 @@ from test_dark_castle_helpers import (
 )
 
 from engines import CHANCE
-from engines.dark_castle import cards as C
-from engines.dark_castle import castle
+from engines.dark_castle import cards, castle
 from engines.text import english
 
 CULT = {"cult": "on"}
@@ -29,18 +28,18 @@ def cult_room(monkeypatch, *steps, **kwargs):
 def test_the_pack_holds_15_numbered_chapters_its_boss_and_5_curses():
     """Pack 1, Setting Up: "the 15 chapter cards contained in this pack", "The Death Knight
     boss card", "the 5 curse cards"; one of them is Marked for Death."""
-    chapters = C.in_sets(C.CHAPTERS, ["cult"])
-    assert sorted(C.CHAPTERS[c]["n"] for c in chapters) == list(range(1, 16))
-    assert C.in_sets(C.BOSSES, ["cult"]) == ["b_deathknight"]
-    curses = [i for i in C.in_sets(C.ITEMS, ["cult"]) if C.is_curse(i)]
+    chapters = cards.in_sets(cards.CHAPTERS, ["cult"])
+    assert sorted(cards.CHAPTERS[c]["n"] for c in chapters) == list(range(1, 16))
+    assert cards.in_sets(cards.BOSSES, ["cult"]) == ["b_deathknight"]
+    curses = [i for i in cards.in_sets(cards.ITEMS, ["cult"]) if cards.is_curse(i)]
     assert len(curses) == 5 and "marked" in curses
-    assert all(C.check_item(C.ITEMS[i]) == [] for i in curses)
+    assert all(cards.check_item(cards.ITEMS[i]) == [] for i in curses)
 
 
 def test_curses_are_shuffled_into_the_item_deck_only_when_the_pack_is_on():
     """Pack 1: "Shuffle the item card deck, including the 5 curse cards"."""
-    assert not [i for i in castle.deck(started()) if C.is_curse(i)]
-    assert len([i for i in castle.deck(started(options=CULT)) if C.is_curse(i)]) == 5
+    assert not [i for i in castle.deck(started()) if cards.is_curse(i)]
+    assert len([i for i in castle.deck(started(options=CULT)) if cards.is_curse(i)]) == 5
 
 
 def test_the_pack_on_its_own_shuffled_with_its_own_boss():
@@ -48,8 +47,8 @@ def test_the_pack_on_its_own_shuffled_with_its_own_boss():
     Death Knight boss card face-down underneath the castle deck"."""
     s = started(options={"cult": "on", "castle": "pack"})
     s = act(s, "turn smith")
-    assert sorted(o for o, _ in G.chance_outcomes(s)) == C.in_sets(C.CHAPTERS, ["cult"])
-    s = G.load({**G.dump(s), "used": C.in_sets(C.CHAPTERS, ["cult"])[:15], "pending": None})
+    assert sorted(o for o, _ in G.chance_outcomes(s)) == cards.in_sets(cards.CHAPTERS, ["cult"])
+    s = G.load({**G.dump(s), "used": cards.in_sets(cards.CHAPTERS, ["cult"])[:15], "pending": None})
     s = G.load({**G.dump(s), "pending": {"kind": "between"}})
     s = act(s, "turn smith")
     assert G.chance_outcomes(s) == [("b_deathknight", 1.0)]
@@ -69,7 +68,7 @@ def test_everything_mixed():
     contents of Escape the Dark Castle and follow the standard setup"."""
     s = act(started(options=CULT), "turn smith")
     outcomes = {o for o, _ in G.chance_outcomes(s)}
-    assert outcomes == set(C.in_sets(C.CHAPTERS, ["core", "cult"]))
+    assert outcomes == set(cards.in_sets(cards.CHAPTERS, ["core", "cult"]))
     s = G.load({**G.dump(s), "used": sorted(outcomes)[:15], "pending": {"kind": "between"}})
     s = act(s, "turn smith")
     assert "b_deathknight" in {o for o, _ in G.chance_outcomes(s)} and len(G.chance_outcomes(s)) > 1
@@ -213,7 +212,7 @@ def test_a_black_cult_face_joins_the_enemy_row(monkeypatch):
 
 def test_the_death_knight_is_a_cultist_boss():
     """Pack 1: The Death Knight leads the cult: every phase is a cultist."""
-    assert all(step.get("cultist") for step in C.combat_steps(C.BOSSES["b_deathknight"]))
+    assert all(step.get("cultist") for step in cards.combat_steps(cards.BOSSES["b_deathknight"]))
 
 
 def test_chance_never_offers_a_curse_to_nobody(monkeypatch):

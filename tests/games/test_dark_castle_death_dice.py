@@ -18,9 +18,7 @@ from test_dark_castle_helpers import (
 
 import render
 from engines import CHANCE
-from engines.dark_castle import cards as C
-from engines.dark_castle import castle
-from engines.dark_castle import death_dice as DD
+from engines.dark_castle import cards, castle, death_dice
 from engines.text import english
 
 BOX = {"collector": "on"}
@@ -71,16 +69,16 @@ def test_the_two_excluded_chapters_use_normal_chapter_dice(monkeypatch):
     """Death Dice: "There are two chapters in the game in which death dice cannot be used. For
     these cards, use normal chapter dice instead". Ours are the Gargoyle and the Empty
     Harness, whose specials would contradict the pairing rules (the card says why)."""
-    excluded = sorted(cid for cid, card in C.ALL_CARDS.items() if card.get("no_death"))
+    excluded = sorted(cid for cid, card in cards.ALL_CARDS.items() if card.get("no_death"))
     assert excluded == ["empty_harness", "gargoyle"]
     for cid in excluded:
-        steps = C.combat_steps(C.ALL_CARDS[cid])
+        steps = cards.combat_steps(cards.ALL_CARDS[cid])
         assert steps and all(st.get("per_player") for st in steps)
-        assert not any(DD.marked(C.ALL_CARDS[cid], st) for st in steps)
+        assert not any(death_dice.marked(cards.ALL_CARDS[cid], st) for st in steps)
     # Even a death mark on such a card is ignored: the excluded chapter rolls chapter dice.
-    marked_anyway = {**C.CHAPTERS["gargoyle"], "steps": [death_combat("mw")]}
-    monkeypatch.setitem(C.CHAPTERS, "gargoyle", marked_anyway)
-    monkeypatch.setitem(C.ALL_CARDS, "gargoyle", marked_anyway)
+    marked_anyway = {**cards.CHAPTERS["gargoyle"], "steps": [death_combat("mw")]}
+    monkeypatch.setitem(cards.CHAPTERS, "gargoyle", marked_anyway)
+    monkeypatch.setitem(cards.ALL_CARDS, "gargoyle", marked_anyway)
     s = room_with(BOX, monkeypatch, death_combat("m"))
     s = G.load({**G.dump(s), "combat": None, "frames": [], "pending": {"kind": "between"}})
     s = chance(act(s, "turn smith"), "gargoyle")
@@ -158,7 +156,7 @@ def test_with_an_item_to_use_the_party_resolves_together_with_hit_all(monkeypatc
     assert "hit all" in legal and "use axe" in legal and not [a for a in legal if a.startswith(
         "hit smith")]  # fmt: skip
     assert "hit all" in G.view(s, None)["prompt"]
-    assert G.describe(s, "hit all") == DD.HIT_ALL_LABEL
+    assert G.describe(s, "hit all") == death_dice.HIT_ALL_LABEL
     s = act(s, "use axe", 0)  # the Throwing Axe strikes the Might die: it does not touch shields
     # Nobody has an item left: the round resolves by itself (Wisdom and Cunning pair nothing).
     assert s.combat.row == ["mc", "s"] and char(s, "smith")["hp"] == 16
@@ -185,7 +183,7 @@ def test_the_plan_prefers_breaking_shields_among_equal_counts():
         combat=SimpleNamespace(row=["m", "s"], rolls={"0": "m", "1": "m"}),
         chars=[{"items": []}, {"items": []}],
     )
-    best = DD.plan(s, [0, 1])
+    best = death_dice.plan(s, [0, 1])
     assert best["pairs"] == [("s", (0, "m"), (1, "m"))] and best["hits"] == []
 
 
@@ -193,15 +191,15 @@ def test_death_dice_content_marks():
     """Content check: marked combats roll per-player dice; the faces are ours."""
     marked = [
         (cid, st)
-        for cid, card in C.ALL_CARDS.items()
-        for st in C.combat_steps(card)
-        if DD.marked(card, st)
+        for cid, card in cards.ALL_CARDS.items()
+        for st in cards.combat_steps(card)
+        if death_dice.marked(card, st)
     ]
     assert len(marked) >= 12
     assert all(st.get("per_player") for _, st in marked)
-    assert {C.ALL_CARDS[cid]["set"] for cid, _ in marked} >= {"core", "cult", "plague"}
-    assert sorted(DD.DEATH_DIE, key=DD.row_key) == ["m", "c", "w", "mc", "cw", "s"]
-    assert all(len(o) <= 32 for o, _ in DD.outcomes(4))
+    assert {cards.ALL_CARDS[cid]["set"] for cid, _ in marked} >= {"core", "cult", "plague"}
+    assert sorted(death_dice.DEATH_DIE, key=death_dice.row_key) == ["m", "c", "w", "mc", "cw", "s"]
+    assert all(len(o) <= 32 for o, _ in death_dice.outcomes(4))
 
 
 # ----- the Living Stone -------------------------------------------------------------------
@@ -221,7 +219,9 @@ def test_the_living_stone_is_in_the_item_deck_with_the_box():
     aside until called for"."""
     s = started(options=BOX)
     assert "stone" in castle.deck(s) and "stone" not in castle.deck(started())
-    assert C.ITEMS["stone"]["set"] == "collector" and C.check_item(C.ITEMS["stone"]) == []
+    assert (
+        cards.ITEMS["stone"]["set"] == "collector" and cards.check_item(cards.ITEMS["stone"]) == []
+    )
 
 
 def test_the_stone_crushes_a_die_of_your_choice_even_a_death_die(monkeypatch):

@@ -22,8 +22,7 @@ from test_dark_castle_helpers import (
 from engines import CHANCE, IllegalAction
 from engines.ai import decide
 from engines.ai.search import sample
-from engines.dark_castle import ai, phase
-from engines.dark_castle import death_dice as DD
+from engines.dark_castle import ai, death_dice, phase
 
 
 # ----- the rule ----------------------------------------------------------------------------
@@ -163,9 +162,11 @@ def test_a_bone_bolt_strikes_a_death_face_when_no_trait_is_left(monkeypatch):
     a row of shields and splits loses those instead of crashing."""
     s = room_with({"undead": "on"}, monkeypatch, combat("m", 2), smith={"items": ["spellbook"]})
     s = act(s, "fight")
-    s = edit(s, combat={**s.combat.to_json(), "row": ["mc", DD.SHIELD, DD.SHIELD]})
+    s = edit(s, combat={**s.combat.to_json(), "row": ["mc", death_dice.SHIELD, death_dice.SHIELD]})
     s = chance(act(s, "cast bolt"), "success")
-    assert s.combat.row == [DD.SHIELD]  # a shield (most common), then the split (tie: row order)
+    assert s.combat.row == [
+        death_dice.SHIELD
+    ]  # a shield (most common), then the split (tie: row order)
 
 
 def test_the_knapsack_works_in_either_hand():

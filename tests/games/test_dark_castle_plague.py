@@ -15,7 +15,7 @@ from test_dark_castle_helpers import (
 )
 
 from engines import CHANCE
-from engines.dark_castle import cards as C
+from engines.dark_castle import cards
 
 PLAGUE = {"plague": "on"}
 
@@ -27,13 +27,13 @@ def plague_room(monkeypatch, *steps, **kwargs):
 def test_the_pack_holds_15_chapters_its_boss_4_plague_cards_and_4_items():
     """Pack 3, Setting Up: "Take the 15 chapter cards ... The Plague Lord boss card ... the 4
     plague cards and 4 new item cards"."""
-    chapters = C.in_sets(C.CHAPTERS, ["plague"])
-    assert sorted(C.CHAPTERS[c]["n"] for c in chapters) == list(range(1, 16))
-    assert C.in_sets(C.BOSSES, ["plague"]) == ["b_plaguelord"]
-    cards = C.in_sets(C.ITEMS, ["plague"])
-    assert len([i for i in cards if C.is_plague_card(i)]) == 4
-    assert len([i for i in cards if not C.is_plague_card(i)]) == 4 and "knapsack" in cards
-    assert C.combat_steps(C.BOSSES["b_plaguelord"])[0]["carrier"]  # a carrier boss
+    chapters = cards.in_sets(cards.CHAPTERS, ["plague"])
+    assert sorted(cards.CHAPTERS[c]["n"] for c in chapters) == list(range(1, 16))
+    assert cards.in_sets(cards.BOSSES, ["plague"]) == ["b_plaguelord"]
+    pack = cards.in_sets(cards.ITEMS, ["plague"])
+    assert len([i for i in pack if cards.is_plague_card(i)]) == 4
+    assert len([i for i in pack if not cards.is_plague_card(i)]) == 4 and "knapsack" in pack
+    assert cards.combat_steps(cards.BOSSES["b_plaguelord"])[0]["carrier"]  # a carrier boss
 
 
 def test_rolling_for_plague_uses_the_plague_die_and_thresholds_cost_hp_at_once(monkeypatch):

@@ -16,8 +16,7 @@ from test_dark_castle_helpers import (
 )
 
 from engines import CHANCE, IllegalAction
-from engines.dark_castle import cards as C
-from engines.dark_castle import castle
+from engines.dark_castle import cards, castle
 from engines.text import english
 
 
@@ -57,7 +56,7 @@ def test_draw_items_then_share_them_out(monkeypatch):
     assert (
         "salve" not in deck
         and "warhammer" not in deck
-        and len(deck) == len(C.in_sets(C.ITEMS, ["core"])) - 2
+        and len(deck) == len(cards.in_sets(cards.ITEMS, ["core"])) - 2
     )
 
 
@@ -65,7 +64,7 @@ def test_an_empty_item_deck_is_the_discard_pile_shuffled(monkeypatch):
     """House rule (the rulebook is silent): when the item deck runs out, the discard pile is
     shuffled into a new deck; items carried or on the table stay where they are."""
     s = room(monkeypatch, {"do": "draw", "n": 1})
-    everything = C.in_sets(C.ITEMS, ["core"])
+    everything = cards.in_sets(cards.ITEMS, ["core"])
     s = edit(s, dealt=everything)
     s = set_char(s, "smith", items=["salve"])
     assert {o for o, _ in G.chance_outcomes(s)} == set(everything) - {"salve"}

@@ -19,8 +19,7 @@ from test_dark_castle_helpers import (
 )
 
 from engines import CHANCE
-from engines.dark_castle import cards as C
-from engines.dark_castle import castle
+from engines.dark_castle import cards, castle
 from engines.text import english
 
 UNDEAD = {"undead": "on"}
@@ -34,7 +33,7 @@ def undead_room(monkeypatch, *steps, options=None, **kwargs):
 
 def with_companion(s, comp_id, **fields):
     """A companion already in play (as its event card would have put it)."""
-    comp = C.COMPANIONS[comp_id]
+    comp = cards.COMPANIONS[comp_id]
     data = G.dump(s)
     data["chars"].append({"who": comp_id, "seat": -1, "hp": comp["hp"], "items": [], "roll": "",
                           "spent": [], "curses": [], "plague": 0, "stored": [], **fields})  # fmt: skip
@@ -56,13 +55,15 @@ def companion_room(monkeypatch, comp_id, *steps, comp=None, who="smith", options
 def test_the_pack_holds_15_numbered_chapters_its_boss_companions_and_relics():
     """Pack 2, Setting Up: "Take the 15 chapter cards contained in this pack", "The Undead
     Queen boss card", "the 3 companion event cards and the two new items cards"."""
-    chapters = C.in_sets(C.CHAPTERS, ["undead"])
-    assert sorted(C.CHAPTERS[c]["n"] for c in chapters) == list(range(1, 16))
-    assert C.in_sets(C.BOSSES, ["undead"]) == ["b_undeadqueen"]
-    items = C.in_sets(C.ITEMS, ["undead"])
-    assert len([i for i in items if C.is_companion_card(i)]) == 3
+    chapters = cards.in_sets(cards.CHAPTERS, ["undead"])
+    assert sorted(cards.CHAPTERS[c]["n"] for c in chapters) == list(range(1, 16))
+    assert cards.in_sets(cards.BOSSES, ["undead"]) == ["b_undeadqueen"]
+    items = cards.in_sets(cards.ITEMS, ["undead"])
+    assert len([i for i in items if cards.is_companion_card(i)]) == 3
     assert {"chalice", "spellbook"} <= set(items) and len(items) == 5
-    assert len(C.COMPANIONS) == 3 and all(C.check_companion(c) == [] for c in C.COMPANIONS.values())
+    assert len(cards.COMPANIONS) == 3 and all(
+        cards.check_companion(c) == [] for c in cards.COMPANIONS.values()
+    )
 
 
 def test_the_cards_join_the_item_deck_only_when_the_pack_is_on():
@@ -76,7 +77,7 @@ def test_the_cards_join_the_item_deck_only_when_the_pack_is_on():
 
 def test_companions_are_never_offered_as_prisoners():
     s = G.setup(["A"], UNDEAD)
-    assert not [a for a in G.legal_actions(s, 0) if a.split()[1] in C.COMPANIONS]
+    assert not [a for a in G.legal_actions(s, 0) if a.split()[1] in cards.COMPANIONS]
 
 
 def test_the_pack_on_its_own_in_number_order_with_its_boss():
@@ -85,7 +86,7 @@ def test_the_pack_on_its_own_in_number_order_with_its_boss():
     s = started(options={"undead": "on", "castle": "pack-numbered"})
     s = act(s, "turn smith")
     assert G.chance_outcomes(s) == [("uq_ossuary", 1.0)]
-    s = G.load({**G.dump(s), "used": C.in_sets(C.CHAPTERS, ["undead"]), "pending": None})
+    s = G.load({**G.dump(s), "used": cards.in_sets(cards.CHAPTERS, ["undead"]), "pending": None})
     s = G.load({**G.dump(s), "pending": {"kind": "between"}})
     s = act(s, "turn smith")
     assert G.chance_outcomes(s) == [("b_undeadqueen", 1.0)]
@@ -95,7 +96,7 @@ def test_everything_mixed():
     """Pack 2: "you can mix together everything in your Escape the Dark Castle collection"."""
     opts = {"undead": "on", "cult": "on", "plague": "on"}
     s = act(started(options=opts), "turn smith")
-    sets = {C.CHAPTERS[o]["set"] for o, _ in G.chance_outcomes(s)}
+    sets = {cards.CHAPTERS[o]["set"] for o, _ in G.chance_outcomes(s)}
     assert sets == {"core", "cult", "plague", "undead"}
 
 
@@ -260,9 +261,11 @@ def test_a_special_against_a_boss_only_blocks(monkeypatch):
     counts only as a BLOCK. The special ability does not trigger"."""
     s = started(options=UNDEAD)
     s = with_companion(s, "gravehand")
-    s = G.load({**G.dump(s), "used": C.in_sets(C.CHAPTERS, ["undead"])})
+    s = G.load({**G.dump(s), "used": cards.in_sets(cards.CHAPTERS, ["undead"])})
     s = chance(act(s, "turn smith"), "b_undeadqueen", "mm")  # 2 prisoners' dice: companions
-    row = sorted(C.combat_steps(C.BOSSES["b_undeadqueen"])[0]["dice"] + "mm", key="mcw".index)
+    row = sorted(
+        cards.combat_steps(cards.BOSSES["b_undeadqueen"])[0]["dice"] + "mm", key="mcw".index
+    )
     assert s.combat.row == row  # two dice per player: the companion is not counted
     s = act(s, "fight") if s.pending["kind"] == "rest" else s
     s = chance(s, "c", "c", "x")
@@ -361,7 +364,7 @@ def test_the_spell_book_offers_a_spell_instead_of_the_roll(monkeypatch):
     assert s.pending == {"kind": "roll", "char": 0, "for": "test"}
     s = undead_room(monkeypatch, TEST_W, smith={"items": ["spellbook"]})
     s = act(s, "cast insight")
-    assert G.chance_outcomes(s) == C.die_outcomes(C.SPELL_DIE)
+    assert G.chance_outcomes(s) == cards.die_outcomes(cards.SPELL_DIE)
     s = chance(s, "success")
     assert char(s, "smith")["hp"] == 18 and "succeeds" in " ".join(map(english, s.log))
 
