@@ -81,8 +81,8 @@ def party_move(s, legal: list[str]) -> str:
     the healthiest) and use a flaw as soon as they can help, share items to empty hands, rest the most hurt, fight, and let the
     healthiest prisoner turn the page and draw the item cards."""
     kind = s.pending["kind"]
-    hp = {c["who"]: c["hp"] for c in s.chars}
-    if not any(c.get("stored") for c in s.chars):
+    hp = {c.who: c.hp for c in s.chars}
+    if not any(c.stored for c in s.chars):
         stow = [a for a in legal if a.startswith("stow ")]
         if stow:
             return stow[0]

@@ -24,12 +24,12 @@ def item_moves(t: Position, seat: Seat, camp_moves: bool) -> list[str]:
     out = []
     for item in s.pool:
         out += [
-            f"take {item} {c['who']}"
+            f"take {item} {c.who}"
             for k, c in enumerate(s.chars)
-            if party.fits(s, k, item) and phase.may_take(s, item, c["who"])
+            if party.fits(s, k, item) and phase.may_take(s, item, c.who)
         ]
     for k in party.mine(s, seat):
-        out += [f"drop {i}" for i in s.chars[k]["items"]]
+        out += [f"drop {i}" for i in s.chars[k].items]
         out += items.uses(t, k, "camp")
         if camp_moves:
             for camp in t.rules.camps:
@@ -41,7 +41,7 @@ def take(t: Position, item: str, who: str) -> None:
     s = t.s
     k = party.index(s, who)
     s.pool.remove(item)
-    s.chars[k]["items"].append(item)
+    s.chars[k].items.append(item)
     t.say(msg("{name} takes {item}.", name=party.name(s, k), item=explain.the(item)))
     phase.note(s, phase.TAKEN, item, who)
     t.rules.taken(t, k, item)
@@ -50,12 +50,12 @@ def take(t: Position, item: str, who: str) -> None:
 def drop(t: Position, item: str) -> None:
     s = t.s
     k = party.holder(s, item)
-    s.chars[k]["items"].remove(item)
+    s.chars[k].items.remove(item)
     dropped = [item]
     t.rules.dropped(t, k, dropped)
     s.pool += dropped
     for each in dropped:
-        phase.note(s, phase.DROPPED, each, s.chars[k]["who"])
+        phase.note(s, phase.DROPPED, each, s.chars[k].who)
     names = joined([explain.item_name(i) for i in dropped])
     t.say(msg("{name} puts down: {items}.", name=party.name(s, k), items=names))
 
@@ -67,8 +67,8 @@ def turn(t: Position, who: str) -> None:
     k = party.index(s, who)
     effects.discard_pool(t)
     for c in s.chars:
-        c["spent"] = []
-        c["roll"] = ""
+        c.spent = []
+        c.roll = ""
     s.turner = k
     s.pending = {"kind": "boss" if len(s.used) >= CASTLE_CHAPTERS else "chapter"}
     t.say(msg("{name} turns the next page of the castle...", name=party.name(s, k)))
@@ -96,7 +96,7 @@ class Between(Step):
     labels = ("turn",)
 
     def legal(self, t: Position, seat: Seat) -> list[str]:
-        out = [f"turn {c['who']}" for c in t.s.chars] + item_moves(t, seat, camp_moves=True)
+        out = [f"turn {c.who}" for c in t.s.chars] + item_moves(t, seat, camp_moves=True)
         for camp in t.rules.camps:
             out += camp.party_moves(t, seat)
         return out

@@ -58,7 +58,7 @@ def title(s: DarkCastleState) -> Msg:
 def held(s: DarkCastleState) -> set[str]:
     """Cards out of the deck and not in the discard pile: carried, stored, cursing, on
     the table."""
-    out = {i for c in s.chars for i in c["items"] + c.get("curses", []) + c.get("stored", [])}
+    out = {i for c in s.chars for i in c.items + c.curses + c.stored}
     return out | set(s.pool)
 
 

@@ -96,9 +96,9 @@ def targets(s: DarkCastleState, who: str, ctx: int) -> list[int]:
     if who == "it":
         return [ctx] if ctx >= 0 else [] if ctx == -2 else [0]
     if who == "weakest":
-        return [min(every, key=lambda k: (s.chars[k]["hp"], k))]
+        return [min(every, key=lambda k: (s.chars[k].hp, k))]
     if who == "strongest":
-        return [max(every, key=lambda k: (s.chars[k]["hp"], -k))]
+        return [max(every, key=lambda k: (s.chars[k].hp, -k))]
     return every
 
 
@@ -126,17 +126,17 @@ def lose_item(t: Position, step: dict, card: str, path: list, ctx: int) -> None:
     s = t.s
     who = step.get("who", "you")
     if who == "party":
-        holders = [k for k, c in enumerate(s.chars) if c["items"]]
+        holders = [k for k, c in enumerate(s.chars) if c.items]
         if holders:  # the group decides whose item goes
             s.pending = {"kind": "discard", "char": holders[0], "party": True}
         return
     for k in targets(s, who, ctx):
         char = s.chars[k]
-        if not char["items"]:
+        if not char.items:
             continue
         if step.get("what") == "all":
-            names = joined([explain.item_name(i) for i in char["items"]])
-            char["items"] = []
+            names = joined([explain.item_name(i) for i in char.items])
+            char.items = []
             t.say(
                 msg("{name} loses everything carried: {items}.", name=party.name(s, k), items=names)
             )
@@ -178,7 +178,7 @@ CARD_STEPS = {
 def open_options(s: DarkCastleState, step: dict) -> list[int]:
     """The options the party may take: an item tag it carries, an item YOU carry."""
     tags = party.tags(s)
-    you_carry = s.turner >= 0 and bool(s.chars[s.turner]["items"])
+    you_carry = s.turner >= 0 and bool(s.chars[s.turner].items)
     return [
         i
         for i, o in enumerate(step["options"])

@@ -119,7 +119,7 @@ def begin_rolls(t: Position) -> None:
     cb.done = []
     cb.blocked = []
     for c in s.chars:
-        c["roll"] = ""
+        c.roll = ""
     s.pending = effects.roll(t, cb.queue[0], "combat")
 
 
@@ -133,7 +133,7 @@ def rolled(t: Position, k: int, face: str, black: bool) -> None:
         cb.row = sorted([*cb.row, face], key=death_dice.row_key)
         cb.fighters.remove(k)
         cb.turned.append(k)
-        s.chars[k]["roll"] = ""
+        s.chars[k].roll = ""
         t.say(msg("The cult takes {name}: the die joins the enemy's row and must be hit away; they sit out this combat.", name=party.name(s, k)))  # fmt: skip
     else:
         cb.rolls[str(k)] = face
@@ -233,7 +233,7 @@ def resolve_attack(t: Position, k: int, pick: str | None = None) -> None:
             hits = []
         elif any(
             e["k"] == "double" and e["trait"] == face
-            for i in s.chars[k]["items"]
+            for i in s.chars[k].items
             for e in cards.ITEMS[i].get("effects", [])
         ):
             hits = [face, face]
@@ -283,7 +283,7 @@ def defend(t: Position) -> None:
         if dmg > 0:  # armour softens every enemy blow, a piercing one too
             dmg -= sum(
                 e.get("n", 1)
-                for i in s.chars[k]["items"]
+                for i in s.chars[k].items
                 for e in cards.ITEMS[i].get("effects", [])
                 if e["k"] == "ward"
             )
@@ -295,7 +295,7 @@ def defend(t: Position) -> None:
             effects.hurt(t, k, dmg)
             if k not in cb.wounded:
                 cb.wounded.append(k)
-            masked = any(cards.has_effect(i, "mask") for i in s.chars[k]["items"])
+            masked = any(cards.has_effect(i, "mask") for i in s.chars[k].items)
             if cb.carrier and k not in cb.blocked and not masked:
                 effects.gain_plague(t, k, 1)  # Pack 3: a hit from a carrier passes plague
     if not hurt:
@@ -332,8 +332,8 @@ def won(t: Position) -> None:
         if s.outcome:
             return
     if cb.loot:
-        extra = sum(cards.COMPANIONS[c["who"]].get("loot", 0) for c in s.chars
-                    if c["who"] in cards.COMPANIONS)  # fmt: skip
+        extra = sum(cards.COMPANIONS[c.who].get("loot", 0) for c in s.chars
+                    if c.who in cards.COMPANIONS)  # fmt: skip
         effects.draw(t, 1 + extra, tainted=cb.carrier)
 
 
@@ -345,7 +345,7 @@ class Rest(Step):
     labels = ("rest",)
 
     def legal(self, t: Position, seat: Seat) -> list[str]:
-        return ["fight"] + [f"rest {t.s.chars[k]['who']}" for k in resters(t.s)]
+        return ["fight"] + [f"rest {t.s.chars[k].who}" for k in resters(t.s)]
 
     def apply(self, t: Position, seat: Seat, action: str) -> None:
         s = t.s
@@ -391,9 +391,9 @@ class Attack(Step):
             face = cb.rolls.get(str(k), "")
             split = len(face) == 2 and face[0] != face[1]
             if split and special(s, "doubles_single"):  # the roller picks one
-                out += [f"hit {s.chars[k]['who']} {x}" for x in face]
+                out += [f"hit {s.chars[k].who} {x}" for x in face]
             else:
-                out.append(f"hit {s.chars[k]['who']}")
+                out.append(f"hit {s.chars[k].who}")
         for k in party.mine(s, seat):
             if k in cb.fighters:
                 out += items.uses(t, k, "combat", helps_in_combat)
@@ -419,7 +419,7 @@ class Attack(Step):
             s.pending = {"kind": "roll", "char": k, "for": "combat"}
             cb.queue = [k]
         elif kind == "become":
-            cb.rolls[str(k)] = s.chars[k]["roll"] = effect["face"]
+            cb.rolls[str(k)] = s.chars[k].roll = effect["face"]
             t.say(msg("The attack now counts as {faces}.", faces=explain.faces(effect["face"])))
         elif kind == "strike":
             cb.row.remove(effect["trait"])

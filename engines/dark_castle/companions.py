@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from engines.dark_castle import cards, effects, party, words
 from engines.dark_castle.rules import Drawn, Position
-from engines.dark_castle.state import DarkCastleState, new_character
+from engines.dark_castle.state import Character, DarkCastleState
 from engines.text import msg
 
 
@@ -28,7 +28,7 @@ def join(t: Position, k: int, card_id: str) -> Drawn:
     if party.companion_index(s) is not None:
         t.say(msg("{card}: a companion is already with you, so the card is discarded and another drawn in its place.", card=words.card(card["name"])))  # fmt: skip
         return Drawn(again=1)
-    s.chars.append(new_character(comp["id"], -1, comp["hp"]))
+    s.chars.append(Character(comp["id"], -1, comp["hp"]))
     t.say(msg("{card}: {text} {companion} joins the party ({hp} HP; {trait})",
               card=words.card(card["name"]), text=words.card(comp["text"]), companion=words.card(comp["title"]),
               hp=comp["hp"], trait=words.card(comp["trait"])), kind="companion")  # fmt: skip
@@ -40,7 +40,7 @@ def leave(t: Position) -> None:
     Whatever pointed at it (a YOU, a test it was taking, its place in a fight) lapses."""
     s = t.s
     k = party.companion_index(s)
-    if k is None or s.chars[k]["hp"] > 0:
+    if k is None or s.chars[k].hp > 0:
         return
     t.say(msg("{name} falls and leaves the party. The escape goes on.", name=party.name(s, k)), kind="companion")  # fmt: skip
     s.chars.pop(k)

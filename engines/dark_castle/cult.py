@@ -32,12 +32,12 @@ def draw_curse(t: Position, k: int, curse_id: str) -> Drawn:
     if party.companion(s, k):  # a companion may be cursed, to no effect
         t.say(msg("It has no hold on {name}: the curse is discarded.", name=party.name(s, k)))
         return Drawn()
-    s.chars[k].setdefault("curses", []).append(curse_id)
+    s.chars[k].curses.append(curse_id)
     if curse.get("now"):
         effects.hurt(t, k, curse["now"])
         effects.check_death(t)
     if curse.get("lift") == "now":
-        s.chars[k]["curses"].remove(curse_id)
+        s.chars[k].curses.remove(curse_id)
     if curse.get("marked") and party.cult_die(s, k):
         t.say(msg("{name} is below half health: the cult die takes over.", name=party.name(s, k)))
     return Drawn()
@@ -47,9 +47,9 @@ def lift(t: Position, when: str, who: Sequence[int]) -> None:
     """Curses that lift at this moment ("rest", "combat") leave their holders."""
     s = t.s
     for k in who:
-        for curse_id in list(s.chars[k].get("curses", [])):
+        for curse_id in list(s.chars[k].curses):
             if cards.ITEMS[curse_id]["curse"].get("lift") == when:
-                s.chars[k]["curses"].remove(curse_id)
+                s.chars[k].curses.remove(curse_id)
                 name = words.card(cards.ITEMS[curse_id]["name"])
                 t.say(
                     msg("The curse {curse} lifts from {name}.", curse=name, name=party.name(s, k))

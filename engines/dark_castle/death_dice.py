@@ -115,7 +115,7 @@ def _alternatives(
     plain = not (armour and armour["trait"] == face)
     doubled = any(
         e["k"] == "double" and e["trait"] == face
-        for i in s.chars[k]["items"]
+        for i in s.chars[k].items
         for e in cards.ITEMS[i].get("effects", [])
     )
     units = (face, face) if doubled else (face,)

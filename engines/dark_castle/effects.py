@@ -24,9 +24,9 @@ def hurt(t: Position, k: int, n: int) -> None:
         return
     char = s.chars[k]
     before = party.cult_die(s, k)
-    char["hp"] = max(0, char["hp"] - n)
-    t.say(msg("{name} loses {n} HP ({hp} left).", name=party.name(s, k), n=n, hp=char["hp"]), kind="damage")  # fmt: skip
-    if char["hp"] > 0 and not before and party.cult_die(s, k):
+    char.hp = max(0, char.hp - n)
+    t.say(msg("{name} loses {n} HP ({hp} left).", name=party.name(s, k), n=n, hp=char.hp), kind="damage")  # fmt: skip
+    if char.hp > 0 and not before and party.cult_die(s, k):
         t.say(msg("{name} falls below half health and yields to the cult: the cult die replaces theirs.", name=party.name(s, k)))  # fmt: skip
 
 
@@ -34,16 +34,16 @@ def heal(t: Position, k: int, n: int) -> int:
     """Never above the start (a companion's own); returns the HP gained. A marked prisoner
     back at half health takes their own die back: the cult die is worked out from HP."""
     char = t.s.chars[k]
-    before = char["hp"]
-    char["hp"] = min(party.cap(t.s, k), char["hp"] + n)
-    return char["hp"] - before
+    before = char.hp
+    char.hp = min(party.cap(t.s, k), char.hp + n)
+    return char.hp - before
 
 
 def check_death(t: Position) -> None:
     """Anyone at 0 HP ends the escape (after the packs' own look: a companion leaves)."""
     s = t.s
     t.rules.before_death_check(t)
-    dead = [k for k, c in enumerate(s.chars) if c["hp"] <= 0]
+    dead = [k for k, c in enumerate(s.chars) if c.hp <= 0]
     if dead and not s.outcome:
         s.outcome = "lost"
         s.pending = None
@@ -62,15 +62,15 @@ def gain_plague(t: Position, k: int, n: int, rolled: bool = False) -> None:
             msg("{name} shrugs off the plague: a companion is unaffected.", name=party.name(s, k))
         )
         return
-    before = char.get("plague", 0)
-    char["plague"] = before + n
-    said = dict(name=party.name(s, k), n=n, plague=char["plague"])
+    before = char.plague
+    char.plague = before + n
+    said = dict(name=party.name(s, k), n=n, plague=char.plague)
     if rolled:
         t.say(msg("{name} rolls {n} on the plague die ({plague} plague).", **said), kind="plague")
     else:
         t.say(msg("{name} gains {n} plague ({plague} plague).", **said), kind="plague")
     for threshold, loss in cards.PLAGUE_THRESHOLDS:
-        if before < threshold <= char["plague"]:
+        if before < threshold <= char.plague:
             t.say(
                 msg(
                     "{name} reaches plague {threshold}.", name=party.name(s, k), threshold=threshold
@@ -82,10 +82,10 @@ def gain_plague(t: Position, k: int, n: int, rolled: bool = False) -> None:
 
 def cure(t: Position, k: int, n: int) -> None:
     char = t.s.chars[k]
-    lost = min(n, char.get("plague", 0))
-    char["plague"] = char.get("plague", 0) - lost
+    lost = min(n, char.plague)
+    char.plague = char.plague - lost
     if lost:
-        t.say(msg("{name} loses {n} plague ({plague} left).", name=party.name(t.s, k), n=lost, plague=char["plague"]))  # fmt: skip
+        t.say(msg("{name} loses {n} plague ({plague} left).", name=party.name(t.s, k), n=lost, plague=char.plague))  # fmt: skip
 
 
 def draw(t: Position, n: int, tainted: bool = False) -> None:
@@ -114,14 +114,14 @@ def spend_tag(t: Position, tag: str) -> None:
     found = [
         (k, item)
         for k, c in enumerate(s.chars)
-        for item in c["items"]
+        for item in c.items
         if tag in cards.ITEMS[item].get("tags", [])
     ]
     if len(found) > 1:
         s.pending = {"kind": "discard", "char": found[0][0], "party": True, "tag": tag}
         return
     for k, item in found:
-        s.chars[k]["items"].remove(item)
+        s.chars[k].items.remove(item)
         t.say(msg("{name} gives up {item}.", name=party.name(s, k), item=explain.the(item)))
 
 

@@ -56,8 +56,8 @@ from engines.dark_castle.state import (
     CASTLE_CHAPTERS,
     CASTLES,
     LOG_LINES,
+    Character,
     DarkCastleState,
-    new_character,
     restored,
     saved,
     start_hp,
@@ -134,7 +134,7 @@ class DarkCastle(Game):
         s = DarkCastleState(
             names=list(names),
             hp_start=start_hp(len(names)),
-            chars=[new_character("", seat, 0) for seat in seats],
+            chars=[Character("", seat, 0) for seat in seats],
             opts=dict(options),
         )
         RULES.set_up(Position(RULES, s))
@@ -276,7 +276,7 @@ class DarkCastle(Game):
             summary = msg("The prisoners escaped the Dark Castle together!")
         else:
             played = cards.ALL_CARDS.get(s.card, {})
-            dead = [party.title(c["who"]) for c in s.chars if c["hp"] <= 0 and c["who"]]
+            dead = [party.title(c.who) for c in s.chars if c.hp <= 0 and c.who]
             who = listed(dead) if dead else msg("one of them")
             if played.get("kind") != "boss":
                 summary = msg("The prisoners did not escape: {who} died in chapter {n} of {total}, {card}.",

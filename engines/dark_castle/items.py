@@ -29,16 +29,16 @@ def usable(t: Position, k: int, when: str, helps: Helps | None = None) -> list[s
     char = s.chars[k]
     out = []
     for item_id in party.tools(s, k):
-        if item_id in char["spent"]:
+        if item_id in char.spent:
             continue
         for effect in cards.TOOLS[item_id].get("effects", []):
             kind = effect["k"]
             if kind == "cure":
-                ok = char.get("plague", 0) > 0 and when in ("camp", "combat", "choice")
+                ok = char.plague > 0 and when in ("camp", "combat", "choice")
             elif kind == "heal":
                 # In camp the item can still change hands; elsewhere it heals its holder.
                 who = range(len(s.chars)) if when == "camp" or effect.get("all") else [k]
-                ok = any(s.chars[j]["hp"] < party.cap(s, j) for j in who) and when in (
+                ok = any(s.chars[j].hp < party.cap(s, j) for j in who) and when in (
                     "camp",
                     "combat",
                     "choice",
@@ -59,15 +59,15 @@ def uses(t: Position, k: int, when: str, helps: Helps | None = None) -> list[str
     out = []
     for item_id in usable(t, k, when, helps):
         heal = cards.has_effect(item_id, "heal")
-        cure = cards.has_effect(item_id, "cure") and s.chars[k].get("plague", 0) > 0
+        cure = cards.has_effect(item_id, "cure") and s.chars[k].plague > 0
         if heal and not heal.get("all"):
-            if s.chars[k]["hp"] < party.cap(s, k) or cure:
+            if s.chars[k].hp < party.cap(s, k) or cure:
                 out.append(f"use {item_id}")
-            if when == "camp" and item_id in s.chars[k]["items"]:  # a flaw is not passed on
+            if when == "camp" and item_id in s.chars[k].items:  # a flaw is not passed on
                 out += [
-                    f"use {item_id} {c['who']}"
+                    f"use {item_id} {c.who}"
                     for j, c in enumerate(s.chars)
-                    if j != k and c["hp"] < party.cap(s, j)
+                    if j != k and c.hp < party.cap(s, j)
                 ]
         else:
             out.append(f"use {item_id}")
@@ -95,11 +95,11 @@ def use(t: Position, item_id: str, target: int | None = None) -> None:
         t.say(msg("{name} uses the item {item}.", **said))
     step = t.step
     if item_id in cards.FLAWS:
-        char["flaw_used"] = True
+        char.flaw_used = True
     elif item.get("uses") == "discard":
-        char["items"].remove(item_id)
+        char.items.remove(item_id)
     elif item.get("uses") == "chapter":
-        char["spent"].append(item_id)
+        char.spent.append(item_id)
     for effect in item.get("effects", []):
         kind = effect["k"]
         if kind == "heal":
@@ -141,8 +141,8 @@ def describe(action: str) -> Msg | None:
 
 def healthiest(t: Position) -> str:
     """Who a timer sends: the character with the most HP (the first of equals)."""
-    best = max(range(len(t.s.chars)), key=lambda k: (t.s.chars[k]["hp"], -k))
-    return t.s.chars[best]["who"]
+    best = max(range(len(t.s.chars)), key=lambda k: (t.s.chars[k].hp, -k))
+    return t.s.chars[best].who
 
 
 # ----- the steps: who draws, the card drawn, an item discarded ----------------------------
@@ -153,7 +153,7 @@ class Drawer(Step):
     labels = ("draw",)
 
     def legal(self, t: Position, seat: Seat) -> list[str]:
-        return [f"draw {c['who']}" for c in t.s.chars]
+        return [f"draw {c.who}" for c in t.s.chars]
 
     def apply(self, t: Position, seat: Seat, action: str) -> None:
         s, p = t.s, t.s.pending
@@ -226,7 +226,7 @@ class Discard(Step):
         p = t.s.pending
         if p.get("party"):
             return t.everyone()
-        seat = t.s.chars[p["char"]]["seat"]
+        seat = t.s.chars[p["char"]].seat
         return [seat] if seat >= 0 else t.everyone()  # a companion: anyone
 
     def legal(self, t: Position, seat: Seat) -> list[str]:
@@ -236,7 +236,7 @@ class Discard(Step):
         return [
             f"discard {i}"
             for k in holders
-            for i in s.chars[k]["items"]
+            for i in s.chars[k].items
             if not tag or tag in cards.ITEMS[i].get("tags", [])
         ]
 
@@ -244,7 +244,7 @@ class Discard(Step):
         s = t.s
         item = action.split()[1]
         k = party.holder(s, item)
-        s.chars[k]["items"].remove(item)
+        s.chars[k].items.remove(item)
         if s.pending.get("tag"):
             t.say(msg("{name} gives up {item}.", name=party.name(s, k), item=explain.the(item)))
         else:

@@ -16,23 +16,23 @@ class Pick(Step):
     labels = ("pick",)
 
     def to_act(self, t: Position) -> list[Seat]:
-        return sorted({c["seat"] for c in t.s.chars if not c["who"]})
+        return sorted({c.seat for c in t.s.chars if not c.who})
 
     def legal(self, t: Position, seat: Seat) -> list[str]:
-        taken = {c["who"] for c in t.s.chars}
+        taken = {c.who for c in t.s.chars}
         return [f"pick {w}" for w in castle.prisoners(t.s) if w not in taken]
 
     def apply(self, t: Position, seat: Seat, action: str) -> None:
         s = t.s
         who = action.split()[1]
-        k = next(k for k, c in enumerate(s.chars) if c["seat"] == seat and not c["who"])
-        s.chars[k]["who"] = who
+        k = next(k for k, c in enumerate(s.chars) if c.seat == seat and not c.who)
+        s.chars[k].who = who
         if who in s.flaws:  # the flaw dealt onto this character (Collector's Box)
-            s.chars[k]["flaw"] = s.flaws[who]
+            s.chars[k].flaw = s.flaws[who]
         t.say(msg("{player} will escape as {character}.", player=s.names[seat], character=party.title(who)))  # fmt: skip
-        if all(c["who"] for c in s.chars):
+        if all(c.who for c in s.chars):
             for c in s.chars:
-                c["hp"] = s.hp_start
+                c.hp = s.hp_start
             s.pending = {"kind": "start"}
 
     def prompt(self, t: Position) -> Msg:

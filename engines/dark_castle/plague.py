@@ -86,7 +86,7 @@ def taken(t: Position, k: int, item: str) -> None:
     s = t.s
     if item in s.tainted:
         s.tainted.remove(item)
-        if not s.chars[k].get("plague", 0):
+        if not s.chars[k].plague:
             t.say(msg("It came from a carrier: {name} rolls for plague.", name=party.name(s, k)))
             s.pending = {"kind": "plague", "char": k, "after": s.pending}
 
@@ -95,9 +95,9 @@ def dropped(t: Position, k: int, items: list[str]) -> None:
     """A knapsack put down takes its contents with it; a carrier's items carry plague."""
     char = t.s.chars[k]
     if cards.has_effect(items[0], "knapsack"):
-        items += char.get("stored", [])
-        char["stored"] = []
-    if char.get("plague", 0):
+        items += char.stored
+        char.stored = []
+    if char.plague:
         t.s.tainted += items
 
 
@@ -110,13 +110,13 @@ class Knapsack(Camp):
 
     def moves(self, t: Position, k: int) -> list[str]:
         char = t.s.chars[k]
-        sack = next(filter(None, (cards.has_effect(i, "knapsack") for i in char["items"])), None)
+        sack = next(filter(None, (cards.has_effect(i, "knapsack") for i in char.items)), None)
         if not sack:
             return []
-        stored = char.get("stored", [])
+        stored = char.stored
         out = []
         if len(stored) < sack.get("n", 2):
-            out += [f"stow {i}" for i in char["items"] if not cards.has_effect(i, "knapsack")]
+            out += [f"stow {i}" for i in char.items if not cards.has_effect(i, "knapsack")]
         out += [f"unstow {i}" for i in stored if party.fits(t.s, k, i)]
         return out
 
@@ -125,14 +125,14 @@ class Knapsack(Camp):
         item = args[0]
         if verb == "stow":
             k = party.holder(s, item)
-            s.chars[k]["items"].remove(item)
-            s.chars[k].setdefault("stored", []).append(item)
+            s.chars[k].items.remove(item)
+            s.chars[k].stored.append(item)
             t.say(msg("{name} stows {item}.", name=party.name(s, k), item=explain.the(item)))
             phase.note(s, phase.STOWED, item)
         else:
-            k = next(k for k, c in enumerate(s.chars) if item in c.get("stored", []))
-            s.chars[k]["stored"].remove(item)
-            s.chars[k]["items"].append(item)
+            k = next(k for k, c in enumerate(s.chars) if item in c.stored)
+            s.chars[k].stored.remove(item)
+            s.chars[k].items.append(item)
             t.say(msg("{name} takes out {item}.", name=party.name(s, k), item=explain.the(item)))
             phase.note(s, phase.UNSTOWED, item)
 
@@ -148,9 +148,9 @@ class Knapsack(Camp):
 def check_knapsacks(t: Position) -> None:
     """Items stored in a knapsack that has gone (lost, discarded) go with it."""
     for k, char in enumerate(t.s.chars):
-        if char.get("stored") and not any(cards.has_effect(i, "knapsack") for i in char["items"]):
-            names = joined([explain.item_name(i) for i in char["stored"]])
-            char["stored"] = []
+        if char.stored and not any(cards.has_effect(i, "knapsack") for i in char.items):
+            names = joined([explain.item_name(i) for i in char.stored])
+            char.stored = []
             t.say(
                 msg(
                     "With the knapsack {name} loses: {items}.", name=party.name(t.s, k), items=names

@@ -24,10 +24,10 @@ def holders(s: DarkCastleState) -> dict:
     """Who holds each relic (the view's `relics`; a ritual or a cast under way adds itself)."""
     out: dict = {}
     for c in s.chars:
-        for i in c["items"]:
+        for i in c.items:
             for effect in ("chalice", "spellbook"):
                 if cards.has_effect(i, effect):
-                    out[effect] = c["who"]
+                    out[effect] = c.who
     return out
 
 
@@ -38,11 +38,7 @@ def _title(who: str) -> Msg:
 # ----- the Ritual Chalice -----------------------------------------------------------------
 def chalice_holder(s: DarkCastleState) -> int | None:
     return next(
-        (
-            k
-            for k, c in enumerate(s.chars)
-            if any(cards.has_effect(i, "chalice") for i in c["items"])
-        ),
+        (k for k, c in enumerate(s.chars) if any(cards.has_effect(i, "chalice") for i in c.items)),
         None,
     )
 
@@ -57,11 +53,11 @@ class Rite(Camp):
         s = t.s
         if chalice_holder(s) is None:
             return []
-        donors = [k for k, c in enumerate(s.chars) if c["hp"] > 1 and not party.immune(s, k)]
+        donors = [k for k, c in enumerate(s.chars) if c.hp > 1 and not party.immune(s, k)]
         return [
-            f"rite {c['who']}"
+            f"rite {c.who}"
             for k, c in enumerate(s.chars)
-            if c["hp"] < party.cap(s, k) and not party.immune(s, k) and set(donors) - {k}
+            if c.hp < party.cap(s, k) and not party.immune(s, k) and set(donors) - {k}
         ]
 
     def apply(self, t: Position, verb: str, args: list[str]) -> None:
@@ -87,7 +83,7 @@ class Chalice(Step):
 
     def room(self, t: Position) -> int:
         p = t.s.pending
-        return party.cap(t.s, p["to"]) - t.s.chars[p["to"]]["hp"] - sum(p["gifts"].values())
+        return party.cap(t.s, p["to"]) - t.s.chars[p["to"]].hp - sum(p["gifts"].values())
 
     def legal(self, t: Position, seat: Seat) -> list[str]:
         s, p = t.s, t.s.pending
@@ -97,7 +93,7 @@ class Chalice(Step):
             char = s.chars[k]
             if k == p["to"] or str(k) in p["gifts"] or party.immune(s, k):
                 continue
-            out += [f"give {char['who']} {n}" for n in range(1, min(char["hp"] - 1, room) + 1)]
+            out += [f"give {char.who} {n}" for n in range(1, min(char.hp - 1, room) + 1)]
         if p["gifts"]:
             out.append("drink")
         return [*out, "stop"]
@@ -114,18 +110,18 @@ class Chalice(Step):
         elif verb == "stop":
             t.say(msg("The ritual is called off; nobody bleeds and the chalice is kept."))
             s.pending = phase.carried_over(p, {"kind": "between"})
-            phase.note(s, phase.CALLED_OFF, s.chars[p["to"]]["who"])
+            phase.note(s, phase.CALLED_OFF, s.chars[p["to"]].who)
         else:  # drink
             total = 0
             for key, n in p["gifts"].items():
                 donor = s.chars[int(key)]
-                donor["hp"] -= n
+                donor.hp -= n
                 total += n
-                t.say(msg("{name} bleeds {n} HP into the chalice ({hp} left).", name=party.name(s, int(key)), n=n, hp=donor["hp"]))  # fmt: skip
+                t.say(msg("{name} bleeds {n} HP into the chalice ({hp} left).", name=party.name(s, int(key)), n=n, hp=donor.hp))  # fmt: skip
             gained = effects.heal(t, p["to"], total)
             holder = chalice_holder(s)
-            cup = next(i for i in s.chars[holder]["items"] if cards.has_effect(i, "chalice"))
-            s.chars[holder]["items"].remove(cup)
+            cup = next(i for i in s.chars[holder].items if cards.has_effect(i, "chalice"))
+            s.chars[holder].items.remove(cup)
             t.say(msg("{name} drinks and gains {n} HP. The chalice crumbles to rust and is discarded.", name=party.name(s, p["to"]), n=gained))  # fmt: skip
             s.pending = phase.carried_over(p, {"kind": "between"})
 
@@ -147,9 +143,9 @@ class Chalice(Step):
     def show(self, t: Position, view: dict) -> None:
         s, p = t.s, t.s.pending
         view["relics"]["ritual"] = {
-            "to": s.chars[p["to"]]["who"],
-            "gifts": {s.chars[int(j)]["who"]: n for j, n in p["gifts"].items()},
-            "lacks": party.cap(s, p["to"]) - s.chars[p["to"]]["hp"],
+            "to": s.chars[p["to"]].who,
+            "gifts": {s.chars[int(j)].who: n for j, n in p["gifts"].items()},
+            "lacks": party.cap(s, p["to"]) - s.chars[p["to"]].hp,
         }
 
 
@@ -166,7 +162,7 @@ def bolt_target(row: list[str]) -> str:
 def book(s: DarkCastleState, k: int) -> str | None:
     if party.cult_die(s, k):  # not the character's own die: no spell
         return None
-    return next((i for i in s.chars[k]["items"] if cards.has_effect(i, "spellbook")), None)
+    return next((i for i in s.chars[k].items if cards.has_effect(i, "spellbook")), None)
 
 
 def spells(s: DarkCastleState, k: int, why: str) -> list[str]:
@@ -192,7 +188,7 @@ def offer_spell(t: Position, k: int, why: str) -> dict | None:
 
 def _casting(t: Position, view: dict) -> dict:
     s, p = t.s, t.s.pending
-    casting = {"by": s.chars[p["char"]]["who"], "spell": p.get("spell", "")}
+    casting = {"by": s.chars[p["char"]].who, "spell": p.get("spell", "")}
     view["relics"]["casting"] = casting
     return casting
 
@@ -204,7 +200,7 @@ class Cast(Step):
     labels = ("cast", "roll")
 
     def to_act(self, t: Position) -> list[Seat]:
-        seat = t.s.chars[t.s.pending["char"]]["seat"]
+        seat = t.s.chars[t.s.pending["char"]].seat
         return [seat] if seat >= 0 else t.everyone()  # a companion: anyone
 
     def legal(self, t: Position, seat: Seat) -> list[str]:
@@ -308,12 +304,12 @@ class SpellRoll(ChanceStep):
         elif outcome == "stray":
             allies = [j for j in range(len(s.chars)) if j != k]
             if allies:
-                j = max(allies, key=lambda j: (s.chars[j]["hp"], -j))
+                j = max(allies, key=lambda j: (s.chars[j].hp, -j))
                 effects.hurt(t, j, cards.SPELL_HURT)
         elif outcome == "crumble":
             lost = book(s, k)
             if lost:
-                s.chars[k]["items"].remove(lost)
+                s.chars[k].items.remove(lost)
             t.say(msg("The Spell Book falls apart in the caster's hands and is lost."))
         effects.check_death(t)
         if s.outcome:
@@ -323,5 +319,5 @@ class SpellRoll(ChanceStep):
         elif why == "gtest":
             trials.group_rolled(t, rolled)
         else:
-            s.chars[k]["roll"] = rolled
+            s.chars[k].roll = rolled
             trials.attempted(t, k)

@@ -14,7 +14,7 @@ class Roll(ChanceStep):
 
     def outcomes(self, t: Position) -> list[tuple[str, float]]:
         k = t.s.pending["char"]
-        faces = t.rules.die(t, k) or cards.CHARACTERS[t.s.chars[k]["who"]]["faces"]
+        faces = t.rules.die(t, k) or cards.CHARACTERS[t.s.chars[k].who]["faces"]
         return cards.die_outcomes(list(faces))
 
     def resolve(self, t: Position, p: dict, outcome: str) -> None:
@@ -22,7 +22,7 @@ class Roll(ChanceStep):
         k = p["char"]
         black = outcome.startswith("black ")
         face = outcome.removeprefix("black ")
-        s.chars[k]["roll"] = face
+        s.chars[k].roll = face
         said = dict(name=party.name(s, k), faces=explain.faces(face))
         if party.cult_die(s, k) and black:
             t.say(msg("{name} rolls {faces} on the cult die, a black face.", **said), kind="roll")

@@ -1,9 +1,10 @@
 """The state of a Dark Castle game and its saved form (`saved`/`restored`).
 
-Its fields, the fight in progress (`Combat`) and the shape of `pending` are the saved-game
-format: a rule may add a key, never rename one, so games saved by earlier versions still
-load (tests/games/test_dark_castle_saved.py loads games stored before the fight was typed).
-A fight is typed; the characters and `pending` are still plain dicts.
+Its fields, the character sheets (`Character`), the fight in progress (`Combat`) and the
+shape of `pending` are the saved-game format: a rule may add a key, never rename one, so
+games saved by earlier versions still load, and dump back to the same JSON, key for key
+(tests/games/test_dark_castle_saved.py loads games stored before the sheets were typed).
+The sheets and the fight are typed; `pending` is still a plain dict.
 """
 
 from __future__ import annotations
@@ -20,25 +21,43 @@ def start_hp(players: int) -> int:
     return {1: 18, 2: 18, 3: 14, 4: 12}[players]
 
 
-def new_character(who: str, seat: int, hp: int) -> dict:
-    """A character sheet: a prisoner (seat >= 0) or a companion (seat -1, anyone acts for it)."""
-    return {
-        "who": who,
-        "seat": seat,
-        "hp": hp,
-        "items": [],
-        "roll": "",
-        "spent": [],
-        "curses": [],
-        "plague": 0,
-        "stored": [],
-    }
+@dataclass
+class Character:
+    """A character sheet: a prisoner, played from a seat (`seat` >= 0), or a companion (Pack 2,
+    `seat` -1: anyone acts for it). Saved as a JSON object with these keys in this order;
+    `flaw` only once one is dealt onto it and `flaw_used` only once used (Collector's Box).
+    A save from before the packs lacks `curses`, `plague` and `stored`: read as none."""
+
+    who: str  # a trade (`smith`) or a companion's id; "" until the prisoner is picked
+    seat: int
+    hp: int
+    items: list[str] = field(default_factory=list)  # carried, in hand
+    roll: str = ""  # the face rolled this chapter or combat round, "" when none
+    spent: list[str] = field(default_factory=list)  # "once a chapter" items used this chapter
+    curses: list[str] = field(default_factory=list)  # curse cards held (Pack 1)
+    plague: int = 0  # plague points (Pack 3)
+    stored: list[str] = field(default_factory=list)  # items in the knapsack (Pack 3)
+    flaw: str | None = None  # the flaw dealt onto this character (Collector's Box)
+    flaw_used: bool = False
+
+    def to_json(self) -> dict:
+        data = dict(vars(self))
+        if self.flaw is None:
+            del data["flaw"]
+        if not self.flaw_used:
+            del data["flaw_used"]
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict) -> Character:
+        return cls(**data)
 
 
 @dataclass
 class Combat:
     """A fight in progress, saved as a JSON object with these keys in this order (`death`
-    and `stone` only once rolled). Seats are indexes into `DarkCastleState.chars`."""
+    and `stone` only once rolled). Who fights, rests, rolls or is hit is named by an index
+    into `DarkCastleState.chars` (a character, not a player's seat)."""
 
     name: str
     row: list[str]  # the enemy's dice still to hit, sorted (`death_dice.row_key`)
@@ -75,7 +94,7 @@ class Combat:
 class DarkCastleState:
     names: list[str]
     hp_start: int = 18
-    chars: list[dict] = field(default_factory=list)  # who, seat, hp, items, roll, spent
+    chars: list[Character] = field(default_factory=list)  # prisoners, then companions
     start: str = ""
     used: list[str] = field(default_factory=list)  # chapters turned, in order
     card: str = ""  # the card in play (start, chapter or boss)
@@ -96,6 +115,7 @@ class DarkCastleState:
 def saved(s: DarkCastleState) -> dict:
     """The state as the saved-game format has it (JSON-ready, keys in their saved order)."""
     data = dict(vars(s))
+    data["chars"] = [c.to_json() for c in s.chars]
     if s.combat is not None:
         data["combat"] = s.combat.to_json()
     return data
@@ -104,6 +124,7 @@ def saved(s: DarkCastleState) -> dict:
 def restored(data: dict) -> DarkCastleState:
     """A saved state back (this release's or an earlier one's)."""
     data = dict(data)
+    data["chars"] = [Character.from_json(c) for c in data.get("chars", [])]
     if data.get("combat") is not None:
         data["combat"] = Combat(**data["combat"])
     return DarkCastleState(**data)

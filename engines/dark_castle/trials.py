@@ -63,7 +63,7 @@ def face_for_test(face: str, trait: str) -> str:
 def face_traits(s: DarkCastleState, k: int, face: str) -> set[str]:
     """The traits a face shows, with what k's items let it count as (`alias`)."""
     traits = set(face)
-    for item in s.chars[k]["items"]:
+    for item in s.chars[k].items:
         for effect in cards.ITEMS[item].get("effects", []):
             if effect["k"] == "alias" and effect["from"] in traits:
                 traits.add(effect["to"])
@@ -85,14 +85,14 @@ def passes(s: DarkCastleState, k: int, face: str) -> bool:
 def helps_in_test(t: Position, k: int, effect: dict) -> bool:
     """After a failed roll: a re-roll, or an item that turns the face into a passing one."""
     s = t.s
-    if passes(s, k, s.chars[k]["roll"]):
+    if passes(s, k, s.chars[k].roll):
         return False
     return effect["k"] == "reroll" or (effect["k"] == "become" and passes(s, k, effect["face"]))
 
 
 def attempted(t: Position, k: int) -> None:
     """k's roll stands: a failed one may still be saved by an item (`react`)."""
-    if not passes(t.s, k, t.s.chars[k]["roll"]) and items.usable(t, k, "test", helps_in_test):
+    if not passes(t.s, k, t.s.chars[k].roll) and items.usable(t, k, "test", helps_in_test):
         t.s.pending = {"kind": "react", "char": k}
         return
     finish_test(t)
@@ -115,13 +115,13 @@ def finish_test(t: Position) -> None:
     k = frame["ctx"]
     step = chapters.step_at(frame["card"], frame["path"])
     path = frame["path"]
-    if passes(s, k, s.chars[k]["roll"]):
+    if passes(s, k, s.chars[k].roll):
         s.frames.pop()
         t.say(msg("{name} succeeds.", name=party.name(s, k)))
         if "pass" in step:
             chapters.push(s, frame["card"], [*path, "pass"], k)
         return
-    why = explain.fail_reason(step, s.chars[k]["roll"])
+    why = explain.fail_reason(step, s.chars[k].roll)
     said = dict(name=party.name(s, k), why=why)
     if frame["left"] == 0:
         t.say(msg("{name} fails: {why} (again until it succeeds).", **said))
@@ -177,7 +177,7 @@ class Send(Step):
     labels = ("send",)
 
     def legal(self, t: Position, seat: Seat) -> list[str]:
-        out = [f"send {c['who']}" for c in t.s.chars]
+        out = [f"send {c.who}" for c in t.s.chars]
         return out + [a for k in party.mine(t.s, seat) for a in items.uses(t, k, "choice")]
 
     def apply(self, t: Position, seat: Seat, action: str) -> None:
@@ -214,7 +214,7 @@ class React(Step):
     kind = "react"
 
     def to_act(self, t: Position) -> list[Seat]:
-        seat = t.s.chars[t.s.pending["char"]]["seat"]
+        seat = t.s.chars[t.s.pending["char"]].seat
         return [seat] if seat >= 0 else t.everyone()  # a companion: anyone
 
     def legal(self, t: Position, seat: Seat) -> list[str]:
@@ -235,9 +235,9 @@ class React(Step):
             s.pending = {"kind": "roll", "char": k, "for": "test"}
             return True
         if effect["k"] == "become":
-            s.chars[k]["roll"] = effect["face"]
+            s.chars[k].roll = effect["face"]
             t.say(msg("The roll now counts as {faces}.", faces=explain.faces(effect["face"])))
-            if passes(s, k, s.chars[k]["roll"]):
+            if passes(s, k, s.chars[k].roll):
                 s.pending = None
                 finish_test(t)
             return True
@@ -247,7 +247,7 @@ class React(Step):
         s, p = t.s, t.s.pending
         frame = s.frames[-1]
         why = explain.fail_reason(
-            chapters.step_at(frame["card"], frame["path"]), s.chars[p["char"]]["roll"]
+            chapters.step_at(frame["card"], frame["path"]), s.chars[p["char"]].roll
         )
         return msg("{name} failed the roll ({why}): use an item, or pass.", name=party.name(s, p["char"]), why=why)  # fmt: skip
 

@@ -29,7 +29,7 @@ def view(t: Position, game_id: str, seat: Seat | None, to_act: list[Seat], promp
         "castle": castle.title(s),
         "chapters_left": CASTLE_CHAPTERS - len(s.used),
         "chapters_turned": len(s.used),
-        "turner": s.chars[s.turner]["who"] if s.turner >= 0 else "",
+        "turner": s.chars[s.turner].who if s.turner >= 0 else "",
         "chars": [char_view(s, k) for k in range(len(s.chars))],
         "card": None,
         "combat": None,
@@ -57,7 +57,7 @@ def view(t: Position, game_id: str, seat: Seat | None, to_act: list[Seat], promp
         else Msg("")
     )
     if not s.card and s.flaws:  # before choosing: the flaws dealt onto the characters
-        out["flaws"] = {w: {**flaw_view({"flaw": f}), "character": party.short(w)}
+        out["flaws"] = {w: {**flaw_view(f), "character": party.short(w)}
                         for w, f in s.flaws.items()}  # fmt: skip
     out["ending"] = ending
     step = t.step
@@ -80,10 +80,10 @@ def combat_view(s: DarkCastleState, card: dict | None) -> dict:
         "phases": cb.phases,
         "boss": card is not None and card["kind"] == "boss",
         "specials": [cards.describe_special(sp) for sp in cb.specials],
-        "rester": s.chars[cb.rester]["who"] if cb.rester >= 0 else "",
-        "done": [s.chars[k]["who"] for k in cb.done],
-        "blocked": [s.chars[k]["who"] for k in cb.blocked],
-        "turned": [s.chars[k]["who"] for k in cb.turned],
+        "rester": s.chars[cb.rester].who if cb.rester >= 0 else "",
+        "done": [s.chars[k].who for k in cb.done],
+        "blocked": [s.chars[k].who for k in cb.blocked],
+        "turned": [s.chars[k].who for k in cb.turned],
         "cultist": cb.cultist,
         "carrier": cb.carrier,
         "death": list(cb.death or []),
@@ -93,39 +93,37 @@ def combat_view(s: DarkCastleState, card: dict | None) -> dict:
 
 def char_view(s: DarkCastleState, k: int) -> dict:
     c = s.chars[k]
-    faces = cards.CHARACTERS[c["who"]]["faces"] if c["who"] else []
+    faces = cards.CHARACTERS[c.who]["faces"] if c.who else []
     counts = {x: sum(f.count(x) for f in faces) for x in cards.TRAITS}
     return {
-        "who": c["who"],
-        "title": party.title(c["who"]) if c["who"] else Msg(""),
-        "short": party.short(c["who"]) if c["who"] else Msg(""),
-        "player": s.names[c["seat"]] if c["seat"] >= 0 else msg("any player"),
-        "seat": c["seat"],
-        "hp": c["hp"],
+        "who": c.who,
+        "title": party.title(c.who) if c.who else Msg(""),
+        "short": party.short(c.who) if c.who else Msg(""),
+        "player": s.names[c.seat] if c.seat >= 0 else msg("any player"),
+        "seat": c.seat,
+        "hp": c.hp,
         "traits": counts,
-        "items": [item_view(i) for i in c["items"]],
-        "roll": c["roll"],
-        "curses": [item_view(i) for i in c.get("curses", [])],
+        "items": [item_view(i) for i in c.items],
+        "roll": c.roll,
+        "curses": [item_view(i) for i in c.curses],
         "marked": party.marked(s, k),
         "cult_die": party.cult_die(s, k),
-        "plague": c.get("plague", 0),
-        "next_threshold": next(
-            (list(x) for x in cards.PLAGUE_THRESHOLDS if x[0] > c.get("plague", 0)), None
-        ),
-        "stored": [item_view(i) for i in c.get("stored", [])],
-        "flaw": flaw_view(c),
+        "plague": c.plague,
+        "next_threshold": next((list(x) for x in cards.PLAGUE_THRESHOLDS if x[0] > c.plague), None),
+        "stored": [item_view(i) for i in c.stored],
+        "flaw": flaw_view(c.flaw, c.flaw_used),
         "companion": companions.view(s, k),
         "hp_max": party.cap(s, k),
         "faces": list(faces),
     }
 
 
-def flaw_view(char: dict) -> dict | None:
-    flaw = cards.FLAWS.get(char.get("flaw", ""))
+def flaw_view(flaw_id: str | None, used: bool = False) -> dict | None:
+    flaw = cards.FLAWS.get(flaw_id or "")
     if not flaw:
         return None
     return {"id": flaw["id"], "name": words.card(flaw["name"]), "text": words.card(flaw["text"]),
-            "used": bool(char.get("flaw_used"))}  # fmt: skip
+            "used": used}  # fmt: skip
 
 
 def item_view(item_id: str) -> dict:

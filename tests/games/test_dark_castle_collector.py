@@ -37,7 +37,7 @@ def test_flaws_are_dealt_onto_the_characters_before_choosing():
     assert view["flaws"]["smith"]["name"] == "Liar"
     assert render.board_png("dark_castle", view).startswith(b"\x89PNG")
     s = act(act(s, "pick smith", 0), "pick cook", 1)
-    assert char(s, "smith")["flaw"] == "liar" and char(s, "cook")["flaw"] == "glutton"
+    assert char(s, "smith").flaw == "liar" and char(s, "cook").flaw == "glutton"
 
 
 def test_a_flaw_is_used_once_and_never_traded(monkeypatch):
@@ -50,7 +50,7 @@ def test_a_flaw_is_used_once_and_never_traded(monkeypatch):
     assert "use glutton" in legal and not [a for a in legal if a.startswith("drop glutton")]
     assert "use glutton smith" not in legal
     s = act(s, "use glutton", 1)
-    assert char(s, "cook")["hp"] == 14 and char(s, "cook")["flaw_used"]
+    assert char(s, "cook").hp == 14 and char(s, "cook").flaw_used
     assert "use glutton" not in G.legal_actions(s, 1)
     assert G.view(s, None)["chars"][1]["flaw"]["used"] is True
 
@@ -63,7 +63,7 @@ def test_a_flaw_rerolls_a_failed_test(monkeypatch):
     s = chance(s, "m")
     assert G.legal_actions(s, 0) == ["pass", "use liar"]
     s = chance(act(s, "use liar"), "ww")
-    assert char(s, "smith")["hp"] == 18 and char(s, "smith")["flaw_used"]
+    assert char(s, "smith").hp == 18 and char(s, "smith").flaw_used
 
 
 def test_a_flaw_strikes_in_combat(monkeypatch):

@@ -85,7 +85,7 @@ def test_the_group_names_who_draws_each_item_card(monkeypatch):
     assert s.pool == ["salve"] and s.pending == {"kind": "drawer", "n": 1}
     s = act(s, "draw smith")
     s = chance(s, "brittle")
-    assert s.pool == ["salve"] and char(s, "smith")["curses"] == ["brittle"]
+    assert s.pool == ["salve"] and char(s, "smith").curses == ["brittle"]
     assert s.pending == {"kind": "share"}
 
 
@@ -94,21 +94,21 @@ def test_a_curse_sits_beside_the_character_not_in_a_hand(monkeypatch):
     card ... curses do not count as items and ... do not count towards the limit of 2 items"."""
     s = cult_room(monkeypatch, {"do": "draw", "n": 1}, tailor={"items": ["warhammer"]})
     s = chance(act(s, "draw tailor"), "leech")
-    assert char(s, "tailor")["items"] == ["warhammer"] and char(s, "tailor")["curses"] == ["leech"]
+    assert char(s, "tailor").items == ["warhammer"] and char(s, "tailor").curses == ["leech"]
     view = G.view(s, None)["chars"][1]
     assert view["curses"][0]["name"] == "The Leech Sigil" and len(view["items"]) == 1
     assert "leech" not in castle.deck(s)
     # "curses cannot be removed unless the curse card itself says otherwise": the Leech Sigil
     # drains at every chapter and goes only when the party wins a combat.
     s = act(s, "turn smith")
-    assert char(s, "tailor")["hp"] == 17 and char(s, "tailor")["curses"] == ["leech"]
+    assert char(s, "tailor").hp == 17 and char(s, "tailor").curses == ["leech"]
 
 
 def test_a_curse_that_says_so_goes_at_once(monkeypatch):
     """Pack 1: curses stay "unless the curse card itself says otherwise" (the Grave Hex)."""
     s = cult_room(monkeypatch, {"do": "draw", "n": 1})
     s = chance(act(s, "draw smith"), "gravehex")
-    assert char(s, "smith")["hp"] == 16 and char(s, "smith")["curses"] == []
+    assert char(s, "smith").hp == 16 and char(s, "smith").curses == []
     assert s.pending == {"kind": "between"}  # nothing reached the table
 
 
@@ -117,9 +117,9 @@ def test_brittle_bones_hurts_more_until_its_holder_rests(monkeypatch):
     s = cult_room(monkeypatch, combat("mmm", 2), smith={"curses": ["brittle"]})
     s = act(s, "fight")
     s = act(chance(s, "c", "c"), "hit smith")
-    assert char(s, "smith")["hp"] == 15 and char(s, "tailor")["hp"] == 16
+    assert char(s, "smith").hp == 15 and char(s, "tailor").hp == 16
     s = act(s, "rest smith")
-    assert char(s, "smith")["curses"] == [] and char(s, "smith")["hp"] == 16
+    assert char(s, "smith").curses == [] and char(s, "smith").hp == 16
 
 
 def test_marked_for_death_cultists_hurt_one_more(monkeypatch):
@@ -127,7 +127,7 @@ def test_marked_for_death_cultists_hurt_one_more(monkeypatch):
     damage from a cultist ... whether in combat or otherwise, they lose an additional 1HP"."""
     hit = {"do": "damage", "who": "all", "n": 2, "cultist": True}
     s = cult_room(monkeypatch, hit, smith={"curses": ["marked"]})
-    assert char(s, "smith")["hp"] == 15 and char(s, "tailor")["hp"] == 16
+    assert char(s, "smith").hp == 15 and char(s, "tailor").hp == 16
 
 
 def test_marked_for_death_in_combat_with_a_cultist(monkeypatch):
@@ -135,7 +135,7 @@ def test_marked_for_death_in_combat_with_a_cultist(monkeypatch):
     s = cult_room(monkeypatch, step, smith={"curses": ["marked"]})
     s = act(s, "fight")
     s = act(chance(s, "c", "c"), "hit smith")
-    assert char(s, "smith")["hp"] == 15 and char(s, "tailor")["hp"] == 16
+    assert char(s, "smith").hp == 15 and char(s, "tailor").hp == 16
 
 
 def test_marked_for_death_cannot_rest(monkeypatch):
@@ -145,7 +145,7 @@ def test_marked_for_death_cannot_rest(monkeypatch):
     assert set(G.legal_actions(s, 0)) == {"fight", "rest tailor"}
     s = act(s, "fight")
     s = act(chance(s, "c", "c"), "hit smith")
-    assert char(s, "smith")["hp"] == 16  # not a cultist: no extra damage
+    assert char(s, "smith").hp == 16  # not a cultist: no extra damage
 
 
 def test_below_half_health_the_cult_die_is_rolled(monkeypatch):
@@ -169,7 +169,7 @@ def test_the_cult_die_outside_combat_counts_as_rolled(monkeypatch):
     s = cult_room(monkeypatch, test, smith={"curses": ["marked"], "hp": 6})
     assert {o for o, _ in G.chance_outcomes(s)} == {"m", "c", "w", "ww", "black m", "black c"}
     s = chance(s, "black c")
-    assert char(s, "smith")["hp"] == 6 and "succeeds" in " ".join(map(english, s.log))
+    assert char(s, "smith").hp == 6 and "succeeds" in " ".join(map(english, s.log))
 
 
 def test_a_white_cult_face_attacks_first_and_as_normal(monkeypatch):
@@ -199,14 +199,14 @@ def test_a_black_cult_face_joins_the_enemy_row(monkeypatch):
     s = chance(s, "c", "w")  # the Tailor hits the cult die away; the Abbot misses
     s = act(s, "hit tailor")
     assert s.combat.row == ["m", "m"]
-    assert char(s, "smith")["hp"] == 5 and char(s, "abbot")["hp"] == 12
+    assert char(s, "smith").hp == 5 and char(s, "abbot").hp == 12
     # The next round: the Smith still sits out, and may not rest either.
     assert set(G.legal_actions(s, 0)) == {"fight", "rest tailor", "rest abbot"}
     s = act(s, "fight")
     assert s.pending["char"] == 1 and 0 not in s.combat.fighters
     s = chance(s, "m", "mm")
     s = act(s, "hit tailor")  # the Abbot's double then finishes it
-    assert s.combat is None and char(s, "smith")["curses"] == ["marked"]
+    assert s.combat is None and char(s, "smith").curses == ["marked"]
     assert s.pending == {"kind": "drawer", "n": 1}  # the loot: who draws it?
 
 

@@ -92,7 +92,7 @@ def test_a_double_of_any_type_removes_a_shield(monkeypatch):
     # The Might double goes whole on the shield; both Wisdom dice stay and strike back.
     assert s.combat.row == ["w", "w"]
     assert "P1 (Smith) breaks a shield with a double" in " ".join(map(english, s.log))
-    assert char(s, "smith")["hp"] == 18 and char(s, "tailor")["hp"] == 16  # the double blocked
+    assert char(s, "smith").hp == 18 and char(s, "tailor").hp == 16  # the double blocked
 
 
 def test_two_matching_singles_from_two_prisoners_remove_a_shield(monkeypatch):
@@ -116,7 +116,7 @@ def test_one_prisoner_cannot_pair_with_their_own_results(monkeypatch):
     # die alone, but the Smith's Might joins its Cunning to remove one.
     s = fight(s, "mc", "w")
     assert s.combat.row == ["mc", "mc"]
-    assert char(s, "ratcatcher")["hp"] == 18  # it still blocks
+    assert char(s, "ratcatcher").hp == 18  # it still blocks
     s = fight(s, "mc", "m")
     assert s.combat.row == ["mc"]
 
@@ -159,7 +159,7 @@ def test_with_an_item_to_use_the_party_resolves_together_with_hit_all(monkeypatc
     assert G.describe(s, "hit all") == death_dice.HIT_ALL_LABEL
     s = act(s, "use axe", 0)  # the Throwing Axe strikes the Might die: it does not touch shields
     # Nobody has an item left: the round resolves by itself (Wisdom and Cunning pair nothing).
-    assert s.combat.row == ["mc", "s"] and char(s, "smith")["hp"] == 16
+    assert s.combat.row == ["mc", "s"] and char(s, "smith").hp == 16
     assert s.pending == {"kind": "rest"}
 
 
@@ -179,9 +179,11 @@ def test_the_plan_prefers_breaking_shields_among_equal_counts():
 
     from types import SimpleNamespace
 
+    from engines.dark_castle.state import Character
+
     s = SimpleNamespace(
         combat=SimpleNamespace(row=["m", "s"], rolls={"0": "m", "1": "m"}),
-        chars=[{"items": []}, {"items": []}],
+        chars=[Character("smith", 0, 18), Character("tailor", 1, 18)],
     )
     best = death_dice.plan(s, [0, 1])
     assert best["pairs"] == [("s", (0, "m"), (1, "m"))] and best["hits"] == []
@@ -242,7 +244,7 @@ def test_the_stone_crushes_a_die_of_your_choice_even_a_death_die(monkeypatch):
     )
     assert render.board_png("dark_castle", view).startswith(b"\x89PNG")
     # Nothing else to use: the round resolved itself (Wisdom and Cunning pair nothing).
-    assert s.combat.row == ["m", "mc"] and char(s, "smith")["hp"] == 16
+    assert s.combat.row == ["m", "mc"] and char(s, "smith").hp == 16
     assert "use stone" not in G.legal_actions(act(s, "fight"), 0)  # once a chapter
 
 
@@ -255,5 +257,5 @@ def test_the_stone_shelters_mends_and_bites(monkeypatch):
         s = chance(act(s, "fight"), "c", "c")
         s = chance(act(s, "use stone", 0), face)
         s = act(s, "hit smith", 0)  # the Tailor's attack then resolves by itself
-        assert char(s, "smith")["hp"] == smith_hp, face
-        assert char(s, "tailor")["hp"] == 16
+        assert char(s, "smith").hp == smith_hp, face
+        assert char(s, "tailor").hp == 16

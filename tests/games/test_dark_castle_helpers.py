@@ -42,7 +42,7 @@ def set_char(s, who, **fields):
 
 
 def char(s, who):
-    return next(c for c in s.chars if c["who"] == who)
+    return next(c for c in s.chars if c.who == who)
 
 
 def act(s, action, seat=None):

@@ -38,7 +38,7 @@ def test_an_item_put_down_cannot_be_taken_back_by_its_dropper_in_that_phase():
     assert "cannot take it back" in str(refused.value.msg)
     assert "take salve tailor" in G.legal_actions(s, 1)  # a trade still goes through
     s = act(s, "take salve tailor", 1)
-    assert char(s, "tailor")["items"] == ["salve"]
+    assert char(s, "tailor").items == ["salve"]
     s = act(s, "drop salve", 1)  # and the tailor may put it down in turn
     assert not [a for a in G.legal_actions(s, 0) if a.startswith("take salve")]
 
@@ -115,7 +115,7 @@ def test_bots_in_an_item_phase_move_on(seed):
     for _ in range(40):
         if s.pending["kind"] != "between":
             break
-        position = (sorted(s.pool), [sorted(c["items"]) for c in s.chars])
+        position = (sorted(s.pool), [sorted(c.items) for c in s.chars])
         assert position not in seen
         seen.append(position)
         seat = G.to_act(s)[0]

@@ -44,9 +44,9 @@ def test_rolling_for_plague_uses_the_plague_die_and_thresholds_cost_hp_at_once(m
     assert G.to_act(s) == [CHANCE]
     assert dict(G.chance_outcomes(s)) == {"0": 2 / 6, "1": 2 / 6, "2": 1 / 6, "3": 1 / 6}
     s = chance(s, "3")  # the Smith: 0 -> 3, threshold 3
-    assert char(s, "smith")["plague"] == 3 and char(s, "smith")["hp"] == 17
+    assert char(s, "smith").plague == 3 and char(s, "smith").hp == 17
     s = chance(s, "3")  # the Tailor: 2 -> 5, past 3 (not yet 6)
-    assert char(s, "tailor")["plague"] == 5 and char(s, "tailor")["hp"] == 17
+    assert char(s, "tailor").plague == 5 and char(s, "tailor").hp == 17
     assert s.pending == {"kind": "between"}
     s = set_char(s, "tailor", plague=5)
     view = G.view(s, None)["chars"][1]
@@ -55,7 +55,7 @@ def test_rolling_for_plague_uses_the_plague_die_and_thresholds_cost_hp_at_once(m
 
 def test_two_thresholds_at_once_cost_both(monkeypatch):
     s = plague_room(monkeypatch, {"do": "plague", "who": "you", "n": 6})
-    assert char(s, "smith")["plague"] == 6 and char(s, "smith")["hp"] == 15
+    assert char(s, "smith").plague == 6 and char(s, "smith").hp == 15
 
 
 def test_a_carrier_passes_plague_with_each_hit_taken_not_blocked_or_rested(monkeypatch):
@@ -66,9 +66,9 @@ def test_a_carrier_passes_plague_with_each_hit_taken_not_blocked_or_rested(monke
     s = plague_room(monkeypatch, step, picks=("smith", "tailor", "abbot"))
     s = act(s, "rest abbot")
     s = act(chance(s, "mm", "c"), "hit smith")  # the Smith blocks (pierced), the Tailor is hit
-    assert char(s, "tailor")["plague"] == 1 and char(s, "tailor")["hp"] == 12
-    assert char(s, "smith")["plague"] == 0 and char(s, "smith")["hp"] == 13
-    assert char(s, "abbot")["plague"] == 0
+    assert char(s, "tailor").plague == 1 and char(s, "tailor").hp == 12
+    assert char(s, "smith").plague == 0 and char(s, "smith").hp == 13
+    assert char(s, "abbot").plague == 0
 
 
 def test_plague_hp_loss_is_immediate_even_mid_combat(monkeypatch):
@@ -77,7 +77,7 @@ def test_plague_hp_loss_is_immediate_even_mid_combat(monkeypatch):
     s = plague_room(monkeypatch, step, smith={"plague": 2}, tailor={"hp": 1})
     s = act(s, "rest tailor")
     s = chance(s, "c")
-    assert char(s, "smith")["plague"] == 3 and char(s, "smith")["hp"] == 16  # 1 hit + 1 plague
+    assert char(s, "smith").plague == 3 and char(s, "smith").hp == 16  # 1 hit + 1 plague
 
 
 def test_the_beaked_mask_keeps_carriers_off(monkeypatch):
@@ -85,7 +85,7 @@ def test_the_beaked_mask_keeps_carriers_off(monkeypatch):
     s = plague_room(monkeypatch, step, tailor={"items": ["beakmask"]})
     s = act(s, "fight")
     s = act(chance(s, "c", "c"), "hit smith")
-    assert char(s, "smith")["plague"] == 1 and char(s, "tailor")["plague"] == 0
+    assert char(s, "smith").plague == 1 and char(s, "tailor").plague == 0
 
 
 def test_taking_a_carriers_loot_makes_a_clean_prisoner_roll(monkeypatch):
@@ -107,7 +107,7 @@ def test_taking_a_carriers_loot_makes_a_clean_prisoner_roll(monkeypatch):
     p = s.pending
     assert (p["kind"], p["char"], p["after"]["kind"]) == ("plague", 0, "share")
     s = chance(s, "1")
-    assert char(s, "smith")["plague"] == 1 and s.pending["kind"] == "share"
+    assert char(s, "smith").plague == 1 and s.pending["kind"] == "share"
 
 
 def test_a_plague_card_hits_whoever_drew_it(monkeypatch):
@@ -115,12 +115,12 @@ def test_a_plague_card_hits_whoever_drew_it(monkeypatch):
     who drew it"."""
     s = plague_room(monkeypatch, {"do": "draw", "n": 2})
     s = chance(act(s, "draw tailor"), "fester")  # roll for plague and lose 1 HP
-    assert char(s, "tailor")["hp"] == 17
+    assert char(s, "tailor").hp == 17
     assert s.pending == {"kind": "plague", "char": 1, "after": {"kind": "drawer", "n": 1}}
     s = chance(s, "2")
-    assert char(s, "tailor")["plague"] == 2 and s.pending == {"kind": "drawer", "n": 1}
+    assert char(s, "tailor").plague == 2 and s.pending == {"kind": "drawer", "n": 1}
     s = chance(act(s, "draw smith"), "foulair")
-    assert char(s, "smith")["plague"] == 1 and s.pool == []
+    assert char(s, "smith").plague == 1 and s.pool == []
 
 
 def test_the_split_double_prisoners(monkeypatch):
@@ -155,14 +155,14 @@ def test_the_knapsack_stores_two_more_items_between_chapters(monkeypatch):
     assert {"stow salve", "stow axe"} <= legal and "stow knapsack" not in legal
     s = act(s, "stow salve", 0)
     s = act(s, "stow axe", 0)
-    assert char(s, "smith")["stored"] == ["salve", "axe"]
+    assert char(s, "smith").stored == ["salve", "axe"]
     assert "use salve" not in G.legal_actions(s, 0)  # stored: not at the ready
     assert {"unstow salve", "unstow axe"} <= set(G.legal_actions(s, 0))
     assert G.view(s, None)["chars"][0]["stored"][0]["name"] == "Bone Salve"
     s = set_char(s, "smith", items=["knapsack", "warhammer"])
     assert not [a for a in G.legal_actions(s, 0) if a.startswith("unstow")]  # hands full
     s = act(s, "drop knapsack", 0)
-    assert set(s.pool) == {"knapsack", "salve", "axe"} and char(s, "smith")["stored"] == []
+    assert set(s.pool) == {"knapsack", "salve", "axe"} and char(s, "smith").stored == []
 
 
 def test_the_knapsack_cannot_be_rearranged_during_a_chapter(monkeypatch):
@@ -175,7 +175,7 @@ def test_the_knapsack_cannot_be_rearranged_during_a_chapter(monkeypatch):
 
 def test_curing_lowers_plague(monkeypatch):
     s = plague_room(monkeypatch, {"do": "cure", "who": "all", "n": 2}, smith={"plague": 3})
-    assert char(s, "smith")["plague"] == 1 and char(s, "tailor")["plague"] == 0
+    assert char(s, "smith").plague == 1 and char(s, "tailor").plague == 0
     s = set_char(s, "tailor", items=["vinegar"], plague=4)
     s = act(s, "use vinegar", 1)
-    assert char(s, "tailor")["plague"] == 2
+    assert char(s, "tailor").plague == 2

@@ -23,10 +23,15 @@ CASES = [
 ]
 
 
-def test_the_saved_games_cover_combat_and_the_steps():
+def test_the_saved_games_cover_combat_the_steps_and_every_sheet():
     states = [entry["state"] for entry in SAVED["games"]]
     kinds = {(s["pending"] or {}).get("kind") for s in states}
     assert len(kinds) >= 20 and any(s["combat"] for s in states)
+    sheets = [c for s in states for c in s["chars"]]
+    assert any(c["seat"] == -1 for c in sheets)  # a companion (Pack 2)
+    assert any(c["curses"] for c in sheets) and any(c["plague"] for c in sheets)  # Packs 1, 3
+    assert any(c["stored"] for c in sheets)  # the knapsack (Pack 3)
+    assert any("flaw" in c for c in sheets) and any(c.get("flaw_used") for c in sheets)
     assert len({json.dumps(e["options"], sort_keys=True) for e in SAVED["games"]}) == len(
         GAME.conformance_options()
     )
@@ -64,6 +69,25 @@ def test_a_fight_saved_without_its_pack_keys_loads():
         del data["combat"][key]
     state = GAME.load(data)
     assert (state.combat.turned, state.combat.cultist, state.combat.carrier) == ([], False, False)
+    seat, _, offered = entry["then"][0]
+    if seat == CHANCE:
+        assert [o for o, _ in GAME.chance_outcomes(state)] == offered
+    else:
+        assert GAME.legal_actions(state, seat) == offered
+
+
+def test_a_sheet_saved_before_the_packs_loads():
+    """A character sheet saved before the packs has no `curses`, `plague` or `stored`: the
+    rules read them as none, and still do: such a save loads and offers the same moves (it
+    dumps them back filled in)."""
+    core = [e for e in SAVED["games"] if "on" not in e["options"].values()]
+    entry = next(e for e in core if e["state"]["combat"] and e["then"])
+    data = json.loads(json.dumps(entry["state"]))
+    for sheet in data["chars"]:
+        assert not sheet["curses"] and not sheet["plague"] and not sheet["stored"]
+        del sheet["curses"], sheet["plague"], sheet["stored"]
+    state = GAME.load(data)
+    assert json.dumps(GAME.dump(state)) == json.dumps(entry["state"])
     seat, _, offered = entry["then"][0]
     if seat == CHANCE:
         assert [o for o, _ in GAME.chance_outcomes(state)] == offered

@@ -61,9 +61,9 @@ async def test_a_party_escapes_or_dies_trying_through_the_service(tmp_path, seed
     summary = G.result(state).summary
     assert summary in board.text
     if state.outcome == "won":
-        assert all(c["hp"] > 0 for c in state.chars) and state.card in G_BOSSES
+        assert all(c.hp > 0 for c in state.chars) and state.card in G_BOSSES
     else:
-        assert any(c["hp"] == 0 for c in state.chars)
+        assert any(c.hp == 0 for c in state.chars)
 
 
 @pytest.mark.parametrize(

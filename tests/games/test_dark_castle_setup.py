@@ -27,7 +27,7 @@ def test_hit_points_by_party_size(players, hp):
     4 players: 12HP each"."""
     picks = ("smith", "tailor", "abbot", "miller")[: max(2, players)]
     s = started(picks, players=players)
-    assert [c["hp"] for c in s.chars] == [hp] * len(picks)
+    assert [c.hp for c in s.chars] == [hp] * len(picks)
 
 
 def test_solo_player_picks_two_characters():
@@ -38,8 +38,8 @@ def test_solo_player_picks_two_characters():
     assert "pick cook" not in G.legal_actions(s, 0)
     assert G.to_act(s) == [0]
     s = act(s, "pick abbot", 0)
-    assert [c["who"] for c in s.chars] == ["cook", "abbot"]
-    assert [c["seat"] for c in s.chars] == [0, 0]
+    assert [c.who for c in s.chars] == ["cook", "abbot"]
+    assert [c.seat for c in s.chars] == [0, 0]
     assert G.to_act(s) == [CHANCE]
 
 
@@ -74,7 +74,7 @@ def test_you_effects_hit_the_player_who_turned(monkeypatch):
     player that turned the card. Such consequences are indicated with a bolded YOU"."""
     add_card(monkeypatch, {"do": "damage", "who": "you", "n": 3})
     s = open_card(started(("smith", "tailor", "abbot")), "t_room", who="tailor")
-    assert [c["hp"] for c in s.chars] == [14, 11, 14]
+    assert [c.hp for c in s.chars] == [14, 11, 14]
     assert G.view(s, None)["turner"] == "tailor"
 
 
@@ -83,7 +83,7 @@ def test_solo_you_applies_to_the_chosen_character(monkeypatch):
     chapter card before you turn it. Any you effects ... will apply only to that character"."""
     add_card(monkeypatch, {"do": "damage", "who": "you", "n": 5})
     s = open_card(started(("smith", "tailor"), players=1), "t_room", who="smith")
-    assert (char(s, "smith")["hp"], char(s, "tailor")["hp"]) == (13, 18)
+    assert (char(s, "smith").hp, char(s, "tailor").hp) == (13, 18)
 
 
 def test_scene_text_is_shown_when_a_chapter_turns():
@@ -122,7 +122,7 @@ def test_death_ends_the_game_at_once(monkeypatch):
     s = open_card(started(("smith", "tailor", "cook")), "t_room", who="cook")
     assert s.outcome == "lost"
     assert G.to_act(s) == []
-    assert char(s, "cook")["hp"] == 0 and char(s, "smith")["hp"] == 14  # the heal never came
+    assert char(s, "cook").hp == 0 and char(s, "smith").hp == 14  # the heal never came
     result = G.result(s)
     assert result.ranking == [[0, 1, 2]]
     assert "did not escape" in result.summary
@@ -153,7 +153,7 @@ def _beat_forced(s):
         if kind == "roll":
             k = s.pending["char"]
             row = s.combat.row if s.combat else []
-            faces = cards.CHARACTERS[s.chars[k]["who"]]["faces"]
+            faces = cards.CHARACTERS[s.chars[k].who]["faces"]
             return chance(s, max(faces, key=lambda f: (sum(row.count(t) for t in set(f)), len(f))))
         return chance(s, G.chance_outcomes(s)[0][0])
     legal = G.legal_actions(s, acting[0])
@@ -225,7 +225,7 @@ def test_each_boss_phase_brings_its_own_special(boss):
             assert cb["phases"] == len(phases) and cb["name"] == spec["name"]
             assert cb["specials"] == [cards.describe_special(sp) for sp in spec["specials"]]
             if cb["phase"] not in seen and "ambush" in kinds:
-                assert all(c["hp"] == 18 - spec["specials"][0]["n"] for c in s.chars)
+                assert all(c.hp == 18 - spec["specials"][0]["n"] for c in s.chars)
             if s.pending.get("kind") == "rest":
                 seen.setdefault(cb["phase"], set()).add("rest")
                 assert "no_rest" not in kinds

@@ -108,7 +108,7 @@ def test_a_companion_enters_when_its_event_card_is_drawn(monkeypatch):
     s = undead_room(monkeypatch, {"do": "draw", "n": 1})
     s = chance(s, "ev_hound")
     hound = char(s, "hound")
-    assert hound["hp"] == 6 and hound["seat"] == -1 and len(s.chars) == 3
+    assert hound.hp == 6 and hound.seat == -1 and len(s.chars) == 3
     assert s.pending == {"kind": "between"} and s.pool == []  # the event card was the draw
     view = G.view(s, None)["chars"][2]
     assert view["companion"] and view["hp_max"] == 6 and view["faces"].count("x") == 1
@@ -120,7 +120,7 @@ def test_a_second_companion_card_is_discarded_and_replaced(monkeypatch):
     discard it and draw another item card to replace it"."""
     s = companion_room(monkeypatch, "hound", {"do": "draw", "n": 1})
     s = chance(s, "ev_novice")
-    assert [c["who"] for c in s.chars] == ["smith", "tailor", "hound"]
+    assert [c.who for c in s.chars] == ["smith", "tailor", "hound"]
     assert s.pending == {"kind": "item", "n": 1}  # the replacement
     s = chance(s, "salve")
     assert s.pool == ["salve"] and "ev_novice" not in castle.deck(s)
@@ -131,7 +131,7 @@ def test_of_several_companion_cards_drawn_at_once_only_the_first_applies(monkeyp
     only the first and discard the others, drawing replacements for them"."""
     s = undead_room(monkeypatch, {"do": "draw", "n": 2})
     s = chance(s, "ev_gravehand", "ev_novice", "salve")
-    assert [c["who"] for c in s.chars] == ["smith", "tailor", "gravehand"]
+    assert [c.who for c in s.chars] == ["smith", "tailor", "gravehand"]
     assert s.pool == ["salve"] and s.pending == {"kind": "share"}
 
 
@@ -143,7 +143,7 @@ def test_companions_count_as_players_for_each_player_effects(monkeypatch):
              {"do": "test", "who": "each", "trait": "m", "attempts": 1},
              {"do": "draw", "n": "per_player"}]  # fmt: skip
     s = companion_room(monkeypatch, "gravehand", *steps)
-    assert [c["hp"] for c in s.chars] == [17, 17, 7]
+    assert [c.hp for c in s.chars] == [17, 17, 7]
     s = chance(s, "m", "m")  # the Smith and the Tailor
     assert s.pending == {"kind": "roll", "char": 2, "for": "test"}  # the Gravehand tests too
     s = chance(s, "m")
@@ -165,7 +165,7 @@ def test_companions_are_left_out_of_the_dice_per_player_where_the_card_marks_it(
 def test_a_companion_leads_into_a_chapter_and_is_you(monkeypatch):
     """Pack 2: "Companions can lead into chapters, becoming the subject of you effects"."""
     s = companion_room(monkeypatch, "hound", {"do": "damage", "who": "you", "n": 2}, who="hound")
-    assert char(s, "hound")["hp"] == 4 and char(s, "smith")["hp"] == 18
+    assert char(s, "hound").hp == 4 and char(s, "smith").hp == 18
 
 
 def test_any_player_acts_for_the_companion(monkeypatch):
@@ -184,11 +184,11 @@ def test_companions_can_be_named_to_draw_and_curses_and_plague_do_not_touch_them
     s = companion_room(monkeypatch, "hound", {"do": "draw", "n": 2}, options=opts)
     assert "draw hound" in G.legal_actions(s, 0)
     s = chance(act(s, "draw hound"), "brittle")
-    assert char(s, "hound")["curses"] == [] and char(s, "hound")["hp"] == 6
+    assert char(s, "hound").curses == [] and char(s, "hound").hp == 6
     s = chance(act(s, "draw hound"), "fester")
     assert s.pending == {"kind": "plague", "char": 2, "after": None}
     s = chance(s, "3")
-    assert char(s, "hound")["plague"] == 0 and char(s, "hound")["hp"] == 6
+    assert char(s, "hound").plague == 0 and char(s, "hound").hp == 6
 
 
 # ----- companions fight -------------------------------------------------------------------
@@ -199,17 +199,17 @@ def test_a_companion_fights_takes_damage_and_rests_up_to_its_start(monkeypatch):
     s = act(s, "fight")
     s = chance(s, "c", "c", "c")
     s = act(act(s, "hit smith"), "hit tailor")
-    assert char(s, "hound")["hp"] == 4 and char(s, "smith")["hp"] == 16
+    assert char(s, "hound").hp == 4 and char(s, "smith").hp == 16
     assert "rest hound" in G.legal_actions(s, 0)
     s = act(s, "rest hound")
-    assert char(s, "hound")["hp"] == 5
+    assert char(s, "hound").hp == 5
     s = chance(s, "c", "c")
     s = act(s, "hit smith")
     s = act(s, "rest hound")
     s = chance(s, "c", "c")
     s = act(s, "hit smith")
     s = act(s, "rest hound")
-    assert char(s, "hound")["hp"] == 6  # never above its own start
+    assert char(s, "hound").hp == 6  # never above its own start
 
 
 def test_the_spirit_is_immune_to_damage_and_gains_nothing_by_resting(monkeypatch):
@@ -220,9 +220,9 @@ def test_the_spirit_is_immune_to_damage_and_gains_nothing_by_resting(monkeypatch
     s = act(s, "fight")
     s = chance(s, "c", "c", "c")
     s = act(act(s, "hit smith"), "hit tailor")
-    assert char(s, "novice")["hp"] == 5 and "untouched" in " ".join(map(english, s.log))
+    assert char(s, "novice").hp == 5 and "untouched" in " ".join(map(english, s.log))
     s = act(s, "rest novice")
-    assert char(s, "novice")["hp"] == 5
+    assert char(s, "novice").hp == 5
 
 
 def test_companions_carry_no_items_but_the_gravehand_carries_one(monkeypatch):
@@ -236,7 +236,7 @@ def test_companions_carry_no_items_but_the_gravehand_carries_one(monkeypatch):
     legal = G.legal_actions(s, 0)
     assert "take salve gravehand" in legal and "take warhammer gravehand" not in legal
     s = act(s, "take salve gravehand")
-    assert char(s, "gravehand")["items"] == ["salve"]
+    assert char(s, "gravehand").items == ["salve"]
     s = edit(s, pool=["bread", "chalice"])
     assert not [a for a in G.legal_actions(s, 0) if a.endswith(" gravehand")]
 
@@ -253,7 +253,7 @@ def test_a_special_in_a_chapter_combat_triggers_its_ability(monkeypatch):
     s = act(s, "fight")
     s = chance(s, "c", "c", "x")
     s = act(act(s, "hit novice"), "hit smith")  # Grave Chill: everyone blocks
-    assert char(s, "smith")["hp"] == 18 and char(s, "tailor")["hp"] == 18
+    assert char(s, "smith").hp == 18 and char(s, "tailor").hp == 18
 
 
 def test_a_special_against_a_boss_only_blocks(monkeypatch):
@@ -271,7 +271,7 @@ def test_a_special_against_a_boss_only_blocks(monkeypatch):
     s = chance(s, "c", "c", "x")
     s = act(act(s, "hit gravehand"), "hit smith")
     assert s.combat.row == row
-    assert char(s, "gravehand")["hp"] == 8 and char(s, "smith")["hp"] == 18 - s.combat.attack
+    assert char(s, "gravehand").hp == 8 and char(s, "smith").hp == 18 - s.combat.attack
 
 
 def test_a_special_outside_combat_counts_as_a_double_of_choice(monkeypatch):
@@ -281,7 +281,7 @@ def test_a_special_outside_combat_counts_as_a_double_of_choice(monkeypatch):
             "fail": [{"do": "damage", "who": "you", "n": 3}]}  # fmt: skip
     s = companion_room(monkeypatch, "hound", test, who="hound")
     s = chance(s, "x")
-    assert char(s, "hound")["hp"] == 6 and "succeeds" in " ".join(map(english, s.log))
+    assert char(s, "hound").hp == 6 and "succeeds" in " ".join(map(english, s.log))
 
 
 def test_at_zero_hp_a_companion_leaves_and_the_game_goes_on(monkeypatch):
@@ -292,7 +292,7 @@ def test_at_zero_hp_a_companion_leaves_and_the_game_goes_on(monkeypatch):
     s = act(s, "fight")
     s = chance(s, "c", "c", "c")
     s = act(act(s, "hit smith"), "hit tailor")
-    assert [c["who"] for c in s.chars] == ["smith", "tailor"] and not s.outcome
+    assert [c.who for c in s.chars] == ["smith", "tailor"] and not s.outcome
     assert s.pending == {"kind": "rest"} and s.combat.fighters == [0, 1]
     assert "skeletonkey" not in castle.held(s)  # the item went with her
     assert G.result(s) is None
@@ -304,7 +304,7 @@ def test_a_companion_who_leaves_as_you_leaves_no_you(monkeypatch):
     steps = [{"do": "damage", "who": "you", "n": 9}, {"do": "damage", "who": "you", "n": 2},
              {"do": "damage", "who": "all", "n": 1}]  # fmt: skip
     s = companion_room(monkeypatch, "hound", *steps, who="hound")
-    assert len(s.chars) == 2 and [c["hp"] for c in s.chars] == [17, 17]
+    assert len(s.chars) == 2 and [c.hp for c in s.chars] == [17, 17]
     assert s.pending == {"kind": "between"}
 
 
@@ -340,8 +340,8 @@ def test_the_blood_ritual_between_chapters(monkeypatch):
     s = act(s, "give abbot 2", 2)
     assert "drink" in G.legal_actions(s, 0)
     s = act(s, "drink")
-    assert [c["hp"] for c in s.chars] == [13, 2, 12]
-    assert char(s, "smith")["items"] == [] and s.pending == {"kind": "between"}
+    assert [c.hp for c in s.chars] == [13, 2, 12]
+    assert char(s, "smith").items == [] and s.pending == {"kind": "between"}
     assert "chalice" not in castle.held(s)
 
 
@@ -349,7 +349,7 @@ def test_the_ritual_called_off_costs_nothing(monkeypatch):
     s = undead_room(monkeypatch, {"do": "narrate"}, smith={"items": ["chalice"], "hp": 5})
     s = act(act(s, "rite smith"), "give tailor 4", 1)
     s = act(s, "stop")
-    assert [c["hp"] for c in s.chars] == [5, 18] and char(s, "smith")["items"] == ["chalice"]
+    assert [c.hp for c in s.chars] == [5, 18] and char(s, "smith").items == ["chalice"]
 
 
 # ----- the Spell Book ----------------------------------------------------------------------
@@ -366,13 +366,13 @@ def test_the_spell_book_offers_a_spell_instead_of_the_roll(monkeypatch):
     s = act(s, "cast insight")
     assert G.chance_outcomes(s) == cards.die_outcomes(cards.SPELL_DIE)
     s = chance(s, "success")
-    assert char(s, "smith")["hp"] == 18 and "succeeds" in " ".join(map(english, s.log))
+    assert char(s, "smith").hp == 18 and "succeeds" in " ".join(map(english, s.log))
 
 
 def test_a_spell_that_does_not_help_the_test_fails_the_attempt(monkeypatch):
     s = undead_room(monkeypatch, TEST_W, smith={"items": ["spellbook"], "hp": 10})
     s = chance(act(s, "cast mend"), "success")
-    assert [c["hp"] for c in s.chars] == [11, 18]  # healed 2, then failed the test: -1
+    assert [c.hp for c in s.chars] == [11, 18]  # healed 2, then failed the test: -1
 
 
 def test_a_bolt_strikes_dice_from_the_row(monkeypatch):
@@ -383,7 +383,7 @@ def test_a_bolt_strikes_dice_from_the_row(monkeypatch):
     assert s.combat.row == ["c", "w"] and s.pending == {"kind": "roll", "char": 1,
                                                            "for": "combat"}  # fmt: skip
     s = chance(s, "c")
-    assert s.combat.row == ["w"] and char(s, "smith")["hp"] == 16  # no attack, no block
+    assert s.combat.row == ["w"] and char(s, "smith").hp == 16  # no attack, no block
 
 
 def test_the_spell_die_can_backfire_or_crumble(monkeypatch):
@@ -391,13 +391,13 @@ def test_the_spell_die_can_backfire_or_crumble(monkeypatch):
     prisoner, or cause the destruction of the spell book itself"."""
     s = undead_room(monkeypatch, TEST_W, smith={"items": ["spellbook"]}, tailor={"hp": 12})
     s = chance(act(s, "cast insight"), "recoil")
-    assert char(s, "smith")["hp"] == 18 - 2 - 1
+    assert char(s, "smith").hp == 18 - 2 - 1
     s = undead_room(monkeypatch, TEST_W, smith={"items": ["spellbook"]}, tailor={"hp": 12})
     s = chance(act(s, "cast insight"), "stray")
-    assert char(s, "tailor")["hp"] == 10 and char(s, "smith")["hp"] == 17  # the only ally
+    assert char(s, "tailor").hp == 10 and char(s, "smith").hp == 17  # the only ally
     s = undead_room(monkeypatch, TEST_W, smith={"items": ["spellbook"]})
     s = chance(act(s, "cast insight"), "crumble")
-    assert char(s, "smith")["items"] == [] and "spellbook" not in castle.held(s)
+    assert char(s, "smith").items == [] and "spellbook" not in castle.held(s)
 
 
 def test_casting_is_not_offered_on_a_reroll_from_an_item(monkeypatch):
