@@ -83,7 +83,7 @@ def _hits(face: str, row: list[str]) -> bool:
 
 def sensible(game, state, seat, legal, rng: random.Random) -> str:
     s = state
-    kind = s.pending["kind"]
+    kind = s.pending.kind
     chars = s.chars
     hp0 = s.hp_start
 
@@ -152,13 +152,13 @@ def sensible(game, state, seat, legal, rng: random.Random) -> str:
         return max(legal, key=lambda a: (not party.marked(s, idx(a.split()[1])),
                                          chars[idx(a.split()[1])].hp))  # fmt: skip
     if kind == "choose":
-        step = chapters.step_at(s.pending["card"], s.pending["path"])
+        step = chapters.step_at(s.pending.card, s.pending.path)
         return max(
             (a for a in legal if a.startswith("choose ")),
             key=lambda a: _value(step["options"][int(a.split()[1]) - 1]["steps"], len(chars)),
         )
     if kind == "send":
-        frame_step = chapters.step_at(s.pending["card"], s.pending["path"])
+        frame_step = chapters.step_at(s.pending.card, s.pending.path)
         traits = set(frame_step["trait"])
 
         def chance(a: str) -> tuple:

@@ -65,7 +65,7 @@ def party_choice(s, picks: list[str]) -> tuple[int, str]:
     seat now to act (a group decision is anyone's; an item only its holder's)."""
     seats = G.to_act(s)
     legal = {seat: G.legal_actions(s, seat) for seat in seats}
-    if s.pending["kind"] == "pick":
+    if s.pending.kind == "pick":
         seat = seats[0]
         return seat, next(f"pick {w}" for w in picks if f"pick {w}" in legal[seat])
     every = [
@@ -80,7 +80,7 @@ def party_move(s, legal: list[str]) -> str:
     Stone, cast from the Spell Book, hold the Chalice's rite for the most hurt (one HP from
     the healthiest) and use a flaw as soon as they can help, share items to empty hands, rest the most hurt, fight, and let the
     healthiest prisoner turn the page and draw the item cards."""
-    kind = s.pending["kind"]
+    kind = s.pending.kind
     hp = {c.who: c.hp for c in s.chars}
     if not any(c.stored for c in s.chars):
         stow = [a for a in legal if a.startswith("stow ")]

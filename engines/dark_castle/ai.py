@@ -38,7 +38,7 @@ def evaluate(game: DarkCastle, s: DarkCastleState) -> list[float]:
 def useful(game: DarkCastle, s: DarkCastleState, seat: int, legal: list[str]) -> list[str]:
     """The legal moves less those that undo a move of this item phase (all of them, if that
     left nothing)."""
-    if not s.pending or not any(r in s.pending for r in (phase.TAKEN, *_UNDOES.values())):
+    if not s.pending or not any(r in s.pending.records for r in (phase.TAKEN, *_UNDOES.values())):
         return legal
     keep = []
     for action in legal:

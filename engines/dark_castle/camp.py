@@ -13,7 +13,7 @@ from __future__ import annotations
 from engines.contract import Seat
 from engines.dark_castle import effects, explain, items, party, phase
 from engines.dark_castle.rules import Position, Step
-from engines.dark_castle.state import CASTLE_CHAPTERS
+from engines.dark_castle.state import CASTLE_CHAPTERS, Pending
 from engines.text import Msg, joined, msg
 
 
@@ -70,7 +70,7 @@ def turn(t: Position, who: str) -> None:
         c.spent = []
         c.roll = ""
     s.turner = k
-    s.pending = {"kind": "boss" if len(s.used) >= CASTLE_CHAPTERS else "chapter"}
+    s.pending = Pending("boss" if len(s.used) >= CASTLE_CHAPTERS else "chapter")
     t.say(msg("{name} turns the next page of the castle...", name=party.name(s, k)))
     t.rules.turned(t)
     effects.check_death(t)

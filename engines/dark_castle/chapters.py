@@ -14,7 +14,7 @@ from __future__ import annotations
 from engines.contract import Seat
 from engines.dark_castle import cards, castle, effects, explain, items, party, words
 from engines.dark_castle.rules import ChanceStep, Position, Step, uniform
-from engines.dark_castle.state import CASTLE_CHAPTERS, DarkCastleState
+from engines.dark_castle.state import CASTLE_CHAPTERS, DarkCastleState, Pending
 from engines.text import Msg, joined, msg, plural
 
 
@@ -82,7 +82,7 @@ def card_done(t: Position) -> None:
         left = CASTLE_CHAPTERS - len(s.used)
         t.say(plural("Chapter complete. {count} chapter remains before the boss.",
                      "Chapter complete. {count} chapters remain before the boss.", left))  # fmt: skip
-    s.pending = {"kind": "between"}
+    s.pending = Pending("between")
 
 
 def targets(s: DarkCastleState, who: str, ctx: int) -> list[int]:
@@ -128,7 +128,7 @@ def lose_item(t: Position, step: dict, card: str, path: list, ctx: int) -> None:
     if who == "party":
         holders = [k for k, c in enumerate(s.chars) if c.items]
         if holders:  # the group decides whose item goes
-            s.pending = {"kind": "discard", "char": holders[0], "party": True}
+            s.pending = Pending("discard", char=holders[0], party=True)
         return
     for k in targets(s, who, ctx):
         char = s.chars[k]
@@ -141,18 +141,18 @@ def lose_item(t: Position, step: dict, card: str, path: list, ctx: int) -> None:
                 msg("{name} loses everything carried: {items}.", name=party.name(s, k), items=names)
             )
         else:
-            s.pending = {"kind": "discard", "char": k}
+            s.pending = Pending("discard", char=k)
             return
 
 
 def choose(t: Position, step: dict, card: str, path: list, ctx: int) -> None:
     if step.get("text"):
         t.say(words.card(step["text"]))
-    t.s.pending = {"kind": "choose", "card": card, "path": path, "ctx": ctx}
+    t.s.pending = Pending("choose", card=card, path=path, ctx=ctx)
 
 
 def gamble(t: Position, step: dict, card: str, path: list, ctx: int) -> None:
-    t.s.pending = {"kind": "gamble", "n": 1, "card": card, "path": path, "ctx": ctx}
+    t.s.pending = Pending("gamble", n=1, card=card, path=path, ctx=ctx)
 
 
 def if_item(t: Position, step: dict, card: str, path: list, ctx: int) -> None:
@@ -195,7 +195,7 @@ class Choose(Step):
 
     def legal(self, t: Position, seat: Seat) -> list[str]:
         p = t.s.pending
-        out = [f"choose {i + 1}" for i in open_options(t.s, step_at(p["card"], p["path"]))]
+        out = [f"choose {i + 1}" for i in open_options(t.s, step_at(p.card, p.path))]
         return out + [a for k in party.mine(t.s, seat) for a in items.uses(t, k, "choice")]
 
     def apply(self, t: Position, seat: Seat, action: str) -> None:
@@ -204,11 +204,11 @@ class Choose(Step):
             items.use_action(t, args)
             return
         s, p = t.s, t.s.pending
-        step = step_at(p["card"], p["path"])
+        step = step_at(p.card, p.path)
         option = step["options"][int(args[0]) - 1]
         t.say(msg("The party chooses: {option}.", option=words.card(option["label"])))
         s.pending = None
-        push(s, p["card"], [*p["path"], "options", int(args[0]) - 1, "steps"], p["ctx"])
+        push(s, p.card, [*p.path, "options", int(args[0]) - 1, "steps"], p.ctx)
         if option.get("spend"):
             effects.spend_tag(t, option["needs"])
 
@@ -218,15 +218,15 @@ class Choose(Step):
     def describe(self, t: Position, action: str) -> Msg | None:
         verb, *args = action.split()
         p = t.s.pending
-        if verb != "choose" or not p or p.get("kind") != "choose":
+        if verb != "choose" or not p or p.kind != "choose":
             return None
-        option = step_at(p["card"], p["path"])["options"][int(args[0]) - 1]
+        option = step_at(p.card, p.path)["options"][int(args[0]) - 1]
         return msg("{label} ({cost})", label=words.card(option["label"]),
                    cost=explain.option_cost(option, len(t.s.chars)))  # fmt: skip
 
     def show(self, t: Position, view: dict) -> None:
         p = t.s.pending
-        step = step_at(p["card"], p["path"])
+        step = step_at(p.card, p.path)
         open_ = open_options(t.s, step)
         view["options"] = [
             {
@@ -245,11 +245,11 @@ class Gamble(ChanceStep):
     kind = "gamble"
 
     def outcomes(self, t: Position) -> list[tuple[str, float]]:
-        return cards.chapter_dice_outcomes(t.s.pending.get("n", 1))
+        return cards.chapter_dice_outcomes(t.s.pending.n)
 
-    def resolve(self, t: Position, p: dict, outcome: str) -> None:
+    def resolve(self, t: Position, p: Pending, outcome: str) -> None:
         t.say(msg("The chapter die shows {trait}.", trait=cards.TRAIT_NAMES[outcome]))
-        push(t.s, p["card"], [*p["path"], outcome], p["ctx"])
+        push(t.s, p.card, [*p.path, outcome], p.ctx)
 
 
 class NextChapter(ChanceStep):
@@ -267,7 +267,7 @@ class NextChapter(ChanceStep):
             return [(first, 1.0)]
         return uniform(left)
 
-    def resolve(self, t: Position, p: dict, outcome: str) -> None:
+    def resolve(self, t: Position, p: Pending, outcome: str) -> None:
         t.s.used.append(outcome)
         open_card(t, outcome)
 
@@ -286,5 +286,5 @@ class Boss(ChanceStep):
         extra = ["collector"] if castle.collector(s) else []
         return uniform(cards.in_sets(cards.BOSSES, sets + extra))
 
-    def resolve(self, t: Position, p: dict, outcome: str) -> None:
+    def resolve(self, t: Position, p: Pending, outcome: str) -> None:
         open_card(t, outcome)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from engines.dark_castle import cards, castle, combat, death_dice, living_stone, party, words
 from engines.dark_castle.rules import ChanceStep, Pack, Position, uniform
+from engines.dark_castle.state import Pending
 from engines.text import Msg, joined, msg
 
 
@@ -25,7 +26,7 @@ class Deal(ChanceStep):
     def outcomes(self, t: Position) -> list[tuple[str, float]]:
         return uniform(sorted(set(cards.FLAWS) - set(t.s.flaws.values())))
 
-    def resolve(self, t: Position, p: dict, outcome: str) -> None:
+    def resolve(self, t: Position, p: Pending, outcome: str) -> None:
         s = t.s
         on_offer = castle.prisoners(s)
         who = next(w for w in on_offer if w not in s.flaws)
@@ -34,9 +35,9 @@ class Deal(ChanceStep):
             dealt = [msg("{character}: {flaw}", character=party.title(w), flaw=words.card(cards.FLAWS[f]["name"]))
                      for w, f in s.flaws.items()]  # fmt: skip
             t.say(msg("Flaws are dealt: {flaws}.", flaws=joined(dealt, "; ")))
-            s.pending = {"kind": "pick"}
+            s.pending = Pending("pick")
         else:
-            s.pending = {"kind": "deal"}
+            s.pending = Pending("deal")
 
     def prompt(self, t: Position) -> Msg:
         return msg("The flaws are dealt onto the prisoners...")
@@ -48,16 +49,16 @@ class DeathDice(ChanceStep):
     kind = "death"
 
     def outcomes(self, t: Position) -> list[tuple[str, float]]:
-        return death_dice.outcomes(t.s.pending["n"])
+        return death_dice.outcomes(t.s.pending.n)
 
-    def resolve(self, t: Position, p: dict, outcome: str) -> None:
+    def resolve(self, t: Position, p: Pending, outcome: str) -> None:
         death_dice.add_rolled(t, outcome)
         combat.ready(t)
 
 
 def deal_flaws_first(t: Position) -> None:
     if castle.collector(t.s):
-        t.s.pending = {"kind": "deal"}
+        t.s.pending = Pending("deal")
 
 
 def combat_dice(t: Position, card: dict, step: dict) -> str | None:

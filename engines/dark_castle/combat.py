@@ -13,7 +13,7 @@ from __future__ import annotations
 from engines.contract import Seat
 from engines.dark_castle import cards, chapters, death_dice, effects, explain, items, party, words
 from engines.dark_castle.rules import ChanceStep, Position, Step
-from engines.dark_castle.state import Combat, DarkCastleState
+from engines.dark_castle.state import Combat, DarkCastleState, Pending
 from engines.text import Msg, msg
 
 
@@ -47,7 +47,7 @@ def start(t: Position, step: dict, card: str, path: list, ctx: int) -> None:
     n = step.get("per_player", 0) * rolling
     kind = t.rules.combat_dice(t, cards.ALL_CARDS[card], step) or "dice"
     if n:
-        s.pending = {"kind": kind, "n": n}
+        s.pending = Pending(kind, n=n)
     else:
         ready(t)
 
@@ -91,7 +91,7 @@ def round_start(t: Position) -> None:
             kind="combat",
         )  # fmt: skip
     if len(s.chars) > 1 and not special(s, "no_rest"):
-        s.pending = {"kind": "rest"}
+        s.pending = Pending("rest")
     else:
         begin_rolls(t)
 
@@ -142,7 +142,7 @@ def rolled(t: Position, k: int, face: str, black: bool) -> None:
     elif not [j for j in cb.fighters if j not in cb.done]:
         after_attack(t)
     else:
-        s.pending = {"kind": "attack"}
+        s.pending = Pending("attack")
         auto_attack(t)
 
 
@@ -159,7 +159,7 @@ def attack_spent(t: Position, k: int) -> None:
     elif not cb.row or not [j for j in cb.fighters if j not in cb.done]:
         after_attack(t)
     else:
-        s.pending = {"kind": "attack"}
+        s.pending = Pending("attack")
         auto_attack(t)
 
 
@@ -184,7 +184,7 @@ def auto_attack(t: Position) -> None:
     """The last attack of a round resolves itself when nobody has an item to use first."""
     s = t.s
     cb = s.combat
-    while s.pending == {"kind": "attack"} and s.combat is cb:
+    while s.pending == Pending("attack") and s.combat is cb:
         left = [k for k in cb.fighters if k not in cb.done]
         if any(items.usable(t, k, "combat", helps_in_combat) for k in cb.fighters):
             return
@@ -261,7 +261,7 @@ def after_attack(t: Position) -> None:
     if all(k in cb.done for k in cb.fighters):
         defend(t)
     else:
-        t.s.pending = {"kind": "attack"}
+        t.s.pending = Pending("attack")
         auto_attack(t)
 
 
@@ -310,7 +310,7 @@ def defend(t: Position) -> None:
     if regrow and cb.grown < regrow.get("max", 3):
         n = min(regrow.get("n", 1), regrow.get("max", 3) - cb.grown)
         cb.grown += n
-        s.pending = {"kind": "dice", "n": n, "then": "round"}
+        s.pending = Pending("dice", n=n, then="round")
         return
     round_start(t)
 
@@ -416,7 +416,7 @@ class Attack(Step):
         cb = s.combat
         kind = effect["k"]
         if kind == "reroll":
-            s.pending = {"kind": "roll", "char": k, "for": "combat"}
+            s.pending = Pending("roll", char=k, why="combat")
             cb.queue = [k]
         elif kind == "become":
             cb.rolls[str(k)] = s.chars[k].roll = effect["face"]
@@ -429,7 +429,7 @@ class Attack(Step):
             cb.blocked.append(k)
             t.say(msg("{name} will block this round.", name=party.name(s, k)))
         elif kind == "stone":  # the Living Stone wakes (living_stone.py)
-            s.pending = {"kind": "stone", "char": k}
+            s.pending = Pending("stone", char=k)
         else:
             return False
         return True
@@ -461,13 +461,13 @@ class ChapterDice(ChanceStep):
     kind = "dice"
 
     def outcomes(self, t: Position) -> list[tuple[str, float]]:
-        return cards.chapter_dice_outcomes(t.s.pending.get("n", 1))
+        return cards.chapter_dice_outcomes(t.s.pending.n)
 
-    def resolve(self, t: Position, p: dict, outcome: str) -> None:
+    def resolve(self, t: Position, p: Pending, outcome: str) -> None:
         cb = t.s.combat
         cb.row = sorted(cb.row + list(outcome), key=death_dice.row_key)
         t.say(msg("The chapter dice add {dice} to the enemy's row.", dice=explain.dice(outcome)))
-        if p.get("then") == "round":
+        if p.then == "round":
             round_start(t)
         else:
             ready(t)

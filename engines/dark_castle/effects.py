@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from engines.dark_castle import cards, castle, explain, party
 from engines.dark_castle.rules import Position
+from engines.dark_castle.state import Pending
 from engines.dark_castle.words import listed
 from engines.text import joined, msg
 
@@ -94,9 +95,9 @@ def draw(t: Position, n: int, tainted: bool = False) -> None:
     s = t.s
     if n > 0 and castle.deck(s):
         kind = "drawer" if castle.curses_in_play(s) else "item"
-        s.pending = {"kind": kind, "n": n}
+        s.pending = Pending(kind, n=n)
         if tainted:
-            s.pending["tainted"] = True
+            s.pending.tainted = True
 
 
 def discard_pool(t: Position) -> None:
@@ -118,14 +119,14 @@ def spend_tag(t: Position, tag: str) -> None:
         if tag in cards.ITEMS[item].get("tags", [])
     ]
     if len(found) > 1:
-        s.pending = {"kind": "discard", "char": found[0][0], "party": True, "tag": tag}
+        s.pending = Pending("discard", char=found[0][0], party=True, tag=tag)
         return
     for k, item in found:
         s.chars[k].items.remove(item)
         t.say(msg("{name} gives up {item}.", name=party.name(s, k), item=explain.the(item)))
 
 
-def roll(t: Position, k: int, why: str) -> dict:
+def roll(t: Position, k: int, why: str) -> Pending:
     """The pending roll of character k's die for a test, a group test or combat, unless a
     pack offers something else first (the Spell Book: cast instead)."""
-    return t.rules.roll(t, k, why) or {"kind": "roll", "char": k, "for": why}
+    return t.rules.roll(t, k, why) or Pending("roll", char=k, why=why)

@@ -25,7 +25,7 @@ Where the rules are, read against the rulebook:
   combat.py       combat rounds, resting, attacks, specials
   effects.py      hurt, heal, death check, plague, draw: what any rule does to the party
   cult.py, plague.py, undead.py, collector.py: the four supplements, each a `rules.Pack`
-Every pending step (`state.pending["kind"]`) is one `rules.Step` handler registered by one
+Every pending step (`state.pending.kind`) is one `rules.Step` handler registered by one
 pack; this class only dispatches the engine contract to them.
 """
 
@@ -160,27 +160,27 @@ class DarkCastle(Game):
     def to_act(self, s: DarkCastleState) -> list[Seat]:
         if s.outcome or not s.pending:
             return []
-        return RULES.steps[s.pending["kind"]].to_act(Position(RULES, s))
+        return RULES.steps[s.pending.kind].to_act(Position(RULES, s))
 
     def _legal(self, s: DarkCastleState, seat: Seat) -> list[str]:
-        return RULES.steps[s.pending["kind"]].legal(Position(RULES, s), seat)
+        return RULES.steps[s.pending.kind].legal(Position(RULES, s), seat)
 
     def chance_outcomes(self, s: DarkCastleState) -> list[tuple[str, float]]:
         if not s.pending:
             return []
-        return RULES.steps[s.pending["kind"]].outcomes(Position(RULES, s))
+        return RULES.steps[s.pending.kind].outcomes(Position(RULES, s))
 
     def chance_key(self, s: DarkCastleState) -> str | None:
         """The castle: its start card, its chapter deck and its boss (the daily castle deals
         them from the day's seed, so every party meets the same castle in the same order)."""
-        kind = (s.pending or {}).get("kind")
+        kind = s.pending.kind if s.pending else None
         return kind if kind in CASTLE_DECKS else None
 
     def _apply(
         self, s: DarkCastleState, seat: Seat, action: str, story: bool = True
     ) -> list[Event]:
         t = Position(RULES, s)
-        RULES.steps[s.pending["kind"]].apply(t, seat, action)
+        RULES.steps[s.pending.kind].apply(t, seat, action)
         chapters.run(t)
         RULES.settled(t)
         public = [e.text for e in t.ev if e.to is None] if story else []
@@ -202,7 +202,7 @@ class DarkCastle(Game):
         legal = self.legal_actions(s, seat)
         if not s.pending:
             return None
-        return RULES.steps[s.pending["kind"]].default(Position(RULES, s), seat, legal)
+        return RULES.steps[s.pending.kind].default(Position(RULES, s), seat, legal)
 
     def label(self, s: DarkCastleState, action: str) -> Msg:
         """The item moves' labels hold in any step; any other move is labelled by the step

@@ -11,10 +11,12 @@ in a test, a strike in combat: `Step.use_effect`).
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 from engines.contract import Seat
 from engines.dark_castle import cards, castle, effects, explain, party, words
 from engines.dark_castle.rules import ChanceStep, Drawn, Position, Step, uniform
+from engines.dark_castle.state import Pending
 from engines.text import Msg, msg
 
 Helps = Callable[[Position, int, dict], bool]  # does this effect help character k now?
@@ -158,14 +160,14 @@ class Drawer(Step):
     def apply(self, t: Position, seat: Seat, action: str) -> None:
         s, p = t.s, t.s.pending
         k = party.index(s, action.split()[1])
-        s.pending = {"kind": "item", "n": p["n"], "by": k}
-        if p.get("tainted"):
-            s.pending["tainted"] = True
+        s.pending = Pending("item", n=p.n, by=k)
+        if p.tainted:
+            s.pending.tainted = True
         t.say(msg("{name} draws the next item card.", name=party.name(s, k)))
 
     def prompt(self, t: Position) -> Msg:
         curses, plague = (t.s.opts.get(pack) == "on" for pack in ("cult", "plague"))
-        n = t.s.pending["n"]
+        n = t.s.pending.n
         if curses and plague:
             return msg("Who draws the next item card ({n} to draw)? Curses and plague cards lurk in the deck: draw <prisoner>.", n=n)  # fmt: skip
         if plague:
@@ -190,7 +192,7 @@ class ItemDraw(ChanceStep):
     def outcomes(self, t: Position) -> list[tuple[str, float]]:
         return uniform(castle.deck(t.s))
 
-    def resolve(self, t: Position, p: dict, outcome: str) -> None:
+    def resolve(self, t: Position, p: Pending, outcome: str) -> None:
         s = t.s
         if outcome in s.dealt:  # the deck ran out: the discard pile became the deck
             s.dealt = sorted(castle.held(s))
@@ -198,22 +200,22 @@ class ItemDraw(ChanceStep):
         s.dealt.append(outcome)
         special = t.rules.item_cards.get(cards.ITEMS[outcome].get("kind", ""))
         if special is not None:
-            drawn = special(t, p.get("by", -1), outcome)
+            drawn = special(t, (p.by if p.by is not None else -1), outcome)
         else:
             drawn = Drawn()
             s.pool.append(outcome)
-            if p.get("tainted"):
+            if p.tainted:
                 s.tainted.append(outcome)
             t.say(msg("Item drawn: {item}.", item=explain.item_name(outcome)))
         if s.outcome:
             return
-        more = p["n"] - 1 + drawn.again
+        more = p.n - 1 + drawn.again
         if more > 0 and castle.deck(s):
-            effects.draw(t, more, tainted=p.get("tainted", False))
+            effects.draw(t, more, tainted=p.tainted)
         elif s.pool:
-            s.pending = {"kind": "share"}
+            s.pending = Pending("share")
         if drawn.then is not None:
-            s.pending = {**drawn.then, "after": s.pending}
+            s.pending = replace(drawn.then, after=s.pending)
 
 
 class Discard(Step):
@@ -224,15 +226,15 @@ class Discard(Step):
 
     def to_act(self, t: Position) -> list[Seat]:
         p = t.s.pending
-        if p.get("party"):
+        if p.party:
             return t.everyone()
-        seat = t.s.chars[p["char"]].seat
+        seat = t.s.chars[p.char].seat
         return [seat] if seat >= 0 else t.everyone()  # a companion: anyone
 
     def legal(self, t: Position, seat: Seat) -> list[str]:
         s, p = t.s, t.s.pending
-        holders = range(len(s.chars)) if p.get("party") else [p["char"]]
-        tag = p.get("tag")
+        holders = range(len(s.chars)) if p.party else [p.char]
+        tag = p.tag
         return [
             f"discard {i}"
             for k in holders
@@ -245,7 +247,7 @@ class Discard(Step):
         item = action.split()[1]
         k = party.holder(s, item)
         s.chars[k].items.remove(item)
-        if s.pending.get("tag"):
+        if s.pending.tag:
             t.say(msg("{name} gives up {item}.", name=party.name(s, k), item=explain.the(item)))
         else:
             t.say(msg("{name} loses {item}.", name=party.name(s, k), item=explain.the(item)))
@@ -253,6 +255,6 @@ class Discard(Step):
 
     def prompt(self, t: Position) -> Msg:
         p = t.s.pending
-        if p.get("tag"):
-            return msg("Which {tag} is used up? discard <item>.", tag=explain.tag(p["tag"]))
-        return msg("{name} must discard an item: discard <item>.", name=party.name(t.s, p["char"]))
+        if p.tag:
+            return msg("Which {tag} is used up? discard <item>.", tag=explain.tag(p.tag))
+        return msg("{name} must discard an item: discard <item>.", name=party.name(t.s, p.char))

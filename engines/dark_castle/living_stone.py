@@ -17,6 +17,7 @@ from __future__ import annotations
 from engines.contract import Seat
 from engines.dark_castle import cards, combat, death_dice, effects, party
 from engines.dark_castle.rules import ChanceStep, Position, Step
+from engines.dark_castle.state import Pending
 from engines.text import Msg, msg
 
 STONE = "stone"  # the item's id
@@ -33,7 +34,7 @@ FACE_TEXT = {
 def crush(t: Position, face: str) -> None:
     t.s.combat.row.remove(face)
     t.say(msg("The stone crushes a {die} die out of the row.", die=death_dice.face_name(face)))
-    t.s.pending = {"kind": "attack"}
+    t.s.pending = Pending("attack")
     combat.after_attack(t)
 
 
@@ -46,16 +47,16 @@ class StoneRoll(ChanceStep):
     def outcomes(self, t: Position) -> list[tuple[str, float]]:
         return cards.die_outcomes(t.rules.dice["stone"])
 
-    def resolve(self, t: Position, p: dict, outcome: str) -> None:
+    def resolve(self, t: Position, p: Pending, outcome: str) -> None:
         s = t.s
-        k = p["char"]
+        k = p.char
         cb = s.combat
         cb.stone = outcome
         t.say(msg("The Living Stone wakes in {name}'s hand: {face}.", name=party.name(s, k), face=FACE_TEXT[outcome]), kind="stone")  # fmt: skip
-        s.pending = {"kind": "attack"}
+        s.pending = Pending("attack")
         if outcome == "crush":
             if len(set(cb.row)) > 1:
-                s.pending = {"kind": "crush", "char": k}
+                s.pending = Pending("crush", char=k)
                 return
             crush(t, cb.row[0])
             return

@@ -7,6 +7,7 @@ from __future__ import annotations
 from engines.contract import Seat
 from engines.dark_castle import cards, castle, chapters, party
 from engines.dark_castle.rules import ChanceStep, Position, Step, uniform
+from engines.dark_castle.state import Pending
 from engines.dark_castle.words import listed
 from engines.text import Msg, msg
 
@@ -33,7 +34,7 @@ class Pick(Step):
         if all(c.who for c in s.chars):
             for c in s.chars:
                 c.hp = s.hp_start
-            s.pending = {"kind": "start"}
+            s.pending = Pending("start")
 
     def prompt(self, t: Position) -> Msg:
         names = castle.prisoners(t.s)
@@ -55,6 +56,6 @@ class Start(ChanceStep):
         sets = ["core", "collector"][: 1 + castle.collector(t.s)]
         return uniform(cards.in_sets(cards.STARTS, sets))
 
-    def resolve(self, t: Position, p: dict, outcome: str) -> None:
+    def resolve(self, t: Position, p: Pending, outcome: str) -> None:
         t.s.start = outcome
         chapters.open_card(t, outcome)

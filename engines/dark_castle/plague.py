@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from engines.dark_castle import cards, chapters, effects, explain, party, phase, words
 from engines.dark_castle.rules import Camp, ChanceStep, Drawn, Pack, Position
+from engines.dark_castle.state import Pending
 from engines.text import Msg, joined, msg
 
 
@@ -27,7 +28,7 @@ def draw_plague_card(t: Position, k: int, card_id: str) -> Drawn:
     card = cards.ITEMS[card_id]
     effect = card["plague"]
     t.say(msg("Plague! {name} draws {card}: {text}", name=party.name(s, k), card=words.card(card["name"]), text=words.card(card["text"])), kind="plague")  # fmt: skip
-    roll = Drawn(then={"kind": "plague", "char": k})
+    roll = Drawn(then=Pending("plague", char=k))
     if party.companion(s, k):  # it still rolls if the card says so, to no effect
         t.say(msg("It has no hold on {name}: a companion is unaffected.", name=party.name(s, k)))
         return roll if effect.get("roll") else Drawn()
@@ -58,7 +59,7 @@ def cure(t: Position, step: dict, card: str, path: list, ctx: int) -> None:
 def rolls_frame(t: Position, frame: dict) -> None:
     """A chapter's queue of plague rolls: the next roller, until nobody is left."""
     if frame["queue"]:
-        t.s.pending = {"kind": "plague", "char": frame["queue"][0], "frame": True}
+        t.s.pending = Pending("plague", char=frame["queue"][0], frame=True)
     else:
         t.s.frames.pop()
 
@@ -72,12 +73,12 @@ class PlagueRoll(ChanceStep):
     def outcomes(self, t: Position) -> list[tuple[str, float]]:
         return cards.die_outcomes(t.rules.dice["plague"])
 
-    def resolve(self, t: Position, p: dict, outcome: str) -> None:
-        if p.get("frame"):
+    def resolve(self, t: Position, p: Pending, outcome: str) -> None:
+        if p.frame:
             t.s.frames[-1]["queue"].pop(0)
-        effects.gain_plague(t, p["char"], int(outcome), rolled=True)
+        effects.gain_plague(t, p.char, int(outcome), rolled=True)
         if not t.s.outcome:
-            t.s.pending = p.get("after")
+            t.s.pending = p.after
 
 
 # ----- carriers' items ----------------------------------------------------------------
@@ -88,7 +89,7 @@ def taken(t: Position, k: int, item: str) -> None:
         s.tainted.remove(item)
         if not s.chars[k].plague:
             t.say(msg("It came from a carrier: {name} rolls for plague.", name=party.name(s, k)))
-            s.pending = {"kind": "plague", "char": k, "after": s.pending}
+            s.pending = Pending("plague", char=k, after=s.pending)
 
 
 def dropped(t: Position, k: int, items: list[str]) -> None:

@@ -16,7 +16,7 @@ from __future__ import annotations
 from engines.contract import Seat
 from engines.dark_castle import cards, chapters, combat, death_dice, effects, party, phase, trials
 from engines.dark_castle.rules import Camp, ChanceStep, Position, Step
-from engines.dark_castle.state import DarkCastleState
+from engines.dark_castle.state import DarkCastleState, Pending
 from engines.text import Msg, msg
 
 
@@ -62,7 +62,7 @@ class Rite(Camp):
 
     def apply(self, t: Position, verb: str, args: list[str]) -> None:
         k = party.index(t.s, args[0])
-        t.s.pending = phase.carried_over(t.s.pending, {"kind": "chalice", "to": k, "gifts": {}})
+        t.s.pending = phase.carried_over(t.s.pending, Pending("chalice", to=k, gifts={}))
         t.say(msg("The blood ritual begins: {name} will drink. Donors, pledge your HP (give <prisoner> <HP>), then drink.", name=party.name(t.s, k)))  # fmt: skip
 
     def describe(self, t: Position, action: str) -> str | None:
@@ -83,7 +83,7 @@ class Chalice(Step):
 
     def room(self, t: Position) -> int:
         p = t.s.pending
-        return party.cap(t.s, p["to"]) - t.s.chars[p["to"]].hp - sum(p["gifts"].values())
+        return party.cap(t.s, p.to) - t.s.chars[p.to].hp - sum(p.gifts.values())
 
     def legal(self, t: Position, seat: Seat) -> list[str]:
         s, p = t.s, t.s.pending
@@ -91,10 +91,10 @@ class Chalice(Step):
         out = []
         for k in party.mine(s, seat):
             char = s.chars[k]
-            if k == p["to"] or str(k) in p["gifts"] or party.immune(s, k):
+            if k == p.to or str(k) in p.gifts or party.immune(s, k):
                 continue
             out += [f"give {char.who} {n}" for n in range(1, min(char.hp - 1, room) + 1)]
-        if p["gifts"]:
+        if p.gifts:
             out.append("drink")
         return [*out, "stop"]
 
@@ -103,30 +103,30 @@ class Chalice(Step):
         verb, *args = action.split()
         if verb == "give":
             k = party.index(s, args[0])
-            p["gifts"][str(k)] = int(args[1])
+            p.gifts[str(k)] = int(args[1])
             t.say(
                 msg("{name} pledges {n} HP to the chalice.", name=party.name(s, k), n=int(args[1]))
             )
         elif verb == "stop":
             t.say(msg("The ritual is called off; nobody bleeds and the chalice is kept."))
-            s.pending = phase.carried_over(p, {"kind": "between"})
-            phase.note(s, phase.CALLED_OFF, s.chars[p["to"]].who)
+            s.pending = phase.carried_over(p, Pending("between"))
+            phase.note(s, phase.CALLED_OFF, s.chars[p.to].who)
         else:  # drink
             total = 0
-            for key, n in p["gifts"].items():
+            for key, n in p.gifts.items():
                 donor = s.chars[int(key)]
                 donor.hp -= n
                 total += n
                 t.say(msg("{name} bleeds {n} HP into the chalice ({hp} left).", name=party.name(s, int(key)), n=n, hp=donor.hp))  # fmt: skip
-            gained = effects.heal(t, p["to"], total)
+            gained = effects.heal(t, p.to, total)
             holder = chalice_holder(s)
             cup = next(i for i in s.chars[holder].items if cards.has_effect(i, "chalice"))
             s.chars[holder].items.remove(cup)
-            t.say(msg("{name} drinks and gains {n} HP. The chalice crumbles to rust and is discarded.", name=party.name(s, p["to"]), n=gained))  # fmt: skip
-            s.pending = phase.carried_over(p, {"kind": "between"})
+            t.say(msg("{name} drinks and gains {n} HP. The chalice crumbles to rust and is discarded.", name=party.name(s, p.to), n=gained))  # fmt: skip
+            s.pending = phase.carried_over(p, Pending("between"))
 
     def prompt(self, t: Position) -> Msg:
-        return msg("The blood ritual for {name}: give <donor> <HP> (each keeps at least 1), then drink; or stop.", name=party.name(t.s, t.s.pending["to"]))  # fmt: skip
+        return msg("The blood ritual for {name}: give <donor> <HP> (each keeps at least 1), then drink; or stop.", name=party.name(t.s, t.s.pending.to))  # fmt: skip
 
     def default(self, t: Position, seat: Seat, legal: list[str]) -> str | None:
         return "stop" if "stop" in legal else None
@@ -136,16 +136,16 @@ class Chalice(Step):
         p = t.s.pending
         if verb == "give" and len(args) == 2:
             return msg("{character} gives {n} HP to the chalice", character=_title(args[0]), n=int(args[1]))  # fmt: skip
-        if verb == "drink" and p and p.get("kind") == "chalice":
-            return msg("Drink: gain {n} HP, the chalice is discarded", n=sum(p["gifts"].values()))
+        if verb == "drink" and p and p.kind == "chalice":
+            return msg("Drink: gain {n} HP, the chalice is discarded", n=sum(p.gifts.values()))
         return None
 
     def show(self, t: Position, view: dict) -> None:
         s, p = t.s, t.s.pending
         view["relics"]["ritual"] = {
-            "to": s.chars[p["to"]].who,
-            "gifts": {s.chars[int(j)].who: n for j, n in p["gifts"].items()},
-            "lacks": party.cap(s, p["to"]) - s.chars[p["to"]].hp,
+            "to": s.chars[p.to].who,
+            "gifts": {s.chars[int(j)].who: n for j, n in p.gifts.items()},
+            "lacks": party.cap(s, p.to) - s.chars[p.to].hp,
         }
 
 
@@ -179,16 +179,16 @@ def spells(s: DarkCastleState, k: int, why: str) -> list[str]:
     return out
 
 
-def offer_spell(t: Position, k: int, why: str) -> dict | None:
+def offer_spell(t: Position, k: int, why: str) -> Pending | None:
     """Before k rolls their own die: the choice to cast instead, when k holds the book."""
     if book(t.s, k) and spells(t.s, k, why):
-        return {"kind": "cast", "char": k, "for": why}
+        return Pending("cast", char=k, why=why)
     return None
 
 
 def _casting(t: Position, view: dict) -> dict:
     s, p = t.s, t.s.pending
-    casting = {"by": s.chars[p["char"]].who, "spell": p.get("spell", "")}
+    casting = {"by": s.chars[p.char].who, "spell": (p.spell or "")}
     view["relics"]["casting"] = casting
     return casting
 
@@ -200,26 +200,26 @@ class Cast(Step):
     labels = ("cast", "roll")
 
     def to_act(self, t: Position) -> list[Seat]:
-        seat = t.s.chars[t.s.pending["char"]].seat
+        seat = t.s.chars[t.s.pending.char].seat
         return [seat] if seat >= 0 else t.everyone()  # a companion: anyone
 
     def legal(self, t: Position, seat: Seat) -> list[str]:
         p = t.s.pending
-        return ["roll"] + [f"cast {x}" for x in spells(t.s, p["char"], p["for"])]
+        return ["roll"] + [f"cast {x}" for x in spells(t.s, p.char, p.why)]
 
     def apply(self, t: Position, seat: Seat, action: str) -> None:
         s, p = t.s, t.s.pending
         verb, *args = action.split()
-        k = p["char"]
+        k = p.char
         if verb == "roll":
-            s.pending = {"kind": "roll", "char": k, "for": p["for"]}
+            s.pending = Pending("roll", char=k, why=p.why)
             return
         spell = cards.SPELLS[args[0]]
         t.say(msg("{name} opens the Spell Book and casts {spell}...", name=party.name(s, k), spell=spell["name"]))  # fmt: skip
-        s.pending = {"kind": "spell", "char": k, "for": p["for"], "spell": args[0]}
+        s.pending = Pending("spell", char=k, why=p.why, spell=args[0])
 
     def prompt(self, t: Position) -> Msg:
-        return msg("{name} holds the Spell Book: roll the die as usual, or cast <spell> instead.", name=party.name(t.s, t.s.pending["char"]))  # fmt: skip
+        return msg("{name} holds the Spell Book: roll the die as usual, or cast <spell> instead.", name=party.name(t.s, t.s.pending.char))  # fmt: skip
 
     def default(self, t: Position, seat: Seat, legal: list[str]) -> str | None:
         return "roll" if "roll" in legal else None
@@ -242,7 +242,7 @@ class Cast(Step):
                 id=x,
                 brief=cards.SPELLS[x]["brief"],
             )
-            for x in spells(t.s, p["char"], p["for"])
+            for x in spells(t.s, p.char, p.why)
         ]
 
 
@@ -266,9 +266,9 @@ class SpellRoll(ChanceStep):
     def show(self, t: Position, view: dict) -> None:
         _casting(t, view)
 
-    def resolve(self, t: Position, p: dict, outcome: str) -> None:
+    def resolve(self, t: Position, p: Pending, outcome: str) -> None:
         s = t.s
-        k, name, why = p["char"], p["spell"], p["for"]
+        k, name, why = p.char, p.spell, p.why
         cb = s.combat
         rolled = ""
         t.say(SPELL_FACES[outcome], kind="roll")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from engines.dark_castle import cards, combat, explain, party, trials
 from engines.dark_castle.rules import ChanceStep, Position
+from engines.dark_castle.state import Pending
 from engines.text import msg
 
 
@@ -13,13 +14,13 @@ class Roll(ChanceStep):
     kind = "roll"
 
     def outcomes(self, t: Position) -> list[tuple[str, float]]:
-        k = t.s.pending["char"]
+        k = t.s.pending.char
         faces = t.rules.die(t, k) or cards.CHARACTERS[t.s.chars[k].who]["faces"]
         return cards.die_outcomes(list(faces))
 
-    def resolve(self, t: Position, p: dict, outcome: str) -> None:
+    def resolve(self, t: Position, p: Pending, outcome: str) -> None:
         s = t.s
-        k = p["char"]
+        k = p.char
         black = outcome.startswith("black ")
         face = outcome.removeprefix("black ")
         s.chars[k].roll = face
@@ -30,9 +31,9 @@ class Roll(ChanceStep):
             t.say(msg("{name} rolls {faces} on the cult die.", **said), kind="roll")
         else:
             t.say(msg("{name} rolls {faces}.", **said), kind="roll")
-        if p["for"] == "combat":
+        if p.why == "combat":
             combat.rolled(t, k, face, black)
-        elif p["for"] == "gtest":
+        elif p.why == "gtest":
             trials.group_rolled(t, face)
         else:
             trials.attempted(t, k)

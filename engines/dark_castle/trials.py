@@ -11,7 +11,7 @@ from __future__ import annotations
 from engines.contract import Seat
 from engines.dark_castle import cards, chapters, effects, explain, items, party
 from engines.dark_castle.rules import Position, Step
-from engines.dark_castle.state import DarkCastleState
+from engines.dark_castle.state import DarkCastleState, Pending
 from engines.text import Msg, msg
 
 
@@ -21,7 +21,7 @@ def trait_test(t: Position, step: dict, card: str, path: list, ctx: int) -> None
     s = t.s
     who = step.get("who", "you")
     if who == "chosen":
-        s.pending = {"kind": "send", "card": card, "path": path}
+        s.pending = Pending("send", card=card, path=path)
         return
     targets = list(range(len(s.chars))) if who == "each" else chapters.targets(s, who, ctx)
     for k in reversed(targets):
@@ -93,7 +93,7 @@ def helps_in_test(t: Position, k: int, effect: dict) -> bool:
 def attempted(t: Position, k: int) -> None:
     """k's roll stands: a failed one may still be saved by an item (`react`)."""
     if not passes(t.s, k, t.s.chars[k].roll) and items.usable(t, k, "test", helps_in_test):
-        t.s.pending = {"kind": "react", "char": k}
+        t.s.pending = Pending("react", char=k)
         return
     finish_test(t)
 
@@ -189,11 +189,11 @@ class Send(Step):
         k = party.index(s, args[0])
         s.pending = None
         t.say(msg("{name} steps forward.", name=party.name(s, k)))
-        push_test(s, p["card"], p["path"], k)
+        push_test(s, p.card, p.path, k)
 
     def asking(self, t: Position) -> Msg:
         p = t.s.pending
-        return explain.test_text(chapters.step_at(p["card"], p["path"]), len(t.s.chars))
+        return explain.test_text(chapters.step_at(p.card, p.path), len(t.s.chars))
 
     def prompt(self, t: Position) -> Msg:
         return msg("Who attempts it? send <prisoner>. {test}.", test=self.asking(t))
@@ -214,11 +214,11 @@ class React(Step):
     kind = "react"
 
     def to_act(self, t: Position) -> list[Seat]:
-        seat = t.s.chars[t.s.pending["char"]].seat
+        seat = t.s.chars[t.s.pending.char].seat
         return [seat] if seat >= 0 else t.everyone()  # a companion: anyone
 
     def legal(self, t: Position, seat: Seat) -> list[str]:
-        k = t.s.pending["char"]
+        k = t.s.pending.char
         return ["pass"] + [f"use {i}" for i in items.usable(t, k, "test", helps_in_test)]
 
     def apply(self, t: Position, seat: Seat, action: str) -> None:
@@ -232,7 +232,7 @@ class React(Step):
     def use_effect(self, t: Position, k: int, effect: dict) -> bool:
         s = t.s
         if effect["k"] == "reroll":
-            s.pending = {"kind": "roll", "char": k, "for": "test"}
+            s.pending = Pending("roll", char=k, why="test")
             return True
         if effect["k"] == "become":
             s.chars[k].roll = effect["face"]
@@ -247,9 +247,9 @@ class React(Step):
         s, p = t.s, t.s.pending
         frame = s.frames[-1]
         why = explain.fail_reason(
-            chapters.step_at(frame["card"], frame["path"]), s.chars[p["char"]].roll
+            chapters.step_at(frame["card"], frame["path"]), s.chars[p.char].roll
         )
-        return msg("{name} failed the roll ({why}): use an item, or pass.", name=party.name(s, p["char"]), why=why)  # fmt: skip
+        return msg("{name} failed the roll ({why}): use an item, or pass.", name=party.name(s, p.char), why=why)  # fmt: skip
 
     def default(self, t: Position, seat: Seat, legal: list[str]) -> str | None:
         return "pass" if "pass" in legal else None

@@ -18,12 +18,11 @@ def view(t: Position, game_id: str, seat: Seat | None, to_act: list[Seat], promp
     plain English of a game saved before)."""
     s = t.s
     card = cards.ALL_CARDS.get(s.card)
-    p = s.pending or {}
     out: dict = {
         "game": game_id,
         "names": list(s.names),
         "to_act": to_act,
-        "phase": s.outcome or p.get("kind", ""),
+        "phase": s.outcome or (s.pending.kind if s.pending else ""),
         "outcome": s.outcome,
         "hp_start": s.hp_start,
         "castle": castle.title(s),

@@ -16,6 +16,7 @@ from test_dark_castle_helpers import (
 
 import render
 from engines.dark_castle import cards, explain
+from engines.dark_castle.state import Pending
 from engines.text import english
 
 
@@ -116,18 +117,18 @@ def test_the_party_chooses_which_key_is_used_up(monkeypatch):
         {"label": "Leave", "steps": []}]}  # fmt: skip
     s = room(monkeypatch, step, items={"smith": ["skeletonkey"], "tailor": ["lockpicks"]})
     s = act(s, "choose 1")
-    assert s.pending["kind"] == "discard"
+    assert s.pending.kind == "discard"
     assert set(G.legal_actions(s, 0)) == {"discard skeletonkey", "discard lockpicks"}
     assert "Which key" in G.view(s, None)["prompt"]
     s = act(s, "discard lockpicks", 0)
     assert char(s, "smith").items == ["skeletonkey"] and char(s, "tailor").items == []
-    assert s.pending == {"kind": "item", "n": 1}  # then the option's steps go on
+    assert s.pending == Pending("item", n=1)  # then the option's steps go on
 
 
 def test_one_key_is_used_up_without_asking(monkeypatch):
     step = {"do": "if_item", "needs": "key", "spend": True, "then": [{"do": "draw", "n": 1}]}
     s = room(monkeypatch, step, items={"tailor": ["skeletonkey"]})
-    assert char(s, "tailor").items == [] and s.pending == {"kind": "item", "n": 1}
+    assert char(s, "tailor").items == [] and s.pending == Pending("item", n=1)
 
 
 def test_items_can_be_used_while_a_choice_is_open(monkeypatch):
@@ -137,7 +138,7 @@ def test_items_can_be_used_while_a_choice_is_open(monkeypatch):
     s = room(monkeypatch, step, items={"tailor": ["salve"]}, hp={"tailor": 9})
     assert "use salve" in G.legal_actions(s, 1)
     s = act(s, "use salve", 1)
-    assert char(s, "tailor").hp == 13 and s.pending["kind"] == "choose"
+    assert char(s, "tailor").hp == 13 and s.pending.kind == "choose"
 
 
 def test_the_end_picture_shows_the_ending(monkeypatch):

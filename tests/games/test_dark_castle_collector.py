@@ -9,6 +9,7 @@ from test_dark_castle_helpers import G, act, add_card, chance, char, combat, ope
 import render
 from engines import CHANCE
 from engines.dark_castle import cards
+from engines.dark_castle.state import Pending
 from engines.text import english
 
 BOX = {"collector": "on"}
@@ -30,7 +31,7 @@ def test_flaws_are_dealt_onto_the_characters_before_choosing():
     s = G.setup(["A", "B"], BOX)
     assert G.to_act(s) == [CHANCE] and len(G.chance_outcomes(s)) == len(cards.FLAWS)
     s = dealt()
-    assert s.pending == {"kind": "pick"}
+    assert s.pending == Pending("pick")
     assert s.flaws == {"abbot": "reckless", "cook": "glutton", "miller": "coward",
                        "smith": "liar", "tailor": "brute", "tanner": "schemer"}  # fmt: skip
     view = G.view(s, None)

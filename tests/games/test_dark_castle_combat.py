@@ -17,6 +17,7 @@ from test_dark_castle_helpers import (
 
 from engines import CHANCE, IllegalAction
 from engines.dark_castle.combat import LONG_FIGHT
+from engines.dark_castle.state import Pending
 
 
 def fight(monkeypatch, step, picks=("smith", "tailor"), players=None, who="smith", items=None):
@@ -31,7 +32,7 @@ def test_row_is_printed_symbols_plus_one_chapter_die_per_player(monkeypatch):
     """Rulebook, Combat: "roll a chapter die for each player in the game and place those dice
     beneath the chapter card in addition to any others shown"."""
     s = fight(monkeypatch, combat("m", 2, 1), picks=("smith", "tailor", "abbot"))
-    assert s.pending == {"kind": "dice", "n": 3}
+    assert s.pending == Pending("dice", n=3)
     outcomes = dict(G.chance_outcomes(s))
     assert abs(outcomes["mmm"] - 1 / 27) < 1e-12 and abs(outcomes["mcw"] - 6 / 27) < 1e-12
     s = chance(s, "ccw")
@@ -42,7 +43,7 @@ def test_solo_rolls_one_chapter_die_per_character(monkeypatch):
     """Rulebook, Solo Play: "anything 'per player', in a solo game this should be read as
     'per character'"."""
     s = fight(monkeypatch, combat("m", 2, 1), players=1)
-    assert s.pending == {"kind": "dice", "n": 2}
+    assert s.pending == Pending("dice", n=2)
 
 
 def test_doubles_hit_twice_and_block_and_the_enemy_strikes_back(monkeypatch):
@@ -57,7 +58,7 @@ def test_doubles_hit_twice_and_block_and_the_enemy_strikes_back(monkeypatch):
     assert s.combat is not None and s.combat.row == ["w"]
     # The Tailor's Might finds no die left; the last attack resolved itself.
     assert char(s, "smith").hp == 18 and char(s, "tailor").hp == 15
-    assert s.pending == {"kind": "rest"} and s.combat.round == 2
+    assert s.pending == Pending("rest") and s.combat.round == 2
 
 
 def test_attacks_resolve_one_at_a_time_in_the_chosen_order(monkeypatch):
@@ -82,9 +83,9 @@ def test_victory_when_the_row_is_empty_no_final_attack_and_one_item(monkeypatch)
     s = act(s, "hit tailor")
     assert s.combat is None
     assert [c.hp for c in s.chars] == [12] * 4
-    assert s.pending == {"kind": "item", "n": 1}
+    assert s.pending == Pending("item", n=1)
     s = chance(s, "salve")
-    assert s.pending == {"kind": "share"} and s.pool == ["salve"]
+    assert s.pending == Pending("share") and s.pool == ["salve"]
 
 
 def test_rest_one_player_heals_and_sits_out(monkeypatch):
@@ -95,7 +96,7 @@ def test_rest_one_player_heals_and_sits_out(monkeypatch):
     assert {"fight", "rest smith", "rest tailor"} == set(G.legal_actions(s, 0))
     s = act(s, "rest tailor")
     assert char(s, "tailor").hp == 11
-    assert s.pending == {"kind": "roll", "char": 0, "for": "combat"}
+    assert s.pending == Pending("roll", char=0, why="combat")
     s = chance(s, "m")  # only the Smith rolls; the last attack resolves itself
     assert s.combat.fighters == [0]
     assert char(s, "tailor").hp == 11 and char(s, "smith").hp == 16
@@ -201,13 +202,13 @@ def test_special_regrow(monkeypatch):
     s = act(s, "fight")
     s = chance(s, "m", "m")
     s = act(s, "hit smith")
-    assert s.pending == {"kind": "dice", "n": 1, "then": "round"}
+    assert s.pending == Pending("dice", n=1, then="round")
     s = chance(s, "c")
-    assert s.combat.row == ["c", "w", "w"] and s.pending == {"kind": "rest"}
+    assert s.combat.row == ["c", "w", "w"] and s.pending == Pending("rest")
     s = act(s, "fight")
     s = chance(s, "m", "m")
     s = act(s, "hit smith")
-    assert s.pending == {"kind": "rest"}  # it has grown all it may
+    assert s.pending == Pending("rest")  # it has grown all it may
 
 
 def test_special_armoured(monkeypatch):
@@ -260,7 +261,7 @@ def test_no_fight_lasts_for_ever_even_one_nobody_can_win(monkeypatch):
         s = act(s, "rest tailor" if s.combat.round % 2 else "rest tanner")
         while G.to_act(s) == [CHANCE]:
             s = chance(s, faces[rounds % len(faces)])
-        while s.pending and s.pending.get("kind") == "attack":
+        while s.pending and s.pending.kind == "attack":
             s = act(s, G.legal_actions(s, G.to_act(s)[0])[0])
     assert s.outcome == "lost" and s.combat.round >= LONG_FIGHT
 
@@ -290,7 +291,7 @@ def test_special_no_rest_and_no_items(monkeypatch):
     """Combat specials: nobody may rest; no items may be used."""
     s = fight(monkeypatch, combat("www", 1, 0, {"k": "no_rest"}, {"k": "no_items"}),
               items={"smith": ["axe"]})  # fmt: skip
-    assert s.pending["kind"] == "roll"  # no rest decision at all
+    assert s.pending.kind == "roll"  # no rest decision at all
     s = chance(s, "m", "m")
     assert "use axe" not in G.legal_actions(s, 0)
 
@@ -301,7 +302,7 @@ def test_special_flees(monkeypatch):
     s = act(s, "fight")
     s = chance(s, "m", "m")
     s = act(s, "hit smith")
-    assert s.combat is None and s.pending == {"kind": "between"}
+    assert s.combat is None and s.pending == Pending("between")
 
 
 def test_special_venom(monkeypatch):

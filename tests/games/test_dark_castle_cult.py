@@ -16,6 +16,7 @@ from test_dark_castle_helpers import (
 
 from engines import CHANCE
 from engines.dark_castle import cards, castle
+from engines.dark_castle.state import Pending
 from engines.text import english
 
 CULT = {"cult": "on"}
@@ -78,15 +79,15 @@ def test_the_group_names_who_draws_each_item_card(monkeypatch):
     """Pack 1, Drawing Item Cards: "When drawing item cards you must now choose which player
     will draw each one ... If a normal item is drawn, it goes to the item pool as usual"."""
     s = cult_room(monkeypatch, {"do": "draw", "n": 2})
-    assert s.pending == {"kind": "drawer", "n": 2} and G.to_act(s) == [0, 1]
+    assert s.pending == Pending("drawer", n=2) and G.to_act(s) == [0, 1]
     assert set(G.legal_actions(s, 1)) == {"draw smith", "draw tailor"}
     s = act(s, "draw tailor", 1)
     s = chance(s, "salve")
-    assert s.pool == ["salve"] and s.pending == {"kind": "drawer", "n": 1}
+    assert s.pool == ["salve"] and s.pending == Pending("drawer", n=1)
     s = act(s, "draw smith")
     s = chance(s, "brittle")
     assert s.pool == ["salve"] and char(s, "smith").curses == ["brittle"]
-    assert s.pending == {"kind": "share"}
+    assert s.pending == Pending("share")
 
 
 def test_a_curse_sits_beside_the_character_not_in_a_hand(monkeypatch):
@@ -109,7 +110,7 @@ def test_a_curse_that_says_so_goes_at_once(monkeypatch):
     s = cult_room(monkeypatch, {"do": "draw", "n": 1})
     s = chance(act(s, "draw smith"), "gravehex")
     assert char(s, "smith").hp == 16 and char(s, "smith").curses == []
-    assert s.pending == {"kind": "between"}  # nothing reached the table
+    assert s.pending == Pending("between")  # nothing reached the table
 
 
 def test_brittle_bones_hurts_more_until_its_holder_rests(monkeypatch):
@@ -141,7 +142,7 @@ def test_marked_for_death_in_combat_with_a_cultist(monkeypatch):
 def test_marked_for_death_cannot_rest(monkeypatch):
     """Pack 1, Resting: "A character marked for death cannot REST"."""
     s = cult_room(monkeypatch, combat("mmm", 2), smith={"curses": ["marked"]})
-    assert s.pending == {"kind": "rest"}
+    assert s.pending == Pending("rest")
     assert set(G.legal_actions(s, 0)) == {"fight", "rest tailor"}
     s = act(s, "fight")
     s = act(chance(s, "c", "c"), "hit smith")
@@ -178,7 +179,7 @@ def test_a_white_cult_face_attacks_first_and_as_normal(monkeypatch):
     s = cult_room(monkeypatch, combat("mcw", 2), picks=("smith", "tailor", "abbot"),
                   smith={"curses": ["marked"], "hp": 5}, tailor={"items": ["axe"]})  # fmt: skip
     s = act(s, "fight")
-    assert s.pending == {"kind": "roll", "char": 0, "for": "combat"}  # the cult die first
+    assert s.pending == Pending("roll", char=0, why="combat")  # the cult die first
     s = chance(s, "w", "m", "c")
     assert G.legal_actions(s, 0) == ["hit smith"]
     assert "hit abbot" not in G.legal_actions(s, 2)
@@ -203,11 +204,11 @@ def test_a_black_cult_face_joins_the_enemy_row(monkeypatch):
     # The next round: the Smith still sits out, and may not rest either.
     assert set(G.legal_actions(s, 0)) == {"fight", "rest tailor", "rest abbot"}
     s = act(s, "fight")
-    assert s.pending["char"] == 1 and 0 not in s.combat.fighters
+    assert s.pending.char == 1 and 0 not in s.combat.fighters
     s = chance(s, "m", "mm")
     s = act(s, "hit tailor")  # the Abbot's double then finishes it
     assert s.combat is None and char(s, "smith").curses == ["marked"]
-    assert s.pending == {"kind": "drawer", "n": 1}  # the loot: who draws it?
+    assert s.pending == Pending("drawer", n=1)  # the loot: who draws it?
 
 
 def test_the_death_knight_is_a_cultist_boss():
@@ -220,4 +221,4 @@ def test_chance_never_offers_a_curse_to_nobody(monkeypatch):
     s = cult_room(monkeypatch, {"do": "draw", "n": 1})
     assert G.to_act(s) != [CHANCE]
     s = act(s, "draw smith")
-    assert G.to_act(s) == [CHANCE] and s.pending["by"] == 0
+    assert G.to_act(s) == [CHANCE] and s.pending.by == 0

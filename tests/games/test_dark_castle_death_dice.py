@@ -19,6 +19,7 @@ from test_dark_castle_helpers import (
 import render
 from engines import CHANCE
 from engines.dark_castle import cards, castle, death_dice
+from engines.dark_castle.state import Pending
 from engines.text import english
 
 BOX = {"collector": "on"}
@@ -34,10 +35,10 @@ def death_combat(dice="", attack=2, per_player=1, *specials):
 def fight(s, *rolls):
     """Start a round with nobody resting, force each fighter's roll in seat order, and resolve
     the round together (the flaws dealt by the box may still be used first)."""
-    if s.pending["kind"] == "rest":
+    if s.pending.kind == "rest":
         s = act(s, "fight")
     s = chance(s, *rolls)
-    if s.pending == {"kind": "attack"}:
+    if s.pending == Pending("attack"):
         s = act(s, "hit all")
     return s
 
@@ -47,7 +48,7 @@ def test_death_dice_are_rolled_instead_of_chapter_dice_where_marked(monkeypatch)
     see this symbol"; "After being rolled, death dice should be placed in the row of chapter
     dice"."""
     s = room_with(BOX, monkeypatch, death_combat("m"))
-    assert s.pending == {"kind": "death", "n": 2} and G.to_act(s) == [CHANCE]
+    assert s.pending == Pending("death", n=2) and G.to_act(s) == [CHANCE]
     outcomes = dict(G.chance_outcomes(s))
     assert "mc s" in outcomes and "m c" in outcomes and "mc cw" in outcomes
     assert abs(sum(outcomes.values()) - 1) < 1e-9 and abs(outcomes["s s"] - 1 / 36) < 1e-9
@@ -62,7 +63,7 @@ def test_death_dice_are_rolled_instead_of_chapter_dice_where_marked(monkeypatch)
 def test_without_the_collectors_box_a_marked_combat_rolls_chapter_dice(monkeypatch):
     """Death dice are a choice ("If you choose to play with death dice"): off with the box."""
     s = room_with({}, monkeypatch, death_combat("m"))
-    assert s.pending == {"kind": "dice", "n": 2}
+    assert s.pending == Pending("dice", n=2)
 
 
 def test_the_two_excluded_chapters_use_normal_chapter_dice(monkeypatch):
@@ -82,7 +83,7 @@ def test_the_two_excluded_chapters_use_normal_chapter_dice(monkeypatch):
     s = room_with(BOX, monkeypatch, death_combat("m"))
     s = G.load({**G.dump(s), "combat": None, "frames": [], "pending": {"kind": "between"}})
     s = chance(act(s, "turn smith"), "gargoyle")
-    assert s.pending == {"kind": "dice", "n": 2}
+    assert s.pending == Pending("dice", n=2)
 
 
 def test_a_double_of_any_type_removes_a_shield(monkeypatch):
@@ -160,7 +161,7 @@ def test_with_an_item_to_use_the_party_resolves_together_with_hit_all(monkeypatc
     s = act(s, "use axe", 0)  # the Throwing Axe strikes the Might die: it does not touch shields
     # Nobody has an item left: the round resolves by itself (Wisdom and Cunning pair nothing).
     assert s.combat.row == ["mc", "s"] and char(s, "smith").hp == 16
-    assert s.pending == {"kind": "rest"}
+    assert s.pending == Pending("rest")
 
 
 def test_a_death_die_is_a_chapter_die_for_item_rules(monkeypatch):
@@ -211,7 +212,7 @@ SPENT = {"flaw_used": True}
 def stone_room(monkeypatch, step, rolls=("w", "c"), dice="mc s"):
     """A combat with the Smith holding the Living Stone, rolls made, attacks not resolved."""
     s = room_with(BOX, monkeypatch, step, smith={"items": ["stone"], **SPENT}, tailor=SPENT)
-    if s.pending["kind"] == "death":
+    if s.pending.kind == "death":
         s = chance(s, dice)
     return chance(act(s, "fight"), *rolls)
 
@@ -232,7 +233,7 @@ def test_the_stone_crushes_a_die_of_your_choice_even_a_death_die(monkeypatch):
     s = stone_room(monkeypatch, death_combat("m"))
     assert "use stone" in G.legal_actions(s, 0)
     s = act(s, "use stone", 0)
-    assert s.pending == {"kind": "stone", "char": 0}
+    assert s.pending == Pending("stone", char=0)
     assert dict(G.chance_outcomes(s))["crush"] == 2 / 6
     s = chance(s, "crush")
     assert G.legal_actions(s, 1) == ["crush m", "crush mc", "crush s"]

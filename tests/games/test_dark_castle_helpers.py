@@ -17,7 +17,7 @@ def started(picks=("smith", "tailor"), players=None, start="s_cell", options=Non
     """A game after the picks and the start card: the party is choosing who turns."""
     players = players or len(picks)
     s = G.setup([f"P{i + 1}" for i in range(players)], options or {})
-    while s.pending["kind"] == "deal":  # the Collector's Box deals flaws first
+    while s.pending.kind == "deal":  # the Collector's Box deals flaws first
         s, _ = G.apply(s, CHANCE, G.chance_outcomes(s)[0][0])
     for k, who in enumerate(picks):
         s, _ = G.apply(s, 0 if players == 1 else k, f"pick {who}")

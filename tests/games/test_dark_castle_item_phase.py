@@ -23,6 +23,7 @@ from engines import CHANCE, IllegalAction
 from engines.ai import decide
 from engines.ai.search import sample
 from engines.dark_castle import ai, death_dice, phase
+from engines.dark_castle.state import Pending
 
 
 # ----- the rule ----------------------------------------------------------------------------
@@ -46,12 +47,12 @@ def test_an_item_put_down_cannot_be_taken_back_by_its_dropper_in_that_phase():
 def test_the_rule_ends_with_the_phase(monkeypatch):
     s = room_with({}, monkeypatch, {"do": "draw", "n": 1}, smith={"items": ["axe"]})
     s = chance(s, "salve")
-    assert s.pending["kind"] == "share"
+    assert s.pending.kind == "share"
     s = act(s, "drop axe", 0)
     assert "take axe smith" not in G.legal_actions(s, 0)  # the share phase keeps it too
     s = act(s, "take salve smith", 0)
     s = act(s, "done")
-    assert s.pending == {"kind": "between"}  # a new phase: nothing remembered
+    assert s.pending == Pending("between")  # a new phase: nothing remembered
     s = act(s, "drop salve", 0)
     assert "take salve tailor" in G.legal_actions(s, 1)
 
@@ -60,7 +61,7 @@ def test_a_ritual_called_off_keeps_the_phase_record():
     s = set_char(started(options={"undead": "on"}), "smith", items=["chalice", "axe"], hp=5)
     s = act(s, "drop axe", 0)
     s = act(act(s, "rite smith"), "stop")
-    assert s.pending["kind"] == "between" and "take axe smith" not in G.legal_actions(s, 0)
+    assert s.pending.kind == "between" and "take axe smith" not in G.legal_actions(s, 0)
 
 
 def take_drop_only(legal: list[str], rng: random.Random) -> str | None:
@@ -86,7 +87,7 @@ def test_a_party_that_only_takes_and_drops_runs_out_of_moves(seed):
         s, _ = G.apply(s, seat, move)
     else:
         pytest.fail("the take/drop moves never ran out")
-    assert s.pending["kind"] == "between"
+    assert s.pending.kind == "between"
     assert step <= 5 * 3 * 2  # five items, three prisoners, a take and a drop each
 
 
@@ -113,14 +114,14 @@ def test_bots_in_an_item_phase_move_on(seed):
     s = edit(s, pool=["bell", "rope", "lantern"])
     seen = []
     for _ in range(40):
-        if s.pending["kind"] != "between":
+        if s.pending.kind != "between":
             break
         position = (sorted(s.pool), [sorted(c.items) for c in s.chars])
         assert position not in seen
         seen.append(position)
         seat = G.to_act(s)[0]
         s, _ = G.apply(s, seat, decide(G.id, G.dump(s), seat, "normal", seed, 0.02).action)
-    assert s.pending["kind"] != "between"
+    assert s.pending.kind != "between"
 
 
 # ----- whole castles -----------------------------------------------------------------------

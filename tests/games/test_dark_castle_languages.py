@@ -163,7 +163,7 @@ def test_the_rules_text_and_every_card_are_in_german():
 def test_done_comes_after_the_item_choices():
     """Issue 29, item 8: sharing items offers every take first and "Done" last."""
     for s, _ in playout(7, 2, {}):
-        if (s.pending or {}).get("kind") == "share":
+        if s.pending and s.pending.kind == "share":
             legal = G.legal_actions(s, 0)
             assert legal[-1] == "done" and len(legal) > 1, legal
             return

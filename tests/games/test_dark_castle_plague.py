@@ -16,6 +16,7 @@ from test_dark_castle_helpers import (
 
 from engines import CHANCE
 from engines.dark_castle import cards
+from engines.dark_castle.state import Pending
 
 PLAGUE = {"plague": "on"}
 
@@ -47,7 +48,7 @@ def test_rolling_for_plague_uses_the_plague_die_and_thresholds_cost_hp_at_once(m
     assert char(s, "smith").plague == 3 and char(s, "smith").hp == 17
     s = chance(s, "3")  # the Tailor: 2 -> 5, past 3 (not yet 6)
     assert char(s, "tailor").plague == 5 and char(s, "tailor").hp == 17
-    assert s.pending == {"kind": "between"}
+    assert s.pending == Pending("between")
     s = set_char(s, "tailor", plague=5)
     view = G.view(s, None)["chars"][1]
     assert view["plague"] == 5 and view["next_threshold"] == [6, 2]
@@ -98,16 +99,16 @@ def test_taking_a_carriers_loot_makes_a_clean_prisoner_roll(monkeypatch):
     s = act(chance(s, "m", "w"), "hit smith")  # the Smith's hit ends it
     s = act(s, "draw smith")
     s = chance(s, "salve")
-    s = chance(act(s, "draw smith"), "bell") if s.pending["kind"] == "drawer" else s
+    s = chance(act(s, "draw smith"), "bell") if s.pending.kind == "drawer" else s
     assert s.pool == ["salve"] and s.tainted == ["salve"]
     s = act(s, "take salve tailor")  # infected already: no roll
-    assert s.pending["kind"] == "share"
+    assert s.pending.kind == "share"
     s = act(s, "drop salve", 1)  # from a carrier (the Tailor) to a clean prisoner
     s = act(s, "take salve smith")
     p = s.pending
-    assert (p["kind"], p["char"], p["after"]["kind"]) == ("plague", 0, "share")
+    assert (p.kind, p.char, p.after.kind) == ("plague", 0, "share")
     s = chance(s, "1")
-    assert char(s, "smith").plague == 1 and s.pending["kind"] == "share"
+    assert char(s, "smith").plague == 1 and s.pending.kind == "share"
 
 
 def test_a_plague_card_hits_whoever_drew_it(monkeypatch):
@@ -116,9 +117,13 @@ def test_a_plague_card_hits_whoever_drew_it(monkeypatch):
     s = plague_room(monkeypatch, {"do": "draw", "n": 2})
     s = chance(act(s, "draw tailor"), "fester")  # roll for plague and lose 1 HP
     assert char(s, "tailor").hp == 17
-    assert s.pending == {"kind": "plague", "char": 1, "after": {"kind": "drawer", "n": 1}}
+    assert G.dump(s)["pending"] == {
+        "kind": "plague",
+        "char": 1,
+        "after": {"kind": "drawer", "n": 1},
+    }
     s = chance(s, "2")
-    assert char(s, "tailor").plague == 2 and s.pending == {"kind": "drawer", "n": 1}
+    assert char(s, "tailor").plague == 2 and s.pending == Pending("drawer", n=1)
     s = chance(act(s, "draw smith"), "foulair")
     assert char(s, "smith").plague == 1 and s.pool == []
 
@@ -169,7 +174,7 @@ def test_the_knapsack_cannot_be_rearranged_during_a_chapter(monkeypatch):
     s = plague_room(monkeypatch, {"do": "draw", "n": 1},
                     smith={"items": ["knapsack", "salve"], "stored": ["axe"], "hp": 10})  # fmt: skip
     s = chance(act(s, "draw smith"), "bell")
-    assert s.pending == {"kind": "share"}
+    assert s.pending == Pending("share")
     assert not [a for a in G.legal_actions(s, 0) if "stow" in a]
 
 

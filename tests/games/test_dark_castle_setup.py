@@ -147,11 +147,11 @@ def _beat_forced(s):
     """Advance one decision or chance, forcing rolls that hit the row as hard as possible."""
     acting = G.to_act(s)
     if acting == [CHANCE]:
-        kind = s.pending["kind"]
+        kind = s.pending.kind
         if kind == "dice":
-            return chance(s, "w" * s.pending["n"])
+            return chance(s, "w" * s.pending.n)
         if kind == "roll":
-            k = s.pending["char"]
+            k = s.pending.char
             row = s.combat.row if s.combat else []
             faces = cards.CHARACTERS[s.chars[k].who]["faces"]
             return chance(s, max(faces, key=lambda f: (sum(row.count(t) for t in set(f)), len(f))))
@@ -176,7 +176,7 @@ def test_each_boss_is_fought_phase_by_phase(boss):
             break
         if s.combat and (not seen or seen[-1] != s.combat.name):
             seen.append(s.combat.name)
-        assert (s.pending or {}).get("kind") not in ("item", "share")
+        assert (s.pending.kind if s.pending else None) not in ("item", "share")
         s = _beat_forced(s)
     assert s.outcome == "won"
     assert seen == [p["name"] for p in cards.combat_steps(cards.BOSSES[boss])]
@@ -219,19 +219,19 @@ def test_each_boss_phase_brings_its_own_special(boss):
         if s.outcome:
             break
         cb = G.view(s, None)["combat"]
-        if cb and s.pending["kind"] != "dice":  # the row is complete
+        if cb and s.pending.kind != "dice":  # the row is complete
             spec = phases[cb["phase"] - 1]
             kinds = {sp["k"] for sp in spec.get("specials", [])}
             assert cb["phases"] == len(phases) and cb["name"] == spec["name"]
             assert cb["specials"] == [cards.describe_special(sp) for sp in spec["specials"]]
             if cb["phase"] not in seen and "ambush" in kinds:
                 assert all(c.hp == 18 - spec["specials"][0]["n"] for c in s.chars)
-            if s.pending.get("kind") == "rest":
+            if s.pending.kind == "rest":
                 seen.setdefault(cb["phase"], set()).add("rest")
                 assert "no_rest" not in kinds
                 assert ("rest smith" in G.legal_actions(s, 0)) == ("focus_you" not in kinds)
             seen.setdefault(cb["phase"], set())
-            if s.pending.get("kind") == "attack" and "no_items" in kinds:
+            if s.pending.kind == "attack" and "no_items" in kinds:
                 assert not any(a.startswith("use") for a in G.legal_actions(s, 0))
         s = _beat_forced(s)
     assert s.outcome == "won" and sorted(seen) == list(range(1, len(phases) + 1))

@@ -17,6 +17,7 @@ from test_dark_castle_helpers import (
 
 from engines import CHANCE, IllegalAction
 from engines.dark_castle import cards, castle
+from engines.dark_castle.state import Pending
 from engines.text import english
 
 
@@ -33,7 +34,7 @@ def test_damage_and_healing_never_above_the_start(monkeypatch):
     s = room(monkeypatch, {"do": "damage", "who": "others", "n": 4},
              {"do": "heal", "who": "all", "n": 2}, picks=("smith", "tailor", "abbot"))  # fmt: skip
     assert [c.hp for c in s.chars] == [14, 12, 12]
-    assert s.pending == {"kind": "between"}
+    assert s.pending == Pending("between")
 
 
 def test_draw_items_then_share_them_out(monkeypatch):
@@ -43,7 +44,7 @@ def test_draw_items_then_share_them_out(monkeypatch):
     s = chance(s, "salve")
     assert "salve" not in [o for o, _ in G.chance_outcomes(s)]
     s = chance(s, "warhammer")
-    assert s.pending == {"kind": "share"} and s.pool == ["salve", "warhammer"]
+    assert s.pending == Pending("share") and s.pool == ["salve", "warhammer"]
     assert G.to_act(s) == [0, 1]
     assert {"take salve smith", "take warhammer tailor", "done"} <= set(G.legal_actions(s, 1))
     s = act(s, "take warhammer smith", 1)
@@ -78,7 +79,7 @@ def test_draw_per_player_in_solo_is_per_character(monkeypatch):
     """Rulebook, Solo Play: "When instructed to draw cards ... 'per player', in a solo game
     this should be read as 'per character'"."""
     s = room(monkeypatch, {"do": "draw", "n": "per_player"}, players=1)
-    assert s.pending == {"kind": "item", "n": 2}
+    assert s.pending == Pending("item", n=2)
 
 
 def test_two_hands_and_two_handed_items():
@@ -126,7 +127,7 @@ def test_lose_item_of_your_choice_and_all_items(monkeypatch):
     s = room(monkeypatch, {"do": "lose_item", "who": "you", "what": "choice"},
              {"do": "lose_item", "who": "others", "what": "all"},
              items={"smith": ["axe", "salve"], "tailor": ["rope"]})  # fmt: skip
-    assert s.pending == {"kind": "discard", "char": 0} and G.to_act(s) == [0]
+    assert s.pending == Pending("discard", char=0) and G.to_act(s) == [0]
     assert G.legal_actions(s, 0) == ["discard axe", "discard salve"]
     s = act(s, "discard salve")
     assert char(s, "smith").items == ["axe"] and char(s, "tailor").items == []
@@ -148,9 +149,9 @@ def test_trait_test_in_one_attempt(monkeypatch):
             "pass": [{"do": "heal", "who": "you", "n": 1}],
             "fail": [{"do": "damage", "who": "it", "n": 3}]}  # fmt: skip
     s = room(monkeypatch, step)
-    assert s.pending == {"kind": "roll", "char": 0, "for": "test"}
+    assert s.pending == Pending("roll", char=0, why="test")
     s = chance(s, "m")
-    assert char(s, "smith").hp == 15 and s.pending == {"kind": "between"}
+    assert char(s, "smith").hp == 15 and s.pending == Pending("between")
 
 
 def test_items_are_usable_within_one_attempt(monkeypatch):
@@ -160,13 +161,13 @@ def test_items_are_usable_within_one_attempt(monkeypatch):
             "fail": [{"do": "damage", "who": "it", "n": 3}]}  # fmt: skip
     s = room(monkeypatch, step, items={"smith": ["knucklebone", "mirror"]})
     s = chance(s, "m")
-    assert s.pending == {"kind": "react", "char": 0}
+    assert s.pending == Pending("react", char=0)
     assert G.to_act(s) == [0] and set(G.legal_actions(s, 0)) == {
         "pass", "use knucklebone", "use mirror"}  # fmt: skip
     s = act(s, "use knucklebone")
     s = chance(s, "w")  # still failing: the same attempt goes on
     s = act(s, "use mirror")  # now it counts as a Cunning
-    assert char(s, "smith").hp == 18 and s.pending == {"kind": "between"}
+    assert char(s, "smith").hp == 18 and s.pending == Pending("between")
 
 
 def test_only_items_that_can_help_the_attempt_are_offered(monkeypatch):
@@ -232,7 +233,7 @@ def test_one_of_you_is_sent(monkeypatch):
     s = room(monkeypatch, step, picks=("smith", "tailor", "abbot"))
     assert G.to_act(s) == [0, 1, 2]
     s = act(s, "send abbot", 1)
-    assert s.pending == {"kind": "roll", "char": 2, "for": "test"}
+    assert s.pending == Pending("roll", char=2, why="test")
     s = chance(s, "m")
     assert [c.hp for c in s.chars] == [14, 14, 12]
 

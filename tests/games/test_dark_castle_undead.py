@@ -20,6 +20,7 @@ from test_dark_castle_helpers import (
 
 from engines import CHANCE
 from engines.dark_castle import cards, castle
+from engines.dark_castle.state import Pending
 from engines.text import english
 
 UNDEAD = {"undead": "on"}
@@ -109,7 +110,7 @@ def test_a_companion_enters_when_its_event_card_is_drawn(monkeypatch):
     s = chance(s, "ev_hound")
     hound = char(s, "hound")
     assert hound.hp == 6 and hound.seat == -1 and len(s.chars) == 3
-    assert s.pending == {"kind": "between"} and s.pool == []  # the event card was the draw
+    assert s.pending == Pending("between") and s.pool == []  # the event card was the draw
     view = G.view(s, None)["chars"][2]
     assert view["companion"] and view["hp_max"] == 6 and view["faces"].count("x") == 1
     assert view["player"] == "any player"
@@ -121,7 +122,7 @@ def test_a_second_companion_card_is_discarded_and_replaced(monkeypatch):
     s = companion_room(monkeypatch, "hound", {"do": "draw", "n": 1})
     s = chance(s, "ev_novice")
     assert [c.who for c in s.chars] == ["smith", "tailor", "hound"]
-    assert s.pending == {"kind": "item", "n": 1}  # the replacement
+    assert s.pending == Pending("item", n=1)  # the replacement
     s = chance(s, "salve")
     assert s.pool == ["salve"] and "ev_novice" not in castle.deck(s)
 
@@ -132,7 +133,7 @@ def test_of_several_companion_cards_drawn_at_once_only_the_first_applies(monkeyp
     s = undead_room(monkeypatch, {"do": "draw", "n": 2})
     s = chance(s, "ev_gravehand", "ev_novice", "salve")
     assert [c.who for c in s.chars] == ["smith", "tailor", "gravehand"]
-    assert s.pool == ["salve"] and s.pending == {"kind": "share"}
+    assert s.pool == ["salve"] and s.pending == Pending("share")
 
 
 # ----- companions as players --------------------------------------------------------------
@@ -145,9 +146,9 @@ def test_companions_count_as_players_for_each_player_effects(monkeypatch):
     s = companion_room(monkeypatch, "gravehand", *steps)
     assert [c.hp for c in s.chars] == [17, 17, 7]
     s = chance(s, "m", "m")  # the Smith and the Tailor
-    assert s.pending == {"kind": "roll", "char": 2, "for": "test"}  # the Gravehand tests too
+    assert s.pending == Pending("roll", char=2, why="test")  # the Gravehand tests too
     s = chance(s, "m")
-    assert s.pending == {"kind": "item", "n": 3}
+    assert s.pending == Pending("item", n=3)
 
 
 def test_companions_are_left_out_of_the_dice_per_player_where_the_card_marks_it(monkeypatch):
@@ -155,9 +156,9 @@ def test_companions_are_left_out_of_the_dice_per_player_where_the_card_marks_it(
     set up combat you must exclude companions from the player count"."""
     marked = dict(combat("m", 1, 1), prisoners_only=True)
     s = companion_room(monkeypatch, "hound", marked)
-    assert s.pending == {"kind": "dice", "n": 2}
+    assert s.pending == Pending("dice", n=2)
     s = companion_room(monkeypatch, "hound", combat("m", 1, 1))
-    assert s.pending == {"kind": "dice", "n": 3}
+    assert s.pending == Pending("dice", n=3)
     assert "companions not counted" in " ".join(G.view(
         companion_room(monkeypatch, "hound", marked), None)["card"]["asks"])  # fmt: skip
 
@@ -173,7 +174,7 @@ def test_any_player_acts_for_the_companion(monkeypatch):
     test = dict(TEST_W, who="each")
     s = companion_room(monkeypatch, "gravehand", test, comp={"items": ["rabbitfoot"]})
     s = chance(s, "w", "w", "m")  # the Gravehand fails, and has an item to re-roll
-    assert s.pending == {"kind": "react", "char": 2} and G.to_act(s) == [0, 1]
+    assert s.pending == Pending("react", char=2) and G.to_act(s) == [0, 1]
     assert "use rabbitfoot" in G.legal_actions(s, 1)
 
 
@@ -186,7 +187,7 @@ def test_companions_can_be_named_to_draw_and_curses_and_plague_do_not_touch_them
     s = chance(act(s, "draw hound"), "brittle")
     assert char(s, "hound").curses == [] and char(s, "hound").hp == 6
     s = chance(act(s, "draw hound"), "fester")
-    assert s.pending == {"kind": "plague", "char": 2, "after": None}
+    assert G.dump(s)["pending"] == {"kind": "plague", "char": 2, "after": None}
     s = chance(s, "3")
     assert char(s, "hound").plague == 0 and char(s, "hound").hp == 6
 
@@ -267,7 +268,7 @@ def test_a_special_against_a_boss_only_blocks(monkeypatch):
         cards.combat_steps(cards.BOSSES["b_undeadqueen"])[0]["dice"] + "mm", key="mcw".index
     )
     assert s.combat.row == row  # two dice per player: the companion is not counted
-    s = act(s, "fight") if s.pending["kind"] == "rest" else s
+    s = act(s, "fight") if s.pending.kind == "rest" else s
     s = chance(s, "c", "c", "x")
     s = act(act(s, "hit gravehand"), "hit smith")
     assert s.combat.row == row
@@ -293,7 +294,7 @@ def test_at_zero_hp_a_companion_leaves_and_the_game_goes_on(monkeypatch):
     s = chance(s, "c", "c", "c")
     s = act(act(s, "hit smith"), "hit tailor")
     assert [c.who for c in s.chars] == ["smith", "tailor"] and not s.outcome
-    assert s.pending == {"kind": "rest"} and s.combat.fighters == [0, 1]
+    assert s.pending == Pending("rest") and s.combat.fighters == [0, 1]
     assert "skeletonkey" not in castle.held(s)  # the item went with her
     assert G.result(s) is None
 
@@ -305,7 +306,7 @@ def test_a_companion_who_leaves_as_you_leaves_no_you(monkeypatch):
              {"do": "damage", "who": "all", "n": 1}]  # fmt: skip
     s = companion_room(monkeypatch, "hound", *steps, who="hound")
     assert len(s.chars) == 2 and [c.hp for c in s.chars] == [17, 17]
-    assert s.pending == {"kind": "between"}
+    assert s.pending == Pending("between")
 
 
 def test_the_hound_draws_one_more_item_after_a_won_combat(monkeypatch):
@@ -313,7 +314,7 @@ def test_the_hound_draws_one_more_item_after_a_won_combat(monkeypatch):
     s = companion_room(monkeypatch, "hound", combat("m", 2))
     s = act(s, "fight")
     s = act(chance(s, "m", "c", "c"), "hit smith")
-    assert s.pending == {"kind": "item", "n": 2}
+    assert s.pending == Pending("item", n=2)
 
 
 # ----- the Ritual Chalice -------------------------------------------------------------------
@@ -325,7 +326,7 @@ def test_the_blood_ritual_between_chapters(monkeypatch):
     s = undead_room(monkeypatch, {"do": "narrate"}, picks=("smith", "tailor", "abbot"),
                     smith={"items": ["chalice"], "hp": 3}, tailor={"hp": 10},
                     abbot={"hp": 14})  # fmt: skip
-    assert s.pending == {"kind": "between"}
+    assert s.pending == Pending("between")
     assert {"rite smith", "rite tailor"} <= set(G.legal_actions(s, 0))
     assert "rite abbot" not in G.legal_actions(s, 0)  # not wounded
     s = act(s, "rite smith")
@@ -341,7 +342,7 @@ def test_the_blood_ritual_between_chapters(monkeypatch):
     assert "drink" in G.legal_actions(s, 0)
     s = act(s, "drink")
     assert [c.hp for c in s.chars] == [13, 2, 12]
-    assert char(s, "smith").items == [] and s.pending == {"kind": "between"}
+    assert char(s, "smith").items == [] and s.pending == Pending("between")
     assert "chalice" not in castle.held(s)
 
 
@@ -358,10 +359,10 @@ def test_the_spell_book_offers_a_spell_instead_of_the_roll(monkeypatch):
     spell instead ... choose the spell ... making sure you meet the requirements, then roll the
     spell die once and apply the effect"."""
     s = undead_room(monkeypatch, TEST_W, smith={"items": ["spellbook"]})
-    assert s.pending == {"kind": "cast", "char": 0, "for": "test"} and G.to_act(s) == [0]
+    assert s.pending == Pending("cast", char=0, why="test") and G.to_act(s) == [0]
     assert set(G.legal_actions(s, 0)) == {"roll", "cast insight"}  # nobody is wounded
     s = act(s, "roll")
-    assert s.pending == {"kind": "roll", "char": 0, "for": "test"}
+    assert s.pending == Pending("roll", char=0, why="test")
     s = undead_room(monkeypatch, TEST_W, smith={"items": ["spellbook"]})
     s = act(s, "cast insight")
     assert G.chance_outcomes(s) == cards.die_outcomes(cards.SPELL_DIE)
@@ -380,8 +381,7 @@ def test_a_bolt_strikes_dice_from_the_row(monkeypatch):
     s = act(s, "fight")
     assert set(G.legal_actions(s, 0)) == {"roll", "cast bolt", "cast ward"}
     s = chance(act(s, "cast bolt"), "success")
-    assert s.combat.row == ["c", "w"] and s.pending == {"kind": "roll", "char": 1,
-                                                           "for": "combat"}  # fmt: skip
+    assert s.combat.row == ["c", "w"] and s.pending == Pending("roll", char=1, why="combat")  # fmt: skip
     s = chance(s, "c")
     assert s.combat.row == ["w"] and char(s, "smith").hp == 16  # no attack, no block
 
@@ -451,11 +451,11 @@ def test_a_special_still_triggers_when_death_dice_combine_the_round(monkeypatch)
     options = {"undead": "on", "collector": "on"}
     step = dict(combat("w", 2, 1), death=True)
     s = companion_room(monkeypatch, "gravehand", step, options=options)
-    assert s.pending == {"kind": "death", "n": 3}  # the companion counts: no marking here
+    assert s.pending == Pending("death", n=3)  # the companion counts: no marking here
     s = chance(s, "m c s")
     s = act(s, "fight")
     s = chance(s, "c", "c", "x")
-    if s.pending == {"kind": "attack"}:  # a flaw could be used first: resolve by hand
+    if s.pending == Pending("attack"):  # a flaw could be used first: resolve by hand
         s = act(s, "hit all")
     assert "Dirty Fighting" in " ".join(map(english, s.log))
     assert "w" not in (s.combat or {"row": []})["row"]
