@@ -84,7 +84,7 @@ def gain_plague(t: Position, k: int, n: int, rolled: bool = False) -> None:
 def cure(t: Position, k: int, n: int) -> None:
     char = t.s.chars[k]
     lost = min(n, char.plague)
-    char.plague = char.plague - lost
+    char.plague -= lost
     if lost:
         t.say(msg("{name} loses {n} plague ({plague} left).", name=party.name(t.s, k), n=lost, plague=char.plague))  # fmt: skip
 

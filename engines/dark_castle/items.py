@@ -200,7 +200,7 @@ class ItemDraw(ChanceStep):
         s.dealt.append(outcome)
         special = t.rules.item_cards.get(cards.ITEMS[outcome].get("kind", ""))
         if special is not None:
-            drawn = special(t, (p.by if p.by is not None else -1), outcome)
+            drawn = special(t, -1 if p.by is None else p.by, outcome)
         else:
             drawn = Drawn()
             s.pool.append(outcome)

@@ -188,7 +188,7 @@ def offer_spell(t: Position, k: int, why: str) -> Pending | None:
 
 def _casting(t: Position, view: dict) -> dict:
     s, p = t.s, t.s.pending
-    casting = {"by": s.chars[p.char].who, "spell": (p.spell or "")}
+    casting = {"by": s.chars[p.char].who, "spell": p.spell or ""}
     view["relics"]["casting"] = casting
     return casting
 
