@@ -36,10 +36,7 @@ import sys
 import time
 
 from engines import REGISTRY
-from engines.dark_castle import cards as C
-from engines.dark_castle import chapters
-from engines.dark_castle import death_dice as DD
-from engines.dark_castle import party as P
+from engines.dark_castle import cards, chapters, death_dice, party
 from engines.playout import play
 
 GAME = REGISTRY["dark_castle"]
@@ -86,12 +83,12 @@ def _hits(face: str, row: list[str]) -> bool:
 
 def sensible(game, state, seat, legal, rng: random.Random) -> str:
     s = state
-    kind = s.pending["kind"]
+    kind = s.pending.kind
     chars = s.chars
     hp0 = s.hp_start
 
     def idx(who: str) -> int:
-        return next(k for k, c in enumerate(chars) if c["who"] == who)
+        return next(k for k, c in enumerate(chars) if c.who == who)
 
     if kind == "pick":
         for who in PREFERENCE:
@@ -100,14 +97,14 @@ def sensible(game, state, seat, legal, rng: random.Random) -> str:
     uses = [a for a in legal if a.startswith("use ")]
     if kind in ("between", "share"):
         for action in uses:
-            item = C.TOOLS[action.split()[1]]
+            item = cards.TOOLS[action.split()[1]]
             words = action.split()
             holder = chars[idx(words[2])] if len(words) > 2 else None
-            holder = holder or next(c for c in chars if item["id"] in P.tools(s, idx(c["who"])))
+            holder = holder or next(c for c in chars if item["id"] in party.tools(s, idx(c.who)))
             heal = next((e for e in item["effects"] if e["k"] == "heal"), None)
-            missing = hp0 - holder["hp"]
+            missing = hp0 - holder.hp
             if heal and heal.get("all"):
-                missing = min(hp0 - c["hp"] for c in chars)
+                missing = min(hp0 - c.hp for c in chars)
             boss_next = len(s.used) >= 15
             if heal and (missing >= heal["n"] or (boss_next and missing > 0)):
                 return action
@@ -116,60 +113,58 @@ def sensible(game, state, seat, legal, rng: random.Random) -> str:
             # Give each item to the prisoner with the fewest items, the weakest first.
             takes.sort(
                 key=lambda a: (
-                    len(chars[idx(a.split()[2])]["items"]),
-                    chars[idx(a.split()[2])]["hp"],
+                    len(chars[idx(a.split()[2])].items),
+                    chars[idx(a.split()[2])].hp,
                 )
             )
             return takes[0]
         if kind == "share":
             return "done"
         # The blood ritual (Pack 2) for a prisoner down to a third of their HP.
-        rites = [
-            a for a in legal if a.startswith("rite ") and chars[idx(a.split()[1])]["seat"] >= 0
-        ]
-        low = [a for a in rites if chars[idx(a.split()[1])]["hp"] * 3 <= hp0]
+        rites = [a for a in legal if a.startswith("rite ") and chars[idx(a.split()[1])].seat >= 0]
+        low = [a for a in rites if chars[idx(a.split()[1])].hp * 3 <= hp0]
         if low:
-            rite = min(low, key=lambda a: chars[idx(a.split()[1])]["hp"])
+            rite = min(low, key=lambda a: chars[idx(a.split()[1])].hp)
             donors = [
                 k
                 for k, c in enumerate(chars)
                 if k != idx(rite.split()[1])
-                and not P.immune(s, k)
-                and c["hp"] - 1 >= P.cap(s, k) * 2 // 3
+                and not party.immune(s, k)
+                and c.hp - 1 >= party.cap(s, k) * 2 // 3
             ]
             if donors:
                 return rite
         turns = [a for a in legal if a.startswith("turn ")]
-        return max(turns, key=lambda a: chars[idx(a.split()[1])]["hp"])
+        return max(turns, key=lambda a: chars[idx(a.split()[1])].hp)
     if kind == "chalice":
         # Donors above two thirds of their HP give down to two thirds; then drink (or stop).
         gifts = [a for a in legal if a.startswith("give ")]
         for action in sorted(gifts, key=lambda a: -int(a.split()[2])):
             k = idx(action.split()[1])
-            top = hp0 if chars[k]["seat"] >= 0 else P.cap(s, k)
-            if chars[k]["hp"] - int(action.split()[2]) >= top * 2 // 3:
+            top = hp0 if chars[k].seat >= 0 else party.cap(s, k)
+            if chars[k].hp - int(action.split()[2]) >= top * 2 // 3:
                 return action
         return "drink" if "drink" in legal else "stop"
     if kind == "cast":
         return "roll"
     if kind == "drawer":
         # The healthiest unmarked prisoner draws: a curse hurts them least.
-        return max(legal, key=lambda a: (not P.marked(s, idx(a.split()[1])),
-                                         chars[idx(a.split()[1])]["hp"]))  # fmt: skip
+        return max(legal, key=lambda a: (not party.marked(s, idx(a.split()[1])),
+                                         chars[idx(a.split()[1])].hp))  # fmt: skip
     if kind == "choose":
-        step = chapters.step_at(s.pending["card"], s.pending["path"])
+        step = chapters.step_at(s.pending.card, s.pending.path)
         return max(
             (a for a in legal if a.startswith("choose ")),
             key=lambda a: _value(step["options"][int(a.split()[1]) - 1]["steps"], len(chars)),
         )
     if kind == "send":
-        frame_step = chapters.step_at(s.pending["card"], s.pending["path"])
+        frame_step = chapters.step_at(s.pending.card, s.pending.path)
         traits = set(frame_step["trait"])
 
         def chance(a: str) -> tuple:
             k = idx(a.split()[1])
-            faces = C.CHARACTERS[chars[k]["who"]]["faces"]
-            return (sum(1 for f in faces if traits & set(f)), chars[k]["hp"])
+            faces = cards.CHARACTERS[chars[k].who]["faces"]
+            return (sum(1 for f in faces if traits & set(f)), chars[k].hp)
 
         return max((a for a in legal if a.startswith("send ")), key=chance)
     if kind == "react":
@@ -177,32 +172,34 @@ def sensible(game, state, seat, legal, rng: random.Random) -> str:
     if kind == "discard":
         return legal[-1]
     if kind == "crush":  # the Living Stone takes the hardest die: a shield, a split face
-        return max(legal, key=lambda a: DD.row_key(a.split()[1]))
+        return max(legal, key=lambda a: death_dice.row_key(a.split()[1]))
     if kind == "rest":
         # The most wounded prisoner rests once down 2 HP: it spreads the damage.
         # A companion counts by its own start (the spirit gains nothing by resting).
-        resters = [a for a in legal if a.startswith("rest ") and not P.immune(s, idx(a.split()[1]))]
+        resters = [
+            a for a in legal if a.startswith("rest ") and not party.immune(s, idx(a.split()[1]))
+        ]
         if resters:
-            pick = min(resters, key=lambda a: chars[idx(a.split()[1])]["hp"])
+            pick = min(resters, key=lambda a: chars[idx(a.split()[1])].hp)
             k = idx(pick.split()[1])
-            if chars[k]["hp"] <= P.cap(s, k) - 2:
+            if chars[k].hp <= party.cap(s, k) - 2:
                 return pick
         return "fight"
     if kind == "attack":
         cb = s.combat
         for action in uses:
-            item = C.TOOLS[action.split()[1]]
+            item = cards.TOOLS[action.split()[1]]
             effects = {e["k"]: e for e in item["effects"]}
-            holder = next(k for k in range(len(chars)) if item["id"] in P.tools(s, k))
+            holder = next(k for k in range(len(chars)) if item["id"] in party.tools(s, k))
             roll = cb.rolls.get(str(holder), "")
             if "strike" in effects or "stone" in effects:
                 return action
-            if "heal" in effects and chars[holder]["hp"] <= cb.attack + 1:
+            if "heal" in effects and chars[holder].hp <= cb.attack + 1:
                 return action
             retry = ("reroll" in effects or "become" in effects) and not _hits(roll, cb.row)
             if retry and ("become" not in effects or _hits(effects["become"]["face"], cb.row)):
                 return action
-            if "block" in effects and chars[holder]["hp"] <= cb.attack * 2:
+            if "block" in effects and chars[holder].hp <= cb.attack * 2:
                 return action
         hits = [a for a in legal if a.startswith("hit ")]
         return hits[0]
@@ -216,7 +213,7 @@ CASTLES = {
     "undead alone": {"undead": "on", "castle": "pack"},
     "plague alone": {"plague": "on", "castle": "pack"},
     "collector": {"collector": "on"},
-    "mixed": {name: "on" for name in C.SUPPLEMENTS},
+    "mixed": {name: "on" for name in cards.SUPPLEMENTS},
 }
 
 

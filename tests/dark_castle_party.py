@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from bot.service import move_records
 from bot.service.chance import draw
 from engines import REGISTRY
-from engines.dark_castle import cards as C
+from engines.dark_castle import cards
 
 G = REGISTRY["dark_castle"]
 
@@ -47,7 +47,7 @@ class Steer:
     def __call__(self, outcomes: list[tuple[str, float]], seed: int, position: int) -> str:
         kinds = {name for name, _ in outcomes}
         for card in self.wanted:
-            if card in kinds and card in C.ITEMS:
+            if card in kinds and card in cards.ITEMS:
                 self.wanted.remove(card)
                 self.drawn.append(card)
                 return card
@@ -65,7 +65,7 @@ def party_choice(s, picks: list[str]) -> tuple[int, str]:
     seat now to act (a group decision is anyone's; an item only its holder's)."""
     seats = G.to_act(s)
     legal = {seat: G.legal_actions(s, seat) for seat in seats}
-    if s.pending["kind"] == "pick":
+    if s.pending.kind == "pick":
         seat = seats[0]
         return seat, next(f"pick {w}" for w in picks if f"pick {w}" in legal[seat])
     every = [
@@ -80,9 +80,9 @@ def party_move(s, legal: list[str]) -> str:
     Stone, cast from the Spell Book, hold the Chalice's rite for the most hurt (one HP from
     the healthiest) and use a flaw as soon as they can help, share items to empty hands, rest the most hurt, fight, and let the
     healthiest prisoner turn the page and draw the item cards."""
-    kind = s.pending["kind"]
-    hp = {c["who"]: c["hp"] for c in s.chars}
-    if not any(c.get("stored") for c in s.chars):
+    kind = s.pending.kind
+    hp = {c.who: c.hp for c in s.chars}
+    if not any(c.stored for c in s.chars):
         stow = [a for a in legal if a.startswith("stow ")]
         if stow:
             return stow[0]
@@ -99,7 +99,7 @@ def party_move(s, legal: list[str]) -> str:
     rites = [a for a in legal if a.startswith("rite ")]
     if rites and min(hp.values()) <= s.hp_start - 4:
         return min(rites, key=lambda a: hp[a.split()[1]])
-    flaws = [a for a in legal if a.startswith("use ") and a.split()[1] in C.FLAWS]
+    flaws = [a for a in legal if a.startswith("use ") and a.split()[1] in cards.FLAWS]
     if flaws:
         return flaws[0]
     takes = [a for a in legal if a.startswith("take ")]

@@ -11,12 +11,9 @@ does is in `take`, `drop` and `turn` below; what is offered is `item_moves`.
 from __future__ import annotations
 
 from engines.contract import Seat
-from engines.dark_castle import effects as fx
-from engines.dark_castle import explain as X
-from engines.dark_castle import items, phase
-from engines.dark_castle import party as P
+from engines.dark_castle import effects, explain, items, party, phase
 from engines.dark_castle.rules import Position, Step
-from engines.dark_castle.state import CASTLE_CHAPTERS
+from engines.dark_castle.state import CASTLE_CHAPTERS, Pending
 from engines.text import Msg, joined, msg
 
 
@@ -27,12 +24,12 @@ def item_moves(t: Position, seat: Seat, camp_moves: bool) -> list[str]:
     out = []
     for item in s.pool:
         out += [
-            f"take {item} {c['who']}"
+            f"take {item} {c.who}"
             for k, c in enumerate(s.chars)
-            if P.fits(s, k, item) and phase.may_take(s, item, c["who"])
+            if party.fits(s, k, item) and phase.may_take(s, item, c.who)
         ]
-    for k in P.mine(s, seat):
-        out += [f"drop {i}" for i in s.chars[k]["items"]]
+    for k in party.mine(s, seat):
+        out += [f"drop {i}" for i in s.chars[k].items]
         out += items.uses(t, k, "camp")
         if camp_moves:
             for camp in t.rules.camps:
@@ -42,41 +39,41 @@ def item_moves(t: Position, seat: Seat, camp_moves: bool) -> list[str]:
 
 def take(t: Position, item: str, who: str) -> None:
     s = t.s
-    k = P.index(s, who)
+    k = party.index(s, who)
     s.pool.remove(item)
-    s.chars[k]["items"].append(item)
-    t.say(msg("{name} takes {item}.", name=P.name(s, k), item=X.the(item)))
+    s.chars[k].items.append(item)
+    t.say(msg("{name} takes {item}.", name=party.name(s, k), item=explain.the(item)))
     phase.note(s, phase.TAKEN, item, who)
     t.rules.taken(t, k, item)
 
 
 def drop(t: Position, item: str) -> None:
     s = t.s
-    k = P.holder(s, item)
-    s.chars[k]["items"].remove(item)
+    k = party.holder(s, item)
+    s.chars[k].items.remove(item)
     dropped = [item]
     t.rules.dropped(t, k, dropped)
     s.pool += dropped
     for each in dropped:
-        phase.note(s, phase.DROPPED, each, s.chars[k]["who"])
-    names = joined([X.item_name(i) for i in dropped])
-    t.say(msg("{name} puts down: {items}.", name=P.name(s, k), items=names))
+        phase.note(s, phase.DROPPED, each, s.chars[k].who)
+    names = joined([explain.item_name(i) for i in dropped])
+    t.say(msg("{name} puts down: {items}.", name=party.name(s, k), items=names))
 
 
 def turn(t: Position, who: str) -> None:
     """The party's choice of who turns the next card: YOU effects of that card hit them.
     What was left on the table stays behind; items used "once a chapter" are ready again."""
     s = t.s
-    k = P.index(s, who)
-    fx.discard_pool(t)
+    k = party.index(s, who)
+    effects.discard_pool(t)
     for c in s.chars:
-        c["spent"] = []
-        c["roll"] = ""
+        c.spent = []
+        c.roll = ""
     s.turner = k
-    s.pending = {"kind": "boss" if len(s.used) >= CASTLE_CHAPTERS else "chapter"}
-    t.say(msg("{name} turns the next page of the castle...", name=P.name(s, k)))
+    s.pending = Pending("boss" if len(s.used) >= CASTLE_CHAPTERS else "chapter")
+    t.say(msg("{name} turns the next page of the castle...", name=party.name(s, k)))
     t.rules.turned(t)
-    fx.check_death(t)
+    effects.check_death(t)
 
 
 def apply_item_move(t: Position, verb: str, args: list[str]) -> bool:
@@ -99,7 +96,7 @@ class Between(Step):
     labels = ("turn",)
 
     def legal(self, t: Position, seat: Seat) -> list[str]:
-        out = [f"turn {c['who']}" for c in t.s.chars] + item_moves(t, seat, camp_moves=True)
+        out = [f"turn {c.who}" for c in t.s.chars] + item_moves(t, seat, camp_moves=True)
         for camp in t.rules.camps:
             out += camp.party_moves(t, seat)
         return out
@@ -123,7 +120,7 @@ class Between(Step):
     def describe(self, t: Position, action: str) -> str | None:
         verb, *args = action.split()
         if verb == "turn" and args:
-            return msg("Turn: {character}", character=P.title(args[0]))
+            return msg("Turn: {character}", character=party.title(args[0]))
         return None
 
 
@@ -138,7 +135,7 @@ class Share(Step):
     def apply(self, t: Position, seat: Seat, action: str) -> None:
         verb, *args = action.split()
         if not apply_item_move(t, verb, args):  # done
-            fx.discard_pool(t)
+            effects.discard_pool(t)
             t.s.pending = None
 
     def prompt(self, t: Position) -> Msg:

@@ -5,7 +5,7 @@ Castle"). Pure reads of the state; the chance steps that deal from them are in
 
 from __future__ import annotations
 
-from engines.dark_castle import cards as C
+from engines.dark_castle import cards
 from engines.dark_castle.state import DarkCastleState
 from engines.text import Msg, joined, msg
 
@@ -15,12 +15,12 @@ def collector(s: DarkCastleState) -> bool:
 
 
 def supplements(s: DarkCastleState) -> list[str]:
-    return [name for name in C.SUPPLEMENTS if s.opts.get(name) == "on"]
+    return [name for name in cards.SUPPLEMENTS if s.opts.get(name) == "on"]
 
 
 def chapter_sets(s: DarkCastleState) -> list[str]:
     """Mixed: the core castle and every pack in play; a pack alone: only the packs."""
-    packs = [x for x in supplements(s) if C.SUPPLEMENTS[x].get("chapters", True)]
+    packs = [x for x in supplements(s) if cards.SUPPLEMENTS[x].get("chapters", True)]
     if s.opts.get("castle", "mixed") != "mixed" and packs:
         return packs
     return ["core", *packs]
@@ -40,14 +40,14 @@ def prisoners(s: DarkCastleState) -> list[str]:
     sets = item_sets(s)
     return [
         w
-        for w, c in C.CHARACTERS.items()
+        for w, c in cards.CHARACTERS.items()
         if c.get("set", "core") in sets and not c.get("companion")
     ]
 
 
 def title(s: DarkCastleState) -> Msg:
     sets = chapter_sets(s)
-    names = [C.SUPPLEMENTS[x]["title"] for x in sets if x in C.SUPPLEMENTS]
+    names = [cards.SUPPLEMENTS[x]["title"] for x in sets if x in cards.SUPPLEMENTS]
     if "core" in sets:
         return joined([msg("The Dark Castle"), *names], " + ")
     if s.opts.get("castle") == "pack-numbered":
@@ -58,7 +58,7 @@ def title(s: DarkCastleState) -> Msg:
 def held(s: DarkCastleState) -> set[str]:
     """Cards out of the deck and not in the discard pile: carried, stored, cursing, on
     the table."""
-    out = {i for c in s.chars for i in c["items"] + c.get("curses", []) + c.get("stored", [])}
+    out = {i for c in s.chars for i in c.items + c.curses + c.stored}
     return out | set(s.pool)
 
 
@@ -66,5 +66,5 @@ def deck(s: DarkCastleState) -> list[str]:
     """The item deck: never dealt since its last shuffle; when it is empty, the discard
     pile (dealt, and neither carried nor on the table) is what gets shuffled next."""
     out = held(s)
-    left = sorted(set(C.in_sets(C.ITEMS, item_sets(s))) - set(s.dealt) - out)
+    left = sorted(set(cards.in_sets(cards.ITEMS, item_sets(s))) - set(s.dealt) - out)
     return left or sorted(set(s.dealt) - out)

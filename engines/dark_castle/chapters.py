@@ -12,19 +12,14 @@ combat in `combat.py`.
 from __future__ import annotations
 
 from engines.contract import Seat
-from engines.dark_castle import cards as C
-from engines.dark_castle import castle, items
-from engines.dark_castle import effects as fx
-from engines.dark_castle import explain as X
-from engines.dark_castle import party as P
-from engines.dark_castle import words as W
+from engines.dark_castle import cards, castle, effects, explain, items, party, words
 from engines.dark_castle.rules import ChanceStep, Position, Step, uniform
-from engines.dark_castle.state import CASTLE_CHAPTERS, DarkCastleState
+from engines.dark_castle.state import CASTLE_CHAPTERS, DarkCastleState, Pending
 from engines.text import Msg, joined, msg, plural
 
 
 def step_at(card_id: str, path: list) -> dict:
-    return C.steps_at(C.ALL_CARDS[card_id], path)
+    return cards.steps_at(cards.ALL_CARDS[card_id], path)
 
 
 def push(s: DarkCastleState, card_id: str, path: list, ctx: int) -> None:
@@ -35,11 +30,11 @@ def push(s: DarkCastleState, card_id: str, path: list, ctx: int) -> None:
 def open_card(t: Position, card_id: str) -> None:
     """Turn a card face up: read its scene aloud, say what it asks, start its script."""
     s = t.s
-    card = C.ALL_CARDS[card_id]
+    card = cards.ALL_CARDS[card_id]
     s.card = card_id
     s.frames = []
     t.say(msg("{title}: {text}", title=card["title"], text=card["text"]), kind="scene")
-    asks = X.card_asks(card, len(s.chars))
+    asks = explain.card_asks(card, len(s.chars))
     if asks:
         t.say(msg("It asks: {asks}", asks=joined(asks, " ")), kind="asks")
     push(s, card_id, ["steps"], s.turner)
@@ -56,7 +51,7 @@ def run(t: Position) -> None:
         if frame["k"] != "seq":
             t.rules.frames[frame["k"]](t, frame)
             continue
-        steps = C.steps_at(C.ALL_CARDS[frame["card"]], frame["path"])
+        steps = cards.steps_at(cards.ALL_CARDS[frame["card"]], frame["path"])
         if frame["pc"] >= len(steps):
             s.frames.pop()
             continue
@@ -68,7 +63,7 @@ def run(t: Position) -> None:
 def run_step(t: Position, step: dict, card: str, path: list, ctx: int) -> None:
     kind = step["do"]
     if step.get("text") and kind != "choose":
-        t.say(W.card(step["text"]))
+        t.say(words.card(step["text"]))
     verb = t.rules.card_steps.get(kind)
     if verb is not None:  # `narrate` is its text alone
         verb(t, step, card, path, ctx)
@@ -77,7 +72,7 @@ def run_step(t: Position, step: dict, card: str, path: list, ctx: int) -> None:
 def card_done(t: Position) -> None:
     """A boss beaten is the escape; a chapter completed leads to the space between chapters."""
     s = t.s
-    card = C.ALL_CARDS[s.card]
+    card = cards.ALL_CARDS[s.card]
     if card["kind"] == "boss":
         s.outcome = "won"
         t.say(msg("The boss falls. The gate groans open: you escape the Dark Castle!"))
@@ -87,7 +82,7 @@ def card_done(t: Position) -> None:
         left = CASTLE_CHAPTERS - len(s.used)
         t.say(plural("Chapter complete. {count} chapter remains before the boss.",
                      "Chapter complete. {count} chapters remain before the boss.", left))  # fmt: skip
-    s.pending = {"kind": "between"}
+    s.pending = Pending("between")
 
 
 def targets(s: DarkCastleState, who: str, ctx: int) -> list[int]:
@@ -101,9 +96,9 @@ def targets(s: DarkCastleState, who: str, ctx: int) -> list[int]:
     if who == "it":
         return [ctx] if ctx >= 0 else [] if ctx == -2 else [0]
     if who == "weakest":
-        return [min(every, key=lambda k: (s.chars[k]["hp"], k))]
+        return [min(every, key=lambda k: (s.chars[k].hp, k))]
     if who == "strongest":
-        return [max(every, key=lambda k: (s.chars[k]["hp"], -k))]
+        return [max(every, key=lambda k: (s.chars[k].hp, -k))]
     return every
 
 
@@ -111,19 +106,19 @@ def targets(s: DarkCastleState, who: str, ctx: int) -> list[int]:
 def damage(t: Position, step: dict, card: str, path: list, ctx: int) -> None:
     s = t.s
     for k in targets(s, step.get("who", "you"), ctx):
-        extra = 1 if step.get("cultist") and P.marked(s, k) else 0  # Marked for Death
-        fx.hurt(t, k, step["n"] + extra)
-    fx.check_death(t)
+        extra = 1 if step.get("cultist") and party.marked(s, k) else 0  # Marked for Death
+        effects.hurt(t, k, step["n"] + extra)
+    effects.check_death(t)
 
 
 def heal(t: Position, step: dict, card: str, path: list, ctx: int) -> None:
     for k in targets(t.s, step.get("who", "you"), ctx):
-        gained = fx.heal(t, k, step["n"])
-        t.say(msg("{name} gains {n} HP.", name=P.name(t.s, k), n=gained))
+        gained = effects.heal(t, k, step["n"])
+        t.say(msg("{name} gains {n} HP.", name=party.name(t.s, k), n=gained))
 
 
 def draw(t: Position, step: dict, card: str, path: list, ctx: int) -> None:
-    fx.draw(t, len(t.s.chars) if step["n"] == "per_player" else step["n"])
+    effects.draw(t, len(t.s.chars) if step["n"] == "per_player" else step["n"])
 
 
 def lose_item(t: Position, step: dict, card: str, path: list, ctx: int) -> None:
@@ -131,39 +126,41 @@ def lose_item(t: Position, step: dict, card: str, path: list, ctx: int) -> None:
     s = t.s
     who = step.get("who", "you")
     if who == "party":
-        holders = [k for k, c in enumerate(s.chars) if c["items"]]
+        holders = [k for k, c in enumerate(s.chars) if c.items]
         if holders:  # the group decides whose item goes
-            s.pending = {"kind": "discard", "char": holders[0], "party": True}
+            s.pending = Pending("discard", char=holders[0], party=True)
         return
     for k in targets(s, who, ctx):
         char = s.chars[k]
-        if not char["items"]:
+        if not char.items:
             continue
         if step.get("what") == "all":
-            names = joined([X.item_name(i) for i in char["items"]])
-            char["items"] = []
-            t.say(msg("{name} loses everything carried: {items}.", name=P.name(s, k), items=names))
+            names = joined([explain.item_name(i) for i in char.items])
+            char.items = []
+            t.say(
+                msg("{name} loses everything carried: {items}.", name=party.name(s, k), items=names)
+            )
         else:
-            s.pending = {"kind": "discard", "char": k}
+            s.pending = Pending("discard", char=k)
             return
 
 
 def choose(t: Position, step: dict, card: str, path: list, ctx: int) -> None:
     if step.get("text"):
-        t.say(W.card(step["text"]))
-    t.s.pending = {"kind": "choose", "card": card, "path": path, "ctx": ctx}
+        t.say(words.card(step["text"]))
+    t.s.pending = Pending("choose", card=card, path=path, ctx=ctx)
 
 
 def gamble(t: Position, step: dict, card: str, path: list, ctx: int) -> None:
-    t.s.pending = {"kind": "gamble", "n": 1, "card": card, "path": path, "ctx": ctx}
+    t.s.pending = Pending("gamble", n=1, card=card, path=path, ctx=ctx)
 
 
 def if_item(t: Position, step: dict, card: str, path: list, ctx: int) -> None:
-    branch = "then" if step["needs"] in P.tags(t.s) else "else"
+    branch = "then" if step["needs"] in party.tags(t.s) else "else"
     if branch in step:
         push(t.s, card, [*path, branch], ctx)
     if step.get("spend") and branch == "then":
-        fx.spend_tag(t, step["needs"])
+        effects.spend_tag(t, step["needs"])
 
 
 CARD_STEPS = {
@@ -180,8 +177,8 @@ CARD_STEPS = {
 # ----- the steps: a choice, a gamble, the next chapter or the boss turned ---------------
 def open_options(s: DarkCastleState, step: dict) -> list[int]:
     """The options the party may take: an item tag it carries, an item YOU carry."""
-    tags = P.tags(s)
-    you_carry = s.turner >= 0 and bool(s.chars[s.turner]["items"])
+    tags = party.tags(s)
+    you_carry = s.turner >= 0 and bool(s.chars[s.turner].items)
     return [
         i
         for i, o in enumerate(step["options"])
@@ -198,8 +195,8 @@ class Choose(Step):
 
     def legal(self, t: Position, seat: Seat) -> list[str]:
         p = t.s.pending
-        out = [f"choose {i + 1}" for i in open_options(t.s, step_at(p["card"], p["path"]))]
-        return out + [a for k in P.mine(t.s, seat) for a in items.uses(t, k, "choice")]
+        out = [f"choose {i + 1}" for i in open_options(t.s, step_at(p.card, p.path))]
+        return out + [a for k in party.mine(t.s, seat) for a in items.uses(t, k, "choice")]
 
     def apply(self, t: Position, seat: Seat, action: str) -> None:
         verb, *args = action.split()
@@ -207,13 +204,13 @@ class Choose(Step):
             items.use_action(t, args)
             return
         s, p = t.s, t.s.pending
-        step = step_at(p["card"], p["path"])
+        step = step_at(p.card, p.path)
         option = step["options"][int(args[0]) - 1]
-        t.say(msg("The party chooses: {option}.", option=W.card(option["label"])))
+        t.say(msg("The party chooses: {option}.", option=words.card(option["label"])))
         s.pending = None
-        push(s, p["card"], [*p["path"], "options", int(args[0]) - 1, "steps"], p["ctx"])
+        push(s, p.card, [*p.path, "options", int(args[0]) - 1, "steps"], p.ctx)
         if option.get("spend"):
-            fx.spend_tag(t, option["needs"])
+            effects.spend_tag(t, option["needs"])
 
     def prompt(self, t: Position) -> Msg:
         return msg("Decide together: choose <number>.")
@@ -221,21 +218,21 @@ class Choose(Step):
     def describe(self, t: Position, action: str) -> Msg | None:
         verb, *args = action.split()
         p = t.s.pending
-        if verb != "choose" or not p or p.get("kind") != "choose":
+        if verb != "choose" or not p or p.kind != "choose":
             return None
-        option = step_at(p["card"], p["path"])["options"][int(args[0]) - 1]
-        return msg("{label} ({cost})", label=W.card(option["label"]),
-                   cost=X.option_cost(option, len(t.s.chars)))  # fmt: skip
+        option = step_at(p.card, p.path)["options"][int(args[0]) - 1]
+        return msg("{label} ({cost})", label=words.card(option["label"]),
+                   cost=explain.option_cost(option, len(t.s.chars)))  # fmt: skip
 
     def show(self, t: Position, view: dict) -> None:
         p = t.s.pending
-        step = step_at(p["card"], p["path"])
+        step = step_at(p.card, p.path)
         open_ = open_options(t.s, step)
         view["options"] = [
             {
                 "n": i + 1,
-                "label": W.card(o["label"]),
-                "cost": X.option_cost(o, len(t.s.chars)),
+                "label": words.card(o["label"]),
+                "cost": explain.option_cost(o, len(t.s.chars)),
                 "open": i in open_,
             }
             for i, o in enumerate(step["options"])
@@ -248,11 +245,11 @@ class Gamble(ChanceStep):
     kind = "gamble"
 
     def outcomes(self, t: Position) -> list[tuple[str, float]]:
-        return C.chapter_dice_outcomes(t.s.pending.get("n", 1))
+        return cards.chapter_dice_outcomes(t.s.pending.n)
 
-    def resolve(self, t: Position, p: dict, outcome: str) -> None:
-        t.say(msg("The chapter die shows {trait}.", trait=C.TRAIT_NAMES[outcome]))
-        push(t.s, p["card"], [*p["path"], outcome], p["ctx"])
+    def resolve(self, t: Position, p: Pending, outcome: str) -> None:
+        t.say(msg("The chapter die shows {trait}.", trait=cards.TRAIT_NAMES[outcome]))
+        push(t.s, p.card, [*p.path, outcome], p.ctx)
 
 
 class NextChapter(ChanceStep):
@@ -262,15 +259,15 @@ class NextChapter(ChanceStep):
 
     def outcomes(self, t: Position) -> list[tuple[str, float]]:
         s = t.s
-        left = [c for c in C.in_sets(C.CHAPTERS, castle.chapter_sets(s)) if c not in s.used]
+        left = [c for c in cards.in_sets(cards.CHAPTERS, castle.chapter_sets(s)) if c not in s.used]
         if s.opts.get("castle") == "pack-numbered":
             sets = castle.chapter_sets(s)
-            first = min(left, key=lambda c: (sets.index(C.CHAPTERS[c]["set"]),
-                                             C.CHAPTERS[c].get("n", 0), c))  # fmt: skip
+            first = min(left, key=lambda c: (sets.index(cards.CHAPTERS[c]["set"]),
+                                             cards.CHAPTERS[c].get("n", 0), c))  # fmt: skip
             return [(first, 1.0)]
         return uniform(left)
 
-    def resolve(self, t: Position, p: dict, outcome: str) -> None:
+    def resolve(self, t: Position, p: Pending, outcome: str) -> None:
         t.s.used.append(outcome)
         open_card(t, outcome)
 
@@ -285,9 +282,9 @@ class Boss(ChanceStep):
         s = t.s
         sets = castle.chapter_sets(s)
         if sets != ["core"] and "core" not in sets:
-            return uniform(sorted(C.SUPPLEMENTS[p]["boss"] for p in sets))
+            return uniform(sorted(cards.SUPPLEMENTS[p]["boss"] for p in sets))
         extra = ["collector"] if castle.collector(s) else []
-        return uniform(C.in_sets(C.BOSSES, sets + extra))
+        return uniform(cards.in_sets(cards.BOSSES, sets + extra))
 
-    def resolve(self, t: Position, p: dict, outcome: str) -> None:
+    def resolve(self, t: Position, p: Pending, outcome: str) -> None:
         open_card(t, outcome)

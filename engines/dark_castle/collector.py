@@ -12,13 +12,9 @@
 
 from __future__ import annotations
 
-from engines.dark_castle import cards as C
-from engines.dark_castle import castle, combat
-from engines.dark_castle import death_dice as DD
-from engines.dark_castle import living_stone as LS
-from engines.dark_castle import party as P
-from engines.dark_castle import words as W
+from engines.dark_castle import cards, castle, combat, death_dice, living_stone, party, words
 from engines.dark_castle.rules import ChanceStep, Pack, Position, uniform
+from engines.dark_castle.state import Pending
 from engines.text import Msg, joined, msg
 
 
@@ -28,20 +24,20 @@ class Deal(ChanceStep):
     kind = "deal"
 
     def outcomes(self, t: Position) -> list[tuple[str, float]]:
-        return uniform(sorted(set(C.FLAWS) - set(t.s.flaws.values())))
+        return uniform(sorted(set(cards.FLAWS) - set(t.s.flaws.values())))
 
-    def resolve(self, t: Position, p: dict, outcome: str) -> None:
+    def resolve(self, t: Position, p: Pending, outcome: str) -> None:
         s = t.s
         on_offer = castle.prisoners(s)
         who = next(w for w in on_offer if w not in s.flaws)
         s.flaws[who] = outcome
         if all(w in s.flaws for w in on_offer):
-            dealt = [msg("{character}: {flaw}", character=P.title(w), flaw=W.card(C.FLAWS[f]["name"]))
+            dealt = [msg("{character}: {flaw}", character=party.title(w), flaw=words.card(cards.FLAWS[f]["name"]))
                      for w, f in s.flaws.items()]  # fmt: skip
             t.say(msg("Flaws are dealt: {flaws}.", flaws=joined(dealt, "; ")))
-            s.pending = {"kind": "pick"}
+            s.pending = Pending("pick")
         else:
-            s.pending = {"kind": "deal"}
+            s.pending = Pending("deal")
 
     def prompt(self, t: Position) -> Msg:
         return msg("The flaws are dealt onto the prisoners...")
@@ -53,33 +49,33 @@ class DeathDice(ChanceStep):
     kind = "death"
 
     def outcomes(self, t: Position) -> list[tuple[str, float]]:
-        return DD.outcomes(t.s.pending["n"])
+        return death_dice.outcomes(t.s.pending.n)
 
-    def resolve(self, t: Position, p: dict, outcome: str) -> None:
-        DD.add_rolled(t, outcome)
+    def resolve(self, t: Position, p: Pending, outcome: str) -> None:
+        death_dice.add_rolled(t, outcome)
         combat.ready(t)
 
 
 def deal_flaws_first(t: Position) -> None:
     if castle.collector(t.s):
-        t.s.pending = {"kind": "deal"}
+        t.s.pending = Pending("deal")
 
 
-def death_dice(t: Position, card: dict, step: dict) -> str | None:
-    return "death" if castle.collector(t.s) and DD.marked(card, step) else None
+def combat_dice(t: Position, card: dict, step: dict) -> str | None:
+    return "death" if castle.collector(t.s) and death_dice.marked(card, step) else None
 
 
 def epilogue(t: Position) -> None:
     if castle.collector(t.s):
-        text = W.card(C.EPILOGUES["collector"][t.s.outcome])
+        text = words.card(cards.EPILOGUES["collector"][t.s.outcome])
         t.say(msg("Epilogue: {text}", text=text), kind="epilogue")
 
 
 PACK = Pack(
     name="collector",
-    steps=(Deal(), DeathDice(), LS.StoneRoll(), LS.Crush()),
-    dice={"death": DD.DEATH_DIE, "stone": LS.STONE_DIE},
+    steps=(Deal(), DeathDice(), living_stone.StoneRoll(), living_stone.Crush()),
+    dice={"death": death_dice.DEATH_DIE, "stone": living_stone.STONE_DIE},
     on_setup=deal_flaws_first,
-    combat_dice=death_dice,
+    combat_dice=combat_dice,
     on_end=epilogue,
 )

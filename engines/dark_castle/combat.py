@@ -11,15 +11,9 @@ together (`death_dice.py`). The state of a fight is `DarkCastleState.combat`.
 from __future__ import annotations
 
 from engines.contract import Seat
-from engines.dark_castle import cards as C
-from engines.dark_castle import chapters, items
-from engines.dark_castle import death_dice as DD
-from engines.dark_castle import effects as fx
-from engines.dark_castle import explain as X
-from engines.dark_castle import party as P
-from engines.dark_castle import words as W
+from engines.dark_castle import cards, chapters, death_dice, effects, explain, items, party, words
 from engines.dark_castle.rules import ChanceStep, Position, Step
-from engines.dark_castle.state import Combat, DarkCastleState
+from engines.dark_castle.state import Combat, DarkCastleState, Pending
 from engines.text import Msg, msg
 
 
@@ -35,10 +29,10 @@ def start(t: Position, step: dict, card: str, path: list, ctx: int) -> None:
     """The script verb `combat`: the enemy's printed dice, plus dice rolled per player (per
     prisoner where companions do not count), then an ambush and the first round."""
     s = t.s
-    phases = C.combat_steps(C.ALL_CARDS[card])
+    phases = cards.combat_steps(cards.ALL_CARDS[card])
     s.combat = Combat(
         name=str(step["name"]),
-        row=sorted(step.get("dice", ""), key=DD.row_key),
+        row=sorted(step.get("dice", ""), key=death_dice.row_key),
         attack=step["attack"],
         specials=[dict(sp) for sp in step.get("specials", [])],
         loot=step.get("loot", True),
@@ -48,12 +42,12 @@ def start(t: Position, step: dict, card: str, path: list, ctx: int) -> None:
         carrier=step.get("carrier", False),
         text=str(step.get("text", "")),
     )
-    t.say(msg("Combat! {enemy} (attack {attack}).", enemy=W.card(step["name"]), attack=step["attack"]), kind="combat")  # fmt: skip
-    party = P.prisoner_count(s) if step.get("prisoners_only") else len(s.chars)
-    n = step.get("per_player", 0) * party
-    kind = t.rules.combat_dice(t, C.ALL_CARDS[card], step) or "dice"
+    t.say(msg("Combat! {enemy} (attack {attack}).", enemy=words.card(step["name"]), attack=step["attack"]), kind="combat")  # fmt: skip
+    rolling = party.prisoner_count(s) if step.get("prisoners_only") else len(s.chars)
+    n = step.get("per_player", 0) * rolling
+    kind = t.rules.combat_dice(t, cards.ALL_CARDS[card], step) or "dice"
     if n:
-        s.pending = {"kind": kind, "n": n}
+        s.pending = Pending(kind, n=n)
     else:
         ready(t)
 
@@ -65,8 +59,8 @@ def ready(t: Position) -> None:
         spec = special(s, kind)
         if spec:
             for k in chapters.targets(s, who, s.turner):
-                fx.hurt(t, k, spec.get("n", 1))
-            fx.check_death(t)
+                effects.hurt(t, k, spec.get("n", 1))
+            effects.check_death(t)
     if not s.outcome:
         round_start(t)
 
@@ -82,7 +76,7 @@ def round_start(t: Position) -> None:
     cb.rester = -1
     flee = special(s, "flees")
     if flee and cb.round > flee.get("n", 3):
-        t.say(msg("{enemy} flees into the dark. Nothing is won.", enemy=W.card(cb.name)))
+        t.say(msg("{enemy} flees into the dark. Nothing is won.", enemy=words.card(cb.name)))
         s.combat = None
         s.pending = None
         return
@@ -93,11 +87,11 @@ def round_start(t: Position) -> None:
         cb.attack += 1
         t.say(
             msg("The fight drags on: {enemy} now strikes for {attack}.",
-                enemy=W.card(cb.name), attack=cb.attack),
+                enemy=words.card(cb.name), attack=cb.attack),
             kind="combat",
         )  # fmt: skip
     if len(s.chars) > 1 and not special(s, "no_rest"):
-        s.pending = {"kind": "rest"}
+        s.pending = Pending("rest")
     else:
         begin_rolls(t)
 
@@ -111,7 +105,7 @@ def resters(s: DarkCastleState) -> list[int]:
     able = [k for k in range(len(s.chars)) if k not in cb.turned]
     if len(able) < 2:
         return []
-    return [k for k in able if k != barred and not P.marked(s, k)]
+    return [k for k in able if k != barred and not party.marked(s, k)]
 
 
 def begin_rolls(t: Position) -> None:
@@ -120,13 +114,13 @@ def begin_rolls(t: Position) -> None:
     cb = s.combat
     turned = cb.turned
     cb.fighters = [k for k in range(len(s.chars)) if k != cb.rester and k not in turned]
-    cb.queue = sorted(cb.fighters, key=lambda k: not P.cult_die(s, k))
+    cb.queue = sorted(cb.fighters, key=lambda k: not party.cult_die(s, k))
     cb.rolls = {}
     cb.done = []
     cb.blocked = []
     for c in s.chars:
-        c["roll"] = ""
-    s.pending = fx.roll(t, cb.queue[0], "combat")
+        c.roll = ""
+    s.pending = effects.roll(t, cb.queue[0], "combat")
 
 
 def rolled(t: Position, k: int, face: str, black: bool) -> None:
@@ -136,19 +130,19 @@ def rolled(t: Position, k: int, face: str, black: bool) -> None:
     cb = s.combat
     cb.queue.remove(k)
     if black:
-        cb.row = sorted([*cb.row, face], key=DD.row_key)
+        cb.row = sorted([*cb.row, face], key=death_dice.row_key)
         cb.fighters.remove(k)
         cb.turned.append(k)
-        s.chars[k]["roll"] = ""
-        t.say(msg("The cult takes {name}: the die joins the enemy's row and must be hit away; they sit out this combat.", name=P.name(s, k)))  # fmt: skip
+        s.chars[k].roll = ""
+        t.say(msg("The cult takes {name}: the die joins the enemy's row and must be hit away; they sit out this combat.", name=party.name(s, k)))  # fmt: skip
     else:
         cb.rolls[str(k)] = face
     if cb.queue:
-        s.pending = fx.roll(t, cb.queue[0], "combat")
+        s.pending = effects.roll(t, cb.queue[0], "combat")
     elif not [j for j in cb.fighters if j not in cb.done]:
         after_attack(t)
     else:
-        s.pending = {"kind": "attack"}
+        s.pending = Pending("attack")
         auto_attack(t)
 
 
@@ -161,11 +155,11 @@ def attack_spent(t: Position, k: int) -> None:
     cb.rolls[str(k)] = ""
     cb.done.append(k)
     if cb.queue:
-        s.pending = fx.roll(t, cb.queue[0], "combat")
+        s.pending = effects.roll(t, cb.queue[0], "combat")
     elif not cb.row or not [j for j in cb.fighters if j not in cb.done]:
         after_attack(t)
     else:
-        s.pending = {"kind": "attack"}
+        s.pending = Pending("attack")
         auto_attack(t)
 
 
@@ -190,11 +184,11 @@ def auto_attack(t: Position) -> None:
     """The last attack of a round resolves itself when nobody has an item to use first."""
     s = t.s
     cb = s.combat
-    while s.pending == {"kind": "attack"} and s.combat is cb:
+    while s.pending == Pending("attack") and s.combat is cb:
         left = [k for k in cb.fighters if k not in cb.done]
         if any(items.usable(t, k, "combat", helps_in_combat) for k in cb.fighters):
             return
-        if DD.pairing_needed(cb.row):  # the round's results combine: all at once
+        if death_dice.pairing_needed(cb.row):  # the round's results combine: all at once
             attack_together(t)
             after_attack(t)
             continue
@@ -209,9 +203,9 @@ def attack_together(t: Position) -> None:
     face first."""
     cb = t.s.combat
     for k in [k for k in cb.fighters if k not in cb.done]:
-        if cb.rolls.get(str(k)) == C.SPECIAL_FACE:
+        if cb.rolls.get(str(k)) == cards.SPECIAL_FACE:
             resolve_attack(t, k)
-    DD.resolve_together(
+    death_dice.resolve_together(
         t, single_doubles=bool(special(t.s, "doubles_single")), armour=special(t.s, "armoured")
     )
 
@@ -223,7 +217,7 @@ def resolve_attack(t: Position, k: int, pick: str | None = None) -> None:
     cb = s.combat
     face = cb.rolls[str(k)]
     cb.done.append(k)
-    if face == C.SPECIAL_FACE:  # a companion's special face (Pack 2)
+    if face == cards.SPECIAL_FACE:  # a companion's special face (Pack 2)
         t.rules.special_face(t, k)
         return
     double = len(face) == 2
@@ -239,8 +233,8 @@ def resolve_attack(t: Position, k: int, pick: str | None = None) -> None:
             hits = []
         elif any(
             e["k"] == "double" and e["trait"] == face
-            for i in s.chars[k]["items"]
-            for e in C.ITEMS[i].get("effects", [])
+            for i in s.chars[k].items
+            for e in cards.ITEMS[i].get("effects", [])
         ):
             hits = [face, face]
     removed = []
@@ -248,11 +242,14 @@ def resolve_attack(t: Position, k: int, pick: str | None = None) -> None:
         if x in cb.row:
             cb.row.remove(x)
             removed.append(x)
-    blocks = double and P.blocks_with_double(s, k)
+    blocks = double and party.blocks_with_double(s, k)
     if blocks:
         cb.blocked.append(k)
-    hits = X.faces("".join(removed)) if removed else None
-    t.say(DD.attack_result(P.name(s, k), hits, missed=not removed, blocks=blocks), kind="attack")
+    hits = explain.faces("".join(removed)) if removed else None
+    t.say(
+        death_dice.attack_result(party.name(s, k), hits, missed=not removed, blocks=blocks),
+        kind="attack",
+    )
 
 
 def after_attack(t: Position) -> None:
@@ -264,7 +261,7 @@ def after_attack(t: Position) -> None:
     if all(k in cb.done for k in cb.fighters):
         defend(t)
     else:
-        t.s.pending = {"kind": "attack"}
+        t.s.pending = Pending("attack")
         auto_attack(t)
 
 
@@ -286,24 +283,24 @@ def defend(t: Position) -> None:
         if dmg > 0:  # armour softens every enemy blow, a piercing one too
             dmg -= sum(
                 e.get("n", 1)
-                for i in s.chars[k]["items"]
-                for e in C.ITEMS[i].get("effects", [])
+                for i in s.chars[k].items
+                for e in cards.ITEMS[i].get("effects", [])
                 if e["k"] == "ward"
             )
-            dmg += sum(c.get("frail", 0) for c in P.curses(s, k))
-            if cb.cultist and P.marked(s, k):
+            dmg += sum(c.get("frail", 0) for c in party.curses(s, k))
+            if cb.cultist and party.marked(s, k):
                 dmg += 1  # Marked for Death: cultists hurt 1 HP more
         if dmg > 0:
             hurt += 1
-            fx.hurt(t, k, dmg)
+            effects.hurt(t, k, dmg)
             if k not in cb.wounded:
                 cb.wounded.append(k)
-            masked = any(C.has_effect(i, "mask") for i in s.chars[k]["items"])
+            masked = any(cards.has_effect(i, "mask") for i in s.chars[k].items)
             if cb.carrier and k not in cb.blocked and not masked:
-                fx.gain_plague(t, k, 1)  # Pack 3: a hit from a carrier passes plague
+                effects.gain_plague(t, k, 1)  # Pack 3: a hit from a carrier passes plague
     if not hurt:
-        t.say(msg("{enemy} strikes, but nobody is hurt.", enemy=W.card(cb.name)))
-    fx.check_death(t)
+        t.say(msg("{enemy} strikes, but nobody is hurt.", enemy=words.card(cb.name)))
+    effects.check_death(t)
     if s.outcome:
         return
     rage = special(s, "rage")
@@ -313,7 +310,7 @@ def defend(t: Position) -> None:
     if regrow and cb.grown < regrow.get("max", 3):
         n = min(regrow.get("n", 1), regrow.get("max", 3) - cb.grown)
         cb.grown += n
-        s.pending = {"kind": "dice", "n": n, "then": "round"}
+        s.pending = Pending("dice", n=n, then="round")
         return
     round_start(t)
 
@@ -323,21 +320,21 @@ def won(t: Position) -> None:
     more for a companion who brings loot)."""
     s = t.s
     cb = s.combat
-    t.say(msg("{enemy} is defeated!", enemy=W.card(cb.name)), kind="victory")
+    t.say(msg("{enemy} is defeated!", enemy=words.card(cb.name)), kind="victory")
     venom = special(s, "venom")
     s.combat = None
     s.pending = None
     t.rules.won_combat(t)
     if venom:
         for k in cb.wounded:
-            fx.hurt(t, k, venom.get("n", 1))
-        fx.check_death(t)
+            effects.hurt(t, k, venom.get("n", 1))
+        effects.check_death(t)
         if s.outcome:
             return
     if cb.loot:
-        extra = sum(C.COMPANIONS[c["who"]].get("loot", 0) for c in s.chars
-                    if c["who"] in C.COMPANIONS)  # fmt: skip
-        fx.draw(t, 1 + extra, tainted=cb.carrier)
+        extra = sum(cards.COMPANIONS[c.who].get("loot", 0) for c in s.chars
+                    if c.who in cards.COMPANIONS)  # fmt: skip
+        effects.draw(t, 1 + extra, tainted=cb.carrier)
 
 
 # ----- the steps: rest or fight, the attacks, chapter dice rolled -----------------------
@@ -348,7 +345,7 @@ class Rest(Step):
     labels = ("rest",)
 
     def legal(self, t: Position, seat: Seat) -> list[str]:
-        return ["fight"] + [f"rest {t.s.chars[k]['who']}" for k in resters(t.s)]
+        return ["fight"] + [f"rest {t.s.chars[k].who}" for k in resters(t.s)]
 
     def apply(self, t: Position, seat: Seat, action: str) -> None:
         s = t.s
@@ -357,10 +354,10 @@ class Rest(Step):
             t.say(msg("Nobody rests: everyone fights this round."))
             begin_rolls(t)
             return
-        k = P.index(s, args[0])
+        k = party.index(s, args[0])
         s.combat.rester = k
-        fx.heal(t, k, 1)
-        t.say(msg("{name} rests this round (+1 HP).", name=P.name(s, k)))
+        effects.heal(t, k, 1)
+        t.say(msg("{name} rests this round (+1 HP).", name=party.name(s, k)))
         t.rules.rested(t, k)
         begin_rolls(t)
 
@@ -373,7 +370,7 @@ class Rest(Step):
     def describe(self, t: Position, action: str) -> str | None:
         verb, *args = action.split()
         if verb == "rest" and args:
-            return msg("Rest: {character}", character=P.title(args[0]))
+            return msg("Rest: {character}", character=party.title(args[0]))
         return None
 
 
@@ -388,16 +385,16 @@ class Attack(Step):
         cb = s.combat
         left = [k for k in cb.fighters if k not in cb.done]
         # A prisoner on the cult die resolves their attack before anyone else's.
-        first = [k for k in left if P.cult_die(s, k)]
-        out = [DD.HIT_ALL] if DD.pairing_needed(cb.row) else []
+        first = [k for k in left if party.cult_die(s, k)]
+        out = [death_dice.HIT_ALL] if death_dice.pairing_needed(cb.row) else []
         for k in [] if out else first or left:
             face = cb.rolls.get(str(k), "")
             split = len(face) == 2 and face[0] != face[1]
             if split and special(s, "doubles_single"):  # the roller picks one
-                out += [f"hit {s.chars[k]['who']} {x}" for x in face]
+                out += [f"hit {s.chars[k].who} {x}" for x in face]
             else:
-                out.append(f"hit {s.chars[k]['who']}")
-        for k in P.mine(s, seat):
+                out.append(f"hit {s.chars[k].who}")
+        for k in party.mine(s, seat):
             if k in cb.fighters:
                 out += items.uses(t, k, "combat", helps_in_combat)
         return out
@@ -406,12 +403,12 @@ class Attack(Step):
         verb, *args = action.split()
         if verb == "use":
             items.use_action(t, args)
-        elif action == DD.HIT_ALL:
+        elif action == death_dice.HIT_ALL:
             attack_together(t)
             after_attack(t)
         else:
             pick = args[1] if len(args) > 1 else None
-            resolve_attack(t, P.index(t.s, args[0]), pick=pick)
+            resolve_attack(t, party.index(t.s, args[0]), pick=pick)
             after_attack(t)
 
     def use_effect(self, t: Position, k: int, effect: dict) -> bool:
@@ -419,26 +416,26 @@ class Attack(Step):
         cb = s.combat
         kind = effect["k"]
         if kind == "reroll":
-            s.pending = {"kind": "roll", "char": k, "for": "combat"}
+            s.pending = Pending("roll", char=k, why="combat")
             cb.queue = [k]
         elif kind == "become":
-            cb.rolls[str(k)] = s.chars[k]["roll"] = effect["face"]
-            t.say(msg("The attack now counts as {faces}.", faces=X.faces(effect["face"])))
+            cb.rolls[str(k)] = s.chars[k].roll = effect["face"]
+            t.say(msg("The attack now counts as {faces}.", faces=explain.faces(effect["face"])))
         elif kind == "strike":
             cb.row.remove(effect["trait"])
-            t.say(msg("One {trait} die is struck away.", trait=C.TRAIT_NAMES[effect["trait"]]))
+            t.say(msg("One {trait} die is struck away.", trait=cards.TRAIT_NAMES[effect["trait"]]))
             after_attack(t)
         elif kind == "block":
             cb.blocked.append(k)
-            t.say(msg("{name} will block this round.", name=P.name(s, k)))
+            t.say(msg("{name} will block this round.", name=party.name(s, k)))
         elif kind == "stone":  # the Living Stone wakes (living_stone.py)
-            s.pending = {"kind": "stone", "char": k}
+            s.pending = Pending("stone", char=k)
         else:
             return False
         return True
 
     def prompt(self, t: Position) -> Msg:
-        if DD.pairing_needed(t.s.combat.row):
+        if death_dice.pairing_needed(t.s.combat.row):
             return msg("Death dice in the row: use items first, then hit all (results combine).")
         return msg("Resolve the attacks in the order you like: hit <prisoner> (items first?).")
 
@@ -447,13 +444,13 @@ class Attack(Step):
 
     def describe(self, t: Position, action: str) -> str | None:
         verb, *args = action.split()
-        if action == DD.HIT_ALL:
-            return DD.HIT_ALL_LABEL
+        if action == death_dice.HIT_ALL:
+            return death_dice.HIT_ALL_LABEL
         if verb == "hit" and len(args) == 2:
-            trait = C.TRAIT_NAMES.get(args[1], args[1])
-            return msg("Hit: {character} (as {trait})", character=P.title(args[0]), trait=trait)
+            trait = cards.TRAIT_NAMES.get(args[1], args[1])
+            return msg("Hit: {character} (as {trait})", character=party.title(args[0]), trait=trait)
         if verb == "hit" and args:
-            return msg("Hit: {character}", character=P.title(args[0]))
+            return msg("Hit: {character}", character=party.title(args[0]))
         return None
 
 
@@ -464,13 +461,13 @@ class ChapterDice(ChanceStep):
     kind = "dice"
 
     def outcomes(self, t: Position) -> list[tuple[str, float]]:
-        return C.chapter_dice_outcomes(t.s.pending.get("n", 1))
+        return cards.chapter_dice_outcomes(t.s.pending.n)
 
-    def resolve(self, t: Position, p: dict, outcome: str) -> None:
+    def resolve(self, t: Position, p: Pending, outcome: str) -> None:
         cb = t.s.combat
-        cb.row = sorted(cb.row + list(outcome), key=DD.row_key)
-        t.say(msg("The chapter dice add {dice} to the enemy's row.", dice=X.dice(outcome)))
-        if p.get("then") == "round":
+        cb.row = sorted(cb.row + list(outcome), key=death_dice.row_key)
+        t.say(msg("The chapter dice add {dice} to the enemy's row.", dice=explain.dice(outcome)))
+        if p.then == "round":
             round_start(t)
         else:
             ready(t)

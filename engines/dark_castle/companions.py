@@ -13,12 +13,9 @@ as a double of the trait asked (`trials.face_for_test`).
 
 from __future__ import annotations
 
-from engines.dark_castle import cards as C
-from engines.dark_castle import effects as fx
-from engines.dark_castle import party as P
-from engines.dark_castle import words as W
+from engines.dark_castle import cards, effects, party, words
 from engines.dark_castle.rules import Drawn, Position
-from engines.dark_castle.state import DarkCastleState, new_character
+from engines.dark_castle.state import Character, DarkCastleState
 from engines.text import msg
 
 
@@ -26,15 +23,15 @@ def join(t: Position, k: int, card_id: str) -> Drawn:
     """An event card drawn (by k, to no matter): its companion joins, unless one is with the
     party already; then the card is discarded and another drawn in its place."""
     s = t.s
-    card = C.ITEMS[card_id]
-    comp = C.COMPANIONS[card["companion"]]
-    if P.companion_index(s) is not None:
-        t.say(msg("{card}: a companion is already with you, so the card is discarded and another drawn in its place.", card=W.card(card["name"])))  # fmt: skip
+    card = cards.ITEMS[card_id]
+    comp = cards.COMPANIONS[card["companion"]]
+    if party.companion_index(s) is not None:
+        t.say(msg("{card}: a companion is already with you, so the card is discarded and another drawn in its place.", card=words.card(card["name"])))  # fmt: skip
         return Drawn(again=1)
-    s.chars.append(new_character(comp["id"], -1, comp["hp"]))
+    s.chars.append(Character(comp["id"], -1, comp["hp"]))
     t.say(msg("{card}: {text} {companion} joins the party ({hp} HP; {trait})",
-              card=W.card(card["name"]), text=W.card(comp["text"]), companion=W.card(comp["title"]),
-              hp=comp["hp"], trait=W.card(comp["trait"])), kind="companion")  # fmt: skip
+              card=words.card(card["name"]), text=words.card(comp["text"]), companion=words.card(comp["title"]),
+              hp=comp["hp"], trait=words.card(comp["trait"])), kind="companion")  # fmt: skip
     return Drawn()
 
 
@@ -42,10 +39,10 @@ def leave(t: Position) -> None:
     """A companion at 0 HP leaves the party (its item goes with it); the game goes on.
     Whatever pointed at it (a YOU, a test it was taking, its place in a fight) lapses."""
     s = t.s
-    k = P.companion_index(s)
-    if k is None or s.chars[k]["hp"] > 0:
+    k = party.companion_index(s)
+    if k is None or s.chars[k].hp > 0:
         return
-    t.say(msg("{name} falls and leaves the party. The escape goes on.", name=P.name(s, k)), kind="companion")  # fmt: skip
+    t.say(msg("{name} falls and leaves the party. The escape goes on.", name=party.name(s, k)), kind="companion")  # fmt: skip
     s.chars.pop(k)
     if s.turner == k:
         s.turner = -2  # nobody: YOU effects of this chapter find no one
@@ -74,35 +71,37 @@ def special_face(t: Position, k: int) -> None:
     a chapter's combat its special ability applies."""
     s = t.s
     cb = s.combat
-    comp = P.companion(s, k)
-    card = C.ALL_CARDS.get(s.card, {})
+    comp = party.companion(s, k)
+    card = cards.ALL_CARDS.get(s.card, {})
     if card.get("kind") == "boss" or not comp:
         cb.blocked.append(k)
-        t.say(msg("{name} rolls the special face: against a boss it only blocks.", name=P.name(s, k)), kind="attack")  # fmt: skip
+        t.say(msg("{name} rolls the special face: against a boss it only blocks.", name=party.name(s, k)), kind="attack")  # fmt: skip
         return
     special = comp["special"]
-    t.say(msg("{name}: {special}! {text}", name=P.name(s, k), special=W.card(special["name"]), text=W.card(special["text"])), kind="attack")  # fmt: skip
+    t.say(msg("{name}: {special}! {text}", name=party.name(s, k), special=words.card(special["name"]), text=words.card(special["text"])), kind="attack")  # fmt: skip
     if special["k"] == "chill":
         for j in cb.fighters:
             if j not in cb.blocked:
                 cb.blocked.append(j)
     elif special["k"] == "sunder":
-        for x in C.TRAITS:
+        for x in cards.TRAITS:
             if x in cb.row:
                 cb.row.remove(x)
     elif special["k"] == "rally":
         for j in range(len(s.chars)):
-            if not P.companion(s, j):
-                fx.heal(t, j, 1)
+            if not party.companion(s, j):
+                effects.heal(t, j, 1)
         cb.blocked.append(k)
 
 
 def view(s: DarkCastleState, k: int) -> dict | None:
     """A companion's card in a character's view (None for a prisoner)."""
-    comp = P.companion(s, k)
+    comp = party.companion(s, k)
     if not comp:
         return None
     special = comp["special"]
-    said = msg("{special}: {text}", special=W.card(special["name"]), text=W.card(special["text"]))
-    return {"trait": W.card(comp["trait"]), "special": said,
+    said = msg(
+        "{special}: {text}", special=words.card(special["name"]), text=words.card(special["text"])
+    )
+    return {"trait": words.card(comp["trait"]), "special": said,
             "immune": bool(comp.get("immune")), "carries": comp.get("carries", 0)}  # fmt: skip

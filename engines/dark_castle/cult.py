@@ -17,10 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engines.dark_castle import cards as C
-from engines.dark_castle import effects as fx
-from engines.dark_castle import party as P
-from engines.dark_castle import words as W
+from engines.dark_castle import cards, effects, party, words
 from engines.dark_castle.rules import Drawn, Pack, Position
 from engines.text import msg
 
@@ -29,20 +26,20 @@ def draw_curse(t: Position, k: int, curse_id: str) -> Drawn:
     """A curse drawn by character k sits beside them (not an item, no hand) and stays
     unless the card says otherwise."""
     s = t.s
-    card = C.ITEMS[curse_id]
+    card = cards.ITEMS[curse_id]
     curse = card["curse"]
-    t.say(msg("A curse! {name} draws {card}: {text}", name=P.name(s, k), card=W.card(card["name"]), text=W.card(card["text"])), kind="curse")  # fmt: skip
-    if P.companion(s, k):  # a companion may be cursed, to no effect
-        t.say(msg("It has no hold on {name}: the curse is discarded.", name=P.name(s, k)))
+    t.say(msg("A curse! {name} draws {card}: {text}", name=party.name(s, k), card=words.card(card["name"]), text=words.card(card["text"])), kind="curse")  # fmt: skip
+    if party.companion(s, k):  # a companion may be cursed, to no effect
+        t.say(msg("It has no hold on {name}: the curse is discarded.", name=party.name(s, k)))
         return Drawn()
-    s.chars[k].setdefault("curses", []).append(curse_id)
+    s.chars[k].curses.append(curse_id)
     if curse.get("now"):
-        fx.hurt(t, k, curse["now"])
-        fx.check_death(t)
+        effects.hurt(t, k, curse["now"])
+        effects.check_death(t)
     if curse.get("lift") == "now":
-        s.chars[k]["curses"].remove(curse_id)
-    if curse.get("marked") and P.cult_die(s, k):
-        t.say(msg("{name} is below half health: the cult die takes over.", name=P.name(s, k)))
+        s.chars[k].curses.remove(curse_id)
+    if curse.get("marked") and party.cult_die(s, k):
+        t.say(msg("{name} is below half health: the cult die takes over.", name=party.name(s, k)))
     return Drawn()
 
 
@@ -50,31 +47,33 @@ def lift(t: Position, when: str, who: Sequence[int]) -> None:
     """Curses that lift at this moment ("rest", "combat") leave their holders."""
     s = t.s
     for k in who:
-        for curse_id in list(s.chars[k].get("curses", [])):
-            if C.ITEMS[curse_id]["curse"].get("lift") == when:
-                s.chars[k]["curses"].remove(curse_id)
-                name = W.card(C.ITEMS[curse_id]["name"])
-                t.say(msg("The curse {curse} lifts from {name}.", curse=name, name=P.name(s, k)))
+        for curse_id in list(s.chars[k].curses):
+            if cards.ITEMS[curse_id]["curse"].get("lift") == when:
+                s.chars[k].curses.remove(curse_id)
+                name = words.card(cards.ITEMS[curse_id]["name"])
+                t.say(
+                    msg("The curse {curse} lifts from {name}.", curse=name, name=party.name(s, k))
+                )
 
 
 def drain(t: Position) -> None:
     """Whenever a chapter is turned, a draining curse drinks from its holder."""
     s = t.s
     for j in range(len(s.chars)):
-        n = sum(c.get("drain", 0) for c in P.curses(s, j))
+        n = sum(c.get("drain", 0) for c in party.curses(s, j))
         if n:
-            t.say(msg("A curse drinks from {name}.", name=P.name(s, j)))
-            fx.hurt(t, j, n)
+            t.say(msg("A curse drinks from {name}.", name=party.name(s, j)))
+            effects.hurt(t, j, n)
 
 
 def cult_die(t: Position, k: int) -> Sequence[str] | None:
-    return t.rules.dice["cult"] if P.cult_die(t.s, k) else None
+    return t.rules.dice["cult"] if party.cult_die(t.s, k) else None
 
 
 PACK = Pack(
     name="cult",
     item_cards={"curse": draw_curse},
-    dice={"cult": C.CULT_DIE},
+    dice={"cult": cards.CULT_DIE},
     die=cult_die,
     on_turn=drain,
     on_rest=lambda t, k: lift(t, "rest", [k]),

@@ -28,8 +28,7 @@ from functools import cache
 from itertools import product
 from math import factorial
 
-from engines.dark_castle import cards as C
-from engines.dark_castle import party as P
+from engines.dark_castle import cards, party
 from engines.dark_castle.rules import Position
 from engines.dark_castle.state import DarkCastleState
 from engines.dark_castle.words import listed
@@ -51,7 +50,7 @@ def row_key(face: str) -> int:
 
 
 def face_name(face: str) -> Msg:
-    return FACE_NAMES.get(face) or C.TRAIT_NAMES[face]
+    return FACE_NAMES.get(face) or cards.TRAIT_NAMES[face]
 
 
 def is_death_face(face: str) -> bool:
@@ -116,8 +115,8 @@ def _alternatives(
     plain = not (armour and armour["trait"] == face)
     doubled = any(
         e["k"] == "double" and e["trait"] == face
-        for i in s.chars[k]["items"]
-        for e in C.ITEMS[i].get("effects", [])
+        for i in s.chars[k].items
+        for e in cards.ITEMS[i].get("effects", [])
     )
     units = (face, face) if doubled else (face,)
     return [(tuple((t, plain) for t in units), False)]
@@ -203,10 +202,15 @@ def resolve_together(t: Position, single_doubles: bool, armour: dict | None) -> 
     best = plan(s, fighters, single_doubles, armour)
     for k in best["breaks"]:
         cb.row.remove(SHIELD)
-        t.say(msg("{name} breaks a shield with a double.", name=P.name(s, k)), kind="attack")
+        t.say(msg("{name} breaks a shield with a double.", name=party.name(s, k)), kind="attack")
     for die, (ka, ta), (kb, tb) in best["pairs"]:
         cb.row.remove(die)
-        said = dict(a=P.name(s, ka), b=P.name(s, kb), ta=C.TRAIT_NAMES[ta], tb=C.TRAIT_NAMES[tb])
+        said = dict(
+            a=party.name(s, ka),
+            b=party.name(s, kb),
+            ta=cards.TRAIT_NAMES[ta],
+            tb=cards.TRAIT_NAMES[tb],
+        )
         if die == SHIELD:
             t.say(msg("{a} and {b} combine {ta} and {tb}: a shield breaks.", **said), kind="attack")  # fmt: skip
         else:
@@ -218,11 +222,11 @@ def resolve_together(t: Position, single_doubles: bool, armour: dict | None) -> 
         hit = [x for j, x in best["hits"] if j == k]
         for x in hit:
             cb.row.remove(x)
-        blocks = len(face) == 2 and P.blocks_with_double(s, k)
+        blocks = len(face) == 2 and party.blocks_with_double(s, k)
         if blocks:
             cb.blocked.append(k)
-        hits = joined([C.TRAIT_NAMES[x] for x in hit], " ") if hit else None
-        said = attack_result(P.name(s, k), hits, missed=not hit and k not in paired, blocks=blocks)  # fmt: skip
+        hits = joined([cards.TRAIT_NAMES[x] for x in hit], " ") if hit else None
+        said = attack_result(party.name(s, k), hits, missed=not hit and k not in paired, blocks=blocks)  # fmt: skip
         if said is not None:
             t.say(said, kind="attack")
 

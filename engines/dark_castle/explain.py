@@ -4,7 +4,7 @@ buttons all say it from here, so a group never sends someone in blind."""
 
 from __future__ import annotations
 
-from engines.dark_castle import cards as C
+from engines.dark_castle import cards
 from engines.dark_castle.words import card, listed
 from engines.text import Msg, in_context, joined, msg, plural
 
@@ -55,7 +55,7 @@ def _who(step: dict, default: str = "you", first: bool = False) -> tuple[bool, M
 
 def traits(trait: str, double: bool = False) -> Msg:
     """`mc` -> "Might or Cunning"; with a double: "a Might or Cunning double"."""
-    names = listed([C.TRAIT_NAMES[t] for t in trait], "or")
+    names = listed([cards.TRAIT_NAMES[t] for t in trait], "or")
     return msg("a {traits} double", traits=names) if double else names
 
 
@@ -146,7 +146,7 @@ def need(step: dict, players: int) -> int:
 def group_test_text(step: dict, players: int = 0) -> Msg:
     total = need(step, players) if players else step["need"]
     text = msg("Everyone rolls once together: {total} {trait} in all", total=total,
-               trait=C.TRAIT_NAMES[step["trait"]])  # fmt: skip
+               trait=cards.TRAIT_NAMES[step["trait"]])  # fmt: skip
     if step.get("fail"):
         text = msg("{test}; falling short: {effects}", test=text, effects=effects(step["fail"], players))  # fmt: skip
     if step.get("pass"):
@@ -158,7 +158,7 @@ ENEMY_TAGS = {"cultist": msg("cultist"), "carrier": msg("carrier")}
 
 
 def combat_text(step: dict, players: int = 0, first: bool = False) -> Msg:
-    row: list = [C.TRAIT_NAMES[t] for t in step.get("dice", "")]
+    row: list = [cards.TRAIT_NAMES[t] for t in step.get("dice", "")]
     extra = step.get("per_player", 0)
     if extra:
         dice = plural("{count} rolled die per player", "{count} dice per player", extra)
@@ -222,14 +222,17 @@ def fail_reason(step: dict, face: str) -> Msg:
 
 def spell_text(name: str) -> Msg:
     """A spell of the Spell Book with its requirement and what the spell die can do."""
-    spell = C.SPELLS[name]
+    spell = cards.SPELLS[name]
     return msg("{spell} (cast {id}): {text}", spell=spell["name"], id=name, text=spell["text"])
 
 
 def companion_text(comp: dict) -> Msg:
     """A companion as the card says it: HP, die, characteristic, special."""
     faces = joined(
-        [msg("special") if f == C.SPECIAL_FACE else C.face_letters(f) for f in comp["faces"]]
+        [
+            msg("special") if f == cards.SPECIAL_FACE else cards.face_letters(f)
+            for f in comp["faces"]
+        ]
     )
     special = comp["special"]
     return msg("{companion}: {hp} HP, die {faces}. {trait} Special, {special}: {text}",
@@ -243,12 +246,12 @@ def attempts_left(n: int) -> Msg:
 
 
 def item_name(item_id: str) -> Msg:
-    return card(C.TOOLS[item_id]["name"])
+    return card(cards.TOOLS[item_id]["name"])
 
 
 def the(item_id: str) -> Msg:
     """An item card's name after "the": "the Lantern", "the Living Stone" (never "the The")."""
-    name = C.TOOLS[item_id]["name"]
+    name = cards.TOOLS[item_id]["name"]
     if name.startswith("The "):
         return msg("the {item}", item=in_context("after 'the'", name.removeprefix("The ")))
     return msg("the {item}", item=card(name))
@@ -258,11 +261,11 @@ def faces(face: str) -> Msg:
     """A rolled face in words: "Might Might", "the special face", "nothing"."""
     if not face:
         return msg("nothing")
-    if face == C.SPECIAL_FACE:
+    if face == cards.SPECIAL_FACE:
         return msg("the special face")
-    return joined([C.TRAIT_NAMES[t] for t in face], " ")
+    return joined([cards.TRAIT_NAMES[t] for t in face], " ")
 
 
 def dice(faces_: str) -> Msg:
     """Dice added to a row, as a list: "Might and Wisdom"."""
-    return listed([C.TRAIT_NAMES[t] for t in faces_])
+    return listed([cards.TRAIT_NAMES[t] for t in faces_])

@@ -25,7 +25,7 @@ Where the rules are, read against the rulebook:
   combat.py       combat rounds, resting, attacks, specials
   effects.py      hurt, heal, death check, plague, draw: what any rule does to the party
   cult.py, plague.py, undead.py, collector.py: the four supplements, each a `rules.Pack`
-Every pending step (`state.pending["kind"]`) is one `rules.Step` handler registered by one
+Every pending step (`state.pending.kind`) is one `rules.Step` handler registered by one
 pack; this class only dispatches the engine contract to them.
 """
 
@@ -37,17 +37,27 @@ import random
 from collections.abc import Mapping, Sequence
 
 from engines.contract import Event, Game, Option, Result, Seat
-from engines.dark_castle import cards as C
-from engines.dark_castle import chapters, collector, core, cult, items, phase, plague, undead, views
-from engines.dark_castle import party as P
+from engines.dark_castle import (
+    cards,
+    chapters,
+    collector,
+    core,
+    cult,
+    items,
+    party,
+    phase,
+    plague,
+    undead,
+    views,
+)
 from engines.dark_castle.rules import Position, Rules
 from engines.dark_castle.rules_text import RULES_TEXT
 from engines.dark_castle.state import (
     CASTLE_CHAPTERS,
     CASTLES,
     LOG_LINES,
+    Character,
     DarkCastleState,
-    new_character,
     restored,
     saved,
     start_hp,
@@ -73,7 +83,7 @@ CASTLE_DECKS = ("start", "chapter", "boss")  # the chance steps that deal the ca
 
 
 def _option(name: str) -> Option:
-    title = C.SUPPLEMENTS[name]["title"]
+    title = cards.SUPPLEMENTS[name]["title"]
     return Option(("off", "on"), "off", f"{title}: its chapters, boss, cards and rules.")
 
 
@@ -124,7 +134,7 @@ class DarkCastle(Game):
         s = DarkCastleState(
             names=list(names),
             hp_start=start_hp(len(names)),
-            chars=[new_character("", seat, 0) for seat in seats],
+            chars=[Character("", seat, 0) for seat in seats],
             opts=dict(options),
         )
         RULES.set_up(Position(RULES, s))
@@ -150,27 +160,27 @@ class DarkCastle(Game):
     def to_act(self, s: DarkCastleState) -> list[Seat]:
         if s.outcome or not s.pending:
             return []
-        return RULES.steps[s.pending["kind"]].to_act(Position(RULES, s))
+        return RULES.steps[s.pending.kind].to_act(Position(RULES, s))
 
     def _legal(self, s: DarkCastleState, seat: Seat) -> list[str]:
-        return RULES.steps[s.pending["kind"]].legal(Position(RULES, s), seat)
+        return RULES.steps[s.pending.kind].legal(Position(RULES, s), seat)
 
     def chance_outcomes(self, s: DarkCastleState) -> list[tuple[str, float]]:
         if not s.pending:
             return []
-        return RULES.steps[s.pending["kind"]].outcomes(Position(RULES, s))
+        return RULES.steps[s.pending.kind].outcomes(Position(RULES, s))
 
     def chance_key(self, s: DarkCastleState) -> str | None:
         """The castle: its start card, its chapter deck and its boss (the daily castle deals
         them from the day's seed, so every party meets the same castle in the same order)."""
-        kind = (s.pending or {}).get("kind")
+        kind = s.pending.kind if s.pending else None
         return kind if kind in CASTLE_DECKS else None
 
     def _apply(
         self, s: DarkCastleState, seat: Seat, action: str, story: bool = True
     ) -> list[Event]:
         t = Position(RULES, s)
-        RULES.steps[s.pending["kind"]].apply(t, seat, action)
+        RULES.steps[s.pending.kind].apply(t, seat, action)
         chapters.run(t)
         RULES.settled(t)
         public = [e.text for e in t.ev if e.to is None] if story else []
@@ -192,7 +202,7 @@ class DarkCastle(Game):
         legal = self.legal_actions(s, seat)
         if not s.pending:
             return None
-        return RULES.steps[s.pending["kind"]].default(Position(RULES, s), seat, legal)
+        return RULES.steps[s.pending.kind].default(Position(RULES, s), seat, legal)
 
     def label(self, s: DarkCastleState, action: str) -> Msg:
         """The item moves' labels hold in any step; any other move is labelled by the step
@@ -225,7 +235,7 @@ class DarkCastle(Game):
             return phase.refusal(words[1], words[2])
         if words[:1] == ["take"] and len(words) == 3:
             return msg("That item is not on the table, or that prisoner's hands are full.")
-        if words[:1] in (["use"], ["drop"]) and len(words) == 2 and words[1] in C.ITEMS:
+        if words[:1] in (["use"], ["drop"]) and len(words) == 2 and words[1] in cards.ITEMS:
             return msg("You can only use or drop your own items, and only when they can help.")
         if words[:1] == ["rest"]:
             return msg("Only at the start of a combat round may one prisoner rest.")
@@ -242,10 +252,10 @@ class DarkCastle(Game):
         title, scene, option label, item, flaw, companion and epilogue, and an item's name
         after "the" where the card's own begins with "The"."""
         out = super().texts()
-        found = dict.fromkeys(text for path in sorted(C.CONTENT.glob("*.json"))
-                              for text in content_texts(C.read_content(path)))  # fmt: skip
+        found = dict.fromkeys(text for path in sorted(cards.CONTENT.glob("*.json"))
+                              for text in content_texts(cards.read_content(path)))  # fmt: skip
         out += list(found)
-        for tool in C.TOOLS.values():
+        for tool in cards.TOOLS.values():
             if tool["name"].startswith("The "):
                 out.append((tool["name"].removeprefix("The "), "after 'the'"))
         return out
@@ -265,8 +275,8 @@ class DarkCastle(Game):
         if won:
             summary = msg("The prisoners escaped the Dark Castle together!")
         else:
-            played = C.ALL_CARDS.get(s.card, {})
-            dead = [P.title(c["who"]) for c in s.chars if c["hp"] <= 0 and c["who"]]
+            played = cards.ALL_CARDS.get(s.card, {})
+            dead = [party.title(c.who) for c in s.chars if c.hp <= 0 and c.who]
             who = listed(dead) if dead else msg("one of them")
             if played.get("kind") != "boss":
                 summary = msg("The prisoners did not escape: {who} died in chapter {n} of {total}, {card}.",

@@ -15,12 +15,9 @@ the stone's die (our faces, `STONE_DIE`):
 from __future__ import annotations
 
 from engines.contract import Seat
-from engines.dark_castle import cards as C
-from engines.dark_castle import combat
-from engines.dark_castle import death_dice as DD
-from engines.dark_castle import effects as fx
-from engines.dark_castle import party as P
+from engines.dark_castle import cards, combat, death_dice, effects, party
 from engines.dark_castle.rules import ChanceStep, Position, Step
+from engines.dark_castle.state import Pending
 from engines.text import Msg, msg
 
 STONE = "stone"  # the item's id
@@ -36,8 +33,8 @@ FACE_TEXT = {
 
 def crush(t: Position, face: str) -> None:
     t.s.combat.row.remove(face)
-    t.say(msg("The stone crushes a {die} die out of the row.", die=DD.face_name(face)))
-    t.s.pending = {"kind": "attack"}
+    t.say(msg("The stone crushes a {die} die out of the row.", die=death_dice.face_name(face)))
+    t.s.pending = Pending("attack")
     combat.after_attack(t)
 
 
@@ -48,28 +45,28 @@ class StoneRoll(ChanceStep):
     kind = "stone"
 
     def outcomes(self, t: Position) -> list[tuple[str, float]]:
-        return C.die_outcomes(t.rules.dice["stone"])
+        return cards.die_outcomes(t.rules.dice["stone"])
 
-    def resolve(self, t: Position, p: dict, outcome: str) -> None:
+    def resolve(self, t: Position, p: Pending, outcome: str) -> None:
         s = t.s
-        k = p["char"]
+        k = p.char
         cb = s.combat
         cb.stone = outcome
-        t.say(msg("The Living Stone wakes in {name}'s hand: {face}.", name=P.name(s, k), face=FACE_TEXT[outcome]), kind="stone")  # fmt: skip
-        s.pending = {"kind": "attack"}
+        t.say(msg("The Living Stone wakes in {name}'s hand: {face}.", name=party.name(s, k), face=FACE_TEXT[outcome]), kind="stone")  # fmt: skip
+        s.pending = Pending("attack")
         if outcome == "crush":
             if len(set(cb.row)) > 1:
-                s.pending = {"kind": "crush", "char": k}
+                s.pending = Pending("crush", char=k)
                 return
             crush(t, cb.row[0])
             return
         if outcome == "shelter" and k not in cb.blocked:
             cb.blocked.append(k)
         elif outcome == "mend":
-            fx.heal(t, k, 2)
+            effects.heal(t, k, 2)
         elif outcome == "bite":
-            fx.hurt(t, k, 1)
-            fx.check_death(t)
+            effects.hurt(t, k, 1)
+            effects.check_death(t)
             if s.outcome:
                 return
         combat.after_attack(t)
@@ -97,5 +94,5 @@ class Crush(Step):
     def describe(self, t: Position, action: str) -> str | None:
         verb, *args = action.split()
         if verb == "crush" and args:
-            return msg("Crush a {die} die", die=DD.face_name(args[0]))
+            return msg("Crush a {die} die", die=death_dice.face_name(args[0]))
         return None

@@ -5,10 +5,9 @@ turned."""
 from __future__ import annotations
 
 from engines.contract import Seat
-from engines.dark_castle import cards as C
-from engines.dark_castle import castle, chapters
-from engines.dark_castle import party as P
+from engines.dark_castle import cards, castle, chapters, party
 from engines.dark_castle.rules import ChanceStep, Position, Step, uniform
+from engines.dark_castle.state import Pending
 from engines.dark_castle.words import listed
 from engines.text import Msg, msg
 
@@ -18,24 +17,24 @@ class Pick(Step):
     labels = ("pick",)
 
     def to_act(self, t: Position) -> list[Seat]:
-        return sorted({c["seat"] for c in t.s.chars if not c["who"]})
+        return sorted({c.seat for c in t.s.chars if not c.who})
 
     def legal(self, t: Position, seat: Seat) -> list[str]:
-        taken = {c["who"] for c in t.s.chars}
+        taken = {c.who for c in t.s.chars}
         return [f"pick {w}" for w in castle.prisoners(t.s) if w not in taken]
 
     def apply(self, t: Position, seat: Seat, action: str) -> None:
         s = t.s
         who = action.split()[1]
-        k = next(k for k, c in enumerate(s.chars) if c["seat"] == seat and not c["who"])
-        s.chars[k]["who"] = who
+        k = next(k for k, c in enumerate(s.chars) if c.seat == seat and not c.who)
+        s.chars[k].who = who
         if who in s.flaws:  # the flaw dealt onto this character (Collector's Box)
-            s.chars[k]["flaw"] = s.flaws[who]
-        t.say(msg("{player} will escape as {character}.", player=s.names[seat], character=P.title(who)))  # fmt: skip
-        if all(c["who"] for c in s.chars):
+            s.chars[k].flaw = s.flaws[who]
+        t.say(msg("{player} will escape as {character}.", player=s.names[seat], character=party.title(who)))  # fmt: skip
+        if all(c.who for c in s.chars):
             for c in s.chars:
-                c["hp"] = s.hp_start
-            s.pending = {"kind": "start"}
+                c.hp = s.hp_start
+            s.pending = Pending("start")
 
     def prompt(self, t: Position) -> Msg:
         names = castle.prisoners(t.s)
@@ -44,7 +43,7 @@ class Pick(Step):
     def describe(self, t: Position, action: str) -> str | None:
         verb, *args = action.split()
         if verb == "pick" and args:
-            return msg("Pick: {character}", character=P.title(args[0]))
+            return msg("Pick: {character}", character=party.title(args[0]))
         return None
 
 
@@ -55,8 +54,8 @@ class Start(ChanceStep):
 
     def outcomes(self, t: Position) -> list[tuple[str, float]]:
         sets = ["core", "collector"][: 1 + castle.collector(t.s)]
-        return uniform(C.in_sets(C.STARTS, sets))
+        return uniform(cards.in_sets(cards.STARTS, sets))
 
-    def resolve(self, t: Position, p: dict, outcome: str) -> None:
+    def resolve(self, t: Position, p: Pending, outcome: str) -> None:
         t.s.start = outcome
         chapters.open_card(t, outcome)

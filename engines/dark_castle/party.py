@@ -10,37 +10,37 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from engines.dark_castle import cards as C
+from engines.dark_castle import cards
 from engines.dark_castle.state import DarkCastleState
 from engines.text import Msg, in_context, msg
 
 
 def index(s: DarkCastleState, who: str) -> int:
     """The character playing `who` (a trade, `smith`, or a companion's id)."""
-    return next(k for k, c in enumerate(s.chars) if c["who"] == who)
+    return next(k for k, c in enumerate(s.chars) if c.who == who)
 
 
 def mine(s: DarkCastleState, seat: int) -> list[int]:
     """The characters a seat acts for: its own, and a companion (anyone's)."""
-    return [k for k, c in enumerate(s.chars) if c["seat"] in (seat, -1)]
+    return [k for k, c in enumerate(s.chars) if c.seat in (seat, -1)]
 
 
 def name(s: DarkCastleState, k: int) -> Msg:
     """How the log names character k: "Ann (Smith)", or the title alone in solo play and for
     a companion."""
     char = s.chars[k]
-    if not char["who"]:
+    if not char.who:
         return Msg("?")
-    sheet = C.CHARACTERS[char["who"]]
-    if len(s.names) == 1 or char["seat"] < 0 or "short" not in sheet:
+    sheet = cards.CHARACTERS[char.who]
+    if len(s.names) == 1 or char.seat < 0 or "short" not in sheet:
         return sheet["title"]
-    return _named(s.names[char["seat"]], char["who"])
+    return _named(s.names[char.seat], char.who)
 
 
 @lru_cache(maxsize=256)
 def _named(player: str, who: str) -> Msg:
     """ "Ann (Smith)": made once (the log names characters on nearly every move)."""
-    return msg("{player} ({character})", player=player, character=C.CHARACTERS[who]["short"])
+    return msg("{player} ({character})", player=player, character=cards.CHARACTERS[who]["short"])
 
 
 # What a button calls a companion after "the" (their ids; the cards' titles say more).
@@ -53,13 +53,13 @@ COMPANION_SHORT = {
 
 def short(who: str) -> Msg:
     """A character's short name, as after "the" on a button: "Cook", "Novice"."""
-    sheet = C.CHARACTERS.get(who, {})
+    sheet = cards.CHARACTERS.get(who, {})
     return sheet.get("short") or COMPANION_SHORT.get(who) or Msg(who.title())
 
 
 def title(who: str) -> Msg:
     """A character's card title by its id ("The Smith"); an unknown id as it is."""
-    sheet = C.CHARACTERS.get(who)
+    sheet = cards.CHARACTERS.get(who)
     return sheet["title"] if sheet else Msg(who)
 
 
@@ -67,7 +67,7 @@ def title(who: str) -> Msg:
 def companion(s: DarkCastleState, k: int) -> dict | None:
     """The companion card of character k, or None for a prisoner."""
     if 0 <= k < len(s.chars):
-        return C.COMPANIONS.get(s.chars[k]["who"])
+        return cards.COMPANIONS.get(s.chars[k].who)
     return None
 
 
@@ -93,17 +93,17 @@ def immune(s: DarkCastleState, k: int) -> bool:
 
 # ----- curses (Pack 1: Cult of the Death Knight) --------------------------------------
 def curses(s: DarkCastleState, k: int) -> list[dict]:
-    return [C.ITEMS[i]["curse"] for i in s.chars[k].get("curses", [])]
+    return [cards.ITEMS[i]["curse"] for i in s.chars[k].curses]
 
 
 def marked(s: DarkCastleState, k: int) -> bool:
-    held = s.chars[k].get("curses")
-    return bool(held) and any(C.ITEMS[i]["curse"].get("marked") for i in held)
+    held = s.chars[k].curses
+    return bool(held) and any(cards.ITEMS[i]["curse"].get("marked") for i in held)
 
 
 def cult_die(s: DarkCastleState, k: int) -> bool:
     """Marked for Death below half the starting HP: the cult die replaces the character's."""
-    return s.chars[k]["hp"] * 2 < s.hp_start and marked(s, k)
+    return s.chars[k].hp * 2 < s.hp_start and marked(s, k)
 
 
 def blocks_with_double(s: DarkCastleState, k: int) -> bool:
@@ -115,38 +115,38 @@ def blocks_with_double(s: DarkCastleState, k: int) -> bool:
 def tools(s: DarkCastleState, k: int) -> list[str]:
     """What character k may use: carried items, and an unused flaw (one use a game)."""
     char = s.chars[k]
-    flaw = [char["flaw"]] if char.get("flaw") and not char.get("flaw_used") else []
-    return char["items"] + flaw
+    flaw = [char.flaw] if char.flaw and not char.flaw_used else []
+    return char.items + flaw
 
 
 def fits(s: DarkCastleState, k: int, item: str) -> bool:
     """Two hands a character; a companion carries nothing, or one ordinary one-handed item."""
     char = s.chars[k]
-    if char.get("seat") == -1:
+    if char.seat == -1:
         return companion_fits(s, k, item)
-    used = sum(C.ITEMS[i]["hands"] for i in char["items"])
-    return used + C.ITEMS[item]["hands"] <= 2
+    used = sum(cards.ITEMS[i]["hands"] for i in char.items)
+    return used + cards.ITEMS[item]["hands"] <= 2
 
 
 def companion_fits(s: DarkCastleState, k: int, item: str) -> bool:
     """Pack 2: a companion carries nothing, except one who may carry one ordinary one-handed
     item (not a relic, not the knapsack)."""
     comp = companion(s, k)
-    card = C.ITEMS[item]
+    card = cards.ITEMS[item]
     relics = {"chalice", "spellbook", "stone", "knapsack"}
     plain = not relics & {e["k"] for e in card.get("effects", [])}
-    return bool(comp.get("carries") and not s.chars[k]["items"] and card["hands"] == 1 and plain)
+    return bool(comp.get("carries") and not s.chars[k].items and card["hands"] == 1 and plain)
 
 
 def tags(s: DarkCastleState) -> set[str]:
     """The item tags the party carries (a chapter's option may need a rope, a light...)."""
-    return {t for c in s.chars for i in c["items"] for t in C.ITEMS[i].get("tags", [])}
+    return {t for c in s.chars for i in c.items for t in cards.ITEMS[i].get("tags", [])}
 
 
 def holder(s: DarkCastleState, item_id: str) -> int:
     """Who carries the item."""
-    return next(k for k, c in enumerate(s.chars) if item_id in c["items"])
+    return next(k for k, c in enumerate(s.chars) if item_id in c.items)
 
 
 def wounded(s: DarkCastleState) -> bool:
-    return any(c["hp"] < cap(s, j) for j, c in enumerate(s.chars))
+    return any(c.hp < cap(s, j) for j, c in enumerate(s.chars))

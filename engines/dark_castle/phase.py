@@ -11,8 +11,8 @@ that would only undo one made earlier in the phase.
 
 from __future__ import annotations
 
-from engines.dark_castle import cards as C
-from engines.dark_castle.state import DarkCastleState
+from engines.dark_castle import cards
+from engines.dark_castle.state import DarkCastleState, Pending
 from engines.dark_castle.words import card
 from engines.text import Msg, msg
 
@@ -26,11 +26,11 @@ CALLED_OFF = "called_off"  # the recipient of a blood ritual called off
 def note(s: DarkCastleState, record: str, *words: str) -> None:
     """Remember a move of this phase (nothing is kept outside an item phase)."""
     if s.pending is not None:
-        s.pending.setdefault(record, []).append(" ".join(words))
+        s.pending.records.setdefault(record, []).append(" ".join(words))
 
 
 def noted(s: DarkCastleState, record: str, *words: str) -> bool:
-    return s.pending is not None and " ".join(words) in s.pending.get(record, ())
+    return s.pending is not None and " ".join(words) in s.pending.records.get(record, ())
 
 
 def may_take(s: DarkCastleState, item: str, who: str) -> bool:
@@ -38,22 +38,22 @@ def may_take(s: DarkCastleState, item: str, who: str) -> bool:
     return not noted(s, DROPPED, item, who)
 
 
-def carried_over(old: dict | None, new: dict) -> dict:
+def carried_over(old: Pending | None, new: Pending) -> Pending:
     """The records of the phase `old`, kept in `new` when a step within the phase (a blood
     ritual called off or drunk) hands back to it."""
     if old:
         for record in (DROPPED, TAKEN, STOWED, UNSTOWED, CALLED_OFF):
-            if record in old:
-                new[record] = list(old[record])
+            if record in old.records:
+                new.records[record] = list(old.records[record])
     return new
 
 
 def refusal(item: str, who: str) -> Msg:
     """Why a take is refused under the rule."""
-    sheet = C.CHARACTERS.get(who)
+    sheet = cards.CHARACTERS.get(who)
     return msg(
         "{prisoner} put {item} down in this item phase and cannot take it back until the "
         "next chapter; another prisoner may take it.",
         prisoner=sheet["title"] if sheet else who,
-        item=card(C.ITEMS[item]["name"]) if item in C.ITEMS else item,
+        item=card(cards.ITEMS[item]["name"]) if item in cards.ITEMS else item,
     )

@@ -16,31 +16,27 @@ knapsack. Read against the rulebook:
 
 from __future__ import annotations
 
-from engines.dark_castle import cards as C
-from engines.dark_castle import chapters, phase
-from engines.dark_castle import effects as fx
-from engines.dark_castle import explain as X
-from engines.dark_castle import party as P
-from engines.dark_castle import words as W
+from engines.dark_castle import cards, chapters, effects, explain, party, phase, words
 from engines.dark_castle.rules import Camp, ChanceStep, Drawn, Pack, Position
+from engines.dark_castle.state import Pending
 from engines.text import Msg, joined, msg
 
 
 def draw_plague_card(t: Position, k: int, card_id: str) -> Drawn:
     """A plague card hits whoever drew it, then is discarded; it may make them roll."""
     s = t.s
-    card = C.ITEMS[card_id]
+    card = cards.ITEMS[card_id]
     effect = card["plague"]
-    t.say(msg("Plague! {name} draws {card}: {text}", name=P.name(s, k), card=W.card(card["name"]), text=W.card(card["text"])), kind="plague")  # fmt: skip
-    roll = Drawn(then={"kind": "plague", "char": k})
-    if P.companion(s, k):  # it still rolls if the card says so, to no effect
-        t.say(msg("It has no hold on {name}: a companion is unaffected.", name=P.name(s, k)))
+    t.say(msg("Plague! {name} draws {card}: {text}", name=party.name(s, k), card=words.card(card["name"]), text=words.card(card["text"])), kind="plague")  # fmt: skip
+    roll = Drawn(then=Pending("plague", char=k))
+    if party.companion(s, k):  # it still rolls if the card says so, to no effect
+        t.say(msg("It has no hold on {name}: a companion is unaffected.", name=party.name(s, k)))
         return roll if effect.get("roll") else Drawn()
     if effect.get("hurt"):
-        fx.hurt(t, k, effect["hurt"])
-        fx.check_death(t)
+        effects.hurt(t, k, effect["hurt"])
+        effects.check_death(t)
     if effect.get("gain") and not s.outcome:
-        fx.gain_plague(t, k, effect["gain"])
+        effects.gain_plague(t, k, effect["gain"])
     return roll if effect.get("roll") and not s.outcome else Drawn()
 
 
@@ -49,7 +45,7 @@ def plague(t: Position, step: dict, card: str, path: list, ctx: int) -> None:
     targets = chapters.targets(t.s, step.get("who", "you"), ctx)
     if "n" in step:
         for k in targets:
-            fx.gain_plague(t, k, step["n"])
+            effects.gain_plague(t, k, step["n"])
     else:  # each target rolls in turn
         t.s.frames.append({"k": "proll", "card": card, "path": path, "ctx": ctx,
                            "queue": targets})  # fmt: skip
@@ -57,13 +53,13 @@ def plague(t: Position, step: dict, card: str, path: list, ctx: int) -> None:
 
 def cure(t: Position, step: dict, card: str, path: list, ctx: int) -> None:
     for k in chapters.targets(t.s, step.get("who", "you"), ctx):
-        fx.cure(t, k, step.get("n", 1))
+        effects.cure(t, k, step.get("n", 1))
 
 
 def rolls_frame(t: Position, frame: dict) -> None:
     """A chapter's queue of plague rolls: the next roller, until nobody is left."""
     if frame["queue"]:
-        t.s.pending = {"kind": "plague", "char": frame["queue"][0], "frame": True}
+        t.s.pending = Pending("plague", char=frame["queue"][0], frame=True)
     else:
         t.s.frames.pop()
 
@@ -75,14 +71,14 @@ class PlagueRoll(ChanceStep):
     kind = "plague"
 
     def outcomes(self, t: Position) -> list[tuple[str, float]]:
-        return C.die_outcomes(t.rules.dice["plague"])
+        return cards.die_outcomes(t.rules.dice["plague"])
 
-    def resolve(self, t: Position, p: dict, outcome: str) -> None:
-        if p.get("frame"):
+    def resolve(self, t: Position, p: Pending, outcome: str) -> None:
+        if p.frame:
             t.s.frames[-1]["queue"].pop(0)
-        fx.gain_plague(t, p["char"], int(outcome), rolled=True)
+        effects.gain_plague(t, p.char, int(outcome), rolled=True)
         if not t.s.outcome:
-            t.s.pending = p.get("after")
+            t.s.pending = p.after
 
 
 # ----- carriers' items ----------------------------------------------------------------
@@ -91,18 +87,18 @@ def taken(t: Position, k: int, item: str) -> None:
     s = t.s
     if item in s.tainted:
         s.tainted.remove(item)
-        if not s.chars[k].get("plague", 0):
-            t.say(msg("It came from a carrier: {name} rolls for plague.", name=P.name(s, k)))
-            s.pending = {"kind": "plague", "char": k, "after": s.pending}
+        if not s.chars[k].plague:
+            t.say(msg("It came from a carrier: {name} rolls for plague.", name=party.name(s, k)))
+            s.pending = Pending("plague", char=k, after=s.pending)
 
 
 def dropped(t: Position, k: int, items: list[str]) -> None:
     """A knapsack put down takes its contents with it; a carrier's items carry plague."""
     char = t.s.chars[k]
-    if C.has_effect(items[0], "knapsack"):
-        items += char.get("stored", [])
-        char["stored"] = []
-    if char.get("plague", 0):
+    if cards.has_effect(items[0], "knapsack"):
+        items += char.stored
+        char.stored = []
+    if char.plague:
         t.s.tainted += items
 
 
@@ -115,48 +111,52 @@ class Knapsack(Camp):
 
     def moves(self, t: Position, k: int) -> list[str]:
         char = t.s.chars[k]
-        sack = next(filter(None, (C.has_effect(i, "knapsack") for i in char["items"])), None)
+        sack = next(filter(None, (cards.has_effect(i, "knapsack") for i in char.items)), None)
         if not sack:
             return []
-        stored = char.get("stored", [])
+        stored = char.stored
         out = []
         if len(stored) < sack.get("n", 2):
-            out += [f"stow {i}" for i in char["items"] if not C.has_effect(i, "knapsack")]
-        out += [f"unstow {i}" for i in stored if P.fits(t.s, k, i)]
+            out += [f"stow {i}" for i in char.items if not cards.has_effect(i, "knapsack")]
+        out += [f"unstow {i}" for i in stored if party.fits(t.s, k, i)]
         return out
 
     def apply(self, t: Position, verb: str, args: list[str]) -> None:
         s = t.s
         item = args[0]
         if verb == "stow":
-            k = P.holder(s, item)
-            s.chars[k]["items"].remove(item)
-            s.chars[k].setdefault("stored", []).append(item)
-            t.say(msg("{name} stows {item}.", name=P.name(s, k), item=X.the(item)))
+            k = party.holder(s, item)
+            s.chars[k].items.remove(item)
+            s.chars[k].stored.append(item)
+            t.say(msg("{name} stows {item}.", name=party.name(s, k), item=explain.the(item)))
             phase.note(s, phase.STOWED, item)
         else:
-            k = next(k for k, c in enumerate(s.chars) if item in c.get("stored", []))
-            s.chars[k]["stored"].remove(item)
-            s.chars[k]["items"].append(item)
-            t.say(msg("{name} takes out {item}.", name=P.name(s, k), item=X.the(item)))
+            k = next(k for k, c in enumerate(s.chars) if item in c.stored)
+            s.chars[k].stored.remove(item)
+            s.chars[k].items.append(item)
+            t.say(msg("{name} takes out {item}.", name=party.name(s, k), item=explain.the(item)))
             phase.note(s, phase.UNSTOWED, item)
 
     def describe(self, t: Position, action: str) -> Msg | None:
         verb, *args = action.split()
-        if verb in self.verbs and args and args[0] in C.ITEMS:
+        if verb in self.verbs and args and args[0] in cards.ITEMS:
             if verb == "stow":
-                return msg("Put {item} into the knapsack", item=X.the(args[0]))
-            return msg("Put {item} out of the knapsack", item=X.the(args[0]))
+                return msg("Put {item} into the knapsack", item=explain.the(args[0]))
+            return msg("Put {item} out of the knapsack", item=explain.the(args[0]))
         return None
 
 
 def check_knapsacks(t: Position) -> None:
     """Items stored in a knapsack that has gone (lost, discarded) go with it."""
     for k, char in enumerate(t.s.chars):
-        if char.get("stored") and not any(C.has_effect(i, "knapsack") for i in char["items"]):
-            names = joined([X.item_name(i) for i in char["stored"]])
-            char["stored"] = []
-            t.say(msg("With the knapsack {name} loses: {items}.", name=P.name(t.s, k), items=names))
+        if char.stored and not any(cards.has_effect(i, "knapsack") for i in char.items):
+            names = joined([explain.item_name(i) for i in char.stored])
+            char.stored = []
+            t.say(
+                msg(
+                    "With the knapsack {name} loses: {items}.", name=party.name(t.s, k), items=names
+                )
+            )
 
 
 PACK = Pack(
@@ -165,7 +165,7 @@ PACK = Pack(
     card_steps={"plague": plague, "cure": cure},
     frames={"proll": rolls_frame},
     item_cards={"plague": draw_plague_card},
-    dice={"plague": C.PLAGUE_DIE},
+    dice={"plague": cards.PLAGUE_DIE},
     camp=Knapsack(),
     on_take=taken,
     on_drop=dropped,

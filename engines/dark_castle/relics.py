@@ -14,13 +14,9 @@
 from __future__ import annotations
 
 from engines.contract import Seat
-from engines.dark_castle import cards as C
-from engines.dark_castle import chapters, combat, phase, trials
-from engines.dark_castle import death_dice as DD
-from engines.dark_castle import effects as fx
-from engines.dark_castle import party as P
+from engines.dark_castle import cards, chapters, combat, death_dice, effects, party, phase, trials
 from engines.dark_castle.rules import Camp, ChanceStep, Position, Step
-from engines.dark_castle.state import DarkCastleState
+from engines.dark_castle.state import DarkCastleState, Pending
 from engines.text import Msg, msg
 
 
@@ -28,21 +24,21 @@ def holders(s: DarkCastleState) -> dict:
     """Who holds each relic (the view's `relics`; a ritual or a cast under way adds itself)."""
     out: dict = {}
     for c in s.chars:
-        for i in c["items"]:
+        for i in c.items:
             for effect in ("chalice", "spellbook"):
-                if C.has_effect(i, effect):
-                    out[effect] = c["who"]
+                if cards.has_effect(i, effect):
+                    out[effect] = c.who
     return out
 
 
 def _title(who: str) -> Msg:
-    return P.title(who)
+    return party.title(who)
 
 
 # ----- the Ritual Chalice -----------------------------------------------------------------
 def chalice_holder(s: DarkCastleState) -> int | None:
     return next(
-        (k for k, c in enumerate(s.chars) if any(C.has_effect(i, "chalice") for i in c["items"])),
+        (k for k, c in enumerate(s.chars) if any(cards.has_effect(i, "chalice") for i in c.items)),
         None,
     )
 
@@ -57,17 +53,17 @@ class Rite(Camp):
         s = t.s
         if chalice_holder(s) is None:
             return []
-        donors = [k for k, c in enumerate(s.chars) if c["hp"] > 1 and not P.immune(s, k)]
+        donors = [k for k, c in enumerate(s.chars) if c.hp > 1 and not party.immune(s, k)]
         return [
-            f"rite {c['who']}"
+            f"rite {c.who}"
             for k, c in enumerate(s.chars)
-            if c["hp"] < P.cap(s, k) and not P.immune(s, k) and set(donors) - {k}
+            if c.hp < party.cap(s, k) and not party.immune(s, k) and set(donors) - {k}
         ]
 
     def apply(self, t: Position, verb: str, args: list[str]) -> None:
-        k = P.index(t.s, args[0])
-        t.s.pending = phase.carried_over(t.s.pending, {"kind": "chalice", "to": k, "gifts": {}})
-        t.say(msg("The blood ritual begins: {name} will drink. Donors, pledge your HP (give <prisoner> <HP>), then drink.", name=P.name(t.s, k)))  # fmt: skip
+        k = party.index(t.s, args[0])
+        t.s.pending = phase.carried_over(t.s.pending, Pending("chalice", to=k, gifts={}))
+        t.say(msg("The blood ritual begins: {name} will drink. Donors, pledge your HP (give <prisoner> <HP>), then drink.", name=party.name(t.s, k)))  # fmt: skip
 
     def describe(self, t: Position, action: str) -> str | None:
         verb, *args = action.split()
@@ -87,18 +83,18 @@ class Chalice(Step):
 
     def room(self, t: Position) -> int:
         p = t.s.pending
-        return P.cap(t.s, p["to"]) - t.s.chars[p["to"]]["hp"] - sum(p["gifts"].values())
+        return party.cap(t.s, p.to) - t.s.chars[p.to].hp - sum(p.gifts.values())
 
     def legal(self, t: Position, seat: Seat) -> list[str]:
         s, p = t.s, t.s.pending
         room = self.room(t)
         out = []
-        for k in P.mine(s, seat):
+        for k in party.mine(s, seat):
             char = s.chars[k]
-            if k == p["to"] or str(k) in p["gifts"] or P.immune(s, k):
+            if k == p.to or str(k) in p.gifts or party.immune(s, k):
                 continue
-            out += [f"give {char['who']} {n}" for n in range(1, min(char["hp"] - 1, room) + 1)]
-        if p["gifts"]:
+            out += [f"give {char.who} {n}" for n in range(1, min(char.hp - 1, room) + 1)]
+        if p.gifts:
             out.append("drink")
         return [*out, "stop"]
 
@@ -106,29 +102,31 @@ class Chalice(Step):
         s, p = t.s, t.s.pending
         verb, *args = action.split()
         if verb == "give":
-            k = P.index(s, args[0])
-            p["gifts"][str(k)] = int(args[1])
-            t.say(msg("{name} pledges {n} HP to the chalice.", name=P.name(s, k), n=int(args[1])))
+            k = party.index(s, args[0])
+            p.gifts[str(k)] = int(args[1])
+            t.say(
+                msg("{name} pledges {n} HP to the chalice.", name=party.name(s, k), n=int(args[1]))
+            )
         elif verb == "stop":
             t.say(msg("The ritual is called off; nobody bleeds and the chalice is kept."))
-            s.pending = phase.carried_over(p, {"kind": "between"})
-            phase.note(s, phase.CALLED_OFF, s.chars[p["to"]]["who"])
+            s.pending = phase.carried_over(p, Pending("between"))
+            phase.note(s, phase.CALLED_OFF, s.chars[p.to].who)
         else:  # drink
             total = 0
-            for key, n in p["gifts"].items():
+            for key, n in p.gifts.items():
                 donor = s.chars[int(key)]
-                donor["hp"] -= n
+                donor.hp -= n
                 total += n
-                t.say(msg("{name} bleeds {n} HP into the chalice ({hp} left).", name=P.name(s, int(key)), n=n, hp=donor["hp"]))  # fmt: skip
-            gained = fx.heal(t, p["to"], total)
+                t.say(msg("{name} bleeds {n} HP into the chalice ({hp} left).", name=party.name(s, int(key)), n=n, hp=donor.hp))  # fmt: skip
+            gained = effects.heal(t, p.to, total)
             holder = chalice_holder(s)
-            cup = next(i for i in s.chars[holder]["items"] if C.has_effect(i, "chalice"))
-            s.chars[holder]["items"].remove(cup)
-            t.say(msg("{name} drinks and gains {n} HP. The chalice crumbles to rust and is discarded.", name=P.name(s, p["to"]), n=gained))  # fmt: skip
-            s.pending = phase.carried_over(p, {"kind": "between"})
+            cup = next(i for i in s.chars[holder].items if cards.has_effect(i, "chalice"))
+            s.chars[holder].items.remove(cup)
+            t.say(msg("{name} drinks and gains {n} HP. The chalice crumbles to rust and is discarded.", name=party.name(s, p.to), n=gained))  # fmt: skip
+            s.pending = phase.carried_over(p, Pending("between"))
 
     def prompt(self, t: Position) -> Msg:
-        return msg("The blood ritual for {name}: give <donor> <HP> (each keeps at least 1), then drink; or stop.", name=P.name(t.s, t.s.pending["to"]))  # fmt: skip
+        return msg("The blood ritual for {name}: give <donor> <HP> (each keeps at least 1), then drink; or stop.", name=party.name(t.s, t.s.pending.to))  # fmt: skip
 
     def default(self, t: Position, seat: Seat, legal: list[str]) -> str | None:
         return "stop" if "stop" in legal else None
@@ -138,16 +136,16 @@ class Chalice(Step):
         p = t.s.pending
         if verb == "give" and len(args) == 2:
             return msg("{character} gives {n} HP to the chalice", character=_title(args[0]), n=int(args[1]))  # fmt: skip
-        if verb == "drink" and p and p.get("kind") == "chalice":
-            return msg("Drink: gain {n} HP, the chalice is discarded", n=sum(p["gifts"].values()))
+        if verb == "drink" and p and p.kind == "chalice":
+            return msg("Drink: gain {n} HP, the chalice is discarded", n=sum(p.gifts.values()))
         return None
 
     def show(self, t: Position, view: dict) -> None:
         s, p = t.s, t.s.pending
         view["relics"]["ritual"] = {
-            "to": s.chars[p["to"]]["who"],
-            "gifts": {s.chars[int(j)]["who"]: n for j, n in p["gifts"].items()},
-            "lacks": P.cap(s, p["to"]) - s.chars[p["to"]]["hp"],
+            "to": s.chars[p.to].who,
+            "gifts": {s.chars[int(j)].who: n for j, n in p.gifts.items()},
+            "lacks": party.cap(s, p.to) - s.chars[p.to].hp,
         }
 
 
@@ -156,41 +154,41 @@ def bolt_target(row: list[str]) -> str:
     """The die Bone Bolt strikes: the most common trait of the row (Might, then Cunning,
     then Wisdom on a tie); a row of death-die faces alone (splits, shields) loses its most
     common face, in the row's order on a tie."""
-    traits = [x for x in row if x in C.TRAITS]
+    traits = [x for x in row if x in cards.TRAITS]
     pool = traits or row
-    return max(pool, key=lambda x: (pool.count(x), -DD.row_key(x)))
+    return max(pool, key=lambda x: (pool.count(x), -death_dice.row_key(x)))
 
 
 def book(s: DarkCastleState, k: int) -> str | None:
-    if P.cult_die(s, k):  # not the character's own die: no spell
+    if party.cult_die(s, k):  # not the character's own die: no spell
         return None
-    return next((i for i in s.chars[k]["items"] if C.has_effect(i, "spellbook")), None)
+    return next((i for i in s.chars[k].items if cards.has_effect(i, "spellbook")), None)
 
 
 def spells(s: DarkCastleState, k: int, why: str) -> list[str]:
     """The spells whose requirement is met now."""
     out = []
-    for name, spell in C.SPELLS.items():
+    for name, spell in cards.SPELLS.items():
         need = spell["needs"]
         if (
             (need == "combat" and why == "combat")
             or (need == "test" and why in ("test", "gtest"))
-            or (need == "wounded" and P.wounded(s))
+            or (need == "wounded" and party.wounded(s))
         ):
             out.append(name)
     return out
 
 
-def offer_spell(t: Position, k: int, why: str) -> dict | None:
+def offer_spell(t: Position, k: int, why: str) -> Pending | None:
     """Before k rolls their own die: the choice to cast instead, when k holds the book."""
     if book(t.s, k) and spells(t.s, k, why):
-        return {"kind": "cast", "char": k, "for": why}
+        return Pending("cast", char=k, why=why)
     return None
 
 
 def _casting(t: Position, view: dict) -> dict:
     s, p = t.s, t.s.pending
-    casting = {"by": s.chars[p["char"]]["who"], "spell": p.get("spell", "")}
+    casting = {"by": s.chars[p.char].who, "spell": p.spell or ""}
     view["relics"]["casting"] = casting
     return casting
 
@@ -202,34 +200,34 @@ class Cast(Step):
     labels = ("cast", "roll")
 
     def to_act(self, t: Position) -> list[Seat]:
-        seat = t.s.chars[t.s.pending["char"]]["seat"]
+        seat = t.s.chars[t.s.pending.char].seat
         return [seat] if seat >= 0 else t.everyone()  # a companion: anyone
 
     def legal(self, t: Position, seat: Seat) -> list[str]:
         p = t.s.pending
-        return ["roll"] + [f"cast {x}" for x in spells(t.s, p["char"], p["for"])]
+        return ["roll"] + [f"cast {x}" for x in spells(t.s, p.char, p.why)]
 
     def apply(self, t: Position, seat: Seat, action: str) -> None:
         s, p = t.s, t.s.pending
         verb, *args = action.split()
-        k = p["char"]
+        k = p.char
         if verb == "roll":
-            s.pending = {"kind": "roll", "char": k, "for": p["for"]}
+            s.pending = Pending("roll", char=k, why=p.why)
             return
-        spell = C.SPELLS[args[0]]
-        t.say(msg("{name} opens the Spell Book and casts {spell}...", name=P.name(s, k), spell=spell["name"]))  # fmt: skip
-        s.pending = {"kind": "spell", "char": k, "for": p["for"], "spell": args[0]}
+        spell = cards.SPELLS[args[0]]
+        t.say(msg("{name} opens the Spell Book and casts {spell}...", name=party.name(s, k), spell=spell["name"]))  # fmt: skip
+        s.pending = Pending("spell", char=k, why=p.why, spell=args[0])
 
     def prompt(self, t: Position) -> Msg:
-        return msg("{name} holds the Spell Book: roll the die as usual, or cast <spell> instead.", name=P.name(t.s, t.s.pending["char"]))  # fmt: skip
+        return msg("{name} holds the Spell Book: roll the die as usual, or cast <spell> instead.", name=party.name(t.s, t.s.pending.char))  # fmt: skip
 
     def default(self, t: Position, seat: Seat, legal: list[str]) -> str | None:
         return "roll" if "roll" in legal else None
 
     def describe(self, t: Position, action: str) -> str | None:
         verb, *args = action.split()
-        if verb == "cast" and args and args[0] in C.SPELLS:
-            spell = C.SPELLS[args[0]]
+        if verb == "cast" and args and args[0] in cards.SPELLS:
+            spell = cards.SPELLS[args[0]]
             return msg("Cast {spell}: {text}", spell=spell["name"], text=spell["text"])
         if verb == "roll":
             return msg("Roll the die (no spell)")
@@ -240,11 +238,11 @@ class Cast(Step):
         _casting(t, view)["spells"] = [
             msg(
                 "{spell} (cast {id}): {brief}",
-                spell=C.SPELLS[x]["name"],
+                spell=cards.SPELLS[x]["name"],
                 id=x,
-                brief=C.SPELLS[x]["brief"],
+                brief=cards.SPELLS[x]["brief"],
             )
-            for x in spells(t.s, p["char"], p["for"])
+            for x in spells(t.s, p.char, p.why)
         ]
 
 
@@ -263,14 +261,14 @@ class SpellRoll(ChanceStep):
     kind = "spell"
 
     def outcomes(self, t: Position) -> list[tuple[str, float]]:
-        return C.die_outcomes(t.rules.dice["spell"])
+        return cards.die_outcomes(t.rules.dice["spell"])
 
     def show(self, t: Position, view: dict) -> None:
         _casting(t, view)
 
-    def resolve(self, t: Position, p: dict, outcome: str) -> None:
+    def resolve(self, t: Position, p: Pending, outcome: str) -> None:
         s = t.s
-        k, name, why = p["char"], p["spell"], p["for"]
+        k, name, why = p.char, p.spell, p.why
         cb = s.combat
         rolled = ""
         t.say(SPELL_FACES[outcome], kind="roll")
@@ -282,7 +280,10 @@ class SpellRoll(ChanceStep):
                         struck = bolt_target(cb.row)
                         cb.row.remove(struck)
                         t.say(
-                            msg("A {trait} die is struck from the row.", trait=DD.face_name(struck))
+                            msg(
+                                "A {trait} die is struck from the row.",
+                                trait=death_dice.face_name(struck),
+                            )
                         )
             elif name == "ward" and cb:
                 for j in cb.fighters if full else [k]:
@@ -292,25 +293,25 @@ class SpellRoll(ChanceStep):
                       else msg("Ash hangs in the air: the caster blocks this round."))  # fmt: skip
             elif name == "mend":
                 for j in range(len(s.chars)) if full else [k]:
-                    gained = fx.heal(t, j, 2)
-                    t.say(msg("{name} gains {n} HP.", name=P.name(s, j), n=gained))
+                    gained = effects.heal(t, j, 2)
+                    t.say(msg("{name} gains {n} HP.", name=party.name(s, j), n=gained))
             elif name == "insight":
                 frame = s.frames[-1]
                 trait = chapters.step_at(frame["card"], frame["path"])["trait"][0]
                 rolled = trait * 2 if full else trait
         elif outcome == "recoil":
-            fx.hurt(t, k, C.SPELL_HURT)
+            effects.hurt(t, k, cards.SPELL_HURT)
         elif outcome == "stray":
             allies = [j for j in range(len(s.chars)) if j != k]
             if allies:
-                j = max(allies, key=lambda j: (s.chars[j]["hp"], -j))
-                fx.hurt(t, j, C.SPELL_HURT)
+                j = max(allies, key=lambda j: (s.chars[j].hp, -j))
+                effects.hurt(t, j, cards.SPELL_HURT)
         elif outcome == "crumble":
             lost = book(s, k)
             if lost:
-                s.chars[k]["items"].remove(lost)
+                s.chars[k].items.remove(lost)
             t.say(msg("The Spell Book falls apart in the caster's hands and is lost."))
-        fx.check_death(t)
+        effects.check_death(t)
         if s.outcome:
             return
         if why == "combat":
@@ -318,5 +319,5 @@ class SpellRoll(ChanceStep):
         elif why == "gtest":
             trials.group_rolled(t, rolled)
         else:
-            s.chars[k]["roll"] = rolled
+            s.chars[k].roll = rolled
             trials.attempted(t, k)

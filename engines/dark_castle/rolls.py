@@ -4,11 +4,9 @@ another (Pack 1: the cult die, whose black faces are named "black <trait>")."""
 
 from __future__ import annotations
 
-from engines.dark_castle import cards as C
-from engines.dark_castle import combat, trials
-from engines.dark_castle import explain as X
-from engines.dark_castle import party as P
+from engines.dark_castle import cards, combat, explain, party, trials
 from engines.dark_castle.rules import ChanceStep, Position
+from engines.dark_castle.state import Pending
 from engines.text import msg
 
 
@@ -16,26 +14,26 @@ class Roll(ChanceStep):
     kind = "roll"
 
     def outcomes(self, t: Position) -> list[tuple[str, float]]:
-        k = t.s.pending["char"]
-        faces = t.rules.die(t, k) or C.CHARACTERS[t.s.chars[k]["who"]]["faces"]
-        return C.die_outcomes(list(faces))
+        k = t.s.pending.char
+        faces = t.rules.die(t, k) or cards.CHARACTERS[t.s.chars[k].who]["faces"]
+        return cards.die_outcomes(list(faces))
 
-    def resolve(self, t: Position, p: dict, outcome: str) -> None:
+    def resolve(self, t: Position, p: Pending, outcome: str) -> None:
         s = t.s
-        k = p["char"]
+        k = p.char
         black = outcome.startswith("black ")
         face = outcome.removeprefix("black ")
-        s.chars[k]["roll"] = face
-        said = dict(name=P.name(s, k), faces=X.faces(face))
-        if P.cult_die(s, k) and black:
+        s.chars[k].roll = face
+        said = dict(name=party.name(s, k), faces=explain.faces(face))
+        if party.cult_die(s, k) and black:
             t.say(msg("{name} rolls {faces} on the cult die, a black face.", **said), kind="roll")
-        elif P.cult_die(s, k):
+        elif party.cult_die(s, k):
             t.say(msg("{name} rolls {faces} on the cult die.", **said), kind="roll")
         else:
             t.say(msg("{name} rolls {faces}.", **said), kind="roll")
-        if p["for"] == "combat":
+        if p.why == "combat":
             combat.rolled(t, k, face, black)
-        elif p["for"] == "gtest":
+        elif p.why == "gtest":
             trials.group_rolled(t, face)
         else:
             trials.attempted(t, k)

@@ -1,7 +1,7 @@
 """How the castle's rules are put together: step handlers, packs, and the table a move is
 played on.
 
-- A `Step` handles one kind of pending step (`state.pending["kind"]`), as boardgame.io's
+- A `Step` handles one kind of pending step (`state.pending.kind`), as boardgame.io's
   stages do: what it asks (`prompt`), who acts (`to_act`), its legal moves, the timer's
   `default`, its move labels (`describe`) and what each move does (`apply`). A chance step
   lists its outcomes instead and `resolve`s the one drawn.
@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar, NamedTuple
 
 from engines.contract import CHANCE, Event, Seat
-from engines.dark_castle.state import DarkCastleState
+from engines.dark_castle.state import DarkCastleState, Pending
 from engines.text import Msg, msg
 
 
@@ -106,7 +106,7 @@ class ChanceStep(Step):
         t.s.pending = None
         self.resolve(t, p, action)
 
-    def resolve(self, t: Position, p: dict, outcome: str) -> None:
+    def resolve(self, t: Position, p: Pending, outcome: str) -> None:
         raise NotImplementedError(self.kind)
 
 
@@ -119,7 +119,7 @@ class Drawn(NamedTuple):
     its drawer must take once the draw is settled (a plague roll)."""
 
     again: int = 0
-    then: dict | None = None
+    then: Pending | None = None
 
 
 class Camp:
@@ -179,7 +179,7 @@ class Pack:
     on_end: Hook | None = None
     on_rest: Callable[[Position, int], None] | None = None
     on_victory: Hook | None = None
-    roll: Callable[[Position, int, str], dict | None] | None = None
+    roll: Callable[[Position, int, str], Pending | None] | None = None
     die: Callable[[Position, int], Sequence[str] | None] | None = None
     combat_dice: Callable[[Position, dict, dict], str | None] | None = None
     special_face: Callable[[Position, int], None] | None = None
@@ -225,7 +225,7 @@ class Rules:
         }
 
     def step(self, s: DarkCastleState) -> Step | None:
-        return self.steps[s.pending["kind"]] if s.pending else None
+        return self.steps[s.pending.kind] if s.pending else None
 
     # The moments, each calling its hooks in pack order (a plain loop: they run on every move).
     def set_up(self, t: Position) -> None:
@@ -264,7 +264,7 @@ class Rules:
         for hook in self.moments["on_victory"]:
             hook(t)
 
-    def roll(self, t: Position, k: int, why: str) -> dict | None:
+    def roll(self, t: Position, k: int, why: str) -> Pending | None:
         """The first pack's replacement for k's roll, if any."""
         for hook in self.moments["roll"]:
             pending = hook(t, k, why)

@@ -9,13 +9,9 @@ a success within the same attempt (`react`). The die roll itself is `rolls.py`.
 from __future__ import annotations
 
 from engines.contract import Seat
-from engines.dark_castle import cards as C
-from engines.dark_castle import chapters, items
-from engines.dark_castle import effects as fx
-from engines.dark_castle import explain as X
-from engines.dark_castle import party as P
+from engines.dark_castle import cards, chapters, effects, explain, items, party
 from engines.dark_castle.rules import Position, Step
-from engines.dark_castle.state import DarkCastleState
+from engines.dark_castle.state import DarkCastleState, Pending
 from engines.text import Msg, msg
 
 
@@ -25,7 +21,7 @@ def trait_test(t: Position, step: dict, card: str, path: list, ctx: int) -> None
     s = t.s
     who = step.get("who", "you")
     if who == "chosen":
-        s.pending = {"kind": "send", "card": card, "path": path}
+        s.pending = Pending("send", card=card, path=path)
         return
     targets = list(range(len(s.chars))) if who == "each" else chapters.targets(s, who, ctx)
     for k in reversed(targets):
@@ -45,12 +41,12 @@ def push_test(s: DarkCastleState, card: str, path: list, k: int) -> None:
 
 
 def attempt_frame(t: Position, frame: dict) -> None:
-    t.s.pending = fx.roll(t, frame["ctx"], "test")
+    t.s.pending = effects.roll(t, frame["ctx"], "test")
 
 
 def group_frame(t: Position, frame: dict) -> None:
     if frame["queue"]:
-        t.s.pending = fx.roll(t, frame["queue"][0], "gtest")
+        t.s.pending = effects.roll(t, frame["queue"][0], "gtest")
     else:
         finish_group_test(t)
 
@@ -59,7 +55,7 @@ def group_frame(t: Position, frame: dict) -> None:
 def face_for_test(face: str, trait: str) -> str:
     """Pack 2: outside combat a companion's special face counts as a double of the roller's
     choice, the trait the test asks for."""
-    if face == C.SPECIAL_FACE:
+    if face == cards.SPECIAL_FACE:
         return trait[0] * 2
     return face
 
@@ -67,8 +63,8 @@ def face_for_test(face: str, trait: str) -> str:
 def face_traits(s: DarkCastleState, k: int, face: str) -> set[str]:
     """The traits a face shows, with what k's items let it count as (`alias`)."""
     traits = set(face)
-    for item in s.chars[k]["items"]:
-        for effect in C.ITEMS[item].get("effects", []):
+    for item in s.chars[k].items:
+        for effect in cards.ITEMS[item].get("effects", []):
             if effect["k"] == "alias" and effect["from"] in traits:
                 traits.add(effect["to"])
     return traits
@@ -89,15 +85,15 @@ def passes(s: DarkCastleState, k: int, face: str) -> bool:
 def helps_in_test(t: Position, k: int, effect: dict) -> bool:
     """After a failed roll: a re-roll, or an item that turns the face into a passing one."""
     s = t.s
-    if passes(s, k, s.chars[k]["roll"]):
+    if passes(s, k, s.chars[k].roll):
         return False
     return effect["k"] == "reroll" or (effect["k"] == "become" and passes(s, k, effect["face"]))
 
 
 def attempted(t: Position, k: int) -> None:
     """k's roll stands: a failed one may still be saved by an item (`react`)."""
-    if not passes(t.s, k, t.s.chars[k]["roll"]) and items.usable(t, k, "test", helps_in_test):
-        t.s.pending = {"kind": "react", "char": k}
+    if not passes(t.s, k, t.s.chars[k].roll) and items.usable(t, k, "test", helps_in_test):
+        t.s.pending = Pending("react", char=k)
         return
     finish_test(t)
 
@@ -119,18 +115,18 @@ def finish_test(t: Position) -> None:
     k = frame["ctx"]
     step = chapters.step_at(frame["card"], frame["path"])
     path = frame["path"]
-    if passes(s, k, s.chars[k]["roll"]):
+    if passes(s, k, s.chars[k].roll):
         s.frames.pop()
-        t.say(msg("{name} succeeds.", name=P.name(s, k)))
+        t.say(msg("{name} succeeds.", name=party.name(s, k)))
         if "pass" in step:
             chapters.push(s, frame["card"], [*path, "pass"], k)
         return
-    why = X.fail_reason(step, s.chars[k]["roll"])
-    said = dict(name=P.name(s, k), why=why)
+    why = explain.fail_reason(step, s.chars[k].roll)
+    said = dict(name=party.name(s, k), why=why)
     if frame["left"] == 0:
         t.say(msg("{name} fails: {why} (again until it succeeds).", **said))
     elif frame["left"] > 1:
-        t.say(msg("{name} fails: {why} ({left}).", left=X.attempts_left(frame["left"] - 1), **said))  # fmt: skip
+        t.say(msg("{name} fails: {why} ({left}).", left=explain.attempts_left(frame["left"] - 1), **said))  # fmt: skip
     else:
         t.say(msg("{name} fails: {why}.", **said))
     if frame["left"] > 0:
@@ -148,9 +144,9 @@ def finish_group_test(t: Position) -> None:
     s = t.s
     frame = s.frames.pop()
     step = chapters.step_at(frame["card"], frame["path"])
-    need = X.need(step, len(s.chars))
+    need = explain.need(step, len(s.chars))
     ok = frame["sum"] >= need
-    trait = C.TRAIT_NAMES[step["trait"]]
+    trait = cards.TRAIT_NAMES[step["trait"]]
     t.say(msg("Together: {sum} {trait} rolled, {need} needed.", sum=frame["sum"], trait=trait, need=need))  # fmt: skip
     branch = "pass" if ok else "fail"
     if branch in step:
@@ -166,10 +162,10 @@ def asking(t: Position) -> Msg | str:
         return ""
     step = chapters.step_at(frame["card"], frame["path"])
     if frame["k"] == "gtest":
-        return X.group_test_text(step, len(s.chars))
-    text = X.test_text(step, len(s.chars))
+        return explain.group_test_text(step, len(s.chars))
+    text = explain.test_text(step, len(s.chars))
     if frame["left"] and step.get("attempts", 1) > 1:
-        text = msg("{test} ({name}: {left})", test=text, name=P.name(s, frame["ctx"]), left=X.attempts_left(frame["left"]))  # fmt: skip
+        text = msg("{test} ({name}: {left})", test=text, name=party.name(s, frame["ctx"]), left=explain.attempts_left(frame["left"]))  # fmt: skip
     return text
 
 
@@ -181,8 +177,8 @@ class Send(Step):
     labels = ("send",)
 
     def legal(self, t: Position, seat: Seat) -> list[str]:
-        out = [f"send {c['who']}" for c in t.s.chars]
-        return out + [a for k in P.mine(t.s, seat) for a in items.uses(t, k, "choice")]
+        out = [f"send {c.who}" for c in t.s.chars]
+        return out + [a for k in party.mine(t.s, seat) for a in items.uses(t, k, "choice")]
 
     def apply(self, t: Position, seat: Seat, action: str) -> None:
         verb, *args = action.split()
@@ -190,14 +186,14 @@ class Send(Step):
             items.use_action(t, args)
             return
         s, p = t.s, t.s.pending
-        k = P.index(s, args[0])
+        k = party.index(s, args[0])
         s.pending = None
-        t.say(msg("{name} steps forward.", name=P.name(s, k)))
-        push_test(s, p["card"], p["path"], k)
+        t.say(msg("{name} steps forward.", name=party.name(s, k)))
+        push_test(s, p.card, p.path, k)
 
     def asking(self, t: Position) -> Msg:
         p = t.s.pending
-        return X.test_text(chapters.step_at(p["card"], p["path"]), len(t.s.chars))
+        return explain.test_text(chapters.step_at(p.card, p.path), len(t.s.chars))
 
     def prompt(self, t: Position) -> Msg:
         return msg("Who attempts it? send <prisoner>. {test}.", test=self.asking(t))
@@ -208,7 +204,7 @@ class Send(Step):
     def describe(self, t: Position, action: str) -> str | None:
         verb, *args = action.split()
         if verb == "send" and args:
-            return msg("Send: {character}", character=P.title(args[0]))
+            return msg("Send: {character}", character=party.title(args[0]))
         return None
 
 
@@ -218,11 +214,11 @@ class React(Step):
     kind = "react"
 
     def to_act(self, t: Position) -> list[Seat]:
-        seat = t.s.chars[t.s.pending["char"]]["seat"]
+        seat = t.s.chars[t.s.pending.char].seat
         return [seat] if seat >= 0 else t.everyone()  # a companion: anyone
 
     def legal(self, t: Position, seat: Seat) -> list[str]:
-        k = t.s.pending["char"]
+        k = t.s.pending.char
         return ["pass"] + [f"use {i}" for i in items.usable(t, k, "test", helps_in_test)]
 
     def apply(self, t: Position, seat: Seat, action: str) -> None:
@@ -236,12 +232,12 @@ class React(Step):
     def use_effect(self, t: Position, k: int, effect: dict) -> bool:
         s = t.s
         if effect["k"] == "reroll":
-            s.pending = {"kind": "roll", "char": k, "for": "test"}
+            s.pending = Pending("roll", char=k, why="test")
             return True
         if effect["k"] == "become":
-            s.chars[k]["roll"] = effect["face"]
-            t.say(msg("The roll now counts as {faces}.", faces=X.faces(effect["face"])))
-            if passes(s, k, s.chars[k]["roll"]):
+            s.chars[k].roll = effect["face"]
+            t.say(msg("The roll now counts as {faces}.", faces=explain.faces(effect["face"])))
+            if passes(s, k, s.chars[k].roll):
                 s.pending = None
                 finish_test(t)
             return True
@@ -250,10 +246,10 @@ class React(Step):
     def prompt(self, t: Position) -> Msg:
         s, p = t.s, t.s.pending
         frame = s.frames[-1]
-        why = X.fail_reason(
-            chapters.step_at(frame["card"], frame["path"]), s.chars[p["char"]]["roll"]
+        why = explain.fail_reason(
+            chapters.step_at(frame["card"], frame["path"]), s.chars[p.char].roll
         )
-        return msg("{name} failed the roll ({why}): use an item, or pass.", name=P.name(s, p["char"]), why=why)  # fmt: skip
+        return msg("{name} failed the roll ({why}): use an item, or pass.", name=party.name(s, p.char), why=why)  # fmt: skip
 
     def default(self, t: Position, seat: Seat, legal: list[str]) -> str | None:
         return "pass" if "pass" in legal else None

@@ -4,15 +4,14 @@ from the item deck (`companions.py`) and two relics, the Ritual Chalice and the 
 
 from __future__ import annotations
 
-from engines.dark_castle import cards as C
-from engines.dark_castle import companions, relics
+from engines.dark_castle import cards, companions, relics
 from engines.dark_castle.rules import Pack
 
 PACK = Pack(
     name="undead",
     steps=(relics.Chalice(), relics.Cast(), relics.SpellRoll()),
     item_cards={"companion": companions.join},
-    dice={"spell": C.SPELL_DIE},
+    dice={"spell": cards.SPELL_DIE},
     camp=relics.Rite(),
     before_death_check=companions.leave,
     roll=relics.offer_spell,

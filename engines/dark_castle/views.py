@@ -5,11 +5,7 @@ same, bar `viewer`."""
 from __future__ import annotations
 
 from engines.contract import Seat
-from engines.dark_castle import cards as C
-from engines.dark_castle import castle, companions, relics, trials
-from engines.dark_castle import explain as X
-from engines.dark_castle import party as P
-from engines.dark_castle import words as W
+from engines.dark_castle import cards, castle, companions, explain, party, relics, trials, words
 from engines.dark_castle.rules import Position
 from engines.dark_castle.state import CASTLE_CHAPTERS, DarkCastleState
 from engines.text import Msg, from_json, msg
@@ -21,19 +17,18 @@ def view(t: Position, game_id: str, seat: Seat | None, to_act: list[Seat], promp
     reader's language; the log's lines as the state keeps them (messages as JSON, or the
     plain English of a game saved before)."""
     s = t.s
-    card = C.ALL_CARDS.get(s.card)
-    p = s.pending or {}
+    card = cards.ALL_CARDS.get(s.card)
     out: dict = {
         "game": game_id,
         "names": list(s.names),
         "to_act": to_act,
-        "phase": s.outcome or p.get("kind", ""),
+        "phase": s.outcome or (s.pending.kind if s.pending else ""),
         "outcome": s.outcome,
         "hp_start": s.hp_start,
         "castle": castle.title(s),
         "chapters_left": CASTLE_CHAPTERS - len(s.used),
         "chapters_turned": len(s.used),
-        "turner": s.chars[s.turner]["who"] if s.turner >= 0 else "",
+        "turner": s.chars[s.turner].who if s.turner >= 0 else "",
         "chars": [char_view(s, k) for k in range(len(s.chars))],
         "card": None,
         "combat": None,
@@ -48,20 +43,20 @@ def view(t: Position, game_id: str, seat: Seat | None, to_act: list[Seat], promp
         out["card"] = {
             "id": card["id"],
             "kind": card["kind"],
-            "title": W.card(card["title"]),
-            "text": W.card(card["text"]),
-            "asks": X.card_asks(card, len(s.chars)),
-            "pack": C.SUPPLEMENTS.get(card["set"], {}).get("title", Msg("")),
+            "title": words.card(card["title"]),
+            "text": words.card(card["text"]),
+            "asks": explain.card_asks(card, len(s.chars)),
+            "pack": cards.SUPPLEMENTS.get(card["set"], {}).get("title", Msg("")),
         }
     out["asking"] = trials.asking(t)
     out["relics"] = relics.holders(s)
     out["epilogue"] = (
-        W.card(C.EPILOGUES["collector"][s.outcome])
+        words.card(cards.EPILOGUES["collector"][s.outcome])
         if s.outcome and castle.collector(s)
         else Msg("")
     )
     if not s.card and s.flaws:  # before choosing: the flaws dealt onto the characters
-        out["flaws"] = {w: {**flaw_view({"flaw": f}), "character": P.short(w)}
+        out["flaws"] = {w: {**flaw_view(f), "character": party.short(w)}
                         for w, f in s.flaws.items()}  # fmt: skip
     out["ending"] = ending
     step = t.step
@@ -75,19 +70,19 @@ def view(t: Position, game_id: str, seat: Seat | None, to_act: list[Seat], promp
 def combat_view(s: DarkCastleState, card: dict | None) -> dict:
     cb = s.combat
     return {
-        "name": W.card(cb.name),
-        "text": W.card(cb.text),
+        "name": words.card(cb.name),
+        "text": words.card(cb.text),
         "row": list(cb.row),
         "attack": cb.attack,
         "round": cb.round,
         "phase": cb.phase,
         "phases": cb.phases,
         "boss": card is not None and card["kind"] == "boss",
-        "specials": [C.describe_special(sp) for sp in cb.specials],
-        "rester": s.chars[cb.rester]["who"] if cb.rester >= 0 else "",
-        "done": [s.chars[k]["who"] for k in cb.done],
-        "blocked": [s.chars[k]["who"] for k in cb.blocked],
-        "turned": [s.chars[k]["who"] for k in cb.turned],
+        "specials": [cards.describe_special(sp) for sp in cb.specials],
+        "rester": s.chars[cb.rester].who if cb.rester >= 0 else "",
+        "done": [s.chars[k].who for k in cb.done],
+        "blocked": [s.chars[k].who for k in cb.blocked],
+        "turned": [s.chars[k].who for k in cb.turned],
         "cultist": cb.cultist,
         "carrier": cb.carrier,
         "death": list(cb.death or []),
@@ -97,42 +92,40 @@ def combat_view(s: DarkCastleState, card: dict | None) -> dict:
 
 def char_view(s: DarkCastleState, k: int) -> dict:
     c = s.chars[k]
-    faces = C.CHARACTERS[c["who"]]["faces"] if c["who"] else []
-    counts = {x: sum(f.count(x) for f in faces) for x in C.TRAITS}
+    faces = cards.CHARACTERS[c.who]["faces"] if c.who else []
+    counts = {x: sum(f.count(x) for f in faces) for x in cards.TRAITS}
     return {
-        "who": c["who"],
-        "title": P.title(c["who"]) if c["who"] else Msg(""),
-        "short": P.short(c["who"]) if c["who"] else Msg(""),
-        "player": s.names[c["seat"]] if c["seat"] >= 0 else msg("any player"),
-        "seat": c["seat"],
-        "hp": c["hp"],
+        "who": c.who,
+        "title": party.title(c.who) if c.who else Msg(""),
+        "short": party.short(c.who) if c.who else Msg(""),
+        "player": s.names[c.seat] if c.seat >= 0 else msg("any player"),
+        "seat": c.seat,
+        "hp": c.hp,
         "traits": counts,
-        "items": [item_view(i) for i in c["items"]],
-        "roll": c["roll"],
-        "curses": [item_view(i) for i in c.get("curses", [])],
-        "marked": P.marked(s, k),
-        "cult_die": P.cult_die(s, k),
-        "plague": c.get("plague", 0),
-        "next_threshold": next(
-            (list(x) for x in C.PLAGUE_THRESHOLDS if x[0] > c.get("plague", 0)), None
-        ),
-        "stored": [item_view(i) for i in c.get("stored", [])],
-        "flaw": flaw_view(c),
+        "items": [item_view(i) for i in c.items],
+        "roll": c.roll,
+        "curses": [item_view(i) for i in c.curses],
+        "marked": party.marked(s, k),
+        "cult_die": party.cult_die(s, k),
+        "plague": c.plague,
+        "next_threshold": next((list(x) for x in cards.PLAGUE_THRESHOLDS if x[0] > c.plague), None),
+        "stored": [item_view(i) for i in c.stored],
+        "flaw": flaw_view(c.flaw, c.flaw_used),
         "companion": companions.view(s, k),
-        "hp_max": P.cap(s, k),
+        "hp_max": party.cap(s, k),
         "faces": list(faces),
     }
 
 
-def flaw_view(char: dict) -> dict | None:
-    flaw = C.FLAWS.get(char.get("flaw", ""))
+def flaw_view(flaw_id: str | None, used: bool = False) -> dict | None:
+    flaw = cards.FLAWS.get(flaw_id or "")
     if not flaw:
         return None
-    return {"id": flaw["id"], "name": W.card(flaw["name"]), "text": W.card(flaw["text"]),
-            "used": bool(char.get("flaw_used"))}  # fmt: skip
+    return {"id": flaw["id"], "name": words.card(flaw["name"]), "text": words.card(flaw["text"]),
+            "used": used}  # fmt: skip
 
 
 def item_view(item_id: str) -> dict:
-    item = C.ITEMS[item_id]
-    return {"id": item_id, "name": W.card(item["name"]), "text": W.card(item["text"]),
+    item = cards.ITEMS[item_id]
+    return {"id": item_id, "name": words.card(item["name"]), "text": words.card(item["text"]),
             "hands": item["hands"]}  # fmt: skip

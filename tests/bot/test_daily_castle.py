@@ -12,7 +12,7 @@ import pytest
 from bot.service import ChatRef, UserError, UserRef
 from bot.service import daily_castle as D
 from engines import CHANCE, REGISTRY
-from engines.dark_castle import cards as C
+from engines.dark_castle import cards
 from tests.bot.conftest import on_both
 from tests.bot.test_memory import play
 from tests.bot.test_timers import ANN, BOB, CHAT, CY, DAY, T0, Bot, FakeClock
@@ -35,7 +35,11 @@ async def castle(bot: Bot, sid: int) -> dict[str, list[str]]:
     for e in await bot.store.log(sid):
         if e.seat != CHANCE:
             continue
-        for kind, deck in (("start", C.STARTS), ("chapter", C.CHAPTERS), ("boss", C.BOSSES)):
+        for kind, deck in (
+            ("start", cards.STARTS),
+            ("chapter", cards.CHAPTERS),
+            ("boss", cards.BOSSES),
+        ):
             if e.action in deck:
                 met[kind].append(e.action)
     return met

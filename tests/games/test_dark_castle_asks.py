@@ -15,8 +15,8 @@ from test_dark_castle_helpers import (
 )
 
 import render
-from engines.dark_castle import cards as C
-from engines.dark_castle import explain as X
+from engines.dark_castle import cards, explain
+from engines.dark_castle.state import Pending
 from engines.text import english
 
 
@@ -84,7 +84,7 @@ def test_well_of_whispers_wants_an_item_that_you_carry():
     s = open_card(s, "wishing_well")
     s = act(s, "choose 1")
     s = act(s, "discard bell")
-    assert char(s, "smith")["hp"] == 13 and char(s, "smith")["items"] == []
+    assert char(s, "smith").hp == 13 and char(s, "smith").items == []
 
 
 def test_armour_softens_a_piercing_blow(monkeypatch):
@@ -93,8 +93,8 @@ def test_armour_softens_a_piercing_blow(monkeypatch):
     step = combat("mmm", 3, 0, {"k": "pierce", "n": 2}, {"k": "no_rest"})
     s = room(monkeypatch, step, items={"smith": ["brigandine"]})
     s = act(chance(s, "mm", "c"), "hit smith")  # the Smith's double blocks; the Tailor misses
-    assert char(s, "smith")["hp"] == 17  # pierce 2, armour 1
-    assert char(s, "tailor")["hp"] == 15
+    assert char(s, "smith").hp == 17  # pierce 2, armour 1
+    assert char(s, "tailor").hp == 15
 
 
 def test_healing_is_offered_only_to_someone_it_can_heal(monkeypatch):
@@ -106,7 +106,7 @@ def test_healing_is_offered_only_to_someone_it_can_heal(monkeypatch):
     s = set_char(s, "tailor", hp=10)
     assert [a for a in G.legal_actions(s, 0) if a.startswith("use")] == ["use salve tailor"]
     s = act(s, "use salve tailor", 0)
-    assert char(s, "tailor")["hp"] == 14 and char(s, "smith")["items"] == []
+    assert char(s, "tailor").hp == 14 and char(s, "smith").items == []
 
 
 def test_the_party_chooses_which_key_is_used_up(monkeypatch):
@@ -117,18 +117,18 @@ def test_the_party_chooses_which_key_is_used_up(monkeypatch):
         {"label": "Leave", "steps": []}]}  # fmt: skip
     s = room(monkeypatch, step, items={"smith": ["skeletonkey"], "tailor": ["lockpicks"]})
     s = act(s, "choose 1")
-    assert s.pending["kind"] == "discard"
+    assert s.pending.kind == "discard"
     assert set(G.legal_actions(s, 0)) == {"discard skeletonkey", "discard lockpicks"}
     assert "Which key" in G.view(s, None)["prompt"]
     s = act(s, "discard lockpicks", 0)
-    assert char(s, "smith")["items"] == ["skeletonkey"] and char(s, "tailor")["items"] == []
-    assert s.pending == {"kind": "item", "n": 1}  # then the option's steps go on
+    assert char(s, "smith").items == ["skeletonkey"] and char(s, "tailor").items == []
+    assert s.pending == Pending("item", n=1)  # then the option's steps go on
 
 
 def test_one_key_is_used_up_without_asking(monkeypatch):
     step = {"do": "if_item", "needs": "key", "spend": True, "then": [{"do": "draw", "n": 1}]}
     s = room(monkeypatch, step, items={"tailor": ["skeletonkey"]})
-    assert char(s, "tailor")["items"] == [] and s.pending == {"kind": "item", "n": 1}
+    assert char(s, "tailor").items == [] and s.pending == Pending("item", n=1)
 
 
 def test_items_can_be_used_while_a_choice_is_open(monkeypatch):
@@ -138,7 +138,7 @@ def test_items_can_be_used_while_a_choice_is_open(monkeypatch):
     s = room(monkeypatch, step, items={"tailor": ["salve"]}, hp={"tailor": 9})
     assert "use salve" in G.legal_actions(s, 1)
     s = act(s, "use salve", 1)
-    assert char(s, "tailor")["hp"] == 13 and s.pending["kind"] == "choose"
+    assert char(s, "tailor").hp == 13 and s.pending.kind == "choose"
 
 
 def test_the_end_picture_shows_the_ending(monkeypatch):
@@ -160,8 +160,8 @@ def test_one_chapter_is_singular():
 
 def test_every_chapter_says_what_it_asks():
     """Content check: every chapter and start card that asks something has a plain account."""
-    for card in {**C.STARTS, **C.CHAPTERS}.values():
-        asks = X.card_asks(card, 2)
+    for card in {**cards.STARTS, **cards.CHAPTERS}.values():
+        asks = explain.card_asks(card, 2)
         if any(step["do"] != "narrate" for step in card["steps"]):
             assert asks, card["id"]
         for line in asks:

@@ -8,7 +8,8 @@ from test_dark_castle_helpers import G, act, add_card, chance, char, combat, ope
 
 import render
 from engines import CHANCE
-from engines.dark_castle import cards as C
+from engines.dark_castle import cards
+from engines.dark_castle.state import Pending
 from engines.text import english
 
 BOX = {"collector": "on"}
@@ -28,16 +29,16 @@ def test_flaws_are_dealt_onto_the_characters_before_choosing():
     onto each character card. From the combinations created, each player should choose one
     character ... taking their card, character die, and flaw card"."""
     s = G.setup(["A", "B"], BOX)
-    assert G.to_act(s) == [CHANCE] and len(G.chance_outcomes(s)) == len(C.FLAWS)
+    assert G.to_act(s) == [CHANCE] and len(G.chance_outcomes(s)) == len(cards.FLAWS)
     s = dealt()
-    assert s.pending == {"kind": "pick"}
+    assert s.pending == Pending("pick")
     assert s.flaws == {"abbot": "reckless", "cook": "glutton", "miller": "coward",
                        "smith": "liar", "tailor": "brute", "tanner": "schemer"}  # fmt: skip
     view = G.view(s, None)
     assert view["flaws"]["smith"]["name"] == "Liar"
     assert render.board_png("dark_castle", view).startswith(b"\x89PNG")
     s = act(act(s, "pick smith", 0), "pick cook", 1)
-    assert char(s, "smith")["flaw"] == "liar" and char(s, "cook")["flaw"] == "glutton"
+    assert char(s, "smith").flaw == "liar" and char(s, "cook").flaw == "glutton"
 
 
 def test_a_flaw_is_used_once_and_never_traded(monkeypatch):
@@ -50,7 +51,7 @@ def test_a_flaw_is_used_once_and_never_traded(monkeypatch):
     assert "use glutton" in legal and not [a for a in legal if a.startswith("drop glutton")]
     assert "use glutton smith" not in legal
     s = act(s, "use glutton", 1)
-    assert char(s, "cook")["hp"] == 14 and char(s, "cook")["flaw_used"]
+    assert char(s, "cook").hp == 14 and char(s, "cook").flaw_used
     assert "use glutton" not in G.legal_actions(s, 1)
     assert G.view(s, None)["chars"][1]["flaw"]["used"] is True
 
@@ -63,7 +64,7 @@ def test_a_flaw_rerolls_a_failed_test(monkeypatch):
     s = chance(s, "m")
     assert G.legal_actions(s, 0) == ["pass", "use liar"]
     s = chance(act(s, "use liar"), "ww")
-    assert char(s, "smith")["hp"] == 18 and char(s, "smith")["flaw_used"]
+    assert char(s, "smith").hp == 18 and char(s, "smith").flaw_used
 
 
 def test_a_flaw_strikes_in_combat(monkeypatch):
@@ -81,9 +82,9 @@ def test_start_cards_and_bosses_of_the_box_join_the_draw():
     random"; New Boss Cards: "Shuffle all your boss cards together during setup"."""
     s = act(act(dealt(), "pick smith", 0), "pick cook", 1)
     starts = {o for o, _ in G.chance_outcomes(s)}
-    assert starts == set(C.in_sets(C.STARTS, ["core", "collector"])) and len(starts) == 5
+    assert starts == set(cards.in_sets(cards.STARTS, ["core", "collector"])) and len(starts) == 5
     s = chance(s, "s_cell")
-    s = G.load({**G.dump(s), "used": sorted(C.CHAPTERS)[:15], "pending": {"kind": "between"}})
+    s = G.load({**G.dump(s), "used": sorted(cards.CHAPTERS)[:15], "pending": {"kind": "between"}})
     s = act(s, "turn smith")
     bosses = {o for o, _ in G.chance_outcomes(s)}
     assert {"b_hangman", "b_mirrorqueen"} <= bosses and "b_deathknight" not in bosses
@@ -97,7 +98,7 @@ def test_the_epilogue_is_read_at_the_end(monkeypatch):
     s = open_card(chance(s, "s_cell"), "t_room")
     assert s.outcome == "lost"
     view = G.view(s, None)
-    assert view["epilogue"] == C.EPILOGUES["collector"]["lost"]
+    assert view["epilogue"] == cards.EPILOGUES["collector"]["lost"]
     assert ("Epilogue: " + view["epilogue"]) in list(map(english, s.log))
     assert view["epilogue"] in render.describe("dark_castle", view)
     assert render.board_png("dark_castle", view).startswith(b"\x89PNG")
@@ -105,8 +106,8 @@ def test_the_epilogue_is_read_at_the_end(monkeypatch):
 
 def test_flaws_and_the_box_content_parse():
     """Content check: nine flaws (one for each prisoner of every pack), using item effects."""
-    assert len(C.FLAWS) >= 9
-    for flaw in C.FLAWS.values():
-        assert flaw["effects"] and all(e["k"] in C.ITEM_EFFECTS for e in flaw["effects"])
+    assert len(cards.FLAWS) >= 9
+    for flaw in cards.FLAWS.values():
+        assert flaw["effects"] and all(e["k"] in cards.ITEM_EFFECTS for e in flaw["effects"])
         assert flaw["text"].startswith("Once a game")
-    assert set(C.EPILOGUES["collector"]) == {"won", "lost"}
+    assert set(cards.EPILOGUES["collector"]) == {"won", "lost"}

@@ -17,6 +17,7 @@ from test_dark_castle_helpers import (
 
 from engines import CHANCE, IllegalAction
 from engines.dark_castle.combat import LONG_FIGHT
+from engines.dark_castle.state import Pending
 
 
 def fight(monkeypatch, step, picks=("smith", "tailor"), players=None, who="smith", items=None):
@@ -31,7 +32,7 @@ def test_row_is_printed_symbols_plus_one_chapter_die_per_player(monkeypatch):
     """Rulebook, Combat: "roll a chapter die for each player in the game and place those dice
     beneath the chapter card in addition to any others shown"."""
     s = fight(monkeypatch, combat("m", 2, 1), picks=("smith", "tailor", "abbot"))
-    assert s.pending == {"kind": "dice", "n": 3}
+    assert s.pending == Pending("dice", n=3)
     outcomes = dict(G.chance_outcomes(s))
     assert abs(outcomes["mmm"] - 1 / 27) < 1e-12 and abs(outcomes["mcw"] - 6 / 27) < 1e-12
     s = chance(s, "ccw")
@@ -42,7 +43,7 @@ def test_solo_rolls_one_chapter_die_per_character(monkeypatch):
     """Rulebook, Solo Play: "anything 'per player', in a solo game this should be read as
     'per character'"."""
     s = fight(monkeypatch, combat("m", 2, 1), players=1)
-    assert s.pending == {"kind": "dice", "n": 2}
+    assert s.pending == Pending("dice", n=2)
 
 
 def test_doubles_hit_twice_and_block_and_the_enemy_strikes_back(monkeypatch):
@@ -56,8 +57,8 @@ def test_doubles_hit_twice_and_block_and_the_enemy_strikes_back(monkeypatch):
     s = act(s, "hit smith")
     assert s.combat is not None and s.combat.row == ["w"]
     # The Tailor's Might finds no die left; the last attack resolved itself.
-    assert char(s, "smith")["hp"] == 18 and char(s, "tailor")["hp"] == 15
-    assert s.pending == {"kind": "rest"} and s.combat.round == 2
+    assert char(s, "smith").hp == 18 and char(s, "tailor").hp == 15
+    assert s.pending == Pending("rest") and s.combat.round == 2
 
 
 def test_attacks_resolve_one_at_a_time_in_the_chosen_order(monkeypatch):
@@ -81,10 +82,10 @@ def test_victory_when_the_row_is_empty_no_final_attack_and_one_item(monkeypatch)
     s = act(s, "hit smith")
     s = act(s, "hit tailor")
     assert s.combat is None
-    assert [c["hp"] for c in s.chars] == [12] * 4
-    assert s.pending == {"kind": "item", "n": 1}
+    assert [c.hp for c in s.chars] == [12] * 4
+    assert s.pending == Pending("item", n=1)
     s = chance(s, "salve")
-    assert s.pending == {"kind": "share"} and s.pool == ["salve"]
+    assert s.pending == Pending("share") and s.pool == ["salve"]
 
 
 def test_rest_one_player_heals_and_sits_out(monkeypatch):
@@ -94,11 +95,11 @@ def test_rest_one_player_heals_and_sits_out(monkeypatch):
     s = set_char(s, "tailor", hp=10)
     assert {"fight", "rest smith", "rest tailor"} == set(G.legal_actions(s, 0))
     s = act(s, "rest tailor")
-    assert char(s, "tailor")["hp"] == 11
-    assert s.pending == {"kind": "roll", "char": 0, "for": "combat"}
+    assert char(s, "tailor").hp == 11
+    assert s.pending == Pending("roll", char=0, why="combat")
     s = chance(s, "m")  # only the Smith rolls; the last attack resolves itself
     assert s.combat.fighters == [0]
-    assert char(s, "tailor")["hp"] == 11 and char(s, "smith")["hp"] == 16
+    assert char(s, "tailor").hp == 11 and char(s, "smith").hp == 16
 
 
 def test_at_most_one_rests_and_at_least_one_fights(monkeypatch):
@@ -131,7 +132,7 @@ def test_combat_items_strike_block_reroll_become(monkeypatch):
     legal = G.legal_actions(s, 0)
     assert {"use axe", "use buckler"} <= set(legal) and "use beads" not in legal
     s = act(s, "use axe", 0)
-    assert s.combat.row == ["c", "w", "w"] and "axe" not in char(s, "smith")["items"]
+    assert s.combat.row == ["c", "w", "w"] and "axe" not in char(s, "smith").items
     s = act(s, "use buckler", 0)
     assert 0 in s.combat.blocked
     s = act(s, "use rabbitfoot", 1)
@@ -140,8 +141,8 @@ def test_combat_items_strike_block_reroll_become(monkeypatch):
     s = act(s, "use beads", 1)  # counts as a single Wisdom now
     s = act(s, "hit tailor")  # the Smith's attack, with nothing left to use, resolves itself
     assert s.combat.row == ["c", "w"]
-    assert char(s, "smith")["hp"] == 18  # blocked by the buckler
-    assert char(s, "tailor")["hp"] == 14  # a single Wisdom does not block
+    assert char(s, "smith").hp == 18  # blocked by the buckler
+    assert char(s, "tailor").hp == 14  # a single Wisdom does not block
 
 
 def test_war_hammer_and_ward(monkeypatch):
@@ -153,7 +154,7 @@ def test_war_hammer_and_ward(monkeypatch):
     s = chance(s, "m", "w")
     s = act(s, "hit smith")
     assert s.combat.row == ["c"]
-    assert char(s, "smith")["hp"] == 15 and char(s, "tailor")["hp"] == 16
+    assert char(s, "smith").hp == 15 and char(s, "tailor").hp == 16
 
 
 def test_healing_in_combat_heals_the_wounded_holder(monkeypatch):
@@ -166,7 +167,7 @@ def test_healing_in_combat_heals_the_wounded_holder(monkeypatch):
     assert "use salve" not in G.legal_actions(s, 0)
     s = set_char(s, "smith", hp=12)
     s = act(s, "use salve", 0)
-    assert char(s, "smith")["hp"] == 16 and char(s, "tailor")["hp"] == 10
+    assert char(s, "smith").hp == 16 and char(s, "tailor").hp == 10
 
 
 def test_no_trading_during_combat(monkeypatch):
@@ -182,7 +183,7 @@ def test_no_trading_during_combat(monkeypatch):
 def test_special_ambush_and_ambush_you(monkeypatch):
     """Rulebook, Combat Specials: "These often break the standard rules of combat"."""
     s = fight(monkeypatch, combat("m", 1, 0, {"k": "ambush", "n": 2}, {"k": "ambush_you", "n": 1}))
-    assert char(s, "smith")["hp"] == 15 and char(s, "tailor")["hp"] == 16
+    assert char(s, "smith").hp == 15 and char(s, "tailor").hp == 16
 
 
 def test_special_rage(monkeypatch):
@@ -191,7 +192,7 @@ def test_special_rage(monkeypatch):
     s = act(s, "fight")
     s = chance(s, "m", "m")
     s = act(s, "hit smith")
-    assert s.combat.attack == 2 and char(s, "smith")["hp"] == 17
+    assert s.combat.attack == 2 and char(s, "smith").hp == 17
 
 
 def test_special_regrow(monkeypatch):
@@ -201,13 +202,13 @@ def test_special_regrow(monkeypatch):
     s = act(s, "fight")
     s = chance(s, "m", "m")
     s = act(s, "hit smith")
-    assert s.pending == {"kind": "dice", "n": 1, "then": "round"}
+    assert s.pending == Pending("dice", n=1, then="round")
     s = chance(s, "c")
-    assert s.combat.row == ["c", "w", "w"] and s.pending == {"kind": "rest"}
+    assert s.combat.row == ["c", "w", "w"] and s.pending == Pending("rest")
     s = act(s, "fight")
     s = chance(s, "m", "m")
     s = act(s, "hit smith")
-    assert s.pending == {"kind": "rest"}  # it has grown all it may
+    assert s.pending == Pending("rest")  # it has grown all it may
 
 
 def test_special_armoured(monkeypatch):
@@ -237,12 +238,12 @@ def test_a_long_fight_grows_the_enemy_attack_from_its_twentieth_round(monkeypatc
     s = act(s, "fight")
     s = chance(s, "w", "c")  # round 19: both hit by 1
     s = act(s, "hit tailor")
-    assert char(s, "tailor")["hp"] == 17 and char(s, "tanner")["hp"] == 17
+    assert char(s, "tailor").hp == 17 and char(s, "tanner").hp == 17
     assert s.combat.round == 20 and s.combat.attack == 2
     s = act(s, "fight")
     s = chance(s, "cc", "w")  # round 20: the Tailor's double blocks, the Tanner loses 2
     s = act(s, "hit tailor")
-    assert char(s, "tailor")["hp"] == 17 and char(s, "tanner")["hp"] == 15
+    assert char(s, "tailor").hp == 17 and char(s, "tanner").hp == 15
     assert s.combat.attack == 3
 
 
@@ -260,7 +261,7 @@ def test_no_fight_lasts_for_ever_even_one_nobody_can_win(monkeypatch):
         s = act(s, "rest tailor" if s.combat.round % 2 else "rest tanner")
         while G.to_act(s) == [CHANCE]:
             s = chance(s, faces[rounds % len(faces)])
-        while s.pending and s.pending.get("kind") == "attack":
+        while s.pending and s.pending.kind == "attack":
             s = act(s, G.legal_actions(s, G.to_act(s)[0])[0])
     assert s.outcome == "lost" and s.combat.round >= LONG_FIGHT
 
@@ -273,7 +274,7 @@ def test_special_pierce_and_doubles_single(monkeypatch):
     s = chance(s, "mm", "c")
     s = act(s, "hit smith")
     assert s.combat.row == ["m", "w"]
-    assert char(s, "smith")["hp"] == 17 and char(s, "tailor")["hp"] == 15
+    assert char(s, "smith").hp == 17 and char(s, "tailor").hp == 15
 
 
 def test_special_focus_you(monkeypatch):
@@ -283,14 +284,14 @@ def test_special_focus_you(monkeypatch):
     s = act(s, "fight")
     s = chance(s, "m", "m")
     s = act(s, "hit smith")
-    assert char(s, "smith")["hp"] == 18 and char(s, "tailor")["hp"] == 15
+    assert char(s, "smith").hp == 18 and char(s, "tailor").hp == 15
 
 
 def test_special_no_rest_and_no_items(monkeypatch):
     """Combat specials: nobody may rest; no items may be used."""
     s = fight(monkeypatch, combat("www", 1, 0, {"k": "no_rest"}, {"k": "no_items"}),
               items={"smith": ["axe"]})  # fmt: skip
-    assert s.pending["kind"] == "roll"  # no rest decision at all
+    assert s.pending.kind == "roll"  # no rest decision at all
     s = chance(s, "m", "m")
     assert "use axe" not in G.legal_actions(s, 0)
 
@@ -301,7 +302,7 @@ def test_special_flees(monkeypatch):
     s = act(s, "fight")
     s = chance(s, "m", "m")
     s = act(s, "hit smith")
-    assert s.combat is None and s.pending == {"kind": "between"}
+    assert s.combat is None and s.pending == Pending("between")
 
 
 def test_special_venom(monkeypatch):
@@ -314,7 +315,7 @@ def test_special_venom(monkeypatch):
     s = chance(s, "ww", "m")
     s = act(s, "hit smith")
     assert s.combat is None
-    assert char(s, "smith")["hp"] == 15 and char(s, "tailor")["hp"] == 15
+    assert char(s, "smith").hp == 15 and char(s, "tailor").hp == 15
 
 
 def test_death_in_combat_loses_at_once(monkeypatch):

@@ -18,9 +18,8 @@ from test_dark_castle_helpers import (
 
 import render
 from engines import CHANCE
-from engines.dark_castle import cards as C
-from engines.dark_castle import castle
-from engines.dark_castle import death_dice as DD
+from engines.dark_castle import cards, castle, death_dice
+from engines.dark_castle.state import Pending
 from engines.text import english
 
 BOX = {"collector": "on"}
@@ -36,10 +35,10 @@ def death_combat(dice="", attack=2, per_player=1, *specials):
 def fight(s, *rolls):
     """Start a round with nobody resting, force each fighter's roll in seat order, and resolve
     the round together (the flaws dealt by the box may still be used first)."""
-    if s.pending["kind"] == "rest":
+    if s.pending.kind == "rest":
         s = act(s, "fight")
     s = chance(s, *rolls)
-    if s.pending == {"kind": "attack"}:
+    if s.pending == Pending("attack"):
         s = act(s, "hit all")
     return s
 
@@ -49,7 +48,7 @@ def test_death_dice_are_rolled_instead_of_chapter_dice_where_marked(monkeypatch)
     see this symbol"; "After being rolled, death dice should be placed in the row of chapter
     dice"."""
     s = room_with(BOX, monkeypatch, death_combat("m"))
-    assert s.pending == {"kind": "death", "n": 2} and G.to_act(s) == [CHANCE]
+    assert s.pending == Pending("death", n=2) and G.to_act(s) == [CHANCE]
     outcomes = dict(G.chance_outcomes(s))
     assert "mc s" in outcomes and "m c" in outcomes and "mc cw" in outcomes
     assert abs(sum(outcomes.values()) - 1) < 1e-9 and abs(outcomes["s s"] - 1 / 36) < 1e-9
@@ -64,27 +63,27 @@ def test_death_dice_are_rolled_instead_of_chapter_dice_where_marked(monkeypatch)
 def test_without_the_collectors_box_a_marked_combat_rolls_chapter_dice(monkeypatch):
     """Death dice are a choice ("If you choose to play with death dice"): off with the box."""
     s = room_with({}, monkeypatch, death_combat("m"))
-    assert s.pending == {"kind": "dice", "n": 2}
+    assert s.pending == Pending("dice", n=2)
 
 
 def test_the_two_excluded_chapters_use_normal_chapter_dice(monkeypatch):
     """Death Dice: "There are two chapters in the game in which death dice cannot be used. For
     these cards, use normal chapter dice instead". Ours are the Gargoyle and the Empty
     Harness, whose specials would contradict the pairing rules (the card says why)."""
-    excluded = sorted(cid for cid, card in C.ALL_CARDS.items() if card.get("no_death"))
+    excluded = sorted(cid for cid, card in cards.ALL_CARDS.items() if card.get("no_death"))
     assert excluded == ["empty_harness", "gargoyle"]
     for cid in excluded:
-        steps = C.combat_steps(C.ALL_CARDS[cid])
+        steps = cards.combat_steps(cards.ALL_CARDS[cid])
         assert steps and all(st.get("per_player") for st in steps)
-        assert not any(DD.marked(C.ALL_CARDS[cid], st) for st in steps)
+        assert not any(death_dice.marked(cards.ALL_CARDS[cid], st) for st in steps)
     # Even a death mark on such a card is ignored: the excluded chapter rolls chapter dice.
-    marked_anyway = {**C.CHAPTERS["gargoyle"], "steps": [death_combat("mw")]}
-    monkeypatch.setitem(C.CHAPTERS, "gargoyle", marked_anyway)
-    monkeypatch.setitem(C.ALL_CARDS, "gargoyle", marked_anyway)
+    marked_anyway = {**cards.CHAPTERS["gargoyle"], "steps": [death_combat("mw")]}
+    monkeypatch.setitem(cards.CHAPTERS, "gargoyle", marked_anyway)
+    monkeypatch.setitem(cards.ALL_CARDS, "gargoyle", marked_anyway)
     s = room_with(BOX, monkeypatch, death_combat("m"))
     s = G.load({**G.dump(s), "combat": None, "frames": [], "pending": {"kind": "between"}})
     s = chance(act(s, "turn smith"), "gargoyle")
-    assert s.pending == {"kind": "dice", "n": 2}
+    assert s.pending == Pending("dice", n=2)
 
 
 def test_a_double_of_any_type_removes_a_shield(monkeypatch):
@@ -94,7 +93,7 @@ def test_a_double_of_any_type_removes_a_shield(monkeypatch):
     # The Might double goes whole on the shield; both Wisdom dice stay and strike back.
     assert s.combat.row == ["w", "w"]
     assert "P1 (Smith) breaks a shield with a double" in " ".join(map(english, s.log))
-    assert char(s, "smith")["hp"] == 18 and char(s, "tailor")["hp"] == 16  # the double blocked
+    assert char(s, "smith").hp == 18 and char(s, "tailor").hp == 16  # the double blocked
 
 
 def test_two_matching_singles_from_two_prisoners_remove_a_shield(monkeypatch):
@@ -118,7 +117,7 @@ def test_one_prisoner_cannot_pair_with_their_own_results(monkeypatch):
     # die alone, but the Smith's Might joins its Cunning to remove one.
     s = fight(s, "mc", "w")
     assert s.combat.row == ["mc", "mc"]
-    assert char(s, "ratcatcher")["hp"] == 18  # it still blocks
+    assert char(s, "ratcatcher").hp == 18  # it still blocks
     s = fight(s, "mc", "m")
     assert s.combat.row == ["mc"]
 
@@ -158,11 +157,11 @@ def test_with_an_item_to_use_the_party_resolves_together_with_hit_all(monkeypatc
     assert "hit all" in legal and "use axe" in legal and not [a for a in legal if a.startswith(
         "hit smith")]  # fmt: skip
     assert "hit all" in G.view(s, None)["prompt"]
-    assert G.describe(s, "hit all") == DD.HIT_ALL_LABEL
+    assert G.describe(s, "hit all") == death_dice.HIT_ALL_LABEL
     s = act(s, "use axe", 0)  # the Throwing Axe strikes the Might die: it does not touch shields
     # Nobody has an item left: the round resolves by itself (Wisdom and Cunning pair nothing).
-    assert s.combat.row == ["mc", "s"] and char(s, "smith")["hp"] == 16
-    assert s.pending == {"kind": "rest"}
+    assert s.combat.row == ["mc", "s"] and char(s, "smith").hp == 16
+    assert s.pending == Pending("rest")
 
 
 def test_a_death_die_is_a_chapter_die_for_item_rules(monkeypatch):
@@ -181,11 +180,13 @@ def test_the_plan_prefers_breaking_shields_among_equal_counts():
 
     from types import SimpleNamespace
 
+    from engines.dark_castle.state import Character
+
     s = SimpleNamespace(
         combat=SimpleNamespace(row=["m", "s"], rolls={"0": "m", "1": "m"}),
-        chars=[{"items": []}, {"items": []}],
+        chars=[Character("smith", 0, 18), Character("tailor", 1, 18)],
     )
-    best = DD.plan(s, [0, 1])
+    best = death_dice.plan(s, [0, 1])
     assert best["pairs"] == [("s", (0, "m"), (1, "m"))] and best["hits"] == []
 
 
@@ -193,15 +194,15 @@ def test_death_dice_content_marks():
     """Content check: marked combats roll per-player dice; the faces are ours."""
     marked = [
         (cid, st)
-        for cid, card in C.ALL_CARDS.items()
-        for st in C.combat_steps(card)
-        if DD.marked(card, st)
+        for cid, card in cards.ALL_CARDS.items()
+        for st in cards.combat_steps(card)
+        if death_dice.marked(card, st)
     ]
     assert len(marked) >= 12
     assert all(st.get("per_player") for _, st in marked)
-    assert {C.ALL_CARDS[cid]["set"] for cid, _ in marked} >= {"core", "cult", "plague"}
-    assert sorted(DD.DEATH_DIE, key=DD.row_key) == ["m", "c", "w", "mc", "cw", "s"]
-    assert all(len(o) <= 32 for o, _ in DD.outcomes(4))
+    assert {cards.ALL_CARDS[cid]["set"] for cid, _ in marked} >= {"core", "cult", "plague"}
+    assert sorted(death_dice.DEATH_DIE, key=death_dice.row_key) == ["m", "c", "w", "mc", "cw", "s"]
+    assert all(len(o) <= 32 for o, _ in death_dice.outcomes(4))
 
 
 # ----- the Living Stone -------------------------------------------------------------------
@@ -211,7 +212,7 @@ SPENT = {"flaw_used": True}
 def stone_room(monkeypatch, step, rolls=("w", "c"), dice="mc s"):
     """A combat with the Smith holding the Living Stone, rolls made, attacks not resolved."""
     s = room_with(BOX, monkeypatch, step, smith={"items": ["stone"], **SPENT}, tailor=SPENT)
-    if s.pending["kind"] == "death":
+    if s.pending.kind == "death":
         s = chance(s, dice)
     return chance(act(s, "fight"), *rolls)
 
@@ -221,7 +222,9 @@ def test_the_living_stone_is_in_the_item_deck_with_the_box():
     aside until called for"."""
     s = started(options=BOX)
     assert "stone" in castle.deck(s) and "stone" not in castle.deck(started())
-    assert C.ITEMS["stone"]["set"] == "collector" and C.check_item(C.ITEMS["stone"]) == []
+    assert (
+        cards.ITEMS["stone"]["set"] == "collector" and cards.check_item(cards.ITEMS["stone"]) == []
+    )
 
 
 def test_the_stone_crushes_a_die_of_your_choice_even_a_death_die(monkeypatch):
@@ -230,7 +233,7 @@ def test_the_stone_crushes_a_die_of_your_choice_even_a_death_die(monkeypatch):
     s = stone_room(monkeypatch, death_combat("m"))
     assert "use stone" in G.legal_actions(s, 0)
     s = act(s, "use stone", 0)
-    assert s.pending == {"kind": "stone", "char": 0}
+    assert s.pending == Pending("stone", char=0)
     assert dict(G.chance_outcomes(s))["crush"] == 2 / 6
     s = chance(s, "crush")
     assert G.legal_actions(s, 1) == ["crush m", "crush mc", "crush s"]
@@ -242,7 +245,7 @@ def test_the_stone_crushes_a_die_of_your_choice_even_a_death_die(monkeypatch):
     )
     assert render.board_png("dark_castle", view).startswith(b"\x89PNG")
     # Nothing else to use: the round resolved itself (Wisdom and Cunning pair nothing).
-    assert s.combat.row == ["m", "mc"] and char(s, "smith")["hp"] == 16
+    assert s.combat.row == ["m", "mc"] and char(s, "smith").hp == 16
     assert "use stone" not in G.legal_actions(act(s, "fight"), 0)  # once a chapter
 
 
@@ -255,5 +258,5 @@ def test_the_stone_shelters_mends_and_bites(monkeypatch):
         s = chance(act(s, "fight"), "c", "c")
         s = chance(act(s, "use stone", 0), face)
         s = act(s, "hit smith", 0)  # the Tailor's attack then resolves by itself
-        assert char(s, "smith")["hp"] == smith_hp, face
-        assert char(s, "tailor")["hp"] == 16
+        assert char(s, "smith").hp == smith_hp, face
+        assert char(s, "tailor").hp == 16

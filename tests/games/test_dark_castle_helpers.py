@@ -3,21 +3,21 @@
 from __future__ import annotations
 
 from engines import CHANCE, REGISTRY
-from engines.dark_castle import cards as C
+from engines.dark_castle import cards
 
 G = REGISTRY["dark_castle"]
 
 
 def options_for(set_name: str) -> dict:
     """The options that put a content set in play."""
-    return {set_name: "on"} if set_name in C.SUPPLEMENTS else {}
+    return {set_name: "on"} if set_name in cards.SUPPLEMENTS else {}
 
 
 def started(picks=("smith", "tailor"), players=None, start="s_cell", options=None):
     """A game after the picks and the start card: the party is choosing who turns."""
     players = players or len(picks)
     s = G.setup([f"P{i + 1}" for i in range(players)], options or {})
-    while s.pending["kind"] == "deal":  # the Collector's Box deals flaws first
+    while s.pending.kind == "deal":  # the Collector's Box deals flaws first
         s, _ = G.apply(s, CHANCE, G.chance_outcomes(s)[0][0])
     for k, who in enumerate(picks):
         s, _ = G.apply(s, 0 if players == 1 else k, f"pick {who}")
@@ -42,7 +42,7 @@ def set_char(s, who, **fields):
 
 
 def char(s, who):
-    return next(c for c in s.chars if c["who"] == who)
+    return next(c for c in s.chars if c.who == who)
 
 
 def act(s, action, seat=None):
@@ -67,9 +67,9 @@ def add_card(monkeypatch, *steps, card_id="t_room", text="A bare test room."):
     """Add a chapter of our own making to the pool for one test."""
     data = {"id": card_id, "title": "Test Room", "text": text, "steps": list(steps),
             "kind": "chapter", "set": "core"}  # fmt: skip
-    assert C.check_card(data) == []
-    monkeypatch.setitem(C.CHAPTERS, card_id, data)
-    monkeypatch.setitem(C.ALL_CARDS, card_id, data)
+    assert cards.check_card(data) == []
+    monkeypatch.setitem(cards.CHAPTERS, card_id, data)
+    monkeypatch.setitem(cards.ALL_CARDS, card_id, data)
     return card_id
 
 

@@ -22,8 +22,8 @@ from test_dark_castle_helpers import (
 from engines import CHANCE, IllegalAction
 from engines.ai import decide
 from engines.ai.search import sample
-from engines.dark_castle import ai, phase
-from engines.dark_castle import death_dice as DD
+from engines.dark_castle import ai, death_dice, phase
+from engines.dark_castle.state import Pending
 
 
 # ----- the rule ----------------------------------------------------------------------------
@@ -39,7 +39,7 @@ def test_an_item_put_down_cannot_be_taken_back_by_its_dropper_in_that_phase():
     assert "cannot take it back" in str(refused.value.msg)
     assert "take salve tailor" in G.legal_actions(s, 1)  # a trade still goes through
     s = act(s, "take salve tailor", 1)
-    assert char(s, "tailor")["items"] == ["salve"]
+    assert char(s, "tailor").items == ["salve"]
     s = act(s, "drop salve", 1)  # and the tailor may put it down in turn
     assert not [a for a in G.legal_actions(s, 0) if a.startswith("take salve")]
 
@@ -47,12 +47,12 @@ def test_an_item_put_down_cannot_be_taken_back_by_its_dropper_in_that_phase():
 def test_the_rule_ends_with_the_phase(monkeypatch):
     s = room_with({}, monkeypatch, {"do": "draw", "n": 1}, smith={"items": ["axe"]})
     s = chance(s, "salve")
-    assert s.pending["kind"] == "share"
+    assert s.pending.kind == "share"
     s = act(s, "drop axe", 0)
     assert "take axe smith" not in G.legal_actions(s, 0)  # the share phase keeps it too
     s = act(s, "take salve smith", 0)
     s = act(s, "done")
-    assert s.pending == {"kind": "between"}  # a new phase: nothing remembered
+    assert s.pending == Pending("between")  # a new phase: nothing remembered
     s = act(s, "drop salve", 0)
     assert "take salve tailor" in G.legal_actions(s, 1)
 
@@ -61,7 +61,7 @@ def test_a_ritual_called_off_keeps_the_phase_record():
     s = set_char(started(options={"undead": "on"}), "smith", items=["chalice", "axe"], hp=5)
     s = act(s, "drop axe", 0)
     s = act(act(s, "rite smith"), "stop")
-    assert s.pending["kind"] == "between" and "take axe smith" not in G.legal_actions(s, 0)
+    assert s.pending.kind == "between" and "take axe smith" not in G.legal_actions(s, 0)
 
 
 def take_drop_only(legal: list[str], rng: random.Random) -> str | None:
@@ -87,7 +87,7 @@ def test_a_party_that_only_takes_and_drops_runs_out_of_moves(seed):
         s, _ = G.apply(s, seat, move)
     else:
         pytest.fail("the take/drop moves never ran out")
-    assert s.pending["kind"] == "between"
+    assert s.pending.kind == "between"
     assert step <= 5 * 3 * 2  # five items, three prisoners, a take and a drop each
 
 
@@ -114,14 +114,14 @@ def test_bots_in_an_item_phase_move_on(seed):
     s = edit(s, pool=["bell", "rope", "lantern"])
     seen = []
     for _ in range(40):
-        if s.pending["kind"] != "between":
+        if s.pending.kind != "between":
             break
-        position = (sorted(s.pool), [sorted(c["items"]) for c in s.chars])
+        position = (sorted(s.pool), [sorted(c.items) for c in s.chars])
         assert position not in seen
         seen.append(position)
         seat = G.to_act(s)[0]
         s, _ = G.apply(s, seat, decide(G.id, G.dump(s), seat, "normal", seed, 0.02).action)
-    assert s.pending["kind"] != "between"
+    assert s.pending.kind != "between"
 
 
 # ----- whole castles -----------------------------------------------------------------------
@@ -163,9 +163,11 @@ def test_a_bone_bolt_strikes_a_death_face_when_no_trait_is_left(monkeypatch):
     a row of shields and splits loses those instead of crashing."""
     s = room_with({"undead": "on"}, monkeypatch, combat("m", 2), smith={"items": ["spellbook"]})
     s = act(s, "fight")
-    s = edit(s, combat={**s.combat.to_json(), "row": ["mc", DD.SHIELD, DD.SHIELD]})
+    s = edit(s, combat={**s.combat.to_json(), "row": ["mc", death_dice.SHIELD, death_dice.SHIELD]})
     s = chance(act(s, "cast bolt"), "success")
-    assert s.combat.row == [DD.SHIELD]  # a shield (most common), then the split (tie: row order)
+    assert s.combat.row == [
+        death_dice.SHIELD
+    ]  # a shield (most common), then the split (tie: row order)
 
 
 def test_the_knapsack_works_in_either_hand():

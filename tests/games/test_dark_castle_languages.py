@@ -15,17 +15,17 @@ from babel.messages.pofile import read_po
 import render
 from engines import CHANCE, REGISTRY
 from engines.contract import IllegalAction
-from engines.dark_castle import cards as C
+from engines.dark_castle import cards
 from languages import say, watched
 from languages.catalogues import Catalogues
-from render import dark_castle as R
+from render import dark_castle as dark_castle_render
 
 G = REGISTRY["dark_castle"]
 NAMES = ["Ann", "Bob", "Cy"]
 EVERY_PACK = {"cult": "on", "plague": "on", "undead": "on", "collector": "on"}
 # Words a reader may meet untranslated: the players' names, and the ids typed in a command
 # ("take salve cook", "cast bolt"), which are the same in every language.
-IDS = {*NAMES, *C.CHARACTERS, *C.TOOLS, *C.SPELLS, "HP", "fly", "away"}
+IDS = {*NAMES, *cards.CHARACTERS, *cards.TOOLS, *cards.SPELLS, "HP", "fly", "away"}
 # The commands' verbs, typed as they are ("take", "cast", "hit all"), and the dice's ids.
 VERBS = {"pick", "turn", "take", "drop", "use", "done", "choose", "send", "pass", "discard",
          "fight", "rest", "hit", "all", "draw", "give", "drink", "stop", "rite", "cast", "roll",
@@ -62,7 +62,7 @@ def read(s, events, language: str) -> list[str]:
     out = [say(e.text, language) for e in events]
     view = G.view(s, None)
     out.append(render.describe("dark_castle", view, language))
-    out += R.caption(view, language)
+    out += dark_castle_render.caption(view, language)
     acting = G.to_act(s)
     for seat in acting if acting != [CHANCE] else []:
         out += [say(G.label(s, a), language) for a in G.legal_actions(s, seat)]
@@ -163,7 +163,7 @@ def test_the_rules_text_and_every_card_are_in_german():
 def test_done_comes_after_the_item_choices():
     """Issue 29, item 8: sharing items offers every take first and "Done" last."""
     for s, _ in playout(7, 2, {}):
-        if (s.pending or {}).get("kind") == "share":
+        if s.pending and s.pending.kind == "share":
             legal = G.legal_actions(s, 0)
             assert legal[-1] == "done" and len(legal) > 1, legal
             return
@@ -172,34 +172,36 @@ def test_done_comes_after_the_item_choices():
 
 def test_dice_added_to_the_row_read_as_a_list():
     """Issue 29, item 8: "add Might Wisdom" reads "add Might and Wisdom"."""
-    from engines.dark_castle import explain as X
+    from engines.dark_castle import explain
 
-    assert str(X.dice("mw")) == "Might and Wisdom"
-    assert str(X.dice("mcw")) == "Might, Cunning and Wisdom"
-    assert str(X.traits("mc")) == "Might or Cunning"
-    assert say(X.dice("mw"), "de") == "Kraft und Weisheit"
+    assert str(explain.dice("mw")) == "Might and Wisdom"
+    assert str(explain.dice("mcw")) == "Might, Cunning and Wisdom"
+    assert str(explain.traits("mc")) == "Might or Cunning"
+    assert say(explain.dice("mw"), "de") == "Kraft und Weisheit"
 
 
 def _drawn_texts(view: dict, language: str, monkeypatch) -> tuple[list[tuple], int]:
     """Every text the board draws, with its box (left, top, right, bottom) in pixels; and
     the board's height."""
-    from render import toolkit as T
+    from render import toolkit
 
     drawn: list[tuple] = []
-    original = T.text
+    original = toolkit.text
 
-    def recording(draw, xy, content, size=22, fill=T.INK, anchor="la", *args, **kw):
+    def recording(draw, xy, content, size=22, fill=toolkit.INK, anchor="la", *args, **kw):
         if content:
-            left, top, right, bottom = T.bbox(content, size, anchor)
+            left, top, right, bottom = toolkit.bbox(content, size, anchor)
             box = (xy[0] + left, xy[1] + top, xy[0] + right, xy[1] + bottom)
             drawn.append((draw._image.height, content, box))
         return original(draw, xy, content, size, fill, anchor, *args, **kw)
 
-    monkeypatch.setattr(T, "text", recording)
-    T._stamp.cache_clear()  # the header, drawn once and pasted at (0, 0): drawn here again
-    height = R.board(view, language).height
+    monkeypatch.setattr(toolkit, "text", recording)
+    toolkit._stamp.cache_clear()  # the header, drawn once and pasted at (0, 0): drawn here again
+    height = dark_castle_render.board(view, language).height
     # A board drawn again taller (a long card): only the drawing returned counts.
-    return [(c, box) for tall, c, box in drawn if tall in (height, R.HEADER)], height
+    return [
+        (c, box) for tall, c, box in drawn if tall in (height, dark_castle_render.HEADER)
+    ], height
 
 
 def _views() -> list[dict]:
@@ -216,15 +218,19 @@ def _views() -> list[dict]:
 def test_every_word_on_the_board_fits_its_space(language, monkeypatch):
     """Issues 26 and 37: German, Spanish, Russian and the 40%-longer pseudo-language fit:
     every text stays inside its column (the card, or the party) and no two texts overlap."""
-    card = (R.CARD_X, R.CARD_X + R.CARD_W)
-    party = (R.PARTY_X, R.WIDTH - 20)
+    card = (dark_castle_render.CARD_X, dark_castle_render.CARD_X + dark_castle_render.CARD_W)
+    party = (dark_castle_render.PARTY_X, dark_castle_render.WIDTH - 20)
     for view in _views():
         drawn, height = _drawn_texts(view, language, monkeypatch)
         assert len(drawn) > 30
         for content, (left, top, right, bottom) in drawn:
-            assert left >= 0 and right <= R.WIDTH and bottom <= height, (content, left, right)
-            if top > R.HEADER:
-                lo, hi = card if left < R.PARTY_X - 10 else party
+            assert left >= 0 and right <= dark_castle_render.WIDTH and bottom <= height, (
+                content,
+                left,
+                right,
+            )
+            if top > dark_castle_render.HEADER:
+                lo, hi = card if left < dark_castle_render.PARTY_X - 10 else party
                 assert lo <= left and right <= hi, (content, left, right, lo, hi)
         for i, (a, box_a) in enumerate(drawn):
             for b, box_b in drawn[i + 1 :]:
@@ -249,4 +255,4 @@ def test_a_saved_game_replays_in_either_language_and_an_old_one_still_reads():
     view = G.view(G.load(old), None)
     assert say(view["last"], "de") == "Ann (Smith) takes the Lantern."
     assert render.board_png("dark_castle", view, language="de").startswith(b"\x89PNG")
-    assert R.caption(view, "de")[0] == "Ann (Smith) takes the Lantern."
+    assert dark_castle_render.caption(view, "de")[0] == "Ann (Smith) takes the Lantern."

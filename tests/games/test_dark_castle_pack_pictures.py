@@ -10,12 +10,22 @@ from PIL import Image
 from test_dark_castle_helpers import G, edit, set_char, started
 
 import render
-from render import dark_castle as R
-from render import toolkit as T
+from render import dark_castle as dark_castle_render
+from render import toolkit
 
 EVERY_PACK = {"cult": "on", "plague": "on", "collector": "on"}
-PARTY_COLUMN = (R.PARTY_X, R.HEADER, R.WIDTH, None)  # the prisoners' boxes, to the bottom
-CARD_COLUMN = (R.CARD_X, R.HEADER, R.CARD_X + R.CARD_W, None)
+PARTY_COLUMN = (
+    dark_castle_render.PARTY_X,
+    dark_castle_render.HEADER,
+    dark_castle_render.WIDTH,
+    None,
+)  # the prisoners' boxes, to the bottom
+CARD_COLUMN = (
+    dark_castle_render.CARD_X,
+    dark_castle_render.HEADER,
+    dark_castle_render.CARD_X + dark_castle_render.CARD_W,
+    None,
+)
 
 
 def party(n: int = 2):
@@ -43,8 +53,8 @@ def test_a_curse_is_drawn_beside_its_prisoner_and_told():
     smith = view["chars"][0]
     assert [c["name"] for c in smith["curses"]] == ["Marked for Death", "The Leech Sigil"]
     assert smith["marked"]
-    assert inked(picture(cursed), PARTY_COLUMN, T.VERMILION) > inked(
-        picture(clean), PARTY_COLUMN, T.VERMILION
+    assert inked(picture(cursed), PARTY_COLUMN, toolkit.VERMILION) > inked(
+        picture(clean), PARTY_COLUMN, toolkit.VERMILION
     ), "the curses' line (and the MARKED tag) are drawn in the party's column"
     assert "cursed: Marked for Death, The Leech Sigil" in render.describe("dark_castle", view)
 
@@ -56,7 +66,7 @@ def test_plague_tallies_grow_with_the_plague():
         state = set_char(party(), "tailor", plague=plague)
         view = G.view(state, None)
         assert view["chars"][1]["plague"] == plague
-        counts.append(inked(picture(state), PARTY_COLUMN, T.GREEN))
+        counts.append(inked(picture(state), PARTY_COLUMN, toolkit.GREEN))
         if plague:
             assert f"plague {plague}" in render.describe("dark_castle", view)
     assert counts == sorted(counts) and len(set(counts)) == 4, "more plague, more tally marks"
@@ -72,8 +82,8 @@ def test_the_knapsack_and_what_is_in_it_are_drawn():
     packed = set_char(carrying, "smith", stored=["vinegar", "theriac"])
     view = G.view(packed, None)
     assert [i["name"] for i in view["chars"][0]["stored"]] == ["Vinegar Sponge", "Theriac"]
-    assert inked(picture(packed), PARTY_COLUMN, T.DARK) > inked(
-        picture(carrying), PARTY_COLUMN, T.DARK
+    assert inked(picture(packed), PARTY_COLUMN, toolkit.DARK) > inked(
+        picture(carrying), PARTY_COLUMN, toolkit.DARK
     )
     assert "in the knapsack: Vinegar Sponge, Theriac" in render.describe("dark_castle", view)
 
@@ -96,8 +106,8 @@ def test_the_epilogue_is_drawn_on_the_final_card():
         without = edit(started(), outcome=outcome)
         view = G.view(with_box, None)
         assert view["epilogue"] and not G.view(without, None)["epilogue"]
-        assert inked(picture(with_box), CARD_COLUMN, T.VERMILION) > inked(
-            picture(without), CARD_COLUMN, T.VERMILION
+        assert inked(picture(with_box), CARD_COLUMN, toolkit.VERMILION) > inked(
+            picture(without), CARD_COLUMN, toolkit.VERMILION
         ), "the EPILOGUE heading is drawn on the card"
         assert "Epilogue: " + view["epilogue"] in render.describe("dark_castle", view)
 
@@ -109,9 +119,9 @@ def test_a_full_box_grows_rather_than_cut_its_lines():
     loaded = set_char(plain, "smith", items=["knapsack"], stored=["vinegar", "theriac"],
                       curses=["marked", "leech"])  # fmt: skip
     view = G.view(loaded, None)
-    lines = R._char_lines(view["chars"][0], few=False)
-    rows = sum(min(len(T.wrap(text, 18, 330)), most) for text, _, most in lines)
-    assert rows >= 5 and R._box_height(view) >= 88 + rows * R.LINE
+    lines = dark_castle_render._char_lines(view["chars"][0], few=False)
+    rows = sum(min(len(toolkit.wrap(text, 18, 330)), most) for text, _, most in lines)
+    assert rows >= 5 and dark_castle_render._box_height(view) >= 88 + rows * dark_castle_render.LINE
     assert picture(loaded).height > picture(plain).height
     assert not any(text.endswith("…") for text, _, _ in lines)
 
@@ -119,9 +129,9 @@ def test_a_full_box_grows_rather_than_cut_its_lines():
 def test_the_caption_starts_at_a_whole_sentence():
     """A long move's story is cut to its end for the caption, never mid-word."""
     story = "The Last Chain is defeated! " * 3 + "The boss falls. " + "x" * 280
-    assert R._tail(story, 300).startswith("The boss falls.")
-    assert R._tail("word " * 100, 300).startswith("… word")
-    assert R._tail("short", 300) == "short"
+    assert dark_castle_render._tail(story, 300).startswith("The boss falls.")
+    assert dark_castle_render._tail("word " * 100, 300).startswith("… word")
+    assert dark_castle_render._tail("short", 300) == "short"
 
 
 def test_the_ending_alt_text_tells_the_ending_not_the_fight():
@@ -150,8 +160,8 @@ def test_the_flaws_dealt_are_drawn_and_told_while_choosing():
     for who, flaw in view["flaws"].items():
         assert f"{who.title()}: {flaw['name']} ({flaw['text'].rstrip('.')})" in text
     chosen = dict(view, flaws={})
-    assert inked(picture_of(view), CARD_COLUMN, T.VERMILION) > inked(
-        picture_of(chosen), CARD_COLUMN, T.VERMILION
+    assert inked(picture_of(view), CARD_COLUMN, toolkit.VERMILION) > inked(
+        picture_of(chosen), CARD_COLUMN, toolkit.VERMILION
     ), "the FLAWS DEALT heading is drawn on the card"
 
 
@@ -169,8 +179,8 @@ def test_death_dice_shields_and_split_faces_are_drawn_and_told():
     death = dict(plain, combat=dict(plain["combat"], row=[*row, "s", "mc"], death=["s", "mc"]))
     text = render.describe("dark_castle", death)
     assert "Shield" in text and "Might+Cunning" in text
-    assert inked(picture_of(death), CARD_COLUMN, T.INK) > inked(
-        picture_of(plain), CARD_COLUMN, T.INK
+    assert inked(picture_of(death), CARD_COLUMN, toolkit.INK) > inked(
+        picture_of(plain), CARD_COLUMN, toolkit.INK
     ), "the death dice are drawn in the enemy's row (dark dice) with their explanation"
 
 
@@ -181,8 +191,8 @@ def test_the_living_stone_face_is_drawn_and_told():
     plain = _combat_view()
     woken = dict(plain, combat=dict(plain["combat"], stone="mend"))
     assert "The Living Stone last showed: mend" in render.describe("dark_castle", woken)
-    assert inked(picture_of(woken), CARD_COLUMN, T.GREEN) > inked(
-        picture_of(plain), CARD_COLUMN, T.GREEN
+    assert inked(picture_of(woken), CARD_COLUMN, toolkit.GREEN) > inked(
+        picture_of(plain), CARD_COLUMN, toolkit.GREEN
     ), "the stone's token and face are drawn under the row"
 
 
@@ -198,8 +208,8 @@ def test_a_companion_gets_a_box_of_its_own_in_the_party():
     (novice,) = [c for c in view["chars"] if c.get("companion")]
     assert novice["hp"] == 5 and novice["companion"]["special"].startswith("Grave Chill")
     assert picture(joined).height > picture(plain).height
-    assert inked(picture(joined), PARTY_COLUMN, T.PURPLE) > inked(
-        picture(plain), PARTY_COLUMN, T.PURPLE
+    assert inked(picture(joined), PARTY_COLUMN, toolkit.PURPLE) > inked(
+        picture(plain), PARTY_COLUMN, toolkit.PURPLE
     ), "the companion's box, badge and special are drawn in purple"
     text = render.describe("dark_castle", view)
     assert "The Grey Novice (any player): 5 of 5 HP" in text and ".." not in text
@@ -209,16 +219,18 @@ def test_the_card_log_shows_whole_entries_only():
     """The story under a card starts at an entry's start, never in the middle of one (a long
     companion's arrival used to show from "the party (6 HP; ...")."""
     log = ["The Kennel Hound joins the party. " * 4, "Combat!", "The dice roll."]
-    long_lines = len(T.wrap(log[0], 17, R.CARD_W - 60))
+    long_lines = len(toolkit.wrap(log[0], 17, dark_castle_render.CARD_W - 60))
     assert long_lines > 1
-    assert R._log_lines(log, 2) == ["Combat!", "The dice roll."]
-    assert R._log_lines(log, 2 + long_lines) == [
-        *T.wrap(log[0], 17, R.CARD_W - 60),
+    assert dark_castle_render._log_lines(log, 2) == ["Combat!", "The dice roll."]
+    assert dark_castle_render._log_lines(log, 2 + long_lines) == [
+        *toolkit.wrap(log[0], 17, dark_castle_render.CARD_W - 60),
         "Combat!",
         "The dice roll.",
     ]
     assert (
-        R._log_lines(["A very long line of the story. " * 8], 1)
-        == T.wrap("A very long line of the story. " * 8, 17, R.CARD_W - 60)[-1:]
+        dark_castle_render._log_lines(["A very long line of the story. " * 8], 1)
+        == toolkit.wrap("A very long line of the story. " * 8, 17, dark_castle_render.CARD_W - 60)[
+            -1:
+        ]
     )
-    assert R._log_lines(log, 0) == []
+    assert dark_castle_render._log_lines(log, 0) == []

@@ -9,7 +9,7 @@ from test_dark_castle_helpers import set_char, started
 from bot.service import ChatRef, GameService, UserRef
 from bot.service.buttons import parse
 from bot.store import Store
-from engines.dark_castle import cards as C
+from engines.dark_castle import cards
 from tests.dark_castle_party import PACKS, G, Seen, party_choice, steer
 
 CHAT = ChatRef("test", "castle-packs", "", "guild-1")
@@ -69,7 +69,7 @@ async def test_each_pack_alone_and_all_mixed_to_an_end_by_buttons(tmp_path, monk
     options = dict(pair.split("=") for pair in PACKS[pack]["options"].split())
     assert {name: state.opts[name] for name in options} == options
     packs = {name for name, value in options.items() if value == "on"}
-    chapters = {C.CHAPTERS[c]["set"] for c in state.used}
+    chapters = {cards.CHAPTERS[c]["set"] for c in state.used}
     if options.get("castle") == "pack":  # a pack alone: only its chapters, its own boss
         assert chapters <= (packs & {"cult", "undead", "plague"} or {"core"})
     else:

@@ -7,7 +7,7 @@ import pytest
 from bot.service import ChatRef, GameService, UserRef
 from bot.store import Store
 from engines import REGISTRY
-from engines.dark_castle import cards as C
+from engines.dark_castle import cards
 from engines.dark_castle.cards import BOSSES as G_BOSSES
 from tests.dark_castle_party import party_move
 
@@ -61,9 +61,9 @@ async def test_a_party_escapes_or_dies_trying_through_the_service(tmp_path, seed
     summary = G.result(state).summary
     assert summary in board.text
     if state.outcome == "won":
-        assert all(c["hp"] > 0 for c in state.chars) and state.card in G_BOSSES
+        assert all(c.hp > 0 for c in state.chars) and state.card in G_BOSSES
     else:
-        assert any(c["hp"] == 0 for c in state.chars)
+        assert any(c.hp == 0 for c in state.chars)
 
 
 @pytest.mark.parametrize(
@@ -81,8 +81,8 @@ async def test_each_pack_alone_and_all_mixed_play_through_the_service(tmp_path, 
         name, value = pair.split("=")
         assert state.opts[name] == value
     packs = [p.split("=")[0] for p in options.split() if p.endswith("=on")]
-    sets = {C.CHAPTERS[c]["set"] for c in state.used}
+    sets = {cards.CHAPTERS[c]["set"] for c in state.used}
     if "castle=pack" in options:
         assert sets == set(packs)
     if "pack-numbered" in options:
-        assert state.used == sorted(state.used, key=lambda c: C.CHAPTERS[c]["n"])
+        assert state.used == sorted(state.used, key=lambda c: cards.CHAPTERS[c]["n"])

@@ -16,8 +16,8 @@ from test_dark_castle_helpers import (
 )
 
 from engines import CHANCE, IllegalAction
-from engines.dark_castle import cards as C
-from engines.dark_castle import castle
+from engines.dark_castle import cards, castle
+from engines.dark_castle.state import Pending
 from engines.text import english
 
 
@@ -33,8 +33,8 @@ def test_damage_and_healing_never_above_the_start(monkeypatch):
     """Rulebook: "characters will gain and lose HP but can never exceed their starting HP"."""
     s = room(monkeypatch, {"do": "damage", "who": "others", "n": 4},
              {"do": "heal", "who": "all", "n": 2}, picks=("smith", "tailor", "abbot"))  # fmt: skip
-    assert [c["hp"] for c in s.chars] == [14, 12, 12]
-    assert s.pending == {"kind": "between"}
+    assert [c.hp for c in s.chars] == [14, 12, 12]
+    assert s.pending == Pending("between")
 
 
 def test_draw_items_then_share_them_out(monkeypatch):
@@ -44,7 +44,7 @@ def test_draw_items_then_share_them_out(monkeypatch):
     s = chance(s, "salve")
     assert "salve" not in [o for o, _ in G.chance_outcomes(s)]
     s = chance(s, "warhammer")
-    assert s.pending == {"kind": "share"} and s.pool == ["salve", "warhammer"]
+    assert s.pending == Pending("share") and s.pool == ["salve", "warhammer"]
     assert G.to_act(s) == [0, 1]
     assert {"take salve smith", "take warhammer tailor", "done"} <= set(G.legal_actions(s, 1))
     s = act(s, "take warhammer smith", 1)
@@ -57,7 +57,7 @@ def test_draw_items_then_share_them_out(monkeypatch):
     assert (
         "salve" not in deck
         and "warhammer" not in deck
-        and len(deck) == len(C.in_sets(C.ITEMS, ["core"])) - 2
+        and len(deck) == len(cards.in_sets(cards.ITEMS, ["core"])) - 2
     )
 
 
@@ -65,7 +65,7 @@ def test_an_empty_item_deck_is_the_discard_pile_shuffled(monkeypatch):
     """House rule (the rulebook is silent): when the item deck runs out, the discard pile is
     shuffled into a new deck; items carried or on the table stay where they are."""
     s = room(monkeypatch, {"do": "draw", "n": 1})
-    everything = C.in_sets(C.ITEMS, ["core"])
+    everything = cards.in_sets(cards.ITEMS, ["core"])
     s = edit(s, dealt=everything)
     s = set_char(s, "smith", items=["salve"])
     assert {o for o, _ in G.chance_outcomes(s)} == set(everything) - {"salve"}
@@ -79,7 +79,7 @@ def test_draw_per_player_in_solo_is_per_character(monkeypatch):
     """Rulebook, Solo Play: "When instructed to draw cards ... 'per player', in a solo game
     this should be read as 'per character'"."""
     s = room(monkeypatch, {"do": "draw", "n": "per_player"}, players=1)
-    assert s.pending == {"kind": "item", "n": 2}
+    assert s.pending == Pending("item", n=2)
 
 
 def test_two_hands_and_two_handed_items():
@@ -95,7 +95,7 @@ def test_two_hands_and_two_handed_items():
     s = act(s, "drop crozier", 1)
     assert "take crozier smith" not in G.legal_actions(s, 0)
     s = act(s, "take salve tailor", 0)
-    assert char(s, "tailor")["items"] == ["salve"]
+    assert char(s, "tailor").items == ["salve"]
 
 
 def test_trading_between_chapters_and_left_behind_items_are_discarded():
@@ -107,8 +107,8 @@ def test_trading_between_chapters_and_left_behind_items_are_discarded():
     s = act(s, "take axe tailor", 1)
     s = act(s, "drop salve", 0)
     s = act(s, "turn tailor")
-    assert s.pool == [] and char(s, "tailor")["items"] == ["axe"]
-    assert char(s, "smith")["items"] == []
+    assert s.pool == [] and char(s, "tailor").items == ["axe"]
+    assert char(s, "smith").items == []
 
 
 def test_only_the_holder_drops_or_uses_an_item():
@@ -119,7 +119,7 @@ def test_only_the_holder_drops_or_uses_an_item():
     with pytest.raises(IllegalAction):
         G.apply(s, 1, "drop salve")
     s = act(s, "use salve", 0)
-    assert char(s, "smith")["hp"] == 14 and char(s, "smith")["items"] == []
+    assert char(s, "smith").hp == 14 and char(s, "smith").items == []
 
 
 def test_lose_item_of_your_choice_and_all_items(monkeypatch):
@@ -127,10 +127,10 @@ def test_lose_item_of_your_choice_and_all_items(monkeypatch):
     s = room(monkeypatch, {"do": "lose_item", "who": "you", "what": "choice"},
              {"do": "lose_item", "who": "others", "what": "all"},
              items={"smith": ["axe", "salve"], "tailor": ["rope"]})  # fmt: skip
-    assert s.pending == {"kind": "discard", "char": 0} and G.to_act(s) == [0]
+    assert s.pending == Pending("discard", char=0) and G.to_act(s) == [0]
     assert G.legal_actions(s, 0) == ["discard axe", "discard salve"]
     s = act(s, "discard salve")
-    assert char(s, "smith")["items"] == ["axe"] and char(s, "tailor")["items"] == []
+    assert char(s, "smith").items == ["axe"] and char(s, "tailor").items == []
 
 
 def test_party_loses_one_item_of_its_choice(monkeypatch):
@@ -139,7 +139,7 @@ def test_party_loses_one_item_of_its_choice(monkeypatch):
              items={"smith": ["axe"], "tailor": ["rope"]})  # fmt: skip
     assert G.to_act(s) == [0, 1]
     s = act(s, "discard rope", 0)
-    assert char(s, "tailor")["items"] == [] and char(s, "smith")["items"] == ["axe"]
+    assert char(s, "tailor").items == [] and char(s, "smith").items == ["axe"]
 
 
 def test_trait_test_in_one_attempt(monkeypatch):
@@ -149,9 +149,9 @@ def test_trait_test_in_one_attempt(monkeypatch):
             "pass": [{"do": "heal", "who": "you", "n": 1}],
             "fail": [{"do": "damage", "who": "it", "n": 3}]}  # fmt: skip
     s = room(monkeypatch, step)
-    assert s.pending == {"kind": "roll", "char": 0, "for": "test"}
+    assert s.pending == Pending("roll", char=0, why="test")
     s = chance(s, "m")
-    assert char(s, "smith")["hp"] == 15 and s.pending == {"kind": "between"}
+    assert char(s, "smith").hp == 15 and s.pending == Pending("between")
 
 
 def test_items_are_usable_within_one_attempt(monkeypatch):
@@ -161,13 +161,13 @@ def test_items_are_usable_within_one_attempt(monkeypatch):
             "fail": [{"do": "damage", "who": "it", "n": 3}]}  # fmt: skip
     s = room(monkeypatch, step, items={"smith": ["knucklebone", "mirror"]})
     s = chance(s, "m")
-    assert s.pending == {"kind": "react", "char": 0}
+    assert s.pending == Pending("react", char=0)
     assert G.to_act(s) == [0] and set(G.legal_actions(s, 0)) == {
         "pass", "use knucklebone", "use mirror"}  # fmt: skip
     s = act(s, "use knucklebone")
     s = chance(s, "w")  # still failing: the same attempt goes on
     s = act(s, "use mirror")  # now it counts as a Cunning
-    assert char(s, "smith")["hp"] == 18 and s.pending == {"kind": "between"}
+    assert char(s, "smith").hp == 18 and s.pending == Pending("between")
 
 
 def test_only_items_that_can_help_the_attempt_are_offered(monkeypatch):
@@ -190,7 +190,7 @@ def test_passing_a_failed_roll_accepts_it(monkeypatch):
     s = room(monkeypatch, step, items={"smith": ["knucklebone"]})
     s = chance(s, "m")
     s = act(s, "pass")
-    assert char(s, "smith")["hp"] == 15 and char(s, "smith")["items"] == ["knucklebone"]
+    assert char(s, "smith").hp == 15 and char(s, "smith").items == ["knucklebone"]
 
 
 def test_alias_items_help_tests(monkeypatch):
@@ -199,7 +199,7 @@ def test_alias_items_help_tests(monkeypatch):
             "fail": [{"do": "damage", "who": "it", "n": 3}]}  # fmt: skip
     s = room(monkeypatch, step, items={"smith": ["lockpicks"]})
     s = chance(s, "mm")
-    assert char(s, "smith")["hp"] == 18
+    assert char(s, "smith").hp == 18
 
 
 def test_several_attempts_and_doubles(monkeypatch):
@@ -210,10 +210,10 @@ def test_several_attempts_and_doubles(monkeypatch):
             "fail": [{"do": "damage", "who": "it", "n": 5}]}  # fmt: skip
     s = room(monkeypatch, step)
     s = chance(s, "w", "m", "w")
-    assert char(s, "smith")["hp"] == 10  # 1 for each of the three failures, then 5
+    assert char(s, "smith").hp == 10  # 1 for each of the three failures, then 5
     s = room(monkeypatch, step)
     s = chance(s, "m", "ww")
-    assert char(s, "smith")["hp"] == 17
+    assert char(s, "smith").hp == 17
 
 
 def test_until_success_costs_each_failure(monkeypatch):
@@ -223,7 +223,7 @@ def test_until_success_costs_each_failure(monkeypatch):
     s = room(monkeypatch, step)
     s = chance(s, "w", "c", "m")  # the Smith fails twice
     s = chance(s, "m")  # the Tailor succeeds at once
-    assert char(s, "smith")["hp"] == 16 and char(s, "tailor")["hp"] == 18
+    assert char(s, "smith").hp == 16 and char(s, "tailor").hp == 18
 
 
 def test_one_of_you_is_sent(monkeypatch):
@@ -233,9 +233,9 @@ def test_one_of_you_is_sent(monkeypatch):
     s = room(monkeypatch, step, picks=("smith", "tailor", "abbot"))
     assert G.to_act(s) == [0, 1, 2]
     s = act(s, "send abbot", 1)
-    assert s.pending == {"kind": "roll", "char": 2, "for": "test"}
+    assert s.pending == Pending("roll", char=2, why="test")
     s = chance(s, "m")
-    assert [c["hp"] for c in s.chars] == [14, 14, 12]
+    assert [c.hp for c in s.chars] == [14, 14, 12]
 
 
 def test_group_test_adds_up_symbols(monkeypatch):
@@ -244,10 +244,10 @@ def test_group_test_adds_up_symbols(monkeypatch):
             "fail": [{"do": "damage", "who": "all", "n": 2}]}  # fmt: skip
     s = room(monkeypatch, step)
     s = chance(s, "mm", "c")
-    assert [c["hp"] for c in s.chars] == [18, 18]
+    assert [c.hp for c in s.chars] == [18, 18]
     s = room(monkeypatch, step)
     s = chance(s, "m", "c")
-    assert [c["hp"] for c in s.chars] == [16, 16]
+    assert [c.hp for c in s.chars] == [16, 16]
 
 
 def test_choices_some_needing_an_item(monkeypatch):
@@ -262,11 +262,11 @@ def test_choices_some_needing_an_item(monkeypatch):
         "n": 1, "label": "Unlock it", "cost": "uses up a key; everyone gains 3 HP", "open": False
     }  # fmt: skip
     s = act(s, "choose 2")
-    assert char(s, "smith")["hp"] == 16
+    assert char(s, "smith").hp == 16
     s = set_char(started(), "tailor", items=["skeletonkey"], hp=10)
     s = open_card(s, "t_room")
     s = act(s, "choose 1", 1)
-    assert char(s, "tailor")["hp"] == 13 and char(s, "tailor")["items"] == []
+    assert char(s, "tailor").hp == 13 and char(s, "tailor").items == []
 
 
 def test_gamble_on_a_chapter_die(monkeypatch):
@@ -276,7 +276,7 @@ def test_gamble_on_a_chapter_die(monkeypatch):
     s = room(monkeypatch, step)
     assert {o for o, _ in G.chance_outcomes(s)} == {"m", "c", "w"}
     s = chance(s, "c")
-    assert char(s, "smith")["hp"] == 16
+    assert char(s, "smith").hp == 16
 
 
 def test_if_item(monkeypatch):
@@ -284,9 +284,9 @@ def test_if_item(monkeypatch):
     step = {"do": "if_item", "needs": "light", "then": [],
             "else": [{"do": "damage", "who": "all", "n": 1}]}  # fmt: skip
     s = room(monkeypatch, step, items={"tailor": ["lantern"]})
-    assert [c["hp"] for c in s.chars] == [18, 18]
+    assert [c.hp for c in s.chars] == [18, 18]
     s = room(monkeypatch, step)
-    assert [c["hp"] for c in s.chars] == [17, 17]
+    assert [c.hp for c in s.chars] == [17, 17]
 
 
 def test_narrate_and_step_text_reach_the_log(monkeypatch):
@@ -306,4 +306,4 @@ def test_targets_weakest_and_strongest(monkeypatch):
         {"do": "heal", "who": "strongest", "n": 1},
         picks=("smith", "tailor", "abbot"),
     )
-    assert [c["hp"] for c in s.chars] == [8, 11, 10]
+    assert [c.hp for c in s.chars] == [8, 11, 10]

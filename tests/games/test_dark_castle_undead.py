@@ -19,8 +19,8 @@ from test_dark_castle_helpers import (
 )
 
 from engines import CHANCE
-from engines.dark_castle import cards as C
-from engines.dark_castle import castle
+from engines.dark_castle import cards, castle
+from engines.dark_castle.state import Pending
 from engines.text import english
 
 UNDEAD = {"undead": "on"}
@@ -34,7 +34,7 @@ def undead_room(monkeypatch, *steps, options=None, **kwargs):
 
 def with_companion(s, comp_id, **fields):
     """A companion already in play (as its event card would have put it)."""
-    comp = C.COMPANIONS[comp_id]
+    comp = cards.COMPANIONS[comp_id]
     data = G.dump(s)
     data["chars"].append({"who": comp_id, "seat": -1, "hp": comp["hp"], "items": [], "roll": "",
                           "spent": [], "curses": [], "plague": 0, "stored": [], **fields})  # fmt: skip
@@ -56,13 +56,15 @@ def companion_room(monkeypatch, comp_id, *steps, comp=None, who="smith", options
 def test_the_pack_holds_15_numbered_chapters_its_boss_companions_and_relics():
     """Pack 2, Setting Up: "Take the 15 chapter cards contained in this pack", "The Undead
     Queen boss card", "the 3 companion event cards and the two new items cards"."""
-    chapters = C.in_sets(C.CHAPTERS, ["undead"])
-    assert sorted(C.CHAPTERS[c]["n"] for c in chapters) == list(range(1, 16))
-    assert C.in_sets(C.BOSSES, ["undead"]) == ["b_undeadqueen"]
-    items = C.in_sets(C.ITEMS, ["undead"])
-    assert len([i for i in items if C.is_companion_card(i)]) == 3
+    chapters = cards.in_sets(cards.CHAPTERS, ["undead"])
+    assert sorted(cards.CHAPTERS[c]["n"] for c in chapters) == list(range(1, 16))
+    assert cards.in_sets(cards.BOSSES, ["undead"]) == ["b_undeadqueen"]
+    items = cards.in_sets(cards.ITEMS, ["undead"])
+    assert len([i for i in items if cards.is_companion_card(i)]) == 3
     assert {"chalice", "spellbook"} <= set(items) and len(items) == 5
-    assert len(C.COMPANIONS) == 3 and all(C.check_companion(c) == [] for c in C.COMPANIONS.values())
+    assert len(cards.COMPANIONS) == 3 and all(
+        cards.check_companion(c) == [] for c in cards.COMPANIONS.values()
+    )
 
 
 def test_the_cards_join_the_item_deck_only_when_the_pack_is_on():
@@ -76,7 +78,7 @@ def test_the_cards_join_the_item_deck_only_when_the_pack_is_on():
 
 def test_companions_are_never_offered_as_prisoners():
     s = G.setup(["A"], UNDEAD)
-    assert not [a for a in G.legal_actions(s, 0) if a.split()[1] in C.COMPANIONS]
+    assert not [a for a in G.legal_actions(s, 0) if a.split()[1] in cards.COMPANIONS]
 
 
 def test_the_pack_on_its_own_in_number_order_with_its_boss():
@@ -85,7 +87,7 @@ def test_the_pack_on_its_own_in_number_order_with_its_boss():
     s = started(options={"undead": "on", "castle": "pack-numbered"})
     s = act(s, "turn smith")
     assert G.chance_outcomes(s) == [("uq_ossuary", 1.0)]
-    s = G.load({**G.dump(s), "used": C.in_sets(C.CHAPTERS, ["undead"]), "pending": None})
+    s = G.load({**G.dump(s), "used": cards.in_sets(cards.CHAPTERS, ["undead"]), "pending": None})
     s = G.load({**G.dump(s), "pending": {"kind": "between"}})
     s = act(s, "turn smith")
     assert G.chance_outcomes(s) == [("b_undeadqueen", 1.0)]
@@ -95,7 +97,7 @@ def test_everything_mixed():
     """Pack 2: "you can mix together everything in your Escape the Dark Castle collection"."""
     opts = {"undead": "on", "cult": "on", "plague": "on"}
     s = act(started(options=opts), "turn smith")
-    sets = {C.CHAPTERS[o]["set"] for o, _ in G.chance_outcomes(s)}
+    sets = {cards.CHAPTERS[o]["set"] for o, _ in G.chance_outcomes(s)}
     assert sets == {"core", "cult", "plague", "undead"}
 
 
@@ -107,8 +109,8 @@ def test_a_companion_enters_when_its_event_card_is_drawn(monkeypatch):
     s = undead_room(monkeypatch, {"do": "draw", "n": 1})
     s = chance(s, "ev_hound")
     hound = char(s, "hound")
-    assert hound["hp"] == 6 and hound["seat"] == -1 and len(s.chars) == 3
-    assert s.pending == {"kind": "between"} and s.pool == []  # the event card was the draw
+    assert hound.hp == 6 and hound.seat == -1 and len(s.chars) == 3
+    assert s.pending == Pending("between") and s.pool == []  # the event card was the draw
     view = G.view(s, None)["chars"][2]
     assert view["companion"] and view["hp_max"] == 6 and view["faces"].count("x") == 1
     assert view["player"] == "any player"
@@ -119,8 +121,8 @@ def test_a_second_companion_card_is_discarded_and_replaced(monkeypatch):
     discard it and draw another item card to replace it"."""
     s = companion_room(monkeypatch, "hound", {"do": "draw", "n": 1})
     s = chance(s, "ev_novice")
-    assert [c["who"] for c in s.chars] == ["smith", "tailor", "hound"]
-    assert s.pending == {"kind": "item", "n": 1}  # the replacement
+    assert [c.who for c in s.chars] == ["smith", "tailor", "hound"]
+    assert s.pending == Pending("item", n=1)  # the replacement
     s = chance(s, "salve")
     assert s.pool == ["salve"] and "ev_novice" not in castle.deck(s)
 
@@ -130,8 +132,8 @@ def test_of_several_companion_cards_drawn_at_once_only_the_first_applies(monkeyp
     only the first and discard the others, drawing replacements for them"."""
     s = undead_room(monkeypatch, {"do": "draw", "n": 2})
     s = chance(s, "ev_gravehand", "ev_novice", "salve")
-    assert [c["who"] for c in s.chars] == ["smith", "tailor", "gravehand"]
-    assert s.pool == ["salve"] and s.pending == {"kind": "share"}
+    assert [c.who for c in s.chars] == ["smith", "tailor", "gravehand"]
+    assert s.pool == ["salve"] and s.pending == Pending("share")
 
 
 # ----- companions as players --------------------------------------------------------------
@@ -142,11 +144,11 @@ def test_companions_count_as_players_for_each_player_effects(monkeypatch):
              {"do": "test", "who": "each", "trait": "m", "attempts": 1},
              {"do": "draw", "n": "per_player"}]  # fmt: skip
     s = companion_room(monkeypatch, "gravehand", *steps)
-    assert [c["hp"] for c in s.chars] == [17, 17, 7]
+    assert [c.hp for c in s.chars] == [17, 17, 7]
     s = chance(s, "m", "m")  # the Smith and the Tailor
-    assert s.pending == {"kind": "roll", "char": 2, "for": "test"}  # the Gravehand tests too
+    assert s.pending == Pending("roll", char=2, why="test")  # the Gravehand tests too
     s = chance(s, "m")
-    assert s.pending == {"kind": "item", "n": 3}
+    assert s.pending == Pending("item", n=3)
 
 
 def test_companions_are_left_out_of_the_dice_per_player_where_the_card_marks_it(monkeypatch):
@@ -154,9 +156,9 @@ def test_companions_are_left_out_of_the_dice_per_player_where_the_card_marks_it(
     set up combat you must exclude companions from the player count"."""
     marked = dict(combat("m", 1, 1), prisoners_only=True)
     s = companion_room(monkeypatch, "hound", marked)
-    assert s.pending == {"kind": "dice", "n": 2}
+    assert s.pending == Pending("dice", n=2)
     s = companion_room(monkeypatch, "hound", combat("m", 1, 1))
-    assert s.pending == {"kind": "dice", "n": 3}
+    assert s.pending == Pending("dice", n=3)
     assert "companions not counted" in " ".join(G.view(
         companion_room(monkeypatch, "hound", marked), None)["card"]["asks"])  # fmt: skip
 
@@ -164,7 +166,7 @@ def test_companions_are_left_out_of_the_dice_per_player_where_the_card_marks_it(
 def test_a_companion_leads_into_a_chapter_and_is_you(monkeypatch):
     """Pack 2: "Companions can lead into chapters, becoming the subject of you effects"."""
     s = companion_room(monkeypatch, "hound", {"do": "damage", "who": "you", "n": 2}, who="hound")
-    assert char(s, "hound")["hp"] == 4 and char(s, "smith")["hp"] == 18
+    assert char(s, "hound").hp == 4 and char(s, "smith").hp == 18
 
 
 def test_any_player_acts_for_the_companion(monkeypatch):
@@ -172,7 +174,7 @@ def test_any_player_acts_for_the_companion(monkeypatch):
     test = dict(TEST_W, who="each")
     s = companion_room(monkeypatch, "gravehand", test, comp={"items": ["rabbitfoot"]})
     s = chance(s, "w", "w", "m")  # the Gravehand fails, and has an item to re-roll
-    assert s.pending == {"kind": "react", "char": 2} and G.to_act(s) == [0, 1]
+    assert s.pending == Pending("react", char=2) and G.to_act(s) == [0, 1]
     assert "use rabbitfoot" in G.legal_actions(s, 1)
 
 
@@ -183,11 +185,11 @@ def test_companions_can_be_named_to_draw_and_curses_and_plague_do_not_touch_them
     s = companion_room(monkeypatch, "hound", {"do": "draw", "n": 2}, options=opts)
     assert "draw hound" in G.legal_actions(s, 0)
     s = chance(act(s, "draw hound"), "brittle")
-    assert char(s, "hound")["curses"] == [] and char(s, "hound")["hp"] == 6
+    assert char(s, "hound").curses == [] and char(s, "hound").hp == 6
     s = chance(act(s, "draw hound"), "fester")
-    assert s.pending == {"kind": "plague", "char": 2, "after": None}
+    assert G.dump(s)["pending"] == {"kind": "plague", "char": 2, "after": None}
     s = chance(s, "3")
-    assert char(s, "hound")["plague"] == 0 and char(s, "hound")["hp"] == 6
+    assert char(s, "hound").plague == 0 and char(s, "hound").hp == 6
 
 
 # ----- companions fight -------------------------------------------------------------------
@@ -198,17 +200,17 @@ def test_a_companion_fights_takes_damage_and_rests_up_to_its_start(monkeypatch):
     s = act(s, "fight")
     s = chance(s, "c", "c", "c")
     s = act(act(s, "hit smith"), "hit tailor")
-    assert char(s, "hound")["hp"] == 4 and char(s, "smith")["hp"] == 16
+    assert char(s, "hound").hp == 4 and char(s, "smith").hp == 16
     assert "rest hound" in G.legal_actions(s, 0)
     s = act(s, "rest hound")
-    assert char(s, "hound")["hp"] == 5
+    assert char(s, "hound").hp == 5
     s = chance(s, "c", "c")
     s = act(s, "hit smith")
     s = act(s, "rest hound")
     s = chance(s, "c", "c")
     s = act(s, "hit smith")
     s = act(s, "rest hound")
-    assert char(s, "hound")["hp"] == 6  # never above its own start
+    assert char(s, "hound").hp == 6  # never above its own start
 
 
 def test_the_spirit_is_immune_to_damage_and_gains_nothing_by_resting(monkeypatch):
@@ -219,9 +221,9 @@ def test_the_spirit_is_immune_to_damage_and_gains_nothing_by_resting(monkeypatch
     s = act(s, "fight")
     s = chance(s, "c", "c", "c")
     s = act(act(s, "hit smith"), "hit tailor")
-    assert char(s, "novice")["hp"] == 5 and "untouched" in " ".join(map(english, s.log))
+    assert char(s, "novice").hp == 5 and "untouched" in " ".join(map(english, s.log))
     s = act(s, "rest novice")
-    assert char(s, "novice")["hp"] == 5
+    assert char(s, "novice").hp == 5
 
 
 def test_companions_carry_no_items_but_the_gravehand_carries_one(monkeypatch):
@@ -235,7 +237,7 @@ def test_companions_carry_no_items_but_the_gravehand_carries_one(monkeypatch):
     legal = G.legal_actions(s, 0)
     assert "take salve gravehand" in legal and "take warhammer gravehand" not in legal
     s = act(s, "take salve gravehand")
-    assert char(s, "gravehand")["items"] == ["salve"]
+    assert char(s, "gravehand").items == ["salve"]
     s = edit(s, pool=["bread", "chalice"])
     assert not [a for a in G.legal_actions(s, 0) if a.endswith(" gravehand")]
 
@@ -252,7 +254,7 @@ def test_a_special_in_a_chapter_combat_triggers_its_ability(monkeypatch):
     s = act(s, "fight")
     s = chance(s, "c", "c", "x")
     s = act(act(s, "hit novice"), "hit smith")  # Grave Chill: everyone blocks
-    assert char(s, "smith")["hp"] == 18 and char(s, "tailor")["hp"] == 18
+    assert char(s, "smith").hp == 18 and char(s, "tailor").hp == 18
 
 
 def test_a_special_against_a_boss_only_blocks(monkeypatch):
@@ -260,15 +262,17 @@ def test_a_special_against_a_boss_only_blocks(monkeypatch):
     counts only as a BLOCK. The special ability does not trigger"."""
     s = started(options=UNDEAD)
     s = with_companion(s, "gravehand")
-    s = G.load({**G.dump(s), "used": C.in_sets(C.CHAPTERS, ["undead"])})
+    s = G.load({**G.dump(s), "used": cards.in_sets(cards.CHAPTERS, ["undead"])})
     s = chance(act(s, "turn smith"), "b_undeadqueen", "mm")  # 2 prisoners' dice: companions
-    row = sorted(C.combat_steps(C.BOSSES["b_undeadqueen"])[0]["dice"] + "mm", key="mcw".index)
+    row = sorted(
+        cards.combat_steps(cards.BOSSES["b_undeadqueen"])[0]["dice"] + "mm", key="mcw".index
+    )
     assert s.combat.row == row  # two dice per player: the companion is not counted
-    s = act(s, "fight") if s.pending["kind"] == "rest" else s
+    s = act(s, "fight") if s.pending.kind == "rest" else s
     s = chance(s, "c", "c", "x")
     s = act(act(s, "hit gravehand"), "hit smith")
     assert s.combat.row == row
-    assert char(s, "gravehand")["hp"] == 8 and char(s, "smith")["hp"] == 18 - s.combat.attack
+    assert char(s, "gravehand").hp == 8 and char(s, "smith").hp == 18 - s.combat.attack
 
 
 def test_a_special_outside_combat_counts_as_a_double_of_choice(monkeypatch):
@@ -278,7 +282,7 @@ def test_a_special_outside_combat_counts_as_a_double_of_choice(monkeypatch):
             "fail": [{"do": "damage", "who": "you", "n": 3}]}  # fmt: skip
     s = companion_room(monkeypatch, "hound", test, who="hound")
     s = chance(s, "x")
-    assert char(s, "hound")["hp"] == 6 and "succeeds" in " ".join(map(english, s.log))
+    assert char(s, "hound").hp == 6 and "succeeds" in " ".join(map(english, s.log))
 
 
 def test_at_zero_hp_a_companion_leaves_and_the_game_goes_on(monkeypatch):
@@ -289,8 +293,8 @@ def test_at_zero_hp_a_companion_leaves_and_the_game_goes_on(monkeypatch):
     s = act(s, "fight")
     s = chance(s, "c", "c", "c")
     s = act(act(s, "hit smith"), "hit tailor")
-    assert [c["who"] for c in s.chars] == ["smith", "tailor"] and not s.outcome
-    assert s.pending == {"kind": "rest"} and s.combat.fighters == [0, 1]
+    assert [c.who for c in s.chars] == ["smith", "tailor"] and not s.outcome
+    assert s.pending == Pending("rest") and s.combat.fighters == [0, 1]
     assert "skeletonkey" not in castle.held(s)  # the item went with her
     assert G.result(s) is None
 
@@ -301,8 +305,8 @@ def test_a_companion_who_leaves_as_you_leaves_no_you(monkeypatch):
     steps = [{"do": "damage", "who": "you", "n": 9}, {"do": "damage", "who": "you", "n": 2},
              {"do": "damage", "who": "all", "n": 1}]  # fmt: skip
     s = companion_room(monkeypatch, "hound", *steps, who="hound")
-    assert len(s.chars) == 2 and [c["hp"] for c in s.chars] == [17, 17]
-    assert s.pending == {"kind": "between"}
+    assert len(s.chars) == 2 and [c.hp for c in s.chars] == [17, 17]
+    assert s.pending == Pending("between")
 
 
 def test_the_hound_draws_one_more_item_after_a_won_combat(monkeypatch):
@@ -310,7 +314,7 @@ def test_the_hound_draws_one_more_item_after_a_won_combat(monkeypatch):
     s = companion_room(monkeypatch, "hound", combat("m", 2))
     s = act(s, "fight")
     s = act(chance(s, "m", "c", "c"), "hit smith")
-    assert s.pending == {"kind": "item", "n": 2}
+    assert s.pending == Pending("item", n=2)
 
 
 # ----- the Ritual Chalice -------------------------------------------------------------------
@@ -322,7 +326,7 @@ def test_the_blood_ritual_between_chapters(monkeypatch):
     s = undead_room(monkeypatch, {"do": "narrate"}, picks=("smith", "tailor", "abbot"),
                     smith={"items": ["chalice"], "hp": 3}, tailor={"hp": 10},
                     abbot={"hp": 14})  # fmt: skip
-    assert s.pending == {"kind": "between"}
+    assert s.pending == Pending("between")
     assert {"rite smith", "rite tailor"} <= set(G.legal_actions(s, 0))
     assert "rite abbot" not in G.legal_actions(s, 0)  # not wounded
     s = act(s, "rite smith")
@@ -337,8 +341,8 @@ def test_the_blood_ritual_between_chapters(monkeypatch):
     s = act(s, "give abbot 2", 2)
     assert "drink" in G.legal_actions(s, 0)
     s = act(s, "drink")
-    assert [c["hp"] for c in s.chars] == [13, 2, 12]
-    assert char(s, "smith")["items"] == [] and s.pending == {"kind": "between"}
+    assert [c.hp for c in s.chars] == [13, 2, 12]
+    assert char(s, "smith").items == [] and s.pending == Pending("between")
     assert "chalice" not in castle.held(s)
 
 
@@ -346,7 +350,7 @@ def test_the_ritual_called_off_costs_nothing(monkeypatch):
     s = undead_room(monkeypatch, {"do": "narrate"}, smith={"items": ["chalice"], "hp": 5})
     s = act(act(s, "rite smith"), "give tailor 4", 1)
     s = act(s, "stop")
-    assert [c["hp"] for c in s.chars] == [5, 18] and char(s, "smith")["items"] == ["chalice"]
+    assert [c.hp for c in s.chars] == [5, 18] and char(s, "smith").items == ["chalice"]
 
 
 # ----- the Spell Book ----------------------------------------------------------------------
@@ -355,21 +359,21 @@ def test_the_spell_book_offers_a_spell_instead_of_the_roll(monkeypatch):
     spell instead ... choose the spell ... making sure you meet the requirements, then roll the
     spell die once and apply the effect"."""
     s = undead_room(monkeypatch, TEST_W, smith={"items": ["spellbook"]})
-    assert s.pending == {"kind": "cast", "char": 0, "for": "test"} and G.to_act(s) == [0]
+    assert s.pending == Pending("cast", char=0, why="test") and G.to_act(s) == [0]
     assert set(G.legal_actions(s, 0)) == {"roll", "cast insight"}  # nobody is wounded
     s = act(s, "roll")
-    assert s.pending == {"kind": "roll", "char": 0, "for": "test"}
+    assert s.pending == Pending("roll", char=0, why="test")
     s = undead_room(monkeypatch, TEST_W, smith={"items": ["spellbook"]})
     s = act(s, "cast insight")
-    assert G.chance_outcomes(s) == C.die_outcomes(C.SPELL_DIE)
+    assert G.chance_outcomes(s) == cards.die_outcomes(cards.SPELL_DIE)
     s = chance(s, "success")
-    assert char(s, "smith")["hp"] == 18 and "succeeds" in " ".join(map(english, s.log))
+    assert char(s, "smith").hp == 18 and "succeeds" in " ".join(map(english, s.log))
 
 
 def test_a_spell_that_does_not_help_the_test_fails_the_attempt(monkeypatch):
     s = undead_room(monkeypatch, TEST_W, smith={"items": ["spellbook"], "hp": 10})
     s = chance(act(s, "cast mend"), "success")
-    assert [c["hp"] for c in s.chars] == [11, 18]  # healed 2, then failed the test: -1
+    assert [c.hp for c in s.chars] == [11, 18]  # healed 2, then failed the test: -1
 
 
 def test_a_bolt_strikes_dice_from_the_row(monkeypatch):
@@ -377,10 +381,9 @@ def test_a_bolt_strikes_dice_from_the_row(monkeypatch):
     s = act(s, "fight")
     assert set(G.legal_actions(s, 0)) == {"roll", "cast bolt", "cast ward"}
     s = chance(act(s, "cast bolt"), "success")
-    assert s.combat.row == ["c", "w"] and s.pending == {"kind": "roll", "char": 1,
-                                                           "for": "combat"}  # fmt: skip
+    assert s.combat.row == ["c", "w"] and s.pending == Pending("roll", char=1, why="combat")  # fmt: skip
     s = chance(s, "c")
-    assert s.combat.row == ["w"] and char(s, "smith")["hp"] == 16  # no attack, no block
+    assert s.combat.row == ["w"] and char(s, "smith").hp == 16  # no attack, no block
 
 
 def test_the_spell_die_can_backfire_or_crumble(monkeypatch):
@@ -388,13 +391,13 @@ def test_the_spell_die_can_backfire_or_crumble(monkeypatch):
     prisoner, or cause the destruction of the spell book itself"."""
     s = undead_room(monkeypatch, TEST_W, smith={"items": ["spellbook"]}, tailor={"hp": 12})
     s = chance(act(s, "cast insight"), "recoil")
-    assert char(s, "smith")["hp"] == 18 - 2 - 1
+    assert char(s, "smith").hp == 18 - 2 - 1
     s = undead_room(monkeypatch, TEST_W, smith={"items": ["spellbook"]}, tailor={"hp": 12})
     s = chance(act(s, "cast insight"), "stray")
-    assert char(s, "tailor")["hp"] == 10 and char(s, "smith")["hp"] == 17  # the only ally
+    assert char(s, "tailor").hp == 10 and char(s, "smith").hp == 17  # the only ally
     s = undead_room(monkeypatch, TEST_W, smith={"items": ["spellbook"]})
     s = chance(act(s, "cast insight"), "crumble")
-    assert char(s, "smith")["items"] == [] and "spellbook" not in castle.held(s)
+    assert char(s, "smith").items == [] and "spellbook" not in castle.held(s)
 
 
 def test_casting_is_not_offered_on_a_reroll_from_an_item(monkeypatch):
@@ -448,11 +451,11 @@ def test_a_special_still_triggers_when_death_dice_combine_the_round(monkeypatch)
     options = {"undead": "on", "collector": "on"}
     step = dict(combat("w", 2, 1), death=True)
     s = companion_room(monkeypatch, "gravehand", step, options=options)
-    assert s.pending == {"kind": "death", "n": 3}  # the companion counts: no marking here
+    assert s.pending == Pending("death", n=3)  # the companion counts: no marking here
     s = chance(s, "m c s")
     s = act(s, "fight")
     s = chance(s, "c", "c", "x")
-    if s.pending == {"kind": "attack"}:  # a flaw could be used first: resolve by hand
+    if s.pending == Pending("attack"):  # a flaw could be used first: resolve by hand
         s = act(s, "hit all")
     assert "Dirty Fighting" in " ".join(map(english, s.log))
     assert "w" not in (s.combat or {"row": []})["row"]
