@@ -101,7 +101,7 @@ async def test_a_three_player_game_plays_to_a_winner_with_hands_only_in_private(
         assert mine and all(r.to.id == mine[0].for_user for r in replies if r.moves())
         button = B.parse(mine[0].data)
         legal = G.legal_actions(state, button.seat)
-        data = B.act(session_id, row.version, button.seat, choose(legal, rng))
+        data = B.Act(session_id, row.version, button.seat, choose(legal, rng)).data
         replies = await service.press(CHAT, by_id[mine[0].for_user], data)
         moves += 1
         board, private = replies[0], replies[1:]
