@@ -40,7 +40,7 @@ def _static_board(language: str = DEFAULT) -> Image.Image:
         box = _cell_box(cell)
         inner = (box[0] + 3, box[1] + 3, box[2] - 3, box[3] - 3)
         if kind in COLOUR:
-            draw.rectangle(inner, fill=T._mix(COLOUR[kind], T.PAPER, 0.5))
+            draw.rectangle(inner, fill=T.mix(COLOUR[kind], T.PAPER, 0.5))
             T.text(draw, (box[0] + 10, box[1] + 8), LETTER[kind], 20, T.INK)
         elif kind == "mirror":
             tile = T.new_image((inner[2] - inner[0], inner[3] - inner[1]), (200, 200, 200))
@@ -175,7 +175,7 @@ def _side_panel(d: ImageDraw.ImageDraw, view: dict, names: list[str], language: 
     for seat in (0, 1):
         acting = seat in view["to_act"]
         won = view["winner"] == seat
-        fill = T._mix(T.GREEN, T.PAPER, 0.5) if won else T.HIGHLIGHT if acting else T.PANEL
+        fill = T.mix(T.GREEN, T.PAPER, 0.5) if won else T.HIGHLIGHT if acting else T.PANEL
         d.rounded_rectangle(
             (x - 14, y - 10, PANEL_RIGHT, y + 200), 14, fill=fill, outline=T.INK,
             width=4 if won else 2,
