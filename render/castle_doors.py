@@ -325,7 +325,7 @@ def board(view: dict, language: str = DEFAULT) -> Image.Image:
         T.player_token(d, centre, r, seat, str(seat + 1))
     for name, t in view["tiles"].items():  # over the characters, so never hidden
         _used(d, view, name, t["used"])
-    _panel(d, view, language)
+    _panel(img, d, view, language)
     return img
 
 
@@ -371,7 +371,7 @@ def _status(view: dict) -> Msg:
     }.get(phase) or msg("{name} to play.", name=who)
 
 
-def _panel(d: ImageDraw.ImageDraw, view: dict, language: str) -> None:
+def _panel(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, language: str) -> None:
     x, y = PANEL_X + 10, 70
     names = view["names"]
     for seat, edge in enumerate(view["edges"]):
@@ -414,7 +414,7 @@ def _panel(d: ImageDraw.ImageDraw, view: dict, language: str) -> None:
             else:
                 said = msg("Choosing a target for: {card}", card=card)
             y = T.paragraph(d, (x, y), say(said, language), 17, 370)
-    T.stamp(d._image, (x, y + 4), (1185 - x + 2, 7 * 21 + 4), _legend, 0, 0, language, 1185 - x)
+    T.stamp(img, (x, y + 4), (1185 - x + 2, 7 * 21 + 4), _legend, 0, 0, language, 1185 - x)
 
 
 SEAT_BOX = 52 + 22 * 2  # a player's box in the panel: the name, then two lines

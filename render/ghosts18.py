@@ -122,7 +122,7 @@ def board(view: dict, language: str = DEFAULT) -> Image.Image:
         centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2 + 6)
         T.token(d, centre, CELL * 0.3, SHAPES[owner], COLOUR[colour], LETTER[colour])
     _header(d, view, language)
-    _side_panel(d, view, names, language)
+    _side_panel(img, d, view, names, language)
     return img
 
 
@@ -169,7 +169,9 @@ ROW_Y = (52, 96, 140)  # the rows "out", "dungeon" and "to place", down from a p
 ROW_TITLE = 86  # the room for a row's title, left of its first token
 
 
-def _side_panel(d: ImageDraw.ImageDraw, view: dict, names: list[str], language: str) -> None:
+def _side_panel(
+    img: Image.Image, d: ImageDraw.ImageDraw, view: dict, names: list[str], language: str
+) -> None:
     x = PANEL_X
     y = PANEL_Y
     for seat in (0, 1):
@@ -209,7 +211,7 @@ def _side_panel(d: ImageDraw.ImageDraw, view: dict, names: list[str], language: 
                     xx += step
             yy += 44
         y += SEAT_H
-    T.stamp(d._image, (x - 2, y), (WIDTH - (x - 2), HEIGHT - y), _key, tuple(names), language)
+    T.stamp(img, (x - 2, y), (WIDTH - (x - 2), HEIGHT - y), _key, tuple(names), language)
 
 
 def _key(d: ImageDraw.ImageDraw, names: tuple, language: str) -> None:

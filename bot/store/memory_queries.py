@@ -2,7 +2,7 @@
 
 A mixin of `Store` (it uses the store's connection and its version-checked writes), kept
 apart so the queries behind history, ratings and undo have one home. Plain SQL that
-SQLite and PostgreSQL both read through the database layer (bot/store/database.py): `?`
+SQLite and PostgreSQL both read through the database layer (bot/store/dialects.py): `?`
 parameters, no JSON functions, upserts with `ON CONFLICT ... DO UPDATE`.
 """
 
