@@ -86,10 +86,10 @@ def _encode(game_id: str, view: dict) -> tuple[float, float]:
     """The drawing and, apart, the palette-PNG encode of the picture of `view`, timed in
     this process (the move's own picture is drawn in a worker)."""
     t = time.perf_counter()
-    img = render._module(game_id).draw(view)
+    img = render.renderer(game_id).draw(view)
     drawn = time.perf_counter() - t
     if img.mode != "P":
-        img = img.convert("RGB").quantize(palette=toolkit._palette_image(), dither=0)
+        img = img.convert("RGB").quantize(palette=toolkit.palette_image(), dither=0)
     level = getattr(toolkit, "ZLIB_LEVEL", 3)
     t = time.perf_counter()
     img.save(io.BytesIO(), format="PNG", compress_level=level)

@@ -236,7 +236,7 @@ async def _local_web(settings: Settings, service):
 
 async def _backup(db: Path | str, destination: Path) -> int:
     from bot.store import Store
-    from bot.store.database import redact
+    from bot.store.dialects import redact
 
     # `backup backups/escape-$(date +%F).sqlite3` on a fresh install: make the folder, and
     # if the destination still cannot be written, say that it is the destination (SQLite's
@@ -264,7 +264,7 @@ async def _backup(db: Path | str, destination: Path) -> int:
 
 async def _migrate_db(source: str, destination: str) -> int:
     from bot.store.copy import migrate_db
-    from bot.store.database import redact
+    from bot.store.dialects import redact
 
     copied = await migrate_db(source, destination)
     counts = ", ".join(f"{n} {table}" for table, n in copied.items())

@@ -71,7 +71,7 @@ def _tries(value: str) -> int:
 
 def _database(value: str) -> Path | str:
     """ESCAPE_DB: a path is an SQLite file; a postgresql:// URL stays a string."""
-    from bot.store.database import is_url
+    from bot.store.dialects import is_url
 
     return value if is_url(value) else Path(value)
 

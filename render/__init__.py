@@ -12,36 +12,12 @@ never states, so a public picture cannot show a secret.
 
 from __future__ import annotations
 
-import importlib
-import inspect
-from functools import cache
-from types import ModuleType
-
 from languages import DEFAULT, say
+from render.renderers import in_language, renderer
+from render.rules import rules_alt, rules_png
 from render.toolkit import caption_bar, to_png
 
-
-def _module(game_id: str) -> ModuleType:
-    if not game_id.isidentifier():
-        raise KeyError(game_id)
-    try:
-        return importlib.import_module(f"{__name__}.{game_id}")
-    except ModuleNotFoundError as exc:
-        raise KeyError(f"no renderer for {game_id!r}") from exc
-
-
 RECENT_LINES = 4  # at most this many lines of what happened under a board
-
-
-@cache
-def _speaks(function) -> bool:
-    """Whether a renderer's function takes the language (every one does, once its words
-    are messages)."""
-    return "language" in inspect.signature(function).parameters
-
-
-def _in(function, *args, language: str):
-    return function(*args, language=language) if _speaks(function) else function(*args)
 
 
 def board_png(
@@ -55,28 +31,28 @@ def board_image(game_id: str, view: dict, recent: list | None = None, language: 
     metrics). `recent`: what happened since the board before this one (a move and the
     bots' answers to it, messages or text), told under the board in place of the last
     action alone, so that a player's own move does not vanish behind the answer."""
-    module = _module(game_id)
+    module = renderer(game_id)
     if not recent or len(recent) < 2:
-        return _in(module.draw, view, language=language)
+        return in_language(module.draw, view, language=language)
     told = [say(line, language) for line in recent[-RECENT_LINES:]]
     # the board's own caption, less what the recent lines already tell (its last move, which
     # Hidden Castle names while a roll waits, was said twice)
-    lines = _in(module.caption, view, language=language)
+    lines = in_language(module.caption, view, language=language)
     if lines and lines[0] == say(view.get("last"), language):
         lines = lines[1:]
     lines = [line for line in lines if line not in told]
-    return caption_bar(_in(module.board, view, language=language), told + lines)
+    return caption_bar(in_language(module.board, view, language=language), told + lines)
 
 
 def describe(game_id: str, view: dict, language: str = DEFAULT) -> str:
-    return _in(_module(game_id).describe, view, language=language)
+    return in_language(renderer(game_id).describe, view, language=language)
 
 
 def own_words(game_id: str, view: dict):
     """The part of a player's view only they may read (a hand), as a message; None where
     the game's renderer tells no such part (or there is no renderer)."""
     try:
-        told = getattr(_module(game_id), "own_words", None)
+        told = getattr(renderer(game_id), "own_words", None)
     except KeyError:
         return None
     return told(view) if told is not None else None
@@ -92,26 +68,14 @@ def board_regions(game_id: str, view: dict, actions: list[str]) -> dict[str, Box
     named (a pass or "done" stays a plain button); a renderer that reports no regions
     (`regions` absent) gives none. The caption goes under the board, so regions hold for
     the picture with or without it."""
-    module = _module(game_id)
+    module = renderer(game_id)
     regions = getattr(module, "regions", None)
     return dict(regions(view, list(actions))) if regions is not None else {}
 
 
-def rules_png(game_id: str, language: str = DEFAULT) -> bytes:
-    """The rules picture: a sample board with numbered marks and a key saying what each
-    marked thing is and does (render/rules.py)."""
-    from render.rules import rules_png as drawn
-
-    _module(game_id)  # KeyError for a game without a renderer, as board_png
-    return _in(drawn, game_id, language=language)
-
-
 def describe_rules(game_id: str, language: str = DEFAULT) -> str:
     """The rules picture's alt text: what each numbered mark shows."""
-    from render.rules import rules_alt
-
-    _module(game_id)
-    return _in(rules_alt, game_id, language=language)
+    return rules_alt(game_id, language)
 
 
 __all__ = [
@@ -120,7 +84,9 @@ __all__ = [
     "board_regions",
     "describe",
     "describe_rules",
+    "in_language",
     "own_words",
+    "renderer",
     "rules_png",
     "to_png",
 ]

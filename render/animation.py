@@ -15,16 +15,16 @@ from collections.abc import Sequence
 from PIL import Image, ImageDraw
 
 from languages import DEFAULT
-from render import _in, _module
+from render.renderers import in_language, renderer
 from render.toolkit import (
     INK,
     NIGHT,
     PANEL,
     PAPER,
     WHITE,
-    _palette_image,
     fit,
     isolate,
+    palette_image,
     text,
     to_png,
 )
@@ -43,7 +43,7 @@ Frame = tuple[dict, str, str]  # (public view, heading "Move 3 of 12", what happ
 def _board(game_id: str, view: dict, width: int, language: str = DEFAULT) -> Image.Image:
     """The board without its own caption: the frame's band is the one caption (a board's
     footer above the band would say the move twice)."""
-    img = _in(_module(game_id).board, view, language=language).convert("RGB")
+    img = in_language(renderer(game_id).board, view, language=language).convert("RGB")
     if img.width != width:
         size = (width, round(img.height * width / img.width))
         img = img.resize(size, Image.Resampling.BILINEAR, reducing_gap=2.0)
@@ -61,7 +61,7 @@ def _lines(
     opening, a secret move) says what the board itself says comes next ("Set-up: Ann places
     a ghost."), rather than a placeholder."""
     size = _size(width)
-    said = caption or _in(_module(game_id).caption, view, language=language)[-1]
+    said = caption or in_language(renderer(game_id).caption, view, language=language)[-1]
     lines = wrap_text(said, size, width - 32)
     if len(lines) > CAPTION_LINES:
         lines = lines[:CAPTION_LINES]
@@ -120,7 +120,7 @@ def frame_seconds(count: int) -> float:
 
 
 def _gif(images: list[Image.Image], seconds: float) -> bytes:
-    palette = _palette_image()
+    palette = palette_image()
     quantised = [i.quantize(palette=palette, dither=Image.Dither.NONE) for i in images]
     ms = round(seconds * 1000)
     durations = [ms] * len(quantised)

@@ -92,7 +92,7 @@ def _tile(d: ImageDraw.ImageDraw, view: dict, name: str, t: dict, language: str)
     colour = COLOUR.get(t["colour"], T.GREY)
     inner = (left + 3, top + 3, right - 3, bottom - 3)
     face_up = t["open"]
-    fill = T._mix(colour, T.PAPER, 0.55) if face_up else colour
+    fill = T.mix(colour, T.PAPER, 0.55) if face_up else colour
     d.rectangle(inner, fill=fill, outline=T.INK, width=2)
     ink = _ink_on(fill)
     # The door itself: a closed leaf, or a dark doorway.
@@ -110,7 +110,7 @@ def _tile(d: ImageDraw.ImageDraw, view: dict, name: str, t: dict, language: str)
                 else:
                     d.line((bx, door[1], bx, door[3]), fill=T.WHITE, width=4)
     else:
-        d.rectangle(door, fill=T._mix(colour, T.INK, 0.35), outline=ink, width=2)
+        d.rectangle(door, fill=T.mix(colour, T.INK, 0.35), outline=ink, width=2)
         kx, ky = door[2] - size * 0.08, (door[1] + door[3]) / 2
         d.ellipse((kx - 4, ky - 4, kx + 4, ky + 4), fill=ink)
     if t["lock"]:
@@ -151,7 +151,7 @@ def _labels(
     over passages and nets so they stay legible."""
     left, top, right, bottom = _box(view, name)
     colour = COLOUR.get(t["colour"], T.GREY)
-    fill = T._mix(colour, T.PAPER, 0.55) if t["open"] else colour
+    fill = T.mix(colour, T.PAPER, 0.55) if t["open"] else colour
     ink = _ink_on(fill)
     d.rectangle((left + 5, top + 5, left + 24, top + LETTER_BOTTOM), fill=fill)
     T.text(d, (left + 8, top + 6), LETTER.get(t["colour"], "?"), 19, ink)
@@ -325,14 +325,14 @@ def board(view: dict, language: str = DEFAULT) -> Image.Image:
         T.player_token(d, centre, r, seat, str(seat + 1))
     for name, t in view["tiles"].items():  # over the characters, so never hidden
         _used(d, view, name, t["used"])
-    _panel(d, view, language)
+    _panel(img, d, view, language)
     return img
 
 
 def _edge_band(
     img: Image.Image, d: ImageDraw.ImageDraw, view: dict, seat: int, edge: str, language: str
 ) -> None:
-    fill = T._mix(T.PLAYER_COLOURS[seat], T.PAPER, 0.6)
+    fill = T.mix(T.PLAYER_COLOURS[seat], T.PAPER, 0.6)
     band = _band(view, edge)
     d.rounded_rectangle(band, 10, fill=fill, outline=T.INK, width=1)
     # The label runs from one end; the waiting character stands at the other (_edge_spot).
@@ -371,7 +371,7 @@ def _status(view: dict) -> Msg:
     }.get(phase) or msg("{name} to play.", name=who)
 
 
-def _panel(d: ImageDraw.ImageDraw, view: dict, language: str) -> None:
+def _panel(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, language: str) -> None:
     x, y = PANEL_X + 10, 70
     names = view["names"]
     for seat, edge in enumerate(view["edges"]):
@@ -414,7 +414,7 @@ def _panel(d: ImageDraw.ImageDraw, view: dict, language: str) -> None:
             else:
                 said = msg("Choosing a target for: {card}", card=card)
             y = T.paragraph(d, (x, y), say(said, language), 17, 370)
-    T.stamp(d._image, (x, y + 4), (1185 - x + 2, 7 * 21 + 4), _legend, 0, 0, language, 1185 - x)
+    T.stamp(img, (x, y + 4), (1185 - x + 2, 7 * 21 + 4), _legend, 0, 0, language, 1185 - x)
 
 
 SEAT_BOX = 52 + 22 * 2  # a player's box in the panel: the name, then two lines

@@ -40,7 +40,7 @@ def _static_board(language: str = DEFAULT) -> Image.Image:
         box = _cell_box(cell)
         inner = (box[0] + 3, box[1] + 3, box[2] - 3, box[3] - 3)
         if kind in COLOUR:
-            draw.rectangle(inner, fill=T._mix(COLOUR[kind], T.PAPER, 0.5))
+            draw.rectangle(inner, fill=T.mix(COLOUR[kind], T.PAPER, 0.5))
             T.text(draw, (box[0] + 10, box[1] + 8), LETTER[kind], 20, T.INK)
         elif kind == "mirror":
             tile = T.new_image((inner[2] - inner[0], inner[3] - inner[1]), (200, 200, 200))
@@ -122,7 +122,7 @@ def board(view: dict, language: str = DEFAULT) -> Image.Image:
         centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2 + 6)
         T.token(d, centre, CELL * 0.3, SHAPES[owner], COLOUR[colour], LETTER[colour])
     _header(d, view, language)
-    _side_panel(d, view, names, language)
+    _side_panel(img, d, view, names, language)
     return img
 
 
@@ -169,13 +169,15 @@ ROW_Y = (52, 96, 140)  # the rows "out", "dungeon" and "to place", down from a p
 ROW_TITLE = 86  # the room for a row's title, left of its first token
 
 
-def _side_panel(d: ImageDraw.ImageDraw, view: dict, names: list[str], language: str) -> None:
+def _side_panel(
+    img: Image.Image, d: ImageDraw.ImageDraw, view: dict, names: list[str], language: str
+) -> None:
     x = PANEL_X
     y = PANEL_Y
     for seat in (0, 1):
         acting = seat in view["to_act"]
         won = view["winner"] == seat
-        fill = T._mix(T.GREEN, T.PAPER, 0.5) if won else T.HIGHLIGHT if acting else T.PANEL
+        fill = T.mix(T.GREEN, T.PAPER, 0.5) if won else T.HIGHLIGHT if acting else T.PANEL
         d.rounded_rectangle(
             (x - 14, y - 10, PANEL_RIGHT, y + 200), 14, fill=fill, outline=T.INK,
             width=4 if won else 2,
@@ -209,7 +211,7 @@ def _side_panel(d: ImageDraw.ImageDraw, view: dict, names: list[str], language: 
                     xx += step
             yy += 44
         y += SEAT_H
-    T.stamp(d._image, (x - 2, y), (WIDTH - (x - 2), HEIGHT - y), _key, tuple(names), language)
+    T.stamp(img, (x - 2, y), (WIDTH - (x - 2), HEIGHT - y), _key, tuple(names), language)
 
 
 def _key(d: ImageDraw.ImageDraw, names: tuple, language: str) -> None:

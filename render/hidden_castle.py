@@ -152,7 +152,7 @@ def _static(variant: str, chambers: tuple, rows: tuple, language: str = DEFAULT)
         x0, y0, x1, y1 = _space_box(space)
         fill = DOOR if space in doors else STONE
         if space == 1:
-            fill = T._mix(T.NIGHT, T.PAPER, 0.5)
+            fill = T.mix(T.NIGHT, T.PAPER, 0.5)
         d.rectangle((x0 + 2, y0 + 2, x1 - 2, y1 - 2), fill=fill, outline=T.INK, width=1)
         T.text(d, (x0 + 6, y0 + 3), str(space), 16, T.INK)
     # Chambers: a room outside each doorway with its number and its coat of arms.
@@ -194,7 +194,7 @@ def _static(variant: str, chambers: tuple, rows: tuple, language: str = DEFAULT)
     d.rectangle((x0 + 30, y1, x0 + 54, top[1] - 6), fill=STAIR)
     for row, name in enumerate(rows):
         box = _row_box_static(len(rows), row)
-        d.rectangle(box, fill=T._mix(STAIR, T.PAPER, 0.6), outline=T.INK)
+        d.rectangle(box, fill=T.mix(STAIR, T.PAPER, 0.6), outline=T.INK)
         T.label(d, (box[0] + 8, (box[1] + box[3]) / 2), say(name, language), 20, 150, T.INK, "lm")
     title = msg("Midnight Party") if midnight else msg("Escape from the Hidden Castle")
     T.label(d, (20, 14), say(title, language), 32, KEY_X - 30, T.INK, smallest=17)
@@ -427,7 +427,7 @@ def _panel(d: ImageDraw.ImageDraw, view: dict, midnight: bool, language: str) ->
     for seat, name in enumerate(names):
         acting = seat in view["to_act"] or (view["phase"] == "roll" and seat == view["turn"])
         won = seat in (view.get("winners") or [])
-        fill = T._mix(T.GREEN, T.PAPER, 0.5) if won else T.HIGHLIGHT if acting else T.PANEL
+        fill = T.mix(T.GREEN, T.PAPER, 0.5) if won else T.HIGHLIGHT if acting else T.PANEL
         box = (x - 6, y, 1192, y + row_h - 6)
         d.rounded_rectangle(box, 8, fill=fill, outline=T.INK, width=3 if won else 1)
         T.player_token(d, (x + 16, y + 19), 14, seat)

@@ -18,6 +18,7 @@ from PIL import Image
 from engines.text import Text
 from languages import DEFAULT, say
 from render import toolkit as T
+from render.renderers import in_language, renderer
 
 Note = tuple[tuple[float, float] | None, Text]  # a message, said in the picture's language
 
@@ -105,19 +106,15 @@ def said_notes(
 
 @lru_cache(maxsize=16)
 def rules_png(game_id: str, language: str = DEFAULT) -> bytes:
-    from render import _in, _module
-
-    module = _module(game_id)
-    view, notes, title = _in(module.illustration, language=language)  # (laid out for it)
-    board = _in(module.board, view, language=language)
+    module = renderer(game_id)
+    view, notes, title = in_language(module.illustration, language=language)  # (laid out for it)
+    board = in_language(module.board, view, language=language)
     return T.to_png(annotate(board, said_notes(notes, language), say(title, language)))
 
 
 def rules_alt(game_id: str, language: str = DEFAULT) -> str:
     """The rules picture told in words: its title and each numbered note."""
-    from render import _in, _module
-
-    _view, notes, title = _in(_module(game_id).illustration, language=language)
+    _view, notes, title = in_language(renderer(game_id).illustration, language=language)
     told = [say(title, language) + "."]
     told += [f"{n}. {say(text, language)}" for n, (_, text) in enumerate(notes, start=1)]
     return " ".join(told)

@@ -54,7 +54,7 @@ PLAYER_SHAPES = ("circle", "square", "triangle", "diamond", "hexagon", "star", "
 
 
 @lru_cache(maxsize=1024)
-def _mix(a: tuple[int, int, int], b: tuple[int, int, int], t: float) -> tuple[int, int, int]:
+def mix(a: tuple[int, int, int], b: tuple[int, int, int], t: float) -> tuple[int, int, int]:
     return tuple(round(x + (y - x) * t) for x, y in zip(a, b, strict=True))
 
 
@@ -62,7 +62,7 @@ def _palette_colours() -> list[tuple[int, int, int]]:
     base = list(dict.fromkeys(NAMED.values()))
     ramps = []
     for colour in base:  # half-tones towards ink and paper, for anti-aliased edges
-        ramps += [_mix(colour, PAPER, 0.5), _mix(colour, INK, 0.5)]
+        ramps += [mix(colour, PAPER, 0.5), mix(colour, INK, 0.5)]
     greys = [(v, v, v) for v in range(0, 256, 17)]
     colours = list(dict.fromkeys(base + ramps + greys))
     return colours[:256]
@@ -78,14 +78,14 @@ PALETTE = _flat_palette()
 
 
 @lru_cache(maxsize=1)
-def _palette_image() -> Image.Image:
+def palette_image() -> Image.Image:
     img = Image.new("P", (1, 1))
     img.putpalette(PALETTE)
     return img
 
 
 def _quantise(img: Image.Image) -> Image.Image:
-    return img.quantize(palette=_palette_image(), dither=Image.Dither.NONE)
+    return img.quantize(palette=palette_image(), dither=Image.Dither.NONE)
 
 
 _INDEX: dict[tuple, int] = {}

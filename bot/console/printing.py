@@ -2,21 +2,25 @@
 
 Hot-seat play shares one keyboard, so a message for one player is printed only while that
 player has the keyboard; until then it waits for them (`Terminal.private`). Nothing is
-edited or deleted in a terminal: each board is printed anew.
+edited or deleted in a terminal: each board is printed anew. The transport is handed what
+prints (a `ReplyPrinter`: the terminal), so it needs nothing else of the terminal.
 """
 
 from __future__ import annotations
 
 import itertools
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from bot.delivery import Asked, Sent
 from bot.service import ChatRef, Contact, Reply, TableFacts, UserRef
 
-if TYPE_CHECKING:
-    from bot.console.terminal import Terminal
-
 PLATFORM = "console"
+
+
+class ReplyPrinter(Protocol):
+    """What prints a reply on the screen (the terminal, for whoever has the keyboard)."""
+
+    def print_reply(self, reply: Reply) -> None: ...
 
 
 class TerminalTransport:
@@ -26,7 +30,7 @@ class TerminalTransport:
     brief_views = True  # a hand under its picture; `hand` or `describe on` say the whole
     tidies = False
 
-    def __init__(self, terminal: Terminal) -> None:
+    def __init__(self, terminal: ReplyPrinter) -> None:
         self.terminal = terminal
         self._ids = itertools.count(1)
 

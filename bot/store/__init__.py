@@ -1,18 +1,12 @@
 """Persistence: the only package that speaks SQL."""
 
 from bot.store.daily_queries import DailyResult, DailyTotal
-from bot.store.db import (
-    NOTE_SEAT,
-    LogEntry,
-    NewEntry,
-    SchemaTooNew,
-    SeatRow,
-    SessionRow,
-    Store,
-)
+from bot.store.dialects import SchemaTooNew
 from bot.store.errors import ChatBusy, DamagedStore, StaleVersion, StoreError
 from bot.store.memory_queries import RatingRow, UndoRequest
 from bot.store.season_queries import SeasonRow
+from bot.store.session_rows import NOTE_SEAT, LogEntry, NewEntry, SeatRow, SessionRow
+from bot.store.store import Store
 from bot.store.tournament_queries import EntrantRow, PairingRow, TournamentRow
 
 __all__ = [

@@ -6,24 +6,17 @@ A mixin of `Store`, like `MemoryQueries`: plain SQL both databases read.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from bot.store.errors import driver_errors_translated
-
-if TYPE_CHECKING:
-    from bot.store.db import SessionRow
-
-LIVE = ("lobby", "active")
+from bot.store.query_base import QueryBase
+from bot.store.session_rows import LIVE, SESSION_COLUMNS, SessionRow
 
 
 @driver_errors_translated
-class ChannelQueries:
+class ChannelQueries(QueryBase):
     async def live_session_in_channel(self, platform: str, channel: str) -> SessionRow | None:
         """The lobby or running game of a channel, or of a thread with that id."""
-        from bot.store.db import _SESSION_COLUMNS
-
-        rows = await self._sessions(
-            f"SELECT {_SESSION_COLUMNS} FROM sessions WHERE platform = ? "
+        rows = await self.select_sessions(
+            f"SELECT {SESSION_COLUMNS} FROM sessions WHERE platform = ? "
             "AND ((chat = ? AND thread = '') OR thread = ?) AND status IN (?, ?) ORDER BY id",
             (platform, channel, channel, *LIVE),
         )

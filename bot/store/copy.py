@@ -10,8 +10,9 @@ import contextlib
 import os
 from pathlib import Path
 
-from bot.store.database import Database, SQLiteDatabase, StoreError, is_url, redact
+from bot.store.dialects import Database, SQLiteDatabase, StoreError, is_url, redact
 from bot.store.migrations import MIGRATIONS
+from bot.store.opening import open_migrated
 
 _BATCH = 500
 
@@ -125,15 +126,13 @@ async def copy_database(src: Database, destination: str | Path) -> dict[str, int
 async def migrate_db(source: str | Path, destination: str | Path) -> dict[str, int]:
     """`escape-bot migrate-db`: the source is migrated to this code's schema, the
     destination created (or migrated) and filled; refused if it already holds data."""
-    from bot.store.db import Store
-
     if not is_url(source) and not Path(source).is_file():
         raise StoreError(f"there is no database at {redact(source)}")
-    src = await Store.open(source)
+    src = await open_migrated(source)
     try:
-        dst = await Store.open(destination)
+        dst = await open_migrated(destination)
         try:
-            return await copy_tables(src._conn, dst._conn)
+            return await copy_tables(src, dst)
         finally:
             await dst.close()
     finally:

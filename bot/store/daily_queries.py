@@ -12,9 +12,9 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from bot.store.errors import driver_errors_translated
+from bot.store.query_base import QueryBase
 
 
 @dataclass(frozen=True)
@@ -43,11 +43,8 @@ class DailyTotal:
 
 
 @driver_errors_translated
-class DailyQueries:
+class DailyQueries(QueryBase):
     """Queries of the daily castle (mixed into `Store`)."""
-
-    _conn: Any
-    _rows: Any  # MemoryQueries's: a query's rows
 
     async def daily_played(self, day: str, platform: str, user_ids: Sequence[str], but: int | None = None) -> list[str]:  # fmt: skip
         """Which of these people have begun `day`'s castle at a table other than `but`
@@ -55,7 +52,7 @@ class DailyQueries:
         if not user_ids:
             return []
         marks = ", ".join("?" for _ in user_ids)
-        rows = await self._rows(
+        rows = await self.rows(
             "SELECT d.user_id FROM daily_players d JOIN sessions s ON s.id = d.session_id "
             f"WHERE d.day = ? AND d.platform = ? AND d.user_id IN ({marks}) AND d.session_id <> ? "
             "AND NOT (s.status = 'aborted' AND s.state IS NULL)",
@@ -97,7 +94,7 @@ class DailyQueries:
             return []
 
         try:
-            return await self._write(work)  # type: ignore[attr-defined]
+            return await self.write(work)
         except _Refused as refused:
             return refused.users
 
@@ -128,12 +125,12 @@ class DailyQueries:
             )  # fmt: skip
             return True
 
-        return await self._write(work)  # type: ignore[attr-defined]
+        return await self.write(work)
 
     async def daily_board(self, platform: str, scope: str, day: str) -> list[DailyResult]:
         """A day's parties here, best first: escaped, then more chapters, then fewer steps,
         then the earlier finish."""
-        rows = await self._rows(
+        rows = await self.rows(
             "SELECT session_id, day, party, escaped, chapters, steps, finished_at "
             "FROM daily_results WHERE platform = ? AND scope = ? AND day = ? AND seat = 0 "
             "ORDER BY escaped DESC, chapters DESC, steps, finished_at, session_id",
@@ -142,7 +139,7 @@ class DailyQueries:
         return [DailyResult(s, d, json.loads(p), bool(e), c, st, f) for s, d, p, e, c, st, f in rows]  # fmt: skip
 
     async def daily_result(self, session_id: int) -> DailyResult | None:
-        rows = await self._rows(
+        rows = await self.rows(
             "SELECT session_id, day, party, escaped, chapters, steps, finished_at "
             "FROM daily_results WHERE session_id = ? AND seat = 0",
             (session_id,),
@@ -152,7 +149,7 @@ class DailyQueries:
     async def daily_month(self, platform: str, scope: str, month: str) -> list[DailyTotal]:
         """Each player's daily castles of a month (`2025-06`) here, best first: more
         escapes, then more chapters, then fewer steps."""
-        rows = await self._rows(
+        rows = await self.rows(
             "SELECT user_id, MAX(name), COUNT(*), SUM(escaped), SUM(chapters), SUM(steps) "
             "FROM daily_results WHERE platform = ? AND scope = ? AND day >= ? AND day < ? "
             "GROUP BY user_id ORDER BY SUM(escaped) DESC, SUM(chapters) DESC, SUM(steps), "

@@ -2,7 +2,7 @@
 
 A mixin of `Store` (it uses the store's connection and its version-checked writes), kept
 apart so the queries behind history, ratings and undo have one home. Plain SQL that
-SQLite and PostgreSQL both read through the database layer (bot/store/database.py): `?`
+SQLite and PostgreSQL both read through the database layer (bot/store/dialects.py): `?`
 parameters, no JSON functions, upserts with `ON CONFLICT ... DO UPDATE`.
 """
 
@@ -10,12 +10,10 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
 
 from bot.store.errors import driver_errors_translated
-
-if TYPE_CHECKING:
-    from bot.store.db import SessionRow
+from bot.store.query_base import QueryBase
+from bot.store.session_rows import NOTE_SEAT, SESSION_COLUMNS, LogEntry, SessionRow
 
 ENDED = ("finished", "aborted")
 
@@ -51,22 +49,14 @@ _RATING_COLUMNS = "platform, scope, game, user_id, name, mu, sigma, played, won,
 
 
 @driver_errors_translated  # as the Store's own methods: only StoreError and its kinds
-class MemoryQueries:
+class MemoryQueries(QueryBase):
     """Queries for a chat's history, ratings and undo (mixed into `Store`)."""
-
-    _conn: Any
-
-    async def _rows(self, sql: str, params: tuple) -> list[tuple]:
-        async with self._conn.execute(sql, params) as cur:
-            return list(await cur.fetchall())
 
     # ----- a table's log, as its page shows it -----------------------------------------
     async def log_tail(self, session_id: int, last: int) -> list:
         """The last `last` rows of a table's log, oldest first (a page shows the recent
         log: reading it costs the same at any length of game)."""
-        from bot.store.db import LogEntry
-
-        rows = await self._rows(
+        rows = await self.rows(
             "SELECT n, seat, action, user_id, events, at, undone FROM actions "
             "WHERE session_id = ? ORDER BY n DESC LIMIT ?",
             (session_id, last),
@@ -79,7 +69,7 @@ class MemoryQueries:
     async def moves_made(self, session_id: int) -> int:
         """The players' moves in a table's log, those taken back left out (a replay's
         boards, counted without reading the log)."""
-        rows = await self._rows(
+        rows = await self.rows(
             "SELECT COUNT(*) FROM actions WHERE session_id = ? AND seat >= 0 AND undone = 0",
             (session_id,),
         )
@@ -91,17 +81,15 @@ class MemoryQueries:
     ) -> list[SessionRow]:
         """Finished and aborted games of a channel or group (threads and topics too), newest
         first."""
-        from bot.store.db import _SESSION_COLUMNS
-
-        return await self._sessions(  # type: ignore[attr-defined]
-            f"SELECT {_SESSION_COLUMNS} FROM sessions WHERE platform = ? AND chat = ? "
+        return await self.select_sessions(
+            f"SELECT {SESSION_COLUMNS} FROM sessions WHERE platform = ? AND chat = ? "
             "AND status IN ('finished', 'aborted') ORDER BY updated_at DESC, id DESC "
             "LIMIT ? OFFSET ?",
             (platform, chat, limit, offset),
         )
 
     async def count_ended_in_chat(self, platform: str, chat: str) -> int:
-        rows = await self._rows(
+        rows = await self.rows(
             "SELECT COUNT(*) FROM sessions WHERE platform = ? AND chat = ? "
             "AND status IN ('finished', 'aborted')",
             (platform, chat),
@@ -110,10 +98,8 @@ class MemoryQueries:
 
     async def latest_in_place(self, platform: str, chat: str, thread: str) -> SessionRow | None:
         """The game played here last (running or ended; not a lobby)."""
-        from bot.store.db import _SESSION_COLUMNS
-
-        rows = await self._sessions(  # type: ignore[attr-defined]
-            f"SELECT {_SESSION_COLUMNS} FROM sessions WHERE platform = ? AND chat = ? "
+        rows = await self.select_sessions(
+            f"SELECT {SESSION_COLUMNS} FROM sessions WHERE platform = ? AND chat = ? "
             "AND thread = ? AND status <> 'lobby' ORDER BY id DESC LIMIT 1",
             (platform, chat, thread),
         )
@@ -126,7 +112,7 @@ class MemoryQueries:
         if not user_ids:
             return {}
         marks = ", ".join("?" for _ in user_ids)
-        rows = await self._rows(
+        rows = await self.rows(
             f"SELECT {_RATING_COLUMNS} FROM ratings WHERE platform = ? AND scope = ? "
             f"AND game = ? AND user_id IN ({marks})",
             (platform, scope, game, *user_ids),
@@ -165,13 +151,13 @@ class MemoryQueries:
                 ],
             )  # fmt: skip
             if season is not None:
-                await self._rate_in_season(conn, season[0], season[1], now)  # type: ignore[attr-defined]
+                await self._rate_in_season(conn, season[0], season[1], now)
             return True
 
-        return await self._write(work)  # type: ignore[attr-defined]
+        return await self.write(work)
 
     async def rating_changes(self, session_id: int) -> dict | None:
-        rows = await self._rows(
+        rows = await self.rows(
             "SELECT changes FROM rated_sessions WHERE session_id = ?", (session_id,)
         )
         return json.loads(rows[0][0]) if rows else None
@@ -180,7 +166,7 @@ class MemoryQueries:
         self, platform: str, scope: str, game: str, limit: int = 10
     ) -> list[RatingRow]:
         """Best first: by mu - 3 sigma (a skill we are fairly sure of), then games won."""
-        rows = await self._rows(
+        rows = await self.rows(
             f"SELECT {_RATING_COLUMNS} FROM ratings WHERE platform = ? AND scope = ? "
             "AND game = ? ORDER BY mu - 3 * sigma DESC, won DESC, played DESC, name LIMIT ?",
             (platform, scope, game, limit),
@@ -188,7 +174,7 @@ class MemoryQueries:
         return [RatingRow(*r) for r in rows]
 
     async def standings_of(self, platform: str, scope: str, user_id: str) -> list[RatingRow]:
-        rows = await self._rows(
+        rows = await self.rows(
             f"SELECT {_RATING_COLUMNS} FROM ratings WHERE platform = ? AND scope = ? "
             "AND user_id = ? ORDER BY game",
             (platform, scope, user_id),
@@ -196,7 +182,7 @@ class MemoryQueries:
         return [RatingRow(*r) for r in rows]
 
     async def rated_games_in_scope(self, platform: str, scope: str) -> list[str]:
-        rows = await self._rows(
+        rows = await self.rows(
             "SELECT game FROM ratings WHERE platform = ? AND scope = ? GROUP BY game "
             "ORDER BY SUM(played) DESC, game",
             (platform, scope),
@@ -205,7 +191,7 @@ class MemoryQueries:
 
     # ----- undo -------------------------------------------------------------------
     async def undo_request(self, session_id: int) -> UndoRequest | None:
-        rows = await self._rows(
+        rows = await self.rows(
             "SELECT session_id, version, n, seat, user_id, accepted, asked_at "
             "FROM undo_requests WHERE session_id = ?",
             (session_id,),
@@ -229,7 +215,7 @@ class MemoryQueries:
                  request.user_id, json.dumps(request.accepted), request.asked_at),
             )  # fmt: skip
 
-        await self._write(work)  # type: ignore[attr-defined]
+        await self.write(work)
 
     async def accept_undo(self, session_id: int, version: int, accepted: list[str]) -> bool:
         """Record who accepted, if the request is still the one read (False otherwise)."""
@@ -241,13 +227,13 @@ class MemoryQueries:
             )
             return cur.rowcount == 1
 
-        return await self._write(work)  # type: ignore[attr-defined]
+        return await self.write(work)
 
     async def drop_undo_request(self, session_id: int) -> None:
         async def work(conn) -> None:
             await conn.execute("DELETE FROM undo_requests WHERE session_id = ?", (session_id,))
 
-        await self._write(work)  # type: ignore[attr-defined]
+        await self.write(work)
 
     async def undo_move(
         self,
@@ -266,7 +252,7 @@ class MemoryQueries:
         stale), a public note joins the log and the request is spent."""
 
         async def work(conn) -> None:
-            await self._bump(  # type: ignore[attr-defined]
+            await self.bump(
                 conn, session_id, version, state=json.dumps(state), clock=json.dumps(clock),
                 deadline=deadline, wake_at=wake_at,
             )  # fmt: skip
@@ -277,8 +263,6 @@ class MemoryQueries:
                 "SELECT COALESCE(MAX(n), 0) FROM actions WHERE session_id = ?", (session_id,)
             ) as cur:
                 (last,) = await cur.fetchone()
-            from bot.store.db import NOTE_SEAT
-
             event = [{"text": note, "to": None, "kind": "undo"}]
             await conn.execute(
                 "INSERT INTO actions (session_id, n, seat, action, user_id, events, at) "
@@ -287,4 +271,4 @@ class MemoryQueries:
             )
             await conn.execute("DELETE FROM undo_requests WHERE session_id = ?", (session_id,))
 
-        await self._write(work)  # type: ignore[attr-defined]
+        await self.write(work)

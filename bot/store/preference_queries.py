@@ -8,15 +8,13 @@ queries (bot/store/memory_queries.py says which).
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from bot.store.errors import driver_errors_translated
+from bot.store.query_base import QueryBase
 
 
 @driver_errors_translated
-class PreferenceQueries:
-    _conn: Any
-
+class PreferenceQueries(QueryBase):
     # ----- people ------------------------------------------------------------------
     async def upsert_user(
         self,
@@ -50,7 +48,7 @@ class PreferenceQueries:
                     (json.dumps(prefs), platform, user_id),
                 )
 
-        await self._write(work)  # type: ignore[attr-defined]
+        await self.write(work)
 
     async def user(self, platform: str, user_id: str) -> dict | None:
         async with self._conn.execute(
@@ -69,7 +67,7 @@ class PreferenceQueries:
                 (json.dumps(prefs), platform, user_id),
             )
 
-        await self._write(work)  # type: ignore[attr-defined]
+        await self.write(work)
 
     # ----- a chat's language -------------------------------------------------------
     async def chat_language(self, platform: str, chat: str, thread: str) -> str | None:
@@ -88,4 +86,4 @@ class PreferenceQueries:
                 (platform, chat, thread, language),
             )
 
-        await self._write(work)  # type: ignore[attr-defined]
+        await self.write(work)

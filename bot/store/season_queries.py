@@ -17,6 +17,7 @@ from typing import Any
 
 from bot.store.errors import StaleVersion, driver_errors_translated
 from bot.store.memory_queries import RatingRow
+from bot.store.query_base import QueryBase
 
 _S_COLUMNS = (
     "platform, scope, number, status, length, repeats, starts_at, ends_at, chat, thread, "
@@ -51,14 +52,11 @@ def _season(row: Sequence[Any]) -> SeasonRow:
 
 
 @driver_errors_translated
-class SeasonQueries:
+class SeasonQueries(QueryBase):
     """Queries of seasons and their ratings (mixed into `Store`)."""
 
-    _conn: Any
-    _rows: Any  # MemoryQueries's: a query's rows
-
     async def running_season(self, platform: str, scope: str) -> SeasonRow | None:
-        rows = await self._rows(
+        rows = await self.rows(
             f"SELECT {_S_COLUMNS} FROM seasons WHERE platform = ? AND scope = ? "
             "AND status = 'running'",
             (platform, scope),
@@ -66,14 +64,14 @@ class SeasonQueries:
         return _season(rows[0]) if rows else None
 
     async def season(self, platform: str, scope: str, number: int) -> SeasonRow | None:
-        rows = await self._rows(
+        rows = await self.rows(
             f"SELECT {_S_COLUMNS} FROM seasons WHERE platform = ? AND scope = ? AND number = ?",
             (platform, scope, number),
         )
         return _season(rows[0]) if rows else None
 
     async def last_season(self, platform: str, scope: str) -> SeasonRow | None:
-        rows = await self._rows(
+        rows = await self.rows(
             f"SELECT {_S_COLUMNS} FROM seasons WHERE platform = ? AND scope = ? "
             "ORDER BY number DESC LIMIT 1",
             (platform, scope),
@@ -104,7 +102,7 @@ class SeasonQueries:
             return SeasonRow(platform, scope, last + 1, "running", length, True, starts_at,
                              ends_at, chat, thread, language, 0)  # fmt: skip
 
-        return await self._write(work)  # type: ignore[attr-defined]
+        return await self.write(work)
 
     async def end_season(
         self, s: SeasonRow, now: float, following: tuple[float, float] | None
@@ -130,13 +128,13 @@ class SeasonQueries:
                 )  # fmt: skip
             return True
 
-        return await self._write(work)  # type: ignore[attr-defined]
+        return await self.write(work)
 
     async def due_seasons(self, now: float, platforms: Sequence[str], lease: float) -> list[SeasonRow]:  # fmt: skip
         """Seasons to look at now: running past their end, or ended with their final
         standings not yet posted (and nobody posting them within the lease)."""
         marks = ", ".join("?" for _ in platforms) or "NULL"
-        rows = await self._rows(
+        rows = await self.rows(
             f"SELECT {_S_COLUMNS} FROM seasons WHERE platform IN ({marks}) AND "
             "((status = 'running' AND ends_at <= ?) OR (status = 'ended' AND posted_at IS NULL "
             "AND (claimed_at IS NULL OR claimed_at < CAST(? AS DOUBLE PRECISION)))) "
@@ -158,7 +156,7 @@ class SeasonQueries:
             )
             return cur.rowcount == 1
 
-        return await self._write(work)  # type: ignore[attr-defined]
+        return await self.write(work)
 
     async def season_posted(self, s: SeasonRow, now: float | None) -> None:
         """Its final standings were delivered (`now`), or could not be (None: the claim is
@@ -171,7 +169,7 @@ class SeasonQueries:
                 (now, s.platform, s.scope, s.number),
             )
 
-        await self._write(work)  # type: ignore[attr-defined]
+        await self.write(work)
 
     # ----- the season's ratings ---------------------------------------------------------
     async def season_ratings_of(
@@ -180,7 +178,7 @@ class SeasonQueries:
         if not user_ids:
             return {}
         marks = ", ".join("?" for _ in user_ids)
-        rows = await self._rows(
+        rows = await self.rows(
             f"SELECT {_R_COLUMNS} FROM season_ratings WHERE platform = ? AND scope = ? "
             f"AND season = ? AND game = ? AND user_id IN ({marks})",
             (platform, scope, season, game, *user_ids),
@@ -191,7 +189,7 @@ class SeasonQueries:
         self, platform: str, scope: str, season: int, game: str, limit: int = 10
     ) -> list[RatingRow]:
         """Best first, as the all-time leaderboard orders."""
-        rows = await self._rows(
+        rows = await self.rows(
             f"SELECT {_R_COLUMNS} FROM season_ratings WHERE platform = ? AND scope = ? "
             "AND season = ? AND game = ? "
             "ORDER BY mu - 3 * sigma DESC, won DESC, played DESC, name LIMIT ?",
@@ -202,7 +200,7 @@ class SeasonQueries:
     async def season_standings_of(
         self, platform: str, scope: str, season: int, user_id: str
     ) -> list[RatingRow]:
-        rows = await self._rows(
+        rows = await self.rows(
             f"SELECT {_R_COLUMNS} FROM season_ratings WHERE platform = ? AND scope = ? "
             "AND season = ? AND user_id = ? ORDER BY game",
             (platform, scope, season, user_id),
@@ -211,7 +209,7 @@ class SeasonQueries:
 
     async def season_games(self, platform: str, scope: str, season: int) -> list[str]:
         """The games rated in a season, the most played first."""
-        rows = await self._rows(
+        rows = await self.rows(
             "SELECT game FROM season_ratings WHERE platform = ? AND scope = ? AND season = ? "
             "GROUP BY game ORDER BY SUM(played) DESC, game",
             (platform, scope, season),

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.store.errors import StaleVersion, driver_errors_translated
+from bot.store.query_base import QueryBase
 
 _T_COLUMNS = (
     "id, platform, scope, chat, thread, game, options, rounds, size, status, creator, round, "
@@ -77,14 +78,8 @@ def _tournament(row: Sequence[Any]) -> TournamentRow:
 
 
 @driver_errors_translated
-class TournamentQueries:
+class TournamentQueries(QueryBase):
     """Queries of tournaments (mixed into `Store`)."""
-
-    _conn: Any
-
-    async def _t_rows(self, sql: str, params: tuple) -> list[tuple]:
-        async with self._conn.execute(sql, params) as cur:
-            return list(await cur.fetchall())
 
     async def create_tournament(
         self, *, platform: str, scope: str, chat: str, thread: str, game: str,
@@ -102,18 +97,18 @@ class TournamentQueries:
             (tid,) = await cur.fetchone()
             return tid
 
-        tid = await self._write(work)  # type: ignore[attr-defined]
+        tid = await self.write(work)
         return await self.tournament(tid)
 
     async def tournament(self, tournament_id: int) -> TournamentRow | None:
-        rows = await self._t_rows(f"SELECT {_T_COLUMNS} FROM tournaments WHERE id = ?", (tournament_id,))  # fmt: skip
+        rows = await self.rows(f"SELECT {_T_COLUMNS} FROM tournaments WHERE id = ?", (tournament_id,))  # fmt: skip
         return _tournament(rows[0]) if rows else None
 
     async def tournaments_in_chat(
         self, platform: str, chat: str, statuses: Sequence[str] = RUNNING
     ) -> list[TournamentRow]:
         marks = ", ".join("?" for _ in statuses)
-        rows = await self._t_rows(
+        rows = await self.rows(
             f"SELECT {_T_COLUMNS} FROM tournaments WHERE platform = ? AND chat = ? "
             f"AND status IN ({marks}) ORDER BY id DESC",
             (platform, chat, *statuses),
@@ -123,7 +118,7 @@ class TournamentQueries:
     async def due_tournaments(self, now: float, platforms: Sequence[str]) -> list[TournamentRow]:
         """Tournaments to look at now: signing up past their start time, or running."""
         marks = ", ".join("?" for _ in platforms) or "NULL"
-        rows = await self._t_rows(
+        rows = await self.rows(
             f"SELECT {_T_COLUMNS} FROM tournaments WHERE status IN ('signup', 'running') "
             f"AND wake_at IS NOT NULL AND wake_at <= ? AND platform IN ({marks}) ORDER BY wake_at",
             (now, *platforms),
@@ -132,7 +127,7 @@ class TournamentQueries:
 
     async def tournament_of_session(self, session_id: int) -> tuple[int, int, int] | None:
         """(tournament, round, board) of a table's session, if it is one."""
-        rows = await self._t_rows(
+        rows = await self.rows(
             "SELECT tournament_id, round, board FROM tournament_tables WHERE session_id = ?",
             (session_id,),
         )
@@ -140,7 +135,7 @@ class TournamentQueries:
 
     # ----- players ----------------------------------------------------------------------
     async def entrants(self, tournament_id: int) -> list[EntrantRow]:
-        rows = await self._t_rows(
+        rows = await self.rows(
             "SELECT user_id, name, n, joined, withdrawn, why FROM tournament_players "
             "WHERE tournament_id = ? ORDER BY n",
             (tournament_id,),
@@ -152,7 +147,7 @@ class TournamentQueries:
         as read: "added", or "in" (they are in already) or "full"."""
 
         async def work(conn) -> str:
-            await self._t_bump(conn, t)
+            await self._bump_tournament(conn, t)
             async with conn.execute(
                 "SELECT withdrawn FROM tournament_players WHERE tournament_id = ? AND user_id = ?",
                 (t.id, user_id),
@@ -181,13 +176,13 @@ class TournamentQueries:
             )
             return "added"
 
-        return await self._write(work)  # type: ignore[attr-defined]
+        return await self.write(work)
 
     async def withdraw(self, t: TournamentRow, user_id: str, why: str) -> bool:
         """A player leaves after the round now running (during sign-up: they are gone)."""
 
         async def work(conn) -> bool:
-            await self._t_bump(conn, t)
+            await self._bump_tournament(conn, t)
             if t.status == "signup":
                 cur = await conn.execute(
                     "DELETE FROM tournament_players WHERE tournament_id = ? AND user_id = ?",
@@ -201,12 +196,12 @@ class TournamentQueries:
                 )
             return cur.rowcount == 1
 
-        return await self._write(work)  # type: ignore[attr-defined]
+        return await self.write(work)
 
     # ----- rounds -----------------------------------------------------------------------
     async def pairings(self, tournament_id: int, round_: int | None = None) -> list[PairingRow]:
         where, params = ("AND round = ?", (tournament_id, round_)) if round_ is not None else ("", (tournament_id,))  # fmt: skip
-        rows = await self._t_rows(
+        rows = await self.rows(
             "SELECT round, board, players, session_id, claimed_at FROM tournament_tables "
             f"WHERE tournament_id = ? {where} ORDER BY round, board",
             params,
@@ -254,7 +249,7 @@ class TournamentQueries:
                 )
             return True
 
-        return await self._write(work)  # type: ignore[attr-defined]
+        return await self.write(work)
 
     async def claim_table(self, tournament_id: int, round_: int, board: int, now: float, lease: float) -> bool:  # fmt: skip
         """This process opens the table (no other has for `lease` seconds)."""
@@ -268,7 +263,7 @@ class TournamentQueries:
             )
             return cur.rowcount == 1
 
-        return await self._write(work)  # type: ignore[attr-defined]
+        return await self.write(work)
 
     async def open_table_session(
         self, tournament_id: int, round_: int, board: int, *, platform: str, scope: str,
@@ -277,7 +272,7 @@ class TournamentQueries:
     ) -> int | None:  # fmt: skip
         """The table's session created (in its lobby, every seat taken) and linked to it in
         one transaction; None (nothing written) if the table has one already."""
-        now = self._clock()  # type: ignore[attr-defined]
+        now = self._clock()
 
         async def work(conn) -> int | None:
             cur = await conn.execute(
@@ -295,12 +290,12 @@ class TournamentQueries:
             )
             if linked.rowcount != 1:
                 raise StaleVersion("the table has a session already")
-            await self._insert_seats(conn, session_id, seats)  # type: ignore[attr-defined]
-            await self._changed(conn, session_id, 0)  # type: ignore[attr-defined]
+            await self._insert_seats(conn, session_id, seats)
+            await self.note_change(conn, session_id, 0)
             return session_id
 
         try:
-            return await self._write(work)  # type: ignore[attr-defined]
+            return await self.write(work)
         except StaleVersion:
             return None
 
@@ -316,7 +311,7 @@ class TournamentQueries:
             )
             return cur.rowcount == 1
 
-        return await self._write(work)  # type: ignore[attr-defined]
+        return await self.write(work)
 
     async def set_tournament(self, t: TournamentRow, **cols) -> bool:
         """Status, start or wake time changed if the tournament is still as read."""
@@ -329,11 +324,11 @@ class TournamentQueries:
             cur = await conn.execute(
                 f"UPDATE tournaments SET {sets}version = version + 1, updated_at = ? "
                 "WHERE id = ? AND version = ?",
-                (*cols.values(), self._clock(), t.id, t.version),  # type: ignore[attr-defined]
+                (*cols.values(), self._clock(), t.id, t.version),
             )
             return cur.rowcount == 1
 
-        return await self._write(work)  # type: ignore[attr-defined]
+        return await self.write(work)
 
     async def postpone_tournament(self, tournament_id: int, until: float) -> None:
         async def work(conn) -> None:
@@ -342,12 +337,12 @@ class TournamentQueries:
                 (until, tournament_id, until),
             )
 
-        await self._write(work)  # type: ignore[attr-defined]
+        await self.write(work)
 
-    async def _t_bump(self, conn, t: TournamentRow) -> None:
+    async def _bump_tournament(self, conn, t: TournamentRow) -> None:
         cur = await conn.execute(
             "UPDATE tournaments SET version = version + 1, updated_at = ? WHERE id = ? AND version = ?",
-            (self._clock(), t.id, t.version),  # type: ignore[attr-defined]
+            (self._clock(), t.id, t.version),
         )
         if cur.rowcount != 1:
             raise StaleVersion(f"tournament {t.id} changed since version {t.version}")

@@ -16,7 +16,9 @@ from __future__ import annotations
 import math
 
 from engines.hidden_castle import board as B
-from engines.hidden_castle.game import CHAMBER, GALLERY, STAIRS, HiddenCastle, HiddenCastleState
+from engines.hidden_castle.board import CHAMBER, GALLERY, STAIRS
+from engines.hidden_castle.game import HiddenCastle
+from engines.hidden_castle.position import HiddenCastleState
 
 SEARCH_SCALE = 0.7
 # engines/ai: only hard plays `rollout`; hard searches less, for its rollouts to fit its time

@@ -12,48 +12,30 @@ The die is a chance node at the start of every turn: 1, 2, 4, 5 or the Phantom (
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict
 
 from engines.contract import CHANCE, Event, Game, Option, Result, Seat
 from engines.hidden_castle import board as B
 from engines.hidden_castle import telling
 from engines.hidden_castle.board import BOX, CHAMBER, GALLERY, STAIRS
+from engines.hidden_castle.position import (
+    HiddenCastleState,
+    empty_spaces,
+    guest_name,
+    guests_at,
+    in_gallery,
+    is_midnight,
+    may_stay,
+    movable,
+    place_of,
+    plan_of,
+    planned_moves,
+    ranking,
+    scores_text,
+    speed,
+)
 from engines.hidden_castle.rules_text import RULES_TEXT
 from engines.text import Msg, Text, joined, msg, plural, to_json
-
-
-@dataclass
-class HiddenCastleState:
-    names: list[str]
-    variant: str = B.STANDARD
-    owner: list[int] = field(default_factory=list)  # guest i (letter i) belongs to seat owner[i]
-    where: list[str] = field(default_factory=list)  # box, gallery, chamber or stairs
-    pos: list[int] = field(default_factory=list)  # gallery space, chamber doorway or step index
-    queue: list[int] = field(default_factory=list)  # guests still to be placed, in order
-    phase: str = "place"  # place, roll, move, over
-    turn: Seat = 0
-    roll: str = ""  # the number being played in phase "move"
-    climbed: int = 0  # staircase spaces the Phantom has climbed; B.CLIMB once in the Gallery
-    phantom: int = 0  # the Phantom's Gallery space, 0 while it is on the staircase
-    clock: int = 0  # index into B.CLOCKS (standard game)
-    scores: list[int] = field(default_factory=list)
-    round: int = 1  # Midnight Party round
-    turns: int = 0
-    trail: list[int] = field(default_factory=list)  # Gallery spaces crossed by the last move
-    mover: str = ""  # "phantom" or the letter of the guest that made the last move
-    last_roll: str | dict = ""  # who rolled what, last (a message, as JSON)
-    last_move: str | dict = ""  # the last move of a guest or of the Phantom
-    last: str | dict = ""
-
-
-@dataclass(frozen=True)
-class Plan:
-    """Where a guest would go with the roll: a Gallery space or a chamber."""
-
-    guest: int
-    chamber: int  # doorway number, 0 for a Gallery move
-    space: int  # the Gallery space it ends on (the doorway when entering a chamber)
-    trail: tuple[int, ...]
 
 
 class HiddenCastle(Game):
@@ -94,35 +76,9 @@ class HiddenCastle(Game):
             scores=[B.START_SCORE[variant]] * n,
         )
 
-    # ----- board facts ------------------------------------------------------------
-    def _midnight(self, s: HiddenCastleState) -> bool:
-        return s.variant == B.MIDNIGHT
-
+    # ----- board facts (engines/hidden_castle/position.py) --------------------------
     def speed(self, s: HiddenCastleState) -> int:
-        if self._midnight(s):
-            return B.midnight_speed(len(s.names))
-        return B.SPEEDS[min(s.clock, len(B.SPEEDS) - 1)]
-
-    def _in_gallery(self, s: HiddenCastleState) -> bool:
-        return s.climbed >= B.CLIMB
-
-    def _at(self, s: HiddenCastleState, where: str, pos: int) -> list[int]:
-        return [g for g in range(len(s.owner)) if s.where[g] == where and s.pos[g] == pos]
-
-    def _guests_of(self, s: HiddenCastleState, seat: Seat, where: str) -> list[int]:
-        return [g for g in range(len(s.owner)) if s.owner[g] == seat and s.where[g] == where]
-
-    def _name(self, s: HiddenCastleState, g: int) -> Msg:
-        return msg("{name}'s guest {letter}", name=s.names[s.owner[g]], letter=B.label(g).upper())
-
-    def _place_of(self, s: HiddenCastleState, g: int) -> Msg:
-        if s.where[g] == GALLERY:
-            return msg("space {n}", n=s.pos[g])
-        if s.where[g] == CHAMBER:
-            return msg("chamber {n}", n=s.pos[g])
-        if s.where[g] == STAIRS:
-            return msg("step {value}", value=B.coat_text(B.STEPS[s.variant][s.pos[g]]))
-        return msg("the box")
+        return speed(s)
 
     # ----- who acts ---------------------------------------------------------------
     def to_act(self, s: HiddenCastleState) -> list[Seat]:
@@ -140,9 +96,9 @@ class HiddenCastle(Game):
     # ----- what is legal ----------------------------------------------------------
     def _legal(self, s: HiddenCastleState, seat: Seat) -> list[str]:
         if s.phase == "place":
-            return [f"place {n}" for n in self._empty_spaces(s)]
-        actions = [action for action, _ in self._plans(s, seat)]
-        if self._may_stay(s, seat):
+            return [f"place {n}" for n in empty_spaces(s)]
+        actions = [action for action, _ in planned_moves(s, seat)]
+        if may_stay(s, seat):
             actions.append("stay")
         return actions
 
@@ -157,97 +113,8 @@ class HiddenCastle(Game):
         taken = any(s.pos[g] == n and s.where[g] == GALLERY for g in range(len(s.owner)))
         return 1 <= n <= B.SPACES and n != s.phantom and not taken
 
-    def _empty_spaces(self, s: HiddenCastleState) -> list[int]:
-        taken = {s.pos[g] for g in range(len(s.owner)) if s.where[g] == GALLERY}
-        return [n for n in range(1, B.SPACES + 1) if n not in taken and n != s.phantom]
-
-    def _may_stay(self, s: HiddenCastleState, seat: Seat) -> bool:
-        """Midnight Party: with only one guest left in the Gallery you may choose not to move."""
-        return self._midnight(s) and len(self._guests_of(s, seat, GALLERY)) == 1
-
-    def _movable(self, s: HiddenCastleState, seat: Seat) -> list[int]:
-        guests = self._guests_of(s, seat, GALLERY)
-        if self._midnight(s):
-            return guests  # chambers and the staircase hold their guests until the round ends
-        guests += self._guests_of(s, seat, CHAMBER)
-        stairs = self._guests_of(s, seat, STAIRS)
-        if stairs:  # only from the highest step (the first filled)
-            top = min(s.pos[g] for g in stairs)
-            guests += [g for g in stairs if s.pos[g] == top]
-        return sorted(guests)
-
-    def _plans(self, s: HiddenCastleState, seat: Seat) -> list[tuple[str, Plan]]:
-        if s.phase != "move" or seat != s.turn:
-            return []
-        out = []
-        for g in self._movable(s, seat):
-            for plan in self._plans_for(s, g, int(s.roll)):
-                letter = B.label(g)
-                action = f"hide {letter} {plan.chamber}" if plan.chamber else f"move {letter}"
-                out.append((action, plan))
-        return out
-
-    def _plan_of(self, s: HiddenCastleState, seat: Seat, action: str) -> Plan:
-        """The plan of one checked action (as `_plans` words it), its guest's plans alone."""
-        words = action.split()
-        g = B.label_index(words[1])
-        chamber = int(words[2]) if words[0] == "hide" else 0
-        return next(p for p in self._plans_for(s, g, int(s.roll)) if p.chamber == chamber)
-
-    def _plans_for(self, s: HiddenCastleState, g: int, roll: int) -> list[Plan]:
-        """Every place guest g can reach with `roll`: its Gallery space, and chambers on the way.
-
-        `stand` lists (spaces used, Gallery space) for each space the guest stands on:
-        from the Gallery it starts where it is; out of a chamber the doorway is the first
-        space; off the staircase the exit is the first space.
-        """
-        stand = self._stand(s, g, roll)
-        plans = [Plan(g, 0, stand[-1][1], tuple(sp for k, sp in stand if k > 0))]
-        if not self._in_gallery(s):
-            return plans  # no chambers until the Phantom has left the dungeon
-        for k, space in stand:
-            if space not in B.DOORWAYS or k + 1 > roll:
-                continue
-            if s.where[g] == CHAMBER and space == s.pos[g]:
-                continue  # the chamber it is leaving
-            if self._may_enter(s, g, space, exact=k + 1 == roll):
-                trail = tuple(sp for kk, sp in stand if 0 < kk <= k)
-                plans.append(Plan(g, space, space, trail))
-        return plans
-
-    def _stand(self, s: HiddenCastleState, g: int, roll: int) -> list[tuple[int, int]]:
-        if s.where[g] == GALLERY:
-            return [(k, B.ahead(s.pos[g], k)) for k in range(roll + 1)]
-        if s.where[g] == CHAMBER:
-            return [(k, B.ahead(s.pos[g], k - 1)) for k in range(1, roll + 1)]
-        return [(k, B.ahead(B.EXIT, k - 1)) for k in range(1, roll + 1)]
-
-    def _may_enter(self, s: HiddenCastleState, g: int, room: int, exact: bool) -> bool:
-        """`_chamber_refusal` is None, found without wording the refusal (the search asks
-        it for every guest of every position it looks at)."""
-        for other in range(len(s.owner)):
-            if s.where[other] == CHAMBER and s.pos[other] == room:
-                if s.owner[other] == s.owner[g] or self._midnight(s) or not exact:
-                    return False
-                break
-        return exact or room not in B.EXACT[s.variant]
-
-    def _chamber_refusal(self, s: HiddenCastleState, g: int, room: int, exact: bool) -> Msg | None:
-        inside = self._at(s, CHAMBER, room)
-        if inside:
-            if s.owner[inside[0]] == s.owner[g]:
-                return msg("You may not enter a chamber that holds one of your own guests.")
-            if self._midnight(s):
-                return msg("In Midnight Party nobody can be booted out of a chamber.")
-            if not exact:
-                return msg("Booting a guest out of a chamber needs an exact roll.")
-        if room in B.EXACT[s.variant] and not exact:
-            coat = B.coat_text(B.COATS[s.variant][room])
-            return msg("The {coat} chamber needs an exact roll.", coat=coat)
-        return None
-
     def explain_illegal(self, s: HiddenCastleState, seat: Seat, action: str) -> Msg | None:
-        return telling.explain_illegal(self, s, seat, action)
+        return telling.explain_illegal(s, seat, action)
 
     # ----- applying an action -----------------------------------------------------
     def _apply(self, s: HiddenCastleState, seat: Seat, action: str) -> list[Event]:
@@ -270,7 +137,7 @@ class HiddenCastle(Game):
         s.trail, s.mover = [space], B.label(g)
         events = [
             Event(
-                msg("{guest} is placed on space {n}.", guest=self._name(s, g), n=space),
+                msg("{guest} is placed on space {n}.", guest=guest_name(s, g), n=space),
                 kind="place",
             )
         ]
@@ -294,7 +161,7 @@ class HiddenCastle(Game):
         s.roll = outcome
         s.phase = "move"
         # a guest that may move always has its Gallery move (the same as `_legal` not empty)
-        if self._movable(s, s.turn) or self._may_stay(s, s.turn):
+        if movable(s, s.turn) or may_stay(s, s.turn):
             return [Event(msg("{name} rolls {roll}.", name=name, roll=outcome), kind="roll")]
         # Midnight Party: every guest hidden or caught, yet the roll still happens.
         s.roll = ""
@@ -322,9 +189,9 @@ class HiddenCastle(Game):
                 )
             ]
             return events + self._end_turn(s)
-        plan = self._plan_of(s, seat, action)
+        plan = plan_of(s, seat, action)
         g = plan.guest
-        start = self._place_of(s, g)
+        start = place_of(s, g)
         s.trail, s.mover = list(plan.trail), B.label(g)
         if plan.chamber:
             events = self._enter_chamber(s, g, plan.chamber, start)
@@ -360,13 +227,13 @@ class HiddenCastle(Game):
                 kind="hide",
             )
         ]
-        for other in self._at(s, CHAMBER, room):
+        for other in guests_at(s, CHAMBER, room):
             s.where[other], s.pos[other] = GALLERY, room
             events.append(
                 Event(
                     msg(
                         "{guest} is booted out onto doorway {n}.",
-                        guest=self._name(s, other),
+                        guest=guest_name(s, other),
                         n=room,
                     ),
                     kind="boot",
@@ -376,7 +243,7 @@ class HiddenCastle(Game):
                 events += self._capture(s, [other])
         s.where[g], s.pos[g] = CHAMBER, room
         coat = B.COATS[s.variant].get(room)
-        if coat and not self._midnight(s):
+        if coat and not is_midnight(s):
             seat = s.owner[g]
             before = s.scores[seat]
             s.scores[seat] = max(0, before + coat)
@@ -399,22 +266,22 @@ class HiddenCastle(Game):
         speed = self.speed(s)
         events: list[Event] = []
         s.trail, s.mover = [], "phantom"
-        from_dungeon = not self._in_gallery(s)
+        from_dungeon = not in_gallery(s)
         for _ in range(speed):
-            if not self._in_gallery(s):
+            if not in_gallery(s):
                 s.climbed += 1
-                if not self._in_gallery(s):
+                if not in_gallery(s):
                     continue
                 s.phantom = B.EXIT
             else:
                 s.phantom = B.ahead(s.phantom, 1)
             s.trail.append(s.phantom)
-            if s.phantom == B.EXIT and not self._midnight(s) and s.clock < B.LAST_CLOCK:
+            if s.phantom == B.EXIT and not is_midnight(s) and s.clock < B.LAST_CLOCK:
                 s.clock += 1
                 events.append(
                     Event(msg("The clock strikes {time}.", time=B.CLOCKS[s.clock]), kind="clock")
                 )
-            caught = self._at(s, GALLERY, s.phantom)
+            caught = guests_at(s, GALLERY, s.phantom)
             if caught:
                 events += self._capture(s, caught)
         if s.phantom and from_dungeon:
@@ -444,8 +311,8 @@ class HiddenCastle(Game):
         events = []
         for g in guests:
             s.where[g], s.pos[g] = STAIRS, step
-            said = dict(guest=self._name(s, g), value=B.coat_text(value))
-            if self._midnight(s):
+            said = dict(guest=guest_name(s, g), value=B.coat_text(value))
+            if is_midnight(s):
                 text = msg("The Phantom captures {guest}: onto step {value}.", **said)
             else:
                 seat = s.owner[g]
@@ -465,7 +332,7 @@ class HiddenCastle(Game):
         s.roll = ""
         s.turn = (s.turn + 1) % len(s.names)
         s.phase = "roll"
-        if self._midnight(s):
+        if is_midnight(s):
             return self._round_end(s)
         if s.clock >= B.LAST_CLOCK or max(s.scores) >= B.END_SCORE:
             s.phase = "over"
@@ -485,7 +352,7 @@ class HiddenCastle(Game):
     def _round_end(self, s: HiddenCastleState) -> list[Event]:
         """Midnight Party: a round ends with the Gallery empty or every chamber taken."""
         in_gallery = [g for g in range(len(s.owner)) if s.where[g] == GALLERY]
-        full = all(self._at(s, CHAMBER, room) for room in B.DOORWAYS)
+        full = all(guests_at(s, CHAMBER, room) for room in B.DOORWAYS)
         if in_gallery and not full:
             return []
         events = []
@@ -506,7 +373,7 @@ class HiddenCastle(Game):
                 msg(
                     "Round {round} is over. Scores: {scores}.",
                     round=s.round,
-                    scores=self._scores_text(s),
+                    scores=scores_text(s),
                 ),
                 kind="round",
             )
@@ -550,17 +417,8 @@ class HiddenCastle(Game):
         )
         return events
 
-    def _scores_text(self, s: HiddenCastleState) -> str:
-        """Names and numbers only: the same in every language."""
-        return ", ".join(f"{n} {v}" for n, v in zip(s.names, s.scores, strict=True))
-
-    def _ranking(self, s: HiddenCastleState) -> list[list[Seat]]:
-        sign = -1 if self._midnight(s) else 1  # Midnight Party: highest wins
-        values = sorted({sign * v for v in s.scores})
-        return [[p for p in range(len(s.names)) if sign * s.scores[p] == v] for v in values]
-
     def _standing(self, s: HiddenCastleState) -> Msg:
-        return telling.standing(self, s)
+        return telling.standing(s)
 
     # ----- views, results, labels -------------------------------------------------
     def view(self, s: HiddenCastleState, seat: Seat | None) -> dict:
@@ -570,13 +428,13 @@ class HiddenCastle(Game):
         if s.phase != "over":
             return None
         return Result(
-            ranking=self._ranking(s),
+            ranking=ranking(s),
             scores={p: float(v) for p, v in enumerate(s.scores)},
             summary=self._standing(s),
         )
 
     def label(self, s: HiddenCastleState, action: str) -> Text:
-        return telling.label(self, s, action)
+        return telling.label(s, action)
 
     def default_action(self, s: HiddenCastleState, seat: Seat) -> str | None:
         """A timer places a guest on the free space furthest behind the exit, and otherwise

@@ -1,32 +1,41 @@
 """What Hidden Castle tells: the view every seat sees, why a move is refused, how a button
-names a move, and who escapes at the end. The rules themselves stay in game.py."""
+names a move, and who escapes at the end. The rules themselves stay in game.py; what both
+read off a position is in position.py."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from engines.contract import Seat
+from engines.contract import Game, Seat
 from engines.hidden_castle import board as B
 from engines.hidden_castle.board import CHAMBER, STAIRS
+from engines.hidden_castle.position import (
+    HiddenCastleState,
+    chamber_refusal,
+    empty_spaces,
+    guests_at,
+    in_gallery,
+    is_midnight,
+    movable,
+    place_of,
+    planned_moves,
+    ranking,
+    scores_text,
+    speed,
+    stands,
+)
 from engines.text import Msg, Text, from_json, joined, msg
 
-if TYPE_CHECKING:
-    from engines.hidden_castle.game import HiddenCastle, HiddenCastleState
 
-
-def explain_illegal(
-    game: HiddenCastle, s: HiddenCastleState, seat: Seat, action: str
-) -> Msg | None:
+def explain_illegal(s: HiddenCastleState, seat: Seat, action: str) -> Msg | None:
     words = action.split()
     if s.phase == "place" and words[:1] == ["place"]:
         if (
             len(words) == 2
             and words[1].isdigit()
             and 1 <= int(words[1]) <= B.SPACES
-            and int(words[1]) not in game._empty_spaces(s)
+            and int(words[1]) not in empty_spaces(s)
         ):
             return msg("Space {n} is taken; place your guest on an empty space.", n=int(words[1]))
-        example = game._empty_spaces(s)[0]
+        example = empty_spaces(s)[0]
         return msg(
             "Place your guest with `place N`, N an empty Gallery space from 1 to 28 "
             "(not the staircase): e.g. `place {example}`.",
@@ -34,7 +43,7 @@ def explain_illegal(
         )
     if s.phase != "move" or len(words) < 2 or words[0] not in ("move", "hide"):
         if words == ["stay"] and s.phase == "move":
-            if not game._midnight(s):
+            if not is_midnight(s):
                 return msg("You must move one of your guests every turn.")
             return msg("You may only stay put when you have a single guest left in the Gallery.")
         return None
@@ -49,10 +58,10 @@ def explain_illegal(
             letter=letter.upper(),
             mine=mine,
         )
-    if g not in game._movable(s, seat):
-        if s.where[g] == STAIRS and not game._midnight(s):
+    if g not in movable(s, seat):
+        if s.where[g] == STAIRS and not is_midnight(s):
             return msg("Leave the dungeon with your guest on the highest step first.")
-        place = game._place_of(s, g)
+        place = place_of(s, g)
         if s.where[g] == STAIRS:
             return msg(
                 "Guest {letter} cannot move now (it is on {place}).",
@@ -72,14 +81,14 @@ def explain_illegal(
                 n=room,
                 doorways=", ".join(map(str, B.DOORWAYS)),
             )
-        if not game._in_gallery(s):
+        if not in_gallery(s):
             return msg("Nobody may enter a chamber until the Phantom has left the dungeon.")
         if s.where[g] == CHAMBER and s.pos[g] == room:
             return msg("Guest {letter} is already in chamber {n}.", letter=letter.upper(), n=room)
         roll = int(s.roll)
-        steps = [k + 1 for k, space in game._stand(s, g, roll) if space == room]
+        steps = [k + 1 for k, space in stands(s, g, roll) if space == room]
         if steps and steps[0] <= roll:
-            reason = game._chamber_refusal(s, g, room, exact=steps[0] == roll)
+            reason = chamber_refusal(s, g, room, exact=steps[0] == roll)
             if reason:
                 return reason
         return msg(
@@ -91,7 +100,7 @@ def explain_illegal(
     return None
 
 
-def label(game: HiddenCastle, s: HiddenCastleState, action: str) -> Text:
+def label(s: HiddenCastleState, action: str) -> Text:
     words = action.split()
     if words[0] == "place" and s.queue:
         return msg(
@@ -99,13 +108,13 @@ def label(game: HiddenCastle, s: HiddenCastleState, action: str) -> Text:
         )
     if words[0] == "stay":
         return msg("Stay put (do not move)")
-    plans = dict(game._plans(s, s.turn))
+    plans = dict(planned_moves(s, s.turn))
     plan = plans.get(action)
     if plan is None:
         return action
     letter = B.label(plan.guest).upper()
     if plan.chamber:
-        inside = game._at(s, CHAMBER, plan.chamber)
+        inside = guests_at(s, CHAMBER, plan.chamber)
         coat = B.COATS[s.variant].get(plan.chamber)
         said = dict(letter=letter, n=plan.chamber)
         if coat and inside:
@@ -124,15 +133,15 @@ def label(game: HiddenCastle, s: HiddenCastleState, action: str) -> Text:
                 **said,
             )
         return msg("{letter} into chamber {n}", **said)
-    said = dict(letter=letter, start=game._place_of(s, plan.guest), n=plan.space)
+    said = dict(letter=letter, start=place_of(s, plan.guest), n=plan.space)
     if plan.space == s.phantom:
         return msg("{letter}: {start} to space {n} - onto the Phantom!", **said)
     return msg("{letter}: {start} to space {n}", **said)
 
 
-def standing(game: HiddenCastle, s: HiddenCastleState) -> Msg:
-    best = game._ranking(s)[0]
-    said = dict(points=s.scores[best[0]], scores=game._scores_text(s))
+def standing(s: HiddenCastleState) -> Msg:
+    best = ranking(s)[0]
+    said = dict(points=s.scores[best[0]], scores=scores_text(s))
     if len(best) == 1:
         return msg("{who} escapes with {points} points ({scores}).", who=s.names[best[0]], **said)
     who = joined([s.names[p] for p in best[:-1]], ", ")
@@ -144,7 +153,7 @@ def standing(game: HiddenCastle, s: HiddenCastleState) -> Msg:
     )
 
 
-def view(game: HiddenCastle, s: HiddenCastleState, seat: Seat | None) -> dict:
+def view(game: Game, s: HiddenCastleState, seat: Seat | None) -> dict:
     """Everything in this game is public, so every seat sees the same."""
     steps = B.STEPS[s.variant]
     guests = [
@@ -156,7 +165,7 @@ def view(game: HiddenCastle, s: HiddenCastleState, seat: Seat | None) -> dict:
             "door": room,
             "coat": B.COATS[s.variant].get(room, 0),
             "exact": room in B.EXACT[s.variant],
-            "guest": next((B.label(g) for g in game._at(s, CHAMBER, room)), None),
+            "guest": next((B.label(g) for g in guests_at(s, CHAMBER, room)), None),
         }
         for room in B.DOORWAYS
     ]
@@ -174,7 +183,7 @@ def view(game: HiddenCastle, s: HiddenCastleState, seat: Seat | None) -> dict:
         "clock": s.clock,
         "clocks": list(B.CLOCKS),
         "speeds": list(B.SPEEDS),
-        "speed": game.speed(s),
+        "speed": speed(s),
         "scores": list(s.scores),
         "end_score": B.END_SCORE,
         "spaces": B.SPACES,

@@ -9,7 +9,7 @@ from engines.castle_doors import board as B
 from engines.castle_doors.castle import CastleState
 from engines.contract import CHANCE, Game
 from engines.text import msg
-from engines.tutorials import Lesson, Step
+from engines.tutorials.lesson import Lesson, Step
 
 OPEN = {  # the doors found open earlier: cell -> kind (you came up column b, the Tutor down d)
     "b1": "open door", "b2": "open door", "b3": "open door", "b4": "open door",

@@ -8,7 +8,7 @@ from __future__ import annotations
 from engines.contract import CHANCE, Game
 from engines.dark_castle.game import DarkCastleState
 from engines.text import msg
-from engines.tutorials import Lesson, Step
+from engines.tutorials.lesson import Lesson, Step
 
 
 def opening(game: Game, learner: str) -> DarkCastleState:

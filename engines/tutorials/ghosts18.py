@@ -6,7 +6,7 @@ from __future__ import annotations
 from engines.contract import Game
 from engines.ghosts18.game import Ghosts18State, placer
 from engines.text import msg
-from engines.tutorials import Lesson, Step
+from engines.tutorials.lesson import Lesson, Step
 
 # who holds which carpet when set-up is over: every carpet is taken, the mirrors are free
 YOURS = ("e1", "a3", "b5", "d3", "a4", "c2", "e2", "a1", "a5")  # a1, a5: in the lesson

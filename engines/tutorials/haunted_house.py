@@ -8,7 +8,7 @@ from __future__ import annotations
 from engines.contract import CHANCE, Game
 from engines.haunted_house.house import HauntedState
 from engines.text import msg
-from engines.tutorials import Lesson, Step
+from engines.tutorials.lesson import Lesson, Step
 
 YOURS = ("room1b3", "room1b2", "room2b1")
 TUTORS = ("room1b1", "room1b1", "cat")

@@ -6,9 +6,9 @@ leaving the dungeon (rules: SET-UP, YOUR TURN, CAPTURES, CHAMBERS, LEAVING THE D
 from __future__ import annotations
 
 from engines.contract import CHANCE, Game
-from engines.hidden_castle.game import HiddenCastleState
+from engines.hidden_castle.position import HiddenCastleState
 from engines.text import msg
-from engines.tutorials import Lesson, Step
+from engines.tutorials.lesson import Lesson, Step
 
 # where set-up put each guest (yours are A to F, the Tutor's G to L); F and L are placed
 # in the lesson, in that order

@@ -151,7 +151,7 @@ async def test_a_log_reads_in_either_language_and_an_older_english_log_still_rea
     async def rewrite(conn) -> None:
         await conn.execute("UPDATE actions SET events = ? WHERE session_id = ?", (json.dumps(events), sid))  # fmt: skip
 
-    await service.store._write(rewrite)
+    await service.store.write(rewrite)
     [log] = await service.game_log(CHAT, ANN)
     english, marked = say(log.text, "en").splitlines(), say(log.text, "qps").splitlines()
     assert "Ann places a blue ghost on a1." in english and "Bob moved a ghost." in english

@@ -8,7 +8,7 @@ import sqlite3
 import pytest
 
 from bot.store import ChatBusy, NewEntry, SchemaTooNew, SeatRow, StaleVersion, Store, StoreError
-from bot.store.database import split_script
+from bot.store.dialects import split_script
 from bot.store.migrations import MIGRATIONS
 from tests.bot.conftest import on_both
 

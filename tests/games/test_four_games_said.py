@@ -43,7 +43,7 @@ def texts_of_a_game(game_id: str, players: int, seed: int, language: str, option
             view = game.view(state, seat)
             said.append((f"{where} alt {seat}", render.describe(game_id, view, language)))
         view = game.view(state, None)
-        for line in render._in(render._module(game_id).caption, view, language=language):
+        for line in render.in_language(render.renderer(game_id).caption, view, language=language):
             said.append((f"{where} caption", line))
 
     board("start")

@@ -125,7 +125,7 @@ def drawn(monkeypatch):
 def _clear_caches() -> None:
     """Boards drawn once and reused (static parts, tiles, text) are drawn afresh, so that
     every string and shape of the picture is seen."""
-    for module in (render.toolkit, *(render._module(g) for g in REGISTRY), animation):
+    for module in (render.toolkit, *(render.renderer(g) for g in REGISTRY), animation):
         for value in vars(module).values():
             if hasattr(value, "cache_clear"):
                 value.cache_clear()

@@ -106,7 +106,7 @@ def test_to_place_tokens_stay_apart_in_an_800_pixel_replay():
 ])  # fmt: skip
 def test_the_final_caption_does_not_repeat_the_result(game_id, players, seed):
     _, view = _finished(game_id, players, seed)
-    lines = render._module(game_id).caption(view)
+    lines = render.renderer(game_id).caption(view)
     assert lines == [view["last"]], lines
     assert not any(line.startswith("Game over") for line in lines)
 
@@ -160,7 +160,7 @@ def test_every_renderer_draws_its_board_and_caption_apart():
         game = REGISTRY[game_id]
         run = play(game, max(players, game.min_players), {}, seed=1, max_steps=60, keep_states=True)
         view = game.view(run.states[-1], None)
-        module = render._module(game_id)
+        module = render.renderer(game_id)
         board, lines = module.board(view), module.caption(view)
         drawn = module.draw(view)
         assert drawn.width == board.width and drawn.height > board.height and lines

@@ -19,7 +19,7 @@ from tests.games.test_render_fit import Drawn
 
 @pytest.mark.parametrize("game_id", sorted(REGISTRY))
 def test_a_rules_picture_marks_and_explains_the_board(game_id, monkeypatch):
-    module = render._module(game_id)
+    module = render.renderer(game_id)
     view, notes, title = module.illustration()
     board = module.board(view)
     marks = [at for at, _ in notes if at is not None]

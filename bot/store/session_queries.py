@@ -1,6 +1,6 @@
-"""The only code that speaks SQL: sessions, seats, the action log and users, in one SQLite
-file or one PostgreSQL database (bot/store/database.py: every query here is written once, in
-portable SQL with `?` placeholders, and runs on either).
+"""Queries of sessions, seats, the action log and the meta keys, in one SQLite file or one
+PostgreSQL database (bot/store/dialects.py: every query here is written once, in portable
+SQL with `?` placeholders, and runs on either).
 
 Every write that changes a session checks the version it was read at (`WHERE version = ?`)
 and bumps it, inside one write transaction: an accepted action, the chance outcomes it
@@ -19,215 +19,26 @@ both.
 from __future__ import annotations
 
 import json
-import time
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any
+from collections.abc import Sequence
 
-from bot.store.channel_queries import ChannelQueries
-from bot.store.daily_queries import DailyQueries
-from bot.store.database import (
-    Database,
-    SchemaTooNew,
-    SQLiteDatabase,
-    open_database,
-)
-from bot.store.errors import (
-    RESTORE_STEPS,
-    ChatBusy,
-    DamagedStore,
-    StaleVersion,
-    StoreError,
-    driver_errors_translated,
-    is_damage,
-)
-from bot.store.memory_queries import MemoryQueries
-from bot.store.migrations import MIGRATIONS
-from bot.store.preference_queries import PreferenceQueries
-from bot.store.season_queries import SeasonQueries
-from bot.store.table_signals import CHANNEL as SIGNAL_CHANNEL
-from bot.store.table_signals import TableSignals
-from bot.store.tournament_queries import TournamentQueries
-
-__all__ = ["ChatBusy", "DamagedStore", "SchemaTooNew", "StaleVersion", "Store", "StoreError"]
-
-LIVE = ("lobby", "active")
-NOTE_SEAT = -2  # a log row that is a note of the bot's (a game ended for idleness), not a move
-
-
-@dataclass(frozen=True)
-class SeatRow:
-    seat: int
-    user_id: str
-    name: str
-    kind: str = "human"
-
-
-@dataclass(frozen=True)
-class LogEntry:
-    n: int
-    seat: int
-    action: str
-    user_id: str | None
-    events: list[dict]
-    at: float
-    undone: bool = False  # taken back by agreement: kept in the log, skipped by replays
-
-
-@dataclass(frozen=True)
-class SessionRow:
-    id: int
-    platform: str
-    scope: str
-    chat: str
-    thread: str
-    game: str
-    options: dict[str, str]
-    rules_version: int
-    status: str
-    creator: str
-    version: int
-    state: dict | None
-    seed: int
-    chance_pos: int
-    deadline: float | None
-    result: dict | None
-    created_at: float
-    updated_at: float
-    clock: dict = field(default_factory=dict)
-    wake_at: float | None = None
-    seats: list[SeatRow] = field(default_factory=list)
-
-
-@dataclass(frozen=True)
-class NewEntry:
-    """A log row to append: an action of a seat, or a chance outcome (seat -1)."""
-
-    seat: int
-    action: str
-    user_id: str | None
-    events: list[dict]
-
-
-_SESSION_COLUMNS = (
-    "id, platform, scope, chat, thread, game, options, rules_version, status, creator, "
-    "version, state, seed, chance_pos, deadline, result, created_at, updated_at, clock, wake_at"
+from bot.store.dialects import Database
+from bot.store.errors import StaleVersion, StoreError, driver_errors_translated
+from bot.store.query_base import QueryBase
+from bot.store.session_rows import (
+    LIVE,
+    NOTE_SEAT,
+    SESSION_COLUMNS,
+    LogEntry,
+    NewEntry,
+    SeatRow,
+    SessionRow,
 )
 
 
 @driver_errors_translated
-class Store(
-    MemoryQueries, ChannelQueries, PreferenceQueries, TournamentQueries, SeasonQueries, DailyQueries
-):
-    """`_conn` is the Database (SQLite connection or PostgreSQL pool): `_conn.execute` for
-    reads, `_write(work)` for a transaction; work(conn) gets the same execute/executemany."""
+class SessionQueries(QueryBase):
+    """Sessions, their seats and log, and the meta keys (mixed into `Store`)."""
 
-    def __init__(self, db: Database, clock: Callable[[], float] = time.time):
-        self._conn = db
-        self._clock = clock
-        # after each commit: which sessions changed (the web board's live updates)
-        self.signals = TableSignals(db.target if db.kind == "postgresql" else None)
-
-    # ----- opening ----------------------------------------------------------------
-    @classmethod
-    async def open(
-        cls,
-        target: str | Path,
-        clock: Callable[[], float] = time.time,
-        busy_timeout: float = 5.0,
-        pool_size: int = 10,
-    ) -> Store:
-        """An SQLite path or a `postgresql://` URL; migrated to this code's schema. Raises
-        StoreError (with nothing left open) when it cannot be opened or is too new."""
-        try:
-            db = await open_database(target, busy_timeout, pool_size)
-        except StoreError as exc:
-            if is_damage(exc):
-                raise DamagedStore(_damaged(target, str(exc.__cause__ or exc))) from exc
-            raise
-        try:
-            if db.kind == "sqlite":
-                await _quick_check(db, target)
-            await db.migrate(MIGRATIONS)
-        except BaseException as exc:
-            await db.close(grace=0)  # else aiosqlite's thread keeps the process alive
-            if isinstance(exc, StoreError) and not isinstance(exc, DamagedStore) and is_damage(exc):
-                raise DamagedStore(_damaged(target, str(exc.__cause__ or exc))) from exc
-            raise
-        return cls(db, clock)
-
-    @property
-    def kind(self) -> str:
-        """'sqlite' or 'postgresql'."""
-        return self._conn.kind
-
-    async def close(self, grace: float = 5.0) -> None:
-        """Let open transactions finish (up to `grace` seconds), then close."""
-        await self.signals.close()
-        await self._conn.close(grace)
-
-    async def schema_version(self) -> int:
-        return await self._conn.schema_version()
-
-    # ----- for the operator ---------------------------------------------------------
-    async def ping(self) -> None:
-        """One trivial query: raises StoreError when the database does not answer (readiness)."""
-        await self._conn.execute("SELECT 1")
-
-    async def game_counts(self) -> dict[tuple[str, str], int]:
-        """(platform, status) -> games: one grouped count, which both databases answer from
-        the (platform, scope, status) index without reading a game's state."""
-        async with self._conn.execute(
-            "SELECT platform, status, COUNT(*) FROM sessions GROUP BY platform, status"
-        ) as cur:
-            return {(platform, status): n for platform, status, n in await cur.fetchall()}
-
-    async def backup(self, destination: str | Path) -> None:
-        """A consistent copy into an SQLite file while the bot keeps running (SQLite's
-        online backup; from PostgreSQL, one snapshot transaction copied table by table)."""
-        if isinstance(self._conn, SQLiteDatabase):
-            await self._conn.backup_to(destination)
-            return
-        from bot.store.copy import copy_database
-
-        await copy_database(self._conn, destination)
-
-    # ----- transactions -----------------------------------------------------------
-    async def _write(self, work: Callable[[Database], Any]) -> Any:
-        noting, committed = self.signals.collecting(), False
-        try:
-            result = await self._conn.transaction(work)
-            committed = True
-            return result
-        finally:
-            self.signals.settle(noting, committed)
-
-    async def _changed(self, conn: Database, session_id: int, version: int) -> None:
-        """Note a change for the table signal; PostgreSQL tells the other processes."""
-        payload = self.signals.note(session_id, version)
-        if payload is not None:
-            await conn.execute("SELECT pg_notify(?, ?)", (SIGNAL_CHANNEL, payload))
-
-    async def _bump(
-        self, conn: Database, session_id: int, version: int, touch: bool = True, **cols
-    ) -> None:
-        """touch=False: a change made by the clock, not a player (the idle limit runs on)."""
-        expect = cols.pop("expect_clock", None)
-        if touch:
-            cols["updated_at"] = self._clock()
-        sets = "".join(f"{name} = ?, " for name in cols)
-        sql = f"UPDATE sessions SET {sets}version = version + 1 WHERE id = ? AND version = ?"
-        params = (*cols.values(), session_id, version)
-        if expect is not None:
-            sql += " AND clock = ?"
-            params += (json.dumps(expect),)
-        cur = await conn.execute(sql, params)
-        if cur.rowcount != 1:
-            raise StaleVersion(f"session {session_id} is no longer at version {version}")
-        await self._changed(conn, session_id, version + 1)
-
-    # ----- sessions ---------------------------------------------------------------
     async def create_session(
         self,
         *,
@@ -255,21 +66,21 @@ class Store(
             )  # fmt: skip
             (session_id,) = await cur.fetchone()
             await self._insert_seats(conn, session_id, [first_seat])
-            await self._changed(conn, session_id, 0)
+            await self.note_change(conn, session_id, 0)
             return session_id
 
-        session_id = await self._write(work)
+        session_id = await self.write(work)
         return await self.session(session_id)
 
     async def session(self, session_id: int) -> SessionRow | None:
-        rows = await self._sessions(
-            f"SELECT {_SESSION_COLUMNS} FROM sessions WHERE id = ?", (session_id,)
+        rows = await self.select_sessions(
+            f"SELECT {SESSION_COLUMNS} FROM sessions WHERE id = ?", (session_id,)
         )
         return rows[0] if rows else None
 
     async def live_session(self, platform: str, chat: str, thread: str) -> SessionRow | None:
-        rows = await self._sessions(
-            f"SELECT {_SESSION_COLUMNS} FROM sessions WHERE platform = ? AND chat = ? "
+        rows = await self.select_sessions(
+            f"SELECT {SESSION_COLUMNS} FROM sessions WHERE platform = ? AND chat = ? "
             "AND thread = ? AND status IN ('lobby', 'active')",
             (platform, chat, thread),
         )
@@ -279,43 +90,25 @@ class Store(
         self, platform: str, scope: str, statuses: Sequence[str] = LIVE
     ) -> list[SessionRow]:
         marks = ", ".join("?" for _ in statuses)
-        return await self._sessions(
-            f"SELECT {_SESSION_COLUMNS} FROM sessions WHERE platform = ? AND scope = ? "
+        return await self.select_sessions(
+            f"SELECT {SESSION_COLUMNS} FROM sessions WHERE platform = ? AND scope = ? "
             f"AND status IN ({marks}) ORDER BY id",
             (platform, scope, *statuses),
         )
 
     async def active_sessions(self) -> list[SessionRow]:
-        return await self._sessions(
-            f"SELECT {_SESSION_COLUMNS} FROM sessions WHERE status = 'active' ORDER BY id", ()
+        return await self.select_sessions(
+            f"SELECT {SESSION_COLUMNS} FROM sessions WHERE status = 'active' ORDER BY id", ()
         )
 
     async def sessions_of_user(self, platform: str, user_id: str) -> list[SessionRow]:
-        return await self._sessions(
-            f"SELECT {', '.join('s.' + c.strip() for c in _SESSION_COLUMNS.split(','))} "
+        return await self.select_sessions(
+            f"SELECT {', '.join('s.' + c.strip() for c in SESSION_COLUMNS.split(','))} "
             "FROM sessions s JOIN seats t ON t.session_id = s.id "
             "WHERE s.platform = ? AND t.user_id = ? AND s.status IN ('lobby', 'active') "
             "ORDER BY s.id",
             (platform, user_id),
         )
-
-    async def _sessions(self, sql: str, params: Iterable[Any]) -> list[SessionRow]:
-        async with self._conn.execute(sql, tuple(params)) as cur:
-            rows = await cur.fetchall()
-        if not rows:
-            return []
-        seats: dict[int, list[SeatRow]] = {row[0]: [] for row in rows}
-        ids = list(seats)
-        for start in range(0, len(ids), 500):  # one query per 500 sessions, not one each
-            chunk = ids[start : start + 500]
-            async with self._conn.execute(
-                "SELECT session_id, seat, user_id, name, kind FROM seats "
-                f"WHERE session_id IN ({', '.join('?' for _ in chunk)}) ORDER BY session_id, seat",
-                chunk,
-            ) as cur:
-                for session_id, *seat in await cur.fetchall():
-                    seats[session_id].append(SeatRow(*seat))
-        return [_session_row(row, seats[row[0]]) for row in rows]
 
     async def seats(self, session_id: int) -> list[SeatRow]:
         async with self._conn.execute(
@@ -335,13 +128,13 @@ class Store(
         """Replace the seating (lobby joins and leaves, a seat handed to a placeholder)."""
 
         async def work(conn):
-            await self._bump(conn, session_id, version)
+            await self.bump(conn, session_id, version)
             await self._insert_seats(conn, session_id, seats)
 
-        await self._write(work)
+        await self.write(work)
 
     async def set_status(self, session_id: int, version: int, status: str) -> None:
-        await self._write(lambda conn: self._bump(conn, session_id, version, status=status))
+        await self.write(lambda conn: self.bump(conn, session_id, version, status=status))
 
     async def record(
         self,
@@ -368,7 +161,7 @@ class Store(
         now = self._clock()
 
         async def work(conn):
-            await self._bump(
+            await self.bump(
                 conn, session_id, version, touch, state=json.dumps(state), chance_pos=chance_pos,
                 status=status, result=json.dumps(result) if result is not None else None,
                 deadline=deadline, clock=json.dumps(clock or {}), wake_at=wake_at,
@@ -389,7 +182,7 @@ class Store(
                 ],
             )
 
-        await self._write(work)
+        await self.write(work)
         return version + 1
 
     async def set_clock(
@@ -417,17 +210,17 @@ class Store(
             cur = await conn.execute(sql, params)
             if cur.rowcount != 1:
                 raise StaleVersion(f"session {session_id} changed since version {version}")
-            await self._changed(conn, session_id, version)  # the clock shown changed
+            await self.note_change(conn, session_id, version)  # the clock shown changed
 
-        await self._write(work)
+        await self.write(work)
 
     async def due_sessions(
         self, now: float, platforms: Sequence[str] | None = None
     ) -> list[SessionRow]:
         """Running games whose wake time has come (on `platforms`, if given)."""
         where, params = _on(platforms)
-        return await self._sessions(
-            f"SELECT {_SESSION_COLUMNS} FROM sessions WHERE status = 'active' "
+        return await self.select_sessions(
+            f"SELECT {SESSION_COLUMNS} FROM sessions WHERE status = 'active' "
             f"AND wake_at IS NOT NULL AND wake_at <= ?{where} ORDER BY wake_at",
             (now, *params),
         )
@@ -443,7 +236,7 @@ class Store(
                 (seconds, *params),
             )
 
-        await self._write(work)
+        await self.write(work)
 
     async def postpone_wake(self, session_id: int, until: float) -> None:
         """A session the timer loop failed to serve: look again at `until`, not at once."""
@@ -454,7 +247,7 @@ class Store(
                 (until, session_id, until),
             )
 
-        await self._write(work)
+        await self.write(work)
 
     async def next_wake(self, platforms: Sequence[str] | None = None) -> float | None:
         """The earliest time the timer loop has something to do."""
@@ -472,8 +265,8 @@ class Store(
     ) -> list[SessionRow]:
         """Live sessions with no move (nor lobby change) for their clock's idle_days."""
         where, params = _on(platforms)
-        return await self._sessions(
-            f"SELECT {_SESSION_COLUMNS} FROM sessions WHERE status IN ('lobby', 'active') "
+        return await self.select_sessions(
+            f"SELECT {SESSION_COLUMNS} FROM sessions WHERE status IN ('lobby', 'active') "
             "AND updated_at < CAST(? AS DOUBLE PRECISION) - COALESCE("
             f"{self._conn.json_number('clock', 'idle_days')}, CAST(? AS DOUBLE PRECISION)) * 86400"
             f"{where} ORDER BY id",
@@ -485,7 +278,7 @@ class Store(
         now = self._clock()
 
         async def work(conn):
-            await self._bump(conn, session_id, version, status=status, wake_at=None)
+            await self.bump(conn, session_id, version, status=status, wake_at=None)
             async with conn.execute(
                 "SELECT COALESCE(MAX(n), 0) FROM actions WHERE session_id = ?", (session_id,)
             ) as cur:
@@ -497,7 +290,7 @@ class Store(
                 (session_id, last + 1, NOTE_SEAT, status, None, json.dumps(event), now),
             )
 
-        await self._write(work)
+        await self.write(work)
 
     async def get_meta(self, key: str) -> str | None:
         async with self._conn.execute("SELECT value FROM meta WHERE key = ?", (key,)) as cur:
@@ -512,7 +305,7 @@ class Store(
                 (key, value),
             )
 
-        await self._write(work)
+        await self.write(work)
 
     async def swap_meta(self, key: str, value: str) -> str | None:
         """Set `key` and return what it held: of two processes starting at once, only one
@@ -534,7 +327,7 @@ class Store(
             return cur.rowcount == 1, row[0] if row else None
 
         for _ in range(100):  # another process won the race: read its value and go again
-            swapped, old = await self._write(work)
+            swapped, old = await self.write(work)
             if swapped:
                 return old
         raise StoreError(f"could not swap {key}: it keeps changing")
@@ -550,32 +343,6 @@ class Store(
             LogEntry(n, seat, a, u, json.loads(ev), at, bool(undone))
             for n, seat, a, u, ev, at, undone in rows
         ]
-
-
-def _session_row(row: Sequence[Any], seats: list[SeatRow]) -> SessionRow:
-    (sid, platform, scope, chat, thread, game, options, rules_version, status, creator,
-     version, state, seed, chance_pos, deadline, result, created, updated, clock, wake_at) = row  # fmt: skip
-    return SessionRow(
-        id=sid, platform=platform, scope=scope, chat=chat, thread=thread, game=game,
-        options=json.loads(options), rules_version=rules_version, status=status,
-        creator=creator, version=version, state=json.loads(state) if state else None,
-        seed=seed, chance_pos=chance_pos, deadline=deadline,
-        result=json.loads(result) if result else None, created_at=created,
-        updated_at=updated, clock=json.loads(clock or "{}"), wake_at=wake_at, seats=seats,
-    )  # fmt: skip
-
-
-async def _quick_check(conn: Database, path: str | Path) -> None:
-    """SQLite's quick_check at start (every page read once, seconds for a large file): a
-    damaged file stops the bot before it appends moves to it."""
-    async with conn.execute("PRAGMA quick_check(5)") as cur:
-        problems = [row[0] for row in await cur.fetchall() if row[0] != "ok"]
-    if problems:
-        raise DamagedStore(_damaged(path, "; ".join(problems)))
-
-
-def _damaged(path: str | Path, detail: str) -> str:
-    return f"The database {path} is damaged ({detail}). Escape will not run on it: {RESTORE_STEPS}."
 
 
 def _on(platforms: Sequence[str] | None) -> tuple[str, tuple[str, ...]]:

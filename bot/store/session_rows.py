@@ -1,0 +1,87 @@
+"""The sessions table as the store reads it: its columns (`SESSION_COLUMNS`, in the order
+`session_row` reads them), a session with its seats, a log entry, and a log row to append.
+Shared by every query mixin that reads sessions (session_queries.py, memory_queries.py,
+channel_queries.py) and by the service, which is handed these rows."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+LIVE = ("lobby", "active")
+NOTE_SEAT = -2  # a log row that is a note of the bot's (a game ended for idleness), not a move
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    seat: int
+    user_id: str
+    name: str
+    kind: str = "human"
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    n: int
+    seat: int
+    action: str
+    user_id: str | None
+    events: list[dict]
+    at: float
+    undone: bool = False  # taken back by agreement: kept in the log, skipped by replays
+
+
+@dataclass(frozen=True)
+class SessionRow:
+    id: int
+    platform: str
+    scope: str
+    chat: str
+    thread: str
+    game: str
+    options: dict[str, str]
+    rules_version: int
+    status: str
+    creator: str
+    version: int
+    state: dict | None
+    seed: int
+    chance_pos: int
+    deadline: float | None
+    result: dict | None
+    created_at: float
+    updated_at: float
+    clock: dict = field(default_factory=dict)
+    wake_at: float | None = None
+    seats: list[SeatRow] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class NewEntry:
+    """A log row to append: an action of a seat, or a chance outcome (seat -1)."""
+
+    seat: int
+    action: str
+    user_id: str | None
+    events: list[dict]
+
+
+SESSION_COLUMNS = (
+    "id, platform, scope, chat, thread, game, options, rules_version, status, creator, "
+    "version, state, seed, chance_pos, deadline, result, created_at, updated_at, clock, wake_at"
+)
+
+
+def session_row(row: Sequence[Any], seats: list[SeatRow]) -> SessionRow:
+    (sid, platform, scope, chat, thread, game, options, rules_version, status, creator,
+     version, state, seed, chance_pos, deadline, result, created, updated, clock, wake_at) = row  # fmt: skip
+    return SessionRow(
+        id=sid, platform=platform, scope=scope, chat=chat, thread=thread, game=game,
+        options=json.loads(options), rules_version=rules_version, status=status,
+        creator=creator, version=version, state=json.loads(state) if state else None,
+        seed=seed, chance_pos=chance_pos, deadline=deadline,
+        result=json.loads(result) if result else None, created_at=created,
+        updated_at=updated, clock=json.loads(clock or "{}"), wake_at=wake_at, seats=seats,
+    )  # fmt: skip
