@@ -83,7 +83,7 @@ def help_text() -> Text:
         msg("Type a move as the game words it (shown in [brackets] after each choice), or its number."),
         msg("Other commands:"),
     ]  # fmt: skip
-    lines += [msg("  {usage} {what}", usage=replace(c.usage, prefix="", width=15), what=c.help) for c in at_keyboard()]  # fmt: skip
+    lines += [msg("  {usage} {what}", usage=replace(c.usage, prefix="", width=15), what=c.at_keyboard_help or c.help) for c in at_keyboard()]  # fmt: skip
     lines += [msg("  {usage} {what}", usage=Padded(usage, 15), what=what) for usage, what in OWN_WORDS]  # fmt: skip
     return joined(lines, "\n")
 
