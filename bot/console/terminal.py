@@ -40,7 +40,7 @@ from bot.service.excerpt import short_refusal
 from bot.service.platform_input import number
 from languages import Text, in_context, joined, msg, resolve, say
 
-# the keyboard's own words: not service actions, but how one keyboard plays (see `own_words`)
+# the keyboard's own words: not service actions, but how one keyboard plays (see `help_text`)
 OWN_WORDS = (
     ("moves", msg("every choice you have (long lists are cut short after each move)")),
     ("describe on", msg("describe the board in words after every move (off: only on request)")),
@@ -416,13 +416,6 @@ class Terminal:
                 msg("Choose a number from 1 to {len}, or type the move.", len=len(self.menu))
             )
         return self.menu[n - 1][0]
-
-    async def abort(self, who: UserRef) -> None:
-        answer = await self.ask(msg("End this game for everyone? Type yes to confirm: "))
-        if (answer or "").strip().lower() not in ("y", "yes"):
-            self.out(msg("The game goes on."))
-            return
-        await self.show(await self.service.abort(self.chat, who, is_admin=True))
 
     # ----- hot-seat hand-over -----------------------------------------------------------
     async def hand_over(self, to: UserRef) -> bool:
