@@ -25,50 +25,43 @@ from bot.console.printing import PLATFORM, TerminalTransport
 from bot.console.screen import Screen
 from bot.console.setup import Leave, Setup, local_user
 from bot.delivery import Asked, Delivery
-from bot.service import Call, ChatRef, GameService, Plan, Reply, UserError, UserRef
+from bot.service import (
+    Call,
+    ChatRef,
+    Command,
+    GameService,
+    Plan,
+    Reply,
+    UserError,
+    UserRef,
+    commands,
+)
 from bot.service.excerpt import short_refusal
 from bot.service.platform_input import number
 from languages import Text, in_context, joined, msg, resolve, say
 
-# the commands a terminal game offers, in its own words (a keyboard, not a chat)
-COMMANDS = (
-    ("board", msg("the board again, described in words")),
-    ("hand", msg("the view of the player at the keyboard: their hand, their secrets")),
-    ("hint", msg("a move suggested to the player to act, and why (a hinted game is not rated)")),
+# the keyboard's own words: not service actions, but how one keyboard plays (see `help_text`)
+OWN_WORDS = (
     ("moves", msg("every choice you have (long lists are cut short after each move)")),
-    (
-        in_context("terminal command", "log [GAME]"),
-        msg("what has happened in this game (or in the game of that number)"),
-    ),
-    (
-        in_context("terminal command", "replay [GAME]"),
-        msg("write the game as an animated picture to a file"),
-    ),
-    (
-        in_context("terminal command", "review [GAME]"),
-        msg("a finished game reviewed: the chances move by move, as a chart in a file"),
-    ),
-    (
-        in_context("terminal command", "history [PAGE]"),
-        msg("the games that ended at this keyboard"),
-    ),
-    (
-        in_context("terminal command", "rules [GAME]"),
-        msg("the rules of this game, or of another (e.g. rules ghosts18)"),
-    ),
-    (
-        in_context("terminal command", "learn [GAME]"),
-        msg("a lesson: learn this game (or another) by playing it, in about five minutes"),
-    ),
     ("describe on", msg("describe the board in words after every move (off: only on request)")),
     (
         in_context("terminal command", "as NAME MOVE"),
         msg("act for another player, e.g. in a reaction window"),
     ),
-    ("abort", msg("end this game for everyone (you are asked to confirm)")),
     ("quit", msg("leave; the game is saved after every move, resume it with the same command")),
 )
-TERMINAL_WORDS = {"board", "hand", "hint", "log", "replay", "history", "rules", "abort", "view", "moves", "choices", "help", "learn", "review"}  # fmt: skip
+ALIASES = {"view": "hand", "choices": "moves", "?": "help", "exit": "quit"}
+
+
+def at_keyboard() -> list[Command]:
+    """The service's commands a terminal offers: those declared for the keyboard."""
+    return [c for c in commands.COMMANDS if c.at_keyboard]
+
+
+def keyboard_command(word: str) -> Command | None:
+    """The declared keyboard command a typed word names, if any."""
+    name = ALIASES.get(word.lower(), word.lower())
+    return next((c for c in at_keyboard() if c.name == name), None)
 
 
 @dataclass(frozen=True)
@@ -83,11 +76,15 @@ class Padded:
 
 
 def help_text() -> Text:
+    """The keyboard's help: the commands declared for it, then its own words (a move typed
+    or its number, `moves`, `describe`, `as NAME MOVE`, `quit`), which only make sense at one
+    keyboard shared by several players, so no other front end has them."""
     lines: list[Text] = [
         msg("Type a move as the game words it (shown in [brackets] after each choice), or its number."),
         msg("Other commands:"),
     ]  # fmt: skip
-    lines += [msg("  {usage} {what}", usage=Padded(usage, 15), what=what) for usage, what in COMMANDS]  # fmt: skip
+    lines += [msg("  {usage} {what}", usage=replace(c.usage, prefix="", width=15), what=c.at_keyboard_help or c.help) for c in at_keyboard()]  # fmt: skip
+    lines += [msg("  {usage} {what}", usage=Padded(usage, 15), what=what) for usage, what in OWN_WORDS]  # fmt: skip
     return joined(lines, "\n")
 
 
@@ -289,36 +286,16 @@ class Terminal:
 
     async def command(self, words: list[str], line: str, row, players: dict, me, actor) -> None:
         """One line typed at the keyboard; `as NAME ...` runs it as that player."""
-        command, rest = words[0].lower(), words[1:]
+        word, rest = ALIASES.get(words[0].lower(), words[0].lower()), words[1:]
         who = me or next(iter(players.values()))
-        if command in ("help", "?"):
+        declared = keyboard_command(word)
+        if word == "help":
             self.out(help_text())
-        elif command == "board":
-            await self.show(await self.service.board(self.chat), full=True)
-        elif command in ("hand", "view"):
-            await self.show(await self.service.private_view(self.chat, who), full=True, asker=who)
-        elif command == "hint":  # the service's command, for the player to act
-            asker = me or actor or who
-            await self.show(await self.service.run_command("hint", Call(self.chat, asker)), asker=asker)  # fmt: skip
-        elif command in ("moves", "choices"):
+        elif declared is not None:
+            await self.run(declared, rest, me or actor or who, row.game)
+        elif word == "moves":
             self.out(self.menu_text(limit=None) or msg("You have no choice to make now."))
-        elif command == "log":
-            which = rest[0] if rest else None
-            await self.show(await self.service.game_log(self.chat, me or YOU, which))
-        elif command == "replay":
-            await self._write_replay(rest[0] if rest else None)
-        elif command == "review":
-            await self._review(me or YOU, rest[0] if rest else None)
-        elif command == "history":
-            await self._history(rest)
-        elif command == "learn":  # a lesson, then back to this game
-            learner = (me or actor or who).name
-            await self.lesson(rest[0] if rest else row.game, learner)
-            self.out(msg("Back to the game."))
-            await self.show(await self.service.board(self.chat), asker=me)
-        elif command == "rules":  # this game's, or the one named
-            await self.show([await self.service.rules(rest[0] if rest else row.game)])
-        elif command == "describe":
+        elif word == "describe":
             self.describe = rest[:1] != ["off"]
             self.out(
                 msg(
@@ -326,23 +303,64 @@ class Terminal:
                     value=msg("on") if self.describe else msg("off"),
                 )
             )
-        elif command == "abort":
-            await self.abort(who)
-        elif command == "as" and len(rest) >= 2 and rest[0].lower() in players:
+        elif word == "as" and len(rest) >= 2 and rest[0].lower() in players:
             other = players[rest[0].lower()]
-            if rest[1].lower() in TERMINAL_WORDS:  # a command as that player (`as Ann hand`)
+            if ALIASES.get(rest[1].lower(), rest[1].lower()) in (
+                "help",
+                "moves",
+            ) or keyboard_command(rest[1]):  # `as Ann hand`
                 await self.command(rest[1:], " ".join(rest[1:]), row, players, other, other)
             else:
                 await self.move(other, " ".join(rest[1:]))
-        elif command == "as":
+        elif word == "as":
             names = ", ".join(s.name for s in row.seats)
             self.out(msg("! Say `as NAME MOVE`, NAME one of: {names}.", names=names))
-        elif number(command) is not None and actor is not None and not rest:
-            await self.move(actor, self.pick(command))
+        elif number(word) is not None and actor is not None and not rest:
+            await self.move(actor, self.pick(word))
         elif actor is not None:
             await self.move(actor, line)
         else:
             self.out(msg("Nobody is to act; type `board`."))
+
+    async def run(self, command: Command, words: list[str], asker: UserRef, game: str) -> None:
+        """A declared command typed at the keyboard, run by the service and its answer shown.
+        Two keep a way of their own here: `learn` runs its lesson at this keyboard (in a chat
+        the service runs it in a private chat, which a keyboard has not) and `history` reads
+        a page number (its declaration takes none: chats page with buttons)."""
+        if command.name == "learn":  # a lesson, then back to this game
+            await self.lesson(words[0] if words else game, asker.name)
+            self.out(msg("Back to the game."))
+            await self.show(await self.service.board(self.chat), asker=asker)
+            return
+        if command.name == "history":
+            await self._history(words)
+            return
+        if command.asks_first and not await self.confirmed():
+            self.out(msg("The game goes on."))
+            return
+        # the keyboard's people share one chat of their own: each is its admin
+        call = Call(self.chat, asker, commands.words_as_args(command, words), is_admin=True)
+        await self.show_answer(await self.service.run_command(command.name, call), asker)
+
+    async def show_answer(self, plan: Plan, asker: UserRef) -> None:
+        """A command's answer: a review's chart is a file of its own in the pictures folder
+        (not a player's view), a board or a view is shown whole, described in words."""
+        reviews = [r for r in plan if r.kind == "review"]
+        if reviews:
+            for reply in reviews:
+                self.out(reply.text)
+                if reply.picture is not None:
+                    path = self.shelf.root / reply.picture.filename
+                    path.parent.mkdir(parents=True, exist_ok=True)
+                    path.write_bytes(reply.picture.png)
+                    self.out(msg("[picture: {path}]", path=path))
+            return
+        full = any(r.kind in ("board", "private") for r in plan)
+        await self.show(plan, full=full, asker=asker)
+
+    async def confirmed(self) -> bool:
+        answer = await self.ask(msg("End this game for everyone? Type yes to confirm: "))
+        return (answer or "").strip().lower() in ("y", "yes")
 
     async def lesson(self, game_id: str, learner: str) -> bool:
         """`learn GAME`: the lesson at this keyboard; True if a real game was asked for."""
@@ -368,50 +386,24 @@ class Terminal:
         return local_user(first.name)
 
     async def _after(self, session_id: int) -> int:
-        """The game is over: its replay and log on request, until quit or end of input."""
+        """The game is over: the keyboard's commands that read a past game (its replay,
+        review, log) fill in this one, and `history`, until quit or end of input."""
         self.out(msg('The game is over. Type `replay` to write its replay to a file, `review` for a chart of how it went, `log` to read it, or `quit`.'))  # fmt: skip
+        who = self.holder or next(iter(self.humans), YOU)
         while (line := await self.ask("> ")) is not None:
             words = line.strip().split()
-            command = words[0].lower() if words else ""
-            if command in ("quit", "exit"):
+            word = ALIASES.get(words[0].lower(), words[0].lower()) if words else ""
+            if word == "quit":
                 break
-            which = words[1] if len(words) > 1 else str(session_id)
+            declared = keyboard_command(word)
             try:
-                if command == "replay":
-                    await self._write_replay(which)
-                elif command == "review":
-                    await self._review(self.holder or next(iter(self.humans), YOU), which)
-                elif command == "log":
-                    await self.show(await self.service.game_log(self.chat, YOU, which))
-                elif command == "history":
-                    await self._history(words[1:])
-                elif command:
+                if declared is not None and (declared.past_game or declared.name == "history"):
+                    await self.run(declared, words[1:] or [str(session_id)] * declared.past_game, who, "")  # fmt: skip
+                elif word:
                     self.out(msg("The game is over: replay, review, log, history or quit."))
             except UserError as exc:
                 self.refuse(exc, line)
         return 0
-
-    async def _review(self, who: UserRef, which: str | None) -> None:
-        """The review as words here and its chart as a file (`pictures/review-N.png`)."""
-        try:
-            plan = await self.service.review(self.chat, who, which)
-        except UserError as exc:
-            self.out(msg("! {exc}", exc=exc.msg))
-            return
-        for reply in plan:
-            self.out(reply.text)
-            if reply.picture is not None:
-                path = self.shelf.root / reply.picture.filename
-                path.parent.mkdir(parents=True, exist_ok=True)
-                path.write_bytes(reply.picture.png)
-                self.out(msg("[picture: {path}]", path=path))
-
-    async def _write_replay(self, which: str | None) -> None:
-        """The replay as a GIF in the pictures folder (a terminal shows no animation)."""
-        try:
-            await self.show(await self.service.replay(self.chat, which))
-        except UserError as exc:
-            self.out(msg("! {exc}", exc=exc))
 
     def pick(self, number: str) -> str:
         n = int(number)
@@ -424,13 +416,6 @@ class Terminal:
                 msg("Choose a number from 1 to {len}, or type the move.", len=len(self.menu))
             )
         return self.menu[n - 1][0]
-
-    async def abort(self, who: UserRef) -> None:
-        answer = await self.ask(msg("End this game for everyone? Type yes to confirm: "))
-        if (answer or "").strip().lower() not in ("y", "yes"):
-            self.out(msg("The game goes on."))
-            return
-        await self.show(await self.service.abort(self.chat, who, is_admin=True))
 
     # ----- hot-seat hand-over -----------------------------------------------------------
     async def hand_over(self, to: UserRef) -> bool:

@@ -84,10 +84,13 @@ class Where(Flag):
         auto()
     )  # a thread or topic of its own, opened for the table where the platform gives one
     PRIVATE = auto()  # the asker's private chat with the bot
+    KEYBOARD = auto()  # a terminal's keyboard, its players taking turns at it (hot-seat)
 
 
 TABLE = Where.CHANNEL
 ANYWHERE = Where.CHANNEL | Where.PRIVATE
+AT_TABLE_AND_KEYBOARD = Where.CHANNEL | Where.KEYBOARD
+ANYWHERE_AND_KEYBOARD = ANYWHERE | Where.KEYBOARD
 
 # argument kinds: how a front end asks for and reads each
 TEXT = "text"  # free text (the rest of the line)
@@ -125,6 +128,20 @@ class Call:
         return str(value).strip() or None
 
 
+def words_as_args(command: Command, words: list[str]) -> dict[str, str]:
+    """A command's typed words as its arguments: one word each, the last takes the rest."""
+    args: dict[str, str] = {}
+    rest = list(words)
+    for n, arg in enumerate(command.args):
+        if not rest:
+            break
+        if n == len(command.args) - 1:
+            args[arg.name], rest = " ".join(rest), []
+        else:
+            args[arg.name] = rest.pop(0)
+    return args
+
+
 Handler = Callable[[Service, Call], Awaitable[Plan]]
 # asked in the asker's private chat: one plan for each of their tables
 PrivateHandler = Callable[[Service, Call], Awaitable[list[Plan]]]
@@ -149,6 +166,21 @@ class Command:
     secret_words: bool = False  # its words may name what only the asker may see (a card):
     #   a front end takes them out of a shared chat where it can
     in_private: PrivateHandler | None = None  # its answer in the asker's private chat
+    at_keyboard_help: Text = ""  # its help line at a terminal's keyboard, which has no chat
+    #   nor admins (declared for Where.KEYBOARD: the chat's words would mislead there)
+    asks_first: bool = False  # it ends something for everyone: a front end that can asks
+    #   the asker to confirm before it runs
+
+    @property
+    def at_keyboard(self) -> bool:
+        """Offered at a terminal's keyboard (hot-seat play, one chat of its own)."""
+        return Where.KEYBOARD in self.where
+
+    @property
+    def past_game(self) -> bool:
+        """Its first argument is a game's number: a front end may fill in the game that just
+        ended."""
+        return bool(self.args) and self.args[0].name == "game" and self.args[0].kind == TEXT
 
     @property
     def label(self) -> Text:
@@ -277,27 +309,34 @@ COMMANDS: tuple[Command, ...] = (
         (Arg("action", MOVE, msg("Your move: start typing to see your legal moves"), required=True),),
         who=Who.PLAYER, listed=True, secret_words=True,
     ),
-    Command("board", msg("Show the board of the game here"), lambda s, c: s.play.board(c.chat, c.user), menu=True),
+    Command("board", msg("Show the board of the game here"), lambda s, c: s.play.board(c.chat, c.user), where=AT_TABLE_AND_KEYBOARD, menu=True,
+        at_keyboard_help=msg("the board again, described in words")),
     Command("web", msg("The board in your browser: a private link, signed for you"), lambda s, c: s.web_link(c.chat, c.user), quiet=True),
     Command(
         "hand", msg("Your hand and private view, shown only to you"), lambda s, c: s.play.private_view(c.chat, c.user),
-        who=Who.PLAYER, where=ANYWHERE, quiet=True, menu=True, button=msg("My hand"), in_private=_hands,
+        who=Who.PLAYER, where=ANYWHERE_AND_KEYBOARD, quiet=True, menu=True, button=msg("My hand"), in_private=_hands,
+        at_keyboard_help=msg("the view of the player at the keyboard: their hand, their secrets"),
     ),
     Command(
         "log", msg("What has happened in the game here"), lambda s, c: s.records.game_log(c.chat, c.user, c.text("game")),
-        (PAST_GAME,), quiet=True, menu=True,
+        (PAST_GAME,), where=AT_TABLE_AND_KEYBOARD, quiet=True, menu=True,
+        at_keyboard_help=msg("what has happened in this game (or in the game of that number)"),
     ),
     Command(
         "replay", msg("Replay a game as an animation, or board by board"),
         lambda s, c: s.records.replay(c.chat, c.text("game")),
         (Arg("game", TEXT, msg("The game's number (default: the game here, or the last one)")),),
+        where=AT_TABLE_AND_KEYBOARD, at_keyboard_help=msg("write the game as an animated picture to a file"),
     ),
     Command(
         "review", msg("A finished game reviewed for you: the chances move by move, and the moves that turned it"),
-        lambda s, c: s.review(c.chat, c.user, c.text("game")), (PAST_GAME,), quiet=True,
+        lambda s, c: s.review(c.chat, c.user, c.text("game")), (PAST_GAME,), where=AT_TABLE_AND_KEYBOARD, quiet=True,
+        at_keyboard_help=msg("a finished game reviewed: the chances move by move, as a chart in a file"),
     ),
-    Command("history", msg("The games that ended in this channel"), lambda s, c: s.records.ended_games(c.chat), quiet=True),
-    Command("stats", msg("A player's ratings here"), _stats, (Arg("player", PLAYER, msg("Whose (default: yours)")),), quiet=True),
+    Command("history", msg("The games that ended in this channel"), lambda s, c: s.records.ended_games(c.chat), where=AT_TABLE_AND_KEYBOARD, quiet=True,
+        at_keyboard_help=msg("the games that ended at this keyboard")),
+    Command("stats", msg("A player's ratings here"), _stats, (Arg("player", PLAYER, msg("Whose (default: yours)")),), where=AT_TABLE_AND_KEYBOARD, quiet=True,
+        at_keyboard_help=msg("a player's ratings from the games at this keyboard (default: yours)")),
     Command(
         "top", msg("The leaderboard of a game here, as a picture"), lambda s, c: s.standings.top(c.chat, c.text("game"), c.text("board")),
         (WHICH_GAME, Arg("board", TEXT, msg("season, all, season 2; Dark Castle: daily, month (default: the season and all time)"))),
@@ -306,20 +345,25 @@ COMMANDS: tuple[Command, ...] = (
     Command("undo", msg("Ask to take back your last move (the others must accept)"), lambda s, c: s.undo.ask_undo(c.chat, c.user), who=Who.PLAYER),
     Command(
         "hint", msg("A move suggested to you alone, and why (a hinted game is not rated)"),
-        lambda s, c: s.hints.hint(c.chat, c.user), who=Who.PLAYER, quiet=True,
+        lambda s, c: s.hints.hint(c.chat, c.user), who=Who.PLAYER, where=AT_TABLE_AND_KEYBOARD, quiet=True,
+        at_keyboard_help=msg("a move suggested to the player to act, and why (a hinted game is not rated)"),
     ),
     Command(
         "learn", msg("Learn a game by playing it, privately, in about five minutes"),
         lambda s, c: s.tutorials.learn(c.chat, c.user, c.text("what")),
         (Arg("what", TEXT, msg("A game to learn (e.g. ghosts18), or your move in the lesson")),),
-        where=ANYWHERE, quiet=True, menu=True, example="/escape learn ghosts18",
+        where=ANYWHERE_AND_KEYBOARD, quiet=True, menu=True, example="/escape learn ghosts18",
+        at_keyboard_help=msg("a lesson: learn this game (or another) by playing it, in about five minutes"),
     ),
-    Command("rules", msg("The rules of a game, with a picture"), _rules, (WHICH_GAME,), where=ANYWHERE, quiet=True, menu=True),
+    Command("rules", msg("The rules of a game, with a picture"), _rules, (WHICH_GAME,), where=ANYWHERE_AND_KEYBOARD, quiet=True, menu=True,
+        at_keyboard_help=msg("the rules of this game, or of another (e.g. rules ghosts18)")),
     Command("help", msg("How to play Escape here"), _help, where=ANYWHERE, quiet=True, menu=True, at_once=True),
     Command("games", msg("The games running here"), _games, quiet=True, menu=True, button=msg("Games here")),
     Command(
         "abort", msg("End the game here (its creator, or a chat admin)"),
-        lambda s, c: s.lobby.abort(c.chat, c.user, c.is_admin), who=Who.STARTER, menu=True,
+        lambda s, c: s.lobby.abort(c.chat, c.user, c.is_admin), who=Who.STARTER,
+        where=AT_TABLE_AND_KEYBOARD, menu=True, asks_first=True,
+        at_keyboard_help=msg("end this game for everyone (you are asked to confirm)"),
     ),
     Command(
         "tournament", msg("A tournament here: create, join, leave, start, standings, withdraw, cancel"),

@@ -81,20 +81,6 @@ def user_ref(user: User) -> UserRef:
     return UserRef(PLATFORM, str(user.id), name, user.language_code or "")
 
 
-def call_args(command: commands.Command, words: list[str]) -> dict[str, str]:
-    """A command's words as its arguments: one word each, the last takes the rest."""
-    args: dict[str, str] = {}
-    rest = list(words)
-    for n, arg in enumerate(command.args):
-        if not rest:
-            break
-        if n == len(command.args) - 1:
-            args[arg.name], rest = " ".join(rest), []
-        else:
-            args[arg.name] = rest.pop(0)
-    return args
-
-
 def dm_note(contact) -> Text:
     if contact.private_chat:
         return ""
@@ -193,7 +179,7 @@ class TelegramAdapter:
     async def execute(self, ctx: Context, name: str, words: list[str], *, typed: bool) -> None:
         """One `/escape` command (also reached from the menu); raises UserError."""
         command = commands.find(name)
-        args = call_args(command, words)
+        args = commands.words_as_args(command, words)
         chat = ctx.chat
         game = command.asks_for_game
         if game is not None and not args.get(game.name):

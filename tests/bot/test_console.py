@@ -475,7 +475,7 @@ def test_make_run_with_a_german_locale_plays_in_german(tmp_path):
     out = _cli(tmp_path, "run", lines=answers, terminal=True, lang="de_DE.UTF-8").stdout
     assert "Welches Spiel?" in out and "18 Geister beginnt: Ann, Bob." in out
     typed = {"place", "move", "jump", "fight", "moves", "board", "hand", "hint", "log", "rules", "replay",
-             "history", "describe", "quit", "abort", "variant", "short", "standard"}  # fmt: skip
+             "history", "describe", "quit", "abort", "variant", "short", "standard", "learn", "stats"}  # fmt: skip
     typed |= {w for game in REGISTRY for w in re.findall(r"[a-z]{3,}", game)}  # the games' ids
     paths = re.compile(r"\S*/\S*")  # a picture's path names the test's own folder
     left = [(line, w) for line in out.splitlines() if (w := english_left(paths.sub(" ", line), {"ann", "bob"} | typed))]  # fmt: skip

@@ -32,7 +32,7 @@ ENDED = {  # "The game is over. Type `replay` ..." in each language
 FIRST = ["help", "rules", "board", "hand", "log", "fly away"]  # then the game is played
 AFTER = ["log", "history", "quit"]
 TYPED = {"help", "rules", "board", "hand", "log", "history", "quit", "replay", "moves",
-         "describe", "abort", "hint", "fly", "away", "yes", "bot", "normal", "easy", "hard"}  # fmt: skip
+         "describe", "abort", "hint", "learn", "stats", "fly", "away", "yes", "bot", "normal", "easy", "hard"}  # fmt: skip
 PATHS = re.compile(r"\S*/\S*")
 
 
