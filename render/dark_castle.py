@@ -16,7 +16,7 @@ from PIL import Image, ImageDraw
 
 from engines.text import Msg, in_context, joined, msg, plural
 from languages import DEFAULT, say
-from render import toolkit as T
+from render import toolkit as kit
 from render.dark_castle_alt import describe as describe  # the alt text, as every renderer offers
 from render.dark_castle_words import DEATH_NAMES, SPECIAL, STONE, TRAIT
 from render.dark_castle_words import die_name as _die_name
@@ -35,13 +35,13 @@ def _row_die(d: ImageDraw.ImageDraw, x: float, y: float, face: str, language: st
         _symbol(d, x + 20, y, 20, face, language)
         return x + 46
     width = 44 if face == "s" else 78
-    d.rounded_rectangle((x - 2, y - 24, x + width, y + 24), 8, fill=T.INK, outline=T.WHITE,
+    d.rounded_rectangle((x - 2, y - 24, x + width, y + 24), 8, fill=kit.INK, outline=kit.WHITE,
                         width=2)  # fmt: skip
     if face == "s":
         cx = x + width / 2
         d.polygon([(cx - 16, y - 17), (cx + 16, y - 17), (cx + 16, y + 2), (cx, y + 19),
-                   (cx - 16, y + 2)], fill=T.GREY, outline=T.WHITE, width=2)  # fmt: skip
-        T.text(d, (cx, y - 2), say(in_context("shield letter", "S"), language), 18, T.INK, "mm")
+                   (cx - 16, y + 2)], fill=kit.GREY, outline=kit.WHITE, width=2)  # fmt: skip
+        kit.text(d, (cx, y - 2), say(in_context("shield letter", "S"), language), 18, kit.INK, "mm")
     else:
         for i, t in enumerate(face[:2]):
             _symbol(d, x + 19 + i * 38, y, 17, t, language)
@@ -58,7 +58,7 @@ def _symbol(
     d: ImageDraw.ImageDraw, x: float, y: float, r: float, trait: str, language: str
 ) -> None:
     shape, colour, letter, _ = TRAIT.get(trait, SPECIAL)
-    T.token(
+    kit.token(
         d, (x, y), r, shape, colour, say(letter, language)
     )  # a triangle sits centred by `token`
 
@@ -69,7 +69,11 @@ def _face(d: ImageDraw.ImageDraw, x: float, y: float, r: float, face: str, langu
         return x
     if len(face) == 2:
         d.rounded_rectangle(
-            (x - 4, y - r - 6, x + 4 * r + 12, y + r + 6), 8, outline=T.INK, width=3, fill=T.WHITE
+            (x - 4, y - r - 6, x + 4 * r + 12, y + r + 6),
+            8,
+            outline=kit.INK,
+            width=3,
+            fill=kit.WHITE,
         )
     for i, t in enumerate(face):
         _symbol(d, x + r + 2 + i * (2 * r + 4), y, r, t, language)
@@ -92,39 +96,41 @@ def _status(view: dict) -> Msg:
 
 def _progress(img: Image.Image, view: dict, language: str) -> None:
     """The header band: it changes only when a chapter is turned, so it is drawn once for
-    what it shows (`T.stamp`)."""
+    what it shows (`kit.stamp`)."""
     card = view["card"] or {}
     header = (
         view["chapters_turned"], card.get("kind") == "chapter", card.get("kind") == "boss",
         say(_status(view), language), any(char.get("companion") for char in view["chars"]),
     )  # fmt: skip
-    T.stamp(img, (0, 0), (WIDTH, HEADER), _header, *header, language, ground=T.NIGHT)
+    kit.stamp(img, (0, 0), (WIDTH, HEADER), _header, *header, language, ground=kit.NIGHT)
 
 
 def _header(d, turned: int, chapter: bool, boss_now: bool, status: str, ally: bool, language: str) -> None:  # fmt: skip
     x0 = 300
-    T.text(d, (CARD_X, 20), T.fit(say(msg("Dark Castle"), language), 36, x0 - CARD_X - 12), 36, T.WHITE)  # fmt: skip
+    kit.text(d, (CARD_X, 20), kit.fit(say(msg("Dark Castle"), language), 36, x0 - CARD_X - 12), 36, kit.WHITE)  # fmt: skip
     for i in range(15):
         box = (x0 + i * 44, 22, x0 + i * 44 + 36, 58)
         done = i < turned
         current = i == turned - 1 and chapter
-        d.rectangle(box, fill=T.HIGHLIGHT if current else T.GREY if done else T.DARK,
-                    outline=T.WHITE, width=2)  # fmt: skip
-        T.text(d, ((box[0] + box[2]) / 2, 40), str(i + 1), 18, T.INK if done else T.WHITE, "mm")
+        d.rectangle(box, fill=kit.HIGHLIGHT if current else kit.GREY if done else kit.DARK,
+                    outline=kit.WHITE, width=2)  # fmt: skip
+        kit.text(
+            d, ((box[0] + box[2]) / 2, 40), str(i + 1), 18, kit.INK if done else kit.WHITE, "mm"
+        )
     bx = x0 + 15 * 44 + 8
-    d.rectangle((bx, 18, bx + 120, 62), fill=T.VERMILION if boss_now else T.DARK,
-                outline=T.WHITE, width=2)  # fmt: skip
+    d.rectangle((bx, 18, bx + 120, 62), fill=kit.VERMILION if boss_now else kit.DARK,
+                outline=kit.WHITE, width=2)  # fmt: skip
     boss = _fitted(say(in_context("board", "BOSS"), language), 24, 100)  # clear of the frame
-    T.text(d, (bx + 60, 40), boss[0], boss[1], T.WHITE, "mm")
+    kit.text(d, (bx + 60, 40), boss[0], boss[1], kit.WHITE, "mm")
     key_left = _trait_key(d, ally, language)
-    T.text(d, (x0, 76), T.fit(status, 20, key_left - x0 - 16), 20, T.WHITE, "lm")
+    kit.text(d, (x0, 76), kit.fit(status, 20, key_left - x0 - 16), 20, kit.WHITE, "lm")
 
 
 def _fitted(content: str, size: int, width: float, smallest: int = 12) -> tuple[str, int]:
     """A short label for a fixed space: a smaller size first, then cut with an ellipsis."""
-    while size > smallest and T.text_width(content, size) > width:
+    while size > smallest and kit.text_width(content, size) > width:
         size -= 1
-    return T.fit(content, size, width), size
+    return kit.fit(content, size, width), size
 
 
 def _trait_key(d: ImageDraw.ImageDraw, ally: bool, language: str) -> int:
@@ -136,9 +142,9 @@ def _trait_key(d: ImageDraw.ImageDraw, ally: bool, language: str) -> int:
     x = WIDTH - 20
     for trait in reversed(keys):
         name = TRAIT[trait][3] if trait in TRAIT else msg("special")
-        word = T.fit(say(name, language), 18, 150)
-        x -= T.text_width(word, 18)
-        T.text(d, (x, 76), word, 18, T.WHITE, "lm")
+        word = kit.fit(say(name, language), 18, 150)
+        x -= kit.text_width(word, 18)
+        kit.text(d, (x, 76), word, 18, kit.WHITE, "lm")
         x -= 26
         _symbol(d, x + 12, 76, 12, trait, language)
         x -= 22
@@ -158,21 +164,21 @@ def _card(d: ImageDraw.ImageDraw, view: dict, height: int, marks: dict | None = 
     card = view.get("card")
     cb = view.get("combat")
     boss = bool(card and card["kind"] == "boss")
-    d.rounded_rectangle(box, 18, fill=(60, 50, 48) if boss else T.PANEL, outline=T.INK, width=4)
-    ink = T.WHITE if boss else T.INK
+    d.rounded_rectangle(box, 18, fill=(60, 50, 48) if boss else kit.PANEL, outline=kit.INK, width=4)
+    ink = kit.WHITE if boss else kit.INK
     x = CARD_X + 24
     y = top + 20
     wide = CARD_W - 48
     if not card:
-        y = T.paragraph(d, (x, y), S(msg("The prisoners gather in the dark.")), 28, wide, ink, max_lines=2)  # fmt: skip
-        y = T.paragraph(d, (x, y + 14), S(view.get("prompt", "")), 22, wide, ink) + 10
+        y = kit.paragraph(d, (x, y), S(msg("The prisoners gather in the dark.")), 28, wide, ink, max_lines=2)  # fmt: skip
+        y = kit.paragraph(d, (x, y + 14), S(view.get("prompt", "")), 22, wide, ink) + 10
         if view.get("flaws"):
-            T.text(d, (x, y), T.fit(S(msg("FLAWS DEALT ONTO THE PRISONERS")), 18, wide), 18, T.VERMILION)  # fmt: skip
+            kit.text(d, (x, y), kit.fit(S(msg("FLAWS DEALT ONTO THE PRISONERS")), 18, wide), 18, kit.VERMILION)  # fmt: skip
             y += 28
             for who, flaw in view["flaws"].items():
                 line = S(msg("{character}: {flaw} - {text}", character=flaw.get("character") or Msg(who.title()),
                              flaw=flaw["name"], text=flaw["text"]))  # fmt: skip
-                y = T.paragraph(d, (x, y), line, 18, wide, ink, max_lines=2) + 4
+                y = kit.paragraph(d, (x, y), line, 18, wide, ink, max_lines=2) + 4
         return y
     if card["kind"] == "chapter":
         label = S(msg("CHAPTER {n} OF 15", n=view["chapters_turned"]))
@@ -180,28 +186,28 @@ def _card(d: ImageDraw.ImageDraw, view: dict, height: int, marks: dict | None = 
         label = S(in_context("card", "START") if card["kind"] == "start" else in_context("board", "BOSS"))  # fmt: skip
     if card.get("pack"):
         label += "  -  " + S(card["pack"]).upper()
-    T.text(d, (x, y), T.fit(label, 18, wide), 18, T.ORANGE if not boss else T.HIGHLIGHT)
+    kit.text(d, (x, y), kit.fit(label, 18, wide), 18, kit.ORANGE if not boss else kit.HIGHLIGHT)
     y += 28
-    for line in T.wrap(S(card["title"]), 34, wide)[:2]:
-        T.text(d, (x, y), line, 34, ink)
+    for line in kit.wrap(S(card["title"]), 34, wide)[:2]:
+        kit.text(d, (x, y), line, 34, ink)
         y += 42
     if view.get("turner"):
         you = S(msg("YOU: the {character}", character=_short(view, view["turner"])))
-        T.text(d, (x, y), T.fit(you, 20, wide), 20, ink)
+        kit.text(d, (x, y), kit.fit(you, 20, wide), 20, ink)
         y += 30
-    y = T.paragraph(d, (x, y + 4), S(card["text"]), 22, wide, ink, max_lines=6) + 12
+    y = kit.paragraph(d, (x, y + 4), S(card["text"]), 22, wide, ink, max_lines=6) + 12
     if view.get("ending"):
         y = _ending(d, view, x, y, ink, language)
     elif cb:
         y = _combat_block(d, view, x, y, ink, marks if marks is not None else {}, language)
     elif view.get("options"):
         for opt in view["options"]:
-            colour = ink if opt["open"] else T.GREY
+            colour = ink if opt["open"] else kit.GREY
             said = msg("{n}. {option}", n=opt["n"], option=opt["label"])
             if not opt["open"]:
                 said = msg("{n}. {option}  (not possible now)", n=opt["n"], option=opt["label"])
-            y = T.paragraph(d, (x, y), S(said), 22, wide, colour, max_lines=2)
-            y = T.paragraph(d, (x + 24, y), S(opt.get("cost", "")), 18, CARD_W - 72,
+            y = kit.paragraph(d, (x, y), S(said), 22, wide, colour, max_lines=2)
+            y = kit.paragraph(d, (x + 24, y), S(opt.get("cost", "")), 18, CARD_W - 72,
                             colour, max_lines=3) + 6  # fmt: skip
     elif (view.get("relics") or {}).get("ritual"):
         lines = _ritual_lines(view, view["relics"]["ritual"])
@@ -218,11 +224,11 @@ def _card(d: ImageDraw.ImageDraw, view: dict, height: int, marks: dict | None = 
         y = _asks(d, [S(spell) for spell in cast["spells"]], x, y, head, ink)
     _log(d, view, x, y, height - 36, ink, language)
     if view.get("pool"):
-        T.text(d, (x, y + 6), T.fit(S(msg("On the table:")), 22, wide), 22, ink)
+        kit.text(d, (x, y + 6), kit.fit(S(msg("On the table:")), 22, wide), 22, ink)
         y += 36
         for item in view["pool"][:4]:
             said = S(msg("{item}: {text}", item=item["name"], text=item["text"]))
-            y = T.paragraph(d, (x + 10, y), said, 18, CARD_W - 60, ink, max_lines=2)
+            y = kit.paragraph(d, (x + 10, y), said, 18, CARD_W - 60, ink, max_lines=2)
     return y
 
 
@@ -245,27 +251,27 @@ def _ritual_lines(view: dict, ritual: dict) -> list[Msg]:
 
 def _asks(d: ImageDraw.ImageDraw, lines: list[str], x: int, y: int, head: str, ink) -> int:
     """What the chapter asks (trait, attempts, double, who rolls, cost of failing), boxed."""
-    T.text(d, (x, y), T.fit(head, 18, CARD_W - 48), 18, T.VERMILION)
+    kit.text(d, (x, y), kit.fit(head, 18, CARD_W - 48), 18, kit.VERMILION)
     y += 26
     for line in lines[:4]:
-        y = T.paragraph(d, (x + 10, y), line, 20, CARD_W - 68, ink, max_lines=4) + 6
+        y = kit.paragraph(d, (x + 10, y), line, 20, CARD_W - 68, ink, max_lines=4) + 6
     return y + 4
 
 
 def _ending(d: ImageDraw.ImageDraw, view: dict, x: int, y: int, ink, language: str) -> int:
     """The end of the story: escaped or fallen, in a banner where the enemy stood."""
     won = view.get("outcome") == "won"
-    colour = T.GREEN if won else T.VERMILION
+    colour = kit.GREEN if won else kit.VERMILION
     right = CARD_X + CARD_W - 24
-    d.rounded_rectangle((x, y, right, y + 70), 12, fill=colour, outline=T.INK, width=3)
+    d.rounded_rectangle((x, y, right, y + 70), 12, fill=colour, outline=kit.INK, width=3)
     banner = say(msg("ESCAPED") if won else msg("DEFEATED"), language)
     banner, size = _fitted(banner, 40, right - x - 24, smallest=20)
-    T.text(d, ((x + right) / 2, y + 35), banner, size, T.WHITE, "mm")
+    kit.text(d, ((x + right) / 2, y + 35), banner, size, kit.WHITE, "mm")
     y += 84
-    y = T.paragraph(d, (x, y), say(view["ending"], language), 22, CARD_W - 48, ink, max_lines=4) + 8  # fmt: skip
+    y = kit.paragraph(d, (x, y), say(view["ending"], language), 22, CARD_W - 48, ink, max_lines=4) + 8  # fmt: skip
     if view.get("epilogue"):
-        T.text(d, (x, y), T.fit(say(msg("EPILOGUE"), language), 18, CARD_W - 48), 18, T.VERMILION)  # fmt: skip
-        y = T.paragraph(d, (x, y + 26), say(view["epilogue"], language), 20, CARD_W - 48, ink,
+        kit.text(d, (x, y), kit.fit(say(msg("EPILOGUE"), language), 18, CARD_W - 48), 18, kit.VERMILION)  # fmt: skip
+        y = kit.paragraph(d, (x, y + 26), say(view["epilogue"], language), 20, CARD_W - 48, ink,
                         max_lines=6) + 8  # fmt: skip
     return y
 
@@ -275,7 +281,7 @@ def _log_lines(log: list, room: int, language: str = DEFAULT) -> list[str]:
     only (the latest one's end if even it does not fit), never one cut at its start."""
     lines: list[str] = []
     for entry in reversed(log[-5:]):
-        wrapped = T.wrap(say(entry, language), 17, CARD_W - 60)
+        wrapped = kit.wrap(say(entry, language), 17, CARD_W - 60)
         if len(lines) + len(wrapped) > room:
             if not lines and room:
                 lines = wrapped[-room:]
@@ -291,9 +297,9 @@ def _log(d: ImageDraw.ImageDraw, view: dict, x: int, y_min: int, y_max: int, ink
     if not lines or view.get("pool"):
         return
     y = y_max - len(lines) * 22
-    d.line((x, y - 10, CARD_X + CARD_W - 24, y - 10), fill=T.GREY, width=1)
+    d.line((x, y - 10, CARD_X + CARD_W - 24, y - 10), fill=kit.GREY, width=1)
     for line in lines:
-        T.text(d, (x, y), line, 17, T.GREY if ink == T.WHITE else T.DARK)
+        kit.text(d, (x, y), line, 17, kit.GREY if ink == kit.WHITE else kit.DARK)
         y += 22
 
 
@@ -307,19 +313,19 @@ def _combat_block(d: ImageDraw.ImageDraw, view: dict, x: int, y: int, ink, marks
     d.line((x, y, CARD_X + CARD_W - 24, y), fill=ink, width=2)
     y += 12
     enemy = S(msg("{enemy}  (round {round})", enemy=cb["name"], round=cb["round"]))
-    for line in T.wrap(enemy, 26, CARD_W - 150)[:2]:
-        T.text(d, (x, y), line, 26, ink)
+    for line in kit.wrap(enemy, 26, CARD_W - 150)[:2]:
+        kit.text(d, (x, y), line, 26, ink)
         y += 34
     # The attack value: a dark badge at the right.
     ax = CARD_X + CARD_W - 90
-    top = y - 34 * min(2, len(T.wrap(enemy, 26, CARD_W - 150)))
-    d.rounded_rectangle((ax, top - 4, ax + 66, top + 62), 10, fill=T.VERMILION, outline=T.INK, width=3)  # fmt: skip
+    top = y - 34 * min(2, len(kit.wrap(enemy, 26, CARD_W - 150)))
+    d.rounded_rectangle((ax, top - 4, ax + 66, top + 62), 10, fill=kit.VERMILION, outline=kit.INK, width=3)  # fmt: skip
     atk, size = _fitted(S(in_context("attack value", "ATK")), 16, 58, smallest=10)
-    T.text(d, (ax + 33, top + 14), atk, size, T.WHITE, "mm")
-    T.text(d, (ax + 33, top + 40), str(cb["attack"]), 30, T.WHITE, "mm")
+    kit.text(d, (ax + 33, top + 14), atk, size, kit.WHITE, "mm")
+    kit.text(d, (ax + 33, top + 40), str(cb["attack"]), 30, kit.WHITE, "mm")
     y = max(y, top + 44) + 0
     if cb.get("text"):
-        y = T.paragraph(d, (x, y), S(cb["text"]), 20, CARD_W - 140, ink, max_lines=2)
+        y = kit.paragraph(d, (x, y), S(cb["text"]), 20, CARD_W - 140, ink, max_lines=2)
     row = cb["row"]
     marks["row"] = (x + 6, y + 26)
     if row:
@@ -328,13 +334,13 @@ def _combat_block(d: ImageDraw.ImageDraw, view: dict, x: int, y: int, ink, marks
             rx = _row_die(d, rx, y + 26, face, language)
         y += 60
     else:
-        T.text(d, (x, y + 10), T.fit(S(msg("(the row is empty)")), 22, wide), 22, ink)
+        kit.text(d, (x, y + 10), kit.fit(S(msg("(the row is empty)")), 22, wide), 22, ink)
         y += 44
     counts = [msg("{n} {die}", n=row.count(t), die=_die_name(t)) for t in dict.fromkeys(row)]
     if counts:
-        y = T.paragraph(d, (x, y), S(msg("Row: {dice}", dice=joined(counts))), 20, wide, ink, max_lines=2) + 6  # fmt: skip
+        y = kit.paragraph(d, (x, y), S(msg("Row: {dice}", dice=joined(counts))), 20, wide, ink, max_lines=2) + 6  # fmt: skip
     if any(t in DEATH_NAMES for t in row):
-        y = T.paragraph(
+        y = kit.paragraph(
             d,
             (x, y),
             S(
@@ -348,35 +354,35 @@ def _combat_block(d: ImageDraw.ImageDraw, view: dict, x: int, y: int, ink, marks
             max_lines=3,
         )
     if cb.get("carrier"):
-        y = T.paragraph(
+        y = kit.paragraph(
             d,
             (x, y),
             S(msg("Carrier: each hit taken (not blocked) adds 1 plague.")),
             20,
             wide,
-            T.GREEN,
+            kit.GREEN,
             max_lines=2,
         )
     if cb.get("cultist"):
-        y = T.paragraph(
+        y = kit.paragraph(
             d,
             (x, y),
             S(msg("Cultists: a prisoner Marked for Death loses 1 HP more.")),
             20,
             wide,
-            T.VERMILION,
+            kit.VERMILION,
             max_lines=2,
         )
     for who in cb.get("turned", []):
         said = S(msg("The {character} has joined the enemy's row.", character=_short(view, who)))
-        y = T.paragraph(d, (x, y), said, 20, wide, T.VERMILION, max_lines=2)
+        y = kit.paragraph(d, (x, y), said, 20, wide, kit.VERMILION, max_lines=2)
     if cb.get("stone"):  # the Living Stone's die, last rolled this combat
-        T.token(d, (x + 14, y + 14), 14, "hexagon", T.GREEN, "LS")
+        kit.token(d, (x + 14, y + 14), 14, "hexagon", kit.GREEN, "LS")
         said = S(msg("The Living Stone: {face}", face=STONE[cb["stone"]]))
-        y = T.paragraph(d, (x + 38, y + 2), said, 20, wide - 38, ink, max_lines=2) + 8
+        y = kit.paragraph(d, (x + 38, y + 2), said, 20, wide - 38, ink, max_lines=2) + 8
     for special in cb["specials"]:
         said = S(msg("Special: {special}", special=special))
-        y = T.paragraph(d, (x, y), said, 20, wide, ink, max_lines=3)
+        y = kit.paragraph(d, (x, y), said, 20, wide, ink, max_lines=3)
     return y + 8
 
 
@@ -388,21 +394,21 @@ def _char_lines(char: dict, few: bool, language: str = DEFAULT) -> list[tuple[st
 
     held = [msg("{item} (2H)", item=i["name"]) if i["hands"] == 2 else i["name"] for i in char["items"]]  # fmt: skip
     items = joined(held) if held else in_context("items", "none")
-    lines = [(S(msg("Items: {items}", items=items)), T.INK, 3 if few else 2)]
+    lines = [(S(msg("Items: {items}", items=items)), kit.INK, 3 if few else 2)]
     if char.get("stored"):
         packed = joined([i["name"] for i in char["stored"]])
-        lines.append((S(msg("In the knapsack: {items}", items=packed)), T.DARK, 2))
+        lines.append((S(msg("In the knapsack: {items}", items=packed)), kit.DARK, 2))
     if char.get("flaw"):
         if char["flaw"]["used"]:
-            lines.append((S(msg("Flaw: {flaw} (used)", flaw=char["flaw"]["name"])), T.DARK, 1))
+            lines.append((S(msg("Flaw: {flaw} (used)", flaw=char["flaw"]["name"])), kit.DARK, 1))
         else:
-            lines.append((S(msg("Flaw: {flaw}", flaw=char["flaw"]["name"])), T.DARK, 1))
+            lines.append((S(msg("Flaw: {flaw}", flaw=char["flaw"]["name"])), kit.DARK, 1))
     if char.get("companion"):
         said = msg("Special (S): {special}", special=char["companion"]["special"])
-        lines.append((S(said), T.PURPLE, 2))
+        lines.append((S(said), kit.PURPLE, 2))
     if char.get("curses"):
         cursed = joined([c["name"] for c in char["curses"]])
-        lines.append((S(msg("Curses: {curses}", curses=cursed)), T.VERMILION, 2))
+        lines.append((S(msg("Curses: {curses}", curses=cursed)), kit.VERMILION, 2))
     return lines
 
 
@@ -414,7 +420,7 @@ def _box_height(view: dict, language: str = DEFAULT) -> int:
     need = 0
     for char in chars:
         rows = sum(
-            min(len(T.wrap(text, 18, 330)), most)
+            min(len(kit.wrap(text, 18, 330)), most)
             for text, _, most in _char_lines(char, few, language)
         )
         need = max(need, 88 + rows * LINE + 24)
@@ -480,56 +486,58 @@ def _party(d: ImageDraw.ImageDraw, view: dict, language: str = DEFAULT) -> None:
         comp = char.get("companion")
         hl = char["seat"] in acting and not comp  # a companion: anyone acts for it
         d.rounded_rectangle((x, y, WIDTH - 20, y + box_h - 10), 14,
-                            fill=T.HIGHLIGHT if hl else T.PANEL,
-                            outline=T.PURPLE if comp else T.INK, width=5 if comp else 2)  # fmt: skip
-        d.rounded_rectangle((x + 8, y + 12, x + 44, y + 40), 6, fill=T.PURPLE if comp else T.NIGHT)
+                            fill=kit.HIGHLIGHT if hl else kit.PANEL,
+                            outline=kit.PURPLE if comp else kit.INK, width=5 if comp else 2)  # fmt: skip
+        d.rounded_rectangle(
+            (x + 8, y + 12, x + 44, y + 40), 6, fill=kit.PURPLE if comp else kit.NIGHT
+        )
         if comp:
             badge, size = _fitted(S(msg("ALLY")), 12, 34, smallest=8)
         else:
             badge, size = f"P{char['seat'] + 1}", 18
-        T.text(d, (x + 26, y + 26), badge, size, T.WHITE, "mm")
+        kit.text(d, (x + 26, y + 26), badge, size, kit.WHITE, "mm")
         title = S(char["title"] or msg("(choosing)"))
         tags = [S(tag) for tag in _tags(view, char)]
         # The tags take at most half the line; the title and player's name take what the
         # tags leave of it; a long name is cut, never the title (it says which prisoner).
         line = WIDTH - 34 - (x + 54)
-        tagged = T.fit(" / ".join(tags), 20, line // 2) if tags else ""
+        tagged = kit.fit(" / ".join(tags), 20, line // 2) if tags else ""
         if tags:
-            T.text(d, (WIDTH - 34, y + 26), tagged, 20, T.VERMILION, "rm")
-        room = line - (T.text_width(tagged, 20) + 14 if tags else 0)
+            kit.text(d, (WIDTH - 34, y + 26), tagged, 20, kit.VERMILION, "rm")
+        room = line - (kit.text_width(tagged, 20) + 14 if tags else 0)
         head = f"{title} - "
-        name = T.isolate(T.fit(S(char["player"]), 24, room - T.text_width(head, 24)))
-        T.text(d, (x + 54, y + 26), T.fit(head + name, 24, room), 24, T.INK, "lm")
+        name = kit.isolate(kit.fit(S(char["player"]), 24, room - kit.text_width(head, 24)))
+        kit.text(d, (x + 54, y + 26), kit.fit(head + name, 24, room), 24, kit.INK, "lm")
         # Hit points: a bar and the number.
         bar = (x + 14, y + 50, x + (196 if comp else 250), y + 74)  # a companion: room for S
-        d.rectangle(bar, fill=T.WHITE, outline=T.INK, width=2)
+        d.rectangle(bar, fill=kit.WHITE, outline=kit.INK, width=2)
         top = char.get("hp_max") or hp0  # a companion has its own start
         if top:
             fill = bar[0] + (bar[2] - bar[0]) * max(0, char["hp"]) / top
-            colour = T.GREEN if char["hp"] * 3 > top else T.VERMILION
+            colour = kit.GREEN if char["hp"] * 3 > top else kit.VERMILION
             d.rectangle(
                 (bar[0] + 2, bar[1] + 2, max(bar[0] + 2, fill - 2), bar[3] - 2), fill=colour
             )
         tx, step = (x + 318, 54) if comp else (x + 376, 58)
         hp, size = _fitted(S(msg("{hp}/{top} HP", hp=char["hp"], top=top)), 22, tx - 20 - (bar[2] + 12), smallest=14)  # fmt: skip
-        T.text(d, (bar[2] + 12, y + 62), hp, size, T.INK, "lm")
+        kit.text(d, (bar[2] + 12, y + 62), hp, size, kit.INK, "lm")
         # Die traits as shapes with counts.
         for t in ("m", "c", "w"):
             _symbol(d, tx, y + 62, 15, t, language)
-            T.text(d, (tx + 20, y + 62), str(char["traits"].get(t, 0)), 22, T.INK, "lm")
+            kit.text(d, (tx + 20, y + 62), str(char["traits"].get(t, 0)), 22, kit.INK, "lm")
             tx += step
         if comp:  # and its special face
             _symbol(d, tx, y + 62, 15, "x", language)
-            T.text(d, (tx + 20, y + 62), "1", 22, T.INK, "lm")
+            kit.text(d, (tx + 20, y + 62), "1", 22, kit.INK, "lm")
         # Items, the knapsack, the flaw, a companion's special and the curses; the last roll.
         iy = y + 88
         for text, colour, most in _char_lines(char, len(chars) <= 2, language):
-            iy = T.paragraph(d, (x + 14, iy), text, 18, 330, colour, max_lines=most)
+            iy = kit.paragraph(d, (x + 14, iy), text, 18, 330, colour, max_lines=most)
         if char.get("plague"):
             _plague_tally(d, x + 376, y + 122, char, language)
         if char["roll"]:
             roll, size = _fitted(S(msg("Roll:")), 18, 62, smallest=12)
-            T.text(d, (x + 414, y + 98), roll, size, T.INK, "rm")
+            kit.text(d, (x + 414, y + 98), roll, size, kit.INK, "rm")
             _face(d, x + 420, y + 98, 16, char["roll"], language)
         y += box_h
 
@@ -541,20 +549,20 @@ def _plague_tally(d: ImageDraw.ImageDraw, x: int, y: int, char: dict, language: 
         group, mark = divmod(i, 5)
         gx = x + group * 44
         if mark < 4:
-            d.line((gx + mark * 8, y, gx + mark * 8, y + 18), fill=T.GREEN, width=3)
+            d.line((gx + mark * 8, y, gx + mark * 8, y + 18), fill=kit.GREEN, width=3)
         else:
-            d.line((gx - 4, y + 14, gx + 28, y + 4), fill=T.GREEN, width=3)
+            d.line((gx - 4, y + 14, gx + 28, y + 4), fill=kit.GREEN, width=3)
     nxt = char.get("next_threshold")
     if nxt:
         label = msg("plague {n}, at {at}: -{hp} HP", n=n, at=nxt[0], hp=nxt[1])
     else:
         label = msg("plague {n}", n=n)
     said, size = _fitted(say(label, language), 16, WIDTH - 30 - x, smallest=11)
-    T.text(d, (x, y + 30), said, size, T.DARK, "lm")
+    kit.text(d, (x, y + 30), said, size, kit.DARK, "lm")
 
 
 def draw(view: dict, language: str = DEFAULT) -> Image.Image:
-    return T.caption_bar(board(view, language), caption(view, language))
+    return kit.caption_bar(board(view, language), caption(view, language))
 
 
 def caption(view: dict, language: str = DEFAULT) -> list[str]:
@@ -576,8 +584,8 @@ def board(view: dict, language: str = DEFAULT) -> Image.Image:
 
 
 def _board(view: dict, language: str, height: int) -> tuple[Image.Image, int]:
-    img, d = T.canvas(height, WIDTH)
-    d.rectangle((0, 0, WIDTH, HEADER), fill=T.NIGHT)
+    img, d = kit.canvas(height, WIDTH)
+    d.rectangle((0, 0, WIDTH, HEADER), fill=kit.NIGHT)
     _progress(img, view, language)
     bottom = _card(d, view, height, language=language)
     _party(d, view, language)
@@ -602,7 +610,7 @@ def illustration(language: str = DEFAULT) -> tuple[dict, list, str]:
     view = best_view("dark_castle", 2, 11, ["Ann", "Bob"], shows)
     marks: dict = {}
     height = max(700, HEADER + 40 + _box_height(view, language) * len(view["chars"]))
-    _, scratch = T.canvas(height, WIDTH)
+    _, scratch = kit.canvas(height, WIDTH)
     _card(scratch, view, height, marks, language)  # only to learn where the card's parts fall
     party_y = HEADER + 16
     notes = [

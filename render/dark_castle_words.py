@@ -8,12 +8,12 @@ import re
 
 from engines.dark_castle.cards import TRAIT_LETTERS
 from engines.text import Msg, in_context, msg
-from render import toolkit as T
+from render import toolkit
 
 TRAIT = {  # shape, colour, letter (the initial in each language), name
-    "m": ("square", T.VERMILION, TRAIT_LETTERS["m"], msg("Might")),
-    "c": ("triangle", T.ORANGE, TRAIT_LETTERS["c"], msg("Cunning")),
-    "w": ("circle", T.SKY, TRAIT_LETTERS["w"], msg("Wisdom")),
+    "m": ("square", toolkit.VERMILION, TRAIT_LETTERS["m"], msg("Might")),
+    "c": ("triangle", toolkit.ORANGE, TRAIT_LETTERS["c"], msg("Cunning")),
+    "w": ("circle", toolkit.SKY, TRAIT_LETTERS["w"], msg("Wisdom")),
 }
 STONE = {"crush": msg("crush a die"), "shelter": msg("shelter (block)"),
          "mend": msg("mend (+2 HP)"), "sleep": msg("sleeps"),
@@ -35,7 +35,7 @@ def short_name(view: dict, who: str) -> Msg:
     return Msg(who.title())
 
 
-SPECIAL = ("star", T.PURPLE, in_context("special face letter", "S"), msg("the special face"))
+SPECIAL = ("star", toolkit.PURPLE, in_context("special face letter", "S"), msg("the special face"))
 
 
 def tail(text: str, limit: int) -> str:

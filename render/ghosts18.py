@@ -6,55 +6,59 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from engines.ghosts18 import board as B
+from engines.ghosts18 import board as layout
 from engines.ghosts18.words import COLOUR as COLOUR_WORD
 from engines.ghosts18.words import DIRECTION
 from engines.text import Msg, in_context, joined, msg
 from languages import DEFAULT, say
-from render import toolkit as T
+from render import toolkit
 
 CELL = 136
 ORIGIN = (60, 110)
-COLOUR = {"red": T.VERMILION, "blue": T.BLUE, "yellow": T.YELLOW}
+COLOUR = {"red": toolkit.VERMILION, "blue": toolkit.BLUE, "yellow": toolkit.YELLOW}
 LETTER = {"red": "R", "blue": "B", "yellow": "Y"}
 SHAPES = ("circle", "square")  # Player A round, Player B square
 HEIGHT = 860
-WIDTH = T.WIDTH
+WIDTH = toolkit.WIDTH
 PANEL_RIGHT = 1170
 ROW_WIDTH = PANEL_RIGHT - 20 - 900  # from the first token's centre to the last's, in the panel
 
 
 def _cell_box(cell: str) -> tuple[int, int, int, int]:
-    x = ORIGIN[0] + B.COLUMNS.index(cell[0]) * CELL
-    y = ORIGIN[1] + B.ROWS.index(cell[1]) * CELL
+    x = ORIGIN[0] + layout.COLUMNS.index(cell[0]) * CELL
+    y = ORIGIN[1] + layout.ROWS.index(cell[1]) * CELL
     return x, y, x + CELL, y + CELL
 
 
 @lru_cache(maxsize=4)
 def _static_board(language: str = DEFAULT) -> Image.Image:
     """Carpets, mirrors and coordinates never change: draw them once."""
-    img, draw = T.canvas(HEIGHT)
+    img, draw = toolkit.canvas(HEIGHT)
     x0, y0 = ORIGIN
-    draw.rectangle((x0 - 14, y0 - 14, x0 + 5 * CELL + 14, y0 + 5 * CELL + 14), fill=T.DARK)
-    for cell, kind in B.CELLS.items():
+    draw.rectangle((x0 - 14, y0 - 14, x0 + 5 * CELL + 14, y0 + 5 * CELL + 14), fill=toolkit.DARK)
+    for cell, kind in layout.CELLS.items():
         box = _cell_box(cell)
         inner = (box[0] + 3, box[1] + 3, box[2] - 3, box[3] - 3)
         if kind in COLOUR:
-            draw.rectangle(inner, fill=T.mix(COLOUR[kind], T.PAPER, 0.5))
-            T.text(draw, (box[0] + 10, box[1] + 8), LETTER[kind], 20, T.INK)
+            draw.rectangle(inner, fill=toolkit.mix(COLOUR[kind], toolkit.PAPER, 0.5))
+            toolkit.text(draw, (box[0] + 10, box[1] + 8), LETTER[kind], 20, toolkit.INK)
         elif kind == "mirror":
-            tile = T.new_image((inner[2] - inner[0], inner[3] - inner[1]), (200, 200, 200))
-            tdraw = T.drawer(tile)
+            tile = toolkit.new_image((inner[2] - inner[0], inner[3] - inner[1]), (200, 200, 200))
+            tdraw = toolkit.drawer(tile)
             for k in range(-CELL, CELL, 28):
-                tdraw.line((k, tile.height, k + tile.width, 0), fill=T.WHITE, width=3)
+                tdraw.line((k, tile.height, k + tile.width, 0), fill=toolkit.WHITE, width=3)
             img.paste(tile, inner[:2])
             mirror = say(in_context("chamber", "mirror"), language)
-            T.label(draw, (box[0] + 10, box[1] + 8), mirror, 18, CELL - 20, T.INK)
+            toolkit.label(draw, (box[0] + 10, box[1] + 8), mirror, 18, CELL - 20, toolkit.INK)
         else:
-            draw.rectangle(inner, fill=T.NIGHT)
+            draw.rectangle(inner, fill=toolkit.NIGHT)
     for i in range(5):
-        T.text(draw, (x0 + i * CELL + CELL / 2, y0 - 30), B.COLUMNS[i], 24, T.INK, "mm")
-        T.text(draw, (x0 - 34, y0 + i * CELL + CELL / 2), B.ROWS[i], 24, T.INK, "mm")
+        toolkit.text(
+            draw, (x0 + i * CELL + CELL / 2, y0 - 30), layout.COLUMNS[i], 24, toolkit.INK, "mm"
+        )
+        toolkit.text(
+            draw, (x0 - 34, y0 + i * CELL + CELL / 2), layout.ROWS[i], 24, toolkit.INK, "mm"
+        )
     return img
 
 
@@ -62,18 +66,20 @@ def portal_parts(colour: str, facing: str, language: str = DEFAULT) -> tuple[str
     """A portal's label ("wall" or its facing), the bar on its open side and the label's
     plate, on the bar's side of the chamber beside the bar (never on it): the word names
     the side the bar marks, so "wall" sits by the wall it faces."""
-    box = _cell_box(B.PORTAL_CELL[colour])
+    box = _cell_box(layout.PORTAL_CELL[colour])
     cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
-    dx, dy = B.DIRECTIONS[facing]
+    dx, dy = layout.DIRECTIONS[facing]
     half = CELL / 2 - 8
     bx, by = cx + dx * half, cy + dy * half
     vertical = (bx - 6, cy - half, bx + 6, cy + half)  # on the left or right side
     bar = vertical if dx else (cx - half, by - 6, cx + half, by + 6)
     word = (
-        in_context("portal", "wall") if B.faced_cell(colour, facing) is None else DIRECTION[facing]
+        in_context("portal", "wall")
+        if layout.faced_cell(colour, facing) is None
+        else DIRECTION[facing]
     )
     label = say(word, language)
-    side = min(T.text_width(label, 16), PLATE_MAX) / 2 + 5
+    side = min(toolkit.text_width(label, 16), PLATE_MAX) / 2 + 5
     if dy:  # a bar along the top or the bottom edge: the plate just inside it
         top = bar[3] + 2 if dy < 0 else bar[1] - 22
         return label, bar, (cx - side, top, cx + side, top + 20)
@@ -87,12 +93,12 @@ PLATE_MAX = CELL - 30  # the widest a portal's label may be: inside its chamber
 
 
 def _portal(draw: ImageDraw.ImageDraw, colour: str, facing: str, language: str) -> None:
-    box = _cell_box(B.PORTAL_CELL[colour])
+    box = _cell_box(layout.PORTAL_CELL[colour])
     cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
     r = CELL * 0.34
     draw.ellipse((cx - r, cy - r, cx + r, cy + r), outline=COLOUR[colour], width=10)
-    T.text(draw, (cx, cy), LETTER[colour], 30, T.WHITE, "mm")
-    dx, dy = B.DIRECTIONS[facing]
+    toolkit.text(draw, (cx, cy), LETTER[colour], 30, toolkit.WHITE, "mm")
+    dx, dy = layout.DIRECTIONS[facing]
     # The open side: a bright bar on the side of the chamber it faces, and an arrow; the
     # label, white on a dark plate, on the chamber's edge away from the bar.
     label, bar, plate = portal_parts(colour, facing, language)
@@ -100,27 +106,27 @@ def _portal(draw: ImageDraw.ImageDraw, colour: str, facing: str, language: str) 
     half = CELL / 2 - 8
     tip = (cx + dx * (half - 14), cy + dy * (half - 14))
     base = (cx + dx * (r + 4), cy + dy * (r + 4))
-    draw.line((base, tip), fill=T.WHITE, width=5)
-    draw.rounded_rectangle(plate, 5, fill=T.NIGHT)
+    draw.line((base, tip), fill=toolkit.WHITE, width=5)
+    draw.rounded_rectangle(plate, 5, fill=toolkit.NIGHT)
     middle = ((plate[0] + plate[2]) / 2, plate[1] + 10)
-    T.label(draw, middle, label, 16, PLATE_MAX, T.WHITE, "mm")
+    toolkit.label(draw, middle, label, 16, PLATE_MAX, toolkit.WHITE, "mm")
 
 
 def draw(view: dict, language: str = DEFAULT) -> Image.Image:
-    return T.caption_bar(board(view, language), caption(view, language))
+    return toolkit.caption_bar(board(view, language), caption(view, language))
 
 
 def board(view: dict, language: str = DEFAULT) -> Image.Image:
     """The picture without its caption (a replay writes its own under each board)."""
     img = _static_board(language).copy()
-    d = T.drawer(img)
+    d = toolkit.drawer(img)
     names = view["names"]
     for colour, facing in view["portals"].items():
         _portal(d, colour, facing, language)
     for cell, (owner, colour) in view["board"].items():
         box = _cell_box(cell)
         centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2 + 6)
-        T.token(d, centre, CELL * 0.3, SHAPES[owner], COLOUR[colour], LETTER[colour])
+        toolkit.token(d, centre, CELL * 0.3, SHAPES[owner], COLOUR[colour], LETTER[colour])
     _header(d, view, language)
     _side_panel(img, d, view, names, language)
     return img
@@ -131,7 +137,9 @@ def caption(view: dict, language: str = DEFAULT) -> list[str]:
     it all, without "Game over: X wins." after it."""
     winner = view["winner"]
     said = () if winner is None else (view["names"][winner], "wins")
-    return T.footer(view.get("last"), _status(view), winner is not None, *said, language=language)
+    return toolkit.footer(
+        view.get("last"), _status(view), winner is not None, *said, language=language
+    )
 
 
 def _header(d: ImageDraw.ImageDraw, view: dict, language: str) -> None:
@@ -139,7 +147,7 @@ def _header(d: ImageDraw.ImageDraw, view: dict, language: str) -> None:
         head = msg("18 Ghosts: any 3 ghosts out")
     else:
         head = msg("18 Ghosts: one of each colour out")
-    T.label(d, (40, 24), say(head, language), 34, PANEL_X - 60, T.INK, smallest=22)
+    toolkit.label(d, (40, 24), say(head, language), 34, PANEL_X - 60, toolkit.INK, smallest=22)
 
 
 def row_spacing(n: int) -> tuple[float, float]:
@@ -177,56 +185,69 @@ def _side_panel(
     for seat in (0, 1):
         acting = seat in view["to_act"]
         won = view["winner"] == seat
-        fill = T.mix(T.GREEN, T.PAPER, 0.5) if won else T.HIGHLIGHT if acting else T.PANEL
+        fill = (
+            toolkit.mix(toolkit.GREEN, toolkit.PAPER, 0.5)
+            if won
+            else toolkit.HIGHLIGHT
+            if acting
+            else toolkit.PANEL
+        )
         d.rounded_rectangle(
-            (x - 14, y - 10, PANEL_RIGHT, y + 200), 14, fill=fill, outline=T.INK,
+            (x - 14, y - 10, PANEL_RIGHT, y + 200), 14, fill=fill, outline=toolkit.INK,
             width=4 if won else 2,
         )  # fmt: skip
-        T.token(d, (x + 16, y + 20), 16, SHAPES[seat], T.WHITE)
+        toolkit.token(d, (x + 16, y + 20), 16, SHAPES[seat], toolkit.WHITE)
         tail = msg("WINS") if won else msg("< to act") if acting else None
         tail = "  " + say(tail, language) if tail else ""
         room = PANEL_RIGHT - 12 - (x + 42)
-        size = T.shrunk(f"{'AB'[seat]}: {names[seat][:8]}{tail}", 24, room, 18)
+        size = toolkit.shrunk(f"{'AB'[seat]}: {names[seat][:8]}{tail}", 24, room, 18)
         head = f"{'AB'[seat]}: "
-        name = T.fit(names[seat], size, room - T.text_width(head + tail, size))
-        label = head + T.isolate(name) + tail
-        T.text(d, (x + 42, y + 20), label, size, T.INK, "lm")
+        name = toolkit.fit(names[seat], size, room - toolkit.text_width(head + tail, size))
+        label = head + toolkit.isolate(name) + tail
+        toolkit.text(d, (x + 42, y + 20), label, size, toolkit.INK, "lm")
         rows = ((msg("out"), view["escaped"][seat]), (msg("dungeon"), view["dungeon"][seat]),
                 (msg("to place"), view["unplaced"][seat]))  # fmt: skip
         yy = y + 52
         for title, counts in rows:
             if title == "to place" and view["phase"] != "place":
                 continue
-            T.label(
-                d, (x + 4, yy + 18), say(title, language), 20, ROW_TITLE, T.INK, "lm", smallest=11
+            toolkit.label(
+                d,
+                (x + 4, yy + 18),
+                say(title, language),
+                20,
+                ROW_TITLE,
+                toolkit.INK,
+                "lm",
+                smallest=11,
             )
             # Up to 9 tokens (all to place): spaced to fit the panel, never past its edge,
             # with a gap between them that stays visible in an 800-pixel replay.
             n = sum(counts.values())
             step, r = row_spacing(n)
             xx = x + 110
-            for colour in B.COLOURS:
+            for colour in layout.COLOURS:
                 for _ in range(counts[colour]):
-                    T.token(d, (xx, yy + 18), r, SHAPES[seat], COLOUR[colour], LETTER[colour])
+                    toolkit.token(d, (xx, yy + 18), r, SHAPES[seat], COLOUR[colour], LETTER[colour])
                     xx += step
             yy += 44
         y += SEAT_H
-    T.stamp(img, (x - 2, y), (WIDTH - (x - 2), HEIGHT - y), _key, tuple(names), language)
+    toolkit.stamp(img, (x - 2, y), (WIDTH - (x - 2), HEIGHT - y), _key, tuple(names), language)
 
 
 def _key(d: ImageDraw.ImageDraw, names: tuple, language: str) -> None:
     """Who is round and who square, what beats what, what a portal's bar means: the same
-    all game (drawn once, `T.stamp`), from the patch's own corner."""
+    all game (drawn once, `toolkit.stamp`), from the patch's own corner."""
     x, y = 2, 0
-    y = T.legend(d, x, y, [
-        ("circle", "", T.WHITE, say(msg("round: {name} (A)", name=names[0]), language)),
-        ("square", "", T.WHITE, say(msg("square: {name} (B)", name=names[1]), language)),
-        ("circle", "R", T.VERMILION, say(msg("red beats blue"), language)),
-        ("circle", "B", T.BLUE, say(msg("blue beats yellow"), language)),
-        ("circle", "Y", T.YELLOW, say(msg("yellow beats red"), language)),
+    y = toolkit.legend(d, x, y, [
+        ("circle", "", toolkit.WHITE, say(msg("round: {name} (A)", name=names[0]), language)),
+        ("square", "", toolkit.WHITE, say(msg("square: {name} (B)", name=names[1]), language)),
+        ("circle", "R", toolkit.VERMILION, say(msg("red beats blue"), language)),
+        ("circle", "B", toolkit.BLUE, say(msg("blue beats yellow"), language)),
+        ("circle", "Y", toolkit.YELLOW, say(msg("yellow beats red"), language)),
     ], width=WIDTH - 20 - PANEL_X)  # fmt: skip
     top = PANEL_Y + 2 * SEAT_H  # where the key starts on the board
-    T.paragraph(
+    toolkit.paragraph(
         d,
         (x, y + 6),
         say(
@@ -251,8 +272,8 @@ def regions(view: dict, actions: list[str]) -> dict[str, tuple[int, int, int, in
         words = action.split()
         if words[0] == "place" and len(words) == 2:
             out[action] = _cell_box(words[1])
-        elif words[0] == "move" and len(words) == 3 and words[2] in B.DIRECTIONS:
-            target = B.neighbour(words[1], words[2])
+        elif words[0] == "move" and len(words) == 3 and words[2] in layout.DIRECTIONS:
+            target = layout.neighbour(words[1], words[2])
             if target is not None:
                 out[action] = _cell_box(target)
         elif words[0] == "jump" and len(words) == 3:
@@ -270,7 +291,7 @@ def _dungeon_box(view: dict, seat: int, colour: str) -> tuple[int, int, int, int
     if not counts.get(colour):
         return None
     step, r = row_spacing(sum(counts.values()))
-    before = sum(counts[c] for c in B.COLOURS[: B.COLOURS.index(colour)])
+    before = sum(counts[c] for c in layout.COLOURS[: layout.COLOURS.index(colour)])
     x = PANEL_X + 110 + before * step
     y = PANEL_Y + seat * SEAT_H + ROW_Y[1] + 18
     last = x + (counts[colour] - 1) * step
@@ -305,8 +326,8 @@ def describe(view: dict, language: str = DEFAULT) -> str:
             parts.append(msg("{name} (square): on the board {ghosts}; escaped {out}; in the dungeon {jail}.", **said))  # fmt: skip
     portals = []
     for c, f in view["portals"].items():
-        said = dict(colour=COLOUR_WORD[c], cell=B.PORTAL_CELL[c], facing=DIRECTION[f])
-        if B.faced_cell(c, f):
+        said = dict(colour=COLOUR_WORD[c], cell=layout.PORTAL_CELL[c], facing=DIRECTION[f])
+        if layout.faced_cell(c, f):
             portals.append(msg("{colour} portal at {cell} faces {facing}", **said))
         else:
             portals.append(msg("{colour} portal at {cell} faces {facing} (the wall)", **said))
@@ -337,7 +358,7 @@ def illustration() -> tuple[dict, list, Msg]:
 
     left = PANEL_X - 18  # marks left of the side panel, clear of its words
     notes = [
-        (corner(B.PORTAL_CELL["yellow"]), msg("A portal: its bar is the open side. A ghost of the "
+        (corner(layout.PORTAL_CELL["yellow"]), msg("A portal: its bar is the open side. A ghost of the "
          "portal's colour standing in the chamber the bar faces escapes at once and is out "
          "for good. Facing the castle wall, nobody can escape there.")),
         (corner(ghost), msg("A ghost: round ones are Ann's (A), square ones Bob's (B); the letter "

@@ -10,7 +10,7 @@ from PIL import Image, ImageDraw
 
 from engines.text import Msg, in_context, joined, msg, plural
 from languages import DEFAULT, say
-from render import toolkit as T
+from render import toolkit
 
 WIDTH = 1200
 TOP = 96  # below the header
@@ -18,9 +18,9 @@ ROOF = 84
 FLOOR_H = 118
 HOUSE_H = ROOF + 3 * FLOOR_H + 52  # roof, floors, the line with the card count
 HAND_H = 250
-LIT = T.mix(T.YELLOW, T.PAPER, 0.35)
-GHOST = T.WHITE
-CAT = T.ORANGE
+LIT = toolkit.mix(toolkit.YELLOW, toolkit.PAPER, 0.35)
+GHOST = toolkit.WHITE
+CAT = toolkit.ORANGE
 CARD = (252, 250, 244)
 
 SPECIAL_NAMES = {  # a card's title on the card
@@ -48,7 +48,7 @@ def _column(view: dict) -> tuple[int, int]:
 
 
 def draw(view: dict, language: str = DEFAULT) -> Image.Image:
-    return T.caption_bar(board(view, language), caption(view, language))
+    return toolkit.caption_bar(board(view, language), caption(view, language))
 
 
 def caption(view: dict, language: str = DEFAULT) -> list[str]:
@@ -63,26 +63,43 @@ def board(view: dict, language: str = DEFAULT) -> Image.Image:
     """The picture without its caption (a replay writes its own under each board)."""
     hand = view.get("hand")
     height = TOP + HOUSE_H + 70 + (HAND_H if hand is not None else 0)
-    img, d = T.canvas(height, WIDTH)
-    T.stamp(img, (0, 0), (TITLE_ROOM + 40, 66), _title, language)
+    img, d = toolkit.canvas(height, WIDTH)
+    toolkit.stamp(img, (0, 0), (TITLE_ROOM + 40, 66), _title, language)
     counts = say(_counts(view), language)
-    T.label(d, (WIDTH - 30, 30), counts, 24, WIDTH - 60 - TITLE_ROOM - 20, T.INK, "ra", smallest=16)
+    toolkit.label(
+        d,
+        (WIDTH - 30, 30),
+        counts,
+        24,
+        WIDTH - 60 - TITLE_ROOM - 20,
+        toolkit.INK,
+        "ra",
+        smallest=16,
+    )
     # one line under the title: names shortened in it, the whole line fitted as well
-    T.label(
-        d, (30, 66), say(_status(view, short=True), language), 22, WIDTH - 60, T.DARK, smallest=16
+    toolkit.label(
+        d,
+        (30, 66),
+        say(_status(view, short=True), language),
+        22,
+        WIDTH - 60,
+        toolkit.DARK,
+        smallest=16,
     )
     width, x0 = _column(view)
     for seat in range(len(view["names"])):
         _house(d, view, seat, x0 + seat * width, TOP, width - 16, language)
     y = TOP + HOUSE_H + 10
-    T.stamp(img, (0, y), (WIDTH, 40), _legend, 30, 0, language)
+    toolkit.stamp(img, (0, y), (WIDTH, 40), _legend, 30, 0, language)
     if hand is not None:
         _hand(d, view, hand, TOP + HOUSE_H + 70, language)
     return img
 
 
 def _title(d: ImageDraw.ImageDraw, language: str) -> None:
-    T.label(d, (30, 22), say(msg("Haunted House"), language), 36, TITLE_ROOM, T.INK, smallest=24)
+    toolkit.label(
+        d, (30, 22), say(msg("Haunted House"), language), 36, TITLE_ROOM, toolkit.INK, smallest=24
+    )
 
 
 def _counts(view: dict) -> Msg:
@@ -97,13 +114,15 @@ def _house(
         view["phase"] in ("rooms", "light", "discard") and seat == view["turn"]
     )
     roof = [(x, y + ROOF), (x + w / 2, y), (x + w, y + ROOF)]
-    d.polygon(roof, fill=T.HIGHLIGHT if acting else T.PANEL, outline=T.INK, width=3)
-    T.player_token(d, (x + w / 2, y + 34), 18, seat)
+    d.polygon(
+        roof, fill=toolkit.HIGHLIGHT if acting else toolkit.PANEL, outline=toolkit.INK, width=3
+    )
+    toolkit.player_token(d, (x + w / 2, y + 34), 18, seat)
     # The name sits at the foot of the roof: as wide as the roof is at the letters' top.
     room = w * (ROOF - 26) / ROOF - 16
     head = f"p{seat + 1} "
-    name = T.isolate(T.fit(names[seat], 20, room - T.text_width(head, 20)))
-    T.text(d, (x + w / 2, y + ROOF - 4), head + name, 20, T.INK, "md")
+    name = toolkit.isolate(toolkit.fit(names[seat], 20, room - toolkit.text_width(head, 20)))
+    toolkit.text(d, (x + w / 2, y + ROOF - 4), head + name, 20, toolkit.INK, "md")
     floors = view["houses"][seat]
     window = view.get("window") or {}
     for f in (3, 2, 1):
@@ -124,40 +143,44 @@ def _house(
         label = msg("{held}  ESCAPING!", held=label)
     elif seat == view["turn"] and view["phase"] not in ("over",):
         label = msg("{held}  < turn", held=label)
-    T.label(d, (x + w / 2, yy + 16), say(label, language), 20, w, T.INK, "mm", smallest=12)
+    toolkit.label(
+        d, (x + w / 2, yy + 16), say(label, language), 20, w, toolkit.INK, "mm", smallest=12
+    )
 
 
 def _floor(
     d: ImageDraw.ImageDraw, floor: dict, f: int, x: int, y: int, w: int, language: str
 ) -> None:
     lit = floor["lit"]
-    d.rectangle((x, y, x + w, y + FLOOR_H), fill=LIT if lit else T.NIGHT, outline=T.INK, width=3)
-    ink = T.INK if lit else T.WHITE
+    d.rectangle(
+        (x, y, x + w, y + FLOOR_H), fill=LIT if lit else toolkit.NIGHT, outline=toolkit.INK, width=3
+    )
+    ink = toolkit.INK if lit else toolkit.WHITE
     short = say(in_context("floor, short", "F{floor}", floor=f), language)
-    T.label(d, (x + 8, y + 6), short, 20, 40, ink, smallest=12)
+    toolkit.label(d, (x + 8, y + 6), short, 20, 40, ink, smallest=12)
     state = say(msg("LIT") if lit else msg("dark"), language)
-    T.label(d, (x + w - 8, y + 6), state, 18, 64, ink, "ra", smallest=11)
+    toolkit.label(d, (x + w - 8, y + 6), state, 18, 64, ink, "ra", smallest=11)
     for i, box in enumerate(slot_boxes(x, y, w)):
         middle = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
         room = box[2] - box[0] - 8
         if i < len(floor["rooms"]):
             kind = floor["rooms"][i]
-            d.rounded_rectangle(box, 8, fill=CARD, outline=T.INK, width=2)
+            d.rounded_rectangle(box, 8, fill=CARD, outline=toolkit.INK, width=2)
             label = (
                 in_context("room card", "wild")
                 if kind == "wild"
                 else msg("room {floor}", floor=kind[4])
             )
-            T.label(d, middle, say(label, language), 20, room, T.INK, "mm", smallest=11)
+            toolkit.label(d, middle, say(label, language), 20, room, toolkit.INK, "mm", smallest=11)
         else:
-            d.rounded_rectangle(box, 8, outline=T.GREY, width=2)
-            T.label(
+            d.rounded_rectangle(box, 8, outline=toolkit.GREY, width=2)
+            toolkit.label(
                 d,
                 middle,
                 say(in_context("room slot", "empty"), language),
                 16,
                 room,
-                T.GREY,
+                toolkit.GREY,
                 "mm",
                 smallest=10,
             )
@@ -188,15 +211,19 @@ def _incoming(d: ImageDraw.ImageDraw, x: int, y: int, w: int, ghosts: int, langu
     """The ghost in flight, ringed until a cat answers, named on the floor's top line."""
     ring = incoming_ring(x, y, w, ghosts)
     cx, cy = (ring[0] + ring[2]) / 2, (ring[1] + ring[3]) / 2
-    d.ellipse(ring, fill=T.HIGHLIGHT, outline=T.INK, width=3)
+    d.ellipse(ring, fill=toolkit.HIGHLIGHT, outline=toolkit.INK, width=3)
     ghost_icon(d, (cx, cy - 2), 15)
     label = say(msg("ghost coming"), language)
     right = x + w - 72  # left of the column; "LIT" or "dark" stays at the floor's right
     most = right - (x + 40)  # right of the floor's number
-    size = T.shrunk(label, 16, most - 12, 10)
-    width = min(most, T.text_width(label, size) + 12)
-    d.rounded_rectangle((right - width, y + 5, right, y + 27), 6, fill=T.HIGHLIGHT, outline=T.INK)
-    T.text(d, (right - width / 2, y + 16), T.fit(label, size, width - 8), size, T.INK, "mm")
+    size = toolkit.shrunk(label, 16, most - 12, 10)
+    width = min(most, toolkit.text_width(label, size) + 12)
+    d.rounded_rectangle(
+        (right - width, y + 5, right, y + 27), 6, fill=toolkit.HIGHLIGHT, outline=toolkit.INK
+    )
+    toolkit.text(
+        d, (right - width / 2, y + 16), toolkit.fit(label, size, width - 8), size, toolkit.INK, "mm"
+    )
 
 
 def ghost_icon(d: ImageDraw.ImageDraw, centre: tuple[float, float], r: float) -> None:
@@ -207,12 +234,12 @@ def ghost_icon(d: ImageDraw.ImageDraw, centre: tuple[float, float], r: float) ->
     for i in range(1, 5):
         points.append((cx - r + i * r / 2, hem - (r * 0.35 if i % 2 else 0)))
     points.append((cx + r, cy))
-    d.polygon(points, fill=GHOST, outline=T.INK)
+    d.polygon(points, fill=GHOST, outline=toolkit.INK)
     d.pieslice((cx - r, cy - r, cx + r, cy + r), 180, 360, fill=GHOST)
-    d.arc((cx - r, cy - r, cx + r, cy + r), 180, 360, fill=T.INK, width=2)
-    d.line((cx - r, cy, cx - r, hem), fill=T.INK, width=2)
-    d.line((cx + r, cy, cx + r, hem), fill=T.INK, width=2)
-    T.text(d, (cx, cy + 1), "G", int(r * 1.1), T.INK, "mm")
+    d.arc((cx - r, cy - r, cx + r, cy + r), 180, 360, fill=toolkit.INK, width=2)
+    d.line((cx - r, cy, cx - r, hem), fill=toolkit.INK, width=2)
+    d.line((cx + r, cy, cx + r, hem), fill=toolkit.INK, width=2)
+    toolkit.text(d, (cx, cy + 1), "G", int(r * 1.1), toolkit.INK, "mm")
 
 
 def cat_icon(d: ImageDraw.ImageDraw, centre: tuple[float, float], r: float) -> None:
@@ -221,29 +248,31 @@ def cat_icon(d: ImageDraw.ImageDraw, centre: tuple[float, float], r: float) -> N
     for side in (-1, 1):
         ear = [(cx + side * r * 0.95, cy - r * 1.05), (cx + side * r * 0.2, cy - r * 0.7),
                (cx + side * r * 0.9, cy - r * 0.1)]  # fmt: skip
-        d.polygon(ear, fill=CAT, outline=T.INK, width=2)
-    d.ellipse((cx - r * 0.9, cy - r * 0.8, cx + r * 0.9, cy + r), fill=CAT, outline=T.INK, width=2)
-    T.text(d, (cx, cy + 2), "C", int(r * 1.1), T.INK, "mm")
+        d.polygon(ear, fill=CAT, outline=toolkit.INK, width=2)
+    d.ellipse(
+        (cx - r * 0.9, cy - r * 0.8, cx + r * 0.9, cy + r), fill=CAT, outline=toolkit.INK, width=2
+    )
+    toolkit.text(d, (cx, cy + 2), "C", int(r * 1.1), toolkit.INK, "mm")
 
 
 def _legend(d: ImageDraw.ImageDraw, x: int, y: int, language: str) -> int:
     for icon, word in ((ghost_icon, in_context("legend", "ghost")), (cat_icon, in_context("legend", "cat"))):  # fmt: skip
         text = say(word, language)
         icon(d, (x + 16, y + 18), 17)
-        T.text(d, (x + 42, y + 18), text, 20, T.INK, "lm")
-        x += 42 + int(T.text_width(text, 20)) + 30
+        toolkit.text(d, (x + 42, y + 18), text, 20, toolkit.INK, "lm")
+        x += 42 + int(toolkit.text_width(text, 20)) + 30
     lit = say(msg("lit floor"), language)
-    d.rectangle((x, y + 6, x + 30, y + 30), fill=LIT, outline=T.INK, width=2)
-    T.text(d, (x + 40, y + 18), lit, 20, T.INK, "lm")
-    x += 40 + int(T.text_width(lit, 20)) + 30
-    d.rectangle((x, y + 6, x + 30, y + 30), fill=T.NIGHT, outline=T.INK, width=2)
-    T.label(
+    d.rectangle((x, y + 6, x + 30, y + 30), fill=LIT, outline=toolkit.INK, width=2)
+    toolkit.text(d, (x + 40, y + 18), lit, 20, toolkit.INK, "lm")
+    x += 40 + int(toolkit.text_width(lit, 20)) + 30
+    d.rectangle((x, y + 6, x + 30, y + 30), fill=toolkit.NIGHT, outline=toolkit.INK, width=2)
+    toolkit.label(
         d,
         (x + 40, y + 18),
         say(msg("dark floor"), language),
         20,
         WIDTH - 30 - (x + 40),
-        T.INK,
+        toolkit.INK,
         "lm",
     )
     return y + 40
@@ -252,15 +281,17 @@ def _legend(d: ImageDraw.ImageDraw, x: int, y: int, language: str) -> int:
 def _hand(d: ImageDraw.ImageDraw, view: dict, hand: list[dict], y: int, language: str) -> None:
     seat = view["viewer"]
     d.rounded_rectangle(
-        (20, y, WIDTH - 20, y + HAND_H - 20), 14, fill=T.PANEL, outline=T.INK, width=2
+        (20, y, WIDTH - 20, y + HAND_H - 20), 14, fill=toolkit.PANEL, outline=toolkit.INK, width=2
     )
     total = say(plural("{count} bulb in hand", "{count} bulbs in hand", sum(c["bulbs"] for c in hand)), language)  # fmt: skip
-    room = WIDTH - 40 - T.text_width(total, 22) - 30 - 40
+    room = WIDTH - 40 - toolkit.text_width(total, 22) - 30 - 40
     frame = say(msg("Your hand, {name} (private)", name="\0"), language)
-    size = T.shrunk(frame.replace("\0", view["names"][seat][:12]), 24, room, 16)
-    name = T.fit(view["names"][seat], size, room - T.text_width(frame.replace("\0", ""), size))
-    name = T.isolate(name)
-    T.text(d, (40, y + 14), frame.replace("\0", name), size, T.INK)
+    size = toolkit.shrunk(frame.replace("\0", view["names"][seat][:12]), 24, room, 16)
+    name = toolkit.fit(
+        view["names"][seat], size, room - toolkit.text_width(frame.replace("\0", ""), size)
+    )
+    name = toolkit.isolate(name)
+    toolkit.text(d, (40, y + 14), frame.replace("\0", name), size, toolkit.INK)
     step = view.get("step") or {}
     chosen = list(step.get("chosen", []))
     marked = []
@@ -271,7 +302,7 @@ def _hand(d: ImageDraw.ImageDraw, view: dict, hand: list[dict], y: int, language
         else:
             marked.append(False)
     if not hand:
-        T.text(d, (40, y + 100), say(msg("(no cards)"), language), 24, T.DARK)
+        toolkit.text(d, (40, y + 100), say(msg("(no cards)"), language), 24, toolkit.DARK)
     cw, gap = 240, 24
     for i, card in enumerate(hand):
         cx = 40 + i * (cw + gap)
@@ -280,26 +311,40 @@ def _hand(d: ImageDraw.ImageDraw, view: dict, hand: list[dict], y: int, language
             box,
             12,
             fill=CARD,
-            outline=T.VERMILION if marked[i] else T.INK,
+            outline=toolkit.VERMILION if marked[i] else toolkit.INK,
             width=6 if marked[i] else 2,
         )
         kind = card["card"]
-        chosen_w = T.text_width(say(msg("chosen"), language), 18) + 16 if marked[i] else 0
-        T.label(d, (cx + 14, box[1] + 12), say(card_title(kind), language), 22, cw - 28 - chosen_w, T.INK, smallest=14)  # fmt: skip
+        chosen_w = toolkit.text_width(say(msg("chosen"), language), 18) + 16 if marked[i] else 0
+        toolkit.label(d, (cx + 14, box[1] + 12), say(card_title(kind), language), 22, cw - 28 - chosen_w, toolkit.INK, smallest=14)  # fmt: skip
         n = card["bulbs"]
-        T.label(
-            d, (cx + 14, box[3] - 30), say(_bulbs(n), language), 22, 130 - 18, T.INK, smallest=14
+        toolkit.label(
+            d,
+            (cx + 14, box[3] - 30),
+            say(_bulbs(n), language),
+            22,
+            130 - 18,
+            toolkit.INK,
+            smallest=14,
         )
         for b in range(n):
             bx = cx + 130 + b * 34
             d.ellipse(
-                (bx, box[3] - 44, bx + 26, box[3] - 18), fill=T.YELLOW, outline=T.INK, width=2
+                (bx, box[3] - 44, bx + 26, box[3] - 18),
+                fill=toolkit.YELLOW,
+                outline=toolkit.INK,
+                width=2,
             )
         if marked[i]:
-            T.text(
-                d, (box[2] - 12, box[1] + 12), say(msg("chosen"), language), 18, T.VERMILION, "ra"
+            toolkit.text(
+                d,
+                (box[2] - 12, box[1] + 12),
+                say(msg("chosen"), language),
+                18,
+                toolkit.VERMILION,
+                "ra",
             )
-    T.text(d, (WIDTH - 40, y + 14), total, 22, T.INK, "ra")
+    toolkit.text(d, (WIDTH - 40, y + 14), total, 22, toolkit.INK, "ra")
 
 
 def _card_boxes(hand: list[dict]) -> list[tuple[int, int, int, int]]:
@@ -330,7 +375,7 @@ def _bulbs(n: int) -> Msg:
 
 def _status(view: dict, short: bool = False) -> Msg:
     """The state of play in a sentence; `short`: names cut to fit one line of the picture."""
-    names = [T.fit(n, 22, 300) for n in view["names"]] if short else view["names"]
+    names = [toolkit.fit(n, 22, 300) for n in view["names"]] if short else view["names"]
     if view.get("winner") is not None:
         return msg("Game over: {name} escapes and wins.", name=names[view["winner"]])
     window = view.get("window")

@@ -25,8 +25,7 @@ from telegram.ext import Application, CallbackQueryHandler, CommandHandler, Cont
 from bot.delivery import Asked, Delivery
 from bot.service import Call, ChatRef, GameService, Plan, Reply, UserError, UserRef, commands
 from bot.service.excerpt import short_refusal
-from bot.telegram import callback_data as cd
-from bot.telegram import keyboards
+from bot.telegram import callback_data, keyboards
 from bot.telegram.sending import PLATFORM, TelegramTransport, sent_of
 from languages import Text, msg, say
 
@@ -165,7 +164,7 @@ class TelegramAdapter:
         ctx = await self._context(update)
         if ctx is None:
             return
-        session_id = cd.parse_payload((context.args or [""])[0])
+        session_id = callback_data.parse_payload((context.args or [""])[0])
         if session_id is None:
             await self._say(ctx, HELLO)
             return
@@ -285,8 +284,8 @@ class TelegramAdapter:
         if query is None:
             return
         try:
-            press = cd.parse(query.data)
-        except cd.BadData:
+            press = callback_data.parse(query.data)
+        except callback_data.BadData:
             await _alert(query, NOT_OURS, await self.service.language_of(user_ref(query.from_user)))
             return
         message = query.message
@@ -356,7 +355,7 @@ class TelegramAdapter:
         if board is not None and message.chat.id < 0:
             await self.delivery.adopt(board.session_id, sent_of(message), board.kind)
 
-    async def _page(self, ctx: Context, press: cd.Press, message: Message) -> None:
+    async def _page(self, ctx: Context, press: callback_data.Press, message: Message) -> None:
         """Another page of a board's choices; in the private chat, of the presser's own."""
         choices = await self.service.buttons_of(
             press.session_id, press.version, ctx.user if ctx.private else None

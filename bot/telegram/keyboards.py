@@ -8,7 +8,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 
 from bot.delivery.text import label_within
 from bot.service import COMMANDS, VIEW, Choice
-from bot.telegram import callback_data as cd
+from bot.telegram import callback_data as callbacks
 from languages import DEFAULT, msg, say
 
 PAGE_SIZE = 24  # 12 rows of 2: usable on a phone, far below Telegram's 100 buttons
@@ -47,22 +47,22 @@ def choices_keyboard(
     pages = max(1, -(-len(playable) // PAGE_SIZE))
     page = min(max(page, 0), pages - 1)
     shown = playable[page * PAGE_SIZE : (page + 1) * PAGE_SIZE]
-    buttons = [InlineKeyboardButton(label(say(c.label, language)), callback_data=cd.choice(c.data)) for c in shown]  # fmt: skip
+    buttons = [InlineKeyboardButton(label(say(c.label, language)), callback_data=callbacks.choice(c.data)) for c in shown]  # fmt: skip
     width = len(buttons) if one_row and len(buttons) <= 3 else COLUMNS
     rows = [buttons[i : i + width] for i in range(0, len(buttons), width)]
     if pages > 1 and session_id is not None and version is not None:
         nav = []
         if page > 0:
-            nav.append(InlineKeyboardButton(say(msg("‹ Prev"), language), callback_data=cd.page(session_id, version, page - 1)))  # fmt: skip
-        nav.append(InlineKeyboardButton(f"{page + 1}/{pages}", callback_data=cd.page(session_id, version, page)))  # fmt: skip
+            nav.append(InlineKeyboardButton(say(msg("‹ Prev"), language), callback_data=callbacks.page(session_id, version, page - 1)))  # fmt: skip
+        nav.append(InlineKeyboardButton(f"{page + 1}/{pages}", callback_data=callbacks.page(session_id, version, page)))  # fmt: skip
         if page < pages - 1:
-            nav.append(InlineKeyboardButton(say(msg("Next ›"), language), callback_data=cd.page(session_id, version, page + 1)))  # fmt: skip
+            nav.append(InlineKeyboardButton(say(msg("Next ›"), language), callback_data=callbacks.page(session_id, version, page + 1)))  # fmt: skip
         rows.append(nav)
     for c in hand:
         if hand_url:
             rows.append([InlineKeyboardButton(say(msg("My hand (private)"), language), url=hand_url)])  # fmt: skip
         else:
-            rows.append([InlineKeyboardButton(label(say(c.label, language)), callback_data=cd.choice(c.data))])  # fmt: skip
+            rows.append([InlineKeyboardButton(label(say(c.label, language)), callback_data=callbacks.choice(c.data))])  # fmt: skip
     return InlineKeyboardMarkup(rows) if rows else None
 
 
@@ -99,12 +99,13 @@ def menu_keyboard(hand_url: str | None = None, language: str = DEFAULT) -> Inlin
         if command.in_private is not None and hand_url:  # answered in the private chat
             buttons.append(InlineKeyboardButton(text, url=hand_url))
         else:
-            buttons.append(InlineKeyboardButton(text, callback_data=cd.menu(command.name)))
+            buttons.append(InlineKeyboardButton(text, callback_data=callbacks.menu(command.name)))
     return InlineKeyboardMarkup([buttons[i : i + 3] for i in range(0, len(buttons), 3)])
 
 
 def games_keyboard(games: Sequence[tuple[str, str]]) -> InlineKeyboardMarkup:
     buttons = [
-        InlineKeyboardButton(label(title), callback_data=cd.start(gid)) for gid, title in games
+        InlineKeyboardButton(label(title), callback_data=callbacks.start(gid))
+        for gid, title in games
     ]
     return InlineKeyboardMarkup([buttons[i : i + COLUMNS] for i in range(0, len(buttons), COLUMNS)])

@@ -35,8 +35,7 @@ from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, Tele
 from bot.delivery import Asked, Sent, Transient, Unreachable
 from bot.delivery.text import head_and_rest, parts, utf16_length
 from bot.service import ChatRef, Contact, Picture, Reply, TableFacts, UserRef
-from bot.telegram import callback_data as cd
-from bot.telegram import keyboards
+from bot.telegram import callback_data, keyboards
 from languages import DEFAULT, msg, say
 
 log = logging.getLogger(__name__)
@@ -136,7 +135,7 @@ class TelegramTransport:
     def hand_url(self, session_id: int | None) -> str | None:
         if session_id is None or not self.username:
             return None
-        return cd.deep_link(self.username, cd.hand_payload(session_id))
+        return callback_data.deep_link(self.username, callback_data.hand_payload(session_id))
 
     def moved_on(self, live: Sent) -> bool:
         return self.seen.get(live.chat, 0) - live.message > BURIED_AFTER

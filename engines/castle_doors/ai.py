@@ -20,8 +20,8 @@ import math
 from functools import cache
 
 from engines.ai.threats import WIN, Threat
-from engines.castle_doors import board as B
-from engines.castle_doors import castle as K
+from engines.castle_doors import board as geometry
+from engines.castle_doors.castle import passable, steps
 from engines.castle_doors.game import CastleDoors, CastleState
 from engines.text import msg
 
@@ -34,11 +34,11 @@ UNKNOWN_BARRED = 2 / 10  # a closed door never opened hides bars this often
 
 
 def rows_to_go(s: CastleState, seat: int) -> int:
-    deep = B.rows_deep(s.edges[seat], s.width, s.height)
+    deep = geometry.rows_deep(s.edges[seat], s.width, s.height)
     cell = s.at[seat]
     if cell is None:
         return deep
-    x, y = B.xy(cell)
+    x, y = geometry.xy(cell)
     edge = s.edges[seat]
     depth = {"bottom": y, "top": s.height - 1 - y, "left": x, "right": s.width - 1 - x}[edge]
     return deep - 1 - depth
@@ -47,8 +47,8 @@ def rows_to_go(s: CastleState, seat: int) -> int:
 @cache
 def _neighbours(width: int, height: int) -> dict[str, tuple[str, ...]]:
     return {
-        cell: tuple(n for d in B.STEPS if (n := B.step(cell, d, width, height)))
-        for cell in B.cells(width, height)
+        cell: tuple(n for d in geometry.STEPS if (n := geometry.step(cell, d, width, height)))
+        for cell in geometry.cells(width, height)
     }
 
 
@@ -70,7 +70,7 @@ def _links(s: CastleState) -> dict[str, list[str]]:
     """The secret passages one may step along now (both doors open)."""
     links: dict[str, list[str]] = {}
     for a, b in s.passages:
-        if K.passable(s, a) and K.passable(s, b):
+        if passable(s, a) and passable(s, b):
             links.setdefault(a, []).append(b)
             links.setdefault(b, []).append(a)
     return links
@@ -84,7 +84,7 @@ def to_far_row(
     costs = costs if costs is not None else {c: cost(s, c) for c in s.tiles}
     links = links if links is not None else _links(s)
     near = _neighbours(s.width, s.height)
-    far = B.far_row(s.edges[seat], s.width, s.height)
+    far = geometry.far_row(s.edges[seat], s.width, s.height)
     best = dict.fromkeys(far, 0.0)
     queue = [(0.0, cell) for cell in far]
     inf = math.inf
@@ -110,7 +110,7 @@ def turns_to_go(s: CastleState, seat: int, costs=None, links=None) -> float:
     here = s.at[seat]
     if here is not None:
         return field.get(here, 99.0)
-    first = B.first_row(s.edges[seat], s.width, s.height)
+    first = geometry.first_row(s.edges[seat], s.width, s.height)
     return min(field.get(c, 99.0) + costs[c] for c in first)
 
 
@@ -147,8 +147,8 @@ def threats(game: CastleDoors, s: CastleState, seat: int) -> list[Threat] | None
     for other in range(len(s.names)):
         if other == seat or s.netted[other]:
             continue
-        far = B.far_row(s.edges[other], s.width, s.height)
-        for cell in sorted(c for c in K.steps(s, other).values() if c in far):
+        far = geometry.far_row(s.edges[other], s.width, s.height)
+        for cell in sorted(c for c in steps(s, other).values() if c in far):
             said = msg("{name} can step onto {cell} and win next turn", name=s.names[other], cell=cell)  # fmt: skip
             out.append(Threat(other, WIN, said))
     return out
@@ -159,7 +159,7 @@ def _ahead(s: CastleState, seat: int) -> str | None:
     here = s.at[seat]
     if here is None:
         return None
-    return B.step(here, FORWARD[s.edges[seat]], s.width, s.height)
+    return geometry.step(here, FORWARD[s.edges[seat]], s.width, s.height)
 
 
 def _winning_doors(s: CastleState, seat: int) -> list[tuple[int, str]]:
@@ -168,8 +168,8 @@ def _winning_doors(s: CastleState, seat: int) -> list[tuple[int, str]]:
     for other in range(len(s.names)):
         if other == seat or s.netted[other] or s.at[other] is None:
             continue
-        far = B.far_row(s.edges[other], s.width, s.height)
-        out += [(other, c) for c in K.steps(s, other).values() if c in far]
+        far = geometry.far_row(s.edges[other], s.width, s.height)
+        out += [(other, c) for c in steps(s, other).values() if c in far]
     return out
 
 
@@ -186,7 +186,7 @@ def _block(s: CastleState, seat: int, legal: list[str]) -> str | None:
 def _advance(s: CastleState, seat: int, legal: list[str]) -> str | None:
     """In the play step: the card that opens the way one step ahead."""
     ahead = _ahead(s, seat)
-    cells = [ahead] if ahead else B.first_row(s.edges[seat], s.width, s.height)
+    cells = [ahead] if ahead else geometry.first_row(s.edges[seat], s.width, s.height)
     for cell in cells:
         if cell is None:
             continue
@@ -212,7 +212,7 @@ def _target(s: CastleState, seat: int, legal: list[str]) -> str | None:
     if card in ("net", "padlock", "passage"):
         return None
     ahead = _ahead(s, seat)
-    cells = [ahead] if ahead else B.first_row(s.edges[seat], s.width, s.height)
+    cells = [ahead] if ahead else geometry.first_row(s.edges[seat], s.width, s.height)
     for cell in cells:
         if cell and f"target {cell}" in legal and not s.tiles[cell]["open"]:
             return f"target {cell}"

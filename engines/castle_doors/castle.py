@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from engines.castle_doors import board as B
+from engines.castle_doors import board
 from engines.castle_doors.words import KIND
 from engines.contract import Seat
 from engines.text import Msg, msg
@@ -27,7 +27,7 @@ class CastleState:
     at: list[str | None] = field(default_factory=list)  # None: outside, on its own edge
     netted: list[int] = field(default_factory=list)  # own turns each seat is still trapped
     hands: list[list[str]] = field(default_factory=list)
-    deck: dict[str, int] = field(default_factory=lambda: dict(B.DECK))
+    deck: dict[str, int] = field(default_factory=lambda: dict(board.DECK))
     discard: dict[str, int] = field(default_factory=dict)
     discard_top: str = ""
     phase: str = "deal"  # deal, draw, play, target, reveal, move, bonus, over
@@ -56,7 +56,7 @@ def undealt(s: CastleState) -> str | None:
 
 
 def colours_left(s: CastleState) -> dict[str, int]:
-    left = {c: B.TILES_OF_COLOUR for c in B.COLOURS}
+    left = {c: board.TILES_OF_COLOUR for c in board.COLOURS}
     for t in s.tiles.values():
         if t["colour"]:
             left[t["colour"]] -= 1
@@ -68,7 +68,7 @@ def hidden_kinds(s: CastleState, colour: str) -> dict[str, int]:
 
     With 3-4 players four tiles stay in the box unseen; they are among these too.
     """
-    left = dict(B.TILES_PER_COLOUR)
+    left = dict(board.TILES_PER_COLOUR)
     for t in s.tiles.values():
         if t["colour"] == colour and t["kind"]:
             left[t["kind"]] -= 1
@@ -84,7 +84,7 @@ def passable(s: CastleState, cell: str) -> bool:
     t = s.tiles[cell]
     if not t["open"] or t["lock"]:
         return False
-    return t["kind"] in B.PASSABLE_KINDS or (t["kind"] == "barred door" and t["sawn"])
+    return t["kind"] in board.PASSABLE_KINDS or (t["kind"] == "barred door" and t["sawn"])
 
 
 def free(s: CastleState, cell: str) -> bool:
@@ -123,11 +123,11 @@ def toggles(s: CastleState, colour: str | None) -> list[str]:
 def passage_ends(s: CastleState, cell: str, used: set | None = None) -> list[str]:
     """Tiles diagonal to `cell` across a corner that no passage crosses yet."""
     if used is None:
-        used = {B.corner(a, b) for a, b in s.passages}
+        used = {board.corner(a, b) for a, b in s.passages}
     out = []
-    for direction in B.DIAGONALS:
-        other = B.step(cell, direction, s.width, s.height)
-        if other and B.corner(cell, other) not in used:
+    for direction in board.DIAGONALS:
+        other = board.step(cell, direction, s.width, s.height)
+        if other and board.corner(cell, other) not in used:
             out.append(other)
     return out
 
@@ -138,22 +138,22 @@ def steps(s: CastleState, seat: Seat) -> dict[str, str]:
     out = {}
     if here is None:
         return out
-    for direction in B.STEPS:
-        cell = B.step(here, direction, s.width, s.height)
+    for direction in board.STEPS:
+        cell = board.step(here, direction, s.width, s.height)
         if cell and free(s, cell):
             out[direction] = cell
     for a, b in s.passages:
         if here in (a, b):
             other = b if here == a else a
             if passable(s, here) and free(s, other):
-                out[B.diagonal_of(here, other)] = other
+                out[board.diagonal_of(here, other)] = other
     return out
 
 
 def entries(s: CastleState, seat: Seat) -> list[str]:
     if s.at[seat] is not None:
         return []
-    row = B.first_row(s.edges[seat], s.width, s.height)
+    row = board.first_row(s.edges[seat], s.width, s.height)
     return sorted(c for c in row if free(s, c))
 
 

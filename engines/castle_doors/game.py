@@ -29,11 +29,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import fields
 
 from engines import hidden
-from engines.castle_doors import board as B
-from engines.castle_doors import castle as K
+from engines.castle_doors import board as geometry
+from engines.castle_doors import castle as castle_state
 from engines.castle_doors import moves
-from engines.castle_doors import playing as PL
-from engines.castle_doors import turn as T
+from engines.castle_doors import playing as card_play
+from engines.castle_doors import turn as turn_course
 from engines.castle_doors.castle import RECENT, CastleState
 from engines.castle_doors.rules_text import RULES_TEXT
 from engines.castle_doors.words import DIRECTION
@@ -65,7 +65,7 @@ class CastleDoors(Game):
     # ----- set-up -----------------------------------------------------------------
     def new_state(self, names: Sequence[str], options: Mapping[str, str]) -> CastleState:
         n = len(names)
-        width, height = B.size(n)
+        width, height = geometry.size(n)
         tiles = {
             cell: {
                 "colour": "",
@@ -75,13 +75,13 @@ class CastleDoors(Game):
                 "lock": False,
                 "used": [],
             }
-            for cell in B.cells(width, height)
+            for cell in geometry.cells(width, height)
         }
         return CastleState(
             names=list(names),
             width=width,
             height=height,
-            edges=B.edges(n),
+            edges=geometry.edges(n),
             tiles=tiles,
             at=[None] * n,
             netted=[0] * n,
@@ -97,12 +97,12 @@ class CastleDoors(Game):
         return [s.turn]
 
     def chance_outcomes(self, s: CastleState) -> list[tuple[str, float]]:
-        if s.phase == "deal" and K.undealt(s):
-            return K.outcomes(K.colours_left(s))
+        if s.phase == "deal" and castle_state.undealt(s):
+            return castle_state.outcomes(castle_state.colours_left(s))
         if s.phase in ("deal", "draw"):
-            return K.outcomes(s.deck)
+            return castle_state.outcomes(s.deck)
         if s.phase == "reveal":
-            return K.outcomes(K.hidden_kinds(s, s.tiles[s.reveal]["colour"]))
+            return castle_state.outcomes(castle_state.hidden_kinds(s, s.tiles[s.reveal]["colour"]))
         return []
 
     # ----- what is legal ----------------------------------------------------------
@@ -115,26 +115,26 @@ class CastleDoors(Game):
     # ----- applying an action -----------------------------------------------------
     def _apply(self, s: CastleState, seat: Seat, action: str) -> list[Event]:
         if seat == CHANCE:
-            events = T.chance(s, action)
+            events = turn_course.chance(s, action)
         else:  # `recent` rolls on: the card played stays in the caption after "stays put"
             verb, *args = action.split()
             arg = " ".join(args)
             if verb == "play":
-                events = PL.choose(s, seat, arg)
+                events = card_play.choose(s, seat, arg)
             elif verb == "discard":
-                events = PL.discard(s, seat, arg)
+                events = card_play.discard(s, seat, arg)
             elif verb == "back":
                 s.card, s.first_end, s.phase = "", "", "play"
                 events = [Event(msg("You take the card back into your hand."), to=seat)]
             elif verb == "target" and s.phase == "target":
-                events = PL.target(s, seat, arg)
+                events = card_play.target(s, seat, arg)
             elif verb == "target":
-                events = PL.bonus(s, seat, arg)
+                events = card_play.bonus(s, seat, arg)
             elif verb == "pass":
                 events = [Event(msg("{name} does not use the extra key.", name=s.names[seat]))]
-                events += T.end_turn(s)
+                events += turn_course.end_turn(s)
             else:
-                events = T.move(s, seat, verb, arg)
+                events = turn_course.move(s, seat, verb, arg)
         public = [e.text for e in events if e.to is None]
         s.recent = (s.recent + [to_json(text) for text in public])[-RECENT:]
         return events
@@ -168,8 +168,8 @@ class CastleDoors(Game):
             "at": list(s.at),
             "netted": list(s.netted),
             "hand_sizes": [len(h) for h in s.hands],
-            "deck": K.count(s.deck),
-            "discard": K.count(s.discard),
+            "deck": castle_state.count(s.deck),
+            "discard": castle_state.count(s.discard),
             "discard_top": s.discard_top,
             "reveal": s.reveal,
             "extra": s.extra,
@@ -201,16 +201,16 @@ class CastleDoors(Game):
     def label(self, s: CastleState, action: str) -> Text:
         verb, *args = action.split()
         arg = " ".join(args)
-        if verb == "play" and arg in B.CARD_NAME:
-            return msg("Play {card}", card=B.CARD_NAME[arg])
-        if verb == "discard" and arg in B.CARD_NAME:
-            return msg("Discard {card} (no effect)", card=B.CARD_NAME[arg])
+        if verb == "play" and arg in geometry.CARD_NAME:
+            return msg("Play {card}", card=geometry.CARD_NAME[arg])
+        if verb == "discard" and arg in geometry.CARD_NAME:
+            return msg("Discard {card} (no effect)", card=geometry.CARD_NAME[arg])
         if verb == "target" and arg in s.tiles:
-            return PL.describe_target(s, arg)
+            return card_play.describe_target(s, arg)
         if verb == "move" and s.phase == "move" and arg in DIRECTION:
-            cell = K.steps(s, s.turn).get(arg)
+            cell = castle_state.steps(s, s.turn).get(arg)
             said = dict(direction=DIRECTION[arg], cell=cell)
-            if cell and arg in B.DIAGONALS:
+            if cell and arg in geometry.DIAGONALS:
                 return msg("Move {direction} to {cell} (secret passage)", **said)
             if cell:
                 return msg("Move {direction} to {cell}", **said)
@@ -249,7 +249,7 @@ class CastleDoors(Game):
         for o, hand in zip(others, dealt, strict=False):
             new.hands[o] = sorted(hand + kept[o])
         deck = hidden.pile(dealt[-2])  # kinds kept in the old order: chance lists them so
-        order = [*s.deck, *(k for k in B.CARDS if k not in s.deck)]
+        order = [*s.deck, *(k for k in geometry.CARDS if k not in s.deck)]
         new.deck = {k: deck.get(k, 0) for k in order if deck.get(k) or k in s.deck}
         new.discard = hidden.pile(dealt[-1] + top)
         return new

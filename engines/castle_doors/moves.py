@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from engines.castle_doors import board as B
-from engines.castle_doors import castle as K
-from engines.castle_doors import playing as PL
+from engines.castle_doors import board, playing
+from engines.castle_doors import castle as castle_state
 from engines.castle_doors.castle import CastleState
 from engines.castle_doors.words import COLOUR
 from engines.contract import Seat
@@ -15,16 +14,16 @@ def explain_illegal(s: CastleState, seat: Seat, action: str) -> Msg | None:
     words = action.split()
     if s.phase == "play" and len(words) >= 2 and words[0] in ("play", "discard"):
         card = " ".join(words[1:])
-        if card not in B.CARDS:
+        if card not in board.CARDS:
             return msg(
                 "There is no card {card}; cards: {cards}.",
                 card=repr(card),
-                cards=", ".join(B.CARDS),
+                cards=", ".join(board.CARDS),
             )
         if card not in s.hands[seat]:
-            return msg("You have no {card} in your hand.", card=B.CARD_NAME[card])
+            return msg("You have no {card} in your hand.", card=board.CARD_NAME[card])
         return msg(
-            "Your {card} has nothing to act on now; you may discard it.", card=B.CARD_NAME[card]
+            "Your {card} has nothing to act on now; you may discard it.", card=board.CARD_NAME[card]
         )
     if s.phase in ("target", "bonus") and words[:1] == ["target"] and len(words) == 2:
         cell = words[1]
@@ -45,7 +44,7 @@ def explain_illegal(s: CastleState, seat: Seat, action: str) -> Msg | None:
                     "{cell} is padlocked: only a skeleton key can take the padlock off.", cell=cell
                 )
             if t["open"]:
-                return K.why_not_close(s, cell)
+                return castle_state.why_not_close(s, cell)
         if card == "padlock":
             if t["lock"]:
                 return msg("{cell} already has a padlock; padlocks do not stack.", cell=cell)
@@ -64,10 +63,10 @@ def explain_illegal(s: CastleState, seat: Seat, action: str) -> Msg | None:
             return msg(
                 "You are outside the castle: enter it with `enter <tile of your first row>`."
             )
-        if words[1] in B.DIAGONALS:
+        if words[1] in board.DIAGONALS:
             return msg("Diagonal steps need a secret passage with both its doors open.")
-        if words[1] in B.STEPS:
-            cell = B.step(here, words[1], s.width, s.height)
+        if words[1] in board.STEPS:
+            cell = board.step(here, words[1], s.width, s.height)
             if cell is None:
                 return msg(
                     "That step would leave the castle; `exit` steps off it "
@@ -95,16 +94,16 @@ def explain_illegal(s: CastleState, seat: Seat, action: str) -> Msg | None:
 def legal(s: CastleState, seat: Seat) -> list[str]:
     if s.phase == "play":
         cards = sorted(set(s.hands[seat]))
-        plays = [f"play {c}" for c in cards if PL.has_target(s, c)]
+        plays = [f"play {c}" for c in cards if playing.has_target(s, c)]
         return plays + [f"discard {c}" for c in cards]
     if s.phase == "target":
-        return [f"target {c}" for c in sorted(PL.targets(s, s.card))] + ["back"]
+        return [f"target {c}" for c in sorted(playing.targets(s, s.card))] + ["back"]
     if s.phase == "move":
-        steps = [f"move {d}" for d in K.steps(s, seat)]
-        entries = [f"enter {c}" for c in K.entries(s, seat)]
-        row = B.first_row(s.edges[seat], s.width, s.height)
+        steps = [f"move {d}" for d in castle_state.steps(s, seat)]
+        entries = [f"enter {c}" for c in castle_state.entries(s, seat)]
+        row = board.first_row(s.edges[seat], s.width, s.height)
         leave = ["exit"] if s.at[seat] in row else []
         return steps + entries + leave + ["stay"]
     if s.phase == "bonus":
-        return [f"target {c}" for c in sorted(K.toggles(s, None))] + ["pass"]
+        return [f"target {c}" for c in sorted(castle_state.toggles(s, None))] + ["pass"]
     return []

@@ -3,9 +3,7 @@ can act on, what it does there, and the extra key tile's door."""
 
 from __future__ import annotations
 
-from engines.castle_doors import board as B
-from engines.castle_doors import castle as K
-from engines.castle_doors import turn as T
+from engines.castle_doors import board, castle, turn
 from engines.castle_doors.castle import TRAPPED_TURNS, CastleState
 from engines.castle_doors.words import COLOUR
 from engines.contract import Event, Seat
@@ -15,9 +13,9 @@ from engines.text import Msg, msg
 def targets(s: CastleState, card: str) -> list[str]:
     seat = s.turn
     if card.startswith("key "):
-        return K.toggles(s, card[4:])
+        return castle.toggles(s, card[4:])
     if card == "skeleton":
-        return [c for c, t in s.tiles.items() if t["lock"]] + K.toggles(s, None)
+        return [c for c, t in s.tiles.items() if t["lock"]] + castle.toggles(s, None)
     if card == "padlock":
         return [c for c, t in s.tiles.items() if not t["lock"] and c not in s.at]
     if card == "hacksaw":
@@ -28,9 +26,9 @@ def targets(s: CastleState, card: str) -> list[str]:
         ]
     if card == "passage":
         if s.first_end:
-            return K.passage_ends(s, s.first_end)
-        used = {B.corner(a, b) for a, b in s.passages}
-        return [c for c in s.tiles if K.passage_ends(s, c, used)]
+            return castle.passage_ends(s, s.first_end)
+        used = {board.corner(a, b) for a, b in s.passages}
+        return [c for c in s.tiles if castle.passage_ends(s, c, used)]
     if card == "net":
         return [
             cell
@@ -46,13 +44,13 @@ def has_target(s: CastleState, card: str) -> bool:
     if card == "padlock":
         return any(not t["lock"] and c not in s.at for c, t in s.tiles.items())
     if card == "passage" and not s.first_end:
-        used = {B.corner(a, b) for a, b in s.passages}
-        return any(K.passage_ends(s, c, used) for c in s.tiles)
+        used = {board.corner(a, b) for a, b in s.passages}
+        return any(castle.passage_ends(s, c, used) for c in s.tiles)
     if card.startswith("key ") or card == "skeleton":
         colour = None if card == "skeleton" else card[4:]
         return any(
             (colour is None or t["colour"] == colour)
-            and ((t["lock"] and colour is None) or K.can_open(s, c) or K.can_close(s, c))
+            and ((t["lock"] and colour is None) or castle.can_open(s, c) or castle.can_close(s, c))
             for c, t in s.tiles.items()
         )
     return bool(targets(s, card))
@@ -63,22 +61,26 @@ def choose(s: CastleState, seat: Seat, card: str) -> list[Event]:
     if card == "passage":
         said = msg(
             "Choose the first end of the passage for your {card}, or `back`.",
-            card=B.CARD_NAME[card],
+            card=board.CARD_NAME[card],
         )
     else:
-        said = msg("Choose a target for your {card}, or `back`.", card=B.CARD_NAME[card])
+        said = msg("Choose a target for your {card}, or `back`.", card=board.CARD_NAME[card])
     return [Event(said, to=seat)]
 
 
 def discard(s: CastleState, seat: Seat, card: str) -> list[Event]:
-    T.from_hand(s, seat, card)
-    T.to_discard(s, card)
+    turn.from_hand(s, seat, card)
+    turn.to_discard(s, card)
     events = [
         Event(
-            msg("{name} discards a {card} for nothing.", name=s.names[seat], card=B.CARD_NAME[card])
+            msg(
+                "{name} discards a {card} for nothing.",
+                name=s.names[seat],
+                card=board.CARD_NAME[card],
+            )
         )
     ]
-    return events + T.after_play(s)
+    return events + turn.after_play(s)
 
 
 def target(s: CastleState, seat: Seat, cell: str) -> list[Event]:
@@ -86,15 +88,15 @@ def target(s: CastleState, seat: Seat, cell: str) -> list[Event]:
     if card == "passage" and not s.first_end:
         s.first_end = cell
         return [Event(msg("Now choose the tile diagonal to {cell}.", cell=cell), to=seat)]
-    T.from_hand(s, seat, card)
+    turn.from_hand(s, seat, card)
     s.card, s.phase = "", "play"
     t = s.tiles[cell]
-    label = B.CARD_NAME[card]
+    label = board.CARD_NAME[card]
     if card.startswith("key ") or card == "skeleton":
-        T.to_discard(s, card)
+        turn.to_discard(s, card)
         if t["lock"]:
             t["lock"] = False
-            T.to_discard(s, "padlock")
+            turn.to_discard(s, "padlock")
             if t["open"]:
                 said = msg(
                     "{name} takes the padlock off {cell} with a skeleton key; the door stays open.",
@@ -155,7 +157,7 @@ def target(s: CastleState, seat: Seat, cell: str) -> list[Event]:
                 kind="net",
             )
         ]
-    return events + T.after_play(s)
+    return events + turn.after_play(s)
 
 
 def toggle(s: CastleState, seat: Seat, cell: str, how: Msg, after: str) -> list[Event]:
@@ -171,14 +173,14 @@ def toggle(s: CastleState, seat: Seat, cell: str, how: Msg, after: str) -> list[
     if not t["kind"]:
         s.phase, s.reveal, s.after = "reveal", cell, after
         return [event]
-    return [event, Event(msg("It shows {kind}.", kind=K.kind_text(t["kind"])))]
+    return [event, Event(msg("It shows {kind}.", kind=castle.kind_text(t["kind"])))]
 
 
 def bonus(s: CastleState, seat: Seat, cell: str) -> list[Event]:
     events = toggle(s, seat, cell, msg("with the extra key tile"), after="end")
     if s.phase == "reveal":
         return events
-    return events + T.end_turn(s)
+    return events + turn.end_turn(s)
 
 
 def describe_target(s: CastleState, cell: str) -> Msg:
@@ -190,7 +192,7 @@ def describe_target(s: CastleState, cell: str) -> Msg:
     if card == "hacksaw":
         return msg("Saw the bars of {cell}", cell=cell)
     if card == "net":
-        victim = K.occupant(s, cell)
+        victim = castle.occupant(s, cell)
         if victim is not None:
             return msg("Net {name} on {cell}", name=s.names[victim], cell=cell)
         return msg("Net {cell}", cell=cell)

@@ -4,9 +4,8 @@ the turn; and the tiles turned over the first time they are opened."""
 
 from __future__ import annotations
 
-from engines.castle_doors import board as B
-from engines.castle_doors import castle as K
-from engines.castle_doors.castle import CastleState
+from engines.castle_doors import board
+from engines.castle_doors.castle import CastleState, count, kind_text, steps, undealt
 from engines.castle_doors.words import DIRECTION, EDGE
 from engines.contract import Event, Seat
 from engines.text import msg
@@ -14,14 +13,14 @@ from engines.text import msg
 
 def chance(s: CastleState, outcome: str) -> list[Event]:
     if s.phase == "deal":
-        cell = K.undealt(s)
+        cell = undealt(s)
         if cell:
             s.tiles[cell]["colour"] = outcome
             return []  # the finished castle is announced once, not tile by tile
         dealt = sum(len(h) for h in s.hands)
         target = dealt % len(s.names)
         events = take(s, target, outcome, dealt=True)
-        if all(len(h) == B.HAND for h in s.hands):
+        if all(len(h) == board.HAND for h in s.hands):
             s.phase = "draw"
             events.append(
                 Event(
@@ -41,7 +40,7 @@ def chance(s: CastleState, outcome: str) -> list[Event]:
     s.tiles[cell]["kind"] = outcome
     s.reveal = ""
     events = [
-        Event(msg("The door of {cell} swings open: {kind}.", cell=cell, kind=K.kind_text(outcome)))
+        Event(msg("The door of {cell} swings open: {kind}.", cell=cell, kind=kind_text(outcome)))
     ]
     if s.after == "end":
         return events + end_turn(s)
@@ -51,7 +50,7 @@ def chance(s: CastleState, outcome: str) -> list[Event]:
 def take(s: CastleState, seat: Seat, card: str, dealt: bool) -> list[Event]:
     s.deck[card] -= 1
     s.hands[seat] = sorted([*s.hands[seat], card])
-    name, named = s.names[seat], B.CARD_NAME[card]
+    name, named = s.names[seat], board.CARD_NAME[card]
     if dealt:
         return [
             Event(msg("{name} is dealt a card.", name=name), kind="draw"),
@@ -66,16 +65,16 @@ def take(s: CastleState, seat: Seat, card: str, dealt: bool) -> list[Event]:
 def start_draw(s: CastleState) -> list[Event]:
     """Draw up to four: one chance node a card, the discards reshuffled when needed."""
     events = []
-    if len(s.hands[s.turn]) >= B.HAND_IN_TURN:
+    if len(s.hands[s.turn]) >= board.HAND_IN_TURN:
         s.phase = "play"
         return events
-    if K.count(s.deck) == 0 and K.count(s.discard) > 0:
-        s.deck = {k: s.deck.get(k, 0) + s.discard.get(k, 0) for k in B.CARDS}
+    if count(s.deck) == 0 and count(s.discard) > 0:
+        s.deck = {k: s.deck.get(k, 0) + s.discard.get(k, 0) for k in board.CARDS}
         s.discard, s.discard_top = {}, ""
         events.append(
             Event(msg("The draw pile is empty: the discards are shuffled into a new one."))
         )
-    if K.count(s.deck) == 0:  # every card is in a hand or on the castle: play what you hold
+    if count(s.deck) == 0:  # every card is in a hand or on the castle: play what you hold
         if s.hands[s.turn]:
             s.phase = "play"
             return events
@@ -135,15 +134,15 @@ def move(s: CastleState, seat: Seat, verb: str, arg: str) -> list[Event]:
             Event(msg("{name} enters the castle at {cell}.", name=name, cell=cell), kind="move")
         ]
     else:
-        cell = K.steps(s, seat)[arg]
+        cell = steps(s, seat)[arg]
         said = dict(name=name, direction=DIRECTION[arg], cell=cell)
-        if arg in B.DIAGONALS:
+        if arg in board.DIAGONALS:
             moved = msg("{name} moves {direction} through the secret passage to {cell}.", **said)
         else:
             moved = msg("{name} moves {direction} to {cell}.", **said)
         events = [Event(moved, kind="move")]
     s.at[seat] = cell
-    if cell in B.far_row(s.edges[seat], s.width, s.height):
+    if cell in board.far_row(s.edges[seat], s.width, s.height):
         s.winner, s.phase = seat, "over"
         return [
             *events,

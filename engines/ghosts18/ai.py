@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import math
 
-from engines.ghosts18 import board as B
+from engines.ghosts18.board import BEATS, COLOURS, COLUMNS, PORTAL_CELL, ROWS, faced_cell, neighbour
 from engines.ghosts18.game import TOTAL_GHOSTS, Ghosts18, Ghosts18State
 from engines.ghosts18.words import COLOUR
 from engines.text import Msg, msg
 
 
 def _xy(cell: str) -> tuple[int, int]:
-    return B.COLUMNS.index(cell[0]), B.ROWS.index(cell[1])
+    return COLUMNS.index(cell[0]), ROWS.index(cell[1])
 
 
 def _distance(a: str, b: str) -> int:
@@ -29,15 +29,15 @@ def _distance(a: str, b: str) -> int:
 
 def worth(s: Ghosts18State, seat: int) -> float:
     out = s.escaped[seat]
-    needed = [c for c in B.COLOURS if out[c] == 0]
+    needed = [c for c in COLOURS if out[c] == 0]
     value = (min(3, sum(out.values())) if s.short else 3 - len(needed)) * 3.0
-    for colour in B.COLOURS if s.short else needed:
-        goal = B.faced_cell(colour, s.portals[colour])
+    for colour in COLOURS if s.short else needed:
+        goal = faced_cell(colour, s.portals[colour])
         cells = [c for c, (o, k) in s.board.items() if o == seat and k == colour]
         if not cells:
             continue
         if goal is None:  # facing the wall: it turns when a ghost of its colour is beaten
-            near = min(_distance(c, B.PORTAL_CELL[colour]) for c in cells) + 1
+            near = min(_distance(c, PORTAL_CELL[colour]) for c in cells) + 1
         else:
             near = min(_distance(c, goal) for c in cells)
         value += 1.2 / (1 + near)
@@ -55,16 +55,16 @@ def evaluate(game: Ghosts18, s: Ghosts18State) -> list[float]:
 def rollout(game: Ghosts18, s: Ghosts18State, seat: int, legal: list[str], rng) -> str:
     """Half the time, a move that wins a fight or reaches the chamber a portal faces."""
     if rng.random() < 0.5:
-        faced = {B.faced_cell(c, s.portals[c]): c for c in B.COLOURS}
+        faced = {faced_cell(c, s.portals[c]): c for c in COLOURS}
         good = []
         for action in legal:
             words = action.split()
             if words[0] != "move":
                 continue
-            target = B.neighbour(words[1], words[2])
+            target = neighbour(words[1], words[2])
             colour = s.board[words[1]][1]
             other = s.board.get(target)
-            if faced.get(target) == colour or (other and B.BEATS[colour] == other[1]):
+            if faced.get(target) == colour or (other and BEATS[colour] == other[1]):
                 good.append(action)
         if good:
             return good[int(rng.random() * len(good))]
@@ -74,7 +74,7 @@ def rollout(game: Ghosts18, s: Ghosts18State, seat: int, legal: list[str], rng) 
 def gain(game: Ghosts18, s: Ghosts18State, seat: int) -> float:
     """Ghosts out that count: any in the short game, a colour's first otherwise."""
     out = s.escaped[seat]
-    return float(sum(out.values()) if s.short else sum(1 for c in B.COLOURS if out[c]))
+    return float(sum(out.values()) if s.short else sum(1 for c in COLOURS if out[c]))
 
 
 def threat_text(
@@ -82,8 +82,8 @@ def threat_text(
 ) -> Msg:
     """Which of `seat`'s ghosts gets out, from where (as it stands in `before`)."""
     name = before.names[seat]
-    colour = next((c for c in B.COLOURS if after.escaped[seat][c] > before.escaped[seat][c]), "red")
-    cell = B.faced_cell(colour, after.portals[colour]) or B.PORTAL_CELL[colour]
+    colour = next((c for c in COLOURS if after.escaped[seat][c] > before.escaped[seat][c]), "red")
+    cell = faced_cell(colour, after.portals[colour]) or PORTAL_CELL[colour]
     said = dict(name=name, colour=COLOUR[colour], cell=cell)
     if at_once:
         return msg("{name}'s {colour} ghost would escape at {cell} at once", **said)

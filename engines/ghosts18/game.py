@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 
 from engines.contract import Event, Game, Option, Result, Seat
-from engines.ghosts18 import board as B
+from engines.ghosts18 import board as layout
 from engines.ghosts18.rules_text import RULES_TEXT
 from engines.ghosts18.words import COLOUR, COLOUR_TITLE, DIRECTION
 from engines.text import Msg, Text, from_json, joined, msg, to_json
@@ -24,7 +24,7 @@ TOTAL_GHOSTS = 18
 
 
 def _per_colour(n: int) -> dict[str, int]:
-    return {c: n for c in B.COLOURS}
+    return {c: n for c in layout.COLOURS}
 
 
 @dataclass
@@ -35,7 +35,7 @@ class Ghosts18State:
     unplaced: list[dict[str, int]] = field(default_factory=lambda: [_per_colour(3), _per_colour(3)])
     dungeon: list[dict[str, int]] = field(default_factory=lambda: [_per_colour(0), _per_colour(0)])
     escaped: list[dict[str, int]] = field(default_factory=lambda: [_per_colour(0), _per_colour(0)])
-    portals: dict[str, str] = field(default_factory=lambda: dict(B.PORTAL_START))
+    portals: dict[str, str] = field(default_factory=lambda: dict(layout.PORTAL_START))
     placed: int = 0  # ghosts placed during set-up
     turn: Seat = 0  # whose turn it is once play has begun
     release: list | None = None  # [owner, colour] of a released ghost waiting to be placed
@@ -101,7 +101,7 @@ class Ghosts18(Game):
         actions = self._moves(s, seat) + self._jumps(s, seat)
         actions += [
             f"release {colour}"
-            for colour in B.COLOURS
+            for colour in layout.COLOURS
             if s.dungeon[seat][colour] > 0 and self._empty_carpets(s, {colour})
         ]
         return actions or ["pass"]
@@ -110,24 +110,24 @@ class Ghosts18(Game):
         """A placement is answered from its carpet alone; moves fall back to the list."""
         verb, _, cell = action.partition(" ")
         if s.placed < TOTAL_GHOSTS or s.release is not None:
-            if verb != "place" or cell not in B.CARPET or cell in s.board:
+            if verb != "place" or cell not in layout.CARPET or cell in s.board:
                 return False
             if s.release is not None:
-                return B.CARPET[cell] == s.release[1]
-            return s.unplaced[seat].get(B.CARPET[cell], 0) > 0
+                return layout.CARPET[cell] == s.release[1]
+            return s.unplaced[seat].get(layout.CARPET[cell], 0) > 0
         return action in self._legal(s, seat)
 
     def _empty_carpets(self, s: Ghosts18State, colours: set[str]) -> list[str]:
-        return [c for c, k in B.CARPET.items() if k in colours and c not in s.board]
+        return [c for c, k in layout.CARPET.items() if k in colours and c not in s.board]
 
     def _moves(self, s: Ghosts18State, seat: Seat) -> list[str]:
         out = []
         for cell, (owner, colour) in s.board.items():
             if owner != seat:
                 continue
-            for direction in B.DIRECTIONS:
-                target = B.neighbour(cell, direction)
-                if target is None or target in B.PORTAL_CELL.values():
+            for direction in layout.DIRECTIONS:
+                target = layout.neighbour(cell, direction)
+                if target is None or target in layout.PORTAL_CELL.values():
                     continue
                 other = s.board.get(target)
                 if other is None or other[1] != colour:
@@ -137,9 +137,9 @@ class Ghosts18(Game):
     def _jumps(self, s: Ghosts18State, seat: Seat) -> list[str]:
         return [
             f"jump {cell} {mirror}"
-            for cell in B.MIRRORS
+            for cell in layout.MIRRORS
             if s.board.get(cell, [None])[0] == seat
-            for mirror in B.MIRRORS
+            for mirror in layout.MIRRORS
             if mirror != cell and mirror not in s.board
         ]
 
@@ -151,22 +151,22 @@ class Ghosts18(Game):
                 if seat == 0:
                     return msg("The ghost on {cell} is not yours: your ghosts are the round ones.", cell=words[1])  # fmt: skip
                 return msg("The ghost on {cell} is not yours: your ghosts are the square ones.", cell=words[1])  # fmt: skip
-            if words[0] == "move" and len(words) == 3 and words[2] in B.DIRECTIONS:
-                target = B.neighbour(words[1], words[2])
+            if words[0] == "move" and len(words) == 3 and words[2] in layout.DIRECTIONS:
+                target = layout.neighbour(words[1], words[2])
                 if target is None:
                     return msg("That step would leave the castle.")
-                if target in B.PORTAL_CELL.values():
+                if target in layout.PORTAL_CELL.values():
                     return msg("No ghost may enter a portal chamber.")
                 if s.board.get(target, [None, None])[1] == colour:
                     return msg("A ghost may only fight a ghost of a different colour.")
-        if words[:1] == ["release"] and len(words) == 2 and words[1] in B.COLOURS:
+        if words[:1] == ["release"] and len(words) == 2 and words[1] in layout.COLOURS:
             colour = COLOUR[words[1]]
             if s.dungeon[seat][words[1]] == 0:
                 return msg("You have no {colour} ghost in the dungeon.", colour=colour)
             return msg("There is no empty {colour} chamber to place it in.", colour=colour)
         if words[:1] == ["place"] and s.placed >= TOTAL_GHOSTS and s.release is None:
             return msg("Set-up is over: every ghost is placed. Move, jump or release a ghost instead.")  # fmt: skip
-        if words[:1] == ["place"] and len(words) == 2 and words[1] in B.CELLS:
+        if words[:1] == ["place"] and len(words) == 2 and words[1] in layout.CELLS:
             return msg("A ghost goes on an empty chamber with a carpet of its own colour.")
         return None
 
@@ -210,7 +210,7 @@ class Ghosts18(Game):
         return events
 
     def _place(self, s: Ghosts18State, seat: Seat, cell: str) -> list[Event]:
-        colour = B.CARPET[cell]
+        colour = layout.CARPET[cell]
         if s.placed < TOTAL_GHOSTS:
             s.unplaced[seat][colour] -= 1
             s.board[cell] = [seat, colour]
@@ -235,14 +235,14 @@ class Ghosts18(Game):
         ]
 
     def _move(self, s: Ghosts18State, seat: Seat, cell: str, direction: str) -> list[Event]:
-        target = B.neighbour(cell, direction)
+        target = layout.neighbour(cell, direction)
         attacker = s.board.pop(cell)
         defender = s.board.get(target)
         name = s.names[seat]
         if defender is None:
             s.board[target] = attacker
             return [Event(msg("{name} moves a {colour} ghost from {start} to {end}.", name=name, colour=COLOUR[attacker[1]], start=cell, end=target))]  # fmt: skip
-        if B.BEATS[attacker[1]] == defender[1]:
+        if layout.BEATS[attacker[1]] == defender[1]:
             s.board[target] = attacker
             loser = defender
             won = True
@@ -250,7 +250,7 @@ class Ghosts18(Game):
             loser = attacker
             won = False
         s.dungeon[loser[0]][loser[1]] += 1
-        s.portals[loser[1]] = B.turned(s.portals[loser[1]])
+        s.portals[loser[1]] = layout.turned(s.portals[loser[1]])
         args = dict(
             name=name, colour=COLOUR[attacker[1]], start=cell, other=COLOUR[defender[1]],
             end=target, loser=COLOUR[loser[1]], facing=DIRECTION[s.portals[loser[1]]],
@@ -273,8 +273,8 @@ class Ghosts18(Game):
     def _escapes(self, s: Ghosts18State) -> list[Event]:
         """A ghost of a portal's colour in the chamber it faces escapes at once, on any turn."""
         events = []
-        for colour in B.COLOURS:
-            cell = B.faced_cell(colour, s.portals[colour])
+        for colour in layout.COLOURS:
+            cell = layout.faced_cell(colour, s.portals[colour])
             ghost = s.board.get(cell) if cell else None
             if ghost is None or ghost[1] != colour:
                 continue
@@ -306,7 +306,7 @@ class Ghosts18(Game):
         out = s.escaped[seat]
         if s.short:
             return sum(out.values()) >= 3
-        return all(out[c] > 0 for c in B.COLOURS)
+        return all(out[c] > 0 for c in layout.COLOURS)
 
     # ----- views, results, labels -------------------------------------------------
     def view(self, s: Ghosts18State, seat: Seat | None) -> dict:
@@ -345,15 +345,15 @@ class Ghosts18(Game):
 
     def label(self, s: Ghosts18State, action: str) -> Text:
         verb, *args = action.split()
-        if verb == "place" and args[0] in B.CARPET:
-            return msg("Place a {colour} ghost on {cell}", colour=COLOUR[B.CARPET[args[0]]], cell=args[0])  # fmt: skip
+        if verb == "place" and args[0] in layout.CARPET:
+            return msg("Place a {colour} ghost on {cell}", colour=COLOUR[layout.CARPET[args[0]]], cell=args[0])  # fmt: skip
         if verb == "move" and args[0] in s.board:
-            target = B.neighbour(args[0], args[1])
+            target = layout.neighbour(args[0], args[1])
             colour = s.board[args[0]][1]
             other = s.board.get(target) if target else None
             said = dict(colour=COLOUR_TITLE[colour], start=args[0], end=target)
             if other:
-                if B.BEATS[colour] == other[1]:
+                if layout.BEATS[colour] == other[1]:
                     return msg("{colour} {start}→{end}: fight {other} (win)", other=COLOUR[other[1]], **said)  # fmt: skip
                 return msg("{colour} {start}→{end}: fight {other} (lose)", other=COLOUR[other[1]], **said)  # fmt: skip
             return msg("{colour} ghost {start}→{end}", **said)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 
-from engines.haunted_house import cards as C
+from engines.haunted_house.cards import BULBS, ROOMS
 from engines.haunted_house.game import HauntedHouse, HauntedState
 from engines.haunted_house.house import haunt_floor, next_floor, parse_seat
 
@@ -61,7 +61,7 @@ def _keep(s: HauntedState, seat: int, card: str) -> float:
     """How much a card in hand is worth keeping: the next floor's rooms, ghosts and cats
     most, a room for a floor already full least."""
     nxt = next_floor(s.houses[seat]) or 4
-    floor = C.ROOMS.get(card)
+    floor = ROOMS.get(card)
     if floor is None:
         return 2.0 if card in ("ghost", "cat", "wild") else 1.0
     return 3.0 if floor == nxt else 1.5 if floor == nxt + 1 else 0.2 if floor < nxt else 0.8
@@ -83,7 +83,7 @@ def rollout(game: HauntedHouse, s: HauntedState, seat: int, legal: list[str], rn
         if "done" in legal:
             return "done"
         picks = [a for a in legal if a.startswith("with ")]
-        return max(picks, key=lambda a: C.BULBS[a[5:]]) if picks else legal[0]
+        return max(picks, key=lambda a: BULBS[a[5:]]) if picks else legal[0]
     if "cat" in legal:  # a ghost is coming: answer it
         return "cat"
     rooms = [a for a in legal if a.startswith("play ")]

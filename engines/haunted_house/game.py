@@ -30,8 +30,8 @@ from dataclasses import asdict
 
 from engines import hidden
 from engines.contract import CHANCE, Event, Game, Option, Result, Seat
-from engines.haunted_house import cards as C
 from engines.haunted_house import haunting, moves, playing, turns
+from engines.haunted_house.cards import BULBS, NAMES, ORDER, full_deck, sort_cards
 from engines.haunted_house.house import (
     DEFEND,
     ESCAPE,
@@ -76,7 +76,7 @@ class HauntedHouse(Game):
             specials=specials,
             hands=[[] for _ in range(n)],
             houses=[new_house() for _ in range(n)],
-            deck=C.full_deck(specials),
+            deck=full_deck(specials),
             draws=[[seat, HAND] for seat in range(n)],  # deal 3 to each, first player first
         )
 
@@ -98,7 +98,7 @@ class HauntedHouse(Game):
         if s.winner is not None or not s.draws:
             return []
         total = sum(s.deck.values())
-        return [(k, s.deck[k] / total) for k in C.ORDER if s.deck.get(k, 0) > 0]
+        return [(k, s.deck[k] / total) for k in ORDER if s.deck.get(k, 0) > 0]
 
     # ----- what is legal ------------------------------------------------------------
     def _legal(self, s: HauntedState, seat: Seat) -> list[str]:
@@ -159,7 +159,7 @@ class HauntedHouse(Game):
                     step["chosen"] = list(s.step["chosen"])
             out["step"] = step
         if seat is not None and 0 <= seat < len(s.names):
-            out["hand"] = [{"card": c, "bulbs": C.BULBS[c]} for c in s.hands[seat]]
+            out["hand"] = [{"card": c, "bulbs": BULBS[c]} for c in s.hands[seat]]
         return out
 
     def _phase(self, s: HauntedState) -> str:
@@ -195,9 +195,9 @@ class HauntedHouse(Game):
             return s.names[seat] if seat is not None else tag
 
         if verb == "play" and args:
-            return msg("Play {card}", card=C.NAMES.get(args[0], args[0]))
+            return msg("Play {card}", card=NAMES.get(args[0], args[0]))
         if verb == "with" and args:
-            card = C.NAMES.get(args[0], args[0])
+            card = NAMES.get(args[0], args[0])
             if s.step is not None and s.step.get("act") == "discard":
                 return msg("Discard {card}", card=card)
             return msg("Use {card} for the light", card=card)
@@ -258,7 +258,7 @@ class HauntedHouse(Game):
         dealt = hidden.redeal(zones, rng)
         new = self.copy(s)
         for o, hand in zip(others, dealt, strict=False):
-            new.hands[o] = C.sort_cards(hand)
+            new.hands[o] = sort_cards(hand)
         new.deck, new.discard = hidden.pile(dealt[-2]), hidden.pile(dealt[-1])
         if new.step is not None and "chosen" in new.step and s.turn != seat:
             new.step["chosen"] = hidden.sample(new.hands[s.turn], len(s.step["chosen"]), rng)

@@ -5,8 +5,7 @@ second ghost on a lit one, it takes the floor and its rooms)."""
 from __future__ import annotations
 
 from engines.contract import Event, Seat
-from engines.haunted_house import house as H
-from engines.haunted_house import turns as T
+from engines.haunted_house import house, turns
 from engines.haunted_house.house import DEFEND, ESCAPE, HauntedState, haunt_floor
 from engines.reactions import Window, top
 from engines.text import Msg, msg, plural
@@ -20,8 +19,8 @@ def ghost_arrives(s: HauntedState, target: Seat, attacker: Seat, how: Msg) -> li
     who = s.names[target]
     if here.cats:
         here.cats -= 1
-        H.to_discard(s, "cat")
-        H.to_discard(s, "ghost")
+        house.to_discard(s, "cat")
+        house.to_discard(s, "ghost")
         text = msg(
             "{how} on {who}'s floor {floor}; the cat there chases it off (both discarded).",
             how=how,
@@ -67,8 +66,8 @@ def floor_lost(s: HauntedState, target: Seat, floor: int, why: Msg) -> list[Even
     here = s.houses[target][floor - 1]
     rooms = len(here.rooms)
     for card in here.rooms:
-        H.to_discard(s, card)
-    H.to_discard(s, "ghost", here.ghosts)
+        house.to_discard(s, card)
+    house.to_discard(s, "ghost", here.ghosts)
     here.rooms, here.ghosts = [], 0
     text = plural(
         "{name} loses floor {floor} ({why}): {count} room and the ghosts are discarded.",
@@ -85,8 +84,8 @@ def cat_arrives(s: HauntedState, seat: Seat, floor: int) -> list[Event]:
     here = s.houses[seat][floor - 1]
     if here.ghosts:
         here.ghosts -= 1
-        H.to_discard(s, "ghost")
-        H.to_discard(s, "cat")
+        house.to_discard(s, "ghost")
+        house.to_discard(s, "cat")
         return [
             Event(
                 msg("The cat chases the ghost off floor {floor}; both are discarded.", floor=floor)
@@ -104,9 +103,9 @@ def react(s: HauntedState, seat: Seat, action: str) -> list[Event]:
         s.windows.pop()
         floor = window.data["floor"]
         if answered:
-            H.take(s, seat, "cat")
-            H.to_discard(s, "cat")
-            H.to_discard(s, "ghost")
+            house.take(s, seat, "cat")
+            house.to_discard(s, "cat")
+            house.to_discard(s, "ghost")
             events = [
                 Event(
                     msg(
@@ -121,16 +120,16 @@ def react(s: HauntedState, seat: Seat, action: str) -> list[Event]:
         return events + after_ghost(s)
     escaper = window.data["escaper"]
     if answered:
-        H.take(s, seat, "ghost")
+        house.take(s, seat, "ghost")
         how = msg("{name} plays a ghost to stop the escape", name=name)
         return ghost_arrives(s, escaper, seat, how)
     said = msg("{name} lets {other} go.", name=name, other=s.names[escaper])
-    return [Event(said, kind="pass"), *T.escape_goes_on(s)]
+    return [Event(said, kind="pass"), *turns.escape_goes_on(s)]
 
 
 def after_ghost(s: HauntedState) -> list[Event]:
     """A ghost is settled: an escape goes on (or is stopped), or the turn ends."""
     window = top(s.windows)
     if window is not None and window.kind == ESCAPE:
-        return T.escape_goes_on(s)
-    return T.end_turn(s)
+        return turns.escape_goes_on(s)
+    return turns.end_turn(s)

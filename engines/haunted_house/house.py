@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from engines.contract import Seat
-from engines.haunted_house import cards as C
+from engines.haunted_house.cards import BULBS, FLOORS, SLOTS
 from engines.reactions import Window
 
 HAND = 3
@@ -26,7 +26,7 @@ class Floor:
 
 
 def new_house() -> list[Floor]:
-    return [Floor() for _ in C.FLOORS]
+    return [Floor() for _ in FLOORS]
 
 
 @dataclass
@@ -49,15 +49,15 @@ class HauntedState:
 # ----- small facts about a house --------------------------------------------------------
 def next_floor(house: list[Floor]) -> int | None:
     """The floor a room card goes on: the lowest one not yet fully explored."""
-    for f in C.FLOORS:
-        if len(house[f - 1].rooms) < C.SLOTS:
+    for f in FLOORS:
+        if len(house[f - 1].rooms) < SLOTS:
             return f
     return None
 
 
 def haunt_floor(house: list[Floor]) -> int | None:
     """The floor a ghost targets: the highest floor with a room card, or None."""
-    for f in reversed(C.FLOORS):
+    for f in reversed(FLOORS):
         if house[f - 1].rooms:
             return f
     return None
@@ -69,12 +69,12 @@ def complete(house: list[Floor]) -> bool:
 
 def may_light(house: list[Floor], floor: int) -> bool:
     """A dark floor whose lower floors are all fully explored (the first floor always)."""
-    below = all(len(house[g - 1].rooms) == C.SLOTS for g in C.FLOORS if g < floor)
+    below = all(len(house[g - 1].rooms) == SLOTS for g in FLOORS if g < floor)
     return not house[floor - 1].lit and below
 
 
 def bulbs(cards: Sequence[str]) -> int:
-    return sum(C.BULBS[c] for c in cards)
+    return sum(BULBS[c] for c in cards)
 
 
 def light_sets_possible(chosen: list[str], rest: list[str]) -> bool:

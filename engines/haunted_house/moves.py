@@ -5,7 +5,7 @@ ghost against an escape); and why a move is refused."""
 from __future__ import annotations
 
 from engines.contract import Seat
-from engines.haunted_house import cards as C
+from engines.haunted_house.cards import FLOORS, NAMES, ROOMS
 from engines.haunted_house.house import (
     DEFEND,
     LIGHT_BULBS,
@@ -38,7 +38,7 @@ def room_plays(s: HauntedState, seat: Seat) -> list[str]:
     if floor is None:
         return []
     hand = s.hands[seat]
-    plays = [f"play {k}" for k in dict.fromkeys(hand) if C.ROOMS.get(k) == floor]
+    plays = [f"play {k}" for k in dict.fromkeys(hand) if ROOMS.get(k) == floor]
     if "wild" in hand:
         plays.append("play wild")
     return plays
@@ -56,15 +56,15 @@ def turn_actions(s: HauntedState, seat: Seat) -> list[str]:
     acts = room_plays(s, seat)
     if "ghost" in hand:
         acts += [f"ghost {seat_tag(o)}" for o in opponents if ghost_may_target(s, o)]
-    explored = [f for f in C.FLOORS if house[f - 1].rooms]
+    explored = [f for f in FLOORS if house[f - 1].rooms]
     free = [f for f in explored if house[f - 1].cats == 0]  # explored floors with no cat
     if "cat" in hand:
         acts += [f"cat {f}" for f in free]
     if light_sets_possible([], hand):
-        acts += [f"light {f}" for f in C.FLOORS if may_light(house, f)]
+        acts += [f"light {f}" for f in FLOORS if may_light(house, f)]
     if "hole" in hand:
         for src in range(n):
-            for f in C.FLOORS:
+            for f in FLOORS:
                 if s.houses[src][f - 1].ghosts == 0:
                     continue
                 for dst in opponents:
@@ -72,17 +72,17 @@ def turn_actions(s: HauntedState, seat: Seat) -> list[str]:
                     if to is not None and (src, f) != (dst, to):
                         acts.append(f"hole {seat_tag(src)} {f} {seat_tag(dst)}")
     if "bulb" in hand:
-        acts += [f"bulb {f}" for f in C.FLOORS if may_light(house, f)]
+        acts += [f"bulb {f}" for f in FLOORS if may_light(house, f)]
     if "food" in hand:
         acts += [
             f"food {seat_tag(o)} {f} {g}"
             for o in opponents
-            for f in C.FLOORS
+            for f in FLOORS
             if s.houses[o][f - 1].cats
             for g in free
         ]
     if "elevator" in hand:
-        acts += [f"elevator {f} {g}" for f in C.FLOORS if house[f - 1].cats for g in free if g != f]
+        acts += [f"elevator {f} {g}" for f in FLOORS if house[f - 1].cats for g in free if g != f]
     if "lightning" in hand:
         for o in opponents:
             to = haunt_floor(s.houses[o])
@@ -121,14 +121,14 @@ def explain_illegal(s: HauntedState, seat: Seat, action: str) -> Msg | None:
     hand = s.hands[seat]
     verb = words[0]
     card = words[1] if verb == "play" and len(words) == 2 else verb
-    if card in C.NAMES and card not in hand and verb not in ("light", "discard"):
-        return msg("You have no {card} in your hand.", card=C.NAMES[card])
-    if verb == "play" and card in C.ROOMS:
+    if card in NAMES and card not in hand and verb not in ("light", "discard"):
+        return msg("You have no {card} in your hand.", card=NAMES[card])
+    if verb == "play" and card in ROOMS:
         floor = next_floor(s.houses[seat])
         if floor is None:
             return msg("Your house is fully explored already.")
-        if C.ROOMS[card] < floor:
-            return msg("Floor {floor} is fully explored already.", floor=C.ROOMS[card])
+        if ROOMS[card] < floor:
+            return msg("Floor {floor} is fully explored already.", floor=ROOMS[card])
         return msg(
             "Fill the lower floors first: your next room goes on floor {floor}.", floor=floor
         )

@@ -5,10 +5,8 @@ then `done`, or `cancel`)."""
 from __future__ import annotations
 
 from engines.contract import Event, Seat
-from engines.haunted_house import cards as C
-from engines.haunted_house import haunting as GH
-from engines.haunted_house import house as H
-from engines.haunted_house import turns as T
+from engines.haunted_house import haunting, turns
+from engines.haunted_house.cards import NAMES
 from engines.haunted_house.house import (
     HauntedState,
     bulbs,
@@ -16,6 +14,8 @@ from engines.haunted_house.house import (
     minus,
     next_floor,
     parse_seat,
+    take,
+    to_discard,
 )
 from engines.text import joined, msg, plural
 
@@ -28,17 +28,17 @@ def turn(s: HauntedState, seat: Seat, action: str) -> list[Event]:
         return play_room(s, seat, args[0])
     if verb == "ghost":
         target = parse_seat(args[0], n)
-        H.take(s, seat, "ghost")
-        return GH.ghost_arrives(s, target, seat, msg("{name} plays a ghost", name=name))
+        take(s, seat, "ghost")
+        return haunting.ghost_arrives(s, target, seat, msg("{name} plays a ghost", name=name))
     if verb == "cat":
-        H.take(s, seat, "cat")
+        take(s, seat, "cat")
         events = [
             Event(
                 msg("{name} places a cat on floor {floor}.", name=name, floor=args[0]), kind="cat"
             )
         ]
-        events += GH.cat_arrives(s, seat, int(args[0]))
-        return events + T.end_turn(s)
+        events += haunting.cat_arrives(s, seat, int(args[0]))
+        return events + turns.end_turn(s)
     if verb in ("light", "discard"):
         s.step = {"act": verb, "chosen": []}
         if verb == "light":
@@ -47,15 +47,15 @@ def turn(s: HauntedState, seat: Seat, action: str) -> list[Event]:
             return [Event(said, kind="step")]
         return [Event(msg("{name} chooses cards to discard.", name=name), kind="step")]
     if verb == "pass":
-        return [Event(msg("{name} has no card and passes.", name=name)), *T.end_turn(s)]
+        return [Event(msg("{name} has no card and passes.", name=name)), *turns.end_turn(s)]
     return special(s, seat, verb, args)
 
 
 def special(s: HauntedState, seat: Seat, verb: str, args: list[str]) -> list[Event]:
     name = s.names[seat]
     n = len(s.names)
-    H.take(s, seat, verb)
-    H.to_discard(s, verb)
+    take(s, seat, verb)
+    to_discard(s, verb)
     house = s.houses[seat]
     if verb == "hole":
         src, f, dst = parse_seat(args[0], n), int(args[1]), parse_seat(args[2], n)
@@ -73,7 +73,7 @@ def special(s: HauntedState, seat: Seat, verb: str, args: list[str]) -> list[Eve
                 owner=s.names[src],
                 floor=f,
             )
-        return GH.ghost_arrives(s, dst, seat, how)
+        return haunting.ghost_arrives(s, dst, seat, how)
     if verb == "bulb":
         house[int(args[0]) - 1].lit = True
         said = msg("{name} screws in a light bulb: floor {floor} is lit.", name=name, floor=args[0])
@@ -93,7 +93,7 @@ def special(s: HauntedState, seat: Seat, verb: str, args: list[str]) -> list[Eve
                 kind="cat",
             )
         ]
-        events += GH.cat_arrives(s, seat, g)
+        events += haunting.cat_arrives(s, seat, g)
     elif verb == "elevator":
         f, g = int(args[0]), int(args[1])
         house[f - 1].cats -= 1
@@ -107,7 +107,7 @@ def special(s: HauntedState, seat: Seat, verb: str, args: list[str]) -> list[Eve
                 )
             )
         ]
-        events += GH.cat_arrives(s, seat, g)
+        events += haunting.cat_arrives(s, seat, g)
     else:  # lightning
         target = parse_seat(args[0], n)
         f = haunt_floor(s.houses[target])
@@ -124,13 +124,13 @@ def special(s: HauntedState, seat: Seat, verb: str, args: list[str]) -> list[Eve
             )
         ]
         if floor.ghosts:  # a ghost on a floor now dark takes it at once
-            events += GH.floor_lost(s, target, f, msg("the ghost now haunts a dark floor"))
-    return events + T.end_turn(s)
+            events += haunting.floor_lost(s, target, f, msg("the ghost now haunts a dark floor"))
+    return events + turns.end_turn(s)
 
 
 def play_room(s: HauntedState, seat: Seat, kind: str) -> list[Event]:
     floor = next_floor(s.houses[seat])
-    H.take(s, seat, kind)
+    take(s, seat, kind)
     s.houses[seat][floor - 1].rooms.append(kind)
     if kind == "wild":
         said = msg(
@@ -155,10 +155,10 @@ def continue_step(s: HauntedState, seat: Seat, action: str) -> list[Event]:
     if step["act"] == "rooms":  # `play ...` or `done`
         if verb == "play":
             return play_room(s, seat, args[0])
-        return T.end_turn(s)
+        return turns.end_turn(s)
     if verb == "with":
         step["chosen"].append(args[0])
-        events = [Event(msg("You pick your {card}.", card=C.NAMES[args[0]]), to=seat, kind="step")]
+        events = [Event(msg("You pick your {card}.", card=NAMES[args[0]]), to=seat, kind="step")]
         rest = minus(s.hands[seat], step["chosen"])
         if (step["act"] == "light" and len(step["chosen"]) == 3) or not rest:
             return events + finish_step(s, seat)  # nothing more to choose
@@ -171,12 +171,12 @@ def finish_step(s: HauntedState, seat: Seat) -> list[Event]:
     chosen = step["chosen"]
     name = s.names[seat]
     for card in chosen:
-        H.take(s, seat, card)
-        H.to_discard(s, card)
+        take(s, seat, card)
+        to_discard(s, card)
     if step["act"] == "light":
         floor = step["floor"]
         s.houses[seat][floor - 1].lit = True
-        shown = joined([C.NAMES[c] for c in chosen])
+        shown = joined([NAMES[c] for c in chosen])
         events = [
             Event(
                 msg(
@@ -201,6 +201,6 @@ def finish_step(s: HauntedState, seat: Seat) -> list[Event]:
                     name=name,
                 )
             ),
-            Event(msg("You discard {cards}.", cards=joined([C.NAMES[c] for c in chosen])), to=seat),
+            Event(msg("You discard {cards}.", cards=joined([NAMES[c] for c in chosen])), to=seat),
         ]
-    return events + T.end_turn(s)
+    return events + turns.end_turn(s)

@@ -5,7 +5,7 @@ when the deck runs out."""
 from __future__ import annotations
 
 from engines.contract import Event
-from engines.haunted_house import cards as C
+from engines.haunted_house.cards import NAMES, sort_cards
 from engines.haunted_house.house import ESCAPE, HAND, HauntedState, complete
 from engines.reactions import Window, ordered_after
 from engines.text import msg
@@ -68,10 +68,10 @@ def draw(s: HauntedState, kind: str) -> list[Event]:
     s.deck[kind] -= 1
     if not s.deck[kind]:
         del s.deck[kind]
-    s.hands[seat] = C.sort_cards([*s.hands[seat], kind])
+    s.hands[seat] = sort_cards([*s.hands[seat], kind])
     return [
         Event(msg("{name} draws a card.", name=s.names[seat]), kind="draw"),
-        Event(msg("You draw a {card}.", card=C.NAMES[kind]), to=seat, kind="draw"),
+        Event(msg("You draw a {card}.", card=NAMES[kind]), to=seat, kind="draw"),
     ]
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 
-from engines.hidden_castle import board as B
+from engines.hidden_castle import board
 from engines.hidden_castle.board import CHAMBER, GALLERY, STAIRS
 from engines.hidden_castle.game import HiddenCastle
 from engines.hidden_castle.position import HiddenCastleState
@@ -23,7 +23,7 @@ from engines.hidden_castle.position import HiddenCastleState
 SEARCH_SCALE = 0.7
 # engines/ai: only hard plays `rollout`; hard searches less, for its rollouts to fit its time
 TUNING = {"normal": {"heuristics": False}, "hard": {"iterations": 700}}
-PHANTOM = dict(B.DIE)["phantom"]  # the chance a roll is the Phantom
+PHANTOM = dict(board.DIE)["phantom"]  # the chance a roll is the Phantom
 
 
 def reach(game: HiddenCastle, s: HiddenCastleState) -> int:
@@ -33,15 +33,15 @@ def reach(game: HiddenCastle, s: HiddenCastleState) -> int:
 def ahead_of_phantom(s: HiddenCastleState, space: int) -> int:
     """How many spaces the Phantom needs to reach `space` (climbing out first)."""
     if s.phantom:
-        return (space - s.phantom) % B.SPACES
-    return B.CLIMB - s.climbed + (space - B.EXIT) % B.SPACES
+        return (space - s.phantom) % board.SPACES
+    return board.CLIMB - s.climbed + (space - board.EXIT) % board.SPACES
 
 
 def next_step_value(s: HiddenCastleState) -> float:
     """What a capture costs now: the highest free step's points (the standard game)."""
-    steps = B.STEPS[s.variant]
+    steps = board.STEPS[s.variant]
     used = {s.pos[g] for g in range(len(s.owner)) if s.where[g] == STAIRS}
-    free = [i for i in range(B.CAPTURE_STEPS) if i not in used]
+    free = [i for i in range(board.CAPTURE_STEPS) if i not in used]
     return abs(steps[free[0] if free else 0])
 
 
@@ -73,8 +73,8 @@ def danger(game: HiddenCastle, s: HiddenCastleState, g: int, rolls: int | None =
 
 def standing(game: HiddenCastle, s: HiddenCastleState, seat: int) -> float:
     """Higher is better, in points."""
-    midnight = s.variant == B.MIDNIGHT
-    steps = B.STEPS[s.variant]
+    midnight = s.variant == board.MIDNIGHT
+    steps = board.STEPS[s.variant]
     score = float(s.scores[seat])
     cost = 10.0 if midnight else next_step_value(s)
     rolls = rolls_before(s, seat)
@@ -85,7 +85,7 @@ def standing(game: HiddenCastle, s: HiddenCastleState, seat: int) -> float:
         risk += danger(game, s, g, rolls) * cost
         if midnight:
             if s.where[g] == CHAMBER:
-                score += B.COATS[s.variant].get(s.pos[g], 0)
+                score += board.COATS[s.variant].get(s.pos[g], 0)
             elif s.where[g] == STAIRS:
                 score += steps[s.pos[g]]
     return (score if midnight else -score) - risk
@@ -111,9 +111,9 @@ def _where_to(s: HiddenCastleState, action: str) -> tuple[int, int, int] | None:
         return g, int(words[2]), int(words[2])
     roll = int(s.roll)
     if s.where[g] == GALLERY:
-        return g, 0, B.ahead(s.pos[g], roll)
-    start = s.pos[g] if s.where[g] == CHAMBER else B.EXIT
-    return g, 0, B.ahead(start, roll - 1)
+        return g, 0, board.ahead(s.pos[g], roll)
+    start = s.pos[g] if s.where[g] == CHAMBER else board.EXIT
+    return g, 0, board.ahead(start, roll - 1)
 
 
 def _worth(game: HiddenCastle, s: HiddenCastleState, seat: int, action: str) -> float:
@@ -122,7 +122,7 @@ def _worth(game: HiddenCastle, s: HiddenCastleState, seat: int, action: str) -> 
     if plan is None:  # stay
         return 0.0
     g, chamber, space = plan
-    midnight = s.variant == B.MIDNIGHT
+    midnight = s.variant == board.MIDNIGHT
     speed = reach(game, s)
     before = ahead_of_phantom(s, s.pos[g]) if s.where[g] == GALLERY else None
     value = 0.0
@@ -131,7 +131,7 @@ def _worth(game: HiddenCastle, s: HiddenCastleState, seat: int, action: str) -> 
     elif before is not None and before <= 2 * speed:
         value += 2.0
     if chamber:
-        coat = B.COATS[s.variant].get(chamber, 0)
+        coat = board.COATS[s.variant].get(chamber, 0)
         value += (coat if midnight else -coat) * 1.5 + 3.0
         if any(s.where[o] == CHAMBER and s.pos[o] == chamber for o in range(len(s.owner))):
             value += 2.0  # a rival booted out, into the Gallery

@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict
 
 from engines.contract import CHANCE, Event, Game, Option, Result, Seat
-from engines.hidden_castle import board as B
+from engines.hidden_castle import board as layout
 from engines.hidden_castle import telling
 from engines.hidden_castle.board import BOX, CHAMBER, GALLERY, STAIRS
 from engines.hidden_castle.position import (
@@ -46,11 +46,11 @@ class HiddenCastle(Game):
     max_players = 8
     options = {
         "variant": Option(
-            choices=B.VARIANTS,
-            default=B.STANDARD,
+            choices=layout.VARIANTS,
+            default=layout.STANDARD,
             description="standard: scoring track, lowest score wins; "
             "midnight_party: the original game, three rounds, highest score wins",
-            labels={B.STANDARD: "Standard", B.MIDNIGHT: "Midnight Party"},
+            labels={layout.STANDARD: "Standard", layout.MIDNIGHT: "Midnight Party"},
         )
     }
     summary = (
@@ -61,7 +61,7 @@ class HiddenCastle(Game):
     # ----- set-up -----------------------------------------------------------------
     def new_state(self, names: Sequence[str], options: Mapping[str, str]) -> HiddenCastleState:
         n = len(names)
-        per = B.GUESTS_PER_PLAYER[n]
+        per = layout.GUESTS_PER_PLAYER[n]
         variant = options["variant"]
         owner = [seat for seat in range(n) for _ in range(per)]
         # Placement: one guest at a time, in turn order, starting with seat 0.
@@ -73,7 +73,7 @@ class HiddenCastle(Game):
             where=[BOX] * len(owner),
             pos=[0] * len(owner),
             queue=queue,
-            scores=[B.START_SCORE[variant]] * n,
+            scores=[layout.START_SCORE[variant]] * n,
         )
 
     # ----- board facts (engines/hidden_castle/position.py) --------------------------
@@ -91,7 +91,7 @@ class HiddenCastle(Game):
         return [s.turn]
 
     def chance_outcomes(self, s: HiddenCastleState) -> list[tuple[str, float]]:
-        return list(B.DIE) if s.phase == "roll" else []
+        return list(layout.DIE) if s.phase == "roll" else []
 
     # ----- what is legal ----------------------------------------------------------
     def _legal(self, s: HiddenCastleState, seat: Seat) -> list[str]:
@@ -111,7 +111,7 @@ class HiddenCastle(Game):
             return False
         n = int(number)
         taken = any(s.pos[g] == n and s.where[g] == GALLERY for g in range(len(s.owner)))
-        return 1 <= n <= B.SPACES and n != s.phantom and not taken
+        return 1 <= n <= layout.SPACES and n != s.phantom and not taken
 
     def explain_illegal(self, s: HiddenCastleState, seat: Seat, action: str) -> Msg | None:
         return telling.explain_illegal(s, seat, action)
@@ -134,7 +134,7 @@ class HiddenCastle(Game):
     def _place(self, s: HiddenCastleState, space: int) -> list[Event]:
         g = s.queue.pop(0)
         s.where[g], s.pos[g] = GALLERY, space
-        s.trail, s.mover = [space], B.label(g)
+        s.trail, s.mover = [space], layout.label(g)
         events = [
             Event(
                 msg("{guest} is placed on space {n}.", guest=guest_name(s, g), n=space),
@@ -192,7 +192,7 @@ class HiddenCastle(Game):
         plan = plan_of(s, seat, action)
         g = plan.guest
         start = place_of(s, g)
-        s.trail, s.mover = list(plan.trail), B.label(g)
+        s.trail, s.mover = list(plan.trail), layout.label(g)
         if plan.chamber:
             events = self._enter_chamber(s, g, plan.chamber, start)
         else:
@@ -202,7 +202,7 @@ class HiddenCastle(Game):
                 "{name} moves guest {letter} {count} spaces, from {start} to space {n}.",
                 int(s.roll),
                 name=name,
-                letter=B.label(g).upper(),
+                letter=layout.label(g).upper(),
                 start=start,
                 n=plan.space,
             )
@@ -214,7 +214,7 @@ class HiddenCastle(Game):
 
     def _enter_chamber(self, s: HiddenCastleState, g: int, room: int, start: str) -> list[Event]:
         name = s.names[s.owner[g]]
-        letter = B.label(g).upper()
+        letter = layout.label(g).upper()
         events = [
             Event(
                 msg(
@@ -242,7 +242,7 @@ class HiddenCastle(Game):
             if room == s.phantom:  # house decision: booted onto the Phantom means caught
                 events += self._capture(s, [other])
         s.where[g], s.pos[g] = CHAMBER, room
-        coat = B.COATS[s.variant].get(room)
+        coat = layout.COATS[s.variant].get(room)
         if coat and not is_midnight(s):
             seat = s.owner[g]
             before = s.scores[seat]
@@ -251,7 +251,7 @@ class HiddenCastle(Game):
                 Event(
                     msg(
                         "The {coat} coat of arms: {name}'s score goes from {before} to {after}.",
-                        coat=B.coat_text(coat),
+                        coat=layout.coat_text(coat),
                         name=name,
                         before=before,
                         after=s.scores[seat],
@@ -272,14 +272,16 @@ class HiddenCastle(Game):
                 s.climbed += 1
                 if not in_gallery(s):
                     continue
-                s.phantom = B.EXIT
+                s.phantom = layout.EXIT
             else:
-                s.phantom = B.ahead(s.phantom, 1)
+                s.phantom = layout.ahead(s.phantom, 1)
             s.trail.append(s.phantom)
-            if s.phantom == B.EXIT and not is_midnight(s) and s.clock < B.LAST_CLOCK:
+            if s.phantom == layout.EXIT and not is_midnight(s) and s.clock < layout.LAST_CLOCK:
                 s.clock += 1
                 events.append(
-                    Event(msg("The clock strikes {time}.", time=B.CLOCKS[s.clock]), kind="clock")
+                    Event(
+                        msg("The clock strikes {time}.", time=layout.CLOCKS[s.clock]), kind="clock"
+                    )
                 )
             caught = guests_at(s, GALLERY, s.phantom)
             if caught:
@@ -296,22 +298,22 @@ class HiddenCastle(Game):
             text = msg(
                 "The Phantom climbs {count} steps, {left} from the exit.",
                 count=speed,
-                left=B.CLIMB - s.climbed,
+                left=layout.CLIMB - s.climbed,
             )
         events.insert(0, Event(text, kind="phantom"))
         return events
 
     def _capture(self, s: HiddenCastleState, guests: list[int]) -> list[Event]:
         """Guests caught together share the highest free step (the first step when all are full)."""
-        steps = B.STEPS[s.variant]
+        steps = layout.STEPS[s.variant]
         used = {s.pos[g] for g in range(len(s.owner)) if s.where[g] == STAIRS}
-        free = [i for i in range(B.CAPTURE_STEPS) if i not in used]
+        free = [i for i in range(layout.CAPTURE_STEPS) if i not in used]
         step = free[0] if free else 0
         value = steps[step]
         events = []
         for g in guests:
             s.where[g], s.pos[g] = STAIRS, step
-            said = dict(guest=guest_name(s, g), value=B.coat_text(value))
+            said = dict(guest=guest_name(s, g), value=layout.coat_text(value))
             if is_midnight(s):
                 text = msg("The Phantom captures {guest}: onto step {value}.", **said)
             else:
@@ -334,16 +336,16 @@ class HiddenCastle(Game):
         s.phase = "roll"
         if is_midnight(s):
             return self._round_end(s)
-        if s.clock >= B.LAST_CLOCK or max(s.scores) >= B.END_SCORE:
+        if s.clock >= layout.LAST_CLOCK or max(s.scores) >= layout.END_SCORE:
             s.phase = "over"
-            if s.clock >= B.LAST_CLOCK:
+            if s.clock >= layout.LAST_CLOCK:
                 said = msg(
                     "The clock reaches 5:00: the game ends. {standing}", standing=self._standing(s)
                 )
             else:
                 said = msg(
                     "A score reaches {score}: the game ends. {standing}",
-                    score=B.END_SCORE,
+                    score=layout.END_SCORE,
                     standing=self._standing(s),
                 )
             return [Event(said, kind="over")]
@@ -352,22 +354,22 @@ class HiddenCastle(Game):
     def _round_end(self, s: HiddenCastleState) -> list[Event]:
         """Midnight Party: a round ends with the Gallery empty or every chamber taken."""
         in_gallery = [g for g in range(len(s.owner)) if s.where[g] == GALLERY]
-        full = all(guests_at(s, CHAMBER, room) for room in B.DOORWAYS)
+        full = all(guests_at(s, CHAMBER, room) for room in layout.DOORWAYS)
         if in_gallery and not full:
             return []
         events = []
         if in_gallery:
             for g in in_gallery:
-                s.where[g], s.pos[g] = STAIRS, B.LANDING
+                s.where[g], s.pos[g] = STAIRS, layout.LANDING
             events.append(
                 Event(msg("Every chamber is taken: the guests left in the Gallery go to step -2."))
             )
-        steps = B.STEPS[s.variant]
+        steps = layout.STEPS[s.variant]
         for g in range(len(s.owner)):
             if s.where[g] == STAIRS:
                 s.scores[s.owner[g]] += steps[s.pos[g]]
             elif s.where[g] == CHAMBER:
-                s.scores[s.owner[g]] += B.COATS[s.variant].get(s.pos[g], 0)
+                s.scores[s.owner[g]] += layout.COATS[s.variant].get(s.pos[g], 0)
         events.append(
             Event(
                 msg(
@@ -378,7 +380,7 @@ class HiddenCastle(Game):
                 kind="round",
             )
         )
-        if s.round >= B.ROUNDS:
+        if s.round >= layout.ROUNDS:
             s.phase = "over"
             events.append(
                 Event(

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from engines.contract import Seat
-from engines.hidden_castle import board as B
+from engines.hidden_castle import board
 from engines.hidden_castle.board import CHAMBER, GALLERY, STAIRS
 from engines.text import Msg, msg
 
@@ -16,7 +16,7 @@ from engines.text import Msg, msg
 @dataclass
 class HiddenCastleState:
     names: list[str]
-    variant: str = B.STANDARD
+    variant: str = board.STANDARD
     owner: list[int] = field(default_factory=list)  # guest i (letter i) belongs to seat owner[i]
     where: list[str] = field(default_factory=list)  # box, gallery, chamber or stairs
     pos: list[int] = field(default_factory=list)  # gallery space, chamber doorway or step index
@@ -24,9 +24,9 @@ class HiddenCastleState:
     phase: str = "place"  # place, roll, move, over
     turn: Seat = 0
     roll: str = ""  # the number being played in phase "move"
-    climbed: int = 0  # staircase spaces the Phantom has climbed; B.CLIMB once in the Gallery
+    climbed: int = 0  # staircase spaces the Phantom has climbed; board.CLIMB once in the Gallery
     phantom: int = 0  # the Phantom's Gallery space, 0 while it is on the staircase
-    clock: int = 0  # index into B.CLOCKS (standard game)
+    clock: int = 0  # index into board.CLOCKS (standard game)
     scores: list[int] = field(default_factory=list)
     round: int = 1  # Midnight Party round
     turns: int = 0
@@ -48,17 +48,17 @@ class Plan:
 
 
 def is_midnight(s: HiddenCastleState) -> bool:
-    return s.variant == B.MIDNIGHT
+    return s.variant == board.MIDNIGHT
 
 
 def speed(s: HiddenCastleState) -> int:
     if is_midnight(s):
-        return B.midnight_speed(len(s.names))
-    return B.SPEEDS[min(s.clock, len(B.SPEEDS) - 1)]
+        return board.midnight_speed(len(s.names))
+    return board.SPEEDS[min(s.clock, len(board.SPEEDS) - 1)]
 
 
 def in_gallery(s: HiddenCastleState) -> bool:
-    return s.climbed >= B.CLIMB
+    return s.climbed >= board.CLIMB
 
 
 def guests_at(s: HiddenCastleState, where: str, pos: int) -> list[int]:
@@ -70,7 +70,7 @@ def guests_of(s: HiddenCastleState, seat: Seat, where: str) -> list[int]:
 
 
 def guest_name(s: HiddenCastleState, g: int) -> Msg:
-    return msg("{name}'s guest {letter}", name=s.names[s.owner[g]], letter=B.label(g).upper())
+    return msg("{name}'s guest {letter}", name=s.names[s.owner[g]], letter=board.label(g).upper())
 
 
 def place_of(s: HiddenCastleState, g: int) -> Msg:
@@ -79,13 +79,13 @@ def place_of(s: HiddenCastleState, g: int) -> Msg:
     if s.where[g] == CHAMBER:
         return msg("chamber {n}", n=s.pos[g])
     if s.where[g] == STAIRS:
-        return msg("step {value}", value=B.coat_text(B.STEPS[s.variant][s.pos[g]]))
+        return msg("step {value}", value=board.coat_text(board.STEPS[s.variant][s.pos[g]]))
     return msg("the box")
 
 
 def empty_spaces(s: HiddenCastleState) -> list[int]:
     taken = {s.pos[g] for g in range(len(s.owner)) if s.where[g] == GALLERY}
-    return [n for n in range(1, B.SPACES + 1) if n not in taken and n != s.phantom]
+    return [n for n in range(1, board.SPACES + 1) if n not in taken and n != s.phantom]
 
 
 def may_stay(s: HiddenCastleState, seat: Seat) -> bool:
@@ -111,7 +111,7 @@ def planned_moves(s: HiddenCastleState, seat: Seat) -> list[tuple[str, Plan]]:
     out = []
     for g in movable(s, seat):
         for plan in plans_for(s, g, int(s.roll)):
-            letter = B.label(g)
+            letter = board.label(g)
             action = f"hide {letter} {plan.chamber}" if plan.chamber else f"move {letter}"
             out.append((action, plan))
     return out
@@ -120,7 +120,7 @@ def planned_moves(s: HiddenCastleState, seat: Seat) -> list[tuple[str, Plan]]:
 def plan_of(s: HiddenCastleState, seat: Seat, action: str) -> Plan:
     """The plan of one checked action (as `planned_moves` words it), its guest's plans alone."""
     words = action.split()
-    g = B.label_index(words[1])
+    g = board.label_index(words[1])
     chamber = int(words[2]) if words[0] == "hide" else 0
     return next(p for p in plans_for(s, g, int(s.roll)) if p.chamber == chamber)
 
@@ -137,7 +137,7 @@ def plans_for(s: HiddenCastleState, g: int, roll: int) -> list[Plan]:
     if not in_gallery(s):
         return plans  # no chambers until the Phantom has left the dungeon
     for k, space in stand:
-        if space not in B.DOORWAYS or k + 1 > roll:
+        if space not in board.DOORWAYS or k + 1 > roll:
             continue
         if s.where[g] == CHAMBER and space == s.pos[g]:
             continue  # the chamber it is leaving
@@ -149,10 +149,10 @@ def plans_for(s: HiddenCastleState, g: int, roll: int) -> list[Plan]:
 
 def stands(s: HiddenCastleState, g: int, roll: int) -> list[tuple[int, int]]:
     if s.where[g] == GALLERY:
-        return [(k, B.ahead(s.pos[g], k)) for k in range(roll + 1)]
+        return [(k, board.ahead(s.pos[g], k)) for k in range(roll + 1)]
     if s.where[g] == CHAMBER:
-        return [(k, B.ahead(s.pos[g], k - 1)) for k in range(1, roll + 1)]
-    return [(k, B.ahead(B.EXIT, k - 1)) for k in range(1, roll + 1)]
+        return [(k, board.ahead(s.pos[g], k - 1)) for k in range(1, roll + 1)]
+    return [(k, board.ahead(board.EXIT, k - 1)) for k in range(1, roll + 1)]
 
 
 def may_enter(s: HiddenCastleState, g: int, room: int, exact: bool) -> bool:
@@ -163,7 +163,7 @@ def may_enter(s: HiddenCastleState, g: int, room: int, exact: bool) -> bool:
             if s.owner[other] == s.owner[g] or is_midnight(s) or not exact:
                 return False
             break
-    return exact or room not in B.EXACT[s.variant]
+    return exact or room not in board.EXACT[s.variant]
 
 
 def chamber_refusal(s: HiddenCastleState, g: int, room: int, exact: bool) -> Msg | None:
@@ -175,8 +175,8 @@ def chamber_refusal(s: HiddenCastleState, g: int, room: int, exact: bool) -> Msg
             return msg("In Midnight Party nobody can be booted out of a chamber.")
         if not exact:
             return msg("Booting a guest out of a chamber needs an exact roll.")
-    if room in B.EXACT[s.variant] and not exact:
-        coat = B.coat_text(B.COATS[s.variant][room])
+    if room in board.EXACT[s.variant] and not exact:
+        coat = board.coat_text(board.COATS[s.variant][room])
         return msg("The {coat} chamber needs an exact roll.", coat=coat)
     return None
 

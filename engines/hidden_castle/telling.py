@@ -5,7 +5,7 @@ read off a position is in position.py."""
 from __future__ import annotations
 
 from engines.contract import Game, Seat
-from engines.hidden_castle import board as B
+from engines.hidden_castle import board
 from engines.hidden_castle.board import CHAMBER, STAIRS
 from engines.hidden_castle.position import (
     HiddenCastleState,
@@ -31,7 +31,7 @@ def explain_illegal(s: HiddenCastleState, seat: Seat, action: str) -> Msg | None
         if (
             len(words) == 2
             and words[1].isdigit()
-            and 1 <= int(words[1]) <= B.SPACES
+            and 1 <= int(words[1]) <= board.SPACES
             and int(words[1]) not in empty_spaces(s)
         ):
             return msg("Space {n} is taken; place your guest on an empty space.", n=int(words[1]))
@@ -48,10 +48,10 @@ def explain_illegal(s: HiddenCastleState, seat: Seat, action: str) -> Msg | None
             return msg("You may only stay put when you have a single guest left in the Gallery.")
         return None
     letter = words[1]
-    if len(letter) != 1 or not "a" <= letter <= B.label(len(s.owner) - 1):
+    if len(letter) != 1 or not "a" <= letter <= board.label(len(s.owner) - 1):
         return None
     g = ord(letter) - ord("a")
-    mine = ", ".join(B.label(x).upper() for x in range(len(s.owner)) if s.owner[x] == seat)
+    mine = ", ".join(board.label(x).upper() for x in range(len(s.owner)) if s.owner[x] == seat)
     if s.owner[g] != seat:
         return msg(
             "Guest {letter} is not yours; your guests are {mine}.",
@@ -75,11 +75,11 @@ def explain_illegal(s: HiddenCastleState, seat: Seat, action: str) -> Msg | None
         )
     if words[0] == "hide" and len(words) == 3 and words[2].isdigit():
         room = int(words[2])
-        if room not in B.DOORWAYS:
+        if room not in board.DOORWAYS:
             return msg(
                 "There is no chamber at space {n}; doorways: {doorways}.",
                 n=room,
-                doorways=", ".join(map(str, B.DOORWAYS)),
+                doorways=", ".join(map(str, board.DOORWAYS)),
             )
         if not in_gallery(s):
             return msg("Nobody may enter a chamber until the Phantom has left the dungeon.")
@@ -104,7 +104,7 @@ def label(s: HiddenCastleState, action: str) -> Text:
     words = action.split()
     if words[0] == "place" and s.queue:
         return msg(
-            "Place guest {letter} on space {n}", letter=B.label(s.queue[0]).upper(), n=words[1]
+            "Place guest {letter} on space {n}", letter=board.label(s.queue[0]).upper(), n=words[1]
         )
     if words[0] == "stay":
         return msg("Stay put (do not move)")
@@ -112,24 +112,24 @@ def label(s: HiddenCastleState, action: str) -> Text:
     plan = plans.get(action)
     if plan is None:
         return action
-    letter = B.label(plan.guest).upper()
+    letter = board.label(plan.guest).upper()
     if plan.chamber:
         inside = guests_at(s, CHAMBER, plan.chamber)
-        coat = B.COATS[s.variant].get(plan.chamber)
+        coat = board.COATS[s.variant].get(plan.chamber)
         said = dict(letter=letter, n=plan.chamber)
         if coat and inside:
             return msg(
                 "{letter} into chamber {n} ({coat}), boot {other}",
-                coat=B.coat_text(coat),
-                other=B.label(inside[0]).upper(),
+                coat=board.coat_text(coat),
+                other=board.label(inside[0]).upper(),
                 **said,
             )
         if coat:
-            return msg("{letter} into chamber {n} ({coat})", coat=B.coat_text(coat), **said)
+            return msg("{letter} into chamber {n} ({coat})", coat=board.coat_text(coat), **said)
         if inside:
             return msg(
                 "{letter} into chamber {n}, boot {other}",
-                other=B.label(inside[0]).upper(),
+                other=board.label(inside[0]).upper(),
                 **said,
             )
         return msg("{letter} into chamber {n}", **said)
@@ -155,19 +155,19 @@ def standing(s: HiddenCastleState) -> Msg:
 
 def view(game: Game, s: HiddenCastleState, seat: Seat | None) -> dict:
     """Everything in this game is public, so every seat sees the same."""
-    steps = B.STEPS[s.variant]
+    steps = board.STEPS[s.variant]
     guests = [
-        {"label": B.label(g), "owner": s.owner[g], "where": s.where[g], "pos": s.pos[g]}
+        {"label": board.label(g), "owner": s.owner[g], "where": s.where[g], "pos": s.pos[g]}
         for g in range(len(s.owner))
     ]
     chambers = [
         {
             "door": room,
-            "coat": B.COATS[s.variant].get(room, 0),
-            "exact": room in B.EXACT[s.variant],
-            "guest": next((B.label(g) for g in guests_at(s, CHAMBER, room)), None),
+            "coat": board.COATS[s.variant].get(room, 0),
+            "exact": room in board.EXACT[s.variant],
+            "guest": next((board.label(g) for g in guests_at(s, CHAMBER, room)), None),
         }
-        for room in B.DOORWAYS
+        for room in board.DOORWAYS
     ]
     result = game.result(s)
     return {
@@ -179,21 +179,21 @@ def view(game: Game, s: HiddenCastleState, seat: Seat | None) -> dict:
         "turn": s.turn,
         "roll": s.roll,
         "round": s.round,
-        "rounds": B.ROUNDS,
+        "rounds": board.ROUNDS,
         "clock": s.clock,
-        "clocks": list(B.CLOCKS),
-        "speeds": list(B.SPEEDS),
+        "clocks": list(board.CLOCKS),
+        "speeds": list(board.SPEEDS),
         "speed": speed(s),
         "scores": list(s.scores),
-        "end_score": B.END_SCORE,
-        "spaces": B.SPACES,
-        "exit": B.EXIT,
+        "end_score": board.END_SCORE,
+        "spaces": board.SPACES,
+        "exit": board.EXIT,
         "chambers": chambers,
         "steps": list(steps),
-        "climb": B.CLIMB,
+        "climb": board.CLIMB,
         "phantom": {"climbed": s.climbed, "space": s.phantom},
         "guests": guests,
-        "next_place": B.label(s.queue[0]) if s.phase == "place" else None,
+        "next_place": board.label(s.queue[0]) if s.phase == "place" else None,
         "trail": list(s.trail),
         "mover": s.mover,
         "last_roll": from_json(s.last_roll),

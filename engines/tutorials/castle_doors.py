@@ -5,7 +5,7 @@ row is reached (rules: YOUR TURN, DOORS, THE CARDS)."""
 
 from __future__ import annotations
 
-from engines.castle_doors import board as B
+from engines.castle_doors import board
 from engines.castle_doors.castle import CastleState
 from engines.contract import CHANCE, Game
 from engines.text import msg
@@ -24,8 +24,8 @@ def opening(game: Game, learner: str) -> CastleState:
     colours in diagonal stripes; your turn begins with a net drawn."""
     s = game.setup([learner, "Tutor"], {})
     for cell, t in s.tiles.items():
-        x, y = B.xy(cell)
-        t["colour"] = B.COLOURS[(x + y) % 4]
+        x, y = board.xy(cell)
+        t["colour"] = board.COLOURS[(x + y) % 4]
         if cell in OPEN:
             t.update(kind=OPEN[cell], open=True)
     s.hands = [sorted(h) for h in HANDS]
