@@ -185,13 +185,7 @@ def _side_panel(
     for seat in (0, 1):
         acting = seat in view["to_act"]
         won = view["winner"] == seat
-        fill = (
-            toolkit.mix(toolkit.GREEN, toolkit.PAPER, 0.5)
-            if won
-            else toolkit.HIGHLIGHT
-            if acting
-            else toolkit.PANEL
-        )
+        fill = toolkit.seat_fill(won=won, acting=acting)
         d.rounded_rectangle(
             (x - 14, y - 10, PANEL_RIGHT, y + 200), 14, fill=fill, outline=toolkit.INK,
             width=4 if won else 2,

@@ -442,13 +442,7 @@ def _panel(d: ImageDraw.ImageDraw, view: dict, midnight: bool, language: str) ->
     for seat, name in enumerate(names):
         acting = seat in view["to_act"] or (view["phase"] == "roll" and seat == view["turn"])
         won = seat in (view.get("winners") or [])
-        fill = (
-            toolkit.mix(toolkit.GREEN, toolkit.PAPER, 0.5)
-            if won
-            else toolkit.HIGHLIGHT
-            if acting
-            else toolkit.PANEL
-        )
+        fill = toolkit.seat_fill(won=won, acting=acting)
         box = (x - 6, y, 1192, y + row_h - 6)
         d.rounded_rectangle(box, 8, fill=fill, outline=toolkit.INK, width=3 if won else 1)
         toolkit.player_token(d, (x + 16, y + 19), 14, seat)

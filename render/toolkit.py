@@ -319,6 +319,13 @@ def _wrap_measuring_lines(paragraph: str, size: int, width_px: int, lines: list[
     lines.append(line)
 
 
+def seat_fill(*, won: bool, acting: bool) -> tuple[int, int, int]:
+    """A player's row in a legend: green once they have won, highlighted while they act."""
+    if won:
+        return mix(GREEN, PAPER, 0.5)
+    return HIGHLIGHT if acting else PANEL
+
+
 def wrap(content: str, size: int, width_px: int) -> list[str]:
     """Wrap to a pixel width, measuring each line: no line is wider than `width_px` (a word
     wider than a line, such as a long name, is cut where it would overflow)."""
