@@ -16,7 +16,6 @@ it a few times and compare medians.
 from __future__ import annotations
 
 import asyncio
-import io
 import logging
 import os
 import random
@@ -31,7 +30,7 @@ from bot.service import ChatRef, GameService, UserError, UserRef
 from bot.service.workers import CpuPool, default_workers
 from bot.store import NewEntry, SeatRow, Store
 from engines import REGISTRY, Game
-from render import toolkit, work
+from render import work
 
 MOVES = int(os.environ.get("ESCAPE_BENCH_MOVES", "120"))
 TABLES = int(os.environ.get("ESCAPE_BENCH_TABLES", "24"))
@@ -83,16 +82,14 @@ async def next_move(service: GameService, chat: ChatRef, game_id: str, rng: rand
 
 
 def _encode(game_id: str, view: dict) -> tuple[float, float]:
-    """The drawing and, apart, the palette-PNG encode of the picture of `view`, timed in
-    this process (the move's own picture is drawn in a worker)."""
+    """The drawing and, apart, the PNG encode of the picture of `view` (by the project's
+    own encoder, `render.to_png`), timed in this process (the move's own picture is drawn
+    in a worker)."""
     t = time.perf_counter()
     img = render.renderer(game_id).draw(view)
     drawn = time.perf_counter() - t
-    if img.mode != "P":
-        img = img.convert("RGB").quantize(palette=toolkit.palette_image(), dither=0)
-    level = getattr(toolkit, "ZLIB_LEVEL", 3)
     t = time.perf_counter()
-    img.save(io.BytesIO(), format="PNG", compress_level=level)
+    render.to_png(img)
     return drawn, time.perf_counter() - t
 
 

@@ -10,7 +10,6 @@ string and size and reused (see `text`).
 
 from __future__ import annotations
 
-import io
 import math
 from contextlib import contextmanager
 from functools import lru_cache
@@ -20,6 +19,7 @@ from PIL import Image, ImageDraw, ImageFont
 from engines.text import from_json
 from languages import DEFAULT, say
 from render import bidi, fonts, runs
+from render.png import palette_png
 
 WIDTH = 1200
 
@@ -563,16 +563,9 @@ def canvas(
     return img, PaletteDraw(img)
 
 
-# zlib level, by measurement on our boards (bench): 1 saves about 10% faster than 3 for
-# files about a tenth larger, and 6 (the default) takes two to three times as long.
-ZLIB_LEVEL = 3
-
-
 def to_png(img: Image.Image) -> bytes:
     """Palette-mode PNG with one fixed palette: fast to save, small, byte-stable. A
     picture drawn on `canvas` is saved as it is; anything else is quantised first."""
     if img.mode != "P":
         img = _quantise(img.convert("RGB"))
-    buf = io.BytesIO()
-    img.save(buf, format="PNG", compress_level=ZLIB_LEVEL)
-    return buf.getvalue()
+    return palette_png(img)

@@ -1,0 +1,55 @@
+"""A palette picture as PNG bytes, written here rather than by Pillow's PNG plugin.
+
+Measured on our boards (`bench`, a 1200 x 938 board of 18 Ghosts): the deflate is nearly
+all of a PNG's cost, and zlib-ng's level 2 deflates the same rows about 2.8 times faster
+than zlib's level 3, into a slightly smaller file (1.6 ms and 38 KB against 4.5 ms and
+39 KB). Pillow links the system's zlib, so the rows are deflated here. Rows are stored
+unfiltered (filter type 0), which is what the PNG specification advises for palette
+pictures and what Pillow wrote for ours too.
+"""
+
+from __future__ import annotations
+
+import struct
+import zlib
+
+from PIL import Image
+from zlib_ng import zlib_ng
+
+LEVEL = 2
+_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+_IEND = b"\x00\x00\x00\x00IEND\xaeB`\x82"
+
+
+def _chunk(kind: bytes, data: bytes) -> bytes:
+    return (
+        struct.pack(">I", len(data))
+        + kind
+        + data
+        + struct.pack(">I", zlib.crc32(data, zlib.crc32(kind)))
+    )
+
+
+def _rows(img: Image.Image) -> bytes:
+    """Each row behind its filter byte (0, none): the picture pasted one pixel to the
+    right on a canvas whose first column is palette entry 0, which is the byte 0."""
+    width, height = img.size
+    framed = Image.new("P", (width + 1, height), 0)
+    framed.paste(img, (1, 0))
+    return framed.tobytes()
+
+
+def palette_png(img: Image.Image) -> bytes:
+    """A P-mode picture as PNG: 8 bits a pixel, its palette as it is, rows unfiltered."""
+    if img.mode != "P":
+        raise ValueError(f"a palette picture is wanted, not {img.mode}")
+    width, height = img.size
+    palette = bytes(img.getpalette("RGB") or [0, 0, 0])
+    header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)
+    parts = [_SIGNATURE, _chunk(b"IHDR", header), _chunk(b"PLTE", palette[: 3 * 256])]
+    transparency = img.info.get("transparency")
+    if isinstance(transparency, int):  # one clear entry: every other entry opaque
+        parts.append(_chunk(b"tRNS", b"\xff" * transparency + b"\x00"))
+    parts.append(_chunk(b"IDAT", zlib_ng.compress(_rows(img), LEVEL)))
+    parts.append(_IEND)
+    return b"".join(parts)
