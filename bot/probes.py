@@ -20,7 +20,6 @@ import asyncio
 import contextlib
 import time
 from collections.abc import Callable, Sequence
-from importlib import metadata
 from typing import TYPE_CHECKING
 
 from bot.service import GameService
@@ -62,6 +61,9 @@ def process_role(settings: Settings) -> str:
 
 
 def version() -> str:
+    """Imported here: `importlib.metadata` takes about 30 ms to import, at every start."""
+    from importlib import metadata
+
     try:
         return metadata.version("escape-bot")
     except metadata.PackageNotFoundError:
