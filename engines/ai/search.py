@@ -9,7 +9,10 @@ so each seat chooses for itself (a co-operative game ranks everyone together, so
 party wins or loses as one). A game's `useful(game, state, seat, legal)` (beside its rules)
 may leave out moves that only undo an earlier one: the search, its rollouts and the choice
 itself never play them. A game's `TUNING` changes a level's fields for that game alone
-(Haunted House: only hard plays its rollout policy).
+(Haunted House: only hard plays its rollout policy). A level that plays the game's rollout
+policy also takes the game's `settled(game, state, seat, legal)` move where it names one:
+a choice a good player makes by rule where the search cannot see far enough to make it
+(Hidden Castle's placements: the evaluation cannot tell them apart, yet they decide much).
 
 The only inputs are the seat's view (through the redrawn states), the level and a seeded
 `random.Random` used through `random()` alone: the same call gives the same action, for the
@@ -33,6 +36,7 @@ from engines.contract import CHANCE, Game, Seat, State
 Evaluate = Callable[[Game, State], list[float]]
 Rollout = Callable[[Game, State, Seat, list[str], random.Random], str]
 Useful = Callable[[Game, State, Seat, list[str]], list[str]]
+Settled = Callable[[Game, State, Seat, list[str]], str | None]
 
 
 def _all(game: Game, state: State, seat: Seat, legal: list[str]) -> list[str]:
@@ -177,6 +181,10 @@ def choose(
     policy: Rollout = random_rollout
     if lv.heuristics and module is not None:
         policy = getattr(module, "rollout", random_rollout)
+        settled: Settled | None = getattr(module, "settled", None)
+        by_rule = settled(game, state, seat, legal) if settled is not None else None
+        if by_rule is not None:
+            return finish(by_rule, 0)
     win = _winning_move(game, own_copy(game.redraw(state, seat, rng)), seat, legal, n)
     if win is not None:
         return finish(win, 0, ((win, 1.0, 0),))

@@ -6,9 +6,16 @@ the Gallery just ahead of the Phantom are likely to cost: the chance the Phantom
 before their owner moves again times the step a capture would take now (+10 first). Seats
 are then compared pairwise.
 
-`rollout`: a plain player, for hard's rollouts alone (TUNING): take the -3 chamber when
-the roll fits, get the guest in most danger out of reach or into a chamber, never end on
-the Phantom, boot a rival out of a chamber when it costs nothing; now and then at random.
+`rollout`: a plain player, for hard's rollouts alone (TUNING): place a guest as far ahead
+of the Phantom as it can stand, take the -3 chamber when the roll fits, get the guest in
+most danger out of reach or into a chamber, never end on the Phantom, boot a rival out of a
+chamber when it costs nothing, else move a guest to where the Phantom needs longest to
+reach it (the dice keep the rollouts apart: the policy no longer moves at random).
+
+`settled`: hard places its guests by that rule instead of searching (engines/ai/search.py):
+a placement's worth shows only once the Phantom is out, past the search's horizon, so the
+search placed at random, while the rule alone wins about half again as often as random
+placement in play between rollout policies (docs/measurements.md).
 """
 
 from __future__ import annotations
@@ -147,12 +154,26 @@ def _worth(game: HiddenCastle, s: HiddenCastleState, seat: int, action: str) -> 
         value -= 6.0
     elif after <= 2 * speed:
         value -= 2.0
+    else:  # out of reach: the further ahead, the longer it stays so
+        value += 2.0 * min(after, board.SPACES) / board.SPACES
     return value
 
 
+def furthest_placement(s: HiddenCastleState, legal: list[str]) -> str:
+    """The free space the Phantom needs longest to reach (the first of equals)."""
+    return max(legal, key=lambda action: ahead_of_phantom(s, int(action.split()[1])))
+
+
+def settled(game: HiddenCastle, s: HiddenCastleState, seat: int, legal: list[str]) -> str | None:
+    """A placement, made by rule (for the levels that play `rollout`); None: search."""
+    return furthest_placement(s, legal) if s.phase == "place" else None
+
+
 def rollout(game: HiddenCastle, s: HiddenCastleState, seat: int, legal: list[str], rng) -> str:
-    """A plain player's move (placements are spread at random)."""
-    if s.phase != "move" or rng.random() < 0.1:
+    """A plain player's move."""
+    if s.phase == "place":
+        return furthest_placement(s, legal)
+    if s.phase != "move":
         return legal[int(rng.random() * len(legal))]
     best, best_value = legal[0], -math.inf
     for action in legal:

@@ -1,0 +1,110 @@
+"""The rules of thumb a game's AI plays by (engines/<game>/ai.py): seeded positions, the move
+a good player makes there, and that the rule picks it. Strength itself is measured by
+bench/ai.py (docs/measurements.md), not here."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+from engines.ai import LEVELS, choose
+from engines.castle_doors import ai as doors_ai
+from engines.hidden_castle import ai as castle_ai
+from tests.games.test_castle_doors_helpers import GAME as DOORS
+from tests.games.test_castle_doors_helpers import castle, tile
+from tests.games.test_hidden_castle_rules import G as HIDDEN
+from tests.games.test_hidden_castle_rules import position, roll
+
+TINY = replace(LEVELS["normal"], iterations=12, seconds=60.0, depth=3)
+
+
+class Steady:
+    """A generator that never asks the policy for one of its random moves."""
+
+    def random(self) -> float:
+        return 0.5
+
+
+# ----- Escape from the Hidden Castle ------------------------------------------------------
+def test_hidden_castle_hard_places_each_guest_where_the_phantom_needs_longest_to_reach_it():
+    """The Phantom climbs out at the exit (space 1) and walks on from there, so the space
+    just behind the exit (28) is the last it reaches, then 27, and so on. Hard places there
+    at once, by rule (its search cannot see that far); normal still searches."""
+    s = HIDDEN.setup(["Ann", "Bob", "Cat"], {})
+    hard = replace(LEVELS["hard"], iterations=12)
+    first = choose(HIDDEN, s, 0, hard, random.Random(1))
+    assert (first.action, first.iterations) == ("place 28", 0)
+    s, _ = HIDDEN.apply(s, 0, "place 28")
+    s, _ = HIDDEN.apply(s, 1, "place 27")
+    assert choose(HIDDEN, s, 2, hard, random.Random(1)).action == "place 26"
+    assert choose(HIDDEN, s, 2, TINY, random.Random(1)).iterations > 0
+
+
+def test_hidden_castle_rollout_places_as_hard_does_and_keeps_to_the_free_spaces():
+    s = HIDDEN.setup(["Ann", "Bob", "Cat"], {})
+    s, _ = HIDDEN.apply(s, 0, "place 28")
+    legal = HIDDEN.legal_actions(s, 1)
+    assert castle_ai.rollout(HIDDEN, s, 1, legal, Steady()) == "place 27"
+
+
+def test_hidden_castle_rollout_moves_the_guest_that_ends_furthest_from_the_phantom():
+    """Both guests are out of the Phantom's reach (it stands on 5, three spaces a roll):
+    guest A on 22 is 17 spaces ahead of it, guest B on 12 only 7. With a 1 a good player
+    moves A (18 ahead) and leaves B where it is, rather than walk B on to 8 ahead; no
+    chamber is in reach of either."""
+    s = position(3, {"a": ("gallery", 22), "b": ("gallery", 12)}, phantom=5)
+    s, _ = roll(s, "1")
+    legal = HIDDEN.legal_actions(s, 0)
+    assert sorted(legal) == ["move a", "move b"]
+    for seed in range(5):
+        assert castle_ai.rollout(HIDDEN, s, 0, legal, random.Random(seed)) == "move a"
+
+
+def test_hidden_castle_rollout_still_runs_from_the_phantom_first():
+    """Guest B stands two spaces ahead of the Phantom (within its three): with a 5 it hides
+    in chamber 11 (the roll fits exactly), before A, far ahead, takes its step."""
+    s = position(3, {"a": ("gallery", 22), "b": ("gallery", 7)}, phantom=5)
+    s, _ = roll(s, "5")
+    legal = HIDDEN.legal_actions(s, 0)
+    assert "hide b 11" in legal
+    assert castle_ai.rollout(HIDDEN, s, 0, legal, Steady()) == "hide b 11"
+
+
+# ----- Castle Doors -----------------------------------------------------------------------
+BOB = ["key red", "key yellow", "skeleton"]
+
+
+def hinder_position():
+    """Ann (bottom) on b3, the open door b4 ahead of her; Bob (top, walking down) on c5,
+    the open door c4 ahead of him, and not yet one step from his far row (row 1)."""
+    colour_c4 = "blue"  # the helper colours by (column + row) % 4: c4 is (2 + 3) % 4
+    s = castle(2, hands=[[f"key {colour_c4}", "hacksaw", "passage"], BOB])
+    s.at = ["b3", "c5"]
+    for cell in ("b3", "b4", "c5", "c4"):
+        tile(s, cell)
+    assert s.tiles["c4"]["colour"] == colour_c4
+    return s
+
+
+def test_castle_doors_rollout_shuts_the_door_just_ahead_of_the_opponent():
+    """Nothing to stop and nothing to open on her own way: Ann spends her blue key on
+    closing c4, the door Bob would step onto next, rather than throwing a card away."""
+    s = hinder_position()
+    legal = DOORS.legal_actions(s, 0)
+    assert "play key blue" in legal
+    assert doors_ai.rollout(DOORS, s, 0, legal, Steady()) == "play key blue"
+    s, _ = DOORS.apply(s, 0, "play key blue")
+    legal = DOORS.legal_actions(s, 0)
+    assert doors_ai.rollout(DOORS, s, 0, legal, Steady()) == "target c4"
+
+
+def test_castle_doors_rollout_steps_aside_onto_the_open_lane():
+    """Ann on b3 faces the closed b4; c3 beside her opens a lane of open doors up to her
+    far row (c4 to c8). A good player steps right onto it, not waits for a key."""
+    s = castle(2, at=["b3", "e8"], phase="move")
+    for cell in ("b3", "c3", "c4", "c5", "c6", "c7", "c8", "e8"):
+        tile(s, cell)
+    legal = DOORS.legal_actions(s, 0)
+    assert "move up" not in legal and "move right" in legal
+    for seed in range(5):
+        assert doors_ai.rollout(DOORS, s, 0, legal, Steady()) == "move right", seed
