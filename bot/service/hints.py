@@ -57,13 +57,16 @@ def percent(value: float) -> int:
 
 def reason(game: Game, state, advice: Advice) -> Msg:
     """One line: the move, and why (the threat it stops; the best two moves' expected
-    results, as the search found them; a win it sees at once; a move that is the only one)."""
+    results, as the search found them; a win it sees at once; a move that is the only one;
+    the rule of thumb that made it)."""
     best = game.label(state, advice.action)
     if advice.answered is not None:
         return msg("Hint: {move}. It stops a threat: {threat}.", move=best, threat=advice.answered.text)  # fmt: skip
     if advice.open is not None:
         return msg("Hint: {move}. Watch out: {threat}, and no move stops it.", move=best, threat=advice.open.text)  # fmt: skip
     decision = advice.decision
+    if decision.rule is not None:  # made by the game's rule of thumb, not searched
+        return msg("Hint: {move}. {why}", move=best, why=decision.rule)
     if not decision.ranked:  # (a hard search never blunders)
         return msg("Hint: {move}. It is the only move worth making.", move=best)
     [(_, value, visits), *others] = decision.ranked

@@ -32,11 +32,15 @@ from dataclasses import dataclass, replace
 from types import ModuleType
 
 from engines.contract import CHANCE, Game, Seat, State
+from engines.text import Msg, msg
 
 Evaluate = Callable[[Game, State], list[float]]
 Rollout = Callable[[Game, State, Seat, list[str], random.Random], str]
 Useful = Callable[[Game, State, Seat, list[str]], list[str]]
 Settled = Callable[[Game, State, Seat, list[str]], str | None]
+# what a hint says of a move made by a game's rule of thumb, unless the game says better
+# (its `SETTLED_REASON`)
+RULE_OF_THUMB = msg("A good player's rule of thumb makes this move here.")
 
 
 def _all(game: Game, state: State, seat: Seat, legal: list[str]) -> list[str]:
@@ -71,6 +75,8 @@ class Decision:
     # the searched moves, best first: (action, mean result 0-1 for the seat, visits); a win
     # seen at once alone with no visits; empty for a single move or a blunder
     ranked: tuple[tuple[str, float, int], ...] = ()
+    # why a move made by the game's rule of thumb (`settled`, not searched) is the one to make
+    rule: Msg | None = None
 
 
 class _Node:
@@ -159,10 +165,10 @@ def choose(
     rng = rng or random.Random(0)
     started, cpu_started = time.perf_counter(), time.thread_time()
 
-    def finish(action: str, iterations: int, ranked: tuple = ()) -> Decision:
+    def finish(action: str, iterations: int, ranked: tuple = (), rule: Msg | None = None) -> Decision:  # fmt: skip
         return Decision(
             action, iterations, time.perf_counter() - started, time.thread_time() - cpu_started,
-            ranked,
+            ranked, rule,
         )  # fmt: skip
 
     legal = game.legal_actions(state, seat)
@@ -184,7 +190,7 @@ def choose(
         settled: Settled | None = getattr(module, "settled", None)
         by_rule = settled(game, state, seat, legal) if settled is not None else None
         if by_rule is not None:
-            return finish(by_rule, 0)
+            return finish(by_rule, 0, rule=getattr(module, "SETTLED_REASON", None) or RULE_OF_THUMB)
     win = _winning_move(game, own_copy(game.redraw(state, seat, rng)), seat, legal, n)
     if win is not None:
         return finish(win, 0, ((win, 1.0, 0),))

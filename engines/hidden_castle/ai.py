@@ -26,6 +26,7 @@ from engines.hidden_castle import board
 from engines.hidden_castle.board import CHAMBER, GALLERY, STAIRS
 from engines.hidden_castle.game import HiddenCastle
 from engines.hidden_castle.position import HiddenCastleState
+from engines.text import msg
 
 SEARCH_SCALE = 0.7
 # engines/ai: only hard plays `rollout`; hard searches less, for its rollouts to fit its time
@@ -162,6 +163,9 @@ def _worth(game: HiddenCastle, s: HiddenCastleState, seat: int, action: str) -> 
 def furthest_placement(s: HiddenCastleState, legal: list[str]) -> str:
     """The free space the Phantom needs longest to reach (the first of equals)."""
     return max(legal, key=lambda action: ahead_of_phantom(s, int(action.split()[1])))
+
+
+SETTLED_REASON = msg("It is the free space the Phantom needs longest to reach.")
 
 
 def settled(game: HiddenCastle, s: HiddenCastleState, seat: int, legal: list[str]) -> str | None:

@@ -108,3 +108,21 @@ def test_castle_doors_rollout_steps_aside_onto_the_open_lane():
     assert "move up" not in legal and "move right" in legal
     for seed in range(5):
         assert doors_ai.rollout(DOORS, s, 0, legal, Steady()) == "move right", seed
+
+
+def test_a_hint_made_by_the_placement_rule_says_the_rule_not_the_only_move():
+    """Tried at a keyboard: the placement hint said "It is the only move worth making" with
+    28 spaces free. A move made by rule names its rule instead."""
+    import pickle  # (the advice comes back from a worker process)
+
+    from bot.service.hints import reason
+    from engines.ai import advise
+    from languages import say
+
+    s = HIDDEN.setup(["Ann", "Bob", "Cat"], {})
+    advice = pickle.loads(pickle.dumps(advise(HIDDEN.id, HIDDEN.dump(s), 0, "hard", 1, 0.01)))
+    said = say(reason(HIDDEN, s, advice), "en")
+    assert said.startswith("Hint: ") and "space 28" in said
+    assert "the Phantom needs longest to reach" in said
+    assert "only move" not in said
+    assert "Phantom" in say(reason(HIDDEN, s, advice), "de")
