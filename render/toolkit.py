@@ -117,8 +117,8 @@ class PaletteDraw(ImageDraw.ImageDraw):
 # Pillow hands an image's memory back as soon as the image is dropped, so each board's
 # full-size canvases (the board, its caption bar, the PNG's rows) came from fresh pages,
 # and faulting them in cost about a third of a picture (`bench`: a drawn and encoded
-# board of 2.4-5.7 ms cold fell to 2.4-4.8 ms). A few freed blocks are kept for the next
-# board: about 8 MB more in a drawing process.
+# board, medians by game, 3.2-5.7 ms cold before, 2.4-4.8 ms after). A few freed blocks
+# are kept for the next board: about 8 MB more in a drawing process.
 KEPT_IMAGE_BLOCKS = 4
 Image.core.set_blocks_max(KEPT_IMAGE_BLOCKS)
 

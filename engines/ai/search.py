@@ -10,7 +10,8 @@ party wins or loses as one). A game's `useful(game, state, seat, legal)` (beside
 may leave out moves that only undo an earlier one: the search, its rollouts and the choice
 itself never play them. A game's `TUNING` changes a level's fields for that game alone
 (Haunted House: only hard plays its rollout policy). A level that plays the game's rollout
-policy also takes the game's `settled(game, state, seat, legal)` move where it names one:
+policy also takes the game's `settled(game, state, seat, legal)` move where it names one
+(with `SETTLED_REASON`, the words a hint gives for it):
 a choice a good player makes by rule where the search cannot see far enough to make it
 (Hidden Castle's placements: the evaluation cannot tell them apart, yet they decide much).
 
@@ -32,15 +33,12 @@ from dataclasses import dataclass, replace
 from types import ModuleType
 
 from engines.contract import CHANCE, Game, Seat, State
-from engines.text import Msg, msg
+from engines.text import Msg
 
 Evaluate = Callable[[Game, State], list[float]]
 Rollout = Callable[[Game, State, Seat, list[str], random.Random], str]
 Useful = Callable[[Game, State, Seat, list[str]], list[str]]
 Settled = Callable[[Game, State, Seat, list[str]], str | None]
-# what a hint says of a move made by a game's rule of thumb, unless the game says better
-# (its `SETTLED_REASON`)
-RULE_OF_THUMB = msg("A good player's rule of thumb makes this move here.")
 
 
 def _all(game: Game, state: State, seat: Seat, legal: list[str]) -> list[str]:
@@ -190,7 +188,7 @@ def choose(
         settled: Settled | None = getattr(module, "settled", None)
         by_rule = settled(game, state, seat, legal) if settled is not None else None
         if by_rule is not None:
-            return finish(by_rule, 0, rule=getattr(module, "SETTLED_REASON", None) or RULE_OF_THUMB)
+            return finish(by_rule, 0, rule=module.SETTLED_REASON)
     win = _winning_move(game, own_copy(game.redraw(state, seat, rng)), seat, legal, n)
     if win is not None:
         return finish(win, 0, ((win, 1.0, 0),))
