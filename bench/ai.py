@@ -119,19 +119,24 @@ def match(game_id: str, players: list, seed: int) -> Played:
     return Played(rewards(game, state, len(players)), steps, times)
 
 
-PROGRESS = False  # --progress: each match's result as it ends (jobs 1)
+PROGRESS = False  # --progress: each match's result as it ends (in order, so any jobs)
 
 
 def _run(jobs: int, calls: list[tuple]) -> list[Played]:
+    """The matches, each printed as its turn comes (--progress), so a long run stopped
+    part way still says what it measured."""
     if jobs <= 1:
-        out = []
-        for k, call in enumerate(calls, start=1):
-            out.append(match(*call))
-            if PROGRESS:
-                print(f"  match {k}/{len(calls)}: {out[-1].rewards}", flush=True)
-        return out
+        played = (match(*call) for call in calls)
+        return [_said(k, len(calls), p) for k, p in enumerate(played, start=1)]
     with ProcessPoolExecutor(jobs) as pool:
-        return list(pool.map(match, *zip(*calls, strict=True)))
+        futures = [pool.submit(match, *call) for call in calls]
+        return [_said(k, len(calls), f.result()) for k, f in enumerate(futures, start=1)]
+
+
+def _said(k: int, of: int, played: Played) -> Played:
+    if PROGRESS:
+        print(f"  match {k}/{of}: {played.rewards}", flush=True)
+    return played
 
 
 def duel(game_id: str, mine: Player, other: Player, matches: int, seats: int, jobs: int,
