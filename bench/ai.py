@@ -32,6 +32,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 
 from bot.service.hints import LEVEL as HINT_LEVEL
+from bot.service.hints import THOUGHT
 from engines import CHANCE, REGISTRY, Game
 from engines.ai import LEVELS, advise, choose
 from engines.ai.search import heuristics, rewards, sample
@@ -72,7 +73,7 @@ class HintPlayer:
     def __call__(self, game: Game, state, seat: int, rng: random.Random):
         seed = int(rng.random() * 2**62)
         started, cpu = time.perf_counter(), time.process_time()
-        advice = advise(game.id, game.dump(state), seat, HINT_LEVEL, seed, self.scale)
+        advice = advise(game.id, game.dump(state), seat, HINT_LEVEL, seed, self.scale * THOUGHT)
         took = (time.perf_counter() - started, time.process_time() - cpu)
         return advice.action, took if advice.decision.iterations else None
 
