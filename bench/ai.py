@@ -11,7 +11,8 @@ of the time a search took (decisions with one legal move are not searches and ar
 out); where the game has a rollout policy, how often easy loses to a player who plays by it
 without searching (a rough stand-in for a beginner's rules of thumb: Haunted House's is a
 plain player, 18 Ghosts' half random). `--against hint` plays, instead, a player who always
-takes `/escape hint`'s move (the hard search checked one turn deep, `engines.ai.advise`)
+takes `/escape hint`'s move (hard's search, its budget times `THOUGHT`, checked one turn
+deep: `engines.ai.advise`)
 against normal, beside hard against normal on the same seeds: the hint is worth taking
 when the first wins at least as often. Dark Castle runs only when named in `--games`: at
 each party size, how often a party of bots escapes against a party of random players, and
