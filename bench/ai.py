@@ -11,7 +11,8 @@ of the time a search took (decisions with one legal move are not searches and ar
 out); where the game has a rollout policy, how often easy loses to a player who plays by it
 without searching (a rough stand-in for a beginner's rules of thumb: Haunted House's is a
 plain player, 18 Ghosts' half random). `--against hint` plays, instead, a player who always
-takes `/escape hint`'s move (the hard search checked one turn deep, `engines.ai.advise`)
+takes `/escape hint`'s move (hard's search, its budget times `THOUGHT`, checked one turn
+deep: `engines.ai.advise`)
 against normal, beside hard against normal on the same seeds: the hint is worth taking
 when the first wins at least as often. Dark Castle runs only when named in `--games`: at
 each party size, how often a party of bots escapes against a party of random players, and
@@ -32,6 +33,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 
 from bot.service.hints import LEVEL as HINT_LEVEL
+from bot.service.hints import THOUGHT
 from engines import CHANCE, REGISTRY, Game
 from engines.ai import LEVELS, advise, choose
 from engines.ai.search import heuristics, rewards, sample
@@ -72,7 +74,7 @@ class HintPlayer:
     def __call__(self, game: Game, state, seat: int, rng: random.Random):
         seed = int(rng.random() * 2**62)
         started, cpu = time.perf_counter(), time.process_time()
-        advice = advise(game.id, game.dump(state), seat, HINT_LEVEL, seed, self.scale)
+        advice = advise(game.id, game.dump(state), seat, HINT_LEVEL, seed, self.scale * THOUGHT)
         took = (time.perf_counter() - started, time.process_time() - cpu)
         return advice.action, took if advice.decision.iterations else None
 

@@ -1,9 +1,9 @@
 """`/escape hint`: a move suggested privately to the player to act, for learners.
 
 A collaborator of the table core, handed the AI seats' CPU pool. The suggestion is a search
-at hard level for the asker's seat, checked one turn deep (`engines.ai.advise`): a move
-after which an opponent wins or scores at once is never suggested where another move stops
-it, and the reason then names the threat. Both play on redrawn states only (`Game.redraw`):
+at hard level with twice its budget (`THOUGHT`) for the asker's seat, checked one turn deep
+(`engines.ai.advise`): a move after which an opponent wins or scores at once is never
+suggested where another move stops it, and the reason then names the threat. Both play on redrawn states only (`Game.redraw`):
 they use what that player can see and nothing else, so a hint never gives away a hidden card.
 The search is seeded from the session and the board's version, so asking twice gives the
 same hint. A table started with `hints=off` refuses it (competitive play). A hint used by a
@@ -26,6 +26,9 @@ from engines.ai import Advice, advise
 from engines.text import Msg, msg
 
 LEVEL = "hard"  # a player who always takes the hint should beat normal as often as hard does
+# the hint's search has this many times hard's budget: a person asks once a turn and can wait
+# a second, and the check one turn deep turns down some of hard's own choices, which costs
+THOUGHT = 2.0
 OPTION = "hints"
 SETTINGS = ("on", "off")
 
@@ -110,7 +113,7 @@ class Hints:
         if seat not in game.to_act(state):
             raise UserError(msg("It is not your move now; ask for a hint when it is."))
         advice = await self.bots.cpu.run(
-            advise, game.id, game.dump(state), seat, LEVEL, seed_of(row), self.bots.scale
+            advise, game.id, game.dump(state), seat, LEVEL, seed_of(row), self.bots.scale * THOUGHT
         )
         await self._note(row, user)
         text = reason(game, state, advice)

@@ -12,6 +12,7 @@ threat it leaves open (`threats.py`).
 from __future__ import annotations
 
 import random
+from collections.abc import Collection
 from dataclasses import dataclass, replace
 
 from engines.ai.search import DEFAULT_LEVEL, LEVELS, Decision, Level, choose, heuristics
@@ -35,10 +36,12 @@ class Advice:
 
 
 def decide(
-    game_id: str, state: dict, seat: int, level: str, seed: int, scale: float = 1.0
-) -> Decision:
+    game_id: str, state: dict, seat: int, level: str, seed: int, scale: float = 1.0,
+    among: Collection[str] | None = None,
+) -> Decision:  # fmt: skip
     """Choose for `seat` in the dumped state (a module-level function for the CPU pool);
-    `scale` shrinks the level's budget (tests play with a tiny one)."""
+    `scale` shrinks the level's budget (tests play with a tiny one); `among` narrows the
+    moves searched."""
     from engines import REGISTRY  # here: engines/__init__ imports this package while loading
 
     game = REGISTRY[game_id]
@@ -50,7 +53,7 @@ def decide(
             iterations=max(1, round(chosen.iterations * scale)),
             depth=max(1, round(chosen.depth * min(1.0, scale * 4))),
         )
-    return choose(game, loaded, seat, chosen, random.Random(seed))
+    return choose(game, loaded, seat, chosen, random.Random(seed), among=among)
 
 
 def advise(
@@ -75,4 +78,10 @@ def advise(
     order = [decision.action, *(a for a, _, _ in ranked if a != decision.action)]
     order += [a for a in legal if a not in order]
     guarded = guard(game, loaded, seat, order, random.Random(seed))
+    if guarded.action != decision.action and len(guarded.safe) > 1:
+        # the search spent its budget mostly on moves the guard turned down: the moves
+        # that stop the threat get a search of their own, so the best of them is played,
+        # not merely the one the first search happened to visit most
+        decision = decide(game_id, state, seat, level, seed, scale, among=guarded.safe)
+        return Advice(decision.action, decision, guarded.answered, guarded.open)
     return Advice(guarded.action, decision, guarded.answered, guarded.open)

@@ -28,7 +28,7 @@ import math
 import pickle
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, replace
 from types import ModuleType
 
@@ -157,8 +157,10 @@ def choose(
     level: str | Level = DEFAULT_LEVEL,
     rng: random.Random | None = None,
     players: int | None = None,
+    among: Collection[str] | None = None,
 ) -> Decision:
-    """The action `seat` plays now, chosen from what it can see."""
+    """The action `seat` plays now, chosen from what it can see (from `among` alone, when
+    given: a hint searching again only the moves that stop a threat)."""
     lv = LEVELS[level] if isinstance(level, str) else level
     rng = rng or random.Random(0)
     started, cpu_started = time.perf_counter(), time.thread_time()
@@ -176,6 +178,10 @@ def choose(
     lv = tuned(lv, module)
     useful: Useful = getattr(module, "useful", _all)
     legal = useful(game, state, seat, legal)
+    narrowed = None
+    if among is not None:
+        legal = [a for a in legal if a in among] or legal
+        narrowed = frozenset(legal)
     if len(legal) == 1:
         return finish(legal[0], 0)
     if lv.blunder and rng.random() < lv.blunder:
@@ -200,7 +206,7 @@ def choose(
     done = 0
     while done < budget and (done == 0 or time.thread_time() < deadline):
         world = own_copy(game.redraw(state, seat, rng))
-        _iterate(game, world, seat, root, lv, rng, n, evaluate, policy, useful)
+        _iterate(game, world, seat, root, lv, rng, n, evaluate, policy, useful, narrowed)
         done += 1
     order = sorted(
         (a for a in legal if a in root.children),
@@ -230,7 +236,7 @@ def _winning_move(game, world, seat, legal, n) -> str | None:
     return None
 
 
-def _iterate(game, world, seat, root, lv, rng, n, evaluate, policy, useful) -> None:
+def _iterate(game, world, seat, root, lv, rng, n, evaluate, policy, useful, at_root) -> None:
     node, path = root, [root]
     expanded = False
     while True:
@@ -248,6 +254,8 @@ def _iterate(game, world, seat, root, lv, rng, n, evaluate, policy, useful) -> N
             continue
         who = mover(acting, seat)
         legal = useful(game, world, who, game.legal_actions(world, who))
+        if node is root and at_root is not None:  # the root's moves, as `among` narrowed them
+            legal = [a for a in legal if a in at_root] or legal
         untried = [a for a in legal if a not in node.children]
         if untried:
             action = untried[int(rng.random() * len(untried))]

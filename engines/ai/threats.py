@@ -51,6 +51,7 @@ class Guarded:
     answered: Threat | None = None  # the threat the move stops (others leave it open)
     open: Threat | None = None  # a threat no move stops
     checked: bool = True  # False: over budget, the search's choice unchecked
+    safe: tuple[str, ...] = ()  # every move that leaves as little as `action` does
 
 
 class _OverBudget(Exception):
@@ -215,12 +216,13 @@ def guard(game: Game, state: State, seat: Seat, order: list[str], rng: random.Ra
     if unchecked == len(order):
         return Guarded(order[0], checked=False)
     least = min(losses.values())
-    chosen = next(a for a in order if losses[a] <= least + SLACK)
+    safe = tuple(a for a in order if losses[a] <= least + SLACK)
+    chosen = safe[0]
     if least > SLACK:  # nothing stops it
-        return Guarded(chosen, open=threats[chosen])
+        return Guarded(chosen, open=threats[chosen], safe=safe)
     if chosen != order[0]:
-        return Guarded(chosen, answered=threats[order[0]])
+        return Guarded(chosen, answered=threats[order[0]], safe=safe)
     exposed = [a for a in order if losses[a] > least + SLACK]
     if 2 * len(exposed) > len(order):  # most moves leave a threat this one stops
-        return Guarded(chosen, answered=threats[exposed[0]])
-    return Guarded(chosen)
+        return Guarded(chosen, answered=threats[exposed[0]], safe=safe)
+    return Guarded(chosen, safe=safe)

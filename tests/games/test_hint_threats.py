@@ -10,7 +10,7 @@ import random
 import pytest
 
 from engines import REGISTRY
-from engines.ai import advise
+from engines.ai import advise, choose, decide
 from engines.ai.threats import SLACK, WIN, exposure, guard
 from engines.castle_doors import GAME as DOORS
 from engines.playout import play
@@ -52,6 +52,38 @@ def test_ghosts_the_one_move_that_stops_an_escape_is_the_hint_and_its_reason_nam
         assert advice.action == "move b2 right"
         assert advice.answered is not None and advice.answered.seat == 1
         assert str(advice.answered.text) == "Bot's red ghost on c3 can step to c2 and escape next turn"  # fmt: skip
+
+
+def test_ghosts_when_the_guard_overrides_the_moves_that_stop_it_are_searched_again():
+    """Two moves stop the red ghost here (either yellow ghost stands on c2). Where the
+    search preferred a move that leaves the escape open, the hint's move comes from a
+    search of the stopping moves alone, not from the first search's leftovers."""
+    s = ghosts(
+        {"c3": [1, "red"], "b2": [0, "yellow"], "d2": [0, "yellow"], "e5": [0, "red"],
+         "a1": [0, "blue"], "e1": [1, "blue"], "a5": [1, "yellow"], "d4": [0, "blue"]},
+        portals={"red": "down", "yellow": "right", "blue": "down"},
+        escaped=[{"red": 0, "blue": 0, "yellow": 0}, {"red": 0, "blue": 1, "yellow": 1}],
+    )  # fmt: skip
+    stops = {"move b2 right", "move d2 left"}
+    assert stops == {a for a in GHOSTS.legal_actions(s, 0) if exposure(GHOSTS, s, 0, a)[0] == 0}
+    overridden = 0
+    for seed in range(4):
+        first = decide("ghosts18", GHOSTS.dump(s), 0, "hard", seed, TINY)
+        advice = advise("ghosts18", GHOSTS.dump(s), 0, "hard", seed, TINY)
+        assert advice.action in stops
+        if first.action not in stops:
+            overridden += 1
+            assert {a for a, _, _ in advice.decision.ranked} == stops
+            assert advice.decision.ranked[0][0] == advice.action
+    assert overridden, "no seed had the search prefer an open move: the test checks nothing"
+
+
+def test_a_search_among_some_moves_plays_and_ranks_only_those():
+    s = red_threat()
+    among = {"move e5 left", "move a1 down"}
+    decision = choose(GHOSTS, s, 0, "normal", random.Random(3), among=among)
+    assert decision.action in among
+    assert {a for a, _, _ in decision.ranked} == among
 
 
 def test_ghosts_a_preferred_move_that_leaves_the_threat_is_replaced():
