@@ -12,9 +12,8 @@ out); where the game has a rollout policy, how often easy loses to a player who 
 without searching (a rough stand-in for a beginner's rules of thumb: Haunted House's is a
 plain player, 18 Ghosts' half random). `--against hint` plays, instead, a player who always
 takes `/escape hint`'s move (hard's search, its budget times `THOUGHT`, checked one turn
-deep: `engines.ai.advise`)
-against normal, beside hard against normal on the same seeds: the hint is worth taking
-when the first wins at least as often. Dark Castle runs only when named in `--games`: at
+deep: `engines.ai.advise`) against normal, beside hard against normal on the same seeds:
+the hint is worth taking when the first wins at least as often. Dark Castle runs only when named in `--games`: at
 each party size, how often a party of bots escapes against a party of random players, and
 how many steps a castle took (median and most). Every match is seeded, so a run repeats
 exactly, except that a loaded machine can hit the time guard before the iteration budget.

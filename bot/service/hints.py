@@ -3,8 +3,9 @@
 A collaborator of the table core, handed the AI seats' CPU pool. The suggestion is a search
 at hard level with twice its budget (`THOUGHT`) for the asker's seat, checked one turn deep
 (`engines.ai.advise`): a move after which an opponent wins or scores at once is never
-suggested where another move stops it, and the reason then names the threat. Both play on redrawn states only (`Game.redraw`):
-they use what that player can see and nothing else, so a hint never gives away a hidden card.
+suggested where another move stops it, and the reason then names the threat. Both play on
+redrawn states only (`Game.redraw`): they use what that player can see and nothing else,
+so a hint never gives away a hidden card.
 The search is seeded from the session and the board's version, so asking twice gives the
 same hint. A table started with `hints=off` refuses it (competitive play). A hint used by a
 human is written on the table (its clock settings, `hinted`), so the game is not rated and

@@ -40,8 +40,8 @@ def decide(
     among: Collection[str] | None = None,
 ) -> Decision:  # fmt: skip
     """Choose for `seat` in the dumped state (a module-level function for the CPU pool);
-    `scale` shrinks the level's budget (tests play with a tiny one); `among` narrows the
-    moves searched."""
+    `scale` multiplies the level's budget (tests play with a tiny one, a hint with twice
+    hard's); `among` narrows the moves searched."""
     from engines import REGISTRY  # here: engines/__init__ imports this package while loading
 
     game = REGISTRY[game_id]
