@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import heapq
 import math
+from dataclasses import dataclass
 from functools import cache
 
 from engines.ai.threats import WIN, Threat
@@ -36,93 +37,115 @@ FORWARD = {"bottom": "up", "top": "down", "left": "right", "right": "left"}
 UNKNOWN_BARRED = 2 / 10  # a closed door never opened hides bars this often
 
 
-def rows_to_go(s: CastleState, seat: int) -> int:
-    deep = geometry.rows_deep(s.edges[seat], s.width, s.height)
-    cell = s.at[seat]
-    if cell is None:
-        return deep
-    x, y = geometry.xy(cell)
-    edge = s.edges[seat]
-    depth = {"bottom": y, "top": s.height - 1 - y, "left": x, "right": s.width - 1 - x}[edge]
-    return deep - 1 - depth
+@dataclass(frozen=True)
+class Grid:
+    """A castle's cells by number, so the shortest ways are worked out on lists: the search
+    asks for them thousands of times a move."""
+
+    cells: tuple[str, ...]
+    index: dict[str, int]
+    near: tuple[tuple[int, ...], ...]  # each cell's orthogonal neighbours
+    far: dict[str, tuple[int, ...]]  # edge -> the far row of a character starting there
+    first: dict[str, tuple[int, ...]]  # edge -> the first row
 
 
 @cache
-def _neighbours(width: int, height: int) -> dict[str, tuple[str, ...]]:
-    return {
-        cell: tuple(n for d in geometry.STEPS if (n := geometry.step(cell, d, width, height)))
-        for cell in geometry.cells(width, height)
+def grid(width: int, height: int) -> Grid:
+    cells = tuple(geometry.cells(width, height))
+    index = {c: i for i, c in enumerate(cells)}
+    near = tuple(
+        tuple(index[n] for d in geometry.STEPS if (n := geometry.step(c, d, width, height)))
+        for c in cells
+    )
+    rows = {
+        edge: (geometry.far_row(edge, width, height), geometry.first_row(edge, width, height))
+        for edge in FORWARD
     }
+    return Grid(
+        cells, index, near,
+        {e: tuple(index[c] for c in far) for e, (far, _) in rows.items()},
+        {e: tuple(index[c] for c in first) for e, (_, first) in rows.items()},
+    )  # fmt: skip
 
 
-def cost(s: CastleState, cell: str) -> float:
-    """Turns it costs to step onto `cell`: a step, plus the cards that must open it."""
-    t = s.tiles[cell]
-    if t["lock"]:
-        extra = 2.0
-    elif t["kind"] == "barred door" and not t["sawn"]:
-        extra = 3.0 if t["open"] else 3.5
-    elif not t["open"]:
-        extra = 0.7 + (UNKNOWN_BARRED * 3.0 if not t["kind"] else 0.0)
-    else:
-        extra = 0.0
-    return 1.0 + extra + (0.5 if cell in s.at else 0.0)
+def costs(s: CastleState, g: Grid) -> list[float]:
+    """Turns it costs to step onto each cell: a step, plus the cards that must open it."""
+    out = []
+    at, tiles = s.at, s.tiles
+    for cell in g.cells:
+        t = tiles[cell]
+        if t["lock"]:
+            extra = 2.0
+        elif t["kind"] == "barred door" and not t["sawn"]:
+            extra = 3.0 if t["open"] else 3.5
+        elif not t["open"]:
+            extra = 0.7 + (UNKNOWN_BARRED * 3.0 if not t["kind"] else 0.0)
+        else:
+            extra = 0.0
+        out.append(1.0 + extra + (0.5 if cell in at else 0.0))
+    return out
 
 
-def _links(s: CastleState) -> dict[str, list[str]]:
+def links(s: CastleState, g: Grid) -> dict[int, list[int]]:
     """The secret passages one may step along now (both doors open)."""
-    links: dict[str, list[str]] = {}
+    out: dict[int, list[int]] = {}
     for a, b in s.passages:
         if passable(s, a) and passable(s, b):
-            links.setdefault(a, []).append(b)
-            links.setdefault(b, []).append(a)
-    return links
+            i, j = g.index[a], g.index[b]
+            out.setdefault(i, []).append(j)
+            out.setdefault(j, []).append(i)
+    return out
 
 
 def to_far_row(
-    s: CastleState, seat: int, costs: dict[str, float] | None = None, links=None
-) -> dict[str, float]:
-    """For every cell, what reaching the far row of `seat` costs a character standing there
-    (Dijkstra from that row back; a cell of the row itself costs nothing more)."""
-    costs = costs if costs is not None else {c: cost(s, c) for c in s.tiles}
-    links = links if links is not None else _links(s)
-    near = _neighbours(s.width, s.height)
-    far = geometry.far_row(s.edges[seat], s.width, s.height)
-    best = dict.fromkeys(far, 0.0)
-    queue = [(0.0, cell) for cell in far]
-    inf = math.inf
+    s: CastleState, seat: int, paid: list[float] | None = None, linked=None
+) -> list[float]:
+    """For every cell (by its number in `grid`), what reaching the far row of `seat` costs a
+    character standing there (Dijkstra from that row back; a cell of the row itself costs
+    nothing more)."""
+    g = grid(s.width, s.height)
+    paid = paid if paid is not None else costs(s, g)
+    linked = linked if linked is not None else links(s, g)
+    near = g.near
+    far = g.far[s.edges[seat]]
+    best = [math.inf] * len(g.cells)
+    for i in far:
+        best[i] = 0.0
+    queue = [(0.0, i) for i in far]
+    pop, push = heapq.heappop, heapq.heappush
     while queue:
-        d, cell = heapq.heappop(queue)
-        if d > best[cell]:
+        d, i = pop(queue)
+        if d > best[i]:
             continue
-        step = d + costs[cell]  # reaching `cell` from a neighbour costs stepping onto it
-        for other in near[cell]:
-            if step < best.get(other, inf):
-                best[other] = step
-                heapq.heappush(queue, (step, other))
-        for other in links.get(cell, ()):
-            if step < best.get(other, inf):
-                best[other] = step
-                heapq.heappush(queue, (step, other))
+        step = d + paid[i]  # reaching cell i from a neighbour costs stepping onto it
+        for j in near[i]:
+            if step < best[j]:
+                best[j] = step
+                push(queue, (step, j))
+        if linked:
+            for j in linked.get(i, ()):
+                if step < best[j]:
+                    best[j] = step
+                    push(queue, (step, j))
     return best
 
 
-def turns_to_go(s: CastleState, seat: int, costs=None, links=None) -> float:
-    costs = costs if costs is not None else {c: cost(s, c) for c in s.tiles}
-    field = to_far_row(s, seat, costs, links)
+def turns_to_go(s: CastleState, seat: int, paid=None, linked=None) -> float:
+    g = grid(s.width, s.height)
+    paid = paid if paid is not None else costs(s, g)
+    field = to_far_row(s, seat, paid, linked)
     here = s.at[seat]
     if here is not None:
-        return field.get(here, 99.0)
-    first = geometry.first_row(s.edges[seat], s.width, s.height)
-    return min(field.get(c, 99.0) + costs[c] for c in first)
+        return min(field[g.index[here]], 99.0)
+    return min(min(field[i], 99.0) + paid[i] for i in g.first[s.edges[seat]])
 
 
 def evaluate(game: CastleDoors, s: CastleState) -> list[float]:
     n = len(s.names)
-    costs = {c: cost(s, c) for c in s.tiles}
-    links = _links(s)
+    g = grid(s.width, s.height)
+    paid, linked = costs(s, g), links(s, g)
     strength = [
-        -turns_to_go(s, p, costs, links) + 0.1 * len(s.hands[p]) - 0.8 * s.netted[p]
+        -turns_to_go(s, p, paid, linked) + 0.1 * len(s.hands[p]) - 0.8 * s.netted[p]
         for p in range(n)
     ]
     if s.phase not in ("over", "deal"):  # the player to move is half a turn ahead
@@ -253,13 +276,13 @@ def _hinder(s: CastleState, seat: int, legal: list[str]) -> str | None:
 
 def _step(s: CastleState, seat: int, legal: list[str], rng) -> str:
     """The move, enter, exit or stay that leaves the cheapest way to the far row."""
-    field = to_far_row(s, seat)
+    field, index = to_far_row(s, seat), grid(s.width, s.height).index
     here, reach = s.at[seat], steps(s, seat)
     best, best_cost = legal[0], math.inf
     for action in legal:
         verb, _, where = action.partition(" ")
         cell = {"move": reach.get(where), "enter": where, "stay": here}.get(verb)
-        cost_left = field.get(cell, 99.0) if cell else 99.0
+        cost_left = min(field[index[cell]], 99.0) if cell else 99.0
         cost_left += 0.01 * rng.random()  # equals apart
         if cost_left < best_cost:
             best, best_cost = action, cost_left

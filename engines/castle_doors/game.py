@@ -267,3 +267,8 @@ class CastleDoors(Game):
 
     def load(self, data: dict) -> CastleState:
         return CastleState(**data)
+
+    def copy(self, s: CastleState) -> CastleState:
+        """`dump` already copies every part a move changes in place (`recent` is replaced
+        whole, its entries never changed): no JSON round trip, a tenth of a search's time."""
+        return self.load(self.dump(s))
