@@ -25,6 +25,7 @@ from bot.console.printing import PLATFORM, TerminalTransport
 from bot.console.screen import Screen
 from bot.console.setup import Leave, Setup, local_user
 from bot.delivery import Asked, Delivery
+from bot.delivery.waiting import WORKING, signalled
 from bot.service import (
     Call,
     ChatRef,
@@ -340,7 +341,12 @@ class Terminal:
             return
         # the keyboard's people share one chat of their own: each is its admin
         call = Call(self.chat, asker, commands.words_as_args(command, words), is_admin=True)
-        await self.show_answer(await self.service.run_command(command.name, call), asker)
+        answer = signalled(self.service.run_command(command.name, call), self.working)
+        await self.show_answer(await answer, asker)
+
+    async def working(self) -> None:
+        """An answer that takes a while (a hint's search) is said to be coming."""
+        self.out(WORKING)
 
     async def show_answer(self, plan: Plan, asker: UserRef) -> None:
         """A command's answer: a review's chart is a file of its own in the pictures folder

@@ -9,7 +9,6 @@ alert on the button they pressed; one that names their hand goes to their privat
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import html
 import logging
@@ -23,6 +22,7 @@ from telegram.error import TelegramError
 from telegram.ext import Application, CallbackQueryHandler, CommandHandler, ContextTypes, filters
 
 from bot.delivery import Asked, Delivery
+from bot.delivery.waiting import WORKING, signalled
 from bot.service import Call, ChatRef, GameService, Plan, Reply, UserError, UserRef, commands
 from bot.service.excerpt import short_refusal
 from bot.telegram import callback_data, keyboards
@@ -36,7 +36,6 @@ ALERT_LIMIT = 200  # answerCallbackQuery text
 MENU_TEXT = msg("Escape: what would you like to do? (Or type /escape help.)")
 NOT_OURS = msg("That button is not one of ours; use the buttons under the latest board.")
 BROKEN = msg("Something went wrong on my side; nothing was lost. Try again in a moment.")
-WORKING = msg("Working on it: the answer follows in a moment.")
 ACKNOWLEDGE_AFTER = 2.0  # seconds a press may take before it is acknowledged ahead of its answer
 GONE = msg("That message is too old for its buttons; type /escape board for a fresh one.")
 HELLO = msg(
@@ -184,8 +183,13 @@ class TelegramAdapter:
         if game is not None and not args.get(game.name):
             await self._offer_games(ctx)
             return
+
+        async def typing() -> None:  # a slow answer's sign, in the chat asked from
+            await self.transport.typing(ctx.chat)
+
         if ctx.private and command.in_private is not None:  # one answer for each table
-            for plan in await self.service.run_in_private(command.name, Call(chat, ctx.user, args)):
+            asked = self.service.run_in_private(command.name, Call(chat, ctx.user, args))
+            for plan in await signalled(asked, typing):
                 await self._send(ctx, plan)
             return
         if command.opens_table and game is not None:  # in a forum topic of its own
@@ -193,7 +197,7 @@ class TelegramAdapter:
         is_admin = command.who.asks_admin and await self._is_admin(ctx)
         call = Call(chat, ctx.user, args, is_admin=is_admin)
         try:
-            plan = await self.service.run_command(command.name, call)
+            plan = await signalled(self.service.run_command(command.name, call), typing)
         except UserError as exc:
             if chat.thread != ctx.chat.thread:  # do not leave an empty topic behind
                 with contextlib.suppress(TelegramError):
@@ -300,17 +304,16 @@ class TelegramAdapter:
             return
         answered = False
 
+        async def working() -> None:
+            nonlocal answered
+            with contextlib.suppress(TelegramError):
+                await query.answer(say(WORKING, await self.service.language_of(ctx.user)))
+            answered = True
+
         async def in_time(work: Awaitable[T]) -> T:
             """A press's work; when it outlasts `ACKNOWLEDGE_AFTER` (a review, a replay
             drawn), the press is acknowledged first, so the button stops spinning."""
-            nonlocal answered
-            task = asyncio.ensure_future(work)
-            done, _ = await asyncio.wait({task}, timeout=ACKNOWLEDGE_AFTER)
-            if not done:
-                with contextlib.suppress(TelegramError):
-                    await query.answer(say(WORKING, await self.service.language_of(ctx.user)))
-                answered = True
-            return await task
+            return await signalled(work, working, ACKNOWLEDGE_AFTER)
 
         async def acknowledge() -> None:
             if not answered:

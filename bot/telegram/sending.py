@@ -29,7 +29,7 @@ from telegram import (
     Message,
     ReplyParameters,
 )
-from telegram.constants import ParseMode
+from telegram.constants import ChatAction, ParseMode
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError
 
 from bot.delivery import Asked, Sent, Transient, Unreachable
@@ -282,6 +282,17 @@ class TelegramTransport:
         return sent_of(message) if message is not None else None
 
     # ----- Bot API calls ------------------------------------------------------------
+    async def typing(self, where: ChatRef) -> None:
+        """ "typing…" under the chat's name for a few seconds: an answer is coming. Only a
+        sign: a chat that refuses it loses nothing."""
+        try:
+            await self.bot.send_chat_action(
+                chat_id=int(where.chat), action=ChatAction.TYPING,
+                message_thread_id=int(where.thread) if where.thread.isdigit() else None,
+            )  # fmt: skip
+        except TelegramError as exc:
+            log.debug("no typing sign in chat %s: %s", where.chat, exc)
+
     async def text(self, where: ChatRef, text_html: str, markup=None, reply_to: int | None = None) -> Sent | None:  # fmt: skip
         """A short message of the front end's own (a menu, a pointer)."""
         message = await self._send(where, None, text_html, markup, reply_to)

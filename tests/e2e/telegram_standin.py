@@ -38,6 +38,11 @@ JSON_FIELDS = {
 }  # fmt: skip
 SENDS = ("sendMessage", "sendPhoto", "sendAnimation")
 DELETE_WINDOW = 48 * 3600
+CHAT_ACTIONS = {  # the Bot API's sendChatAction
+    "typing", "upload_photo", "record_video", "upload_video", "record_voice", "upload_voice",
+    "upload_document", "choose_sticker", "find_location", "record_video_note",
+    "upload_video_note",
+}  # fmt: skip
 
 
 class ApiError(Exception):
@@ -433,6 +438,13 @@ class TelegramStandIn:
             message["reply_markup"] = params["reply_markup"]
         self.messages[(chat["id"], message["message_id"])] = message
         return message
+
+    def _api_sendChatAction(self, params, files):
+        chat = self._chat(params)
+        if params.get("action") not in CHAT_ACTIONS:
+            raise ApiError(400, "Bad Request: wrong parameter action in request")
+        self._check_thread(chat, params)
+        return True
 
     def _api_sendMessage(self, params, files):
         chat = self._chat(params)
