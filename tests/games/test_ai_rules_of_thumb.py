@@ -4,11 +4,16 @@ bench/ai.py (docs/measurements.md), not here."""
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import replace
 
+import pytest
+
 from engines.ai import LEVELS, choose
 from engines.castle_doors import ai as doors_ai
+from engines.castle_doors import board as B
+from engines.castle_doors.castle import passable
 from engines.hidden_castle import ai as castle_ai
 from tests.games.test_castle_doors_helpers import GAME as DOORS
 from tests.games.test_castle_doors_helpers import castle, tile
@@ -126,3 +131,51 @@ def test_a_hint_made_by_the_placement_rule_says_the_rule_not_the_only_move():
     assert "the Phantom needs longest to reach" in said
     assert "only move" not in said
     assert "Phantom" in say(reason(HIDDEN, s, advice), "de")
+
+
+def _ways_by_names(s, seat: int) -> dict[str, float]:
+    """The same costs as the AI's shortest ways, relaxed cell by name until nothing changes
+    (a different method: every step and every open passage looked at again each round)."""
+    costs = dict(zip(doors_ai.grid(s.width, s.height).cells, doors_ai.costs(s, doors_ai.grid(s.width, s.height)), strict=True))  # fmt: skip
+    far = B.far_row(s.edges[seat], s.width, s.height)
+    best = {c: (0.0 if c in far else math.inf) for c in costs}
+    ways = [(a, b) for a in costs for d in B.STEPS if (b := B.step(a, d, s.width, s.height))]
+    ways += [
+        way for a, b in s.passages if passable(s, a) and passable(s, b) for way in ((a, b), (b, a))
+    ]
+    changed = True
+    while changed:
+        changed = False
+        for here, onto in ways:  # from `here`, step onto `onto`, then go on from there
+            if best[onto] + costs[onto] < best[here]:
+                best[here] = best[onto] + costs[onto]
+                changed = True
+    return best
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_castle_doors_shortest_ways_agree_with_a_plain_relaxation(players):
+    """The AI works out the ways to the far row on numbered cells, for speed; over seeded
+    castles of every size, with doors open, shut, barred, padlocked and crossed by passages,
+    every cell's cost is what a plain relaxation by cell names gives."""
+    rng = random.Random(players)
+    for _ in range(30):
+        s = castle(players)
+        for cell, t in s.tiles.items():
+            roll = rng.random()
+            if roll < 0.5:
+                tile(s, cell, rng.choice(["open door", "extra key", "barred door"]))
+            elif roll < 0.6:
+                tile(s, cell, lock=True)
+            t["sawn"] = t["kind"] == "barred door" and rng.random() < 0.5
+        cells = sorted(s.tiles)
+        s.passages = [
+            [a, b] for a in rng.sample(cells, 4) for d in ("up-right",)
+            if (b := B.step(a, d, s.width, s.height))
+        ]  # fmt: skip
+        s.at = [rng.choice([None, *cells]) for _ in range(players)]
+        for seat in range(players):
+            field = doors_ai.to_far_row(s, seat)
+            expected = _ways_by_names(s, seat)
+            got = {c: field[i] for i, c in enumerate(doors_ai.grid(s.width, s.height).cells)}
+            assert got == pytest.approx(expected), seat
