@@ -283,8 +283,8 @@ class TelegramTransport:
 
     # ----- Bot API calls ------------------------------------------------------------
     async def typing(self, where: ChatRef) -> None:
-        """ "typing…" under the chat's name for a few seconds: an answer is coming. Only a
-        sign: a chat that refuses it loses nothing."""
+        """Telegram's "typing…" under the chat's name for a few seconds: an answer is coming.
+        Only a sign: a chat that refuses it loses nothing."""
         try:
             await self.bot.send_chat_action(
                 chat_id=int(where.chat), action=ChatAction.TYPING,
