@@ -6,14 +6,15 @@ from __future__ import annotations
 import pytest
 
 from bot.console import Terminal
-from bot.delivery import waiting
 from bot.console.terminal import help_text
+from bot.delivery import waiting
 from bot.service import GameService
 from bot.store import Store
 from tests.bot.test_console import Script
 
 
-async def test_hint_in_the_terminal_suggests_a_move_to_the_player_to_act(tmp_path):
+async def hint_at_the_keyboard(tmp_path) -> list[str]:
+    """Ann against a bot in 18 Ghosts types `hint`, then `quit`: what the terminal printed."""
     store = await Store.open(tmp_path / "t.sqlite3")
     output: list[str] = []
     script = Script(["hint", "quit"])
@@ -22,6 +23,11 @@ async def test_hint_in_the_terminal_suggests_a_move_to_the_player_to_act(tmp_pat
     script.terminal = terminal
     await terminal.play("ghosts18", ["Ann", "bot"])
     await store.close()
+    return output
+
+
+async def test_hint_in_the_terminal_suggests_a_move_to_the_player_to_act(tmp_path):
+    output = await hint_at_the_keyboard(tmp_path)
     hints = [line for line in output if "Hint: Place a" in line]
     assert len(hints) == 1 and hints[0].startswith("(for Ann only) Hint: ")
     assert "hint" in help_text()
@@ -33,14 +39,7 @@ async def test_a_slow_answer_at_the_keyboard_says_it_is_coming(tmp_path, monkeyp
     The sign's delay is set here (0: any answer is slow; 60: none is), so the test does not
     race the machine's speed."""
     monkeypatch.setattr(waiting, "SIGN_AFTER", sign_after)
-    store = await Store.open(tmp_path / "t.sqlite3")
-    output: list[str] = []
-    script = Script(["hint", "quit"])
-    service = GameService(store, seed_source=lambda: 5, pictures=False, ai_scale=0.05)
-    terminal = Terminal(service, tmp_path / "pics", output.append, script)
-    script.terminal = terminal
-    await terminal.play("ghosts18", ["Ann", "bot"])
-    await store.close()
+    output = await hint_at_the_keyboard(tmp_path)
     hint = next(i for i, line in enumerate(output) if "Hint: " in line)
     signs = [i for i, line in enumerate(output) if line.startswith("Working on it")]
     assert signs == ([hint - 1] if sign_after == 0 else [])
