@@ -6,11 +6,13 @@ a line); Discord's deferred "thinking" message is that sign already."""
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
 from languages import msg
 
+log = logging.getLogger(__name__)
 T = TypeVar("T")
 WORKING = msg("Working on it: the answer follows in a moment.")
 SIGN_AFTER = 1.0  # seconds an answer may take before the asker is shown it is coming
@@ -24,5 +26,8 @@ async def signalled(
     task = asyncio.ensure_future(work)
     done, _ = await asyncio.wait({task}, timeout=SIGN_AFTER if after is None else after)
     if not done:
-        await sign()
+        try:
+            await sign()
+        except Exception:  # only a sign: the answer still comes
+            log.warning("could not show that an answer is coming", exc_info=True)
     return await task

@@ -3,6 +3,8 @@ player at the keyboard, with a sign while a slow one is worked out."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from bot.console import Terminal
@@ -43,3 +45,16 @@ async def test_a_slow_answer_at_the_keyboard_says_it_is_coming(tmp_path, monkeyp
     hint = next(i for i, line in enumerate(output) if "Hint: " in line)
     signs = [i for i, line in enumerate(output) if line.startswith("Working on it")]
     assert signs == ([hint - 1] if sign_after == 0 else [])
+
+
+async def test_a_sign_that_fails_still_gives_the_answer():
+    """The sign is only a courtesy: a front end that cannot show it still shows the answer."""
+
+    async def slow() -> str:
+        await asyncio.sleep(0.05)
+        return "the answer"
+
+    async def broken() -> None:
+        raise RuntimeError("the chat refused the sign")
+
+    assert await waiting.signalled(slow(), broken, after=0.0) == "the answer"
