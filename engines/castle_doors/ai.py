@@ -29,10 +29,11 @@ from engines.castle_doors.castle import passable, steps
 from engines.castle_doors.game import CastleDoors, CastleState
 from engines.text import msg
 
-# engines/ai: no level plays `rollout` here. Hard with it (550 iterations, as many as its
-# time allowed) won 7 of 15 seeded matches against normal at a quarter of both budgets;
-# with random rollouts and twice the iterations, in the same time, 9 of 10
-# (docs/measurements.md). 1100 iterations: 0.78 s CPU median on 17 seeded positions.
+# engines/ai: no level plays `rollout` here. Hard with it (550 iterations, all its time
+# allowed) won 7 of 15 seeded matches against normal at a quarter of both budgets, and
+# 1.5 of 5 at full budgets; with random rollouts and twice the iterations, in the same
+# time (0.78 s CPU median on 17 seeded positions), 9 of 10 and 10.5 of 20
+# (docs/measurements.md): no worse, still short of the 60% issue 39 asks for.
 TUNING = {"normal": {"heuristics": False}, "hard": {"iterations": 1100, "heuristics": False}}
 
 FORWARD = {"bottom": "up", "top": "down", "left": "right", "right": "left"}
