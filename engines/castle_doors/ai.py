@@ -7,10 +7,10 @@ turns; a card in hand helps a little. Seats are compared pairwise.
 
 `rollout`: a plain player's turn, for a finished game's review (engines/ai/review.py) and
 the bench's plain player; no level plays it in its search (see TUNING): stop an opponent
-one step from winning (net them, padlock or close their door), open the
-door ahead, saw its bars, else shut (key or padlock) the open door just ahead of an
-opponent; step where the way to the far row is cheapest (`to_far_row`, the evaluation's own
-measure), otherwise something at random (one step in twenty).
+one step from winning (net them, padlock or close their door), open the door ahead, saw
+its bars, else shut (key or padlock) the open door just ahead of an opponent; step where
+the way to the far row is cheapest (`to_far_row`, the evaluation's own measure),
+otherwise something at random (one step in twenty).
 
 For hints (engines/ai/threats.py): `threats` reads off the board who can win on their next
 turn. `useful` leaves out `back` (taking a chosen card back only undoes the choice).

@@ -136,7 +136,8 @@ def test_a_hint_made_by_the_placement_rule_says_the_rule_not_the_only_move():
 def _ways_by_names(s, seat: int) -> dict[str, float]:
     """The same costs as the AI's shortest ways, relaxed cell by name until nothing changes
     (a different method: every step and every open passage looked at again each round)."""
-    costs = dict(zip(doors_ai.grid(s.width, s.height).cells, doors_ai.costs(s, doors_ai.grid(s.width, s.height)), strict=True))  # fmt: skip
+    g = doors_ai.grid(s.width, s.height)
+    costs = dict(zip(g.cells, doors_ai.costs(s, g), strict=True))
     far = B.far_row(s.edges[seat], s.width, s.height)
     best = {c: (0.0 if c in far else math.inf) for c in costs}
     ways = [(a, b) for a in costs for d in B.STEPS if (b := B.step(a, d, s.width, s.height))]
@@ -170,9 +171,8 @@ def test_castle_doors_shortest_ways_agree_with_a_plain_relaxation(players):
             t["sawn"] = t["kind"] == "barred door" and rng.random() < 0.5
         cells = sorted(s.tiles)
         s.passages = [
-            [a, b] for a in rng.sample(cells, 4) for d in ("up-right",)
-            if (b := B.step(a, d, s.width, s.height))
-        ]  # fmt: skip
+            [a, b] for a in rng.sample(cells, 4) if (b := B.step(a, "up-right", s.width, s.height))
+        ]
         s.at = [rng.choice([None, *cells]) for _ in range(players)]
         for seat in range(players):
             field = doors_ai.to_far_row(s, seat)
