@@ -79,7 +79,8 @@ async def test_whole_game_in_a_group(tg_bot):
     assert not [m for m in live if "opened a table" in m.get("text", "")], "the lobby is tidied"
     assert standin.calls_of("editMessageMedia"), "moves edit the board message"
     assert len(standin.calls_of("sendPhoto")) < 5, "moves do not flood the group"
-    assert (GROUP, notice.result["message_id"]) in standin.deleted, "notices are tidied at the end"
+    # Notices are tidied at the end, after the final board is shown: wait for it.
+    await standin.wait_for(lambda c: (GROUP, notice.result["message_id"]) in standin.deleted)
     assert standin.calls_of("editMessageReplyMarkup"), "long lists of choices were paged"
     # Every press was answered.
     presses = sum(1 for c in standin.calls if c.method == "answerCallbackQuery")
