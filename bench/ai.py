@@ -123,15 +123,17 @@ def match(game_id: str, players: list, seed: int) -> Played:
 PROGRESS = False  # --progress: each match's result as it ends (in order, so any jobs)
 
 
-def _run(jobs: int, calls: list[tuple]) -> list[Played]:
+def _run(jobs: int, calls: list[tuple], first: int = 0, of: int | None = None) -> list[Played]:
     """The matches, each printed as its turn comes (--progress), so a long run stopped
-    part way still says what it measured."""
+    part way still says what it measured; `first`: how many of the `of` matches an earlier
+    run played already (numbered on from there)."""
+    of = of if of is not None else first + len(calls)
     if jobs <= 1:
         played = (match(*call) for call in calls)
-        return [_said(k, len(calls), p) for k, p in enumerate(played, start=1)]
+        return [_said(k, of, p) for k, p in enumerate(played, start=first + 1)]
     with ProcessPoolExecutor(jobs) as pool:
         futures = [pool.submit(match, *call) for call in calls]
-        return [_said(k, len(calls), f.result()) for k, f in enumerate(futures, start=1)]
+        return [_said(k, of, f.result()) for k, f in enumerate(futures, start=first + 1)]
 
 
 def _said(k: int, of: int, played: Played) -> Played:
@@ -141,19 +143,21 @@ def _said(k: int, of: int, played: Played) -> Played:
 
 
 def duel(game_id: str, mine: Player, other: Player, matches: int, seats: int, jobs: int,
-         times: list[Timing]) -> float:  # fmt: skip
+         times: list[Timing], first: int = 0) -> float:  # fmt: skip
     """The share of matches `mine` wins against `other` in every other seat; `mine` sits in
-    seat k mod `seats` in match k. Only `mine`'s searches are timed (into `times`)."""
+    seat k mod `seats` in match k (seed 1000 + k). Only `mine`'s searches are timed (into
+    `times`). `first`: a run continued, the matches before it left out (a long ladder
+    measured over several sittings, each the same seeds it would have had)."""
     calls, where = [], []
-    for k in range(matches):
+    for k in range(first, matches):
         at = k % seats
         calls.append((game_id, [mine if s == at else other for s in range(seats)], 1000 + k))
         where.append(at)
     won = 0.0
-    for at, played in zip(where, _run(jobs, calls), strict=True):
+    for at, played in zip(where, _run(jobs, calls, first, matches), strict=True):
         won += played.rewards[at]
         times += [took for seat, took in played.times if seat == at]
-    return won / matches
+    return won / max(1, matches - first)
 
 
 def percentile(samples: list[float], q: float) -> float:
@@ -178,7 +182,9 @@ def hint_follower(args, game_id: str) -> None:
     for name, player in (("hint", HintPlayer(args.scale)), ("hard", AiPlayer("hard", args.scale))):
         times: list[Timing] = []
         start = time.perf_counter()
-        share = duel(game_id, player, normal, args.matches, args.seats, args.jobs, times)
+        share = duel(
+            game_id, player, normal, args.matches, args.seats, args.jobs, times, args.first
+        )
         print(
             f"{game_id:15} {name:7} {'-':>9} {share:9.0%}  {spread(times)}"
             f"   ({time.perf_counter() - start:.0f} s)",
@@ -196,17 +202,21 @@ def ladder(args, game_id: str) -> None:
         me = AiPlayer(level, args.scale)
         vs_random = f"{'-':>9}"
         if args.against in ("both", "random"):
-            won = duel(game_id, me, random_player, args.matches, args.seats, args.jobs, times)
+            won = duel(
+                game_id, me, random_player, args.matches, args.seats, args.jobs, times, args.first
+            )
             vs_random = f"{won:9.0%}"
         has_policy = hasattr(heuristics(REGISTRY[game_id]), "rollout")
         if level == "easy" and has_policy and args.against in ("both", "policy"):
-            lost = 1 - duel(game_id, me, PolicyPlayer(), args.matches, args.seats, args.jobs, [])
+            lost = 1 - duel(
+                game_id, me, PolicyPlayer(), args.matches, args.seats, args.jobs, [], args.first
+            )
             print(f"{game_id:15} {'easy':7} loses to its rollout policy {lost:.0%}", flush=True)
         below = LEVEL_ORDER.index(level) - 1
         vs_below = f"{'-':>9}"
         if below >= 0 and args.against in ("both", "below"):
             lower = AiPlayer(LEVEL_ORDER[below], args.scale)
-            share = duel(game_id, me, lower, args.matches, args.seats, args.jobs, times)
+            share = duel(game_id, me, lower, args.matches, args.seats, args.jobs, times, args.first)
             vs_below = f"{share:9.0%}"
         print(
             f"{game_id:15} {level:7} {vs_random} {vs_below}  {spread(times)}"
@@ -241,6 +251,10 @@ def main() -> None:
     parser.add_argument("--games", default=COMPETITIVE, help="dark_castle: the party section")
     parser.add_argument("--levels", default=",".join(LEVEL_ORDER))
     parser.add_argument("--matches", type=int, default=100)
+    parser.add_argument(
+        "--first", type=int, default=0,
+        help="continue a run: start at this match (seed 1000 + it), the earlier ones left out",
+    )  # fmt: skip
     parser.add_argument("--seats", type=int, default=2, help="players in a competitive match")
     parser.add_argument("--dark-sizes", default="1,2,3,4")
     parser.add_argument("--scale", type=float, default=1.0, help="share of each level's budget")
