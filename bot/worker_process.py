@@ -2,15 +2,25 @@
 worker imports only what its jobs need (`render` for a picture, about a third of a second),
 never the whole service stack, which importing `bot.service.workers` would pull in.
 
-`watch_parent` is the pool's initializer (see bot/service/workers.py for why a worker
-watches its parent); `warm` is the job the pool sends each worker as it starts, so that
-the renderers are imported while the bot itself is still starting."""
+`serve` is a worker's whole life: it watches its parent (see bot/service/workers.py for
+why), imports the renderers (`warm`) while the bot itself is still starting, says it is
+ready, then answers one job at a time from its own pipe until that pipe is closed.
+
+A frame on either pipe is its length (8 bytes, big-endian) and a pickle: a job is
+`(function, arguments)`, an answer `(True, value)` or `(False, exception)`."""
 
 from __future__ import annotations
 
 import os
+import pickle
+import signal
+import struct
 import threading
 import time
+from typing import Any
+
+FRAME = struct.Struct("!Q")  # a frame's length, before its pickle
+READY = b"ready"  # a worker's first frame: it has warmed up and waits for jobs
 
 PARENT_POLL = 0.25  # seconds between a worker's looks at its parent
 
@@ -34,3 +44,57 @@ def warm() -> int:
     import render  # noqa: F401
 
     return os.getpid()
+
+
+def serve(jobs: Any, answers: Any, parent: int) -> None:
+    """A worker process: `jobs` and `answers` are its ends of its two pipes (connections
+    handed over by the spawn), `parent` the bot's pid. A job's failure is sent back as its
+    answer, so a bad job never ends the worker. Ctrl-C reaches every process of a terminal's
+    group: the worker leaves it to the bot, which closes the pipe once it has stopped."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    watch_parent(parent)
+    inbox, outbox = jobs.fileno(), answers.fileno()
+    warm()
+    _write(outbox, READY)
+    while True:
+        job = _read(inbox)
+        if job is None:
+            return  # the bot closed the pipe: it is shutting down
+        try:
+            fn, args = pickle.loads(job)
+            answer = pickle.dumps((True, fn(*args)), pickle.HIGHEST_PROTOCOL)
+        except BaseException as exc:  # the caller's failure, not the worker's
+            answer = _failure(exc)
+        _write(outbox, answer)
+
+
+def _failure(exc: BaseException) -> bytes:
+    try:
+        return pickle.dumps((False, exc), pickle.HIGHEST_PROTOCOL)
+    except Exception:  # an exception that does not pickle: its words do
+        return pickle.dumps((False, RuntimeError(f"{type(exc).__name__}: {exc}")))
+
+
+def _write(fd: int, data: bytes) -> None:
+    view = memoryview(FRAME.pack(len(data)) + data)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
+def _read(fd: int) -> bytes | None:
+    """One frame, or None at the end of the pipe."""
+    head = _exactly(fd, FRAME.size)
+    if head is None:
+        return None
+    return _exactly(fd, FRAME.unpack(head)[0])
+
+
+def _exactly(fd: int, n: int) -> bytes | None:
+    parts, left = [], n
+    while left:
+        chunk = os.read(fd, min(left, 1 << 20))
+        if not chunk:
+            return None
+        parts.append(chunk)
+        left -= len(chunk)
+    return b"".join(parts)

@@ -1,6 +1,7 @@
 """The CPU pool: the same answer on a thread and in worker processes; workers that end
 with their parent, however it ends (issue 29, item 21)."""
 
+import asyncio
 import os
 import signal
 import subprocess
@@ -10,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.service.workers import CpuPool, default_workers
+from bot.service.workers import CpuPool, WorkerLost, default_workers
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -42,6 +43,120 @@ async def test_a_board_waited_for_does_not_wait_for_the_workers_to_start() -> No
         await pool.run(_pid_and_square, 1)  # the worker has started and answered
         pid, value = await pool.run_waited_for(_pid_and_square, 7)
         assert value == 49 and pid != os.getpid()
+    finally:
+        await pool.close()
+
+
+def _fail(message: str) -> None:
+    raise ValueError(message)
+
+
+def _die(code: int) -> None:
+    os._exit(code)  # a worker killed mid-job (the OOM killer, a crash in a library)
+
+
+def _unpicklable() -> object:
+    return lambda: None
+
+
+def _nap_then_pid(seconds: float) -> int:
+    time.sleep(seconds)
+    return os.getpid()
+
+
+async def test_a_failing_job_fails_its_caller_and_the_worker_goes_on() -> None:
+    pool = CpuPool(workers=1).start()
+    try:
+        first, _ = await pool.run(_pid_and_square, 2)
+        with pytest.raises(ValueError, match="no such move"):
+            await pool.run(_fail, "no such move")
+        with pytest.raises(Exception, match="pickle"):
+            await pool.run(_unpicklable)
+        again, value = await pool.run(_pid_and_square, 3)
+        assert (again, value) == (first, 9), "the same worker answers after the failures"
+    finally:
+        await pool.close()
+
+
+async def test_a_worker_that_dies_fails_only_its_job_and_another_takes_its_place(caplog) -> None:
+    pool = CpuPool(workers=1).start()
+    try:
+        first, _ = await pool.run(_pid_and_square, 2)
+        with pytest.raises(WorkerLost):
+            await pool.run(_die, 9)
+        second, value = await asyncio.wait_for(pool.run(_pid_and_square, 4), 30)
+        assert value == 16 and second != first
+        assert "ended unasked" in caplog.text
+    finally:
+        await pool.close()
+
+
+def _die_the_first_time(marker: str) -> int:
+    if not os.path.exists(marker):
+        Path(marker).touch()
+        os._exit(9)
+    return os.getpid()
+
+
+async def test_a_board_whose_worker_died_is_drawn_again_by_the_next(tmp_path) -> None:
+    pool = CpuPool(workers=1).start()
+    try:
+        first, _ = await pool.run(_pid_and_square, 2)
+        marker = str(tmp_path / "died")
+        second = await asyncio.wait_for(pool.run_waited_for(_die_the_first_time, marker), 30)
+        assert second != first and os.path.exists(marker)
+        with pytest.raises(WorkerLost):  # a job nobody waits for is not tried again
+            await pool.run(_die, 9)
+    finally:
+        await pool.close()
+
+
+async def test_a_board_waited_for_goes_ahead_of_the_jobs_nobody_waits_for() -> None:
+    pool = CpuPool(workers=1).start()
+    try:
+        await pool.run(_pid_and_square, 1)  # up and warm
+        order: list[str] = []
+
+        async def job(name: str, waited_for: bool) -> None:
+            run = pool.run_waited_for if waited_for else pool.run
+            await run(_nap_then_pid, 0.05)
+            order.append(name)
+
+        busy = asyncio.create_task(job("busy", False))
+        await asyncio.sleep(0.01)  # the worker has taken it
+        later = [asyncio.create_task(job(n, False)) for n in ("ai 1", "ai 2")]
+        await asyncio.sleep(0)
+        board = asyncio.create_task(job("board", True))
+        await asyncio.gather(busy, *later, board)
+        assert order == ["busy", "board", "ai 1", "ai 2"]
+        assert pool.queue_length == 0
+    finally:
+        await pool.close()
+
+
+async def test_closing_lets_the_running_job_finish_and_cancels_the_waiting_ones() -> None:
+    pool = CpuPool(workers=1).start()
+    await pool.run(_pid_and_square, 1)
+    running = asyncio.create_task(pool.run(_nap_then_pid, 0.3))
+    await asyncio.sleep(0.05)
+    waiting = asyncio.create_task(pool.run(_pid_and_square, 5))
+    await asyncio.sleep(0)
+    await pool.close()
+    assert isinstance(await running, int)
+    with pytest.raises(asyncio.CancelledError):
+        await waiting
+    assert not pool.in_processes
+
+
+async def test_ctrl_c_in_the_terminal_leaves_the_workers_to_the_bot() -> None:
+    """SIGINT reaches every process of a terminal's group: the bot stops them itself."""
+    pool = CpuPool(workers=1).start()
+    try:
+        pid, _ = await pool.run(_pid_and_square, 2)
+        os.kill(pid, signal.SIGINT)
+        await asyncio.sleep(0.2)
+        again, value = await pool.run(_pid_and_square, 5)
+        assert (again, value) == (pid, 25)
     finally:
         await pool.close()
 

@@ -202,11 +202,13 @@ socket.getaddrinfo = _guarded
 
 
 async def escape_bot_run(
-    workdir: Path, settings: dict[str, str], command: str = "run"
+    workdir: Path, settings: dict[str, str], command: str = "run", own_group: bool = False
 ) -> asyncio.subprocess.Process:
     """The real `escape-bot run` (or another `command`) in a process of its own, in `workdir`
     (no stray .env), with only `settings` from our DISCORD_/TELEGRAM_/ESCAPE_ variables (and
-    LOG_LEVEL), and a sitecustomize that refuses to resolve any host but this machine's."""
+    LOG_LEVEL), and a sitecustomize that refuses to resolve any host but this machine's.
+    `own_group`: in a process group of its own, as a terminal runs it (Ctrl-C signals the
+    whole group)."""
     guard = workdir / "guard"
     guard.mkdir(exist_ok=True)
     (guard / "sitecustomize.py").write_text(GUARD, encoding="utf-8")
@@ -220,6 +222,7 @@ async def escape_bot_run(
     return await asyncio.create_subprocess_exec(
         sys.executable, "-m", "bot.cli", command, cwd=workdir, env=env,
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
+        start_new_session=own_group,
     )  # fmt: skip
 
 

@@ -146,3 +146,33 @@ async def test_a_killed_bot_leaves_no_worker_behind(tg_standin, tmp_path):
         os.kill(pid, signal.SIGKILL)
     await asyncio.wait_for(process.wait(), 10)
     assert not left, f"workers {left} outlived the bot"
+
+
+async def test_ctrl_c_in_a_terminal_stops_the_bot_and_its_workers_quietly(tg_standin, tmp_path):
+    """Ctrl-C signals the terminal's whole process group, the CPU workers too: the bot
+    stops them itself, so the run ends with 0 and no worker prints a traceback."""
+    from tests.bot.test_workers import alive, children, start_time
+
+    db = tmp_path / "c.sqlite3"
+    process = await escape_bot_run(tmp_path, _telegram(tg_standin, db), own_group=True)
+    try:
+        await tg_standin.wait_for(lambda c: c.method == "setMyCommands", timeout=30)
+        await _open_tables(tg_standin)
+        workers = {pid: start_time(pid) for pid in children(process.pid)}
+        assert workers, "the bot started no worker"
+        os.killpg(process.pid, signal.SIGINT)
+        output = await _exits(process, timeout=30)
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+    assert process.returncode == 0, output
+    assert "Traceback" not in output and "KeyboardInterrupt" not in output, output
+    # the workers were joined before the exit; multiprocessing's resource tracker leaves
+    # once the bot has gone
+    deadline = asyncio.get_running_loop().time() + 5
+    while asyncio.get_running_loop().time() < deadline and any(
+        alive(p, s) for p, s in workers.items()
+    ):
+        await asyncio.sleep(0.05)
+    assert not [p for p, s in workers.items() if alive(p, s)], "a worker outlived the bot"
