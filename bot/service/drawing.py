@@ -7,6 +7,7 @@ to Prometheus, which scrapes only this process)."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable
 from dataclasses import dataclass
 
 from bot.service.delivery_plan import Picture
@@ -45,7 +46,7 @@ def draw_picture(
     return draw_timed(game_id, view, filename, recent, language).picture
 
 
-async def draw_on(
+def draw_on(
     cpu: CpuPool,
     game_id: str,
     view: dict,
@@ -53,11 +54,16 @@ async def draw_on(
     recent: list | None = None,
     language: str = "en",
     alt: str | None = None,
-) -> Picture | None:
+) -> Awaitable[Picture | None]:
     """`draw_picture` on the CPU pool (a worker imports `render` alone for it), its
-    timings recorded here. `alt`: the view's words, when they were said already."""
-    made = await cpu.run_waited_for(work.board, game_id, view, recent, language, alt)
-    drawn = _drawn(made, filename, language)
+    timings recorded here. `alt`: the view's words, when they were said already. Handed
+    to a worker at the call (`CpuPool.run_waited_for`), awaited later."""
+    made = cpu.run_waited_for(work.board, game_id, view, recent, language, alt)
+    return _recorded(made, game_id, filename, language)
+
+
+async def _recorded(made: Awaitable, game_id: str, filename: str, language: str) -> Picture | None:
+    drawn = _drawn(await made, filename, language)
     if drawn.picture is not None:
         metrics.PICTURE_DRAW_SECONDS.labels(game_id).observe(drawn.draw_seconds)
         metrics.PICTURE_ENCODE_SECONDS.labels(game_id).observe(drawn.encode_seconds)
