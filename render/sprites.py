@@ -35,20 +35,16 @@ Cover = tuple[Image.Image, tuple[int, int]] | None  # a 0/255 mask (L) and its t
 
 class Kind:
     """How a kind of piece is drawn, each from `(draw, *piece)`: `body` its shape in plain
-    inks (nothing blended with what is under it), `letters` what is written on it; and
-    `cover(*piece)`, where the letters change pixels (None without any). It keeps the
-    sprites of its pieces (`cache_clear` forgets them)."""
+    inks (nothing blended with what is under it), `letters` what is written on it; and from
+    `piece` alone, `box` the rectangle it stays in and `cover` where its letters change
+    pixels (None without any). It keeps the sprites of `kept` pieces at most (`cache_clear`
+    forgets them)."""
 
     def __init__(self, body: Callable[..., None], letters: Callable[..., None],
-                 cover: Callable[..., Cover]) -> None:  # fmt: skip
-        self.body, self.letters, self.cover = body, letters, cover
-        self.kept = lru_cache(maxsize=KEPT)(_nothing_yet)
+                 box: Callable[..., Box], cover: Callable[..., Cover], kept: int) -> None:  # fmt: skip
+        self.body, self.letters, self.box, self.cover = body, letters, box, cover
+        self.kept = lru_cache(maxsize=kept)(_nothing_yet)
         self.cache_clear = self.kept.cache_clear
-
-
-# The largest piece drawn (18 Ghosts', radius 41) makes a sprite of 84 x 84 pixels and its
-# mask, 14 KB: at most ~15 MB a worker; the pieces of all five games take a few MB.
-KEPT = 1024
 
 
 def _nothing_yet(piece: tuple) -> list:
@@ -58,17 +54,16 @@ def _nothing_yet(piece: tuple) -> list:
     return []
 
 
-def paste(draw: ImageDraw.ImageDraw, kind: Kind, piece: tuple, reach: float) -> bool:
-    """Put the piece `piece` (its centre first, then whatever else `kind` draws it from) on
-    `draw`'s palette image, from the cache or drawn and kept; it reaches at most `reach`
-    pixels from its centre. False when it must be drawn directly instead (and was not)."""
+def paste(draw: ImageDraw.ImageDraw, kind: Kind, piece: tuple) -> bool:
+    """Put the piece `piece` (what `kind` draws it from) on `draw`'s palette image, from the
+    cache or drawn and kept. False when it must be drawn directly instead (and was not)."""
     try:
         kept = kind.kept(piece)
     except TypeError:  # a colour given as a list, say: not a key
         return False
     img = draw._image
     if not kept:
-        drawn, sprite = _first(draw, kind, piece, reach)
+        drawn, sprite = _first(draw, kind, piece, kind.box(*piece))
         kept.append(sprite)
         return drawn
     if kept[0] is None:
@@ -80,15 +75,12 @@ def paste(draw: ImageDraw.ImageDraw, kind: Kind, piece: tuple, reach: float) -> 
     return True
 
 
-def _first(draw: ImageDraw.ImageDraw, kind: Kind, piece: tuple, reach: float):
+def _first(draw: ImageDraw.ImageDraw, kind: Kind, piece: tuple, box: Box):
     """Draw the piece where it first stands: whether it was drawn (not when it would reach
     the board's edge), and its sprite, or None for a piece to draw directly always. A trial
     shape that reached past the ring was painted over by the same shape drawn for real: a
     shape's pixels do not depend on what is under them."""
     img = draw._image
-    cx, cy = piece[0]
-    box = (math.floor(cx - reach), math.floor(cy - reach),
-           math.ceil(cx + reach) + 1, math.ceil(cy + reach) + 1)  # fmt: skip
     ring = (box[0] - 1, box[1] - 1, box[2] + 1, box[3] + 1)  # must stay as it was
     if ring[0] < 0 or ring[1] < 0 or ring[2] > img.size[0] or ring[3] > img.size[1]:
         return False, None
@@ -116,6 +108,12 @@ def _first(draw: ImageDraw.ImageDraw, kind: Kind, piece: tuple, reach: float):
     return True, (img.crop(tight), shape.crop(covers), tight, ring[2:])
 
 
+def around(left: float, top: float, right: float, bottom: float, margin: int = 2) -> Box:
+    """The whole pixels from `left, top` to `right, bottom` (included), `margin` more."""
+    return (math.floor(left) - margin, math.floor(top) - margin,
+            math.ceil(right) + 1 + margin, math.ceil(bottom) + 1 + margin)  # fmt: skip
+
+
 def _agree(one: Image.Image, other: Image.Image) -> Image.Image:
     """255 where two palette images have the same entry, else 0 (an L mask)."""
     a, b = (Image.frombytes("L", i.size, i.tobytes()) for i in (one, other))
@@ -138,3 +136,48 @@ def _left_alone(img: Image.Image, inner: Box, ground: int) -> bool:
     rest = img.copy()
     rest.paste(ground, inner)
     return rest.getextrema() == (ground, ground)
+
+
+# ----- plain shapes ----------------------------------------------------------------------
+SMALL = 60_000  # the largest shape kept, in pixels of its box: pasting a larger one gains little
+
+
+def _plain(draw: ImageDraw.ImageDraw, name: str, *args) -> None:
+    """A shape drawn by Pillow's own method `name` (the cached drawer's would come back)."""
+    if name == "polygon":
+        ImageDraw.ImageDraw.polygon(draw, *args)
+    else:
+        xy, radius, fill, outline, width, corners = args
+        ImageDraw.ImageDraw.rounded_rectangle(draw, xy, radius, fill, outline, width, corners=corners)  # fmt: skip
+
+
+def _bounds(name: str, xy: tuple, *_) -> Box:
+    points = xy if name == "polygon" else (xy[:2], xy[2:])
+    return around(min(x for x, _ in points), min(y for _, y in points),
+                  max(x for x, _ in points), max(y for _, y in points))  # fmt: skip
+
+
+# A shape kept is 60,000 pixels at most, 120 KB with its mask: at most ~15 MB a worker; the
+# five games' panels, plates and polygon-outlined marks take ~1 MB.
+PLAIN = Kind(_plain, lambda draw, *shape: None, _bounds, lambda *shape: None, kept=128)
+
+
+class Cached(ImageDraw.ImageDraw):
+    """A drawer that pastes its small rounded rectangles and wide-outlined polygons from
+    `PLAIN`, like pieces: Pillow draws a rounded rectangle in a dozen calls from Python
+    (~40 µs), and a polygon's wide outline through a mask the size of the whole picture
+    (~0.3 ms); a paste costs a few µs."""
+
+    def rounded_rectangle(self, xy, radius=0, fill=None, outline=None, width=1, *, corners=None):
+        x0, y0, x1, y1 = (*xy[0], *xy[1]) if isinstance(xy[0], list | tuple) else xy
+        shape = ("rounded_rectangle", (x0, y0, x1, y1), radius, fill, outline, width, corners)
+        if (x1 - x0) * (y1 - y0) > SMALL or not paste(self, PLAIN, shape):
+            super().rounded_rectangle(xy, radius, fill, outline, width, corners=corners)
+
+    def polygon(self, xy, fill=None, outline=None, width=1):
+        if width > 1 and outline is not None and outline != fill:
+            points = tuple(map(tuple, xy)) if isinstance(xy[0], list | tuple) else tuple(zip(xy[::2], xy[1::2], strict=True))  # fmt: skip
+            box = _bounds("polygon", points)
+            if (box[2] - box[0]) * (box[3] - box[1]) <= SMALL and paste(self, PLAIN, ("polygon", points, fill, outline, width)):  # fmt: skip
+                return
+        super().polygon(xy, fill, outline, width)

@@ -103,9 +103,10 @@ def index(colour: tuple[int, ...] | int) -> int:
     return found
 
 
-class PaletteDraw(ImageDraw.ImageDraw):
+class PaletteDraw(sprites.Cached):
     """ImageDraw on a fixed-palette image: RGB inks map to their palette entry (Pillow's
-    own P drawing would append unknown colours to the palette instead)."""
+    own P drawing would append unknown colours to the palette instead). Its small rounded
+    rectangles and wide-outlined polygons are pasted from a cache (render/sprites.py)."""
 
     def _getink(self, ink, fill=None):
         if ink is None and fill is None:
@@ -456,7 +457,7 @@ def token(
     board it is pasted from a cache of the pieces drawn before (render/sprites.py), with
     the same pixels as drawing it there."""
     piece = (centre, radius, shape, fill, label, outline, label_fill)
-    if type(draw) is PaletteDraw and sprites.paste(draw, PIECE, piece, radius * 1.25 + 4):
+    if type(draw) is PaletteDraw and sprites.paste(draw, PIECE, piece):
         return
     shapes.body(draw, *piece)
     _letters(draw, *piece)
@@ -472,6 +473,12 @@ def _label(centre, radius, shape, fill, label, outline, label_fill):
     ink = label_fill or (INK if sum(fill[:3]) > 380 else WHITE)
     mx, my = shape_centre(shape, *centre, radius)
     return (mx, my + 1), label, size, ink
+
+
+def _reach(centre, radius, *_) -> tuple[int, int, int, int]:
+    """The rectangle a piece stays in: every shape is within 1.22 times its radius."""
+    (cx, cy), reach = centre, radius * 1.25 + 2
+    return sprites.around(cx - reach, cy - reach, cx + reach, cy + reach)
 
 
 def _letters(draw, *piece) -> None:
@@ -560,7 +567,12 @@ def canvas(
     return img, PaletteDraw(img)
 
 
-PIECE = sprites.Kind(shapes.body, _letters, _letters_cover)  # how `token` draws, for its cache
+# The largest piece drawn (18 Ghosts', radius 41) makes a sprite of 84 x 84 pixels and its
+# mask, 14 KB: at most ~15 MB a worker; the pieces of all five games take a few MB.
+PIECE = sprites.Kind(shapes.body, _letters, _reach, _letters_cover, kept=1024)
+PLAIN = (
+    sprites.PLAIN
+)  # the drawer's shapes: here, its cache is cleared with the kit's  # how `token` draws
 
 
 def to_png(img: Image.Image) -> bytes:
