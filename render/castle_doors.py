@@ -325,8 +325,11 @@ def board(view: dict, language: str = DEFAULT) -> Image.Image:
         if name in crossed:
             _tile(d, view, name, t, language)
         else:
-            patch, at = _tile_patch(view["width"], view["height"], name, _tile_key(t), language)
-            img.paste(patch, at)
+            patch, (px, py) = _tile_patch(
+                view["width"], view["height"], name, _tile_key(t), language
+            )
+            # Pillow's core paste: the wrapper's checks cost more than the paste (~40 a board)
+            img.im.paste(patch.im, (px, py, px + patch.width, py + patch.height))
     for a, b in view["passages"]:
         _passage(d, view, a, b)
     for where in nets:
