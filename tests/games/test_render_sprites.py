@@ -9,6 +9,7 @@ import random
 import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
+from PIL import ImageDraw
 
 import render
 from engines import REGISTRY
@@ -35,10 +36,16 @@ def _ground(kind: int, seed: int):
     return img, d
 
 
+class Direct(T.PaletteDraw):
+    """The kit's drawer without its cache: every shape drawn by Pillow."""
+
+    rounded_rectangle = ImageDraw.ImageDraw.rounded_rectangle
+    polygon = ImageDraw.ImageDraw.polygon
+
+
 def _direct(ground, piece) -> bytes:
-    img, d = ground
-    img = img.copy()
-    d = T.drawer(img)
+    img = ground[0].copy()
+    d = Direct(img)
     shapes.body(d, *piece)
     T._letters(d, *piece)
     return img.tobytes()
@@ -70,6 +77,7 @@ def test_a_pasted_piece_has_the_pixels_of_one_drawn(piece, first, then):
     """Drawn once where it stands (over one ground), then pasted there over another: the
     same pixels as drawing it there, or drawn directly when it cannot be pasted."""
     T.PIECE.cache_clear()
+    T.PLAIN.cache_clear()
     one, other = _ground(first, 1), _ground(then, 2)
     assert _token(one, piece) == _direct(one, piece)  # the first: drawn and kept
     pasted = T.PIECE.kept(piece)[0] is not None
@@ -108,6 +116,44 @@ def test_a_piece_at_the_edge_is_drawn_directly():
     ground = _ground(len(INKS) + 3, 4)
     assert _token(ground, piece) == _direct(ground, piece)
     assert _token(ground, piece) == _direct(ground, piece)
+
+
+coordinate = st.integers(20, 140).map(float) | st.floats(20, 140)
+rounded = st.tuples(
+    st.just("rounded_rectangle"),
+    st.tuples(coordinate, coordinate, coordinate, coordinate).map(
+        lambda c: (min(c[0], c[2]), min(c[1], c[3]), max(c[0], c[2]), max(c[1], c[3]))
+    ),
+    st.integers(0, 20),
+    st.sampled_from([None, *INKS]),
+    st.sampled_from([None, T.INK, T.GREY]),
+    st.integers(1, 5),
+)
+polygon = st.tuples(
+    st.just("polygon"),
+    st.lists(st.tuples(coordinate, coordinate), min_size=3, max_size=8).map(tuple),
+    st.sampled_from([None, *INKS]),
+    st.sampled_from([T.INK, T.GREY]),
+    st.integers(2, 5),
+)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(shape=rounded | polygon, first=st.integers(0, 2 * len(INKS)), then=st.integers(0, 2 * len(INKS)))  # fmt: skip
+def test_a_pasted_shape_has_the_pixels_of_one_drawn(shape, first, then):
+    """The drawer's rounded rectangles and wide-outlined polygons, drawn once over one ground
+    and pasted over another: the pixels Pillow draws there."""
+    T.PLAIN.cache_clear()
+    name, xy, *rest = shape
+    pictures = []
+    for drawer in (T.PaletteDraw, T.PaletteDraw, Direct):  # drawn and kept, pasted, drawn
+        for kind, seed in ((first, 1), (then, 2)):
+            img = _ground(kind, seed)[0]
+            getattr(drawer(img), name)(xy, *rest)
+            pictures.append(img.tobytes())
+    kept = T.PLAIN.kept(shape if name == "polygon" else (*shape, None))  # no `corners`
+    event("pasted" if kept and kept[0] is not None else "drawn directly")
+    assert pictures[:2] == pictures[4:] and pictures[2:4] == pictures[4:]
 
 
 def _views(game_id: str) -> list[dict]:
