@@ -1,6 +1,6 @@
 """Pieces pasted from the cache (render/sprites.py) and parts pasted from theirs
 (render/parts.py) have the very pixels of drawing them afresh: a piece over any ground, at
-any fraction of a pixel, and a whole board whether its caches were cold or warm."""
+any fraction of a pixel, and a whole board whether its caches were cold, warm or not used."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from PIL import ImageDraw
 import render
 from engines import REGISTRY
 from engines.playout import play
-from render import shapes
+from render import ghosts18, shapes, sprites
 from render import toolkit as T
 from tests.games.test_render_fit import _clear_caches
 
@@ -175,3 +175,16 @@ def test_a_board_is_the_same_drawn_cold_or_warm(game_id):
         cold.append(render.board_png(game_id, view))
     warm = [render.board_png(game_id, view) for view in reversed(views)]
     assert warm[::-1] == cold
+
+
+@pytest.mark.parametrize("game_id", ["ghosts18", "castle_doors", "haunted_house", "hidden_castle", "dark_castle"])  # fmt: skip
+def test_a_board_is_the_same_drawn_without_the_caches(game_id, monkeypatch):
+    """Pieces, shapes and portals pasted (the caches warm) against all of them drawn by
+    Pillow: the same bytes."""
+    views = _views(game_id)
+    for view in views:
+        render.board_png(game_id, view)
+    pasted = [render.board_png(game_id, view) for view in views]
+    monkeypatch.setattr(sprites, "paste", lambda *_: False)
+    monkeypatch.setattr(ghosts18, "_portal_part", lambda *_: None)
+    assert [render.board_png(game_id, view) for view in views] == pasted
