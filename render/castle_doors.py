@@ -325,11 +325,8 @@ def board(view: dict, language: str = DEFAULT) -> Image.Image:
         if name in crossed:
             _tile(d, view, name, t, language)
         else:
-            patch, (px, py) = _tile_patch(
-                view["width"], view["height"], name, _tile_key(t), language
-            )
-            # Pillow's core paste: the wrapper's checks cost more than the paste (~40 a board)
-            img.im.paste(patch.im, (px, py, px + patch.width, py + patch.height))
+            patch, at = _tile_patch(view["width"], view["height"], name, _tile_key(t), language)
+            img.im.paste(patch.im, (*at, at[0] + patch.width, at[1] + patch.height))  # core: faster
     for a, b in view["passages"]:
         _passage(d, view, a, b)
     for where in nets:
