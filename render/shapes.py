@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import math
 
+from PIL import ImageDraw
+
 
 def polygon_points(shape: str, cx: float, cy: float, r: float) -> list[tuple[float, float]]:
     sides = {"triangle": 3, "diamond": 4, "pentagon": 5, "hexagon": 6}
@@ -38,6 +40,12 @@ def shape_centre(shape: str, cx: float, cy: float, radius: float) -> tuple[float
     return cx, cy
 
 
+def polygon(draw: ImageDraw.ImageDraw, *args, **kwargs) -> None:
+    """Pillow's own polygon, not the kit's drawer's: `toolkit.token` keeps a piece whole, so
+    the drawer's cache of outlined polygons (render/sprites.py) would only keep it twice."""
+    ImageDraw.ImageDraw.polygon(draw, *args, **kwargs)
+
+
 def body(draw, centre, radius, shape, fill, label, outline, label_fill) -> None:
     """A piece's shape, in plain inks, within 1.22 times its radius of its centre (its
     label is drawn by `toolkit.token`, which takes the same arguments)."""
@@ -55,7 +63,8 @@ def body(draw, centre, radius, shape, fill, label, outline, label_fill) -> None:
         )
     elif shape == "cross":
         w = radius * 0.42
-        draw.polygon(
+        polygon(
+            draw,
             [(cx - w, cy - radius), (cx + w, cy - radius), (cx + w, cy - w), (cx + radius, cy - w),
              (cx + radius, cy + w), (cx + w, cy + w), (cx + w, cy + radius), (cx - w, cy + radius),
              (cx - w, cy + w), (cx - radius, cy + w), (cx - radius, cy - w), (cx - w, cy - w)],
@@ -64,4 +73,4 @@ def body(draw, centre, radius, shape, fill, label, outline, label_fill) -> None:
     else:
         mx, my = shape_centre(shape, cx, cy, radius)
         points = polygon_points(shape, mx, my, radius * SHAPE_SCALE.get(shape, 1.0))
-        draw.polygon(points, fill=fill, outline=outline, width=3)
+        polygon(draw, points, fill=fill, outline=outline, width=3)
