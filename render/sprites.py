@@ -24,7 +24,7 @@ import math
 from collections.abc import Callable
 from functools import lru_cache
 
-from PIL import Image, ImageChops, ImageDraw
+from PIL import Image, ImageDraw
 
 GROUNDS = (0, 1)  # two different palette entries to draw a piece's shape over
 _SAME = [255] + [0] * 255  # a difference of 0 to "the same", anything else to "differs"
@@ -49,8 +49,8 @@ class Kind:
 
 def _nothing_yet(piece: tuple) -> list:
     """A piece's sprite once it is drawn: a list holding (pixels, mask, their box, the
-    right and bottom it was drawn within), or None for a piece drawn directly always;
-    empty until it first is."""
+    right and bottom it was drawn within), the images as Pillow's core ones; or None for a
+    piece drawn directly always. Empty until it first is."""
     return []
 
 
@@ -71,7 +71,7 @@ def paste(draw: ImageDraw.ImageDraw, kind: Kind, piece: tuple) -> bool:
     pixels, mask, box, reached = kept[0]
     if reached[0] > img.size[0] or reached[1] > img.size[1]:  # a smaller picture than its first
         return False
-    img.im.paste(pixels.im, box, mask.im)  # Pillow's core image: the wrapper costs more
+    img.im.paste(pixels, box, mask)  # Pillow's core images: the wrappers cost more
     return True
 
 
@@ -79,33 +79,38 @@ def _first(draw: ImageDraw.ImageDraw, kind: Kind, piece: tuple, box: Box):
     """Draw the piece where it first stands: whether it was drawn (not when it would reach
     the board's edge), and its sprite, or None for a piece to draw directly always. A trial
     shape that reached past the ring was painted over by the same shape drawn for real: a
-    shape's pixels do not depend on what is under them."""
+    shape's pixels do not depend on what is under them. (Pillow's core images throughout:
+    its wrappers' checks cost more than the work, and this runs once a place.)"""
     img = draw._image
     ring = (box[0] - 1, box[1] - 1, box[2] + 1, box[3] + 1)  # must stay as it was
     if ring[0] < 0 or ring[1] < 0 or ring[2] > img.size[0] or ring[3] > img.size[1]:
         return False, None
-    under = img.crop(ring)
-    shapes = []
+    core = img.im
+    under = core.crop(ring)
+    trials = []
     for ground in GROUNDS:
-        img.paste(ground, ring)
+        core.paste(ground, ring)
         kind.body(draw, *piece)
-        shapes.append(img.crop(ring))
-    img.paste(under, ring[:2])
+        trials.append(core.crop(ring))
+    core.paste(under, ring)
     kind.body(draw, *piece)
     kind.letters(draw, *piece)
-    inner = (1, 1, ring[2] - ring[0] - 1, ring[3] - ring[1] - 1)
-    if not all(_left_alone(shape, inner, g) for shape, g in zip(shapes, GROUNDS, strict=True)):
-        return True, None  # it reached past its box (never seen)
-    shape = _agree(*(s.crop(inner) for s in shapes))
+    shape = trials[0].chop_difference(trials[1]).point(_SAME, "L")  # 255 where it drew
+    covers = shape.getbbox()
+    width, height = shape.size
+    if (
+        covers is None
+        or covers[0] < 1
+        or covers[1] < 1
+        or covers[2] >= width
+        or covers[3] >= height
+    ):
+        return True, None  # nothing drawn, or it reached the ring (never seen)
     cover = kind.cover(*piece)
-    if cover is not None and not _within(cover, shape, box):
+    if cover is not None and not _within(cover, shape, ring):
         return True, None  # letters over the ground blend with the board's own pixels
-    covers = shape.getbbox()  # only the pixels it covers: a smaller paste
-    if covers is None:
-        return True, None
-    left, top, right, bottom = covers
-    tight = (box[0] + left, box[1] + top, box[0] + right, box[1] + bottom)
-    return True, (img.crop(tight), shape.crop(covers), tight, ring[2:])
+    tight = (ring[0] + covers[0], ring[1] + covers[1], ring[0] + covers[2], ring[1] + covers[3])
+    return True, (core.crop(tight), shape.crop(covers), tight, ring[2:])
 
 
 def around(left: float, top: float, right: float, bottom: float, margin: int = 2) -> Box:
@@ -114,28 +119,15 @@ def around(left: float, top: float, right: float, bottom: float, margin: int = 2
             math.ceil(right) + 1 + margin, math.ceil(bottom) + 1 + margin)  # fmt: skip
 
 
-def _agree(one: Image.Image, other: Image.Image) -> Image.Image:
-    """255 where two palette images have the same entry, else 0 (an L mask)."""
-    a, b = (Image.frombytes("L", i.size, i.tobytes()) for i in (one, other))
-    differs = ImageChops.difference(a, b)
-    return differs._new(differs.im.point(_SAME, None))  # `point` rounds its table in Python
-
-
-def _within(cover: tuple[Image.Image, tuple[int, int]], shape: Image.Image, box: Box) -> bool:
-    """Whether every pixel of `cover` lies on the `shape` mask of the region `box`."""
+def _within(cover: tuple[Image.Image, tuple[int, int]], shape, ring: Box) -> bool:
+    """Whether every pixel of `cover` lies on `shape`, the mask of the region `ring` (a
+    core image)."""
     mask, (x, y) = cover
-    if x < box[0] or y < box[1] or x + mask.width > box[2] or y + mask.height > box[3]:
+    if x < ring[0] or y < ring[1] or x + mask.width > ring[2] or y + mask.height > ring[3]:
         return False
-    placed = Image.new("L", shape.size, 0)
-    placed.paste(mask, (x - box[0], y - box[1]))
-    return not ImageChops.subtract(placed, shape).getextrema()[1]
-
-
-def _left_alone(img: Image.Image, inner: Box, ground: int) -> bool:
-    """Whether `img` is still all `ground` outside `inner` (its 1-pixel border)."""
-    rest = img.copy()
-    rest.paste(ground, inner)
-    return rest.getextrema() == (ground, ground)
+    placed = Image.core.fill("L", shape.size, 0)
+    placed.paste(mask.im, (x - ring[0], y - ring[1], x - ring[0] + mask.width, y - ring[1] + mask.height))  # fmt: skip
+    return not placed.chop_subtract(shape, 1.0, 0).getextrema()[1]
 
 
 # ----- plain shapes ----------------------------------------------------------------------
