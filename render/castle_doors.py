@@ -326,7 +326,7 @@ def board(view: dict, language: str = DEFAULT) -> Image.Image:
             _tile(d, view, name, t, language)
         else:
             patch, at = _tile_patch(view["width"], view["height"], name, _tile_key(t), language)
-            img.paste(patch, at)
+            img.im.paste(patch.im, (*at, at[0] + patch.width, at[1] + patch.height))  # core: faster
     for a, b in view["passages"]:
         _passage(d, view, a, b)
     for where in nets:

@@ -18,7 +18,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from engines.text import from_json
 from languages import DEFAULT, say
-from render import bidi, fonts, runs
+from render import bidi, fonts, runs, shapes, sprites
 from render.png import palette_png
 
 WIDTH = 1200
@@ -103,9 +103,10 @@ def index(colour: tuple[int, ...] | int) -> int:
     return found
 
 
-class PaletteDraw(ImageDraw.ImageDraw):
+class PaletteDraw(sprites.Cached):
     """ImageDraw on a fixed-palette image: RGB inks map to their palette entry (Pillow's
-    own P drawing would append unknown colours to the palette instead)."""
+    own P drawing would append unknown colours to the palette instead). Its small rounded
+    rectangles and wide-outlined polygons are pasted from a cache (render/sprites.py)."""
 
     def _getink(self, ink, fill=None):
         if ink is None and fill is None:
@@ -245,6 +246,13 @@ def text(
     else:
         patch = _blend(img.crop(box), fill[:3], coverage, outline, stroke_fill[:3])
     core.paste(patch.im, box, covered.im)
+
+
+def covered(xy: tuple[float, float], content: str, size: int, anchor: str = "la", stroke: int = 0):
+    """Where `text` changes a palette image's pixels: a 0/255 mask (L) and its corner."""
+    ix, iy = math.floor(xy[0]), math.floor(xy[1])
+    _, _, mask, (dx, dy) = _glyphs(content, size, anchor, xy[0] - ix, xy[1] - iy, stroke)
+    return mask, (ix + dx, iy + dy)
 
 
 text_width = runs.width  # a line's advance, measured with the fonts that draw it (cached)
@@ -427,36 +435,12 @@ def label(
     return at
 
 
-def polygon_points(shape: str, cx: float, cy: float, r: float) -> list[tuple[float, float]]:
-    sides = {"triangle": 3, "diamond": 4, "pentagon": 5, "hexagon": 6}
-    if shape == "star":
-        pts = []
-        for i in range(10):
-            rr = r if i % 2 == 0 else r * 0.45
-            a = -math.pi / 2 + i * math.pi / 5
-            pts.append((cx + rr * math.cos(a), cy + rr * math.sin(a)))
-        return pts
-    n = sides[shape]
-    offset = -math.pi / 2
-    return [
-        (
-            cx + r * math.cos(offset + 2 * math.pi * i / n),
-            cy + r * math.sin(offset + 2 * math.pi * i / n),
-        )
-        for i in range(n)
-    ]
-
-
-# A triangle or a diamond drawn in a piece's circle covers little more than half of it, and
-# its letter spills over: they are drawn larger, so that every piece looks the same size.
-SHAPE_SCALE = {"triangle": 1.22, "diamond": 1.18, "pentagon": 1.05, "star": 1.15}
-
-
-def shape_centre(shape: str, cx: float, cy: float, radius: float) -> tuple[float, float]:
-    """Where a piece's letter goes: its shape's middle (a triangle's is low in its circle)."""
-    if shape == "triangle":
-        return cx, cy + radius * SHAPE_SCALE["triangle"] / 4
-    return cx, cy
+# the pieces' geometry (render/shapes.py)
+polygon_points, shape_centre, SHAPE_SCALE = (
+    shapes.polygon_points,
+    shapes.shape_centre,
+    shapes.SHAPE_SCALE,
+)
 
 
 def token(
@@ -469,38 +453,43 @@ def token(
     outline=INK,
     label_fill=None,
 ) -> None:
-    """A game piece: its shape tells the player apart even without colour."""
-    cx, cy = centre
-    box = (cx - radius, cy - radius, cx + radius, cy + radius)
-    if shape == "circle":
-        draw.ellipse(box, fill=fill, outline=outline, width=3)
-    elif shape == "square":
-        inset = radius * 0.12
-        draw.rectangle(
-            (box[0] + inset, box[1] + inset, box[2] - inset, box[3] - inset),
-            fill=fill,
-            outline=outline,
-            width=3,
-        )
-    elif shape == "cross":
-        w = radius * 0.42
-        draw.polygon(
-            [(cx - w, cy - radius), (cx + w, cy - radius), (cx + w, cy - w), (cx + radius, cy - w),
-             (cx + radius, cy + w), (cx + w, cy + w), (cx + w, cy + radius), (cx - w, cy + radius),
-             (cx - w, cy + w), (cx - radius, cy + w), (cx - radius, cy - w), (cx - w, cy - w)],
-            fill=fill, outline=outline, width=3,
-        )  # fmt: skip
-    else:
-        mx, my = shape_centre(shape, cx, cy, radius)
-        points = polygon_points(shape, mx, my, radius * SHAPE_SCALE.get(shape, 1.0))
-        draw.polygon(points, fill=fill, outline=outline, width=3)
-    if label:
-        size = max(12, int(radius * (0.9 if len(label) == 1 else 0.7)))
-        if len(label) > 2:  # a longer language's letter: as large as fits the piece
-            size = shrunk(label, size, radius * 1.7, 7)
-        ink = label_fill or (INK if sum(fill[:3]) > 380 else WHITE)
-        mx, my = shape_centre(shape, cx, cy, radius)
-        text(draw, (mx, my + 1), label, size, ink, anchor="mm")
+    """A game piece: its shape tells the player apart even without colour. On a palette
+    board it is pasted from a cache of the pieces drawn before (render/sprites.py), with
+    the same pixels as drawing it there."""
+    piece = (centre, radius, shape, fill, label, outline, label_fill)
+    if type(draw) is PaletteDraw and sprites.paste(draw, PIECE, piece):
+        return
+    shapes.body(draw, *piece)
+    _letters(draw, *piece)
+
+
+def _label(centre, radius, shape, fill, label, outline, label_fill):
+    """Where a piece's label goes and how: ((x, y), label, size, ink), None without one."""
+    if not label:
+        return None
+    size = max(12, int(radius * (0.9 if len(label) == 1 else 0.7)))
+    if len(label) > 2:  # a longer language's letter: as large as fits the piece
+        size = shrunk(label, size, radius * 1.7, 7)
+    ink = label_fill or (INK if sum(fill[:3]) > 380 else WHITE)
+    mx, my = shape_centre(shape, *centre, radius)
+    return (mx, my + 1), label, size, ink
+
+
+def _reach(centre, radius, *_) -> tuple[int, int, int, int]:
+    """The rectangle a piece stays in: every shape is within 1.22 times its radius."""
+    (cx, cy), reach = centre, radius * 1.25 + 2
+    return sprites.around(cx - reach, cy - reach, cx + reach, cy + reach)
+
+
+def _letters(draw, *piece) -> None:
+    if (said := _label(*piece)) is not None:
+        text(draw, *said, anchor="mm")
+
+
+def _letters_cover(*piece):
+    """Where a piece's label changes pixels (`covered`); None without one."""
+    said = _label(*piece)
+    return None if said is None else covered(*said[:3], "mm")
 
 
 def player_token(draw, centre, radius, seat: int, label: str = "") -> None:
@@ -576,6 +565,14 @@ def canvas(
     """A fixed-palette picture to draw on, and its drawer."""
     img = new_image((width, height), colour)
     return img, PaletteDraw(img)
+
+
+# The largest piece drawn (18 Ghosts', radius 41) makes a sprite of 84 x 84 pixels and its
+# mask, 14 KB: at most ~15 MB a worker; the pieces of all five games take a few MB.
+PIECE = sprites.Kind(shapes.body, _letters, _reach, _letters_cover, kept=1024)
+PLAIN = (
+    sprites.PLAIN
+)  # the drawer's shapes: here, its cache is cleared with the kit's  # how `token` draws
 
 
 def to_png(img: Image.Image) -> bytes:
