@@ -13,6 +13,7 @@ import render
 from engines import REGISTRY
 from engines.playout import configurations, play
 from render import toolkit as T
+from tests.games.test_render_fit import _clear_caches
 
 MAX_BYTES = 60 * 1024
 
@@ -32,11 +33,6 @@ def _views(game_id: str, every: int = 4) -> list[dict]:
     return views
 
 
-def _clear_caches() -> None:
-    for cached in (T._glyphs, T._patch, T.text_width, T._wrapped):
-        cached.cache_clear()
-
-
 @pytest.mark.parametrize("game_id", sorted(REGISTRY))
 def test_palette_pngs_within_60_kb(game_id):
     for view in _views(game_id):
@@ -49,7 +45,8 @@ def test_palette_pngs_within_60_kb(game_id):
 @pytest.mark.parametrize("game_id", sorted(REGISTRY))
 def test_same_view_same_bytes_cold_or_warm(game_id):
     """docs/engine-contract.md, Pictures: same view, same bytes; here whichever pictures came before, since a
-    worker process keeps its text cache from board to board."""
+    worker process keeps its caches from board to board (text, parts, pieces pasted where
+    they were first drawn): every one cleared, then all warm in the other order."""
     views = _views(game_id, every=6)[:6]
     cold = []
     for view in views:

@@ -16,7 +16,6 @@ from engines import REGISTRY
 from engines.playout import play
 from render import ghosts18, shapes, sprites
 from render import toolkit as T
-from tests.games.test_render_fit import _clear_caches
 
 SIZE = (160, 140)
 INKS = [T.PAPER, T.NIGHT, T.PANEL, T.INK, T.WHITE, *T.PLAYER_COLOURS]
@@ -162,19 +161,6 @@ def _views(game_id: str) -> list[dict]:
     run = play(game, players, {}, seed=5, keep_states=True)
     states = run.states[1 :: max(1, len(run.states) // 12)]
     return [game.view(s, seat) for s in states for seat in (None, 0)]
-
-
-@pytest.mark.parametrize("game_id", ["ghosts18", "castle_doors", "haunted_house", "hidden_castle", "dark_castle"])  # fmt: skip
-def test_a_board_is_the_same_drawn_cold_or_warm(game_id):
-    """Every board drawn with all caches cleared first (pieces drawn, parts cut), then all
-    again in the other order with the caches warm (pieces and parts pasted)."""
-    views = _views(game_id)
-    cold = []
-    for view in views:
-        _clear_caches()
-        cold.append(render.board_png(game_id, view))
-    warm = [render.board_png(game_id, view) for view in reversed(views)]
-    assert warm[::-1] == cold
 
 
 @pytest.mark.parametrize("game_id", ["ghosts18", "castle_doors", "haunted_house", "hidden_castle", "dark_castle"])  # fmt: skip
