@@ -293,6 +293,7 @@ class CpuPool:
 
     def _lost(self, worker: _Worker) -> None:
         """A worker's answers pipe ended: it has exited (asked to, or died)."""
+        worker.ready = False  # never handed another job, even if no other can be started
         self._forget(worker)
         self._fail(worker, "a CPU worker process ended before it answered")
         if worker in self._pool and not self._closing:

@@ -8,6 +8,7 @@ import asyncio
 import os
 import signal
 import sqlite3
+from pathlib import Path
 
 from bot.store import Store
 from bot.store.migrations import MIGRATIONS
@@ -176,3 +177,40 @@ async def test_ctrl_c_in_a_terminal_stops_the_bot_and_its_workers_quietly(tg_sta
     ):
         await asyncio.sleep(0.05)
     assert not [p for p, s in workers.items() if alive(p, s)], "a worker outlived the bot"
+
+
+async def test_workers_killed_mid_game_are_replaced_and_every_move_has_its_board(tg_standin, tmp_path):  # fmt: skip
+    """The OOM killer takes the CPU workers between moves: the bot says so in its log,
+    starts new ones, and every next move's board still comes (drawn in the bot's own
+    process until a new worker is ready)."""
+    from tests.bot.test_workers import alive, children, start_time
+    from tests.e2e.telegram_fixtures import press_and_wait
+
+    standin = tg_standin
+    process = await escape_bot_run(tmp_path, _telegram(standin, tmp_path / "w.sqlite3"))
+    try:
+        await standin.wait_for(lambda c: c.method == "setMyCommands", timeout=30)
+        tables = await _open_tables(standin)
+        workers = {
+            pid: start_time(pid)
+            for pid in children(process.pid)
+            if b"spawn_main" in Path(f"/proc/{pid}/cmdline").read_bytes()
+        }
+        assert len(workers) >= 1, "the bot started no worker"
+        for pid in workers:
+            os.kill(pid, signal.SIGKILL)
+        users = {u["id"]: u for u in (standin.ann, standin.bob)}
+        for _chat, board in tables:
+            actor = users[mentioned_ids(board)[0]]
+            await press_and_wait(standin, actor, board, choice_buttons(board)[0]["callback_data"])
+        replaced = [p for p in children(process.pid) if p not in workers]
+        process.send_signal(signal.SIGTERM)
+        output = await _exits(process, timeout=30)
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+    assert not [p for p, s in workers.items() if alive(p, s)]
+    assert output.count("ended unasked; starting another") == len(workers), output
+    assert replaced, "no new worker was started"
+    assert process.returncode == 0 and "Traceback" not in output, output
