@@ -179,11 +179,22 @@ async def test_ctrl_c_in_a_terminal_stops_the_bot_and_its_workers_quietly(tg_sta
     assert not [p for p, s in workers.items() if alive(p, s)], "a worker outlived the bot"
 
 
+def _cpu_workers(pid: int) -> set[int]:
+    """The CPU workers among `pid`'s children (multiprocessing's resource tracker aside)."""
+    from tests.bot.test_workers import children
+
+    return {
+        child
+        for child in children(pid)
+        if b"spawn_main" in Path(f"/proc/{child}/cmdline").read_bytes()
+    }
+
+
 async def test_workers_killed_mid_game_are_replaced_and_every_move_has_its_board(tg_standin, tmp_path):  # fmt: skip
     """The OOM killer takes the CPU workers between moves: the bot says so in its log,
     starts new ones, and every next move's board still comes (drawn in the bot's own
     process until a new worker is ready)."""
-    from tests.bot.test_workers import alive, children, start_time
+    from tests.bot.test_workers import alive, start_time
     from tests.e2e.telegram_fixtures import press_and_wait
 
     standin = tg_standin
@@ -191,11 +202,7 @@ async def test_workers_killed_mid_game_are_replaced_and_every_move_has_its_board
     try:
         await standin.wait_for(lambda c: c.method == "setMyCommands", timeout=30)
         tables = await _open_tables(standin)
-        workers = {
-            pid: start_time(pid)
-            for pid in children(process.pid)
-            if b"spawn_main" in Path(f"/proc/{pid}/cmdline").read_bytes()
-        }
+        workers = {pid: start_time(pid) for pid in _cpu_workers(process.pid)}
         assert len(workers) >= 1, "the bot started no worker"
         for pid in workers:
             os.kill(pid, signal.SIGKILL)
@@ -203,7 +210,7 @@ async def test_workers_killed_mid_game_are_replaced_and_every_move_has_its_board
         for _chat, board in tables:
             actor = users[mentioned_ids(board)[0]]
             await press_and_wait(standin, actor, board, choice_buttons(board)[0]["callback_data"])
-        replaced = [p for p in children(process.pid) if p not in workers]
+        replaced = _cpu_workers(process.pid) - set(workers)
         process.send_signal(signal.SIGTERM)
         output = await _exits(process, timeout=30)
     finally:
@@ -212,5 +219,5 @@ async def test_workers_killed_mid_game_are_replaced_and_every_move_has_its_board
             await process.wait()
     assert not [p for p, s in workers.items() if alive(p, s)]
     assert output.count("ended unasked; starting another") == len(workers), output
-    assert replaced, "no new worker was started"
+    assert len(replaced) == len(workers), "the killed workers were not replaced"
     assert process.returncode == 0 and "Traceback" not in output, output
