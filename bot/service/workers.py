@@ -174,8 +174,9 @@ class CpuPool:
         except WorkerLost:
             if self._closing:
                 raise
-            # its worker died under it (the OOM killer): drawn once more by the new one, so
-            # the move's board still comes; a job that kills every worker fails the second time
+            # its worker died under it (the OOM killer): drawn once more by the next free
+            # worker, so the move's board still comes; a job that kills every worker fails
+            # the second time
             return await self._enqueue(fn, args, self._urgent).future
 
     def _attach_here(self) -> None:
