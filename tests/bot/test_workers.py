@@ -71,7 +71,9 @@ async def test_a_failing_job_fails_its_caller_and_the_worker_goes_on() -> None:
         with pytest.raises(ValueError, match="no such move"):
             await pool.run(_fail, "no such move")
         with pytest.raises(Exception, match="pickle"):
-            await pool.run(_unpicklable)
+            await pool.run(_unpicklable)  # an answer that does not pickle
+        with pytest.raises(Exception, match="pickle"):
+            await pool.run(_pid_and_square, lambda: 2)  # nor a call
         again, value = await pool.run(_pid_and_square, 3)
         assert (again, value) == (first, 9), "the same worker answers after the failures"
     finally:

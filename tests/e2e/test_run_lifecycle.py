@@ -5,6 +5,7 @@ lets the moves in hand finish, loses none that was answered, and exits 0."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import signal
 import sqlite3
@@ -59,6 +60,32 @@ async def test_a_database_newer_than_the_code_is_refused(tg_standin, tmp_path):
     assert "newer than this Escape" in output and "Traceback" not in output, output
 
 
+@contextlib.asynccontextmanager
+async def _bot(standin, tmp_path, db: str, **how):
+    """The real bot with the stand-in, up once its commands are registered; killed at the
+    end if the test did not stop it."""
+    process = await escape_bot_run(tmp_path, _telegram(standin, tmp_path / db), **how)
+    try:
+        await standin.wait_for(lambda c: c.method == "setMyCommands", timeout=30)
+        yield process
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+
+
+async def _outlived(workers: dict[int, str], seconds: float = 5) -> list[int]:
+    """The processes of `workers` (pid -> start time) still alive after up to `seconds`."""
+    from tests.bot.test_workers import alive
+
+    deadline = asyncio.get_running_loop().time() + seconds
+    while asyncio.get_running_loop().time() < deadline and any(
+        alive(p, s) for p, s in workers.items()
+    ):
+        await asyncio.sleep(0.05)
+    return [p for p, s in workers.items() if alive(p, s)]
+
+
 async def _open_tables(standin) -> list[tuple[int, dict]]:
     """TABLES groups, each with a running game of 18 Ghosts: (chat, first board)."""
     tables = []
@@ -85,9 +112,7 @@ async def _open_tables(standin) -> list[tuple[int, dict]]:
 async def test_sigterm_mid_load_keeps_every_answered_move_and_exits_0(tg_standin, tmp_path):
     standin = tg_standin
     db = tmp_path / "load.sqlite3"
-    process = await escape_bot_run(tmp_path, _telegram(standin, db))
-    try:
-        await standin.wait_for(lambda c: c.method == "setMyCommands", timeout=30)
+    async with _bot(standin, tmp_path, db.name) as process:
         tables = await _open_tables(standin)
         users = {u["id"]: u for u in (standin.ann, standin.bob)}
         mark = len(standin.calls)
@@ -100,10 +125,6 @@ async def test_sigterm_mid_load_keeps_every_answered_move_and_exits_0(tg_standin
         await standin.wait_for(lambda c: c.method == "answerCallbackQuery", after=mark, timeout=30)
         process.send_signal(signal.SIGTERM)  # mid-load: some moves answered, some in hand
         output = await _exits(process, timeout=20)
-    finally:
-        if process.returncode is None:
-            process.kill()
-            await process.wait()
     assert process.returncode == 0, output
     assert "Traceback" not in output, output
 
@@ -127,7 +148,7 @@ async def test_sigterm_mid_load_keeps_every_answered_move_and_exits_0(tg_standin
 
 async def test_a_killed_bot_leaves_no_worker_behind(tg_standin, tmp_path):
     """SIGKILL (the OOM killer, `kill -9`): the picture and AI workers end by themselves."""
-    from tests.bot.test_workers import alive, children, start_time
+    from tests.bot.test_workers import children, start_time
 
     process = await escape_bot_run(tmp_path, _telegram(tg_standin, tmp_path / "k.sqlite3"))
     try:
@@ -137,12 +158,7 @@ async def test_a_killed_bot_leaves_no_worker_behind(tg_standin, tmp_path):
         assert workers, "the bot started no worker"
     finally:
         process.kill()  # its wait() ends only once every holder of its output pipe has gone
-    deadline = asyncio.get_running_loop().time() + 5
-    while asyncio.get_running_loop().time() < deadline and any(
-        alive(p, s) for p, s in workers.items()
-    ):
-        await asyncio.sleep(0.05)
-    left = [p for p, s in workers.items() if alive(p, s)]
+    left = await _outlived(workers)
     for pid in left:
         os.kill(pid, signal.SIGKILL)
     await asyncio.wait_for(process.wait(), 10)
@@ -152,31 +168,19 @@ async def test_a_killed_bot_leaves_no_worker_behind(tg_standin, tmp_path):
 async def test_ctrl_c_in_a_terminal_stops_the_bot_and_its_workers_quietly(tg_standin, tmp_path):
     """Ctrl-C signals the terminal's whole process group, the CPU workers too: the bot
     stops them itself, so the run ends with 0 and no worker prints a traceback."""
-    from tests.bot.test_workers import alive, children, start_time
+    from tests.bot.test_workers import children, start_time
 
-    db = tmp_path / "c.sqlite3"
-    process = await escape_bot_run(tmp_path, _telegram(tg_standin, db), own_group=True)
-    try:
-        await tg_standin.wait_for(lambda c: c.method == "setMyCommands", timeout=30)
+    async with _bot(tg_standin, tmp_path, "c.sqlite3", own_group=True) as process:
         await _open_tables(tg_standin)
         workers = {pid: start_time(pid) for pid in children(process.pid)}
         assert workers, "the bot started no worker"
         os.killpg(process.pid, signal.SIGINT)
         output = await _exits(process, timeout=30)
-    finally:
-        if process.returncode is None:
-            process.kill()
-            await process.wait()
     assert process.returncode == 0, output
     assert "Traceback" not in output and "KeyboardInterrupt" not in output, output
     # the workers were joined before the exit; multiprocessing's resource tracker leaves
     # once the bot has gone
-    deadline = asyncio.get_running_loop().time() + 5
-    while asyncio.get_running_loop().time() < deadline and any(
-        alive(p, s) for p, s in workers.items()
-    ):
-        await asyncio.sleep(0.05)
-    assert not [p for p, s in workers.items() if alive(p, s)], "a worker outlived the bot"
+    assert not await _outlived(workers), "a worker outlived the bot"
 
 
 def _cpu_workers(pid: int) -> set[int]:
@@ -194,13 +198,11 @@ async def test_workers_killed_mid_game_are_replaced_and_every_move_has_its_board
     """The OOM killer takes the CPU workers between moves: the bot says so in its log,
     starts new ones, and every next move's board still comes (drawn in the bot's own
     process until a new worker is ready)."""
-    from tests.bot.test_workers import alive, start_time
+    from tests.bot.test_workers import start_time
     from tests.e2e.telegram_fixtures import press_and_wait
 
     standin = tg_standin
-    process = await escape_bot_run(tmp_path, _telegram(standin, tmp_path / "w.sqlite3"))
-    try:
-        await standin.wait_for(lambda c: c.method == "setMyCommands", timeout=30)
+    async with _bot(standin, tmp_path, "w.sqlite3") as process:
         tables = await _open_tables(standin)
         workers = {pid: start_time(pid) for pid in _cpu_workers(process.pid)}
         assert len(workers) >= 1, "the bot started no worker"
@@ -213,11 +215,7 @@ async def test_workers_killed_mid_game_are_replaced_and_every_move_has_its_board
         replaced = _cpu_workers(process.pid) - set(workers)
         process.send_signal(signal.SIGTERM)
         output = await _exits(process, timeout=30)
-    finally:
-        if process.returncode is None:
-            process.kill()
-            await process.wait()
-    assert not [p for p, s in workers.items() if alive(p, s)]
+    assert not await _outlived(workers, 0)
     assert output.count("ended unasked; starting another") == len(workers), output
     assert len(replaced) == len(workers), "the killed workers were not replaced"
     assert process.returncode == 0 and "Traceback" not in output, output
