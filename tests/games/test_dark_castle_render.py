@@ -40,3 +40,43 @@ def test_alt_text_names_the_chapter_row_attack_and_party():
     for words in ("The Empty Harness", attack, "Might", "Wisdom", "The Abbot",
                   "of 14 HP", "Special:"):  # fmt: skip
         assert words in text
+
+
+def _drawn_strings(monkeypatch, view, language="en") -> list[str]:
+    """Every string the picture draws, as the toolkit is asked to draw it."""
+    drawn: list[str] = []
+    real = render.toolkit.text
+
+    def spy(draw, xy, content, *args, **kwargs):
+        drawn.append(content)
+        return real(draw, xy, content, *args, **kwargs)
+
+    monkeypatch.setattr(render.toolkit, "text", spy)
+    render.renderer("dark_castle").draw(view, language)
+    return drawn
+
+
+def test_a_turned_page_shows_its_words_once(monkeypatch):
+    """The card shows its scene: the caption names it by title and the log leaves it out,
+    where they used to say the same words twice more on one picture."""
+    s = open_card(started(("smith", "tailor", "abbot")), "empty_harness", who="abbot")
+    view = G.view(s, None)
+    scene = str(view["card"]["text"])
+    opening = scene.split()[:4]  # the scene's first words, wherever a line breaks them
+    drawn = _drawn_strings(monkeypatch, view)
+    lines_with_opening = [line for line in drawn if line.split()[:4] == opening]
+    assert len(lines_with_opening) == 1, drawn
+    caption = render.renderer("dark_castle").caption(view)
+    assert caption[0].startswith("Next page: The Empty Harness."), caption
+    assert scene[:30] not in " ".join(caption)
+    german = render.renderer("dark_castle").caption(view, "de")
+    assert german[0].startswith("Nächste Seite: "), german
+
+
+def test_a_scene_of_an_earlier_card_is_still_told():
+    """Only the card in play is left to the card: the story of an earlier one is kept."""
+    s = open_card(started(("smith", "tailor", "abbot")), "empty_harness", who="abbot")
+    earlier = G.view(s, None)["last"]
+    view = G.view(s, None)
+    view["card"] = {**view["card"], "title": "Another Room"}
+    assert render.renderer("dark_castle").caption(view)[0] == render.dark_castle._tail(str(earlier), 300)
