@@ -79,4 +79,6 @@ def test_a_scene_of_an_earlier_card_is_still_told():
     earlier = G.view(s, None)["last"]
     view = G.view(s, None)
     view["card"] = {**view["card"], "title": "Another Room"}
-    assert render.renderer("dark_castle").caption(view)[0] == render.dark_castle._tail(str(earlier), 300)
+    assert render.renderer("dark_castle").caption(view)[0] == render.dark_castle._tail(
+        str(earlier), 300
+    )
