@@ -18,10 +18,11 @@ from engines.text import Msg, in_context, joined, msg, plural
 from languages import DEFAULT, say
 from render import toolkit as kit
 from render.dark_castle_alt import describe as describe  # the alt text, as every renderer offers
+from render.dark_castle_story import caption as caption  # what happened, then what is asked
+from render.dark_castle_story import on_the_card
 from render.dark_castle_words import DEATH_NAMES, SPECIAL, STONE, TRAIT
 from render.dark_castle_words import die_name as _die_name
 from render.dark_castle_words import short_name as _short
-from render.dark_castle_words import tail as _tail
 
 WIDTH = 1200
 CARD_X, CARD_W = 24, 600
@@ -276,40 +277,12 @@ def _ending(d: ImageDraw.ImageDraw, view: dict, x: int, y: int, ink, language: s
     return y
 
 
-def _on_the_card(line, card: dict | None) -> bool:
-    """Whether a story line is the scene of the card in play, which the card itself shows
-    (its title and words): said again in the log and the caption it was the same words two
-    or three times on one picture, and the costliest text of a new card to lay out."""
-    return (
-        card is not None
-        and isinstance(line, Msg)
-        and line.text == "{title}: {text}"
-        and str(line.args.get("title")) == str(card["title"])
-    )
-
-
-def _told(last, card: dict | None):
-    """What just happened, for the caption: the card in play named by its title only, as
-    the card itself shows its words and what it asks; other lines as they were said."""
-    if _on_the_card(last, card):
-        return msg("Next page: {title}.", title=last.args["title"])
-    parts = list(last.args.values()) if isinstance(last, Msg) and last.context == "list" else []
-    if not any(_on_the_card(part, card) for part in parts):
-        return last
-    told: list = []
-    for part in parts:
-        if told and _on_the_card(told[-1], card) and getattr(part, "text", "") == "It asks: {asks}":
-            continue  # what the card just turned asks: on the card (its box, log or fight)
-        told.append(part)
-    return joined([_told(part, card) for part in told], " ")
-
-
 def _log_lines(log: list, room: int, language: str = DEFAULT, card: dict | None = None) -> list[str]:  # fmt: skip
     """The wrapped lines of the latest log entries that fit in `room` lines: whole entries
     only (the latest one's end if even it does not fit), never one cut at its start; the
     scene of the card in play (`card`) is left to the card."""
     lines: list[str] = []
-    for entry in reversed([e for e in log[-5:] if not _on_the_card(e, card)]):
+    for entry in reversed([e for e in log[-5:] if not on_the_card(e, card)]):
         wrapped = kit.wrap(say(entry, language), 17, CARD_W - 60)
         if len(lines) + len(wrapped) > room:
             if not lines and room:
@@ -593,14 +566,6 @@ def _plague_tally(d: ImageDraw.ImageDraw, x: int, y: int, char: dict, language: 
 
 def draw(view: dict, language: str = DEFAULT) -> Image.Image:
     return kit.caption_bar(board(view, language), caption(view, language))
-
-
-def caption(view: dict, language: str = DEFAULT) -> list[str]:
-    """What just happened (its end, if long), then what is asked now."""
-    last = _told(view["last"], view.get("card")) if view.get("last") else ""
-    lines = [_tail(say(last, language), 300)] if last else []
-    lines.append(say(view.get("prompt") or "", language))
-    return [line for line in lines if line]
 
 
 def board(view: dict, language: str = DEFAULT) -> Image.Image:

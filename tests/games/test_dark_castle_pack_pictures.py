@@ -12,6 +12,7 @@ from test_dark_castle_helpers import G, edit, set_char, started
 import render
 from render import dark_castle as dark_castle_render
 from render import toolkit
+from render.dark_castle_words import tail
 
 EVERY_PACK = {"cult": "on", "plague": "on", "collector": "on"}
 PARTY_COLUMN = (
@@ -129,9 +130,9 @@ def test_a_full_box_grows_rather_than_cut_its_lines():
 def test_the_caption_starts_at_a_whole_sentence():
     """A long move's story is cut to its end for the caption, never mid-word."""
     story = "The Last Chain is defeated! " * 3 + "The boss falls. " + "x" * 280
-    assert dark_castle_render._tail(story, 300).startswith("The boss falls.")
-    assert dark_castle_render._tail("word " * 100, 300).startswith("… word")
-    assert dark_castle_render._tail("short", 300) == "short"
+    assert tail(story, 300).startswith("The boss falls.")
+    assert tail("word " * 100, 300).startswith("… word")
+    assert tail("short", 300) == "short"
 
 
 def test_the_ending_alt_text_tells_the_ending_not_the_fight():

@@ -8,6 +8,7 @@ from PIL import Image
 from test_dark_castle_helpers import G, act, chance, open_card, started
 
 import render
+import render.dark_castle_words
 
 
 def _combat_view():
@@ -79,6 +80,6 @@ def test_a_scene_of_an_earlier_card_is_still_told():
     earlier = G.view(s, None)["last"]
     view = G.view(s, None)
     view["card"] = {**view["card"], "title": "Another Room"}
-    assert render.renderer("dark_castle").caption(view)[0] == render.dark_castle._tail(
+    assert render.renderer("dark_castle").caption(view)[0] == render.dark_castle_words.tail(
         str(earlier), 300
     )
