@@ -34,6 +34,10 @@ def board_image(game_id: str, view: dict, recent: list | None = None, language: 
     module = renderer(game_id)
     if not recent or len(recent) < 2:
         return in_language(module.draw, view, language=language)
+    board = in_language(module.board, view, language=language)
+    own = getattr(module, "caption_after", None)  # a board that shows some of the story itself
+    if own is not None:
+        return caption_bar(board, in_language(own, view, recent, RECENT_LINES, language=language))
     told = [say(line, language) for line in recent[-RECENT_LINES:]]
     # the board's own caption, less what the recent lines already tell (its last move, which
     # Hidden Castle names while a roll waits, was said twice)
@@ -41,7 +45,7 @@ def board_image(game_id: str, view: dict, recent: list | None = None, language: 
     if lines and lines[0] == say(view.get("last"), language):
         lines = lines[1:]
     lines = [line for line in lines if line not in told]
-    return caption_bar(in_language(module.board, view, language=language), told + lines)
+    return caption_bar(board, told + lines)
 
 
 def describe(game_id: str, view: dict, language: str = DEFAULT) -> str:

@@ -19,6 +19,7 @@ from languages import DEFAULT, say
 from render import toolkit as kit
 from render.dark_castle_alt import describe as describe  # the alt text, as every renderer offers
 from render.dark_castle_story import caption as caption  # what happened, then what is asked
+from render.dark_castle_story import caption_after as caption_after  # the same after a move
 from render.dark_castle_story import on_the_card
 from render.dark_castle_words import DEATH_NAMES, SPECIAL, STONE, TRAIT
 from render.dark_castle_words import die_name as _die_name

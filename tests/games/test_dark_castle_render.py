@@ -9,6 +9,7 @@ from test_dark_castle_helpers import G, act, chance, open_card, started
 
 import render
 import render.dark_castle_words
+from engines.text import to_json
 
 
 def _combat_view():
@@ -72,6 +73,24 @@ def test_a_turned_page_shows_its_words_once(monkeypatch):
     assert scene[:30] not in " ".join(caption)
     german = render.renderer("dark_castle").caption(view, "de")
     assert german[0].startswith("Nächste Seite: "), german
+
+
+def test_a_turned_page_under_its_move_shows_its_words_once(monkeypatch):
+    """The bot draws a move's board with the move's lines under it (`recent`): there too the
+    card's scene is named by its title, and what it asks is left to the card."""
+    s = open_card(started(("smith", "tailor", "abbot")), "empty_harness", who="abbot")
+    view = G.view(s, None)
+    recent = [to_json(line) for line in view["last"].args.values()]
+    assert any(line.get("$msg") == "It asks: {asks}" for line in recent)
+    drawn: list[str] = []
+    real = render.toolkit.text
+    monkeypatch.setattr(render.toolkit, "text", lambda d, xy, content, *a, **k: (drawn.append(content), real(d, xy, content, *a, **k)))  # fmt: skip
+    render.board_image("dark_castle", view, recent)
+    opening = str(view["card"]["text"]).split()[:4]
+    assert len([line for line in drawn if line.split()[:4] == opening]) == 1
+    assert "Next page: The Empty Harness." in drawn
+    asks = [line for line in drawn if line.startswith("It asks")]
+    assert len(asks) <= 1, drawn  # the card's own log may tell it; the caption does not
 
 
 def test_a_scene_of_an_earlier_card_is_still_told():
