@@ -26,6 +26,7 @@ import time
 from pathlib import Path
 
 import render
+from bot import heap
 from bot.service import ChatRef, GameService, UserError, UserRef
 from bot.service.workers import CpuPool, default_workers
 from bot.store import NewEntry, SeatRow, Store
@@ -201,6 +202,7 @@ async def main() -> None:
     pool = CpuPool(default_workers()).start()
     try:
         await warm(pool)
+        heap.settle()  # as the bot does once it has started (bot/runner.py)
         rows = [await bench_moves(game_id, pool) for game_id in _games()]
         header = list(rows[0])
         print(" | ".join(header))

@@ -19,6 +19,8 @@ import threading
 import time
 from typing import Any
 
+from bot import heap
+
 FRAME = struct.Struct("!Q")  # a frame's length, before its pickle
 READY = b"ready"  # a worker's first frame: it has warmed up and waits for jobs
 
@@ -55,6 +57,7 @@ def serve(jobs: Any, answers: Any, parent: int) -> None:
     watch_parent(parent)
     inbox, outbox = jobs.fileno(), answers.fileno()
     warm()
+    heap.settle()  # the renderers' modules and tables, never walked by a full collection
     _write(outbox, READY)
     while True:
         job = _read(inbox)

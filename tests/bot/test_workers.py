@@ -2,6 +2,7 @@
 with their parent, however it ends (issue 29, item 21)."""
 
 import asyncio
+import gc
 import os
 import signal
 import subprocess
@@ -62,6 +63,21 @@ def _unpicklable() -> object:
 def _nap_then_pid(seconds: float) -> int:
     time.sleep(seconds)
     return os.getpid()
+
+
+def _frozen() -> int:
+    return gc.get_freeze_count()
+
+
+async def test_a_worker_keeps_what_it_imported_out_of_full_collections() -> None:
+    """A worker freezes what its start-up built (bot/heap.py): the renderers' modules and
+    tables, which a full collection would otherwise walk in the middle of a board."""
+    pool = CpuPool(workers=1).start()
+    try:
+        await pool.run(_pid_and_square, 1)  # started, warmed up and settled
+        assert await pool.run(_frozen) > 10_000
+    finally:
+        await pool.close()
 
 
 async def test_a_failing_job_fails_its_caller_and_the_worker_goes_on() -> None:
