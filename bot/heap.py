@@ -5,7 +5,8 @@ the renderers, their tables and caches: some 100,000 objects in the bot's proces
 long as the process. Python's full collection walks all of it each time it runs, which took
 20-30 ms here, a pause for whichever move or board was under way. `gc.freeze` moves what
 exists now into a generation the collector never visits; what is made later is collected
-as before. Imported only by what starts a process: the runner, a CPU worker, the terminal.
+as before. Called by what starts a long-lived process: the runner, each CPU worker, and
+the bench in its stead (a terminal game is one player's and short: it does not freeze).
 """
 
 from __future__ import annotations
