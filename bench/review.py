@@ -110,4 +110,8 @@ async def main(argv: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(asyncio.run(main(sys.argv[1:])))
+    # run from the module by its name: a CPU worker imports `bench.review.timed_review` by
+    # that name (it never runs the main script, so a job may not live in `__main__`)
+    from bench import review
+
+    sys.exit(asyncio.run(review.main(sys.argv[1:])))

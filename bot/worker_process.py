@@ -1,6 +1,7 @@
-"""What a CPU worker process runs before its first job, kept apart from `bot.service`: a
-worker imports only what its jobs need (`render` for a picture, about a third of a second),
-never the whole service stack, which importing `bot.service.workers` would pull in.
+"""What a CPU worker process runs, kept apart from `bot.service`: a worker imports only what
+its jobs need (`render` for a picture, about a third of a second), never the whole service
+stack, which importing `bot.service.workers` would pull in. It is started as a fresh
+interpreter that imports this module alone (`main`), not the bot's own main script.
 
 `serve` is a worker's whole life: it watches its parent (see bot/service/workers.py for
 why), imports the renderers (`warm`) while the bot itself is still starting, says it is
@@ -17,7 +18,6 @@ import signal
 import struct
 import threading
 import time
-from typing import Any
 
 from bot import heap
 
@@ -48,14 +48,19 @@ def warm() -> int:
     return os.getpid()
 
 
-def serve(jobs: Any, answers: Any, parent: int) -> None:
-    """A worker process: `jobs` and `answers` are its ends of its two pipes (connections
-    handed over by the spawn), `parent` the bot's pid. A job's failure is sent back as its
+def main(argv: list[str]) -> None:
+    """The worker's command line: its ends of the two pipes, then the bot's pid."""
+    inbox, outbox, parent = map(int, argv)
+    serve(inbox, outbox, parent)
+
+
+def serve(inbox: int, outbox: int, parent: int) -> None:
+    """A worker process: `inbox` and `outbox` are its ends of its two pipes (descriptors
+    it inherited), `parent` the bot's pid. A job's failure is sent back as its
     answer, so a bad job never ends the worker. Ctrl-C reaches every process of a terminal's
     group: the worker leaves it to the bot, which closes the pipe once it has stopped."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     watch_parent(parent)
-    inbox, outbox = jobs.fileno(), answers.fileno()
     warm()
     heap.settle()  # the renderers' modules and tables, never walked by a full collection
     _write(outbox, READY)

@@ -26,14 +26,16 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
+import json
 import logging
-import multiprocessing
 import os
 import pickle
+import subprocess
+import sys
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
-from bot.worker_process import FRAME, READY, serve
+from bot.worker_process import FRAME, READY
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
@@ -44,6 +46,15 @@ CLOSE_GRACE = 10.0  # seconds a worker has to finish its job once the bot stops
 # one, 24 tables moving at once rendered fewer moves a second than the standard pool).
 # Only a board queues behind a board: one behind an AI's search would wait seconds.
 DEPTH = 2
+# A worker is a fresh interpreter with this process's import path that runs
+# bot/worker_process.py alone. multiprocessing's spawn first ran the bot's own main script
+# again in every worker (for `escape-bot`, bot.cli with the store, aiosqlite, Prometheus and
+# Babel; for a bench, the whole service): CPU spent on both cores while the bot starts, and
+# memory held by every worker for nothing its jobs use.
+_BOOT = (
+    "import json, sys; sys.path[:] = json.loads(sys.argv[1]); "
+    "from bot.worker_process import main; main(sys.argv[2:])"
+)
 
 
 class WorkerLost(RuntimeError):
@@ -68,10 +79,9 @@ class _Job:
 class _Worker:
     """One worker process and this side of its pipes (non-blocking descriptors)."""
 
-    def __init__(self, process, jobs, answers) -> None:
+    def __init__(self, process: subprocess.Popen, job_fd: int, answer_fd: int) -> None:
         self.process = process
-        self.jobs, self.answers = jobs, answers  # kept: they own the descriptors
-        self.job_fd, self.answer_fd = jobs.fileno(), answers.fileno()
+        self.job_fd, self.answer_fd = job_fd, answer_fd  # -1 once closed
         os.set_blocking(self.job_fd, False)
         os.set_blocking(self.answer_fd, False)
         self.ready = False  # warmed up: it has said READY
@@ -80,14 +90,32 @@ class _Worker:
         self.outbox = b""  # the rest of a job too big for the pipe at once
         self.watched = False  # the loop reads its answers
 
-    def close(self) -> None:
-        for end in (self.jobs, self.answers):
+    def close_jobs(self) -> None:
+        """The end of its jobs: the worker finishes the one it does and exits."""
+        if self.job_fd >= 0:
             with contextlib.suppress(OSError):
-                end.close()
+                os.close(self.job_fd)
+            self.job_fd = -1
+
+    def close(self) -> None:
+        self.close_jobs()
+        if self.answer_fd >= 0:
+            with contextlib.suppress(OSError):
+                os.close(self.answer_fd)
+            self.answer_fd = -1
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Whether it has exited (reaped) within `timeout` seconds."""
+        try:
+            self.process.wait(timeout)
+        except subprocess.TimeoutExpired:
+            return False
+        return True
 
 
 class CpuPool:
-    """Runs picklable module-level functions in worker processes (or on a thread)."""
+    """Runs picklable functions of importable modules (not `__main__`, which a worker does
+    not run) in worker processes, or on a thread."""
 
     def __init__(self, workers: int = 0) -> None:
         self.workers = workers
@@ -98,9 +126,9 @@ class CpuPool:
         self._closing = False
 
     def start(self) -> CpuPool:
-        """Start the workers; `spawn` keeps them free of the parent's threads and loop (and
-        makes this process each worker's parent, which the worker watches). Each imports the
-        renderers as it starts, while the bot is still starting."""
+        """Start the workers: new processes, free of this one's threads and loop, whose
+        parent is this process (each watches it). Each imports the renderers as it starts,
+        while the bot is still starting."""
         if self.workers > 0 and not self._pool:
             self._closing = False
             self._pool = [self._spawn() for _ in range(self.workers)]
@@ -109,16 +137,21 @@ class CpuPool:
         return self
 
     def _spawn(self) -> _Worker:
-        context = multiprocessing.get_context("spawn")
-        job_reader, job_writer = context.Pipe(duplex=False)
-        answer_reader, answer_writer = context.Pipe(duplex=False)
-        process = context.Process(
-            target=serve, args=(job_reader, answer_writer, os.getpid()), daemon=True,
-            name="escape-cpu",
-        )  # fmt: skip
-        process.start()
-        job_reader.close()  # the worker's ends: closed here, so its death reads as an end
-        answer_writer.close()
+        job_reader, job_writer = os.pipe()
+        answer_reader, answer_writer = os.pipe()
+        ends = (job_reader, answer_writer)  # the worker's: inherited by it alone
+        try:
+            process = subprocess.Popen(
+                [sys.executable, "-c", _BOOT, json.dumps(sys.path), *map(str, ends), str(os.getpid())],
+                stdin=subprocess.DEVNULL, pass_fds=ends,
+            )  # fmt: skip
+        except BaseException:
+            for fd in (job_writer, answer_reader):
+                os.close(fd)
+            raise
+        finally:
+            for fd in ends:  # closed here, so the worker's death reads as an end
+                os.close(fd)
         worker = _Worker(process, job_writer, answer_reader)
         if self._loop is not None:
             self._watch(worker)
@@ -196,6 +229,10 @@ class CpuPool:
         """Queued, and handed to a free worker at once if there is one; a call that does
         not pickle fails its caller's future (the caller's mistake, told to the caller)."""
         job = _Job(b"", self._loop.create_future(), queue is self._urgent)
+        if getattr(fn, "__module__", None) == "__main__":
+            job.future.set_exception(TypeError(f"{fn.__qualname__} is defined in __main__, "
+                "which a CPU worker does not run: define it in an importable module"))  # fmt: skip
+            return job
         try:
             job.data = pickle.dumps((fn, args), pickle.HIGHEST_PROTOCOL)
         except Exception as exc:
@@ -302,7 +339,7 @@ class CpuPool:
         self._fail(worker, "a CPU worker process ended before it answered")
         if worker in self._pool and not self._closing:
             log.error("CPU worker %s ended unasked; starting another", worker.process.pid)
-            self._loop.run_in_executor(None, worker.process.join)  # reaped, not left a zombie
+            self._loop.run_in_executor(None, worker.wait)  # reaped, not left a zombie
             self._pool[self._pool.index(worker)] = self._spawn()
 
     @staticmethod
@@ -332,13 +369,14 @@ class CpuPool:
                 queue.popleft().future.cancel()
         workers = list(self._pool)
         for worker in workers:
-            with contextlib.suppress(OSError):
-                worker.jobs.close()  # the worker reads the end of its jobs and exits
+            if worker.outbox and worker.watched:
+                self._loop.remove_writer(worker.job_fd)
+                worker.outbox = b""
+            worker.close_jobs()  # the worker reads the end of its jobs and exits
         for worker in workers:
-            await asyncio.to_thread(worker.process.join, CLOSE_GRACE)
-            if worker.process.is_alive():
+            if not await asyncio.to_thread(worker.wait, CLOSE_GRACE):
                 worker.process.kill()
-                await asyncio.to_thread(worker.process.join, CLOSE_GRACE)
+                await asyncio.to_thread(worker.wait, CLOSE_GRACE)
         for worker in workers:
             self._drain(worker)
             self._forget(worker)

@@ -179,6 +179,59 @@ async def test_ctrl_c_in_the_terminal_leaves_the_workers_to_the_bot() -> None:
         await pool.close()
 
 
+# ----- what a worker imports ----------------------------------------------------------------
+BOT_LIKE = """
+import asyncio
+from bot.cli import main  # what escape-bot's own script imports first
+from bot.service.workers import CpuPool
+from tests.bot import worker_probe
+
+async def run():
+    pool = CpuPool(workers=1).start()
+    try:
+        print(" ".join(await pool.run(worker_probe.modules)), flush=True)
+    finally:
+        await pool.close()
+
+if __name__ == "__main__":
+    asyncio.run(run())
+"""
+
+
+def test_a_worker_imports_what_its_jobs_need_not_the_bots_main_script(tmp_path):
+    """Started from a script like escape-bot's, a worker holds the renderers, and none of
+    what the script imported for the bot (its store, aiosqlite, Prometheus), which would
+    cost CPU on every core while the bot starts and memory in every worker."""
+    script = tmp_path / "escape-bot-like.py"
+    script.write_text(BOT_LIKE)
+    done = subprocess.run(
+        [sys.executable, str(script)], cwd=ROOT, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    held = set(done.stdout.split())
+    assert {"render", "bot.worker_process", "tests.bot.worker_probe"} <= held
+    assert not held & {"bot.cli", "bot.store", "aiosqlite", "prometheus_client", "__mp_main__"}
+
+
+def _from_main() -> int:
+    return 1
+
+
+_from_main.__module__ = "__main__"
+
+
+async def test_a_job_from_the_main_script_is_refused_with_the_reason() -> None:
+    """A worker does not run the main script, so a function defined there cannot reach it:
+    its caller is told so, and the worker goes on."""
+    pool = CpuPool(workers=1).start()
+    try:
+        with pytest.raises(TypeError, match="__main__"):
+            await pool.run(_from_main)
+        assert (await pool.run(_pid_and_square, 3))[1] == 9
+    finally:
+        await pool.close()
+
+
 # ----- a killed parent -----------------------------------------------------------------------
 POOL_USER = """
 import asyncio, os, sys

@@ -178,19 +178,18 @@ async def test_ctrl_c_in_a_terminal_stops_the_bot_and_its_workers_quietly(tg_sta
         output = await _exits(process, timeout=30)
     assert process.returncode == 0, output
     assert "Traceback" not in output and "KeyboardInterrupt" not in output, output
-    # the workers were joined before the exit; multiprocessing's resource tracker leaves
-    # once the bot has gone
+    # the workers were reaped before the exit
     assert not await _outlived(workers), "a worker outlived the bot"
 
 
 def _cpu_workers(pid: int) -> set[int]:
-    """The CPU workers among `pid`'s children (multiprocessing's resource tracker aside)."""
+    """The CPU workers among `pid`'s children (bot/worker_process.py on their command line)."""
     from tests.bot.test_workers import children
 
     return {
         child
         for child in children(pid)
-        if b"spawn_main" in Path(f"/proc/{child}/cmdline").read_bytes()
+        if b"bot.worker_process" in Path(f"/proc/{child}/cmdline").read_bytes()
     }
 
 
