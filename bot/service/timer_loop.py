@@ -195,7 +195,8 @@ class Timers:
     # ----- idle games -------------------------------------------------------------
     async def _end_idle(self, now: float, platforms: list[str], report: TickReport) -> None:
         default = deadlines.PACES[deadlines.DEFAULT_PACE].idle_days
-        for row in await self.store.idle_sessions(now, default, platforms):
+        shortest = min(pace.idle_days for pace in deadlines.PACES.values())
+        for row in await self.store.idle_sessions(now, default, platforms, shortest):
             replies = await self._guarded(row.id, self.service.end_idle(row.id))
             if replies:
                 report.ended.append(row.id)

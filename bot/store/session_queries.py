@@ -261,16 +261,23 @@ class SessionQueries(QueryBase):
         return at
 
     async def idle_sessions(
-        self, now: float, default_days: float, platforms: Sequence[str] | None = None
+        self,
+        now: float,
+        default_days: float,
+        platforms: Sequence[str] | None = None,
+        shortest_days: float = 0.0,
     ) -> list[SessionRow]:
-        """Live sessions with no move (nor lobby change) for their clock's idle_days."""
+        """Live sessions with no move (nor lobby change) for their clock's idle_days.
+        `shortest_days`, the least idle_days any clock holds, bounds the search by index to
+        the games untouched that long, before any clock is read."""
         where, params = _on(platforms)
         return await self.select_sessions(
             f"SELECT {SESSION_COLUMNS} FROM sessions WHERE status IN ('lobby', 'active') "
+            "AND updated_at < CAST(? AS DOUBLE PRECISION) "
             "AND updated_at < CAST(? AS DOUBLE PRECISION) - COALESCE("
             f"{self._conn.json_number('clock', 'idle_days')}, CAST(? AS DOUBLE PRECISION)) * 86400"
             f"{where} ORDER BY id",
-            (now, default_days, *params),
+            (now - shortest_days * 86400, now, default_days, *params),
         )
 
     async def finish(self, session_id: int, version: int, status: str, note: str) -> None:
