@@ -10,8 +10,8 @@ has it (Arabic and Hebrew letters to Noto's own faces first: DejaVu has them uns
 marks, joiners and variation selectors stay with the letter they belong to. A character
 no font has is drawn as DejaVu's box.
 
-Each font's cmap is read (fontTools) only when a character outside plain ASCII first needs
-it, once per process: a picture of ASCII words never opens a Noto file.
+Each font's cmap is read (render/cmap.py) only when a character outside plain ASCII first
+needs it, once per process: a picture of ASCII words never opens a Noto file.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from pathlib import Path
 from PIL import ImageFont, features
 
 from render.bidi import right_to_left
+from render.cmap import code_points
 
 HERE = Path(__file__).resolve().parent / "fonts"
 PRIMARY = 0  # DejaVu Sans Condensed
@@ -101,11 +102,8 @@ def truetype(face: int, size: int) -> ImageFont.FreeTypeFont:
 @cache
 def coverage(face: int) -> frozenset[int]:
     """The code points a face's cmap maps to a glyph."""
-    from fontTools.ttLib import TTFont
-
     chosen = faces()[face]
-    with TTFont(str(chosen.path), fontNumber=chosen.index, lazy=True) as font:
-        return frozenset(font.getBestCmap() or {})
+    return code_points(chosen.path, chosen.index)
 
 
 def covers(face: int, ch: str) -> bool:

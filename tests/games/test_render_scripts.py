@@ -214,3 +214,17 @@ def test_the_sectioned_leaderboards_draw_every_name(drawn):  # noqa: F811
     assert sum(_named(t[5]) for t in drawn.texts) == len(NAMES)
     found = problems(drawn)
     assert not found, "\n".join(found[:20])
+
+
+def test_each_face_draws_the_characters_its_cmap_maps_to_a_glyph():
+    """render/cmap.py reads which characters a face draws from the font's own table (a
+    collection's font by its index), as fontTools reads them: every face of the chain."""
+    from fontTools.ttLib import TTFont
+
+    from render import cmap
+
+    for face in fonts.faces():
+        with TTFont(str(face.path), fontNumber=face.index, lazy=True) as font:
+            best = font.getBestCmap() or {}
+            drawn = {c for c, glyph in best.items() if font.getGlyphID(glyph) != 0}
+        assert cmap.code_points(face.path, face.index) == drawn, face.name
