@@ -140,9 +140,10 @@ class CpuPool:
         job_reader, job_writer = os.pipe()
         answer_reader, answer_writer = os.pipe()
         ends = (job_reader, answer_writer)  # the worker's: inherited by it alone
+        path = json.dumps([entry for entry in sys.path if isinstance(entry, str)])
         try:
             process = subprocess.Popen(
-                [sys.executable, "-c", _BOOT, json.dumps(sys.path), *map(str, ends), str(os.getpid())],
+                [sys.executable, "-c", _BOOT, path, *map(str, ends), str(os.getpid())],
                 stdin=subprocess.DEVNULL, pass_fds=ends,
             )  # fmt: skip
         except BaseException:
