@@ -264,13 +264,15 @@ async def test_a_saved_position_the_engine_cannot_read_is_told_and_hides_no_othe
 
 async def test_the_timer_loop_on_a_damaged_file_says_so_once_and_keeps_going(db, caplog):
     """Every scan fails while the file is damaged; the log says it once (with the restore
-    steps), not once every interval for as long as nobody restores it."""
+    steps), not once every interval for as long as nobody restores it. (A scan reads the
+    games due by their index, not the table itself: both are damaged here.)"""
     from bot.service.timer_loop import Timers
 
     store = await Store.open(db)
     service = GameService(store, seed_source=lambda: 1234, pictures=False)
     service.add_notifier("test", lambda chat, replies: None)
     scribble(db, "sessions")
+    scribble(db, "sessions_by_platform_wake")
     poke(db)
     naps: list[float] = []
 
