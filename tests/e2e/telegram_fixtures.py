@@ -42,6 +42,7 @@ __all__ = [
     "tg_bot",
     "tg_local_only",
     "tg_standin",
+    "until_shown",
 ]
 
 GROUP = -1001234567890
@@ -122,6 +123,18 @@ async def press_and_wait(standin, user, message, data, *, after_methods=BOARD_CA
     if after_methods:
         await standin.wait_for(lambda c: c.method in after_methods, after=mark)
     return answer
+
+
+async def until_shown(standin, check, timeout: float = 10) -> bool:
+    """Whether `check()` comes to hold of what the chat shows within `timeout`. A board's
+    call is made in the middle of the bot's delivery: retiring the old board and tidying
+    at the game's end come after it, so what a chat ends up showing is asked this way."""
+    after = max(len(standin.calls) - 1, 0)
+    try:
+        await standin.wait_for(lambda _call: check(), after=after, timeout=timeout)
+    except TimeoutError:
+        return False
+    return True
 
 
 @dataclass
