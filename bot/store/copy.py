@@ -10,9 +10,10 @@ import contextlib
 import os
 from pathlib import Path
 
-from bot.store.dialects import Database, SQLiteDatabase, StoreError, is_url, redact
+from bot.store.dialects import Database, StoreError, is_url, redact
 from bot.store.migrations import MIGRATIONS
 from bot.store.opening import open_migrated
+from bot.store.sqlite_database import SQLiteDatabase
 
 _BATCH = 500
 
@@ -66,7 +67,7 @@ async def copy_tables(src: Database, dst: Database) -> dict[str, int]:
     async def read(source: Database) -> None:
         if source.kind == "postgresql":  # one snapshot for every table
             await source.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
-        await dst.transaction(lambda target: write(source, target))
+        await dst.transaction(lambda target: write(source, target), waits_elsewhere=True)
 
     async def write(source: Database, target: Database) -> None:
         for table in names:
@@ -92,7 +93,7 @@ async def copy_tables(src: Database, dst: Database) -> dict[str, int]:
                 )
 
     try:
-        await src.transaction(read)
+        await src.transaction(read, waits_elsewhere=True)
     finally:
         if dst.kind == "sqlite":
             await dst.execute("PRAGMA foreign_keys = ON")

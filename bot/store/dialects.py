@@ -30,8 +30,6 @@ from collections.abc import Awaitable, Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-import aiosqlite
-
 from bot.store.errors import ChatBusy, DamagedStore, StaleVersion, StoreError, is_damage
 from bot.telemetry import metrics
 
@@ -148,10 +146,14 @@ class Database:
         kind = "damaged" if isinstance(exc, DamagedStore) or is_damage(exc) else "error"
         metrics.STORE_ERRORS.labels(self.kind, kind).inc()
 
-    async def transaction(self, work: Callable[[Database], Awaitable[Any]]) -> Any:
+    async def transaction(
+        self, work: Callable[[Database], Awaitable[Any]], *, waits_elsewhere: bool = False
+    ) -> Any:
         """Run work(db) in one write transaction (all or nothing); a busy database is tried
         again, whole, until busy_timeout has passed. Inside, db.execute runs in the
-        transaction (reads see its writes)."""
+        transaction (reads see its writes). `waits_elsewhere`: work also awaits something
+        other than this database's statements (SQLite runs other works in one trip to its
+        writer's thread, sqlite_database.py)."""
         if self._tx.get() is not None:  # nested: part of the transaction already open
             return await work(self)
         if self._closing:
@@ -164,7 +166,7 @@ class Database:
             pause = _RETRY_PAUSE
             while True:
                 try:
-                    result = await self._transaction(work)
+                    result = await self._transaction(work, waits_elsewhere)
                 except _Busy as busy:
                     if time.monotonic() + pause > deadline:
                         metrics.STORE_ERRORS.labels(self.kind, "busy").inc()
@@ -212,7 +214,9 @@ class Database:
     async def _executemany(self, sql: str, rows: list[tuple]) -> Result:
         raise NotImplementedError
 
-    async def _transaction(self, work: Callable[[Database], Awaitable[Any]]) -> Any:
+    async def _transaction(
+        self, work: Callable[[Database], Awaitable[Any]], waits_elsewhere: bool = False
+    ) -> Any:
         raise NotImplementedError
 
     async def _close(self) -> None:
@@ -228,164 +232,6 @@ def _too_new(target: str, found: int, known: int) -> SchemaTooNew:
         f"the database at {redact(target)} has schema version {found}, newer than this "
         f"Escape knows ({known}): run the newer Escape, or restore a backup"
     )
-
-
-# ----- SQLite ---------------------------------------------------------------------------
-def _statement(conn: sqlite3.Connection, sql: str, params: tuple) -> tuple[list, int, int | None]:
-    """Run in the connection's own thread (`SQLiteDatabase._run`)."""
-    cursor = conn.execute(sql, params)
-    try:
-        return cursor.fetchall(), cursor.rowcount, cursor.lastrowid
-    finally:
-        cursor.close()
-
-
-class SQLiteDatabase(Database):
-    """One connection; an asyncio lock serialises its statements and write transactions."""
-
-    kind = "sqlite"
-
-    def __init__(self, conn: aiosqlite.Connection, target: str, busy_timeout: float):
-        super().__init__(target, busy_timeout)
-        self.conn = conn
-        self._lock = asyncio.Lock()
-
-    @classmethod
-    async def open(cls, path: str | Path, busy_timeout: float) -> SQLiteDatabase:
-        target = str(path)
-        conn = None
-        try:
-            if target != ":memory:":
-                Path(target).parent.mkdir(parents=True, exist_ok=True)
-            conn = await aiosqlite.connect(target, isolation_level=None, timeout=busy_timeout)
-            await _wal_mode(conn, busy_timeout)
-            await conn.execute("PRAGMA synchronous=FULL")
-            await conn.execute("PRAGMA foreign_keys=ON")
-            await conn.execute(f"PRAGMA busy_timeout={int(busy_timeout * 1000)}")
-        except (sqlite3.Error, OSError) as exc:
-            if conn is not None:
-                with contextlib.suppress(Exception):
-                    await conn.close()
-            raise StoreError(f"cannot open the database at {target}: {exc}") from exc
-        return cls(conn, target, busy_timeout)
-
-    async def _run(self, sql: str, params: tuple) -> Result:
-        """One statement, its rows, count and row id in one trip to the connection's
-        thread (aiosqlite's cursor would take three: execute, fetch, close). Each trip
-        wakes that thread and hands the GIL over and back, which a busy process pays for
-        in the main thread: `bench`'s many tables at once spent about a quarter of the
-        event loop's time in those handovers."""
-        rows, count, last = await self.conn._execute(_statement, self.conn._conn, sql, params)
-        return Result(rows, count, last)
-
-    async def _execute(self, sql: str, params: tuple) -> Result:
-        try:
-            if self._tx.get() is not None:
-                return await self._run(sql, params)
-            async with self._lock:
-                return await self._run(sql, params)
-        except sqlite3.Error as exc:
-            raise _sqlite_error(exc) from exc
-
-    async def _executemany(self, sql: str, rows: list[tuple]) -> Result:
-        try:
-            if self._tx.get() is not None:
-                cur = await self.conn.executemany(sql, rows)
-            else:
-                async with self._lock:
-                    cur = await self.conn.executemany(sql, rows)
-            return Result([], cur.rowcount, None)
-        except sqlite3.Error as exc:
-            raise _sqlite_error(exc) from exc
-
-    async def _transaction(self, work):
-        async with self._lock:
-            try:
-                await self.conn.execute("BEGIN IMMEDIATE")
-            except sqlite3.OperationalError as exc:
-                if _sqlite_busy(exc):
-                    raise _Busy(str(exc)) from exc
-                raise _sqlite_error(exc) from exc
-            token = self._tx.set(self.conn)
-            try:
-                result = await work(self)
-                await self.conn.execute("COMMIT")
-                return result
-            except BaseException as exc:
-                with contextlib.suppress(sqlite3.Error):
-                    await self.conn.execute("ROLLBACK")
-                cause = exc.__cause__ if isinstance(exc, StoreError) else exc
-                if isinstance(cause, sqlite3.OperationalError) and _sqlite_busy(cause):
-                    raise _Busy(str(cause)) from cause
-                if isinstance(exc, sqlite3.Error):
-                    raise _sqlite_error(exc) from exc
-                raise
-            finally:
-                self._tx.reset(token)
-
-    async def _close(self) -> None:
-        await self.conn.close()
-
-    def json_number(self, column: str, key: str) -> str:
-        return f"json_extract({column}, '$.{key}')"
-
-    async def schema_version(self) -> int:
-        return (await (await self.execute("PRAGMA user_version")).fetchone())[0]
-
-    async def migrate(self, migrations: Sequence[str]) -> None:
-        """Each pending migration in its own transaction; the version is read inside it,
-        so two processes starting at once do not both run one."""
-        for number, script in enumerate(migrations, start=1):
-
-            async def step(db, number=number, script=script) -> bool:
-                current = await db.schema_version()
-                if current > len(migrations):
-                    raise _too_new(self.target, current, len(migrations))
-                if current >= number:
-                    return False
-                for statement in split_script(script):
-                    await db.execute(statement)
-                await db.execute(f"PRAGMA user_version = {number}")
-                return True
-
-            await self.transaction(step)
-        current = await self.schema_version()
-        if current > len(migrations):
-            raise _too_new(self.target, current, len(migrations))
-
-    async def backup_to(self, destination: str | Path) -> None:
-        """SQLite's online backup: a consistent copy while the bot keeps running."""
-        target = await aiosqlite.connect(str(destination))
-        try:
-            async with self._lock:
-                await self.conn.backup(target)
-        finally:
-            await target.close()
-
-
-async def _wal_mode(conn: aiosqlite.Connection, busy_timeout: float) -> None:
-    """Switch to WAL, retried: while another process creates the database, SQLite can
-    answer the switch with "locked" at once, without waiting on the busy handler."""
-    deadline = time.monotonic() + busy_timeout
-    while True:
-        try:
-            await conn.execute("PRAGMA journal_mode=WAL")
-            return
-        except sqlite3.OperationalError as exc:
-            if not _sqlite_busy(exc) or time.monotonic() >= deadline:
-                raise
-            await asyncio.sleep(0.02)
-
-
-def _sqlite_busy(exc: sqlite3.Error) -> bool:
-    text = str(exc).lower()
-    return "locked" in text or "busy" in text
-
-
-def _sqlite_error(exc: sqlite3.Error) -> StoreError:
-    if isinstance(exc, sqlite3.IntegrityError) and "sessions.platform" in str(exc):
-        return ChatBusy("this chat already has a game")
-    return StoreError(str(exc))
 
 
 # ----- PostgreSQL -----------------------------------------------------------------------
@@ -491,7 +337,7 @@ class PostgresDatabase(Database):
         except Exception as exc:
             raise _pg_error(exc) from exc
 
-    async def _transaction(self, work):
+    async def _transaction(self, work, waits_elsewhere: bool = False):
         try:
             async with self.pool.acquire() as conn, conn.transaction():
                 token = self._tx.set(conn)
@@ -587,12 +433,3 @@ def _pg_error(exc: BaseException) -> BaseException:
     if isinstance(exc, asyncpg.PostgresError | asyncpg.InterfaceError | OSError):
         return StoreError(str(exc) or type(exc).__name__)
     return exc
-
-
-async def open_database(
-    target: str | Path, busy_timeout: float = 5.0, pool_size: int = 10
-) -> Database:
-    """SQLite for a path, PostgreSQL for a `postgresql://` URL."""
-    if is_url(target):
-        return await PostgresDatabase.open(str(target), busy_timeout, pool_size)
-    return await SQLiteDatabase.open(target, busy_timeout)

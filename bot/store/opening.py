@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.store.dialects import Database, open_database
+from bot.store.dialects import Database, PostgresDatabase, is_url
 from bot.store.errors import RESTORE_STEPS, DamagedStore, StoreError, is_damage
 from bot.store.migrations import MIGRATIONS
+from bot.store.sqlite_database import SQLiteDatabase
 
 
 async def open_migrated(
@@ -45,3 +46,12 @@ async def _quick_check(conn: Database, path: str | Path) -> None:
 
 def _damaged(path: str | Path, detail: str) -> str:
     return f"The database {path} is damaged ({detail}). Escape will not run on it: {RESTORE_STEPS}."
+
+
+async def open_database(
+    target: str | Path, busy_timeout: float = 5.0, pool_size: int = 10
+) -> Database:
+    """SQLite for a path, PostgreSQL for a `postgresql://` URL."""
+    if is_url(target):
+        return await PostgresDatabase.open(str(target), busy_timeout, pool_size)
+    return await SQLiteDatabase.open(target, busy_timeout)

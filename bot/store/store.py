@@ -1,7 +1,7 @@
 """The Store: every query mixin in one object (sessions, memory, channels, preferences,
 tournaments, seasons, the daily game), opened on one database, pinged, counted, backed up
 and closed. The only code that speaks SQL is under bot/store/; the dialects are in
-dialects.py, opening and migrating in opening.py."""
+dialects.py (SQLite in sqlite_database.py), opening and migrating in opening.py."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from pathlib import Path
 from bot.store.channel_queries import ChannelQueries
 from bot.store.copy import copy_database
 from bot.store.daily_queries import DailyQueries
-from bot.store.dialects import SchemaTooNew, SQLiteDatabase
+from bot.store.dialects import SchemaTooNew
 from bot.store.errors import (
     ChatBusy,
     DamagedStore,
@@ -25,6 +25,7 @@ from bot.store.opening import open_migrated
 from bot.store.preference_queries import PreferenceQueries
 from bot.store.season_queries import SeasonQueries
 from bot.store.session_queries import SessionQueries
+from bot.store.sqlite_database import SQLiteDatabase
 from bot.store.tournament_queries import TournamentQueries
 
 __all__ = ["ChatBusy", "DamagedStore", "SchemaTooNew", "StaleVersion", "Store", "StoreError"]
