@@ -164,7 +164,11 @@ class SQLiteDatabase(Database):
                 batch, self._queued = self._queued[:BATCH], self._queued[BATCH:]
                 try:
                     outcomes = await self.conn._execute(self._batch_in_thread, batch)
-                except BaseException as exc:  # the connection itself failed (closed, gone)
+                except asyncio.CancelledError:  # the loop is going away
+                    for queued in batch:
+                        queued.future.cancel()
+                    raise
+                except Exception as exc:  # the connection itself failed (closed, gone)
                     outcomes = [(False, _store_error(exc)) for _ in batch]
             for queued, (ok, value) in zip(batch, outcomes, strict=True):
                 if queued.future.done():
@@ -175,32 +179,34 @@ class SQLiteDatabase(Database):
                     queued.future.set_exception(value)
 
     def _batch_in_thread(self, batch: list[_Queued]) -> list[tuple[bool, Any]]:
-        """In the writer's thread: one transaction, a savepoint for each work."""
+        """In the writer's thread: one transaction, a savepoint for each work. A failure of
+        the transaction itself (BEGIN, a savepoint, COMMIT) fails every work in it and
+        leaves no transaction open."""
         conn = self.conn._conn
         try:
             conn.execute("BEGIN IMMEDIATE")
         except sqlite3.Error as exc:
             return [(False, _failure(exc)) for _ in batch]
-        outcomes = []
-        for n, queued in enumerate(batch):
-            conn.execute(f"SAVEPOINT w{n}")
-            try:
-                result = queued.context.run(self._work_in_thread, conn, queued.work)
-            except BaseException as exc:
-                with contextlib.suppress(sqlite3.Error):
-                    conn.execute(f"ROLLBACK TO w{n}")
-                    conn.execute(f"RELEASE w{n}")
-                outcomes.append((False, _failure(exc)))
-                continue
-            conn.execute(f"RELEASE w{n}")
-            outcomes.append((True, result))
         try:
+            outcomes = [self._in_savepoint(conn, n, queued) for n, queued in enumerate(batch)]
             conn.execute("COMMIT")
-        except sqlite3.Error as exc:
+        except BaseException as exc:
             with contextlib.suppress(sqlite3.Error):
                 conn.execute("ROLLBACK")
             return [(False, _failure(exc)) for _ in batch]
         return outcomes
+
+    def _in_savepoint(self, conn: sqlite3.Connection, n: int, queued: _Queued) -> tuple[bool, Any]:
+        """One work's outcome; a work that fails is rolled back to its savepoint alone."""
+        conn.execute(f"SAVEPOINT w{n}")
+        try:
+            result = queued.context.run(self._work_in_thread, conn, queued.work)
+        except Exception as exc:
+            conn.execute(f"ROLLBACK TO w{n}")
+            conn.execute(f"RELEASE w{n}")
+            return False, _failure(exc)
+        conn.execute(f"RELEASE w{n}")
+        return True, result
 
     def _work_in_thread(self, conn: sqlite3.Connection, work) -> Any:
         """`work(self)` driven to its end here: each statement it awaits runs at once, so

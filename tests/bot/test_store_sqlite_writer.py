@@ -97,3 +97,38 @@ async def test_the_reader_refuses_to_write(tmp_path):
         await db.execute("CREATE TABLE scratch_two (x)")  # not a SELECT: the writer's
     finally:
         await store.close()
+
+
+async def test_a_work_that_fails_in_a_batch_fails_alone(tmp_path):
+    """A work that raises (not a store error) is rolled back to its savepoint and its caller
+    hears it; the move queued beside it commits, and the writer goes on."""
+    store = await Store.open(tmp_path / "escape.sqlite3")
+    db = store._conn
+    try:
+        row = await _session(store, 0)
+        go = asyncio.Event()
+
+        async def hold(tx):
+            await go.wait()
+
+        async def broken(tx):
+            await tx.execute("UPDATE sessions SET creator = 'broken' WHERE id = ?", (row.id,))
+            raise ValueError("a bug in a query")
+
+        held = asyncio.create_task(db.transaction(hold, waits_elsewhere=True))
+        await asyncio.sleep(0.02)
+        bad = asyncio.create_task(db.transaction(broken))
+        good = asyncio.create_task(
+            store.record(row.id, row.version, [NewEntry(0, "fine", "u1", [])], {}, 0)
+        )
+        await asyncio.sleep(0.02)
+        go.set()
+        await held
+        with pytest.raises(ValueError, match="a bug"):
+            await bad
+        assert await good == row.version + 1
+        after = await store.session(row.id)
+        assert after.creator == "u1" and after.version == row.version + 1
+        assert await store.record(row.id, after.version, [], {}, 0) == after.version + 1
+    finally:
+        await store.close()
