@@ -13,10 +13,11 @@ What guards a write (docs/deployment.md, "Running at scale"): on SQLite
 (sqlite_database.py), a process's transactions run one after another in its writer
 connection's thread, a whole transaction (or several, committed together) in one trip, so
 a second `BEGIN` never lands inside the first; `BEGIN IMMEDIATE` with a busy timeout
-serialises processes on the file. On PostgreSQL each transaction has its own pooled connection; the
-compare-and-set `UPDATE ... WHERE version = ?` takes the row lock, and a racing writer
-re-reads the row after the winner commits, finds another version and changes nothing. A
-busy, locked or deadlocked database is retried, whole transaction, for a bounded time.
+serialises processes on the file. On PostgreSQL each transaction has its own pooled
+connection; the compare-and-set `UPDATE ... WHERE version = ?` takes the row lock, and a
+racing writer re-reads the row after the winner commits, finds another version and
+changes nothing. A busy, locked or deadlocked database is retried, whole transaction, for
+a bounded time.
 """
 
 from __future__ import annotations

@@ -31,6 +31,7 @@ __all__ = [
     "GROUP",
     "PNG",
     "TelegramBot",
+    "board_photos",
     "buttons",
     "choice_buttons",
     "current_board",
@@ -95,8 +96,13 @@ def mentioned_ids(message: dict) -> list[int]:
 BOARD_CALLS = ("editMessageMedia", "sendPhoto")
 
 
+def board_photos(standin: TelegramStandIn, chat_id: int = GROUP) -> list[dict]:
+    """The bot's photos the chat shows now (deleted ones gone)."""
+    return [m for m in standin.bot_messages(chat_id) if "photo" in m]
+
+
 def current_board(standin: TelegramStandIn, chat_id: int = GROUP) -> dict:
-    photos = [m for m in standin.bot_messages(chat_id) if "photo" in m]
+    photos = board_photos(standin, chat_id)
     assert photos, "no board on show"
     return photos[-1]
 

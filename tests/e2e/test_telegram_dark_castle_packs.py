@@ -15,6 +15,7 @@ from tests.e2e.telegram_fixtures import (
     GROUP,
     PNG,
     TelegramBot,
+    board_photos,
     buttons,
     choice_buttons,
     current_board,
@@ -102,9 +103,8 @@ async def test_each_pack_to_its_end_on_telegram(tg_bot, monkeypatch, pack):
     assert state.outcome in ("won", "lost")
     assert DC.result(state).summary in final["caption"]
     assert not mentioned_ids(final) and not choice_buttons(final)
-    photos = lambda: [m for m in standin.bot_messages(GROUP) if "photo" in m]  # noqa: E731
-    await until_shown(standin, lambda: photos() == [final])  # the old board retired after
-    assert photos() == [final]
+    await until_shown(standin, lambda: board_photos(standin) == [final])  # old one retired
+    assert board_photos(standin) == [final]
     uploads = [c for c in standin.calls if c.method in BOARD_CALLS]
     assert all(any(f.startswith(PNG) for f in c.files.values()) for c in uploads)
     said = "\n".join(seen.alt_texts)

@@ -10,6 +10,7 @@ from tests.e2e.telegram_fixtures import (
     BOARD_CALLS,
     GROUP,
     PNG,
+    board_photos,
     buttons,
     choice_buttons,
     current_board,
@@ -75,10 +76,9 @@ async def test_whole_game_in_a_group(tg_bot):
     uploads = [c for c in standin.calls if c.method in BOARD_CALLS]
     assert all(any(f.startswith(PNG) for f in c.files.values()) for c in uploads)
     # The board is edited in place: one board in the group, nothing left behind.
-    photos = lambda: [m for m in standin.bot_messages(GROUP) if "photo" in m]  # noqa: E731
-    await until_shown(standin, lambda: photos() == [final])  # tidied after its board call
+    await until_shown(standin, lambda: board_photos(standin) == [final])  # tidied after it
+    assert board_photos(standin) == [final]
     live = standin.bot_messages(GROUP)
-    assert [m for m in live if "photo" in m] == [final]
     assert not [m for m in live if "opened a table" in m.get("text", "")], "the lobby is tidied"
     assert standin.calls_of("editMessageMedia"), "moves edit the board message"
     assert len(standin.calls_of("sendPhoto")) < 5, "moves do not flood the group"
