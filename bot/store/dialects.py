@@ -169,7 +169,7 @@ class Database:
             while True:
                 try:
                     result = await self._transaction(work, waits_elsewhere)
-                except _Busy as busy:
+                except Busy as busy:
                     if time.monotonic() + pause > deadline:
                         metrics.STORE_ERRORS.labels(self.kind, "busy").inc()
                         raise StoreError(f"the database stayed busy: {busy}") from busy.__cause__
@@ -207,9 +207,39 @@ class Database:
         raise NotImplementedError
 
     async def migrate(self, migrations: Sequence[str]) -> None:
-        raise NotImplementedError
+        """Each pending migration in its own transaction; the version is read inside it
+        (after the kind's own guard, `_migration_guard`), so two processes starting at
+        once do not both run one. A database newer than this code is refused."""
+        for number, script in enumerate(migrations, start=1):
+
+            async def step(db: Database, number: int = number, script: str = script) -> bool:
+                await self._migration_guard(db)
+                current = await db.schema_version()
+                if current > len(migrations):
+                    raise _too_new(self.target, current, len(migrations))
+                if current >= number:
+                    return False
+                for statement in split_script(script):
+                    await db.execute(self._ddl(statement))
+                await self._set_schema_version(db, number)
+                return True
+
+            await self.transaction(step)
+        current = await self.schema_version()
+        if current > len(migrations):
+            raise _too_new(self.target, current, len(migrations))
 
     # ----- for the kinds ------------------------------------------------------------
+    async def _migration_guard(self, db: Database) -> None:
+        """Inside a migration's transaction, before its version is read."""
+
+    def _ddl(self, statement: str) -> str:
+        """A portable migration statement in this kind's SQL."""
+        return statement
+
+    async def _set_schema_version(self, db: Database, number: int) -> None:
+        raise NotImplementedError
+
     async def _execute(self, sql: str, params: tuple) -> Result:
         raise NotImplementedError
 
@@ -225,7 +255,7 @@ class Database:
         raise NotImplementedError
 
 
-class _Busy(Exception):
+class Busy(Exception):
     """A transaction that may succeed if tried again (locked, busy, deadlock, serialisation)."""
 
 
@@ -350,11 +380,11 @@ class PostgresDatabase(Database):
         except StoreError as exc:
             cause = exc.__cause__
             if cause is not None and _pg_retry(cause):
-                raise _Busy(str(cause)) from cause
+                raise Busy(str(cause)) from cause
             raise
         except Exception as exc:
             if _pg_retry(exc):
-                raise _Busy(str(exc)) from exc
+                raise Busy(str(exc)) from exc
             mapped = _pg_error(exc)
             if mapped is exc:
                 raise
@@ -380,29 +410,18 @@ class PostgresDatabase(Database):
         row = await (await self.execute("SELECT MAX(version) FROM escape_schema")).fetchone()
         return row[0] or 0
 
-    async def migrate(self, migrations: Sequence[str]) -> None:
-        """Each pending migration in its own transaction, under an advisory lock, so
-        processes starting at once take turns and only the first runs it."""
-        for number, script in enumerate(migrations, start=1):
+    async def _migration_guard(self, db: Database) -> None:
+        """An advisory lock: processes starting at once take turns, and only the first
+        runs a migration."""
+        await db.execute(f"SELECT pg_advisory_xact_lock({_MIGRATION_LOCK})")
+        await db.execute("CREATE TABLE IF NOT EXISTS escape_schema (version BIGINT)")
 
-            async def step(db, number=number, script=script) -> bool:
-                await db.execute(f"SELECT pg_advisory_xact_lock({_MIGRATION_LOCK})")
-                await db.execute("CREATE TABLE IF NOT EXISTS escape_schema (version BIGINT)")
-                current = await db.schema_version()
-                if current > len(migrations):
-                    raise _too_new(self.target, current, len(migrations))
-                if current >= number:
-                    return False
-                for statement in split_script(script):
-                    await db.execute(pg_ddl(statement))
-                await db.execute("DELETE FROM escape_schema")
-                await db.execute("INSERT INTO escape_schema (version) VALUES (?)", (number,))
-                return True
+    def _ddl(self, statement: str) -> str:
+        return pg_ddl(statement)
 
-            await self.transaction(step)
-        current = await self.schema_version()
-        if current > len(migrations):
-            raise _too_new(self.target, current, len(migrations))
+    async def _set_schema_version(self, db: Database, number: int) -> None:
+        await db.execute("DELETE FROM escape_schema")
+        await db.execute("INSERT INTO escape_schema (version) VALUES (?)", (number,))
 
 
 def _pg_retry(exc: BaseException) -> bool:

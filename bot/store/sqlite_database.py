@@ -36,7 +36,7 @@ from typing import Any
 
 import aiosqlite
 
-from bot.store.dialects import Database, Result, StoreError, _Busy, _too_new, split_script
+from bot.store.dialects import Busy, Database, Result, StoreError
 from bot.store.errors import ChatBusy
 
 BATCH = 64  # transactions at most in one trip to the writer's thread (one COMMIT)
@@ -258,26 +258,8 @@ class SQLiteDatabase(Database):
     async def schema_version(self) -> int:
         return (await (await self.execute("PRAGMA user_version")).fetchone())[0]
 
-    async def migrate(self, migrations) -> None:
-        """Each pending migration in its own transaction; the version is read inside it,
-        so two processes starting at once do not both run one."""
-        for number, script in enumerate(migrations, start=1):
-
-            async def step(db, number=number, script=script) -> bool:
-                current = await db.schema_version()
-                if current > len(migrations):
-                    raise _too_new(self.target, current, len(migrations))
-                if current >= number:
-                    return False
-                for statement in split_script(script):
-                    await db.execute(statement)
-                await db.execute(f"PRAGMA user_version = {number}")
-                return True
-
-            await self.transaction(step)
-        current = await self.schema_version()
-        if current > len(migrations):
-            raise _too_new(self.target, current, len(migrations))
+    async def _set_schema_version(self, db: Database, number: int) -> None:
+        await db.execute(f"PRAGMA user_version = {number}")
 
     async def backup_to(self, destination: str | Path) -> None:
         """SQLite's online backup: a consistent copy while the bot keeps running."""
@@ -291,11 +273,11 @@ class SQLiteDatabase(Database):
 
 def _failure(exc: BaseException) -> BaseException:
     """What a transaction's caller hears of `exc`: a busy database is worth trying again
-    (`_Busy`), an SQLite error is the store's; the store's own exceptions pass as they are."""
+    (`Busy`), an SQLite error is the store's; the store's own exceptions pass as they are."""
     cause = exc.__cause__ if isinstance(exc, StoreError) else exc
     failure: BaseException = exc
     if isinstance(cause, sqlite3.OperationalError) and _sqlite_busy(cause):
-        failure = _Busy(str(cause))
+        failure = Busy(str(cause))
     elif isinstance(exc, sqlite3.Error):
         failure = _sqlite_error(exc)
     if failure is not exc:
@@ -304,7 +286,7 @@ def _failure(exc: BaseException) -> BaseException:
 
 
 def _store_error(exc: BaseException) -> BaseException:
-    if isinstance(exc, StoreError | _Busy):
+    if isinstance(exc, StoreError | Busy):
         return exc
     failure = StoreError(str(exc) or repr(exc))
     failure.__cause__ = exc
