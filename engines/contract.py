@@ -12,7 +12,7 @@ import json
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, is_dataclass
 from typing import Any, ClassVar
 
 from engines.text import Msg, Text, english, msg
@@ -22,6 +22,19 @@ CHANCE: Seat = -1
 State = Any
 
 MAX_ACTION_BYTES = 32
+
+
+def plain(state: Any) -> Any:
+    """A tree of dataclasses, lists and dicts of JSON values, copied as plain JSON values: what
+    `dataclasses.asdict` gives for such a tree, by a JSON round trip at two to three times its
+    speed (asdict deep-copies every leaf, and a game dumps its state on every move)."""
+    return json.loads(json.dumps(state, default=_fields))
+
+
+def _fields(value: Any) -> dict:
+    if is_dataclass(value) and not isinstance(value, type):
+        return {f.name: getattr(value, f.name) for f in fields(value)}
+    raise TypeError(f"{type(value).__name__} is not a JSON value")
 
 
 class IllegalAction(ValueError):

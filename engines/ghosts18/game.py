@@ -11,9 +11,9 @@ Seat 0 is Player A, seat 1 Player B. Actions:
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 
-from engines.contract import Event, Game, Option, Result, Seat
+from engines.contract import Event, Game, Option, Result, Seat, plain
 from engines.ghosts18 import board as layout
 from engines.ghosts18.rules_text import RULES_TEXT
 from engines.ghosts18.words import COLOUR, COLOUR_TITLE, DIRECTION
@@ -373,7 +373,7 @@ class Ghosts18(Game):
         return None
 
     def dump(self, s: Ghosts18State) -> dict:
-        return asdict(s)
+        return plain(s)
 
     def load(self, data: dict) -> Ghosts18State:
         return Ghosts18State(**data)

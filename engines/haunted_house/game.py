@@ -26,10 +26,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict
 
 from engines import hidden
-from engines.contract import CHANCE, Event, Game, Option, Result, Seat
+from engines.contract import CHANCE, Event, Game, Option, Result, Seat, plain
 from engines.haunted_house import haunting, moves, playing, turns
 from engines.haunted_house.cards import BULBS, NAMES, ORDER, full_deck, sort_cards
 from engines.haunted_house.house import (
@@ -138,7 +137,7 @@ class HauntedHouse(Game):
             "phase": self._phase(s),
             "turn": s.turn,
             "to_act": self.to_act(s),
-            "houses": [[asdict(f) for f in house] for house in s.houses],
+            "houses": plain(s.houses),
             "hand_sizes": [len(h) for h in s.hands],
             "deck": sum(s.deck.values()),
             "discard": sum(s.discard.values()),
@@ -265,7 +264,7 @@ class HauntedHouse(Game):
         return new
 
     def dump(self, s: HauntedState) -> dict:
-        return asdict(s)
+        return plain(s)
 
     def load(self, data: dict) -> HauntedState:
         data = dict(data)

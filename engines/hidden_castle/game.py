@@ -12,9 +12,8 @@ The die is a chance node at the start of every turn: 1, 2, 4, 5 or the Phantom (
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict
 
-from engines.contract import CHANCE, Event, Game, Option, Result, Seat
+from engines.contract import CHANCE, Event, Game, Option, Result, Seat, plain
 from engines.hidden_castle import board as layout
 from engines.hidden_castle import telling
 from engines.hidden_castle.board import BOX, CHAMBER, GALLERY, STAIRS
@@ -447,7 +446,7 @@ class HiddenCastle(Game):
         return legal[0] if len(legal) == 1 else None
 
     def dump(self, s: HiddenCastleState) -> dict:
-        return asdict(s)
+        return plain(s)
 
     def load(self, data: dict) -> HiddenCastleState:
         return HiddenCastleState(**data)

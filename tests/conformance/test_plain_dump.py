@@ -1,0 +1,46 @@
+"""`engines.contract.plain`, which three games dump their state with, gives what
+dataclasses.asdict gave, as a copy: seeded playouts of each, states along the way."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from engines import REGISTRY
+from engines.contract import plain
+from engines.playout import play
+
+GAMES = ["ghosts18", "haunted_house", "hidden_castle"]
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_dump_is_asdict_and_a_copy(game_id: str, seed: int) -> None:
+    game = REGISTRY[game_id]
+    players = 3 if game.max_players > 2 else 2
+    run = play(game, players, {}, seed=seed, max_steps=120, keep_states=True)
+    for state in run.states[::7]:
+        dumped = game.dump(state)
+        assert dumped == dataclasses.asdict(state)
+        assert game.dump(game.load(dumped)) == dumped
+        before = dataclasses.asdict(state)
+        _scribble(dumped)
+        assert dataclasses.asdict(state) == before  # the dump shares nothing with the state
+
+
+def test_what_is_not_json_is_refused() -> None:
+    with pytest.raises(TypeError, match="set is not a JSON value"):
+        plain({"seen": {1, 2}})
+
+
+def _scribble(value) -> None:
+    """Change every list and dict in a dumped tree in place."""
+    if isinstance(value, dict):
+        for key in list(value):
+            _scribble(value[key])
+        value["scribbled"] = True
+    elif isinstance(value, list):
+        for item in value:
+            _scribble(item)
+        value.append("scribbled")
