@@ -181,16 +181,30 @@ class BoardPlans:
                 Choice(msg("My hand / my view"), buttons.MyView(row.id).data, "primary", role=VIEW)
             )
         aside = PRIVATE_MOVES if result is None and secrets and humans else ""
+        # the private replies are said while the worker draws: their words (each view told
+        # in full) cost about a millisecond a player, which waiting for the picture hides
+        notes = self._private_replies(table, events, result, humans, moves, told) if private else {}
         picture = await asyncio.shield(early.drawing) if early is not None else None
         board = Reply(
             joined(lines, "\n") if lines else msg("{game}.", game=title_msg(game)), kind="board", picture=picture,
             choices=choices, mention=mention if result is None else [],
             session_id=row.id, version=row.version, final=result is not None, aside=aside,
         )  # fmt: skip
-        if not private:
-            return Plan([board], facts(row, game), asker, fresh=fresh)
+        return Plan([board, *notes.values()], facts(row, game), asker, fresh=fresh)
+
+    def _private_replies(
+        self,
+        table: Loaded,
+        events: Sequence[Event],
+        result: Result | None,
+        humans: list[int],
+        moves: dict[int, list[Choice]],
+        told: bool,
+    ) -> dict[str, Reply]:
+        """Each player's private message of a board: what the change told them, and in a
+        game with secrets their own view with their moves."""
         notes = {} if told else self._private_notes(table, events)
-        if secrets and result is None:
+        if table.game.hidden_information and result is None:
             for seat in humans:
                 user = table.user_of(seat)
                 reply = self.view_reply(table, seat, moves[seat])
@@ -198,7 +212,7 @@ class BoardPlans:
                 if note is not None:
                     reply.text = joined([note.text, reply.text], "\n")
                 notes[user.id] = reply
-        return Plan([board, *notes.values()], facts(row, game), asker, fresh=fresh)
+        return notes
 
     def caption(
         self, table: Loaded, events: Sequence[Event], result: Result | None, *, told: bool = False
