@@ -512,18 +512,25 @@ def _legend(d: ImageDraw.ImageDraw, x: int, y: int, language: str, room: int) ->
 
 
 def _tile_words(name: str, t: dict) -> Msg:
-    colour = COLOUR_WORD.get(t["colour"]) or msg("undealt")
-    if t["open"]:
-        state = KIND_WORDS.get(t["kind"]) or in_context("tile kind", "open")
-        if t["sawn"]:
+    return _tile_said(name, t["colour"], t["open"], t["kind"], t["sawn"], t["lock"])
+
+
+# A castle has a few dozen tiles and a move changes one or two: each tile's words are made
+# once (they were two thirds of the messages a Castle Doors alt text made on every move).
+@lru_cache(maxsize=4096)
+def _tile_said(name: str, colour: str | None, open_: bool, kind: str | None, sawn: bool, lock: bool) -> Msg:  # fmt: skip
+    said = COLOUR_WORD.get(colour) or msg("undealt")
+    if open_:
+        state = KIND_WORDS.get(kind) or in_context("tile kind", "open")
+        if sawn:
             state = msg("{state} (sawn)", state=state)
-    elif t["kind"]:
-        state = msg("shut ({kind})", kind=KIND_WORDS[t["kind"]])
+    elif kind:
+        state = msg("shut ({kind})", kind=KIND_WORDS[kind])
     else:
         state = in_context("tile kind", "shut")
-    if t["lock"]:
+    if lock:
         state = msg("{state}, padlocked", state=state)
-    return msg("{cell} {colour} {state}", cell=name, colour=colour, state=state)
+    return msg("{cell} {colour} {state}", cell=name, colour=said, state=state)
 
 
 FAR = {"bottom": "top", "top": "bottom", "left": "right", "right": "left"}
@@ -562,10 +569,11 @@ def describe(view: dict, language: str = DEFAULT) -> str:
         else:
             text = msg("{name} (token {token}) starts at the {edge} edge, heads for the {far} column, is {where}, holds {count} cards.", **said)  # fmt: skip
         parts.append(text)
+    rows: dict[int, list[Msg]] = {}
+    for n, t in view["tiles"].items():
+        rows.setdefault(int(n[1:]), []).append(_tile_words(n, t))
     for row in range(view["height"], 0, -1):
-        row_tiles = [(n, t) for n, t in view["tiles"].items() if int(n[1:]) == row]
-        told = joined([_tile_words(n, t) for n, t in row_tiles], "; ")
-        parts.append(msg("Row {row}: {tiles}.", row=row, tiles=told))
+        parts.append(msg("Row {row}: {tiles}.", row=row, tiles=joined(rows.get(row, []), "; ")))
     if view["passages"]:
         passages = ", ".join(f"{a}-{b}" for a, b in view["passages"])
         parts.append(msg("Secret passages: {passages}.", passages=passages))
