@@ -227,22 +227,26 @@ class Table:
             if result is not None else None
         )  # fmt: skip
         clock = self.next_clock(row, game, state) if result is None else {}
-        dumped, wake_at = game.dump(state), deadlines.next_wake(clock) if clock else None
         early = None
-        if self.prefetch is not None and not clock.get("bots"):
-            early = self.prefetch(game, state, row, row.version + 1, turn.events)
+        if self.prefetch is not None and not clock.get("bots"):  # first: the picture is the
+            early = self.prefetch(game, state, row, row.version + 1, turn.events)  # long part
         try:
+            dumped, wake_at = game.dump(state), deadlines.next_wake(clock) if clock else None
             version = await self.store.record(
                 row.id, row.version, turn.entries, dumped, turn.pos, status, result_json,
                 deadline=clock.get("deadline"), clock=clock or row.clock,
                 wake_at=wake_at, touch=touch, seats=seats, expect_clock=row.clock,
             )  # fmt: skip
-        except StaleVersion as exc:
+        except BaseException as exc:
+            # Not stored (a lost race, a busy or failing store, a cancelled caller): its
+            # picture is never sent, and is not kept under the version the next change makes.
             if early is not None:
-                early.cancel()  # a picture never sent: its drawing is called off
-            raise Overtaken(
-                msg("Someone else moved first; the board has changed. Look again and retry.")
-            ) from exc
+                early.cancel()
+            if isinstance(exc, StaleVersion):
+                raise Overtaken(
+                    msg("Someone else moved first; the board has changed. Look again and retry.")
+                ) from exc
+            raise
         self._newest[row.id] = version
         # The row as just written, without reading it back (updated_at aside, unused here).
         row = dataclasses.replace(
