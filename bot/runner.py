@@ -42,8 +42,9 @@ STORE_GRACE = 5.0  # then for the store's open transactions
 
 
 async def open_service(settings: Settings, workers: int = 0) -> GameService:
-    """The store and the service; `workers` > 0 starts that many CPU worker processes."""
-    cpu = CpuPool(workers).start()  # first: its workers warm up while the store opens
+    """The store and the service; `workers` > 0 starts that many CPU worker processes once
+    the bot is up (bot/service/workers.py: `start_soon`)."""
+    cpu = CpuPool(workers).start_soon()
     try:
         store = await Store.open(settings.db_path, pool_size=settings.db_pool)
     except BaseException:

@@ -2,7 +2,7 @@
 
 Threads share one GIL, so a picture drawn on a thread still stalls every other table on
 a busy process; a pool of worker processes sized to the machine does not. The pool is
-started with the bot and shut down with it; without one (tests, the terminal) work runs
+started once the bot is up and shut down with it; without one (tests, the terminal) work runs
 on a thread, with the same results, since every job is a pure function of its arguments.
 
 Each worker has two pipes of its own, read and written by the event loop itself: a job
@@ -12,6 +12,10 @@ queues; measured here, a job's round trip cost 0.50 ms there against 0.10 ms on 
 worker's own pipes, and a board is such a job on every move (issue 34). Jobs wait in this
 process until a worker is free (a board somebody waits for ahead of the rest); a worker's
 pipe holds at most the job it is doing and, behind a board, the next board (`DEPTH`).
+
+The bot starts its workers once it is up (`start_soon`): on a small machine their imports
+took the cores the bot's own start needed (measured on 2 cores: 0.61 s to the first board
+with the workers starting beside the bot, 0.52 s with them started after it).
 
 A worker that dies (the OOM killer, a crash in a library) fails only the job it was
 doing, and a new worker takes its place. A worker ends when the bot that started it is
@@ -46,6 +50,8 @@ CLOSE_GRACE = 10.0  # seconds a worker has to finish its job once the bot stops
 # one, 24 tables moving at once rendered fewer moves a second than the standard pool).
 # Only a board queues behind a board: one behind an AI's search would wait seconds.
 DEPTH = 2
+# seconds after the bot's start at which its workers start, if no job has started them
+START_GRACE = 1.0
 # A worker is a fresh interpreter with this process's import path that runs
 # bot/worker_process.py alone. multiprocessing's spawn first ran the bot's own main script
 # again in every worker (for `escape-bot`, bot.cli with the store, aiosqlite, Prometheus and
@@ -124,16 +130,29 @@ class CpuPool:
         self._waiting: collections.deque[_Job] = collections.deque()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._closing = False
+        self._later: asyncio.TimerHandle | None = None  # the start `start_soon` set
 
     def start(self) -> CpuPool:
         """Start the workers: new processes, free of this one's threads and loop, whose
         parent is this process (each watches it). Each imports the renderers as it starts,
         while the bot is still starting."""
+        if self._later is not None:
+            self._later.cancel()
+            self._later = None
         if self.workers > 0 and not self._pool:
             self._closing = False
             self._pool = [self._spawn() for _ in range(self.workers)]
             with contextlib.suppress(RuntimeError):  # no loop yet: the first job attaches it
                 self._attach(asyncio.get_running_loop())
+        return self
+
+    def start_soon(self, grace: float = START_GRACE) -> CpuPool:
+        """Start the workers once the bot is up, not beside its own start: after the first
+        board (drawn on a thread meanwhile, as any board before a worker is ready), at the
+        first other job (an AI's search waits for a worker rather than hold this process),
+        or `grace` seconds from now, whichever comes first. Called on the running loop."""
+        if self.workers > 0 and not self._pool and self._later is None:
+            self._later = asyncio.get_running_loop().call_later(grace, self.start)
         return self
 
     def _spawn(self) -> _Worker:
@@ -179,6 +198,8 @@ class CpuPool:
         return len(self._urgent) + len(self._waiting)
 
     async def run(self, fn: Callable[..., T], /, *args: Any) -> T:
+        if self._later is not None:
+            self.start()
         if not self._pool:
             return await asyncio.to_thread(fn, *args)
         return await self._submit(fn, args, self._waiting)
@@ -195,12 +216,21 @@ class CpuPool:
         just before its move is stored, and a hand-over once the store's thread had begun
         that transaction waited for the GIL (measured: 1.4-2.8 ms median a board, against
         0.01 ms handed over first)."""
+        if self._later is not None:
+            return self._then_start(asyncio.to_thread(fn, *args))
         if not self._pool:
             return asyncio.to_thread(fn, *args)
         self._attach_here()
         if not any(w.ready for w in self._pool):
             return asyncio.to_thread(fn, *args)
         return self._answer_of(self._enqueue(fn, args, self._urgent))
+
+    async def _then_start(self, drawn: Awaitable[T]) -> T:
+        try:
+            return await drawn
+        finally:
+            if self._later is not None and not self._closing:
+                self.start()
 
     async def _answer_of(self, job: _Job) -> Any:
         try:
@@ -362,6 +392,9 @@ class CpuPool:
     async def close(self) -> None:
         """Stop taking jobs (those still waiting are cancelled); each worker finishes the
         job it is doing, reads the end of its jobs pipe and exits."""
+        if self._later is not None:  # never started
+            self._later.cancel()
+            self._later = None
         if not self._pool:
             return
         self._closing = True

@@ -48,6 +48,49 @@ async def test_a_board_waited_for_does_not_wait_for_the_workers_to_start() -> No
         await pool.close()
 
 
+async def test_workers_started_soon_start_after_the_first_board() -> None:
+    """`start_soon` (the bot's start): no worker's imports beside the bot's own start. The
+    first board is drawn here; once it is drawn, the workers start and take the rest."""
+    pool = CpuPool(workers=1).start_soon(grace=60)
+    try:
+        assert not pool.in_processes
+        pid, value = await pool.run_waited_for(_pid_and_square, 7)
+        assert (pid, value) == (os.getpid(), 49)
+        assert pool.in_processes  # started by the board's end, not by the grace
+        pid, value = await pool.run(_pid_and_square, 3)
+        assert value == 9 and pid != os.getpid()
+    finally:
+        await pool.close()
+
+
+async def test_workers_started_soon_start_for_a_job_nobody_waits_for() -> None:
+    """An AI's search waits for a worker rather than hold the bot's process."""
+    pool = CpuPool(workers=1).start_soon(grace=60)
+    try:
+        pid, value = await pool.run(_pid_and_square, 5)
+        assert value == 25 and pid != os.getpid()
+    finally:
+        await pool.close()
+
+
+async def test_workers_started_soon_start_after_the_grace_without_a_job() -> None:
+    pool = CpuPool(workers=1).start_soon(grace=0.05)
+    try:
+        await asyncio.sleep(0.2)
+        assert pool.in_processes
+        pid, _ = await pool.run(_pid_and_square, 2)
+        assert pid != os.getpid()
+    finally:
+        await pool.close()
+
+
+async def test_a_pool_closed_before_it_started_never_starts() -> None:
+    pool = CpuPool(workers=1).start_soon(grace=0.05)
+    await pool.close()
+    await asyncio.sleep(0.2)
+    assert not pool.in_processes
+
+
 def _fail(message: str) -> None:
     raise ValueError(message)
 
