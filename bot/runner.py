@@ -46,7 +46,7 @@ async def open_service(settings: Settings, workers: int = 0) -> GameService:
     the bot is up (bot/service/workers.py: `start_soon`)."""
     cpu = CpuPool(workers).start_soon()
     try:
-        store = await Store.open(settings.db_path, pool_size=settings.db_pool)
+        store = await Store.open(settings.db_path, pool_size=settings.db_pool, check_apart=True)
     except BaseException:
         await cpu.close()
         raise
@@ -87,6 +87,10 @@ async def serve(settings: Settings) -> None:
             tasks.append(asyncio.create_task(run_telegram(settings, service), name="telegram"))
         timer_task = asyncio.create_task(timers.run(), name="timers")
         tasks.append(timer_task)
+        # the store's integrity check, run beside the start (writes wait for it): damage
+        # found stops the bot, as it did when the check came first
+        check = asyncio.create_task(service.store.checked(), name="store check")
+        tasks.append(check)
         heap.settle()  # all imported and built: kept out of the collector's full passes
         platforms = asyncio.ensure_future(asyncio.wait(tasks, return_when=asyncio.FIRST_EXCEPTION))
         stopping = asyncio.ensure_future(stop.wait())
@@ -97,6 +101,10 @@ async def serve(settings: Settings) -> None:
         if stop.is_set():
             log.info("stopping: finishing the moves in hand")
         else:
+            if not check.done():  # a platform failed: damage, if found, is the cause to tell
+                await asyncio.wait([check], timeout=STORE_GRACE)
+            if check.done() and not check.cancelled():
+                check.result()
             for task in platforms.result()[0]:
                 task.result()
     finally:

@@ -122,6 +122,23 @@ class Database:
         self._idle.set()
         self._closing = False
         self._closed = False
+        self._checking: asyncio.Future | None = None  # an integrity check running apart
+        self._stop_check: Callable[[], None] | None = None
+
+    # ----- an integrity check beside the start ------------------------------------
+    def check_apart(self, check: Awaitable[None], stop: Callable[[], None]) -> None:
+        """Run `check` (it raises DamagedStore on damage) while the bot starts and serves
+        reads: every write transaction waits for it, and none runs once it has failed.
+        `stop` cuts it short when the store closes first."""
+        self._checking = asyncio.ensure_future(check)
+        self._checking.add_done_callback(_seen)  # awaited by the runner; else told by writes
+        self._stop_check = stop
+
+    async def checked(self) -> None:
+        """Once the check running apart has passed (at once when there is none); raises
+        DamagedStore if it found damage."""
+        if self._checking is not None:
+            await asyncio.shield(self._checking)
 
     # ----- the surface the store uses ---------------------------------------------
     def execute(self, sql: str, params: Iterable[Any] = ()) -> _Pending:
@@ -160,6 +177,12 @@ class Database:
             return await work(self)
         if self._closing:
             raise StoreError("the store is closing")
+        if self._checking is not None:
+            try:
+                await self.checked()
+            except StoreError as exc:
+                self._count_error(exc)
+                raise
         self._open_tx += 1
         self._idle.clear()
         started = time.monotonic()
@@ -193,6 +216,8 @@ class Database:
         """Refuse new transactions, let the open ones finish (for up to `grace` seconds),
         then close."""
         self._closing = True
+        if self._checking is not None and not self._checking.done() and self._stop_check:
+            self._stop_check()  # its thread ends at once: nothing waits for it
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self._idle.wait(), grace)
         if not self._closed:
@@ -209,7 +234,11 @@ class Database:
     async def migrate(self, migrations: Sequence[str]) -> None:
         """Each pending migration in its own transaction; the version is read inside it
         (after the kind's own guard, `_migration_guard`), so two processes starting at
-        once do not both run one. A database newer than this code is refused."""
+        once do not both run one. A database newer than this code is refused. One already
+        at this code's version is left as it is, without a transaction (a write would wait
+        for an integrity check running apart)."""
+        if await self.schema_version() == len(migrations):
+            return
         for number, script in enumerate(migrations, start=1):
 
             async def step(db: Database, number: int = number, script: str = script) -> bool:
@@ -253,6 +282,11 @@ class Database:
 
     async def _close(self) -> None:
         raise NotImplementedError
+
+
+def _seen(check: asyncio.Future) -> None:
+    if not check.cancelled():
+        check.exception()  # looked at: a failed check is told by every write, not as unretrieved
 
 
 class Busy(Exception):

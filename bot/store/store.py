@@ -52,10 +52,17 @@ class Store(
         clock: Callable[[], float] = time.time,
         busy_timeout: float = 5.0,
         pool_size: int = 10,
+        check_apart: bool = False,
     ) -> Store:
         """An SQLite path or a `postgresql://` URL; migrated to this code's schema. Raises
-        StoreError (with nothing left open) when it cannot be opened or is too new."""
-        return cls(await open_migrated(target, busy_timeout, pool_size), clock)
+        StoreError (with nothing left open) when it cannot be opened or is too new.
+        `check_apart`: SQLite's integrity check runs beside the start (writes wait for it;
+        `checked` tells how it went), not before the store is handed over."""
+        return cls(await open_migrated(target, busy_timeout, pool_size, check_apart), clock)
+
+    async def checked(self) -> None:
+        """Once the integrity check running apart has passed; DamagedStore if it failed."""
+        await self._conn.checked()
 
     @property
     def kind(self) -> str:

@@ -5,6 +5,7 @@ into a page of a real SQLite file."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 import shutil
@@ -106,6 +107,60 @@ async def test_a_sound_file_opens_and_keeps_its_games(db):
         await store.close()
 
 
+# ----- the running bot's check, apart from its start ----------------------------------
+def _file_bytes(db: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in db.parent.iterdir() if p.name.startswith(db.name)}
+
+
+@pytest.mark.parametrize("table", ["sessions", "actions", "users"])
+async def test_a_damaged_file_checked_apart_is_never_written_and_says_why(db, table):
+    """`escape-bot run` opens the store and checks it beside its start: reads may run, but
+    no write reaches a damaged file, and the check's answer is the restore steps."""
+    scribble(db, table)
+    store = await Store.open(db, check_apart=True)
+    try:
+        with pytest.raises(DamagedStore) as caught:
+            await store.checked()
+        assert str(db) in str(caught.value) and "latest backup" in str(caught.value)
+        before = _file_bytes(db)
+        service = GameService(store, seed_source=lambda: 1234, pictures=False)
+        with pytest.raises(UserError) as told:
+            await service.start(ChatRef("test", "chan-7", "", "guild-1"), CY, "ghosts18")
+        assert str(told.value) == STORE_DAMAGED
+        assert _file_bytes(db) == before  # nothing appended, not even to the WAL
+    finally:
+        await store.close()
+
+
+async def test_writes_wait_for_the_check_apart_and_reads_do_not(db):
+    store = await Store.open(db)
+    gate = asyncio.Event()
+
+    async def slow_check() -> None:
+        await gate.wait()
+
+    store._conn.check_apart(slow_check(), gate.set)
+    service = GameService(store, seed_source=lambda: 1234, pictures=False)
+    try:
+        assert len(await store.sessions_in_scope("test", "guild-1")) == 2  # a read: at once
+        start = asyncio.ensure_future(service.start(ChatRef("test", "chan-8", "", "guild-1"), CY, "ghosts18"))  # fmt: skip
+        await asyncio.sleep(0.2)
+        assert not start.done()  # the write waits for the check
+        gate.set()
+        await asyncio.wait_for(start, 5)
+        assert len(await store.sessions_in_scope("test", "guild-1")) == 3
+    finally:
+        await store.close()
+
+
+async def test_a_store_closed_while_it_checks_apart_stops_the_check(db):
+    """A stop signal during a long check: the check's thread is interrupted, nothing
+    waits for it, and it is no damage."""
+    store = await Store.open(db, check_apart=True)
+    await store.close()
+    await store.checked()  # passed or cut short: either way, no DamagedStore
+
+
 def _escape_bot(args: list[str], db: Path, **env: str) -> tuple[int, str]:
     """The real command in a fresh process, as systemd or a terminal starts it."""
     import subprocess
@@ -123,8 +178,8 @@ def _escape_bot(args: list[str], db: Path, **env: str) -> tuple[int, str]:
     ("args", "env"),
     [
         (["play", "ghosts18", "--players", "Ann,Bob"], {}),
-        # a configured platform: the store is opened (and refused) before anything connects;
-        # the address is a closed local port, so a missed check fails instead of reaching out
+        # a configured platform: the store is checked beside the start and refused before
+        # anything is written; the address is a closed local port, so nothing reaches out
         (["run"], {"DISCORD_TOKEN": "x", "DISCORD_API_BASE": "http://127.0.0.1:9/api/v10"}),
     ],
     ids=["play", "run"],
