@@ -9,7 +9,8 @@ from engines.castle_doors.words import CARD as CARD_NAME
 from engines.castle_doors.words import COLOUR as COLOUR_WORD
 from engines.castle_doors.words import EDGE
 from engines.text import Msg, in_context, joined, msg
-from languages import DEFAULT, say
+from languages import DEFAULT
+from render.alt_ending import told
 
 KIND_WORDS = {  # a tile's kind, in the alt text
     "open door": in_context("tile kind", "open door"),
@@ -121,9 +122,4 @@ def describe(view: dict, language: str = DEFAULT) -> str:
         parts.append(msg("Draw pile {deck} cards, discards {discard}, top card {card}.", card=card, **piles))  # fmt: skip
     else:
         parts.append(msg("Draw pile {deck} cards, discards {discard}.", **piles))
-    own = own_words(view)
-    if own is not None:
-        parts.append(own)
-    if view.get("last"):
-        parts.append(msg("Last: {last}", last=view["last"]))
-    return " ".join(say(part, language) for part in parts)
+    return told(parts, view, language, own_words(view))

@@ -12,6 +12,7 @@ from engines.ghosts18.words import DIRECTION
 from engines.text import Msg, in_context, joined, msg
 from languages import DEFAULT, say
 from render import parts, toolkit
+from render.alt_ending import told
 
 CELL = 136
 ORIGIN = (60, 110)
@@ -336,9 +337,7 @@ def describe(view: dict, language: str = DEFAULT) -> str:
         else:
             portals.append(msg("{colour} portal at {cell} faces {facing} (the wall)", **said))
     parts.append(msg("Portals: {portals}.", portals=joined(portals, "; ")))
-    if view.get("last"):
-        parts.append(msg("Last: {last}", last=view["last"]))
-    return " ".join(say(part, language) for part in parts)
+    return told(parts, view, language)
 
 
 # ----- the rules picture ---------------------------------------------------------------

@@ -11,6 +11,7 @@ from PIL import Image, ImageDraw
 from engines.text import Msg, in_context, joined, msg, plural
 from languages import DEFAULT, say
 from render import toolkit
+from render.alt_ending import told
 
 WIDTH = 1200
 TOP = 96  # below the header
@@ -446,12 +447,7 @@ def describe(view: dict, language: str = DEFAULT) -> str:
             )
         )  # fmt: skip
     parts.append(msg("Deck {deck} cards, discard pile {discard}.", deck=view["deck"], discard=view["discard"]))  # fmt: skip
-    own = own_words(view)
-    if own is not None:
-        parts.append(own)
-    if view.get("last"):
-        parts.append(msg("Last: {last}", last=view["last"]))
-    return " ".join(say(part, language) for part in parts)
+    return told(parts, view, language, own_words(view))
 
 
 # ----- the rules picture ---------------------------------------------------------------
