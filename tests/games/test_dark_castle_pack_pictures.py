@@ -11,7 +11,7 @@ from test_dark_castle_helpers import G, edit, set_char, started
 
 import render
 from render import dark_castle as dark_castle_render
-from render import toolkit
+from render import dark_castle_party, toolkit
 from render.dark_castle_words import tail
 
 EVERY_PACK = {"cult": "on", "plague": "on", "collector": "on"}
@@ -120,9 +120,9 @@ def test_a_full_box_grows_rather_than_cut_its_lines():
     loaded = set_char(plain, "smith", items=["knapsack"], stored=["vinegar", "theriac"],
                       curses=["marked", "leech"])  # fmt: skip
     view = G.view(loaded, None)
-    lines = dark_castle_render._char_lines(view["chars"][0], few=False)
+    lines = dark_castle_party.char_lines(view["chars"][0], few=False)
     rows = sum(min(len(toolkit.wrap(text, 18, 330)), most) for text, _, most in lines)
-    assert rows >= 5 and dark_castle_render._box_height(view) >= 88 + rows * dark_castle_render.LINE
+    assert rows >= 5 and dark_castle_party.box_height(view) >= 88 + rows * dark_castle_party.LINE
     assert picture(loaded).height > picture(plain).height
     assert not any(text.endswith("…") for text, _, _ in lines)
 
