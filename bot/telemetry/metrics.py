@@ -1,4 +1,5 @@
-"""Every Prometheus metric the bot exposes, defined once (docs/operations.md).
+"""Every Prometheus metric the bot exposes, defined once (docs/operations.md), in the
+text format bot/telemetry/exposition.py writes.
 
 The code that knows a fact records it here (`MOVES_ACCEPTED.labels(game, platform).inc()`);
 `/metrics` (bot/probes.py) writes them out. One process, one registry of its own: with
@@ -16,22 +17,22 @@ import contextlib
 import sys
 from collections.abc import Iterator
 
-from prometheus_client import (
-    GC_COLLECTOR,
-    CollectorRegistry,
+from bot.telemetry.exposition import (
+    CONTENT_TYPE,
     Counter,
     Gauge,
+    GcCollector,
     Histogram,
     Info,
     ProcessCollector,
+    Registry,
 )
-from prometheus_client.exposition import CONTENT_TYPE_PLAIN_0_0_4, generate_latest
 
-REGISTRY = CollectorRegistry(auto_describe=True)
+REGISTRY = Registry()
 ProcessCollector(registry=REGISTRY)  # process_cpu_seconds_total, process_resident_memory_bytes
-REGISTRY.register(GC_COLLECTOR)
+REGISTRY.register(GcCollector())
 
-CONTENT_TYPE = CONTENT_TYPE_PLAIN_0_0_4
+__all__ = ["CONTENT_TYPE", "REGISTRY", "exposition", "switched_off"]
 
 # seconds: a move answered at once, a picture, a move that waits on bots or a busy store
 FAST = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
@@ -235,7 +236,7 @@ LOG_MESSAGES = Counter(
 
 def exposition() -> bytes:
     """The registry in Prometheus' text format."""
-    return generate_latest(REGISTRY)
+    return REGISTRY.text()
 
 
 @contextlib.contextmanager
