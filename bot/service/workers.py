@@ -14,8 +14,8 @@ process until a worker is free (a board somebody waits for ahead of the rest); a
 pipe holds at most the job it is doing and, behind a board, the next board (`DEPTH`).
 
 The bot starts its workers once it is up (`start_soon`): on a small machine their imports
-took the cores the bot's own start needed (measured on 2 cores: 0.61 s to the first board
-with the workers starting beside the bot, 0.52 s with them started after it).
+took the cores the bot's own start needed (measured on 2 cores, `bench.scale`: 0.60 s to
+the first board with the workers starting beside the bot, 0.51 s with them started after).
 
 A worker that dies (the OOM killer, a crash in a library) fails only the job it was
 doing, and a new worker takes its place. A worker ends when the bot that started it is
@@ -134,8 +134,7 @@ class CpuPool:
 
     def start(self) -> CpuPool:
         """Start the workers: new processes, free of this one's threads and loop, whose
-        parent is this process (each watches it). Each imports the renderers as it starts,
-        while the bot is still starting."""
+        parent is this process (each watches it). Each imports the renderers as it starts."""
         if self._later is not None:
             self._later.cancel()
             self._later = None
