@@ -93,6 +93,9 @@ class Game(ABC):
     cooperative: ClassVar[bool] = False
     """The players win or lose together (their result ranks them as one group): such games
     count escapes and losses rather than ratings."""
+    dump_is_a_copy: ClassVar[bool] = False
+    """`dump` returns new plain values, sharing nothing with the state (`plain` makes such a
+    dump), so `copy` loads it as it is; otherwise `copy` takes a JSON round trip of it."""
     hidden_information: ClassVar[bool] = False
     """Players see more than the table (hands, hidden cards): a player's view and moves are
     shown to that player alone. Declared once; the conformance suite checks it."""
@@ -293,7 +296,8 @@ class Game(ABC):
         return list(names) if isinstance(names, list) else []
 
     def copy(self, state: State) -> State:
-        return self.load(json.loads(json.dumps(self.dump(state))))
+        dumped = self.dump(state)
+        return self.load(dumped if self.dump_is_a_copy else json.loads(json.dumps(dumped)))
 
 
 def normalise_action(action: str) -> str:

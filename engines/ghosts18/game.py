@@ -372,6 +372,8 @@ class Ghosts18(Game):
             return legal[0]
         return None
 
+    dump_is_a_copy = True  # plain(s): new lists and dicts
+
     def dump(self, s: Ghosts18State) -> dict:
         return plain(s)
 

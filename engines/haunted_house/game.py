@@ -263,6 +263,8 @@ class HauntedHouse(Game):
             new.step["chosen"] = hidden.sample(new.hands[s.turn], len(s.step["chosen"]), rng)
         return new
 
+    dump_is_a_copy = True  # plain(s): new lists and dicts
+
     def dump(self, s: HauntedState) -> dict:
         return plain(s)
 

@@ -445,6 +445,8 @@ class HiddenCastle(Game):
             return legal[-1]
         return legal[0] if len(legal) == 1 else None
 
+    dump_is_a_copy = True  # plain(s): new lists and dicts
+
     def dump(self, s: HiddenCastleState) -> dict:
         return plain(s)
 

@@ -1,5 +1,7 @@
 """`engines.contract.plain`, which three games dump their state with, gives what
-dataclasses.asdict gave, as a copy: seeded playouts of each, states along the way."""
+dataclasses.asdict gave, as a copy: seeded playouts of each, states along the way. Those
+games say so (`dump_is_a_copy`), and their `copy` loads the dump as it is; every game's
+copy shares nothing with its state."""
 
 from __future__ import annotations
 
@@ -12,6 +14,10 @@ from engines.contract import plain
 from engines.playout import play
 
 GAMES = ["ghosts18", "haunted_house", "hidden_castle"]
+
+
+def test_the_games_that_dump_a_copy_say_so() -> None:
+    assert sorted(g for g, game in REGISTRY.items() if game.dump_is_a_copy) == GAMES
 
 
 @pytest.mark.parametrize("game_id", GAMES)
@@ -27,6 +33,34 @@ def test_a_dump_is_asdict_and_a_copy(game_id: str, seed: int) -> None:
         before = dataclasses.asdict(state)
         _scribble(dumped)
         assert dataclasses.asdict(state) == before  # the dump shares nothing with the state
+
+
+@pytest.mark.parametrize("game_id", sorted(REGISTRY))
+def test_a_copy_shares_nothing_with_its_state(game_id: str) -> None:
+    game = REGISTRY[game_id]
+    players = max(game.min_players, 3 if game.max_players > 2 else game.max_players)
+    run = play(game, players, {}, seed=4, max_steps=120, keep_states=True)
+    for state in run.states[::9]:
+        before = game.dump(state)
+        copied = game.copy(state)
+        assert game.dump(copied) == before
+        _scribble_state(copied)
+        assert game.dump(state) == before
+
+
+def _scribble_state(value) -> None:
+    """Change every list and dict inside a state (dataclasses too) in place."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        for field in dataclasses.fields(value):
+            _scribble_state(getattr(value, field.name))
+    elif isinstance(value, dict):
+        for key in list(value):
+            _scribble_state(value[key])
+        value["scribbled"] = True
+    elif isinstance(value, list):
+        for item in value:
+            _scribble_state(item)
+        value.append("scribbled")
 
 
 def test_what_is_not_json_is_refused() -> None:
