@@ -117,7 +117,9 @@ class _Metric:
             samples += child.samples(self.name, dict(zip(self._labelnames, values, strict=True)))
         yield Family(self.name, self.documentation, self.kind, samples)
 
-    def _only(self) -> _Child:
+    def _only(self):
+        if self._labelnames:
+            raise ValueError(f"{self.name} is counted by its labels: use .labels(...)")
         return self._children[()]
 
 

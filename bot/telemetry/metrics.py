@@ -17,8 +17,8 @@ import contextlib
 import sys
 from collections.abc import Iterator
 
+from bot.telemetry.exposition import CONTENT_TYPE as CONTENT_TYPE  # what /metrics sends
 from bot.telemetry.exposition import (
-    CONTENT_TYPE,
     Counter,
     Gauge,
     GcCollector,
@@ -31,8 +31,6 @@ from bot.telemetry.exposition import (
 REGISTRY = Registry()
 ProcessCollector(registry=REGISTRY)  # process_cpu_seconds_total, process_resident_memory_bytes
 REGISTRY.register(GcCollector())
-
-__all__ = ["CONTENT_TYPE", "REGISTRY", "exposition", "switched_off"]
 
 # seconds: a move answered at once, a picture, a move that waits on bots or a busy store
 FAST = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)

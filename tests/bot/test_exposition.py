@@ -122,6 +122,8 @@ def test_wrong_use_is_refused() -> None:
         plain.inc(-1)
     with pytest.raises(ValueError):
         moves.labels("only one")
+    with pytest.raises(ValueError, match="labels"):
+        moves.inc()
 
 
 def test_counts_from_many_threads_are_all_kept() -> None:

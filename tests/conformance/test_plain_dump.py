@@ -17,7 +17,8 @@ GAMES = ["ghosts18", "haunted_house", "hidden_castle"]
 
 
 def test_the_games_that_dump_a_copy_say_so() -> None:
-    assert sorted(g for g, game in REGISTRY.items() if game.dump_is_a_copy) == GAMES
+    flagged = sorted(g for g, game in REGISTRY.items() if game.dump_is_a_copy)
+    assert flagged == sorted([*GAMES, "dark_castle"])  # Dark Castle: plain(saved(state))
 
 
 @pytest.mark.parametrize("game_id", GAMES)
