@@ -53,7 +53,10 @@ async def test_telegram_web_answers_privately_with_a_signed_link(tg_bot, tg_stan
     said = await standin.wait_for(lambda c: c.method == "sendMessage", after=mark)
     assert "not turned on" in said.result["text"]  # no ESCAPE_WEB here: said so, nothing sent
     tg_bot.service.open_web(WebDoor(PUBLIC, WebSigner(b"a test web secret, 32 bytes long")))
+    mark = len(standin.calls)
     await standin.say(standin.ann, standin.ann["id"], "/start")
+    # her private chat is kept before the hello is said; without waiting, the two updates race
+    await standin.wait_for(lambda c: c.method == "sendMessage" and str(c.params["chat_id"]) == str(standin.ann["id"]), after=mark)  # fmt: skip
     mark = len(standin.calls)
     await standin.say(standin.ann, GROUP, "/escape web")
     sent = await standin.wait_for(lambda c: c.method == "sendMessage" and f"{PUBLIC}/link/" in (c.result or {}).get("text", ""), after=mark)  # fmt: skip
