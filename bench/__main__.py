@@ -9,6 +9,10 @@ their ratio; then rendered moves per second from one process with many tables mo
 once; then start-up time and memory with 10,000 stored games (`bench.scale`); then what
 the metrics cost a move and a scrape with those games (`bench.metrics`).
 
+The CPU workers first finish their practice (ESCAPE_PRACTICE boards of each game, drawn
+when idle: render/practice.py), as a bot's workers do in their first idle seconds; with
+ESCAPE_PRACTICE=0 the timings are those of workers that have drawn nothing yet.
+
 Measurements on whatever machine runs it, not test assertions: on a shared machine run
 it a few times and compare medians.
 """
@@ -32,7 +36,9 @@ import render
 from bot import heap
 from bot.service import ChatRef, GameService, UserError, UserRef
 from bot.service.workers import CpuPool, default_workers
+from bot.settings import Settings
 from bot.store import NewEntry, SeatRow, Store
+from bot.worker_process import practise_all
 from engines import REGISTRY, Game
 from render import work
 
@@ -196,21 +202,28 @@ async def bench_throughput(pool: CpuPool, tables: int = TABLES, moves_each: int 
     )
 
 
-async def warm(pool: CpuPool) -> None:
+async def warm(pool: CpuPool) -> list[int]:
     """Start every worker and import the renderers there (a bot does so on its first
-    boards), so the first timed moves do not pay for a process start."""
+    boards), so the first timed moves do not pay for a process start; then let each finish
+    its practice (render/practice.py), which a bot's workers do in their first idle seconds.
+    The boards each worker drew in practice."""
     game = REGISTRY[_games()[0]]
     view = game.view(game.setup(["A", "B", "C", "D"][: _players(game)], {}), None)
     jobs = [pool.run(work.board, game.id, view) for _ in range(2 * pool.workers)]
     await asyncio.gather(*jobs)
+    # one job a worker: each goes to a different idle worker
+    return list(await asyncio.gather(*(pool.run(practise_all) for _ in range(pool.workers))))
 
 
 async def main() -> None:
     logging.getLogger("bot").setLevel(logging.ERROR)  # refused moves are counted instead
-    pool = CpuPool(default_workers()).start()
+    practice = Settings.from_env().practice
+    pool = CpuPool(default_workers(), practice=practice).start()
     try:
-        await warm(pool)
+        practised = await warm(pool)
         heap.settle()  # as the bot does once it has started (bot/runner.py)
+        print(f"CPU workers practised {' and '.join(map(str, practised))} boards before the "
+              f"timings (ESCAPE_PRACTICE={practice} boards a game, as a bot's do when idle)")  # fmt: skip
         rows = [await bench_moves(game_id, pool) for game_id in _games()]
         header = list(rows[0])
         print(" | ".join(header))

@@ -11,6 +11,12 @@ from pathlib import Path
 
 import dotenv
 
+# Boards of each game a CPU worker draws when it has nothing to do, once after it starts, so
+# the first games after a restart find fonts, frames and cards drawn (render/practice.py):
+# measured here, about 2.3 s of one core a worker, and its memory at ~130 MB at once, which
+# a worker reached anyway after its first few hundred boards
+PRACTICE = 200
+
 
 def webhook_secret(token: str) -> str:
     """The Telegram webhook secret when none is set: the same in every worker and at every
@@ -60,6 +66,14 @@ def _seconds(value: str) -> float:
     if not 1 <= seconds <= 3600:
         raise ValueError(f"ESCAPE_TIMER_INTERVAL is seconds from 1 to 3600, not {value!r}")
     return seconds
+
+
+def _practice(value: str) -> int:
+    """ESCAPE_PRACTICE: boards of each game a CPU worker draws when idle (render/practice.py)."""
+    value = value.strip() or str(PRACTICE)
+    if not (value.isascii() and value.isdigit()) or int(value) > 5000:
+        raise ValueError(f"ESCAPE_PRACTICE is a number of boards from 0 to 5000, not {value!r}")
+    return int(value)
 
 
 def _tries(value: str) -> int:
@@ -150,6 +164,7 @@ class Settings:
     default_pace: str = "normal"
     timer_interval: float = 30.0
     connect_tries: int = 4
+    practice: int = PRACTICE  # boards of each game a CPU worker draws when idle; 0: none
 
     def __repr__(self) -> str:
         """Without the tokens and secrets: a settings object may end up in a log line."""
@@ -193,6 +208,7 @@ class Settings:
             default_pace=_pace(e.get("ESCAPE_PACE", "normal")),
             timer_interval=_seconds(e.get("ESCAPE_TIMER_INTERVAL", "30")),
             connect_tries=_tries(e.get("ESCAPE_CONNECT_TRIES", "4")),
+            practice=_practice(e.get("ESCAPE_PRACTICE", "")),
         )
 
     @property

@@ -5,7 +5,9 @@ interpreter that imports this module alone (`main`), not the bot's own main scri
 
 `serve` is a worker's whole life: it watches its parent (see bot/service/workers.py for
 why), imports the renderers (`warm`) while the bot itself is still starting, says it is
-ready, then answers one job at a time from its own pipe until that pipe is closed.
+ready, then answers one job at a time from its own pipe until that pipe is closed. Once no
+job has come for `IDLE` seconds it practises (render/practice.py), a board at a time, looking
+at its pipe between boards: a job waits at most for the one board being drawn.
 
 A frame on either pipe is its length (8 bytes, big-endian) and a pickle: a job is
 `(function, arguments)`, an answer `(True, value)` or `(False, exception)`."""
@@ -14,6 +16,7 @@ from __future__ import annotations
 
 import os
 import pickle
+import select
 import signal
 import struct
 import threading
@@ -25,6 +28,12 @@ FRAME = struct.Struct("!Q")  # a frame's length, before its pickle
 READY = b"ready"  # a worker's first frame: it has warmed up and waits for jobs
 
 PARENT_POLL = 0.25  # seconds between a worker's looks at its parent
+IDLE = 0.25  # seconds without a job before a worker practises
+
+# what a worker has left to practise: the boards of each game it was told to, until its
+# first practice board; then a render.practice.Practice; None once it is done (or without)
+_practice = None
+_practised = 0  # boards drawn in practice
 
 
 def watch_parent(parent: int) -> None:
@@ -48,23 +57,71 @@ def warm() -> int:
     return os.getpid()
 
 
+def practised() -> int:
+    """A job: the boards this worker has drawn in practice so far."""
+    return _practised
+
+
+def practise_all() -> int:
+    """A job: practise the boards left now, not when idle; how many this worker has drawn
+    in practice (`bench` asks each worker for it before it times anything)."""
+    while _practise_one():
+        pass
+    return _practised
+
+
+def _practise_one() -> bool:
+    """Draw the next practice board; whether one was left to draw. The practice is made
+    at its first board: its import takes the games' engines too, which only practice and
+    the computer players need."""
+    global _practice, _practised
+    if isinstance(_practice, int):
+        from render.practice import Practice
+
+        _practice = Practice(_practice)
+    if _practice is None:
+        return False
+    try:
+        more = _practice.step()
+    except Exception:  # practice is a nicety: a board it cannot draw ends it, not the worker
+        more = False
+    _practised = _practice.drawn
+    if not more:
+        _practice = None
+        heap.settle()  # what practice drew is kept: out of the collector's way too
+    return True
+
+
+def _practise_while_idle(inbox: int) -> None:
+    """Once no job has come for `IDLE` seconds, practise until one comes."""
+    wait = IDLE
+    while _practice is not None and not select.select([inbox], [], [], wait)[0]:
+        wait = 0.0
+        _practise_one()
+
+
 def main(argv: list[str]) -> None:
-    """The worker's command line: its ends of the two pipes, then the bot's pid."""
-    inbox, outbox, parent = map(int, argv)
-    serve(inbox, outbox, parent)
+    """The worker's command line: its ends of the two pipes, the bot's pid, and how many
+    boards of each game it practises when idle."""
+    inbox, outbox, parent, boards = map(int, argv)
+    serve(inbox, outbox, parent, boards)
 
 
-def serve(inbox: int, outbox: int, parent: int) -> None:
+def serve(inbox: int, outbox: int, parent: int, practice: int = 0) -> None:
     """A worker process: `inbox` and `outbox` are its ends of its two pipes (descriptors
-    it inherited), `parent` the bot's pid. A job's failure is sent back as its
-    answer, so a bad job never ends the worker. Ctrl-C reaches every process of a terminal's
-    group: the worker leaves it to the bot, which closes the pipe once it has stopped."""
+    it inherited), `parent` the bot's pid, `practice` the boards of each game it draws when
+    idle. A job's failure is sent back as its answer, so a bad job never ends the worker.
+    Ctrl-C reaches every process of a terminal's group: the worker leaves it to the bot,
+    which closes the pipe once it has stopped."""
+    global _practice
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     watch_parent(parent)
     warm()
+    _practice = practice or None
     heap.settle()  # the renderers' modules and tables, never walked by a full collection
     _write(outbox, READY)
     while True:
+        _practise_while_idle(inbox)
         job = _read(inbox)
         if job is None:
             return  # the bot closed the pipe: it is shutting down

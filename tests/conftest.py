@@ -1,5 +1,6 @@
 """Suite-wide fixtures: one real PostgreSQL server for every test that asks for it; and
-computer players think with a tiny budget in every test (fast, still seeded)."""
+computer players think with a tiny budget in every test (fast, still seeded), and the bots'
+CPU workers do not practise."""
 
 from __future__ import annotations
 
@@ -10,6 +11,9 @@ import pytest
 from tests.postgres import NoServer, PostgresServer
 
 os.environ.setdefault("ESCAPE_AI_SCALE", "0.02")
+# the bots the tests start do not practise (render/practice.py): it would take both cores
+# while the tests run; tests/bot/test_practice.py tests practice itself
+os.environ.setdefault("ESCAPE_PRACTICE", "0")
 
 
 @pytest.fixture(scope="session")

@@ -123,8 +123,9 @@ class CpuPool:
     """Runs picklable functions of importable modules (not `__main__`, which a worker does
     not run) in worker processes, or on a thread."""
 
-    def __init__(self, workers: int = 0) -> None:
+    def __init__(self, workers: int = 0, practice: int = 0) -> None:
         self.workers = workers
+        self.practice = practice  # boards of each game a worker draws when idle (ESCAPE_PRACTICE)
         self._pool: list[_Worker] = []
         self._urgent: collections.deque[_Job] = collections.deque()
         self._waiting: collections.deque[_Job] = collections.deque()
@@ -161,7 +162,7 @@ class CpuPool:
         path = json.dumps([entry for entry in sys.path if isinstance(entry, str)])
         try:
             process = subprocess.Popen(
-                [sys.executable, "-c", _BOOT, path, *map(str, ends), str(os.getpid())],
+                [sys.executable, "-c", _BOOT, path, *map(str, ends), str(os.getpid()), str(self.practice)],
                 stdin=subprocess.DEVNULL, pass_fds=ends,
             )  # fmt: skip
         except BaseException:

@@ -225,7 +225,8 @@ async def escape_bot_run(
 ) -> asyncio.subprocess.Process:
     """The real `escape-bot run` (or another `command`) in a process of its own, in `workdir`
     (no stray .env), with only `settings` from our DISCORD_/TELEGRAM_/ESCAPE_ variables (and
-    LOG_LEVEL), and a sitecustomize that refuses to resolve any host but this machine's.
+    LOG_LEVEL; its CPU workers do not practise unless `settings` say so, as in every test),
+    and a sitecustomize that refuses to resolve any host but this machine's.
     `own_group`: in a process group of its own, as a terminal runs it (Ctrl-C signals the
     whole group)."""
     guard = workdir / "guard"
@@ -237,7 +238,8 @@ async def escape_bot_run(
         for k, v in os.environ.items()
         if not k.startswith(("DISCORD_", "TELEGRAM_", "ESCAPE_", "PYTHONPATH"))
     }
-    env |= {"LOG_LEVEL": "WARNING", "PYTHONPATH": f"{guard}{os.pathsep}{project}", **settings}
+    env |= {"LOG_LEVEL": "WARNING", "PYTHONPATH": f"{guard}{os.pathsep}{project}",
+            "ESCAPE_PRACTICE": os.environ.get("ESCAPE_PRACTICE", "0"), **settings}  # fmt: skip
     return await asyncio.create_subprocess_exec(
         sys.executable, "-m", "bot.cli", command, cwd=workdir, env=env,
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,

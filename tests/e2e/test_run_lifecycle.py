@@ -11,6 +11,7 @@ import signal
 import sqlite3
 from pathlib import Path
 
+from bot.settings import PRACTICE
 from bot.store import Store
 from bot.store.migrations import MIGRATIONS
 from tests.e2e.telegram_fixtures import *  # noqa: F403
@@ -61,10 +62,11 @@ async def test_a_database_newer_than_the_code_is_refused(tg_standin, tmp_path):
 
 
 @contextlib.asynccontextmanager
-async def _bot(standin, tmp_path, db: str, **how):
+async def _bot(standin, tmp_path, db: str, settings: dict[str, str] | None = None, **how):
     """The real bot with the stand-in, up once its commands are registered; killed at the
     end if the test did not stop it."""
-    process = await escape_bot_run(tmp_path, _telegram(standin, tmp_path / db), **how)
+    settings = _telegram(standin, tmp_path / db) | (settings or {})
+    process = await escape_bot_run(tmp_path, settings, **how)
     try:
         await standin.wait_for(lambda c: c.method == "setMyCommands", timeout=30)
         yield process
@@ -196,12 +198,13 @@ def _cpu_workers(pid: int) -> set[int]:
 async def test_workers_killed_mid_game_are_replaced_and_every_move_has_its_board(tg_standin, tmp_path):  # fmt: skip
     """The OOM killer takes the CPU workers between moves: the bot says so in its log,
     starts new ones, and every next move's board still comes (drawn in the bot's own
-    process until a new worker is ready)."""
+    process until a new worker is ready). The workers practise as a bot's do by default
+    (ESCAPE_PRACTICE), the new ones too."""
     from tests.bot.test_workers import start_time
     from tests.e2e.telegram_fixtures import press_and_wait
 
     standin = tg_standin
-    async with _bot(standin, tmp_path, "w.sqlite3") as process:
+    async with _bot(standin, tmp_path, "w.sqlite3", {"ESCAPE_PRACTICE": str(PRACTICE)}) as process:  # fmt: skip
         tables = await _open_tables(standin)
         workers = {pid: start_time(pid) for pid in _cpu_workers(process.pid)}
         assert len(workers) >= 1, "the bot started no worker"
