@@ -20,6 +20,7 @@ import random
 from collections.abc import Iterator
 
 from engines import CHANCE, REGISTRY, Game
+from engines.playout import pick_chance
 from languages import DEFAULT
 from render import board_image
 from render.renderers import renderer
@@ -34,7 +35,9 @@ def _players(game: Game) -> int:
 
 def _views(game: Game) -> Iterator[dict]:
     """Views of seeded random games, one after the other: each position's public view, and
-    the view of whoever acts next where it shows more (a hand)."""
+    the view of whoever acts next where it shows more (a hand). Not `engines.playout.play`:
+    its players are P1, P2..., the names `make bench` seats, whose name tags practice must
+    not draw ahead of it (no real table has them)."""
     seed = 0
     while True:
         rng = random.Random(seed)
@@ -44,8 +47,7 @@ def _views(game: Game) -> Iterator[dict]:
             if not acting:
                 break
             if acting == [CHANCE]:
-                outcomes = game.chance_outcomes(state)
-                drawn = rng.choices([o for o, _ in outcomes], [w for _, w in outcomes])[0]
+                drawn = pick_chance(game.chance_outcomes(state), rng.random())
                 state, _ = game.apply(state, CHANCE, drawn)
                 continue
             legal = game.legal_actions(state, acting[0])
