@@ -13,7 +13,7 @@ import dotenv
 
 # Boards of each game a CPU worker draws when it has nothing to do, once after it starts, so
 # the first games after a restart find fonts, frames and cards drawn (render/practice.py):
-# measured here, about 2.3 s of one core a worker, and its memory at ~130 MB at once, which
+# measured here, about 2.3 s of one core a worker, and its memory at 130-140 MB at once, which
 # a worker reached anyway after its first few hundred boards
 PRACTICE = 200
 
