@@ -71,9 +71,9 @@ def practise_all() -> int:
 
 
 def _practise_one() -> bool:
-    """Draw the next practice board; whether one was left to draw. The practice is made
-    at its first board: its import takes the games' engines too, which only practice and
-    the computer players need."""
+    """Draw the next practice board; whether there was one. The practice is made at its
+    first board: its import takes the games' engines too, which only practice and the
+    computer players need."""
     global _practice, _practised
     if isinstance(_practice, int):
         from render.practice import Practice
@@ -82,14 +82,14 @@ def _practise_one() -> bool:
     if _practice is None:
         return False
     try:
-        more = _practice.step()
+        drew = _practice.step()
     except Exception:  # practice is a nicety: a board it cannot draw ends it, not the worker
-        more = False
+        drew = False
     _practised = _practice.drawn
-    if not more:
+    if not drew:
         _practice = None
         heap.settle()  # what practice drew is kept: out of the collector's way too
-    return True
+    return drew
 
 
 def _practise_while_idle(inbox: int) -> None:

@@ -84,22 +84,16 @@ class Practice:
     """Boards to draw, one a step, in `language`."""
 
     def __init__(self, boards: int, language: str = DEFAULT) -> None:
-        games = _drawn()
         self.language = language
-        self.left = boards * len(games)
         self.drawn = 0
-        self._plan = _plan(games, boards)
-
-    @property
-    def done(self) -> bool:
-        return self.left <= 0
+        self._plan = _plan(_drawn(), boards)
 
     def step(self) -> bool:
-        """Draw the next board; whether any is left after it."""
-        if self.left <= 0:
+        """Draw the next board; False, drawing nothing, once every one is drawn."""
+        board = next(self._plan, None)
+        if board is None:
             return False
-        game_id, view = next(self._plan)
+        game_id, view = board
         board_image(game_id, view, None, self.language)
-        self.left -= 1
         self.drawn += 1
-        return self.left > 0
+        return True
