@@ -30,12 +30,13 @@ run: $(RUNTIME) fribidi bytecode
 # says PYTHONDONTWRITEBYTECODE, every start and every spawned CPU worker would otherwise
 # compile them again (0.5-0.7 s of a start-up here). The image's `pip install .` does this.
 # Then the dataclasses' methods, which Python 3.11 compiles from text at every import
-# (bot/dataclass_code.py); the image runs the same.
+# (bot/dataclass_code.py); the image runs the same, and `make test` too, so the suite's
+# bots start as `make run`'s do.
 bytecode: $(RUNTIME)
 	@$(VENV)/bin/python -m compileall -q bot engines render languages bench
 	@$(VENV)/bin/python -m bot.precompile
 
-test: $(STAMP) fribidi postgres browser activity
+test: $(STAMP) fribidi postgres browser activity bytecode
 	$(VENV)/bin/python -m pytest
 
 # The pictures' fonts come with the Python packages; names in Arabic or Hebrew are shaped and
