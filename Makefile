@@ -32,11 +32,16 @@ run: $(RUNTIME) fribidi bytecode
 # Then the dataclasses' methods, which Python 3.11 compiles from text at every import
 # (bot/dataclass_code.py); the image runs the same, and `make test` too, so the suite's
 # bots start as `make run`'s do.
-bytecode: $(RUNTIME)
+define compile_ahead
 	@$(VENV)/bin/python -m compileall -q bot engines render languages bench
 	@$(VENV)/bin/python -m bot.precompile
+endef
 
-test: $(STAMP) fribidi postgres browser activity bytecode
+bytecode: $(RUNTIME)
+	$(compile_ahead)
+
+test: $(STAMP) fribidi postgres browser activity
+	$(compile_ahead)
 	$(VENV)/bin/python -m pytest
 
 # The pictures' fonts come with the Python packages; names in Arabic or Hebrew are shaped and
