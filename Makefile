@@ -34,7 +34,7 @@ run: $(RUNTIME) fribidi bytecode
 # bots start as `make run`'s do.
 define compile_ahead
 	@$(VENV)/bin/python -m compileall -q bot engines render languages bench
-	@$(VENV)/bin/python -m bot.precompile
+	-@$(VENV)/bin/python -m bot.precompile
 endef
 
 bytecode: $(RUNTIME)

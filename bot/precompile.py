@@ -12,7 +12,7 @@ from bot import dataclass_code
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def up_to_date(kept: Path = dataclass_code.KEPT) -> bool:
+def up_to_date(kept: Path) -> bool:
     if not kept.exists():
         return False
     built = kept.stat().st_mtime
@@ -20,14 +20,20 @@ def up_to_date(kept: Path = dataclass_code.KEPT) -> bool:
     return all(p.stat().st_mtime < built for p in sources)
 
 
-def main(argv: list[str]) -> None:
-    if "--force" not in argv and up_to_date():
-        return
-    kept, failed = dataclass_code.build()
-    print(f"dataclass methods compiled ahead: {kept} texts in {dataclass_code.KEPT}")
+def main(argv: list[str], kept: Path = dataclass_code.KEPT) -> int:
+    if "--force" not in argv and up_to_date(kept):
+        return 0
+    try:
+        count, failed = dataclass_code.build(kept)
+    except OSError as exc:  # an install this user may not write to
+        print(f"Dataclass methods not compiled ahead: cannot write {kept} ({exc.strerror or exc}). "
+              "The bot runs the same, compiling them as it starts.", file=sys.stderr)  # fmt: skip
+        return 1
+    print(f"dataclass methods compiled ahead: {count} texts in {kept}")
     for name in failed:
         print(f"  not imported (its classes compile at use): {name}", file=sys.stderr)
+    return 0
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    sys.exit(main(sys.argv[1:]))

@@ -135,3 +135,17 @@ def test_the_bot_starts_without_compiling_a_dataclass_method_once_they_are_kept(
     assert int(built.stdout) >= met and kept.exists()
     warm, met_again = _start(kept)
     assert (warm, met_again) == (0, met)
+
+
+def test_precompile_says_plainly_when_it_cannot_write_and_changes_nothing(tmp_path, capsys):
+    from bot import precompile
+
+    blocked = tmp_path / "a file, not a folder"
+    blocked.write_text("")
+    assert precompile.main(["--force"], kept=blocked / "kept.marshal") == 1
+    said = capsys.readouterr().err
+    assert (
+        said.startswith("Dataclass methods not compiled ahead: cannot write")
+        and "Traceback" not in said
+    )
+    assert blocked.read_text() == "" and not list(tmp_path.glob("**/*.part"))
