@@ -7,6 +7,8 @@ long as the process. Python's full collection walks all of it each time it runs,
 exists now into a generation the collector never visits; what is made later is collected
 as before. Called by what starts a long-lived process: the runner, each CPU worker, and
 the bench in its stead (a terminal game is one player's and short: it does not freeze).
+
+`give_back` returns freed memory to the system, once a CPU worker's practice is done.
 """
 
 from __future__ import annotations
@@ -19,3 +21,15 @@ def settle() -> None:
     rest: called once a process has imported and built what it keeps."""
     gc.collect()
     gc.freeze()
+
+
+def give_back() -> bool:
+    """Return the pages of freed memory to the system (glibc's `malloc_trim`); whether any
+    went back. A CPU worker's practice frees most of what its boards allocated, but glibc
+    keeps the freed pages: measured, a worker stood at 126 MB after practice and 84 MB once
+    they were returned, and 88 MB after 200 more boards. Nothing where the C library has no
+    such call (musl, macOS)."""
+    import ctypes
+
+    trim = getattr(ctypes.CDLL(None), "malloc_trim", None)
+    return bool(trim(0)) if trim is not None else False

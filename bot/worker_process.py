@@ -89,6 +89,7 @@ def _practise_one() -> bool:
     if not drew:
         _practice = None
         heap.settle()  # what practice drew is kept: out of the collector's way too
+        heap.give_back()  # and what it freed goes back to the system
     return drew
 
 
