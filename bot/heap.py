@@ -8,12 +8,14 @@ exists now into a generation the collector never visits; what is made later is c
 as before. Called by what starts a long-lived process: the runner, each CPU worker, and
 the bench in its stead (a terminal game is one player's and short: it does not freeze).
 
-`give_back` returns freed memory to the system, once a CPU worker's practice is done.
+`give_back` returns freed memory to the system: a CPU worker calls it once its practice is
+done, and when idle once it has grown by `GIVE_BACK` since (bot/worker_process.py).
 """
 
 from __future__ import annotations
 
 import gc
+import os
 
 
 def settle() -> None:
@@ -21,6 +23,15 @@ def settle() -> None:
     rest: called once a process has imported and built what it keeps."""
     gc.collect()
     gc.freeze()
+
+
+def resident() -> int:
+    """This process's resident memory in bytes (0 where /proc has no statm)."""
+    try:
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return 0
 
 
 def give_back() -> bool:

@@ -127,3 +127,22 @@ async def test_a_worker_gives_back_what_practice_freed_once_it_is_done() -> None
         assert (await pool.run(work.board, "ghosts18", view))[0].startswith(b"\x89PNG")
     finally:
         await pool.close()
+
+
+@pytest.mark.parametrize(("megabytes", "given_back"), [(60, True), (8, False)])
+async def test_an_idle_worker_gives_back_what_its_jobs_freed(megabytes, given_back) -> None:
+    """Practice or not, a worker that has grown by GIVE_BACK since it last gave back does
+    so at its next idle moment; one that grew less keeps its pages for its next boards."""
+    from tests.bot import worker_probe
+
+    pool = CpuPool(workers=1, practice=0).start()
+    try:
+        after_job = await pool.run(worker_probe.scatter, megabytes)
+        await asyncio.sleep(4 * worker_process.IDLE)
+        idle = await pool.run(worker_probe.resident)
+        if given_back:
+            assert idle < after_job - 30 * 2**20, (after_job, idle)
+        else:
+            assert idle > after_job - 4 * 2**20, (after_job, idle)
+    finally:
+        await pool.close()
