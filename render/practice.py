@@ -36,8 +36,9 @@ def _players(game: Game) -> int:
 def _views(game: Game) -> Iterator[dict]:
     """Views of seeded random games, one after the other: each position's public view, and
     the view of whoever acts next where it shows more (a hand). Not `engines.playout.play`:
-    its players are P1, P2..., the names `make bench` seats, whose name tags practice must
-    not draw ahead of it (no real table has them)."""
+    it plays a whole game at once, where practice takes one position a step (a job waits
+    at most for one board), and its players are P1, P2..., the names `make bench` seats,
+    whose name tags practice must not draw ahead of it (no real table has them)."""
     seed = 0
     while True:
         rng = random.Random(seed)
