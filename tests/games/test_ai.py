@@ -194,31 +194,6 @@ def test_haunted_house_only_hard_plays_the_rollout_policy(monkeypatch):
     assert calls
 
 
-def test_castle_doors_hard_judges_each_new_position_without_a_rollout(monkeypatch):
-    """bench.ai: Castle Doors' hard spends its time on the tree, judging each new position
-    by the evaluation at once (its `TUNING`, depth 0); normal still rolls out at random."""
-    game = REGISTRY["castle_doors"]
-    module = heuristics(game)
-    rolled, judged = [], []
-    evaluate = module.evaluate
-
-    def counted_rollout(*args):
-        rolled.append(1)
-        return random_rollout(*args)
-
-    def counted_evaluate(*args):
-        judged.append(1)
-        return evaluate(*args)
-
-    monkeypatch.setattr("engines.ai.search.random_rollout", counted_rollout)
-    monkeypatch.setattr(module, "evaluate", counted_evaluate)
-    state, seat = decision_points(game, 2, 3, every=5)[1]
-    choose(game, state, seat, replace(LEVELS["hard"], iterations=30), random.Random(0))
-    assert rolled == [] and len(judged) > 10
-    choose(game, state, seat, replace(LEVELS["normal"], iterations=30), random.Random(0))
-    assert rolled
-
-
 def test_a_games_tuning_changes_its_named_levels_only():
     """`TUNING` spaces the ladder in one game (bench.ai): Haunted House's easy blunders half
     its moves, its normal rolls out at random; another game's levels stay as they are."""
