@@ -8,7 +8,7 @@ import itertools
 
 import pytest
 
-from bot import worker_process
+from bot import heap, worker_process
 from bot.service.workers import CpuPool
 from bot.settings import PRACTICE, Settings
 from engines import REGISTRY
@@ -139,7 +139,7 @@ async def test_an_idle_worker_gives_back_what_its_jobs_freed(megabytes, given_ba
     try:
         after_job = await pool.run(worker_probe.scatter, megabytes)
         await asyncio.sleep(4 * worker_process.IDLE)
-        idle = await pool.run(worker_probe.resident)
+        idle = await pool.run(heap.resident)
         if given_back:
             assert idle < after_job - 30 * 2**20, (after_job, idle)
         else:

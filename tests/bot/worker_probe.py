@@ -1,8 +1,9 @@
-"""Jobs that ask a CPU worker about itself, in a module that imports nothing else (so a
-worker that runs them imports no more than it already had)."""
+"""Jobs that ask a CPU worker about itself, in a module that imports nothing a worker has
+not already (bot.heap is the worker's own), so running them adds no module."""
 
-import os
 import sys
+
+from bot import heap
 
 
 def modules() -> list[str]:
@@ -19,10 +20,4 @@ def scatter(megabytes: int) -> int:
     blocks = [bytes(2048) for _ in range(megabytes * 512)]
     _held.extend(blocks[::64])
     del blocks
-    return resident()
-
-
-def resident() -> int:
-    """This process's resident memory in bytes."""
-    with open("/proc/self/statm") as f:
-        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    return heap.resident()
