@@ -9,7 +9,9 @@ so each seat chooses for itself (a co-operative game ranks everyone together, so
 party wins or loses as one). A game's `useful(game, state, seat, legal)` (beside its rules)
 may leave out moves that only undo an earlier one: the search, its rollouts and the choice
 itself never play them. A game's `TUNING` changes a level's fields for that game alone
-(Haunted House: only hard plays its rollout policy). A level that plays the game's rollout
+(Haunted House: only hard plays its rollout policy). A `focused` level searches only the
+moves the game's `focus(game, state, seat, legal)` keeps, in the tree and its rollouts
+alike (Castle Doors' hard: the targets near a character). A level that plays the game's rollout
 policy also takes the game's `settled(game, state, seat, legal)` move where it names one
 (with `SETTLED_REASON`, the words a hint gives for it):
 a choice a good player makes by rule where the search cannot see far enough to make it
@@ -54,6 +56,7 @@ class Level:
     heuristics: bool  # the game's rollout policy (its evaluation is always used)
     blunder: float  # the share of decisions made at random (a beginner can win)
     explore: float = 0.7
+    focused: bool = False  # search only the moves the game's `focus` keeps
 
 
 LEVELS: dict[str, Level] = {
@@ -177,6 +180,9 @@ def choose(
     module = heuristics(game)
     lv = tuned(lv, module)
     useful: Useful = getattr(module, "useful", _all)
+    focus: Useful | None = getattr(module, "focus", None) if lv.focused else None
+    if focus is not None:
+        useful = _narrowed(useful, focus)
     legal = useful(game, state, seat, legal)
     narrowed = None
     if among is not None:
@@ -219,6 +225,13 @@ def choose(
         if root.children[a].visits
     )
     return finish(order[0] if order else legal[0], done, ranked)
+
+
+def _narrowed(useful: Useful, focus: Useful) -> Useful:
+    def both(game: Game, state: State, seat: Seat, legal: list[str]) -> list[str]:
+        return focus(game, state, seat, useful(game, state, seat, legal))
+
+    return both
 
 
 def _winning_move(game, world, seat, legal, n) -> str | None:

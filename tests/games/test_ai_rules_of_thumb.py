@@ -11,6 +11,7 @@ from dataclasses import replace
 import pytest
 
 from engines.ai import LEVELS, choose
+from engines.ai.search import tuned
 from engines.castle_doors import ai as doors_ai
 from engines.castle_doors import board as B
 from engines.castle_doors.castle import passable
@@ -179,3 +180,66 @@ def test_castle_doors_shortest_ways_agree_with_a_plain_relaxation(players):
             expected = _ways_by_names(s, seat)
             got = {c: field[i] for i, c in enumerate(doors_ai.grid(s.width, s.height).cells)}
             assert got == pytest.approx(expected), seat
+
+
+def _manhattan(a: str, b: str) -> int:
+    (ax, ay), (bx, by) = B.xy(a), B.xy(b)
+    return abs(ax - bx) + abs(ay - by)
+
+
+def padlock_position():
+    """Ann (bottom) on b3 holds a padlock, Bob (top) on d6: the padlock may go on any door
+    nobody stands on, some forty of them."""
+    s = castle(2, hands=[["padlock", "key green", "passage"], BOB])
+    s.at = ["b3", "d6"]
+    for cell in ("b3", "d6"):
+        tile(s, cell)
+    s, _ = DOORS.apply(s, 0, "play padlock")
+    return s
+
+
+def test_castle_doors_focus_keeps_the_targets_within_two_steps_of_a_character():
+    s = padlock_position()
+    legal = DOORS.legal_actions(s, 0)
+    kept = doors_ai.focus(DOORS, s, 0, legal)
+    targets = [a for a in legal if a.startswith("target ")]
+    far = {a for a in targets if min(_manhattan(a[7:], c) for c in s.at) > doors_ai.REACH}
+    assert len(targets) > 30 and far
+    assert set(kept) == set(legal) - far
+    assert "target b5" in kept and "target e1" not in kept
+
+
+def test_castle_doors_focus_counts_the_first_row_for_a_character_still_outside():
+    """Bob outside at the top edge: his first row (row 8) and the two rows below it count."""
+    s = padlock_position()
+    s.at = ["b3", None]
+    kept = doors_ai.focus(DOORS, s, 0, DOORS.legal_actions(s, 0))
+    assert {"target a8", "target e8", "target c6"} <= set(kept)
+    assert "target c5" not in kept
+
+
+def test_castle_doors_focus_leaves_a_net_and_every_other_step_alone():
+    s = castle(2, hands=[["net", "key green", "passage"], BOB], at=["a1", "e8"])
+    for phase_actions in ((), ("play net",)):
+        state = s
+        for action in phase_actions:
+            state, _ = DOORS.apply(state, 0, action)
+        legal = DOORS.legal_actions(state, 0)
+        assert doors_ai.focus(DOORS, state, 0, legal) == legal
+
+
+def test_only_castle_doors_hard_searches_with_focus():
+    assert tuned(LEVELS["hard"], doors_ai).focused
+    assert not tuned(LEVELS["normal"], doors_ai).focused
+    assert not tuned(LEVELS["easy"], doors_ai).focused
+
+
+@pytest.mark.parametrize("focused", [True, False])
+def test_a_focused_search_plays_only_what_the_game_keeps(focused):
+    """Twelve iterations over some forty padlock targets: a focused search picks among the
+    near ones every time; unfocused, the same seeds pick far ones too."""
+    s = padlock_position()
+    kept = set(doors_ai.focus(DOORS, s, 0, DOORS.legal_actions(s, 0)))
+    level = replace(TINY, focused=focused)
+    chosen = {choose(DOORS, s, 0, level, random.Random(seed)).action for seed in range(8)}
+    assert (chosen <= kept) == focused, chosen
