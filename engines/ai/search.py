@@ -11,11 +11,12 @@ may leave out moves that only undo an earlier one: the search, its rollouts and 
 itself never play them. A game's `TUNING` changes a level's fields for that game alone
 (Haunted House: only hard plays its rollout policy). A `focused` level searches only the
 moves the game's `focus(game, state, seat, legal)` keeps, in the tree and its rollouts
-alike (Castle Doors' hard: the targets near a character). A level that plays the game's rollout
-policy also takes the game's `settled(game, state, seat, legal)` move where it names one
-(with `SETTLED_REASON`, the words a hint gives for it):
-a choice a good player makes by rule where the search cannot see far enough to make it
-(Hidden Castle's placements: the evaluation cannot tell them apart, yet they decide much).
+alike (Castle Doors' hard: the targets near a character), unless the caller names the
+moves to search (`among`). A level that plays the game's rollout policy also takes the
+game's `settled(game, state, seat, legal)` move where it names one (with `SETTLED_REASON`,
+the words a hint gives for it): a choice a good player makes by rule where the search
+cannot see far enough to make it (Hidden Castle's placements: the evaluation cannot tell
+them apart, yet they decide much).
 
 The only inputs are the seat's view (through the redrawn states), the level and a seeded
 `random.Random` used through `random()` alone: the same call gives the same action, for the
@@ -180,7 +181,8 @@ def choose(
     module = heuristics(game)
     lv = tuned(lv, module)
     useful: Useful = getattr(module, "useful", _all)
-    focus: Useful | None = getattr(module, "focus", None) if lv.focused else None
+    # the moves a hint names (those that stop a threat) are searched, near or not
+    focus: Useful | None = getattr(module, "focus", None) if lv.focused and among is None else None
     if focus is not None:
         useful = _narrowed(useful, focus)
     legal = useful(game, state, seat, legal)

@@ -243,3 +243,14 @@ def test_a_focused_search_plays_only_what_the_game_keeps(focused):
     level = replace(TINY, focused=focused)
     chosen = {choose(DOORS, s, 0, level, random.Random(seed)).action for seed in range(8)}
     assert (chosen <= kept) == focused, chosen
+
+
+def test_a_focused_search_still_weighs_the_moves_a_hint_names():
+    """A hint's second search names the moves that stop a threat (`among`): they are
+    searched even where focus would leave them out."""
+    s = padlock_position()
+    named = {"target e1", "target a8"}
+    assert not named & set(doors_ai.focus(DOORS, s, 0, DOORS.legal_actions(s, 0)))
+    level = replace(TINY, focused=True)
+    for seed in range(4):
+        assert choose(DOORS, s, 0, level, random.Random(seed), among=named).action in named
