@@ -14,7 +14,7 @@ otherwise something at random (one step in twenty).
 
 `focus` (hard alone searches with it, TUNING): a card's targets within two steps of a
 character (or of the first row, for one still outside). A key or a padlock may otherwise go
-on any of twenty to sixty doors: a turn had some 150 ways to be played (six cards, 22
+on any of twenty to forty doors: a turn had some 150 ways to be played (six cards, 22
 targets, two steps, on average), so the search barely saw the opponent's answer; a door
 further off seldom matters within the turns a search sees.
 
@@ -207,7 +207,9 @@ def focus(game: CastleDoors, s: CastleState, seat: int, legal: list[str]) -> lis
             for i in g.first[s.edges[p]]:
                 near |= around[i]
     index = g.index
-    kept = [a for a in legal if not a.startswith("target ") or index[a[7:]] in near]
+    kept = [
+        a for a in legal if not a.startswith("target ") or index[a.removeprefix("target ")] in near
+    ]
     return kept or legal
 
 
