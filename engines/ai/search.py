@@ -58,6 +58,7 @@ class Level:
     blunder: float  # the share of decisions made at random (a beginner can win)
     explore: float = 0.7
     focused: bool = False  # search only the moves the game's `focus` keeps
+    tuned: bool = False  # the game's TUNING applied already (`tuned` applies it once)
 
 
 LEVELS: dict[str, Level] = {
@@ -102,14 +103,17 @@ def heuristics(game: Game) -> ModuleType | None:
 
 def tuned(level: Level, module: ModuleType | None) -> Level:
     """The level as the game tunes it (its `TUNING`: level name -> changed fields), for a
-    ladder the same budgets do not space out in every game."""
+    ladder the same budgets do not space out in every game. Applied once: a level tuned
+    already comes back as it is (its budget would otherwise be scaled down again)."""
+    if level.tuned:
+        return level
     changes = dict(getattr(module, "TUNING", {}).get(level.name) or {})
     base = LEVELS.get(level.name)
     if "iterations" in changes and base is not None and base.iterations != level.iterations:
         # a level scaled down (tests, ESCAPE_AI_SCALE) keeps its share of the tuned budget
         share = level.iterations / base.iterations
         changes["iterations"] = max(1, round(changes["iterations"] * share))
-    return replace(level, **changes) if changes else level
+    return replace(level, **changes, tuned=True) if changes else level
 
 
 def own_copy(state: State) -> State:

@@ -198,8 +198,20 @@ def test_a_games_tuning_changes_its_named_levels_only():
     """`TUNING` spaces the ladder in one game (bench.ai): Haunted House's easy blunders half
     its moves, its normal rolls out at random; another game's levels stay as they are."""
     house = heuristics(REGISTRY["haunted_house"])
-    assert tuned(LEVELS["easy"], house) == replace(LEVELS["easy"], blunder=0.5)
+    assert tuned(LEVELS["easy"], house) == replace(LEVELS["easy"], blunder=0.5, tuned=True)
     assert tuned(LEVELS["normal"], house).heuristics is False
     assert tuned(LEVELS["hard"], house) == LEVELS["hard"]
     ghosts = heuristics(REGISTRY["ghosts18"])
     assert all(tuned(lv, ghosts) == lv for lv in LEVELS.values())
+
+
+def test_a_level_is_tuned_once():
+    """A tuned level handed back to `tuned` (to `choose`, say) keeps its budget: scaling it
+    again by its share of the base budget once cut Castle Doors' hard from 1,100 to 807."""
+    doors = heuristics(REGISTRY["castle_doors"])
+    budget = doors.TUNING["hard"]["iterations"]
+    scaled = replace(LEVELS["hard"], iterations=LEVELS["hard"].iterations // 10)
+    for level, expected in ((LEVELS["hard"], budget), (scaled, round(budget / 10))):
+        once = tuned(level, doors)
+        assert once.iterations == expected
+        assert tuned(once, doors) == once
