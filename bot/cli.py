@@ -56,7 +56,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     learn = sub.add_parser("learn", help="learn a game by playing it, in about five minutes")
     learn.add_argument("game", nargs="?", help="game id, e.g. ghosts18")
-    learn.add_argument("--name", default="You", help="your name in the lesson")
+    learn.add_argument("--name", help="your name in the lesson (default: Player, in your language)")
     learn.add_argument("--lang", help="the language, e.g. de (default: the terminal's)")
     learn.add_argument("--db", help="SQLite file or PostgreSQL URL (default: $ESCAPE_DB)")
     learn.add_argument("--pictures", type=Path, help="folder for pictures")
@@ -200,7 +200,9 @@ async def _play(
         await store.close()
 
 
-async def _learn(db, pictures: Path, game: str | None, name: str, language: str | None) -> int:
+async def _learn(
+    db, pictures: Path, game: str | None, name: str | None, language: str | None
+) -> int:
     from bot.console import learn_in_terminal
     from bot.service import GameService
     from bot.store import Store

@@ -562,12 +562,22 @@ async def run_terminal(
     return await terminal.play(game_id, names, options)
 
 
+# the learner's name when none is given: a name, since the game's lines say it in the third
+# person ("You draws a card" read wrong in the captions), as the local web page's "Player"
+LEARNER = in_context("terminal", "Player")
+
+
 async def learn_in_terminal(
-    service: GameService, pictures, game_id: str | None, learner: str, language: str | None = None
+    service: GameService,
+    pictures,
+    game_id: str | None,
+    learner: str | None = None,
+    language: str | None = None,
 ) -> int:
     """`escape-bot learn GAME`: a lesson at this keyboard, then, if asked, a real game
     against a bot."""
     terminal = Terminal(service, pictures, language=language)
+    learner = learner or say(LEARNER, terminal.language)
     if not game_id:
         terminal.out(msg("Which game? `escape-bot learn GAME`, with GAME one of: {games}.", games=", ".join(g for g, _ in service.game_list())))  # fmt: skip
         return 2

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 import pyte
+import pytest
 
 from bot.service.tutorial import LESSONS
 from languages import say
@@ -105,3 +106,15 @@ async def test_review_in_the_terminal_writes_the_chart_to_a_file(tmp_path):
     assert "Review of game #1, 18 Ghosts, as " in text and "1. Move " in text
     chart = tmp_path / "pics" / "review-1.png"
     assert Image.open(chart).size == (1100, 560)
+
+
+@pytest.mark.parametrize(("language", "name"), [("en", "Player"), ("de", "Spieler")])
+def test_a_learner_who_gives_no_name_is_called_player_in_their_language(tmp_path, language, name):  # fmt: skip
+    """The game's lines name the learner in the third person ("... draws a card"): the
+    default name was "You", which made them read "You draws a card"."""
+    run = Emulated(pyte.HistoryScreen(400, 40, history=5000), ["learn", "castle_doors", "--lang", language], tmp_path)  # fmt: skip
+    try:
+        _, at = run.wait_for(f"{name}> ", "You> ")
+        assert run.raw[:at].decode().endswith(f"{name}> ")
+    finally:
+        run.close()
