@@ -12,7 +12,10 @@ never states, so a public picture cannot show a secret.
 
 from __future__ import annotations
 
+from collections.abc import Hashable
+
 from languages import DEFAULT, say
+from render.png_bands import BandedEncoder
 from render.renderers import in_language, renderer
 from render.rules import rules_alt, rules_png
 from render.toolkit import caption_bar, to_png
@@ -23,7 +26,16 @@ RECENT_LINES = 4  # at most this many lines of what happened under a board
 def board_png(
     game_id: str, view: dict, recent: list | None = None, language: str = DEFAULT
 ) -> bytes:
-    return to_png(board_image(game_id, view, recent, language))
+    return encoded_board(board_image(game_id, view, recent, language))
+
+
+def encoded_board(image, kept: BandedEncoder | None = None, key: Hashable = None) -> bytes:
+    """A drawn board as PNG, deflated band by band (render/png_bands.py): the same bytes
+    whatever `kept` holds; with it, the bands whose rows the last board of `key` had too
+    are not deflated again."""
+    if image.mode != "P":
+        return to_png(image)  # quantised first
+    return (kept or BandedEncoder(kept=0)).png(image, key)
 
 
 def board_image(game_id: str, view: dict, recent: list | None = None, language: str = DEFAULT):
@@ -88,6 +100,7 @@ __all__ = [
     "board_regions",
     "describe",
     "describe_rules",
+    "encoded_board",
     "in_language",
     "own_words",
     "renderer",

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import struct
 import zlib
+from collections.abc import Callable
 
 from PIL import Image
 from zlib_ng import zlib_ng
@@ -30,7 +31,7 @@ def _chunk(kind: bytes, data: bytes) -> bytes:
     )
 
 
-def _rows(img: Image.Image) -> bytes:
+def rows_of(img: Image.Image) -> bytes:
     """Each row behind its filter byte (0, none): the picture pasted one pixel to the
     right on a canvas whose first column is palette entry 0, which is the byte 0."""
     width, height = img.size
@@ -41,6 +42,11 @@ def _rows(img: Image.Image) -> bytes:
 
 def palette_png(img: Image.Image) -> bytes:
     """A P-mode picture as PNG: 8 bits a pixel, its palette as it is, rows unfiltered."""
+    return assembled(img, lambda rows: zlib_ng.compress(rows, LEVEL))
+
+
+def assembled(img: Image.Image, deflate: Callable[[bytes], bytes]) -> bytes:
+    """The PNG of a P-mode picture whose rows (`rows_of`) `deflate` makes a zlib stream of."""
     if img.mode != "P":
         raise ValueError(f"a palette picture is wanted, not {img.mode}")
     width, height = img.size
@@ -50,6 +56,6 @@ def palette_png(img: Image.Image) -> bytes:
     transparency = img.info.get("transparency")
     if isinstance(transparency, int):  # one clear entry: every other entry opaque
         parts.append(_chunk(b"tRNS", b"\xff" * transparency + b"\x00"))
-    parts.append(_chunk(b"IDAT", zlib_ng.compress(_rows(img), LEVEL)))
+    parts.append(_chunk(b"IDAT", deflate(rows_of(img))))
     parts.append(_IEND)
     return b"".join(parts)

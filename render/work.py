@@ -7,6 +7,11 @@ import time
 
 import render  # its functions looked up at each call (a test may hold one back)
 from languages import DEFAULT
+from render.png_bands import BandedEncoder
+
+# The last board of each game and language this process drew, its bands deflated: a move's
+# picture deflates only the bands of rows that changed (render/png_bands.py).
+BANDS = BandedEncoder()
 
 
 def board(
@@ -24,7 +29,7 @@ def board(
     except KeyError:
         return None
     drawn = time.perf_counter()
-    png = render.to_png(image)
+    png = render.encoded_board(image, BANDS, (game_id, language))
     encoded = time.perf_counter()
     if alt is None:
         alt = render.describe(game_id, view, language)
