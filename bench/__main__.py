@@ -4,8 +4,11 @@ For each game (all registered, or those in ESCAPE_GAMES), a seeded random game i
 through `GameService.move` on a SQLite file, exactly as a chat command arrives: validate,
 apply, chance, commit, picture. In the same run, for every move, the floor is measured: the
 transaction alone (the same snapshot and log row written to a twin session) plus the
-PNG encode alone of that move's picture. The report gives median and p99 of both and
-their ratio; then rendered moves per second from one process with many tables moving at
+PNG encode alone of that move's picture (the whole picture, by `render.to_png`). The report
+gives median and p99 of both and their ratio. A second table times the same moves in two
+other states of the machine, with floors measured alike: back to back (a busy bot), and
+each after 20 ms of nothing (a quiet one), where this machine's idle core takes its time to
+wake. Then rendered moves per second from one process with many tables moving at
 once; then start-up time and memory with 10,000 stored games (`bench.scale`); then what
 the metrics cost a move and a scrape with those games (`bench.metrics`).
 
@@ -44,6 +47,7 @@ from render import work
 
 MOVES = int(os.environ.get("ESCAPE_BENCH_MOVES", "120"))
 TABLES = int(os.environ.get("ESCAPE_BENCH_TABLES", "24"))
+PAUSE = 0.02  # seconds of nothing before each move (and floor) in the second table
 
 
 def _pct(samples: list[float], q: float) -> float:
@@ -107,17 +111,41 @@ def _encode(game_id: str, view: dict, png: bytes) -> tuple[float, float]:
     return drawn, time.perf_counter() - t
 
 
-async def bench_moves(game_id: str, pool: CpuPool, moves: int = MOVES) -> dict:
+async def _twin(store: Store, game_id: str):
+    """A session the floor's transactions are written to: the same rows a move writes."""
+    game = REGISTRY[game_id]
+    return await store.create_session(
+        platform="twin", scope="", chat="twin", thread="", game=game_id, options={},
+        rules_version=game.rules_version, creator="t", seed=1, first_seat=SeatRow(0, "t", "T"),
+    )  # fmt: skip
+
+
+async def _floor_txn(store: Store, twin_id: int, version: int, seat: int, action: str, user: str, after) -> tuple[float, int]:  # fmt: skip
+    """The floor's transaction: the move's snapshot and a log row written to the twin."""
+    entry = NewEntry(seat, action, user, [{"text": "x", "to": None, "kind": "info"}])
+    t = time.perf_counter()
+    version = await store.record(
+        twin_id, version, [entry], after.state, after.chance_pos,
+        deadline=after.deadline, clock=after.clock, wake_at=after.wake_at,
+    )  # fmt: skip
+    return time.perf_counter() - t, version
+
+
+async def bench_moves(game_id: str, pool: CpuPool, moves: int = MOVES, pause: float | None = None) -> dict:  # fmt: skip
+    """`pause` None: each move's floor is measured right after it, in this process, so the
+    next move follows about as much work of this process as a bot's posting of a picture
+    (the report's main table). A number: every move is timed first, each after `pause`
+    seconds of nothing (0: back to back, as a busy bot's), then each floor after the same
+    pause, so that a move and its floor meet the machine in the same state: a core that
+    was idle takes time to wake here, and the work before a move decides which was."""
     game = REGISTRY[game_id]
     rng = random.Random(1)
     whole, floor, sizes, draws, encodes = [], [], [], [], []
+    done: list[tuple] = []  # (seat, action, user, stored row after, picture): floors later
     with tempfile.TemporaryDirectory() as tmp:
         store = await Store.open(Path(tmp) / "bench.sqlite3")
         service = GameService(store, seed_source=lambda: 7, cpu=pool)
-        twin = await store.create_session(
-            platform="twin", scope="", chat="twin", thread="", game=game_id, options={},
-            rules_version=game.rules_version, creator="t", seed=1, first_seat=SeatRow(0, "t", "T"),
-        )  # fmt: skip
+        twin = await _twin(store, game_id)
         twin_version = twin.version
         chat = ChatRef("bench", game_id, "", "bench")
         users = await seat_table(service, chat, game_id)
@@ -127,25 +155,18 @@ async def bench_moves(game_id: str, pool: CpuPool, moves: int = MOVES) -> dict:
                 users = await seat_table(service, chat, game_id)
                 continue
             row, seat, action = nxt
+            if pause:
+                await asyncio.sleep(pause)
             t = time.perf_counter()
             replies = await service.move(chat, users[seat], action)
             whole.append(time.perf_counter() - t)
             png = replies[0].picture.png
             sizes.append(len(png))
-            after = await store.session(row.id)
-            entry = NewEntry(
-                seat, action, users[seat].id, [{"text": "x", "to": None, "kind": "info"}]
-            )
-            t = time.perf_counter()
-            twin_version = await store.record(
-                twin.id, twin_version, [entry], after.state, after.chance_pos,
-                deadline=after.deadline, clock=after.clock, wake_at=after.wake_at,
-            )  # fmt: skip
-            txn = time.perf_counter() - t
-            drawn, encoded = _encode(game_id, game.view(game.load(after.state), None), png)
-            floor.append(txn + encoded)
-            draws.append(drawn)
-            encodes.append(encoded)
+            done.append((seat, action, users[seat].id, await store.session(row.id), png))
+            if pause is None:
+                twin_version = await _floors(store, twin.id, twin_version, game, done, None, floor, draws, encodes)  # fmt: skip
+                done.clear()
+        await _floors(store, twin.id, twin_version, game, done, pause, floor, draws, encodes)
         await store.close()
     med, flo = statistics.median(whole) * 1000, statistics.median(floor) * 1000
     return {
@@ -160,6 +181,30 @@ async def bench_moves(game_id: str, pool: CpuPool, moves: int = MOVES) -> dict:
         "encode_ms": f"{statistics.median(encodes) * 1000:.1f}",
         "png_kb": f"{statistics.median(sizes) / 1024:.0f}/{max(sizes) / 1024:.0f}",
     }
+
+
+async def _floors(store: Store, twin_id: int, version: int, game: Game, done: list[tuple], pause: float | None, floor: list, draws: list, encodes: list) -> int:  # fmt: skip
+    """Each done move's floor (its transaction, then its picture's encode), after `pause`."""
+    for seat, action, user, after, png in done:
+        if pause:
+            await asyncio.sleep(pause)
+        txn, version = await _floor_txn(store, twin_id, version, seat, action, user, after)
+        drawn, encoded = _encode(game.id, game.view(game.load(after.state), None), png)
+        floor.append(txn + encoded)
+        draws.append(drawn)
+        encodes.append(encoded)
+    return version
+
+
+async def bench_conditions(pool: CpuPool, pause: float = PAUSE) -> str:
+    """The same moves timed back to back, and each after a pause, with floors measured the
+    same way (`bench_moves`)."""
+    lines = [f"game | back to back: move / floor / ratio | after {pause * 1000:.0f} ms idle: move / floor / ratio"]  # fmt: skip
+    for game_id in _games():
+        busy = await bench_moves(game_id, pool, pause=0)
+        quiet = await bench_moves(game_id, pool, pause=pause)
+        lines.append(" | ".join([game_id] + [f"{r['move_ms']} / {r['floor_ms']} / {r['ratio']}" for r in (busy, quiet)]))  # fmt: skip
+    return "\n".join(lines)
 
 
 async def bench_throughput(pool: CpuPool, tables: int = TABLES, moves_each: int = 12) -> str:
@@ -233,6 +278,7 @@ async def main() -> None:
         print(" draw: the view drawn here without the move's caption; encode: the move's own")
         print(" picture encoded again here; medians)")
         sys.stdout.flush()
+        print(await bench_conditions(pool))
         print(await bench_throughput(pool))
     finally:
         await pool.close()
