@@ -29,13 +29,13 @@ def board_png(
     return encoded_board(board_image(game_id, view, recent, language))
 
 
-def encoded_board(image, kept: BandedEncoder | None = None, key: Hashable = None) -> bytes:
+def encoded_board(image, encoder: BandedEncoder | None = None, key: Hashable = None) -> bytes:
     """A drawn board as PNG, deflated band by band (render/png_bands.py): the same bytes
-    whatever `kept` holds; with it, the bands whose rows the last board of `key` had too
-    are not deflated again."""
+    whatever `encoder` keeps; with one, the bands whose rows the last board of `key` had
+    too are not deflated again."""
     if image.mode != "P":
         return to_png(image)  # quantised first
-    return (kept or BandedEncoder(kept=0)).png(image, key)
+    return (encoder or BandedEncoder(kept=0)).png(image, key)
 
 
 def board_image(game_id: str, view: dict, recent: list | None = None, language: str = DEFAULT):

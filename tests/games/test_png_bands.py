@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 from PIL import Image
 
 import render
-from render import png_bands, toolkit
+from engines import REGISTRY
+from render import png_bands, toolkit, work
 from render.png import rows_of
 from render.png_bands import BandedEncoder
 
@@ -99,10 +100,7 @@ def test_only_the_last_pictures_of_a_few_keys_are_kept() -> None:
 def test_a_workers_boards_are_the_bytes_a_fresh_process_writes() -> None:
     """render.work.board keeps the last board of a game (render/work.py `BANDS`): a seeded
     game's boards, drawn one after another there, are byte for byte `render.board_png`'s,
-    and most of their bands were not deflated again."""
-    from engines import REGISTRY
-    from render import work
-
+    and many of their bands were not deflated again."""
     game = REGISTRY["ghosts18"]
     state = game.setup(["Ann", "Bob"], {})
     reused = work.BANDS.reused
@@ -112,4 +110,4 @@ def test_a_workers_boards_are_the_bytes_a_fresh_process_writes() -> None:
         assert png == render.board_png("ghosts18", view)
         seat = game.to_act(state)[0]
         state, _ = game.apply(state, seat, game.legal_actions(state, seat)[0])
-    assert work.BANDS.reused - reused >= 5 * 10  # of 30 bands a board
+    assert work.BANDS.reused - reused >= 5 * 10  # of the 30 bands of each later board
