@@ -38,7 +38,7 @@ from PIL import Image
 import render
 from bot import heap
 from bot.service import ChatRef, GameService, UserError, UserRef
-from bot.service.workers import CpuPool, default_workers
+from bot.service.pictures.workers import CpuPool, default_workers
 from bot.settings import Settings
 from bot.store import NewEntry, SeatRow, Store
 from bot.worker_process import practise_all

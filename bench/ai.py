@@ -31,8 +31,8 @@ from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 
-from bot.service.hints import LEVEL as HINT_LEVEL
-from bot.service.hints import THOUGHT
+from bot.service.learning.hints import LEVEL as HINT_LEVEL
+from bot.service.learning.hints import THOUGHT
 from engines import CHANCE, REGISTRY, Game
 from engines.ai import LEVELS, advise, choose
 from engines.ai.search import heuristics, rewards, sample

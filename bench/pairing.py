@@ -14,7 +14,7 @@ import statistics
 import sys
 import time
 
-from bot.service.tournaments.pairing import Entrant, group_tables, pair_swiss
+from bot.service.community.tournaments.pairing import Entrant, group_tables, pair_swiss
 
 
 def play(players: int, rounds: int, size: int, seed: int = 1) -> tuple[list[float], int]:

@@ -17,8 +17,8 @@ import asyncio
 import sys
 import time
 
-from bot.service.reviews import reviewed
-from bot.service.workers import CpuPool
+from bot.service.learning.reviews import reviewed
+from bot.service.pictures.workers import CpuPool
 from engines import CHANCE, REGISTRY
 from engines.ai.search import heuristics
 from engines.playout import play

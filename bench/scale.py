@@ -20,7 +20,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bot.service import deadlines
+from bot.service.base import deadlines
 from bot.store import NewEntry, SeatRow, Store
 from engines import REGISTRY
 from engines.playout import play
@@ -67,8 +67,8 @@ async def serve_once(path: Path) -> None:
     """In the measured process: start as the bot does and show one running board."""
     from bot.runner import open_service
     from bot.service import ChatRef
+    from bot.service.pictures.workers import default_workers
     from bot.service.timer_loop import Timers
-    from bot.service.workers import default_workers
     from bot.settings import Settings
 
     service = await open_service(Settings(db_path=path), workers=default_workers())

@@ -14,7 +14,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from bot.service import ChatRef, GameService, UserRef, deadlines
+from bot.service import ChatRef, GameService, UserRef
+from bot.service.base import deadlines
 from bot.service.timer_loop import HEARTBEAT, Timers
 from bot.store import Store
 

@@ -34,8 +34,8 @@ import aiohttp
 from aiohttp import web
 
 from bot.service import ChatRef, GameService, UserRef, Visitor
-from bot.service.web_links import WebSigner
-from bot.service.web_tables import WebPass
+from bot.service.base.web_links import WebSigner
+from bot.service.web.web_tables import WebPass
 from bot.store import Store
 from bot.web import WebBoard, WebConfig, live_sockets
 

@@ -25,9 +25,9 @@ from bot import heap
 from bot.http_server import HttpServer
 from bot.probes import Probes, configured_platforms, describe_process
 from bot.service import GameService
+from bot.service.base.web_links import WebSigner
+from bot.service.pictures.workers import CpuPool, default_workers
 from bot.service.timer_loop import Timers
-from bot.service.web_links import WebSigner
-from bot.service.workers import CpuPool, default_workers
 from bot.settings import Settings
 from bot.store import Store
 
@@ -43,7 +43,7 @@ STORE_GRACE = 5.0  # then for the store's open transactions
 
 async def open_service(settings: Settings, workers: int = 0) -> GameService:
     """The store and the service; `workers` > 0 starts that many CPU worker processes once
-    the bot is up (bot/service/workers.py: `start_soon`), which practise when idle."""
+    the bot is up (bot/service/pictures/workers.py: `start_soon`), which practise when idle."""
     cpu = CpuPool(workers, practice=settings.practice).start_soon()
     try:
         store = await Store.open(settings.db_path, pool_size=settings.db_pool, check_apart=True)

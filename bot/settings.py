@@ -50,7 +50,7 @@ def _ids(value: str) -> list[int]:
 
 
 def _pace(value: str) -> str:
-    from bot.service.deadlines import PACES
+    from bot.service.base.deadlines import PACES
 
     value = value.strip().lower() or "normal"
     if value not in PACES:

@@ -3,7 +3,7 @@ its jobs need (`render` for a picture, about a third of a second), never the who
 stack, which importing `bot.service.workers` would pull in. It is started as a fresh
 interpreter that imports this module alone (`main`), not the bot's own main script.
 
-`serve` is a worker's whole life: it watches its parent (see bot/service/workers.py for
+`serve` is a worker's whole life: it watches its parent (see bot/service/pictures/workers.py for
 why), imports the renderers (`warm`) while the bot itself is still starting, says it is
 ready, then answers one job at a time from its own pipe until that pipe is closed. Once no
 job has come for `IDLE` seconds it practises (render/practice.py), a board at a time, looking

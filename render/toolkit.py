@@ -407,7 +407,7 @@ _watching: list[list] = []
 def overflows():
     """While open, every text drawn with `label` or `paragraph` that did not fit its space
     even at its smallest size, as (text, size, room, how): a German or pseudo-language
-    label that would be cut shows here (tests/games/test_text_fits.py)."""
+    label that would be cut shows here (tests/render/test_text_fits.py)."""
     found: list = []
     _watching.append(found)
     try:

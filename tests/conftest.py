@@ -12,7 +12,7 @@ from tests.postgres import NoServer, PostgresServer
 
 os.environ.setdefault("ESCAPE_AI_SCALE", "0.02")
 # the bots the tests start do not practise (render/practice.py): it would take both cores
-# while the tests run; tests/bot/test_practice.py tests practice itself
+# while the tests run; tests/bot/service/pictures/test_practice.py tests practice itself
 os.environ.setdefault("ESCAPE_PRACTICE", "0")
 
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from bot.service import move_records
-from bot.service.chance import draw
+from bot.service.base import move_records
+from bot.service.base.chance import draw
 from engines import REGISTRY
 from engines.dark_castle import cards
 

@@ -14,8 +14,8 @@ from collections.abc import Awaitable, Callable
 from bot.console.picture_shelf import PictureShelf
 from bot.console.setup import PLATFORM, local_user
 from bot.service import Call, ChatRef, GameService, Plan, UserError
-from bot.service.excerpt import short_refusal
-from bot.service.platform_input import number
+from bot.service.base.excerpt import short_refusal
+from bot.service.base.platform_input import number
 from languages import Text, msg, say
 
 LESSON_CHAT = ChatRef(PLATFORM, "lessons", scope="terminal")

@@ -37,8 +37,8 @@ from bot.service import (
     UserRef,
     commands,
 )
-from bot.service.excerpt import short_refusal
-from bot.service.platform_input import number
+from bot.service.base.excerpt import short_refusal
+from bot.service.base.platform_input import number
 from languages import Text, in_context, joined, msg, resolve, say
 
 # the keyboard's own words: not service actions, but how one keyboard plays (see `help_text`)

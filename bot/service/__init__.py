@@ -1,13 +1,22 @@
 """The platform-neutral service: front ends call it and deliver the plans it returns."""
 
-from bot.service.access import MemberUnknown, Visitor
+from bot.service.base.delivery_plan import (
+    MOVE,
+    SHARED,
+    VIEW,
+    Choice,
+    Picture,
+    Plan,
+    Reply,
+    TableFacts,
+)
+from bot.service.base.requests import ChatRef, Contact, UserError, UserRef
 from bot.service.commands import COMMANDS, Call, Command
-from bot.service.delivery_plan import MOVE, SHARED, VIEW, Choice, Picture, Plan, Reply, TableFacts
 from bot.service.game_service import FrontEnd, GameService, Link, WebDoor
-from bot.service.lobby import parse_options
-from bot.service.play import TableSummary
-from bot.service.requests import ChatRef, Contact, UserError, UserRef
-from bot.service.table import chat_of
+from bot.service.tables.access import MemberUnknown, Visitor
+from bot.service.tables.lobby import parse_options
+from bot.service.tables.play import TableSummary
+from bot.service.tables.table import chat_of
 
 __all__ = [
     "COMMANDS",

@@ -18,24 +18,24 @@ from dataclasses import dataclass, field
 from enum import Enum, Flag, auto
 from typing import TYPE_CHECKING, Protocol
 
-from bot.service.catalogue import which_game
-from bot.service.delivery_plan import Plan, Reply
-from bot.service.requests import ChatRef, UserError, UserRef
+from bot.service.base.delivery_plan import Plan, Reply
+from bot.service.base.requests import ChatRef, UserError, UserRef
+from bot.service.learning.catalogue import which_game
 from engines.text import Msg, Text, in_context, joined, msg
 from languages import DEFAULT, say
 
 if TYPE_CHECKING:  # the collaborators' types; none of them imports this table
-    from bot.service.community import Community
-    from bot.service.game_records import GameRecords
-    from bot.service.hints import Hints
-    from bot.service.language_settings import LanguageSettings
-    from bot.service.lobby import Lobby
-    from bot.service.play import Play
-    from bot.service.standings import Standings
-    from bot.service.tournaments import Tournaments
-    from bot.service.turn_clock import TurnClock
-    from bot.service.tutorial import Tutorials
-    from bot.service.undo_requests import UndoRequests
+    from bot.service.clock.turn_clock import TurnClock
+    from bot.service.community.entries import Community
+    from bot.service.community.tournaments import Tournaments
+    from bot.service.learning.hints import Hints
+    from bot.service.learning.tutorial import Tutorials
+    from bot.service.records.game_records import GameRecords
+    from bot.service.records.standings import Standings
+    from bot.service.tables.language_settings import LanguageSettings
+    from bot.service.tables.lobby import Lobby
+    from bot.service.tables.play import Play
+    from bot.service.tables.undo_requests import UndoRequests
 
 
 class Service(Protocol):

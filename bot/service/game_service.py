@@ -23,34 +23,36 @@ import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, replace
 
-from bot.service import catalogue, commands, deadlines
-from bot.service.access import Access, MemberLookup
-from bot.service.board_plans import BoardPlans
-from bot.service.bot_seats import BotSeats, scale_from_env
-from bot.service.bot_turns import BotTurns
+from bot.service import commands
+from bot.service.base import deadlines
+from bot.service.base.delivery_plan import Plan, Reply
+from bot.service.base.entry_guard import entry
+from bot.service.base.platform_input import clean_text
+from bot.service.base.requests import ChatRef, Contact, UserError, UserRef
+from bot.service.base.web_links import WebDoor
+from bot.service.clock.turn_clock import TurnClock
 from bot.service.commands import Call
-from bot.service.community import WEB_OFF, Community
-from bot.service.delivery_plan import Plan, Reply
-from bot.service.entry_guard import entry
-from bot.service.game_records import GameRecords
-from bot.service.hints import Hints
-from bot.service.lobby import Lobby, find_game, parse_options
-from bot.service.platform_input import clean_text
-from bot.service.play import Play, TableSummary, Told
+from bot.service.community.entries import WEB_OFF, Community
+from bot.service.community.tournaments import Tournaments
+from bot.service.learning import catalogue
+from bot.service.learning.hints import Hints
+from bot.service.learning.reviews import Reviews
+from bot.service.learning.tutorial import Tutorials
+from bot.service.pictures.workers import CpuPool
 from bot.service.presses import Presses
-from bot.service.rematch import Rematch
-from bot.service.requests import ChatRef, Contact, UserError, UserRef
-from bot.service.reviews import Reviews
-from bot.service.standings import Standings
-from bot.service.table import NO_TABLE, Table, chat_of
-from bot.service.tournaments import Tournaments
-from bot.service.turn_clock import TurnClock
-from bot.service.tutorial import Tutorials
-from bot.service.undo_requests import UndoRequests
-from bot.service.web_entries import WebEntries
-from bot.service.web_links import WebDoor
-from bot.service.web_tables import WebTables
-from bot.service.workers import CpuPool
+from bot.service.records.game_records import GameRecords
+from bot.service.records.standings import Standings
+from bot.service.tables.access import Access, MemberLookup
+from bot.service.tables.board_plans import BoardPlans
+from bot.service.tables.bot_seats import BotSeats, scale_from_env
+from bot.service.tables.bot_turns import BotTurns
+from bot.service.tables.lobby import Lobby, find_game, parse_options
+from bot.service.tables.play import Play, TableSummary, Told
+from bot.service.tables.rematch import Rematch
+from bot.service.tables.table import NO_TABLE, Table, chat_of
+from bot.service.tables.undo_requests import UndoRequests
+from bot.service.web.web_entries import WebEntries
+from bot.service.web.web_tables import WebTables
 from bot.store import SessionRow, StaleVersion, Store
 from engines import Game
 from engines.ai import DEFAULT_LEVEL, LEVELS

@@ -10,21 +10,21 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 
-from bot.service import buttons
-from bot.service.access import Access, Visitor
-from bot.service.buttons import Button, Stage
-from bot.service.delivery_plan import Plan
-from bot.service.game_records import GameRecords
-from bot.service.lobby import Lobby
-from bot.service.play import Play
-from bot.service.rematch import Rematch
-from bot.service.requests import ChatRef, UserError, UserRef
-from bot.service.reviews import Reviews
-from bot.service.table import chat_of
-from bot.service.tournaments import Tournaments
-from bot.service.turn_clock import TurnClock
-from bot.service.tutorial import Tutorials, is_lesson_button
-from bot.service.undo_requests import UndoRequests
+from bot.service.base import buttons
+from bot.service.base.buttons import Button, Stage
+from bot.service.base.delivery_plan import Plan
+from bot.service.base.requests import ChatRef, UserError, UserRef
+from bot.service.clock.turn_clock import TurnClock
+from bot.service.community.tournaments import Tournaments
+from bot.service.learning.reviews import Reviews
+from bot.service.learning.tutorial import Tutorials, is_lesson_button
+from bot.service.records.game_records import GameRecords
+from bot.service.tables.access import Access, Visitor
+from bot.service.tables.lobby import Lobby
+from bot.service.tables.play import Play
+from bot.service.tables.rematch import Rematch
+from bot.service.tables.table import chat_of
+from bot.service.tables.undo_requests import UndoRequests
 from bot.store import SessionRow, Store
 from engines.text import Msg, msg
 

@@ -18,11 +18,11 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
-from bot.service import deadlines
-from bot.service.delivery_plan import Plan, Reply
+from bot.service.base import deadlines
+from bot.service.base.delivery_plan import Plan, Reply
+from bot.service.base.requests import UserError, UserRef
 from bot.service.game_service import GameService
-from bot.service.requests import UserError, UserRef
-from bot.service.table import chat_of, title_of
+from bot.service.tables.table import chat_of, title_of
 from bot.store import DamagedStore, SessionRow, StoreError
 from bot.store.errors import RESTORE_STEPS
 from bot.telemetry import metrics

@@ -6,7 +6,7 @@ does not use (http.server, email, wsgiref, urllib, platform): /metrics is served
 bot/probes.py. What the bot needs is small: counters, gauges, histograms and one info
 metric, with labels; the process's CPU, memory and file descriptors; the garbage
 collector's counts. The text is the one prometheus_client writes for the same metrics
-(tests/bot/test_exposition.py holds the two side by side and reads ours with Prometheus'
+(tests/bot/telemetry/test_exposition.py holds the two side by side and reads ours with Prometheus'
 own parser), so Prometheus, the dashboards and the alerts see the same series.
 """
 

@@ -35,10 +35,10 @@ import aiohttp
 from aiohttp import web
 
 from bot.service import ChatRef, GameService, UserError, UserRef, WebDoor
-from bot.service.access import Visitor
-from bot.service.platform_input import number
-from bot.service.web_links import LOCAL, WebSession, WebSigner
-from bot.service.web_tables import WebPass
+from bot.service.base.platform_input import number
+from bot.service.base.web_links import LOCAL, WebSession, WebSigner
+from bot.service.tables.access import Visitor
+from bot.service.web.web_tables import WebPass
 from bot.web.discord_login import api_base, exchange_code
 from bot.web.live_sockets import HELLO_WITHIN, LiveSockets, OpenPage
 from bot.web.page_words import PAGE, page_html

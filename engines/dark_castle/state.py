@@ -3,7 +3,7 @@
 Its fields, the character sheets (`Character`), the step the game waits on (`Pending`)
 and the fight in progress (`Combat`) are the saved-game format: a rule may add a key,
 never rename one, so games saved by earlier versions still load, and dump back to the same
-JSON, key for key (tests/games/test_dark_castle_saved.py loads games stored before these
+JSON, key for key (tests/engines/dark_castle/test_dark_castle_saved.py loads games stored before these
 were typed, and the fixture's maker, run again, writes the same bytes).
 
 The pending step is one class for every kind, not a class per kind: the kinds share their

@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 
 from bot.service import GameService, UserRef
-from bot.service.table import chat_of
+from bot.service.tables.table import chat_of
 from bot.store import SessionRow
 
 MOST_MOVES = 3000

@@ -12,7 +12,7 @@ import aiohttp
 from aiohttp import web
 
 from bot.service import ChatRef, GameService, UserRef
-from bot.service.web_links import WebSigner
+from bot.service.base.web_links import WebSigner
 from bot.web import WebBoard, WebConfig
 
 SECRET = b"a test web secret, 32 bytes long"

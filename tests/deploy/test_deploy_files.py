@@ -104,7 +104,7 @@ def test_the_build_context_carries_no_tokens_data_or_virtualenv():
         if line.strip() and not line.startswith("#")
     ]
     for secret in (".env", ".venv/bin/python", "data/escape.sqlite3", "escape.sqlite3-wal",
-                   "pictures/game-1/board.png", ".git/config", "tests/bot/test_console.py",
+                   "pictures/game-1/board.png", ".git/config", "tests/bot/console/test_console.py",
                    "bot/__pycache__/cli.cpython-311.pyc"):  # fmt: skip
         assert _ignored(patterns, secret), secret
     dockerfile = (DEPLOY / "Dockerfile").read_text()

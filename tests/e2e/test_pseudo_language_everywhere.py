@@ -21,7 +21,7 @@ from engines import REGISTRY
 from engines.playout import play
 from languages import msg, say
 from render import animation
-from tests.bot.test_console import _cli
+from tests.bot.console.test_console import _cli
 from tests.e2e.discord_fixtures import *  # noqa: F403
 from tests.e2e.discord_fixtures import ANN, BOB
 from tests.e2e.telegram_fixtures import *  # noqa: F403
@@ -36,8 +36,8 @@ from tests.e2e.test_german_on_platforms import (
     offered,
     texts_in,
 )
-from tests.games.test_render_fit import _clear_caches, drawn  # noqa: F401
 from tests.german_words import english_left
+from tests.render.test_render_fit import _clear_caches, drawn  # noqa: F401
 
 pytestmark = pytest.mark.e2e
 
@@ -195,7 +195,7 @@ async def test_the_web_pages_own_words_and_a_tables_json_in_qps(tmp_path):
         await service.start(chat, ann, "ghosts18", "bots=1")
         row = await service.live(chat)
         from bot.service import Visitor
-        from bot.service.web_tables import WebPass
+        from bot.service.web.web_tables import WebPass
 
         table = await service.web_board.page(WebPass(row.id, Visitor(ann), 0, QPS))
     finally:
@@ -246,7 +246,7 @@ def test_a_replay_gif_draws_only_qps_words(drawn):  # noqa: F811
 async def test_the_replay_of_a_qps_table_is_drawn_and_told_in_qps(tmp_path, monkeypatch):
     """`/escape replay` (and the terminal's `replay`) draws the GIF in the table's language:
     a game played wholly in another language was drawn in English."""
-    from bot.service import game_records
+    from bot.service.records import game_records
 
     asked: list[str] = []
     real = game_records._replay_gif

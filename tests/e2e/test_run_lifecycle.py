@@ -78,7 +78,7 @@ async def _bot(standin, tmp_path, db: str, settings: dict[str, str] | None = Non
 
 async def _outlived(workers: dict[int, str], seconds: float = 5) -> list[int]:
     """The processes of `workers` (pid -> start time) still alive after up to `seconds`."""
-    from tests.bot.test_workers import alive
+    from tests.bot.service.pictures.test_workers import alive
 
     deadline = asyncio.get_running_loop().time() + seconds
     while asyncio.get_running_loop().time() < deadline and any(
@@ -150,7 +150,7 @@ async def test_sigterm_mid_load_keeps_every_answered_move_and_exits_0(tg_standin
 
 async def test_a_killed_bot_leaves_no_worker_behind(tg_standin, tmp_path):
     """SIGKILL (the OOM killer, `kill -9`): the picture and AI workers end by themselves."""
-    from tests.bot.test_workers import children, start_time
+    from tests.bot.service.pictures.test_workers import children, start_time
 
     process = await escape_bot_run(tmp_path, _telegram(tg_standin, tmp_path / "k.sqlite3"))
     try:
@@ -170,7 +170,7 @@ async def test_a_killed_bot_leaves_no_worker_behind(tg_standin, tmp_path):
 async def test_ctrl_c_in_a_terminal_stops_the_bot_and_its_workers_quietly(tg_standin, tmp_path):
     """Ctrl-C signals the terminal's whole process group, the CPU workers too: the bot
     stops them itself, so the run ends with 0 and no worker prints a traceback."""
-    from tests.bot.test_workers import children, start_time
+    from tests.bot.service.pictures.test_workers import children, start_time
 
     async with _bot(tg_standin, tmp_path, "c.sqlite3", own_group=True) as process:
         await _open_tables(tg_standin)
@@ -186,7 +186,7 @@ async def test_ctrl_c_in_a_terminal_stops_the_bot_and_its_workers_quietly(tg_sta
 
 def _cpu_workers(pid: int) -> set[int]:
     """The CPU workers among `pid`'s children (bot/worker_process.py on their command line)."""
-    from tests.bot.test_workers import children
+    from tests.bot.service.pictures.test_workers import children
 
     return {
         child
@@ -200,7 +200,7 @@ async def test_workers_killed_mid_game_are_replaced_and_every_move_has_its_board
     starts new ones, and every next move's board still comes (drawn in the bot's own
     process until a new worker is ready). The workers practise as a bot's do by default
     (ESCAPE_PRACTICE), the new ones too."""
-    from tests.bot.test_workers import start_time
+    from tests.bot.service.pictures.test_workers import start_time
     from tests.e2e.telegram_fixtures import press_and_wait
 
     standin = tg_standin

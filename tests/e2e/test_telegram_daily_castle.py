@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import random
 
-from bot.service import daily_castle
+from bot.service.base import daily_castle
 from tests.bot.tournament_play import play_out
 from tests.e2e.telegram_fixtures import *  # noqa: F403
 from tests.e2e.telegram_fixtures import GROUP, PNG

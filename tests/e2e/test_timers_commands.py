@@ -3,7 +3,7 @@ its stand-in server (the adapters' only additions for play over days)."""
 
 from __future__ import annotations
 
-from bot.service import deadlines
+from bot.service.base import deadlines
 from bot.service.timer_loop import Timers
 from tests.e2e.discord_fixtures import *  # noqa: F403
 from tests.e2e.discord_fixtures import ANN, BOB, DiscordBot

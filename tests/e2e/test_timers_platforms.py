@@ -3,7 +3,8 @@ and its stand-in server: the timer loop's notifier path, end to end."""
 
 from __future__ import annotations
 
-from bot.service import ChatRef, UserRef, deadlines
+from bot.service import ChatRef, UserRef
+from bot.service.base import deadlines
 from bot.service.timer_loop import Timers
 from tests.e2e.discord_fixtures import *  # noqa: F403
 from tests.e2e.discord_fixtures import ANN, DiscordBot, mentioned

@@ -330,7 +330,7 @@ async def test_the_activity_signs_in_through_the_sdk_and_shows_the_board(standin
 
 def _pass(table: int, user: dict):
     from bot.service import Visitor
-    from bot.service.web_tables import WebPass
+    from bot.service.web.web_tables import WebPass
 
     return WebPass(table, Visitor(_user(user)))
 

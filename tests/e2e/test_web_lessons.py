@@ -11,7 +11,7 @@ import shutil
 
 import pytest
 
-from bot.service.tutorial import LESSONS
+from bot.service.learning.tutorial import LESSONS
 from languages import say
 from tests.bot.web_fixtures import TG_ANN, TG_BOB, TG_GROUP, Page, board_on_a_store
 from tests.e2e.test_web_browser import SHOTS, _chromium, until

@@ -12,7 +12,7 @@ import discord
 
 from bot.discord.bridge import DiscordBridge
 from bot.service import WebDoor
-from bot.service.web_links import WebSigner
+from bot.service.base.web_links import WebSigner
 from tests.e2e.discord_fixtures import *  # noqa: F403
 from tests.e2e.discord_fixtures import ANN, BOB, DiscordBot
 from tests.e2e.telegram_fixtures import *  # noqa: F403

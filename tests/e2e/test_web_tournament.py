@@ -29,7 +29,7 @@ def _tg(user: dict) -> UserRef:
 async def _signed_in(web, user: UserRef) -> Page:
     """A page whose visitor proved to be `user` (a session of the web board's own signer,
     as any of its doors hands out)."""
-    from bot.service.web_links import WebSigner
+    from bot.service.base.web_links import WebSigner
 
     page = Page(web.url)
     page.token = WebSigner(SECRET).session(user)

@@ -1,0 +1,82 @@
+"""A board picture from a view: a module-level function of plain data, so the CPU pool can
+run it in a worker process (where the renderers' caches live from board to board).
+
+The worker times its drawing and its PNG encoding and hands both back with the picture;
+`draw_on` records them in this process's metrics (a worker's own counters would be lost
+to Prometheus, which scrapes only this process)."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable
+from dataclasses import dataclass
+
+from bot.service.base.delivery_plan import Picture
+from bot.service.pictures.workers import CpuPool
+from bot.telemetry import metrics
+from render import work
+
+
+@dataclass(frozen=True)
+class Drawn:
+    picture: Picture | None
+    draw_seconds: float = 0.0
+    encode_seconds: float = 0.0
+
+
+def draw_timed(
+    game_id: str, view: dict, filename: str, recent: list | None = None, language: str = "en"
+) -> Drawn:
+    """The PNG and its alt text in `language`, with the time each step took; no picture
+    for a game without a renderer. `recent`: what happened since the last board (messages
+    as JSON), told under it."""
+    return _drawn(work.board(game_id, view, recent, language), filename, language)
+
+
+def _drawn(made: tuple | None, filename: str, language: str) -> Drawn:
+    if made is None:
+        return Drawn(None)
+    png, alt, draw_seconds, encode_seconds = made
+    return Drawn(Picture(png, alt, filename, language), draw_seconds, encode_seconds)
+
+
+def draw_picture(
+    game_id: str, view: dict, filename: str, recent: list | None = None, language: str = "en"
+) -> Picture | None:
+    """The PNG and its alt text; None for a game without a renderer."""
+    return draw_timed(game_id, view, filename, recent, language).picture
+
+
+def draw_on(
+    cpu: CpuPool,
+    game_id: str,
+    view: dict,
+    filename: str,
+    recent: list | None = None,
+    language: str = "en",
+    alt: str | None = None,
+) -> Awaitable[Picture | None]:
+    """`draw_picture` on the CPU pool (a worker imports `render` alone for it), its
+    timings recorded here. `alt`: the view's words, when they were said already. Handed
+    to a worker at the call (`CpuPool.run_waited_for`), awaited later."""
+    made = cpu.run_waited_for(work.board, game_id, view, recent, language, alt)
+    return _recorded(made, game_id, filename, language)
+
+
+async def _recorded(made: Awaitable, game_id: str, filename: str, language: str) -> Picture | None:
+    drawn = _drawn(await made, filename, language)
+    if drawn.picture is not None:
+        metrics.PICTURE_DRAW_SECONDS.labels(game_id).observe(drawn.draw_seconds)
+        metrics.PICTURE_ENCODE_SECONDS.labels(game_id).observe(drawn.encode_seconds)
+    return drawn.picture
+
+
+async def rules_on(cpu: CpuPool, game_id: str, language: str = "en") -> Picture | None:
+    """`draw_rules` on the CPU pool."""
+    made = await cpu.run(work.rules, game_id, language)
+    return None if made is None else Picture(made[0], made[1], f"{game_id}-rules.png", language)
+
+
+def draw_rules(game_id: str, language: str = "en") -> Picture | None:
+    """A game's rules illustration (a worked example with numbered notes) and its words."""
+    made = work.rules(game_id, language)
+    return None if made is None else Picture(made[0], made[1], f"{game_id}-rules.png", language)
