@@ -115,23 +115,41 @@ async def _twin(store: Store, game_id: str):
     """A session the floor's transactions are written to: the same rows a move writes."""
     game = REGISTRY[game_id]
     return await store.create_session(
-        platform="twin", scope="", chat="twin", thread="", game=game_id, options={},
-        rules_version=game.rules_version, creator="t", seed=1, first_seat=SeatRow(0, "t", "T"),
-    )  # fmt: skip
+        platform="twin",
+        scope="",
+        chat="twin",
+        thread="",
+        game=game_id,
+        options={},
+        rules_version=game.rules_version,
+        creator="t",
+        seed=1,
+        first_seat=SeatRow(0, "t", "T"),
+    )
 
 
-async def _floor_txn(store: Store, twin_id: int, version: int, seat: int, action: str, user: str, after) -> tuple[float, int]:  # fmt: skip
+async def _floor_txn(
+    store: Store, twin_id: int, version: int, seat: int, action: str, user: str, after
+) -> tuple[float, int]:
     """The floor's transaction: the move's snapshot and a log row written to the twin."""
     entry = NewEntry(seat, action, user, [{"text": "x", "to": None, "kind": "info"}])
     t = time.perf_counter()
     version = await store.record(
-        twin_id, version, [entry], after.state, after.chance_pos,
-        deadline=after.deadline, clock=after.clock, wake_at=after.wake_at,
-    )  # fmt: skip
+        twin_id,
+        version,
+        [entry],
+        after.state,
+        after.chance_pos,
+        deadline=after.deadline,
+        clock=after.clock,
+        wake_at=after.wake_at,
+    )
     return time.perf_counter() - t, version
 
 
-async def bench_moves(game_id: str, pool: CpuPool, moves: int = MOVES, pause: float | None = None) -> dict:  # fmt: skip
+async def bench_moves(
+    game_id: str, pool: CpuPool, moves: int = MOVES, pause: float | None = None
+) -> dict:
     """`pause` None: each move's floor is measured right after it, in this process, so the
     next move follows about as much work of this process as a bot's posting of a picture
     (the report's main table). A number: every move is timed first, each after `pause`
@@ -164,7 +182,9 @@ async def bench_moves(game_id: str, pool: CpuPool, moves: int = MOVES, pause: fl
             sizes.append(len(png))
             done.append((seat, action, users[seat].id, await store.session(row.id), png))
             if pause is None:
-                twin_version = await _floors(store, twin.id, twin_version, game, done, None, floor, draws, encodes)  # fmt: skip
+                twin_version = await _floors(
+                    store, twin.id, twin_version, game, done, None, floor, draws, encodes
+                )
                 done.clear()
         await _floors(store, twin.id, twin_version, game, done, pause, floor, draws, encodes)
         await store.close()
@@ -183,7 +203,17 @@ async def bench_moves(game_id: str, pool: CpuPool, moves: int = MOVES, pause: fl
     }
 
 
-async def _floors(store: Store, twin_id: int, version: int, game: Game, done: list[tuple], pause: float | None, floor: list, draws: list, encodes: list) -> int:  # fmt: skip
+async def _floors(
+    store: Store,
+    twin_id: int,
+    version: int,
+    game: Game,
+    done: list[tuple],
+    pause: float | None,
+    floor: list,
+    draws: list,
+    encodes: list,
+) -> int:
     """Each done move's floor (its transaction, then its picture's encode), after `pause`."""
     for seat, action, user, after, png in done:
         if pause:
@@ -199,11 +229,18 @@ async def _floors(store: Store, twin_id: int, version: int, game: Game, done: li
 async def bench_conditions(pool: CpuPool, pause: float = PAUSE) -> str:
     """The same moves timed back to back, and each after a pause, with floors measured the
     same way (`bench_moves`)."""
-    lines = [f"game | back to back: move / floor / ratio | after {pause * 1000:.0f} ms idle: move / floor / ratio"]  # fmt: skip
+    lines = [
+        f"game | back to back: move / floor / ratio | after {pause * 1000:.0f} ms idle: move / floor / ratio"
+    ]
     for game_id in _games():
         busy = await bench_moves(game_id, pool, pause=0)
         quiet = await bench_moves(game_id, pool, pause=pause)
-        lines.append(" | ".join([game_id] + [f"{r['move_ms']} / {r['floor_ms']} / {r['ratio']}" for r in (busy, quiet)]))  # fmt: skip
+        lines.append(
+            " | ".join(
+                [game_id]
+                + [f"{r['move_ms']} / {r['floor_ms']} / {r['ratio']}" for r in (busy, quiet)]
+            )
+        )
     return "\n".join(lines)
 
 
@@ -267,8 +304,10 @@ async def main() -> None:
     try:
         practised = await warm(pool)
         heap.settle()  # as the bot does once it has started (bot/runner.py)
-        print(f"CPU workers practised {' and '.join(map(str, practised))} boards before the "
-              f"timings (ESCAPE_PRACTICE={practice} boards a game, as a bot's do when idle)")  # fmt: skip
+        print(
+            f"CPU workers practised {' and '.join(map(str, practised))} boards before the "
+            f"timings (ESCAPE_PRACTICE={practice} boards a game, as a bot's do when idle)"
+        )
         rows = [await bench_moves(game_id, pool) for game_id in _games()]
         header = list(rows[0])
         print(" | ".join(header))

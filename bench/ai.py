@@ -142,8 +142,16 @@ def _said(k: int, of: int, played: Played) -> Played:
     return played
 
 
-def duel(game_id: str, mine: Player, other: Player, matches: int, seats: int, jobs: int,
-         times: list[Timing], first: int = 0) -> float:  # fmt: skip
+def duel(
+    game_id: str,
+    mine: Player,
+    other: Player,
+    matches: int,
+    seats: int,
+    jobs: int,
+    times: list[Timing],
+    first: int = 0,
+) -> float:
     """The share of matches `mine` wins against `other` in every other seat; `mine` sits in
     seat k mod `seats` in match k (seed 1000 + k). Only `mine`'s searches are timed (into
     `times`). `first`: a run continued, the matches before it left out (a long ladder
@@ -228,12 +236,19 @@ def ladder(args, game_id: str) -> None:
 def parties(args) -> None:
     sizes = [int(n) for n in args.dark_sizes.split(",") if n]
     for size in sizes:
-        rand = _run(args.jobs, [("dark_castle", [random_player] * size, 2000 + k)
-                                for k in range(args.matches)])  # fmt: skip
+        rand = _run(
+            args.jobs,
+            [("dark_castle", [random_player] * size, 2000 + k) for k in range(args.matches)],
+        )
         for level in [lv for lv in args.levels.split(",") if lv]:
             start = time.perf_counter()
-            bots = _run(args.jobs, [("dark_castle", [AiPlayer(level, args.scale)] * size, 2000 + k)
-                                    for k in range(args.matches)])  # fmt: skip
+            bots = _run(
+                args.jobs,
+                [
+                    ("dark_castle", [AiPlayer(level, args.scale)] * size, 2000 + k)
+                    for k in range(args.matches)
+                ],
+            )
             escaped = sum(p.rewards[0] for p in bots) / len(bots)
             random_escaped = sum(p.rewards[0] for p in rand) / len(rand)
             steps = [p.steps for p in bots]
@@ -252,9 +267,11 @@ def main() -> None:
     parser.add_argument("--levels", default=",".join(LEVEL_ORDER))
     parser.add_argument("--matches", type=int, default=100)
     parser.add_argument(
-        "--first", type=int, default=0,
+        "--first",
+        type=int,
+        default=0,
         help="continue a run: start at this match (seed 1000 + it), the earlier ones left out",
-    )  # fmt: skip
+    )
     parser.add_argument("--seats", type=int, default=2, help="players in a competitive match")
     parser.add_argument("--dark-sizes", default="1,2,3,4")
     parser.add_argument("--scale", type=float, default=1.0, help="share of each level's budget")

@@ -149,8 +149,10 @@ def sensible(game, state, seat, legal, rng: random.Random) -> str:
         return "roll"
     if kind == "drawer":
         # The healthiest unmarked prisoner draws: a curse hurts them least.
-        return max(legal, key=lambda a: (not party.marked(s, idx(a.split()[1])),
-                                         chars[idx(a.split()[1])].hp))  # fmt: skip
+        return max(
+            legal,
+            key=lambda a: (not party.marked(s, idx(a.split()[1])), chars[idx(a.split()[1])].hp),
+        )
     if kind == "choose":
         step = chapters.step_at(s.pending.card, s.pending.path)
         return max(

@@ -110,8 +110,10 @@ def main() -> None:
     args = parser.parse_args()
     counts = [int(n) for n in args.processes.split(",")]
     server = None
-    print(f"{'store':<11} {'procs':>5} {'tables':>6} {'accepted':>8} {'moves/s':>8} "
-          f"{'refused':>7} {'p50 ms':>7} {'p99 ms':>7}")  # fmt: skip
+    print(
+        f"{'store':<11} {'procs':>5} {'tables':>6} {'accepted':>8} {'moves/s':>8} "
+        f"{'refused':>7} {'p50 ms':>7} {'p99 ms':>7}"
+    )
     try:
         for kind in args.db.split(","):
             for n in counts:
@@ -127,9 +129,11 @@ def main() -> None:
                             args.postgresql if args.postgresql else asyncio.run(server.new_schema())
                         )
                     r = run(target, n, args.tables, args.moves)
-                print(f"{kind:<11} {n:>5} {n * args.tables:>6} {r['accepted']:>8} "
-                      f"{r['moves/s']:>8} {r['refused']:>7} {r['p50 ms']:>7} {r['p99 ms']:>7}",
-                      flush=True)  # fmt: skip
+                print(
+                    f"{kind:<11} {n:>5} {n * args.tables:>6} {r['accepted']:>8} "
+                    f"{r['moves/s']:>8} {r['refused']:>7} {r['p50 ms']:>7} {r['p99 ms']:>7}",
+                    flush=True,
+                )
     finally:
         if server is not None:
             server.stop()

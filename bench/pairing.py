@@ -28,7 +28,10 @@ def play(players: int, rounds: int, size: int, seed: int = 1) -> tuple[list[floa
     times, repeats = [], 0
     for _ in range(rounds):
         order = sorted(ids, key=lambda p: (-points[p], int(p[1:])))
-        field = [Entrant(p, points[p], n, frozenset(met[p]), byes[p], firsts[p]) for n, p in enumerate(order)]  # fmt: skip
+        field = [
+            Entrant(p, points[p], n, frozenset(met[p]), byes[p], firsts[p])
+            for n, p in enumerate(order)
+        ]
         started = time.perf_counter()
         paired = pair_swiss(field) if size == 2 else group_tables(field, size, 2)
         times.append(time.perf_counter() - started)

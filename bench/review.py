@@ -73,7 +73,9 @@ async def measure(game_id: str, moves: int, pool: CpuPool) -> dict[str, str]:
 
     prober = asyncio.create_task(probe())
     wall, loop_cpu = time.perf_counter(), time.thread_time()
-    cpu, points, png = await pool.run(timed_review, game_id, names, options, entries, viewer, 7, 1, "en", True)  # fmt: skip
+    cpu, points, png = await pool.run(
+        timed_review, game_id, names, options, entries, viewer, 7, 1, "en", True
+    )
     loop_cpu, wall = time.thread_time() - loop_cpu, time.perf_counter() - wall
     done.set()
     await prober

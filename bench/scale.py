@@ -48,18 +48,37 @@ async def build(path: Path, games: int = GAMES) -> None:
         game_id, dumped, over = positions[n % len(positions)]
         game = REGISTRY[game_id]
         row = await store.create_session(
-            platform="discord", scope=f"g{n % 300}", chat=f"c{n}", thread="", game=game_id,
-            options={}, rules_version=game.rules_version, creator=f"u{n}", seed=n,
+            platform="discord",
+            scope=f"g{n % 300}",
+            chat=f"c{n}",
+            thread="",
+            game=game_id,
+            options={},
+            rules_version=game.rules_version,
+            creator=f"u{n}",
+            seed=n,
             first_seat=SeatRow(0, f"u{n}", "P1"),
-        )  # fmt: skip
+        )
         seats = [SeatRow(i, f"u{n + i}", f"P{i + 1}") for i in range(game.min_players)]
         finished = over or n % 2 == 0
-        clock = {} if finished else deadlines.start_turn(deadlines.new_clock({}, "normal"), now, [f"u{n}"], False)  # fmt: skip
+        clock = (
+            {}
+            if finished
+            else deadlines.start_turn(deadlines.new_clock({}, "normal"), now, [f"u{n}"], False)
+        )
         await store.record(
-            row.id, row.version, [NewEntry(0, "move", f"u{n}", [])], dumped, 0,
-            "finished" if finished else "active", None, deadline=clock.get("deadline"),
-            clock=clock, wake_at=deadlines.next_wake(clock) if clock else None, seats=seats,
-        )  # fmt: skip
+            row.id,
+            row.version,
+            [NewEntry(0, "move", f"u{n}", [])],
+            dumped,
+            0,
+            "finished" if finished else "active",
+            None,
+            deadline=clock.get("deadline"),
+            clock=clock,
+            wake_at=deadlines.next_wake(clock) if clock else None,
+            seats=seats,
+        )
     await store.close()
 
 

@@ -64,7 +64,9 @@ async def serve(service: GameService) -> tuple[WebBoard, web.AppRunner, str]:
     return board, runner, f"http://127.0.0.1:{port}"
 
 
-async def new_table(service: GameService, n: int, game: str = "ghosts18", options: str = "variant=short") -> tuple[ChatRef, int]:  # fmt: skip
+async def new_table(
+    service: GameService, n: int, game: str = "ghosts18", options: str = "variant=short"
+) -> tuple[ChatRef, int]:
     chat = ChatRef("telegram", f"-{100 + n}", "", "-100")
     await service.start(chat, ANN, game, options)
     await service.join(chat, BOB)
@@ -135,7 +137,9 @@ class BenchPage:
         await self.ws.close()
 
 
-async def costs(service: GameService, board: WebBoard, base: str, game: str, options: str, moves: int) -> None:  # fmt: skip
+async def costs(
+    service: GameService, board: WebBoard, base: str, game: str, options: str, moves: int
+) -> None:
     counts: Counter = Counter()
     chat, sid = await new_table(service, hash(game) % 1000, game, options)
     rng = random.Random(7)
@@ -163,9 +167,11 @@ async def costs(service: GameService, board: WebBoard, base: str, game: str, opt
         draws = service.plans.drawn.draws - draws_before
         for page in pages:
             await page.close()
-    print(f"{game}, 2 players and 3 open pages (en, en, de), {made} moves: per move "
-          f"{counts['session'] / made:.2f} session reads, {counts['log'] / made:.2f} log reads, "
-          f"{draws / made:.2f} PNG drawings")  # fmt: skip
+    print(
+        f"{game}, 2 players and 3 open pages (en, en, de), {made} moves: per move "
+        f"{counts['session'] / made:.2f} session reads, {counts['log'] / made:.2f} log reads, "
+        f"{draws / made:.2f} PNG drawings"
+    )
 
 
 async def growth(service: GameService) -> None:
@@ -175,14 +181,20 @@ async def growth(service: GameService) -> None:
     chat, sid = await new_table(service, 30_000, "castle_doors", "")
     rng = random.Random(3)
     watch = service.web_tables.signer.watch(sid)
-    pages = [WebPass(sid, Visitor(ANN)), WebPass(sid, Visitor(BOB)), WebPass(sid, Visitor(None, watch), language="de")]  # fmt: skip
+    pages = [
+        WebPass(sid, Visitor(ANN)),
+        WebPass(sid, Visitor(BOB)),
+        WebPass(sid, Visitor(None, watch), language="de"),
+    ]
     await service.web_board.page(pages[0])  # (the pages are open)
     said, made = [], 0
     for wanted in (20, 200):
         here, there, whole = [], [], []
         while made < wanted:
             versions: list[int] = []
-            unsubscribe = service.on_table_change(lambda s, v, seen=versions: seen.append(v) if s == sid else None)  # fmt: skip
+            unsubscribe = service.on_table_change(
+                lambda s, v, seen=versions: seen.append(v) if s == sid else None
+            )
             if not await move(service, chat, rng):
                 print(f"the game ended after {made} moves")
                 return
@@ -202,10 +214,15 @@ async def growth(service: GameService) -> None:
             await service.web_board.page(pages[0])
             whole.append(time.perf_counter() - started)
         rows = len(await service.store.log(sid))
-        said.append(f"{made} moves ({rows} log rows): a change made here {ms(statistics.median(here) / 3)} a page "
-                    f"(p99 {ms(p99(here) / 3)}), made by another process {ms(statistics.median(there) / 3)} a page, "
-                    f"a whole page {ms(statistics.median(whole))}")  # fmt: skip
-    print("a page's server time, pushed to 3 pages (Castle Doors, pictures off), medians: " + "; ".join(said))  # fmt: skip
+        said.append(
+            f"{made} moves ({rows} log rows): a change made here {ms(statistics.median(here) / 3)} a page "
+            f"(p99 {ms(p99(here) / 3)}), made by another process {ms(statistics.median(there) / 3)} a page, "
+            f"a whole page {ms(statistics.median(whole))}"
+        )
+    print(
+        "a page's server time, pushed to 3 pages (Castle Doors, pictures off), medians: "
+        + "; ".join(said)
+    )
 
 
 # pages in another process: open, then (at a line on stdin) close and print what they heard
@@ -235,14 +252,26 @@ asyncio.run(main(sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]))
 """
 
 
-async def many_pages(service: GameService, board: WebBoard, base: str, pages: int, moves: int) -> None:  # fmt: skip
+async def many_pages(
+    service: GameService, board: WebBoard, base: str, pages: int, moves: int
+) -> None:
     chat, sid = await new_table(service, 40_000, "castle_doors", "")
     commits: dict[int, float] = {}
-    service.on_table_change(lambda s, v: commits.setdefault(v, time.perf_counter()) if s == sid else None)  # fmt: skip
+    service.on_table_change(
+        lambda s, v: commits.setdefault(v, time.perf_counter()) if s == sid else None
+    )
     client = await asyncio.create_subprocess_exec(
-        sys.executable, "-c", CLIENT, base, str(pages), str(sid), board.signer.watch(sid),
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, limit=2**26,
-    )  # fmt: skip
+        sys.executable,
+        "-c",
+        CLIENT,
+        base,
+        str(pages),
+        str(sid),
+        board.signer.watch(sid),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        limit=2**26,
+    )
     assert (await asyncio.wait_for(client.stdout.readline(), 120)).strip() == b"open"
     rng = random.Random(5)
     for _ in range(moves):
@@ -255,8 +284,10 @@ async def many_pages(service: GameService, board: WebBoard, base: str, pages: in
     heard = json.loads((await client.stdout.readline()).decode())
     await client.wait()
     delays = [at - commits[v] for v, at in heard if v in commits]
-    print(f"commit to page with {pages} open pages ({len(delays)} pushes received): "
-          f"median {ms(statistics.median(delays))}, p99 {ms(p99(delays))}")  # fmt: skip
+    print(
+        f"commit to page with {pages} open pages ({len(delays)} pushes received): "
+        f"median {ms(statistics.median(delays))}, p99 {ms(p99(delays))}"
+    )
 
 
 def rss_kib() -> int:
@@ -281,9 +312,17 @@ async def idle_sockets(service, board, base: str, count: int) -> None:
     idle_lag = await lag(2)
     before = rss_kib()
     client = await asyncio.create_subprocess_exec(
-        sys.executable, "-c", CLIENT, base, str(count), str(sid), board.signer.watch(sid),
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, limit=2**26,
-    )  # fmt: skip
+        sys.executable,
+        "-c",
+        CLIENT,
+        base,
+        str(count),
+        str(sid),
+        board.signer.watch(sid),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        limit=2**26,
+    )
     line = await asyncio.wait_for(client.stdout.readline(), 120)
     assert line.strip() == b"open", line
     after, opened = rss_kib(), board.sockets.open
@@ -291,9 +330,11 @@ async def idle_sockets(service, board, base: str, count: int) -> None:
     client.stdin.write(b"\n")
     await client.stdin.drain()
     await client.wait()
-    print(f"{count} idle sockets: {opened} open, RSS +{(after - before) / 1024:.1f} MiB "
-          f"({(after - before) / count:.1f} KiB a socket); loop lag p99 {ms(p99(open_lag))} open, "
-          f"{ms(p99(idle_lag))} before")  # fmt: skip
+    print(
+        f"{count} idle sockets: {opened} open, RSS +{(after - before) / 1024:.1f} MiB "
+        f"({(after - before) / count:.1f} KiB a socket); loop lag p99 {ms(p99(open_lag))} open, "
+        f"{ms(p99(idle_lag))} before"
+    )
 
 
 def unlimited() -> None:

@@ -246,8 +246,11 @@ async def _backup(db: Path | str, destination: Path) -> int:
     try:
         destination.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        print(f"escape-bot: cannot create {destination.parent} for the backup: {exc.strerror}",
-              file=sys.stderr, flush=True)  # fmt: skip
+        print(
+            f"escape-bot: cannot create {destination.parent} for the backup: {exc.strerror}",
+            file=sys.stderr,
+            flush=True,
+        )
         return 1
     store = await Store.open(db)
     try:
@@ -255,8 +258,11 @@ async def _backup(db: Path | str, destination: Path) -> int:
     except DamagedStore:  # the live database: its own message and status
         raise
     except (OSError, sqlite3.Error, StoreError) as exc:  # the destination: SQLite's own
-        print(f"escape-bot: cannot write the backup to {destination}: {exc}",
-              file=sys.stderr, flush=True)  # fmt: skip
+        print(
+            f"escape-bot: cannot write the backup to {destination}: {exc}",
+            file=sys.stderr,
+            flush=True,
+        )
         return 1
     finally:
         await store.close()

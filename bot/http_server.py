@@ -23,8 +23,11 @@ Part = Callable[[Any], None]  # adds its routes to the aiohttp Application
 
 class HttpServer:
     def __init__(
-        self, address: tuple[str, int], parts: Sequence[Part], what: str = "/metrics, /healthz and /readyz"
-    ) -> None:  # fmt: skip
+        self,
+        address: tuple[str, int],
+        parts: Sequence[Part],
+        what: str = "/metrics, /healthz and /readyz",
+    ) -> None:
         self.host, self.port = address
         self.what = what  # what it serves, as its start-up line says
         from aiohttp import web

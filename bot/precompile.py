@@ -26,8 +26,11 @@ def main(argv: list[str], kept: Path = dataclass_code.KEPT) -> int:
     try:
         count, failed = dataclass_code.build(kept)
     except OSError as exc:  # an install this user may not write to
-        print(f"Dataclass methods not compiled ahead: cannot write {kept} ({exc.strerror or exc}). "
-              "The bot runs the same, compiling them as it starts.", file=sys.stderr)  # fmt: skip
+        print(
+            f"Dataclass methods not compiled ahead: cannot write {kept} ({exc.strerror or exc}). "
+            "The bot runs the same, compiling them as it starts.",
+            file=sys.stderr,
+        )
         return 1
     print(f"dataclass methods compiled ahead: {count} texts in {kept}")
     for name in failed:

@@ -38,8 +38,11 @@ COUNTS_TTL = 5.0  # seconds a count of the games is kept (several scrapers, one 
 
 
 def configured_platforms(settings: Settings) -> list[str]:
-    return [p for p, token in (("discord", settings.discord_token),
-                               ("telegram", settings.telegram_token)) if token]  # fmt: skip
+    return [
+        p
+        for p, token in (("discord", settings.discord_token), ("telegram", settings.telegram_token))
+        if token
+    ]
 
 
 def process_role(settings: Settings) -> str:
@@ -134,7 +137,9 @@ class Probes:
             gap = self.timers.gap + self.timers.interval  # (its first scan waits an interval)
             last = self.timers.last_scan if self.timers.last_scan is not None else self.started
             late = now - last
-            checks["timers"] = "ok" if late <= gap else f"no scan for {late:.0f} s (limit {gap:.0f} s)"  # fmt: skip
+            checks["timers"] = (
+                "ok" if late <= gap else f"no scan for {late:.0f} s (limit {gap:.0f} s)"
+            )
         return checks
 
     async def readiness(self) -> dict[str, str]:
@@ -181,7 +186,9 @@ class Probes:
                 if link.latency is not None:
                     metrics.GATEWAY_LATENCY.labels(platform, link.name).set(link.latency)
         metrics.CPU_POOL_QUEUE.set(self.service.cpu.queue_length)
-        metrics.CPU_POOL_WORKERS.set(self.service.cpu.workers if self.service.cpu.in_processes else 0)  # fmt: skip
+        metrics.CPU_POOL_WORKERS.set(
+            self.service.cpu.workers if self.service.cpu.in_processes else 0
+        )
 
     async def _count_games(self) -> None:
         """The games by platform and status; a store that does not answer leaves the last

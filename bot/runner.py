@@ -125,12 +125,15 @@ def web_board(settings: Settings, service: GameService, *, local: bool = False) 
     from bot.web import WebBoard, WebConfig, new_secret
 
     config = WebConfig(
-        settings.public_url, WebSigner(settings.web_key() or new_secret()), local=local,
-        telegram_token=settings.telegram_token, telegram_webapp=settings.telegram_webapp,
+        settings.public_url,
+        WebSigner(settings.web_key() or new_secret()),
+        local=local,
+        telegram_token=settings.telegram_token,
+        telegram_webapp=settings.telegram_webapp,
         discord_client_id=settings.discord_client_id,
         discord_client_secret=settings.discord_client_secret,
         discord_api=settings.discord_api_base,
-    )  # fmt: skip
+    )
     return WebBoard(service, config)
 
 

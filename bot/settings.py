@@ -121,7 +121,9 @@ def _public_url(value: str) -> str:
     """ESCAPE_PUBLIC_URL: the origin people open the web board at (https in production)."""
     value = value.strip().rstrip("/")
     if value and not re.fullmatch(r"https?://[^/\s?#]+(/[^\s?#]*)?", value):
-        raise ValueError(f"ESCAPE_PUBLIC_URL is an http(s) URL such as https://escape.example.org, not {value!r}")  # fmt: skip
+        raise ValueError(
+            f"ESCAPE_PUBLIC_URL is an http(s) URL such as https://escape.example.org, not {value!r}"
+        )
     return value
 
 
@@ -168,8 +170,14 @@ class Settings:
 
     def __repr__(self) -> str:
         """Without the tokens and secrets: a settings object may end up in a log line."""
-        hidden = {"discord_token", "telegram_token", "telegram_webhook_secret", "db_path",
-                  "web_secret", "discord_client_secret"}  # fmt: skip
+        hidden = {
+            "discord_token",
+            "telegram_token",
+            "telegram_webhook_secret",
+            "db_path",
+            "web_secret",
+            "discord_client_secret",
+        }
         shown = [
             f"{f.name}={getattr(self, f.name)!r}" for f in fields(self) if f.name not in hidden
         ]
@@ -235,8 +243,13 @@ class Settings:
         """What must never reach a log line or an error: the tokens, the webhook secret (set,
         or the one derived from the token), the web board's secret and the Discord client
         secret, and a database URL's password."""
-        found = [self.discord_token, self.telegram_token, self.telegram_webhook_secret,
-                 self.web_secret, self.discord_client_secret]  # fmt: skip
+        found = [
+            self.discord_token,
+            self.telegram_token,
+            self.telegram_webhook_secret,
+            self.web_secret,
+            self.discord_client_secret,
+        ]
         if self.telegram_token:
             found.append(webhook_secret(self.telegram_token))
         key = self.web_key()

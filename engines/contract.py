@@ -196,8 +196,13 @@ class Game(ABC):
         names = list(names)
         if not self.min_players <= len(names) <= self.max_players:
             raise BadOption(
-                msg("{game} needs {range} players, not {count}.", game=msg(self.title), range=self.player_range(), count=len(names))
-            )  # fmt: skip
+                msg(
+                    "{game} needs {range} players, not {count}.",
+                    game=msg(self.title),
+                    range=self.player_range(),
+                    count=len(names),
+                )
+            )
         return self.new_state(names, self.check_options(options or {}))
 
     def player_range(self) -> Text:
@@ -212,13 +217,23 @@ class Game(ABC):
             if name not in self.options:
                 known = ", ".join(sorted(self.options)) or msg("none")
                 raise BadOption(
-                    msg("{game} has no option {name}; its options: {known}.", game=msg(self.title), name=repr(name), known=known)
-                )  # fmt: skip
+                    msg(
+                        "{game} has no option {name}; its options: {known}.",
+                        game=msg(self.title),
+                        name=repr(name),
+                        known=known,
+                    )
+                )
             choices = self.options[name].choices
             if value not in choices:
                 raise BadOption(
-                    msg("Option {name} cannot be {value}; choose one of: {choices}.", name=name, value=repr(value), choices=", ".join(choices))
-                )  # fmt: skip
+                    msg(
+                        "Option {name} cannot be {value}; choose one of: {choices}.",
+                        name=name,
+                        value=repr(value),
+                        choices=", ".join(choices),
+                    )
+                )
             checked[name] = value
         return checked
 
@@ -263,7 +278,13 @@ class Game(ABC):
             if acting != [CHANCE]:
                 raise IllegalAction(msg("No dice or cards are waiting to be drawn now."))
             if action not in outcomes:
-                raise IllegalAction(msg("{action} is not a possible outcome: {outcomes}.", action=repr(action), outcomes=", ".join(outcomes)))  # fmt: skip
+                raise IllegalAction(
+                    msg(
+                        "{action} is not a possible outcome: {outcomes}.",
+                        action=repr(action),
+                        outcomes=", ".join(outcomes),
+                    )
+                )
         else:
             if acting == [CHANCE]:
                 raise IllegalAction(msg("Wait: the dice or cards come first."))
@@ -323,6 +344,8 @@ def refusal(action: str, legal: list[str]) -> Msg:
     if len(legal) > 8:
         return msg(
             "{action} is not allowed now. You may: {shown} (and {more} more).",
-            action=repr(action), shown=shown, more=len(legal) - 8,
-        )  # fmt: skip
+            action=repr(action),
+            shown=shown,
+            more=len(legal) - 8,
+        )
     return msg("{action} is not allowed now. You may: {shown}.", action=repr(action), shown=shown)

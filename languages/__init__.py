@@ -88,7 +88,10 @@ def say(value: Any, language: str = DEFAULT) -> str:
         return str.__str__(value)  # its English, made when it was: nothing to say again
     for seen in _watching:
         seen.add((value.text, value.plural, value.context))
-    args = {k: say(v, language) if _is_message(v) else _plain(v, language) for k, v in value.args.items()}  # fmt: skip
+    args = {
+        k: say(v, language) if _is_message(v) else _plain(v, language)
+        for k, v in value.args.items()
+    }
     count = value.args.get("count")
     count = count if isinstance(count, int) else None
     text = _text(value.text, value.plural, value.context, language, count)
@@ -116,7 +119,9 @@ def _plain_english(message: Msg) -> bool:
 
 
 @lru_cache(maxsize=16384)
-def _text(text: str, plural: str | None, context: str | None, language: str, count: int | None) -> str:  # fmt: skip
+def _text(
+    text: str, plural: str | None, context: str | None, language: str, count: int | None
+) -> str:
     """A message's text in `language` before its placeholders are filled: looked up once
     (a picture's alt text says the same few hundred messages on every board)."""
     english = text
@@ -216,9 +221,11 @@ def number(value: float, language: str = DEFAULT) -> str:
 def duration(seconds: float, language: str = DEFAULT, *, direction: bool = False) -> str:
     """ "2 days", "in 2 Tagen": a span of time as the language says it."""
     return format_timedelta(
-        timedelta(seconds=seconds), locale=babel_locale(language), add_direction=direction,
+        timedelta(seconds=seconds),
+        locale=babel_locale(language),
+        add_direction=direction,
         threshold=1.1,
-    )  # fmt: skip
+    )
 
 
 @dataclass(frozen=True)

@@ -50,9 +50,11 @@ def found_in_code(root: Path = ROOT) -> tuple[list[Found], list[str]]:
             for node in ast.walk(tree):
                 if not isinstance(node, ast.Call):
                     continue
-                name = node.func.id if isinstance(node.func, ast.Name) else (
-                    node.func.attr if isinstance(node.func, ast.Attribute) else None
-                )  # fmt: skip
+                name = (
+                    node.func.id
+                    if isinstance(node.func, ast.Name)
+                    else (node.func.attr if isinstance(node.func, ast.Attribute) else None)
+                )
                 if name not in CALLS:
                     continue
                 text_at, plural_at, context_at = CALLS[name]
@@ -72,9 +74,10 @@ def _built(node: ast.Call) -> bool:
     never be in a catalogue."""
     first = node.args[0] if node.args else None
     return isinstance(first, ast.JoinedStr | ast.BinOp | ast.IfExp) or (
-        isinstance(first, ast.Call) and isinstance(first.func, ast.Attribute)
+        isinstance(first, ast.Call)
+        and isinstance(first.func, ast.Attribute)
         and first.func.attr == "format"
-    )  # fmt: skip
+    )
 
 
 def _literal(node: ast.Call, index: int | None) -> str | None:
@@ -155,7 +158,9 @@ def start(language: str, pot: Catalog) -> Path:
     path = CATALOGUES / f"{language}.po"
     if path.exists():
         raise SystemExit(f"{path.relative_to(ROOT)} exists already")
-    catalog = Catalog(locale=language.replace("-", "_"), project="Escape", charset="utf-8", fuzzy=False, **HEADER)  # fmt: skip
+    catalog = Catalog(
+        locale=language.replace("-", "_"), project="Escape", charset="utf-8", fuzzy=False, **HEADER
+    )
     catalog.update(pot, no_fuzzy_matching=True)
     with path.open("wb") as out:
         write_po(out, catalog, width=100, omit_header=False, sort_output=False)

@@ -127,9 +127,15 @@ def _gif(images: list[Image.Image], seconds: float) -> bytes:
     durations[-1] = max(ms, 4000)  # rest on the final board before looping
     buf = io.BytesIO()
     quantised[0].save(
-        buf, format="GIF", save_all=True, append_images=quantised[1:], duration=durations,
-        loop=0, optimize=False, disposal=1,
-    )  # fmt: skip
+        buf,
+        format="GIF",
+        save_all=True,
+        append_images=quantised[1:],
+        duration=durations,
+        loop=0,
+        optimize=False,
+        disposal=1,
+    )
     return buf.getvalue()
 
 

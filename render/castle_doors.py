@@ -27,22 +27,28 @@ COLOUR = {
 }
 LETTER = {"red": "R", "blue": "B", "green": "G", "yellow": "Y"}
 KIND_LABEL = {  # a tile's state, in capitals on the tile
-    "open door": in_context("tile label", "OPEN"), "barred door": in_context("tile label", "BARRED"),
-    "extra key": in_context("tile label", "+KEY"), "extra turn": in_context("tile label", "+TURN"),
-}  # fmt: skip
+    "open door": in_context("tile label", "OPEN"),
+    "barred door": in_context("tile label", "BARRED"),
+    "extra key": in_context("tile label", "+KEY"),
+    "extra turn": in_context("tile label", "+TURN"),
+}
 KIND_SHUT = {  # a tile shut again: what it showed when it was open ("shut (open)" puzzled)
     "open door": in_context("tile label", "shut: door"),
     "barred door": in_context("tile label", "shut: barred"),
     "extra key": in_context("tile label", "shut: +key"),
     "extra turn": in_context("tile label", "shut: +turn"),
-}  # fmt: skip
+}
 CARD_LABEL = {  # a card's face in the hand
-    "key red": in_context("card face", "R key"), "key blue": in_context("card face", "B key"),
-    "key green": in_context("card face", "G key"), "key yellow": in_context("card face", "Y key"),
-    "skeleton": in_context("card face", "Skeleton"), "padlock": in_context("card face", "Padlock"),
-    "passage": in_context("card face", "Passage"), "hacksaw": in_context("card face", "Hacksaw"),
+    "key red": in_context("card face", "R key"),
+    "key blue": in_context("card face", "B key"),
+    "key green": in_context("card face", "G key"),
+    "key yellow": in_context("card face", "Y key"),
+    "skeleton": in_context("card face", "Skeleton"),
+    "padlock": in_context("card face", "Padlock"),
+    "passage": in_context("card face", "Passage"),
+    "hacksaw": in_context("card face", "Hacksaw"),
     "net": in_context("card face", "Net"),
-}  # fmt: skip
+}
 PANEL_X = 790
 MARGIN = 74  # room outside each edge for waiting characters
 LETTER_BOTTOM = 26  # the tile's letter and name sit above this line, its state below
@@ -168,8 +174,11 @@ def _labels(
     label = toolkit.fit(label, size, room)
     half = toolkit.text_width(label, size) / 2 + 2
     cx = (left + right) / 2
-    d.rectangle((cx - half, bottom - STATE_TOP, cx + half, bottom - 3), fill=fill,
-                outline=toolkit.INK if net else None)  # fmt: skip
+    d.rectangle(
+        (cx - half, bottom - STATE_TOP, cx + half, bottom - 3),
+        fill=fill,
+        outline=toolkit.INK if net else None,
+    )
     toolkit.text(d, (cx, bottom - 13), label, size, ink, "mm")
 
 
@@ -191,8 +200,12 @@ def _padlock(d: ImageDraw.ImageDraw, cx: float, cy: float, size: int, language: 
         fill=toolkit.INK,
         width=5,
     )
-    d.rectangle((cx - w, cy - w * 0.8, cx + w, cy + w * 0.7), fill=toolkit.ORANGE, outline=toolkit.INK,
-                width=3)  # fmt: skip
+    d.rectangle(
+        (cx - w, cy - w * 0.8, cx + w, cy + w * 0.7),
+        fill=toolkit.ORANGE,
+        outline=toolkit.INK,
+        width=3,
+    )
     toolkit.label(
         d,
         (cx, cy - w * 0.05),
@@ -226,8 +239,12 @@ def _passage(d: ImageDraw.ImageDraw, view: dict, a: str, b: str) -> None:
     d.line((*pa, *pb), fill=toolkit.WHITE, width=14)
     d.line((*pa, *pb), fill=toolkit.PURPLE, width=8)
     for end in (pa, pb):
-        d.ellipse((end[0] - 7, end[1] - 7, end[0] + 7, end[1] + 7), fill=toolkit.PURPLE,
-                  outline=toolkit.WHITE, width=2)  # fmt: skip
+        d.ellipse(
+            (end[0] - 7, end[1] - 7, end[0] + 7, end[1] + 7),
+            fill=toolkit.PURPLE,
+            outline=toolkit.WHITE,
+            width=2,
+        )
     toolkit.token(d, (mx, my), 13, "diamond", toolkit.PURPLE, "P")
 
 
@@ -340,8 +357,17 @@ def board(view: dict, language: str = DEFAULT) -> Image.Image:
             d.rectangle((left + 7, top + 7, right - 7, bottom - 7), outline=toolkit.INK, width=2)
     for seat in range(len(view["at"])):
         centre, r = character_spot(view, seat)
-        d.ellipse((centre[0] - r - RING, centre[1] - r - RING, centre[0] + r + RING,
-                   centre[1] + r + RING), fill=toolkit.WHITE, outline=toolkit.INK, width=2)  # fmt: skip
+        d.ellipse(
+            (
+                centre[0] - r - RING,
+                centre[1] - r - RING,
+                centre[0] + r + RING,
+                centre[1] + r + RING,
+            ),
+            fill=toolkit.WHITE,
+            outline=toolkit.INK,
+            width=2,
+        )
         toolkit.player_token(d, centre, r, seat, str(seat + 1))
     for name, t in view["tiles"].items():  # over the characters, so never hidden
         _used(d, view, name, t["used"])
@@ -376,8 +402,13 @@ def _panel(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, language: str) 
     for seat, edge in enumerate(view["edges"]):
         acting = seat == view["turn"] and view["winner"] is None
         parts, box = _seat_lines(view, seat)
-        d.rounded_rectangle((x - 10, y, 1185, y + box), 12,
-                            fill=toolkit.HIGHLIGHT if acting else toolkit.PANEL, outline=toolkit.INK, width=2)  # fmt: skip
+        d.rounded_rectangle(
+            (x - 10, y, 1185, y + box),
+            12,
+            fill=toolkit.HIGHLIGHT if acting else toolkit.PANEL,
+            outline=toolkit.INK,
+            width=2,
+        )
         toolkit.player_token(d, (x + 16, y + 22), 14, seat, str(seat + 1))
         said = msg("({edge} edge)", edge=EDGE[edge])
         if acting:
@@ -412,7 +443,11 @@ def _panel(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, language: str) 
         if view.get("card"):
             card = CARD_NAME[view["card"]]
             if view.get("first_end"):
-                said = msg("Choosing a target for: {card} (first end {cell})", card=card, cell=view["first_end"])  # fmt: skip
+                said = msg(
+                    "Choosing a target for: {card} (first end {cell})",
+                    card=card,
+                    cell=view["first_end"],
+                )
             else:
                 said = msg("Choosing a target for: {card}", card=card)
             y = toolkit.paragraph(d, (x, y), say(said, language), 17, 370)
@@ -465,8 +500,13 @@ def regions(view: dict, actions: list[str]) -> dict[str, tuple[int, int, int, in
 def _card(d: ImageDraw.ImageDraw, x: int, y: int, card: str, chosen: bool, language: str) -> None:
     colour = card.split()[1] if card.startswith("key ") else ""
     fill = COLOUR[colour] if colour else toolkit.WHITE
-    d.rounded_rectangle((x, y, x + 86, y + 50), 8, fill=fill,
-                        outline=toolkit.HIGHLIGHT if chosen else toolkit.INK, width=5 if chosen else 2)  # fmt: skip
+    d.rounded_rectangle(
+        (x, y, x + 86, y + 50),
+        8,
+        fill=fill,
+        outline=toolkit.HIGHLIGHT if chosen else toolkit.INK,
+        width=5 if chosen else 2,
+    )
     face = say(CARD_LABEL[card], language)
     toolkit.label(d, (x + 43, y + 25), face, 17, 86 - 12, _ink_on(fill), "mm", smallest=9)
 
@@ -518,20 +558,33 @@ def illustration() -> tuple[dict, list, Msg]:
 
     band = _band(view, view["edges"][0])
     notes = [
-        ((band[0] - 16, (band[1] + band[3]) / 2), msg("Ann starts outside this edge. The first "
-         "to step onto an open door in the far row (the {far} row for Ann) wins.",
-         far=EDGE[FAR[view["edges"][0]]])),
-    ]  # fmt: skip
+        (
+            (band[0] - 16, (band[1] + band[3]) / 2),
+            msg(
+                "Ann starts outside this edge. The first "
+                "to step onto an open door in the far row (the {far} row for Ann) wins.",
+                far=EDGE[FAR[view["edges"][0]]],
+            ),
+        ),
+    ]
     said = [
-        msg("A shut door (solid colour, door leaf): nobody crosses it. A key of its colour or a "
-        "skeleton key opens it, and only then is it seen what it hides."),
-        msg("An open door (pale, dark doorway): a turn's move is one step up, down, left or "
-        "right onto a free open door (or `enter` from your edge, `stay`)."),
+        msg(
+            "A shut door (solid colour, door leaf): nobody crosses it. A key of its colour or a "
+            "skeleton key opens it, and only then is it seen what it hides."
+        ),
+        msg(
+            "An open door (pale, dark doorway): a turn's move is one step up, down, left or "
+            "right onto a free open door (or `enter` from your edge, `stay`)."
+        ),
         msg("BARRED: never crossed, unless a hacksaw cuts it (SAWN, open for good)."),
-        msg("+KEY and +TURN: stepping onto one gives one more door to open or close, or a "
-        "whole extra turn (once for each player: tokens mark who used it)."),
-        msg("LOCK: a padlock; nobody crosses, opens or closes it until a skeleton key takes it off."),
-    ]  # fmt: skip
+        msg(
+            "+KEY and +TURN: stepping onto one gives one more door to open or close, or a "
+            "whole extra turn (once for each player: tokens mark who used it)."
+        ),
+        msg(
+            "LOCK: a padlock; nobody crosses, opens or closes it until a skeleton key takes it off."
+        ),
+    ]
     taken = {a for a in view["at"] if a} | {c for pair in view["passages"] for c in pair}
     marked: list[tuple[float, float]] = []
 
@@ -557,8 +610,22 @@ def illustration() -> tuple[dict, list, Msg]:
             ax, ay = _centre(view, a)
             ends.append((ax + cell * 0.25, ay))
         spot = max(ends, key=lambda m: min(abs(m[0] - x) + abs(m[1] - y) for x, y in marked))
-        notes.append((spot, msg("A secret passage joins two diagonal tiles for everyone: step "
-                      "along it when both doors are open.")))  # fmt: skip
-    notes.append(((PANEL_X - 26, 92), msg("A turn: draw up to 4 cards, play one (keys, skeleton "
-                  "keys, padlocks, passages, hacksaws, nets) or throw one away, then move.")))  # fmt: skip
+        notes.append(
+            (
+                spot,
+                msg(
+                    "A secret passage joins two diagonal tiles for everyone: step "
+                    "along it when both doors are open."
+                ),
+            )
+        )
+    notes.append(
+        (
+            (PANEL_X - 26, 92),
+            msg(
+                "A turn: draw up to 4 cards, play one (keys, skeleton "
+                "keys, padlocks, passages, hacksaws, nets) or throw one away, then move."
+            ),
+        )
+    )
     return view, notes, msg("Castle Doors: how to read the board")

@@ -17,7 +17,7 @@ KIND_WORDS = {  # a tile's kind, in the alt text
     "barred door": in_context("tile kind", "barred door"),
     "extra key": in_context("tile kind", "extra key"),
     "extra turn": in_context("tile kind", "extra turn"),
-}  # fmt: skip
+}
 
 
 def status(view: dict) -> Msg:
@@ -50,7 +50,9 @@ def _tile_words(name: str, t: dict) -> Msg:
 # A castle has a few dozen tiles and a move changes one or two: each tile's words are made
 # once (they were two thirds of the messages a Castle Doors alt text made on every move).
 @lru_cache(maxsize=4096)
-def _tile_said(name: str, colour: str | None, open_: bool, kind: str | None, sawn: bool, lock: bool) -> Msg:  # fmt: skip
+def _tile_said(
+    name: str, colour: str | None, open_: bool, kind: str | None, sawn: bool, lock: bool
+) -> Msg:
     said = COLOUR_WORD.get(colour) or msg("undealt")
     if open_:
         state = KIND_WORDS.get(kind) or in_context("tile kind", "open")
@@ -81,25 +83,46 @@ def describe(view: dict, language: str = DEFAULT) -> str:
     """Alt text: the whole position in words, for players who cannot see the picture."""
     names = view["names"]
     parts: list = [
-        msg("Castle Doors, {width} columns by {height} rows, row 1 at the bottom. {status}",
-            width=view["width"], height=view["height"], status=status(view))
-    ]  # fmt: skip
+        msg(
+            "Castle Doors, {width} columns by {height} rows, row 1 at the bottom. {status}",
+            width=view["width"],
+            height=view["height"],
+            status=status(view),
+        )
+    ]
     for seat, edge in enumerate(view["edges"]):
         at = view["at"][seat]
         said = dict(
-            name=names[seat], token=seat + 1, edge=EDGE[edge], far=EDGE[FAR[edge]],
+            name=names[seat],
+            token=seat + 1,
+            edge=EDGE[edge],
+            far=EDGE[FAR[edge]],
             where=msg("on {cell}", cell=at) if at else msg("outside the castle"),
             count=view["hand_sizes"][seat],
-        )  # fmt: skip
+        )
         netted = view["netted"][seat]
         if edge in ("top", "bottom") and netted:
-            text = msg("{name} (token {token}) starts at the {edge} edge, heads for the {far} row, is {where}, holds {count} cards, netted for {turns} more turns.", turns=netted, **said)  # fmt: skip
+            text = msg(
+                "{name} (token {token}) starts at the {edge} edge, heads for the {far} row, is {where}, holds {count} cards, netted for {turns} more turns.",
+                turns=netted,
+                **said,
+            )
         elif edge in ("top", "bottom"):
-            text = msg("{name} (token {token}) starts at the {edge} edge, heads for the {far} row, is {where}, holds {count} cards.", **said)  # fmt: skip
+            text = msg(
+                "{name} (token {token}) starts at the {edge} edge, heads for the {far} row, is {where}, holds {count} cards.",
+                **said,
+            )
         elif netted:
-            text = msg("{name} (token {token}) starts at the {edge} edge, heads for the {far} column, is {where}, holds {count} cards, netted for {turns} more turns.", turns=netted, **said)  # fmt: skip
+            text = msg(
+                "{name} (token {token}) starts at the {edge} edge, heads for the {far} column, is {where}, holds {count} cards, netted for {turns} more turns.",
+                turns=netted,
+                **said,
+            )
         else:
-            text = msg("{name} (token {token}) starts at the {edge} edge, heads for the {far} column, is {where}, holds {count} cards.", **said)  # fmt: skip
+            text = msg(
+                "{name} (token {token}) starts at the {edge} edge, heads for the {far} column, is {where}, holds {count} cards.",
+                **said,
+            )
         parts.append(text)
     rows: dict[int, list[Msg]] = {}
     for n, t in view["tiles"].items():
@@ -119,7 +142,9 @@ def describe(view: dict, language: str = DEFAULT) -> str:
     piles = dict(deck=view["deck"], discard=view["discard"])
     if view.get("discard_top"):
         card = CARD_NAME[view["discard_top"]]
-        parts.append(msg("Draw pile {deck} cards, discards {discard}, top card {card}.", card=card, **piles))  # fmt: skip
+        parts.append(
+            msg("Draw pile {deck} cards, discards {discard}, top card {card}.", card=card, **piles)
+        )
     else:
         parts.append(msg("Draw pile {deck} cards, discards {discard}.", **piles))
     return told(parts, view, language, own_words(view))

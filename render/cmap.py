@@ -87,8 +87,11 @@ def _format_4(data, at: int) -> frozenset[int]:
             continue
         array = offsets_at + 2 * i + offset  # the offset counts from its own place
         glyphs = struct.unpack_from(f">{end - start + 1}H", data, array)
-        found.update(c for c, g in zip(range(start, end + 1), glyphs, strict=True)
-                     if g and (g + delta) & 0xFFFF)  # fmt: skip
+        found.update(
+            c
+            for c, g in zip(range(start, end + 1), glyphs, strict=True)
+            if g and (g + delta) & 0xFFFF
+        )
     found.discard(0xFFFF)  # the table's closing segment, not a character
     return frozenset(found)
 

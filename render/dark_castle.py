@@ -39,12 +39,23 @@ def _row_die(d: ImageDraw.ImageDraw, x: float, y: float, face: str, language: st
         _symbol(d, x + 20, y, 20, face, language)
         return x + 46
     width = 44 if face == "s" else 78
-    d.rounded_rectangle((x - 2, y - 24, x + width, y + 24), 8, fill=kit.INK, outline=kit.WHITE,
-                        width=2)  # fmt: skip
+    d.rounded_rectangle(
+        (x - 2, y - 24, x + width, y + 24), 8, fill=kit.INK, outline=kit.WHITE, width=2
+    )
     if face == "s":
         cx = x + width / 2
-        d.polygon([(cx - 16, y - 17), (cx + 16, y - 17), (cx + 16, y + 2), (cx, y + 19),
-                   (cx - 16, y + 2)], fill=kit.GREY, outline=kit.WHITE, width=2)  # fmt: skip
+        d.polygon(
+            [
+                (cx - 16, y - 17),
+                (cx + 16, y - 17),
+                (cx + 16, y + 2),
+                (cx, y + 19),
+                (cx - 16, y + 2),
+            ],
+            fill=kit.GREY,
+            outline=kit.WHITE,
+            width=2,
+        )
         kit.text(d, (cx, y - 2), say(in_context("shield letter", "S"), language), 18, kit.INK, "mm")
     else:
         for i, t in enumerate(face[:2]):
@@ -62,7 +73,9 @@ def _status(view: dict) -> Msg:
     if cb and cb.get("boss"):
         return msg("Boss phase {phase} of {phases}", phase=cb["phase"], phases=cb["phases"])
     if left:
-        return plural("{count} chapter left before the boss", "{count} chapters left before the boss", left)  # fmt: skip
+        return plural(
+            "{count} chapter left before the boss", "{count} chapters left before the boss", left
+        )
     return msg("The boss awaits")
 
 
@@ -71,27 +84,46 @@ def _progress(img: Image.Image, view: dict, language: str) -> None:
     what it shows (`kit.stamp`)."""
     card = view["card"] or {}
     header = (
-        view["chapters_turned"], card.get("kind") == "chapter", card.get("kind") == "boss",
-        say(_status(view), language), any(char.get("companion") for char in view["chars"]),
-    )  # fmt: skip
+        view["chapters_turned"],
+        card.get("kind") == "chapter",
+        card.get("kind") == "boss",
+        say(_status(view), language),
+        any(char.get("companion") for char in view["chars"]),
+    )
     kit.stamp(img, (0, 0), (WIDTH, HEADER), _header, *header, language, ground=kit.NIGHT)
 
 
-def _header(d, turned: int, chapter: bool, boss_now: bool, status: str, ally: bool, language: str) -> None:  # fmt: skip
+def _header(
+    d, turned: int, chapter: bool, boss_now: bool, status: str, ally: bool, language: str
+) -> None:
     x0 = 300
-    kit.text(d, (CARD_X, 20), kit.fit(say(msg("Dark Castle"), language), 36, x0 - CARD_X - 12), 36, kit.WHITE)  # fmt: skip
+    kit.text(
+        d,
+        (CARD_X, 20),
+        kit.fit(say(msg("Dark Castle"), language), 36, x0 - CARD_X - 12),
+        36,
+        kit.WHITE,
+    )
     for i in range(15):
         box = (x0 + i * 44, 22, x0 + i * 44 + 36, 58)
         done = i < turned
         current = i == turned - 1 and chapter
-        d.rectangle(box, fill=kit.HIGHLIGHT if current else kit.GREY if done else kit.DARK,
-                    outline=kit.WHITE, width=2)  # fmt: skip
+        d.rectangle(
+            box,
+            fill=kit.HIGHLIGHT if current else kit.GREY if done else kit.DARK,
+            outline=kit.WHITE,
+            width=2,
+        )
         kit.text(
             d, ((box[0] + box[2]) / 2, 40), str(i + 1), 18, kit.INK if done else kit.WHITE, "mm"
         )
     bx = x0 + 15 * 44 + 8
-    d.rectangle((bx, 18, bx + 120, 62), fill=kit.VERMILION if boss_now else kit.DARK,
-                outline=kit.WHITE, width=2)  # fmt: skip
+    d.rectangle(
+        (bx, 18, bx + 120, 62),
+        fill=kit.VERMILION if boss_now else kit.DARK,
+        outline=kit.WHITE,
+        width=2,
+    )
     boss = _fitted(say(in_context("board", "BOSS"), language), 24, 100)  # clear of the frame
     kit.text(d, (bx + 60, 40), boss[0], boss[1], kit.WHITE, "mm")
     key_left = _trait_key(d, ally, language)
@@ -116,8 +148,13 @@ def _trait_key(d: ImageDraw.ImageDraw, ally: bool, language: str) -> int:
     return x
 
 
-def _card(d: ImageDraw.ImageDraw, view: dict, height: int, marks: dict | None = None,
-          language: str = DEFAULT) -> int:  # fmt: skip
+def _card(
+    d: ImageDraw.ImageDraw,
+    view: dict,
+    height: int,
+    marks: dict | None = None,
+    language: str = DEFAULT,
+) -> int:
     """The card in play; `marks` (if given) learns where its parts were drawn. Returns the
     y below what it drew (the story's lines, bottom-aligned, aside)."""
 
@@ -135,20 +172,36 @@ def _card(d: ImageDraw.ImageDraw, view: dict, height: int, marks: dict | None = 
     y = top + 20
     wide = CARD_W - 48
     if not card:
-        y = kit.paragraph(d, (x, y), S(msg("The prisoners gather in the dark.")), 28, wide, ink, max_lines=2)  # fmt: skip
+        y = kit.paragraph(
+            d, (x, y), S(msg("The prisoners gather in the dark.")), 28, wide, ink, max_lines=2
+        )
         y = kit.paragraph(d, (x, y + 14), S(view.get("prompt", "")), 22, wide, ink) + 10
         if view.get("flaws"):
-            kit.text(d, (x, y), kit.fit(S(msg("FLAWS DEALT ONTO THE PRISONERS")), 18, wide), 18, kit.VERMILION)  # fmt: skip
+            kit.text(
+                d,
+                (x, y),
+                kit.fit(S(msg("FLAWS DEALT ONTO THE PRISONERS")), 18, wide),
+                18,
+                kit.VERMILION,
+            )
             y += 28
             for who, flaw in view["flaws"].items():
-                line = S(msg("{character}: {flaw} - {text}", character=flaw.get("character") or Msg(who.title()),
-                             flaw=flaw["name"], text=flaw["text"]))  # fmt: skip
+                line = S(
+                    msg(
+                        "{character}: {flaw} - {text}",
+                        character=flaw.get("character") or Msg(who.title()),
+                        flaw=flaw["name"],
+                        text=flaw["text"],
+                    )
+                )
                 y = kit.paragraph(d, (x, y), line, 18, wide, ink, max_lines=2) + 4
         return y
     if card["kind"] == "chapter":
         label = S(msg("CHAPTER {n} OF 15", n=view["chapters_turned"]))
     else:
-        label = S(in_context("card", "START") if card["kind"] == "start" else in_context("board", "BOSS"))  # fmt: skip
+        label = S(
+            in_context("card", "START") if card["kind"] == "start" else in_context("board", "BOSS")
+        )
     if card.get("pack"):
         label += "  -  " + S(card["pack"]).upper()
     kit.text(d, (x, y), kit.fit(label, 18, wide), 18, kit.ORANGE if not boss else kit.HIGHLIGHT)
@@ -172,8 +225,12 @@ def _card(d: ImageDraw.ImageDraw, view: dict, height: int, marks: dict | None = 
             if not opt["open"]:
                 said = msg("{n}. {option}  (not possible now)", n=opt["n"], option=opt["label"])
             y = kit.paragraph(d, (x, y), S(said), 22, wide, colour, max_lines=2)
-            y = kit.paragraph(d, (x + 24, y), S(opt.get("cost", "")), 18, CARD_W - 72,
-                            colour, max_lines=3) + 6  # fmt: skip
+            y = (
+                kit.paragraph(
+                    d, (x + 24, y), S(opt.get("cost", "")), 18, CARD_W - 72, colour, max_lines=3
+                )
+                + 6
+            )
     elif (view.get("relics") or {}).get("ritual"):
         lines = _ritual_lines(view, view["relics"]["ritual"])
         y = _asks(d, [S(line) for line in lines], x, y, S(msg("THE BLOOD RITUAL")), ink)
@@ -185,7 +242,9 @@ def _card(d: ImageDraw.ImageDraw, view: dict, height: int, marks: dict | None = 
         y = _asks(d, [S(a) for a in card["asks"]], x, y, S(msg("THIS CHAPTER ASKS")), ink)
     cast = (view.get("relics") or {}).get("casting") or {}
     if cast.get("spells"):  # the Spell Book's holder is about to roll: the spells open now
-        head = S(msg("THE {character} MAY CAST INSTEAD OF ROLLING", character=_short(view, cast["by"]))).upper()  # fmt: skip
+        head = S(
+            msg("THE {character} MAY CAST INSTEAD OF ROLLING", character=_short(view, cast["by"]))
+        ).upper()
         y = _asks(d, [S(spell) for spell in cast["spells"]], x, y, head, ink)
     _log(d, view, x, y, height - 36, ink, language)
     if view.get("pool"):
@@ -200,8 +259,10 @@ def _card(d: ImageDraw.ImageDraw, view: dict, height: int, marks: dict | None = 
 def _ritual_lines(view: dict, ritual: dict) -> list[Msg]:
     """The blood ritual under way: who drinks, what is pledged, what may still be given."""
     given = sum(ritual["gifts"].values())
-    gifts = [msg("the {character} {n} HP", character=_short(view, who), n=n)
-             for who, n in ritual["gifts"].items()]  # fmt: skip
+    gifts = [
+        msg("the {character} {n} HP", character=_short(view, who), n=n)
+        for who, n in ritual["gifts"].items()
+    ]
     pledged = joined(gifts) if gifts else msg("nothing yet")
     return [
         msg(
@@ -233,15 +294,26 @@ def _ending(d: ImageDraw.ImageDraw, view: dict, x: int, y: int, ink, language: s
     banner, size = _fitted(banner, 40, right - x - 24, smallest=20)
     kit.text(d, ((x + right) / 2, y + 35), banner, size, kit.WHITE, "mm")
     y += 84
-    y = kit.paragraph(d, (x, y), say(view["ending"], language), 22, CARD_W - 48, ink, max_lines=4) + 8  # fmt: skip
+    y = (
+        kit.paragraph(d, (x, y), say(view["ending"], language), 22, CARD_W - 48, ink, max_lines=4)
+        + 8
+    )
     if view.get("epilogue"):
-        kit.text(d, (x, y), kit.fit(say(msg("EPILOGUE"), language), 18, CARD_W - 48), 18, kit.VERMILION)  # fmt: skip
-        y = kit.paragraph(d, (x, y + 26), say(view["epilogue"], language), 20, CARD_W - 48, ink,
-                        max_lines=6) + 8  # fmt: skip
+        kit.text(
+            d, (x, y), kit.fit(say(msg("EPILOGUE"), language), 18, CARD_W - 48), 18, kit.VERMILION
+        )
+        y = (
+            kit.paragraph(
+                d, (x, y + 26), say(view["epilogue"], language), 20, CARD_W - 48, ink, max_lines=6
+            )
+            + 8
+        )
     return y
 
 
-def _log_lines(log: list, room: int, language: str = DEFAULT, card: dict | None = None) -> list[str]:  # fmt: skip
+def _log_lines(
+    log: list, room: int, language: str = DEFAULT, card: dict | None = None
+) -> list[str]:
     """The wrapped lines of the latest log entries that fit in `room` lines: whole entries
     only (the latest one's end if even it does not fit), never one cut at its start; the
     scene of the card in play (`card`) is left to the card."""
@@ -256,8 +328,9 @@ def _log_lines(log: list, room: int, language: str = DEFAULT, card: dict | None 
     return lines
 
 
-def _log(d: ImageDraw.ImageDraw, view: dict, x: int, y_min: int, y_max: int, ink,
-         language: str) -> None:  # fmt: skip
+def _log(
+    d: ImageDraw.ImageDraw, view: dict, x: int, y_min: int, y_max: int, ink, language: str
+) -> None:
     """The latest lines of the story, bottom-aligned in the card's free space."""
     room = max(0, (y_max - y_min - 40) // 22)
     lines = _log_lines(view.get("log", []), room, language, view.get("card"))
@@ -270,8 +343,9 @@ def _log(d: ImageDraw.ImageDraw, view: dict, x: int, y_min: int, y_max: int, ink
         y += 22
 
 
-def _combat_block(d: ImageDraw.ImageDraw, view: dict, x: int, y: int, ink, marks: dict,
-                  language: str) -> int:  # fmt: skip
+def _combat_block(
+    d: ImageDraw.ImageDraw, view: dict, x: int, y: int, ink, marks: dict, language: str
+) -> int:
     def S(value) -> str:
         return say(value, language)
 
@@ -286,7 +360,9 @@ def _combat_block(d: ImageDraw.ImageDraw, view: dict, x: int, y: int, ink, marks
     # The attack value: a dark badge at the right.
     ax = CARD_X + CARD_W - 90
     top = y - 34 * min(2, len(kit.wrap(enemy, 26, CARD_W - 150)))
-    d.rounded_rectangle((ax, top - 4, ax + 66, top + 62), 10, fill=kit.VERMILION, outline=kit.INK, width=3)  # fmt: skip
+    d.rounded_rectangle(
+        (ax, top - 4, ax + 66, top + 62), 10, fill=kit.VERMILION, outline=kit.INK, width=3
+    )
     atk, size = _fitted(S(in_context("attack value", "ATK")), 16, 58, smallest=10)
     kit.text(d, (ax + 33, top + 14), atk, size, kit.WHITE, "mm")
     kit.text(d, (ax + 33, top + 40), str(cb["attack"]), 30, kit.WHITE, "mm")
@@ -305,7 +381,12 @@ def _combat_block(d: ImageDraw.ImageDraw, view: dict, x: int, y: int, ink, marks
         y += 44
     counts = [msg("{n} {die}", n=row.count(t), die=_die_name(t)) for t in dict.fromkeys(row)]
     if counts:
-        y = kit.paragraph(d, (x, y), S(msg("Row: {dice}", dice=joined(counts))), 20, wide, ink, max_lines=2) + 6  # fmt: skip
+        y = (
+            kit.paragraph(
+                d, (x, y), S(msg("Row: {dice}", dice=joined(counts))), 20, wide, ink, max_lines=2
+            )
+            + 6
+        )
     if any(t in DEATH_NAMES for t in row):
         y = kit.paragraph(
             d,
@@ -414,7 +495,14 @@ def illustration(language: str = DEFAULT) -> tuple[dict, list, str]:
     ]
     if "row" in marks:
         rx, ry = marks["row"]
-        notes.append(((rx - 12, ry - 30), msg("A fight: the enemy's row of dice. Each fighter's die is rolled; a matching symbol removes a die of the row (a double removes two and blocks). An empty row beats the enemy; otherwise it strikes every fighter for its ATK.")))  # fmt: skip
+        notes.append(
+            (
+                (rx - 12, ry - 30),
+                msg(
+                    "A fight: the enemy's row of dice. Each fighter's die is rolled; a matching symbol removes a die of the row (a double removes two and blocks). An empty row beats the enemy; otherwise it strikes every fighter for its ATK."
+                ),
+            )
+        )
     notes += [
         (
             (PARTY_X + 2, party_y + 62),

@@ -29,7 +29,7 @@ def _char_said(view: dict, char: dict) -> Msg:
     items = joined([i["name"] for i in char["items"]]) if char["items"] else msg("no items")
     extra: list = []
     if char.get("curses"):
-        extra.append(msg("; cursed: {curses}", curses=joined([c["name"] for c in char["curses"]])))  # fmt: skip
+        extra.append(msg("; cursed: {curses}", curses=joined([c["name"] for c in char["curses"]])))
     if char.get("cult_die"):
         extra.append(msg("; rolls the cult die"))
     if char.get("plague"):
@@ -40,18 +40,31 @@ def _char_said(view: dict, char: dict) -> Msg:
         else:
             extra.append(msg("; flaw {flaw}", flaw=char["flaw"]["name"]))
     if char.get("stored"):
-        extra.append(msg("; in the knapsack: {items}", items=joined([i["name"] for i in char["stored"]])))  # fmt: skip
+        extra.append(
+            msg("; in the knapsack: {items}", items=joined([i["name"] for i in char["stored"]]))
+        )
     comp = char.get("companion")
     if comp:
-        extra.append(msg("; a companion, die: {faces}; {trait} Special: {special}",
-                         faces=_companion_faces(char), trait=comp["trait"],
-                         special=comp["special"]))  # fmt: skip
+        extra.append(
+            msg(
+                "; a companion, die: {faces}; {trait} Special: {special}",
+                faces=_companion_faces(char),
+                trait=comp["trait"],
+                special=comp["special"],
+            )
+        )
     if char["roll"]:
         extra.append(msg("; last roll {faces}", faces=_said_faces(char["roll"])))
     top = char.get("hp_max") or view["hp_start"]
-    return msg("{character} ({player}): {hp} of {top} HP, {items}{more}.",
-               character=char["title"] or msg("An unchosen prisoner"), player=char["player"],
-               hp=char["hp"], top=top, items=items, more=joined(extra, ""))  # fmt: skip
+    return msg(
+        "{character} ({player}): {hp} of {top} HP, {items}{more}.",
+        character=char["title"] or msg("An unchosen prisoner"),
+        player=char["player"],
+        hp=char["hp"],
+        top=top,
+        items=items,
+        more=joined(extra, ""),
+    )
 
 
 def describe(view: dict, language: str = DEFAULT) -> str:
@@ -63,9 +76,13 @@ def describe(view: dict, language: str = DEFAULT) -> str:
         parts.append(msg("Dark Castle."))
     card = view.get("card")
     turned, left = view["chapters_turned"], view["chapters_left"]
-    parts.append(msg("{turned} turned, {left} left before the boss.",
-                     turned=plural("{count} chapter", "{count} chapters", turned),
-                     left=plural("{count} chapter", "{count} chapters", left)))  # fmt: skip
+    parts.append(
+        msg(
+            "{turned} turned, {left} left before the boss.",
+            turned=plural("{count} chapter", "{count} chapters", turned),
+            left=plural("{count} chapter", "{count} chapters", left),
+        )
+    )
     if card:
         parts.append(msg("{title}: {text}", title=card["title"], text=card["text"]))
     if view.get("ending"):
@@ -90,7 +107,9 @@ def describe(view: dict, language: str = DEFAULT) -> str:
                 )
             )
         else:
-            parts.append(msg("Combat with {enemy}, round {round}, attack {attack}; row: {row}.", **said))  # fmt: skip
+            parts.append(
+                msg("Combat with {enemy}, round {round}, attack {attack}; row: {row}.", **said)
+            )
         parts += [msg("Special: {special}", special=s) for s in cb["specials"]]
         if cb.get("stone"):
             parts.append(msg("The Living Stone last showed: {face}.", face=STONE[cb["stone"]]))
@@ -105,22 +124,40 @@ def describe(view: dict, language: str = DEFAULT) -> str:
     relics = view.get("relics") or {}
     ritual = relics.get("ritual")
     if ritual:
-        gifts = [msg("{character} {n} HP", character=_short(view, who), n=n)
-                 for who, n in ritual["gifts"].items()]  # fmt: skip
-        parts.append(msg("Blood ritual for the {character}: pledged {gifts}.",
-                         character=_short(view, ritual["to"]),
-                         gifts=joined(gifts) if gifts else msg("nothing yet")))  # fmt: skip
+        gifts = [
+            msg("{character} {n} HP", character=_short(view, who), n=n)
+            for who, n in ritual["gifts"].items()
+        ]
+        parts.append(
+            msg(
+                "Blood ritual for the {character}: pledged {gifts}.",
+                character=_short(view, ritual["to"]),
+                gifts=joined(gifts) if gifts else msg("nothing yet"),
+            )
+        )
     cast = relics.get("casting") or {}
     if cast.get("spells"):
-        parts.append(msg("The {character} may cast instead of rolling: {spells}.",
-                         character=_short(view, cast["by"]), spells=joined(cast["spells"], "; ")))  # fmt: skip
+        parts.append(
+            msg(
+                "The {character} may cast instead of rolling: {spells}.",
+                character=_short(view, cast["by"]),
+                spells=joined(cast["spells"], "; "),
+            )
+        )
     if view.get("pool"):
-        parts.append(msg("On the table: {items}.", items=joined([i["name"] for i in view["pool"]])))  # fmt: skip
+        parts.append(msg("On the table: {items}.", items=joined([i["name"] for i in view["pool"]])))
     if view.get("prompt"):
         parts.append(view["prompt"])
     if view.get("flaws"):  # while choosing: which flaw comes with which prisoner
-        dealt = [msg("{character}: {flaw} ({text})", character=f.get("character") or Msg(who.title()),
-                     flaw=f["name"], text=f["text"]) for who, f in view["flaws"].items()]  # fmt: skip
+        dealt = [
+            msg(
+                "{character}: {flaw} ({text})",
+                character=f.get("character") or Msg(who.title()),
+                flaw=f["name"],
+                text=f["text"],
+            )
+            for who, f in view["flaws"].items()
+        ]
         parts.append(msg("Flaws dealt onto the prisoners: {flaws}.", flaws=joined(dealt, "; ")))
     said = [say(part, language) for part in parts]
     return " ".join(text for text in said if text).replace(".)", ")").replace("..", ".")

@@ -59,7 +59,9 @@ def char_lines(char: dict, few: bool, language: str = DEFAULT) -> list[tuple[str
     def S(value) -> str:
         return say(value, language)
 
-    held = [msg("{item} (2H)", item=i["name"]) if i["hands"] == 2 else i["name"] for i in char["items"]]  # fmt: skip
+    held = [
+        msg("{item} (2H)", item=i["name"]) if i["hands"] == 2 else i["name"] for i in char["items"]
+    ]
     items = joined(held) if held else in_context("items", "none")
     lines = [(S(msg("Items: {items}", items=items)), kit.INK, 3 if few else 2)]
     if char.get("stored"):
@@ -152,9 +154,13 @@ def party(d: ImageDraw.ImageDraw, view: dict, language: str = DEFAULT) -> None:
         x = PARTY_X
         comp = char.get("companion")
         hl = char["seat"] in acting and not comp  # a companion: anyone acts for it
-        d.rounded_rectangle((x, y, WIDTH - 20, y + box_h - 10), 14,
-                            fill=kit.HIGHLIGHT if hl else kit.PANEL,
-                            outline=kit.PURPLE if comp else kit.INK, width=5 if comp else 2)  # fmt: skip
+        d.rounded_rectangle(
+            (x, y, WIDTH - 20, y + box_h - 10),
+            14,
+            fill=kit.HIGHLIGHT if hl else kit.PANEL,
+            outline=kit.PURPLE if comp else kit.INK,
+            width=5 if comp else 2,
+        )
         d.rounded_rectangle(
             (x + 8, y + 12, x + 44, y + 40), 6, fill=kit.PURPLE if comp else kit.NIGHT
         )
@@ -186,7 +192,12 @@ def party(d: ImageDraw.ImageDraw, view: dict, language: str = DEFAULT) -> None:
                 (bar[0] + 2, bar[1] + 2, max(bar[0] + 2, fill - 2), bar[3] - 2), fill=colour
             )
         tx, step = (x + 318, 54) if comp else (x + 376, 58)
-        hp, size = fitted(S(msg("{hp}/{top} HP", hp=char["hp"], top=top)), 22, tx - 20 - (bar[2] + 12), smallest=14)  # fmt: skip
+        hp, size = fitted(
+            S(msg("{hp}/{top} HP", hp=char["hp"], top=top)),
+            22,
+            tx - 20 - (bar[2] + 12),
+            smallest=14,
+        )
         kit.text(d, (bar[2] + 12, y + 62), hp, size, kit.INK, "lm")
         # Die traits as shapes with counts.
         for t in ("m", "c", "w"):

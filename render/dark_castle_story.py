@@ -35,7 +35,10 @@ def retold(lines: list, card: dict | None) -> list:
         if kept and on_the_card(kept[-1], card) and getattr(line, "text", "") == "It asks: {asks}":
             continue  # what the card just turned asks: on the card (its box, log or fight)
         kept.append(line)
-    return [msg("Next page: {title}.", title=x.args["title"]) if on_the_card(x, card) else x for x in kept]  # fmt: skip
+    return [
+        msg("Next page: {title}.", title=x.args["title"]) if on_the_card(x, card) else x
+        for x in kept
+    ]
 
 
 def caption(view: dict, language: str = DEFAULT) -> list[str]:

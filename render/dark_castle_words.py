@@ -15,11 +15,19 @@ TRAIT = {  # shape, colour, letter (the initial in each language), name
     "c": ("triangle", toolkit.ORANGE, TRAIT_LETTERS["c"], msg("Cunning")),
     "w": ("circle", toolkit.SKY, TRAIT_LETTERS["w"], msg("Wisdom")),
 }
-STONE = {"crush": msg("crush a die"), "shelter": msg("shelter (block)"),
-         "mend": msg("mend (+2 HP)"), "sleep": msg("sleeps"),
-         "bite": msg("bites (-1 HP)")}  # fmt: skip
-DEATH_NAMES = {"s": msg("Shield"), "mc": msg("Might+Cunning"), "mw": msg("Might+Wisdom"),
-               "cw": msg("Cunning+Wisdom")}  # fmt: skip
+STONE = {
+    "crush": msg("crush a die"),
+    "shelter": msg("shelter (block)"),
+    "mend": msg("mend (+2 HP)"),
+    "sleep": msg("sleeps"),
+    "bite": msg("bites (-1 HP)"),
+}
+DEATH_NAMES = {
+    "s": msg("Shield"),
+    "mc": msg("Might+Cunning"),
+    "mw": msg("Might+Wisdom"),
+    "cw": msg("Cunning+Wisdom"),
+}
 
 
 def die_name(face: str) -> Msg:

@@ -50,14 +50,27 @@ def _package_dir(name: str) -> Path | None:
 # Noto's faces in the order they are tried after DejaVu: Latin, Greek and Cyrillic beyond
 # DejaVu's, then each script's own face, Chinese, Japanese and Korean, symbols, emoji.
 NOTO = (
-    "NotoSans[wght].ttf", "NotoSansArabic[wght].ttf", "NotoSansHebrew[wght].ttf",
-    "NotoSansDevanagari[wght].ttf", "NotoSansBengali[wght].ttf", "NotoSansGurmukhi[wght].ttf",
-    "NotoSansGujarati[wght].ttf", "NotoSansOriya[wght].ttf", "NotoSansTamil[wght].ttf",
-    "NotoSansTelugu[wght].ttf", "NotoSansKannada[wght].ttf", "NotoSansMalayalam[wght].ttf",
-    "NotoSansSinhala[wght].ttf", "NotoSansThai[wght].ttf", "NotoSansLao[wght].ttf",
-    "NotoSansKhmer[wght].ttf", "NotoSansMyanmar[wght].ttf", "NotoSansGeorgian[wght].ttf",
-    "NotoSansArmenian[wght].ttf", "NotoSansEthiopic[wght].ttf",
-)  # fmt: skip
+    "NotoSans[wght].ttf",
+    "NotoSansArabic[wght].ttf",
+    "NotoSansHebrew[wght].ttf",
+    "NotoSansDevanagari[wght].ttf",
+    "NotoSansBengali[wght].ttf",
+    "NotoSansGurmukhi[wght].ttf",
+    "NotoSansGujarati[wght].ttf",
+    "NotoSansOriya[wght].ttf",
+    "NotoSansTamil[wght].ttf",
+    "NotoSansTelugu[wght].ttf",
+    "NotoSansKannada[wght].ttf",
+    "NotoSansMalayalam[wght].ttf",
+    "NotoSansSinhala[wght].ttf",
+    "NotoSansThai[wght].ttf",
+    "NotoSansLao[wght].ttf",
+    "NotoSansKhmer[wght].ttf",
+    "NotoSansMyanmar[wght].ttf",
+    "NotoSansGeorgian[wght].ttf",
+    "NotoSansArmenian[wght].ttf",
+    "NotoSansEthiopic[wght].ttf",
+)
 CJK = "NotoSansCJK-VF.otf.ttc"  # Japanese first (index 0): every ideograph, kana and Hangul
 SYMBOLS = "NotoSansSymbols[wght].ttf"
 EMOJI = "NotoEmoji[wght].ttf"
@@ -90,8 +103,9 @@ def truetype(face: int, size: int) -> ImageFont.FreeTypeFont:
     """A face of the chain at a pixel size."""
     chosen = faces()[face]
     layout = ImageFont.Layout.RAQM if RAQM else ImageFont.Layout.BASIC
-    loaded = ImageFont.truetype(str(chosen.path), size=size, index=chosen.index,
-                                layout_engine=layout)  # fmt: skip
+    loaded = ImageFont.truetype(
+        str(chosen.path), size=size, index=chosen.index, layout_engine=layout
+    )
     if chosen.style is not None:
         # a variable font's named instance; its default if it is none or has no such one
         with contextlib.suppress(OSError, ValueError):

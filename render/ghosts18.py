@@ -133,7 +133,9 @@ def board(view: dict, language: str = DEFAULT) -> Image.Image:
     names = view["names"]
     for colour, facing in view["portals"].items():
         box = _cell_box(layout.PORTAL_CELL[colour])
-        parts.put(img, _portal_part(colour, facing, language), box, _portal, colour, facing, language)  # fmt: skip
+        parts.put(
+            img, _portal_part(colour, facing, language), box, _portal, colour, facing, language
+        )
     for cell, (owner, colour) in view["board"].items():
         box = _cell_box(cell)
         centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2 + 6)
@@ -177,7 +179,12 @@ def _status(view: dict) -> Msg:
         return msg("Set-up: {name} places a ghost.", name=who)
     if view["release"]:
         owner, colour = view["release"]
-        return msg("{name} places {owner}'s released {colour} ghost.", name=who, owner=names[owner], colour=COLOUR_WORD[colour])  # fmt: skip
+        return msg(
+            "{name} places {owner}'s released {colour} ghost.",
+            name=who,
+            owner=names[owner],
+            colour=COLOUR_WORD[colour],
+        )
     return msg("{name} to play.", name=who)
 
 
@@ -198,9 +205,12 @@ def _side_panel(
         won = view["winner"] == seat
         fill = toolkit.seat_fill(won=won, acting=acting)
         d.rounded_rectangle(
-            (x - 14, y - 10, PANEL_RIGHT, y + 200), 14, fill=fill, outline=toolkit.INK,
+            (x - 14, y - 10, PANEL_RIGHT, y + 200),
+            14,
+            fill=fill,
+            outline=toolkit.INK,
             width=4 if won else 2,
-        )  # fmt: skip
+        )
         toolkit.token(d, (x + 16, y + 20), 16, SHAPES[seat], toolkit.WHITE)
         tail = msg("WINS") if won else msg("< to act") if acting else None
         tail = "  " + say(tail, language) if tail else ""
@@ -210,8 +220,11 @@ def _side_panel(
         name = toolkit.fit(names[seat], size, room - toolkit.text_width(head + tail, size))
         label = head + toolkit.isolate(name) + tail
         toolkit.text(d, (x + 42, y + 20), label, size, toolkit.INK, "lm")
-        rows = ((msg("out"), view["escaped"][seat]), (msg("dungeon"), view["dungeon"][seat]),
-                (msg("to place"), view["unplaced"][seat]))  # fmt: skip
+        rows = (
+            (msg("out"), view["escaped"][seat]),
+            (msg("dungeon"), view["dungeon"][seat]),
+            (msg("to place"), view["unplaced"][seat]),
+        )
         yy = y + 52
         for title, counts in rows:
             if title == "to place" and view["phase"] != "place":
@@ -244,13 +257,19 @@ def _key(d: ImageDraw.ImageDraw, names: tuple, language: str) -> None:
     """Who is round and who square, what beats what, what a portal's bar means: the same
     all game (drawn once, `toolkit.stamp`), from the patch's own corner."""
     x, y = 2, 0
-    y = toolkit.legend(d, x, y, [
-        ("circle", "", toolkit.WHITE, say(msg("round: {name} (A)", name=names[0]), language)),
-        ("square", "", toolkit.WHITE, say(msg("square: {name} (B)", name=names[1]), language)),
-        ("circle", "R", toolkit.VERMILION, say(msg("red beats blue"), language)),
-        ("circle", "B", toolkit.BLUE, say(msg("blue beats yellow"), language)),
-        ("circle", "Y", toolkit.YELLOW, say(msg("yellow beats red"), language)),
-    ], width=WIDTH - 20 - PANEL_X)  # fmt: skip
+    y = toolkit.legend(
+        d,
+        x,
+        y,
+        [
+            ("circle", "", toolkit.WHITE, say(msg("round: {name} (A)", name=names[0]), language)),
+            ("square", "", toolkit.WHITE, say(msg("square: {name} (B)", name=names[1]), language)),
+            ("circle", "R", toolkit.VERMILION, say(msg("red beats blue"), language)),
+            ("circle", "B", toolkit.BLUE, say(msg("blue beats yellow"), language)),
+            ("circle", "Y", toolkit.YELLOW, say(msg("yellow beats red"), language)),
+        ],
+        width=WIDTH - 20 - PANEL_X,
+    )
     top = PANEL_Y + 2 * SEAT_H  # where the key starts on the board
     toolkit.paragraph(
         d,
@@ -320,15 +339,31 @@ def describe(view: dict, language: str = DEFAULT) -> str:
         return joined(said) if said else none
 
     for seat in (0, 1):
-        ghosts = [msg("{colour} {cell}", colour=COLOUR_WORD[c], cell=cell) for cell, (o, c) in view["board"].items() if o == seat]  # fmt: skip
+        ghosts = [
+            msg("{colour} {cell}", colour=COLOUR_WORD[c], cell=cell)
+            for cell, (o, c) in view["board"].items()
+            if o == seat
+        ]
         said = dict(
-            name=names[seat], ghosts=joined(ghosts) if ghosts else none,
-            out=counted(view["escaped"][seat]), jail=counted(view["dungeon"][seat]),
-        )  # fmt: skip
+            name=names[seat],
+            ghosts=joined(ghosts) if ghosts else none,
+            out=counted(view["escaped"][seat]),
+            jail=counted(view["dungeon"][seat]),
+        )
         if seat == 0:
-            parts.append(msg("{name} (round): on the board {ghosts}; escaped {out}; in the dungeon {jail}.", **said))  # fmt: skip
+            parts.append(
+                msg(
+                    "{name} (round): on the board {ghosts}; escaped {out}; in the dungeon {jail}.",
+                    **said,
+                )
+            )
         else:
-            parts.append(msg("{name} (square): on the board {ghosts}; escaped {out}; in the dungeon {jail}.", **said))  # fmt: skip
+            parts.append(
+                msg(
+                    "{name} (square): on the board {ghosts}; escaped {out}; in the dungeon {jail}.",
+                    **said,
+                )
+            )
     portals = []
     for c, f in view["portals"].items():
         said = dict(colour=COLOUR_WORD[c], cell=layout.PORTAL_CELL[c], facing=DIRECTION[f])
@@ -361,19 +396,44 @@ def illustration() -> tuple[dict, list, Msg]:
 
     left = PANEL_X - 18  # marks left of the side panel, clear of its words
     notes = [
-        (corner(layout.PORTAL_CELL["yellow"]), msg("A portal: its bar is the open side. A ghost of the "
-         "portal's colour standing in the chamber the bar faces escapes at once and is out "
-         "for good. Facing the castle wall, nobody can escape there.")),
-        (corner(ghost), msg("A ghost: round ones are Ann's (A), square ones Bob's (B); the letter "
-         "is its colour. A turn: step one chamber up, down, left or right, whatever the "
-         "carpet (at set-up each ghost goes on a carpet of its own colour).")),
+        (
+            corner(layout.PORTAL_CELL["yellow"]),
+            msg(
+                "A portal: its bar is the open side. A ghost of the "
+                "portal's colour standing in the chamber the bar faces escapes at once and is out "
+                "for good. Facing the castle wall, nobody can escape there."
+            ),
+        ),
+        (
+            corner(ghost),
+            msg(
+                "A ghost: round ones are Ann's (A), square ones Bob's (B); the letter "
+                "is its colour. A turn: step one chamber up, down, left or right, whatever the "
+                "carpet (at set-up each ghost goes on a carpet of its own colour)."
+            ),
+        ),
         (corner("b2"), msg("Mirror chambers: a ghost on one may jump to any other empty mirror.")),
-        ((left, legend_y + 82), msg("Stepping onto a ghost of another colour is a fight: red "
-         "beats blue, blue beats yellow, yellow beats red. The loser goes to its owner's "
-         "dungeon, and the portal of its colour turns a quarter clockwise.")),
-        ((left, PANEL_Y + ROW_Y[1] + 18), msg("The dungeon: beaten ghosts. Instead of moving "
-         "you may release one; your opponent puts it back on a carpet of its colour.")),
-        ((left, PANEL_Y + ROW_Y[0] + 18), msg("Out: escaped ghosts. The first with a red, a "
-         "blue and a yellow ghost out wins (variant=short: any three).")),
-    ]  # fmt: skip
+        (
+            (left, legend_y + 82),
+            msg(
+                "Stepping onto a ghost of another colour is a fight: red "
+                "beats blue, blue beats yellow, yellow beats red. The loser goes to its owner's "
+                "dungeon, and the portal of its colour turns a quarter clockwise."
+            ),
+        ),
+        (
+            (left, PANEL_Y + ROW_Y[1] + 18),
+            msg(
+                "The dungeon: beaten ghosts. Instead of moving "
+                "you may release one; your opponent puts it back on a carpet of its colour."
+            ),
+        ),
+        (
+            (left, PANEL_Y + ROW_Y[0] + 18),
+            msg(
+                "Out: escaped ghosts. The first with a red, a "
+                "blue and a yellow ghost out wins (variant=short: any three)."
+            ),
+        ),
+    ]
     return view, notes, msg("18 Ghosts: how to read the board")

@@ -247,8 +247,11 @@ def cat_icon(d: ImageDraw.ImageDraw, centre: tuple[float, float], r: float) -> N
     """An orange cat head: a circle with two ear triangles, and a C."""
     cx, cy = centre
     for side in (-1, 1):
-        ear = [(cx + side * r * 0.95, cy - r * 1.05), (cx + side * r * 0.2, cy - r * 0.7),
-               (cx + side * r * 0.9, cy - r * 0.1)]  # fmt: skip
+        ear = [
+            (cx + side * r * 0.95, cy - r * 1.05),
+            (cx + side * r * 0.2, cy - r * 0.7),
+            (cx + side * r * 0.9, cy - r * 0.1),
+        ]
         d.polygon(ear, fill=CAT, outline=toolkit.INK, width=2)
     d.ellipse(
         (cx - r * 0.9, cy - r * 0.8, cx + r * 0.9, cy + r), fill=CAT, outline=toolkit.INK, width=2
@@ -257,7 +260,10 @@ def cat_icon(d: ImageDraw.ImageDraw, centre: tuple[float, float], r: float) -> N
 
 
 def _legend(d: ImageDraw.ImageDraw, x: int, y: int, language: str) -> int:
-    for icon, word in ((ghost_icon, in_context("legend", "ghost")), (cat_icon, in_context("legend", "cat"))):  # fmt: skip
+    for icon, word in (
+        (ghost_icon, in_context("legend", "ghost")),
+        (cat_icon, in_context("legend", "cat")),
+    ):
         text = say(word, language)
         icon(d, (x + 16, y + 18), 17)
         toolkit.text(d, (x + 42, y + 18), text, 20, toolkit.INK, "lm")
@@ -284,7 +290,10 @@ def _hand(d: ImageDraw.ImageDraw, view: dict, hand: list[dict], y: int, language
     d.rounded_rectangle(
         (20, y, WIDTH - 20, y + HAND_H - 20), 14, fill=toolkit.PANEL, outline=toolkit.INK, width=2
     )
-    total = say(plural("{count} bulb in hand", "{count} bulbs in hand", sum(c["bulbs"] for c in hand)), language)  # fmt: skip
+    total = say(
+        plural("{count} bulb in hand", "{count} bulbs in hand", sum(c["bulbs"] for c in hand)),
+        language,
+    )
     room = WIDTH - 40 - toolkit.text_width(total, 22) - 30 - 40
     frame = say(msg("Your hand, {name} (private)", name="\0"), language)
     size = toolkit.shrunk(frame.replace("\0", view["names"][seat][:12]), 24, room, 16)
@@ -317,7 +326,15 @@ def _hand(d: ImageDraw.ImageDraw, view: dict, hand: list[dict], y: int, language
         )
         kind = card["card"]
         chosen_w = toolkit.text_width(say(msg("chosen"), language), 18) + 16 if marked[i] else 0
-        toolkit.label(d, (cx + 14, box[1] + 12), say(card_title(kind), language), 22, cw - 28 - chosen_w, toolkit.INK, smallest=14)  # fmt: skip
+        toolkit.label(
+            d,
+            (cx + 14, box[1] + 12),
+            say(card_title(kind), language),
+            22,
+            cw - 28 - chosen_w,
+            toolkit.INK,
+            smallest=14,
+        )
         n = card["bulbs"]
         toolkit.label(
             d,
@@ -352,8 +369,10 @@ def _card_boxes(hand: list[dict]) -> list[tuple[int, int, int, int]]:
     """Where `_hand` draws each card (the hand panel sits under the houses)."""
     y = TOP + HOUSE_H + 70
     cw, gap = 240, 24
-    return [(40 + i * (cw + gap), y + 50, 40 + i * (cw + gap) + cw, y + HAND_H - 36)
-            for i in range(len(hand))]  # fmt: skip
+    return [
+        (40 + i * (cw + gap), y + 50, 40 + i * (cw + gap) + cw, y + HAND_H - 36)
+        for i in range(len(hand))
+    ]
 
 
 def regions(view: dict, actions: list[str]) -> dict[str, tuple[int, int, int, int]]:
@@ -385,9 +404,19 @@ def _status(view: dict, short: bool = False) -> Msg:
         if window["kind"] == "defend":
             said = dict(name=names[window["target"]], floor=window["floor"], asked=asked)
             if view.get("escaper") is not None:
-                return msg("A ghost is coming to {name}'s floor {floor} to stop the escape: {asked} may answer with a cat or pass.", **said)  # fmt: skip
-            return msg("A ghost is coming to {name}'s floor {floor}: {asked} may answer with a cat or pass.", **said)  # fmt: skip
-        return msg("{name} is escaping! {asked} may play a ghost or pass.", name=names[window["escaper"]], asked=asked)  # fmt: skip
+                return msg(
+                    "A ghost is coming to {name}'s floor {floor} to stop the escape: {asked} may answer with a cat or pass.",
+                    **said,
+                )
+            return msg(
+                "A ghost is coming to {name}'s floor {floor}: {asked} may answer with a cat or pass.",
+                **said,
+            )
+        return msg(
+            "{name} is escaping! {asked} may play a ghost or pass.",
+            name=names[window["escaper"]],
+            asked=asked,
+        )
     if view["phase"] == "draw":
         return msg("Cards are being drawn.")
     who = names[view["turn"]]
@@ -396,8 +425,15 @@ def _status(view: dict, short: bool = False) -> Msg:
         if step["act"] == "rooms":
             return msg("{name} is exploring rooms (more rooms or done).", name=who)
         if step["act"] == "light":
-            return msg("{name} is choosing cards to light floor {floor} ({count} chosen).", name=who, floor=step["floor"], count=step["count"])  # fmt: skip
-        return msg("{name} is choosing cards to discard ({count} chosen).", name=who, count=step["count"])  # fmt: skip
+            return msg(
+                "{name} is choosing cards to light floor {floor} ({count} chosen).",
+                name=who,
+                floor=step["floor"],
+                count=step["count"],
+            )
+        return msg(
+            "{name} is choosing cards to discard ({count} chosen).", name=who, count=step["count"]
+        )
     return msg("{name} to play.", name=who)
 
 
@@ -427,7 +463,9 @@ def own_words(view: dict) -> Msg | None:
     hand, viewer = view.get("hand"), view.get("viewer")
     if hand is None or viewer is None:
         return None
-    told = [msg("{card} ({bulbs})", card=card_title(c["card"]), bulbs=_bulbs(c["bulbs"])) for c in hand]  # fmt: skip
+    told = [
+        msg("{card} ({bulbs})", card=card_title(c["card"]), bulbs=_bulbs(c["bulbs"])) for c in hand
+    ]
     cards = joined(told) if told else msg("no cards")
     return msg("Your hand ({name}): {cards}.", name=view["names"][viewer], cards=cards)
 
@@ -443,10 +481,17 @@ def describe(view: dict, language: str = DEFAULT) -> str:
             plural(
                 "{name} (p{seat}) holds {count} card: {floors}.",
                 "{name} (p{seat}) holds {count} cards: {floors}.",
-                held, name=names[seat], seat=seat + 1, floors=joined(bits, "; "),
+                held,
+                name=names[seat],
+                seat=seat + 1,
+                floors=joined(bits, "; "),
             )
-        )  # fmt: skip
-    parts.append(msg("Deck {deck} cards, discard pile {discard}.", deck=view["deck"], discard=view["discard"]))  # fmt: skip
+        )
+    parts.append(
+        msg(
+            "Deck {deck} cards, discard pile {discard}.", deck=view["deck"], discard=view["discard"]
+        )
+    )
     return told(parts, view, language, own_words(view))
 
 
@@ -481,20 +526,31 @@ def illustration() -> tuple[dict, list, Msg]:
 
     notes = []
     fx, fy = floor_top(0, 1)
-    notes.append(((fx + 70, fy + 14), msg("A house: floors 1 to 3 (1 at the bottom), two rooms "
-                  "each. A turn: play room cards onto your lowest floor that is not full, as "
-                  "many as you like, then `done`; or play one other card.")))  # fmt: skip
+    notes.append(
+        (
+            (fx + 70, fy + 14),
+            msg(
+                "A house: floors 1 to 3 (1 at the bottom), two rooms "
+                "each. A turn: play room cards onto your lowest floor that is not full, as "
+                "many as you like, then `done`; or play one other card."
+            ),
+        )
+    )
     lit = next(((s, f) for s, f, fl in floors(view) if fl["lit"]), None)
-    text = msg("LIT: a floor lit with 2 or 3 cards showing 5 bulbs or more (the floors below "
-            "fully explored). A lit floor holds against one ghost; a second takes it.")  # fmt: skip
+    text = msg(
+        "LIT: a floor lit with 2 or 3 cards showing 5 bulbs or more (the floors below "
+        "fully explored). A lit floor holds against one ghost; a second takes it."
+    )
     if lit:
         lx, ly = floor_top(*lit)
         notes.append(((lx + w - 70, ly + 16), text))
     else:
         notes.append((None, text))
     ghost = next(((s, f) for s, f, fl in floors(view) if fl["ghosts"]), None)
-    text = msg("A ghost, sent to an opponent's highest floor with a room: on a dark floor it "
-            "takes that floor's rooms at once (unless a cat from hand answers it).")  # fmt: skip
+    text = msg(
+        "A ghost, sent to an opponent's highest floor with a room: on a dark floor it "
+        "takes that floor's rooms at once (unless a cat from hand answers it)."
+    )
     if ghost:
         gx, gy = floor_top(*ghost)
         notes.append(((gx + w - 64, gy + 54), text))
@@ -508,9 +564,23 @@ def illustration() -> tuple[dict, list, Msg]:
     else:
         notes.append((None, text))
     hx, _ = floor_top(1, 1)
-    notes.append(((hx + 40, TOP + ROOF + 3 * FLOOR_H + 24), msg("Everyone sees how many cards "
-                  "each player holds, never which: your hand comes to you alone.")))  # fmt: skip
-    notes.append(((x0 + w / 2 - 60, TOP + 30), msg("Explore all six rooms, then escape: each "
-                  "other player may throw a ghost at your top floor first. If no floor is "
-                  "lost, you are out and win.")))  # fmt: skip
+    notes.append(
+        (
+            (hx + 40, TOP + ROOF + 3 * FLOOR_H + 24),
+            msg(
+                "Everyone sees how many cards "
+                "each player holds, never which: your hand comes to you alone."
+            ),
+        )
+    )
+    notes.append(
+        (
+            (x0 + w / 2 - 60, TOP + 30),
+            msg(
+                "Explore all six rooms, then escape: each "
+                "other player may throw a ghost at your top floor first. If no floor is "
+                "lost, you are out and win."
+            ),
+        )
+    )
     return view, notes, msg("Haunted House: how to read the table")

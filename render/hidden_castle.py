@@ -108,8 +108,16 @@ def _guest(d: ImageDraw.ImageDraw, centre, r: float, owner: int, label: str, mov
     toolkit.player_token(d, centre, r, owner)
     size = max(16, int(r * 1.1))
     lx, ly = toolkit.shape_centre(toolkit.PLAYER_SHAPES[owner % 8], cx, cy, r)
-    toolkit.text(d, (lx, ly + 1), label.upper(), size, toolkit.INK, "mm",
-           stroke_width=max(2, size // 6), stroke_fill=toolkit.WHITE)  # fmt: skip
+    toolkit.text(
+        d,
+        (lx, ly + 1),
+        label.upper(),
+        size,
+        toolkit.INK,
+        "mm",
+        stroke_width=max(2, size // 6),
+        stroke_fill=toolkit.WHITE,
+    )
 
 
 def _phantom(d: ImageDraw.ImageDraw, centre, r: float) -> None:
@@ -138,8 +146,9 @@ def _static(variant: str, chambers: tuple, rows: tuple, language: str = DEFAULT)
     midnight = variant == "midnight_party"
     # The castle walls behind the loop, and the courtyard inside it.
     d.rectangle((X0 - 8, Y0 - 8, X0 + COLS * CELL + 8, Y0 + ROWS * CELL + 8), fill=toolkit.DARK)
-    d.rectangle((X0 + CELL, Y0 + CELL, X0 + (COLS - 1) * CELL, Y0 + (ROWS - 1) * CELL),
-                fill=toolkit.PANEL)  # fmt: skip
+    d.rectangle(
+        (X0 + CELL, Y0 + CELL, X0 + (COLS - 1) * CELL, Y0 + (ROWS - 1) * CELL), fill=toolkit.PANEL
+    )
     doors = {c[0]: c for c in chambers}
     for space in range(1, 29):
         x0, y0, x1, y1 = _space_box(space)
@@ -189,8 +198,10 @@ def _static(variant: str, chambers: tuple, rows: tuple, language: str = DEFAULT)
     d.polygon([(x1 - 30, y1 - 20), (x1 - 8, y1 - 12), (x1 - 30, y1 - 4)], fill=toolkit.WHITE)
     # The staircase, from the Phantom's start up to the exit.
     top = _row_box_static(len(rows), len(rows) - 1)
-    d.rectangle((STAIR_X - 6, top[1] - 6, STAIR_X + STAIR_W + 6,
-                 _row_box_static(len(rows), 0)[3] + 6), fill=STAIR)  # fmt: skip
+    d.rectangle(
+        (STAIR_X - 6, top[1] - 6, STAIR_X + STAIR_W + 6, _row_box_static(len(rows), 0)[3] + 6),
+        fill=STAIR,
+    )
     d.rectangle((x0 + 30, y1, x0 + 54, top[1] - 6), fill=STAIR)
     for row, name in enumerate(rows):
         box = _row_box_static(len(rows), row)
@@ -298,8 +309,14 @@ def board(view: dict, language: str = DEFAULT) -> Image.Image:
         gap = min(36, (x1 - x0 - 76) / max(n, 1))
         r = min(18, gap * 0.48)
         for i, g in enumerate(guests):
-            _guest(d, (x0 + 66 + gap * i + r, (y0 + y1) / 2), r, g["owner"], g["label"],
-                   g["label"] == moved)  # fmt: skip
+            _guest(
+                d,
+                (x0 + 66 + gap * i + r, (y0 + y1) / 2),
+                r,
+                g["owner"],
+                g["label"],
+                g["label"] == moved,
+            )
     phantom = view["phantom"]
     if phantom["space"]:
         x0, y0, x1, y1 = _space_box(phantom["space"])
@@ -351,7 +368,10 @@ def _clock_or_round(d: ImageDraw.ImageDraw, view: dict, midnight: bool, language
         if waiting:  # between rounds (and at set-up): the guests still to come back
             _waiting(d, view, waiting, x + 200, y + 29, language)
             return
-        said = msg("Phantom moves {speed}. Scoring at round end: a step's value, +3 or -1 chambers.", speed=view["speed"])  # fmt: skip
+        said = msg(
+            "Phantom moves {speed}. Scoring at round end: a step's value, +3 or -1 chambers.",
+            speed=view["speed"],
+        )
         toolkit.label(
             d,
             (x + 210, y + 29),
@@ -387,8 +407,13 @@ def _clock_or_round(d: ImageDraw.ImageDraw, view: dict, midnight: bool, language
     for i, name in enumerate(view["clocks"]):
         here = i == view["clock"]
         box = (x, y, x + 116, y + 58)
-        d.rounded_rectangle(box, 8, fill=toolkit.HIGHLIGHT if here else toolkit.PAPER, outline=toolkit.INK,
-                            width=3 if here else 1)  # fmt: skip
+        d.rounded_rectangle(
+            box,
+            8,
+            fill=toolkit.HIGHLIGHT if here else toolkit.PAPER,
+            outline=toolkit.INK,
+            width=3 if here else 1,
+        )
         toolkit.text(d, (x + 10, y + 16), name, 22, toolkit.INK, "lm")
         if i < len(view["speeds"]):
             speed = msg("{count} spaces", count=view["speeds"][i])
@@ -540,20 +565,50 @@ def illustration() -> tuple[dict, list, Msg]:
         phantom_at = (box[2] - 52, (box[1] + box[3]) / 2)
     step = _row_box(view, len(_stair_rows(view)) // 2)
     notes = [
-        ((x0 + 20, y1 - 20), msg("Space 1, the exit: the staircase ends here. A roll of 1, 2, 4 "
-         "or 5 moves one of your guests that many spaces clockwise round the 28-space "
-         "Gallery. Ending on the Phantom's space gets it caught.")),
-        ((gx1 - 12, gy0 + 12), msg("A guest: its owner's colour and shape, and its letter "
-         "(`move c`). Guests may share a space.")),
-        ((cx0 + 16, cy1 - 16), msg("A chamber opens off "
-         "its doorway once the Phantom is in the Gallery: one guest each, safe there. A "
-         "shield's points count when a guest enters ('=': only with the exact roll).")),
-        (phantom_at, msg("The Phantom. A roll of the Phantom moves it as far as the clock says: "
-         "up the staircase, into the Gallery at the exit, and on clockwise, catching every "
-         "guest on every space it passes or lands on.")),
-        ((step[2] - 110, (step[1] + step[3]) / 2), msg("The staircase: caught guests wait on its "
-         "steps, the first on +10, and their owners score the step (see the key at the right).")),
-        ((90, STRIP_Y - 2), msg("The clock moves on each time the Phantom reaches or passes the "
-         "exit. The game ends at 5:00, or when a score reaches 46: the lowest score wins.")),
-    ]  # fmt: skip
+        (
+            (x0 + 20, y1 - 20),
+            msg(
+                "Space 1, the exit: the staircase ends here. A roll of 1, 2, 4 "
+                "or 5 moves one of your guests that many spaces clockwise round the 28-space "
+                "Gallery. Ending on the Phantom's space gets it caught."
+            ),
+        ),
+        (
+            (gx1 - 12, gy0 + 12),
+            msg(
+                "A guest: its owner's colour and shape, and its letter "
+                "(`move c`). Guests may share a space."
+            ),
+        ),
+        (
+            (cx0 + 16, cy1 - 16),
+            msg(
+                "A chamber opens off "
+                "its doorway once the Phantom is in the Gallery: one guest each, safe there. A "
+                "shield's points count when a guest enters ('=': only with the exact roll)."
+            ),
+        ),
+        (
+            phantom_at,
+            msg(
+                "The Phantom. A roll of the Phantom moves it as far as the clock says: "
+                "up the staircase, into the Gallery at the exit, and on clockwise, catching every "
+                "guest on every space it passes or lands on."
+            ),
+        ),
+        (
+            (step[2] - 110, (step[1] + step[3]) / 2),
+            msg(
+                "The staircase: caught guests wait on its "
+                "steps, the first on +10, and their owners score the step (see the key at the right)."
+            ),
+        ),
+        (
+            (90, STRIP_Y - 2),
+            msg(
+                "The clock moves on each time the Phantom reaches or passes the "
+                "exit. The game ends at 5:00, or when a score reaches 46: the lowest score wins."
+            ),
+        ),
+    ]
     return view, notes, msg("Escape from the Hidden Castle: how to read the board")

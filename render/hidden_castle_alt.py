@@ -8,16 +8,25 @@ from languages import DEFAULT, say
 from render import toolkit
 
 COLOUR_NAMES = (
-    in_context("token", "vermilion"), in_context("token", "blue"), in_context("token", "green"),
-    in_context("token", "orange"), in_context("token", "pink"), in_context("token", "sky blue"),
-    in_context("token", "yellow"), in_context("token", "brown"),
-)  # fmt: skip
+    in_context("token", "vermilion"),
+    in_context("token", "blue"),
+    in_context("token", "green"),
+    in_context("token", "orange"),
+    in_context("token", "pink"),
+    in_context("token", "sky blue"),
+    in_context("token", "yellow"),
+    in_context("token", "brown"),
+)
 SHAPE_NAMES = {  # a player's pieces, in the plural
-    "circle": in_context("tokens", "circles"), "square": in_context("tokens", "squares"),
-    "triangle": in_context("tokens", "triangles"), "diamond": in_context("tokens", "diamonds"),
-    "hexagon": in_context("tokens", "hexagons"), "star": in_context("tokens", "stars"),
-    "pentagon": in_context("tokens", "pentagons"), "cross": in_context("tokens", "crosses"),
-}  # fmt: skip
+    "circle": in_context("tokens", "circles"),
+    "square": in_context("tokens", "squares"),
+    "triangle": in_context("tokens", "triangles"),
+    "diamond": in_context("tokens", "diamonds"),
+    "hexagon": in_context("tokens", "hexagons"),
+    "star": in_context("tokens", "stars"),
+    "pentagon": in_context("tokens", "pentagons"),
+    "cross": in_context("tokens", "crosses"),
+}
 
 
 def status(view: dict) -> Msg:
@@ -27,10 +36,18 @@ def status(view: dict) -> Msg:
         winners = [names[p] for p in view["winners"] or []]
         if len(winners) == 1:
             return msg("Game over: {name} escapes.", name=winners[0])
-        return msg("Game over: {names} and {last} escape.", names=joined(winners[:-1]), last=winners[-1] if winners else "")  # fmt: skip
+        return msg(
+            "Game over: {names} and {last} escape.",
+            names=joined(winners[:-1]),
+            last=winners[-1] if winners else "",
+        )
     if view["phase"] == "place":
         seat = view["to_act"][0]
-        return msg("Set-up: {name} places guest {letter}.", name=names[seat], letter=view["next_place"].upper())  # fmt: skip
+        return msg(
+            "Set-up: {name} places guest {letter}.",
+            name=names[seat],
+            letter=view["next_place"].upper(),
+        )
     who = names[view["turn"]]
     if view["phase"] == "roll":
         return msg("{name} rolls next.", name=who)
@@ -67,21 +84,42 @@ def describe(view: dict, language: str = DEFAULT) -> str:
         parts.append(msg("Round {round} of {rounds}.", round=view["round"], rounds=view["rounds"]))
     else:
         parts.append(
-            msg("Clock {time}, the Phantom moves {count} spaces.", time=view["clocks"][view["clock"]], count=view["speed"])
-        )  # fmt: skip
+            msg(
+                "Clock {time}, the Phantom moves {count} spaces.",
+                time=view["clocks"][view["clock"]],
+                count=view["speed"],
+            )
+        )
     ph = view["phantom"]
     if ph["space"]:
         parts.append(msg("The Phantom is on Gallery space {n}.", n=ph["space"]))
     else:
-        parts.append(msg("The Phantom is on the staircase, {count} spaces from the exit.", count=view["climb"] - ph["climbed"]))  # fmt: skip
+        parts.append(
+            msg(
+                "The Phantom is on the staircase, {count} spaces from the exit.",
+                count=view["climb"] - ph["climbed"],
+            )
+        )
     for seat, name in enumerate(names):
         places = [
             msg("{letter} {where}", letter=g["label"].upper(), where=_where(view, g))
             for g in view["guests"]
             if g["owner"] == seat
         ]
-        shape = msg("{colour} {shapes}", colour=COLOUR_NAMES[seat % 8], shapes=SHAPE_NAMES[toolkit.PLAYER_SHAPES[seat % 8]])  # fmt: skip
-        parts.append(msg("{name} ({shape}, {points} points): {places}.", name=name, shape=shape, points=view["scores"][seat], places=joined(places)))  # fmt: skip
+        shape = msg(
+            "{colour} {shapes}",
+            colour=COLOUR_NAMES[seat % 8],
+            shapes=SHAPE_NAMES[toolkit.PLAYER_SHAPES[seat % 8]],
+        )
+        parts.append(
+            msg(
+                "{name} ({shape}, {points} points): {places}.",
+                name=name,
+                shape=shape,
+                points=view["scores"][seat],
+                places=joined(places),
+            )
+        )
     parts += [msg("Last: {last}", last=line) for line in caption_lines(view, language)[:-1]]
     parts.append(status(view))
     return " ".join(say(part, language) for part in parts)

@@ -30,7 +30,12 @@ class Section:
 
 def leaderboards_png(title: str, sections: Sequence[Section]) -> bytes:
     row_h = round(SIZE * 1.55)
-    heights = [row_h * (1 + bool(s.heading) + max(1, min(len(s.rows), MOST_ROWS)) + (len(s.rows) > MOST_ROWS)) + 18 for s in sections]  # fmt: skip
+    heights = [
+        row_h
+        * (1 + bool(s.heading) + max(1, min(len(s.rows), MOST_ROWS)) + (len(s.rows) > MOST_ROWS))
+        + 18
+        for s in sections
+    ]
     height = PAD * 2 + row_h + 10 + sum(heights)
     img = Image.new("RGB", (WIDTH, height), PAPER)
     draw = ImageDraw.Draw(img)
@@ -56,7 +61,7 @@ def _section(draw: ImageDraw.ImageDraw, section: Section, y: int, row_h: int) ->
         text(draw, (right, y), fit(word, SIZE - 4, NUMBER_COLUMN - 12), SIZE - 4, DARK, "ra")
     if not section.rows:
         y += row_h
-        text(draw, (name_x, y), fit(section.empty, SIZE - 2, WIDTH - PAD - name_x), SIZE - 2, GREY)  # fmt: skip
+        text(draw, (name_x, y), fit(section.empty, SIZE - 2, WIDTH - PAD - name_x), SIZE - 2, GREY)
         return y + row_h + 18
     for place, row in enumerate(section.rows[:MOST_ROWS], start=1):
         y += row_h

@@ -26,8 +26,12 @@ def cut(ground: Image.Image, box: Box, draw: Callable, *args) -> Image.Image | N
     img = ground.copy()
     draw(toolkit.drawer(img), *args)
     changed = ImageChops.difference(img, ground).getbbox()
-    if changed and not (changed[0] >= box[0] and changed[1] >= box[1] and
-                        changed[2] <= box[2] and changed[3] <= box[3]):  # fmt: skip
+    if changed and not (
+        changed[0] >= box[0]
+        and changed[1] >= box[1]
+        and changed[2] <= box[2]
+        and changed[3] <= box[3]
+    ):
         return None
     return img.crop(box)
 

@@ -52,10 +52,18 @@ def chart(view: dict, language: str = DEFAULT):
     points = view["points"]
     coop = view["cooperative"]
     title = (
-        msg("Game #{number}, {game}: the party's chance to escape after every move", number=view["number"], game=from_json(view["game"]))
-        if coop else
-        msg("Game #{number}, {game}: each player's chance to win after every move", number=view["number"], game=from_json(view["game"]))
-    )  # fmt: skip
+        msg(
+            "Game #{number}, {game}: the party's chance to escape after every move",
+            number=view["number"],
+            game=from_json(view["game"]),
+        )
+        if coop
+        else msg(
+            "Game #{number}, {game}: each player's chance to win after every move",
+            number=view["number"],
+            game=from_json(view["game"]),
+        )
+    )
     label(draw, (LEFT - 40, 24), say(title, language), 24, WIDTH - LEFT, INK, anchor="la")
     x0, y0, x1, y1 = LEFT, TOP, WIDTH - RIGHT, HEIGHT - BOTTOM
     last = max(1, points[-1][0] if points else 1)
@@ -93,17 +101,41 @@ def chart(view: dict, language: str = DEFAULT):
     lx, ly = x1 + 24, y0
     if coop:
         draw.line((lx, ly + 14, lx + 28, ly + 14), fill=PARTY, width=4)
-        label(draw, (lx + 38, ly + 14), say(msg("the party"), language), 20, RIGHT - 70, INK, anchor="lm")  # fmt: skip
+        label(
+            draw,
+            (lx + 38, ly + 14),
+            say(msg("the party"), language),
+            20,
+            RIGHT - 70,
+            INK,
+            anchor="lm",
+        )
         ly += 34
     else:
         for seat, name in enumerate(names):
             token(draw, (lx + 14, ly + 14), 12, PLAYER_SHAPES[seat % 8], PLAYER_COLOURS[seat % 8])
-            label(draw, (lx + 36, ly + 14), fit(name, 20, RIGHT - 70), 20, RIGHT - 70, INK, anchor="lm")  # fmt: skip
+            label(
+                draw,
+                (lx + 36, ly + 14),
+                fit(name, 20, RIGHT - 70),
+                20,
+                RIGHT - 70,
+                INK,
+                anchor="lm",
+            )
             ly += 34
     if view["turning"]:
         ly += 10
         token(draw, (lx + 14, ly + 14), 12, "circle", HIGHLIGHT, "1", outline=INK)
-        label(draw, (lx + 36, ly + 14), say(msg("a turning move"), language), 18, RIGHT - 70, INK, anchor="lm")  # fmt: skip
+        label(
+            draw,
+            (lx + 36, ly + 14),
+            say(msg("a turning move"), language),
+            18,
+            RIGHT - 70,
+            INK,
+            anchor="lm",
+        )
     return img
 
 
@@ -116,15 +148,25 @@ def describe(view: dict, language: str = DEFAULT) -> str:
     points = view["points"]
     final = points[-1][1] if points else []
     if view["cooperative"]:
-        ends = say(msg("the party ends at {percent}%", percent=round(100 * final[0])), language) if final else ""  # fmt: skip
+        ends = (
+            say(msg("the party ends at {percent}%", percent=round(100 * final[0])), language)
+            if final
+            else ""
+        )
     else:
         ends = ", ".join(
-            say(msg("{name} ends at {percent}%", name=name, percent=round(100 * final[seat])), language)
+            say(
+                msg("{name} ends at {percent}%", name=name, percent=round(100 * final[seat])),
+                language,
+            )
             for seat, name in enumerate(view["names"])
-        )  # fmt: skip
+        )
     marks = ", ".join(str(n) for n, _ in view["turning"])
     said = msg(
         "A line chart of game #{number} over {moves} moves: {ends}. Marked as turning moves: {marks}.",
-        number=view["number"], moves=points[-1][0] if points else 0, ends=ends, marks=marks or "-",
-    )  # fmt: skip
+        number=view["number"],
+        moves=points[-1][0] if points else 0,
+        ends=ends,
+        marks=marks or "-",
+    )
     return say(said, language)

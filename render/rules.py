@@ -31,8 +31,12 @@ INDENT = 72
 def mark(draw, centre: tuple[float, float], number: int) -> None:
     """A numbered mark: a yellow disc with a dark ring, readable over any ground."""
     x, y = centre
-    draw.ellipse((x - MARK_R, y - MARK_R, x + MARK_R, y + MARK_R), fill=toolkit.HIGHLIGHT,
-                 outline=toolkit.INK, width=3)  # fmt: skip
+    draw.ellipse(
+        (x - MARK_R, y - MARK_R, x + MARK_R, y + MARK_R),
+        fill=toolkit.HIGHLIGHT,
+        outline=toolkit.INK,
+        width=3,
+    )
     toolkit.text(draw, (x, y + 1), str(number), 20, toolkit.INK, "mm")
 
 

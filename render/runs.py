@@ -95,7 +95,8 @@ def bbox(content: str, size: int, anchor: str = "la", stroke: int = 0):
 def draw(drawer, xy, content: str, size: int, fill, anchor: str = "la", **style) -> None:
     """Draw a line with an ImageDraw: each run with its own font, from the anchor point."""
     x, y = xy
-    for font, text, dx, dy, at, direction in layout(content, size, anchor,
-                                                    style.get("stroke_width", 0))[0]:  # fmt: skip
+    for font, text, dx, dy, at, direction in layout(
+        content, size, anchor, style.get("stroke_width", 0)
+    )[0]:
         extra = {"direction": direction} if direction else {}
         drawer.text((x + dx, y + dy), text, font=font, fill=fill, anchor=at, **style, **extra)

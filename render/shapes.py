@@ -65,11 +65,24 @@ def body(draw, centre, radius, shape, fill, label, outline, label_fill) -> None:
         w = radius * 0.42
         polygon(
             draw,
-            [(cx - w, cy - radius), (cx + w, cy - radius), (cx + w, cy - w), (cx + radius, cy - w),
-             (cx + radius, cy + w), (cx + w, cy + w), (cx + w, cy + radius), (cx - w, cy + radius),
-             (cx - w, cy + w), (cx - radius, cy + w), (cx - radius, cy - w), (cx - w, cy - w)],
-            fill=fill, outline=outline, width=3,
-        )  # fmt: skip
+            [
+                (cx - w, cy - radius),
+                (cx + w, cy - radius),
+                (cx + w, cy - w),
+                (cx + radius, cy - w),
+                (cx + radius, cy + w),
+                (cx + w, cy + w),
+                (cx + w, cy + radius),
+                (cx - w, cy + radius),
+                (cx - w, cy + w),
+                (cx - radius, cy + w),
+                (cx - radius, cy - w),
+                (cx - w, cy - w),
+            ],
+            fill=fill,
+            outline=outline,
+            width=3,
+        )
     else:
         mx, my = shape_centre(shape, cx, cy, radius)
         points = polygon_points(shape, mx, my, radius * SHAPE_SCALE.get(shape, 1.0))

@@ -40,8 +40,14 @@ class Kind:
     pixels (None without any). It keeps the sprites of `kept` pieces at most (`cache_clear`
     forgets them)."""
 
-    def __init__(self, body: Callable[..., None], letters: Callable[..., None],
-                 box: Callable[..., Box], cover: Callable[..., Cover], kept: int) -> None:  # fmt: skip
+    def __init__(
+        self,
+        body: Callable[..., None],
+        letters: Callable[..., None],
+        box: Callable[..., Box],
+        cover: Callable[..., Cover],
+        kept: int,
+    ) -> None:
         self.body, self.letters, self.box, self.cover = body, letters, box, cover
         self.kept = lru_cache(maxsize=kept)(_nothing_yet)
         self.cache_clear = self.kept.cache_clear
@@ -115,8 +121,12 @@ def _first(draw: ImageDraw.ImageDraw, kind: Kind, piece: tuple, box: Box):
 
 def around(left: float, top: float, right: float, bottom: float, margin: int = 2) -> Box:
     """The whole pixels from `left, top` to `right, bottom` (included), `margin` more."""
-    return (math.floor(left) - margin, math.floor(top) - margin,
-            math.ceil(right) + 1 + margin, math.ceil(bottom) + 1 + margin)  # fmt: skip
+    return (
+        math.floor(left) - margin,
+        math.floor(top) - margin,
+        math.ceil(right) + 1 + margin,
+        math.ceil(bottom) + 1 + margin,
+    )
 
 
 def _within(cover: tuple[Image.Image, tuple[int, int]], shape, ring: Box) -> bool:
@@ -126,7 +136,9 @@ def _within(cover: tuple[Image.Image, tuple[int, int]], shape, ring: Box) -> boo
     if x < ring[0] or y < ring[1] or x + mask.width > ring[2] or y + mask.height > ring[3]:
         return False
     placed = Image.core.fill("L", shape.size, 0)
-    placed.paste(mask.im, (x - ring[0], y - ring[1], x - ring[0] + mask.width, y - ring[1] + mask.height))  # fmt: skip
+    placed.paste(
+        mask.im, (x - ring[0], y - ring[1], x - ring[0] + mask.width, y - ring[1] + mask.height)
+    )
     return not placed.chop_subtract(shape, 1.0, 0).getextrema()[1]
 
 
@@ -140,13 +152,19 @@ def _plain(draw: ImageDraw.ImageDraw, name: str, *args) -> None:
         ImageDraw.ImageDraw.polygon(draw, *args)
     else:
         xy, radius, fill, outline, width, corners = args
-        ImageDraw.ImageDraw.rounded_rectangle(draw, xy, radius, fill, outline, width, corners=corners)  # fmt: skip
+        ImageDraw.ImageDraw.rounded_rectangle(
+            draw, xy, radius, fill, outline, width, corners=corners
+        )
 
 
 def _bounds(name: str, xy: tuple, *_) -> Box:
     points = xy if name == "polygon" else (xy[:2], xy[2:])
-    return around(min(x for x, _ in points), min(y for _, y in points),
-                  max(x for x, _ in points), max(y for _, y in points))  # fmt: skip
+    return around(
+        min(x for x, _ in points),
+        min(y for _, y in points),
+        max(x for x, _ in points),
+        max(y for _, y in points),
+    )
 
 
 # A shape kept is 60,000 pixels at most, 120 KB with its mask: at most ~15 MB a worker; the
@@ -168,8 +186,14 @@ class Cached(ImageDraw.ImageDraw):
 
     def polygon(self, xy, fill=None, outline=None, width=1):
         if width > 1 and outline is not None and outline != fill:
-            points = tuple(map(tuple, xy)) if isinstance(xy[0], list | tuple) else tuple(zip(xy[::2], xy[1::2], strict=True))  # fmt: skip
+            points = (
+                tuple(map(tuple, xy))
+                if isinstance(xy[0], list | tuple)
+                else tuple(zip(xy[::2], xy[1::2], strict=True))
+            )
             box = _bounds("polygon", points)
-            if (box[2] - box[0]) * (box[3] - box[1]) <= SMALL and paste(self, PLAIN, ("polygon", points, fill, outline, width)):  # fmt: skip
+            if (box[2] - box[0]) * (box[3] - box[1]) <= SMALL and paste(
+                self, PLAIN, ("polygon", points, fill, outline, width)
+            ):
                 return
         super().polygon(xy, fill, outline, width)

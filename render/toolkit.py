@@ -42,11 +42,24 @@ NIGHT = (40, 44, 70)
 HIGHLIGHT = (255, 210, 60)
 
 NAMED = {
-    "ink": INK, "paper": PAPER, "panel": PANEL, "grey": GREY, "dark": DARK, "white": WHITE,
-    "orange": ORANGE, "sky": SKY, "green": GREEN, "yellow": YELLOW, "blue": BLUE,
-    "vermilion": VERMILION, "red": VERMILION, "purple": PURPLE, "brown": BROWN,
-    "night": NIGHT, "highlight": HIGHLIGHT,
-}  # fmt: skip
+    "ink": INK,
+    "paper": PAPER,
+    "panel": PANEL,
+    "grey": GREY,
+    "dark": DARK,
+    "white": WHITE,
+    "orange": ORANGE,
+    "sky": SKY,
+    "green": GREEN,
+    "yellow": YELLOW,
+    "blue": BLUE,
+    "vermilion": VERMILION,
+    "red": VERMILION,
+    "purple": PURPLE,
+    "brown": BROWN,
+    "night": NIGHT,
+    "highlight": HIGHLIGHT,
+}
 
 # Up to eight players: a colour and a shape each; a letter or number goes on top.
 PLAYER_COLOURS = (VERMILION, BLUE, GREEN, ORANGE, PURPLE, SKY, YELLOW, BROWN)
@@ -181,8 +194,16 @@ def _glyphs(content: str, size: int, anchor: str, fx: float, fy: float, stroke: 
         xy = (at[0] + dx, at[1] + dy)
         ImageDraw.Draw(coverage).text(xy, part, font=f, fill=255, anchor=where, **extra)
         if outline is not None:
-            ImageDraw.Draw(outline).text(xy, part, font=f, fill=255, anchor=where,
-                                         stroke_width=stroke, stroke_fill=255, **extra)  # fmt: skip
+            ImageDraw.Draw(outline).text(
+                xy,
+                part,
+                font=f,
+                fill=255,
+                anchor=where,
+                stroke_width=stroke,
+                stroke_fill=255,
+                **extra,
+            )
     covered = _mapped(outline or coverage, _ANY)
     return coverage, outline, covered, (left - 2, top - 2)
 
@@ -193,7 +214,9 @@ def _plain_glyphs(content: str, size: int, anchor: str, fx: float, fy: float):
     Laid out once, not measured first: measuring a new line cost a third as much again as
     rendering it. (Placed by its measured box, as before, 7% of the strings came out a
     shade different wherever that box put the pen at a negative position.)"""
-    mask, (left, top) = fonts.truetype(fonts.PRIMARY, size).getmask2(content, "L", anchor=anchor, start=(fx, fy))  # fmt: skip
+    mask, (left, top) = fonts.truetype(fonts.PRIMARY, size).getmask2(
+        content, "L", anchor=anchor, start=(fx, fy)
+    )
     width, height = mask.size
     coverage = Image.new("L", (width + 4, height + 4), 0)
     if width and height:
@@ -244,8 +267,16 @@ def text(
     same pixels as drawing it afresh; over a mixed ground it is blended in place."""
     img = getattr(draw, "_image", None)
     if img is None or img.mode != "P" or not content:
-        runs.draw(draw, xy, content, size, fill, anchor, stroke_width=stroke_width,
-                  stroke_fill=stroke_fill)  # fmt: skip
+        runs.draw(
+            draw,
+            xy,
+            content,
+            size,
+            fill,
+            anchor,
+            stroke_width=stroke_width,
+            stroke_fill=stroke_fill,
+        )
         return
     x, y = xy
     ix, iy = math.floor(x), math.floor(y)
@@ -567,7 +598,9 @@ def _stamp(draw, size: tuple[int, int], ground: tuple, args: tuple) -> Image.Ima
     return part
 
 
-def stamp(img: Image.Image, at: tuple[int, int], size: tuple[int, int], draw, *args, ground=PAPER) -> None:  # fmt: skip
+def stamp(
+    img: Image.Image, at: tuple[int, int], size: tuple[int, int], draw, *args, ground=PAPER
+) -> None:
     """A part of a picture that does not change within a game (a title, a legend, a key),
     drawn once for its arguments (names, language...) on a patch of its own plain ground
     and pasted at `at` since: the same pixels as drawing it there, since `at` is whole
@@ -586,9 +619,8 @@ def canvas(
 # The largest piece drawn (18 Ghosts', radius 41) makes a sprite of 84 x 84 pixels and its
 # mask, 14 KB: at most ~15 MB a worker; the pieces of all five games take a few MB.
 PIECE = sprites.Kind(shapes.body, _letters, _reach, _letters_cover, kept=1024)
-PLAIN = (
-    sprites.PLAIN
-)  # the drawer's shapes: here, its cache is cleared with the kit's  # how `token` draws
+# the drawer's shapes: here, its cache is cleared with the kit's  # how `token` draws
+PLAIN = sprites.PLAIN
 
 
 def to_png(img: Image.Image) -> bytes:

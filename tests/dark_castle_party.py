@@ -24,17 +24,37 @@ G = REGISTRY["dark_castle"]
 # castle in an escape and the others in defeat (a content change may change that: the tests
 # say so; pick another seed).
 PACKS: dict[str, dict] = {
-    "cult": {"options": "cult=on castle=pack", "picks": ("smith", "tailor"),
-             "deck": ("marked", "brittle"), "seed": 4},
-    "plague": {"options": "plague=on castle=pack", "picks": ("ratcatcher", "herbalist"),
-               "deck": ("knapsack", "fever", "vinegar"), "seed": 9},
-    "undead": {"options": "undead=on castle=pack", "picks": ("smith", "tailor"),
-               "deck": ("ev_novice", "chalice", "spellbook"), "seed": 33},
-    "collector": {"options": "collector=on castle=pack", "picks": ("smith", "tailor"),
-                  "deck": ("stone",), "seed": 2},
-    "mixed": {"options": "cult=on undead=on plague=on collector=on", "picks": ("gravedigger", "abbot"),
-              "deck": ("knapsack", "leech", "ev_hound", "fever", "stone"), "seed": 18},
-}  # fmt: skip
+    "cult": {
+        "options": "cult=on castle=pack",
+        "picks": ("smith", "tailor"),
+        "deck": ("marked", "brittle"),
+        "seed": 4,
+    },
+    "plague": {
+        "options": "plague=on castle=pack",
+        "picks": ("ratcatcher", "herbalist"),
+        "deck": ("knapsack", "fever", "vinegar"),
+        "seed": 9,
+    },
+    "undead": {
+        "options": "undead=on castle=pack",
+        "picks": ("smith", "tailor"),
+        "deck": ("ev_novice", "chalice", "spellbook"),
+        "seed": 33,
+    },
+    "collector": {
+        "options": "collector=on castle=pack",
+        "picks": ("smith", "tailor"),
+        "deck": ("stone",),
+        "seed": 2,
+    },
+    "mixed": {
+        "options": "cult=on undead=on plague=on collector=on",
+        "picks": ("gravedigger", "abbot"),
+        "deck": ("knapsack", "leech", "ev_hound", "fever", "stone"),
+        "seed": 18,
+    },
+}
 
 
 @dataclass

@@ -100,11 +100,25 @@ class PostgresServer:
 
     def start(self) -> PostgresServer:
         initdb = subprocess.run(
-            [str(self.bin / "initdb"), "-D", str(self.data), "-U", "escape", "--auth=trust",
-             "-E", "UTF8", "--no-sync", "--no-instructions"],
-            capture_output=True, text=True, timeout=120, check=False,
-            preexec_fn=self._child_setup, cwd=self.dir,
-        )  # fmt: skip
+            [
+                str(self.bin / "initdb"),
+                "-D",
+                str(self.data),
+                "-U",
+                "escape",
+                "--auth=trust",
+                "-E",
+                "UTF8",
+                "--no-sync",
+                "--no-instructions",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+            preexec_fn=self._child_setup,
+            cwd=self.dir,
+        )
         if initdb.returncode != 0:
             raise NoServer(f"initdb failed: {initdb.stdout}{initdb.stderr}")
         return self._launch()
@@ -112,12 +126,30 @@ class PostgresServer:
     def _launch(self) -> PostgresServer:
         log = open(self.dir / "server.log", "ab")  # noqa: SIM115 - the server's, closed by it
         self.process = subprocess.Popen(
-            [str(self.bin / "postgres"), "-D", str(self.data), "-p", str(self.port),
-             "-c", "listen_addresses=127.0.0.1", "-c", f"unix_socket_directories={self.dir}",
-             "-c", "fsync=off", "-c", "synchronous_commit=off", "-c", "full_page_writes=off",
-             "-c", "max_connections=300"],
-            stdout=log, stderr=subprocess.STDOUT, preexec_fn=self._child_setup, cwd=self.dir,
-        )  # fmt: skip
+            [
+                str(self.bin / "postgres"),
+                "-D",
+                str(self.data),
+                "-p",
+                str(self.port),
+                "-c",
+                "listen_addresses=127.0.0.1",
+                "-c",
+                f"unix_socket_directories={self.dir}",
+                "-c",
+                "fsync=off",
+                "-c",
+                "synchronous_commit=off",
+                "-c",
+                "full_page_writes=off",
+                "-c",
+                "max_connections=300",
+            ],
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            preexec_fn=self._child_setup,
+            cwd=self.dir,
+        )
         log.close()
         deadline = time.monotonic() + 90
         while not self._ready():
@@ -130,10 +162,21 @@ class PostgresServer:
     def _ready(self) -> bool:
         """pg_isready waits up to a second itself; True once the server takes connections."""
         done = subprocess.run(
-            [str(self.bin / "pg_isready"), "-q", "-h", "127.0.0.1", "-p", str(self.port),
-             "-U", "escape", "-t", "1"],
-            check=False, timeout=30,
-        )  # fmt: skip
+            [
+                str(self.bin / "pg_isready"),
+                "-q",
+                "-h",
+                "127.0.0.1",
+                "-p",
+                str(self.port),
+                "-U",
+                "escape",
+                "-t",
+                "1",
+            ],
+            check=False,
+            timeout=30,
+        )
         return done.returncode == 0
 
     def _log_tail(self) -> str:

@@ -33,7 +33,9 @@ def test_the_template_holds_what_the_code_says_now():
     assert not problems, problems
     said = {(m.text, m.context) for m in [*code, *extract.found_in_data()]}
     kept = set(_template())
-    assert not said - kept, f"not in the template (run python -m languages.extract): {sorted(said - kept)[:20]}"  # fmt: skip
+    assert not said - kept, (
+        f"not in the template (run python -m languages.extract): {sorted(said - kept)[:20]}"
+    )
     assert not kept - said, f"in the template but said nowhere: {sorted(kept - said)[:20]}"
 
 
@@ -57,8 +59,12 @@ def test_each_language_translates_every_message_and_no_other(path):
             assert len(strings) == forms, f"{path.name}: {key} needs {forms} plural forms"
         wanted = set().union(*(placeholders(i) for i in ids))
         for string in strings:
-            assert placeholders(string) <= wanted, f"{path.name}: {key} names {placeholders(string) - wanted}"  # fmt: skip
-            assert placeholders(string) >= wanted - {"count"}, f"{path.name}: {key} drops {wanted - placeholders(string)}"  # fmt: skip
+            assert placeholders(string) <= wanted, (
+                f"{path.name}: {key} names {placeholders(string) - wanted}"
+            )
+            assert placeholders(string) >= wanted - {"count"}, (
+                f"{path.name}: {key} drops {wanted - placeholders(string)}"
+            )
 
 
 # A translation the same as its English is suspect (it was copied, or never touched)
@@ -119,7 +125,9 @@ def test_no_message_is_left_in_english(path):
 
 
 def test_the_pseudo_language_marks_every_translated_text_and_keeps_placeholders():
-    said = languages.say(msg("{name} places a {colour} ghost.", name="Ann", colour=msg("red")), "qps")  # fmt: skip
+    said = languages.say(
+        msg("{name} places a {colour} ghost.", name="Ann", colour=msg("red")), "qps"
+    )
     assert said.startswith("[") and "Ann" in said and "ghöšt" in said
     english = "Ann places a red ghost."
     assert len(said) >= 1.3 * len(english)
@@ -175,4 +183,7 @@ def test_a_third_language_is_one_file_and_no_code(tmp_path, monkeypatch):
     assert "nl" in languages.available() and languages.resolve("nl-BE") == "nl"
     assert languages.LanguageName("nl").said_in("nl") == "Nederlands (nl)"
     assert languages.say(msg("It is not your turn."), "nl") == "Je bent niet aan de beurt."
-    assert languages.say(msg("The game is over; no more moves."), "nl") == "The game is over; no more moves."  # fmt: skip
+    assert (
+        languages.say(msg("The game is over; no more moves."), "nl")
+        == "The game is over; no more moves."
+    )

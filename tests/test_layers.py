@@ -33,8 +33,11 @@ def test_a_broken_layer_is_caught(tmp_path):
         (tmp_path / "pyproject.toml").write_text(config)
         run = subprocess.run(
             [str(lint), "--no-cache", str(tmp_path / "pyproject.toml")],
-            cwd=ROOT, capture_output=True, text=True, timeout=120,
-        )  # fmt: skip
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
     finally:
         probe.unlink()
     assert run.returncode != 0 and "BROKEN" in run.stdout
@@ -44,7 +47,10 @@ def test_a_circle_hidden_under_type_checking_is_caught(tmp_path):
     """The circle contract can fail: two modules that import each other, one of them only
     for type checking, break it, and the message names both and the lines."""
     config = (ROOT / "pyproject.toml").read_text()
-    probes = ROOT / "bot" / "console" / "_circle_probe_a.py", ROOT / "bot" / "console" / "_circle_probe_b.py"  # fmt: skip
+    probes = (
+        ROOT / "bot" / "console" / "_circle_probe_a.py",
+        ROOT / "bot" / "console" / "_circle_probe_b.py",
+    )
     probes[0].write_text("from bot.console import _circle_probe_b  # noqa: F401\n")
     probes[1].write_text(
         "from typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n"
@@ -55,8 +61,11 @@ def test_a_circle_hidden_under_type_checking_is_caught(tmp_path):
         (tmp_path / "pyproject.toml").write_text(config)
         run = subprocess.run(
             [str(lint), "--no-cache", str(tmp_path / "pyproject.toml")],
-            cwd=ROOT, capture_output=True, text=True, timeout=120,
-        )  # fmt: skip
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
     finally:
         for probe in probes:
             probe.unlink()

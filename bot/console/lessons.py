@@ -47,7 +47,9 @@ class LessonAtKeyboard:
         a real game against a bot."""
         user = local_user(learner, self.language)
         try:
-            plan = await self.service.run_command("learn", Call(LESSON_CHAT, user, {"what": game_id}))  # fmt: skip
+            plan = await self.service.run_command(
+                "learn", Call(LESSON_CHAT, user, {"what": game_id})
+            )
         except UserError as exc:
             self.out(msg("! {exc}", exc=exc.msg))
             return False
@@ -57,7 +59,7 @@ class LessonAtKeyboard:
             if not choices:
                 return False
             if any(c.data.endswith(":p") for c in choices):  # the end: a real game?
-                answer = await self.ask(msg("Play a real game against a bot now? Type yes or no: "))  # fmt: skip
+                answer = await self.ask(msg("Play a real game against a bot now? Type yes or no: "))
                 return (answer or "").strip().lower() in YES
             line = await self.ask(msg("{name}> ", name=learner))
             if line is None or line.strip().lower() in ("quit", "exit"):
@@ -68,9 +70,11 @@ class LessonAtKeyboard:
                 continue
             try:
                 if number(typed) is not None and 1 <= int(typed) <= len(choices):
-                    plan = await self.service.press(LESSON_CHAT, user, choices[int(typed) - 1].data)  # fmt: skip
+                    plan = await self.service.press(LESSON_CHAT, user, choices[int(typed) - 1].data)
                 else:
-                    plan = await self.service.run_command("learn", Call(LESSON_CHAT, user, {"what": typed}))  # fmt: skip
+                    plan = await self.service.run_command(
+                        "learn", Call(LESSON_CHAT, user, {"what": typed})
+                    )
             except UserError as exc:
                 self.out(short_refusal(say(msg("! {exc}", exc=exc.msg), self.language), typed))
 

@@ -35,7 +35,14 @@ class TerminalTransport:
         self._ids = itertools.count(1)
 
     def _sent(self, where: str, reply: Reply) -> list[Sent]:
-        return [Sent(where, next(self._ids), picture=reply.picture is not None, private=reply.to is not None)]  # fmt: skip
+        return [
+            Sent(
+                where,
+                next(self._ids),
+                picture=reply.picture is not None,
+                private=reply.to is not None,
+            )
+        ]
 
     async def post(
         self, where: ChatRef, reply: Reply, asked: Asked | None, table: TableFacts | None

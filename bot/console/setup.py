@@ -40,17 +40,25 @@ def game_list(service: GameService) -> str:
     lines: list[Text] = [msg("Games:")]
     for n, (game_id, _title) in enumerate(service.game_list(), start=1):
         game = service.game(game_id)
-        lines.append(msg(
-            "  {n}) {game} ({id}), {range} players: {summary}",
-            n=n, game=msg(game.title), id=game.id, range=game.player_range(), summary=msg(game.summary),
-        ))  # fmt: skip
+        lines.append(
+            msg(
+                "  {n}) {game} ({id}), {range} players: {summary}",
+                n=n,
+                game=msg(game.title),
+                id=game.id,
+                range=game.player_range(),
+                summary=msg(game.summary),
+            )
+        )
     return joined(lines, "\n")
 
 
 def option_help(game) -> Text:
-    lines: list[Text] = [msg("Options of {game} (press Enter to keep the default):", game=msg(game.title))]  # fmt: skip
+    lines: list[Text] = [
+        msg("Options of {game} (press Enter to keep the default):", game=msg(game.title))
+    ]
     for name, option in sorted(game.options.items()):
-        lines.append(msg("  {name}: {description}", name=name, description=msg(option.description)))  # fmt: skip
+        lines.append(msg("  {name}: {description}", name=name, description=msg(option.description)))
     return joined(lines, "\n")
 
 
@@ -253,7 +261,9 @@ class Setup:
                 return names
             self.out(problem)
 
-    async def start(self, game, names: list[str], options: str, *, interactive: bool = False) -> Chosen:  # fmt: skip
+    async def start(
+        self, game, names: list[str], options: str, *, interactive: bool = False
+    ) -> Chosen:
         problem = names_problem(game, names) if names else None
         if problem:
             self.out(problem)
@@ -303,8 +313,10 @@ def names_problem(game, names: list[str]) -> Text | None:
         return msg(
             "{game} is for {range} players; you named {count}. Type the names separated by "
             "commas, e.g. Ann,Bob (or Ann,bot).",
-            game=msg(game.title), range=game.player_range(), count=len(names),
-        )  # fmt: skip
+            game=msg(game.title),
+            range=game.player_range(),
+            count=len(names),
+        )
     humans = [n for n in names if not is_bot(n)]
     if not humans:
         return msg("Name at least one player besides the bots, e.g. Ann,bot.")

@@ -81,11 +81,22 @@ def help_text() -> Text:
     or its number, `moves`, `describe`, `as NAME MOVE`, `quit`), which only make sense at one
     keyboard shared by several players, so no other front end has them."""
     lines: list[Text] = [
-        msg("Type a move as the game words it (shown in [brackets] after each choice), or its number."),
+        msg(
+            "Type a move as the game words it (shown in [brackets] after each choice), or its number."
+        ),
         msg("Other commands:"),
-    ]  # fmt: skip
-    lines += [msg("  {usage} {what}", usage=replace(c.usage, prefix="", width=15), what=c.at_keyboard_help or c.help) for c in at_keyboard()]  # fmt: skip
-    lines += [msg("  {usage} {what}", usage=Padded(usage, 15), what=what) for usage, what in OWN_WORDS]  # fmt: skip
+    ]
+    lines += [
+        msg(
+            "  {usage} {what}",
+            usage=replace(c.usage, prefix="", width=15),
+            what=c.at_keyboard_help or c.help,
+        )
+        for c in at_keyboard()
+    ]
+    lines += [
+        msg("  {usage} {what}", usage=Padded(usage, 15), what=what) for usage, what in OWN_WORDS
+    ]
     return joined(lines, "\n")
 
 
@@ -184,7 +195,9 @@ class Terminal:
         """The next line typed. A read left waiting (the table changed elsewhere meanwhile)
         answers the next question: its prompt is printed again."""
         if self.reading is None or self.reading.done():
-            self.reading = asyncio.ensure_future(read_in_background(self.read, say(prompt, self.language)))  # fmt: skip
+            self.reading = asyncio.ensure_future(
+                read_in_background(self.read, say(prompt, self.language))
+            )
         else:
             self.out(prompt)
         return await asyncio.shield(self.reading)
@@ -394,7 +407,11 @@ class Terminal:
     async def _after(self, session_id: int) -> int:
         """The game is over: the keyboard's commands that read a past game (its replay,
         review, log) fill in this one, and `history`, until quit or end of input."""
-        self.out(msg('The game is over. Type `replay` to write its replay to a file, `review` for a chart of how it went, `log` to read it, or `quit`.'))  # fmt: skip
+        self.out(
+            msg(
+                "The game is over. Type `replay` to write its replay to a file, `review` for a chart of how it went, `log` to read it, or `quit`."
+            )
+        )
         who = self.holder or next(iter(self.humans), YOU)
         while (line := await self.ask("> ")) is not None:
             words = line.strip().split()
@@ -404,7 +421,9 @@ class Terminal:
             declared = keyboard_command(word)
             try:
                 if declared is not None and (declared.past_game or declared.name == "history"):
-                    await self.run(declared, words[1:] or [str(session_id)] * declared.past_game, who, "")  # fmt: skip
+                    await self.run(
+                        declared, words[1:] or [str(session_id)] * declared.past_game, who, ""
+                    )
                 elif word:
                     self.out(msg("The game is over: replay, review, log, history or quit."))
             except UserError as exc:
@@ -462,7 +481,9 @@ class Terminal:
         await self.show_menu(to)
 
     # ----- output ---------------------------------------------------------------------
-    async def show(self, plan: Plan | list[Reply], full: bool = False, asker: UserRef | None = None) -> None:  # fmt: skip
+    async def show(
+        self, plan: Plan | list[Reply], full: bool = False, asker: UserRef | None = None
+    ) -> None:
         """Deliver a plan here: a private message only to whoever has the keyboard (else it
         waits for its player)."""
         plan = plan if isinstance(plan, Plan) else Plan(list(plan))
@@ -476,7 +497,9 @@ class Terminal:
         asked = Asked(asker or self.holder or self.actor() or YOU)
         self.batch = []
         try:
-            await self.delivery.deliver(self.chat or ChatRef(PLATFORM, "terminal"), plan, self.transport, asked)  # fmt: skip
+            await self.delivery.deliver(
+                self.chat or ChatRef(PLATFORM, "terminal"), plan, self.transport, asked
+            )
         finally:
             batch, self.batch = self.batch, None
             for reply in sorted(batch, key=lambda r: r.to is not None):  # the table's first
@@ -579,7 +602,12 @@ async def learn_in_terminal(
     terminal = Terminal(service, pictures, language=language)
     learner = learner or say(LEARNER, terminal.language)
     if not game_id:
-        terminal.out(msg("Which game? `escape-bot learn GAME`, with GAME one of: {games}.", games=", ".join(g for g, _ in service.game_list())))  # fmt: skip
+        terminal.out(
+            msg(
+                "Which game? `escape-bot learn GAME`, with GAME one of: {games}.",
+                games=", ".join(g for g, _ in service.game_list()),
+            )
+        )
         return 2
     if await terminal.lesson(game_id, learner):
         return await terminal.play(game_id.strip().lower(), [learner, "bot"], "")

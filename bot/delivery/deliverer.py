@@ -94,10 +94,13 @@ class Delivery:
         """`owe`: what the platform refuses for now is owed (False: `Transient` is raised)."""
         table = plan.table
         with logs.bound(
-            platform=chat.platform, chat=chat.chat, thread=chat.thread,
-            table=table.session_id if table else None, game=table.game_id if table else None,
+            platform=chat.platform,
+            chat=chat.chat,
+            thread=chat.thread,
+            table=table.session_id if table else None,
+            game=table.game_id if table else None,
             version=table.version if table else None,
-        ):  # fmt: skip
+        ):
             return await self._deliver(chat, plan, via, asked, owe)
 
     async def _deliver(
@@ -229,7 +232,9 @@ class Delivery:
         if sid is not None and via.tidies and not reply.final:
             await self.boards.add_litter(sid, sent)
 
-    async def notice(self, chat: ChatRef, reply: Reply, via: Transport, asked: Asked | None = None) -> None:  # fmt: skip
+    async def notice(
+        self, chat: ChatRef, reply: Reply, via: Transport, asked: Asked | None = None
+    ) -> None:
         """A message the front end itself says in a chat (a refusal, a menu): tidied at the
         end of the game running there, like the game's own notices."""
         async with self.lock(chat):

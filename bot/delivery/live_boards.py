@@ -76,7 +76,9 @@ class LiveBoards:
         value = ""
         if slot is not None:
             slot.touched = time.monotonic()
-            value = json.dumps({"sent": asdict(slot.sent), "kind": slot.kind, "version": slot.version})  # fmt: skip
+            value = json.dumps(
+                {"sent": asdict(slot.sent), "kind": slot.kind, "version": slot.version}
+            )
         await self._write(self._key("live", session_id), value)
 
     async def add_litter(self, session_id: int, sent: list[Sent]) -> None:
@@ -84,7 +86,9 @@ class LiveBoards:
             return
         t = await self.table(session_id)
         t.litter += sent
-        await self._write(self._key("litter", session_id), json.dumps([asdict(s) for s in t.litter]))  # fmt: skip
+        await self._write(
+            self._key("litter", session_id), json.dumps([asdict(s) for s in t.litter])
+        )
 
     async def forget(self, session_id: int) -> DeliveryRecord:
         """The game is over: its record goes; what it held is returned for tidying."""

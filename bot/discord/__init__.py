@@ -43,10 +43,17 @@ async def run_discord(settings: Settings, service: GameService, **client_options
     client = kind(service, activity=activity, **shard_options, **client_options)
     service.add_front_end(
         "discord",
-        FrontEnd(client.bridge.deliver, place=place, scope_word=msg("server"), chat_word=msg("channel"),
-                 dm_note=lambda contact: DM_NOTE, links=client.links,
-                 members=member_lookup(client), open_place=client.bridge.open_place),
-    )  # fmt: skip
+        FrontEnd(
+            client.bridge.deliver,
+            place=place,
+            scope_word=msg("server"),
+            chat_word=msg("channel"),
+            dm_note=lambda contact: DM_NOTE,
+            links=client.links,
+            members=member_lookup(client),
+            open_place=client.bridge.open_place,
+        ),
+    )
     try:
         async with client:  # closes the HTTP session and the gateway on any exit
             await log_in(client, settings)

@@ -21,7 +21,7 @@ from bot.discord.posting import (
     InteractionTransport,
     plain,
     sent_of,
-)  # fmt: skip
+)
 from bot.discord.retry import persist
 from bot.discord.slash_commands import CHANNEL_NEEDS, THREAD_NEEDS
 from bot.service import Call, ChatRef, Command, GameService, Plan, Reply, UserError, UserRef
@@ -30,7 +30,7 @@ from languages import DEFAULT, Text, msg, resolve, say
 
 log = logging.getLogger(__name__)
 
-OOPS = msg("Something went wrong on our side. Look at the latest board and try again in a moment.")  # fmt: skip
+OOPS = msg("Something went wrong on our side. Look at the latest board and try again in a moment.")
 AUTOCOMPLETE_SECONDS = 2.0
 NOT_OURS = msg("That button is not one of ours; use the buttons under the latest board.")
 NO_GUILD = msg("Escape runs in server channels and threads, not in direct messages.")
@@ -128,7 +128,9 @@ class DiscordBridge:
         for everyone comes after it as new messages (a new message pings the player to
         act, an edit would not)."""
         if interaction.guild_id is None:
-            await interaction.response.send_message(say(NO_GUILD, language_of(interaction)), ephemeral=True)  # fmt: skip
+            await interaction.response.send_message(
+                say(NO_GUILD, language_of(interaction)), ephemeral=True
+            )
             return
         if command.at_once:  # no picture: answered at once, in the asker's language
             await self._answer_at_once(interaction, command)
@@ -173,7 +175,9 @@ class DiscordBridge:
             text = "\n\n".join(say(reply.text, language) for reply in plan)
         except UserError as exc:
             text = say(exc.msg, language)
-        await interaction.response.send_message(text[:2000], ephemeral=True, allowed_mentions=discord.AllowedMentions.none())  # fmt: skip
+        await interaction.response.send_message(
+            text[:2000], ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
+        )
 
     async def autocomplete_moves(
         self, interaction: discord.Interaction, typed: str
@@ -214,7 +218,11 @@ class DiscordBridge:
         via = self.transport(interaction, thinking=False)
         user = user_ref(interaction.user, interaction)
         message = interaction.message
-        pressed = sent_of(message, private=bool(message.flags.ephemeral) or interaction.guild_id is None) if message else None  # fmt: skip
+        pressed = (
+            sent_of(message, private=bool(message.flags.ephemeral) or interaction.guild_id is None)
+            if message
+            else None
+        )
         try:
             if interaction.guild_id is None:  # a move pressed in a player's DM
                 chat, plan = await self.service.press_privately(PLATFORM, user, data)
@@ -246,9 +254,10 @@ class DiscordBridge:
     async def refuse_junk(self, interaction: discord.Interaction) -> None:
         try:
             await interaction.response.send_message(
-                say(NOT_OURS, language_of(interaction)), ephemeral=interaction.guild_id is not None,
+                say(NOT_OURS, language_of(interaction)),
+                ephemeral=interaction.guild_id is not None,
                 allowed_mentions=discord.AllowedMentions.none(),
-            )  # fmt: skip
+            )
         except discord.HTTPException as exc:
             log.info("could not refuse a component that is not ours: %s", exc)
 
@@ -259,16 +268,20 @@ class DiscordBridge:
         text = refusal(message, typed, language_of(via.interaction))
         ephemeral = via.interaction.guild_id is not None
         await persist(
-            lambda: via.interaction.followup.send(text, ephemeral=ephemeral, allowed_mentions=discord.AllowedMentions.none()),
+            lambda: via.interaction.followup.send(
+                text, ephemeral=ephemeral, allowed_mentions=discord.AllowedMentions.none()
+            ),
             "a refusal",
-        )  # fmt: skip
+        )
 
     # ----- a tournament's table in a thread of its own ---------------------------------
     async def open_place(self, home: ChatRef, name: str) -> ChatRef | None:
         """A public thread under the tournament's channel for one of its tables; None
         where none can be opened (the table is then reached privately and on the web)."""
         try:
-            channel = self.client.get_channel(int(home.chat)) or await self.client.fetch_channel(int(home.chat))  # fmt: skip
+            channel = self.client.get_channel(int(home.chat)) or await self.client.fetch_channel(
+                int(home.chat)
+            )
         except (discord.HTTPException, ValueError) as exc:
             log.info("no channel %s to open a table's thread in: %s", home.chat, exc)
             return None
@@ -276,9 +289,10 @@ class DiscordBridge:
             return None
         try:
             thread = await channel.create_thread(
-                name=name[:100], type=discord.ChannelType.public_thread,
+                name=name[:100],
+                type=discord.ChannelType.public_thread,
                 auto_archive_duration=THREAD_ARCHIVE_MINUTES,
-            )  # fmt: skip
+            )
         except discord.HTTPException as exc:
             log.info("could not open a table's thread in %s: %s", channel.id, exc)
             return None
@@ -289,9 +303,14 @@ class DiscordBridge:
         channel = interaction.channel
         if not isinstance(channel, discord.TextChannel):
             await interaction.response.send_message(
-                say(msg("A new thread can be opened from a text channel only; run /escape start without `thread` here."), language_of(interaction)),
+                say(
+                    msg(
+                        "A new thread can be opened from a text channel only; run /escape start without `thread` here."
+                    ),
+                    language_of(interaction),
+                ),
                 ephemeral=True,
-            )  # fmt: skip
+            )
             return
         await interaction.response.defer(thinking=True)
         via = self.transport(interaction, thinking=True)
@@ -308,10 +327,12 @@ class DiscordBridge:
                 )
             except discord.HTTPException as exc:
                 log.info("could not open a thread in %s: %s", channel.id, exc)
-                raise UserError(msg(
-                    "I could not open a thread here (I need Create Public Threads). "
-                    "Start without `thread`, or ask an admin for that permission."
-                )) from exc  # fmt: skip
+                raise UserError(
+                    msg(
+                        "I could not open a thread here (I need Create Public Threads). "
+                        "Start without `thread`, or ask an admin for that permission."
+                    )
+                ) from exc
             chat = ChatRef(PLATFORM, str(channel.id), str(thread.id), str(interaction.guild_id))
             plan = await self.service.start(chat, user, game.id, options.get("options") or "")
         except UserError as exc:
@@ -324,24 +345,36 @@ class DiscordBridge:
             await self.refuse(via, OOPS)
             return
         try:
-            await self.delivery.deliver(chat, Plan([r for r in plan if r.to is None], plan.table), self.channels, owe=False)  # fmt: skip
+            await self.delivery.deliver(
+                chat, Plan([r for r in plan if r.to is None], plan.table), self.channels, owe=False
+            )
         except Exception as exc:
             log.warning("could not post the lobby in thread %s: %s", thread.id, exc)
             await via.drop_thinking()
-            await self.refuse(via, msg(
-                "The table is open in {thread}, but I could not post there: use /escape board "
-                "in the thread once I may send messages in threads.", thread=thread.mention,
-            ))  # fmt: skip
+            await self.refuse(
+                via,
+                msg(
+                    "The table is open in {thread}, but I could not post there: use /escape board "
+                    "in the thread once I may send messages in threads.",
+                    thread=thread.mention,
+                ),
+            )
             return
         # in the channel, for everyone: where the new table is
         where = msg(
             "{name} opened a table for {game} in {thread}: join there.",
-            name=plain(user.name), game=msg(game.title), thread=thread.mention,
-        )  # fmt: skip
+            name=plain(user.name),
+            game=msg(game.title),
+            thread=thread.mention,
+        )
         table = resolve(chat.language, DEFAULT)
-        await interaction.followup.send(say(where, table), allowed_mentions=discord.AllowedMentions.none())  # fmt: skip
+        await interaction.followup.send(
+            say(where, table), allowed_mentions=discord.AllowedMentions.none()
+        )
         for note in _permission_note(interaction, user, THREAD_NEEDS):
-            await interaction.followup.send(say(note.text, language_of(interaction)), ephemeral=True)  # fmt: skip
+            await interaction.followup.send(
+                say(note.text, language_of(interaction)), ephemeral=True
+            )
 
 
 def _permission_note(
@@ -355,8 +388,9 @@ def _permission_note(
         return []
     note = msg(
         "Note: I lack {missing} here, so boards I post on my own (reminders, timeouts) may "
-        "not arrive. Ask an admin to grant them.", missing=", ".join(missing),
-    )  # fmt: skip
+        "not arrive. Ask an admin to grant them.",
+        missing=", ".join(missing),
+    )
     return [Reply(note, kind="info", to=user)]
 
 

@@ -127,9 +127,17 @@ def layout(reply: Reply, open_board: bool = False) -> Layout:
     if not open_board or reply.kind != "board" or reply.final or reply.session_id is None:
         return built
     view = built.view or discord.ui.View(timeout=None)
-    if len(view.children) < MAX_ROWS * PER_ROW and sum(isinstance(i, ChoiceMenu) for i in view.children) < MAX_ROWS:  # fmt: skip
-        view.add_item(discord.ui.Button(label="Open board", style=discord.ButtonStyle.secondary,
-                                        custom_id=f"{ACTIVITY_PREFIX}{reply.session_id}"))  # fmt: skip
+    if (
+        len(view.children) < MAX_ROWS * PER_ROW
+        and sum(isinstance(i, ChoiceMenu) for i in view.children) < MAX_ROWS
+    ):
+        view.add_item(
+            discord.ui.Button(
+                label="Open board",
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"{ACTIVITY_PREFIX}{reply.session_id}",
+            )
+        )
     return Layout(view, built.left_out)
 
 
@@ -161,11 +169,16 @@ def _layout(reply: Reply) -> Layout:
         first = own.index(chunk[0]) + 1
         language = reply.language or DEFAULT
         placeholder = say(
-            msg("Choose a move ({first}-{last} of {count})", first=first, last=first + len(chunk) - 1, count=len(own))
+            msg(
+                "Choose a move ({first}-{last} of {count})",
+                first=first,
+                last=first + len(chunk) - 1,
+                count=len(own),
+            )
             if len(own) > len(chunk)
             else msg("Choose a move"),
             language,
-        )  # fmt: skip
+        )
         options = [
             discord.SelectOption(label=clip(say(c.label, language), OPTION_LABEL), value=c.data)
             for c in chunk

@@ -23,7 +23,7 @@ def member_lookup(client: discord.Client):
             member = guild.get_member(int(user.id)) or await guild.fetch_member(int(user.id))
         except (discord.NotFound, discord.Forbidden):  # not in the server, or we cannot see
             return False
-        except (discord.HTTPException, aiohttp.ClientError, TimeoutError) as exc:  # fmt: skip
+        except (discord.HTTPException, aiohttp.ClientError, TimeoutError) as exc:
             raise MemberUnknown(str(exc)) from exc
         return channel.permissions_for(member).view_channel
 

@@ -58,7 +58,13 @@ def messages(reply: Reply, *, ephemeral: bool, open_board: bool = False) -> list
         text = plain(text)
     built = layout(reply, open_board and not ephemeral)
     if built.left_out:
-        text += "\n" + say(msg("({more} more moves are not listed: type /escape move and pick one.)", more=built.left_out), language)  # fmt: skip
+        text += "\n" + say(
+            msg(
+                "({more} more moves are not listed: type /escape move and pick one.)",
+                more=built.left_out,
+            ),
+            language,
+        )
     mention = [] if ephemeral else reply.mention
     if mention:
         pings = " ".join(f"<@{u.id}>" for u in mention)
@@ -67,9 +73,11 @@ def messages(reply: Reply, *, ephemeral: bool, open_board: bool = False) -> list
         allowed = discord.AllowedMentions.none()
     else:
         allowed = discord.AllowedMentions(
-            everyone=False, roles=False, replied_user=False,
+            everyone=False,
+            roles=False,
+            replied_user=False,
             users=[discord.Object(int(u.id)) for u in mention if u.id.isdigit()],
-        )  # fmt: skip
+        )
     out = [{"content": part, "allowed_mentions": allowed} for part in parts(text, MAX_CONTENT)]
     last = out[-1]
     if reply.picture is not None:
@@ -99,9 +107,12 @@ def edit_kwargs(kwargs: dict) -> dict:
 
 def sent_of(message: discord.Message, *, private: bool = False) -> Sent:
     return Sent(
-        str(message.channel.id), message.id, message.created_at.timestamp(),
-        picture=bool(message.attachments), private=private,
-    )  # fmt: skip
+        str(message.channel.id),
+        message.id,
+        message.created_at.timestamp(),
+        picture=bool(message.attachments),
+        private=private,
+    )
 
 
 class ChannelTransport:
@@ -122,7 +133,9 @@ class ChannelTransport:
     def channel(self, where: ChatRef | str) -> discord.PartialMessageable:
         if isinstance(where, ChatRef):
             guild = int(where.scope) if where.scope.isdigit() else None
-            return self.client.get_partial_messageable(int(where.thread or where.chat), guild_id=guild)  # fmt: skip
+            return self.client.get_partial_messageable(
+                int(where.thread or where.chat), guild_id=guild
+            )
         return self.client.get_partial_messageable(int(where))
 
     def moved_on(self, live: Sent) -> bool:
@@ -219,8 +232,10 @@ class ChannelTransport:
     ) -> Sent | None:
         log.info(
             "not sending a private message of session %s to %s: on Discord only who clicked "
-            "can get an ephemeral message (they can press My hand)", session_id, user.id,
-        )  # fmt: skip
+            "can get an ephemeral message (they can press My hand)",
+            session_id,
+            user.id,
+        )
         return None
 
 
@@ -258,7 +273,7 @@ class InteractionTransport(ChannelTransport):
             message = await persist(
                 lambda kw=kwargs: self.interaction.followup.send(wait=True, **fresh_file(kw)),
                 f"a {reply.kind}",
-            )  # fmt: skip
+            )
             out.append(sent_of(message))
         return out
 
@@ -271,7 +286,9 @@ class InteractionTransport(ChannelTransport):
         if len(built) != 1:
             return False
         try:
-            await persist(lambda: self.interaction.edit_original_response(**edit_kwargs(built[0])), "an edit")  # fmt: skip
+            await persist(
+                lambda: self.interaction.edit_original_response(**edit_kwargs(built[0])), "an edit"
+            )
         except discord.HTTPException as exc:
             log.info("could not edit the clicked message, posting anew: %s", exc)
             return False
@@ -298,9 +315,11 @@ class InteractionTransport(ChannelTransport):
         last = None
         for kwargs in built:
             last = await persist(
-                lambda kw=kwargs: self.interaction.followup.send(ephemeral=ephemeral, wait=True, **fresh_file(kw)),
+                lambda kw=kwargs: self.interaction.followup.send(
+                    ephemeral=ephemeral, wait=True, **fresh_file(kw)
+                ),
                 "a private reply",
-            )  # fmt: skip
+            )
             self.thinking = False
         return sent_of(last, private=True) if last is not None else None
 

@@ -80,9 +80,8 @@ class Where(Flag):
     """Where a command is used."""
 
     CHANNEL = auto()  # a table's chat: a channel or group, or a thread or topic in one
-    THREAD = (
-        auto()
-    )  # a thread or topic of its own, opened for the table where the platform gives one
+    # a thread or topic of its own, opened for the table where the platform gives one
+    THREAD = auto()
     PRIVATE = auto()  # the asker's private chat with the bot
     KEYBOARD = auto()  # a terminal's keyboard, its players taking turns at it (hot-seat)
 
@@ -260,7 +259,9 @@ async def _move(s: Service, c: Call) -> Plan:
 
 async def _stats(s: Service, c: Call) -> Plan:
     who = c.args.get("player")
-    return await s.standings.stats(c.chat, c.user, who if isinstance(who, UserRef) else c.text("player"))  # fmt: skip
+    return await s.standings.stats(
+        c.chat, c.user, who if isinstance(who, UserRef) else c.text("player")
+    )
 
 
 async def _rules(s: Service, c: Call) -> Plan:
@@ -286,7 +287,9 @@ async def _hands(s: Service, c: Call) -> list[Plan]:
     """`/escape hand` in the private chat: the asker's view of every game they play."""
     plans = await s.my_views(c.user)
     if not plans:
-        raise UserError(msg("You are not in a running game. Your hand appears here once one begins."))  # fmt: skip
+        raise UserError(
+            msg("You are not in a running game. Your hand appears here once one begins.")
+        )
     return plans
 
 
@@ -296,100 +299,268 @@ PAST_GAME = Arg("game", TEXT, msg("A game's number (see /escape history)"))
 
 COMMANDS: tuple[Command, ...] = (
     Command(
-        "start", msg("Open a table for a game in this channel"), _start,
+        "start",
+        msg("Open a table for a game in this channel"),
+        _start,
         (GAME_ARG, Arg("options", TEXT, msg("Game options as name=value, e.g. variant=short"))),
         where=Where.CHANNEL | Where.THREAD,
-        menu=True, example="/escape start ghosts18 variant=short", button=msg("Start a game"),
+        menu=True,
+        example="/escape start ghosts18 variant=short",
+        button=msg("Start a game"),
     ),
-    Command("join", msg("Take a seat at the table waiting here"), lambda s, c: s.lobby.join(c.chat, c.user), menu=True),
-    Command("leave", msg("Give up your seat before the game begins"), lambda s, c: s.lobby.leave(c.chat, c.user), who=Who.PLAYER, menu=True),
-    Command("begin", msg("Start the game once enough players have joined"), lambda s, c: s.lobby.begin(c.chat, c.user), who=Who.PLAYER, menu=True),
     Command(
-        "move", msg("Make a move (or press a button under the board)"), _move,
-        (Arg("action", MOVE, msg("Your move: start typing to see your legal moves"), required=True),),
-        who=Who.PLAYER, listed=True, secret_words=True,
+        "join",
+        msg("Take a seat at the table waiting here"),
+        lambda s, c: s.lobby.join(c.chat, c.user),
+        menu=True,
     ),
-    Command("board", msg("Show the board of the game here"), lambda s, c: s.play.board(c.chat, c.user), where=AT_TABLE_AND_KEYBOARD, menu=True,
-        at_keyboard_help=msg("the board again, described in words")),
-    Command("web", msg("The board in your browser: a private link, signed for you"), lambda s, c: s.web_link(c.chat, c.user), quiet=True),
     Command(
-        "hand", msg("Your hand and private view, shown only to you"), lambda s, c: s.play.private_view(c.chat, c.user),
-        who=Who.PLAYER, where=ANYWHERE_AND_KEYBOARD, quiet=True, menu=True, button=msg("My hand"), in_private=_hands,
+        "leave",
+        msg("Give up your seat before the game begins"),
+        lambda s, c: s.lobby.leave(c.chat, c.user),
+        who=Who.PLAYER,
+        menu=True,
+    ),
+    Command(
+        "begin",
+        msg("Start the game once enough players have joined"),
+        lambda s, c: s.lobby.begin(c.chat, c.user),
+        who=Who.PLAYER,
+        menu=True,
+    ),
+    Command(
+        "move",
+        msg("Make a move (or press a button under the board)"),
+        _move,
+        (
+            Arg(
+                "action",
+                MOVE,
+                msg("Your move: start typing to see your legal moves"),
+                required=True,
+            ),
+        ),
+        who=Who.PLAYER,
+        listed=True,
+        secret_words=True,
+    ),
+    Command(
+        "board",
+        msg("Show the board of the game here"),
+        lambda s, c: s.play.board(c.chat, c.user),
+        where=AT_TABLE_AND_KEYBOARD,
+        menu=True,
+        at_keyboard_help=msg("the board again, described in words"),
+    ),
+    Command(
+        "web",
+        msg("The board in your browser: a private link, signed for you"),
+        lambda s, c: s.web_link(c.chat, c.user),
+        quiet=True,
+    ),
+    Command(
+        "hand",
+        msg("Your hand and private view, shown only to you"),
+        lambda s, c: s.play.private_view(c.chat, c.user),
+        who=Who.PLAYER,
+        where=ANYWHERE_AND_KEYBOARD,
+        quiet=True,
+        menu=True,
+        button=msg("My hand"),
+        in_private=_hands,
         at_keyboard_help=msg("the view of the player at the keyboard: their hand, their secrets"),
     ),
     Command(
-        "log", msg("What has happened in the game here"), lambda s, c: s.records.game_log(c.chat, c.user, c.text("game")),
-        (PAST_GAME,), where=AT_TABLE_AND_KEYBOARD, quiet=True, menu=True,
+        "log",
+        msg("What has happened in the game here"),
+        lambda s, c: s.records.game_log(c.chat, c.user, c.text("game")),
+        (PAST_GAME,),
+        where=AT_TABLE_AND_KEYBOARD,
+        quiet=True,
+        menu=True,
         at_keyboard_help=msg("what has happened in this game (or in the game of that number)"),
     ),
     Command(
-        "replay", msg("Replay a game as an animation, or board by board"),
+        "replay",
+        msg("Replay a game as an animation, or board by board"),
         lambda s, c: s.records.replay(c.chat, c.text("game")),
         (Arg("game", TEXT, msg("The game's number (default: the game here, or the last one)")),),
-        where=AT_TABLE_AND_KEYBOARD, at_keyboard_help=msg("write the game as an animated picture to a file"),
+        where=AT_TABLE_AND_KEYBOARD,
+        at_keyboard_help=msg("write the game as an animated picture to a file"),
     ),
     Command(
-        "review", msg("A finished game reviewed for you: the chances move by move, and the moves that turned it"),
-        lambda s, c: s.review(c.chat, c.user, c.text("game")), (PAST_GAME,), where=AT_TABLE_AND_KEYBOARD, quiet=True,
-        at_keyboard_help=msg("a finished game reviewed: the chances move by move, as a chart in a file"),
+        "review",
+        msg(
+            "A finished game reviewed for you: the chances move by move, and the moves that turned it"
+        ),
+        lambda s, c: s.review(c.chat, c.user, c.text("game")),
+        (PAST_GAME,),
+        where=AT_TABLE_AND_KEYBOARD,
+        quiet=True,
+        at_keyboard_help=msg(
+            "a finished game reviewed: the chances move by move, as a chart in a file"
+        ),
     ),
-    Command("history", msg("The games that ended in this channel"), lambda s, c: s.records.ended_games(c.chat), where=AT_TABLE_AND_KEYBOARD, quiet=True,
-        at_keyboard_help=msg("the games that ended at this keyboard")),
-    Command("stats", msg("A player's ratings here"), _stats, (Arg("player", PLAYER, msg("Whose (default: yours)")),), where=AT_TABLE_AND_KEYBOARD, quiet=True,
-        at_keyboard_help=msg("a player's ratings from the games at this keyboard (default: yours)")),
     Command(
-        "top", msg("The leaderboard of a game here, as a picture"), lambda s, c: s.standings.top(c.chat, c.text("game"), c.text("board")),
-        (WHICH_GAME, Arg("board", TEXT, msg("season, all, season 2; Dark Castle: daily, month (default: the season and all time)"))),
+        "history",
+        msg("The games that ended in this channel"),
+        lambda s, c: s.records.ended_games(c.chat),
+        where=AT_TABLE_AND_KEYBOARD,
+        quiet=True,
+        at_keyboard_help=msg("the games that ended at this keyboard"),
+    ),
+    Command(
+        "stats",
+        msg("A player's ratings here"),
+        _stats,
+        (Arg("player", PLAYER, msg("Whose (default: yours)")),),
+        where=AT_TABLE_AND_KEYBOARD,
+        quiet=True,
+        at_keyboard_help=msg("a player's ratings from the games at this keyboard (default: yours)"),
+    ),
+    Command(
+        "top",
+        msg("The leaderboard of a game here, as a picture"),
+        lambda s, c: s.standings.top(c.chat, c.text("game"), c.text("board")),
+        (
+            WHICH_GAME,
+            Arg(
+                "board",
+                TEXT,
+                msg(
+                    "season, all, season 2; Dark Castle: daily, month (default: the season and all time)"
+                ),
+            ),
+        ),
         example="/escape top dark_castle daily",
     ),
-    Command("undo", msg("Ask to take back your last move (the others must accept)"), lambda s, c: s.undo.ask_undo(c.chat, c.user), who=Who.PLAYER),
     Command(
-        "hint", msg("A move suggested to you alone, and why (a hinted game is not rated)"),
-        lambda s, c: s.hints.hint(c.chat, c.user), who=Who.PLAYER, where=AT_TABLE_AND_KEYBOARD, quiet=True,
-        at_keyboard_help=msg("a move suggested to the player to act, and why (a hinted game is not rated)"),
+        "undo",
+        msg("Ask to take back your last move (the others must accept)"),
+        lambda s, c: s.undo.ask_undo(c.chat, c.user),
+        who=Who.PLAYER,
     ),
     Command(
-        "learn", msg("Learn a game by playing it, privately, in about five minutes"),
+        "hint",
+        msg("A move suggested to you alone, and why (a hinted game is not rated)"),
+        lambda s, c: s.hints.hint(c.chat, c.user),
+        who=Who.PLAYER,
+        where=AT_TABLE_AND_KEYBOARD,
+        quiet=True,
+        at_keyboard_help=msg(
+            "a move suggested to the player to act, and why (a hinted game is not rated)"
+        ),
+    ),
+    Command(
+        "learn",
+        msg("Learn a game by playing it, privately, in about five minutes"),
         lambda s, c: s.tutorials.learn(c.chat, c.user, c.text("what")),
         (Arg("what", TEXT, msg("A game to learn (e.g. ghosts18), or your move in the lesson")),),
-        where=ANYWHERE_AND_KEYBOARD, quiet=True, menu=True, example="/escape learn ghosts18",
-        at_keyboard_help=msg("a lesson: learn this game (or another) by playing it, in about five minutes"),
+        where=ANYWHERE_AND_KEYBOARD,
+        quiet=True,
+        menu=True,
+        example="/escape learn ghosts18",
+        at_keyboard_help=msg(
+            "a lesson: learn this game (or another) by playing it, in about five minutes"
+        ),
     ),
-    Command("rules", msg("The rules of a game, with a picture"), _rules, (WHICH_GAME,), where=ANYWHERE_AND_KEYBOARD, quiet=True, menu=True,
-        at_keyboard_help=msg("the rules of this game, or of another (e.g. rules ghosts18)")),
-    Command("help", msg("How to play Escape here"), _help, where=ANYWHERE, quiet=True, menu=True, at_once=True),
-    Command("games", msg("The games running here"), _games, quiet=True, menu=True, button=msg("Games here")),
     Command(
-        "abort", msg("End the game here (its creator, or a chat admin)"),
-        lambda s, c: s.lobby.abort(c.chat, c.user, c.is_admin), who=Who.STARTER,
-        where=AT_TABLE_AND_KEYBOARD, menu=True, asks_first=True,
+        "rules",
+        msg("The rules of a game, with a picture"),
+        _rules,
+        (WHICH_GAME,),
+        where=ANYWHERE_AND_KEYBOARD,
+        quiet=True,
+        menu=True,
+        at_keyboard_help=msg("the rules of this game, or of another (e.g. rules ghosts18)"),
+    ),
+    Command(
+        "help",
+        msg("How to play Escape here"),
+        _help,
+        where=ANYWHERE,
+        quiet=True,
+        menu=True,
+        at_once=True,
+    ),
+    Command(
+        "games",
+        msg("The games running here"),
+        _games,
+        quiet=True,
+        menu=True,
+        button=msg("Games here"),
+    ),
+    Command(
+        "abort",
+        msg("End the game here (its creator, or a chat admin)"),
+        lambda s, c: s.lobby.abort(c.chat, c.user, c.is_admin),
+        who=Who.STARTER,
+        where=AT_TABLE_AND_KEYBOARD,
+        menu=True,
+        asks_first=True,
         at_keyboard_help=msg("end this game for everyone (you are asked to confirm)"),
     ),
     Command(
-        "tournament", msg("A tournament here: create, join, leave, start, standings, withdraw, cancel"),
+        "tournament",
+        msg("A tournament here: create, join, leave, start, standings, withdraw, cancel"),
         _tournament,
-        (Arg("what", TEXT, msg("create GAME rounds=4 [size=4] [start=2h], join, leave, start, standings, withdraw, cancel, web")),),
-        who=Who.STARTER, example="/escape tournament create ghosts18 rounds=4",
+        (
+            Arg(
+                "what",
+                TEXT,
+                msg(
+                    "create GAME rounds=4 [size=4] [start=2h], join, leave, start, standings, withdraw, cancel, web"
+                ),
+            ),
+        ),
+        who=Who.STARTER,
+        example="/escape tournament create ghosts18 rounds=4",
     ),
     Command(
-        "season", msg("This server's or group's rating seasons: show them, or (admins) start, end, off"),
+        "season",
+        msg("This server's or group's rating seasons: show them, or (admins) start, end, off"),
         lambda s, c: s.community.season(c.chat, c.user, c.text("what") or "", is_admin=c.is_admin),
-        (Arg("what", TEXT, msg("start 3mo (or 2w, 30d), end (the next begins), off; default: show the season")),),
-        who=Who.ADMIN, example="/escape season start 3mo",
+        (
+            Arg(
+                "what",
+                TEXT,
+                msg("start 3mo (or 2w, 30d), end (the next begins), off; default: show the season"),
+            ),
+        ),
+        who=Who.ADMIN,
+        example="/escape season start 3mo",
     ),
     Command(
-        "language", msg("The language of this channel's tables, or your own: show or set it"),
+        "language",
+        msg("The language of this channel's tables, or your own: show or set it"),
         lambda s, c: s.languages.command(c.chat, c.user, c.text("code"), c.text("scope")),
-        (Arg("code", LANGUAGE, msg("A language: en, de, es, ru (auto: your app's, with scope=me)")),
-         Arg("scope", TEXT, msg("me: only what you alone read; default: this channel")),),
-        where=ANYWHERE, example="/escape language de",
+        (
+            Arg(
+                "code",
+                LANGUAGE,
+                msg("A language: en, de, es, ru (auto: your app's, with scope=me)"),
+            ),
+            Arg("scope", TEXT, msg("me: only what you alone read; default: this channel")),
+        ),
+        where=ANYWHERE,
+        example="/escape language de",
     ),
     Command(
-        "clock", msg("The turn clock: show it, or mute, vacation, pause, vote"),
+        "clock",
+        msg("The turn clock: show it, or mute, vacation, pause, vote"),
         lambda s, c: s.clock.clock_command(c.chat, c.user, c.text("what") or ""),
-        (Arg("what", TEXT, msg("mute, vacation 2, vacation end, pause, resume, vote, dm on, tz Europe/Berlin, quiet 22-7 or help")),),
+        (
+            Arg(
+                "what",
+                TEXT,
+                msg(
+                    "mute, vacation 2, vacation end, pause, resume, vote, dm on, tz Europe/Berlin, quiet 22-7 or help"
+                ),
+            ),
+        ),
     ),
-)  # fmt: skip
+)
 
 BY_NAME: dict[str, Command] = {c.name: c for c in COMMANDS}
 
@@ -415,10 +586,21 @@ def help_text() -> Text:
     lines: list[Text] = [msg("Escape runs one game per channel (or thread or topic).")]
     for command in COMMANDS:
         if command.example:
-            lines.append(msg("{usage}: {what}, e.g. {example}", usage=command.usage, what=command.help, example=command.example))  # fmt: skip
+            lines.append(
+                msg(
+                    "{usage}: {what}, e.g. {example}",
+                    usage=command.usage,
+                    what=command.help,
+                    example=command.example,
+                )
+            )
         else:
             lines.append(msg("{usage}: {what}", usage=command.usage, what=command.help))
-    lines.append(msg("Start options for the clock: pace=fast|normal|relaxed turn=12h timeout=skip|vote|ai"))  # fmt: skip
-    lines.append(msg("Play against the computer: bots=1 level=easy|normal|hard (or press Add a bot)"))  # fmt: skip
+    lines.append(
+        msg("Start options for the clock: pace=fast|normal|relaxed turn=12h timeout=skip|vote|ai")
+    )
+    lines.append(
+        msg("Play against the computer: bots=1 level=easy|normal|hard (or press Add a bot)")
+    )
     lines.append(msg("Competitive play without hints: hints=off"))
     return joined(lines, "\n")

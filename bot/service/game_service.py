@@ -111,15 +111,23 @@ class GameService:
         self.pictures = pictures
         self._front_ends: dict[str, FrontEnd] = {}
         self.bots = BotSeats(self.cpu, scale_from_env() if ai_scale is None else ai_scale)
-        self.standings = Standings(store, self.cpu, pictures=pictures, clock=clock, scope_word=self._scope_word)  # fmt: skip
-        self.plans = BoardPlans(self.cpu, pictures=pictures, clock=clock, timed=self.timed, finish=self.standings.finish)  # fmt: skip
-        self.table = Table(store, clock=clock, default_pace=default_pace, prefetch=self.plans.draw_early)  # fmt: skip
+        self.standings = Standings(
+            store, self.cpu, pictures=pictures, clock=clock, scope_word=self._scope_word
+        )
+        self.plans = BoardPlans(
+            self.cpu, pictures=pictures, clock=clock, timed=self.timed, finish=self.standings.finish
+        )
+        self.table = Table(
+            store, clock=clock, default_pace=default_pace, prefetch=self.plans.draw_early
+        )
         self.turns = BotTurns(self.table, self.bots)
         self.lobby = Lobby(self.table, self.plans, self.turns, seed_source=seed_source)
         self.languages = self.lobby.languages
         self.play = Play(self.table, self.plans, self.turns)
         self.clock = TurnClock(self.table, self.plans, self.turns, dm_note=self._dm_note)
-        self.records = GameRecords(self.table, self.cpu, pictures=pictures, recent_log=self.play.recent_log)  # fmt: skip
+        self.records = GameRecords(
+            self.table, self.cpu, pictures=pictures, recent_log=self.play.recent_log
+        )
         self.rematches = Rematch(self.lobby)
         self.undo = UndoRequests(self.table, self.plans)
         self.hints = Hints(self.table, self.bots)
@@ -129,22 +137,55 @@ class GameService:
         self.web_tables = WebTables(self.table, self.plans, self.records, self.access)
         self.web: WebDoor | None = None  # set by the web front end when it serves
         self.tournaments = Tournaments(
-            store, self.table, self.plans, self.turns, self.lobby, cpu=self.cpu,
-            pictures=pictures, notify=self.notify, open_place=self._open_place,
-            place_name=self.place, seed=seed_source, language=self.languages.opening,
-        )  # fmt: skip
+            store,
+            self.table,
+            self.plans,
+            self.turns,
+            self.lobby,
+            cpu=self.cpu,
+            pictures=pictures,
+            notify=self.notify,
+            open_place=self._open_place,
+            place_name=self.place,
+            seed=seed_source,
+            language=self.languages.opening,
+        )
         self.presses = Presses(
-            store, self.access, lobby=self.lobby, play=self.play, clock=self.clock,
-            records=self.records, rematches=self.rematches, undo=self.undo, reviews=self.reviews,
-            tutorials=self.tutorials, tournaments=self.tournaments, language_of=self.language_of,
+            store,
+            self.access,
+            lobby=self.lobby,
+            play=self.play,
+            clock=self.clock,
+            records=self.records,
+            rematches=self.rematches,
+            undo=self.undo,
+            reviews=self.reviews,
+            tutorials=self.tutorials,
+            tournaments=self.tournaments,
+            language_of=self.language_of,
             chat_word=self._chat_word,
-        )  # fmt: skip
+        )
         self.web_board = WebEntries(
-            store, self.access, self.web_tables, self.tutorials, self.reviews, self.presses.pressed,
+            store,
+            self.access,
+            self.web_tables,
+            self.tutorials,
+            self.reviews,
+            self.presses.pressed,
             signer=lambda: self.web.signer if self.web is not None else None,
-        )  # fmt: skip
-        self.community = Community(store, self.access, self.tournaments, cpu=self.cpu, pictures=pictures, clock=clock,
-                                   notify=self.notify, scope_word=self._scope_word, language=self.languages.opening, web=lambda: self.web)  # fmt: skip
+        )
+        self.community = Community(
+            store,
+            self.access,
+            self.tournaments,
+            cpu=self.cpu,
+            pictures=pictures,
+            clock=clock,
+            notify=self.notify,
+            scope_word=self._scope_word,
+            language=self.languages.opening,
+            web=lambda: self.web,
+        )
 
     # ----- front ends -------------------------------------------------------------------
     def add_front_end(self, platform: str, front_end: FrontEnd) -> None:
@@ -222,9 +263,11 @@ class GameService:
             return Contact()
         prefs = known.get("prefs") or {}
         return Contact(
-            known.get("private_chat") or None, bool(prefs.get("dm")),
-            prefs.get("language", ""), prefs.get("seen_language", ""),
-        )  # fmt: skip
+            known.get("private_chat") or None,
+            bool(prefs.get("dm")),
+            prefs.get("language", ""),
+            prefs.get("seen_language", ""),
+        )
 
     async def language_of(self, user: UserRef) -> str:
         """What one person reads: their own setting, else what their app says."""
@@ -312,8 +355,12 @@ class GameService:
     # ----- the lobby --------------------------------------------------------------------
     @entry
     async def start(
-        self, chat: ChatRef, user: UserRef, game_id: str, options: str | Mapping[str, str] | None = None
-    ) -> Plan:  # fmt: skip
+        self,
+        chat: ChatRef,
+        user: UserRef,
+        game_id: str,
+        options: str | Mapping[str, str] | None = None,
+    ) -> Plan:
         return await self.lobby.start(chat, user, game_id, options)
 
     @entry
@@ -362,7 +409,9 @@ class GameService:
         return await self.presses.press(chat, user, data)
 
     @entry
-    async def press_privately(self, platform: str, user: UserRef, data: str) -> tuple[ChatRef, Plan]:  # fmt: skip
+    async def press_privately(
+        self, platform: str, user: UserRef, data: str
+    ) -> tuple[ChatRef, Plan]:
         """A move button pressed in a player's private chat: it acts on the game the data
         names, in that game's chat, as the player who pressed it. Returns that chat too."""
         return await self.presses.press_privately(platform, user, data)
@@ -372,7 +421,7 @@ class GameService:
         return await self.play.choices(chat, user)
 
     @entry
-    async def buttons_of(self, session_id: int, version: int, user: UserRef | None = None) -> list:  # fmt: skip
+    async def buttons_of(self, session_id: int, version: int, user: UserRef | None = None) -> list:
         return await self.play.buttons_of(session_id, version, user)
 
     @entry
@@ -453,11 +502,15 @@ class GameService:
         return await self.standings.stats(chat, asker, who)
 
     @entry
-    async def top(self, chat: ChatRef, game_id: str | None = None, which: str | None = None) -> Plan:  # fmt: skip
+    async def top(
+        self, chat: ChatRef, game_id: str | None = None, which: str | None = None
+    ) -> Plan:
         return await self.standings.top(chat, game_id, which)
 
     @entry
-    async def tournament(self, chat: ChatRef, user: UserRef, text: str = "", is_admin: bool = False) -> Plan:  # fmt: skip
+    async def tournament(
+        self, chat: ChatRef, user: UserRef, text: str = "", is_admin: bool = False
+    ) -> Plan:
         """`/escape tournament ...`: create, join, leave, start, standings, withdraw, cancel."""
         return await self.tournaments.command(chat, user, text, is_admin)
 
@@ -506,8 +559,11 @@ class GameService:
             "Your board of game #{id} in the browser, signed in as {name}: {url}\n"
             "It opens once, within 15 minutes: keep it to yourself. "
             "For spectators (the public board only): {watch}",
-            id=row.id, name=user.name, url=url, watch=watch,
-        )  # fmt: skip
+            id=row.id,
+            name=user.name,
+            url=url,
+            watch=watch,
+        )
         reply = Reply(text, kind="private", to=user, session_id=row.id, version=row.version)
         return Plan([reply], asker=user, quiet=True)
 
@@ -528,7 +584,9 @@ class GameService:
         return await self.clock.vote(chat, user)
 
     @entry
-    async def language(self, chat: ChatRef, user: UserRef, code: str | None = None, who: str | None = None) -> Plan:  # fmt: skip
+    async def language(
+        self, chat: ChatRef, user: UserRef, code: str | None = None, who: str | None = None
+    ) -> Plan:
         """`/escape language`: the table's, the chat's and the asker's own language."""
         return await self.languages.command(chat, user, code, who)
 

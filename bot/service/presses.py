@@ -35,11 +35,22 @@ OVER = msg("That game is over; its buttons no longer do anything.")
 
 class Presses:
     def __init__(
-        self, store: Store, access: Access, *, lobby: Lobby, play: Play, clock: TurnClock,
-        records: GameRecords, rematches: Rematch, undo: UndoRequests, reviews: Reviews,
-        tutorials: Tutorials, tournaments: Tournaments,
-        language_of: Callable[[UserRef], Awaitable[str]], chat_word: Callable[[str], Msg],
-    ) -> None:  # fmt: skip
+        self,
+        store: Store,
+        access: Access,
+        *,
+        lobby: Lobby,
+        play: Play,
+        clock: TurnClock,
+        records: GameRecords,
+        rematches: Rematch,
+        undo: UndoRequests,
+        reviews: Reviews,
+        tutorials: Tutorials,
+        tournaments: Tournaments,
+        language_of: Callable[[UserRef], Awaitable[str]],
+        chat_word: Callable[[str], Msg],
+    ) -> None:
         self.store = store
         self.access = access
         self.reviews = reviews
@@ -76,8 +87,10 @@ class Presses:
             buttons.ReplayPage: lambda row, user, b: records.replay_page(row, b.page),  # type: ignore[attr-defined]
             buttons.LogPage: lambda row, user, b: records.log_page(row, b.page),  # type: ignore[attr-defined]
             buttons.HistoryPage: lambda row, user, b: records.ended_games(chat_of(row), b.page),  # type: ignore[attr-defined]
-            buttons.UndoAnswer: lambda row, user, b: undo.answer_undo(row, user, b.version, b.accept),  # type: ignore[attr-defined]
-        }  # fmt: skip
+            buttons.UndoAnswer: lambda row, user, b: undo.answer_undo(
+                row, user, b.version, b.accept
+            ),  # type: ignore[attr-defined]
+        }
 
     async def press(self, chat: ChatRef, user: UserRef, data: str) -> Plan:
         """A button clicked in a table's chat."""
@@ -96,7 +109,9 @@ class Presses:
         await self.access.presser(row, Visitor(user, here=chat), button)
         return await self.pressed(row, user, button)
 
-    async def press_privately(self, platform: str, user: UserRef, data: str) -> tuple[ChatRef, Plan]:  # fmt: skip
+    async def press_privately(
+        self, platform: str, user: UserRef, data: str
+    ) -> tuple[ChatRef, Plan]:
         """A button pressed in a player's private chat: a move acts on the game the data
         names, in that game's chat, as the player who pressed it. Returns that chat too."""
         if is_lesson_button(data):  # a lesson in the private chat: played there

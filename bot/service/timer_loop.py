@@ -74,8 +74,12 @@ class Timers:
                 delay = await self.next_delay()
             except DamagedStore as exc:  # said once: it stays damaged until it is restored
                 if not self._said_damaged:
-                    log.error("the database is damaged, so no reminder or deadline is served "
-                              "until it is restored (%s): %s", RESTORE_STEPS, exc)  # fmt: skip
+                    log.error(
+                        "the database is damaged, so no reminder or deadline is served "
+                        "until it is restored (%s): %s",
+                        RESTORE_STEPS,
+                        exc,
+                    )
                 self._said_damaged = True
                 delay = self.interval
             except StoreError as exc:  # a busy database: try again next round
@@ -135,7 +139,9 @@ class Timers:
         if old is None or now - float(old) <= self.gap:
             return 0.0
         down = now - float(old)
-        log.info("%s timers were down for %.0f s; moving its running clocks by that", platform, down)  # fmt: skip
+        log.info(
+            "%s timers were down for %.0f s; moving its running clocks by that", platform, down
+        )
         for row in await self.store.active_sessions():
             if row.platform == platform and "deadline" in row.clock:
                 await self.service.save_clock(row, deadlines.shift(row.clock, down))
@@ -166,10 +172,13 @@ class Timers:
         # Every other game waiting for this player: named in the one message; those with a
         # reminder due soon are counted as reminded (one digest, not a ping per game).
         others = [
-            r for r in await self.store.sessions_of_user(platform, user_id)
-            if r.status == "active" and r.id not in {x.id for x in rows}
-            and user_id in r.clock.get("waiting", []) and deadlines.running(r.clock)
-        ]  # fmt: skip
+            r
+            for r in await self.store.sessions_of_user(platform, user_id)
+            if r.status == "active"
+            and r.id not in {x.id for x in rows}
+            and user_id in r.clock.get("waiting", [])
+            and deadlines.running(r.clock)
+        ]
         claimed: list[SessionRow] = []
         for row in rows:
             if await self.service.save_clock(row, deadlines.mark_reminded(row.clock, user_id, now)):
@@ -238,19 +247,42 @@ def reminder_text(
             )
             for r in others
         ]
-        parts.append(msg("{name}, your move in {count} games: {games}.", name=user.name, count=len(games), games=joined(games, "; ")))  # fmt: skip
+        parts.append(
+            msg(
+                "{name}, your move in {count} games: {games}.",
+                name=user.name,
+                count=len(games),
+                games=joined(games, "; "),
+            )
+        )
     elif last:
-        parts.append(msg("Last reminder: {name}, your move in {game} ({left} left).", name=user.name, game=title, left=left))  # fmt: skip
+        parts.append(
+            msg(
+                "Last reminder: {name}, your move in {game} ({left} left).",
+                name=user.name,
+                game=title,
+                left=left,
+            )
+        )
     else:
-        parts.append(msg("Reminder: {name}, your move in {game} ({left} left).", name=user.name, game=title, left=left))  # fmt: skip
+        parts.append(
+            msg(
+                "Reminder: {name}, your move in {game} ({left} left).",
+                name=user.name,
+                game=title,
+                left=left,
+            )
+        )
     if last and not row.clock.get("reaction"):
-        parts.append({
-            "skip": msg("At the deadline the bot plays the game's default move if it has one."),
-            "ai": msg("At the deadline the computer plays your turn (act to take it back)."),
-            "forfeit": msg("At the deadline you lose this game on time."),
-        }.get(
-            row.clock.get("timeout", "skip"),
-            msg("At the deadline the others may vote to hand your seat to a stand-in."),
-        ))  # fmt: skip
+        parts.append(
+            {
+                "skip": msg("At the deadline the bot plays the game's default move if it has one."),
+                "ai": msg("At the deadline the computer plays your turn (act to take it back)."),
+                "forfeit": msg("At the deadline you lose this game on time."),
+            }.get(
+                row.clock.get("timeout", "skip"),
+                msg("At the deadline the others may vote to hand your seat to a stand-in."),
+            )
+        )
     parts.append(msg("(/escape clock mute: no more this turn.)"))
     return joined(parts, " ")

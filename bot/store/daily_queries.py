@@ -46,7 +46,9 @@ class DailyTotal:
 class DailyQueries(QueryBase):
     """Queries of the daily castle (mixed into `Store`)."""
 
-    async def daily_played(self, day: str, platform: str, user_ids: Sequence[str], but: int | None = None) -> list[str]:  # fmt: skip
+    async def daily_played(
+        self, day: str, platform: str, user_ids: Sequence[str], but: int | None = None
+    ) -> list[str]:
         """Which of these people have begun `day`'s castle at a table other than `but`
         (a table closed before it began does not count)."""
         if not user_ids:
@@ -60,7 +62,9 @@ class DailyQueries(QueryBase):
         )
         return [r[0] for r in rows]
 
-    async def claim_daily(self, day: str, platform: str, user_ids: Sequence[str], session_id: int) -> list[str]:  # fmt: skip
+    async def claim_daily(
+        self, day: str, platform: str, user_ids: Sequence[str], session_id: int
+    ) -> list[str]:
         """The whole party's claim on `day`'s castle for table `session_id`, in one
         transaction: [] when made, else who holds the day at another table (nothing written)."""
 
@@ -99,9 +103,18 @@ class DailyQueries(QueryBase):
             return refused.users
 
     async def record_daily(
-        self, session_id: int, *, day: str, platform: str, scope: str,
-        players: Sequence[tuple[str, str]], escaped: bool, chapters: int, steps: int, now: float,
-    ) -> bool:  # fmt: skip
+        self,
+        session_id: int,
+        *,
+        day: str,
+        platform: str,
+        scope: str,
+        players: Sequence[tuple[str, str]],
+        escaped: bool,
+        chapters: int,
+        steps: int,
+        now: float,
+    ) -> bool:
         """A finished daily table's result (`players`: (user id, name) by seat), once:
         False if it was recorded already."""
 
@@ -111,18 +124,45 @@ class DailyQueries(QueryBase):
                 "INSERT INTO daily_results (session_id, seat, user_id, name, day, platform, "
                 "scope, party, escaped, chapters, steps, finished_at) "
                 "VALUES (?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
-                (session_id, players[0][0], players[0][1], day, platform, scope, party,
-                 int(escaped), chapters, steps, now),
-            )  # fmt: skip
+                (
+                    session_id,
+                    players[0][0],
+                    players[0][1],
+                    day,
+                    platform,
+                    scope,
+                    party,
+                    int(escaped),
+                    chapters,
+                    steps,
+                    now,
+                ),
+            )
             if cur.rowcount != 1:
                 return False
             await conn.executemany(
                 "INSERT INTO daily_results (session_id, seat, user_id, name, day, platform, "
                 "scope, party, escaped, chapters, steps, finished_at) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [(session_id, seat, uid, name, day, platform, scope, party, int(escaped),
-                  chapters, steps, now) for seat, (uid, name) in enumerate(players) if seat],
-            )  # fmt: skip
+                [
+                    (
+                        session_id,
+                        seat,
+                        uid,
+                        name,
+                        day,
+                        platform,
+                        scope,
+                        party,
+                        int(escaped),
+                        chapters,
+                        steps,
+                        now,
+                    )
+                    for seat, (uid, name) in enumerate(players)
+                    if seat
+                ],
+            )
             return True
 
         return await self.write(work)
@@ -136,7 +176,9 @@ class DailyQueries(QueryBase):
             "ORDER BY escaped DESC, chapters DESC, steps, finished_at, session_id",
             (platform, scope, day),
         )
-        return [DailyResult(s, d, json.loads(p), bool(e), c, st, f) for s, d, p, e, c, st, f in rows]  # fmt: skip
+        return [
+            DailyResult(s, d, json.loads(p), bool(e), c, st, f) for s, d, p, e, c, st, f in rows
+        ]
 
     async def daily_result(self, session_id: int) -> DailyResult | None:
         rows = await self.rows(
@@ -144,7 +186,13 @@ class DailyQueries(QueryBase):
             "FROM daily_results WHERE session_id = ? AND seat = 0",
             (session_id,),
         )
-        return DailyResult(rows[0][0], rows[0][1], json.loads(rows[0][2]), bool(rows[0][3]), *rows[0][4:]) if rows else None  # fmt: skip
+        return (
+            DailyResult(
+                rows[0][0], rows[0][1], json.loads(rows[0][2]), bool(rows[0][3]), *rows[0][4:]
+            )
+            if rows
+            else None
+        )
 
     async def daily_month(self, platform: str, scope: str, month: str) -> list[DailyTotal]:
         """Each player's daily castles of a month (`2025-06`) here, best first: more

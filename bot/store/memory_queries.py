@@ -120,9 +120,13 @@ class MemoryQueries(QueryBase):
         return {r[3]: RatingRow(*r) for r in rows}
 
     async def save_ratings(
-        self, session_id: int, rows: list[RatingRow], changes: dict, now: float,
+        self,
+        session_id: int,
+        rows: list[RatingRow],
+        changes: dict,
+        now: float,
         season: tuple[int, list[RatingRow]] | None = None,
-    ) -> bool:  # fmt: skip
+    ) -> bool:
         """Store the new standings (all time, and `season`'s: its number and rows) and mark
         the game rated, in one transaction; False (and nothing written) if this game was
         rated already; StaleVersion (nothing written) if that season no longer runs."""
@@ -145,11 +149,22 @@ class MemoryQueries(QueryBase):
                 "played = excluded.played, won = excluded.won, lost = excluded.lost, "
                 "updated_at = excluded.updated_at",
                 [
-                    (r.platform, r.scope, r.game, r.user_id, r.name, r.mu, r.sigma,
-                     r.played, r.won, r.lost, now)
+                    (
+                        r.platform,
+                        r.scope,
+                        r.game,
+                        r.user_id,
+                        r.name,
+                        r.mu,
+                        r.sigma,
+                        r.played,
+                        r.won,
+                        r.lost,
+                        now,
+                    )
                     for r in rows
                 ],
-            )  # fmt: skip
+            )
             if season is not None:
                 await self._rate_in_season(conn, season[0], season[1], now)
             return True
@@ -211,9 +226,16 @@ class MemoryQueries(QueryBase):
             await conn.execute(
                 "INSERT INTO undo_requests (session_id, version, n, seat, user_id, accepted, "
                 "asked_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (request.session_id, request.version, request.n, request.seat,
-                 request.user_id, json.dumps(request.accepted), request.asked_at),
-            )  # fmt: skip
+                (
+                    request.session_id,
+                    request.version,
+                    request.n,
+                    request.seat,
+                    request.user_id,
+                    json.dumps(request.accepted),
+                    request.asked_at,
+                ),
+            )
 
         await self.write(work)
 
@@ -253,9 +275,14 @@ class MemoryQueries(QueryBase):
 
         async def work(conn) -> None:
             await self.bump(
-                conn, session_id, version, state=json.dumps(state), clock=json.dumps(clock),
-                deadline=deadline, wake_at=wake_at,
-            )  # fmt: skip
+                conn,
+                session_id,
+                version,
+                state=json.dumps(state),
+                clock=json.dumps(clock),
+                deadline=deadline,
+                wake_at=wake_at,
+            )
             await conn.execute(
                 "UPDATE actions SET undone = 1 WHERE session_id = ? AND n = ?", (session_id, n)
             )

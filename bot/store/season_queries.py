@@ -79,9 +79,17 @@ class SeasonQueries(QueryBase):
         return _season(rows[0]) if rows else None
 
     async def start_season(
-        self, *, platform: str, scope: str, length: str, starts_at: float, ends_at: float,
-        chat: str, thread: str, language: str,
-    ) -> SeasonRow | None:  # fmt: skip
+        self,
+        *,
+        platform: str,
+        scope: str,
+        length: str,
+        starts_at: float,
+        ends_at: float,
+        chat: str,
+        thread: str,
+        language: str,
+    ) -> SeasonRow | None:
         """The scope's next season, running from `starts_at`; None (nothing written) when
         one runs already."""
 
@@ -99,8 +107,20 @@ class SeasonQueries(QueryBase):
             )
             if cur.rowcount != 1:
                 return None
-            return SeasonRow(platform, scope, last + 1, "running", length, True, starts_at,
-                             ends_at, chat, thread, language, 0)  # fmt: skip
+            return SeasonRow(
+                platform,
+                scope,
+                last + 1,
+                "running",
+                length,
+                True,
+                starts_at,
+                ends_at,
+                chat,
+                thread,
+                language,
+                0,
+            )
 
         return await self.write(work)
 
@@ -123,14 +143,25 @@ class SeasonQueries(QueryBase):
                     "INSERT INTO seasons (platform, scope, number, status, length, repeats, "
                     "starts_at, ends_at, chat, thread, language) "
                     "VALUES (?, ?, ?, 'running', ?, 1, ?, ?, ?, ?, ?)",
-                    (s.platform, s.scope, s.number + 1, s.length, following[0], following[1],
-                     s.chat, s.thread, s.language),
-                )  # fmt: skip
+                    (
+                        s.platform,
+                        s.scope,
+                        s.number + 1,
+                        s.length,
+                        following[0],
+                        following[1],
+                        s.chat,
+                        s.thread,
+                        s.language,
+                    ),
+                )
             return True
 
         return await self.write(work)
 
-    async def due_seasons(self, now: float, platforms: Sequence[str], lease: float) -> list[SeasonRow]:  # fmt: skip
+    async def due_seasons(
+        self, now: float, platforms: Sequence[str], lease: float
+    ) -> list[SeasonRow]:
         """Seasons to look at now: running past their end, or ended with their final
         standings not yet posted (and nobody posting them within the lease)."""
         marks = ", ".join("?" for _ in platforms) or "NULL"
@@ -237,8 +268,20 @@ class SeasonQueries(QueryBase):
             "played = excluded.played, won = excluded.won, lost = excluded.lost, "
             "updated_at = excluded.updated_at",
             [
-                (r.platform, r.scope, r.game, r.user_id, r.name, r.mu, r.sigma,
-                 r.played, r.won, r.lost, season, now)
+                (
+                    r.platform,
+                    r.scope,
+                    r.game,
+                    r.user_id,
+                    r.name,
+                    r.mu,
+                    r.sigma,
+                    r.played,
+                    r.won,
+                    r.lost,
+                    season,
+                    now,
+                )
                 for r in rows
             ],
-        )  # fmt: skip
+        )

@@ -61,9 +61,21 @@ class SessionQueries(QueryBase):
                 "INSERT INTO sessions (platform, scope, chat, thread, game, options, "
                 "rules_version, status, creator, seed, created_at, updated_at, clock) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?) RETURNING id",
-                (platform, scope, chat, thread, game, json.dumps(options), rules_version,
-                 creator, seed, now, now, json.dumps(clock or {})),
-            )  # fmt: skip
+                (
+                    platform,
+                    scope,
+                    chat,
+                    thread,
+                    game,
+                    json.dumps(options),
+                    rules_version,
+                    creator,
+                    seed,
+                    now,
+                    now,
+                    json.dumps(clock or {}),
+                ),
+            )
             (session_id,) = await cur.fetchone()
             await self._insert_seats(conn, session_id, [first_seat])
             await self.note_change(conn, session_id, 0)
@@ -162,11 +174,19 @@ class SessionQueries(QueryBase):
 
         async def work(conn):
             await self.bump(
-                conn, session_id, version, touch, state=json.dumps(state), chance_pos=chance_pos,
-                status=status, result=json.dumps(result) if result is not None else None,
-                deadline=deadline, clock=json.dumps(clock or {}), wake_at=wake_at,
+                conn,
+                session_id,
+                version,
+                touch,
+                state=json.dumps(state),
+                chance_pos=chance_pos,
+                status=status,
+                result=json.dumps(result) if result is not None else None,
+                deadline=deadline,
+                clock=json.dumps(clock or {}),
+                wake_at=wake_at,
                 expect_clock=expect_clock,
-            )  # fmt: skip
+            )
             if seats is not None:
                 await self._insert_seats(conn, session_id, seats)
             async with conn.execute(

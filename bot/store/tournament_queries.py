@@ -82,18 +82,43 @@ class TournamentQueries(QueryBase):
     """Queries of tournaments (mixed into `Store`)."""
 
     async def create_tournament(
-        self, *, platform: str, scope: str, chat: str, thread: str, game: str,
-        options: dict[str, str], rounds: int, size: int, creator: str, language: str,
-        starts_at: float | None, now: float,
-    ) -> TournamentRow:  # fmt: skip
+        self,
+        *,
+        platform: str,
+        scope: str,
+        chat: str,
+        thread: str,
+        game: str,
+        options: dict[str, str],
+        rounds: int,
+        size: int,
+        creator: str,
+        language: str,
+        starts_at: float | None,
+        now: float,
+    ) -> TournamentRow:
         async def work(conn) -> int:
             cur = await conn.execute(
                 "INSERT INTO tournaments (platform, scope, chat, thread, game, options, rounds, "
                 "size, status, creator, starts_at, wake_at, language, created_at, updated_at) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'signup', ?, ?, ?, ?, ?, ?) RETURNING id",
-                (platform, scope, chat, thread, game, json.dumps(options), rounds, size,
-                 creator, starts_at, starts_at, language, now, now),
-            )  # fmt: skip
+                (
+                    platform,
+                    scope,
+                    chat,
+                    thread,
+                    game,
+                    json.dumps(options),
+                    rounds,
+                    size,
+                    creator,
+                    starts_at,
+                    starts_at,
+                    language,
+                    now,
+                    now,
+                ),
+            )
             (tid,) = await cur.fetchone()
             return tid
 
@@ -101,7 +126,9 @@ class TournamentQueries(QueryBase):
         return await self.tournament(tid)
 
     async def tournament(self, tournament_id: int) -> TournamentRow | None:
-        rows = await self.rows(f"SELECT {_T_COLUMNS} FROM tournaments WHERE id = ?", (tournament_id,))  # fmt: skip
+        rows = await self.rows(
+            f"SELECT {_T_COLUMNS} FROM tournaments WHERE id = ?", (tournament_id,)
+        )
         return _tournament(rows[0]) if rows else None
 
     async def tournaments_in_chat(
@@ -200,7 +227,11 @@ class TournamentQueries(QueryBase):
 
     # ----- rounds -----------------------------------------------------------------------
     async def pairings(self, tournament_id: int, round_: int | None = None) -> list[PairingRow]:
-        where, params = ("AND round = ?", (tournament_id, round_)) if round_ is not None else ("", (tournament_id,))  # fmt: skip
+        where, params = (
+            ("AND round = ?", (tournament_id, round_))
+            if round_ is not None
+            else ("", (tournament_id,))
+        )
         rows = await self.rows(
             "SELECT round, board, players, session_id, claimed_at FROM tournament_tables "
             f"WHERE tournament_id = ? {where} ORDER BY round, board",
@@ -226,9 +257,15 @@ class TournamentQueries(QueryBase):
             cur = await conn.execute(
                 "UPDATE tournaments SET round = round + ?, status = ?, wake_at = ?, "
                 "version = version + 1, updated_at = ? WHERE id = ? AND version = ?",
-                (0 if finished else 1, status, None if finished else wake_at,
-                 self._clock(), t.id, t.version),
-            )  # fmt: skip
+                (
+                    0 if finished else 1,
+                    status,
+                    None if finished else wake_at,
+                    self._clock(),
+                    t.id,
+                    t.version,
+                ),
+            )
             if cur.rowcount != 1:
                 return False
             for user_id, why in withdrawn.items():
@@ -251,7 +288,9 @@ class TournamentQueries(QueryBase):
 
         return await self.write(work)
 
-    async def claim_table(self, tournament_id: int, round_: int, board: int, now: float, lease: float) -> bool:  # fmt: skip
+    async def claim_table(
+        self, tournament_id: int, round_: int, board: int, now: float, lease: float
+    ) -> bool:
         """This process opens the table (no other has for `lease` seconds)."""
 
         async def work(conn) -> bool:
@@ -266,10 +305,23 @@ class TournamentQueries(QueryBase):
         return await self.write(work)
 
     async def open_table_session(
-        self, tournament_id: int, round_: int, board: int, *, platform: str, scope: str,
-        chat: str, thread: str, game: str, options: dict[str, str], rules_version: int,
-        creator: str, seed: int, seats: list, clock: dict,
-    ) -> int | None:  # fmt: skip
+        self,
+        tournament_id: int,
+        round_: int,
+        board: int,
+        *,
+        platform: str,
+        scope: str,
+        chat: str,
+        thread: str,
+        game: str,
+        options: dict[str, str],
+        rules_version: int,
+        creator: str,
+        seed: int,
+        seats: list,
+        clock: dict,
+    ) -> int | None:
         """The table's session created (in its lobby, every seat taken) and linked to it in
         one transaction; None (nothing written) if the table has one already."""
         now = self._clock()
@@ -279,9 +331,21 @@ class TournamentQueries(QueryBase):
                 "INSERT INTO sessions (platform, scope, chat, thread, game, options, "
                 "rules_version, status, creator, seed, created_at, updated_at, clock) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?) RETURNING id",
-                (platform, scope, chat, thread, game, json.dumps(options), rules_version,
-                 creator, seed, now, now, json.dumps(clock)),
-            )  # fmt: skip
+                (
+                    platform,
+                    scope,
+                    chat,
+                    thread,
+                    game,
+                    json.dumps(options),
+                    rules_version,
+                    creator,
+                    seed,
+                    now,
+                    now,
+                    json.dumps(clock),
+                ),
+            )
             (session_id,) = await cur.fetchone()
             linked = await conn.execute(
                 "UPDATE tournament_tables SET session_id = ? WHERE tournament_id = ? "

@@ -86,8 +86,14 @@ async def publish_commands(bot: Bot) -> None:
     try:
         for language in [DEFAULT, *(c for c in available() if c not in (DEFAULT, PSEUDO))]:
             code = None if language == DEFAULT else language
-            await bot.set_my_commands(private_commands(language), scope=BotCommandScopeAllPrivateChats(), language_code=code)  # fmt: skip
-            await bot.set_my_commands(group_commands(language), scope=BotCommandScopeAllGroupChats(), language_code=code)  # fmt: skip
+            await bot.set_my_commands(
+                private_commands(language),
+                scope=BotCommandScopeAllPrivateChats(),
+                language_code=code,
+            )
+            await bot.set_my_commands(
+                group_commands(language), scope=BotCommandScopeAllGroupChats(), language_code=code
+            )
     except TelegramError as exc:  # not fatal: typed commands work without the menu
         log.warning("could not publish the Telegram command menus: %s", exc)
 
@@ -110,11 +116,16 @@ async def run_telegram(
         webhook = bool(settings.telegram_webhook_url)
         service.add_front_end(
             "telegram",
-            FrontEnd(adapter.deliver, scope_word=msg("group"), chat_word=msg("group"), dm_note=dm_note,
-                     links=lambda: links(application, polls, webhook),
-                     members=member_lookup(lambda: adapter.transport and adapter.transport.bot),
-                     open_place=adapter.open_place),
-        )  # fmt: skip
+            FrontEnd(
+                adapter.deliver,
+                scope_word=msg("group"),
+                chat_word=msg("group"),
+                dm_note=dm_note,
+                links=lambda: links(application, polls, webhook),
+                members=member_lookup(lambda: adapter.transport and adapter.transport.bot),
+                open_place=adapter.open_place,
+            ),
+        )
         await publish_commands(application.bot)
         if settings.telegram_webhook_url:
             # Without a secret anyone who learns the URL could post forged updates; Telegram

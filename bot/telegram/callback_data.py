@@ -69,7 +69,9 @@ def parse(raw: object) -> Press:
     if m := _CHOICE.match(raw):
         return Press("choice", m.group(1))
     if m := _PAGE.match(raw):
-        return Press("page", session_id=int(m.group(1)), version=int(m.group(2)), page=int(m.group(3)))  # fmt: skip
+        return Press(
+            "page", session_id=int(m.group(1)), version=int(m.group(2)), page=int(m.group(3))
+        )
     if (m := _MENU.match(raw)) and m.group(1) in MENU_COMMANDS:
         return Press("menu", m.group(1))
     if m := _START.match(raw):

@@ -225,9 +225,12 @@ class TelegramAdapter:
         (or the group is told how to open it) and the group learns only that it was refused."""
         await self._say(
             ctx,
-            msg("{name}, that move is not allowed; why (it concerns your hand) is in our private chat.", name=ctx.user.name),
+            msg(
+                "{name}, that move is not allowed; why (it concerns your hand) is in our private chat.",
+                name=ctx.user.name,
+            ),
             reply=True,
-        )  # fmt: skip
+        )
         row = await self.service.live(ctx.chat)
         reply = Reply(reason, kind="info", to=ctx.user, session_id=row.id if row else None)
         await self._send(ctx, Plan([reply], asker=ctx.user))
@@ -252,9 +255,14 @@ class TelegramAdapter:
         try:
             topic = await self.transport.bot.create_forum_topic(chat_id=int(chat.chat), name=title)
         except TelegramError as exc:
-            log.info("could not create a topic in %s (%s); the game stays in General", chat.chat, exc)  # fmt: skip
+            log.info(
+                "could not create a topic in %s (%s); the game stays in General", chat.chat, exc
+            )
             return chat
-        await self._say(ctx, msg("{game}: the table is in the new topic “{topic}”.", game=title, topic=topic.name))  # fmt: skip
+        await self._say(
+            ctx,
+            msg("{game}: the table is in the new topic “{topic}”.", game=title, topic=topic.name),
+        )
         return ChatRef(PLATFORM, chat.chat, str(topic.message_thread_id), chat.scope)
 
     async def open_place(self, home: ChatRef, name: str) -> ChatRef | None:
@@ -264,7 +272,9 @@ class TelegramAdapter:
         if self.transport is None:
             return None
         try:
-            topic = await self.transport.bot.create_forum_topic(chat_id=int(home.chat), name=name[:128])  # fmt: skip
+            topic = await self.transport.bot.create_forum_topic(
+                chat_id=int(home.chat), name=name[:128]
+            )
         except (TelegramError, ValueError) as exc:
             log.info("no topic for a table in %s (%s): it is played privately", home.chat, exc)
             return None
@@ -321,7 +331,9 @@ class TelegramAdapter:
 
         try:
             if press.kind == "choice" and ctx.private:
-                chat, plan = await in_time(self.service.press_privately(PLATFORM, ctx.user, press.data))  # fmt: skip
+                chat, plan = await in_time(
+                    self.service.press_privately(PLATFORM, ctx.user, press.data)
+                )
                 await acknowledge()
                 await self._send(ctx, plan, chat, pressed=message)
             elif press.kind == "choice":
@@ -366,9 +378,12 @@ class TelegramAdapter:
         if not choices or press.page >= keyboards.page_count(choices):
             raise UserError(msg("There is no such page of choices."))
         markup = keyboards.choices_keyboard(
-            choices, session_id=press.session_id, version=press.version, page=press.page,
+            choices,
+            session_id=press.session_id,
+            version=press.version,
+            page=press.page,
             hand_url=self.transport.hand_url(press.session_id) if not ctx.private else None,
-        )  # fmt: skip
+        )
         try:
             await self.transport.set_page(message.chat.id, message.message_id, markup)
         except TelegramError as exc:

@@ -47,22 +47,47 @@ def choices_keyboard(
     pages = max(1, -(-len(playable) // PAGE_SIZE))
     page = min(max(page, 0), pages - 1)
     shown = playable[page * PAGE_SIZE : (page + 1) * PAGE_SIZE]
-    buttons = [InlineKeyboardButton(label(say(c.label, language)), callback_data=callbacks.choice(c.data)) for c in shown]  # fmt: skip
+    buttons = [
+        InlineKeyboardButton(label(say(c.label, language)), callback_data=callbacks.choice(c.data))
+        for c in shown
+    ]
     width = len(buttons) if one_row and len(buttons) <= 3 else COLUMNS
     rows = [buttons[i : i + width] for i in range(0, len(buttons), width)]
     if pages > 1 and session_id is not None and version is not None:
         nav = []
         if page > 0:
-            nav.append(InlineKeyboardButton(say(msg("‹ Prev"), language), callback_data=callbacks.page(session_id, version, page - 1)))  # fmt: skip
-        nav.append(InlineKeyboardButton(f"{page + 1}/{pages}", callback_data=callbacks.page(session_id, version, page)))  # fmt: skip
+            nav.append(
+                InlineKeyboardButton(
+                    say(msg("‹ Prev"), language),
+                    callback_data=callbacks.page(session_id, version, page - 1),
+                )
+            )
+        nav.append(
+            InlineKeyboardButton(
+                f"{page + 1}/{pages}", callback_data=callbacks.page(session_id, version, page)
+            )
+        )
         if page < pages - 1:
-            nav.append(InlineKeyboardButton(say(msg("Next ›"), language), callback_data=callbacks.page(session_id, version, page + 1)))  # fmt: skip
+            nav.append(
+                InlineKeyboardButton(
+                    say(msg("Next ›"), language),
+                    callback_data=callbacks.page(session_id, version, page + 1),
+                )
+            )
         rows.append(nav)
     for c in hand:
         if hand_url:
-            rows.append([InlineKeyboardButton(say(msg("My hand (private)"), language), url=hand_url)])  # fmt: skip
+            rows.append(
+                [InlineKeyboardButton(say(msg("My hand (private)"), language), url=hand_url)]
+            )
         else:
-            rows.append([InlineKeyboardButton(label(say(c.label, language)), callback_data=callbacks.choice(c.data))])  # fmt: skip
+            rows.append(
+                [
+                    InlineKeyboardButton(
+                        label(say(c.label, language)), callback_data=callbacks.choice(c.data)
+                    )
+                ]
+            )
     return InlineKeyboardMarkup(rows) if rows else None
 
 

@@ -75,10 +75,12 @@ def passing(exc: TelegramError) -> float | None:
 def sent_of(message: Message, *, private: bool = False) -> Sent:
     date = getattr(message, "date", None)
     return Sent(
-        str(message.chat_id), message.message_id, date.timestamp() if date else time.time(),
+        str(message.chat_id),
+        message.message_id,
+        date.timestamp() if date else time.time(),
         picture=bool(getattr(message, "photo", None) or getattr(message, "animation", None)),
         private=private,
-    )  # fmt: skip
+    )
 
 
 def deletable(sent: Sent) -> bool:
@@ -145,17 +147,25 @@ class TelegramTransport:
         markup = None
         if reply.choices:
             markup = keyboards.choices_keyboard(
-                reply.choices, session_id=reply.session_id, version=reply.version, page=page,
+                reply.choices,
+                session_id=reply.session_id,
+                version=reply.version,
+                page=page,
                 hand_url=self.hand_url(reply.session_id) if group else None,
-                one_row=reply.kind == "lobby", language=reply.language or DEFAULT,
-            )  # fmt: skip
+                one_row=reply.kind == "lobby",
+                language=reply.language or DEFAULT,
+            )
         shows_table = reply.kind in ("board", "private") and not reply.final
         if reply.session_id is None or not shows_table:
             return markup
         button = keyboards.board_button(
-            reply.session_id, group=group, bot=self.username, webapp=self.webapp,
-            public_url=self.public_url, language=reply.language or DEFAULT,
-        )  # fmt: skip
+            reply.session_id,
+            group=group,
+            bot=self.username,
+            webapp=self.webapp,
+            public_url=self.public_url,
+            language=reply.language or DEFAULT,
+        )
         if button is None:
             return markup
         rows = [list(row) for row in markup.inline_keyboard] if markup is not None else []
@@ -173,7 +183,9 @@ class TelegramTransport:
         reply_to = asked.reply_to if asked is not None and not private else None
         # a board's buttons stay on its picture; a private message's under its last part
         first_markup = markup if not private or not rest else None
-        first = await self._send(where, reply.picture, heading + body, first_markup, reply_to, private=private)  # fmt: skip
+        first = await self._send(
+            where, reply.picture, heading + body, first_markup, reply_to, private=private
+        )
         if first is None:
             return []
         out = [sent_of(first, private=private)]
@@ -200,18 +212,25 @@ class TelegramTransport:
         try:
             if reply.picture is not None:
                 media = InputMediaPhoto(
-                    reply.picture.png, caption=heading + body or None,
-                    parse_mode=ParseMode.HTML, filename=reply.picture.filename,
-                )  # fmt: skip
+                    reply.picture.png,
+                    caption=heading + body or None,
+                    parse_mode=ParseMode.HTML,
+                    filename=reply.picture.filename,
+                )
                 await self.bot.edit_message_media(
-                    chat_id=int(sent.chat), message_id=sent.message, media=media,
+                    chat_id=int(sent.chat),
+                    message_id=sent.message,
+                    media=media,
                     reply_markup=markup,
-                )  # fmt: skip
+                )
             else:
                 await self.bot.edit_message_text(
-                    chat_id=int(sent.chat), message_id=sent.message, text=heading + body or "…",
-                    parse_mode=ParseMode.HTML, reply_markup=markup,
-                )  # fmt: skip
+                    chat_id=int(sent.chat),
+                    message_id=sent.message,
+                    text=heading + body or "…",
+                    parse_mode=ParseMode.HTML,
+                    reply_markup=markup,
+                )
         except BadRequest as exc:
             if "not modified" in str(exc).lower():
                 return True
@@ -270,10 +289,16 @@ class TelegramTransport:
         self, chat: ChatRef, user: UserRef, session_id: int | None, language: str
     ) -> Sent | None:
         url = self.hand_url(session_id)
-        text = html.escape(say(msg(
-            "{name}, I cannot send you private messages yet. Press the button below, then "
-            "Start, and I will show you your hand there.", name=user.name,
-        ), language))  # fmt: skip
+        text = html.escape(
+            say(
+                msg(
+                    "{name}, I cannot send you private messages yet. Press the button below, then "
+                    "Start, and I will show you your hand there.",
+                    name=user.name,
+                ),
+                language,
+            )
+        )
         markup = None
         if url:
             label = say(msg("Open my private chat"), language)
@@ -287,13 +312,16 @@ class TelegramTransport:
         Only a sign: a chat that refuses it loses nothing."""
         try:
             await self.bot.send_chat_action(
-                chat_id=int(where.chat), action=ChatAction.TYPING,
+                chat_id=int(where.chat),
+                action=ChatAction.TYPING,
                 message_thread_id=int(where.thread) if where.thread.isdigit() else None,
-            )  # fmt: skip
+            )
         except TelegramError as exc:
             log.debug("no typing sign in chat %s: %s", where.chat, exc)
 
-    async def text(self, where: ChatRef, text_html: str, markup=None, reply_to: int | None = None) -> Sent | None:  # fmt: skip
+    async def text(
+        self, where: ChatRef, text_html: str, markup=None, reply_to: int | None = None
+    ) -> Sent | None:
         """A short message of the front end's own (a menu, a pointer)."""
         message = await self._send(where, None, text_html, markup, reply_to)
         return sent_of(message) if message is not None else None
@@ -312,28 +340,37 @@ class TelegramTransport:
         not stop the game), except: a passing one in a chat (`Transient`: it is owed), and
         a private chat that refuses us (`Unreachable`: the group is told how to open it)."""
         common = dict(
-            chat_id=int(where.chat), parse_mode=ParseMode.HTML, reply_markup=markup,
+            chat_id=int(where.chat),
+            parse_mode=ParseMode.HTML,
+            reply_markup=markup,
             message_thread_id=int(where.thread) if where.thread.isdigit() else None,
-            reply_parameters=ReplyParameters(reply_to, allow_sending_without_reply=True) if reply_to else None,
-        )  # fmt: skip
+            reply_parameters=ReplyParameters(reply_to, allow_sending_without_reply=True)
+            if reply_to
+            else None,
+        )
         if picture is None:
             sending = self.bot.send_message(text=body_html or "…", **common)
             what = "a message"
         elif picture.filename.endswith(".gif"):  # sent as a photo it would stand still
             sending = self.bot.send_animation(
-                animation=picture.png, filename=picture.filename, caption=body_html or None, **common
-            )  # fmt: skip
+                animation=picture.png,
+                filename=picture.filename,
+                caption=body_html or None,
+                **common,
+            )
             what = "an animation"
         else:
             sending = self.bot.send_photo(
                 photo=picture.png, filename=picture.filename, caption=body_html or None, **common
-            )  # fmt: skip
+            )
             what = "a photo"
         try:
             message = await sending
         except Forbidden as exc:
             if private:
-                log.info("cannot reach telegram chat %s privately (blocked or never started)", where.chat)  # fmt: skip
+                log.info(
+                    "cannot reach telegram chat %s privately (blocked or never started)", where.chat
+                )
                 raise Unreachable(where.chat) from exc
             log.warning("telegram refused %s in chat %s (bot removed?)", what, where.chat)
             return None
@@ -356,5 +393,8 @@ def _heading(reply: Reply, table: TableFacts | None) -> str:
     """A private view names its game first: a private chat may hold several games."""
     if reply.to is None or table is None or reply.kind != "private" or reply.picture is None:
         return ""
-    said = say(msg("{game}, game #{id}", game=msg(table.title), id=table.session_id), reply.language or DEFAULT)  # fmt: skip
+    said = say(
+        msg("{game}, game #{id}", game=msg(table.title), id=table.session_id),
+        reply.language or DEFAULT,
+    )
     return f"<i>{html.escape(said)}</i>\n"

@@ -144,7 +144,10 @@ class _Count(_Child):
             self.value += amount
 
     def samples(self, name: str, labels: dict[str, str]) -> list[Sample]:
-        return [Sample(f"{name}_total", labels, self.value), Sample(f"{name}_created", labels, self.created)]  # fmt: skip
+        return [
+            Sample(f"{name}_total", labels, self.value),
+            Sample(f"{name}_created", labels, self.created),
+        ]
 
 
 class Counter(_Metric):
@@ -261,7 +264,12 @@ class Info(_Metric):
         self._facts = {str(k): str(v) for k, v in facts.items()}
 
     def collect(self) -> Iterator[Family]:
-        yield Family(self.name, self.documentation, "info", [Sample(f"{self.name}_info", dict(self._facts), 1.0)])  # fmt: skip
+        yield Family(
+            self.name,
+            self.documentation,
+            "info",
+            [Sample(f"{self.name}_info", dict(self._facts), 1.0)],
+        )
 
 
 # ----- the process and its garbage collector ---------------------------------------------
@@ -289,19 +297,40 @@ class ProcessCollector:
         started = float(fields[19]) / self._ticks + self._boot
         gauges = [
             ("process_virtual_memory_bytes", "Virtual memory size in bytes.", float(fields[20])),
-            ("process_resident_memory_bytes", "Resident memory size in bytes.",
-             float(fields[21]) * self._page),
-            ("process_start_time_seconds", "Start time of the process since unix epoch in seconds.",
-             started),
-        ]  # fmt: skip
+            (
+                "process_resident_memory_bytes",
+                "Resident memory size in bytes.",
+                float(fields[21]) * self._page,
+            ),
+            (
+                "process_start_time_seconds",
+                "Start time of the process since unix epoch in seconds.",
+                started,
+            ),
+        ]
         for name, doc, value in gauges:
             yield Family(name, doc, "gauge", [Sample(name, {}, value)])
         cpu = (float(fields[11]) + float(fields[12])) / self._ticks
-        yield Family("process_cpu_seconds", "Total user and system CPU time spent in seconds.", "counter", [Sample("process_cpu_seconds_total", {}, cpu)])  # fmt: skip
-        yield Family("process_open_fds", "Number of open file descriptors.", "gauge", [Sample("process_open_fds", {}, float(open_fds))])  # fmt: skip
+        yield Family(
+            "process_cpu_seconds",
+            "Total user and system CPU time spent in seconds.",
+            "counter",
+            [Sample("process_cpu_seconds_total", {}, cpu)],
+        )
+        yield Family(
+            "process_open_fds",
+            "Number of open file descriptors.",
+            "gauge",
+            [Sample("process_open_fds", {}, float(open_fds))],
+        )
         most = _max_fds()
         if most is not None:
-            yield Family("process_max_fds", "Maximum number of open file descriptors.", "gauge", [Sample("process_max_fds", {}, most)])  # fmt: skip
+            yield Family(
+                "process_max_fds",
+                "Maximum number of open file descriptors.",
+                "gauge",
+                [Sample("process_max_fds", {}, most)],
+            )
 
 
 def _boot_time() -> float | None:

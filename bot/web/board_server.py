@@ -52,8 +52,10 @@ STATIC = Path(__file__).parent / "static"
 COOKIE = "escape_session"
 TABLE = "{sid:[0-9]{1,15}}"  # table numbers in a path: ASCII digits, a sane length
 PAGE_PATHS = ("/", f"/table/{TABLE}", f"/watch/{TABLE}/{{key}}", "/tg", "/activity")
-FRAMERS = ("https://discord.com https://*.discord.com https://*.discordsays.com "
-           "https://web.telegram.org https://*.telegram.org")  # fmt: skip
+FRAMERS = (
+    "https://discord.com https://*.discord.com https://*.discordsays.com "
+    "https://web.telegram.org https://*.telegram.org"
+)
 CSP = (
     "default-src 'self'; img-src 'self' data: blob:; script-src 'self'; style-src 'self'; "
     "connect-src 'self'; base-uri 'none'; form-action 'self'; object-src 'none'; "
@@ -169,7 +171,9 @@ class WebBoard:
         session = self.session_of(request, token)
         return session.user if session is not None else None
 
-    def visitor(self, request: web.Request, watch: object = None, token: str | None = None) -> Visitor:  # fmt: skip
+    def visitor(
+        self, request: web.Request, watch: object = None, token: str | None = None
+    ) -> Visitor:
         key = watch if isinstance(watch, str) and len(watch) < 64 else None
         return Visitor(self.viewer(request, token), key)
 
@@ -178,7 +182,9 @@ class WebBoard:
         browser = accepted(request.headers.get("Accept-Language"))
         if viewer is None or viewer.id == LOCAL:
             return browser
-        return await self.service.language_of(UserRef(viewer.platform, viewer.id, viewer.name, browser))  # fmt: skip
+        return await self.service.language_of(
+            UserRef(viewer.platform, viewer.id, viewer.name, browser)
+        )
 
     async def asker_language(self, request: web.Request) -> str:
         """The language of whoever asks, signed in or not (a refusal is said in it)."""
@@ -187,15 +193,28 @@ class WebBoard:
     def _set_cookie(self, response: web.StreamResponse, session: WebSession) -> None:
         secure = self.base.startswith("https://")
         token = self.signer.session(session.user, session.expires - self.signer.now())
-        response.set_cookie(COOKIE, token, max_age=int(session.expires - self.signer.now()),
-                            httponly=True, samesite="Lax", secure=secure, path="/")  # fmt: skip
+        response.set_cookie(
+            COOKIE,
+            token,
+            max_age=int(session.expires - self.signer.now()),
+            httponly=True,
+            samesite="Lax",
+            secure=secure,
+            path="/",
+        )
 
     # ----- pages ------------------------------------------------------------------------
     async def page(self, request: web.Request) -> web.StreamResponse:
         language = await self.asker_language(request)
-        return web.Response(text=page_html(language), content_type="text/html",
-                            headers={"Cache-Control": "no-cache", "Content-Language": language,
-                                     "Vary": "Accept-Language, Cookie"})  # fmt: skip
+        return web.Response(
+            text=page_html(language),
+            content_type="text/html",
+            headers={
+                "Cache-Control": "no-cache",
+                "Content-Language": language,
+                "Vary": "Accept-Language, Cookie",
+            },
+        )
 
     async def open_link(self, request: web.Request) -> web.StreamResponse:
         try:
@@ -208,7 +227,9 @@ class WebBoard:
 
     async def open_local(self, request: web.Request) -> web.StreamResponse:
         if not self.config.local:
-            return _refusal_page(say(msg("Local play is not served here."), await self.language(request)))  # fmt: skip
+            return _refusal_page(
+                say(msg("Local play is not served here."), await self.language(request))
+            )
         try:
             self.signer.read(request.match_info["token"], "local")
         except UserError as exc:
@@ -221,7 +242,9 @@ class WebBoard:
     # ----- a tournament ------------------------------------------------------------------
     async def open_tournament_link(self, request: web.Request) -> web.StreamResponse:
         try:
-            session, tid = await self.service.community.claim_tournament_link(request.match_info["token"])  # fmt: skip
+            session, tid = await self.service.community.claim_tournament_link(
+                request.match_info["token"]
+            )
         except UserError as exc:
             return _refusal_page(say(exc.msg, await self.language(request)))
         response = web.Response(status=303, headers={"Location": f"/tournament/{tid}"})
@@ -241,12 +264,17 @@ class WebBoard:
             refusal = _refusal_page(say(exc.msg, language))
             refusal.set_status(404 if exc.reason == "no_table" else 403)
             return refusal
-        return web.Response(text=tournament_html(page, language), content_type="text/html",
-                            headers={"Content-Language": language, "Vary": "Accept-Language, Cookie"})  # fmt: skip
+        return web.Response(
+            text=tournament_html(page, language),
+            content_type="text/html",
+            headers={"Content-Language": language, "Vary": "Accept-Language, Cookie"},
+        )
 
     async def api_tournament(self, request: web.Request) -> web.Response:
         language = await self.asker_language(request)
-        return await _json(lambda: self._tournament(request, language), language=language, status=404)  # fmt: skip
+        return await _json(
+            lambda: self._tournament(request, language), language=language, status=404
+        )
 
     def local_link(self) -> str:
         """The link `make run` prints for local play (good for a day, at this machine)."""
@@ -254,10 +282,13 @@ class WebBoard:
 
     # ----- the table ----------------------------------------------------------------------
     async def api_config(self, request: web.Request) -> web.Response:
-        return web.json_response({
-            "discord_client_id": self.config.discord_client_id, "local": self.config.local,
-            "activity": (STATIC / "build" / "activity.js").is_file(),
-        })  # fmt: skip
+        return web.json_response(
+            {
+                "discord_client_id": self.config.discord_client_id,
+                "local": self.config.local,
+                "activity": (STATIC / "build" / "activity.js").is_file(),
+            }
+        )
 
     async def api_table(self, request: web.Request) -> web.Response:
         """The table as a page shows it (the page itself has it from its socket)."""
@@ -276,13 +307,22 @@ class WebBoard:
     async def api_picture(self, request: web.Request) -> web.StreamResponse:
         language = await self.asker_language(request)
         try:
-            picture = await self.service.web_board.picture(request.match_info["token"], self.viewer(request))  # fmt: skip
+            picture = await self.service.web_board.picture(
+                request.match_info["token"], self.viewer(request)
+            )
         except UserError as exc:
-            status = {"stale": 409, "no_table": 404, "forged": 403, "expired": 403}.get(exc.reason, 403)  # fmt: skip
-            return web.json_response({"error": say(exc.msg, language), "reason": exc.reason}, status=status)  # fmt: skip
+            status = {"stale": 409, "no_table": 404, "forged": 403, "expired": 403}.get(
+                exc.reason, 403
+            )
+            return web.json_response(
+                {"error": say(exc.msg, language), "reason": exc.reason}, status=status
+            )
         # (an address names one version: what it shows never changes; kept by the browser only)
-        return web.Response(body=picture.png, content_type="image/png",
-                            headers={"Cache-Control": "private, max-age=3600, immutable"})  # fmt: skip
+        return web.Response(
+            body=picture.png,
+            content_type="image/png",
+            headers={"Cache-Control": "private, max-age=3600, immutable"},
+        )
 
     async def api_frame(self, request: web.Request) -> web.StreamResponse:
         language = await self.asker_language(request)
@@ -294,8 +334,11 @@ class WebBoard:
         except UserError as exc:
             status = 404 if exc.reason == "no_table" else 403
             return web.json_response({"error": say(exc.msg, language)}, status=status)
-        return web.Response(body=picture.png, content_type="image/png",
-                            headers={"X-Frame-Caption": _header_safe(text)})  # fmt: skip
+        return web.Response(
+            body=picture.png,
+            content_type="image/png",
+            headers={"X-Frame-Caption": _header_safe(text)},
+        )
 
     async def api_review(self, request: web.Request) -> web.Response:
         """A finished game's review for the viewer (the seat they play, at this machine)."""
@@ -324,7 +367,9 @@ class WebBoard:
             if visitor.user is not None and visitor.user.id == LOCAL:  # "this machine": the
                 first = say(PAGE["default_players"], language).split(",")[0]  # page's player
                 visitor = Visitor(replace(visitor.user, name=first))
-            return await self.service.web_board.lesson(visitor, what and what[:200], data and data[:64], language)  # fmt: skip
+            return await self.service.web_board.lesson(
+                visitor, what and what[:200], data and data[:64], language
+            )
 
         return await _json(answer, language=language)
 
@@ -332,9 +377,15 @@ class WebBoard:
     async def auth_telegram(self, request: web.Request) -> web.Response:
         async def answer() -> dict:
             body = await _body(request)
-            login = check_init_data(str(body.get("init_data", "")), self.config.telegram_token, self.signer.now())  # fmt: skip
+            login = check_init_data(
+                str(body.get("init_data", "")), self.config.telegram_token, self.signer.now()
+            )
             table = number(login.start_param) if login.start_param else number(body.get("table"))
-            return {"token": self.signer.session(login.user), "name": login.user.name, "table": table}  # fmt: skip
+            return {
+                "token": self.signer.session(login.user),
+                "name": login.user.name,
+                "table": table,
+            }
 
         return await _json(answer, status=401, language=await self.language(request))
 
@@ -342,10 +393,18 @@ class WebBoard:
         async def answer() -> dict:
             body = await _body(request)
             c = self.config
-            login = await exchange_code(self._http, api_base(c.discord_api), c.discord_client_id,
-                                        c.discord_client_secret, str(body.get("code", ""))[:200])  # fmt: skip
-            return {"token": self.signer.session(login.user), "name": login.user.name,
-                    "access_token": login.access_token}  # fmt: skip
+            login = await exchange_code(
+                self._http,
+                api_base(c.discord_api),
+                c.discord_client_id,
+                c.discord_client_secret,
+                str(body.get("code", ""))[:200],
+            )
+            return {
+                "token": self.signer.session(login.user),
+                "name": login.user.name,
+                "access_token": login.access_token,
+            }
 
         return await _json(answer, status=401, language=await self.language(request))
 
@@ -366,7 +425,12 @@ class WebBoard:
     def _local_viewer(self, request: web.Request) -> UserRef:
         viewer = self.viewer(request)
         if not self.config.local or viewer is None or viewer.id != LOCAL:
-            raise UserError(msg("Local play is for the person at this machine: open the link `make run` printed."), reason="signed_out")  # fmt: skip
+            raise UserError(
+                msg(
+                    "Local play is for the person at this machine: open the link `make run` printed."
+                ),
+                reason="signed_out",
+            )
         return viewer
 
     async def local_tables(self, request: web.Request) -> web.Response:
@@ -377,8 +441,10 @@ class WebBoard:
             tables = await self.service.live_tables("console", "terminal")
             return {
                 "games": [self._game_choice(g, t, language) for g, t in self.service.game_list()],
-                "tables": [{"id": t.session_id, "text": say(t.describe(), language)} for t in tables],
-            }  # fmt: skip
+                "tables": [
+                    {"id": t.session_id, "text": say(t.describe(), language)} for t in tables
+                ],
+            }
 
         return await _json(answer, language=language)
 
@@ -386,15 +452,22 @@ class WebBoard:
         """A game as the local page offers it: its title, player counts and options."""
         game = self.service.game(game_id)
         return {
-            "id": game_id, "title": say(msg(title), language),
+            "id": game_id,
+            "title": say(msg(title), language),
             "players": say(game.player_range(), language),
             "options": [
-                {"name": name, "default": option.default,
-                 "choices": [{"value": c, "label": say(option.labels.get(c, c), language)} for c in option.choices],
-                 "about": say(option.description, language)}
+                {
+                    "name": name,
+                    "default": option.default,
+                    "choices": [
+                        {"value": c, "label": say(option.labels.get(c, c), language)}
+                        for c in option.choices
+                    ],
+                    "about": say(option.description, language),
+                }
                 for name, option in game.options.items()
             ],
-        }  # fmt: skip
+        }
 
     async def local_start(self, request: web.Request) -> web.Response:
         """A new terminal table from the page: the game, its options, the players' names
@@ -410,7 +483,13 @@ class WebBoard:
             if not humans or len({n.lower() for n in humans}) != len(humans):
                 raise UserError(msg("Name at least one player, each differently, e.g. Ann,bot."))
             if not game.min_players <= len(names) <= game.max_players:
-                raise UserError(msg("{game} is for {players} players.", game=msg(game.title), players=game.player_range()))  # fmt: skip
+                raise UserError(
+                    msg(
+                        "{game} is for {players} players.",
+                        game=msg(game.title),
+                        players=game.player_range(),
+                    )
+                )
             used = {t.chat.thread for t in await self.service.live_tables("console", "terminal")}
             thread = next(str(n) for n in range(1, 10_000) if str(n) not in used)
             chat = ChatRef("console", "terminal", thread, "terminal", language=language)
@@ -471,7 +550,9 @@ class WebBoard:
         elif isinstance(said, dict) and isinstance(said.get("press"), dict):
             await page.ws.send_json({"pressed": await self._press(request, page, said["press"])})
         else:
-            await page.ws.send_json({"error": say(msg("That message is not one of ours."), page.language)})  # fmt: skip
+            await page.ws.send_json(
+                {"error": say(msg("That message is not one of ours."), page.language)}
+            )
 
     def _viewer_key(self, page: OpenPage, user: UserRef | None, watch: str | None) -> str:
         if user is not None:
@@ -484,7 +565,9 @@ class WebBoard:
         token = hello.get("token") if isinstance(hello.get("token"), str) else None
         visitor = self.visitor(request, hello.get("watch"), token)
         page.language = await self.language(request, visitor.user)
-        if not self.sockets.allow("hello", self._viewer_key(page, visitor.user, visitor.watch_key), page.address):  # fmt: skip
+        if not self.sockets.allow(
+            "hello", self._viewer_key(page, visitor.user, visitor.watch_key), page.address
+        ):
             await page.ws.send_json({"error": say(TOO_MANY, page.language)})
             return
         sid = number(hello.get("table"))
@@ -510,8 +593,13 @@ class WebBoard:
         visitor = self.visitor(
             request, page.web.visitor.watch_key, page.token
         )  # (a session may expire)
-        if not self.sockets.allow("press", self._viewer_key(page, visitor.user, visitor.watch_key), page.address):  # fmt: skip
-            return {"ok": False, "error": say(msg("Too many moves at once: wait a moment."), language)}  # fmt: skip
+        if not self.sockets.allow(
+            "press", self._viewer_key(page, visitor.user, visitor.watch_key), page.address
+        ):
+            return {
+                "ok": False,
+                "error": say(msg("Too many moves at once: wait a moment."), language),
+            }
         data = press.get("data")
         seat = number(press.get("seat"), 99)
         pass_ = WebPass(
@@ -572,13 +660,17 @@ async def _json(make, status: int = 403, language: str = "en") -> web.Response:
         return web.json_response(await make())
     except UserError as exc:
         code = 401 if exc.reason in SIGNED_OUT else 404 if exc.reason == "no_table" else status
-        return web.json_response({"error": say(exc.msg, language), "reason": exc.reason}, status=code)  # fmt: skip
+        return web.json_response(
+            {"error": say(exc.msg, language), "reason": exc.reason}, status=code
+        )
 
 
 def _refusal_page(message: str) -> web.Response:
-    body = (f"<!doctype html><meta charset=utf-8><meta name=viewport content='width=device-width'>"
-            f"<title>Escape</title><link rel=stylesheet href=/static/board.css>"
-            f"<main class=refusal><h1>Escape</h1><p role=alert>{html.escape(message)}</p></main>")  # fmt: skip
+    body = (
+        f"<!doctype html><meta charset=utf-8><meta name=viewport content='width=device-width'>"
+        f"<title>Escape</title><link rel=stylesheet href=/static/board.css>"
+        f"<main class=refusal><h1>Escape</h1><p role=alert>{html.escape(message)}</p></main>"
+    )
     return web.Response(text=body, content_type="text/html", status=403)
 
 

@@ -39,11 +39,19 @@ async def exchange_code(
     http: aiohttp.ClientSession, base: str, client_id: str, client_secret: str, code: str
 ) -> DiscordLogin:
     if not client_id or not client_secret:
-        raise UserError(msg("The Discord Activity is not set up on this bot (DISCORD_CLIENT_ID, DISCORD_CLIENT_SECRET)."))  # fmt: skip
+        raise UserError(
+            msg(
+                "The Discord Activity is not set up on this bot (DISCORD_CLIENT_ID, DISCORD_CLIENT_SECRET)."
+            )
+        )
     if not isinstance(code, str) or not 1 <= len(code) <= 200:
         raise UserError(REFUSED, reason="forged")
-    form = {"client_id": client_id, "client_secret": client_secret,
-            "grant_type": "authorization_code", "code": code}  # fmt: skip
+    form = {
+        "client_id": client_id,
+        "client_secret": client_secret,
+        "grant_type": "authorization_code",
+        "code": code,
+    }
     timeout = aiohttp.ClientTimeout(total=10)
     try:
         async with http.post(f"{base}/oauth2/token", data=form, timeout=timeout) as answer:

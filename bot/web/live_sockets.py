@@ -130,7 +130,9 @@ class LiveSockets:
     # ----- limits ------------------------------------------------------------------------
     def allow(self, kind: str, viewer: str, address: str) -> bool:
         """One more hello or press from this viewer at this address (both must have room)."""
-        each, per_address = (HELLOS, HELLOS_PER_ADDRESS) if kind == "hello" else (PRESSES, PRESSES_PER_ADDRESS)  # fmt: skip
+        each, per_address = (
+            (HELLOS, HELLOS_PER_ADDRESS) if kind == "hello" else (PRESSES, PRESSES_PER_ADDRESS)
+        )
         now = self.now()
         if len(self._limits) > KEYS_KEPT:
             self._limits = {k: v for k, v in self._limits.items() if not v.idle(now)}
@@ -159,7 +161,9 @@ class LiveSockets:
                         said = await self.push(table, version, [p.web for p in pages])
                     except Exception:  # one table's trouble must not stop the others' pushes
                         log.exception("could not push table %s to its pages", table)
-                await asyncio.gather(*(self._tell(p, shown) for p, shown in zip(pages, said, strict=False)))  # fmt: skip
+                await asyncio.gather(
+                    *(self._tell(p, shown) for p, shown in zip(pages, said, strict=False))
+                )
                 if self._pushing.get(table) == version:
                     del self._pushing[table]
         except BaseException:

@@ -21,7 +21,9 @@ from languages import msg
 
 MAX_AGE = 24 * 3600  # seconds an initData is taken after Telegram signed it
 SKEW = 300  # seconds an auth_date may lie in the future (clocks differ)
-NOT_TELEGRAM = msg("This sign-in did not come from Telegram for this bot; open the board from the bot's button again.")  # fmt: skip
+NOT_TELEGRAM = msg(
+    "This sign-in did not come from Telegram for this bot; open the board from the bot's button again."
+)
 TOO_OLD = msg("This Telegram sign-in is too old; close the board and open it again from the chat.")
 
 
@@ -42,7 +44,9 @@ def sign(fields: dict[str, str], bot_token: str) -> str:
     return hmac.new(key, data_check_string(fields).encode(), hashlib.sha256).hexdigest()
 
 
-def check_init_data(init_data: str, bot_token: str, now: float, max_age: float = MAX_AGE) -> TelegramLogin:  # fmt: skip
+def check_init_data(
+    init_data: str, bot_token: str, now: float, max_age: float = MAX_AGE
+) -> TelegramLogin:
     """The user an initData proves; UserError (changing nothing) when it is forged, for
     another bot, malformed or too old."""
     if not isinstance(init_data, str) or not init_data or len(init_data) > 8192:
@@ -73,4 +77,6 @@ def check_init_data(init_data: str, bot_token: str, now: float, max_age: float =
         raise UserError(NOT_TELEGRAM, reason="forged") from exc
     name = " ".join(str(user.get(k) or "") for k in ("first_name", "last_name")).strip()
     name = name or str(user.get("username") or user_id)
-    return TelegramLogin(UserRef("telegram", str(user_id), name), fields.get("start_param", ""), int(auth_date))  # fmt: skip
+    return TelegramLogin(
+        UserRef("telegram", str(user_id), name), fields.get("start_param", ""), int(auth_date)
+    )

@@ -58,8 +58,10 @@ def tournament_html(page: dict, language: str) -> str:
         for t in r["tables"]:
             players = ", ".join(
                 e(name) + (f" <b>{e(points)}</b>" if points else "")
-                for name, points in zip(t["players"], t["points"] or [""] * len(t["players"]), strict=True)
-            )  # fmt: skip
+                for name, points in zip(
+                    t["players"], t["points"] or [""] * len(t["players"]), strict=True
+                )
+            )
             link = f" · <a href='/table/{int(t['table'])}'>{w('open')}</a>" if t["table"] else ""
             items.append(
                 f"<li{' class=you' if t['you'] else ''} data-table='{t['table'] or ''}'>"
@@ -67,7 +69,9 @@ def tournament_html(page: dict, language: str) -> str:
             )
         if r["byes"]:
             items.append(f"<li class=bye>{w('bye', names=', '.join(r['byes']))}</li>")
-        rounds.append(f"<section class=round><h2>{w('round', n=r['round'])}</h2><ul>{''.join(items)}</ul></section>")  # fmt: skip
+        rounds.append(
+            f"<section class=round><h2>{w('round', n=r['round'])}</h2><ul>{''.join(items)}</ul></section>"
+        )
     if not rounds:
         rounds.append(f"<p>{w('no_rounds')}</p>")
     return (

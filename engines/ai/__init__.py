@@ -19,9 +19,16 @@ from engines.ai.search import DEFAULT_LEVEL, LEVELS, Decision, Level, choose, he
 from engines.ai.threats import Threat, guard
 
 __all__ = [
-    "DEFAULT_LEVEL", "LEVELS", "Advice", "Decision", "Level", "Threat", "advise", "choose",
+    "DEFAULT_LEVEL",
+    "LEVELS",
+    "Advice",
+    "Decision",
+    "Level",
+    "Threat",
+    "advise",
+    "choose",
     "decide",
-]  # fmt: skip
+]
 
 
 @dataclass(frozen=True)
@@ -36,9 +43,14 @@ class Advice:
 
 
 def decide(
-    game_id: str, state: dict, seat: int, level: str, seed: int, scale: float = 1.0,
+    game_id: str,
+    state: dict,
+    seat: int,
+    level: str,
+    seed: int,
+    scale: float = 1.0,
     among: Collection[str] | None = None,
-) -> Decision:  # fmt: skip
+) -> Decision:
     """Choose for `seat` in the dumped state (a module-level function for the CPU pool);
     `scale` multiplies the level's budget (tests play with a tiny one, a hint with twice
     hard's); `among` narrows the moves searched."""

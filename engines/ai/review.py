@@ -58,7 +58,9 @@ class Review:
 class Judge:
     """The chances of a position, as the viewer's seat can know them."""
 
-    def __init__(self, game: Game, viewer: Seat | None, seed: int, samples: int = SAMPLES, depth: int = DEPTH) -> None:  # fmt: skip
+    def __init__(
+        self, game: Game, viewer: Seat | None, seed: int, samples: int = SAMPLES, depth: int = DEPTH
+    ) -> None:
         self.game, self.viewer = game, viewer
         self.rng = random.Random(seed)
         self.samples, self.depth = samples, depth
@@ -87,13 +89,17 @@ class Judge:
                 if not acting or moves >= self.depth:
                     break
                 if acting == [CHANCE]:
-                    game.apply_in_place(world, CHANCE, sample(game.chance_outcomes(world), self.rng))  # fmt: skip
+                    game.apply_in_place(
+                        world, CHANCE, sample(game.chance_outcomes(world), self.rng)
+                    )
                     continue
                 who = acting[0]
                 legal = game.legal_actions(world, who)
                 if self.useful is not None:
                     legal = self.useful(game, world, who, legal)
-                action = legal[0] if len(legal) == 1 else self.policy(game, world, who, legal, self.rng)  # fmt: skip
+                action = (
+                    legal[0] if len(legal) == 1 else self.policy(game, world, who, legal, self.rng)
+                )
                 game.apply_in_place(world, who, action)
                 moves += 1
             if not game.to_act(world) or self.evaluate is None:
@@ -130,7 +136,9 @@ def review(
         state, _ = game.apply(state, seat, action)
     if befores:
         points.append(Point(len(befores), befores[-1][0], judge.chances(state, players)))
-    return Review(tuple(points), turning(game, points, befores, viewer, seed), game.cooperative, players)  # fmt: skip
+    return Review(
+        tuple(points), turning(game, points, befores, viewer, seed), game.cooperative, players
+    )
 
 
 def turning(game: Game, points, befores, viewer: Seat | None, seed: int) -> tuple[Turning, ...]:
@@ -139,7 +147,13 @@ def turning(game: Game, points, befores, viewer: Seat | None, seed: int) -> tupl
     for i in range(1, len(points)):
         seat = points[i].seat
         whose = 0 if game.cooperative else seat
-        swings.append((abs(points[i].chances[whose] - points[i - 1].chances[whose]), i, points[i].chances[whose] - points[i - 1].chances[whose]))  # fmt: skip
+        swings.append(
+            (
+                abs(points[i].chances[whose] - points[i - 1].chances[whose]),
+                i,
+                points[i].chances[whose] - points[i - 1].chances[whose],
+            )
+        )
     out = []
     for _, i, swing in sorted(swings, reverse=True)[:TURNING]:
         seat, action, before = befores[i - 1]

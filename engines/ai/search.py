@@ -173,11 +173,17 @@ def choose(
     rng = rng or random.Random(0)
     started, cpu_started = time.perf_counter(), time.thread_time()
 
-    def finish(action: str, iterations: int, ranked: tuple = (), rule: Msg | None = None) -> Decision:  # fmt: skip
+    def finish(
+        action: str, iterations: int, ranked: tuple = (), rule: Msg | None = None
+    ) -> Decision:
         return Decision(
-            action, iterations, time.perf_counter() - started, time.thread_time() - cpu_started,
-            ranked, rule,
-        )  # fmt: skip
+            action,
+            iterations,
+            time.perf_counter() - started,
+            time.thread_time() - cpu_started,
+            ranked,
+            rule,
+        )
 
     legal = game.legal_actions(state, seat)
     if not legal:

@@ -77,10 +77,12 @@ def grid(width: int, height: int) -> Grid:
         for edge in FORWARD
     }
     return Grid(
-        cells, index, near,
+        cells,
+        index,
+        near,
         {e: tuple(index[c] for c in far) for e, (far, _) in rows.items()},
         {e: tuple(index[c] for c in first) for e, (_, first) in rows.items()},
-    )  # fmt: skip
+    )
 
 
 def costs(s: CastleState, g: Grid) -> list[float]:
@@ -225,7 +227,9 @@ def threats(game: CastleDoors, s: CastleState, seat: int) -> list[Threat] | None
             continue
         far = geometry.far_row(s.edges[other], s.width, s.height)
         for cell in sorted(c for c in steps(s, other).values() if c in far):
-            said = msg("{name} can step onto {cell} and win next turn", name=s.names[other], cell=cell)  # fmt: skip
+            said = msg(
+                "{name} can step onto {cell} and win next turn", name=s.names[other], cell=cell
+            )
             out.append(Threat(other, WIN, said))
     return out
 

@@ -110,8 +110,10 @@ class Between(Step):
 
     def prompt(self, t: Position) -> Msg:
         if len(t.s.used) >= CASTLE_CHAPTERS:
-            return msg("Trade items if you like, then decide who turns the boss: turn <prisoner>.")  # fmt: skip
-        return msg("Trade items if you like, then decide who turns the next chapter: turn <prisoner>.")  # fmt: skip
+            return msg("Trade items if you like, then decide who turns the boss: turn <prisoner>.")
+        return msg(
+            "Trade items if you like, then decide who turns the next chapter: turn <prisoner>."
+        )
 
     def default(self, t: Position, seat: Seat, legal: list[str]) -> str | None:
         """Let the healthiest turn."""

@@ -49,9 +49,10 @@ TRAIT_NAMES = {"m": msg("Might"), "c": msg("Cunning"), "w": msg("Wisdom")}
 # A trait's letter on a die face, in each language the initial of the trait's name there
 # (German: K Kraft, L List, W Weisheit); the typed commands never use these letters.
 TRAIT_LETTERS = {
-    "m": in_context("trait letter", "M"), "c": in_context("trait letter", "C"),
+    "m": in_context("trait letter", "M"),
+    "c": in_context("trait letter", "C"),
     "w": in_context("trait letter", "W"),
-}  # fmt: skip
+}
 
 
 def face_letters(face: str) -> Msg:
@@ -151,14 +152,21 @@ SPECIALS = {
     "venom": "After the fight, everyone it wounded loses {n} HP more.",
 }
 ITEM_EFFECTS = (
-    "heal", "reroll", "become", "strike", "block", "ward", "double", "alias",
+    "heal",
+    "reroll",
+    "become",
+    "strike",
+    "block",
+    "ward",
+    "double",
+    "alias",
     "cure",  # lose n plague
     "mask",  # no plague from carriers in combat
     "knapsack",  # n more items stored, unusable during a chapter
     "stone",  # the Living Stone: roll its die in combat (living_stone.py)
     "chalice",  # the blood ritual between chapters (undead)
     "spellbook",  # cast a spell instead of rolling (undead)
-)  # fmt: skip
+)
 
 # The supplements, each a game option: the content set it adds and its own boss (the one a
 # pack played on its own ends with).
@@ -183,23 +191,41 @@ SPECIAL_FACE = "x"
 COMPANION_SPECIALS = ("chill", "sunder", "rally")
 # The Spell Book: our spells (each with its requirement) and our spell die.
 SPELLS: dict[str, dict] = {
-    "bolt": {"name": msg("Bone Bolt"), "needs": "combat",
-             "brief": msg("2 dice struck from the row (partial: 1)"),
-             "text": msg("In combat. Success: two dice of the row are struck away (the most common "
-                     "trait first); partial: one.")},
-    "ward": {"name": msg("Veil of Ash"), "needs": "combat",
-             "brief": msg("every fighter blocks (partial: the caster)"),
-             "text": msg("In combat. Success: every fighter blocks this round; partial: the caster "
-                     "blocks.")},
-    "mend": {"name": msg("Knit Flesh"), "needs": "wounded",
-             "brief": msg("everyone gains 2 HP (partial: the caster)"),
-             "text": msg("Someone is wounded. Success: everyone gains 2 HP; partial: the caster "
-                     "gains 2 HP.")},
-    "insight": {"name": msg("Second Sight"), "needs": "test",
-                "brief": msg("counts as a double of the trait (partial: a single)"),
-                "text": msg("A test. Success: the roll counts as a double of the trait asked; "
-                        "partial: as a single of it.")},
-}  # fmt: skip
+    "bolt": {
+        "name": msg("Bone Bolt"),
+        "needs": "combat",
+        "brief": msg("2 dice struck from the row (partial: 1)"),
+        "text": msg(
+            "In combat. Success: two dice of the row are struck away (the most common "
+            "trait first); partial: one."
+        ),
+    },
+    "ward": {
+        "name": msg("Veil of Ash"),
+        "needs": "combat",
+        "brief": msg("every fighter blocks (partial: the caster)"),
+        "text": msg(
+            "In combat. Success: every fighter blocks this round; partial: the caster blocks."
+        ),
+    },
+    "mend": {
+        "name": msg("Knit Flesh"),
+        "needs": "wounded",
+        "brief": msg("everyone gains 2 HP (partial: the caster)"),
+        "text": msg(
+            "Someone is wounded. Success: everyone gains 2 HP; partial: the caster gains 2 HP."
+        ),
+    },
+    "insight": {
+        "name": msg("Second Sight"),
+        "needs": "test",
+        "brief": msg("counts as a double of the trait (partial: a single)"),
+        "text": msg(
+            "A test. Success: the roll counts as a double of the trait asked; "
+            "partial: as a single of it."
+        ),
+    },
+}
 # Faces: 2 success, 1 partial, 1 recoil (the caster loses 2 HP), 1 stray (the ally with the
 # most HP loses 2 HP), 1 crumble (the book is destroyed, the spell fails). Our faces.
 SPELL_DIE = ["success", "success", "partial", "recoil", "stray", "crumble"]
@@ -238,9 +264,14 @@ def _said(data: Any, key: str | None = None, companion: bool = False) -> Any:
 
 def _load() -> dict[str, dict]:
     cards: dict[str, dict] = {
-        "start": {}, "chapter": {}, "boss": {}, "item": {}, "flaw": {}, "epilogue": {},
+        "start": {},
+        "chapter": {},
+        "boss": {},
+        "item": {},
+        "flaw": {},
+        "epilogue": {},
         "companion": {},
-    }  # fmt: skip
+    }
     for path in sorted(CONTENT.glob("*.json")):
         data = _said(read_content(path))
         for kind, key in (("start", "starts"), ("chapter", "chapters"), ("boss", "bosses")):
@@ -273,8 +304,12 @@ ALL_CARDS: dict[str, dict] = {**STARTS, **CHAPTERS, **BOSSES}
 # too (flagged, never offered at `pick`).
 COMPANIONS: dict[str, dict] = CARDS["companion"]
 for _id, _comp in COMPANIONS.items():
-    CHARACTERS[_id] = {"title": _comp["title"], "faces": _comp["faces"], "set": _comp["set"],
-                       "companion": True}  # fmt: skip
+    CHARACTERS[_id] = {
+        "title": _comp["title"],
+        "faces": _comp["faces"],
+        "set": _comp["set"],
+        "companion": True,
+    }
 
 
 def die_outcomes(faces: list[str]) -> list[tuple[str, float]]:

@@ -80,8 +80,13 @@ def card_done(t: Position) -> None:
         return
     if card["kind"] == "chapter":
         left = CASTLE_CHAPTERS - len(s.used)
-        t.say(plural("Chapter complete. {count} chapter remains before the boss.",
-                     "Chapter complete. {count} chapters remain before the boss.", left))  # fmt: skip
+        t.say(
+            plural(
+                "Chapter complete. {count} chapter remains before the boss.",
+                "Chapter complete. {count} chapters remain before the boss.",
+                left,
+            )
+        )
     s.pending = Pending("between")
 
 
@@ -221,8 +226,11 @@ class Choose(Step):
         if verb != "choose" or not p or p.kind != "choose":
             return None
         option = step_at(p.card, p.path)["options"][int(args[0]) - 1]
-        return msg("{label} ({cost})", label=words.card(option["label"]),
-                   cost=explain.option_cost(option, len(t.s.chars)))  # fmt: skip
+        return msg(
+            "{label} ({cost})",
+            label=words.card(option["label"]),
+            cost=explain.option_cost(option, len(t.s.chars)),
+        )
 
     def show(self, t: Position, view: dict) -> None:
         p = t.s.pending
@@ -262,8 +270,14 @@ class NextChapter(ChanceStep):
         left = [c for c in cards.in_sets(cards.CHAPTERS, castle.chapter_sets(s)) if c not in s.used]
         if s.opts.get("castle") == "pack-numbered":
             sets = castle.chapter_sets(s)
-            first = min(left, key=lambda c: (sets.index(cards.CHAPTERS[c]["set"]),
-                                             cards.CHAPTERS[c].get("n", 0), c))  # fmt: skip
+            first = min(
+                left,
+                key=lambda c: (
+                    sets.index(cards.CHAPTERS[c]["set"]),
+                    cards.CHAPTERS[c].get("n", 0),
+                    c,
+                ),
+            )
             return [(first, 1.0)]
         return uniform(left)
 

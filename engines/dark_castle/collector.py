@@ -32,8 +32,14 @@ class Deal(ChanceStep):
         who = next(w for w in on_offer if w not in s.flaws)
         s.flaws[who] = outcome
         if all(w in s.flaws for w in on_offer):
-            dealt = [msg("{character}: {flaw}", character=party.title(w), flaw=words.card(cards.FLAWS[f]["name"]))
-                     for w, f in s.flaws.items()]  # fmt: skip
+            dealt = [
+                msg(
+                    "{character}: {flaw}",
+                    character=party.title(w),
+                    flaw=words.card(cards.FLAWS[f]["name"]),
+                )
+                for w, f in s.flaws.items()
+            ]
             t.say(msg("Flaws are dealt: {flaws}.", flaws=joined(dealt, "; ")))
             s.pending = Pending("pick")
         else:

@@ -42,7 +42,14 @@ def start(t: Position, step: dict, card: str, path: list, ctx: int) -> None:
         carrier=step.get("carrier", False),
         text=str(step.get("text", "")),
     )
-    t.say(msg("Combat! {enemy} (attack {attack}).", enemy=words.card(step["name"]), attack=step["attack"]), kind="combat")  # fmt: skip
+    t.say(
+        msg(
+            "Combat! {enemy} (attack {attack}).",
+            enemy=words.card(step["name"]),
+            attack=step["attack"],
+        ),
+        kind="combat",
+    )
     rolling = party.prisoner_count(s) if step.get("prisoners_only") else len(s.chars)
     n = step.get("per_player", 0) * rolling
     kind = t.rules.combat_dice(t, cards.ALL_CARDS[card], step) or "dice"
@@ -86,10 +93,13 @@ def round_start(t: Position) -> None:
         # other blocks, would otherwise go on for ever
         cb.attack += 1
         t.say(
-            msg("The fight drags on: {enemy} now strikes for {attack}.",
-                enemy=words.card(cb.name), attack=cb.attack),
+            msg(
+                "The fight drags on: {enemy} now strikes for {attack}.",
+                enemy=words.card(cb.name),
+                attack=cb.attack,
+            ),
             kind="combat",
-        )  # fmt: skip
+        )
     if len(s.chars) > 1 and not special(s, "no_rest"):
         s.pending = Pending("rest")
     else:
@@ -134,7 +144,12 @@ def rolled(t: Position, k: int, face: str, black: bool) -> None:
         cb.fighters.remove(k)
         cb.turned.append(k)
         s.chars[k].roll = ""
-        t.say(msg("The cult takes {name}: the die joins the enemy's row and must be hit away; they sit out this combat.", name=party.name(s, k)))  # fmt: skip
+        t.say(
+            msg(
+                "The cult takes {name}: the die joins the enemy's row and must be hit away; they sit out this combat.",
+                name=party.name(s, k),
+            )
+        )
     else:
         cb.rolls[str(k)] = face
     if cb.queue:
@@ -332,8 +347,9 @@ def won(t: Position) -> None:
         if s.outcome:
             return
     if cb.loot:
-        extra = sum(cards.COMPANIONS[c.who].get("loot", 0) for c in s.chars
-                    if c.who in cards.COMPANIONS)  # fmt: skip
+        extra = sum(
+            cards.COMPANIONS[c.who].get("loot", 0) for c in s.chars if c.who in cards.COMPANIONS
+        )
         effects.draw(t, 1 + extra, tainted=cb.carrier)
 
 

@@ -26,12 +26,25 @@ def join(t: Position, k: int, card_id: str) -> Drawn:
     card = cards.ITEMS[card_id]
     comp = cards.COMPANIONS[card["companion"]]
     if party.companion_index(s) is not None:
-        t.say(msg("{card}: a companion is already with you, so the card is discarded and another drawn in its place.", card=words.card(card["name"])))  # fmt: skip
+        t.say(
+            msg(
+                "{card}: a companion is already with you, so the card is discarded and another drawn in its place.",
+                card=words.card(card["name"]),
+            )
+        )
         return Drawn(again=1)
     s.chars.append(Character(comp["id"], -1, comp["hp"]))
-    t.say(msg("{card}: {text} {companion} joins the party ({hp} HP; {trait})",
-              card=words.card(card["name"]), text=words.card(comp["text"]), companion=words.card(comp["title"]),
-              hp=comp["hp"], trait=words.card(comp["trait"])), kind="companion")  # fmt: skip
+    t.say(
+        msg(
+            "{card}: {text} {companion} joins the party ({hp} HP; {trait})",
+            card=words.card(card["name"]),
+            text=words.card(comp["text"]),
+            companion=words.card(comp["title"]),
+            hp=comp["hp"],
+            trait=words.card(comp["trait"]),
+        ),
+        kind="companion",
+    )
     return Drawn()
 
 
@@ -42,7 +55,10 @@ def leave(t: Position) -> None:
     k = party.companion_index(s)
     if k is None or s.chars[k].hp > 0:
         return
-    t.say(msg("{name} falls and leaves the party. The escape goes on.", name=party.name(s, k)), kind="companion")  # fmt: skip
+    t.say(
+        msg("{name} falls and leaves the party. The escape goes on.", name=party.name(s, k)),
+        kind="companion",
+    )
     s.chars.pop(k)
     if s.turner == k:
         s.turner = -2  # nobody: YOU effects of this chapter find no one
@@ -75,10 +91,24 @@ def special_face(t: Position, k: int) -> None:
     card = cards.ALL_CARDS.get(s.card, {})
     if card.get("kind") == "boss" or not comp:
         cb.blocked.append(k)
-        t.say(msg("{name} rolls the special face: against a boss it only blocks.", name=party.name(s, k)), kind="attack")  # fmt: skip
+        t.say(
+            msg(
+                "{name} rolls the special face: against a boss it only blocks.",
+                name=party.name(s, k),
+            ),
+            kind="attack",
+        )
         return
     special = comp["special"]
-    t.say(msg("{name}: {special}! {text}", name=party.name(s, k), special=words.card(special["name"]), text=words.card(special["text"])), kind="attack")  # fmt: skip
+    t.say(
+        msg(
+            "{name}: {special}! {text}",
+            name=party.name(s, k),
+            special=words.card(special["name"]),
+            text=words.card(special["text"]),
+        ),
+        kind="attack",
+    )
     if special["k"] == "chill":
         for j in cb.fighters:
             if j not in cb.blocked:
@@ -103,5 +133,9 @@ def view(s: DarkCastleState, k: int) -> dict | None:
     said = msg(
         "{special}: {text}", special=words.card(special["name"]), text=words.card(special["text"])
     )
-    return {"trait": words.card(comp["trait"]), "special": said,
-            "immune": bool(comp.get("immune")), "carries": comp.get("carries", 0)}  # fmt: skip
+    return {
+        "trait": words.card(comp["trait"]),
+        "special": said,
+        "immune": bool(comp.get("immune")),
+        "carries": comp.get("carries", 0),
+    }

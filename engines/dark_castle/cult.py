@@ -28,7 +28,15 @@ def draw_curse(t: Position, k: int, curse_id: str) -> Drawn:
     s = t.s
     card = cards.ITEMS[curse_id]
     curse = card["curse"]
-    t.say(msg("A curse! {name} draws {card}: {text}", name=party.name(s, k), card=words.card(card["name"]), text=words.card(card["text"])), kind="curse")  # fmt: skip
+    t.say(
+        msg(
+            "A curse! {name} draws {card}: {text}",
+            name=party.name(s, k),
+            card=words.card(card["name"]),
+            text=words.card(card["text"]),
+        ),
+        kind="curse",
+    )
     if party.companion(s, k):  # a companion may be cursed, to no effect
         t.say(msg("It has no hold on {name}: the curse is discarded.", name=party.name(s, k)))
         return Drawn()

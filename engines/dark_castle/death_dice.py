@@ -39,7 +39,12 @@ SHIELD = "s"
 # Cunning+Wisdom). No public source gives the printed faces.
 DEATH_DIE = ["m", "c", "w", SHIELD, "mc", "cw"]
 ROW_ORDER = ("m", "c", "w", "mc", "mw", "cw", SHIELD)
-FACE_NAMES = {SHIELD: msg("Shield"), "mc": msg("Might+Cunning"), "mw": msg("Might+Wisdom"), "cw": msg("Cunning+Wisdom")}  # fmt: skip
+FACE_NAMES = {
+    SHIELD: msg("Shield"),
+    "mc": msg("Might+Cunning"),
+    "mw": msg("Might+Wisdom"),
+    "cw": msg("Cunning+Wisdom"),
+}
 HIT_ALL = "hit all"
 HIT_ALL_LABEL = msg("Resolve every attack together: results combine against shields and splits")
 
@@ -212,9 +217,16 @@ def resolve_together(t: Position, single_doubles: bool, armour: dict | None) -> 
             tb=cards.TRAIT_NAMES[tb],
         )
         if die == SHIELD:
-            t.say(msg("{a} and {b} combine {ta} and {tb}: a shield breaks.", **said), kind="attack")  # fmt: skip
+            t.say(msg("{a} and {b} combine {ta} and {tb}: a shield breaks.", **said), kind="attack")
         else:
-            t.say(msg("{a} and {b} combine {ta} and {tb}: the {die} die falls.", die=face_name(die), **said), kind="attack")  # fmt: skip
+            t.say(
+                msg(
+                    "{a} and {b} combine {ta} and {tb}: the {die} die falls.",
+                    die=face_name(die),
+                    **said,
+                ),
+                kind="attack",
+            )
     paired = set(best["breaks"]) | {k for _, a, b in best["pairs"] for k in (a[0], b[0])}
     for k in fighters:
         cb.done.append(k)
@@ -226,7 +238,9 @@ def resolve_together(t: Position, single_doubles: bool, armour: dict | None) -> 
         if blocks:
             cb.blocked.append(k)
         hits = joined([cards.TRAIT_NAMES[x] for x in hit], " ") if hit else None
-        said = attack_result(party.name(s, k), hits, missed=not hit and k not in paired, blocks=blocks)  # fmt: skip
+        said = attack_result(
+            party.name(s, k), hits, missed=not hit and k not in paired, blocks=blocks
+        )
         if said is not None:
             t.say(said, kind="attack")
 
@@ -239,5 +253,9 @@ def attack_result(name: Msg, hits: Msg | None, missed: bool, blocks: bool) -> Ms
             return msg("{name} hits {faces} and blocks.", name=name, faces=hits)
         return msg("{name} hits {faces}.", name=name, faces=hits)
     if missed:
-        return msg("{name} misses and blocks.", name=name) if blocks else msg("{name} misses.", name=name)  # fmt: skip
+        return (
+            msg("{name} misses and blocks.", name=name)
+            if blocks
+            else msg("{name} misses.", name=name)
+        )
     return msg("{name} blocks.", name=name) if blocks else None

@@ -26,9 +26,17 @@ def hurt(t: Position, k: int, n: int) -> None:
     char = s.chars[k]
     before = party.cult_die(s, k)
     char.hp = max(0, char.hp - n)
-    t.say(msg("{name} loses {n} HP ({hp} left).", name=party.name(s, k), n=n, hp=char.hp), kind="damage")  # fmt: skip
+    t.say(
+        msg("{name} loses {n} HP ({hp} left).", name=party.name(s, k), n=n, hp=char.hp),
+        kind="damage",
+    )
     if char.hp > 0 and not before and party.cult_die(s, k):
-        t.say(msg("{name} falls below half health and yields to the cult: the cult die replaces theirs.", name=party.name(s, k)))  # fmt: skip
+        t.say(
+            msg(
+                "{name} falls below half health and yields to the cult: the cult die replaces theirs.",
+                name=party.name(s, k),
+            )
+        )
 
 
 def heal(t: Position, k: int, n: int) -> int:
@@ -86,7 +94,14 @@ def cure(t: Position, k: int, n: int) -> None:
     lost = min(n, char.plague)
     char.plague -= lost
     if lost:
-        t.say(msg("{name} loses {n} plague ({plague} left).", name=party.name(t.s, k), n=lost, plague=char.plague))  # fmt: skip
+        t.say(
+            msg(
+                "{name} loses {n} plague ({plague} left).",
+                name=party.name(t.s, k),
+                n=lost,
+                plague=char.plague,
+            )
+        )
 
 
 def draw(t: Position, n: int, tainted: bool = False) -> None:

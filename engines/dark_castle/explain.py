@@ -100,15 +100,25 @@ def step_effect(step: dict, players: int = 0, first: bool = False) -> Msg:
         return combat_text(step, players, first)
     if kind == "choose":
         labels = joined([card(o["label"]) for o in step["options"]], " / ")
-        return msg("A choice: {options}", options=labels) if first else msg("a choice: {options}", options=labels)  # fmt: skip
+        return (
+            msg("A choice: {options}", options=labels)
+            if first
+            else msg("a choice: {options}", options=labels)
+        )
     if kind == "gamble":
         return msg("A chapter die decides") if first else msg("a chapter die decides")
     if kind == "plague":
         if "n" in step:
-            return msg("YOU gain {n} plague", n=n) if you else msg("{who} gains {n} plague", who=who, n=n)  # fmt: skip
+            return (
+                msg("YOU gain {n} plague", n=n)
+                if you
+                else msg("{who} gains {n} plague", who=who, n=n)
+            )
         return msg("YOU roll for plague") if you else msg("{who} rolls for plague", who=who)
     if kind == "cure":
-        return msg("YOU lose {n} plague", n=n) if you else msg("{who} loses {n} plague", who=who, n=n)  # fmt: skip
+        return (
+            msg("YOU lose {n} plague", n=n) if you else msg("{who} loses {n} plague", who=who, n=n)
+        )
     if kind == "if_item":
         then = effects(step.get("then", []), players)
         if first:
@@ -127,11 +137,15 @@ def test_text(step: dict, players: int = 0) -> Msg:
     else:
         text = msg("{who} rolls for {traits} {attempts}", who=who, traits=asked, attempts=tries)
     if step.get("fail_each"):
-        text = msg("{test}; each failure: {effects}", test=text, effects=effects(step["fail_each"], players))  # fmt: skip
+        text = msg(
+            "{test}; each failure: {effects}",
+            test=text,
+            effects=effects(step["fail_each"], players),
+        )
     if step.get("fail"):
-        text = msg("{test}; failing: {effects}", test=text, effects=effects(step["fail"], players))  # fmt: skip
+        text = msg("{test}; failing: {effects}", test=text, effects=effects(step["fail"], players))
     if step.get("pass"):
-        text = msg("{test}; success: {effects}", test=text, effects=effects(step["pass"], players))  # fmt: skip
+        text = msg("{test}; success: {effects}", test=text, effects=effects(step["pass"], players))
     if not step.get("fail") and not step.get("fail_each"):
         text = msg("{test}; failing costs nothing", test=text)
     return text
@@ -145,12 +159,17 @@ def need(step: dict, players: int) -> int:
 
 def group_test_text(step: dict, players: int = 0) -> Msg:
     total = need(step, players) if players else step["need"]
-    text = msg("Everyone rolls once together: {total} {trait} in all", total=total,
-               trait=cards.TRAIT_NAMES[step["trait"]])  # fmt: skip
+    text = msg(
+        "Everyone rolls once together: {total} {trait} in all",
+        total=total,
+        trait=cards.TRAIT_NAMES[step["trait"]],
+    )
     if step.get("fail"):
-        text = msg("{test}; falling short: {effects}", test=text, effects=effects(step["fail"], players))  # fmt: skip
+        text = msg(
+            "{test}; falling short: {effects}", test=text, effects=effects(step["fail"], players)
+        )
     if step.get("pass"):
-        text = msg("{test}; success: {effects}", test=text, effects=effects(step["pass"], players))  # fmt: skip
+        text = msg("{test}; success: {effects}", test=text, effects=effects(step["pass"], players))
     return text
 
 
@@ -171,8 +190,12 @@ def combat_text(step: dict, players: int = 0, first: bool = False) -> Msg:
     args = dict(name=card(step["name"]), row=joined(row), attack=step["attack"])
     if tags:
         if first:
-            return msg("Combat with {name}, a {tags} ({row}; attack {attack})", tags=listed(tags), **args)  # fmt: skip
-        return msg("combat with {name}, a {tags} ({row}; attack {attack})", tags=listed(tags), **args)  # fmt: skip
+            return msg(
+                "Combat with {name}, a {tags} ({row}; attack {attack})", tags=listed(tags), **args
+            )
+        return msg(
+            "combat with {name}, a {tags} ({row}; attack {attack})", tags=listed(tags), **args
+        )
     if first:
         return msg("Combat with {name} ({row}; attack {attack})", **args)
     return msg("combat with {name} ({row}; attack {attack})", **args)
@@ -191,9 +214,18 @@ def card_asks(card_data: dict, players: int = 0) -> list[Msg]:
             continue
         text = step_effect(step, players, first=True)
         if step["do"] == "choose":
-            text = msg("Choose: {options}", options=joined(
-                [msg("{label} ({cost})", label=card(o["label"]), cost=option_cost(o, players))
-                 for o in step["options"]], " / "))  # fmt: skip
+            text = msg(
+                "Choose: {options}",
+                options=joined(
+                    [
+                        msg(
+                            "{label} ({cost})", label=card(o["label"]), cost=option_cost(o, players)
+                        )
+                        for o in step["options"]
+                    ],
+                    " / ",
+                ),
+            )
         if text:
             lines.append(sentence(text))
     return lines
@@ -204,7 +236,11 @@ def option_cost(option: dict, players: int = 0) -> Msg:
     parts = []
     if option.get("needs"):
         needed = tag(option["needs"])
-        parts.append(msg("uses up a {tag}", tag=needed) if option.get("spend") else msg("needs a {tag}", tag=needed))  # fmt: skip
+        parts.append(
+            msg("uses up a {tag}", tag=needed)
+            if option.get("spend")
+            else msg("needs a {tag}", tag=needed)
+        )
     if option.get("requires") == "you_item":
         parts.append(msg("YOU must carry an item"))
     body = effects(option.get("steps", []), players)
@@ -235,10 +271,15 @@ def companion_text(comp: dict) -> Msg:
         ]
     )
     special = comp["special"]
-    return msg("{companion}: {hp} HP, die {faces}. {trait} Special, {special}: {text}",
-               companion=card(comp["title"]), hp=comp["hp"], faces=faces,
-               trait=card(comp["trait"]), special=card(special["name"]),
-               text=card(special["text"]))  # fmt: skip
+    return msg(
+        "{companion}: {hp} HP, die {faces}. {trait} Special, {special}: {text}",
+        companion=card(comp["title"]),
+        hp=comp["hp"],
+        faces=faces,
+        trait=card(comp["trait"]),
+        special=card(special["name"]),
+        text=card(special["text"]),
+    )
 
 
 def attempts_left(n: int) -> Msg:

@@ -239,11 +239,17 @@ class DarkCastle(Game):
         if words[:1] == ["rest"]:
             return msg("Only at the start of a combat round may one prisoner rest.")
         if words[:1] == ["give"]:
-            return msg("Each donor pledges once, for themself, keeping at least 1 HP, and no more in all than the recipient lacks.")  # fmt: skip
+            return msg(
+                "Each donor pledges once, for themself, keeping at least 1 HP, and no more in all than the recipient lacks."
+            )
         if words[:1] == ["cast"]:
-            return msg("Only the Spell Book's holder casts, instead of a roll of their own die, a spell whose requirement is met now (see the rules).")  # fmt: skip
+            return msg(
+                "Only the Spell Book's holder casts, instead of a roll of their own die, a spell whose requirement is met now (see the rules)."
+            )
         if words[:1] == ["rite"]:
-            return msg("The blood ritual needs the Ritual Chalice in someone's hands, between chapters, and a wounded recipient.")  # fmt: skip
+            return msg(
+                "The blood ritual needs the Ritual Chalice in someone's hands, between chapters, and a wounded recipient."
+            )
         return None
 
     def texts(self) -> list[str | tuple[str, str]]:
@@ -251,8 +257,11 @@ class DarkCastle(Game):
         title, scene, option label, item, flaw, companion and epilogue, and an item's name
         after "the" where the card's own begins with "The"."""
         out = super().texts()
-        found = dict.fromkeys(text for path in sorted(cards.CONTENT.glob("*.json"))
-                              for text in content_texts(cards.read_content(path)))  # fmt: skip
+        found = dict.fromkeys(
+            text
+            for path in sorted(cards.CONTENT.glob("*.json"))
+            for text in content_texts(cards.read_content(path))
+        )
         out += list(found)
         for tool in cards.TOOLS.values():
             if tool["name"].startswith("The "):
@@ -278,12 +287,19 @@ class DarkCastle(Game):
             dead = [party.title(c.who) for c in s.chars if c.hp <= 0 and c.who]
             who = listed(dead) if dead else msg("one of them")
             if played.get("kind") != "boss":
-                summary = msg("The prisoners did not escape: {who} died in chapter {n} of {total}, {card}.",
-                              who=who, n=len(s.used), total=CASTLE_CHAPTERS,
-                              card=card(played.get("title", "")))  # fmt: skip
+                summary = msg(
+                    "The prisoners did not escape: {who} died in chapter {n} of {total}, {card}.",
+                    who=who,
+                    n=len(s.used),
+                    total=CASTLE_CHAPTERS,
+                    card=card(played.get("title", "")),
+                )
             else:
-                summary = msg("The prisoners did not escape: {who} died in the final battle with {card}.",
-                              who=who, card=card(played["title"]))  # fmt: skip
+                summary = msg(
+                    "The prisoners did not escape: {who} died in the final battle with {card}.",
+                    who=who,
+                    card=card(played["title"]),
+                )
         return Result(ranking=[seats], scores={k: float(won) for k in seats}, summary=summary)
 
     def redraw(self, s: DarkCastleState, seat: Seat, rng: random.Random) -> DarkCastleState:

@@ -169,10 +169,19 @@ class Drawer(Step):
         curses, plague = (t.s.opts.get(pack) == "on" for pack in ("cult", "plague"))
         n = t.s.pending.n
         if curses and plague:
-            return msg("Who draws the next item card ({n} to draw)? Curses and plague cards lurk in the deck: draw <prisoner>.", n=n)  # fmt: skip
+            return msg(
+                "Who draws the next item card ({n} to draw)? Curses and plague cards lurk in the deck: draw <prisoner>.",
+                n=n,
+            )
         if plague:
-            return msg("Who draws the next item card ({n} to draw)? Plague cards lurk in the deck: draw <prisoner>.", n=n)  # fmt: skip
-        return msg("Who draws the next item card ({n} to draw)? Curses lurk in the deck: draw <prisoner>.", n=n)  # fmt: skip
+            return msg(
+                "Who draws the next item card ({n} to draw)? Plague cards lurk in the deck: draw <prisoner>.",
+                n=n,
+            )
+        return msg(
+            "Who draws the next item card ({n} to draw)? Curses lurk in the deck: draw <prisoner>.",
+            n=n,
+        )
 
     def default(self, t: Position, seat: Seat, legal: list[str]) -> str | None:
         return f"draw {healthiest(t)}"

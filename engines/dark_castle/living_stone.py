@@ -52,7 +52,14 @@ class StoneRoll(ChanceStep):
         k = p.char
         cb = s.combat
         cb.stone = outcome
-        t.say(msg("The Living Stone wakes in {name}'s hand: {face}.", name=party.name(s, k), face=FACE_TEXT[outcome]), kind="stone")  # fmt: skip
+        t.say(
+            msg(
+                "The Living Stone wakes in {name}'s hand: {face}.",
+                name=party.name(s, k),
+                face=FACE_TEXT[outcome],
+            ),
+            kind="stone",
+        )
         s.pending = Pending("attack")
         if outcome == "crush":
             if len(set(cb.row)) > 1:

@@ -30,7 +30,13 @@ class Pick(Step):
         s.chars[k].who = who
         if who in s.flaws:  # the flaw dealt onto this character (Collector's Box)
             s.chars[k].flaw = s.flaws[who]
-        t.say(msg("{player} will escape as {character}.", player=s.names[seat], character=party.title(who)))  # fmt: skip
+        t.say(
+            msg(
+                "{player} will escape as {character}.",
+                player=s.names[seat],
+                character=party.title(who),
+            )
+        )
         if all(c.who for c in s.chars):
             for c in s.chars:
                 c.hp = s.hp_start
@@ -38,7 +44,7 @@ class Pick(Step):
 
     def prompt(self, t: Position) -> Msg:
         names = castle.prisoners(t.s)
-        return msg("Choose your prisoners: pick {prisoners}.", prisoners=listed(names, "or"))  # fmt: skip
+        return msg("Choose your prisoners: pick {prisoners}.", prisoners=listed(names, "or"))
 
     def describe(self, t: Position, action: str) -> str | None:
         verb, *args = action.split()

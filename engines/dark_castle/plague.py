@@ -27,7 +27,15 @@ def draw_plague_card(t: Position, k: int, card_id: str) -> Drawn:
     s = t.s
     card = cards.ITEMS[card_id]
     effect = card["plague"]
-    t.say(msg("Plague! {name} draws {card}: {text}", name=party.name(s, k), card=words.card(card["name"]), text=words.card(card["text"])), kind="plague")  # fmt: skip
+    t.say(
+        msg(
+            "Plague! {name} draws {card}: {text}",
+            name=party.name(s, k),
+            card=words.card(card["name"]),
+            text=words.card(card["text"]),
+        ),
+        kind="plague",
+    )
     roll = Drawn(then=Pending("plague", char=k))
     if party.companion(s, k):  # it still rolls if the card says so, to no effect
         t.say(msg("It has no hold on {name}: a companion is unaffected.", name=party.name(s, k)))
@@ -47,8 +55,7 @@ def plague(t: Position, step: dict, card: str, path: list, ctx: int) -> None:
         for k in targets:
             effects.gain_plague(t, k, step["n"])
     else:  # each target rolls in turn
-        t.s.frames.append({"k": "proll", "card": card, "path": path, "ctx": ctx,
-                           "queue": targets})  # fmt: skip
+        t.s.frames.append({"k": "proll", "card": card, "path": path, "ctx": ctx, "queue": targets})
 
 
 def cure(t: Position, step: dict, card: str, path: list, ctx: int) -> None:

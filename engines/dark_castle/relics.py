@@ -63,7 +63,12 @@ class Rite(Camp):
     def apply(self, t: Position, verb: str, args: list[str]) -> None:
         k = party.index(t.s, args[0])
         t.s.pending = phase.carried_over(t.s.pending, Pending("chalice", to=k, gifts={}))
-        t.say(msg("The blood ritual begins: {name} will drink. Donors, pledge your HP (give <prisoner> <HP>), then drink.", name=party.name(t.s, k)))  # fmt: skip
+        t.say(
+            msg(
+                "The blood ritual begins: {name} will drink. Donors, pledge your HP (give <prisoner> <HP>), then drink.",
+                name=party.name(t.s, k),
+            )
+        )
 
     def describe(self, t: Position, action: str) -> str | None:
         verb, *args = action.split()
@@ -117,16 +122,32 @@ class Chalice(Step):
                 donor = s.chars[int(key)]
                 donor.hp -= n
                 total += n
-                t.say(msg("{name} bleeds {n} HP into the chalice ({hp} left).", name=party.name(s, int(key)), n=n, hp=donor.hp))  # fmt: skip
+                t.say(
+                    msg(
+                        "{name} bleeds {n} HP into the chalice ({hp} left).",
+                        name=party.name(s, int(key)),
+                        n=n,
+                        hp=donor.hp,
+                    )
+                )
             gained = effects.heal(t, p.to, total)
             holder = chalice_holder(s)
             cup = next(i for i in s.chars[holder].items if cards.has_effect(i, "chalice"))
             s.chars[holder].items.remove(cup)
-            t.say(msg("{name} drinks and gains {n} HP. The chalice crumbles to rust and is discarded.", name=party.name(s, p.to), n=gained))  # fmt: skip
+            t.say(
+                msg(
+                    "{name} drinks and gains {n} HP. The chalice crumbles to rust and is discarded.",
+                    name=party.name(s, p.to),
+                    n=gained,
+                )
+            )
             s.pending = phase.carried_over(p, Pending("between"))
 
     def prompt(self, t: Position) -> Msg:
-        return msg("The blood ritual for {name}: give <donor> <HP> (each keeps at least 1), then drink; or stop.", name=party.name(t.s, t.s.pending.to))  # fmt: skip
+        return msg(
+            "The blood ritual for {name}: give <donor> <HP> (each keeps at least 1), then drink; or stop.",
+            name=party.name(t.s, t.s.pending.to),
+        )
 
     def default(self, t: Position, seat: Seat, legal: list[str]) -> str | None:
         return "stop" if "stop" in legal else None
@@ -135,7 +156,9 @@ class Chalice(Step):
         verb, *args = action.split()
         p = t.s.pending
         if verb == "give" and len(args) == 2:
-            return msg("{character} gives {n} HP to the chalice", character=_title(args[0]), n=int(args[1]))  # fmt: skip
+            return msg(
+                "{character} gives {n} HP to the chalice", character=_title(args[0]), n=int(args[1])
+            )
         if verb == "drink" and p and p.kind == "chalice":
             return msg("Drink: gain {n} HP, the chalice is discarded", n=sum(p.gifts.values()))
         return None
@@ -215,11 +238,20 @@ class Cast(Step):
             s.pending = Pending("roll", char=k, why=p.why)
             return
         spell = cards.SPELLS[args[0]]
-        t.say(msg("{name} opens the Spell Book and casts {spell}...", name=party.name(s, k), spell=spell["name"]))  # fmt: skip
+        t.say(
+            msg(
+                "{name} opens the Spell Book and casts {spell}...",
+                name=party.name(s, k),
+                spell=spell["name"],
+            )
+        )
         s.pending = Pending("spell", char=k, why=p.why, spell=args[0])
 
     def prompt(self, t: Position) -> Msg:
-        return msg("{name} holds the Spell Book: roll the die as usual, or cast <spell> instead.", name=party.name(t.s, t.s.pending.char))  # fmt: skip
+        return msg(
+            "{name} holds the Spell Book: roll the die as usual, or cast <spell> instead.",
+            name=party.name(t.s, t.s.pending.char),
+        )
 
     def default(self, t: Position, seat: Seat, legal: list[str]) -> str | None:
         return "roll" if "roll" in legal else None
@@ -289,8 +321,11 @@ class SpellRoll(ChanceStep):
                 for j in cb.fighters if full else [k]:
                     if j not in cb.blocked:
                         cb.blocked.append(j)
-                t.say(msg("Ash hangs in the air: every fighter blocks this round.") if full
-                      else msg("Ash hangs in the air: the caster blocks this round."))  # fmt: skip
+                t.say(
+                    msg("Ash hangs in the air: every fighter blocks this round.")
+                    if full
+                    else msg("Ash hangs in the air: the caster blocks this round.")
+                )
             elif name == "mend":
                 for j in range(len(s.chars)) if full else [k]:
                     gained = effects.heal(t, j, 2)

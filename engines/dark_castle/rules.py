@@ -186,9 +186,20 @@ class Pack:
 
 
 MOMENTS = (
-    "on_setup", "on_turn", "on_take", "on_drop", "after_action", "before_death_check",
-    "on_end", "on_rest", "on_victory", "roll", "die", "combat_dice", "special_face",
-)  # fmt: skip
+    "on_setup",
+    "on_turn",
+    "on_take",
+    "on_drop",
+    "after_action",
+    "before_death_check",
+    "on_end",
+    "on_rest",
+    "on_victory",
+    "roll",
+    "die",
+    "combat_dice",
+    "special_face",
+)
 
 
 class Rules:

@@ -61,10 +61,32 @@ class Character:
 
 # The kinds of pending step, each handled by one `rules.Step` of the core or a pack.
 Kind = Literal[
-    "pick", "deal", "start", "chapter", "boss", "between", "share", "item", "drawer",
-    "discard", "choose", "gamble", "send", "roll", "react", "cast", "spell", "dice", "death",
-    "rest", "attack", "stone", "crush", "plague", "chalice",
-]  # fmt: skip
+    "pick",
+    "deal",
+    "start",
+    "chapter",
+    "boss",
+    "between",
+    "share",
+    "item",
+    "drawer",
+    "discard",
+    "choose",
+    "gamble",
+    "send",
+    "roll",
+    "react",
+    "cast",
+    "spell",
+    "dice",
+    "death",
+    "rest",
+    "attack",
+    "stone",
+    "crush",
+    "plague",
+    "chalice",
+]
 
 
 @dataclass

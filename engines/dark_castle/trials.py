@@ -30,9 +30,15 @@ def trait_test(t: Position, step: dict, card: str, path: list, ctx: int) -> None
 
 def group_test(t: Position, step: dict, card: str, path: list, ctx: int) -> None:
     t.s.frames.append(
-        {"k": "gtest", "card": card, "path": path, "ctx": ctx,
-         "queue": list(range(len(t.s.chars))), "sum": 0}
-    )  # fmt: skip
+        {
+            "k": "gtest",
+            "card": card,
+            "path": path,
+            "ctx": ctx,
+            "queue": list(range(len(t.s.chars))),
+            "sum": 0,
+        }
+    )
 
 
 def push_test(s: DarkCastleState, card: str, path: list, k: int) -> None:
@@ -126,7 +132,13 @@ def finish_test(t: Position) -> None:
     if frame["left"] == 0:
         t.say(msg("{name} fails: {why} (again until it succeeds).", **said))
     elif frame["left"] > 1:
-        t.say(msg("{name} fails: {why} ({left}).", left=explain.attempts_left(frame["left"] - 1), **said))  # fmt: skip
+        t.say(
+            msg(
+                "{name} fails: {why} ({left}).",
+                left=explain.attempts_left(frame["left"] - 1),
+                **said,
+            )
+        )
     else:
         t.say(msg("{name} fails: {why}.", **said))
     if frame["left"] > 0:
@@ -147,7 +159,14 @@ def finish_group_test(t: Position) -> None:
     need = explain.need(step, len(s.chars))
     ok = frame["sum"] >= need
     trait = cards.TRAIT_NAMES[step["trait"]]
-    t.say(msg("Together: {sum} {trait} rolled, {need} needed.", sum=frame["sum"], trait=trait, need=need))  # fmt: skip
+    t.say(
+        msg(
+            "Together: {sum} {trait} rolled, {need} needed.",
+            sum=frame["sum"],
+            trait=trait,
+            need=need,
+        )
+    )
     branch = "pass" if ok else "fail"
     if branch in step:
         chapters.push(s, frame["card"], [*frame["path"], branch], frame["ctx"])
@@ -165,7 +184,12 @@ def asking(t: Position) -> Msg | str:
         return explain.group_test_text(step, len(s.chars))
     text = explain.test_text(step, len(s.chars))
     if frame["left"] and step.get("attempts", 1) > 1:
-        text = msg("{test} ({name}: {left})", test=text, name=party.name(s, frame["ctx"]), left=explain.attempts_left(frame["left"]))  # fmt: skip
+        text = msg(
+            "{test} ({name}: {left})",
+            test=text,
+            name=party.name(s, frame["ctx"]),
+            left=explain.attempts_left(frame["left"]),
+        )
     return text
 
 
@@ -249,7 +273,11 @@ class React(Step):
         why = explain.fail_reason(
             chapters.step_at(frame["card"], frame["path"]), s.chars[p.char].roll
         )
-        return msg("{name} failed the roll ({why}): use an item, or pass.", name=party.name(s, p.char), why=why)  # fmt: skip
+        return msg(
+            "{name} failed the roll ({why}): use an item, or pass.",
+            name=party.name(s, p.char),
+            why=why,
+        )
 
     def default(self, t: Position, seat: Seat, legal: list[str]) -> str | None:
         return "pass" if "pass" in legal else None

@@ -11,8 +11,9 @@ from engines.dark_castle.state import CASTLE_CHAPTERS, DarkCastleState
 from engines.text import Msg, from_json, msg
 
 
-def view(t: Position, game_id: str, seat: Seat | None, to_act: list[Seat], prompt: Msg,
-         ending: Msg) -> dict:  # fmt: skip
+def view(
+    t: Position, game_id: str, seat: Seat | None, to_act: list[Seat], prompt: Msg, ending: Msg
+) -> dict:
     """Every word in it a message (`engines.text.Msg`), said by the renderers in their
     reader's language; the log's lines as the state keeps them (messages as JSON, or the
     plain English of a game saved before)."""
@@ -56,8 +57,9 @@ def view(t: Position, game_id: str, seat: Seat | None, to_act: list[Seat], promp
         else Msg("")
     )
     if not s.card and s.flaws:  # before choosing: the flaws dealt onto the characters
-        out["flaws"] = {w: {**flaw_view(f), "character": party.short(w)}
-                        for w, f in s.flaws.items()}  # fmt: skip
+        out["flaws"] = {
+            w: {**flaw_view(f), "character": party.short(w)} for w, f in s.flaws.items()
+        }
     out["ending"] = ending
     step = t.step
     if step is not None:  # a choice's options, a ritual's pledges, a spell being cast
@@ -121,11 +123,19 @@ def flaw_view(flaw_id: str | None, used: bool = False) -> dict | None:
     flaw = cards.FLAWS.get(flaw_id or "")
     if not flaw:
         return None
-    return {"id": flaw["id"], "name": words.card(flaw["name"]), "text": words.card(flaw["text"]),
-            "used": used}  # fmt: skip
+    return {
+        "id": flaw["id"],
+        "name": words.card(flaw["name"]),
+        "text": words.card(flaw["text"]),
+        "used": used,
+    }
 
 
 def item_view(item_id: str) -> dict:
     item = cards.ITEMS[item_id]
-    return {"id": item_id, "name": words.card(item["name"]), "text": words.card(item["text"]),
-            "hands": item["hands"]}  # fmt: skip
+    return {
+        "id": item_id,
+        "name": words.card(item["name"]),
+        "text": words.card(item["text"]),
+        "hands": item["hands"],
+    }

@@ -31,7 +31,9 @@ def listed(parts: Sequence[Any], how: str = "and") -> Msg:
     if not parts:
         return Msg("")
     if len(parts) == 1:
-        return parts[0] if isinstance(parts[0], Msg) else Msg("{p0}", {"p0": parts[0]}, context="list")  # fmt: skip
+        return (
+            parts[0] if isinstance(parts[0], Msg) else Msg("{p0}", {"p0": parts[0]}, context="list")
+        )
     head = joined(parts[:-1], ", ")
     if how == "or":
         return msg("{head} or {last}", head=head, last=parts[-1])

@@ -101,5 +101,6 @@ def threat_text(
         return msg("{name}'s {colour} ghost can escape at {cell} next turn", **said)
     return msg(
         "{name}'s {colour} ghost on {start} can step to {cell} and escape next turn",
-        start=start, **said,
-    )  # fmt: skip
+        start=start,
+        **said,
+    )

@@ -149,8 +149,14 @@ class Ghosts18(Game):
             owner, colour = s.board[words[1]]
             if owner != seat:
                 if seat == 0:
-                    return msg("The ghost on {cell} is not yours: your ghosts are the round ones.", cell=words[1])  # fmt: skip
-                return msg("The ghost on {cell} is not yours: your ghosts are the square ones.", cell=words[1])  # fmt: skip
+                    return msg(
+                        "The ghost on {cell} is not yours: your ghosts are the round ones.",
+                        cell=words[1],
+                    )
+                return msg(
+                    "The ghost on {cell} is not yours: your ghosts are the square ones.",
+                    cell=words[1],
+                )
             if words[0] == "move" and len(words) == 3 and words[2] in layout.DIRECTIONS:
                 target = layout.neighbour(words[1], words[2])
                 if target is None:
@@ -165,7 +171,9 @@ class Ghosts18(Game):
                 return msg("You have no {colour} ghost in the dungeon.", colour=colour)
             return msg("There is no empty {colour} chamber to place it in.", colour=colour)
         if words[:1] == ["place"] and s.placed >= TOTAL_GHOSTS and s.release is None:
-            return msg("Set-up is over: every ghost is placed. Move, jump or release a ghost instead.")  # fmt: skip
+            return msg(
+                "Set-up is over: every ghost is placed. Move, jump or release a ghost instead."
+            )
         if words[:1] == ["place"] and len(words) == 2 and words[1] in layout.CELLS:
             return msg("A ghost goes on an empty chamber with a carpet of its own colour.")
         return None
@@ -182,8 +190,15 @@ class Ghosts18(Game):
         elif verb == "jump":
             s.board[args[1]] = s.board.pop(args[0])
             events = [
-                Event(msg("{name} jumps a ghost through the mirrors from {start} to {end}.", name=name, start=args[0], end=args[1]))
-            ]  # fmt: skip
+                Event(
+                    msg(
+                        "{name} jumps a ghost through the mirrors from {start} to {end}.",
+                        name=name,
+                        start=args[0],
+                        end=args[1],
+                    )
+                )
+            ]
         elif verb == "release":
             s.dungeon[seat][args[0]] -= 1
             s.release = [seat, args[0]]
@@ -215,7 +230,12 @@ class Ghosts18(Game):
             s.unplaced[seat][colour] -= 1
             s.board[cell] = [seat, colour]
             s.placed += 1
-            said = msg("{name} places a {colour} ghost on {cell}.", name=s.names[seat], colour=COLOUR[colour], cell=cell)  # fmt: skip
+            said = msg(
+                "{name} places a {colour} ghost on {cell}.",
+                name=s.names[seat],
+                colour=COLOUR[colour],
+                cell=cell,
+            )
             return [Event(said, kind="place")]
         owner = s.release[0]
         s.board[cell] = [owner, colour]
@@ -241,7 +261,17 @@ class Ghosts18(Game):
         name = s.names[seat]
         if defender is None:
             s.board[target] = attacker
-            return [Event(msg("{name} moves a {colour} ghost from {start} to {end}.", name=name, colour=COLOUR[attacker[1]], start=cell, end=target))]  # fmt: skip
+            return [
+                Event(
+                    msg(
+                        "{name} moves a {colour} ghost from {start} to {end}.",
+                        name=name,
+                        colour=COLOUR[attacker[1]],
+                        start=cell,
+                        end=target,
+                    )
+                )
+            ]
         if layout.BEATS[attacker[1]] == defender[1]:
             s.board[target] = attacker
             loser = defender
@@ -252,22 +282,39 @@ class Ghosts18(Game):
         s.dungeon[loser[0]][loser[1]] += 1
         s.portals[loser[1]] = layout.turned(s.portals[loser[1]])
         args = dict(
-            name=name, colour=COLOUR[attacker[1]], start=cell, other=COLOUR[defender[1]],
-            end=target, loser=COLOUR[loser[1]], facing=DIRECTION[s.portals[loser[1]]],
-        )  # fmt: skip
+            name=name,
+            colour=COLOUR[attacker[1]],
+            start=cell,
+            other=COLOUR[defender[1]],
+            end=target,
+            loser=COLOUR[loser[1]],
+            facing=DIRECTION[s.portals[loser[1]]],
+        )
         if defender[0] == seat:
             text = (
-                msg("{name}'s {colour} ghost on {start} fights own {other} ghost on {end} and wins; the {loser} ghost goes to the dungeon and the {loser} portal turns to face {facing}.", **args)
-                if won else
-                msg("{name}'s {colour} ghost on {start} fights own {other} ghost on {end} and loses; the {loser} ghost goes to the dungeon and the {loser} portal turns to face {facing}.", **args)
-            )  # fmt: skip
+                msg(
+                    "{name}'s {colour} ghost on {start} fights own {other} ghost on {end} and wins; the {loser} ghost goes to the dungeon and the {loser} portal turns to face {facing}.",
+                    **args,
+                )
+                if won
+                else msg(
+                    "{name}'s {colour} ghost on {start} fights own {other} ghost on {end} and loses; the {loser} ghost goes to the dungeon and the {loser} portal turns to face {facing}.",
+                    **args,
+                )
+            )
         else:
             args["owner"] = s.names[defender[0]]
             text = (
-                msg("{name}'s {colour} ghost on {start} fights {owner}'s {other} ghost on {end} and wins; the {loser} ghost goes to the dungeon and the {loser} portal turns to face {facing}.", **args)
-                if won else
-                msg("{name}'s {colour} ghost on {start} fights {owner}'s {other} ghost on {end} and loses; the {loser} ghost goes to the dungeon and the {loser} portal turns to face {facing}.", **args)
-            )  # fmt: skip
+                msg(
+                    "{name}'s {colour} ghost on {start} fights {owner}'s {other} ghost on {end} and wins; the {loser} ghost goes to the dungeon and the {loser} portal turns to face {facing}.",
+                    **args,
+                )
+                if won
+                else msg(
+                    "{name}'s {colour} ghost on {start} fights {owner}'s {other} ghost on {end} and loses; the {loser} ghost goes to the dungeon and the {loser} portal turns to face {facing}.",
+                    **args,
+                )
+            )
         return [Event(text, kind="fight")]
 
     def _escapes(self, s: Ghosts18State) -> list[Event]:
@@ -296,8 +343,10 @@ class Ghosts18(Game):
                 won = (
                     msg("{name} wins with three ghosts outside!", name=s.names[owner])
                     if s.short
-                    else msg("{name} wins with a ghost of every colour outside!", name=s.names[owner])
-                )  # fmt: skip
+                    else msg(
+                        "{name} wins with a ghost of every colour outside!", name=s.names[owner]
+                    )
+                )
                 events.append(Event(won, kind="win"))
                 break
         return events
@@ -346,7 +395,11 @@ class Ghosts18(Game):
     def label(self, s: Ghosts18State, action: str) -> Text:
         verb, *args = action.split()
         if verb == "place" and args[0] in layout.CARPET:
-            return msg("Place a {colour} ghost on {cell}", colour=COLOUR[layout.CARPET[args[0]]], cell=args[0])  # fmt: skip
+            return msg(
+                "Place a {colour} ghost on {cell}",
+                colour=COLOUR[layout.CARPET[args[0]]],
+                cell=args[0],
+            )
         if verb == "move" and args[0] in s.board:
             target = layout.neighbour(args[0], args[1])
             colour = s.board[args[0]][1]
@@ -354,8 +407,14 @@ class Ghosts18(Game):
             said = dict(colour=COLOUR_TITLE[colour], start=args[0], end=target)
             if other:
                 if layout.BEATS[colour] == other[1]:
-                    return msg("{colour} {start}→{end}: fight {other} (win)", other=COLOUR[other[1]], **said)  # fmt: skip
-                return msg("{colour} {start}→{end}: fight {other} (lose)", other=COLOUR[other[1]], **said)  # fmt: skip
+                    return msg(
+                        "{colour} {start}→{end}: fight {other} (win)",
+                        other=COLOUR[other[1]],
+                        **said,
+                    )
+                return msg(
+                    "{colour} {start}→{end}: fight {other} (lose)", other=COLOUR[other[1]], **said
+                )
             return msg("{colour} ghost {start}→{end}", **said)
         if verb == "jump":
             return msg("Mirror jump {start}→{end}", start=args[0], end=args[1])

@@ -14,10 +14,16 @@ SLOTS = 2  # a left and a right room on every floor
 
 # (floor, bulbs) -> how many room cards. First floor 4/4/4, second and third 4/3/3.
 ROOM_COUNTS: dict[tuple[int, int], int] = {
-    (1, 1): 4, (1, 2): 4, (1, 3): 4,
-    (2, 1): 4, (2, 2): 3, (2, 3): 3,
-    (3, 1): 4, (3, 2): 3, (3, 3): 3,
-}  # fmt: skip
+    (1, 1): 4,
+    (1, 2): 4,
+    (1, 3): 4,
+    (2, 1): 4,
+    (2, 2): 3,
+    (2, 3): 3,
+    (3, 1): 4,
+    (3, 2): 3,
+    (3, 3): 3,
+}
 
 SPECIALS = ("hole", "bulb", "food", "elevator", "lightning", "wild")
 SPECIAL_COUNTS = {"hole": 1, "bulb": 1, "food": 1, "elevator": 1, "lightning": 1, "wild": 2}

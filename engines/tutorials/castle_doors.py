@@ -12,10 +12,19 @@ from engines.text import msg
 from engines.tutorials.lesson import Lesson, Step
 
 OPEN = {  # the doors found open earlier: cell -> kind (you came up column b, the Tutor down d)
-    "b1": "open door", "b2": "open door", "b3": "open door", "b4": "open door",
-    "b6": "barred door", "a6": "barred door", "c7": "open door", "c8": "open door",
-    "d8": "open door", "d7": "open door", "d6": "open door", "d5": "open door",
-}  # fmt: skip
+    "b1": "open door",
+    "b2": "open door",
+    "b3": "open door",
+    "b4": "open door",
+    "b6": "barred door",
+    "a6": "barred door",
+    "c7": "open door",
+    "c8": "open door",
+    "d8": "open door",
+    "d7": "open door",
+    "d6": "open door",
+    "d5": "open door",
+}
 HANDS = (["hacksaw", "key blue", "padlock"], ["key blue", "key green", "skeleton"])
 
 

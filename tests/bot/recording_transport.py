@@ -37,7 +37,9 @@ class RecordingTransport:
     def _sent(self, where: ChatRef | None, private: bool = False) -> Sent:
         return Sent(where.chat if where else "", next(self._ids), picture=True, private=private)
 
-    async def post(self, where: ChatRef, reply: Reply, asked: Asked | None, table: TableFacts | None) -> list[Sent]:  # fmt: skip
+    async def post(
+        self, where: ChatRef, reply: Reply, asked: Asked | None, table: TableFacts | None
+    ) -> list[Sent]:
         private = reply.to is not None
         self.shown.append(Shown(reply, "private" if private else "chat", reply.to))
         return [self._sent(where, private)]
@@ -65,7 +67,9 @@ class RecordingTransport:
     async def private_place(self, user: UserRef, contact: Contact) -> ChatRef | None:
         return ChatRef(self.platform, f"dm-{user.id}")
 
-    async def cannot_reach(self, chat: ChatRef, user: UserRef, session_id: int | None, language: str) -> Sent | None:  # fmt: skip
+    async def cannot_reach(
+        self, chat: ChatRef, user: UserRef, session_id: int | None, language: str
+    ) -> Sent | None:
         return None
 
     def public(self) -> list[Shown]:

@@ -127,10 +127,17 @@ def test_the_bot_starts_without_compiling_a_dataclass_method_once_they_are_kept(
     cold, met = _start(kept)  # no file yet: every text compiled (some twice: equal classes)
     assert cold >= met > 100
     built = subprocess.run(
-        [sys.executable, "-c", "from pathlib import Path\nfrom bot import dataclass_code as d\n"
-         f"print(d.build(Path({str(kept)!r}))[0])"],
-        cwd=ROOT, capture_output=True, text=True, timeout=300,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-c",
+            "from pathlib import Path\nfrom bot import dataclass_code as d\n"
+            f"print(d.build(Path({str(kept)!r}))[0])",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert built.returncode == 0, built.stderr
     assert int(built.stdout) >= met and kept.exists()
     warm, met_again = _start(kept)

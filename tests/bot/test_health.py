@@ -50,9 +50,13 @@ async def test_the_health_command_exits_0_only_when_alive(tmp_path):
 
     def health() -> subprocess.CompletedProcess:
         return subprocess.run(
-            [sys.executable, "-m", "bot.cli", "health"], cwd=tmp_path, env=env,
-            capture_output=True, text=True, timeout=60,
-        )  # fmt: skip
+            [sys.executable, "-m", "bot.cli", "health"],
+            cwd=tmp_path,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
 
     first = health()
     assert first.returncode == 1 and "no heartbeat yet" in first.stdout

@@ -79,10 +79,14 @@ async def test_metrics_parse_and_count_the_stored_games(served, monkeypatch):
 
     await service.join(CHAT, BOB)  # the game begins; the count is kept a few seconds
     _, _, text = await get(server, "/metrics")
-    assert {s.labels["status"]: s.value for s in families(text)["escape_games"].samples} == {"lobby": 1}  # fmt: skip
+    assert {s.labels["status"]: s.value for s in families(text)["escape_games"].samples} == {
+        "lobby": 1
+    }
     monkeypatch.setattr(probes_module, "COUNTS_TTL", 0.0)
     _, _, text = await get(server, "/metrics")
-    assert {s.labels["status"]: s.value for s in families(text)["escape_games"].samples} == {"active": 1}  # fmt: skip
+    assert {s.labels["status"]: s.value for s in families(text)["escape_games"].samples} == {
+        "active": 1
+    }
 
 
 async def test_healthz_answers_while_both_loops_do(served):
@@ -156,7 +160,9 @@ async def test_readyz_fails_while_postgresql_is_down_and_recovers():
 
 async def test_escape_bot_health_asks_healthz_when_http_is_on(served, tmp_path):
     _service, probes, server = served
-    settings = Settings(db_path=tmp_path / "never-opened.sqlite3", metrics_address=("0.0.0.0", server.port))  # fmt: skip
+    settings = Settings(
+        db_path=tmp_path / "never-opened.sqlite3", metrics_address=("0.0.0.0", server.port)
+    )
     assert (
         local_url(settings.metrics_address, "/healthz") == f"http://127.0.0.1:{server.port}/healthz"
     )
@@ -180,7 +186,10 @@ def test_the_settings_read_the_address_and_the_log_format():
     assert Settings.from_env({"ESCAPE_METRICS": ":9100"}).metrics_address == ("0.0.0.0", 9100)
     assert Settings.from_env({"ESCAPE_METRICS": "[::1]:9100"}).metrics_address == ("::1", 9100)
     assert Settings.from_env({"ESCAPE_LOG_FORMAT": "JSON"}).log_format == "json"
-    for bad in ({"ESCAPE_METRICS": "9100"}, {"ESCAPE_METRICS": "host:99999"},
-                {"ESCAPE_LOG_FORMAT": "xml"}):  # fmt: skip
+    for bad in (
+        {"ESCAPE_METRICS": "9100"},
+        {"ESCAPE_METRICS": "host:99999"},
+        {"ESCAPE_LOG_FORMAT": "xml"},
+    ):
         with pytest.raises(ValueError):
             Settings.from_env(bad)

@@ -64,5 +64,10 @@ def test_env_example_reads_cleanly(tmp_path):
     (tmp_path / ".env").write_text((ROOT / ".env.example").read_text(encoding="utf-8"))
     db, pictures, pace, level, secret, guilds = _settings_in(tmp_path, {})
     assert (db, pictures, pace, level, secret, guilds) == (
-        "data/escape.sqlite3", "pictures", "normal", "INFO", "", []
-    )  # fmt: skip
+        "data/escape.sqlite3",
+        "pictures",
+        "normal",
+        "INFO",
+        "",
+        [],
+    )

@@ -33,7 +33,9 @@ class RunningBoard:
         await self.runner.cleanup()
 
 
-async def serve_board(service: GameService, *, local: bool = False, clock=None, routes=None, **config) -> RunningBoard:  # fmt: skip
+async def serve_board(
+    service: GameService, *, local: bool = False, clock=None, routes=None, **config
+) -> RunningBoard:
     """`routes(app)`: more routes on the same origin (a test's stand-in Discord client)."""
     signer = WebSigner(SECRET, clock) if clock is not None else WebSigner(SECRET)
     board = WebBoard(service, WebConfig("", signer, local=local, telegram_token=TG_TOKEN, **config))
@@ -69,7 +71,9 @@ class Page:
         return {"Authorization": f"Bearer {self.token}"} if self.token else {}
 
     async def get(self, path: str, **kw) -> tuple[int, object]:
-        async with self.http.get(self.base + path, headers=self.headers(), allow_redirects=False, **kw) as r:  # fmt: skip
+        async with self.http.get(
+            self.base + path, headers=self.headers(), allow_redirects=False, **kw
+        ) as r:
             body = await r.read()
             if r.content_type == "application/json":
                 return r.status, json.loads(body)
@@ -143,7 +147,9 @@ async def board_on_a_store(path, *, local: bool = False, **service):
     from bot.store import Store
 
     store = await Store.open(path)
-    running = await serve_board(GameService(store, seed_source=lambda: 1234, **service), local=local)  # fmt: skip
+    running = await serve_board(
+        GameService(store, seed_source=lambda: 1234, **service), local=local
+    )
     pages: list[Page] = []
 
     def page() -> Page:

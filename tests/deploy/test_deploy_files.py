@@ -42,8 +42,10 @@ def tool(name: str) -> str:
 def test_hadolint_finds_nothing_in_the_dockerfile():
     done = subprocess.run(
         [tool("hadolint"), "--no-color", str(DEPLOY / "Dockerfile")],
-        capture_output=True, text=True, timeout=60,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 0 and not done.stdout.strip(), done.stdout + done.stderr
 
 
@@ -53,7 +55,7 @@ def test_the_image_holds_every_package_of_the_project():
     import tomllib
 
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())
-    packages = [p.rstrip("*") for p in project["tool"]["setuptools"]["packages"]["find"]["include"]]  # fmt: skip
+    packages = [p.rstrip("*") for p in project["tool"]["setuptools"]["packages"]["find"]["include"]]
     text = (DEPLOY / "Dockerfile").read_text()
     assert packages and all(f"COPY {p} ./{p}" in text for p in packages), packages
 
@@ -103,9 +105,16 @@ def test_the_build_context_carries_no_tokens_data_or_virtualenv():
         for line in (ROOT / ".dockerignore").read_text().splitlines()
         if line.strip() and not line.startswith("#")
     ]
-    for secret in (".env", ".venv/bin/python", "data/escape.sqlite3", "escape.sqlite3-wal",
-                   "pictures/game-1/board.png", ".git/config", "tests/bot/console/test_console.py",
-                   "bot/__pycache__/cli.cpython-311.pyc"):  # fmt: skip
+    for secret in (
+        ".env",
+        ".venv/bin/python",
+        "data/escape.sqlite3",
+        "escape.sqlite3-wal",
+        "pictures/game-1/board.png",
+        ".git/config",
+        "tests/bot/console/test_console.py",
+        "bot/__pycache__/cli.cpython-311.pyc",
+    ):
         assert _ignored(patterns, secret), secret
     dockerfile = (DEPLOY / "Dockerfile").read_text()
     copied = re.findall(r"^COPY (?!--from=)(\S+(?: \S+)*?) \S+$", dockerfile, re.M)
@@ -183,9 +192,19 @@ def test_compose_renders_with_the_readme_volume_and_settings(tmp_path):
         shutil.copytree(DEPLOY, project / "deploy")
         shutil.copy(ROOT / ".env.example", project / ".env")
         done = subprocess.run(
-            [docker, "compose", "-f", str(project / "deploy/compose.yaml"), "config", "--format", "json"],
-            capture_output=True, text=True, timeout=60,
-        )  # fmt: skip
+            [
+                docker,
+                "compose",
+                "-f",
+                str(project / "deploy/compose.yaml"),
+                "config",
+                "--format",
+                "json",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
         assert done.returncode == 0, done.stderr
         rendered = json.loads(done.stdout)
         assert rendered["volumes"]["escape-data"]["name"] == "escape-data"
@@ -206,8 +225,10 @@ def _unit_here(tmp_path: Path) -> Path:
 def test_systemd_analyze_verify_accepts_the_unit(tmp_path):
     done = subprocess.run(
         [tool("systemd-analyze"), "verify", str(_unit_here(tmp_path))],
-        capture_output=True, text=True, timeout=60,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 0 and not (done.stdout + done.stderr).strip(), done.stderr
 
 
@@ -221,9 +242,17 @@ def test_the_unit_is_hardened_and_keeps_the_database_private(tmp_path):
         "pip install -r /opt/escape/src/deploy/requirements.lock" in line for line in install
     )
     done = subprocess.run(
-        [tool("systemd-analyze"), "security", "--offline=true", "--no-pager", str(_unit_here(tmp_path))],
-        capture_output=True, text=True, timeout=60,
-    )  # fmt: skip
+        [
+            tool("systemd-analyze"),
+            "security",
+            "--offline=true",
+            "--no-pager",
+            str(_unit_here(tmp_path)),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     rating = re.search(r"Overall exposure level for \S+: (\d+\.\d+)", done.stdout + done.stderr)
     assert rating is not None, done.stdout + done.stderr
     assert float(rating.group(1)) <= 2.0  # was 8.5 "EXPOSED"
@@ -235,8 +264,12 @@ def _exposed_names() -> set[str]:
     (a labelled metric shows no sample before its first use)."""
     from bot.telemetry import metrics
 
-    suffixes = {"counter": ["_total"], "histogram": ["_bucket", "_count", "_sum"],
-                "info": ["_info"], "summary": ["_count", "_sum"]}  # fmt: skip
+    suffixes = {
+        "counter": ["_total"],
+        "histogram": ["_bucket", "_count", "_sum"],
+        "info": ["_info"],
+        "summary": ["_count", "_sum"],
+    }
     names = set()
     for family in metrics.REGISTRY.collect():
         names.add(family.name)
@@ -245,8 +278,25 @@ def _exposed_names() -> set[str]:
     return names
 
 
-_PROMQL_WORDS = {"sum", "max", "min", "avg", "by", "without", "rate", "irate", "increase",
-                 "histogram_quantile", "time", "le", "on", "ignoring", "and", "or", "unless"}  # fmt: skip
+_PROMQL_WORDS = {
+    "sum",
+    "max",
+    "min",
+    "avg",
+    "by",
+    "without",
+    "rate",
+    "irate",
+    "increase",
+    "histogram_quantile",
+    "time",
+    "le",
+    "on",
+    "ignoring",
+    "and",
+    "or",
+    "unless",
+}
 
 
 def _metric_names(expr: str) -> set[str]:
@@ -269,8 +319,12 @@ def test_the_dashboard_loads_and_every_query_names_a_metric_the_bot_exposes():
     read = set().union(*(_metric_names(e) for e in exprs))
     assert "escape_moves_accepted_total" in read and "escape_move_seconds_bucket" in read
     assert read <= exposed, sorted(read - exposed)
-    assert _metric_names('sum by (le) (rate(escape_nonsense_bucket{x="y"}[5m]))') == {"escape_nonsense_bucket"}  # fmt: skip
-    source = yaml.safe_load((DEPLOY / "grafana/provisioning/datasources/prometheus.yaml").read_text())  # fmt: skip
+    assert _metric_names('sum by (le) (rate(escape_nonsense_bucket{x="y"}[5m]))') == {
+        "escape_nonsense_bucket"
+    }
+    source = yaml.safe_load(
+        (DEPLOY / "grafana/provisioning/datasources/prometheus.yaml").read_text()
+    )
     uids = {d["uid"] for d in source["datasources"]}
     assert {t["datasource"]["uid"] for p in dashboard["panels"] for t in p["targets"]} <= uids
 
@@ -278,7 +332,11 @@ def test_the_dashboard_loads_and_every_query_names_a_metric_the_bot_exposes():
 def test_compose_scale_scrapes_every_bot_and_provisions_the_dashboard():
     compose = yaml.safe_load((DEPLOY / "compose.scale.yaml").read_text())
     services = compose["services"]
-    bots = {n for n, s in services.items() if s.get("build", {}).get("dockerfile") == "deploy/Dockerfile"}  # fmt: skip
+    bots = {
+        n
+        for n, s in services.items()
+        if s.get("build", {}).get("dockerfile") == "deploy/Dockerfile"
+    }
     assert len(bots) == 4
     for name in bots:
         env = services[name]["environment"]

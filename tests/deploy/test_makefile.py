@@ -21,8 +21,10 @@ pytestmark = pytest.mark.skipif(shutil.which("make") is None, reason="make is no
 def plan(target: str, venv: Path) -> list[str]:
     done = subprocess.run(
         ["make", "-n", "--no-print-directory", "-C", str(ROOT), target, f"VENV={venv}"],
-        capture_output=True, text=True, timeout=30,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
     assert done.returncode == 0, done.stderr
     return done.stdout.splitlines()
 

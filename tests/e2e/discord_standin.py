@@ -185,25 +185,49 @@ class DiscordStandIn:
             dict(c) for c in self.channels.values() if c.get("type") == 0 and "guild_id" in c
         ]
         return {
-            "id": str(GUILD_ID), "name": "Stand-in guild", "owner_id": str(BOT_ID),
-            "unavailable": False, "member_count": 3, "large": False, "joined_at": _now(),
-            "roles": [self.everyone_role()], "emojis": [], "stickers": [], "features": [], "channels": channels,
-            "threads": [], "members": [], "voice_states": [], "presences": [],
-            "stage_instances": [], "guild_scheduled_events": [], "premium_tier": 0,
-            "verification_level": 0, "default_message_notifications": 0,
-            "explicit_content_filter": 0, "mfa_level": 0, "nsfw_level": 0,
-            "preferred_locale": "en-US", "system_channel_flags": 0,
-        }  # fmt: skip
+            "id": str(GUILD_ID),
+            "name": "Stand-in guild",
+            "owner_id": str(BOT_ID),
+            "unavailable": False,
+            "member_count": 3,
+            "large": False,
+            "joined_at": _now(),
+            "roles": [self.everyone_role()],
+            "emojis": [],
+            "stickers": [],
+            "features": [],
+            "channels": channels,
+            "threads": [],
+            "members": [],
+            "voice_states": [],
+            "presences": [],
+            "stage_instances": [],
+            "guild_scheduled_events": [],
+            "premium_tier": 0,
+            "verification_level": 0,
+            "default_message_notifications": 0,
+            "explicit_content_filter": 0,
+            "mfa_level": 0,
+            "nsfw_level": 0,
+            "preferred_locale": "en-US",
+            "system_channel_flags": 0,
+        }
 
     @staticmethod
     def everyone_role() -> dict:
         """@everyone (its id is the guild's): members see and write in every channel
         unless a channel's overwrite says otherwise."""
         return {
-            "id": str(GUILD_ID), "name": "@everyone", "permissions": MEMBER_PERMISSIONS,
-            "position": 0, "color": 0, "hoist": False, "managed": False, "mentionable": False,
+            "id": str(GUILD_ID),
+            "name": "@everyone",
+            "permissions": MEMBER_PERMISSIONS,
+            "position": 0,
+            "color": 0,
+            "hoist": False,
+            "managed": False,
+            "mentionable": False,
             "flags": 0,
-        }  # fmt: skip
+        }
 
     def join_guild(self, user: dict) -> None:
         self.members[int(user["id"])] = user
@@ -223,8 +247,15 @@ class DiscordStandIn:
             await ws.send_str(json.dumps(event))
 
     def member_payload(self, user: dict) -> dict:
-        return {"user": user, "roles": [], "joined_at": _now(), "deaf": False, "mute": False,
-                "flags": 0, "pending": False}  # fmt: skip
+        return {
+            "user": user,
+            "roles": [],
+            "joined_at": _now(),
+            "deaf": False,
+            "mute": False,
+            "flags": 0,
+            "pending": False,
+        }
 
     async def drop_gateway(self) -> None:
         """The gateway goes away: every connection is closed and reconnecting fails until
@@ -504,11 +535,20 @@ class DiscordStandIn:
             return _json_response(401, {"error": "invalid_client"})
         user = self.oauth_codes.pop(str(form.get("code")), None)
         if form.get("grant_type") != "authorization_code" or user is None:
-            return _json_response(400, {"error": "invalid_grant", "error_description": 'Invalid "code" in request.'})  # fmt: skip
+            return _json_response(
+                400, {"error": "invalid_grant", "error_description": 'Invalid "code" in request.'}
+            )
         token = f"access-{next(self._ids)}"
         self.access_tokens[token] = user
-        return _json_response(200, {"access_token": token, "token_type": "Bearer",
-                                    "expires_in": 604800, "scope": "identify"})  # fmt: skip
+        return _json_response(
+            200,
+            {
+                "access_token": token,
+                "token_type": "Bearer",
+                "expires_in": 604800,
+                "scope": "identify",
+            },
+        )
 
     def _take_failure(self, method: str, path: str) -> float | None:
         for i, (m, pattern, times, retry_after) in enumerate(self._fail):

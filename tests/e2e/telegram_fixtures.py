@@ -113,7 +113,11 @@ async def open_table(standin: TelegramStandIn, variant: str = "short", session: 
     await standin.say(standin.ann, GROUP, f"/escape start ghosts18 variant={variant}")
     lobby = await standin.wait_for(lambda c: c.method == "sendMessage", after=mark)
     assert "opened a table" in lobby.result["text"]
-    assert [b["callback_data"] for b in buttons(lobby.result)] == [f"e|j:{session}", f"e|l:{session}", f"e|o:{session}"]  # fmt: skip
+    assert [b["callback_data"] for b in buttons(lobby.result)] == [
+        f"e|j:{session}",
+        f"e|l:{session}",
+        f"e|o:{session}",
+    ]
     mark = len(standin.calls)
     await standin.say(standin.bob, GROUP, "/escape@escape_test_bot join")
     await standin.wait_for(lambda c: c.method == "sendPhoto", after=mark)
@@ -238,13 +242,23 @@ async def escape_bot_run(
         for k, v in os.environ.items()
         if not k.startswith(("DISCORD_", "TELEGRAM_", "ESCAPE_", "PYTHONPATH"))
     }
-    env |= {"LOG_LEVEL": "WARNING", "PYTHONPATH": f"{guard}{os.pathsep}{project}",
-            "ESCAPE_PRACTICE": os.environ.get("ESCAPE_PRACTICE", "0"), **settings}  # fmt: skip
+    env |= {
+        "LOG_LEVEL": "WARNING",
+        "PYTHONPATH": f"{guard}{os.pathsep}{project}",
+        "ESCAPE_PRACTICE": os.environ.get("ESCAPE_PRACTICE", "0"),
+        **settings,
+    }
     return await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot.cli", command, cwd=workdir, env=env,
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
+        sys.executable,
+        "-m",
+        "bot.cli",
+        command,
+        cwd=workdir,
+        env=env,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT,
         start_new_session=own_group,
-    )  # fmt: skip
+    )
 
 
 async def stop_escape_bot(process: asyncio.subprocess.Process) -> str:

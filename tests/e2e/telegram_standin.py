@@ -30,19 +30,48 @@ PNG = b"\x89PNG\r\n\x1a\n"
 
 # Form fields PTB JSON-encodes (everything else is a plain string).
 JSON_FIELDS = {
-    "chat_id", "message_id", "message_ids", "message_thread_id", "reply_markup", "media",
-    "commands", "scope", "offset", "timeout", "limit", "allowed_updates", "show_alert",
-    "user_id", "cache_time", "disable_notification", "caption_entities", "entities",
-    "link_preview_options", "reply_parameters", "protect_content", "drop_pending_updates",
-    "icon_color", "show_caption_above_media", "has_spoiler", "max_connections",
-}  # fmt: skip
+    "chat_id",
+    "message_id",
+    "message_ids",
+    "message_thread_id",
+    "reply_markup",
+    "media",
+    "commands",
+    "scope",
+    "offset",
+    "timeout",
+    "limit",
+    "allowed_updates",
+    "show_alert",
+    "user_id",
+    "cache_time",
+    "disable_notification",
+    "caption_entities",
+    "entities",
+    "link_preview_options",
+    "reply_parameters",
+    "protect_content",
+    "drop_pending_updates",
+    "icon_color",
+    "show_caption_above_media",
+    "has_spoiler",
+    "max_connections",
+}
 SENDS = ("sendMessage", "sendPhoto", "sendAnimation")
 DELETE_WINDOW = 48 * 3600
 CHAT_ACTIONS = {  # the Bot API's sendChatAction
-    "typing", "upload_photo", "record_video", "upload_video", "record_voice", "upload_voice",
-    "upload_document", "choose_sticker", "find_location", "record_video_note",
+    "typing",
+    "upload_photo",
+    "record_video",
+    "upload_video",
+    "record_voice",
+    "upload_voice",
+    "upload_document",
+    "choose_sticker",
+    "find_location",
+    "record_video_note",
     "upload_video_note",
-}  # fmt: skip
+}
 
 
 class ApiError(Exception):
@@ -240,7 +269,7 @@ class TelegramStandIn:
         assert url.startswith("http://127.0.0.1:"), url
         headers = {"X-Telegram-Bot-Api-Secret-Token": secret} if secret is not None else {}
         update = {"update_id": next(self._update_ids), **payload}
-        async with ClientSession() as session, session.post(url, json=update, headers=headers) as r:  # fmt: skip
+        async with ClientSession() as session, session.post(url, json=update, headers=headers) as r:
             return r.status
 
     async def _push(self, payload: dict) -> None:
@@ -348,10 +377,14 @@ class TelegramStandIn:
 
     def _api_getMe(self, params, files):
         return {
-            "id": BOT_ID, "is_bot": True, "first_name": "Escape", "username": BOT_USERNAME,
-            "can_join_groups": True, "can_read_all_group_messages": False,
+            "id": BOT_ID,
+            "is_bot": True,
+            "first_name": "Escape",
+            "username": BOT_USERNAME,
+            "can_join_groups": True,
+            "can_read_all_group_messages": False,
             "supports_inline_queries": False,
-        }  # fmt: skip
+        }
 
     def _api_deleteWebhook(self, params, files):
         self.webhook = None
@@ -401,18 +434,26 @@ class TelegramStandIn:
                 if button.get("web_app") is not None and not private:
                     # Telegram: web_app buttons only in private chats with the bot
                     raise ApiError(400, "Bad Request: BUTTON_TYPE_INVALID")
-                if button.get("web_app") is not None and not button["web_app"]["url"].startswith("https://"):  # fmt: skip
+                if button.get("web_app") is not None and not button["web_app"]["url"].startswith(
+                    "https://"
+                ):
                     raise ApiError(400, "Bad Request: BUTTON_URL_INVALID")
                 url = button.get("url")
                 if url is not None:
                     m = re.fullmatch(r"https://t\.me/(\w+)\?start=([A-Za-z0-9_-]{1,64})", url)
-                    app = re.fullmatch(r"https://t\.me/(\w+)/(\w{3,30})\?startapp=([A-Za-z0-9_-]{1,512})", url)  # fmt: skip
+                    app = re.fullmatch(
+                        r"https://t\.me/(\w+)/(\w{3,30})\?startapp=([A-Za-z0-9_-]{1,512})", url
+                    )
                     if (m or app) is None or (m or app).group(1) != BOT_USERNAME:
                         self.violations.append(f"bad deep link {url!r}")
 
     def _check_thread(self, chat: dict, params) -> int | None:
         thread = params.get("message_thread_id")
-        if thread is not None and chat.get("is_forum") and int(thread) not in self.topics.get(chat["id"], set()):  # fmt: skip
+        if (
+            thread is not None
+            and chat.get("is_forum")
+            and int(thread) not in self.topics.get(chat["id"], set())
+        ):
             raise ApiError(400, "Bad Request: message thread not found")
         return int(thread) if thread is not None else None
 
@@ -462,7 +503,15 @@ class TelegramStandIn:
             raise ApiError(400, "Bad Request: IMAGE_PROCESS_FAILED")
         self.photo_bytes = getattr(self, "photo_bytes", 0) + len(data)
         uid = f"p{len(self.calls)}"
-        return [{"file_id": uid, "file_unique_id": uid, "width": 1200, "height": 900, "file_size": len(data)}]  # fmt: skip
+        return [
+            {
+                "file_id": uid,
+                "file_unique_id": uid,
+                "width": 1200,
+                "height": 900,
+                "file_size": len(data),
+            }
+        ]
 
     def _check_caption(self, caption: str | None) -> None:
         if caption is not None and tg_len(visible(caption)) > 1024:
@@ -493,7 +542,16 @@ class TelegramStandIn:
             raise ApiError(413, "Request Entity Too Large")
         uid = f"a{len(self.calls)}"
         self.animations = [*getattr(self, "animations", []), data]
-        content = {"animation": {"file_id": uid, "file_unique_id": uid, "width": 800, "height": 600, "duration": 1, "file_size": len(data)}}  # fmt: skip
+        content = {
+            "animation": {
+                "file_id": uid,
+                "file_unique_id": uid,
+                "width": 800,
+                "height": 600,
+                "duration": 1,
+                "file_size": len(data),
+            }
+        }
         if params.get("caption"):
             content |= {"caption": visible(params["caption"]), "html": params["caption"]}
         return self._new_message(chat, params, **content)
@@ -525,7 +583,7 @@ class TelegramStandIn:
     def _api_editMessageCaption(self, params, files):
         message = self._existing(params)
         self._check_caption(params.get("caption"))
-        message["caption"], message["html"] = visible(params.get("caption")), params.get("caption")  # fmt: skip
+        message["caption"], message["html"] = visible(params.get("caption")), params.get("caption")
         self._set_markup(message, params)
         return message
 
@@ -593,13 +651,27 @@ class TelegramStandIn:
             raise ApiError(400, "Bad Request: user not found")
         if user_id in self.admins.get(chat_id, set()):
             flags = [
-                "can_be_edited", "is_anonymous", "can_manage_chat", "can_delete_messages",
-                "can_manage_video_chats", "can_restrict_members", "can_promote_members",
-                "can_change_info", "can_invite_users", "can_post_stories", "can_edit_stories",
+                "can_be_edited",
+                "is_anonymous",
+                "can_manage_chat",
+                "can_delete_messages",
+                "can_manage_video_chats",
+                "can_restrict_members",
+                "can_promote_members",
+                "can_change_info",
+                "can_invite_users",
+                "can_post_stories",
+                "can_edit_stories",
                 "can_delete_stories",
-            ]  # fmt: skip
-            return {"status": "administrator", "user": user, **{f: f != "is_anonymous" and f != "can_be_edited" for f in flags}}  # fmt: skip
-        if self.chats[chat_id]["type"] != "private" and user_id not in self.members.get(chat_id, set()):  # fmt: skip
+            ]
+            return {
+                "status": "administrator",
+                "user": user,
+                **{f: f != "is_anonymous" and f != "can_be_edited" for f in flags},
+            }
+        if self.chats[chat_id]["type"] != "private" and user_id not in self.members.get(
+            chat_id, set()
+        ):
             return {"status": "left", "user": user}
         return {"status": "member", "user": user}
 

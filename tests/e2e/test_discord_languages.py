@@ -11,7 +11,9 @@ GERMAN = {"locale": "de"}
 
 
 async def _board_and_table(bot):
-    start = await bot.slash(ANN, "start", {"game": "ghosts18", "options": "variant=short"}, **GERMAN)  # fmt: skip
+    start = await bot.slash(
+        ANN, "start", {"game": "ghosts18", "options": "variant=short"}, **GERMAN
+    )
     (lobby,) = bot.answers(start)
     labels = [b["label"] for b in lobby.buttons()]
     join = lobby.buttons()[0]["custom_id"]
@@ -20,7 +22,9 @@ async def _board_and_table(bot):
     return lobby, labels, board
 
 
-async def test_a_german_member_in_an_english_server_reads_german_alone_and_english_together(discord_bot):  # fmt: skip
+async def test_a_german_member_in_an_english_server_reads_german_alone_and_english_together(
+    discord_bot,
+):
     bot = discord_bot
     lobby, labels, board = await _board_and_table(bot)
     assert "opened a table" in lobby.content  # the channel's words: the server's English
@@ -41,7 +45,9 @@ async def test_a_german_member_in_an_english_server_reads_german_alone_and_engli
     # Ann sets the table's language: the next board the channel sees is German
     before = len(bot.public())
     changed = await bot.slash(ANN, "language", {"code": "de"}, **GERMAN)
-    assert any("Deutsch" in m.content for m in bot.answers(changed)), [m.content for m in bot.answers(changed)]  # fmt: skip
+    assert any("Deutsch" in m.content for m in bot.answers(changed)), [
+        m.content for m in bot.answers(changed)
+    ]
     await bot.slash(BOB, "board")
     newest = bot.latest_board()
     assert len(bot.public()) >= before

@@ -144,8 +144,10 @@ async def test_review_button_answers_the_presser_alone(discord_bot):
     await finish(bot)
     final = bot.latest_board()
     public_before = {m.id for m in bot.public()}
-    for user, head in ((ANN, "Review of game #1, Escape from the Hidden Castle, as Ann saw it"),
-                       (CID, "Review of game #1, Escape from the Hidden Castle (the chart")):  # fmt: skip
+    for user, head in (
+        (ANN, "Review of game #1, Escape from the Hidden Castle, as Ann saw it"),
+        (CID, "Review of game #1, Escape from the Hidden Castle (the chart"),
+    ):
         record = await bot.push_and_settle(
             bot.server.click_payload(user, final, button(final, "Review")), timeout=120
         )

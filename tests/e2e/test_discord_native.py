@@ -17,7 +17,9 @@ async def test_a_very_long_option_gets_a_short_clear_refusal(discord_bot):
     record = await bot.slash(ANN, "start", {"game": "ghosts18", "options": "variant=" + "x" * 5000})
     (refusal,) = bot.answers(record)
     assert refusal.ephemeral
-    assert len(refusal.content) <= 400 and "variant" in refusal.content and "xxx…" in refusal.content  # fmt: skip
+    assert (
+        len(refusal.content) <= 400 and "variant" in refusal.content and "xxx…" in refusal.content
+    )
     assert not bot.public(), "nothing in the channel"
     typed = await bot.slash(ANN, "move", {"action": "z" * 5000})
     (answer,) = bot.answers(typed)
@@ -153,7 +155,9 @@ async def test_a_player_who_opted_in_gets_their_turn_by_dm_and_plays_from_there(
         (board,) = channel_boards(bot)
         (actor,) = mentioned(board)
         if actor == int(ANN["id"]):  # Ann did not opt in: the ping, then My hand, then a move
-            mine = next(b["custom_id"] for b in board.buttons() if b["label"] == "My hand / my view")  # fmt: skip
+            mine = next(
+                b["custom_id"] for b in board.buttons() if b["label"] == "My hand / my view"
+            )
             shown = await bot.click(ANN, board, mine)
             (moves,) = [m for m in bot.answers(shown) if m.buttons()]
             await bot.click(ANN, moves, moves.buttons()[0]["custom_id"])
@@ -186,10 +190,14 @@ async def test_a_move_from_my_hand_updates_that_one_private_message(discord_bot)
         (actor,) = mentioned(board)
         user = members[actor]
         if mine is None or mine[0] is not user:
-            hand = next(b["custom_id"] for b in board.buttons() if b["label"] == "My hand / my view")  # fmt: skip
+            hand = next(
+                b["custom_id"] for b in board.buttons() if b["label"] == "My hand / my view"
+            )
             shown = await bot.click(user, board, hand)
             (view,) = bot.answers(shown)
-            assert view.ephemeral and view.attachments and view.buttons(), "view and moves, one message"  # fmt: skip
+            assert view.ephemeral and view.attachments and view.buttons(), (
+                "view and moves, one message"
+            )
             mine = (user, view)
         view = mine[1]
         edits = len(view.edits)
@@ -212,11 +220,24 @@ async def test_junk_components_get_the_same_short_refusal_as_a_stale_button(disc
     board = await _ghosts(bot)
     version = (await bot.service.live(_chat())).version
     menu = "escape-menu:1:1:0"
-    forged = dataclasses.replace(board, components=[
-        {"type": 1, "components": [{"type": 3, "custom_id": menu, "options": [
-            {"label": "Forged", "value": v} for v in ("a:99999:1:0:0", "not a button")
-        ]}]}
-    ])  # fmt: skip
+    forged = dataclasses.replace(
+        board,
+        components=[
+            {
+                "type": 1,
+                "components": [
+                    {
+                        "type": 3,
+                        "custom_id": menu,
+                        "options": [
+                            {"label": "Forged", "value": v}
+                            for v in ("a:99999:1:0:0", "not a button")
+                        ],
+                    }
+                ],
+            }
+        ],
+    )
     for payload in (
         bot.server.click_payload(ANN, board, "not-ours:1"),
         bot.server.select_payload(ANN, forged, menu, "a:99999:1:0:0"),

@@ -191,7 +191,10 @@ async def test_a_hand_never_appears_in_a_channel_message(discord_bot):
     # the board drawn is the public view's (its caption band tells what happened)
     posted, drawn = (Image.open(io.BytesIO(b)) for b in (board.files[0][1], fresh.picture.png))
     height = min(posted.height, drawn.height) - 200
-    assert posted.crop((0, 0, posted.width, height)).tobytes() == drawn.crop((0, 0, drawn.width, height)).tobytes(), "the public picture is the public view's"  # fmt: skip
+    assert (
+        posted.crop((0, 0, posted.width, height)).tobytes()
+        == drawn.crop((0, 0, drawn.width, height)).tobytes()
+    ), "the public picture is the public view's"
     mine = [b for b in board.buttons() if b["label"] == "My hand / my view"]
     assert mine, "a game with secrets offers the public My hand / my view button"
     assert len(board.buttons()) == 1 and not board.selects(), "no move labels in public"
@@ -324,9 +327,19 @@ async def test_command_sync_publishes_described_commands(standin, tmp_path, caps
     assert escape["name"] == "escape" and escape["description"]
     subs = {o["name"]: o for o in escape["options"]}
     assert set(subs) >= {
-        "start", "join", "leave", "begin", "move", "board", "hand", "log",
-        "rules", "help", "abort", "games",
-    }  # fmt: skip
+        "start",
+        "join",
+        "leave",
+        "begin",
+        "move",
+        "board",
+        "hand",
+        "log",
+        "rules",
+        "help",
+        "abort",
+        "games",
+    }
     for sub in subs.values():
         assert sub["description"], sub["name"]
         for option in sub.get("options", []):

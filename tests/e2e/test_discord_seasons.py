@@ -14,12 +14,18 @@ async def test_seasons_are_an_admins_to_start_and_everyones_to_read(discord_bot)
     store = bot.service.store
     (refused,) = bot.answers(await bot.slash(ANN, "season", {"what": "start 3mo"}))
     assert refused.ephemeral and "Only an admin of this chat" in refused.content
-    (junk,) = bot.answers(await bot.slash(BOB, "season", {"what": "start 3 fortnights"}, permissions=ADMIN_PERMISSIONS))  # fmt: skip
+    (junk,) = bot.answers(
+        await bot.slash(
+            BOB, "season", {"what": "start 3 fortnights"}, permissions=ADMIN_PERMISSIONS
+        )
+    )
     assert junk.ephemeral and "written like 2w, 30d or 3mo" in junk.content
     async with store._conn.execute("SELECT COUNT(*) FROM seasons") as cur:
         assert (await cur.fetchone())[0] == 0  # nothing changed
 
-    started = bot.answers(await bot.slash(BOB, "season", {"what": "start 3mo"}, permissions=ADMIN_PERMISSIONS))  # fmt: skip
+    started = bot.answers(
+        await bot.slash(BOB, "season", {"what": "start 3mo"}, permissions=ADMIN_PERMISSIONS)
+    )
     (said,) = [m for m in started if "season 1 runs until" in m.content]
     assert not said.ephemeral and said.channel_id == CHANNEL
     assert "Bob started seasons of 3 months on this server" in said.content

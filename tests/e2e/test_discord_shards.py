@@ -14,11 +14,17 @@ from tests.e2e.discord_fixtures import ANN, CHANNEL, DiscordBot
 
 
 async def test_a_process_identifies_as_its_shard_and_answers(standin, tmp_path):
-    bot = DiscordBot(standin, tmp_path / "escape.sqlite3", overrides={"discord_shards": "4", "discord_shard_ids": [2]})  # fmt: skip
+    bot = DiscordBot(
+        standin,
+        tmp_path / "escape.sqlite3",
+        overrides={"discord_shards": "4", "discord_shard_ids": [2]},
+    )
     await bot.start()
     try:
         assert standin.identifies[-1]["shard"] == [2, 4]
-        record = await standin.push(standin.slash_payload(ANN, CHANNEL, "start", {"game": "ghosts18"}))  # fmt: skip
+        record = await standin.push(
+            standin.slash_payload(ANN, CHANNEL, "start", {"game": "ghosts18"})
+        )
         answers = await standin.wait_for(
             lambda: [m for m in standin.messages_for(record.token) if not m.thinking]
         )

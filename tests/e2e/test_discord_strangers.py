@@ -14,8 +14,20 @@ from tests.e2e.discord_fixtures import *  # noqa: F403
 from tests.e2e.discord_fixtures import CID, DiscordBot, Message
 from tests.e2e.test_discord_game import open_ghosts
 
-KINDS = ["a:1:{v}:0:0", "a:1:{v}:1:0", "j:1", "l:1", "b:1", "o:1", "x:1", "v:1", "k:1",
-         "w:1", "u:1:{v}", "d:1:{v}"]  # fmt: skip
+KINDS = [
+    "a:1:{v}:0:0",
+    "a:1:{v}:1:0",
+    "j:1",
+    "l:1",
+    "b:1",
+    "o:1",
+    "x:1",
+    "v:1",
+    "k:1",
+    "w:1",
+    "u:1:{v}",
+    "d:1:{v}",
+]
 OTHER = 920000000000000077
 NO_GAME_HERE = "That button belongs to no game in this chat."
 NOT_PLAYING = "You are not playing in this game (players: Ann, Bob). Watch, or start the next one."

@@ -56,7 +56,9 @@ def texts_in(value) -> list[str]:
 def offered(game: str, state) -> set[str]:
     """Every move the acting players are offered now, as typed (a board lists them)."""
     engine = REGISTRY[game]
-    return {a for seat in engine.to_act(state) if seat >= 0 for a in engine.legal_actions(state, seat)}  # fmt: skip
+    return {
+        a for seat in engine.to_act(state) if seat >= 0 for a in engine.legal_actions(state, seat)
+    }
 
 
 def next_move(game: str, state, rng: random.Random) -> tuple[int, str]:
@@ -71,7 +73,12 @@ def allowed(game: str, typed: set[str]) -> set[str]:
     options = REGISTRY[game].options
     syntax = {w.lower() for a in typed for w in re.findall(r"[A-Za-z]{3,}", a)}
     commands = {c.name for c in COMMANDS}  # typed as they are in every language
-    return {"ann", "bob", "escape", game} | commands | syntax | {w for n, o in options.items() for w in (n, *o.choices)}  # fmt: skip
+    return (
+        {"ann", "bob", "escape", game}
+        | commands
+        | syntax
+        | {w for n, o in options.items() for w in (n, *o.choices)}
+    )
 
 
 def assert_german(said: list[str], game: str, typed: set[str]) -> None:
@@ -112,7 +119,12 @@ async def test_a_whole_game_in_german_on_telegram(tg_bot, game):
     for command in (f"/escape rules {game}", "/escape help", "/escape log", "/escape clock"):
         await standin.say(standin.ann, GROUP, command)
     await asyncio.sleep(0.5)
-    said = [t for c in standin.calls if c.result is not None and c.method != "setMyCommands" for t in texts_in(c.params)]  # fmt: skip
+    said = [
+        t
+        for c in standin.calls
+        if c.result is not None and c.method != "setMyCommands"
+        for t in texts_in(c.params)
+    ]
     menus = [c for c in standin.calls_of("setMyCommands") if c.params.get("language_code") == "de"]
     assert menus, "a German command menu"
     assert_german(said + [t for c in menus for t in texts_in(c.params)], game, typed)

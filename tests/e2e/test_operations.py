@@ -83,16 +83,19 @@ def _samples(text: str) -> dict[tuple[str, tuple], float]:
 async def test_escape_bot_run_serves_metrics_health_and_readiness(tg_standin, tmp_path):
     standin = tg_standin
     port, web = _free_port(), _free_port()
-    process = await escape_bot_run(tmp_path, {
-        "ESCAPE_WEB": f"127.0.0.1:{web}",
-        "TELEGRAM_TOKEN": standin.token,
-        "TELEGRAM_BASE_URL": standin.base_url,
-        "TELEGRAM_BASE_FILE_URL": standin.base_file_url,
-        "ESCAPE_DB": str(tmp_path / "escape.sqlite3"),
-        "ESCAPE_METRICS": f"127.0.0.1:{port}",
-        "ESCAPE_LOG_FORMAT": "json",
-        "LOG_LEVEL": "INFO",
-    })  # fmt: skip
+    process = await escape_bot_run(
+        tmp_path,
+        {
+            "ESCAPE_WEB": f"127.0.0.1:{web}",
+            "TELEGRAM_TOKEN": standin.token,
+            "TELEGRAM_BASE_URL": standin.base_url,
+            "TELEGRAM_BASE_FILE_URL": standin.base_file_url,
+            "ESCAPE_DB": str(tmp_path / "escape.sqlite3"),
+            "ESCAPE_METRICS": f"127.0.0.1:{port}",
+            "ESCAPE_LOG_FORMAT": "json",
+            "LOG_LEVEL": "INFO",
+        },
+    )
     try:
         await _until(port, "/healthz", 200)
         ready = json.loads(await _until(port, "/readyz", 200))
@@ -115,10 +118,16 @@ async def test_escape_bot_run_serves_metrics_health_and_readiness(tg_standin, tm
         assert found[("escape_move_seconds_count", game)] == 1
         assert found[("escape_games", (("platform", "telegram"), ("status", "active")))] == 1
         assert found[("escape_platform_up", (("platform", "telegram"), ("shard", "")))] == 1
-        assert found[("escape_platform_calls_total", (("platform", "telegram"), ("result", "ok")))] >= 4  # fmt: skip
+        assert (
+            found[("escape_platform_calls_total", (("platform", "telegram"), ("result", "ok")))]
+            >= 4
+        )
         assert found[("escape_picture_encode_seconds_count", (("game", "ghosts18"),))] >= 2
         assert found[("escape_cpu_pool_workers", ())] >= 1  # pictures are drawn by workers
-        assert found[("escape_process_info", (("role", "telegram-polling"), ("version", "0.1.0")))] == 1  # fmt: skip
+        assert (
+            found[("escape_process_info", (("role", "telegram-polling"), ("version", "0.1.0")))]
+            == 1
+        )
         process.send_signal(signal.SIGTERM)
         output, _ = await asyncio.wait_for(process.communicate(), 30)
     finally:
@@ -145,7 +154,9 @@ async def test_readyz_fails_while_the_discord_gateway_is_down_and_recovers(disco
         body = json.loads(await _until(server.port, "/readyz", 503, timeout=10))
         assert body["checks"]["discord"] == "down: 0" and body["checks"]["store"] == "ok"
         _, text = await _get(server.port, "/metrics")
-        assert _samples(text)[("escape_platform_up", (("platform", "discord"), ("shard", "0")))] == 0  # fmt: skip
+        assert (
+            _samples(text)[("escape_platform_up", (("platform", "discord"), ("shard", "0")))] == 0
+        )
         discord_bot.server.restore_gateway()
         await _until(server.port, "/readyz", 200, timeout=30)  # discord.py reconnects itself
     finally:
@@ -204,8 +215,11 @@ async def test_a_refused_board_is_counted_as_owed_until_it_is_posted(tg_standin,
     def read(name: str, **labels: str) -> float:
         return metrics.REGISTRY.get_sample_value(name, {"platform": "telegram", **labels}) or 0.0
 
-    before = [read("escape_posts_owed_total"), read("escape_platform_retries_total"),
-              read("escape_platform_calls_total", result="rate_limited")]  # fmt: skip
+    before = [
+        read("escape_posts_owed_total"),
+        read("escape_platform_retries_total"),
+        read("escape_platform_calls_total", result="rate_limited"),
+    ]
     # the bot's own limiter (three tries after a 429, chat by chat), without the group pace
     bot = TelegramBot(tg_standin, tmp_path / "escape.sqlite3", limiter=fast_limiter())
     await bot.start()

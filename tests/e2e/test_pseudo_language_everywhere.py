@@ -57,7 +57,9 @@ def typed_words() -> frozenset[str]:
         run = play(game, max(2, game.min_players), {}, seed=1, max_steps=300)
         state = game.setup(["A", "B", "C", "D"][: max(2, game.min_players)], {})
         for seat, action in run.log:
-            offered_now = [a for s in game.to_act(state) if s >= 0 for a in game.legal_actions(state, s)]  # fmt: skip
+            offered_now = [
+                a for s in game.to_act(state) if s >= 0 for a in game.legal_actions(state, s)
+            ]
             words |= {w.lower() for a in offered_now for w in re.findall(r"[A-Za-z]{3,}", a)}
             state, _ = game.apply(state, seat, action)
     words |= {"moves", "board", "hand", "view", "describe", "quit", "exit", "abort", "done"}
@@ -70,8 +72,24 @@ def untranslated(texts: list[str], typed: set[str] = frozenset()) -> list:
 
 
 def test_the_terminal_in_qps_from_the_list_of_games_to_the_replay(tmp_path):
-    answers = ["3", "nonsense", "short", "Ann,Bob", "1", "moves", "board", "hand", "log",
-               "help", "rules", "history", "replay", "describe on", "2", "quit"]  # fmt: skip
+    answers = [
+        "3",
+        "nonsense",
+        "short",
+        "Ann,Bob",
+        "1",
+        "moves",
+        "board",
+        "hand",
+        "log",
+        "help",
+        "rules",
+        "history",
+        "replay",
+        "describe on",
+        "2",
+        "quit",
+    ]
     out = _cli(tmp_path, "run", lines=answers, terminal=True, lang=QPS).stdout
     assert "[" in out and "~]" in out  # it did speak the pseudo-language
     left = untranslated(out.splitlines(), {"place", "move", "jump", "release", "fight"})
@@ -132,7 +150,12 @@ async def test_telegram_in_qps(tg_bot):
         await standin.say(standin.ann, GROUP, f"/escape {name}")
 
     typed = await _game_at_a_qps_table(12, command, move, state_of)
-    said = [t for c in standin.calls if c.result is not None and c.method != "setMyCommands" for t in texts_in(c.params)]  # fmt: skip
+    said = [
+        t
+        for c in standin.calls
+        if c.result is not None and c.method != "setMyCommands"
+        for t in texts_in(c.params)
+    ]
     assert any("~]" in t for t in said)
     left = untranslated(said, typed)
     assert not left, left[:12]
@@ -250,7 +273,11 @@ async def test_the_replay_of_a_qps_table_is_drawn_and_told_in_qps(tmp_path, monk
 
     asked: list[str] = []
     real = game_records._replay_gif
-    monkeypatch.setattr(game_records, "_replay_gif", lambda g, f, language: asked.append(language) or real(g, f, language))  # fmt: skip
+    monkeypatch.setattr(
+        game_records,
+        "_replay_gif",
+        lambda g, f, language: asked.append(language) or real(g, f, language),
+    )
     store = await Store.open(tmp_path / "replay.sqlite3")
     try:
         service = GameService(store, seed_source=lambda: 3, pictures=True)

@@ -98,15 +98,21 @@ async def _open_tables(standin) -> list[tuple[int, dict]]:
         mark = len(standin.calls)
         await standin.say(standin.ann, chat, "/escape start ghosts18 variant=short")
         await standin.wait_for(
-            lambda c, chat=chat: c.method == "sendMessage" and c.params.get("chat_id") in (chat, str(chat)),
-            after=mark, timeout=30,
-        )  # fmt: skip
+            lambda c, chat=chat: (
+                c.method == "sendMessage" and c.params.get("chat_id") in (chat, str(chat))
+            ),
+            after=mark,
+            timeout=30,
+        )
         mark = len(standin.calls)
         await standin.say(standin.bob, chat, "/escape join")
         board = await standin.wait_for(
-            lambda c, chat=chat: c.method == "sendPhoto" and c.params.get("chat_id") in (chat, str(chat)),
-            after=mark, timeout=30,
-        )  # fmt: skip
+            lambda c, chat=chat: (
+                c.method == "sendPhoto" and c.params.get("chat_id") in (chat, str(chat))
+            ),
+            after=mark,
+            timeout=30,
+        )
         tables.append((chat, board.result))
     return tables
 
@@ -195,7 +201,9 @@ def _cpu_workers(pid: int) -> set[int]:
     }
 
 
-async def test_workers_killed_mid_game_are_replaced_and_every_move_has_its_board(tg_standin, tmp_path):  # fmt: skip
+async def test_workers_killed_mid_game_are_replaced_and_every_move_has_its_board(
+    tg_standin, tmp_path
+):
     """The OOM killer takes the CPU workers between moves: the bot says so in its log,
     starts new ones, and every next move's board still comes (drawn in the bot's own
     process until a new worker is ready). The workers practise as a bot's do by default
@@ -204,7 +212,7 @@ async def test_workers_killed_mid_game_are_replaced_and_every_move_has_its_board
     from tests.e2e.telegram_fixtures import press_and_wait
 
     standin = tg_standin
-    async with _bot(standin, tmp_path, "w.sqlite3", {"ESCAPE_PRACTICE": str(PRACTICE)}) as process:  # fmt: skip
+    async with _bot(standin, tmp_path, "w.sqlite3", {"ESCAPE_PRACTICE": str(PRACTICE)}) as process:
         tables = await _open_tables(standin)
         workers = {pid: start_time(pid) for pid in _cpu_workers(process.pid)}
         assert len(workers) >= 1, "the bot started no worker"

@@ -72,7 +72,12 @@ async def test_a_whole_game_in_russian_on_telegram(tg_bot, game):
     for command in (f"/escape rules {game}", "/escape help", "/escape log", "/escape clock"):
         await standin.say(standin.ann, GROUP, command)
     await asyncio.sleep(0.5)
-    said = [t for c in standin.calls if c.result is not None and c.method != "setMyCommands" for t in texts_in(c.params)]  # fmt: skip
+    said = [
+        t
+        for c in standin.calls
+        if c.result is not None and c.method != "setMyCommands"
+        for t in texts_in(c.params)
+    ]
     assert sum(bool(re.search("[а-яё]", t)) for t in said) > len(said) / 2, said[-5:]
     menus = [c for c in standin.calls_of("setMyCommands") if c.params.get("language_code") == "ru"]
     assert menus, "a Russian command menu"

@@ -33,7 +33,9 @@ def closed_port() -> int:
 
 
 async def finished(workdir: Path, settings: dict[str, str], command: str) -> tuple[int, str]:
-    process = await escape_bot_run(workdir, {"ESCAPE_DB": str(workdir / "x.db"), **settings}, command)  # fmt: skip
+    process = await escape_bot_run(
+        workdir, {"ESCAPE_DB": str(workdir / "x.db"), **settings}, command
+    )
     try:
         output, _ = await asyncio.wait_for(process.communicate(), 60)
     finally:
@@ -70,7 +72,9 @@ async def test_a_refused_telegram_token_is_one_line_and_exit_4(tg_standin, tmp_p
     )
     assert code == EXIT_SETTINGS, output
     printed, retries = said(output)
-    assert printed == [f"escape-bot: Telegram (127.0.0.1:{tg_standin.port}) rejected TELEGRAM_TOKEN: copy the token again from @BotFather"], output  # fmt: skip
+    assert printed == [
+        f"escape-bot: Telegram (127.0.0.1:{tg_standin.port}) rejected TELEGRAM_TOKEN: copy the token again from @BotFather"
+    ], output
     assert not retries, "a refused token is not tried again"
     assert "Traceback" not in output and wrong not in output and "WRONG" not in output
 
@@ -91,7 +95,9 @@ async def test_an_unreachable_telegram_api_is_tried_then_one_line_and_exit_1(
     assert code == EXIT_FAILED, output
     printed, retries = said(output)
     assert len(printed) == 1, output
-    assert printed[0].startswith(f"escape-bot: cannot reach the Telegram Bot API (127.0.0.1:{port}): "), output  # fmt: skip
+    assert printed[0].startswith(
+        f"escape-bot: cannot reach the Telegram Bot API (127.0.0.1:{port}): "
+    ), output
     assert len(retries) == 2 and "try 2 of 3" in retries[-1], output
     assert "Traceback" not in output and "some-token" not in output
 
@@ -112,7 +118,9 @@ async def test_a_refused_discord_token_is_one_line_and_exit_4(standin, tmp_path,
     code, output = await finished(tmp_path, _discord(standin), command)
     assert code == EXIT_SETTINGS, output
     printed, retries = said(output)
-    assert printed == ["escape-bot: Discord rejected DISCORD_TOKEN (401 Unauthorized): copy the token again from the Bot page of the Developer Portal"], output  # fmt: skip
+    assert printed == [
+        "escape-bot: Discord rejected DISCORD_TOKEN (401 Unauthorized): copy the token again from the Bot page of the Developer Portal"
+    ], output
     assert not retries and "Traceback" not in output and "the-wrong-token" not in output
     assert [c.status for c in standin.calls] == [401], "one try, and nothing after it"
     assert not standin.connected and standin.identify_count == 0
@@ -133,7 +141,9 @@ async def test_an_unreachable_discord_api_is_tried_then_one_line_and_exit_1(
     assert code == EXIT_FAILED, output
     printed, retries = said(output)
     assert len(printed) == 1, output
-    assert printed[0].startswith(f"escape-bot: cannot reach the Discord API (http://127.0.0.1:{port}/api/v10): Cannot connect to host 127.0.0.1:{port}"), output  # fmt: skip
+    assert printed[0].startswith(
+        f"escape-bot: cannot reach the Discord API (http://127.0.0.1:{port}/api/v10): Cannot connect to host 127.0.0.1:{port}"
+    ), output
     assert len(retries) == 1 and "try 1 of 2" in retries[0], output
     assert "Traceback" not in output and "some-token" not in output
 
@@ -156,9 +166,14 @@ def _no_token_env(tmp_path: Path) -> dict[str, str]:
 
 def test_no_token_and_no_terminal_names_the_settings_and_fails(tmp_path):
     done = subprocess.run(
-        [sys.executable, "-m", "bot.cli", "run"], cwd=tmp_path, env=_no_token_env(tmp_path),
-        stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60,
-    )  # fmt: skip
+        [sys.executable, "-m", "bot.cli", "run"],
+        cwd=tmp_path,
+        env=_no_token_env(tmp_path),
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == EXIT_SETTINGS, done.stdout + done.stderr
     assert done.stdout == ""
     (line,) = done.stderr.splitlines()

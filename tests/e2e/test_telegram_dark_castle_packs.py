@@ -50,8 +50,9 @@ async def find_button(standin, user: dict, board: dict, data: str) -> tuple[dict
         nxt = [b for b in buttons(board) if b["text"].startswith("Next")]
         if not nxt:
             return board, None
-        await press_and_wait(standin, user, board, nxt[0]["callback_data"],
-                             after_methods=("editMessageReplyMarkup",))  # fmt: skip
+        await press_and_wait(
+            standin, user, board, nxt[0]["callback_data"], after_methods=("editMessageReplyMarkup",)
+        )
         board = current_board(standin)
     return board, None
 
@@ -81,7 +82,9 @@ async def play_by_telegram(tg: TelegramBot, pack: str, monkeypatch) -> tuple[dic
             await standin.wait_for(lambda c: c.method in BOARD_CALLS, after=mark)
         else:
             page_one = board
-            board, data = await find_button(standin, user, board, f"a:1:{row.version}:{seat}:{index}")  # fmt: skip
+            board, data = await find_button(
+                standin, user, board, f"a:1:{row.version}:{seat}:{index}"
+            )
             assert data is not None, f"{action!r} is on a page of the board"
             paged += board is not page_one
             await press_and_wait(standin, user, board, data)

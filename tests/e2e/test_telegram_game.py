@@ -33,7 +33,13 @@ async def play_until_won(standin: TelegramStandIn, rng: random.Random, limit: in
         if nav and rng.random() < 0.5:  # look at the next page of choices first
             nxt = [b for b in nav if b["text"].startswith("Next")]
             if nxt:
-                await press_and_wait(standin, actor, board, nxt[0]["callback_data"], after_methods=("editMessageReplyMarkup",))  # fmt: skip
+                await press_and_wait(
+                    standin,
+                    actor,
+                    board,
+                    nxt[0]["callback_data"],
+                    after_methods=("editMessageReplyMarkup",),
+                )
                 board = current_board(standin)
         choice = rng.choice(choice_buttons(board))
         await press_and_wait(standin, actor, board, choice["callback_data"])

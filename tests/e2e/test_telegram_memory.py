@@ -82,12 +82,16 @@ async def test_replay_history_log_and_leaderboard_in_a_group(tg_bot):
     assert f"{moves} moves" in replay["caption"]
     [step] = [b for b in buttons(replay) if b["text"] == "Step through"]
 
-    await press_and_wait(standin, standin.carol, replay, step["callback_data"], after_methods=("sendPhoto",))  # fmt: skip
+    await press_and_wait(
+        standin, standin.carol, replay, step["callback_data"], after_methods=("sendPhoto",)
+    )
     first = standin.calls_of("sendPhoto")[-1].result
     assert "board 1 of" in first["caption"]
     assert any(f.startswith(PNG) for f in standin.calls_of("sendPhoto")[-1].files.values())
     [nxt] = [b for b in buttons(first) if b["text"] == "Next"]
-    await press_and_wait(standin, standin.carol, first, nxt["callback_data"], after_methods=("sendPhoto",))  # fmt: skip
+    await press_and_wait(
+        standin, standin.carol, first, nxt["callback_data"], after_methods=("sendPhoto",)
+    )
     second = standin.calls_of("sendPhoto")[-1].result
     assert "board 2 of" in second["caption"] and "Move 1 of" in second["caption"]
     assert [b["text"] for b in buttons(second)] == ["Previous", "Next"]
@@ -95,7 +99,9 @@ async def test_replay_history_log_and_leaderboard_in_a_group(tg_bot):
     history = await say_and_wait(standin, standin.ann, "/escape history", "sendMessage")
     assert "#1 Escape from the Hidden Castle: Ann, Bob" in history["text"]
     [log_button] = [b for b in buttons(history) if b["text"] == "Log #1"]
-    await press_and_wait(standin, standin.ann, history, log_button["callback_data"], after_methods=("sendMessage",))  # fmt: skip
+    await press_and_wait(
+        standin, standin.ann, history, log_button["callback_data"], after_methods=("sendMessage",)
+    )
     log = standin.calls_of("sendMessage")[-1].result
     assert "Log of #1" in log["text"] and "page 1 of" in log["text"]
 
@@ -113,10 +119,18 @@ async def test_rematch_button_on_the_final_board(tg_bot):
     rematch = next(b for b in buttons(final) if b["text"] == "Rematch")
     assert [b["text"] for b in buttons(final)] == ["Rematch", "Replay", "Review"]
     mark = len(standin.calls)
-    await press_and_wait(standin, standin.bob, final, rematch["callback_data"], after_methods=("sendMessage",))  # fmt: skip
-    lobby = next(c for c in standin.calls_of("sendMessage", after=mark) if "Rematch of #1" in c.result["text"])  # fmt: skip
+    await press_and_wait(
+        standin, standin.bob, final, rematch["callback_data"], after_methods=("sendMessage",)
+    )
+    lobby = next(
+        c
+        for c in standin.calls_of("sendMessage", after=mark)
+        if "Rematch of #1" in c.result["text"]
+    )
     assert "waiting for Ann" in lobby.result["text"]
-    await press_and_wait(standin, standin.ann, final, rematch["callback_data"], after_methods=("sendPhoto",))  # fmt: skip
+    await press_and_wait(
+        standin, standin.ann, final, rematch["callback_data"], after_methods=("sendPhoto",)
+    )
     row = await tg_bot.service.live(CHAT)
     assert row.id == 2 and row.status == "active" and row.game == "hidden_castle"
     assert {s.name for s in row.seats} == {"Ann", "Bob"}
@@ -130,19 +144,37 @@ async def test_review_button_on_the_final_board_answers_the_presser_alone(tg_bot
     for user in (standin.ann, standin.carol):  # they have pressed START privately
         mark = len(standin.calls)
         await standin.say(user, user["id"], "/start")
-        await standin.wait_for(lambda c, u=user: c.method == "sendMessage" and str(c.params["chat_id"]) == str(u["id"]), after=mark)  # fmt: skip
+        await standin.wait_for(
+            lambda c, u=user: (
+                c.method == "sendMessage" and str(c.params["chat_id"]) == str(u["id"])
+            ),
+            after=mark,
+        )
     await finished_game(tg_bot)
     final = current_board(standin)
     review = next(b for b in buttons(final) if b["text"] == "Review")
-    for user, head in ((standin.ann, "Review of game #1, Escape from the Hidden Castle, as Ann saw it"),
-                       (standin.carol, "Review of game #1, Escape from the Hidden Castle (the chart")):  # fmt: skip
+    for user, head in (
+        (standin.ann, "Review of game #1, Escape from the Hidden Castle, as Ann saw it"),
+        (standin.carol, "Review of game #1, Escape from the Hidden Castle (the chart"),
+    ):
         mark = len(standin.calls)
         await standin.answer(await standin.press(user, final, review["callback_data"]), timeout=60)
-        sent = await standin.wait_for(lambda c: c.method == "sendPhoto" and "Review of game" in (c.result or {}).get("caption", ""), after=mark, timeout=60)  # fmt: skip
+        sent = await standin.wait_for(
+            lambda c: (
+                c.method == "sendPhoto" and "Review of game" in (c.result or {}).get("caption", "")
+            ),
+            after=mark,
+            timeout=60,
+        )
         assert str(sent.params["chat_id"]) == str(user["id"]), "the review is the presser's alone"
         assert sent.result["caption"].startswith(head) and "1. Move " in sent.result["caption"]
         assert any(f.startswith(PNG) for f in sent.files.values())
-        assert not [c for c in standin.calls[mark:] if str(c.params.get("chat_id")) == str(GROUP) and c.method in ("sendPhoto", "sendMessage")]  # fmt: skip
+        assert not [
+            c
+            for c in standin.calls[mark:]
+            if str(c.params.get("chat_id")) == str(GROUP)
+            and c.method in ("sendPhoto", "sendMessage")
+        ]
 
 
 async def test_undo_asked_in_the_group_and_declined_then_accepted(tg_bot):
@@ -180,7 +212,10 @@ async def test_a_slow_press_stops_spinning_before_its_answer(tg_bot, monkeypatch
     standin = tg_bot.standin
     mark = len(standin.calls)
     await standin.say(standin.ann, standin.ann["id"], "/start")
-    await standin.wait_for(lambda c: c.method == "sendMessage" and str(c.params["chat_id"]) == str(standin.ann["id"]), after=mark)  # fmt: skip
+    await standin.wait_for(
+        lambda c: c.method == "sendMessage" and str(c.params["chat_id"]) == str(standin.ann["id"]),
+        after=mark,
+    )
     await finished_game(tg_bot)
     final = current_board(standin)
     review = next(b for b in buttons(final) if b["text"] == "Review")
@@ -194,9 +229,17 @@ async def test_a_slow_press_stops_spinning_before_its_answer(tg_bot, monkeypatch
 
     monkeypatch.setattr(presses, "press", slow_press)
     mark = len(standin.calls)
-    answer = await standin.answer(await standin.press(standin.ann, final, review["callback_data"]), timeout=60)  # fmt: skip
+    answer = await standin.answer(
+        await standin.press(standin.ann, final, review["callback_data"]), timeout=60
+    )
     assert answer.get("text", "").startswith("Working on it"), answer
-    sent = await standin.wait_for(lambda c: c.method == "sendPhoto" and "Review of game" in (c.result or {}).get("caption", ""), after=mark, timeout=60)  # fmt: skip
+    sent = await standin.wait_for(
+        lambda c: (
+            c.method == "sendPhoto" and "Review of game" in (c.result or {}).get("caption", "")
+        ),
+        after=mark,
+        timeout=60,
+    )
     answered = [c for c in standin.calls[mark:] if c.method == "answerCallbackQuery"]
     assert len(answered) == 1 and standin.calls.index(answered[0]) < standin.calls.index(sent)
     assert str(sent.params["chat_id"]) == str(standin.ann["id"])

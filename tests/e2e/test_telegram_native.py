@@ -32,14 +32,28 @@ async def say_and_wait(standin: TelegramStandIn, user: dict, chat: int, text: st
 async def test_a_name_with_markup_characters_gets_the_link_to_their_hand(tg_bot):
     standin = tg_bot.standin
     odd = standin.add_user(1009, "Zoë <&> Co")  # has never pressed START in our private chat
-    await say_and_wait(standin, standin.ann, standin.ann["id"], "/start", lambda c: c.method == "sendMessage")  # fmt: skip
-    await say_and_wait(standin, standin.ann, GROUP, "/escape start haunted_house", lambda c: c.method == "sendMessage")  # fmt: skip
-    await say_and_wait(standin, odd, GROUP, "/escape join", lambda c: c.method == "editMessageText")  # fmt: skip
+    await say_and_wait(
+        standin, standin.ann, standin.ann["id"], "/start", lambda c: c.method == "sendMessage"
+    )
+    await say_and_wait(
+        standin,
+        standin.ann,
+        GROUP,
+        "/escape start haunted_house",
+        lambda c: c.method == "sendMessage",
+    )
+    await say_and_wait(standin, odd, GROUP, "/escape join", lambda c: c.method == "editMessageText")
     link = await say_and_wait(
-        standin, standin.ann, GROUP, "/escape begin",
-        lambda c: c.method == "sendMessage" and c.params["chat_id"] == GROUP
-        and any(b.get("url") == HAND_LINK for b in buttons(c.result or {})),
-    )  # fmt: skip
+        standin,
+        standin.ann,
+        GROUP,
+        "/escape begin",
+        lambda c: (
+            c.method == "sendMessage"
+            and c.params["chat_id"] == GROUP
+            and any(b.get("url") == HAND_LINK for b in buttons(c.result or {}))
+        ),
+    )
     assert link.status == 200
     assert link.result["text"].startswith("Zoë <&> Co, I cannot send you private messages")
     assert "Zoë &lt;&amp;&gt; Co" in link.result["html"]
@@ -49,17 +63,23 @@ async def test_a_very_long_input_gets_a_short_clear_refusal(tg_bot):
     standin = tg_bot.standin
     junk = "x" * 4000  # Telegram takes at most 4,096 characters from a user
     refusal = await say_and_wait(
-        standin, standin.ann, GROUP, f"/escape start ghosts18 variant={junk}",
+        standin,
+        standin.ann,
+        GROUP,
+        f"/escape start ghosts18 variant={junk}",
         lambda c: c.method == "sendMessage" and c.params["chat_id"] == GROUP,
-    )  # fmt: skip
+    )
     assert refusal.status == 200
     text = refusal.result["text"]
     assert len(text) <= 400 and "variant" in text and "xxx…" in text, text
     assert await tg_bot.live() is None
     typed = await say_and_wait(
-        standin, standin.ann, GROUP, "/escape " + "y" * 4000,
+        standin,
+        standin.ann,
+        GROUP,
+        "/escape " + "y" * 4000,
         lambda c: c.method == "sendMessage" and c.params["chat_id"] == GROUP,
-    )  # fmt: skip
+    )
     assert len(typed.result["text"]) <= 400 and "I do not know /escape" in typed.result["text"]
 
 
@@ -73,7 +93,9 @@ async def test_the_board_carries_its_description(tg_bot):
     # and after a move, the edited board describes the new position
     mark = len(standin.calls)
     actor = {u["id"]: u for u in (standin.ann, standin.bob)}
-    query = await standin.press(actor[standin.ann["id"]], board, choice_buttons(board)[0]["callback_data"])  # fmt: skip
+    query = await standin.press(
+        actor[standin.ann["id"]], board, choice_buttons(board)[0]["callback_data"]
+    )
     await standin.answer(query)
     edit = await standin.wait_for(lambda c: c.method == "editMessageMedia", after=mark)
     (reply,) = [r for r in await tg_bot.service.board(CHAT) if r.kind == "board"]
@@ -107,7 +129,9 @@ async def test_one_groups_flood_limit_does_not_hold_up_another(tg_bot):
     await standin.say(standin.ann, GROUP, "/escape help")
     await standin.wait_for(lambda c: c.method == "sendMessage" and c.status == 429, after=mark)
     await standin.say(standin.bob, OTHER_GROUP, "/escape help")
-    first = await standin.wait_for(lambda c: c.method == "sendMessage" and c.status == 200, after=mark)  # fmt: skip
+    first = await standin.wait_for(
+        lambda c: c.method == "sendMessage" and c.status == 200, after=mark
+    )
     assert first.params["chat_id"] == OTHER_GROUP, "the other group was answered first"
     await standin.wait_for(
         lambda c: c.method == "sendMessage" and c.status == 200 and c.params["chat_id"] == GROUP,
@@ -119,20 +143,38 @@ async def open_haunted_house(standin: TelegramStandIn) -> dict:
     """Ann and Bob have pressed START privately; Ann opens Haunted House, Bob joins, Ann
     begins: the group's first board."""
     for user in (standin.ann, standin.bob):
-        await say_and_wait(standin, user, user["id"], "/start", lambda c: c.method == "sendMessage")  # fmt: skip
-    await say_and_wait(standin, standin.ann, GROUP, "/escape start haunted_house", lambda c: c.method == "sendMessage")  # fmt: skip
-    await say_and_wait(standin, standin.bob, GROUP, "/escape join", lambda c: c.method == "editMessageText")  # fmt: skip
-    call = await say_and_wait(standin, standin.ann, GROUP, "/escape begin", lambda c: c.method == "sendPhoto" and c.params["chat_id"] == GROUP)  # fmt: skip
+        await say_and_wait(standin, user, user["id"], "/start", lambda c: c.method == "sendMessage")
+    await say_and_wait(
+        standin,
+        standin.ann,
+        GROUP,
+        "/escape start haunted_house",
+        lambda c: c.method == "sendMessage",
+    )
+    await say_and_wait(
+        standin, standin.bob, GROUP, "/escape join", lambda c: c.method == "editMessageText"
+    )
+    call = await say_and_wait(
+        standin,
+        standin.ann,
+        GROUP,
+        "/escape begin",
+        lambda c: c.method == "sendPhoto" and c.params["chat_id"] == GROUP,
+    )
     return call.result
 
 
 def private_moves(standin: TelegramStandIn, user: dict, after: int):
     """The newest message with move buttons the bot sent this user privately since `after`."""
     sent = [
-        c for c in standin.calls[after:]
-        if c.method in PRIVATE_CALLS and c.params.get("chat_id") == user["id"]
-        and c.status == 200 and isinstance(c.result, dict) and choice_buttons(c.result)
-    ]  # fmt: skip
+        c
+        for c in standin.calls[after:]
+        if c.method in PRIVATE_CALLS
+        and c.params.get("chat_id") == user["id"]
+        and c.status == 200
+        and isinstance(c.result, dict)
+        and choice_buttons(c.result)
+    ]
     return sent[-1].result if sent else None
 
 
@@ -157,7 +199,12 @@ async def test_the_player_to_act_is_told_privately_with_their_moves(tg_bot):
         query = await standin.press(actor, mine, choice_buttons(mine)[0]["callback_data"])
         answer = await standin.answer(query)
         assert not answer.get("show_alert"), answer.get("text")
-        call = await standin.wait_for(lambda c: c.method in ("editMessageMedia", "sendPhoto") and c.params.get("chat_id") == GROUP, after=mark)  # fmt: skip
+        call = await standin.wait_for(
+            lambda c: (
+                c.method in ("editMessageMedia", "sendPhoto") and c.params.get("chat_id") == GROUP
+            ),
+            after=mark,
+        )
         board = current_board(standin)
         assert call.status == 200
     hands = [c for c in standin.calls if c.method == "sendMessage" and "/start h1" in str(c.params)]
@@ -172,9 +219,14 @@ async def test_a_typed_secret_move_is_taken_out_of_the_group(tg_bot):
     board = await open_haunted_house(standin)
     (actor_id,) = mentioned_ids(board)
     actor = {u["id"]: u for u in (standin.ann, standin.bob)}[actor_id]
-    pairs = await tg_bot.service.choices(CHAT, UserRef("telegram", str(actor_id), actor["first_name"]))  # fmt: skip
+    pairs = await tg_bot.service.choices(
+        CHAT, UserRef("telegram", str(actor_id), actor["first_name"])
+    )
     action = pairs[0][0]
     mark = len(standin.calls)
     typed = await standin.say(actor, GROUP, f"/escape move {action}")
-    gone = await standin.wait_for(lambda c: c.method == "deleteMessage" and c.params.get("message_id") == typed["message_id"], after=mark)  # fmt: skip
+    gone = await standin.wait_for(
+        lambda c: c.method == "deleteMessage" and c.params.get("message_id") == typed["message_id"],
+        after=mark,
+    )
     assert int(gone.params["chat_id"]) == GROUP

@@ -21,8 +21,16 @@ from tests.e2e.telegram_fixtures import (
 )
 from tests.e2e.telegram_standin import BOT_ID, TelegramStandIn
 
-OUTPUT = ("sendMessage", "sendPhoto", "editMessageMedia", "editMessageText",
-          "editMessageCaption", "editMessageReplyMarkup", "deleteMessage", "deleteMessages")  # fmt: skip
+OUTPUT = (
+    "sendMessage",
+    "sendPhoto",
+    "editMessageMedia",
+    "editMessageText",
+    "editMessageCaption",
+    "editMessageReplyMarkup",
+    "deleteMessage",
+    "deleteMessages",
+)
 HAND_LINK = "https://t.me/escape_test_bot?start=h1"
 
 
@@ -116,7 +124,9 @@ async def test_stale_and_forged_buttons_are_refused_and_change_nothing(tg_bot):
 async def test_buttons_survive_a_restart(tg_bot):
     standin = tg_bot.standin
     board = await open_table(standin)
-    await press_and_wait(standin, actor_of(standin, board), board, choice_buttons(board)[0]["callback_data"])  # fmt: skip
+    await press_and_wait(
+        standin, actor_of(standin, board), board, choice_buttons(board)[0]["callback_data"]
+    )
     before = copy.deepcopy(current_board(standin))
 
     await tg_bot.restart()  # new Application, service and store over the same database
@@ -130,7 +140,9 @@ async def test_buttons_survive_a_restart(tg_bot):
     assert [c.params["message_id"] for c in deleted] == [before["message_id"]]
     assert (await tg_bot.live()).version == board_version(before) + 1
     # The same old button again: now stale.
-    assert "moved on" in await refused(standin, actor, before, choice_buttons(before)[0]["callback_data"])  # fmt: skip
+    assert "moved on" in await refused(
+        standin, actor, before, choice_buttons(before)[0]["callback_data"]
+    )
 
     # After another restart a typed command (no button to say which message is the board)
     # still replaces the board the last run left, and an abort still takes its buttons.
@@ -139,7 +151,9 @@ async def test_buttons_survive_a_restart(tg_bot):
     mark = len(standin.calls)
     await command(standin, standin.carol, "/escape board", expect=("sendPhoto",))
     await standin.wait_for(lambda c: c.method == "deleteMessage", after=mark)
-    assert [c.params["message_id"] for c in standin.calls_of("deleteMessage", after=mark)] == [live["message_id"]]  # fmt: skip
+    assert [c.params["message_id"] for c in standin.calls_of("deleteMessage", after=mark)] == [
+        live["message_id"]
+    ]
     assert len([m for m in standin.bot_messages(GROUP) if "photo" in m]) == 1, "one board"
     await tg_bot.restart()
     await command(standin, standin.ann, "/escape abort", expect=("editMessageReplyMarkup",))
@@ -158,11 +172,19 @@ async def test_private_views_go_by_deep_link_only_to_their_owner(tg_bot):
     hand = [b for b in buttons(board_call.result) if b.get("url")]
     assert [b["url"] for b in hand] == [HAND_LINK]
     # Nobody has pressed START yet: the group is told, once per player, without the secret.
-    await standin.wait_for(lambda c: "Bob, I cannot send you" in (c.params.get("text") or ""), after=mark)  # fmt: skip
-    notices = [c for c in standin.calls_of("sendMessage", after=mark) if "cannot send you" in c.params["text"]]  # fmt: skip
+    await standin.wait_for(
+        lambda c: "Bob, I cannot send you" in (c.params.get("text") or ""), after=mark
+    )
+    notices = [
+        c
+        for c in standin.calls_of("sendMessage", after=mark)
+        if "cannot send you" in c.params["text"]
+    ]
     assert len(notices) == 2
     assert all(buttons(n.result)[0]["url"] == HAND_LINK for n in notices)
-    group_text = " ".join(m.get("text", "") + m.get("caption", "") for m in standin.bot_messages(GROUP, live=False))  # fmt: skip
+    group_text = " ".join(
+        m.get("text", "") + m.get("caption", "") for m in standin.bot_messages(GROUP, live=False)
+    )
     assert "You draw" not in group_text
 
     # Ann opens the link: her view arrives in her private chat, and only there.
@@ -172,19 +194,25 @@ async def test_private_views_go_by_deep_link_only_to_their_owner(tg_bot):
     assert view.params["chat_id"] == ann["id"]
     assert view.method == "sendPhoto" and view.files["photo"].startswith(PNG)
     assert "Ann" in view.result["caption"]
-    assert (await tg_bot.service.store.user("telegram", str(ann["id"])))["private_chat"] == str(ann["id"])  # fmt: skip
+    assert (await tg_bot.service.store.user("telegram", str(ann["id"])))["private_chat"] == str(
+        ann["id"]
+    )
     # Bob's link shows Bob's view to Bob; Carol is no player.
     mark = len(standin.calls)
     await standin.say(bob, bob["id"], "/start h1")
     # (Ann, whose turn it is, may be sent her view unasked meanwhile: her notification)
-    bob_view = await standin.wait_for(lambda c: c.method == "sendPhoto" and c.params["chat_id"] == bob["id"], after=mark)  # fmt: skip
+    bob_view = await standin.wait_for(
+        lambda c: c.method == "sendPhoto" and c.params["chat_id"] == bob["id"], after=mark
+    )
     assert bob_view.params["chat_id"] == bob["id"]
     assert bob_view.files["photo"] != view.files["photo"], "each player sees their own hand"
     mark = len(standin.calls)
     await standin.say(carol, carol["id"], "/start h1")
     no = await standin.wait_for(lambda c: c.method == "sendMessage", after=mark)
     assert no.params["chat_id"] == carol["id"] and "not playing" in no.params["text"]
-    assert not [c for c in standin.calls_of("sendPhoto", after=mark) if c.params["chat_id"] == carol["id"]]  # fmt: skip
+    assert not [
+        c for c in standin.calls_of("sendPhoto", after=mark) if c.params["chat_id"] == carol["id"]
+    ]
 
     # From now on private events and /escape hand go to the private chat.
     mark = len(standin.calls)
@@ -208,7 +236,9 @@ async def test_private_views_go_by_deep_link_only_to_their_owner(tg_bot):
     await command(standin, carol, "/escape games")  # queued behind the move's messages
     for call in standin.calls_of("sendMessage", "sendPhoto", after=mark):
         if call.params["chat_id"] == GROUP:
-            assert "You draw" not in (call.params.get("text") or "") + (call.params.get("caption") or "")  # fmt: skip
+            assert "You draw" not in (call.params.get("text") or "") + (
+                call.params.get("caption") or ""
+            )
     private = [c for c in standin.calls_of("sendMessage", after=mark) if c.params["chat_id"] > 0]
     assert private, "the move's private event was sent"
     assert {c.params["chat_id"] for c in private} == {actor["id"]}, "and only to its owner"
@@ -216,14 +246,22 @@ async def test_private_views_go_by_deep_link_only_to_their_owner(tg_bot):
     # /escape log: the public log in the group, what only the asker saw in their private chat.
     mark = len(standin.calls)
     await standin.say(actor, GROUP, "/escape log")
-    own = await standin.wait_for(lambda c: "Only you saw" in (c.params.get("text") or ""), after=mark)  # fmt: skip
+    own = await standin.wait_for(
+        lambda c: "Only you saw" in (c.params.get("text") or ""), after=mark
+    )
     assert own.params["chat_id"] == actor["id"]
     public = await standin.wait_for(
-        lambda c: c.params.get("chat_id") == GROUP and "draws a card" in (c.params.get("text") or ""),
+        lambda c: (
+            c.params.get("chat_id") == GROUP and "draws a card" in (c.params.get("text") or "")
+        ),
         after=mark,
-    )  # fmt: skip
+    )
     assert "You draw" not in public.params["text"], "the public log keeps secrets out"
-    assert [c.params["chat_id"] for c in standin.calls_of("sendMessage", after=mark) if "Only you saw" in c.params["text"]] == [actor["id"]]  # fmt: skip
+    assert [
+        c.params["chat_id"]
+        for c in standin.calls_of("sendMessage", after=mark)
+        if "Only you saw" in c.params["text"]
+    ] == [actor["id"]]
 
 
 async def test_a_429_loses_no_move(tg_bot):
@@ -236,7 +274,9 @@ async def test_a_429_loses_no_move(tg_bot):
     query = await standin.press(actor, board, choice_buttons(board)[0]["callback_data"])
     assert not (await standin.answer(query)).get("show_alert")
     assert (await tg_bot.live()).version == version + 1, "the move is stored before sending"
-    ok = await standin.wait_for(lambda c: c.method == "editMessageMedia" and c.status == 200, after=mark)  # fmt: skip
+    ok = await standin.wait_for(
+        lambda c: c.method == "editMessageMedia" and c.status == 200, after=mark
+    )
     edits = standin.calls_of("editMessageMedia", after=mark)
     assert [c.status for c in edits] == [429, 200], "the limiter waited and sent it again"
     assert ok.files and board_version(current_board(standin)) == version + 1
@@ -247,7 +287,13 @@ async def test_a_429_loses_no_move(tg_bot):
     board = current_board(standin)
     standin.fail_next("editMessageMedia", retry_after=1, times=4)
     mark = len(standin.calls)
-    await press_and_wait(standin, actor_of(standin, board), board, choice_buttons(board)[0]["callback_data"], after_methods=("sendPhoto",))  # fmt: skip
+    await press_and_wait(
+        standin,
+        actor_of(standin, board),
+        board,
+        choice_buttons(board)[0]["callback_data"],
+        after_methods=("sendPhoto",),
+    )
     assert [c.status for c in standin.calls_of("editMessageMedia", after=mark)] == [429] * 4
     await standin.wait_for(lambda c: c.method == "deleteMessage", after=mark)
     assert board_version(current_board(standin)) == version + 2 == (await tg_bot.live()).version
@@ -263,7 +309,9 @@ async def test_a_game_in_a_forum_topic_stays_in_its_topic(tg_bot):
     await command(standin, ann, "/escape start ghosts18 variant=short", chat=forum, thread=77)
     await command(standin, bob, "/escape join", chat=forum, thread=77, expect=("sendPhoto",))
     board = [m for m in standin.bot_messages(forum) if "photo" in m][-1]
-    await press_and_wait(standin, actor_of(standin, board), board, choice_buttons(board)[0]["callback_data"])  # fmt: skip
+    await press_and_wait(
+        standin, actor_of(standin, board), board, choice_buttons(board)[0]["callback_data"]
+    )
     await command(standin, ann, "/escape leave", chat=forum, thread=77)  # refused, in the topic
     await command(standin, ann, "/escape board", chat=forum, thread=77, expect=("sendPhoto",))
     assert (await tg_bot.live(forum, "77")) is not None
@@ -287,7 +335,9 @@ async def test_a_game_in_a_forum_topic_stays_in_its_topic(tg_bot):
     # A game asked for in the General topic gets a topic of its own.
     mark = len(standin.calls)
     await command(standin, ann, "/escape start ghosts18", chat=forum, expect=("createForumTopic",))
-    lobby = await standin.wait_for(lambda c: "opened a table" in (c.params.get("text") or ""), after=mark)  # fmt: skip
+    lobby = await standin.wait_for(
+        lambda c: "opened a table" in (c.params.get("text") or ""), after=mark
+    )
     topic = standin.calls_of("createForumTopic", after=mark)[0].result["message_thread_id"]
     assert lobby.params["message_thread_id"] == topic
     assert (await tg_bot.live(forum, str(topic))) is not None
@@ -344,7 +394,7 @@ async def test_the_bare_escape_menu(tg_bot):
     await press_and_wait(standin, standin.bob, menu, "m|join", after_methods=("sendPhoto",))
     first = current_board(standin)
     mark = len(standin.calls)
-    await press_and_wait(standin, standin.carol, menu, "m|board", after_methods=("deleteMessage",))  # fmt: skip
+    await press_and_wait(standin, standin.carol, menu, "m|board", after_methods=("deleteMessage",))
     assert standin.calls_of("sendPhoto", after=mark), "/escape board shows the board anew"
     assert current_board(standin)["message_id"] != first["message_id"]
     assert "seats are fixed" in await refused(standin, standin.carol, menu, "m|leave")
@@ -387,12 +437,19 @@ async def test_long_choice_lists_are_paged_with_compact_checked_data(tg_bot):
     assert all(len(row) <= 3 for row in rows)
     following = next(b for b in buttons(board) if b["text"] == "Next ›")["callback_data"]
     actor = actor_of(standin, board)
-    await press_and_wait(standin, standin.carol, board, following, after_methods=("editMessageReplyMarkup",))  # fmt: skip
+    await press_and_wait(
+        standin, standin.carol, board, following, after_methods=("editMessageReplyMarkup",)
+    )
     page2 = current_board(standin)
     second = choice_buttons(page2)
     assert second and not {b["callback_data"] for b in second} & {b["callback_data"] for b in first}
-    assert [b["text"] for b in buttons(page2) if b.get("callback_data", "").startswith("p|")] == ["‹ Prev", "2/2"]  # fmt: skip
-    assert "no such page" in await refused(standin, actor, page2, following.rsplit("|", 1)[0] + "|7")  # fmt: skip
+    assert [b["text"] for b in buttons(page2) if b.get("callback_data", "").startswith("p|")] == [
+        "‹ Prev",
+        "2/2",
+    ]
+    assert "no such page" in await refused(
+        standin, actor, page2, following.rsplit("|", 1)[0] + "|7"
+    )
     version = (await tg_bot.live()).version
     await press_and_wait(standin, actor, page2, second[-1]["callback_data"])
     assert (await tg_bot.live()).version == version + 1
@@ -405,7 +462,10 @@ async def test_two_presses_racing_one_wins(tg_bot):
     actor = actor_of(standin, board)
     version = (await tg_bot.live()).version
     a, b = choice_buttons(board)[:2]
-    queries = [await standin.press(actor, board, a["callback_data"]), await standin.press(actor, board, b["callback_data"])]  # fmt: skip
+    queries = [
+        await standin.press(actor, board, a["callback_data"]),
+        await standin.press(actor, board, b["callback_data"]),
+    ]
     answers = [await standin.answer(q) for q in queries]
     assert sorted(bool(x.get("show_alert")) for x in answers) == [False, True]
     assert (await tg_bot.live()).version == version + 1
@@ -417,7 +477,9 @@ async def test_a_buried_board_is_sent_anew_and_the_old_one_removed(tg_bot):
     for _ in range(4):  # the group talks to the bot: the board scrolls out of sight
         await command(standin, standin.carol, "/escape games")
     mark = len(standin.calls)
-    await press_and_wait(standin, actor_of(standin, board), board, choice_buttons(board)[0]["callback_data"])  # fmt: skip
+    await press_and_wait(
+        standin, actor_of(standin, board), board, choice_buttons(board)[0]["callback_data"]
+    )
     await standin.wait_for(lambda c: c.method == "deleteMessage", after=mark)
     assert not standin.calls_of("editMessageMedia", after=mark)
     assert (GROUP, board["message_id"]) in standin.deleted
@@ -487,20 +549,26 @@ async def test_tidying_leaves_what_telegram_no_longer_lets_a_bot_delete(tg_bot):
     mark = len(standin.calls)
     await command(standin, standin.ann, "/escape board", expect=("sendPhoto",))
     stripped = await standin.wait_for(
-        lambda c: c.method == "editMessageReplyMarkup" and c.params["message_id"] == old_board["message_id"],
+        lambda c: (
+            c.method == "editMessageReplyMarkup"
+            and c.params["message_id"] == old_board["message_id"]
+        ),
         after=mark,
-    )  # fmt: skip
+    )
     assert "reply_markup" not in stripped.result, "the two-day-old board lost its buttons"
     assert (GROUP, old_board["message_id"]) not in standin.deleted, "and was not deleted"
 
     mark = len(standin.calls)
-    await command(standin, standin.ann, "/escape abort", expect=("deleteMessage", "deleteMessages"))  # fmt: skip
+    await command(standin, standin.ann, "/escape abort", expect=("deleteMessage", "deleteMessages"))
     asked = [
         c.params.get("message_ids") or [c.params["message_id"]]
         for c in standin.calls_of("deleteMessage", "deleteMessages", after=mark)
     ]
     asked = {m for ids in asked for m in ids}
-    assert new_notice.result["message_id"] in asked and (GROUP, new_notice.result["message_id"]) in standin.deleted  # fmt: skip
+    assert (
+        new_notice.result["message_id"] in asked
+        and (GROUP, new_notice.result["message_id"]) in standin.deleted
+    )
     assert old_notice.result["message_id"] not in asked, "not asked: Telegram would refuse"
     assert not standin.violations
 
@@ -515,8 +583,12 @@ async def test_a_move_after_a_pause_posts_a_new_board_that_pings_the_next_player
     standin = tg_bot.standin
     board = await open_table(standin)
     mark = len(standin.calls)
-    await press_and_wait(standin, actor_of(standin, board), board, choice_buttons(board)[0]["callback_data"])  # fmt: skip
-    assert standin.calls_of("editMessageMedia", after=mark) and not standin.calls_of("sendPhoto", after=mark)  # fmt: skip
+    await press_and_wait(
+        standin, actor_of(standin, board), board, choice_buttons(board)[0]["callback_data"]
+    )
+    assert standin.calls_of("editMessageMedia", after=mark) and not standin.calls_of(
+        "sendPhoto", after=mark
+    )
 
     monkeypatch.setattr(live_boards, "LIVE_FOR", 0.0)  # as if the board had rested for long
     board = current_board(standin)
@@ -543,7 +615,7 @@ async def test_notices_are_tidied_at_the_end_even_after_a_restart(tg_bot):
     refused = await command(standin, standin.carol, "/escape leave")
     assert log.params["chat_id"] == GROUP
     mark = len(standin.calls)
-    await command(standin, standin.ann, "/escape abort", expect=("deleteMessage", "deleteMessages"))  # fmt: skip
+    await command(standin, standin.ann, "/escape abort", expect=("deleteMessage", "deleteMessages"))
     asked = [
         c.params.get("message_ids") or [c.params["message_id"]]
         for c in standin.calls_of("deleteMessage", "deleteMessages", after=mark)

@@ -44,8 +44,12 @@ async def test_an_admin_runs_seasons_and_the_group_sees_them(tg_bot):
     mark = len(standin.calls)
     await standin.say(dave, GROUP, "/escape season end")
     await standin.wait_for(lambda c: "ended season 1; season 2 begins" in _text(c), after=mark)
-    ended = await standin.wait_for(lambda c: "Season 1 of this group has ended (1 rated game)." in _text(c), after=mark)  # fmt: skip
-    final = await standin.wait_for(lambda c: c.method == "sendPhoto" and "final standings of season 1" in _text(c), after=mark)  # fmt: skip
+    ended = await standin.wait_for(
+        lambda c: "Season 1 of this group has ended (1 rated game)." in _text(c), after=mark
+    )
+    final = await standin.wait_for(
+        lambda c: c.method == "sendPhoto" and "final standings of season 1" in _text(c), after=mark
+    )
     assert ended.params["chat_id"] == final.params["chat_id"] == GROUP
     posts = [c for c in standin.calls[mark:] if "Season 1 of this group has ended" in _text(c)]
     assert len(posts) == 1

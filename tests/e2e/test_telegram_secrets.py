@@ -22,8 +22,14 @@ from tests.e2e.telegram_standin import TelegramStandIn
 
 HAND_LINK = "https://t.me/escape_test_bot?start=h1"
 SHARED = {"e|j:1", "e|l:1", "e|b:1", "e|v:1", "e|g:1", "e|k:1", "e|o:1", "e|x:1"}  # for anyone
-KEYBOARD_CALLS = ("sendMessage", "sendPhoto", "editMessageMedia", "editMessageText",
-                  "editMessageCaption", "editMessageReplyMarkup")  # fmt: skip
+KEYBOARD_CALLS = (
+    "sendMessage",
+    "sendPhoto",
+    "editMessageMedia",
+    "editMessageText",
+    "editMessageCaption",
+    "editMessageReplyMarkup",
+)
 
 
 async def say_and_wait(standin: TelegramStandIn, user: dict, chat: int, text: str, predicate):
@@ -36,13 +42,29 @@ async def open_haunted_house(standin: TelegramStandIn, game: str = "haunted_hous
     """Ann and Bob have pressed START privately; Ann opens Haunted House (or `game`), Bob
     joins, Ann begins: the first board in the group."""
     for user in (standin.ann, standin.bob):
-        await say_and_wait(standin, user, user["id"], "/start", lambda c: c.method == "sendMessage")  # fmt: skip
-    await say_and_wait(standin, standin.ann, GROUP, f"/escape start {game}", lambda c: c.method == "sendMessage")  # fmt: skip
-    await say_and_wait(standin, standin.bob, GROUP, "/escape join", lambda c: c.method == "editMessageText")  # fmt: skip
-    call = await say_and_wait(standin, standin.ann, GROUP, "/escape begin", lambda c: c.method == "sendPhoto" and c.params["chat_id"] == GROUP)  # fmt: skip
+        await say_and_wait(standin, user, user["id"], "/start", lambda c: c.method == "sendMessage")
+    await say_and_wait(
+        standin, standin.ann, GROUP, f"/escape start {game}", lambda c: c.method == "sendMessage"
+    )
+    await say_and_wait(
+        standin, standin.bob, GROUP, "/escape join", lambda c: c.method == "editMessageText"
+    )
+    call = await say_and_wait(
+        standin,
+        standin.ann,
+        GROUP,
+        "/escape begin",
+        lambda c: c.method == "sendPhoto" and c.params["chat_id"] == GROUP,
+    )
     # The dealt cards follow privately, while the group's outbox is held: a later group
     # reply waits for them.
-    await say_and_wait(standin, standin.carol, GROUP, "/escape help", lambda c: c.method == "sendMessage" and c.params["chat_id"] == GROUP)  # fmt: skip
+    await say_and_wait(
+        standin,
+        standin.carol,
+        GROUP,
+        "/escape help",
+        lambda c: c.method == "sendMessage" and c.params["chat_id"] == GROUP,
+    )
     return call.result
 
 
@@ -50,10 +72,16 @@ async def open_hand(standin: TelegramStandIn, user: dict) -> dict:
     """The user follows the group's hand deep link: the private message carrying their
     move buttons (their view, or its last part)."""
     call = await say_and_wait(
-        standin, user, user["id"], "/start h1",
-        lambda c: c.method in ("sendPhoto", "sendMessage") and c.params["chat_id"] == user["id"]
-        and bool(choice_buttons(c.result)),
-    )  # fmt: skip
+        standin,
+        user,
+        user["id"],
+        "/start h1",
+        lambda c: (
+            c.method in ("sendPhoto", "sendMessage")
+            and c.params["chat_id"] == user["id"]
+            and bool(choice_buttons(c.result))
+        ),
+    )
     return call.result
 
 
@@ -91,7 +119,9 @@ async def test_moves_of_a_game_with_secrets_are_offered_privately(tg_bot):
         offered = choice_buttons(mine)
         chat = ChatRef("telegram", str(GROUP), "", str(GROUP))
         legal = await tg_bot.service.choices(chat, UserRef("telegram", str(actor["id"]), ""))
-        described = {label(f"{p}{text}") for _, text in legal for p in ("", f"{actor['first_name']}: ")}  # fmt: skip
+        described = {
+            label(f"{p}{text}") for _, text in legal for p in ("", f"{actor['first_name']}: ")
+        }
         assert {b["text"] for b in offered} <= described
         private_labels |= {b["text"] for b in offered}
         version = (await tg_bot.live()).version
@@ -106,11 +136,13 @@ async def test_moves_of_a_game_with_secrets_are_offered_privately(tg_bot):
             lambda c: c.method in BOARD_CALLS and c.params["chat_id"] == GROUP, after=mark
         )
         await standin.wait_for(
-            lambda c, a=actor, m=mine: c.params.get("chat_id") == a["id"]
-            and c.params.get("message_id") == m["message_id"]
-            and c.method in ("editMessageReplyMarkup", "editMessageMedia", "editMessageText"),
+            lambda c, a=actor, m=mine: (
+                c.params.get("chat_id") == a["id"]
+                and c.params.get("message_id") == m["message_id"]
+                and c.method in ("editMessageReplyMarkup", "editMessageMedia", "editMessageText")
+            ),
             after=mark,
-        )  # fmt: skip
+        )
         spent = standin.message(actor["id"], mine["message_id"])
         assert pressed["callback_data"] not in [
             b["callback_data"] for b in choice_buttons(spent)
@@ -147,7 +179,9 @@ async def test_private_move_buttons_are_checked_like_any_press(tg_bot):
 
     # The same button from someone else's private chat: another player, an outsider.
     carol = standin.carol["id"]
-    await say_and_wait(standin, standin.carol, carol, "/start", lambda c: c.params.get("chat_id") == carol)  # fmt: skip
+    await say_and_wait(
+        standin, standin.carol, carol, "/start", lambda c: c.params.get("chat_id") == carol
+    )
     for user, why in (
         (other, "another player"),
         (standin.carol, "no such table"),
@@ -167,7 +201,9 @@ async def test_private_move_buttons_are_checked_like_any_press(tg_bot):
     legal = await tg_bot.service.choices(chat, UserRef("telegram", str(actor["id"]), ""))
     mark = len(standin.calls)
     await standin.say(actor, GROUP, f"/escape move {legal[0][0]}")
-    await standin.wait_for(lambda c: c.method in BOARD_CALLS and c.params["chat_id"] == GROUP, after=mark)  # fmt: skip
+    await standin.wait_for(
+        lambda c: c.method in BOARD_CALLS and c.params["chat_id"] == GROUP, after=mark
+    )
     assert (await tg_bot.live()).version == version + 1
     assert not choice_buttons(current_board(standin))
 
@@ -177,7 +213,9 @@ async def test_a_long_list_of_private_moves_is_paged_in_the_private_chat(tg_bot)
     standin = tg_bot.standin
     await open_haunted_house(standin, "castle_doors")
     chat = ChatRef("telegram", str(GROUP), "", str(GROUP))
-    players = [(u, UserRef("telegram", str(u["id"]), u["first_name"])) for u in (standin.ann, standin.bob)]  # fmt: skip
+    players = [
+        (u, UserRef("telegram", str(u["id"]), u["first_name"])) for u in (standin.ann, standin.bob)
+    ]
     rng = random.Random(5)
     for _ in range(300):  # quick seeded moves through the service, until a long list
         offers = [(u, r, await tg_bot.service.choices(chat, r)) for u, r in players]
@@ -211,7 +249,9 @@ async def test_a_long_list_of_private_moves_is_paged_in_the_private_chat(tg_bot)
     answer = await standin.answer(await standin.press(actor, page2, sorted(second)[0]))
     assert not answer.get("show_alert"), answer
     assert (await tg_bot.live()).version == version + 1
-    await standin.wait_for(lambda c: c.method in BOARD_CALLS and c.params["chat_id"] == GROUP, after=mark)  # fmt: skip
+    await standin.wait_for(
+        lambda c: c.method in BOARD_CALLS and c.params["chat_id"] == GROUP, after=mark
+    )
     assert not choice_buttons(current_board(standin))
 
 
@@ -225,7 +265,9 @@ async def test_a_typed_move_refused_for_a_reason_naming_the_hand_is_answered_pri
     actor = users[mentioned_ids(board)[0]]
     before = await tg_bot.live()
     chat = ChatRef("telegram", str(GROUP), "", str(GROUP))
-    legal = [a for a, _ in await tg_bot.service.choices(chat, UserRef("telegram", str(actor["id"]), ""))]  # fmt: skip
+    legal = [
+        a for a, _ in await tg_bot.service.choices(chat, UserRef("telegram", str(actor["id"]), ""))
+    ]
     assert legal
 
     mark = len(standin.calls)

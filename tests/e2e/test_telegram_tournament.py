@@ -21,14 +21,20 @@ async def test_a_tournament_plays_its_tables_in_topics_and_posts_the_standings(t
     ann, bob, carol = standin.ann, standin.bob, standin.carol
     mark = len(standin.calls)
     await standin.say(ann, FORUM, "/escape tournament create ghosts18 variant=short rounds=2")
-    signup = (await standin.wait_for(lambda c: "opened a tournament" in (c.params.get("text") or ""), after=mark)).result  # fmt: skip
+    signup = (
+        await standin.wait_for(
+            lambda c: "opened a tournament" in (c.params.get("text") or ""), after=mark
+        )
+    ).result
     assert "Sign-up is open: 0 players" in signup["text"]
     join = next(b for b in buttons(signup) if b["text"] == "Join the tournament")
     for user in (ann, bob, carol):  # by the button
         mark = len(standin.calls)
         query = await standin.press(user, signup, join["callback_data"])
         assert not (await standin.answer(query)).get("show_alert")
-        await standin.wait_for(lambda c: "joins the tournament" in (c.params.get("text") or ""), after=mark)  # fmt: skip
+        await standin.wait_for(
+            lambda c: "joins the tournament" in (c.params.get("text") or ""), after=mark
+        )
     # the same button from another group: that group has no such tournament
     other = dict(signup, chat={"id": GROUP, "type": "supergroup", "title": "Escape club"})
     query = await standin.press(bob, other, join["callback_data"])
@@ -41,14 +47,20 @@ async def test_a_tournament_plays_its_tables_in_topics_and_posts_the_standings(t
     assert "organiser" in said.params["text"]
     mark = len(standin.calls)
     await standin.say(ann, FORUM, "/escape tournament start")
-    announced = await standin.wait_for(lambda c: "round 1 of 2:" in (c.params.get("text") or ""), after=mark)  # fmt: skip
+    announced = await standin.wait_for(
+        lambda c: "round 1 of 2:" in (c.params.get("text") or ""), after=mark
+    )
     topics = standin.calls_of("createForumTopic", after=mark)
     assert len(topics) == 1  # three players: one table and a bye
     topic = topics[0].result["message_thread_id"]
     assert "round 1 · table 1" in topics[0].params["name"]
     boards = [c for c in standin.calls_of("sendPhoto", after=mark) if c.params["chat_id"] == FORUM]
     assert boards and all(c.params.get("message_thread_id") == topic for c in boards)
-    pings = [c for c in standin.calls_of("sendMessage", after=mark) if c.params.get("message_thread_id") == topic]  # fmt: skip
+    pings = [
+        c
+        for c in standin.calls_of("sendMessage", after=mark)
+        if c.params.get("message_thread_id") == topic
+    ]
     assert any("Good luck" in c.params["text"] and len(mentioned_ids(c.result)) == 2 for c in pings)
     assert "message_thread_id" not in announced.params  # the round's tables, in General
     assert "A bye (worth a win)" in announced.params["text"]
@@ -61,10 +73,20 @@ async def test_a_tournament_plays_its_tables_in_topics_and_posts_the_standings(t
         await play_out(service, row, random.Random(4))
     mark = len(standin.calls)
     await Timers(service, interval=30).tick()
-    standings = await standin.wait_for(lambda c: c.method == "sendPhoto" and "standings after round 1 of 2" in (c.params.get("caption") or ""), after=mark)  # fmt: skip
+    standings = await standin.wait_for(
+        lambda c: (
+            c.method == "sendPhoto"
+            and "standings after round 1 of 2" in (c.params.get("caption") or "")
+        ),
+        after=mark,
+    )
     assert "message_thread_id" not in standings.params
     assert any(f.startswith(PNG) for f in standings.files.values())
-    results = [c for c in standin.calls_of("sendMessage", after=mark) if "Round 1 results:" in (c.params.get("text") or "")]  # fmt: skip
+    results = [
+        c
+        for c in standin.calls_of("sendMessage", after=mark)
+        if "Round 1 results:" in (c.params.get("text") or "")
+    ]
     assert len(results) == 1 and "a bye (1 point)" in results[0].params["text"]
     second = standin.calls_of("createForumTopic", after=mark)
     assert len(second) == 1 and "round 2 · table 1" in second[0].params["name"]
@@ -79,11 +101,15 @@ async def test_in_a_group_without_topics_a_table_is_played_in_private_chats(tg_b
         await standin.wait_for(lambda c: c.method == "sendMessage", after=mark)
     mark = len(standin.calls)
     await standin.say(ann, GROUP, "/escape tournament create ghosts18 variant=short rounds=1")
-    await standin.wait_for(lambda c: "opened a tournament" in (c.params.get("text") or ""), after=mark)  # fmt: skip
+    await standin.wait_for(
+        lambda c: "opened a tournament" in (c.params.get("text") or ""), after=mark
+    )
     for user in (ann, bob):
         mark = len(standin.calls)
         await standin.say(user, GROUP, "/escape tournament join")
-        await standin.wait_for(lambda c: "joins the tournament" in (c.params.get("text") or ""), after=mark)  # fmt: skip
+        await standin.wait_for(
+            lambda c: "joins the tournament" in (c.params.get("text") or ""), after=mark
+        )
     mark = len(standin.calls)
     await standin.say(ann, GROUP, "/escape tournament start")
     await standin.wait_for(lambda c: "round 1 of 1:" in (c.params.get("text") or ""), after=mark)
@@ -96,7 +122,11 @@ async def test_in_a_group_without_topics_a_table_is_played_in_private_chats(tg_b
     assert row.chat == str(GROUP) and not row.thread.isdigit()
     # the player to act plays from their private chat
     actor = ann if row.clock["waiting"] == [str(ann["id"])] else bob
-    mine = [m for m in standin.bot_messages(actor["id"]) if any((b.get("callback_data") or "").startswith("e|a:") for b in buttons(m))][-1]  # fmt: skip
+    mine = [
+        m
+        for m in standin.bot_messages(actor["id"])
+        if any((b.get("callback_data") or "").startswith("e|a:") for b in buttons(m))
+    ][-1]
     move = next(b for b in buttons(mine) if b["callback_data"].startswith("e|a:"))
     query = await standin.press(actor, mine, move["callback_data"])
     assert not (await standin.answer(query)).get("show_alert")

@@ -67,7 +67,9 @@ async def test_escape_bot_run_serves_telegram_and_discord_in_one_process(
 
         # A move on Telegram while the Discord game waits; the Telegram board follows it.
         assert mentioned_ids(board) == [telegram.ann["id"]]
-        await press_and_wait(telegram, telegram.ann, board, choice_buttons(board)[0]["callback_data"])  # fmt: skip
+        await press_and_wait(
+            telegram, telegram.ann, board, choice_buttons(board)[0]["callback_data"]
+        )
         assert mentioned_ids(current_board(telegram)) == [telegram.bob["id"]]
     finally:
         output = await stop_escape_bot(process)

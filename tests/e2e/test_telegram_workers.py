@@ -30,10 +30,13 @@ def _free_port() -> int:
 def _press(user: dict, message: dict, data: str, query_id: str) -> dict:
     return {
         "callback_query": {
-            "id": query_id, "from": user, "chat_instance": f"ci{message['chat']['id']}",
-            "message": copy.deepcopy(message), "data": data,
+            "id": query_id,
+            "from": user,
+            "chat_instance": f"ci{message['chat']['id']}",
+            "message": copy.deepcopy(message),
+            "data": data,
         }
-    }  # fmt: skip
+    }
 
 
 async def test_two_webhook_workers_on_one_postgresql(tg_standin, postgres_server):

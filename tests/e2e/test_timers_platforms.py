@@ -49,7 +49,9 @@ async def test_telegram_reminder_and_deadline_arrive_in_the_group(tg_bot):
     mark = len(tg_bot.standin.calls)
     await age_clock(tg_bot.service, 12)
     assert len((await timers.tick()).deadlines) == 1
-    board = await tg_bot.standin.wait_for(lambda c: c.method in ("sendPhoto", "editMessageMedia"), after=mark)  # fmt: skip
+    board = await tg_bot.standin.wait_for(
+        lambda c: c.method in ("sendPhoto", "editMessageMedia"), after=mark
+    )
     assert "Time is up for Ann" in (board.result.get("caption") or "")
 
 

@@ -36,7 +36,9 @@ def _tg(user: dict) -> UserRef:
 async def _signed_in_app(web, user: dict, start: str = "") -> Page:
     """A Mini App page signed in with the user's genuine initData (no cookie)."""
     page = Page(web.url)
-    status, signed = await page.post("/api/auth/telegram", {"init_data": init_data(user["id"], user["first_name"], start=start)})  # fmt: skip
+    status, signed = await page.post(
+        "/api/auth/telegram", {"init_data": init_data(user["id"], user["first_name"], start=start)}
+    )
     assert status == 200, signed
     page.token = signed["token"]
     return page
@@ -80,7 +82,9 @@ async def test_telegram_strangers_get_nothing_and_members_watch_and_join(tg_bot,
         assert (await carol.get(f"/api/tables/{other}"))[0] == 200  # her own table
 
         # a Discord user's session never acts on a Telegram table
-        discord_page = Page(web.url, token=web.board.signer.session(UserRef("discord", str(1001), "Ann")))  # fmt: skip
+        discord_page = Page(
+            web.url, token=web.board.signer.session(UserRef("discord", str(1001), "Ann"))
+        )
         pages.append(discord_page)
         assert (await discord_page.get(f"/api/tables/{lobby}"))[0] == 404
 
@@ -103,7 +107,9 @@ async def test_telegram_strangers_get_nothing_and_members_watch_and_join(tg_bot,
         assert joined["ok"], joined
         row = await service.live(TG_GROUP_CHAT)
         assert [s.name for s in row.seats] == ["Ann", "Bob"] and row.status == "active"
-        await standin.wait_for(lambda c: c.method == "sendPhoto" and str(c.params["chat_id"]) == str(GROUP), after=mark)  # fmt: skip
+        await standin.wait_for(
+            lambda c: c.method == "sendPhoto" and str(c.params["chat_id"]) == str(GROUP), after=mark
+        )
         now = (await bob.next("update"))["update"]
         assert now["standing"] == "player" and now["seat"] == 1
     finally:
@@ -146,7 +152,12 @@ async def test_discord_activity_strangers_and_members(standin, tmp_path):
 
     bot = DiscordBot(standin, tmp_path / "d.sqlite3")
     await bot.start()
-    web = await serve_board(bot.service, discord_client_id=str(APP_ID), discord_client_secret=standin.client_secret, discord_api=standin.api_base)  # fmt: skip
+    web = await serve_board(
+        bot.service,
+        discord_client_id=str(APP_ID),
+        discord_client_secret=standin.client_secret,
+        discord_api=standin.api_base,
+    )
     pages: list[Page] = []
 
     async def activity(user: dict) -> Page:
@@ -161,10 +172,19 @@ async def test_discord_activity_strangers_and_members(standin, tmp_path):
 
     try:
         chat = ChatRef("discord", str(CHANNEL), "", "910000000000000001")
-        await bot.service.start(chat, UserRef("discord", D_ANN["id"], "Ann"), "ghosts18", "variant=short")  # fmt: skip
+        await bot.service.start(
+            chat, UserRef("discord", D_ANN["id"], "Ann"), "ghosts18", "variant=short"
+        )
         sid = (await bot.service.live(chat)).id
-        outsider = {"id": "930000000000000099", "username": "zed", "global_name": "Zed",
-                    "discriminator": "0", "avatar": None, "bot": False, "public_flags": 0}  # fmt: skip
+        outsider = {
+            "id": "930000000000000099",
+            "username": "zed",
+            "global_name": "Zed",
+            "discriminator": "0",
+            "avatar": None,
+            "bot": False,
+            "public_flags": 0,
+        }
         page = await activity(outsider)  # not in the server
         status, said = await page.get(f"/api/discord/channels/{CHANNEL}")
         assert status == 404 and "No table you can see" in said["error"]
@@ -189,7 +209,9 @@ async def test_discord_activity_strangers_and_members(standin, tmp_path):
         shown = (await page.open(sid))["page"]
         assert shown["standing"] == "member" and [b["label"] for b in shown["shared"]] == ["Join"]
 
-        telegram = Page(web.url, token=web.board.signer.session(UserRef("telegram", D_ANN["id"], "Ann")))  # fmt: skip
+        telegram = Page(
+            web.url, token=web.board.signer.session(UserRef("telegram", D_ANN["id"], "Ann"))
+        )
         pages.append(telegram)
         assert (await telegram.get(f"/api/tables/{sid}"))[0] == 404
         assert (await telegram.get(f"/api/discord/channels/{CHANNEL}"))[0] == 401

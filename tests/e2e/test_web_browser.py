@@ -39,10 +39,19 @@ def _chromium(tmp_path, language: str = "en-US", phone: bool = False):
 
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                 "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync", "--no-first-run", "--window-size=1280,1400",
-                 f"--lang={language}", f"--user-data-dir={tmp_path / 'chromium'}"):  # fmt: skip
+    for flag in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        "--window-size=1280,1400",
+        f"--lang={language}",
+        f"--user-data-dir={tmp_path / 'chromium'}",
+    ):
         options.add_argument(flag)
     options.add_experimental_option("prefs", {"intl.accept_languages": language})
     if phone:  # (a headless window is never narrower than about 500 px: a phone is emulated)
@@ -88,7 +97,9 @@ async def until(check, timeout: float = 5.0, step: float = 0.05):
         await asyncio.sleep(step)
 
 
-async def test_a_player_taps_the_board_and_sees_the_other_move_from_telegram(tg_bot, tg_standin, browser):  # fmt: skip
+async def test_a_player_taps_the_board_and_sees_the_other_move_from_telegram(
+    tg_bot, tg_standin, browser
+):
     from selenium.webdriver.common.by import By
 
     standin, service = tg_standin, tg_bot.service
@@ -101,7 +112,9 @@ async def test_a_player_taps_the_board_and_sees_the_other_move_from_telegram(tg_
         link = plan[0].text.split(": ", 1)[1].split()[0]
 
         await asyncio.to_thread(browser.get, link)  # the signed link, then its cookie
-        regions = await until(lambda: browser.find_elements(By.CSS_SELECTOR, "#board-regions button"))  # fmt: skip
+        regions = await until(
+            lambda: browser.find_elements(By.CSS_SELECTOR, "#board-regions button")
+        )
         await until(lambda: browser.execute_script("return S.socket && S.socket.readyState === 1"))
         SHOTS.mkdir(parents=True, exist_ok=True)
         await asyncio.to_thread(browser.save_screenshot, str(SHOTS / "player-before.png"))
@@ -123,7 +136,9 @@ async def test_a_player_taps_the_board_and_sees_the_other_move_from_telegram(tg_
         assert took <= 1.0, took
         alt = browser.find_element(By.ID, "board").get_attribute("alt")
         assert alt and alt == browser.find_element(By.ID, "alt").get_attribute("textContent")
-        await asyncio.to_thread(browser.save_screenshot, str(SHOTS / "player-after-telegram-move.png"))  # fmt: skip
+        await asyncio.to_thread(
+            browser.save_screenshot, str(SHOTS / "player-after-telegram-move.png")
+        )
         assert board_message  # (the first board was posted)
     finally:
         await web.close()
@@ -146,7 +161,11 @@ async def test_a_spectator_page_never_shows_a_hand(tg_bot, tg_standin, browser):
         key = web.board.signer.watch(row.id)
         await asyncio.to_thread(browser.get, f"{web.url}/watch/{row.id}/{key}")
         await until(lambda: browser.find_element(By.ID, "caption").text)
-        await until(lambda: browser.execute_script("return document.getElementById('board').complete && document.getElementById('board').naturalWidth > 0"))  # fmt: skip
+        await until(
+            lambda: browser.execute_script(
+                "return document.getElementById('board').complete && document.getElementById('board').naturalWidth > 0"
+            )
+        )
         assert not browser.find_element(By.ID, "view-words").is_displayed()
         assert own["private_text"] not in browser.page_source
         assert "Watching" in browser.find_element(By.ID, "who").text
@@ -169,7 +188,9 @@ async def test_a_german_browser_reads_the_page_in_german(tg_bot, tg_standin, ger
     try:
         await open_table(standin)
         row = await tg_bot.live()
-        await asyncio.to_thread(browser.get, f"{web.url}/watch/{row.id}/{web.board.signer.watch(row.id)}")  # fmt: skip
+        await asyncio.to_thread(
+            browser.get, f"{web.url}/watch/{row.id}/{web.board.signer.watch(row.id)}"
+        )
         await until(lambda: browser.find_element(By.ID, "caption").text)
         assert browser.execute_script("return document.documentElement.lang") == "de"
         assert browser.find_element(By.ID, "who").text == "Zuschauen (nur das öffentliche Brett)"
@@ -199,7 +220,9 @@ def _board_loaded(browser) -> bool:
     )
 
 
-async def test_the_mini_app_shows_the_board_and_its_tap_regions_with_no_cookie(tg_bot, tg_standin, browser):  # fmt: skip
+async def test_the_mini_app_shows_the_board_and_its_tap_regions_with_no_cookie(
+    tg_bot, tg_standin, browser
+):
     """Telegram opens the Mini App with initData in the address's fragment and nothing
     else: no cookie reaches its frame. The board's picture loads (a signed address), with
     its tap regions, and a tap moves."""
@@ -216,9 +239,13 @@ async def test_the_mini_app_shows_the_board_and_its_tap_regions_with_no_cookie(t
         row = await tg_bot.live()
         first = next(u for u in (standin.ann, standin.bob) if u["first_name"] == row.seats[0].name)
         data = init_data(first["id"], first["first_name"], start=str(row.id))
-        await asyncio.to_thread(browser.get, f"{web.url}/tg#tgWebAppData={quote(data)}&tgWebAppVersion=8.0")  # fmt: skip
+        await asyncio.to_thread(
+            browser.get, f"{web.url}/tg#tgWebAppData={quote(data)}&tgWebAppVersion=8.0"
+        )
         await until(lambda: _board_loaded(browser), timeout=10)
-        regions = await until(lambda: browser.find_elements(By.CSS_SELECTOR, "#board-regions button"))  # fmt: skip
+        regions = await until(
+            lambda: browser.find_elements(By.CSS_SELECTOR, "#board-regions button")
+        )
         assert browser.get_cookies() == []  # the app's page lives without a cookie
         assert browser.find_element(By.ID, "who").text == f"Signed in as {first['first_name']}"
         SHOTS.mkdir(parents=True, exist_ok=True)
@@ -261,7 +288,9 @@ async def test_the_mini_app_shows_a_players_own_view_once(tg_bot, tg_standin, br
         assert browser.find_element(By.ID, "board").get_attribute("alt") == own["private_text"]
         if own["moves"]:
             assert browser.find_elements(By.CSS_SELECTOR, "#board-regions button")
-        box = browser.execute_script("const r = document.getElementById('board').getBoundingClientRect(); return [r.top, r.height];")  # fmt: skip
+        box = browser.execute_script(
+            "const r = document.getElementById('board').getBoundingClientRect(); return [r.top, r.height];"
+        )
         assert (
             box[0] + 0.72 * box[1] <= 800
         )  # the hand (the picture's lowest quarter) shows on a 1280x800 screen
@@ -272,7 +301,9 @@ async def test_the_mini_app_shows_a_players_own_view_once(tg_bot, tg_standin, br
         await web.close()
 
 
-async def test_the_activity_signs_in_through_the_sdk_and_shows_the_board(standin, tmp_path, browser):  # fmt: skip
+async def test_the_activity_signs_in_through_the_sdk_and_shows_the_board(
+    standin, tmp_path, browser
+):
     """The Discord Activity, framed by a stand-in Discord client that answers the Embedded
     App SDK's handshake, AUTHORIZE and AUTHENTICATE: the code is exchanged at the stand-in
     Discord, the channel names the table, the member's view permission admits them, and the
@@ -297,11 +328,18 @@ async def test_the_activity_signs_in_through_the_sdk_and_shows_the_board(standin
 
     bot = DiscordBot(standin, tmp_path / "d.sqlite3")
     await bot.start()
-    web = await serve_board(bot.service, routes=stand_in_client, discord_client_id=str(APP_ID),
-                            discord_client_secret=standin.client_secret, discord_api=standin.api_base)  # fmt: skip
+    web = await serve_board(
+        bot.service,
+        routes=stand_in_client,
+        discord_client_id=str(APP_ID),
+        discord_client_secret=standin.client_secret,
+        discord_api=standin.api_base,
+    )
     try:
         chat = ChatRef("discord", str(CHANNEL), "", str(GUILD_ID))
-        await bot.service.start(chat, UserRef("discord", ANN["id"], "Ann"), "ghosts18", "variant=short")  # fmt: skip
+        await bot.service.start(
+            chat, UserRef("discord", ANN["id"], "Ann"), "ghosts18", "variant=short"
+        )
         await bot.service.join(chat, UserRef("discord", BOB["id"], "Bob"))
         standin.join_guild(ANN)
         standin.join_guild(BOB)
@@ -310,12 +348,21 @@ async def test_the_activity_signs_in_through_the_sdk_and_shows_the_board(standin
         standin.oauth_codes["activity-code"] = first
         from urllib.parse import urlencode
 
-        query = urlencode({"code": "activity-code", "client_id": str(APP_ID), "guild_id": str(GUILD_ID),
-                           "channel_id": str(CHANNEL), "user": json.dumps(first)})  # fmt: skip
+        query = urlencode(
+            {
+                "code": "activity-code",
+                "client_id": str(APP_ID),
+                "guild_id": str(GUILD_ID),
+                "channel_id": str(CHANNEL),
+                "user": json.dumps(first),
+            }
+        )
         await asyncio.to_thread(browser.get, f"{web.url}/discord-client/client.html?{query}")
         await asyncio.to_thread(browser.switch_to.frame, browser.find_element(By.ID, "app"))
         await until(lambda: _board_loaded(browser), timeout=15)
-        regions = await until(lambda: browser.find_elements(By.CSS_SELECTOR, "#board-regions button"))  # fmt: skip
+        regions = await until(
+            lambda: browser.find_elements(By.CSS_SELECTOR, "#board-regions button")
+        )
         assert browser.find_element(By.ID, "who").text == f"Signed in as {first['global_name']}"
         assert browser.get_cookies() == []
         await asyncio.to_thread(regions[0].click)
@@ -349,10 +396,18 @@ async def test_at_a_phones_width_the_boards_words_stay_readable(tg_bot, tg_stand
         row = await tg_bot.live()
         if row.status == "lobby":
             await service.begin(chat, _user(standin.ann))
-        await asyncio.to_thread(browser.get, f"{web.url}/watch/{row.id}/{web.board.signer.watch(row.id)}")  # fmt: skip
+        await asyncio.to_thread(
+            browser.get, f"{web.url}/watch/{row.id}/{web.board.signer.watch(row.id)}"
+        )
         await until(lambda: _board_loaded(browser), timeout=10)
-        await until(lambda: browser.execute_script("return getComputedStyle(document.getElementById('board-wrap')).minWidth !== '0px'"))  # fmt: skip
-        shown, natural = browser.execute_script("const b = document.getElementById('board'); return [b.getBoundingClientRect().width, b.naturalWidth];")  # fmt: skip
+        await until(
+            lambda: browser.execute_script(
+                "return getComputedStyle(document.getElementById('board-wrap')).minWidth !== '0px'"
+            )
+        )
+        shown, natural = browser.execute_script(
+            "const b = document.getElementById('board'); return [b.getBoundingClientRect().width, b.naturalWidth];"
+        )
         assert shown / natural >= 0.7 and 16 * shown / natural >= 11, (shown, natural)
         assert browser.execute_script("return document.documentElement.clientWidth") <= 390
         SHOTS.mkdir(parents=True, exist_ok=True)
@@ -381,14 +436,24 @@ async def test_the_local_page_offers_each_games_own_options_and_plays(tmp_path, 
         assert "You" not in names.split(",")
         pick = Select(browser.find_element(By.ID, "game"))
         await asyncio.to_thread(pick.select_by_value, "haunted_house")
-        options = [s.get_attribute("name") for s in browser.find_elements(By.CSS_SELECTOR, "#game-options select")]  # fmt: skip
+        options = [
+            s.get_attribute("name")
+            for s in browser.find_elements(By.CSS_SELECTOR, "#game-options select")
+        ]
         assert "specials" in options and "variant" not in options
         await asyncio.to_thread(pick.select_by_value, "ghosts18")
-        options = [s.get_attribute("name") for s in browser.find_elements(By.CSS_SELECTOR, "#game-options select")]  # fmt: skip
+        options = [
+            s.get_attribute("name")
+            for s in browser.find_elements(By.CSS_SELECTOR, "#game-options select")
+        ]
         assert "variant" in options and "specials" not in options
-        await asyncio.to_thread(browser.find_element(By.CSS_SELECTOR, "#new-game button[type=submit]").click)  # fmt: skip
+        await asyncio.to_thread(
+            browser.find_element(By.CSS_SELECTOR, "#new-game button[type=submit]").click
+        )
         await until(lambda: _board_loaded(browser), timeout=10)
-        regions = await until(lambda: browser.find_elements(By.CSS_SELECTOR, "#board-regions button"))  # fmt: skip
+        regions = await until(
+            lambda: browser.find_elements(By.CSS_SELECTOR, "#board-regions button")
+        )
         version = _version(browser)
         await asyncio.to_thread(regions[0].click)
         await until(lambda: _version(browser) > version, timeout=10)
@@ -420,7 +485,7 @@ async def test_the_local_form_fits_a_phone_in_russian(tmp_path):
         rights = browser.execute_script(
             "return [...document.querySelectorAll('#new-game select, #new-game input, #new-game button')]"
             ".filter(e => e.offsetParent).map(e => [e.id || e.name || e.tagName, e.getBoundingClientRect().right]);"
-        )  # fmt: skip
+        )
         assert rights and all(right <= width for _, right in rights), (width, rights)
     finally:
         browser.quit()

@@ -87,7 +87,11 @@ async def test_the_learn_button_in_a_german_browser(board, tmp_path):
         await asyncio.to_thread(learn[0].click)
         text = await until(lambda: browser.find_element(By.ID, "lesson-text").text)
         assert text.startswith("Lektion: 18 Geister.")
-        await until(lambda: browser.execute_script("const i = document.getElementById('lesson-board'); return i.complete && i.naturalWidth > 0"))  # fmt: skip
+        await until(
+            lambda: browser.execute_script(
+                "const i = document.getElementById('lesson-board'); return i.complete && i.naturalWidth > 0"
+            )
+        )
         SHOTS.mkdir(parents=True, exist_ok=True)
         await asyncio.to_thread(browser.save_screenshot, str(SHOTS / "lesson-de-start.png"))
         for n, step in enumerate(lesson.steps):
@@ -97,19 +101,31 @@ async def test_the_learn_button_in_a_german_browser(board, tmp_path):
                 wrong = next(b for b in buttons if b.text != label)
                 await asyncio.to_thread(wrong.click)
                 said = say(step.wrong, "de")
-                text = await until(lambda s=said: s in browser.find_element(By.ID, "lesson-text").text and browser.find_element(By.ID, "lesson-text").text)  # fmt: skip
+                text = await until(
+                    lambda s=said: (
+                        s in browser.find_element(By.ID, "lesson-text").text
+                        and browser.find_element(By.ID, "lesson-text").text
+                    )
+                )
                 assert _prompt(text) == (label, move)
                 buttons = browser.find_elements(By.CSS_SELECTOR, "#lesson-moves button")
             right = next(b for b in buttons if b.text == label)
             before = text
             await asyncio.to_thread(right.click)
-            text = await until(lambda b=before: (t := browser.find_element(By.ID, "lesson-text").text) != b and t)  # fmt: skip
+            text = await until(
+                lambda b=before: (t := browser.find_element(By.ID, "lesson-text").text) != b and t
+            )
         assert say(lesson.closing, "de") in text
         await asyncio.to_thread(browser.save_screenshot, str(SHOTS / "lesson-de-end.png"))
         [play] = browser.find_elements(By.CSS_SELECTOR, "#lesson-moves button")
         assert play.text == "Gegen einen Bot spielen"
         await asyncio.to_thread(play.click)
-        await until(lambda: f"/table/{made['table']}" not in browser.current_url and "/table/" in browser.current_url)  # fmt: skip
+        await until(
+            lambda: (
+                f"/table/{made['table']}" not in browser.current_url
+                and "/table/" in browser.current_url
+            )
+        )
         players = await until(lambda: browser.find_element(By.ID, "players").text)
         assert "Bot" in players
     finally:

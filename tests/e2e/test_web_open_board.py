@@ -24,8 +24,12 @@ WEB = {"web_address": ("127.0.0.1", 9), "public_url": PUBLIC}
 
 async def test_telegram_boards_open_the_mini_app(tg_standin, tmp_path):
     standin = tg_standin
-    bot = TelegramBot(standin, tmp_path / "t.sqlite3", limiter=fast_limiter(),
-                      overrides={**WEB, "telegram_webapp": "board"})  # fmt: skip
+    bot = TelegramBot(
+        standin,
+        tmp_path / "t.sqlite3",
+        limiter=fast_limiter(),
+        overrides={**WEB, "telegram_webapp": "board"},
+    )
     await bot.start()
     try:
         board = await open_table(standin)
@@ -37,7 +41,12 @@ async def test_telegram_boards_open_the_mini_app(tg_standin, tmp_path):
         mark = len(standin.calls)
         await standin.say(standin.ann, standin.ann["id"], "/start")
         await standin.say(standin.ann, standin.ann["id"], f"/start h{sid}")
-        view = await standin.wait_for(lambda c: c.method == "sendPhoto" and str(c.params.get("chat_id")) == str(standin.ann["id"]), after=mark)  # fmt: skip
+        view = await standin.wait_for(
+            lambda c: (
+                c.method == "sendPhoto" and str(c.params.get("chat_id")) == str(standin.ann["id"])
+            ),
+            after=mark,
+        )
         apps = [b["web_app"]["url"] for b in buttons(view.result) if "web_app" in b]
         assert apps == [f"{PUBLIC}/tg?table={sid}"]
         assert not standin.violations
@@ -56,18 +65,33 @@ async def test_telegram_web_answers_privately_with_a_signed_link(tg_bot, tg_stan
     mark = len(standin.calls)
     await standin.say(standin.ann, standin.ann["id"], "/start")
     # her private chat is kept before the hello is said; without waiting, the two updates race
-    await standin.wait_for(lambda c: c.method == "sendMessage" and str(c.params["chat_id"]) == str(standin.ann["id"]), after=mark)  # fmt: skip
+    await standin.wait_for(
+        lambda c: c.method == "sendMessage" and str(c.params["chat_id"]) == str(standin.ann["id"]),
+        after=mark,
+    )
     mark = len(standin.calls)
     await standin.say(standin.ann, GROUP, "/escape web")
-    sent = await standin.wait_for(lambda c: c.method == "sendMessage" and f"{PUBLIC}/link/" in (c.result or {}).get("text", ""), after=mark)  # fmt: skip
+    sent = await standin.wait_for(
+        lambda c: (
+            c.method == "sendMessage" and f"{PUBLIC}/link/" in (c.result or {}).get("text", "")
+        ),
+        after=mark,
+    )
     assert str(sent.params["chat_id"]) == str(standin.ann["id"])  # the private chat only
-    group = [c for c in standin.calls_of("sendMessage", after=mark) if str(c.params["chat_id"]) == str(GROUP)]  # fmt: skip
+    group = [
+        c
+        for c in standin.calls_of("sendMessage", after=mark)
+        if str(c.params["chat_id"]) == str(GROUP)
+    ]
     assert not any("/link/" in c.params["text"] for c in group)
 
 
 async def test_discord_open_board_launches_the_activity(standin, tmp_path, monkeypatch):
-    bot = DiscordBot(standin, tmp_path / "d.sqlite3",
-                     overrides={**WEB, "discord_client_id": "900000000000000001"})  # fmt: skip
+    bot = DiscordBot(
+        standin,
+        tmp_path / "d.sqlite3",
+        overrides={**WEB, "discord_client_id": "900000000000000001"},
+    )
     launched = []
     real = DiscordBridge.launch_activity
 

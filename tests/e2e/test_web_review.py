@@ -38,7 +38,9 @@ async def _finished(service) -> tuple[int, dict]:
         game = REGISTRY[row.game]
         state = game.load(row.state)
         seat = next(s for s in game.to_act(state) if s != CHANCE)
-        await service.move(TG_GROUP, (TG_ANN, TG_BOB)[seat], rng.choice(game.legal_actions(state, seat)))  # fmt: skip
+        await service.move(
+            TG_GROUP, (TG_ANN, TG_BOB)[seat], rng.choice(game.legal_actions(state, seat))
+        )
     assert (await service.store.session(sid)).status == "finished"
     return sid, links
 
@@ -54,7 +56,9 @@ async def test_the_review_over_http_is_the_viewers_own(board):
     status, _ = await bob.get(links["Bob"].removeprefix(board.url))
     assert status == 303
     status, mine = await bob.get(f"/api/tables/{sid}/review?seat=0")  # Ann's seat: not his
-    assert status == 200 and mine["text"].startswith(f"Review of game #{sid}, 18 Ghosts, as Bob saw it")  # fmt: skip
+    assert status == 200 and mine["text"].startswith(
+        f"Review of game #{sid}, 18 Ghosts, as Bob saw it"
+    )
     assert mine["picture"].startswith("data:image/png;base64,") and "line chart" in mine["alt"]
     # a stranger (no link, no key): the same answer as the table itself gives them
     stranger = board.page()
@@ -67,7 +71,9 @@ async def test_the_review_over_http_is_the_viewers_own(board):
     # the table's spectator key: 18 Ghosts has no secrets, so the review of no seat
     key = board.board.signer.watch(sid)
     status, theirs = await stranger.get(f"/api/tables/{sid}/review?watch={key}&seat=1")
-    assert status == 200 and theirs["text"].startswith(f"Review of game #{sid}, 18 Ghosts (the chart")  # fmt: skip
+    assert status == 200 and theirs["text"].startswith(
+        f"Review of game #{sid}, 18 Ghosts (the chart"
+    )
 
 
 async def test_the_review_beside_the_replay_in_a_browser(board, tmp_path):
@@ -78,16 +84,33 @@ async def test_the_review_beside_the_replay_in_a_browser(board, tmp_path):
     browser = _chromium(tmp_path)
     try:
         await asyncio.to_thread(browser.get, links["Ann"])
-        button = await until(lambda: [b for b in browser.find_elements(By.ID, "review") if b.is_displayed()], 10)  # fmt: skip
+        button = await until(
+            lambda: [b for b in browser.find_elements(By.ID, "review") if b.is_displayed()], 10
+        )
         assert "Review this game" in button[0].text
         await asyncio.to_thread(button[0].click)
-        text = await until(lambda: (t := browser.find_element(By.ID, "review-text").text).startswith("Review of game") and t, 30)  # fmt: skip
-        assert text.startswith(f"Review of game #{sid}, 18 Ghosts, as Ann saw it") and "1. Move " in text  # fmt: skip
-        await until(lambda: browser.execute_script("const i = document.getElementById('review-chart'); return i.complete && i.naturalWidth === 1100"))  # fmt: skip
+        text = await until(
+            lambda: (
+                (t := browser.find_element(By.ID, "review-text").text).startswith("Review of game")
+                and t
+            ),
+            30,
+        )
+        assert (
+            text.startswith(f"Review of game #{sid}, 18 Ghosts, as Ann saw it")
+            and "1. Move " in text
+        )
+        await until(
+            lambda: browser.execute_script(
+                "const i = document.getElementById('review-chart'); return i.complete && i.naturalWidth === 1100"
+            )
+        )
         alt = browser.find_element(By.ID, "review-chart").get_attribute("alt")
         assert alt.startswith(f"A line chart of game #{sid}")
         # beside the replay: the same row as the replay's board
-        beside = browser.execute_script("return document.getElementById('review-box').parentElement.contains(document.getElementById('frame'))")  # fmt: skip
+        beside = browser.execute_script(
+            "return document.getElementById('review-box').parentElement.contains(document.getElementById('frame'))"
+        )
         assert beside
         SHOTS.mkdir(parents=True, exist_ok=True)
         await asyncio.to_thread(browser.save_screenshot, str(SHOTS / "review.png"))

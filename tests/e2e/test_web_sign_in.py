@@ -20,7 +20,9 @@ from tests.e2e.discord_fixtures import ANN, CHANNEL
 from tests.e2e.discord_standin import APP_ID
 
 
-def init_data(user_id: int, name: str, *, token: str = TG_TOKEN, age: float = 0, start: str = "") -> str:  # fmt: skip
+def init_data(
+    user_id: int, name: str, *, token: str = TG_TOKEN, age: float = 0, start: str = ""
+) -> str:
     fields = {
         "query_id": "AAHdF6IQAAAAAN0XohDhrOrc",
         "user": json.dumps({"id": user_id, "first_name": name, "language_code": "en"}),
@@ -59,9 +61,11 @@ async def web(tmp_path, standin):
     store = await Store.open(tmp_path / "web.sqlite3")
     service = GameService(store, seed_source=lambda: 1234, pictures=False)
     running = await serve_board(
-        service, discord_client_id=str(APP_ID), discord_client_secret=standin.client_secret,
+        service,
+        discord_client_id=str(APP_ID),
+        discord_client_secret=standin.client_secret,
         discord_api=standin.api_base,
-    )  # fmt: skip
+    )
     page = Page(running.url)
     yield running, page
     await page.close()
@@ -75,9 +79,13 @@ async def test_a_mini_app_signs_in_with_init_data_and_sees_its_own_seat(web):
     await service.start(TG_GROUP, TG_ANN, "ghosts18", "variant=short")
     await service.join(TG_GROUP, TG_BOB)
     sid = (await service.live(TG_GROUP)).id
-    status, refused = await page.post("/api/auth/telegram", {"init_data": init_data(1001, "Ann", token="1:other")})  # fmt: skip
+    status, refused = await page.post(
+        "/api/auth/telegram", {"init_data": init_data(1001, "Ann", token="1:other")}
+    )
     assert status == 401 and "did not come from Telegram" in refused["error"]
-    status, signed = await page.post("/api/auth/telegram", {"init_data": init_data(1001, "Ann", start=str(sid))})  # fmt: skip
+    status, signed = await page.post(
+        "/api/auth/telegram", {"init_data": init_data(1001, "Ann", start=str(sid))}
+    )
     assert status == 200 and signed["table"] == sid and signed["name"] == "Ann"
     page.token = signed["token"]
     _, table = await page.get(f"/api/tables/{sid}")
@@ -95,7 +103,9 @@ async def test_an_activity_exchanges_its_code_and_finds_its_channels_table(web, 
     assert status == 401 and "did not accept" in refused["error"]
     standin.oauth_codes["code-1"] = ANN
     status, signed = await page.post("/api/auth/discord", {"code": "code-1"})
-    assert status == 200 and signed["name"] == "Ann" and signed["access_token"].startswith("access-")  # fmt: skip
+    assert (
+        status == 200 and signed["name"] == "Ann" and signed["access_token"].startswith("access-")
+    )
     status, _ = await page.post("/api/auth/discord", {"code": "code-1"})  # a code works once
     assert status == 401
     page.token = signed["token"]

@@ -36,7 +36,11 @@ async def _signed_in(web, user: UserRef) -> Page:
     return page
 
 
-async def test_a_tournaments_page_for_its_players_and_members_and_nobody_else(tg_bot, tg_standin, browser):  # noqa: F811  # fmt: skip
+async def test_a_tournaments_page_for_its_players_and_members_and_nobody_else(
+    tg_bot,
+    tg_standin,
+    browser,  # noqa: F811
+):
     from selenium.webdriver.common.by import By
 
     standin, service = tg_standin, tg_bot.service
@@ -66,7 +70,10 @@ async def test_a_tournaments_page_for_its_players_and_members_and_nobody_else(tg
         await asyncio.to_thread(browser.get, link)
         heading = await until(lambda: browser.find_elements(By.CSS_SELECTOR, "main.tournament h1"))
         assert heading[0].text == f"Tournament #{t.id}: 18 Ghosts"
-        names = [r.find_elements(By.TAG_NAME, "td")[1].text for r in browser.find_elements(By.CSS_SELECTOR, "table.standings tbody tr")]  # fmt: skip
+        names = [
+            r.find_elements(By.TAG_NAME, "td")[1].text
+            for r in browser.find_elements(By.CSS_SELECTOR, "table.standings tbody tr")
+        ]
         assert len(names) == 3 and any("(you)" in n and n.startswith("Ann") for n in names)
         rounds = [h.text for h in browser.find_elements(By.CSS_SELECTOR, "section.round h2")]
         assert rounds == ["Round 2", "Round 1"]
@@ -102,13 +109,20 @@ async def test_a_tournaments_page_for_its_players_and_members_and_nobody_else(tg
         status, said = await dave_page.get(f"/api/tournaments/{t.id}")
         assert status == 200 and said["standing"] == "member" and len(said["standings"]) == 3
         eve = standin.add_user(1005, "Eve")  # in no group of ours
-        strangers = [_tg(eve), UserRef("discord", str(ann["id"]), "Ann"), UserRef("console", "local:ann", "Ann")]  # fmt: skip
+        strangers = [
+            _tg(eve),
+            UserRef("discord", str(ann["id"]), "Ann"),
+            UserRef("console", "local:ann", "Ann"),
+        ]
         nothing = None
         for stranger in strangers:
             visitor = await _signed_in(web, stranger)
             pages.append(visitor)
             status, said = await visitor.get(f"/api/tournaments/{t.id}")
-            assert status == 404 and said == {"error": "There is no such tournament.", "reason": "no_table"}  # fmt: skip
+            assert status == 404 and said == {
+                "error": "There is no such tournament.",
+                "reason": "no_table",
+            }
             status, body = await visitor.get(f"/tournament/{t.id}")
             assert status == 404 and b"There is no such tournament." in body and b"Ann" not in body
             nothing = nothing or said

@@ -25,8 +25,21 @@ from tests.german_words import english_left
 
 GAMES = ("hidden_castle", "haunted_house", "castle_doors", "ghosts18")
 NAMES = ["Ann", "Bob", "Cy", "Dee"]
-WRONG = ("move z", "hide a 5", "place 99", "play ghost", "ghost p9", "cat 3", "light 3",
-         "release red", "jump a1 a2", "target z9", "enter a9", "play key blue", "stay")  # fmt: skip
+WRONG = (
+    "move z",
+    "hide a 5",
+    "place 99",
+    "play ghost",
+    "ghost p9",
+    "cat 3",
+    "light 3",
+    "release red",
+    "jump a1 a2",
+    "target z9",
+    "enter a9",
+    "play key blue",
+    "stay",
+)
 
 
 def texts_of_a_game(game_id: str, players: int, seed: int, language: str, options=None):
@@ -79,7 +92,10 @@ def texts_of_a_game(game_id: str, players: int, seed: int, language: str, option
 
 def texts_of_the_rules(game_id: str, language: str) -> list[tuple[str, str]]:
     game = REGISTRY[game_id]
-    said = [("title", say(Msg(game.title), language)), ("summary", say(Msg(game.summary), language))]  # fmt: skip
+    said = [
+        ("title", say(Msg(game.title), language)),
+        ("summary", say(Msg(game.summary), language)),
+    ]
     said += [("rules", say(Msg(p), language)) for p in game.rules_paragraphs()]
     for name, option in game.options.items():
         said.append((f"option {name}", say(Msg(option.description), language)))
@@ -90,11 +106,50 @@ def texts_of_the_rules(game_id: str, language: str) -> list[tuple[str, str]]:
 
 CARD_IDS = {"skeleton", "padlock", "passage", "hacksaw", "green"}  # `play key green`
 # Typed moves and option values stay as they are in every language (`move up`, `variant=short`).
-TYPED = {"move", "place", "hide", "stay", "jump", "release", "play", "done", "cancel", "pass",
-         "ghost", "cat", "light", "with", "discard", "bulb", "food", "elevator", "lightning",
-         "hole", "wild", "target", "back", "enter", "exit", "key", "net", "red", "blue",
-         "yellow", "left", "right", "variant", "short", "specials", "off", "standard",
-         "midnight_party", "midnight", "party", "room1b2", "room3b3"}  # fmt: skip
+TYPED = {
+    "move",
+    "place",
+    "hide",
+    "stay",
+    "jump",
+    "release",
+    "play",
+    "done",
+    "cancel",
+    "pass",
+    "ghost",
+    "cat",
+    "light",
+    "with",
+    "discard",
+    "bulb",
+    "food",
+    "elevator",
+    "lightning",
+    "hole",
+    "wild",
+    "target",
+    "back",
+    "enter",
+    "exit",
+    "key",
+    "net",
+    "red",
+    "blue",
+    "yellow",
+    "left",
+    "right",
+    "variant",
+    "short",
+    "specials",
+    "off",
+    "standard",
+    "midnight_party",
+    "midnight",
+    "party",
+    "room1b2",
+    "room3b3",
+}
 
 
 @pytest.mark.parametrize("game_id", GAMES)

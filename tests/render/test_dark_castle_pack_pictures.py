@@ -117,8 +117,13 @@ def test_a_full_box_grows_rather_than_cut_its_lines():
     """Items, a packed knapsack, a flaw and two curses in a party of four: the boxes grow so
     that no line is cut short or runs over the next prisoner's box."""
     plain = party(4)
-    loaded = set_char(plain, "smith", items=["knapsack"], stored=["vinegar", "theriac"],
-                      curses=["marked", "leech"])  # fmt: skip
+    loaded = set_char(
+        plain,
+        "smith",
+        items=["knapsack"],
+        stored=["vinegar", "theriac"],
+        curses=["marked", "leech"],
+    )
     view = G.view(loaded, None)
     lines = dark_castle_party.char_lines(view["chars"][0], few=False)
     rows = sum(min(len(toolkit.wrap(text, 18, 330)), most) for text, _, most in lines)

@@ -39,8 +39,15 @@ def test_alt_text_names_the_chapter_row_attack_and_party():
     view = _combat_view()
     text = render.describe("dark_castle", view)
     attack = f"attack {view['combat']['attack']}"
-    for words in ("The Empty Harness", attack, "Might", "Wisdom", "The Abbot",
-                  "of 14 HP", "Special:"):  # fmt: skip
+    for words in (
+        "The Empty Harness",
+        attack,
+        "Might",
+        "Wisdom",
+        "The Abbot",
+        "of 14 HP",
+        "Special:",
+    ):
         assert words in text
 
 
@@ -84,7 +91,11 @@ def test_a_turned_page_under_its_move_shows_its_words_once(monkeypatch):
     assert any(line.get("$msg") == "It asks: {asks}" for line in recent)
     drawn: list[str] = []
     real = render.toolkit.text
-    monkeypatch.setattr(render.toolkit, "text", lambda d, xy, content, *a, **k: (drawn.append(content), real(d, xy, content, *a, **k)))  # fmt: skip
+    monkeypatch.setattr(
+        render.toolkit,
+        "text",
+        lambda d, xy, content, *a, **k: (drawn.append(content), real(d, xy, content, *a, **k)),
+    )
     render.board_image("dark_castle", view, recent)
     opening = str(view["card"]["text"]).split()[:4]
     assert len([line for line in drawn if line.split()[:4] == opening]) == 1

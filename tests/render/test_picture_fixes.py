@@ -26,7 +26,9 @@ def test_hidden_castle_caption_tells_a_move_once(monkeypatch):
     state = game.setup(["Ann", "Bot 2 (easy)", "Cy"], {})
     bands: list[list[str]] = []
     real = render.caption_bar
-    monkeypatch.setattr(render, "caption_bar", lambda img, lines: bands.append(lines) or real(img, lines))  # fmt: skip
+    monkeypatch.setattr(
+        render, "caption_bar", lambda img, lines: bands.append(lines) or real(img, lines)
+    )
     before: list = []
     checked = 0
     for seat, action in run.log:

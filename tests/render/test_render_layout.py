@@ -51,8 +51,13 @@ def test_a_castle_doors_character_covers_no_word_of_its_tile(players):
     edges = CB.edges(players)
     cells = CB.cells(width, height)
     for where in cells:
-        view = {"width": width, "height": height, "edges": edges, "names": NAMES[:players],
-                "at": [where] + [None] * (players - 1)}  # fmt: skip
+        view = {
+            "width": width,
+            "height": height,
+            "edges": edges,
+            "names": NAMES[:players],
+            "at": [where] + [None] * (players - 1),
+        }
         (cx, cy), r = CD.character_spot(view, 0)
         ring = (cx - r - CD.RING, cy - r - CD.RING, cx + r + CD.RING, cy + r + CD.RING)
         left, top, right, bottom = CD._box(view, where)
@@ -67,16 +72,23 @@ def test_a_castle_doors_character_covers_no_word_of_its_tile(players):
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_a_waiting_character_leaves_its_band_label_alone(players):
     width, height = CB.size(players)
-    view = {"width": width, "height": height, "edges": CB.edges(players),
-            "names": NAMES[:players], "at": [None] * players}  # fmt: skip
+    view = {
+        "width": width,
+        "height": height,
+        "edges": CB.edges(players),
+        "names": NAMES[:players],
+        "at": [None] * players,
+    }
     for seat, edge in enumerate(view["edges"]):
         label, room = CD.band_label(view, seat)
         assert label.endswith(": starts here") and T.text_width(label, 18) <= room
         band = CD._band(view, edge)
         (cx, cy), r = CD.character_spot(view, seat)
-        along = (cx - band[0]) if edge in ("bottom", "top") else (
-            band[3] - cy if edge == "left" else cy - band[1]
-        )  # fmt: skip
+        along = (
+            (cx - band[0])
+            if edge in ("bottom", "top")
+            else (band[3] - cy if edge == "left" else cy - band[1])
+        )
         assert along - r - CD.RING >= 10 + room, (edge, along, room)  # past the label's end
 
 
@@ -101,9 +113,14 @@ def test_to_place_tokens_stay_apart_in_an_800_pixel_replay():
 
 
 # ----- item 11: the same news once --------------------------------------------------------
-@pytest.mark.parametrize("game_id, players, seed", [
-    ("ghosts18", 2, 3), ("castle_doors", 2, 3), ("hidden_castle", 3, 2),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "game_id, players, seed",
+    [
+        ("ghosts18", 2, 3),
+        ("castle_doors", 2, 3),
+        ("hidden_castle", 3, 2),
+    ],
+)
 def test_the_final_caption_does_not_repeat_the_result(game_id, players, seed):
     _, view = _finished(game_id, players, seed)
     lines = render.renderer(game_id).caption(view)

@@ -68,8 +68,7 @@ def test_cached_text_is_text_drawn_afresh_over_a_mixed_ground(stroke):
     mixed, d2 = T.canvas(120, 600, T.PANEL)
     d2.rectangle((0, 0, 4, 4), fill=T.BLUE)  # inside the text's patch: not a plain ground
     for d in (d1, d2):
-        T.text(d, (2.5, 3), "Waiting for Ann (23h left)", 28, T.VERMILION,
-               stroke_width=stroke)  # fmt: skip
+        T.text(d, (2.5, 3), "Waiting for Ann (23h left)", 28, T.VERMILION, stroke_width=stroke)
     box = (6, 6, 600, 120)
     assert _pixels(plain, box) == _pixels(mixed, box)
     assert len(set(_pixels(plain, box))) > 3  # ink, ground and anti-aliased edges

@@ -30,7 +30,9 @@ def _states(game_id: str, seed: int, steps: int = 80):
             return
         seat = acting[0]
         if seat == CHANCE:
-            state, _ = game.apply(state, seat, pick_chance(game.chance_outcomes(state), rng.random()))  # fmt: skip
+            state, _ = game.apply(
+                state, seat, pick_chance(game.chance_outcomes(state), rng.random())
+            )
             continue
         yield state, seat
         state, _ = game.apply(state, seat, rng.choice(game.legal_actions(state, seat)))

@@ -40,8 +40,16 @@ def test_a_rules_picture_marks_and_explains_the_board(game_id, monkeypatch):
     assert " ".join(lines) == " ".join(text for _, text in notes)  # every note, whole
     numbers = [t[5] for t in key if t[4] == "mm"]
     assert numbers == [str(n) for n in range(1, len(notes) + 1)]
-    assert len([t for t in record.texts if t[3][1] <= board.height and t[4] == "mm"
-                and t[5].isdigit() and int(t[5]) <= len(notes)]) >= len(marks)  # fmt: skip
+    assert len(
+        [
+            t
+            for t in record.texts
+            if t[3][1] <= board.height
+            and t[4] == "mm"
+            and t[5].isdigit()
+            and int(t[5]) <= len(notes)
+        ]
+    ) >= len(marks)
     with Image.open(io.BytesIO(png)) as img:
         assert img.width >= 1000 and img.height > board.height + 60 * len(notes)
 

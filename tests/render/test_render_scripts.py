@@ -205,11 +205,17 @@ def test_the_sectioned_leaderboards_draw_every_name(drawn):  # noqa: F811
 
     half = len(NAMES) // 2
     sections = [
-        Section("Season 2 (until 2027-03-01 00:00 UTC)", ["Player", "Rating", "Games", "Won"],
-                [[name, "1234.5", "120", "99"] for name in NAMES[:half]]),
-        Section("All time", ["Party", "Escaped", "Chapters", "Steps"],
-                [[name, "✓", "16", "240"] for name in NAMES[half:]]),
-    ]  # fmt: skip
+        Section(
+            "Season 2 (until 2027-03-01 00:00 UTC)",
+            ["Player", "Rating", "Games", "Won"],
+            [[name, "1234.5", "120", "99"] for name in NAMES[:half]],
+        ),
+        Section(
+            "All time",
+            ["Party", "Escaped", "Chapters", "Steps"],
+            [[name, "✓", "16", "240"] for name in NAMES[half:]],
+        ),
+    ]
     leaderboards_png("18 Ghosts: the best", sections)
     assert sum(_named(t[5]) for t in drawn.texts) == len(NAMES)
     found = problems(drawn)

@@ -90,8 +90,12 @@ def test_a_piece_is_pasted_at_the_very_place_it_was_drawn():
     sprite a pixel off would differ from the piece drawn there."""
     T.PIECE.cache_clear()
     for shape in T.PLAYER_SHAPES:
-        for radius, centre, label in ((40.8, (80.0, 71.0), "R"), (13, (60.5, 60.25), "B"),
-                                      (16, (90.0, 80.5), ""), (9.5, (71.5, 70.0), "")):  # fmt: skip
+        for radius, centre, label in (
+            (40.8, (80.0, 71.0), "R"),
+            (13, (60.5, 60.25), "B"),
+            (16, (90.0, 80.5), ""),
+            (9.5, (71.5, 70.0), ""),
+        ):
             piece = (centre, radius, shape, T.BLUE, label, T.INK, None)
             ground = _ground(len(INKS) + 1, 7)
             assert _token(_ground(0, 0), piece) == _direct(_ground(0, 0), piece)
@@ -138,7 +142,9 @@ polygon = st.tuples(
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(shape=rounded | polygon, first=st.integers(0, 2 * len(INKS)), then=st.integers(0, 2 * len(INKS)))  # fmt: skip
+@given(
+    shape=rounded | polygon, first=st.integers(0, 2 * len(INKS)), then=st.integers(0, 2 * len(INKS))
+)
 def test_a_pasted_shape_has_the_pixels_of_one_drawn(shape, first, then):
     """The drawer's rounded rectangles and wide-outlined polygons, drawn once over one ground
     and pasted over another: the pixels Pillow draws there."""
@@ -170,7 +176,9 @@ def _views(game_id: str) -> list[dict]:
     return [game.view(s, seat) for s in states for seat in (None, 0)]
 
 
-@pytest.mark.parametrize("game_id", ["ghosts18", "castle_doors", "haunted_house", "hidden_castle", "dark_castle"])  # fmt: skip
+@pytest.mark.parametrize(
+    "game_id", ["ghosts18", "castle_doors", "haunted_house", "hidden_castle", "dark_castle"]
+)
 def test_a_board_is_the_same_drawn_without_the_caches(game_id, monkeypatch):
     """Pieces, shapes and portals pasted (the caches warm) against all of them drawn by
     Pillow: the same bytes."""

@@ -105,7 +105,10 @@ def test_every_label_fits_its_space(game_id, language, drawn):  # noqa: F811
             render.board_png(game_id, view, language=language)
         assert drawn.texts, f"{label}: nothing was drawn"
         found += [f"{label}: {p}" for p in problems(drawn)]
-        found += [f"{label}: cut to fit {room:.0f}px at {size}: {text[:50]!r}" for text, size, room, _ in cut]  # fmt: skip
+        found += [
+            f"{label}: cut to fit {room:.0f}px at {size}: {text[:50]!r}"
+            for text, size, room, _ in cut
+        ]
     assert not found, "\n".join(found[:25])
 
 

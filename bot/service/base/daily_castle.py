@@ -54,30 +54,57 @@ def packs_of(day: str) -> dict[str, str]:
     """The day's pack mix: each supplement on or off by a bit of the date's digest, mixed
     into the core castle."""
     bits = _digest(day, "packs")[0]
-    return {pack: "on" if bits >> n & 1 else "off" for n, pack in enumerate(PACKS)} | {"castle": "mixed"}  # fmt: skip
+    return {pack: "on" if bits >> n & 1 else "off" for n, pack in enumerate(PACKS)} | {
+        "castle": "mixed"
+    }
 
 
-def setting(game: Game, options: dict[str, str], clock_options: dict[str, str], now: float) -> tuple[dict[str, str], dict]:  # fmt: skip
+def setting(
+    game: Game, options: dict[str, str], clock_options: dict[str, str], now: float
+) -> tuple[dict[str, str], dict]:
     """Take `daily=on|off` out of a table's start options: (the game's options, now the
     day's packs for a daily table; what the table's clock keeps of it)."""
     value = options.get(OPTION)
     if value is None:
         return options, {}
     if value not in ("on", "off"):
-        raise UserError(msg("Option {name} cannot be {value}; choose one of: {choices}.", name=OPTION, value=repr(value), choices="on, off"))  # fmt: skip
+        raise UserError(
+            msg(
+                "Option {name} cannot be {value}; choose one of: {choices}.",
+                name=OPTION,
+                value=repr(value),
+                choices="on, off",
+            )
+        )
     rest = {k: v for k, v in options.items() if k != OPTION}
     if value == "off":
         return rest, {}
     if game.id != GAME:
-        raise UserError(msg("Only Dark Castle has a daily castle: /escape start dark_castle daily=on."))  # fmt: skip
+        raise UserError(
+            msg("Only Dark Castle has a daily castle: /escape start dark_castle daily=on.")
+        )
     for name in CHOSEN_BY_THE_DAY:
         if name in rest:
-            raise UserError(msg("The daily castle's packs are the day's, the same for every party: {name}= cannot be set.", name=name))  # fmt: skip
+            raise UserError(
+                msg(
+                    "The daily castle's packs are the day's, the same for every party: {name}= cannot be set.",
+                    name=name,
+                )
+            )
     for name in NOT_AT_A_DAILY_TABLE:
         if name in rest:
-            raise UserError(msg("The daily castle is played by its party alone: {name}= cannot be set.", name=name))  # fmt: skip
+            raise UserError(
+                msg(
+                    "The daily castle is played by its party alone: {name}= cannot be set.",
+                    name=name,
+                )
+            )
     if rest.get("hints", "off") != "off" or clock_options.get("timeout") == "ai":
-        raise UserError(msg("The daily castle is played without hints or computer turns: hints=on and timeout=ai cannot be set."))  # fmt: skip
+        raise UserError(
+            msg(
+                "The daily castle is played without hints or computer turns: hints=on and timeout=ai cannot be set."
+            )
+        )
     day = day_of(now)
     rest = {k: v for k, v in rest.items() if k != "hints"} | packs_of(day)
     return rest, {OPTION: day, SEEDED_DECKS: True, "hints": "off"}
@@ -98,11 +125,15 @@ class OnceADay:
         self.store = store
         self.now = clock
 
-    async def refuse_played(self, day: str, users: Sequence[UserRef], but: int | None = None) -> None:  # fmt: skip
+    async def refuse_played(
+        self, day: str, users: Sequence[UserRef], but: int | None = None
+    ) -> None:
         """Refused (naming them) if any of these people has begun `day`'s castle."""
         if not users:
             return
-        played = set(await self.store.daily_played(day, users[0].platform, [u.id for u in users], but))  # fmt: skip
+        played = set(
+            await self.store.daily_played(day, users[0].platform, [u.id for u in users], but)
+        )
         if played:
             names = ", ".join(u.name for u in users if u.id in played)
             raise UserError(_played(names, day, len(played)))
@@ -114,9 +145,16 @@ class OnceADay:
         if day is None:
             return
         if day != day_of(self.now()):
-            raise UserError(msg("This table was opened for the daily castle of {day}, and that day is over (UTC). End it with /escape abort and open today's.", day=day))  # fmt: skip
+            raise UserError(
+                msg(
+                    "This table was opened for the daily castle of {day}, and that day is over (UTC). End it with /escape abort and open today's.",
+                    day=day,
+                )
+            )
         humans = [s for s in row.seats if s.kind == "human"]
-        taken = set(await self.store.claim_daily(day, row.platform, [s.user_id for s in humans], row.id))  # fmt: skip
+        taken = set(
+            await self.store.claim_daily(day, row.platform, [s.user_id for s in humans], row.id)
+        )
         if taken:
             names = ", ".join(s.name for s in humans if s.user_id in taken)
             raise UserError(_played(names, day, len(taken)))
@@ -124,5 +162,13 @@ class OnceADay:
 
 def _played(names: str, day: str, count: int) -> Text:
     if count == 1:
-        return msg("{names} has played the daily castle of {day} already: each person plays each day's castle once (the next opens at midnight UTC).", names=names, day=day)  # fmt: skip
-    return msg("{names} have played the daily castle of {day} already: each person plays each day's castle once (the next opens at midnight UTC).", names=names, day=day)  # fmt: skip
+        return msg(
+            "{names} has played the daily castle of {day} already: each person plays each day's castle once (the next opens at midnight UTC).",
+            names=names,
+            day=day,
+        )
+    return msg(
+        "{names} have played the daily castle of {day} already: each person plays each day's castle once (the next opens at midnight UTC).",
+        names=names,
+        day=day,
+    )

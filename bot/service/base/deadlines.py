@@ -74,10 +74,24 @@ def new_clock(settings: dict[str, str], default_pace: str = DEFAULT_PACE) -> dic
     """The clock settings chosen at start: pace preset, optional time to act, timeout rule."""
     pace_name = settings.get("pace", default_pace)
     if pace_name not in PACES:
-        raise ClockError(msg("Option {name} cannot be {value}; choose one of: {choices}.", name="pace", value=repr(pace_name), choices=", ".join(PACES)))  # fmt: skip
+        raise ClockError(
+            msg(
+                "Option {name} cannot be {value}; choose one of: {choices}.",
+                name="pace",
+                value=repr(pace_name),
+                choices=", ".join(PACES),
+            )
+        )
     timeout = settings.get("timeout", "skip")
     if timeout not in TIMEOUTS:
-        raise ClockError(msg("Option {name} cannot be {value}; choose one of: {choices}.", name="timeout", value=repr(timeout), choices=", ".join(TIMEOUTS)))  # fmt: skip
+        raise ClockError(
+            msg(
+                "Option {name} cannot be {value}; choose one of: {choices}.",
+                name="timeout",
+                value=repr(timeout),
+                choices=", ".join(TIMEOUTS),
+            )
+        )
     pace = PACES[pace_name]
     turn = parse_duration(settings["turn"]) if "turn" in settings else pace.turn
     return {
@@ -102,8 +116,19 @@ def start_turn(
     the bots are to act now (their run stores their moves; see `next_wake`)."""
     c = dict(clock)
     span = c["window"] if reaction else c["turn"]
-    c.update(since=now, span=span, deadline=now + span, sent={}, hold={}, muted=[],
-             warned=False, late=[], votes=[], waiting=list(waiting), reaction=reaction)  # fmt: skip
+    c.update(
+        since=now,
+        span=span,
+        deadline=now + span,
+        sent={},
+        hold={},
+        muted=[],
+        warned=False,
+        late=[],
+        votes=[],
+        waiting=list(waiting),
+        reaction=reaction,
+    )
     c.pop("bots", None)
     if bots:
         c["bots"] = True
@@ -260,7 +285,10 @@ def take_vacation(c: dict, user: str, days: float, now: float) -> dict:
         raise ClockError(msg("You are already on vacation in this game; `vacation end` ends it."))
     c = dict(c)
     c["vacation"] = {**c.get("vacation", {}), user: now + wanted}
-    c["vacation_used"] = {**c.get("vacation_used", {}), user: c.get("vacation_used", {}).get(user, 0.0) + wanted}  # fmt: skip
+    c["vacation_used"] = {
+        **c.get("vacation_used", {}),
+        user: c.get("vacation_used", {}).get(user, 0.0) + wanted,
+    }
     if user in c.get("waiting", []) and "deadline" in c:
         c["deadline"] = _extend_for_vacations(c, c["deadline"])
     return c
@@ -300,7 +328,12 @@ def parse_quiet(text: str) -> list[int] | None:
     except ValueError:
         hours = None
     if hours is None or not all(0 <= h <= 23 for h in hours) or hours[0] == hours[1]:
-        raise ClockError(msg("Quiet hours are written like 22-7 (from 22:00 to 07:00), not {text}.", text=repr(text)))  # fmt: skip
+        raise ClockError(
+            msg(
+                "Quiet hours are written like 22-7 (from 22:00 to 07:00), not {text}.",
+                text=repr(text),
+            )
+        )
     return hours
 
 
@@ -337,8 +370,10 @@ def describe(c: dict, now: float) -> Text:
     }.get(c.get("timeout", "skip"), msg("the others may vote to replace the player"))
     head = msg(
         "pace {pace}: {turn} a turn, then {rule}",
-        pace=msg(c.get("pace", DEFAULT_PACE)), turn=Span(c["turn"]), rule=rule,
-    )  # fmt: skip
+        pace=msg(c.get("pace", DEFAULT_PACE)),
+        turn=Span(c["turn"]),
+        rule=rule,
+    )
     if c.get("paused") is not None:
         return msg("{clock}; paused ({left} left)", clock=head, left=Span(c["paused"], left=True))
     if c.get("warned"):

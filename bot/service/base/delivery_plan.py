@@ -150,4 +150,6 @@ class Plan(Sequence[Reply]):
     def then(self, other: Plan | Sequence[Reply]) -> Plan:
         """This plan followed by another's replies (the later table facts win)."""
         table = other.table if isinstance(other, Plan) and other.table else self.table
-        return Plan([*self.replies, *other], table, self.asker, self.quiet, self.fresh, self.language)  # fmt: skip
+        return Plan(
+            [*self.replies, *other], table, self.asker, self.quiet, self.fresh, self.language
+        )

@@ -45,7 +45,11 @@ def number(value: object, most: int = MAX_NUMBER) -> int | None:
         return None
     if isinstance(value, int):
         return value if 0 <= value <= most else None
-    if not isinstance(value, str) or not 0 < len(value) <= 20 or not (value.isascii() and value.isdigit()):  # fmt: skip
+    if (
+        not isinstance(value, str)
+        or not 0 < len(value) <= 20
+        or not (value.isascii() and value.isdigit())
+    ):
         return None
     found = int(value)
     return found if found <= most else None

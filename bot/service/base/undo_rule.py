@@ -39,7 +39,9 @@ def check(game: Game, row: SessionRow, entries: Sequence[LogEntry], seat: int) -
                     "Your move was followed by a die roll or a card draw; it cannot be taken back, since everyone has seen what chance gave (and it would be drawn anew)."
                 )
             )
-        raise UserError(msg('Only your own last move can be taken back, before anyone acts after it.'))  # fmt: skip
+        raise UserError(
+            msg("Only your own last move can be taken back, before anyone acts after it.")
+        )
     if last.seat != seat:
         who = row.seats[last.seat].name if last.seat < len(row.seats) else msg("another player")
         raise UserError(
@@ -75,9 +77,10 @@ def state_without(game: Game, row: SessionRow, entries: Sequence[LogEntry], n: i
             msg(
                 "Game #{number} began under an older version of the rules of {game}, so its "
                 "moves cannot be taken back.",
-                number=row.id, game=msg(game.title),
+                number=row.id,
+                game=msg(game.title),
             )
-        )  # fmt: skip
+        )
     state = game.setup([s.name for s in row.seats], row.options)
     for entry in entries:
         if entry.undone or entry.n == n or (entry.seat < 0 and entry.seat != CHANCE):

@@ -27,7 +27,9 @@ SESSION_SECONDS = 7 * 24 * 3600  # then the page's session lasts this
 PICTURE_SECONDS = 3600  # a picture's address holds this long (a page is pushed new ones)
 LOCAL = "local"  # the user id of a local session: the person at this machine
 
-FORGED = msg("This link or sign-in is not one of ours (it was altered or is for another server). Ask for a new one with /escape web.")  # fmt: skip
+FORGED = msg(
+    "This link or sign-in is not one of ours (it was altered or is for another server). Ask for a new one with /escape web."
+)
 EXPIRED = msg("This link has expired. Ask for a new one with /escape web.")
 USED = msg("This link was opened already; each opens once. Ask for a new one with /escape web.")
 
@@ -88,15 +90,25 @@ class WebSigner:
     # ----- what the web board signs ------------------------------------------------------
     def link(self, user: UserRef, session_id: int) -> str:
         """A personal link's token: this user, this table, once, for a while."""
-        fields = {"p": user.platform, "u": user.id, "n": user.name, "t": session_id,
-                  "k": secrets.token_urlsafe(12)}  # fmt: skip
+        fields = {
+            "p": user.platform,
+            "u": user.id,
+            "n": user.name,
+            "t": session_id,
+            "k": secrets.token_urlsafe(12),
+        }
         return self.sign("link", fields, LINK_SECONDS)
 
     def tournament_link(self, user: UserRef, tournament_id: int) -> str:
         """A personal link to a tournament's page: this user, once, for a while (a token
         of its own kind: it never opens a table)."""
-        fields = {"p": user.platform, "u": user.id, "n": user.name, "t": tournament_id,
-                  "k": secrets.token_urlsafe(12)}  # fmt: skip
+        fields = {
+            "p": user.platform,
+            "u": user.id,
+            "n": user.name,
+            "t": tournament_id,
+            "k": secrets.token_urlsafe(12),
+        }
         return self.sign("tlink", fields, LINK_SECONDS)
 
     def session(self, user: UserRef, seconds: float = SESSION_SECONDS) -> str:
@@ -112,7 +124,11 @@ class WebSigner:
         return self._mac("watch", str(int(session_id)))[:22]
 
     def valid_watch(self, session_id: int, key: str) -> bool:
-        return isinstance(key, str) and len(key) < 64 and hmac.compare_digest(key.encode(), self.watch(session_id).encode())  # fmt: skip
+        return (
+            isinstance(key, str)
+            and len(key) < 64
+            and hmac.compare_digest(key.encode(), self.watch(session_id).encode())
+        )
 
     def picture(self, ticket: PictureTicket, seconds: float = PICTURE_SECONDS) -> str:
         """A picture's address: signed for its table, version and language, and a private

@@ -29,27 +29,59 @@ async def lose_on_time(table: Table, loaded: Loaded, late: set[str]) -> Committe
     """The late humans to act lose; None when none is late (nothing to do)."""
     row, game, state = loaded.row, loaded.game, loaded.state
     out = {
-        s for s in game.to_act(state)
+        s
+        for s in game.to_act(state)
         if 0 <= s < len(row.seats) and row.seats[s].user_id in late and row.seats[s].kind == "human"
-    }  # fmt: skip
+    }
     if not out:
         return None
-    seats = [SeatRow(s.seat, s.user_id, s.name, "placeholder" if s.seat in out else s.kind) for s in row.seats]  # fmt: skip
+    seats = [
+        SeatRow(s.seat, s.user_id, s.name, "placeholder" if s.seat in out else s.kind)
+        for s in row.seats
+    ]
     names = ", ".join(row.seats[s].name for s in sorted(out))
     if sum(1 for s in seats if s.kind == "human") > 1:
-        note = Event(msg("Time is up for {names}: they lose this game on time, and a stand-in plays on for them.", names=names))  # fmt: skip
+        note = Event(
+            msg(
+                "Time is up for {names}: they lose this game on time, and a stand-in plays on for them.",
+                names=names,
+            )
+        )
         return StandIn(seats, note)
-    note = Event(msg("Time is up for {names}: they lose this game on time.", names=names), kind="over")  # fmt: skip
-    ranking = [[s.seat for s in seats if s.kind != "placeholder"], [s.seat for s in seats if s.kind == "placeholder"]]  # fmt: skip
+    note = Event(
+        msg("Time is up for {names}: they lose this game on time.", names=names), kind="over"
+    )
+    ranking = [
+        [s.seat for s in seats if s.kind != "placeholder"],
+        [s.seat for s in seats if s.kind == "placeholder"],
+    ]
     summary = msg("{names} lost on time.", names=names)
     result = {"ranking": ranking, "scores": {}, "summary": summary}
     try:
         version = await table.store.record(
-            row.id, row.version, [NewEntry(NOTE_SEAT, FORFEIT, None, logged([note]))],
-            game.dump(state), row.chance_pos, "finished", result, deadline=None, clock=row.clock,
-            wake_at=None, touch=False, seats=seats, expect_clock=row.clock,
-        )  # fmt: skip
+            row.id,
+            row.version,
+            [NewEntry(NOTE_SEAT, FORFEIT, None, logged([note]))],
+            game.dump(state),
+            row.chance_pos,
+            "finished",
+            result,
+            deadline=None,
+            clock=row.clock,
+            wake_at=None,
+            touch=False,
+            seats=seats,
+            expect_clock=row.clock,
+        )
     except StaleVersion:
         return None  # a move (or another process) came first
-    done = replace(row, version=version, status="finished", result=result, seats=seats, deadline=None, wake_at=None)  # fmt: skip
+    done = replace(
+        row,
+        version=version,
+        status="finished",
+        result=result,
+        seats=seats,
+        deadline=None,
+        wake_at=None,
+    )
     return Committed(Loaded(done, game, state), [note], Result(ranking, {}, summary))

@@ -61,9 +61,13 @@ class TurnClock:
         """Store `clock` if the row is still as read; False when someone changed it first."""
         try:
             await self.store.set_clock(
-                row.id, row.version, clock, clock.get("deadline"), deadlines.next_wake(clock),
+                row.id,
+                row.version,
+                clock,
+                clock.get("deadline"),
+                deadlines.next_wake(clock),
                 expect=row.clock,
-            )  # fmt: skip
+            )
         except StaleVersion:
             return False
         return True
@@ -76,7 +80,11 @@ class TurnClock:
         open a vote; then the bots play on. Returns the replies for the game's chat
         (nothing if it was not due)."""
         known = await self.store.session(session_id)
-        if known is not None and known.clock.get("timeout") == FORFEIT and not known.clock.get("reaction"):  # fmt: skip
+        if (
+            known is not None
+            and known.clock.get("timeout") == FORFEIT
+            and not known.clock.get("reaction")
+        ):
             return await self._lose_on_time(session_id)
         async with self.table.lock(session_id):
             row = await self.store.session(session_id)
@@ -90,13 +98,18 @@ class TurnClock:
             if row.clock.get("reaction") or row.clock.get("timeout") == "skip":
                 for _ in range(MAX_DEFAULT_STEPS * max(1, len(late))):
                     acting = [
-                        s for s in game.to_act(turn.state)
+                        s
+                        for s in game.to_act(turn.state)
                         if 0 <= s < len(row.seats) and row.seats[s].user_id in late
-                    ]  # fmt: skip
+                    ]
                     pick = next(
-                        ((s, a) for s in acting if (a := game.default_action(turn.state, s)) is not None),
+                        (
+                            (s, a)
+                            for s in acting
+                            if (a := game.default_action(turn.state, s)) is not None
+                        ),
                         None,
-                    )  # fmt: skip
+                    )
                     if pick is None:
                         break
                     seat, action = pick
@@ -127,7 +140,11 @@ class TurnClock:
         lock held)."""
         async with self.table.lock(session_id):
             row = await self.store.session(session_id)
-            if row is None or row.status != "active" or not deadlines.deadline_due(row.clock, self.now()):  # fmt: skip
+            if (
+                row is None
+                or row.status != "active"
+                or not deadlines.deadline_due(row.clock, self.now())
+            ):
                 return Plan()
             loaded = self.table.load(row)
             late = set(row.clock.get("waiting", []))
@@ -138,17 +155,23 @@ class TurnClock:
                 return await self.plans.after(lost)
             if bot_to_act(replace(row, seats=lost.seats), loaded.game, loaded.state) is None:
                 turn = Turn(loaded.state, row.chance_pos, [lost.note])
-                committed = await self.table.commit(row, loaded.game, turn, touch=False, seats=lost.seats)  # fmt: skip
+                committed = await self.table.commit(
+                    row, loaded.game, turn, touch=False, seats=lost.seats
+                )
                 return await self.plans.after(committed)
         standing_in = self.table.load(replace(row, seats=lost.seats))
-        committed = await self.turns.run(Committed(standing_in, [], None), note=lost.note, seats=lost.seats)  # fmt: skip
+        committed = await self.turns.run(
+            Committed(standing_in, [], None), note=lost.note, seats=lost.seats
+        )
         return await self.plans.after(committed)
 
     async def _warn(self, row: SessionRow, game, state, late: set[str]) -> Plan:
         """No move to play for the late players: time is up, and the others may vote."""
         late_seats = [
-            s for s in game.to_act(state) if 0 <= s < len(row.seats) and row.seats[s].user_id in late
-        ]  # fmt: skip
+            s
+            for s in game.to_act(state)
+            if 0 <= s < len(row.seats) and row.seats[s].user_id in late
+        ]
         clock = deadlines.warn(row.clock, [row.seats[s].user_id for s in late_seats])
         if not await self.save_clock(row, clock) or not late_seats:
             return Plan()  # (no one late: nothing to say, and the clock stops waking)
@@ -163,15 +186,27 @@ class TurnClock:
                 "Time is up for {names}. They can still move; or the others may vote to hand the "
                 "seat to a stand-in that plays on ({needed} of {voters} votes needed): press Vote "
                 "or /escape clock vote.",
-                names=names, needed=_needed(row), voters=len(voters),
-            )  # fmt: skip
+                names=names,
+                needed=_needed(row),
+                voters=len(voters),
+            )
         else:
             text = msg(
                 "Time is up for {names}. They can still move; nobody else can vote, so the game "
                 "waits (it ends if left idle).",
                 names=names,
             )
-        choices = [Choice(msg('Vote to replace {names}', names=names), buttons.VoteReplace(row.id).data, "danger")] if voters else []  # fmt: skip
+        choices = (
+            [
+                Choice(
+                    msg("Vote to replace {names}", names=names),
+                    buttons.VoteReplace(row.id).data,
+                    "danger",
+                )
+            ]
+            if voters
+            else []
+        )
         return Reply(text, kind="info", choices=choices, session_id=row.id, version=row.version)
 
     # ----- voting a late player out -----------------------------------------------
@@ -191,7 +226,19 @@ class TurnClock:
             if len(clock["votes"]) < _needed(row):
                 if not await self.save_clock(row, clock):
                     raise UserError(msg("The game changed at the same moment; try again."))
-                return Plan([Reply(msg('{name} votes to replace the late player ({len} of {needed}).', name=user.name, len=len(clock['votes']), needed=_needed(row)), kind="info")])  # fmt: skip
+                return Plan(
+                    [
+                        Reply(
+                            msg(
+                                "{name} votes to replace the late player ({len} of {needed}).",
+                                name=user.name,
+                                len=len(clock["votes"]),
+                                needed=_needed(row),
+                            ),
+                            kind="info",
+                        )
+                    ]
+                )
             row, seats, note = self._stand_in(row, clock)
             loaded = self.table.load(row)
             if bot_to_act(row, loaded.game, loaded.state) is None:  # nothing to play now
@@ -244,7 +291,7 @@ class TurnClock:
             return Plan([Reply(note, kind="info", final=True, session_id=row.id)])
 
     # ----- /escape clock ----------------------------------------------------------
-    async def clock_command(self, chat: ChatRef, user: UserRef, text: str = "") -> Plan:  # fmt: skip
+    async def clock_command(self, chat: ChatRef, user: UserRef, text: str = "") -> Plan:
         """One entry point for every clock command, so each adapter needs one line."""
         words = (text or "").lower().split()
         sub, args = (words[0], words[1:]) if words else ("status", [])
@@ -273,32 +320,47 @@ class TurnClock:
             lines.append(
                 msg("This game's clock: {clock}.", clock=deadlines.describe(row.clock, now))
             )
-            lines.append(msg("This table speaks {language}.", language=LanguageName(table_language(row))))  # fmt: skip
+            lines.append(
+                msg("This table speaks {language}.", language=LanguageName(table_language(row)))
+            )
             if any(s.user_id == user.id for s in row.seats):
                 left = deadlines.vacation_left(row.clock, user.id) / deadlines.DAY
                 away = row.clock.get("vacation", {}).get(user.id, 0.0)
                 if away > now:
-                    lines.append(msg(
-                        "Your vacation: {days} days left (away for {away} more).",
-                        days=left, away=Span(away - now, left=True),
-                    ))  # fmt: skip
+                    lines.append(
+                        msg(
+                            "Your vacation: {days} days left (away for {away} more).",
+                            days=left,
+                            away=Span(away - now, left=True),
+                        )
+                    )
                 else:
                     lines.append(msg("Your vacation: {days} days left.", days=left))
         known = await self.store.user(user.platform, user.id)
         prefs = known["prefs"] if known else {}
         quiet = prefs.get("quiet")
-        lines.append(msg(
-            "Your reminders: private message {dm}, time zone {zone}, quiet hours {quiet}. "
-            "/escape clock help lists the commands.",
-            dm=msg("on") if prefs.get("dm") else msg("off"),
-            zone=time_zones.describe_tz(prefs.get("tz")),
-            quiet=f"{quiet[0]}-{quiet[1]}" if quiet else msg("none"),
-        ))  # fmt: skip
+        lines.append(
+            msg(
+                "Your reminders: private message {dm}, time zone {zone}, quiet hours {quiet}. "
+                "/escape clock help lists the commands.",
+                dm=msg("on") if prefs.get("dm") else msg("off"),
+                zone=time_zones.describe_tz(prefs.get("tz")),
+                quiet=f"{quiet[0]}-{quiet[1]}" if quiet else msg("none"),
+            )
+        )
         return Reply(joined(lines, "\n"), kind="info")
 
     async def _set_pref(self, user: UserRef, what: str, args: list[str]) -> Reply:
         if not args:
-            raise UserError({"dm": msg("Say /escape clock dm on (or off)."), "tz": msg("Say /escape clock tz Europe/Berlin (a zone name) or tz +2 (hours from UTC)."), "quiet": msg("Say /escape clock quiet 22-7 (or off).")}[what])  # fmt: skip
+            raise UserError(
+                {
+                    "dm": msg("Say /escape clock dm on (or off)."),
+                    "tz": msg(
+                        "Say /escape clock tz Europe/Berlin (a zone name) or tz +2 (hours from UTC)."
+                    ),
+                    "quiet": msg("Say /escape clock quiet 22-7 (or off)."),
+                }[what]
+            )
         await self.table.note_player(user)
         known = await self.store.user(user.platform, user.id)
         prefs = dict(known["prefs"]) if known else {}
@@ -316,13 +378,18 @@ class TurnClock:
         else:
             prefs["quiet"] = deadlines.parse_quiet(args[0])
             said = (
-                msg("No reminders from {start}:00 to {end}:00 your time.", start=prefs["quiet"][0], end=prefs["quiet"][1])
-                if prefs["quiet"] else msg("Quiet hours off.")
-            )  # fmt: skip
+                msg(
+                    "No reminders from {start}:00 to {end}:00 your time.",
+                    start=prefs["quiet"][0],
+                    end=prefs["quiet"][1],
+                )
+                if prefs["quiet"]
+                else msg("Quiet hours off.")
+            )
         await self.store.set_prefs(user.platform, user.id, prefs)
         return Reply(said, kind="info")
 
-    async def _table_change(self, chat: ChatRef, user: UserRef, sub: str, args: list[str]) -> Plan:  # fmt: skip
+    async def _table_change(self, chat: ChatRef, user: UserRef, sub: str, args: list[str]) -> Plan:
         row = await self.table.active(chat)
         async with self.table.lock(row.id):
             row = await self.store.session(row.id)
@@ -346,7 +413,10 @@ class TurnClock:
                         msg("{name} is back from vacation.", name=user.name),
                     )
                 else:
-                    days = _number(args[0] if args else "", msg("Say /escape clock vacation DAYS, e.g. vacation 2."))  # fmt: skip
+                    days = _number(
+                        args[0] if args else "",
+                        msg("Say /escape clock vacation DAYS, e.g. vacation 2."),
+                    )
                     c = deadlines.take_vacation(c, user.id, days, now)
                     said = msg(
                         "{name} is on vacation for {days} days: their clock waits.",
@@ -364,14 +434,25 @@ class TurnClock:
                 ]
                 if missing:
                     c = {**c, "pause_votes": votes}
-                    said = msg("{name} asks to pause the table; waiting for {missing} (/escape clock pause).", name=user.name, missing=", ".join(missing))  # fmt: skip
+                    said = msg(
+                        "{name} asks to pause the table; waiting for {missing} (/escape clock pause).",
+                        name=user.name,
+                        missing=", ".join(missing),
+                    )
                 else:
-                    c, said = deadlines.pause(c, now), msg("Everyone agreed: the table is paused. /escape clock resume goes on.")  # fmt: skip
+                    c, said = (
+                        deadlines.pause(c, now),
+                        msg("Everyone agreed: the table is paused. /escape clock resume goes on."),
+                    )
             else:  # resume
                 if c.get("paused") is None:
                     raise UserError(msg("The table is not paused."))
                 c = deadlines.resume(c, now)
-                said = msg("{name} resumes the table: {left} to move.", name=user.name, left=Span(deadlines.time_left(c, now) or 0, left=True))  # fmt: skip
+                said = msg(
+                    "{name} resumes the table: {left} to move.",
+                    name=user.name,
+                    left=Span(deadlines.time_left(c, now) or 0, left=True),
+                )
             if not await self.save_clock(row, c):
                 raise UserError(msg("The game changed at the same moment; try again."))
         return Plan([Reply(said, kind="info", session_id=row.id)])

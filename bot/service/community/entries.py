@@ -23,26 +23,45 @@ from bot.service.tables.access import NO_TOURNAMENT, Access, Visitor
 from bot.store import Store, StoreError
 from engines.text import Msg, msg
 
-WEB_OFF = msg("The web board is not turned on for this bot (its operator sets ESCAPE_WEB and ESCAPE_PUBLIC_URL).")  # fmt: skip
+WEB_OFF = msg(
+    "The web board is not turned on for this bot (its operator sets ESCAPE_WEB and ESCAPE_PUBLIC_URL)."
+)
 
 
 class Community:
     def __init__(
-        self, store: Store, access: Access, tournaments: Tournaments, *, cpu: CpuPool,
-        pictures: bool, clock: Callable[[], float],
-        notify: Callable[[ChatRef, Plan], Awaitable[bool]], scope_word: Callable[[str], Msg],
+        self,
+        store: Store,
+        access: Access,
+        tournaments: Tournaments,
+        *,
+        cpu: CpuPool,
+        pictures: bool,
+        clock: Callable[[], float],
+        notify: Callable[[ChatRef, Plan], Awaitable[bool]],
+        scope_word: Callable[[str], Msg],
         language: Callable[[ChatRef, UserRef], Awaitable[str]],
         web: Callable[[], WebDoor | None],
-    ) -> None:  # fmt: skip
+    ) -> None:
         self.store = store
         self.tournaments = tournaments
         self.web = web  # the web board's door, once it serves
-        self.seasons = Seasons(store, cpu, pictures=pictures, clock=clock, notify=notify, scope_word=scope_word, language=language)  # fmt: skip
+        self.seasons = Seasons(
+            store,
+            cpu,
+            pictures=pictures,
+            clock=clock,
+            notify=notify,
+            scope_word=scope_word,
+            language=language,
+        )
         self.pages = TournamentPage(store, tournaments.rounds, access)
 
     # ----- seasons ----------------------------------------------------------------------
     @entry
-    async def season(self, chat: ChatRef, user: UserRef, text: str = "", is_admin: bool = False) -> Plan:  # fmt: skip
+    async def season(
+        self, chat: ChatRef, user: UserRef, text: str = "", is_admin: bool = False
+    ) -> Plan:
         """`/escape season [start 3mo | end | off]`: this server's or group's seasons."""
         return await self.seasons.command(chat, user, text, is_admin)
 
@@ -67,13 +86,19 @@ class Community:
             found = await self.store.tournaments_in_chat(chat.platform, chat.chat, ("finished",))
             t = found[0] if found else None
         if t is None:
-            raise UserError(msg("There is no tournament here. Open one with /escape tournament create GAME rounds=4."))  # fmt: skip
+            raise UserError(
+                msg(
+                    "There is no tournament here. Open one with /escape tournament create GAME rounds=4."
+                )
+            )
         url = f"{door.base}/tournament-link/{door.signer.tournament_link(user, t.id)}"
         text = msg(
             "Tournament #{id} in the browser (its standings, its rounds and a link to each table), signed in as {name}: {url}\n"
             "It opens once, within 15 minutes: keep it to yourself.",
-            id=t.id, name=user.name, url=url,
-        )  # fmt: skip
+            id=t.id,
+            name=user.name,
+            url=url,
+        )
         return Plan([Reply(text, kind="private", to=user)], asker=user, quiet=True)
 
     async def claim_tournament_link(self, token: str) -> tuple[WebSession, int]:
@@ -85,13 +110,17 @@ class Community:
         try:
             opened = await self.store.swap_meta(f"web.link.{nonce}", "opened")
         except StoreError as exc:
-            raise UserError(msg("The game store could not check that link just now; try again.")) from exc  # fmt: skip
+            raise UserError(
+                msg("The game store could not check that link just now; try again.")
+            ) from exc
         if opened is not None:
             raise UserError(USED, reason="replayed")
         return door.signer.read_session(door.signer.session(user)), tournament_id
 
     @entry
-    async def tournament_page(self, tournament_id: int, visitor: Visitor, language: str = "en") -> dict:  # fmt: skip
+    async def tournament_page(
+        self, tournament_id: int, visitor: Visitor, language: str = "en"
+    ) -> dict:
         """A tournament's page as its viewer may see it (anyone else: no such tournament)."""
         if tournament_id <= 0:
             raise UserError(NO_TOURNAMENT, reason="no_table")

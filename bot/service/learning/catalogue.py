@@ -15,9 +15,17 @@ def catalogue() -> Reply:
         opts = "; ".join(
             f"{name}={'|'.join(opt.choices)}" for name, opt in sorted(game.options.items())
         )
-        about = dict(id=game.id, game=msg(game.title), range=game.player_range(), summary=msg(game.summary))  # fmt: skip
+        about = dict(
+            id=game.id, game=msg(game.title), range=game.player_range(), summary=msg(game.summary)
+        )
         if opts:
-            lines.append(msg("- {id}: {game}, {range} players. {summary} Options: {options}.", **about, options=opts))  # fmt: skip
+            lines.append(
+                msg(
+                    "- {id}: {game}, {range} players. {summary} Options: {options}.",
+                    **about,
+                    options=opts,
+                )
+            )
         else:
             lines.append(msg("- {id}: {game}, {range} players. {summary}", **about))
     return Reply(joined(lines, "\n"), kind="games")
@@ -30,8 +38,9 @@ def game_list() -> list[tuple[str, str]]:
 def which_game(command: str) -> Msg:
     return msg(
         "Which game? Say /escape {command} GAME, one of: {games}.",
-        command=command, games=", ".join(sorted(REGISTRY)),
-    )  # fmt: skip
+        command=command,
+        games=", ".join(sorted(REGISTRY)),
+    )
 
 
 def rules_text(game: Game) -> Text:

@@ -53,9 +53,15 @@ def reason(game: Game, state, advice: Advice) -> Msg:
     the rule of thumb that made it)."""
     best = game.label(state, advice.action)
     if advice.answered is not None:
-        return msg("Hint: {move}. It stops a threat: {threat}.", move=best, threat=advice.answered.text)  # fmt: skip
+        return msg(
+            "Hint: {move}. It stops a threat: {threat}.", move=best, threat=advice.answered.text
+        )
     if advice.open is not None:
-        return msg("Hint: {move}. Watch out: {threat}, and no move stops it.", move=best, threat=advice.open.text)  # fmt: skip
+        return msg(
+            "Hint: {move}. Watch out: {threat}, and no move stops it.",
+            move=best,
+            threat=advice.open.text,
+        )
     decision = advice.decision
     if decision.rule is not None:  # made by the game's rule of thumb, not searched
         return msg("Hint: {move}. {why}", move=best, why=decision.rule)
@@ -68,9 +74,11 @@ def reason(game: Game, state, advice: Advice) -> Msg:
         return msg("Hint: {move}. The search found no other move worth trying.", move=best)
     second, second_value, _ = others[0]
     args = dict(
-        move=best, score=percent(value),
-        other=game.label(state, second), other_score=percent(second_value),
-    )  # fmt: skip
+        move=best,
+        score=percent(value),
+        other=game.label(state, second),
+        other_score=percent(second_value),
+    )
     if game.cooperative:
         return msg(
             "Hint: {move}. From what you can see, the party's chance of escaping looks about "
@@ -120,9 +128,13 @@ class Hints:
             clock["hinted"] = sorted({*clock.get("hinted", []), user.id})
             try:
                 await self.store.set_clock(
-                    now.id, now.version, clock, clock.get("deadline"), deadlines.next_wake(clock),
+                    now.id,
+                    now.version,
+                    clock,
+                    clock.get("deadline"),
+                    deadlines.next_wake(clock),
                     expect=now.clock,
-                )  # fmt: skip
+                )
             except StaleVersion as exc:
                 raise UserError(
                     msg("The game moved on while the hint was worked out; ask again.")

@@ -27,14 +27,23 @@ from engines.text import Text, joined, msg, to_json
 from languages import say
 
 KEPT = 32  # reviews kept (a game is reviewed by each of its players, maybe twice)
-ONLY_PLAYERS = msg("A review shows what a player's seat saw: in a game with secrets, only its players can ask for one.")  # fmt: skip
+ONLY_PLAYERS = msg(
+    "A review shows what a player's seat saw: in a game with secrets, only its players can ask for one."
+)
 NOT_OVER = msg("That game is still being played: its review comes once it has ended.")
 
 
 def reviewed(
-    game_id: str, names: list[str], options: dict, entries: list[tuple[int, str]],
-    viewer: int | None, seed: int, number: int, language: str, pictures: bool,
-) -> tuple[Review, Picture | None]:  # fmt: skip
+    game_id: str,
+    names: list[str],
+    options: dict,
+    entries: list[tuple[int, str]],
+    viewer: int | None,
+    seed: int,
+    number: int,
+    language: str,
+    pictures: bool,
+) -> tuple[Review, Picture | None]:
     """The review and its chart (a module-level function for the CPU pool)."""
     from render import review_chart
 
@@ -44,16 +53,20 @@ def reviewed(
         return done, None
     view = chart_view(game, names, number, done)
     png = review_chart.chart_png(view, language)
-    return done, Picture(png, review_chart.describe(view, language), f"review-{number}.png", language)  # fmt: skip
+    return done, Picture(
+        png, review_chart.describe(view, language), f"review-{number}.png", language
+    )
 
 
 def chart_view(game: Game, names: list[str], number: int, done: Review) -> dict:
     return {
-        "number": number, "game": to_json(msg(game.title)), "names": list(names),
+        "number": number,
+        "game": to_json(msg(game.title)),
+        "names": list(names),
         "cooperative": done.cooperative,
         "points": [[p.n, list(p.chances)] for p in done.points],
         "turning": [[t.n, t.seat] for t in done.turning],
-    }  # fmt: skip
+    }
 
 
 def percent(value: float) -> int:
@@ -63,26 +76,73 @@ def percent(value: float) -> int:
 def told(game: Game, names: list[str], number: int, done: Review, viewer: int | None) -> Text:
     """The review in words: whose view, then each turning move and what the AI thought."""
     if viewer is not None:
-        lines: list[Text] = [msg("Review of game #{number}, {game}, as {name} saw it (the chart: chances after every move).", number=number, game=msg(game.title), name=names[viewer])]  # fmt: skip
+        lines: list[Text] = [
+            msg(
+                "Review of game #{number}, {game}, as {name} saw it (the chart: chances after every move).",
+                number=number,
+                game=msg(game.title),
+                name=names[viewer],
+            )
+        ]
     else:
-        lines = [msg("Review of game #{number}, {game} (the chart: chances after every move).", number=number, game=msg(game.title))]  # fmt: skip
+        lines = [
+            msg(
+                "Review of game #{number}, {game} (the chart: chances after every move).",
+                number=number,
+                game=msg(game.title),
+            )
+        ]
     before = {p.n: p.chances for p in done.points}
     for k, t in enumerate(done.turning, start=1):
         whose = 0 if done.cooperative else t.seat
         was, now = percent(before[t.n - 1][whose]), percent(before[t.n][whose])
         said = dict(k=k, n=t.n, name=names[t.seat], was=was, now=now)
         if done.cooperative:
-            head = msg("{k}. Move {n}, {name}: the party's chance of escaping went from {was}% to {now}%.", **said)  # fmt: skip
+            head = msg(
+                "{k}. Move {n}, {name}: the party's chance of escaping went from {was}% to {now}%.",
+                **said,
+            )
         else:
-            head = msg("{k}. Move {n}, {name}: their chance of winning went from {was}% to {now}%.", **said)  # fmt: skip
+            head = msg(
+                "{k}. Move {n}, {name}: their chance of winning went from {was}% to {now}%.", **said
+            )
         if t.move is None:
-            lines.append(joined([head, msg("(Their cards are theirs: their move is not told here.)")], " "))  # fmt: skip
+            lines.append(
+                joined([head, msg("(Their cards are theirs: their move is not told here.)")], " ")
+            )
         elif t.preferred is None:
-            lines.append(joined([head, msg("They played {move}, the only move there was.", move=t.move)], " "))  # fmt: skip
+            lines.append(
+                joined(
+                    [head, msg("They played {move}, the only move there was.", move=t.move)], " "
+                )
+            )
         elif t.agreed:
-            lines.append(joined([head, msg("They played {move}, as the AI would have: what came next moved the chances.", move=t.move)], " "))  # fmt: skip
+            lines.append(
+                joined(
+                    [
+                        head,
+                        msg(
+                            "They played {move}, as the AI would have: what came next moved the chances.",
+                            move=t.move,
+                        ),
+                    ],
+                    " ",
+                )
+            )
         else:
-            lines.append(joined([head, msg("They played {move}; the AI would have preferred {preferred}.", move=t.move, preferred=t.preferred)], " "))  # fmt: skip
+            lines.append(
+                joined(
+                    [
+                        head,
+                        msg(
+                            "They played {move}; the AI would have preferred {preferred}.",
+                            move=t.move,
+                            preferred=t.preferred,
+                        ),
+                    ],
+                    " ",
+                )
+            )
     return joined(lines, "\n")
 
 
@@ -95,7 +155,9 @@ class Reviews:
         self.pictures = pictures
         self._kept: OrderedDict = OrderedDict()
 
-    async def of(self, row: SessionRow, visitor: Visitor, language: str, seat: int | None = None) -> tuple[Text, Picture | None, int | None]:  # fmt: skip
+    async def of(
+        self, row: SessionRow, visitor: Visitor, language: str, seat: int | None = None
+    ) -> tuple[Text, Picture | None, int | None]:
         """A finished game's review for `visitor` (as `seat` saw it, if it is one of
         theirs): its words, its chart, whose seat."""
         admission = await self.access.watcher(row, visitor)  # first: a stranger learns nothing
@@ -112,19 +174,34 @@ class Reviews:
         if viewer is None and game.hidden_information:
             raise UserError(ONLY_PLAYERS, reason="not_a_player")
         if row.rules_version != game.rules_version:
-            raise UserError(msg("Game #{number} was played under an older version of the rules of {game}, so it cannot be reviewed.", number=row.id, game=msg(game.title)))  # fmt: skip
+            raise UserError(
+                msg(
+                    "Game #{number} was played under an older version of the rules of {game}, so it cannot be reviewed.",
+                    number=row.id,
+                    game=msg(game.title),
+                )
+            )
         key = (row.id, row.version, viewer, language)
         if key not in self._kept:
             entries = [
-                (e.seat, e.action) for e in await self.store.log(row.id)
+                (e.seat, e.action)
+                for e in await self.store.log(row.id)
                 if not e.undone and (e.seat >= 0 or e.seat == CHANCE)
-            ]  # fmt: skip
+            ]
             names = [s.name for s in row.seats]
             seed = random.Random(f"review:{row.seed}:{viewer}").getrandbits(48)
             done, picture = await self.cpu.run(
-                reviewed, game.id, names, dict(row.options), entries, viewer, seed, row.id,
-                language, self.pictures,
-            )  # fmt: skip
+                reviewed,
+                game.id,
+                names,
+                dict(row.options),
+                entries,
+                viewer,
+                seed,
+                row.id,
+                language,
+                self.pictures,
+            )
             self._kept[key] = (told(game, names, row.id, done, viewer), picture)
             while len(self._kept) > KEPT:
                 self._kept.popitem(last=False)
@@ -143,11 +220,15 @@ class Reviews:
         reply = Reply(text, kind="review", picture=picture, to=user, session_id=row.id)
         return Plan([reply], asker=user, quiet=True)
 
-    async def page(self, row: SessionRow, visitor: Visitor, language: str, seat: int | None = None) -> dict:  # fmt: skip
+    async def page(
+        self, row: SessionRow, visitor: Visitor, language: str, seat: int | None = None
+    ) -> dict:
         """The review as the web page shows it beside the replay."""
         text, picture, _ = await self.of(row, visitor, language, seat)
         return {
             "text": say(text, language),
-            "picture": "data:image/png;base64," + base64.b64encode(picture.png).decode() if picture else None,
+            "picture": "data:image/png;base64," + base64.b64encode(picture.png).decode()
+            if picture
+            else None,
             "alt": picture.alt if picture else "",
-        }  # fmt: skip
+        }

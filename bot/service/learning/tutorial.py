@@ -137,8 +137,10 @@ class Tutorials:
         step = self._step_of(progress, button.game)
         if progress.get("game") != button.game or button.step != step:
             raise UserError(
-                msg("That button is from an earlier step of a lesson; use the newest one, or /escape learn to see it again.")
-            )  # fmt: skip
+                msg(
+                    "That button is from an earlier step of a lesson; use the newest one, or /escape learn to see it again."
+                )
+            )
         game = REGISTRY[button.game]
         state = position(game, LESSONS[button.game], user.name, step)
         legal = game.legal_actions(state, 0)
@@ -151,8 +153,11 @@ class Tutorials:
         lesson, game = LESSONS[game_id], REGISTRY[game_id]
         if step >= len(lesson.steps):
             raise UserError(
-                msg("You have finished this lesson: /escape learn {game} plays it again.", game=game_id)
-            )  # fmt: skip
+                msg(
+                    "You have finished this lesson: /escape learn {game} plays it again.",
+                    game=game_id,
+                )
+            )
         state = position(game, lesson, user.name, step)
         current = lesson.steps[step]
         try:
@@ -174,8 +179,12 @@ class Tutorials:
         """A move that is not the step's: why, and the step's move asked again."""
         current = lesson.steps[step]
         lines = [*said, current.wrong, prompt(game, state, current.move)]
-        reply = Reply(joined(lines, "\n"), kind="private", to=user,
-                      choices=self._choices(game, lesson, step, state, user))  # fmt: skip
+        reply = Reply(
+            joined(lines, "\n"),
+            kind="private",
+            to=user,
+            choices=self._choices(game, lesson, step, state, user),
+        )
         return Plan([reply], asker=user, quiet=True)
 
     async def _show(self, user: UserRef, game_id: str, step: int, said=(), welcome=False) -> Plan:
@@ -186,7 +195,14 @@ class Tutorials:
         if welcome and step == 0:
             lines = [msg("Lesson: {game}.", game=msg(game.title)), *lesson.goal]
         elif welcome:
-            lines = [msg("Lesson: {game}, step {step} of {steps}.", game=msg(game.title), step=step + 1, steps=len(lesson.steps))]  # fmt: skip
+            lines = [
+                msg(
+                    "Lesson: {game}, step {step} of {steps}.",
+                    game=msg(game.title),
+                    step=step + 1,
+                    steps=len(lesson.steps),
+                )
+            ]
         choices: list[Choice] = []
         if step < len(lesson.steps):
             current = lesson.steps[step]
@@ -195,13 +211,15 @@ class Tutorials:
         else:
             lines += [
                 lesson.closing,
-                msg("Play a real game against a bot: press the button, or /escape start {game} bots=1.", game=game_id),
-            ]  # fmt: skip
+                msg(
+                    "Play a real game against a bot: press the button, or /escape start {game} bots=1.",
+                    game=game_id,
+                ),
+            ]
             choices = [Choice(msg("Play against a bot"), play_button(game_id), style="primary")]
         reply = Reply(joined(lines, "\n"), kind="private", to=user, choices=choices)
-        reply.later = (
-            self._drawer(game, state) if self.pictures else None
-        )  # in each reader's language
+        # in each reader's language
+        reply.later = self._drawer(game, state) if self.pictures else None
         return Plan([reply], asker=user, quiet=True)
 
     def _drawer(self, game: Game, state):
@@ -220,7 +238,9 @@ class Tutorials:
         move = lesson.steps[step].move
         others = [a for a in legal if a != move][: OFFERED - 1]
         shown = sorted([move, *others], key=lambda a: (hash_of(a, step), a))
-        return [Choice(game.label(state, a), move_button(game.id, step, legal.index(a))) for a in shown]  # fmt: skip
+        return [
+            Choice(game.label(state, a), move_button(game.id, step, legal.index(a))) for a in shown
+        ]
 
 
 def hash_of(action: str, step: int) -> int:

@@ -33,7 +33,9 @@ class DrawnPictures:
         self._drawn: OrderedDict[PictureKey, asyncio.Future] = OrderedDict()
         self.draws = 0  # drawings started (bench/web.py counts them)
 
-    def drawing(self, key: PictureKey, draw: Callable[[], Awaitable[Picture | None]]) -> asyncio.Future:  # fmt: skip
+    def drawing(
+        self, key: PictureKey, draw: Callable[[], Awaitable[Picture | None]]
+    ) -> asyncio.Future:
         """The picture of `key`: the drawing already made or under way, else `draw()`
         started now and kept for whoever asks next."""
         found = self._drawn.get(key)
@@ -53,7 +55,9 @@ class DrawnPictures:
         found = self._drawn.get(key)
         return found if found is not None and not found.cancelled() else None
 
-    async def picture(self, key: PictureKey, draw: Callable[[], Awaitable[Picture | None]]) -> Picture | None:  # fmt: skip
+    async def picture(
+        self, key: PictureKey, draw: Callable[[], Awaitable[Picture | None]]
+    ) -> Picture | None:
         return await asyncio.shield(self.drawing(key, draw))
 
     def drop(self, key: PictureKey) -> None:

@@ -162,9 +162,18 @@ class CpuPool:
         path = json.dumps([entry for entry in sys.path if isinstance(entry, str)])
         try:
             process = subprocess.Popen(
-                [sys.executable, "-c", _BOOT, path, *map(str, ends), str(os.getpid()), str(self.practice)],
-                stdin=subprocess.DEVNULL, pass_fds=ends,
-            )  # fmt: skip
+                [
+                    sys.executable,
+                    "-c",
+                    _BOOT,
+                    path,
+                    *map(str, ends),
+                    str(os.getpid()),
+                    str(self.practice),
+                ],
+                stdin=subprocess.DEVNULL,
+                pass_fds=ends,
+            )
         except BaseException:
             for fd in (job_writer, answer_reader):
                 os.close(fd)
@@ -261,8 +270,12 @@ class CpuPool:
         not pickle fails its caller's future (the caller's mistake, told to the caller)."""
         job = _Job(b"", self._loop.create_future(), queue is self._urgent)
         if getattr(fn, "__module__", None) == "__main__":
-            job.future.set_exception(TypeError(f"{fn.__qualname__} is defined in __main__, "
-                "which a CPU worker does not run: define it in an importable module"))  # fmt: skip
+            job.future.set_exception(
+                TypeError(
+                    f"{fn.__qualname__} is defined in __main__, "
+                    "which a CPU worker does not run: define it in an importable module"
+                )
+            )
             return job
         try:
             job.data = pickle.dumps((fn, args), pickle.HIGHEST_PROTOCOL)

@@ -38,7 +38,9 @@ def header(game: Game) -> list[Text]:
 def cells(game: Game, rows: Sequence[RatingRow]) -> list[list[str]]:
     if game.cooperative:
         return [[r.name, str(r.played), str(r.won), str(r.lost)] for r in rows]
-    return [[r.name, f"{ratings.shown(r.mu, r.sigma):.1f}", str(r.played), str(r.won)] for r in rows]  # fmt: skip
+    return [
+        [r.name, f"{ratings.shown(r.mu, r.sigma):.1f}", str(r.played), str(r.won)] for r in rows
+    ]
 
 
 def when(at: float) -> str:
@@ -63,10 +65,14 @@ def drawing(cpu: CpuPool, title: Text, boards: Sequence[Board], filename: str):
 
     async def draw(language: str) -> Picture:
         sections = [
-            Section(say(b.heading, language), [say(h, language) for h in b.header], b.rows,
-                    say(b.empty, language))
+            Section(
+                say(b.heading, language),
+                [say(h, language) for h in b.header],
+                b.rows,
+                say(b.empty, language),
+            )
             for b in boards
-        ]  # fmt: skip
+        ]
         png = await cpu.run(leaderboards_png, say(title, language), sections)
         return Picture(png, say(as_text(title, boards), language), filename, language)
 

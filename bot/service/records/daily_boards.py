@@ -56,16 +56,30 @@ class DailyBoards:
         steps = await self.store.moves_made(row.id)
         players = [(s.user_id, s.name) for s in row.seats]
         await self.store.record_daily(
-            row.id, day=day, platform=row.platform, scope=row.scope, players=players,
-            escaped=escaped, chapters=chapters, steps=steps, now=self.now(),
-        )  # fmt: skip
+            row.id,
+            day=day,
+            platform=row.platform,
+            scope=row.scope,
+            players=players,
+            escaped=escaped,
+            chapters=chapters,
+            steps=steps,
+            now=self.now(),
+        )
         board = await self.store.daily_board(row.platform, row.scope, day)
-        place = next((n for n, r in enumerate(board, start=1) if r.session_id == row.id), len(board))  # fmt: skip
+        place = next(
+            (n for n, r in enumerate(board, start=1) if r.session_id == row.id), len(board)
+        )
         how = msg("escaped") if escaped else msg("did not escape")
         return msg(
             "Daily castle of {day}: {how}, {chapters} chapters reached in {steps} steps: place {place} of {count} here today (/escape top dark_castle daily).",
-            day=day, how=how, chapters=chapters, steps=steps, place=place, count=len(board),
-        )  # fmt: skip
+            day=day,
+            how=how,
+            chapters=chapters,
+            steps=steps,
+            place=place,
+            count=len(board),
+        )
 
     # ----- the boards -------------------------------------------------------------------
     async def board(self, chat: ChatRef, which: str, when: str | None) -> Plan:
@@ -79,8 +93,13 @@ class DailyBoards:
             rows = await self.store.daily_board(chat.platform, chat.scope, day)
             title = msg("The daily castle of {day} on this {scope}", day=day, scope=scope)
             header = [msg("Party"), msg("Escaped"), msg("Chapters"), msg("Steps")]
-            cells = [[", ".join(r.party), YES if r.escaped else NO, str(r.chapters), str(r.steps)] for r in rows]  # fmt: skip
-            empty = msg("No party has finished this day's castle here yet: /escape start dark_castle daily=on.")  # fmt: skip
+            cells = [
+                [", ".join(r.party), YES if r.escaped else NO, str(r.chapters), str(r.steps)]
+                for r in rows
+            ]
+            empty = msg(
+                "No party has finished this day's castle here yet: /escape start dark_castle daily=on."
+            )
             name = f"daily-{day}.png"
         else:
             month = when or today[:7]
@@ -89,7 +108,9 @@ class DailyBoards:
             totals = await self.store.daily_month(chat.platform, chat.scope, month)
             title = msg("The daily castles of {month} on this {scope}", month=month, scope=scope)
             header = [msg("Player"), msg("Days"), msg("Escaped"), msg("Chapters"), msg("Steps")]
-            cells = [[t.name, str(t.days), str(t.escaped), str(t.chapters), str(t.steps)] for t in totals]  # fmt: skip
+            cells = [
+                [t.name, str(t.days), str(t.escaped), str(t.chapters), str(t.steps)] for t in totals
+            ]
             empty = msg("Nobody has finished a daily castle here this month yet.")
             name = f"daily-{month}.png"
         section = boards.Board("", header, cells, empty)

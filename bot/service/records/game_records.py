@@ -78,7 +78,11 @@ class GameRecords:
                 raise UserError(msg("That game has not begun yet."))
             return row
         if which and which.strip():
-            raise UserError(msg('Name a game by its number, like /escape replay 12 (/escape history lists them).'))  # fmt: skip
+            raise UserError(
+                msg(
+                    "Name a game by its number, like /escape replay 12 (/escape history lists them)."
+                )
+            )
         row = await store.latest_in_place(chat.platform, chat.chat, chat.thread)
         if row is None:
             ended = await store.ended_in_chat(chat.platform, chat.chat, 1)
@@ -104,9 +108,19 @@ class GameRecords:
         game, steps = await self._steps(row)
         moves = len(steps) - 1
         if row.status == "active":
-            text: Text = msg("Replay of #{number}, {game} so far: {moves} moves.", number=row.id, game=msg(game.title), moves=moves)  # fmt: skip
+            text: Text = msg(
+                "Replay of #{number}, {game} so far: {moves} moves.",
+                number=row.id,
+                game=msg(game.title),
+                moves=moves,
+            )
         else:
-            text = msg("Replay of #{number}, {game}: {moves} moves.", number=row.id, game=msg(game.title), moves=moves)  # fmt: skip
+            text = msg(
+                "Replay of #{number}, {game}: {moves} moves.",
+                number=row.id,
+                game=msg(game.title),
+                moves=moves,
+            )
         picture = None
         if self.pictures:
             frames = [(s.view, say(s.heading, language), say(s.caption, language)) for s in steps]
@@ -118,9 +132,17 @@ class GameRecords:
                     cache.popitem(last=False)
             data, shown = cache[key]
             if shown < len(frames):
-                long_game = msg("(A long game: it shows one board in {every}; Step through shows them all.)", every=-(-len(frames) // shown))  # fmt: skip
+                long_game = msg(
+                    "(A long game: it shows one board in {every}; Step through shows them all.)",
+                    every=-(-len(frames) // shown),
+                )
                 text = joined([text, long_game], " ")
-            alt = msg("An animation of the {boards} public boards of game #{number} of {game}, each with its move written under it.", boards=len(frames), number=row.id, game=msg(game.title))  # fmt: skip
+            alt = msg(
+                "An animation of the {boards} public boards of game #{number} of {game}, each with its move written under it.",
+                boards=len(frames),
+                number=row.id,
+                game=msg(game.title),
+            )
             picture = Picture(data, say(alt, language), f"replay-{row.id}.gif", language)
         choices = [Choice(msg("Step through"), buttons.ReplayPage(row.id, 0).data, "primary")]
         return Plan(
@@ -136,15 +158,24 @@ class GameRecords:
         step = steps[page]
         text: Text = msg(
             "#{number} {game}, board {page} of {pages}. {heading}.",
-            number=row.id, game=msg(game.title), page=page + 1, pages=len(steps), heading=step.heading,
-        )  # fmt: skip
+            number=row.id,
+            game=msg(game.title),
+            page=page + 1,
+            pages=len(steps),
+            heading=step.heading,
+        )
         if step.caption:
             text = joined([text, step.caption], "\n")
         picture = None
         if self.pictures:
             frame = (step.view, say(step.heading, language), say(step.caption, language))
             png = await self.cpu.run(_frame_png, game.id, frame, language)
-            alt = msg("Board {page} of game #{number}: {what}", page=page + 1, number=row.id, what=step.caption or step.heading)  # fmt: skip
+            alt = msg(
+                "Board {page} of game #{number}: {what}",
+                page=page + 1,
+                number=row.id,
+                what=step.caption or step.heading,
+            )
             picture = Picture(png, say(alt, language), f"replay-{row.id}-{page}.png", language)
         choices = []
         if page > 0:
@@ -196,15 +227,24 @@ class GameRecords:
                 outcome: Text = msg("escaped") if escaped else msg("lost together")
             else:
                 names = ", ".join(row.seats[s].name for s in first if s < len(row.seats))
-                outcome = msg("tie: {names}", names=names) if len(first) > 1 else msg("won by {names}", names=names)  # fmt: skip
+                outcome = (
+                    msg("tie: {names}", names=names)
+                    if len(first) > 1
+                    else msg("won by {names}", names=names)
+                )
         else:
             outcome = msg("ended unfinished")
         length = _span(row.updated_at - row.created_at)
         return msg(
             "#{number} {game}: {players}; {outcome}; {date}; {moves} moves over {length}",
-            number=row.id, game=title_of(row.game), players=players, outcome=outcome,
-            date=Day(row.updated_at), moves=moves, length=length,
-        )  # fmt: skip
+            number=row.id,
+            game=title_of(row.game),
+            players=players,
+            outcome=outcome,
+            date=Day(row.updated_at),
+            moves=moves,
+            length=length,
+        )
 
     async def game_log(
         self,
@@ -225,7 +265,13 @@ class GameRecords:
     async def log_page(self, row: SessionRow, page: int | None) -> Plan:
         lines = replays.log_lines(await self.store.log(row.id))
         shown, page, pages = replays.page_of(lines, page)
-        head = msg("Log of #{number}, {game} (page {page} of {pages}):", number=row.id, game=title_of(row.game), page=page + 1, pages=pages)  # fmt: skip
+        head = msg(
+            "Log of #{number}, {game} (page {page} of {pages}):",
+            number=row.id,
+            game=title_of(row.game),
+            page=page + 1,
+            pages=pages,
+        )
         choices = []
         if page > 0:
             choices.append(Choice(msg("Previous"), buttons.LogPage(row.id, page - 1).data))

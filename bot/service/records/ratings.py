@@ -52,9 +52,14 @@ def rate(
     olds: list[RatingRow] = []
     for seat in row.seats:
         old = current.get(seat.user_id) or RatingRow(
-            row.platform, row.scope, row.game, seat.user_id, seat.name,
-            MODEL.mu, MODEL.sigma,
-        )  # fmt: skip
+            row.platform,
+            row.scope,
+            row.game,
+            seat.user_id,
+            seat.name,
+            MODEL.mu,
+            MODEL.sigma,
+        )
         olds.append(replace(old, name=seat.name))
     if game.cooperative:
         escaped = any(v > 0 for v in scores.values())

@@ -42,9 +42,10 @@ def replayable(game: Game, row: SessionRow) -> None:
             msg(
                 "Game #{number} was played under an older version of the rules of {game}, "
                 "so its boards cannot be drawn again; its log is still there (/escape log).",
-                number=row.id, game=msg(game.title),
+                number=row.id,
+                game=msg(game.title),
             )
-        )  # fmt: skip
+        )
 
 
 def steps(game: Game, row: SessionRow, entries: Sequence[LogEntry]) -> list[Step]:
@@ -89,7 +90,9 @@ def log_lines(entries: Sequence[LogEntry]) -> list[Text]:
     for entry in entries:
         texts = _public(entry)
         if entry.undone:
-            texts = [msg("(taken back) {line}", line=t) for t in texts] or [msg("(a move, taken back)")]  # fmt: skip
+            texts = [msg("(taken back) {line}", line=t) for t in texts] or [
+                msg("(a move, taken back)")
+            ]
         lines += texts
     return lines
 

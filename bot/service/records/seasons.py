@@ -54,7 +54,12 @@ def parse_length(text: str) -> str:
     """`3mo`, `3 months`, `2w`, `30d` into its short form; refused with how to write it."""
     found = _LENGTH.match((text or "").strip().lower())
     if found is None:
-        raise UserError(msg("A season's length is written like 2w, 30d or 3mo (1 day to 12 months), not {text}.", text=repr((text or "")[:20])))  # fmt: skip
+        raise UserError(
+            msg(
+                "A season's length is written like 2w, 30d or 3mo (1 day to 12 months), not {text}.",
+                text=repr((text or "")[:20]),
+            )
+        )
     count, unit = int(found.group(1)), found.group(2)
     unit = "mo" if unit.startswith("mo") else unit[0]
     if not 1 <= count <= _MOST[unit]:
@@ -99,7 +104,12 @@ def following(s: SeasonRow, now: float) -> tuple[float, float]:
 def heading(s: SeasonRow) -> Text:
     if s.status == "running":
         return msg("Season {number} (until {end})", number=s.number, end=boards.when(s.ends_at))
-    return msg("Season {number} ({start} to {end})", number=s.number, start=boards.when(s.starts_at), end=boards.when(ended(s)))  # fmt: skip
+    return msg(
+        "Season {number} ({start} to {end})",
+        number=s.number,
+        start=boards.when(s.starts_at),
+        end=boards.when(ended(s)),
+    )
 
 
 def ended(s: SeasonRow) -> float:
@@ -117,10 +127,16 @@ class SeasonsDone:
 
 class Seasons:
     def __init__(
-        self, store: Store, cpu: CpuPool, *, pictures: bool, clock: Callable[[], float],
-        notify: Notify, scope_word: Callable[[str], Msg],
+        self,
+        store: Store,
+        cpu: CpuPool,
+        *,
+        pictures: bool,
+        clock: Callable[[], float],
+        notify: Notify,
+        scope_word: Callable[[str], Msg],
         language: Callable[[ChatRef, UserRef], Awaitable[str]],
-    ) -> None:  # fmt: skip
+    ) -> None:
         self.store = store
         self.cpu = cpu
         self.pictures = pictures
@@ -143,13 +159,23 @@ class Seasons:
             return await self.start(chat, user, " ".join(words[1:]) or DEFAULT_LENGTH)
         running = await self.store.running_season(chat.platform, chat.scope)
         if running is None:
-            raise UserError(msg("No season is running here: /escape season start 3mo begins one."))  # fmt: skip
+            raise UserError(msg("No season is running here: /escape season start 3mo begins one."))
         if not await self.end(running, repeat=what == "end"):
             raise UserError(CHANGED)
         if what == "end":
-            text_: Text = msg("{name} ended season {number}; season {next} begins, until {end}.", name=user.name, number=running.number, next=running.number + 1, end=boards.when(following(running, self.now())[1]))  # fmt: skip
+            text_: Text = msg(
+                "{name} ended season {number}; season {next} begins, until {end}.",
+                name=user.name,
+                number=running.number,
+                next=running.number + 1,
+                end=boards.when(following(running, self.now())[1]),
+            )
         else:
-            text_ = msg("{name} ended season {number}; ratings here are all time only from now on.", name=user.name, number=running.number)  # fmt: skip
+            text_ = msg(
+                "{name} ended season {number}; ratings here are all time only from now on.",
+                name=user.name,
+                number=running.number,
+            )
         await self.post(await self._fresh(running))
         return Plan([Reply(text_, kind="info")])
 
@@ -160,34 +186,60 @@ class Seasons:
             return msg(
                 "Season {number} of this {scope}: {length}, from {start} to {end}; rated games so far: {games}. "
                 "Every rated game counts in the season (everyone began it at 0) and all time: /escape top shows both.",
-                number=running.number, scope=scope, length=said_length(running.length),
-                start=boards.when(running.starts_at), end=boards.when(running.ends_at), games=running.games,
-            )  # fmt: skip
+                number=running.number,
+                scope=scope,
+                length=said_length(running.length),
+                start=boards.when(running.starts_at),
+                end=boards.when(running.ends_at),
+                games=running.games,
+            )
         last = await self.store.last_season(chat.platform, chat.scope)
         if last is not None:
-            return msg("This {scope} plays without seasons now; its last was season {number}, ended {end} (/escape top GAME season {number} shows its final standings).", scope=scope, number=last.number, end=boards.when(ended(last)))  # fmt: skip
-        return msg("This {scope} plays without seasons: its ratings are all time. An admin starts seasons with /escape season start 3mo (a length: 2w, 30d, 3mo).", scope=scope)  # fmt: skip
+            return msg(
+                "This {scope} plays without seasons now; its last was season {number}, ended {end} (/escape top GAME season {number} shows its final standings).",
+                scope=scope,
+                number=last.number,
+                end=boards.when(ended(last)),
+            )
+        return msg(
+            "This {scope} plays without seasons: its ratings are all time. An admin starts seasons with /escape season start 3mo (a length: 2w, 30d, 3mo).",
+            scope=scope,
+        )
 
     async def start(self, chat: ChatRef, user: UserRef, length_text: str) -> Plan:
         length = parse_length(length_text)
         running = await self.store.running_season(chat.platform, chat.scope)
         if running is not None:
-            raise UserError(msg("Season {number} is running until {end}; /escape season end ends it now.", number=running.number, end=boards.when(running.ends_at)))  # fmt: skip
+            raise UserError(
+                msg(
+                    "Season {number} is running until {end}; /escape season end ends it now.",
+                    number=running.number,
+                    end=boards.when(running.ends_at),
+                )
+            )
         now = self.now()
         season = await self.store.start_season(
-            platform=chat.platform, scope=chat.scope, length=length, starts_at=now,
-            ends_at=end_of(now, length), chat=chat.chat, thread=chat.thread,
+            platform=chat.platform,
+            scope=chat.scope,
+            length=length,
+            starts_at=now,
+            ends_at=end_of(now, length),
+            chat=chat.chat,
+            thread=chat.thread,
             language=await self.language(chat, user),
-        )  # fmt: skip
+        )
         if season is None:
             raise UserError(CHANGED)
         text = msg(
             "{name} started seasons of {length} on this {scope}: season {number} runs until {end}. "
             "Every rated game counts in the season (everyone begins it at 0) and all time; "
             "at its end its final standings are posted here and the next season begins.",
-            name=user.name, length=said_length(length), scope=self.scope_word(chat.platform),
-            number=season.number, end=boards.when(season.ends_at),
-        )  # fmt: skip
+            name=user.name,
+            length=said_length(length),
+            scope=self.scope_word(chat.platform),
+            number=season.number,
+            end=boards.when(season.ends_at),
+        )
         return Plan([Reply(text, kind="info")], language=season.language)
 
     # ----- the end, once ----------------------------------------------------------------
@@ -219,7 +271,9 @@ class Seasons:
         plan = await self.final_standings(s)
         home = ChatRef(s.platform, s.chat, s.thread, s.scope)
         if not await self.notify(home, plan):
-            log.warning("could not post the end of season %s in %s; trying again later", s.number, home)  # fmt: skip
+            log.warning(
+                "could not post the end of season %s in %s; trying again later", s.number, home
+            )
             await self.store.season_posted(s, None)
             return False
         await self.store.season_posted(s, self.now())
@@ -227,18 +281,39 @@ class Seasons:
 
     async def final_standings(self, s: SeasonRow) -> Plan:
         scope = self.scope_word(s.platform)
-        games = [g for g in await self.store.season_games(s.platform, s.scope, s.number) if g in REGISTRY]  # fmt: skip
-        head = plural("Season {number} of this {scope} has ended ({count} rated game).", "Season {number} of this {scope} has ended ({count} rated games).", s.games, number=s.number, scope=scope)  # fmt: skip
+        games = [
+            g for g in await self.store.season_games(s.platform, s.scope, s.number) if g in REGISTRY
+        ]
+        head = plural(
+            "Season {number} of this {scope} has ended ({count} rated game).",
+            "Season {number} of this {scope} has ended ({count} rated games).",
+            s.games,
+            number=s.number,
+            scope=scope,
+        )
         if not games:
-            return Plan([Reply(joined([head, msg("No rated game finished in it.")], " "), kind="info")], language=s.language)  # fmt: skip
+            return Plan(
+                [Reply(joined([head, msg("No rated game finished in it.")], " "), kind="info")],
+                language=s.language,
+            )
         replies = [Reply(head, kind="info")]
         for game_id in games:
             game = REGISTRY[game_id]
-            rows = await self.store.season_leaderboard(s.platform, s.scope, s.number, game_id, TOP)  # fmt: skip
-            title = msg("{game}: final standings of season {number}", game=title_of(game_id), number=s.number)  # fmt: skip
+            rows = await self.store.season_leaderboard(s.platform, s.scope, s.number, game_id, TOP)
+            title = msg(
+                "{game}: final standings of season {number}",
+                game=title_of(game_id),
+                number=s.number,
+            )
             board = boards.Board(heading(s), boards.header(game), boards.cells(game, rows))
             later = boards.drawing(self.cpu, title, [board], f"season-{s.number}-{game_id}.png")
-            replies.append(Reply(boards.as_text(title, [board]), kind="top", later=later if self.pictures else None))  # fmt: skip
+            replies.append(
+                Reply(
+                    boards.as_text(title, [board]),
+                    kind="top",
+                    later=later if self.pictures else None,
+                )
+            )
         return Plan(replies, language=s.language)
 
     async def _fresh(self, s: SeasonRow) -> SeasonRow:

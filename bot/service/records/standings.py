@@ -30,7 +30,7 @@ class Standings:
         self.pictures = pictures
         self.now = clock
         self.scope_word = scope_word  # what a front end calls a scope ("server", "group")
-        self.daily = DailyBoards(store, cpu, pictures=pictures, clock=clock, scope_word=scope_word)  # fmt: skip
+        self.daily = DailyBoards(store, cpu, pictures=pictures, clock=clock, scope_word=scope_word)
 
     async def finish(self, row: SessionRow, game: Game, replies: Plan) -> Plan:
         """A game just ended by its rules: rate it, and give the final board its Replay and
@@ -65,10 +65,14 @@ class Standings:
                 season = await self.store.running_season(row.platform, row.scope)
                 in_season = None
                 if season is not None:
-                    before = await self.store.season_ratings_of(row.platform, row.scope, season.number, row.game, users)  # fmt: skip
+                    before = await self.store.season_ratings_of(
+                        row.platform, row.scope, season.number, row.game, users
+                    )
                     in_season = (season.number, ratings.rate(game, row, before)[0])
                 try:
-                    saved = await self.store.save_ratings(row.id, news, changes, self.now(), in_season)  # fmt: skip
+                    saved = await self.store.save_ratings(
+                        row.id, news, changes, self.now(), in_season
+                    )
                 except StaleVersion:
                     continue  # the season ended meanwhile: rated in the one running now
                 break
@@ -91,21 +95,39 @@ class Standings:
             target = who if isinstance(who, UserRef) else asker
         rows = await self.store.standings_of(chat.platform, chat.scope, target.id)
         if not rows:
-            return Plan([Reply(msg("{name} has no finished rated game here yet.", name=target.name), kind="stats")])  # fmt: skip
+            return Plan(
+                [
+                    Reply(
+                        msg("{name} has no finished rated game here yet.", name=target.name),
+                        kind="stats",
+                    )
+                ]
+            )
         season = await self.store.running_season(chat.platform, chat.scope)
         in_season = {}
         if season is not None:
-            found = await self.store.season_standings_of(chat.platform, chat.scope, season.number, target.id)  # fmt: skip
+            found = await self.store.season_standings_of(
+                chat.platform, chat.scope, season.number, target.id
+            )
             in_season = {r.game: r for r in found}
-        lines: list[Text] = [msg("{name} on this {scope}:", name=rows[0].name, scope=self.scope_word(chat.platform))]  # fmt: skip
+        lines: list[Text] = [
+            msg("{name} on this {scope}:", name=rows[0].name, scope=self.scope_word(chat.platform))
+        ]
         for r in rows:
             game = REGISTRY.get(r.game)
             line = _standing(game, r)
             if season is not None:
                 s = in_season.get(r.game)
                 now = _standing(game, s) if s is not None else msg("no game yet")
-                line = msg("{all_time}; season {number}: {season}", all_time=line, number=season.number, season=now)  # fmt: skip
-            lines.append(msg("{game}: {standing}", game=msg(game.title) if game else r.game, standing=line))  # fmt: skip
+                line = msg(
+                    "{all_time}; season {number}: {season}",
+                    all_time=line,
+                    number=season.number,
+                    season=now,
+                )
+            lines.append(
+                msg("{game}: {standing}", game=msg(game.title) if game else r.game, standing=line)
+            )
         return Plan([Reply(joined(lines, "\n"), kind="stats")])
 
     async def _named(self, chat: ChatRef, who: str) -> UserRef:
@@ -116,7 +138,9 @@ class Standings:
                     return UserRef(chat.platform, r.user_id, r.name)
         raise UserError(msg("Nobody called {strip} has finished a rated game here.", strip=who))
 
-    async def top(self, chat: ChatRef, game_id: str | None = None, which: str | None = None) -> Plan:  # fmt: skip
+    async def top(
+        self, chat: ChatRef, game_id: str | None = None, which: str | None = None
+    ) -> Plan:
         """`/escape top [game] [which]`: this server's or group's leaderboard, as a picture:
         the season running and all time (or `all`, `season`, `season N`), or the daily
         castle's boards (`daily [YYYY-MM-DD]`, `month [YYYY-MM]`)."""
@@ -125,10 +149,14 @@ class Standings:
             words, game_id = [game_id.strip().lower(), *words], None
         board, rest = (words[0], words[1:]) if words else ("", [])
         if board and (board not in WHICH or len(rest) > 1):
-            raise UserError(msg("Which board? /escape top GAME with all, season, season 2, daily or month."))  # fmt: skip
+            raise UserError(
+                msg("Which board? /escape top GAME with all, season, season 2, daily or month.")
+            )
         if board in ("daily", "month"):
             if game_id and find_game(game_id).id != "dark_castle":
-                raise UserError(msg("Only Dark Castle has a daily castle: /escape top dark_castle daily."))  # fmt: skip
+                raise UserError(
+                    msg("Only Dark Castle has a daily castle: /escape top dark_castle daily.")
+                )
             return await self.daily.board(chat, board, rest[0] if rest else None)
         game = find_game(game_id) if game_id else await self._played_here(chat)
         return await self._rated(chat, game, board, rest[0] if rest else None)
@@ -149,26 +177,64 @@ class Standings:
                 raise UserError(msg("A season is named by its number, like season 2."))
             season = await self.store.season(chat.platform, chat.scope, int(number))
             if season is None:
-                raise UserError(msg("This {scope} has had no season {number}.", scope=where, number=number))  # fmt: skip
+                raise UserError(
+                    msg("This {scope} has had no season {number}.", scope=where, number=number)
+                )
         elif board == "season" and season is None:
             raise UserError(msg("No season is running here (/escape season)."))
         sections: list[boards.Board] = []
         if season is not None and board in ("", "season"):
-            rows = await self.store.season_leaderboard(chat.platform, chat.scope, season.number, game.id, TOP)  # fmt: skip
-            empty = msg("No game of {title} has finished in this season yet.", title=msg(game.title))  # fmt: skip
-            sections.append(boards.Board(heading(season), boards.header(game), boards.cells(game, rows), empty))  # fmt: skip
+            rows = await self.store.season_leaderboard(
+                chat.platform, chat.scope, season.number, game.id, TOP
+            )
+            empty = msg(
+                "No game of {title} has finished in this season yet.", title=msg(game.title)
+            )
+            sections.append(
+                boards.Board(heading(season), boards.header(game), boards.cells(game, rows), empty)
+            )
         if board in ("", "all"):
             rows = await self.store.leaderboard(chat.platform, chat.scope, game.id, TOP)
             if not rows and not sections:
-                return Plan([Reply(msg("No game of {title} has finished here yet.", title=msg(game.title)), kind="top")])  # fmt: skip
+                return Plan(
+                    [
+                        Reply(
+                            msg("No game of {title} has finished here yet.", title=msg(game.title)),
+                            kind="top",
+                        )
+                    ]
+                )
             empty = msg("No game of {title} has finished here yet.", title=msg(game.title))
-            sections.append(boards.Board(msg("All time") if sections else "", boards.header(game), boards.cells(game, rows), empty))  # fmt: skip
+            sections.append(
+                boards.Board(
+                    msg("All time") if sections else "",
+                    boards.header(game),
+                    boards.cells(game, rows),
+                    empty,
+                )
+            )
         title = msg("{game}: the best of this {scope}", game=msg(game.title), scope=where)
-        later = boards.drawing(self.cpu, title, sections, f"top-{game.id}.png") if self.pictures else None  # fmt: skip
+        later = (
+            boards.drawing(self.cpu, title, sections, f"top-{game.id}.png")
+            if self.pictures
+            else None
+        )
         return Plan([Reply(boards.as_text(title, sections), kind="top", later=later)])
 
 
 def _standing(game: Game | None, r) -> Text:
     if game is not None and game.cooperative:
-        return plural("{count} game, escaped {won}, lost {lost}", "{count} games, escaped {won}, lost {lost}", r.played, won=r.won, lost=r.lost)  # fmt: skip
-    return plural("rating {rating}, {count} game, {won} won", "rating {rating}, {count} games, {won} won", r.played, rating=f"{ratings.shown(r.mu, r.sigma):.1f}", won=r.won)  # fmt: skip
+        return plural(
+            "{count} game, escaped {won}, lost {lost}",
+            "{count} games, escaped {won}, lost {lost}",
+            r.played,
+            won=r.won,
+            lost=r.lost,
+        )
+    return plural(
+        "rating {rating}, {count} game, {won} won",
+        "rating {rating}, {count} games, {won} won",
+        r.played,
+        rating=f"{ratings.shown(r.mu, r.sigma):.1f}",
+        won=r.won,
+    )

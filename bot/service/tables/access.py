@@ -121,7 +121,11 @@ class Access:
                 return Admission(Standing.PLAYER, (seat,), in_chat)
             if in_chat or (ask and await self.is_member(row, user)):
                 return Admission(Standing.MEMBER, (), in_chat)
-        if visitor.watch_key and self._watch_key is not None and self._watch_key(row.id, visitor.watch_key):  # fmt: skip
+        if (
+            visitor.watch_key
+            and self._watch_key is not None
+            and self._watch_key(row.id, visitor.watch_key)
+        ):
             return Admission(Standing.SPECTATOR)
         return Admission(Standing.STRANGER)
 
@@ -139,11 +143,13 @@ class Access:
         if button.members_may:
             if admission.standing < Standing.MEMBER:
                 raise UserError(MEMBERS_ONLY, reason="not_a_member")
-        elif admission.standing < Standing.PLAYER and not (admission.in_chat and button.posts_here):  # fmt: skip
+        elif admission.standing < Standing.PLAYER and not (admission.in_chat and button.posts_here):
             raise UserError(not_a_player(row), reason="not_a_player")
         return admission
 
-    async def tournament_watcher(self, home: ChatRef, players: set[str], visitor: Visitor) -> Standing:  # fmt: skip
+    async def tournament_watcher(
+        self, home: ChatRef, players: set[str], visitor: Visitor
+    ) -> Standing:
         """A tournament's page: its players, and the members of its chat (as its platform
         says) see it; anyone else hears that there is no such tournament."""
         user = visitor.user
@@ -163,7 +169,7 @@ class Access:
 
     # ----- the platforms ----------------------------------------------------------------
     async def is_member(self, row: SessionRow, user: UserRef) -> bool:
-        return await self.is_member_of(ChatRef(row.platform, row.chat, row.thread, row.scope), user)  # fmt: skip
+        return await self.is_member_of(ChatRef(row.platform, row.chat, row.thread, row.scope), user)
 
     async def is_member_of(self, chat: ChatRef, user: UserRef) -> bool:
         lookup = self._lookups.get(chat.platform)

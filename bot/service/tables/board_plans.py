@@ -55,9 +55,14 @@ class Early:
 
 def facts(row: SessionRow, game: Game) -> TableFacts:
     return TableFacts(
-        row.id, row.version, game.id, game.title, game.hidden_information,
-        over=row.status in ("finished", "aborted"), language=table_language(row),
-    )  # fmt: skip
+        row.id,
+        row.version,
+        game.id,
+        game.title,
+        game.hidden_information,
+        over=row.status in ("finished", "aborted"),
+        language=table_language(row),
+    )
 
 
 def table_language(row: SessionRow) -> str:
@@ -102,7 +107,9 @@ class BoardPlans:
         recent = [to_json(e.text) for e in events if e.to is None]
         language = table_language(row)
         key = PictureKey(row.id, version, None, language)
-        drawing = self.drawn.drawing(key, lambda: draw_on(self.cpu, game.id, view, name, recent, language))  # fmt: skip
+        drawing = self.drawn.drawing(
+            key, lambda: draw_on(self.cpu, game.id, view, name, recent, language)
+        )
         return Early(drawing, key, self.drawn)
 
     async def after(
@@ -112,7 +119,9 @@ class BoardPlans:
         a game adds (ratings, Replay and Rematch). `told`: what it said was shown already,
         step by step (`step`), so the board does not say it again."""
         table, result = committed.table, committed.result
-        plan = await self.board(table, committed.events, result, asker=asker, early=committed.early, told=told)  # fmt: skip
+        plan = await self.board(
+            table, committed.events, result, asker=asker, early=committed.early, told=told
+        )
         if result is not None and self.finish is not None:
             plan = await self.finish(table.row, table.game, plan)
         return plan
@@ -128,7 +137,18 @@ class BoardPlans:
             if thinking and thinking != (thinkers[-1] if thinkers else ""):
                 public.append(msg("{names} is thinking…", names=thinking))
             thinkers.append(thinking)
-        replies = [Reply(joined(public, "\n"), kind="info", session_id=table.row.id, version=table.row.version)] if public else []  # fmt: skip
+        replies = (
+            [
+                Reply(
+                    joined(public, "\n"),
+                    kind="info",
+                    session_id=table.row.id,
+                    version=table.row.version,
+                )
+            ]
+            if public
+            else []
+        )
         replies += self._private_notes(table, events).values()
         return Plan(replies, facts(table.row, table.game))
 
@@ -186,10 +206,16 @@ class BoardPlans:
         notes = self._private_replies(table, events, result, humans, moves, told) if private else {}
         picture = await asyncio.shield(early.drawing) if early is not None else None
         board = Reply(
-            joined(lines, "\n") if lines else msg("{game}.", game=title_msg(game)), kind="board", picture=picture,
-            choices=choices, mention=mention if result is None else [],
-            session_id=row.id, version=row.version, final=result is not None, aside=aside,
-        )  # fmt: skip
+            joined(lines, "\n") if lines else msg("{game}.", game=title_msg(game)),
+            kind="board",
+            picture=picture,
+            choices=choices,
+            mention=mention if result is None else [],
+            session_id=row.id,
+            version=row.version,
+            final=result is not None,
+            aside=aside,
+        )
         return Plan([board, *notes.values()], facts(row, game), asker, fresh=fresh)
 
     def _private_replies(
@@ -274,19 +300,37 @@ class BoardPlans:
         view = game.view(table.state, seat)
         text = ViewWords(game.id, view, game.title)
         reply = Reply(
-            text, kind="private", to=table.user_of(seat), session_id=row.id, version=row.version,
-            choices=list(moves or []), brief=render.own_words(game.id, view) or "",
-        )  # fmt: skip
+            text,
+            kind="private",
+            to=table.user_of(seat),
+            session_id=row.id,
+            version=row.version,
+            choices=list(moves or []),
+            brief=render.own_words(game.id, view) or "",
+        )
         if self.pictures:  # its alt text is the reply's text, said once in that language
-            reply.later = lambda language: self.view_picture(row.id, row.version, seat, view, game.id, language, text.said_in(language))  # fmt: skip
+            reply.later = lambda language: self.view_picture(
+                row.id, row.version, seat, view, game.id, language, text.said_in(language)
+            )
         return reply
 
-    async def view_picture(self, table: int, version: int, seat: int | None, view: dict, game_id: str, language: str, alt: str | None = None):  # fmt: skip
+    async def view_picture(
+        self,
+        table: int,
+        version: int,
+        seat: int | None,
+        view: dict,
+        game_id: str,
+        language: str,
+        alt: str | None = None,
+    ):
         """A picture of `view` (seat None: the public board) at a version, drawn once for
         every door that shows it. `alt`: its words, when they are already said."""
         name = "my-view.png" if seat is not None else f"{game_id}-{version}.png"
         key = PictureKey(table, version, seat, language)
-        return await self.drawn.picture(key, lambda: draw_on(self.cpu, game_id, view, name, None, language, alt))  # fmt: skip
+        return await self.drawn.picture(
+            key, lambda: draw_on(self.cpu, game_id, view, name, None, language, alt)
+        )
 
     async def own_view(self, table: Loaded, seat: int, asker: UserRef) -> Plan:
         """`/escape hand`: the asker's view, drawn now, with their moves when they are to act
@@ -295,7 +339,9 @@ class BoardPlans:
         moves: list[Choice] = []
         if game.hidden_information and seat in game.to_act(table.state):
             moves = self._moves(table, seat, prefix=False)
-        reply = await self.view_reply(table, seat, moves).drawn(asker.language or table_language(table.row))  # fmt: skip
+        reply = await self.view_reply(table, seat, moves).drawn(
+            asker.language or table_language(table.row)
+        )
         return Plan([reply], facts(table.row, game), asker, quiet=True)
 
     # ----- the lobby ----------------------------------------------------------------
@@ -304,19 +350,29 @@ class BoardPlans:
         if len(row.seats) >= game.min_players:
             need = msg(
                 "Ready: any seated player may press Begin ({seated} of up to {most}).",
-                seated=len(row.seats), most=game.max_players,
-            )  # fmt: skip
+                seated=len(row.seats),
+                most=game.max_players,
+            )
         else:
             need = msg(
                 "Needs {missing} more to begin ({range} players).",
-                missing=game.min_players - len(row.seats), range=game.player_range(),
-            )  # fmt: skip
+                missing=game.min_players - len(row.seats),
+                range=game.player_range(),
+            )
         opts = ", ".join(f"{k}={v}" for k, v in row.options.items())
         table = (
-            msg("{game} ({options}). Seated: {seated}. {need}", game=title_msg(game), options=opts, seated=seated, need=need)
+            msg(
+                "{game} ({options}). Seated: {seated}. {need}",
+                game=title_msg(game),
+                options=opts,
+                seated=seated,
+                need=need,
+            )
             if opts
-            else msg("{game}. Seated: {seated}. {need}", game=title_msg(game), seated=seated, need=need)
-        )  # fmt: skip
+            else msg(
+                "{game}. Seated: {seated}. {need}", game=title_msg(game), seated=seated, need=need
+            )
+        )
         lines: list[Text] = [headline, table]
         if row.clock and self.timed(row.platform):
             lines.append(msg("Clock: {clock}.", clock=deadlines.describe(row.clock, self.now())))

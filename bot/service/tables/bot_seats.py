@@ -50,8 +50,13 @@ def bot_options(game: Game, options: Mapping[str, str]) -> tuple[dict[str, str],
     level = options.get("level", DEFAULT_LEVEL)
     if level not in LEVELS:
         raise UserError(
-            msg("Option {name} cannot be {value}; choose one of: {choices}.", name="level", value=repr(level), choices=", ".join(LEVELS))
-        )  # fmt: skip
+            msg(
+                "Option {name} cannot be {value}; choose one of: {choices}.",
+                name="level",
+                value=repr(level),
+                choices=", ".join(LEVELS),
+            )
+        )
     most = game.max_players - 1
     text = options.get("bots", "0")
     allowed = msg("0 to {most}", most=most) if most > 0 else msg("only 0")
@@ -60,9 +65,12 @@ def bot_options(game: Game, options: Mapping[str, str]) -> tuple[dict[str, str],
         raise UserError(
             msg(
                 "Option bots cannot be {value}: {game} seats {range} players and you take one, so bots can be {allowed}.",
-                value=repr(text), game=msg(game.title), range=game.player_range(), allowed=allowed,
+                value=repr(text),
+                game=msg(game.title),
+                range=game.player_range(),
+                allowed=allowed,
             )
-        )  # fmt: skip
+        )
     if count and 1 + count < game.min_players:
         raise UserError(
             msg(
@@ -144,6 +152,8 @@ class BotSeats:
             action = game.default_action(state, seat) or legal[0]
             log.exception(
                 "AI search failed in session %s for seat %s; playing the default move %r",
-                row.id, seat, action,
-            )  # fmt: skip
+                row.id,
+                seat,
+                action,
+            )
         return action, pos + 1

@@ -64,8 +64,10 @@ def late_players(late: set[str]) -> Players:
 
     def pick(row: SessionRow, game: Game, state) -> int | None:
         acting = [
-            s for s in game.to_act(state) if 0 <= s < len(row.seats) and row.seats[s].user_id in late
-        ]  # fmt: skip
+            s
+            for s in game.to_act(state)
+            if 0 <= s < len(row.seats) and row.seats[s].user_id in late
+        ]
         return acting[0] if acting else None
 
     def note(row: SessionRow, game: Game, state, seat: int, action: str) -> Event:
@@ -78,7 +80,9 @@ def late_players(late: set[str]) -> Players:
         )
 
     steps = MAX_LATE_STEPS * max(1, len(late))
-    return Players(pick, lambda row, seat: table_level(row), note, steps, touch=False, goes_on=False)  # fmt: skip
+    return Players(
+        pick, lambda row, seat: table_level(row), note, steps, touch=False, goes_on=False
+    )
 
 
 class BotTurns:
@@ -144,7 +148,9 @@ class BotTurns:
                     break
                 level = players.level(row, seat)
                 # the search, on the table as stored at row.version, with no lock held
-                action, pos = await self.bots.choose(row, game, table.state, seat, level, row.chance_pos)  # fmt: skip
+                action, pos = await self.bots.choose(
+                    row, game, table.state, seat, level, row.chance_pos
+                )
                 said = players.note(row, game, table.state, seat, action) if players.note else None
                 async with self.table.lock(session):
                     try:
@@ -152,7 +158,9 @@ class BotTurns:
                             game.copy(table.state), pos, seeded=move_records.seeded(row)
                         )  # kept as read if refused
                         move_records.play(game, turn, seat, action, row.seed, note=said or note)
-                        step = await self.table.commit(row, game, turn, touch=players.touch, seats=seats)  # fmt: skip
+                        step = await self.table.commit(
+                            row, game, turn, touch=players.touch, seats=seats
+                        )
                     except Overtaken:
                         if seats is not None:
                             raise  # the seating it was to store is no longer the table's
@@ -163,7 +171,7 @@ class BotTurns:
                             break
                         continue
                     except StoreError as exc:  # the stored moves stand; the wake time returns
-                        log.warning("session %s: a bot move could not be stored: %s", session, exc)  # fmt: skip
+                        log.warning("session %s: a bot move could not be stored: %s", session, exc)
                         break
                 note, seats = None, None
                 events += step.events
@@ -171,7 +179,9 @@ class BotTurns:
                 if told is not None:
                     await told(step)
             else:
-                log.warning("session %s: a run of bot turns stopped after %d moves", session, players.steps)  # fmt: skip
+                log.warning(
+                    "session %s: a run of bot turns stopped after %d moves", session, players.steps
+                )
         finally:
             self._playing.discard(session)
         return Committed(last.table, events, last.result, last.early)

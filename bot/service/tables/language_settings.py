@@ -37,7 +37,9 @@ class LanguageSettings:
             return chosen
         return resolve(chat.language or (user.language if chat.platform == "telegram" else ""))
 
-    async def command(self, chat: ChatRef, user: UserRef, code: str | None, who: str | None) -> Plan:  # fmt: skip
+    async def command(
+        self, chat: ChatRef, user: UserRef, code: str | None, who: str | None
+    ) -> Plan:
         """`/escape language [CODE] [me]`: show the settings, or set one."""
         mine = (who or "").lower() in ME or private_chat(chat, user)
         if not code:
@@ -52,10 +54,19 @@ class LanguageSettings:
             return Plan([Reply(said, kind="info")], asker=user, quiet=True)
         language = resolve(code, "")
         if not language:
-            raise UserError(msg("There is no language {code} here. Languages: {list}.", code=repr((code or "")[:16]), list=self._list()))  # fmt: skip
+            raise UserError(
+                msg(
+                    "There is no language {code} here. Languages: {list}.",
+                    code=repr((code or "")[:16]),
+                    list=self._list(),
+                )
+            )
         if mine:
             await self._set_own(user, language)
-            said = msg("You read {language} now, wherever only you read it.", language=LanguageName(language))  # fmt: skip
+            said = msg(
+                "You read {language} now, wherever only you read it.",
+                language=LanguageName(language),
+            )
             return Plan([Reply(said, kind="info")], asker=user, quiet=True)
         return await self._set_table(chat, user, language)
 
@@ -71,11 +82,17 @@ class LanguageSettings:
                     clock = {**(fresh.clock or {}), "language": language}
                     try:
                         await self.store.set_clock(
-                            fresh.id, fresh.version, clock, fresh.deadline, fresh.wake_at,
+                            fresh.id,
+                            fresh.version,
+                            clock,
+                            fresh.deadline,
+                            fresh.wake_at,
                             expect=fresh.clock,
-                        )  # fmt: skip
+                        )
                     except StaleVersion as exc:
-                        raise UserError(msg("The game changed at the same moment; try again.")) from exc  # fmt: skip
+                        raise UserError(
+                            msg("The game changed at the same moment; try again.")
+                        ) from exc
         said = msg(
             "This channel speaks {language} now: the table's boards and messages from the next one on.",
             language=LanguageName(language),
@@ -96,20 +113,41 @@ class LanguageSettings:
         lines = []
         row = await self.table.live_row(chat)
         if row is not None:
-            lines.append(msg("This table speaks {language}.", language=LanguageName(table_language(row))))  # fmt: skip
+            lines.append(
+                msg("This table speaks {language}.", language=LanguageName(table_language(row)))
+            )
         chosen = await self.store.chat_language(chat.platform, chat.chat, chat.thread)
         if chosen:
             lines.append(msg("New tables here speak {language}.", language=LanguageName(chosen)))
         else:
-            lines.append(msg("New tables here speak the language the platform gives: {language}.", language=LanguageName(resolve(chat.language or DEFAULT))))  # fmt: skip
+            lines.append(
+                msg(
+                    "New tables here speak the language the platform gives: {language}.",
+                    language=LanguageName(resolve(chat.language or DEFAULT)),
+                )
+            )
         known = await self.store.user(user.platform, user.id)
         own = ((known or {}).get("prefs") or {}).get("language")
         if own:
-            lines.append(msg("You read {language} where only you read it (your setting).", language=LanguageName(own)))  # fmt: skip
+            lines.append(
+                msg(
+                    "You read {language} where only you read it (your setting).",
+                    language=LanguageName(own),
+                )
+            )
         else:
-            lines.append(msg("You read {language} where only you read it (your app's language).", language=LanguageName(resolve(user.language))))  # fmt: skip
+            lines.append(
+                msg(
+                    "You read {language} where only you read it (your app's language).",
+                    language=LanguageName(resolve(user.language)),
+                )
+            )
         lines.append(msg("Languages: {list}.", list=self._list()))
-        lines.append(msg("/escape language de sets this channel's; /escape language de me sets your own; /escape language auto me goes back to your app's."))  # fmt: skip
+        lines.append(
+            msg(
+                "/escape language de sets this channel's; /escape language de me sets your own; /escape language auto me goes back to your app's."
+            )
+        )
         return joined(lines, "\n")
 
     @staticmethod

@@ -25,8 +25,12 @@ def find_game(game_id: str) -> Game:
     game = REGISTRY.get((game_id or "").strip().lower())
     if game is None:
         raise UserError(
-            msg("There is no game {game}. Games: {games}.", game=repr(game_id), games=", ".join(sorted(REGISTRY)))
-        )  # fmt: skip
+            msg(
+                "There is no game {game}. Games: {games}.",
+                game=repr(game_id),
+                games=", ".join(sorted(REGISTRY)),
+            )
+        )
     return game
 
 
@@ -35,9 +39,14 @@ def ended_facts(row) -> TableFacts:
     game = REGISTRY.get(row.game)
     secrets = game.hidden_information if game is not None else False
     return TableFacts(
-        row.id, row.version, row.game, title_of(row.game), secrets, over=True,
+        row.id,
+        row.version,
+        row.game,
+        title_of(row.game),
+        secrets,
+        over=True,
         language=table_language(row),
-    )  # fmt: skip
+    )
 
 
 class Lobby:
@@ -83,11 +92,18 @@ class Lobby:
         clock["language"] = await self.languages.opening(chat, user)
         try:
             row = await self.store.create_session(
-                platform=chat.platform, scope=chat.scope, chat=chat.chat, thread=chat.thread,
-                game=game.id, options=checked, rules_version=game.rules_version,
-                creator=user.id, seed=daily_castle.seed_of(day) if day else self.seed(),
-                first_seat=SeatRow(0, user.id, user.name), clock=clock,
-            )  # fmt: skip
+                platform=chat.platform,
+                scope=chat.scope,
+                chat=chat.chat,
+                thread=chat.thread,
+                game=game.id,
+                options=checked,
+                rules_version=game.rules_version,
+                creator=user.id,
+                seed=daily_castle.seed_of(day) if day else self.seed(),
+                first_seat=SeatRow(0, user.id, user.name),
+                clock=clock,
+            )
         except ChatBusy as exc:
             raise UserError(
                 msg("A game was just started here by someone else: /escape board.")
@@ -102,7 +118,12 @@ class Lobby:
             return await self.begin(chat, user)
         opened = msg("{name} opened a table for {game}.", name=user.name, game=msg(game.title))
         if day:
-            opened = msg("{name} opened the daily castle of {day} (packs: {packs}): every party meets the same castle today (UTC), and each person plays it once.", name=user.name, day=day, packs=daily_castle.packs_said(checked))  # fmt: skip
+            opened = msg(
+                "{name} opened the daily castle of {day} (packs: {packs}): every party meets the same castle today (UTC), and each person plays it once.",
+                name=user.name,
+                day=day,
+                packs=daily_castle.packs_said(checked),
+            )
         return self.plans.lobby_plan(row, game, opened, user)
 
     def check_options(
@@ -111,7 +132,9 @@ class Lobby:
         """A table's start options, checked: (the game's options, the clock, bots, level);
         a refusal names what exists."""
         game_options, clock_options = split_options(parse_options(options))
-        game_options, daily = daily_castle.setting(game, game_options, clock_options, self.table.now())  # fmt: skip
+        game_options, daily = daily_castle.setting(
+            game, game_options, clock_options, self.table.now()
+        )
         game_options, bots, level = bot_options(game, game_options)
         game_options, hints = hint_setting(game_options)
         try:
@@ -130,7 +153,9 @@ class Lobby:
         row = await self.table.lobby(chat)
         game = find_game(row.game)
         if user.platform != row.platform:  # (the access rule keeps them out; never seated)
-            raise UserError(msg("Only the people of this table's chat can join it; ask for a link there."))  # fmt: skip
+            raise UserError(
+                msg("Only the people of this table's chat can join it; ask for a link there.")
+            )
         if any(s.user_id == user.id for s in row.seats):
             raise UserError(msg("You already have a seat at this table."))
         if len(row.seats) >= game.max_players:
@@ -215,7 +240,12 @@ class Lobby:
         ]
         await self.table.write_seats(row, seats)
         row = await self.store.session(row.id)
-        return self.plans.lobby_plan(row, find_game(row.game), msg("{name} removes {bot}.", name=user.name, bot=gone.name), user)  # fmt: skip
+        return self.plans.lobby_plan(
+            row,
+            find_game(row.game),
+            msg("{name} removes {bot}.", name=user.name, bot=gone.name),
+            user,
+        )
 
     async def begin(self, chat: ChatRef, user: UserRef) -> Plan:
         row = await self.table.lobby(chat)
@@ -258,7 +288,13 @@ class Lobby:
         async with self.table.lock(row.id):
             await self.table.guard(self.store.set_status(row.id, row.version, "aborted"))
         ended = Reply(
-            msg('{name} ended the game of {game}. The log is kept.', name=user.name, game=title_of(row.game)),
-            kind="info", final=True, session_id=row.id,
-        )  # fmt: skip
+            msg(
+                "{name} ended the game of {game}. The log is kept.",
+                name=user.name,
+                game=title_of(row.game),
+            ),
+            kind="info",
+            final=True,
+            session_id=row.id,
+        )
         return Plan([ended], ended_facts(row), asker=user)

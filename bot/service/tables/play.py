@@ -50,8 +50,21 @@ class TableSummary:
         else:
             state = msg("waiting for {names}", names=", ".join(self.waiting) or msg("the dice"))
         if opts:
-            return msg("#{number} {game} ({options}) with {names}: {state}.", number=self.session_id, game=msg(self.title), options=opts, names=names, state=state)  # fmt: skip
-        return msg("#{number} {game} with {names}: {state}.", number=self.session_id, game=msg(self.title), names=names, state=state)  # fmt: skip
+            return msg(
+                "#{number} {game} ({options}) with {names}: {state}.",
+                number=self.session_id,
+                game=msg(self.title),
+                options=opts,
+                names=names,
+                state=state,
+            )
+        return msg(
+            "#{number} {game} with {names}: {state}.",
+            number=self.session_id,
+            game=msg(self.title),
+            names=names,
+            state=state,
+        )
 
 
 # shown each stored step of a move and the bots' turns after it, as it is stored (a front
@@ -298,10 +311,15 @@ class Play:
         # private chat, and the replay button works only in the game's chat
         return [
             Reply(
-                msg('{name}, you are watching: you do not play in this game (players: {players}). Boards are public; the replay shows the game so far.', name=viewer.name, players=players),
-                kind="info", choices=[Choice(msg('Replay so far'), buttons.Replay(row.id).data, role=SHARED)],
+                msg(
+                    "{name}, you are watching: you do not play in this game (players: {players}). Boards are public; the replay shows the game so far.",
+                    name=viewer.name,
+                    players=players,
+                ),
+                kind="info",
+                choices=[Choice(msg("Replay so far"), buttons.Replay(row.id).data, role=SHARED)],
             )
-        ]  # fmt: skip
+        ]
 
     async def recent_log(self, chat: ChatRef, user: UserRef | None = None, last: int = 15) -> Plan:
         """The public log; a player who asks also gets their own private events, privately."""
@@ -341,15 +359,32 @@ class Play:
                 try:
                     loaded = self.table.load(row)
                 except UserError as exc:  # one game that cannot be read must not hide the rest
-                    lines.append(msg("#{number} {game}: {problem}", number=row.id, game=title, problem=exc.msg))  # fmt: skip
+                    lines.append(
+                        msg(
+                            "#{number} {game}: {problem}",
+                            number=row.id,
+                            game=title,
+                            problem=exc.msg,
+                        )
+                    )
                     continue
                 waiting = [
                     loaded.user_of(s).name for s in loaded.game.to_act(loaded.state) if s >= 0
                 ]
                 names = ", ".join(waiting) or msg("the dice")
-                who = msg("waiting for {names}{clock}", names=names, clock=self.plans.clock_note(row))  # fmt: skip
+                who = msg(
+                    "waiting for {names}{clock}", names=names, clock=self.plans.clock_note(row)
+                )
             where = link(row) if link is not None else (row.thread or row.chat)
-            lines.append(msg("#{number} {game} in {where}: {who}", number=row.id, game=title, where=where, who=who))  # fmt: skip
+            lines.append(
+                msg(
+                    "#{number} {game} in {where}: {who}",
+                    number=row.id,
+                    game=title,
+                    where=where,
+                    who=who,
+                )
+            )
         return Reply(joined(lines, "\n"), kind="games")
 
     async def live_tables(self, platform: str, scope: str) -> list[TableSummary]:
@@ -367,9 +402,14 @@ class Play:
                 acting = loaded.game.to_act(loaded.state)
                 waiting = [loaded.user_of(s).name for s in acting if 0 <= s < len(row.seats)]
             changed = {
-                k: v for k, v in row.options.items()
+                k: v
+                for k, v in row.options.items()
                 if k in game.options and v != game.options[k].default
-            }  # fmt: skip
+            }
             seats = [(s.name, s.kind) for s in row.seats]
-            tables.append(TableSummary(row.id, chat_of(row), game.id, game.title, row.status, seats, changed, waiting))  # fmt: skip
+            tables.append(
+                TableSummary(
+                    row.id, chat_of(row), game.id, game.title, row.status, seats, changed, waiting
+                )
+            )
         return tables

@@ -25,11 +25,17 @@ class Rematch:
             raise UserError(msg("A rematch is offered once a game has ended by its rules."))
         players = [s for s in row.seats if s.kind == "human"]
         if user.id not in {s.user_id for s in players}:
-            raise UserError(msg('Only the players of that game can ask for its rematch; press Join on the new table instead.'))  # fmt: skip
+            raise UserError(
+                msg(
+                    "Only the players of that game can ask for its rematch; press Join on the new table instead."
+                )
+            )
         chat = chat_of(row)
         live = await self.table.live_row(chat)
         if live is not None and (live.status != "lobby" or live.game != row.game):
-            raise UserError(msg('Another game is already going on here; the rematch waits until it ends.'))  # fmt: skip
+            raise UserError(
+                msg("Another game is already going on here; the rematch waits until it ends.")
+            )
         if live is None:
             options = dict(row.options)
             for name in ("pace", "timeout", "hints"):
@@ -56,12 +62,19 @@ class Rematch:
         if not missing:  # the bots of a table of several players are added again by hand
             for reply in replies:
                 if reply.kind == "lobby":
-                    head = msg("Rematch of #{number}: everyone is back; add the bots again (Add a bot) and press Begin.", number=row.id)  # fmt: skip
+                    head = msg(
+                        "Rematch of #{number}: everyone is back; add the bots again (Add a bot) and press Begin.",
+                        number=row.id,
+                    )
                     reply.text = joined([head, reply.text], "\n")
             return replies
         for reply in replies:
             if reply.kind == "lobby":  # its own Rematch button: a pressed board may lose its own
-                head = msg("Rematch of #{number}: waiting for {missing} (press Rematch).", number=row.id, missing=", ".join(missing))  # fmt: skip
+                head = msg(
+                    "Rematch of #{number}: waiting for {missing} (press Rematch).",
+                    number=row.id,
+                    missing=", ".join(missing),
+                )
                 reply.text = joined([head, reply.text], "\n")
                 reply.choices.insert(
                     0, Choice(msg("Rematch"), buttons.Rematch(row.id).data, "success")

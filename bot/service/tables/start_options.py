@@ -31,8 +31,11 @@ def parse_options(text: str | Mapping[str, str] | None) -> dict[str, str]:
         name, sep, value = word.partition("=")
         if not sep or not name or not value:
             raise UserError(
-                msg("Options are written name=value (like variant=short), not {word}.", word=repr(word))
-            )  # fmt: skip
+                msg(
+                    "Options are written name=value (like variant=short), not {word}.",
+                    word=repr(word),
+                )
+            )
         options[name.lower()] = value.lower()
     return options
 
@@ -43,8 +46,11 @@ def hint_setting(options: dict[str, str]) -> tuple[dict[str, str], str]:
     value = options.get(HINTS, "on")
     if value not in HINT_SETTINGS:
         raise UserError(
-            msg("Option {name} cannot be {value}; choose one of: {choices}.", name=HINTS, value=repr(value), choices=", ".join(HINT_SETTINGS))
-        )  # fmt: skip
+            msg(
+                "Option {name} cannot be {value}; choose one of: {choices}.",
+                name=HINTS,
+                value=repr(value),
+                choices=", ".join(HINT_SETTINGS),
+            )
+        )
     return rest, value
-
-

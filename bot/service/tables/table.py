@@ -142,7 +142,10 @@ class Table:
         logs.bind(table=row.id, game=row.game, version=row.version)  # on this request's lines
         game = REGISTRY.get(row.game)
         if game is None:
-            raise UserError(msg("This bot no longer has the game {game}.", game=repr(row.game)), reason="unknown_game")  # fmt: skip
+            raise UserError(
+                msg("This bot no longer has the game {game}.", game=repr(row.game)),
+                reason="unknown_game",
+            )
         try:
             state = game.load(row.state) if row.state is not None else None
         except Exception as exc:  # stored JSON this engine cannot read: damage, or an old shape
@@ -222,10 +225,14 @@ class Table:
         result = game.result(state)
         status = "finished" if result is not None else "active"
         result_json = (
-            {"ranking": result.ranking, "scores": {str(k): v for k, v in result.scores.items()},
-             "summary": result.summary}
-            if result is not None else None
-        )  # fmt: skip
+            {
+                "ranking": result.ranking,
+                "scores": {str(k): v for k, v in result.scores.items()},
+                "summary": result.summary,
+            }
+            if result is not None
+            else None
+        )
         clock = self.next_clock(row, game, state) if result is None else {}
         early = None
         if self.prefetch is not None and not clock.get("bots"):  # first: the picture is the
@@ -233,10 +240,20 @@ class Table:
         try:
             dumped, wake_at = game.dump(state), deadlines.next_wake(clock) if clock else None
             version = await self.store.record(
-                row.id, row.version, turn.entries, dumped, turn.pos, status, result_json,
-                deadline=clock.get("deadline"), clock=clock or row.clock,
-                wake_at=wake_at, touch=touch, seats=seats, expect_clock=row.clock,
-            )  # fmt: skip
+                row.id,
+                row.version,
+                turn.entries,
+                dumped,
+                turn.pos,
+                status,
+                result_json,
+                deadline=clock.get("deadline"),
+                clock=clock or row.clock,
+                wake_at=wake_at,
+                touch=touch,
+                seats=seats,
+                expect_clock=row.clock,
+            )
         except BaseException as exc:
             # Not stored (a lost race, a busy or failing store, a cancelled caller): its
             # picture is never sent, and is not kept under the version the next change makes.
@@ -250,9 +267,15 @@ class Table:
         self._newest[row.id] = version
         # The row as just written, without reading it back (updated_at aside, unused here).
         row = dataclasses.replace(
-            row, version=version, state=dumped, chance_pos=turn.pos, status=status,
-            result=result_json, deadline=clock.get("deadline"), clock=clock or row.clock,
+            row,
+            version=version,
+            state=dumped,
+            chance_pos=turn.pos,
+            status=status,
+            result=result_json,
+            deadline=clock.get("deadline"),
+            clock=clock or row.clock,
             wake_at=wake_at,
-        )  # fmt: skip
+        )
         self.changes.note(Change(row, tuple(turn.entries)))  # before anyone hears of it
         return Committed(Loaded(row, game, state), turn.events, result, early)

@@ -47,16 +47,27 @@ class UndoRequests:
         text = msg(
             "{name} asks to take back their last move ({move}). {others}: accept or decline "
             "within {wait} (no answer declines; any move first ends the request).",
-            name=user.name, move=undo_rule.label(target), others=", ".join(s.name for s in others),
+            name=user.name,
+            move=undo_rule.label(target),
+            others=", ".join(s.name for s in others),
             wait=wait,
-        )  # fmt: skip
+        )
         choices = [
             Choice(
                 msg("Accept undo"), buttons.UndoAnswer(row.id, row.version, True).data, "success"
             ),
             Choice(msg("Decline"), buttons.UndoAnswer(row.id, row.version, False).data, "danger"),
         ]
-        return Plan([Reply(text, kind="info", choices=choices, mention=[UserRef(row.platform, s.user_id, s.name) for s in others])])  # fmt: skip
+        return Plan(
+            [
+                Reply(
+                    text,
+                    kind="info",
+                    choices=choices,
+                    mention=[UserRef(row.platform, s.user_id, s.name) for s in others],
+                )
+            ]
+        )
 
     async def answer_undo(self, row: SessionRow, user: UserRef, version: int, accept: bool) -> Plan:
         async with self.table.lock(row.id):
@@ -66,7 +77,9 @@ class UndoRequests:
                 raise UserError(msg("That undo request is no longer open."))
             if row.version != request.version or row.status != "active":
                 await self.store.drop_undo_request(row.id)
-                raise UserError(msg('The game has moved on, so the move can no longer be taken back.'))  # fmt: skip
+                raise UserError(
+                    msg("The game has moved on, so the move can no longer be taken back.")
+                )
             asker = next((s for s in row.seats if s.user_id == request.user_id), None)
             others = [s for s in row.seats if s.kind == "human" and s.user_id != request.user_id]
             if user.id not in {s.user_id for s in others}:
@@ -94,25 +107,51 @@ class UndoRequests:
                 if not await self.store.accept_undo(row.id, version, accepted):
                     raise UserError(msg("That undo request is no longer open."))
                 waiting = ", ".join(s.name for s in others if s.user_id not in accepted)
-                return Plan([Reply(msg('{name} accepts the undo; waiting for {waiting}.', name=user.name, waiting=waiting), kind="info")])  # fmt: skip
+                return Plan(
+                    [
+                        Reply(
+                            msg(
+                                "{name} accepts the undo; waiting for {waiting}.",
+                                name=user.name,
+                                waiting=waiting,
+                            ),
+                            kind="info",
+                        )
+                    ]
+                )
             entries = await self.store.log(row.id)
             game = self.table.load(row).game
             target = undo_rule.check(game, row, entries, request.seat)
             if target.n != request.n:
-                raise UserError(msg('The game has moved on, so the move can no longer be taken back.'))  # fmt: skip
+                raise UserError(
+                    msg("The game has moved on, so the move can no longer be taken back.")
+                )
             asker_ref = UserRef(row.platform, request.user_id, name)
             return await self._take_back(row, game, entries, target, asker_ref)
 
-    async def _take_back(self, row: SessionRow, game: Game, entries, target, user: UserRef) -> Plan:  # fmt: skip
+    async def _take_back(self, row: SessionRow, game: Game, entries, target, user: UserRef) -> Plan:
         state = undo_rule.state_without(game, row, entries, target.n)
         clock = self.table.next_clock(row, game, state)
-        note = msg("By agreement, {name}'s move ({move}) is taken back.", name=user.name, move=undo_rule.label(target))  # fmt: skip
+        note = msg(
+            "By agreement, {name}'s move ({move}) is taken back.",
+            name=user.name,
+            move=undo_rule.label(target),
+        )
         try:
             await self.store.undo_move(
-                row.id, row.version, target.n, game.dump(state), clock, clock.get("deadline"),
-                deadlines.next_wake(clock), note, self.table.now(),
-            )  # fmt: skip
+                row.id,
+                row.version,
+                target.n,
+                game.dump(state),
+                clock,
+                clock.get("deadline"),
+                deadlines.next_wake(clock),
+                note,
+                self.table.now(),
+            )
         except StaleVersion as exc:
-            raise UserError(msg('The game has moved on, so the move can no longer be taken back.')) from exc  # fmt: skip
+            raise UserError(
+                msg("The game has moved on, so the move can no longer be taken back.")
+            ) from exc
         row = await self.store.session(row.id)
         return await self.plans.board(Loaded(row, game, state), [Event(note)], None, asker=user)

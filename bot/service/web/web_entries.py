@@ -73,13 +73,18 @@ class WebEntries:
         hears that there is no such table)."""
         return await self.web_tables.page(web)
 
-    async def updates(self, session_id: int, version: int, pages: list[WebPass]) -> list[dict | None]:  # fmt: skip
+    async def updates(
+        self, session_id: int, version: int, pages: list[WebPass]
+    ) -> list[dict | None]:
         """What each open page of a table is pushed after a change (None: a page whose
         viewer may no longer watch)."""
         try:
             return await self.web_tables.updates(session_id, version, pages)
         except StoreError:
-            log.warning("could not read table %s for its pages; they are told at its next change", session_id)  # fmt: skip
+            log.warning(
+                "could not read table %s for its pages; they are told at its next change",
+                session_id,
+            )
             return []
 
     @entry
@@ -87,7 +92,9 @@ class WebEntries:
         return await self.web_tables.picture(token, requester)
 
     @entry
-    async def frame(self, session_id: int, visitor: Visitor, n: int, language: str = "en") -> tuple[Picture, str]:  # fmt: skip
+    async def frame(
+        self, session_id: int, visitor: Visitor, n: int, language: str = "en"
+    ) -> tuple[Picture, str]:
         return await self.web_tables.frame(session_id, visitor, n, language)
 
     @entry
@@ -106,21 +113,25 @@ class WebEntries:
         return chat_of(row), await self._pressed(row, replace(user, language=web.language), button)
 
     @entry
-    async def lesson(self, visitor: Visitor, what: str | None, data: str | None, language: str) -> dict:  # fmt: skip
+    async def lesson(
+        self, visitor: Visitor, what: str | None, data: str | None, language: str
+    ) -> dict:
         """The web page's Learn: the visitor's own lesson (`what`: a game, or a move typed;
         `data`: a lesson button pressed), as the page shows a step."""
         user = replace(self.access.learner(visitor), language=language)
         chat = ChatRef(user.platform, f"lesson:{user.id}")
         if data is not None:
             if data.endswith(":p"):  # the page starts the real game itself, where it can
-                raise UserError(msg("Start a real game from your chat: /escape start GAME bots=1."))  # fmt: skip
+                raise UserError(msg("Start a real game from your chat: /escape start GAME bots=1."))
             plan = await self.tutorials.press(chat, user, data)
         else:
             plan = await self.tutorials.learn(chat, user, what)
         return await page_of(plan, language)
 
     @entry
-    async def review(self, session_id: int, visitor: Visitor, language: str, seat: int | None = None) -> dict:  # fmt: skip
+    async def review(
+        self, session_id: int, visitor: Visitor, language: str, seat: int | None = None
+    ) -> dict:
         """The web page's Review beside the replay: the visitor's review of that table (as
         `seat` saw it, where the visitor plays more than one: a table at this machine)."""
         row = await self.web_tables.row(session_id)

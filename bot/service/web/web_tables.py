@@ -92,7 +92,9 @@ class Moment:
 
 
 class WebTables:
-    def __init__(self, table: Table, plans: BoardPlans, records: GameRecords, access: Access) -> None:  # fmt: skip
+    def __init__(
+        self, table: Table, plans: BoardPlans, records: GameRecords, access: Access
+    ) -> None:
         self.table = table
         self.store = table.store
         self.plans = plans
@@ -139,10 +141,14 @@ class WebTables:
         replayable = row.rules_version == game.rules_version
         frames = 1 + await self.store.moves_made(row.id) if replayable else 0
         self._remember(row.id, row.version, frames)
-        return Moment(row, game, self.table.load(row), frames, log=replays.log_lines(entries), own=own)  # fmt: skip
+        return Moment(
+            row, game, self.table.load(row), frames, log=replays.log_lines(entries), own=own
+        )
 
     # ----- pushed after a change ----------------------------------------------------------
-    async def updates(self, session_id: int, version: int, pages: Sequence[WebPass]) -> list[dict | None]:  # fmt: skip
+    async def updates(
+        self, session_id: int, version: int, pages: Sequence[WebPass]
+    ) -> list[dict | None]:
         """What each open page of a table is pushed now (None: a page whose viewer may no
         longer watch; it is told so and closed)."""
         moment = await self._moment(session_id, version)
@@ -161,7 +167,15 @@ class WebTables:
             frames = known[1] + moves if known[1] else 0
             self._remember(session_id, version, frames)
             added, added_own, events = _told(entries)
-            return Moment(row, _game(row), self.table.load(row), frames, added=added, added_own=added_own, events=events)  # fmt: skip
+            return Moment(
+                row,
+                _game(row),
+                self.table.load(row),
+                frames,
+                added=added,
+                added_own=added_own,
+                events=events,
+            )
         row = await self.store.session(session_id)
         if row is None:
             return None
@@ -174,13 +188,22 @@ class WebTables:
             self._known.popitem(last=False)
 
     # ----- each viewer's page -----------------------------------------------------------
-    async def _pages(self, moment: Moment, pages: Sequence[WebPass], admissions: Sequence[Admission]) -> list[dict | None]:  # fmt: skip
+    async def _pages(
+        self, moment: Moment, pages: Sequence[WebPass], admissions: Sequence[Admission]
+    ) -> list[dict | None]:
         """Each page as its viewer sees it. Pages that see the same (a hundred spectators
         of one language) share one; each picture they show is drawn once, and its words
         (the board described) come with it from the picture pool."""
-        seats = [_seat(moment, a, web.wanted) if a.watches else None for web, a in zip(pages, admissions, strict=True)]  # fmt: skip
+        seats = [
+            _seat(moment, a, web.wanted) if a.watches else None
+            for web, a in zip(pages, admissions, strict=True)
+        ]
         secrets = moment.game.hidden_information
-        shown = {(s if secrets else None, web.language) for web, s, a in zip(pages, seats, admissions, strict=True) if a.watches}  # fmt: skip
+        shown = {
+            (s if secrets else None, web.language)
+            for web, s, a in zip(pages, seats, admissions, strict=True)
+            if a.watches
+        }
         await self._draw(moment, shown)
         made: dict[tuple, dict] = {}
         out: list[dict | None] = []
@@ -202,10 +225,15 @@ class WebTables:
             return
         game, state, row = moment.game, moment.loaded.state, moment.row
         keys = [k for k in wanted if k not in moment.words]
-        drawn = await asyncio.gather(*(
-            self.plans.view_picture(row.id, row.version, seat, game.view(state, seat), game.id, language)
-            for seat, language in keys
-        ), return_exceptions=True)  # fmt: skip
+        drawn = await asyncio.gather(
+            *(
+                self.plans.view_picture(
+                    row.id, row.version, seat, game.view(state, seat), game.id, language
+                )
+                for seat, language in keys
+            ),
+            return_exceptions=True,
+        )
         for key, picture in zip(keys, drawn, strict=True):
             if isinstance(picture, Picture):
                 moment.words[key] = picture.alt
@@ -215,21 +243,28 @@ class WebTables:
         whole = moment.log is not None
         page = dict(self._public(moment, language))
         page |= {
-            "standing": admission.standing.name.lower(), "you": _you(web.visitor, admission),
+            "standing": admission.standing.name.lower(),
+            "you": _you(web.visitor, admission),
             "seat": seat,
             "seats_you_may_play": list(admission.seats) if is_local(web.visitor.user, row) else [],
             "players": [{**p, "you": p["seat"] == seat} for p in page["players"]],
             # the spectator link, as the chat's /escape web gives it to the people of the table
-            "watch_key": self.signer.watch(row.id) if self.signer is not None and admission.standing >= Standing.MEMBER else None,
-            "moves": [], "shared": [], "private_text": "", "view": None,
-        }  # fmt: skip
+            "watch_key": self.signer.watch(row.id)
+            if self.signer is not None and admission.standing >= Standing.MEMBER
+            else None,
+            "moves": [],
+            "shared": [],
+            "private_text": "",
+            "view": None,
+        }
         if row.status == "lobby":
             standing = admission.standing  # Join for a member, the rest for a seated player
             page["shared"] = [
-                b for b in page.pop("lobby_buttons")
+                b
+                for b in page.pop("lobby_buttons")
                 if standing in (Standing.MEMBER, Standing.PLAYER)
                 and buttons.parse(b["data"]).members_may == (standing == Standing.MEMBER)
-            ]  # fmt: skip
+            ]
         page.pop("lobby_buttons", None)
         if seat is not None and moment.loaded is not None:
             self._own_part(page, moment, seat, web)
@@ -285,11 +320,18 @@ class WebTables:
         if row.status == "lobby":
             lobby = self.plans.lobby(row, game, msg("Waiting for players."))
             page["caption"] = say(lobby.text, language)
-            page["lobby_buttons"] = [{"label": say(c.label, language), "data": c.data} for c in lobby.choices]  # fmt: skip
+            page["lobby_buttons"] = [
+                {"label": say(c.label, language), "data": c.data} for c in lobby.choices
+            ]
         elif moment.loaded is not None:
             page["board"] = self._address(PictureTicket(row.id, row.version, language))
             if result is not None or row.status != "active":
-                page["result"] = say(result.summary if result is not None else msg("This game was ended before its end."), language)  # fmt: skip
+                page["result"] = say(
+                    result.summary
+                    if result is not None
+                    else msg("This game was ended before its end."),
+                    language,
+                )
         if moment.log is not None:
             page["log"] = [say(line, language) for line in moment.log]
         else:
@@ -302,7 +344,9 @@ class WebTables:
         key = (seat, language)
         if key not in moment.words:
             game = moment.game
-            moment.words[key] = described(game.id, game.view(moment.loaded.state, seat), game.title, language)  # fmt: skip
+            moment.words[key] = described(
+                game.id, game.view(moment.loaded.state, seat), game.title, language
+            )
         return moment.words[key]
 
     def _own_part(self, page: dict, moment: Moment, seat: int, web: WebPass) -> None:
@@ -312,16 +356,20 @@ class WebTables:
         if game.hidden_information:
             page["private_text"] = self._words(moment, seat, language)
             viewer = web.visitor.user or _acting_user(row, None, seat)
-            page["view"] = self._address(PictureTicket(row.id, row.version, language, seat, viewer))  # fmt: skip
+            page["view"] = self._address(PictureTicket(row.id, row.version, language, seat, viewer))
         if row.status != "active" or seat not in game.to_act(state):
             return
         legal, regions = moment.legal(seat)
         on = "view" if game.hidden_information else "board"
         page["moves"] = [
-            {"label": say(game.label(state, action), language), "data": buttons.Act(row.id, row.version, seat, i).data,
-             "region": regions.get(action), "on": on}
+            {
+                "label": say(game.label(state, action), language),
+                "data": buttons.Act(row.id, row.version, seat, i).data,
+                "region": regions.get(action),
+                "on": on,
+            }
             for i, action in enumerate(legal)
-        ]  # fmt: skip
+        ]
 
     def _address(self, ticket: PictureTicket) -> str | None:
         if self.signer is None or not self.plans.pictures:
@@ -340,7 +388,9 @@ class WebTables:
             or (requester.platform, requester.id) != (ticket.viewer.platform, ticket.viewer.id)
         ):
             raise UserError(NOT_YOURS, reason="not_a_player")
-        drawing = self.plans.drawn.found(PictureKey(ticket.table, ticket.version, ticket.seat, ticket.language))  # fmt: skip
+        drawing = self.plans.drawn.found(
+            PictureKey(ticket.table, ticket.version, ticket.seat, ticket.language)
+        )
         if drawing is not None:
             picture = await asyncio.shield(drawing)
         else:
@@ -351,12 +401,16 @@ class WebTables:
                 raise UserError(msg("The game has not begun yet."))
             loaded = self.table.load(row)
             view = loaded.game.view(loaded.state, ticket.seat)
-            picture = await self.plans.view_picture(row.id, row.version, ticket.seat, view, loaded.game.id, ticket.language)  # fmt: skip
+            picture = await self.plans.view_picture(
+                row.id, row.version, ticket.seat, view, loaded.game.id, ticket.language
+            )
         if picture is None:
             raise UserError(msg("This game has no pictures."))
         return picture
 
-    async def frame(self, session_id: int, visitor: Visitor, n: int, language: str) -> tuple[Picture, str]:  # fmt: skip
+    async def frame(
+        self, session_id: int, visitor: Visitor, n: int, language: str
+    ) -> tuple[Picture, str]:
         """Board `n` of the replay (public views only), and what its move did."""
         row, _ = await self.admitted(session_id, visitor)
         if row.status == "lobby":
@@ -375,7 +429,9 @@ class WebTables:
             return None
         return row.id
 
-    def acting_user(self, row: SessionRow, user: UserRef, admission: Admission, wanted: int | None) -> UserRef:  # fmt: skip
+    def acting_user(
+        self, row: SessionRow, user: UserRef, admission: Admission, wanted: int | None
+    ) -> UserRef:
         """Whom a press acts as: the visitor, or for a local session the local player of
         the seat it plays."""
         if is_local(user, row):

@@ -135,9 +135,13 @@ def _spawn(
     env = {**os.environ, "ESCAPE_DB": str(db), "PYTHONUNBUFFERED": "1", **env}
     proc = subprocess.Popen(
         [sys.executable, "-m", "bot.cli", "play", *game, "--pictures", str(pictures)],
-        cwd=ROOT, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT, text=True,
-    )  # fmt: skip
+        cwd=ROOT,
+        env=env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     # A reader thread, so that a line that never comes fails the test instead of hanging it
     # on a blocking readline (the prompt waits for input without a newline).
     proc.lines = queue.Queue()  # type: ignore[attr-defined]
@@ -210,9 +214,14 @@ def test_run_without_a_token_offers_terminal_play_and_ends_cleanly_at_end_of_inp
     keyboard, terminal = pty.openpty()
     try:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "bot.cli", "run"], cwd=tmp_path, env=env,
-            stdin=terminal, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        )  # fmt: skip
+            [sys.executable, "-m", "bot.cli", "run"],
+            cwd=tmp_path,
+            env=env,
+            stdin=terminal,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         os.write(keyboard, b"\x04")  # Ctrl-D at the first prompt: the end of input
         out, err = proc.communicate(timeout=60)
     finally:
@@ -298,7 +307,9 @@ def _cli(
     """The program with `lines` typed into it; `terminal`: typed at a (pseudo-)terminal, as
     `make run` is, which without a token and without a terminal refuses to start. `lang`:
     the terminal's locale (the program speaks its language)."""
-    env = {k: v for k, v in os.environ.items() if not k.endswith("_TOKEN") and not k.startswith("LC_")}  # fmt: skip
+    env = {
+        k: v for k, v in os.environ.items() if not k.endswith("_TOKEN") and not k.startswith("LC_")
+    }
     env.update(ESCAPE_DB=str(tmp_path / "escape.sqlite3"), ESCAPE_PICTURES=str(tmp_path / "p"))
     env.update(LANG=lang, LANGUAGE="")
     typed = "".join(f"{line}\n" for line in lines)
@@ -307,9 +318,14 @@ def _cli(
         keyboard, tty = pty.openpty()
         try:
             proc = subprocess.Popen(
-                command, cwd=tmp_path, env=env, stdin=tty,
-                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-            )  # fmt: skip
+                command,
+                cwd=tmp_path,
+                env=env,
+                stdin=tty,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
             os.write(keyboard, typed.encode() + b"\x04")  # then Ctrl-D: the end of input
             out, err = proc.communicate(timeout=120)
         finally:
@@ -318,9 +334,14 @@ def _cli(
         done = subprocess.CompletedProcess(command, proc.returncode, out, err)
     else:
         done = subprocess.run(
-            command, cwd=tmp_path, env=env,
-            input=typed, capture_output=True, text=True, timeout=120,
-        )  # fmt: skip
+            command,
+            cwd=tmp_path,
+            env=env,
+            input=typed,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
     assert done.returncode == 0, done.stdout + done.stderr
     assert "Traceback" not in done.stderr and "Error" not in done.stdout
     return done
@@ -430,7 +451,12 @@ async def test_alone_against_bots_nobody_is_asked_to_look_away(tmp_path):
     store = await Store.open(tmp_path / "t.sqlite3")
     output: list[str] = []
     keyboard = Keyboard(output, moves=6)
-    terminal = Terminal(GameService(store, seed_source=lambda: 11, ai_scale=0.02), tmp_path / "pics", output.append, keyboard)  # fmt: skip
+    terminal = Terminal(
+        GameService(store, seed_source=lambda: 11, ai_scale=0.02),
+        tmp_path / "pics",
+        output.append,
+        keyboard,
+    )
     keyboard.terminal = terminal
     assert await terminal.play("haunted_house", ["Ann", "bot"], "specials=off") == 0
     await store.close()
@@ -474,11 +500,35 @@ def test_make_run_with_a_german_locale_plays_in_german(tmp_path):
     answers = ["3", "short", "Ann,Bob", "place a3", "moves", "board", "help", "quit"]
     out = _cli(tmp_path, "run", lines=answers, terminal=True, lang="de_DE.UTF-8").stdout
     assert "Welches Spiel?" in out and "18 Geister beginnt: Ann, Bob." in out
-    typed = {"place", "move", "jump", "fight", "moves", "board", "hand", "hint", "log", "rules", "replay",
-             "history", "describe", "quit", "abort", "variant", "short", "standard", "learn", "stats"}  # fmt: skip
+    typed = {
+        "place",
+        "move",
+        "jump",
+        "fight",
+        "moves",
+        "board",
+        "hand",
+        "hint",
+        "log",
+        "rules",
+        "replay",
+        "history",
+        "describe",
+        "quit",
+        "abort",
+        "variant",
+        "short",
+        "standard",
+        "learn",
+        "stats",
+    }
     typed |= {w for game in REGISTRY for w in re.findall(r"[a-z]{3,}", game)}  # the games' ids
     paths = re.compile(r"\S*/\S*")  # a picture's path names the test's own folder
-    left = [(line, w) for line in out.splitlines() if (w := english_left(paths.sub(" ", line), {"ann", "bob"} | typed))]  # fmt: skip
+    left = [
+        (line, w)
+        for line in out.splitlines()
+        if (w := english_left(paths.sub(" ", line), {"ann", "bob"} | typed))
+    ]
     assert not left, left[:10]
 
 
@@ -488,7 +538,12 @@ async def test_while_a_bot_searches_the_terminal_says_who_is_thinking(tmp_path):
     store = await Store.open(tmp_path / "t.sqlite3")
     output: list[str] = []
     script = Script(seed=2, limit=40)
-    terminal = Terminal(GameService(store, seed_source=lambda: 4, ai_scale=0.02), tmp_path / "pics", output.append, script)  # fmt: skip
+    terminal = Terminal(
+        GameService(store, seed_source=lambda: 4, ai_scale=0.02),
+        tmp_path / "pics",
+        output.append,
+        script,
+    )
     script.terminal = terminal
     await terminal.play("castle_doors", ["Ann", "bot"], "")
     await store.close()
@@ -509,13 +564,18 @@ async def test_a_private_view_is_told_by_its_hand_and_whole_on_request(tmp_path)
     store = await Store.open(tmp_path / "t.sqlite3")
     output: list[str] = []
     script = Script(seed=2, limit=12)
-    terminal = Terminal(GameService(store, seed_source=lambda: 4, ai_scale=0.02), tmp_path / "pics", output.append, script)  # fmt: skip
+    terminal = Terminal(
+        GameService(store, seed_source=lambda: 4, ai_scale=0.02),
+        tmp_path / "pics",
+        output.append,
+        script,
+    )
     script.terminal = terminal
     await terminal.play("castle_doors", ["Ann", "bot"], "")
     script.lines, script.limit = ["hand"], 1
     await terminal.play("castle_doors", ["Ann", "bot"], "")  # resumed: `hand`, then leave
     await store.close()
-    private = [line for out in output for line in out.splitlines() if line.startswith("(only Ann")]  # fmt: skip
+    private = [line for out in output for line in out.splitlines() if line.startswith("(only Ann")]
     hands = [line for line in private if "Your hand: " in line]
     assert len(hands) > 3
     brief = [line for line in hands if "Row 1:" not in line]

@@ -19,7 +19,19 @@ def test_the_keyboard_help_lists_every_command_declared_for_it_and_no_other():
     listed = {line.split()[0] for line in text.splitlines()[2:]}
     declared = {c.name for c in at_keyboard()}
     assert declared == {c.name for c in COMMANDS if Where.KEYBOARD in c.where}
-    assert {"board", "hand", "hint", "log", "replay", "review", "history", "rules", "learn", "abort", "stats"} == declared  # fmt: skip
+    assert {
+        "board",
+        "hand",
+        "hint",
+        "log",
+        "replay",
+        "review",
+        "history",
+        "rules",
+        "learn",
+        "abort",
+        "stats",
+    } == declared
     assert listed == declared | {"moves", "describe", "as", "quit"}
     assert all(c.at_keyboard_help for c in at_keyboard())
     assert all(keyboard_command(c.name) is c for c in at_keyboard())
@@ -32,8 +44,13 @@ def test_stats_help_and_a_junk_word_at_a_real_terminal(tmp_path):
     answers for the player at the keyboard, `stats Bob` for Bob, `as Bob stats` as Bob; a
     chat's command (`join`) or a junk word is refused as a move, and the game goes on."""
     lines = ["help", "stats", "stats Bob", "as Bob stats", "join", "frobnicate", "quit"]
-    out = _cli(tmp_path, "play", "ghosts18", "--players", "Ann,Bob", lines=lines, terminal=True).stdout  # fmt: skip
-    assert "  stats [PLAYER]  a player's ratings from the games at this keyboard (default: yours)" in out  # fmt: skip
+    out = _cli(
+        tmp_path, "play", "ghosts18", "--players", "Ann,Bob", lines=lines, terminal=True
+    ).stdout
+    assert (
+        "  stats [PLAYER]  a player's ratings from the games at this keyboard (default: yours)"
+        in out
+    )
     answers = out.split("moves` lists them all\n")[-1].split("Ann> ")[1:]  # one a line typed
     assert answers[0].startswith("Type a move as the game words it")  # `help`
     assert answers[1:] == [
@@ -43,4 +60,4 @@ def test_stats_help_and_a_junk_word_at_a_real_terminal(tmp_path):
         "! 'join' is not allowed now. You may: place a1, place b1, place d1, place e1, place a2, place c2, place e2, place a3 (and 10 more).\n",
         "! 'frobnicate' is not allowed now. You may: place a1, place b1, place d1, place e1, place a2, place c2, place e2, place a3 (and 10 more).\n",
         "The game is saved; run the same command again to resume it.\n",
-    ]  # fmt: skip
+    ]

@@ -46,9 +46,14 @@ class Emulated:
         env.update(ESCAPE_DB=str(tmp / "escape.sqlite3"), ESCAPE_PICTURES=str(tmp / "p"))
         env.update(LANG="C.UTF-8", LANGUAGE="", TERM="xterm")
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "bot.cli", *args], cwd=ROOT, env=env,
-            stdin=slave, stdout=slave, stderr=slave, start_new_session=True,
-        )  # fmt: skip
+            [sys.executable, "-m", "bot.cli", *args],
+            cwd=ROOT,
+            env=env,
+            stdin=slave,
+            stdout=slave,
+            stderr=slave,
+            start_new_session=True,
+        )
         os.close(slave)
         self.master = master
 
@@ -92,11 +97,13 @@ class Emulated:
 
 
 @pytest.mark.parametrize("kind", [pyte.HistoryScreen, IgnoresScrollbackErase])
-def test_nothing_of_anns_hand_is_left_on_screen_or_in_the_scrollback_at_bobs_prompt(tmp_path, kind):  # fmt: skip
+def test_nothing_of_anns_hand_is_left_on_screen_or_in_the_scrollback_at_bobs_prompt(tmp_path, kind):
     screen = kind(COLUMNS, ROWS, history=HIDING_LINES // 2)
     term = Emulated(
-        screen, ["play", "haunted_house", "--players", "Ann,Bob", "--options", "specials=off"], tmp_path
-    )  # fmt: skip
+        screen,
+        ["play", "haunted_house", "--players", "Ann,Bob", "--options", "specials=off"],
+        tmp_path,
+    )
     try:
         _, at = term.wait_for("Ann: take the keyboard and press Enter")
         term.type("")

@@ -23,7 +23,11 @@ def last_prompted(text: str) -> str:
 
 def test_a_lesson_in_the_terminal_in_german_left_resumed_and_ending_in_a_game(tmp_path):
     lesson = LESSONS["hidden_castle"]
-    run = Emulated(pyte.HistoryScreen(400, 40, history=5000), ["learn", "hidden_castle", "--lang", "de", "--name", "Ann"], tmp_path)  # fmt: skip
+    run = Emulated(
+        pyte.HistoryScreen(400, 40, history=5000),
+        ["learn", "hidden_castle", "--lang", "de", "--name", "Ann"],
+        tmp_path,
+    )
     try:
         _, at = run.wait_for(PROMPT)
         text = run.raw.decode()
@@ -47,7 +51,11 @@ def test_a_lesson_in_the_terminal_in_german_left_resumed_and_ending_in_a_game(tm
     finally:
         run.close()
     # resumed: the same step, then played to the end by its prompts
-    run = Emulated(pyte.HistoryScreen(400, 40, history=5000), ["learn", "hidden_castle", "--lang", "de", "--name", "Ann"], tmp_path)  # fmt: skip
+    run = Emulated(
+        pyte.HistoryScreen(400, 40, history=5000),
+        ["learn", "hidden_castle", "--lang", "de", "--name", "Ann"],
+        tmp_path,
+    )
     try:
         _, at = run.wait_for(PROMPT)
         text = run.raw.decode()
@@ -109,10 +117,14 @@ async def test_review_in_the_terminal_writes_the_chart_to_a_file(tmp_path):
 
 
 @pytest.mark.parametrize(("language", "name"), [("en", "Player"), ("de", "Spieler")])
-def test_a_learner_who_gives_no_name_is_called_player_in_their_language(tmp_path, language, name):  # fmt: skip
+def test_a_learner_who_gives_no_name_is_called_player_in_their_language(tmp_path, language, name):
     """The game's lines name the learner in the third person ("... draws a card"): the
     default name was "You", which made them read "You draws a card"."""
-    run = Emulated(pyte.HistoryScreen(400, 40, history=5000), ["learn", "castle_doors", "--lang", language], tmp_path)  # fmt: skip
+    run = Emulated(
+        pyte.HistoryScreen(400, 40, history=5000),
+        ["learn", "castle_doors", "--lang", language],
+        tmp_path,
+    )
     try:
         _, at = run.wait_for(f"{name}> ", "You> ")
         assert run.raw[:at].decode().endswith(f"{name}> ")

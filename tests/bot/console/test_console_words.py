@@ -26,9 +26,13 @@ def test_ctrl_c_before_a_game_exists_says_nothing_started_and_leaves_quietly(tmp
     env.update(ESCAPE_DB=str(tmp_path / "escape.sqlite3"), LANG="C.UTF-8", PYTHONUNBUFFERED="1")
     keyboard, tty = pty.openpty()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "bot.cli", "run"], cwd=tmp_path, env=env,
-        stdin=tty, stdout=tty, stderr=tty,
-    )  # fmt: skip
+        [sys.executable, "-m", "bot.cli", "run"],
+        cwd=tmp_path,
+        env=env,
+        stdin=tty,
+        stdout=tty,
+        stderr=tty,
+    )
     os.close(tty)
     out = b""
     try:
@@ -65,7 +69,19 @@ def test_the_terminals_own_words_and_short_echoes(tmp_path):
     quoted in short; `help` speaks of the keyboard, not a channel or chat admins; `rules X`
     shows X's rules (or says there is no X) during another game; no log line in the text."""
     long = "x" * 3000
-    answers = ["chess", long, "help", "3", "short", "Ann,Bob", "help", "rules castle_doors", "rules chess", long, "quit"]  # fmt: skip
+    answers = [
+        "chess",
+        long,
+        "help",
+        "3",
+        "short",
+        "Ann,Bob",
+        "help",
+        "rules castle_doors",
+        "rules chess",
+        long,
+        "quit",
+    ]
     done = _cli(tmp_path, "run", lines=answers, terminal=True)
     out = done.stdout
     assert out.count("Games:\n") == 2  # at first and after `help`: not after each wrong answer
@@ -75,7 +91,9 @@ def test_the_terminals_own_words_and_short_echoes(tmp_path):
     assert "channel" not in out and "chat admin" not in out
     assert "the games that ended at this keyboard" in out
     assert "18 Ghosts begins: Ann, Bob." in out
-    assert "Castle Doors" in out.split("rules castle_doors")[-1].split("There is no game 'chess'")[0]  # fmt: skip
+    assert (
+        "Castle Doors" in out.split("rules castle_doors")[-1].split("There is no game 'chess'")[0]
+    )
     assert "! There is no game 'chess'." in out
     assert " INFO " not in out + done.stderr  # the web board's start is not logged in the game
 

@@ -31,8 +31,29 @@ ENDED = {  # "The game is over. Type `replay` ..." in each language
 }
 FIRST = ["help", "rules", "board", "hand", "log", "fly away"]  # then the game is played
 AFTER = ["log", "history", "quit"]
-TYPED = {"help", "rules", "board", "hand", "log", "history", "quit", "replay", "moves",
-         "describe", "abort", "hint", "learn", "stats", "fly", "away", "yes", "bot", "normal", "easy", "hard"}  # fmt: skip
+TYPED = {
+    "help",
+    "rules",
+    "board",
+    "hand",
+    "log",
+    "history",
+    "quit",
+    "replay",
+    "moves",
+    "describe",
+    "abort",
+    "hint",
+    "learn",
+    "stats",
+    "fly",
+    "away",
+    "yes",
+    "bot",
+    "normal",
+    "easy",
+    "hard",
+}
 PATHS = re.compile(r"\S*/\S*")
 
 
@@ -60,19 +81,23 @@ class Keyboard:
             return ""  # a hand-over asks for Enter
         self.moves += 1
         assert self.moves < 3000, "the game did not end"
-        self.typed |= {w.lower() for action, _ in terminal.menu for w in re.findall(r"[A-Za-z]{3,}", action)}  # fmt: skip
+        self.typed |= {
+            w.lower() for action, _ in terminal.menu for w in re.findall(r"[A-Za-z]{3,}", action)
+        }
         return str(1 + int(self.rng.random() * len(terminal.menu)))
 
 
 @pytest.mark.parametrize("language", sorted(ENDED))
 @pytest.mark.parametrize("game_id", list(GAMES))
-async def test_a_short_game_in_the_terminal_reads_spanish_or_russian(tmp_path, game_id, language):  # fmt: skip
+async def test_a_short_game_in_the_terminal_reads_spanish_or_russian(tmp_path, game_id, language):
     names, options = GAMES[game_id]
     store = await Store.open(tmp_path / "t.sqlite3")
     output: list[str] = []
     keyboard = Keyboard(output, seed=len(game_id))
     service = GameService(store, seed_source=lambda: 7, pictures=False, ai_scale=0.02)
-    terminal = Terminal(service, tmp_path, output.append, keyboard, describe=True, language=language)  # fmt: skip
+    terminal = Terminal(
+        service, tmp_path, output.append, keyboard, describe=True, language=language
+    )
     keyboard.terminal = terminal
     try:
         assert await terminal.play(game_id, names, options) == 0
@@ -85,7 +110,11 @@ async def test_a_short_game_in_the_terminal_reads_spanish_or_russian(tmp_path, g
     allowed = {n.lower() for n in names} | TYPED | keyboard.typed | set(game_id.split("_"))
     allowed |= {c.name for c in COMMANDS}  # `/escape top`, typed as it is
     allowed |= {w for name, o in game.options.items() for w in (name, *o.choices)}
-    left = [(line, words) for line in text.splitlines() if (words := english_left(PATHS.sub(" ", line), language, allowed))]  # fmt: skip
+    left = [
+        (line, words)
+        for line in text.splitlines()
+        if (words := english_left(PATHS.sub(" ", line), language, allowed))
+    ]
     assert not left, f"{len(left)} lines keep English, e.g. {left[:8]}"
 
 
@@ -96,7 +125,7 @@ async def test_a_short_game_in_the_terminal_reads_spanish_or_russian(tmp_path, g
         ("ru_RU.UTF-8", "ru", "Какая игра?", "18 призраков начинается: Ann, Bob."),
     ],
 )
-def test_make_run_in_a_spanish_or_russian_locale_speaks_it(tmp_path, lang, language, asked, begun):  # fmt: skip
+def test_make_run_in_a_spanish_or_russian_locale_speaks_it(tmp_path, lang, language, asked, begun):
     """`LANG=es_ES.UTF-8 make run` (and ru_RU) in a real pseudo-terminal: from the list of
     games to the moves and the end of input, in the locale's language."""
     from tests.bot.console.test_console import _cli
@@ -106,7 +135,11 @@ def test_make_run_in_a_spanish_or_russian_locale_speaks_it(tmp_path, lang, langu
     assert asked in out and begun in out, out[-1500:]
     typed = TYPED | {"place", "move", "jump", "fight", "variant", "short", "standard", "release"}
     typed |= {w for game in REGISTRY for w in re.findall(r"[a-z]{3,}", game)}
-    left = [(line, w) for line in out.splitlines() if (w := english_left(PATHS.sub(" ", line), language, {"ann", "bob"} | typed))]  # fmt: skip
+    left = [
+        (line, w)
+        for line in out.splitlines()
+        if (w := english_left(PATHS.sub(" ", line), language, {"ann", "bob"} | typed))
+    ]
     assert not left, left[:10]
 
 
@@ -121,7 +154,9 @@ async def test_a_bot_is_named_in_the_tables_language(tmp_path, language, called)
     keyboard = Keyboard(output, seed=3)
     keyboard.lines, keyboard.after = ["board"], []
     service = GameService(store, seed_source=lambda: 7, pictures=False, ai_scale=0.02)
-    terminal = Terminal(service, tmp_path, output.append, keyboard, describe=True, language=language)  # fmt: skip
+    terminal = Terminal(
+        service, tmp_path, output.append, keyboard, describe=True, language=language
+    )
     keyboard.terminal = terminal
     try:
         await terminal.play("castle_doors", ["Ann", "bot"], "")

@@ -56,8 +56,12 @@ class Wire:
         if reply.to is not None and self.hold is not None:
             self.holding.set()
             await self.hold.wait()
-        sent = Sent(where.chat, next(self._ids), picture=reply.picture is not None,
-                    private=reply.to is not None)  # fmt: skip
+        sent = Sent(
+            where.chat,
+            next(self._ids),
+            picture=reply.picture is not None,
+            private=reply.to is not None,
+        )
         self.calls.append(("post", where.chat, str(reply.text), sent.message))
         return [sent]
 
@@ -131,7 +135,11 @@ async def test_a_board_is_posted_anew_after_a_pause_and_the_old_one_retired(deli
 @pytest.mark.parametrize("why", ["moved on", "fresh", "nobody asked", "a lobby before"])
 async def test_a_board_is_posted_anew_when(delivery, why):
     wire = Wire(moved=why == "moved on")
-    first = Reply("lobby", kind="lobby", session_id=7, version=1) if why == "a lobby before" else board(1)  # fmt: skip
+    first = (
+        Reply("lobby", kind="lobby", session_id=7, version=1)
+        if why == "a lobby before"
+        else board(1)
+    )
     await delivery.deliver(CHAT, Plan([first], facts()), wire, press())
     plan = Plan([board(2)], facts(), fresh=why == "fresh")
     await delivery.deliver(CHAT, plan, wire, None if why == "nobody asked" else press())
@@ -158,14 +166,19 @@ async def test_after_a_restart_the_live_board_is_read_back_and_replaced(service)
 
 async def test_the_end_tidies_notices_where_the_front_end_tidies(delivery):
     wire = Wire(tidies=True)
-    await delivery.deliver(CHAT, Plan([Reply("lobby", kind="lobby", session_id=7, version=1)], facts()), wire, press())  # fmt: skip
+    await delivery.deliver(
+        CHAT, Plan([Reply("lobby", kind="lobby", session_id=7, version=1)], facts()), wire, press()
+    )
     await delivery.deliver(CHAT, Plan([Reply("Bob joined", session_id=7)], facts()), wire, press())
     await delivery.deliver(CHAT, Plan([board(2, final=True)], facts(over=True)), wire, press())
     # the board is posted anew over the lobby (another shape), the notice deleted at the end
     assert wire.calls == [
-        ("post", "chan-1", "lobby", 1), ("post", "chan-1", "Bob joined", 2),
-        ("post", "chan-1", "board v2", 3), ("retire", 1), ("delete", 2),
-    ]  # fmt: skip
+        ("post", "chan-1", "lobby", 1),
+        ("post", "chan-1", "Bob joined", 2),
+        ("post", "chan-1", "board v2", 3),
+        ("retire", 1),
+        ("delete", 2),
+    ]
 
 
 # ----- owed posts ---------------------------------------------------------------------------
@@ -227,7 +240,9 @@ async def test_a_person_who_cannot_be_reached_is_pointed_at_once_a_game(delivery
 async def test_asked_in_a_private_chat_that_refuses_the_answer_goes_nowhere_else(delivery):
     wire = Wire(unreachable={"u-ann"})
     dm = ChatRef("wire", "dm-u-ann")
-    await delivery.deliver(dm, Plan([private(ANN_W, "your hand")], facts()), wire, press(private_chat=dm))  # fmt: skip
+    await delivery.deliver(
+        dm, Plan([private(ANN_W, "your hand")], facts()), wire, press(private_chat=dm)
+    )
     assert wire.calls == []
 
 
@@ -236,8 +251,10 @@ async def test_only_the_newest_private_moves_keep_their_buttons(delivery):
     await delivery.deliver(CHAT, Plan([private(ANN_W, "moves 1", True)], facts()), wire, None)
     await delivery.deliver(CHAT, Plan([private(ANN_W, "moves 2", True)], facts()), wire, None)
     assert wire.calls == [
-        ("post", "dm-u-ann", "moves 1", 1), ("post", "dm-u-ann", "moves 2", 2), ("strip", 1),
-    ]  # fmt: skip
+        ("post", "dm-u-ann", "moves 1", 1),
+        ("post", "dm-u-ann", "moves 2", 2),
+        ("strip", 1),
+    ]
 
 
 async def test_a_pressed_private_message_is_replaced_by_the_next_moves(delivery):
@@ -257,8 +274,9 @@ async def test_a_person_reads_in_their_own_language_and_the_chat_in_the_tables(d
     plan = Plan([Reply(said, kind="private", to=bob_de), Reply(said)], facts())
     await delivery.deliver(CHAT, plan, wire, press(bob_de))
     assert [c[:3] for c in wire.calls] == [
-        ("post", "dm-u-bob", "Du bist nicht am Zug."), ("post", "chan-1", "It is not your turn."),
-    ]  # fmt: skip
+        ("post", "dm-u-bob", "Du bist nicht am Zug."),
+        ("post", "chan-1", "It is not your turn."),
+    ]
 
 
 # ----- two chats at once --------------------------------------------------------------------
@@ -287,9 +305,10 @@ async def test_two_chats_deliver_at_once_each_with_its_own_state(service, monkey
     held.hold.set()
     await asyncio.wait_for(first, 5)
     assert held.calls == [
-        ("post", "dm-u-ann", "Ann 1", 1), ("post", "dm-u-ann", "Ann 2", 2),
+        ("post", "dm-u-ann", "Ann 1", 1),
+        ("post", "dm-u-ann", "Ann 2", 2),
         ("post", "chan-1", "board v1", 3),
-    ]  # fmt: skip
+    ]
     assert free.calls == [("post", "dm-u-bob", "Bob 1", 1), ("post", "chan-2", "board v1", 2)]
     assert asked_for.count("u-ann") == 1 and asked_for.count("u-bob") == 1
 
@@ -306,8 +325,10 @@ async def test_two_plans_for_one_chat_are_delivered_one_after_the_other(delivery
     wire.hold.set()
     await asyncio.wait_for(asyncio.gather(one, two), 5)
     assert wire.calls == [
-        ("post", "dm-u-ann", "Ann", 1), ("post", "chan-1", "board v1", 2), ("edit", 2, "board v2"),
-    ]  # fmt: skip
+        ("post", "dm-u-ann", "Ann", 1),
+        ("post", "chan-1", "board v1", 2),
+        ("edit", 2, "board v2"),
+    ]
 
 
 # ----- splitting ----------------------------------------------------------------------------

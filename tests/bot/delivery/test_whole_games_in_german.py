@@ -39,7 +39,9 @@ async def _said(via: RecordingTransport) -> list[tuple[str, str]]:
     out = []
     for shown in via.shown:
         reply = shown.reply
-        out.append(("text", str.__str__(reply.text) if isinstance(reply.text, str) else str(reply.text)))  # fmt: skip
+        out.append(
+            ("text", str.__str__(reply.text) if isinstance(reply.text, str) else str(reply.text))
+        )
         out += [("button", label) for label in shown.labels]
         if reply.picture is not None:
             out.append(("alt text", reply.picture.alt))
@@ -83,7 +85,9 @@ async def test_a_whole_game_at_a_german_table_reads_german(service, game):
         await delivery.deliver(CHAT, plan, via, Asked(ANN))
         assert (await service.live(CHAT)) is None
     for name in ("rules", "help", "log", "games", "clock", "language"):
-        plan = await service.run_command(name, Call(CHAT, ANN, {"game": game} if name == "rules" else {}))  # fmt: skip
+        plan = await service.run_command(
+            name, Call(CHAT, ANN, {"game": game} if name == "rules" else {})
+        )
         await delivery.deliver(CHAT, plan, via, Asked(ANN))
     said = await _said(via) + [("refusal", r) for r in refusals]
     assert said and {s.reply.language for s in via.shown} == {"de"}, [
@@ -92,6 +96,13 @@ async def test_a_whole_game_at_a_german_table_reads_german(service, game):
         if s.reply.language != "de"
     ][:5]
     options = service.game(game).options  # typed as they are: `cult=on`
-    allowed = NAMES | typed | {game.lower(), "fly", "away"} | {w for name, o in options.items() for w in (name, *o.choices)}  # fmt: skip
-    left = [(kind, text[:160], words) for kind, text in said if (words := english_left(text, allowed))]  # fmt: skip
+    allowed = (
+        NAMES
+        | typed
+        | {game.lower(), "fly", "away"}
+        | {w for name, o in options.items() for w in (name, *o.choices)}
+    )
+    left = [
+        (kind, text[:160], words) for kind, text in said if (words := english_left(text, allowed))
+    ]
     assert not left, f"{len(left)} texts keep English, e.g. {left[:5]}"

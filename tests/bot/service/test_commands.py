@@ -33,6 +33,17 @@ def test_the_facts_once_learned_by_name_are_declared_on_the_same_commands():
     assert having(lambda c: c.who.asks_admin) == {"abort", "tournament", "season"}
     assert having(lambda c: c.asks_for_game is not None) == {"start"}
     assert [c.name for c in COMMANDS if c.in_list] == [
-        "start", "join", "leave", "begin", "move", "board", "hand", "log", "learn", "rules",
-        "help", "games", "abort",
-    ]  # fmt: skip
+        "start",
+        "join",
+        "leave",
+        "begin",
+        "move",
+        "board",
+        "hand",
+        "log",
+        "learn",
+        "rules",
+        "help",
+        "games",
+        "abort",
+    ]

@@ -143,7 +143,9 @@ async def test_writes_wait_for_the_check_apart_and_reads_do_not(db):
     service = GameService(store, seed_source=lambda: 1234, pictures=False)
     try:
         assert len(await store.sessions_in_scope("test", "guild-1")) == 2  # a read: at once
-        start = asyncio.ensure_future(service.start(ChatRef("test", "chan-8", "", "guild-1"), CY, "ghosts18"))  # fmt: skip
+        start = asyncio.ensure_future(
+            service.start(ChatRef("test", "chan-8", "", "guild-1"), CY, "ghosts18")
+        )
         await asyncio.sleep(0.2)
         assert not start.done()  # the write waits for the check
         gate.set()
@@ -168,9 +170,14 @@ def _escape_bot(args: list[str], db: Path, **env: str) -> tuple[int, str]:
     environ = {k: v for k, v in os.environ.items() if not k.endswith("_TOKEN")}
     environ.update(ESCAPE_DB=str(db), PYTHONPATH=str(ROOT), **env)
     done = subprocess.run(
-        [sys.executable, "-m", "bot.cli", *args], cwd=db.parent, env=environ,
-        stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60,
-    )  # fmt: skip
+        [sys.executable, "-m", "bot.cli", *args],
+        cwd=db.parent,
+        env=environ,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     return done.returncode, done.stdout + done.stderr
 
 

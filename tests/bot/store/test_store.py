@@ -15,10 +15,17 @@ from tests.bot.conftest import on_both
 
 async def _session(store: Store, chat: str = "c1"):
     return await store.create_session(
-        platform="test", scope="g", chat=chat, thread="", game="ghosts18",
-        options={"variant": "standard"}, rules_version=1, creator="u1", seed=7,
+        platform="test",
+        scope="g",
+        chat=chat,
+        thread="",
+        game="ghosts18",
+        options={"variant": "standard"},
+        rules_version=1,
+        creator="u1",
+        seed=7,
         first_seat=SeatRow(0, "u1", "Ann"),
-    )  # fmt: skip
+    )
 
 
 async def test_migrations_run_once_and_set_the_pragmas(tmp_path):
@@ -41,9 +48,17 @@ async def test_one_live_game_per_chat_and_thread(store):
     with pytest.raises(ChatBusy):
         await _session(store, "c1")
     other = await store.create_session(
-        platform="test", scope="g", chat="c1", thread="topic-9", game="ghosts18", options={},
-        rules_version=1, creator="u1", seed=1, first_seat=SeatRow(0, "u1", "Ann"),
-    )  # fmt: skip
+        platform="test",
+        scope="g",
+        chat="c1",
+        thread="topic-9",
+        game="ghosts18",
+        options={},
+        rules_version=1,
+        creator="u1",
+        seed=1,
+        first_seat=SeatRow(0, "u1", "Ann"),
+    )
     assert other.thread == "topic-9"
 
 
@@ -51,11 +66,15 @@ async def test_one_live_game_per_chat_and_thread(store):
 async def test_record_appends_log_and_snapshot_together(store):
     row = await _session(store)
     v = await store.record(
-        row.id, row.version,
-        [NewEntry(0, "place b1", "u1", [{"text": "x", "to": None, "kind": "info"}]),
-         NewEntry(-1, "4", None, [])],
-        {"n": 1}, chance_pos=1,
-    )  # fmt: skip
+        row.id,
+        row.version,
+        [
+            NewEntry(0, "place b1", "u1", [{"text": "x", "to": None, "kind": "info"}]),
+            NewEntry(-1, "4", None, []),
+        ],
+        {"n": 1},
+        chance_pos=1,
+    )
     assert v == row.version + 1
     fresh = await store.session(row.id)
     assert fresh.state == {"n": 1} and fresh.chance_pos == 1 and fresh.status == "active"

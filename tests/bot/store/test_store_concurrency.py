@@ -48,9 +48,17 @@ async def test_fifty_moves_at_the_same_instant_are_all_accepted(store):
 @on_both
 async def test_two_writes_racing_on_one_session_one_wins(store):
     row = await store.create_session(
-        platform="test", scope="g", chat="c1", thread="", game="ghosts18", options={},
-        rules_version=1, creator="u1", seed=7, first_seat=SeatRow(0, "u1", "Ann"),
-    )  # fmt: skip
+        platform="test",
+        scope="g",
+        chat="c1",
+        thread="",
+        game="ghosts18",
+        options={},
+        rules_version=1,
+        creator="u1",
+        seed=7,
+        first_seat=SeatRow(0, "u1", "Ann"),
+    )
     writes = [
         store.record(row.id, row.version, [NewEntry(0, f"move {i}", "u1", [])], {"n": i}, 0)
         for i in range(10)

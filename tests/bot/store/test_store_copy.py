@@ -25,8 +25,9 @@ async def _fill(target) -> tuple[list[int], dict]:
         sid = tables[2][3]
         row = await store.session(sid)
         # whole-number times in REAL columns (SQLite keeps them as integers)
-        await store.record(sid, row.version, [NewEntry(0, "x", "u", [])], row.state, 0,
-                           deadline=100, wake_at=50)  # fmt: skip
+        await store.record(
+            sid, row.version, [NewEntry(0, "x", "u", [])], row.state, 0, deadline=100, wake_at=50
+        )
         await store.set_meta("heartbeat.test", "12.5")
         await store.upsert_user("test", ANN.id, "Ann", private_chat="dm-1")
         ids = [sid for *_, sid in tables]
@@ -42,9 +43,13 @@ async def _same(target, ids: list[int], before: dict, fresh_chat: str = "chan-ne
             row, log = await store.session(sid), await store.log(sid)
             old_row, old_log = before[sid]
             assert (row.version, row.state, row.seats, row.clock, row.deadline, row.wake_at) == (
-                old_row.version, old_row.state, old_row.seats, old_row.clock,
-                old_row.deadline, old_row.wake_at,
-            )  # fmt: skip
+                old_row.version,
+                old_row.state,
+                old_row.seats,
+                old_row.clock,
+                old_row.deadline,
+                old_row.wake_at,
+            )
             assert [(e.n, e.action, e.events) for e in log] == [
                 (e.n, e.action, e.events) for e in old_log
             ]

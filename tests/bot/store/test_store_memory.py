@@ -9,9 +9,17 @@ from tests.bot.conftest import on_both
 
 async def _ended(store: Store, chat: str, scope: str = "g", status: str = "finished") -> int:
     row = await store.create_session(
-        platform="test", scope=scope, chat=chat, thread="", game="ghosts18", options={},
-        rules_version=1, creator="u1", seed=7, first_seat=SeatRow(0, "u1", "Ann"),
-    )  # fmt: skip
+        platform="test",
+        scope=scope,
+        chat=chat,
+        thread="",
+        game="ghosts18",
+        options={},
+        rules_version=1,
+        creator="u1",
+        seed=7,
+        first_seat=SeatRow(0, "u1", "Ann"),
+    )
     await store.record(row.id, row.version, [NewEntry(0, "x", "u1", [])], {}, 0, status=status)
     return row.id
 
@@ -54,9 +62,17 @@ async def test_ratings_are_saved_once_per_game_and_kept_per_server(store):
 @on_both
 async def test_an_undo_request_and_a_move_taken_back(store):
     row = await store.create_session(
-        platform="test", scope="g", chat="c1", thread="", game="ghosts18", options={},
-        rules_version=1, creator="u1", seed=7, first_seat=SeatRow(0, "u1", "Ann"),
-    )  # fmt: skip
+        platform="test",
+        scope="g",
+        chat="c1",
+        thread="",
+        game="ghosts18",
+        options={},
+        rules_version=1,
+        creator="u1",
+        seed=7,
+        first_seat=SeatRow(0, "u1", "Ann"),
+    )
     version = await store.record(row.id, row.version, [NewEntry(0, "a", "u1", [])], {"s": 1}, 0)
     request = UndoRequest(row.id, version, 1, 0, "u1", [], 50.0)
     await store.put_undo_request(request)

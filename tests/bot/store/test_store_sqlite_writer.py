@@ -13,9 +13,17 @@ from bot.store import NewEntry, SeatRow, StaleVersion, Store
 
 async def _session(store: Store, n: int):
     return await store.create_session(
-        platform="test", scope="g", chat=f"c{n}", thread="", game="ghosts18", options={},
-        rules_version=1, creator="u1", seed=7, first_seat=SeatRow(0, "u1", "Ann"),
-    )  # fmt: skip
+        platform="test",
+        scope="g",
+        chat=f"c{n}",
+        thread="",
+        game="ghosts18",
+        options={},
+        rules_version=1,
+        creator="u1",
+        seed=7,
+        first_seat=SeatRow(0, "u1", "Ann"),
+    )
 
 
 async def _statements(db) -> list[str]:

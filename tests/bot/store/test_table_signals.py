@@ -14,9 +14,17 @@ from tests.bot.conftest import on_both
 
 async def _session(store: Store, chat: str = "c1"):
     return await store.create_session(
-        platform="test", scope="g", chat=chat, thread="", game="ghosts18", options={},
-        rules_version=1, creator="u1", seed=7, first_seat=SeatRow(0, "u1", "Ann"),
-    )  # fmt: skip
+        platform="test",
+        scope="g",
+        chat=chat,
+        thread="",
+        game="ghosts18",
+        options={},
+        rules_version=1,
+        creator="u1",
+        seed=7,
+        first_seat=SeatRow(0, "u1", "Ann"),
+    )
 
 
 def _heard(store: Store) -> list[tuple[int, int]]:

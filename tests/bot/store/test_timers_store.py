@@ -29,9 +29,18 @@ async def timed(db_target):
 
 async def _session(store: Store, chat: str = "c1", clock: dict | None = None):
     return await store.create_session(
-        platform="test", scope="g", chat=chat, thread="", game="ghosts18", options={},
-        rules_version=1, creator="u1", seed=7, first_seat=SeatRow(0, "u1", "Ann"), clock=clock,
-    )  # fmt: skip
+        platform="test",
+        scope="g",
+        chat=chat,
+        thread="",
+        game="ghosts18",
+        options={},
+        rules_version=1,
+        creator="u1",
+        seed=7,
+        first_seat=SeatRow(0, "u1", "Ann"),
+        clock=clock,
+    )
 
 
 async def _activate(store: Store, row, wake: float, clock: dict | None = None) -> int:
@@ -99,7 +108,9 @@ async def test_record_with_seats_reseats_in_the_same_transaction(timed):
     row = await _session(store)
     seats = [SeatRow(0, "u1", "Ann", "placeholder")]
     with pytest.raises(StaleVersion):
-        await store.record(row.id, row.version + 5, [NewEntry(0, "a", None, [])], {}, 0, seats=seats)  # fmt: skip
+        await store.record(
+            row.id, row.version + 5, [NewEntry(0, "a", None, [])], {}, 0, seats=seats
+        )
     assert (await store.seats(row.id))[0].kind == "human"  # nothing of a refused write
     await store.record(row.id, row.version, [NewEntry(0, "a", None, [])], {}, 0, seats=seats)
     assert (await store.seats(row.id))[0].kind == "placeholder"

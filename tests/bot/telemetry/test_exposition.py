@@ -23,14 +23,16 @@ def _both(lib) -> tuple:
     """The same metrics made with either library, in a registry of their own."""
     registry = lib.CollectorRegistry() if lib is pc else ours.Registry()
     made = (
-        lib.Counter("t_moves", "Moves.\nSecond line \\ here.", ["game", "platform"], registry=registry),
+        lib.Counter(
+            "t_moves", "Moves.\nSecond line \\ here.", ["game", "platform"], registry=registry
+        ),
         lib.Counter("t_plain", "No labels.", registry=registry),
         lib.Gauge("t_queue", "A level.", registry=registry),
         lib.Gauge("t_up", "Per shard.", ["platform", "shard"], registry=registry),
         lib.Histogram("t_seconds", "Times.", ["game"], buckets=BUCKETS, registry=registry),
         lib.Histogram("t_scan", "One.", buckets=BUCKETS, registry=registry),
         lib.Info("t_process", "Facts.", registry=registry),
-    )  # fmt: skip
+    )
     return registry, made
 
 
@@ -75,8 +77,16 @@ def test_creation_times_come_where_prometheus_client_puts_them() -> None:
     _play(made)
     mine, made = _both(ours)
     _play(made)
-    created = [line.split(" ")[0].split("{")[0] for line in generate_latest(theirs).decode().splitlines() if "_created" in line]  # fmt: skip
-    assert created == [line.split(" ")[0].split("{")[0] for line in mine.text().decode().splitlines() if "_created" in line]  # fmt: skip
+    created = [
+        line.split(" ")[0].split("{")[0]
+        for line in generate_latest(theirs).decode().splitlines()
+        if "_created" in line
+    ]
+    assert created == [
+        line.split(" ")[0].split("{")[0]
+        for line in mine.text().decode().splitlines()
+        if "_created" in line
+    ]
 
 
 def test_prometheus_parser_reads_ours_back() -> None:
@@ -84,13 +94,29 @@ def test_prometheus_parser_reads_ours_back() -> None:
     _play(made)
     families = {f.name: f for f in text_string_to_metric_families(mine.text().decode())}
     assert families["t_moves"].type == "counter"
-    values = {tuple(sorted(s.labels.items())): s.value for s in families["t_moves"].samples if s.name == "t_moves_total"}  # fmt: skip
+    values = {
+        tuple(sorted(s.labels.items())): s.value
+        for s in families["t_moves"].samples
+        if s.name == "t_moves_total"
+    }
     assert values[(("game", "ghosts18"), ("platform", "discord"))] == 3.5
     assert values[(("game", AWKWARD), ("platform", "telegram"))] == 0
-    buckets = {s.labels["le"]: s.value for s in families["t_seconds"].samples
-               if s.name == "t_seconds_bucket" and s.labels["game"] == "ghosts18"}  # fmt: skip
-    assert buckets == {"0.005": 2, "0.01": 4, "0.025": 4, "0.5": 4, "1.0": 6, "2.5": 6, "10.0": 6,
-                       "30.0": 8, "+Inf": 10}  # fmt: skip
+    buckets = {
+        s.labels["le"]: s.value
+        for s in families["t_seconds"].samples
+        if s.name == "t_seconds_bucket" and s.labels["game"] == "ghosts18"
+    }
+    assert buckets == {
+        "0.005": 2,
+        "0.01": 4,
+        "0.025": 4,
+        "0.5": 4,
+        "1.0": 6,
+        "2.5": 6,
+        "10.0": 6,
+        "30.0": 8,
+        "+Inf": 10,
+    }
     [info] = families["t_process_info"].samples
     assert info.labels["version"] == AWKWARD
     assert {s.labels["shard"] for s in families["t_up"].samples} == {"2"}  # cleared, then one

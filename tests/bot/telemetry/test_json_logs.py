@@ -21,7 +21,11 @@ def json_lines():
     """The root logger's output as JSON, as `logs.configure("json")` sets it up; the
     loggers as they were afterwards."""
     root = logging.getLogger()
-    saved = root.handlers[:], root.level, {n: logging.getLogger(n).level for n in logs.LIBRARY_FLOORS}  # fmt: skip
+    saved = (
+        root.handlers[:],
+        root.level,
+        {n: logging.getLogger(n).level for n in logs.LIBRARY_FLOORS},
+    )
     out = io.StringIO()
     root.handlers = [logging.StreamHandler(out)]
     root.setLevel(logging.INFO)
@@ -55,8 +59,12 @@ def test_each_line_is_one_object_with_time_level_logger_message(json_lines):
     assert datetime.fromisoformat(first["time"]).tzinfo is not None
     assert broke["message"] == "it broke\non two lines" and "ValueError: boom" in broke["exc"]
     assert {k: broke[k] for k in ("platform", "chat", "table", "game", "version")} == {
-        "platform": "discord", "chat": "c1", "table": 7, "game": "ghosts18", "version": 3
-    }  # fmt: skip
+        "platform": "discord",
+        "chat": "c1",
+        "table": 7,
+        "game": "ghosts18",
+        "version": 3,
+    }
     assert "table" not in after and "platform" not in after  # nothing leaks past the request
 
 

@@ -90,7 +90,12 @@ async def test_refused_moves_are_counted_with_their_reason(service):
         await service.press(CHAT, actor, pressed)
     assert reading.moved() == [1, 1, 1, 1]
 
-    nowhere = Reading(("escape_moves_refused_total", {"game": "none", "platform": "test", "reason": "not_running"}))  # fmt: skip
+    nowhere = Reading(
+        (
+            "escape_moves_refused_total",
+            {"game": "none", "platform": "test", "reason": "not_running"},
+        )
+    )
     elsewhere = CHAT.__class__(CHAT.platform, "another-chat", "", CHAT.scope)
     with pytest.raises(UserError, match="no game running"):
         await service.move(elsewhere, ANN, "c3 up")
@@ -162,9 +167,16 @@ def test_the_exposition_parses_with_prometheus_own_parser():
     metrics.MOVES_ACCEPTED.labels("ghosts18", "test").inc(0)
     describe_process(Settings(discord_token="x", discord_shards="4", discord_shard_ids=[2, 3]))
     families = {f.name: f for f in text_string_to_metric_families(metrics.exposition().decode())}
-    for name in ("escape_moves_accepted", "escape_move_seconds", "escape_store_errors",
-                 "escape_timer_lag_seconds", "escape_platform_calls", "escape_boards_owed",
-                 "escape_process_info", "process_resident_memory_bytes"):  # fmt: skip
+    for name in (
+        "escape_moves_accepted",
+        "escape_move_seconds",
+        "escape_store_errors",
+        "escape_timer_lag_seconds",
+        "escape_platform_calls",
+        "escape_boards_owed",
+        "escape_process_info",
+        "process_resident_memory_bytes",
+    ):
         assert name in families, name
     assert families["escape_move_seconds"].type == "histogram"
     assert families["escape_moves_accepted"].type == "counter"

@@ -15,18 +15,31 @@ from tests.bot.web_fixtures import TG_ANN, TG_BOB, TG_GROUP, Page, serve_board
 
 
 def test_web_settings_and_their_secrets():
-    s = Settings.from_env({
-        "ESCAPE_WEB": "127.0.0.1:8080", "ESCAPE_PUBLIC_URL": "https://escape.example.org/",
-        "ESCAPE_METRICS": "127.0.0.1:9100", "ESCAPE_WEB_SECRET": "web-secret-of-the-test",
-        "DISCORD_CLIENT_SECRET": "client-secret-of-the-test", "TELEGRAM_WEBAPP": "board",
-    })  # fmt: skip
+    s = Settings.from_env(
+        {
+            "ESCAPE_WEB": "127.0.0.1:8080",
+            "ESCAPE_PUBLIC_URL": "https://escape.example.org/",
+            "ESCAPE_METRICS": "127.0.0.1:9100",
+            "ESCAPE_WEB_SECRET": "web-secret-of-the-test",
+            "DISCORD_CLIENT_SECRET": "client-secret-of-the-test",
+            "TELEGRAM_WEBAPP": "board",
+        }
+    )
     assert s.web_address == ("127.0.0.1", 8080) and s.metrics_address == ("127.0.0.1", 9100)
     with pytest.raises(ValueError, match="address of its own"):  # /metrics never on the public one
         Settings.from_env({"ESCAPE_WEB": "127.0.0.1:8080", "ESCAPE_METRICS": "127.0.0.1:8080"})
     assert s.public_url == "https://escape.example.org" and s.telegram_webapp == "board"
     assert "web-secret" not in repr(s) and "client-secret" not in repr(s)
     redact = RedactSecrets(s.secrets())
-    record = logging.LogRecord("x", logging.INFO, "", 0, "key %s and %s", ("web-secret-of-the-test", "client-secret-of-the-test"), None)  # fmt: skip
+    record = logging.LogRecord(
+        "x",
+        logging.INFO,
+        "",
+        0,
+        "key %s and %s",
+        ("web-secret-of-the-test", "client-secret-of-the-test"),
+        None,
+    )
     redact.filter(record)
     assert "secret-of-the-test" not in record.getMessage()
     with pytest.raises(ValueError, match="ESCAPE_WEB"):

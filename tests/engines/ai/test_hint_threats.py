@@ -36,11 +36,18 @@ def red_threat():
     a blue and a yellow ghost out already, that wins. Only Ann's yellow ghost on b2 can
     stop it, by standing on c2 (a red ghost attacking a yellow one loses)."""
     return ghosts(
-        {"c3": [1, "red"], "b2": [0, "yellow"], "e5": [0, "red"], "a1": [0, "blue"],
-         "e1": [1, "blue"], "a5": [1, "yellow"], "d4": [0, "blue"]},
+        {
+            "c3": [1, "red"],
+            "b2": [0, "yellow"],
+            "e5": [0, "red"],
+            "a1": [0, "blue"],
+            "e1": [1, "blue"],
+            "a5": [1, "yellow"],
+            "d4": [0, "blue"],
+        },
         portals={"red": "down", "yellow": "right", "blue": "down"},
         escaped=[{"red": 0, "blue": 0, "yellow": 0}, {"red": 0, "blue": 1, "yellow": 1}],
-    )  # fmt: skip
+    )
 
 
 def test_ghosts_the_one_move_that_stops_an_escape_is_the_hint_and_its_reason_names_it():
@@ -51,7 +58,9 @@ def test_ghosts_the_one_move_that_stops_an_escape_is_the_hint_and_its_reason_nam
         advice = advise("ghosts18", GHOSTS.dump(s), 0, "hard", seed, TINY)
         assert advice.action == "move b2 right"
         assert advice.answered is not None and advice.answered.seat == 1
-        assert str(advice.answered.text) == "Bot's red ghost on c3 can step to c2 and escape next turn"  # fmt: skip
+        assert (
+            str(advice.answered.text) == "Bot's red ghost on c3 can step to c2 and escape next turn"
+        )
 
 
 def test_ghosts_when_the_guard_overrides_the_moves_that_stop_it_are_searched_again():
@@ -59,11 +68,19 @@ def test_ghosts_when_the_guard_overrides_the_moves_that_stop_it_are_searched_aga
     search preferred a move that leaves the escape open, the hint's move comes from a
     search of the stopping moves alone, not from the first search's leftovers."""
     s = ghosts(
-        {"c3": [1, "red"], "b2": [0, "yellow"], "d2": [0, "yellow"], "e5": [0, "red"],
-         "a1": [0, "blue"], "e1": [1, "blue"], "a5": [1, "yellow"], "d4": [0, "blue"]},
+        {
+            "c3": [1, "red"],
+            "b2": [0, "yellow"],
+            "d2": [0, "yellow"],
+            "e5": [0, "red"],
+            "a1": [0, "blue"],
+            "e1": [1, "blue"],
+            "a5": [1, "yellow"],
+            "d4": [0, "blue"],
+        },
         portals={"red": "down", "yellow": "right", "blue": "down"},
         escaped=[{"red": 0, "blue": 0, "yellow": 0}, {"red": 0, "blue": 1, "yellow": 1}],
-    )  # fmt: skip
+    )
     stops = {"move b2 right", "move d2 left"}
     assert stops == {a for a in GHOSTS.legal_actions(s, 0) if exposure(GHOSTS, s, 0, a)[0] == 0}
     overridden = 0
@@ -102,9 +119,15 @@ def test_ghosts_a_lost_fight_that_turns_a_portal_onto_an_opponent_is_not_the_hin
     (rules: PORTALS, a ghost escapes at once, whoever's turn it is). Only stepping the
     yellow ghost away from the blue one keeps Bot from it."""
     s = ghosts(
-        {"a5": [0, "yellow"], "a4": [1, "blue"], "e4": [1, "yellow"], "c3": [0, "red"],
-         "d1": [1, "red"], "a2": [0, "blue"]},
-    )  # fmt: skip
+        {
+            "a5": [0, "yellow"],
+            "a4": [1, "blue"],
+            "e4": [1, "yellow"],
+            "c3": [0, "red"],
+            "d1": [1, "red"],
+            "a2": [0, "blue"],
+        },
+    )
     after, _ = GHOSTS.apply(s, 0, "move a5 up")
     assert after.escaped[1]["yellow"] == 1, "the lost fight lets Bot's yellow ghost out"
     order = ["move a5 up", *(a for a in GHOSTS.legal_actions(s, 0) if a != "move a5 up")]
@@ -169,7 +192,9 @@ def test_over_seeded_ghost_games_a_hint_never_leaves_more_than_the_safest_move()
             if not acting or len(GHOSTS.legal_actions(state, acting[0])) < 2:
                 continue
             seat = acting[0]
-            losses = {a: exposure(GHOSTS, state, seat, a)[0] for a in GHOSTS.legal_actions(state, seat)}  # fmt: skip
+            losses = {
+                a: exposure(GHOSTS, state, seat, a)[0] for a in GHOSTS.legal_actions(state, seat)
+            }
             if max(losses.values()) - min(losses.values()) <= SLACK:
                 continue
             advice = advise("ghosts18", GHOSTS.dump(state), seat, "hard", seed, TINY)

@@ -34,8 +34,11 @@ def test_key_opens_only_its_colour_and_the_first_opening_is_chance():
     s = act(s, 0, "target b1")
     assert GAME.to_act(s) == [CHANCE]
     assert dict(GAME.chance_outcomes(s)) == {
-        "open door": 0.6, "barred door": 0.2, "extra key": 0.1, "extra turn": 0.1
-    }  # fmt: skip
+        "open door": 0.6,
+        "barred door": 0.2,
+        "extra key": 0.1,
+        "extra turn": 0.1,
+    }
     s = chance(s, "barred door")
     assert s.tiles["b1"] == {**s.tiles["b1"], "open": True, "kind": "barred door"}
     assert s.discard == {"key blue": 1} and s.hands[0] == ["net", "net"]
@@ -304,9 +307,16 @@ def test_the_54_draw_cards():
         s = chance(s, GAME.chance_outcomes(s)[0][0])
     first = {card: round(p * 54) for card, p in GAME.chance_outcomes(s)}
     assert first == {
-        "key red": 7, "key blue": 7, "key green": 7, "key yellow": 7,
-        "skeleton": 10, "padlock": 6, "passage": 5, "hacksaw": 3, "net": 2,
-    }  # fmt: skip
+        "key red": 7,
+        "key blue": 7,
+        "key green": 7,
+        "key yellow": 7,
+        "skeleton": 10,
+        "padlock": 6,
+        "passage": 5,
+        "hacksaw": 3,
+        "net": 2,
+    }
     assert sum(first.values()) == 54
 
 

@@ -65,8 +65,11 @@ def test_two_players_use_all_40_door_tiles():
     s.tiles["a1"]["open"] = True  # the first red tile to turn over may be any red tile
     s.phase, s.reveal, s.after = "reveal", "a1", "move"
     assert dict(GAME.chance_outcomes(s)) == {
-        "open door": 0.6, "barred door": 0.2, "extra key": 0.1, "extra turn": 0.1
-    }  # fmt: skip
+        "open door": 0.6,
+        "barred door": 0.2,
+        "extra key": 0.1,
+        "extra turn": 0.1,
+    }
 
 
 def test_a_turn_is_draw_play_move_and_moving_is_optional():
@@ -151,12 +154,15 @@ def test_exit_back_to_your_side_and_enter_again_elsewhere():
     assert "exit" not in legal(s)  # house decision: exit steps off your own first row
 
 
-@pytest.mark.parametrize(("players", "seat", "start", "step", "goal"), [
-    (2, 0, "c7", "move up", "c8"),
-    (2, 1, "c2", "move down", "c1"),
-    (4, 1, "e3", "move right", "f3"),
-    (4, 3, "b3", "move left", "a3"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("players", "seat", "start", "step", "goal"),
+    [
+        (2, 0, "c7", "move up", "c8"),
+        (2, 1, "c2", "move down", "c1"),
+        (4, 1, "e3", "move right", "f3"),
+        (4, 3, "b3", "move left", "a3"),
+    ],
+)
 def test_first_onto_an_open_far_door_wins(players, seat, start, step, goal):
     """ "The first player to move their CHARACTER to an open door on the last row opposite
     their starting side wins! You win immediately when you reach the last open door.\""""

@@ -126,8 +126,9 @@ def test_a_card_being_aimed_is_seen_only_by_its_player():
     assert "card" not in GAME.view(s, 1) and "card" not in GAME.view(s, None)
     new, events = GAME.apply(s, 0, "back")
     assert all(e.to == 0 for e in events)
-    assert GAME.view(new, 1) == GAME.view(castle(hands=[["key red", "net", "padlock",
-                                                       "skeleton"], FILL]), 1)  # fmt: skip
+    assert GAME.view(new, 1) == GAME.view(
+        castle(hands=[["key red", "net", "padlock", "skeleton"], FILL]), 1
+    )
 
 
 def test_a_drawn_card_is_told_only_to_its_drawer():
@@ -186,8 +187,15 @@ def test_pictures_of_every_tile_state():
     _, img = _picture(view)
     assert img.width >= 1000
     text = render.describe("castle_doors", view)
-    for words in ("a1 red barred door", "b1 blue barred door (sawn), padlocked",
-                  "c1 green shut (extra turn)", "d1 yellow shut", "a1-b2",
-                  "netted for 2 more turns", "b2 used by Ann", "Your hand"):  # fmt: skip
+    for words in (
+        "a1 red barred door",
+        "b1 blue barred door (sawn), padlocked",
+        "c1 green shut (extra turn)",
+        "d1 yellow shut",
+        "a1-b2",
+        "netted for 2 more turns",
+        "b2 used by Ann",
+        "Your hand",
+    ):
         assert words in text
     chance(act(s, 0, "back", "discard passage", "stay"), "net")  # still a legal game

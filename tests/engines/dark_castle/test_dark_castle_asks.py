@@ -29,8 +29,14 @@ def room(monkeypatch, *steps, picks=("smith", "tailor"), who="smith", items=None
     return open_card(s, "t_room", who=who)
 
 
-SEND = {"do": "test", "who": "chosen", "trait": "w", "attempts": 2, "double": True,
-        "fail": [{"do": "damage", "who": "all", "n": 1}]}  # fmt: skip
+SEND = {
+    "do": "test",
+    "who": "chosen",
+    "trait": "w",
+    "attempts": 2,
+    "double": True,
+    "fail": [{"do": "damage", "who": "all", "n": 1}],
+}
 
 
 def test_a_test_says_trait_attempts_double_who_and_cost(monkeypatch):
@@ -39,8 +45,12 @@ def test_a_test_says_trait_attempts_double_who_and_cost(monkeypatch):
     s = room(monkeypatch, SEND)
     view = G.view(s, None)
     asked = view["asking"]
-    for words in ("One prisoner you send", "a Wisdom double", "in 2 attempts",
-                  "failing: everyone loses 1 HP"):  # fmt: skip
+    for words in (
+        "One prisoner you send",
+        "a Wisdom double",
+        "in 2 attempts",
+        "failing: everyone loses 1 HP",
+    ):
         assert words in asked, asked
     assert asked in view["prompt"]
     assert view["card"]["asks"] == [asked + "."]
@@ -62,10 +72,24 @@ def test_the_failing_roll_says_why(monkeypatch):
 
 def test_choice_buttons_say_what_they_cost_or_test(monkeypatch):
     """A choice's button says what it will cost or test."""
-    step = {"do": "choose", "options": [
-        {"label": "Force it", "steps": [{"do": "test", "who": "you", "trait": "m", "attempts": 1,
-                                         "fail": [{"do": "damage", "who": "you", "n": 2}]}]},
-        {"label": "Go round", "steps": [{"do": "damage", "who": "all", "n": 1}]}]}  # fmt: skip
+    step = {
+        "do": "choose",
+        "options": [
+            {
+                "label": "Force it",
+                "steps": [
+                    {
+                        "do": "test",
+                        "who": "you",
+                        "trait": "m",
+                        "attempts": 1,
+                        "fail": [{"do": "damage", "who": "you", "n": 2}],
+                    }
+                ],
+            },
+            {"label": "Go round", "steps": [{"do": "damage", "who": "all", "n": 1}]},
+        ],
+    }
     s = room(monkeypatch, step)
     assert G.describe(s, "choose 1") == (
         "Force it (YOU roll for Might in one attempt; failing: YOU lose 2 HP)"
@@ -110,10 +134,18 @@ def test_healing_is_offered_only_to_someone_it_can_heal(monkeypatch):
 
 def test_the_party_chooses_which_key_is_used_up(monkeypatch):
     """Audit: where a card uses up one of several keys, the party chooses which."""
-    step = {"do": "choose", "options": [
-        {"label": "Unlock it", "needs": "key", "spend": True,
-         "steps": [{"do": "draw", "n": 1}]},
-        {"label": "Leave", "steps": []}]}  # fmt: skip
+    step = {
+        "do": "choose",
+        "options": [
+            {
+                "label": "Unlock it",
+                "needs": "key",
+                "spend": True,
+                "steps": [{"do": "draw", "n": 1}],
+            },
+            {"label": "Leave", "steps": []},
+        ],
+    }
     s = room(monkeypatch, step, items={"smith": ["skeletonkey"], "tailor": ["lockpicks"]})
     s = act(s, "choose 1")
     assert s.pending.kind == "discard"

@@ -40,8 +40,14 @@ def test_flaws_are_dealt_onto_the_characters_before_choosing():
     assert G.to_act(s) == [CHANCE] and len(G.chance_outcomes(s)) == len(cards.FLAWS)
     s = dealt()
     assert s.pending == Pending("pick")
-    assert s.flaws == {"abbot": "reckless", "cook": "glutton", "miller": "coward",
-                       "smith": "liar", "tailor": "brute", "tanner": "schemer"}  # fmt: skip
+    assert s.flaws == {
+        "abbot": "reckless",
+        "cook": "glutton",
+        "miller": "coward",
+        "smith": "liar",
+        "tailor": "brute",
+        "tanner": "schemer",
+    }
     view = G.view(s, None)
     assert view["flaws"]["smith"]["name"] == "Liar"
     assert render.board_png("dark_castle", view).startswith(b"\x89PNG")
@@ -65,8 +71,16 @@ def test_a_flaw_is_used_once_and_never_traded(monkeypatch):
 
 
 def test_a_flaw_rerolls_a_failed_test(monkeypatch):
-    add_card(monkeypatch, {"do": "test", "who": "you", "trait": "w", "attempts": 1,
-                           "fail": [{"do": "damage", "who": "you", "n": 3}]})  # fmt: skip
+    add_card(
+        monkeypatch,
+        {
+            "do": "test",
+            "who": "you",
+            "trait": "w",
+            "attempts": 1,
+            "fail": [{"do": "damage", "who": "you", "n": 3}],
+        },
+    )
     s = act(act(dealt(), "pick smith", 0), "pick cook", 1)
     s = open_card(chance(s, "s_cell"), "t_room")
     s = chance(s, "m")

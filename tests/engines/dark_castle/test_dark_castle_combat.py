@@ -125,8 +125,11 @@ def test_resting_in_turns_across_rounds(monkeypatch):
 def test_combat_items_strike_block_reroll_become(monkeypatch):
     """Rulebook: "Items can be used at any time unless the item card indicates otherwise";
     "pay attention to the items each character is carrying"."""
-    s = fight(monkeypatch, combat("mcww", 4), items={"smith": ["axe", "buckler"],
-                                                    "tailor": ["rabbitfoot", "beads"]})  # fmt: skip
+    s = fight(
+        monkeypatch,
+        combat("mcww", 4),
+        items={"smith": ["axe", "buckler"], "tailor": ["rabbitfoot", "beads"]},
+    )
     s = act(s, "fight")
     s = chance(s, "m", "m")
     legal = G.legal_actions(s, 0)
@@ -148,8 +151,9 @@ def test_combat_items_strike_block_reroll_become(monkeypatch):
 def test_war_hammer_and_ward(monkeypatch):
     """Item cards as printed: a two-handed hammer makes a single Might hit twice; armour
     takes 1 off each enemy attack."""
-    s = fight(monkeypatch, combat("mmc", 3), items={"smith": ["warhammer"],
-                                                   "tailor": ["brigandine"]})  # fmt: skip
+    s = fight(
+        monkeypatch, combat("mmc", 3), items={"smith": ["warhammer"], "tailor": ["brigandine"]}
+    )
     s = act(s, "fight")
     s = chance(s, "m", "w")
     s = act(s, "hit smith")
@@ -229,8 +233,12 @@ def test_a_long_fight_grows_the_enemy_attack_from_its_twentieth_round(monkeypatc
     one fight on, the enemy's attack grows by 1 at the start of every round; a double still
     blocks."""
     assert LONG_FIGHT == 20
-    s = fight(monkeypatch, combat("mmm", 1, 0, {"k": "armoured", "trait": "m"}),
-              picks=("tailor", "tanner"), who="tailor")  # fmt: skip
+    s = fight(
+        monkeypatch,
+        combat("mmm", 1, 0, {"k": "armoured", "trait": "m"}),
+        picks=("tailor", "tanner"),
+        who="tailor",
+    )
     for _ in range(18):  # rounds 1-18: a single Might does not dent the armour; one rests,
         s = act(s, "rest tailor")  # the other blocks
         s = chance(s, "cc")
@@ -251,8 +259,12 @@ def test_no_fight_lasts_for_ever_even_one_nobody_can_win(monkeypatch):
     """Rules text, LONG FIGHTS: an armoured Might enemy against the Tailor and the Tanner
     (neither has a Might double) cannot be beaten; resting and blocking once kept it going
     for ever. Now the party falls, whatever it does."""
-    s = fight(monkeypatch, combat("m", 1, 0, {"k": "armoured", "trait": "m"}),
-              picks=("tailor", "tanner"), who="tailor")  # fmt: skip
+    s = fight(
+        monkeypatch,
+        combat("m", 1, 0, {"k": "armoured", "trait": "m"}),
+        picks=("tailor", "tanner"),
+        who="tailor",
+    )
     faces = ["cc", "w", "c", "ww"]
     rounds = 0
     while s.combat is not None and not s.outcome:
@@ -289,8 +301,11 @@ def test_special_focus_you(monkeypatch):
 
 def test_special_no_rest_and_no_items(monkeypatch):
     """Combat specials: nobody may rest; no items may be used."""
-    s = fight(monkeypatch, combat("www", 1, 0, {"k": "no_rest"}, {"k": "no_items"}),
-              items={"smith": ["axe"]})  # fmt: skip
+    s = fight(
+        monkeypatch,
+        combat("www", 1, 0, {"k": "no_rest"}, {"k": "no_items"}),
+        items={"smith": ["axe"]},
+    )
     assert s.pending.kind == "roll"  # no rest decision at all
     s = chance(s, "m", "m")
     assert "use axe" not in G.legal_actions(s, 0)

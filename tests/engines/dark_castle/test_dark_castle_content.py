@@ -59,8 +59,15 @@ def test_every_companion_parses_and_has_its_event_card(comp_id):
 
 
 def test_the_companion_checker_catches_broken_companions():
-    bad = {"id": "x", "title": "X", "faces": ["m"] * 6, "hp": 0, "text": "", "trait": "",
-           "special": {"k": "fly"}}  # fmt: skip
+    bad = {
+        "id": "x",
+        "title": "X",
+        "faces": ["m"] * 6,
+        "hp": 0,
+        "text": "",
+        "trait": "",
+        "special": {"k": "fly"},
+    }
     problems = " ".join(cards.check_companion(bad))
     for word in ("one of them special", "unknown special", "HP from"):
         assert word in problems
@@ -97,10 +104,15 @@ def test_checker_catches_broken_cards():
             {"do": "combat", "name": "X", "dice": "mq", "attack": 0},
             {"do": "choose", "options": [{"label": "a", "needs": "unicorn", "steps": []}]},
             {"do": "test", "who": "you", "trait": "m", "double": True, "attempts": 0},
-            {"do": "combat", "name": "Y", "dice": "cc", "attack": 1,
-             "specials": [{"k": "armoured", "trait": "m"}]},
+            {
+                "do": "combat",
+                "name": "Y",
+                "dice": "cc",
+                "attack": 1,
+                "specials": [{"k": "armoured", "trait": "m"}],
+            },
         ],
-    }  # fmt: skip
+    }
     problems = " ".join(cards.check_card(bad))
     words = ("unknown step", "bad dice", "attack", "two options", "unicorn", "endless", "armour")
     for word in words:
@@ -111,8 +123,14 @@ def test_character_dice_match_the_published_trait_counts():
     """Rulebook: "The number beside each symbol shows how many times the symbol appears";
     Abbot 3/1/4, Cook 4/3/1, Miller 3/4/1, Smith 4/1/3, Tailor 1/4/3, Tanner 1/3/4, and
     "Two sides of each character's die are doubles"."""
-    published = {"abbot": (3, 1, 4), "cook": (4, 3, 1), "miller": (3, 4, 1),
-                 "smith": (4, 1, 3), "tailor": (1, 4, 3), "tanner": (1, 3, 4)}  # fmt: skip
+    published = {
+        "abbot": (3, 1, 4),
+        "cook": (4, 3, 1),
+        "miller": (3, 4, 1),
+        "smith": (4, 1, 3),
+        "tailor": (1, 4, 3),
+        "tanner": (1, 3, 4),
+    }
     for who, counts in published.items():
         faces = cards.CHARACTERS[who]["faces"]
         assert len(faces) == 6
@@ -167,7 +185,12 @@ def test_longest_actions_fit_in_32_bytes():
     """Engine contract: actions are short ASCII strings of at most 32 bytes."""
     longest_item = max(cards.ITEMS, key=len)
     longest_char = max(cards.CHARACTERS, key=len)
-    for action in (f"take {longest_item} {longest_char}", f"discard {longest_item}",
-                   f"rest {longest_char}", f"send {longest_char}", f"pick {longest_char}"):  # fmt: skip
+    for action in (
+        f"take {longest_item} {longest_char}",
+        f"discard {longest_item}",
+        f"rest {longest_char}",
+        f"send {longest_char}",
+        f"pick {longest_char}",
+    ):
         assert len(action.encode()) <= 32
         assert action == action.lower() and action.isascii()

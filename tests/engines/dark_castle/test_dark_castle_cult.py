@@ -164,8 +164,13 @@ def test_below_half_health_the_cult_die_is_rolled(monkeypatch):
 def test_the_cult_die_outside_combat_counts_as_rolled(monkeypatch):
     """Pack 1, The Cult Dice: "Outside of combat, resolve all results rolled on the cult die
     as normal, regardless of colour"."""
-    test = {"do": "test", "who": "you", "trait": "c", "attempts": 1,
-            "fail": [{"do": "damage", "who": "you", "n": 1}]}  # fmt: skip
+    test = {
+        "do": "test",
+        "who": "you",
+        "trait": "c",
+        "attempts": 1,
+        "fail": [{"do": "damage", "who": "you", "n": 1}],
+    }
     s = cult_room(monkeypatch, test, smith={"curses": ["marked"], "hp": 6})
     assert {o for o, _ in G.chance_outcomes(s)} == {"m", "c", "w", "ww", "black m", "black c"}
     s = chance(s, "black c")
@@ -175,8 +180,13 @@ def test_the_cult_die_outside_combat_counts_as_rolled(monkeypatch):
 def test_a_white_cult_face_attacks_first_and_as_normal(monkeypatch):
     """Pack 1, Attacking: "Resolve their attack before any other character's attack. If the
     player marked for death rolls a white-sided result ... apply their attack as normal"."""
-    s = cult_room(monkeypatch, combat("mcw", 2), picks=("smith", "tailor", "abbot"),
-                  smith={"curses": ["marked"], "hp": 5}, tailor={"items": ["axe"]})  # fmt: skip
+    s = cult_room(
+        monkeypatch,
+        combat("mcw", 2),
+        picks=("smith", "tailor", "abbot"),
+        smith={"curses": ["marked"], "hp": 5},
+        tailor={"items": ["axe"]},
+    )
     s = act(s, "fight")
     assert s.pending == Pending("roll", char=0, why="combat")  # the cult die first
     s = chance(s, "w", "m", "c")
@@ -190,8 +200,12 @@ def test_a_black_cult_face_joins_the_enemy_row(monkeypatch):
     """Pack 1, Attacking: "if they roll a black-sided result during combat ... add the cult
     die, as rolled, to the row of chapter dice ... The character marked for death takes no
     further part in the combat, and takes no damage"."""
-    s = cult_room(monkeypatch, combat("mm", 2), picks=("smith", "tailor", "abbot"),
-                  smith={"curses": ["marked"], "hp": 5})  # fmt: skip
+    s = cult_room(
+        monkeypatch,
+        combat("mm", 2),
+        picks=("smith", "tailor", "abbot"),
+        smith={"curses": ["marked"], "hp": 5},
+    )
     s = act(s, "fight")
     s = chance(s, "black c")
     assert s.combat.row == ["m", "m", "c"] and s.combat.turned == [0]

@@ -149,12 +149,16 @@ def test_with_an_item_to_use_the_party_resolves_together_with_hit_all(monkeypatc
     the round's results are resolved together (`hit all`) once items have been used; with no
     item to use they resolve by themselves."""
     spent = {"flaw_used": True}
-    s = room_with(BOX, monkeypatch, death_combat("m"), smith={"items": ["axe"], **spent},
-                  tailor=spent)  # fmt: skip
+    s = room_with(
+        BOX, monkeypatch, death_combat("m"), smith={"items": ["axe"], **spent}, tailor=spent
+    )
     s = chance(act(chance(s, "mc s"), "fight"), "w", "c")
     legal = G.legal_actions(s, 0)
-    assert "hit all" in legal and "use axe" in legal and not [a for a in legal if a.startswith(
-        "hit smith")]  # fmt: skip
+    assert (
+        "hit all" in legal
+        and "use axe" in legal
+        and not [a for a in legal if a.startswith("hit smith")]
+    )
     assert "hit all" in G.view(s, None)["prompt"]
     assert G.describe(s, "hit all") == death_dice.HIT_ALL_LABEL
     s = act(s, "use axe", 0)  # the Throwing Axe strikes the Might die: it does not touch shields
@@ -252,8 +256,13 @@ def test_the_stone_shelters_mends_and_bites(monkeypatch):
     """Our Living Stone die: shelter blocks its holder, mend heals 2, bite costs 1 HP."""
     for face, smith_hp in (("shelter", 18), ("mend", 12 + 2 - 2), ("bite", 12 - 1 - 2)):
         start = 18 if face == "shelter" else 12
-        s = room_with(BOX, monkeypatch, combat("mmm", 2),
-                      smith={"items": ["stone"], "hp": start, **SPENT}, tailor=SPENT)  # fmt: skip
+        s = room_with(
+            BOX,
+            monkeypatch,
+            combat("mmm", 2),
+            smith={"items": ["stone"], "hp": start, **SPENT},
+            tailor=SPENT,
+        )
         s = chance(act(s, "fight"), "c", "c")
         s = chance(act(s, "use stone", 0), face)
         s = act(s, "hit smith", 0)  # the Tailor's attack then resolves by itself

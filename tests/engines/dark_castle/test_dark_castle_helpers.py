@@ -65,8 +65,14 @@ def open_card(s, card_id, who="smith"):
 
 def add_card(monkeypatch, *steps, card_id="t_room", text="A bare test room."):
     """Add a chapter of our own making to the pool for one test."""
-    data = {"id": card_id, "title": "Test Room", "text": text, "steps": list(steps),
-            "kind": "chapter", "set": "core"}  # fmt: skip
+    data = {
+        "id": card_id,
+        "title": "Test Room",
+        "text": text,
+        "steps": list(steps),
+        "kind": "chapter",
+        "set": "core",
+    }
     assert cards.check_card(data) == []
     monkeypatch.setitem(cards.CHAPTERS, card_id, data)
     monkeypatch.setitem(cards.ALL_CARDS, card_id, data)
@@ -74,8 +80,14 @@ def add_card(monkeypatch, *steps, card_id="t_room", text="A bare test room."):
 
 
 def combat(dice, attack=2, per_player=0, *specials, name="Brute", loot=True):
-    step = {"do": "combat", "name": name, "dice": dice, "per_player": per_player,
-            "attack": attack, "loot": loot}  # fmt: skip
+    step = {
+        "do": "combat",
+        "name": name,
+        "dice": dice,
+        "per_player": per_player,
+        "attack": attack,
+        "loot": loot,
+    }
     if specials:
         step["specials"] = list(specials)
     return step

@@ -27,9 +27,39 @@ EVERY_PACK = {"cult": "on", "plague": "on", "undead": "on", "collector": "on"}
 # ("take salve cook", "cast bolt"), which are the same in every language.
 IDS = {*NAMES, *cards.CHARACTERS, *cards.TOOLS, *cards.SPELLS, "HP", "fly", "away"}
 # The commands' verbs, typed as they are ("take", "cast", "hit all"), and the dice's ids.
-VERBS = {"pick", "turn", "take", "drop", "use", "done", "choose", "send", "pass", "discard",
-         "fight", "rest", "hit", "all", "draw", "give", "drink", "stop", "rite", "cast", "roll",
-         "stow", "unstow", "crush", "mc", "mw", "cw", "s", "m", "c", "w"}  # fmt: skip
+VERBS = {
+    "pick",
+    "turn",
+    "take",
+    "drop",
+    "use",
+    "done",
+    "choose",
+    "send",
+    "pass",
+    "discard",
+    "fight",
+    "rest",
+    "hit",
+    "all",
+    "draw",
+    "give",
+    "drink",
+    "stop",
+    "rite",
+    "cast",
+    "roll",
+    "stow",
+    "unstow",
+    "crush",
+    "mc",
+    "mw",
+    "cw",
+    "s",
+    "m",
+    "c",
+    "w",
+}
 IDS |= VERBS
 # What the pseudo-language never touches: a word without any of the letters it accents.
 ACCENTABLE = re.compile(r"[aeiouycnszAEIOUYCNSZ]")
@@ -66,8 +96,15 @@ def read(s, events, language: str) -> list[str]:
     acting = G.to_act(s)
     for seat in acting if acting != [CHANCE] else []:
         out += [say(G.label(s, a), language) for a in G.legal_actions(s, seat)]
-        for wrong in ("take lantern abbot", "use salve", "rest smith", "give cook 1", "cast bolt",
-                      "rite cook", "fly away"):  # fmt: skip
+        for wrong in (
+            "take lantern abbot",
+            "use salve",
+            "rest smith",
+            "give cook 1",
+            "cast bolt",
+            "rite cook",
+            "fly away",
+        ):
             # Dark Castle's own refusals; the contract's general one ("... is not allowed
             # now. You may: ...") is the shared catalogue's, checked in qps only.
             own = G.explain_illegal(s, seat, wrong)
@@ -109,8 +146,12 @@ def test_every_text_said_is_in_the_catalogue_template():
         for seed, players, options in ((8, 2, {}), (9, 4, EVERY_PACK)):
             for s, events in playout(seed, players, options, every=3):
                 read(s, events, "qps")
-    unknown = [(text, context) for text, _plural, context in seen if (text, context) not in template
-               and any(ch.isalpha() for ch in re.sub(r"\{[^}]*\}", "", text))]  # fmt: skip
+    unknown = [
+        (text, context)
+        for text, _plural, context in seen
+        if (text, context) not in template
+        and any(ch.isalpha() for ch in re.sub(r"\{[^}]*\}", "", text))
+    ]
     assert len(seen) > 200 and not unknown, unknown[:10]
 
 
@@ -126,10 +167,45 @@ def _german() -> set:
 
 
 # English words no German sentence of ours holds (names aside).
-ENGLISH = {"the", "and", "you", "with", "of", "is", "are", "to", "from", "rolls", "loses",
-           "gains", "chapter", "item", "items", "turns", "draws", "takes", "fails", "succeeds",
-           "combat", "round", "attack", "row", "plague", "curse", "choose", "nothing", "left",
-           "before", "boss", "each", "prisoner", "everyone", "double", "dice", "hits"}  # fmt: skip
+ENGLISH = {
+    "the",
+    "and",
+    "you",
+    "with",
+    "of",
+    "is",
+    "are",
+    "to",
+    "from",
+    "rolls",
+    "loses",
+    "gains",
+    "chapter",
+    "item",
+    "items",
+    "turns",
+    "draws",
+    "takes",
+    "fails",
+    "succeeds",
+    "combat",
+    "round",
+    "attack",
+    "row",
+    "plague",
+    "curse",
+    "choose",
+    "nothing",
+    "left",
+    "before",
+    "boss",
+    "each",
+    "prisoner",
+    "everyone",
+    "double",
+    "dice",
+    "hits",
+}
 
 
 @pytest.mark.parametrize(("seed", "players", "options"), [(5, 2, {}), (6, 3, EVERY_PACK)])
@@ -155,8 +231,11 @@ def test_a_whole_game_in_german_leaves_no_english(seed, players, options):
 
 def test_the_rules_text_and_every_card_are_in_german():
     german = _german()
-    missing = [t for t in G.texts() if (t if isinstance(t, str) else t[0],
-                                        None if isinstance(t, str) else t[1]) not in german]  # fmt: skip
+    missing = [
+        t
+        for t in G.texts()
+        if (t if isinstance(t, str) else t[0], None if isinstance(t, str) else t[1]) not in german
+    ]
     assert not missing, missing[:10]
 
 
@@ -234,8 +313,12 @@ def test_every_word_on_the_board_fits_its_space(language, monkeypatch):
                 assert lo <= left and right <= hi, (content, left, right, lo, hi)
         for i, (a, box_a) in enumerate(drawn):
             for b, box_b in drawn[i + 1 :]:
-                apart = (box_a[2] <= box_b[0] + 1 or box_b[2] <= box_a[0] + 1
-                         or box_a[3] <= box_b[1] + 1 or box_b[3] <= box_a[1] + 1)  # fmt: skip
+                apart = (
+                    box_a[2] <= box_b[0] + 1
+                    or box_b[2] <= box_a[0] + 1
+                    or box_a[3] <= box_b[1] + 1
+                    or box_b[3] <= box_a[1] + 1
+                )
                 assert apart, (a, box_a, b, box_b)
 
 

@@ -21,9 +21,10 @@ def pressed(board, seat: int, action: str, legal: list[str], user: UserRef) -> s
     labelled as the engine describes it."""
     index = legal.index(action)
     (choice,) = [
-        c for c in board.choices
+        c
+        for c in board.choices
         if c.data.startswith("a:") and (parse(c.data).seat, parse(c.data).index) == (seat, index)
-    ]  # fmt: skip
+    ]
     assert choice.for_user == user.id
     return choice.data
 

@@ -135,13 +135,16 @@ def test_the_split_double_prisoners(monkeypatch):
         a.split()[1] for a in G.legal_actions(G.setup(["A"], PLAGUE), 0)
     }
     assert "pick ratcatcher" not in G.legal_actions(G.setup(["A"], {}), 0)
-    s = plague_room(monkeypatch, combat("mcw", 2), picks=("ratcatcher", "tailor"),
-                    who="ratcatcher")  # fmt: skip
+    s = plague_room(monkeypatch, combat("mcw", 2), picks=("ratcatcher", "tailor"), who="ratcatcher")
     s = act(s, "fight")
     s = act(chance(s, "mc", "w"), "hit ratcatcher")
     assert s.combat is None  # Might and Cunning both hit, the Tailor's Wisdom the last
-    s = plague_room(monkeypatch, combat("mcw", 2, 0, {"k": "doubles_single"}),
-                    picks=("ratcatcher", "tailor"), who="ratcatcher")  # fmt: skip
+    s = plague_room(
+        monkeypatch,
+        combat("mcw", 2, 0, {"k": "doubles_single"}),
+        picks=("ratcatcher", "tailor"),
+        who="ratcatcher",
+    )
     s = act(s, "fight")
     s = chance(s, "mc", "m")
     assert {"hit ratcatcher m", "hit ratcatcher c"} <= set(G.legal_actions(s, 0))
@@ -170,8 +173,11 @@ def test_the_knapsack_stores_two_more_items_between_chapters(monkeypatch):
 
 
 def test_the_knapsack_cannot_be_rearranged_during_a_chapter(monkeypatch):
-    s = plague_room(monkeypatch, {"do": "draw", "n": 1},
-                    smith={"items": ["knapsack", "salve"], "stored": ["axe"], "hp": 10})  # fmt: skip
+    s = plague_room(
+        monkeypatch,
+        {"do": "draw", "n": 1},
+        smith={"items": ["knapsack", "salve"], "stored": ["axe"], "hp": 10},
+    )
     s = chance(act(s, "draw smith"), "bell")
     assert s.pending == Pending("share")
     assert not [a for a in G.legal_actions(s, 0) if "stow" in a]

@@ -31,8 +31,12 @@ def room(monkeypatch, *steps, picks=("smith", "tailor"), players=None, who="smit
 
 def test_damage_and_healing_never_above_the_start(monkeypatch):
     """Rulebook: "characters will gain and lose HP but can never exceed their starting HP"."""
-    s = room(monkeypatch, {"do": "damage", "who": "others", "n": 4},
-             {"do": "heal", "who": "all", "n": 2}, picks=("smith", "tailor", "abbot"))  # fmt: skip
+    s = room(
+        monkeypatch,
+        {"do": "damage", "who": "others", "n": 4},
+        {"do": "heal", "who": "all", "n": 2},
+        picks=("smith", "tailor", "abbot"),
+    )
     assert [c.hp for c in s.chars] == [14, 12, 12]
     assert s.pending == Pending("between")
 
@@ -124,9 +128,12 @@ def test_only_the_holder_drops_or_uses_an_item():
 
 def test_lose_item_of_your_choice_and_all_items(monkeypatch):
     """Vocabulary: a card takes an item of YOUR choice, or everything someone carries."""
-    s = room(monkeypatch, {"do": "lose_item", "who": "you", "what": "choice"},
-             {"do": "lose_item", "who": "others", "what": "all"},
-             items={"smith": ["axe", "salve"], "tailor": ["rope"]})  # fmt: skip
+    s = room(
+        monkeypatch,
+        {"do": "lose_item", "who": "you", "what": "choice"},
+        {"do": "lose_item", "who": "others", "what": "all"},
+        items={"smith": ["axe", "salve"], "tailor": ["rope"]},
+    )
     assert s.pending == Pending("discard", char=0) and G.to_act(s) == [0]
     assert G.legal_actions(s, 0) == ["discard axe", "discard salve"]
     s = act(s, "discard salve")
@@ -135,8 +142,11 @@ def test_lose_item_of_your_choice_and_all_items(monkeypatch):
 
 def test_party_loses_one_item_of_its_choice(monkeypatch):
     """Vocabulary: the party gives up one item; anyone may say which."""
-    s = room(monkeypatch, {"do": "lose_item", "who": "party"},
-             items={"smith": ["axe"], "tailor": ["rope"]})  # fmt: skip
+    s = room(
+        monkeypatch,
+        {"do": "lose_item", "who": "party"},
+        items={"smith": ["axe"], "tailor": ["rope"]},
+    )
     assert G.to_act(s) == [0, 1]
     s = act(s, "discard rope", 0)
     assert char(s, "tailor").items == [] and char(s, "smith").items == ["axe"]
@@ -145,9 +155,14 @@ def test_party_loses_one_item_of_its_choice(monkeypatch):
 def test_trait_test_in_one_attempt(monkeypatch):
     """Rulebook, Tip: "When a chapter requires a player to roll a certain result 'in one
     attempt'"."""
-    step = {"do": "test", "who": "you", "trait": "c", "attempts": 1,
-            "pass": [{"do": "heal", "who": "you", "n": 1}],
-            "fail": [{"do": "damage", "who": "it", "n": 3}]}  # fmt: skip
+    step = {
+        "do": "test",
+        "who": "you",
+        "trait": "c",
+        "attempts": 1,
+        "pass": [{"do": "heal", "who": "you", "n": 1}],
+        "fail": [{"do": "damage", "who": "it", "n": 3}],
+    }
     s = room(monkeypatch, step)
     assert s.pending == Pending("roll", char=0, why="test")
     s = chance(s, "m")
@@ -157,13 +172,21 @@ def test_trait_test_in_one_attempt(monkeypatch):
 def test_items_are_usable_within_one_attempt(monkeypatch):
     """Rulebook, Tip: "that single attempt includes the use of items if the player wishes.
     For example, a player could discard a Liquid Luck potion to re-roll"."""
-    step = {"do": "test", "who": "you", "trait": "c", "attempts": 1,
-            "fail": [{"do": "damage", "who": "it", "n": 3}]}  # fmt: skip
+    step = {
+        "do": "test",
+        "who": "you",
+        "trait": "c",
+        "attempts": 1,
+        "fail": [{"do": "damage", "who": "it", "n": 3}],
+    }
     s = room(monkeypatch, step, items={"smith": ["knucklebone", "mirror"]})
     s = chance(s, "m")
     assert s.pending == Pending("react", char=0)
     assert G.to_act(s) == [0] and set(G.legal_actions(s, 0)) == {
-        "pass", "use knucklebone", "use mirror"}  # fmt: skip
+        "pass",
+        "use knucklebone",
+        "use mirror",
+    }
     s = act(s, "use knucklebone")
     s = chance(s, "w")  # still failing: the same attempt goes on
     s = act(s, "use mirror")  # now it counts as a Cunning
@@ -173,8 +196,13 @@ def test_items_are_usable_within_one_attempt(monkeypatch):
 def test_only_items_that_can_help_the_attempt_are_offered(monkeypatch):
     """Rulebook, Using Items: "The text on each item card describes what it does": an item
     that turns the roll into a Might cannot save a Cunning test, so it is not offered."""
-    step = {"do": "test", "who": "you", "trait": "c", "attempts": 1,
-            "fail": [{"do": "damage", "who": "it", "n": 3}]}  # fmt: skip
+    step = {
+        "do": "test",
+        "who": "you",
+        "trait": "c",
+        "attempts": 1,
+        "fail": [{"do": "damage", "who": "it", "n": 3}],
+    }
     s = room(monkeypatch, step, items={"smith": ["gauntlet", "mirror"]})
     s = chance(s, "w")
     assert set(G.legal_actions(s, 0)) == {"pass", "use mirror"}
@@ -185,8 +213,13 @@ def test_only_items_that_can_help_the_attempt_are_offered(monkeypatch):
 def test_passing_a_failed_roll_accepts_it(monkeypatch):
     """Rulebook, Tip: items are used in the attempt "if the player wishes": `pass` keeps
     the item and takes the failure."""
-    step = {"do": "test", "who": "you", "trait": "c", "attempts": 1,
-            "fail": [{"do": "damage", "who": "it", "n": 3}]}  # fmt: skip
+    step = {
+        "do": "test",
+        "who": "you",
+        "trait": "c",
+        "attempts": 1,
+        "fail": [{"do": "damage", "who": "it", "n": 3}],
+    }
     s = room(monkeypatch, step, items={"smith": ["knucklebone"]})
     s = chance(s, "m")
     s = act(s, "pass")
@@ -195,8 +228,13 @@ def test_passing_a_failed_roll_accepts_it(monkeypatch):
 
 def test_alias_items_help_tests(monkeypatch):
     """Item: lockpicks let a Might roll count as Cunning in a test."""
-    step = {"do": "test", "who": "you", "trait": "c", "attempts": 1,
-            "fail": [{"do": "damage", "who": "it", "n": 3}]}  # fmt: skip
+    step = {
+        "do": "test",
+        "who": "you",
+        "trait": "c",
+        "attempts": 1,
+        "fail": [{"do": "damage", "who": "it", "n": 3}],
+    }
     s = room(monkeypatch, step, items={"smith": ["lockpicks"]})
     s = chance(s, "mm")
     assert char(s, "smith").hp == 18
@@ -205,9 +243,15 @@ def test_alias_items_help_tests(monkeypatch):
 def test_several_attempts_and_doubles(monkeypatch):
     """Vocabulary: a test in N attempts (every failure costs, the last one too, then the
     fail branch); a test may need a double."""
-    step = {"do": "test", "who": "you", "trait": "w", "double": True, "attempts": 3,
-            "fail_each": [{"do": "damage", "who": "it", "n": 1}],
-            "fail": [{"do": "damage", "who": "it", "n": 5}]}  # fmt: skip
+    step = {
+        "do": "test",
+        "who": "you",
+        "trait": "w",
+        "double": True,
+        "attempts": 3,
+        "fail_each": [{"do": "damage", "who": "it", "n": 1}],
+        "fail": [{"do": "damage", "who": "it", "n": 5}],
+    }
     s = room(monkeypatch, step)
     s = chance(s, "w", "m", "w")
     assert char(s, "smith").hp == 10  # 1 for each of the three failures, then 5
@@ -218,8 +262,13 @@ def test_several_attempts_and_doubles(monkeypatch):
 
 def test_until_success_costs_each_failure(monkeypatch):
     """Vocabulary: keep trying until you succeed, paying for every failed attempt."""
-    step = {"do": "test", "who": "each", "trait": "m", "attempts": 0,
-            "fail_each": [{"do": "damage", "who": "it", "n": 1}]}  # fmt: skip
+    step = {
+        "do": "test",
+        "who": "each",
+        "trait": "m",
+        "attempts": 0,
+        "fail_each": [{"do": "damage", "who": "it", "n": 1}],
+    }
     s = room(monkeypatch, step)
     s = chance(s, "w", "c", "m")  # the Smith fails twice
     s = chance(s, "m")  # the Tailor succeeds at once
@@ -228,8 +277,13 @@ def test_until_success_costs_each_failure(monkeypatch):
 
 def test_one_of_you_is_sent(monkeypatch):
     """Vocabulary: "one of you" - the group chooses who attempts."""
-    step = {"do": "test", "who": "chosen", "trait": "c", "attempts": 1,
-            "fail": [{"do": "damage", "who": "it", "n": 2}]}  # fmt: skip
+    step = {
+        "do": "test",
+        "who": "chosen",
+        "trait": "c",
+        "attempts": 1,
+        "fail": [{"do": "damage", "who": "it", "n": 2}],
+    }
     s = room(monkeypatch, step, picks=("smith", "tailor", "abbot"))
     assert G.to_act(s) == [0, 1, 2]
     s = act(s, "send abbot", 1)
@@ -240,8 +294,13 @@ def test_one_of_you_is_sent(monkeypatch):
 
 def test_group_test_adds_up_symbols(monkeypatch):
     """Vocabulary: everyone rolls once and the symbols of the trait are counted together."""
-    step = {"do": "group_test", "trait": "m", "need": 1, "per_player": True,
-            "fail": [{"do": "damage", "who": "all", "n": 2}]}  # fmt: skip
+    step = {
+        "do": "group_test",
+        "trait": "m",
+        "need": 1,
+        "per_player": True,
+        "fail": [{"do": "damage", "who": "all", "n": 2}],
+    }
     s = room(monkeypatch, step)
     s = chance(s, "mm", "c")
     assert [c.hp for c in s.chars] == [18, 18]
@@ -252,15 +311,26 @@ def test_group_test_adds_up_symbols(monkeypatch):
 
 def test_choices_some_needing_an_item(monkeypatch):
     """Rulebook: "You may be asked to make a choice"; an option may need an item and use it."""
-    step = {"do": "choose", "options": [
-        {"label": "Unlock it", "needs": "key", "spend": True,
-         "steps": [{"do": "heal", "who": "all", "n": 3}]},
-        {"label": "Kick it", "steps": [{"do": "damage", "who": "you", "n": 2}]}]}  # fmt: skip
+    step = {
+        "do": "choose",
+        "options": [
+            {
+                "label": "Unlock it",
+                "needs": "key",
+                "spend": True,
+                "steps": [{"do": "heal", "who": "all", "n": 3}],
+            },
+            {"label": "Kick it", "steps": [{"do": "damage", "who": "you", "n": 2}]},
+        ],
+    }
     s = room(monkeypatch, step)
     assert G.legal_actions(s, 0) == ["choose 2"]
     assert G.view(s, None)["options"][0] == {
-        "n": 1, "label": "Unlock it", "cost": "uses up a key; everyone gains 3 HP", "open": False
-    }  # fmt: skip
+        "n": 1,
+        "label": "Unlock it",
+        "cost": "uses up a key; everyone gains 3 HP",
+        "open": False,
+    }
     s = act(s, "choose 2")
     assert char(s, "smith").hp == 16
     s = set_char(started(), "tailor", items=["skeletonkey"], hp=10)
@@ -271,8 +341,12 @@ def test_choices_some_needing_an_item(monkeypatch):
 
 def test_gamble_on_a_chapter_die(monkeypatch):
     """Vocabulary: roll one chapter die and follow the branch of its face."""
-    step = {"do": "gamble", "m": [{"do": "damage", "who": "you", "n": 1}],
-            "c": [{"do": "damage", "who": "you", "n": 2}], "w": []}  # fmt: skip
+    step = {
+        "do": "gamble",
+        "m": [{"do": "damage", "who": "you", "n": 1}],
+        "c": [{"do": "damage", "who": "you", "n": 2}],
+        "w": [],
+    }
     s = room(monkeypatch, step)
     assert {o for o, _ in G.chance_outcomes(s)} == {"m", "c", "w"}
     s = chance(s, "c")
@@ -281,8 +355,12 @@ def test_gamble_on_a_chapter_die(monkeypatch):
 
 def test_if_item(monkeypatch):
     """Vocabulary: a card reacts to an item the party carries."""
-    step = {"do": "if_item", "needs": "light", "then": [],
-            "else": [{"do": "damage", "who": "all", "n": 1}]}  # fmt: skip
+    step = {
+        "do": "if_item",
+        "needs": "light",
+        "then": [],
+        "else": [{"do": "damage", "who": "all", "n": 1}],
+    }
     s = room(monkeypatch, step, items={"tailor": ["lantern"]})
     assert [c.hp for c in s.chars] == [18, 18]
     s = room(monkeypatch, step)

@@ -23,8 +23,13 @@ from tests.engines.dark_castle.test_dark_castle_helpers import (
 )
 
 UNDEAD = {"undead": "on"}
-TEST_W = {"do": "test", "who": "you", "trait": "w", "attempts": 1,
-          "fail": [{"do": "damage", "who": "you", "n": 1}]}  # fmt: skip
+TEST_W = {
+    "do": "test",
+    "who": "you",
+    "trait": "w",
+    "attempts": 1,
+    "fail": [{"do": "damage", "who": "you", "n": 1}],
+}
 
 
 def undead_room(monkeypatch, *steps, options=None, **kwargs):
@@ -35,13 +40,24 @@ def with_companion(s, comp_id, **fields):
     """A companion already in play (as its event card would have put it)."""
     comp = cards.COMPANIONS[comp_id]
     data = G.dump(s)
-    data["chars"].append({"who": comp_id, "seat": -1, "hp": comp["hp"], "items": [], "roll": "",
-                          "spent": [], "curses": [], "plague": 0, "stored": [], **fields})  # fmt: skip
+    data["chars"].append(
+        {
+            "who": comp_id,
+            "seat": -1,
+            "hp": comp["hp"],
+            "items": [],
+            "roll": "",
+            "spent": [],
+            "curses": [],
+            "plague": 0,
+            "stored": [],
+            **fields,
+        }
+    )
     return G.load(data)
 
 
-def companion_room(monkeypatch, comp_id, *steps, comp=None, who="smith", options=None,
-                   **chars):  # fmt: skip
+def companion_room(monkeypatch, comp_id, *steps, comp=None, who="smith", options=None, **chars):
     """A test room opened after a companion joined (it joins between chapters)."""
     add_card(monkeypatch, *steps)
     s = started(chars.pop("picks", ("smith", "tailor")), options=options or UNDEAD)
@@ -139,9 +155,12 @@ def test_of_several_companion_cards_drawn_at_once_only_the_first_applies(monkeyp
 def test_companions_count_as_players_for_each_player_effects(monkeypatch):
     """Pack 2, Companions as 'Players': "'each player must roll might in one attempt', or 'each
     player gains 1HP', or 'draw an item card per player' - this would include companions"."""
-    steps = [{"do": "damage", "who": "all", "n": 2}, {"do": "heal", "who": "all", "n": 1},
-             {"do": "test", "who": "each", "trait": "m", "attempts": 1},
-             {"do": "draw", "n": "per_player"}]  # fmt: skip
+    steps = [
+        {"do": "damage", "who": "all", "n": 2},
+        {"do": "heal", "who": "all", "n": 1},
+        {"do": "test", "who": "each", "trait": "m", "attempts": 1},
+        {"do": "draw", "n": "per_player"},
+    ]
     s = companion_room(monkeypatch, "gravehand", *steps)
     assert [c.hp for c in s.chars] == [17, 17, 7]
     s = chance(s, "m", "m")  # the Smith and the Tailor
@@ -158,8 +177,9 @@ def test_companions_are_left_out_of_the_dice_per_player_where_the_card_marks_it(
     assert s.pending == Pending("dice", n=2)
     s = companion_room(monkeypatch, "hound", combat("m", 1, 1))
     assert s.pending == Pending("dice", n=3)
-    assert "companions not counted" in " ".join(G.view(
-        companion_room(monkeypatch, "hound", marked), None)["card"]["asks"])  # fmt: skip
+    assert "companions not counted" in " ".join(
+        G.view(companion_room(monkeypatch, "hound", marked), None)["card"]["asks"]
+    )
 
 
 def test_a_companion_leads_into_a_chapter_and_is_you(monkeypatch):
@@ -215,8 +235,9 @@ def test_a_companion_fights_takes_damage_and_rests_up_to_its_start(monkeypatch):
 def test_the_spirit_is_immune_to_damage_and_gains_nothing_by_resting(monkeypatch):
     """Pack 2: "The Spirit of the First Prisoner, who may fight and be attacked but who is
     immune to damage" and "can REST but does not benefit from doing so" (our Grey Novice)."""
-    s = companion_room(monkeypatch, "novice", combat("mmm", 2), {"do": "damage", "who": "all",
-                       "n": 3})  # fmt: skip
+    s = companion_room(
+        monkeypatch, "novice", combat("mmm", 2), {"do": "damage", "who": "all", "n": 3}
+    )
     s = act(s, "fight")
     s = chance(s, "c", "c", "c")
     s = act(act(s, "hit smith"), "hit tailor")
@@ -277,8 +298,14 @@ def test_a_special_against_a_boss_only_blocks(monkeypatch):
 def test_a_special_outside_combat_counts_as_a_double_of_choice(monkeypatch):
     """Pack 2: "If a companion rolls a special outside of combat, it counts as a DOUBLE of your
     choice. The special ability does not trigger"."""
-    test = {"do": "test", "who": "you", "trait": "c", "double": True, "attempts": 1,
-            "fail": [{"do": "damage", "who": "you", "n": 3}]}  # fmt: skip
+    test = {
+        "do": "test",
+        "who": "you",
+        "trait": "c",
+        "double": True,
+        "attempts": 1,
+        "fail": [{"do": "damage", "who": "you", "n": 3}],
+    }
     s = companion_room(monkeypatch, "hound", test, who="hound")
     s = chance(s, "x")
     assert char(s, "hound").hp == 6 and "succeeds" in " ".join(map(english, s.log))
@@ -287,8 +314,9 @@ def test_a_special_outside_combat_counts_as_a_double_of_choice(monkeypatch):
 def test_at_zero_hp_a_companion_leaves_and_the_game_goes_on(monkeypatch):
     """Pack 2: "when a companion's HP reaches zero the game does not end - they simply leave
     your party and their card should be set aside"."""
-    s = companion_room(monkeypatch, "gravehand", combat("mmm", 2), comp={"hp": 2,
-                       "items": ["skeletonkey"]})  # fmt: skip
+    s = companion_room(
+        monkeypatch, "gravehand", combat("mmm", 2), comp={"hp": 2, "items": ["skeletonkey"]}
+    )
     s = act(s, "fight")
     s = chance(s, "c", "c", "c")
     s = act(act(s, "hit smith"), "hit tailor")
@@ -301,8 +329,11 @@ def test_at_zero_hp_a_companion_leaves_and_the_game_goes_on(monkeypatch):
 def test_a_companion_who_leaves_as_you_leaves_no_you(monkeypatch):
     """Our decision: a YOU effect still to come after the companion who turned the card has
     left hits nobody."""
-    steps = [{"do": "damage", "who": "you", "n": 9}, {"do": "damage", "who": "you", "n": 2},
-             {"do": "damage", "who": "all", "n": 1}]  # fmt: skip
+    steps = [
+        {"do": "damage", "who": "you", "n": 9},
+        {"do": "damage", "who": "you", "n": 2},
+        {"do": "damage", "who": "all", "n": 1},
+    ]
     s = companion_room(monkeypatch, "hound", *steps, who="hound")
     assert len(s.chars) == 2 and [c.hp for c in s.chars] == [17, 17]
     assert s.pending == Pending("between")
@@ -322,9 +353,14 @@ def test_the_blood_ritual_between_chapters(monkeypatch):
     card, any number of players can choose to perform the blood ritual ... Each donor must
     declare the amount of HP ... the recipient ... restoring HP equal to the total amount
     donated. Discard the chalice after use"."""
-    s = undead_room(monkeypatch, {"do": "narrate"}, picks=("smith", "tailor", "abbot"),
-                    smith={"items": ["chalice"], "hp": 3}, tailor={"hp": 10},
-                    abbot={"hp": 14})  # fmt: skip
+    s = undead_room(
+        monkeypatch,
+        {"do": "narrate"},
+        picks=("smith", "tailor", "abbot"),
+        smith={"items": ["chalice"], "hp": 3},
+        tailor={"hp": 10},
+        abbot={"hp": 14},
+    )
     assert s.pending == Pending("between")
     assert {"rite smith", "rite tailor"} <= set(G.legal_actions(s, 0))
     assert "rite abbot" not in G.legal_actions(s, 0)  # not wounded
@@ -380,7 +416,7 @@ def test_a_bolt_strikes_dice_from_the_row(monkeypatch):
     s = act(s, "fight")
     assert set(G.legal_actions(s, 0)) == {"roll", "cast bolt", "cast ward"}
     s = chance(act(s, "cast bolt"), "success")
-    assert s.combat.row == ["c", "w"] and s.pending == Pending("roll", char=1, why="combat")  # fmt: skip
+    assert s.combat.row == ["c", "w"] and s.pending == Pending("roll", char=1, why="combat")
     s = chance(s, "c")
     assert s.combat.row == ["w"] and char(s, "smith").hp == 16  # no attack, no block
 
@@ -463,8 +499,9 @@ def test_a_special_still_triggers_when_death_dice_combine_the_round(monkeypatch)
 def test_no_ritual_is_offered_when_nobody_could_give(monkeypatch):
     """Our decision: donors keep at least 1 HP, so with nobody else above 1 HP there is no
     ritual to begin."""
-    s = undead_room(monkeypatch, {"do": "narrate"}, smith={"items": ["chalice"], "hp": 5},
-                    tailor={"hp": 1})  # fmt: skip
+    s = undead_room(
+        monkeypatch, {"do": "narrate"}, smith={"items": ["chalice"], "hp": 5}, tailor={"hp": 1}
+    )
     assert "rite smith" not in G.legal_actions(s, 0) and "rite tailor" in G.legal_actions(s, 0)
 
 
@@ -476,7 +513,10 @@ def test_the_picture_shows_the_spells_open_to_the_book_holder(monkeypatch):
     s = chance(act(s, "fight"), "c")
     view = G.view(s, None)
     assert [x.split(" (")[0] for x in view["relics"]["casting"]["spells"]] == [
-        "Bone Bolt", "Veil of Ash", "Knit Flesh"]  # fmt: skip
+        "Bone Bolt",
+        "Veil of Ash",
+        "Knit Flesh",
+    ]
     assert render.board_png("dark_castle", view).startswith(b"\x89PNG")
     assert "The Tailor may cast instead of rolling: Bone Bolt" in render.describe(
         "dark_castle", view

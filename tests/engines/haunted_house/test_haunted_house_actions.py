@@ -35,11 +35,18 @@ def test_the_deck_holds_the_rulebook_counts_with_our_bulb_values():
     assert by_floor == {1: 12, 2: 10, 3: 10}
     assert (deck["ghost"], deck["cat"]) == (8, 6)
     assert {k: deck[k] for k in C.SPECIALS} == {
-        "hole": 1, "bulb": 1, "food": 1, "elevator": 1, "lightning": 1, "wild": 2
-    }  # fmt: skip
+        "hole": 1,
+        "bulb": 1,
+        "food": 1,
+        "elevator": 1,
+        "lightning": 1,
+        "wild": 2,
+    }
     assert sum(deck.values()) == 53
-    bulbs = {f: sorted(C.BULBS[k] for k, n in deck.items() for _ in range(n) if C.ROOMS.get(k) == f)
-             for f in (1, 2, 3)}  # fmt: skip
+    bulbs = {
+        f: sorted(C.BULBS[k] for k, n in deck.items() for _ in range(n) if C.ROOMS.get(k) == f)
+        for f in (1, 2, 3)
+    }
     assert bulbs[1] == [1] * 4 + [2] * 4 + [3] * 4
     assert bulbs[2] == bulbs[3] == [1] * 4 + [2] * 3 + [3] * 3
     assert C.BULBS["wild"] == 1

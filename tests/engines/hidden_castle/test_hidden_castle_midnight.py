@@ -94,8 +94,9 @@ def test_phantom_climbs_from_minus_ten_to_the_exit_in_nine_spaces():
 
 def test_captures_fill_the_staircase_from_minus_ten_and_score_at_round_end():
     """Captured guests go on the staircase; in this version they score when the round ends."""
-    s = position(guests={"a": ("gallery", 11), "b": ("gallery", 25), "g": ("gallery", 20)},
-                 phantom=10)  # fmt: skip
+    s = position(
+        guests={"a": ("gallery", 11), "b": ("gallery", 25), "g": ("gallery", 20)}, phantom=10
+    )
     s, _ = roll(s, "phantom")
     assert where(s, "a") == ("step", -10)
     assert s.scores == [0, 0]
@@ -103,8 +104,9 @@ def test_captures_fill_the_staircase_from_minus_ten_and_score_at_round_end():
 
 def test_no_booting_out_of_chambers():
     """'You cannot boot Guests out of chambers.'"""
-    s = position(guests={"a": ("chamber", 15), "g": ("gallery", 14), "h": ("gallery", 2)},
-                 phantom=20, turn=1)  # fmt: skip
+    s = position(
+        guests={"a": ("chamber", 15), "g": ("gallery", 14), "h": ("gallery", 2)}, phantom=20, turn=1
+    )
     s, _ = roll(s, "2")
     assert "hide g 15" not in G.legal_actions(s, 1)
     with pytest.raises(IllegalAction, match="booted"):
@@ -146,16 +148,18 @@ def test_plus_three_chambers_need_an_exact_roll():
 def test_dont_move_with_one_guest_left_in_the_gallery():
     """'When you only have one Guest left in the Gallery, you can choose not to move your
     Guest after you roll.'"""
-    s = position(guests={"a": ("gallery", 5), "b": ("chamber", 11), "g": ("gallery", 20)},
-                 phantom=14)  # fmt: skip
+    s = position(
+        guests={"a": ("gallery", 5), "b": ("chamber", 11), "g": ("gallery", 20)}, phantom=14
+    )
     s, _ = roll(s, "4")
     assert "stay" in G.legal_actions(s, 0)
     s, events = G.apply(s, 0, "stay")
     assert where(s, "a") == ("gallery", 5)
     assert s.turn == 1 and G.to_act(s) == [CHANCE]
     assert "not to move" in events[0].text
-    s = position(guests={"a": ("gallery", 5), "b": ("gallery", 16), "g": ("gallery", 20)},
-                 phantom=14)  # fmt: skip
+    s = position(
+        guests={"a": ("gallery", 5), "b": ("gallery", 16), "g": ("gallery", 20)}, phantom=14
+    )
     s, _ = roll(s, "4")
     assert "stay" not in G.legal_actions(s, 0)
     with pytest.raises(IllegalAction, match="single guest"):
@@ -271,8 +275,9 @@ def test_three_rounds_and_the_highest_score_wins():
 
 def test_ties_share_the_win_in_midnight_party():
     """'the player with the highest score wins' - equal best scores share it."""
-    s = position(guests={"a": ("gallery", 10), "g": ("chamber", 6)}, phantom=9, round=3,
-                 scores=[-5, -18])  # fmt: skip
+    s = position(
+        guests={"a": ("gallery", 10), "g": ("chamber", 6)}, phantom=9, round=3, scores=[-5, -18]
+    )
     s, _ = roll(s, "phantom")
     assert G.result(s).ranking == [[0, 1]]
 
@@ -291,10 +296,14 @@ def test_guests_caught_together_share_a_step_from_minus_ten_up():
     moved to the same space on the dungeon staircase' (kept by Midnight Party): the first
     capture fills -10, the next -9."""
     s = position(
-        guests={"a": ("gallery", 11), "g": ("gallery", 11), "b": ("gallery", 12),
-                "c": ("gallery", 25)},
+        guests={
+            "a": ("gallery", 11),
+            "g": ("gallery", 11),
+            "b": ("gallery", 12),
+            "c": ("gallery", 25),
+        },
         phantom=10,
-    )  # fmt: skip
+    )
     s, _ = roll(s, "phantom")
     assert where(s, "a") == where(s, "g") == ("step", -10)
     assert where(s, "b") == ("step", -9)

@@ -446,8 +446,9 @@ def test_forced_move_when_all_guests_hide_or_are_captured():
 # ----- the end -----------------------------------------------------------------------------
 def test_the_game_ends_when_the_token_reaches_the_last_clock():
     """'The game ends when the Phantom token reaches the last clock'."""
-    s = position(guests={"a": ("gallery", 10), "g": ("gallery", 12)}, phantom=26, clock=5,
-                 scores=[14, 12])  # fmt: skip
+    s = position(
+        guests={"a": ("gallery", 10), "g": ("gallery", 12)}, phantom=26, clock=5, scores=[14, 12]
+    )
     s, events = roll(s, "phantom")
     assert B.CLOCKS[s.clock] == "5:00"
     assert events[-1].kind == "over" and "5:00" in events[-1].text
@@ -460,8 +461,12 @@ def test_the_game_ends_when_the_token_reaches_the_last_clock():
 def test_the_game_ends_at_46_and_the_lowest_score_wins():
     """'or when one of the Scoring Tokens moves on or past 46 ... The player with the
     lowest score wins'."""
-    s = position(players=3, guests={"a": ("gallery", 6), "f": ("gallery", 20)}, phantom=5,
-                 scores=[37, 20, 30])  # fmt: skip
+    s = position(
+        players=3,
+        guests={"a": ("gallery", 6), "f": ("gallery", 20)},
+        phantom=5,
+        scores=[37, 20, 30],
+    )
     s, _ = roll(s, "phantom")
     assert s.scores[0] == 47
     assert G.to_act(s) == [] and G.result(s).ranking == [[1], [2], [0]]
@@ -486,8 +491,9 @@ def test_the_phantom_finishes_its_move_when_the_game_ends():
 
 def test_actions_are_short_and_labelled():
     """Contract: actions are short stable strings; describe() gives a button label."""
-    s = position(guests={"a": ("gallery", 5), "b": ("chamber", 15), "g": ("chamber", 9)},
-                 phantom=20)  # fmt: skip
+    s = position(
+        guests={"a": ("gallery", 5), "b": ("chamber", 15), "g": ("chamber", 9)}, phantom=20
+    )
     s, _ = roll(s, "5")
     for action in G.legal_actions(s, 0):
         assert len(action) <= 32
@@ -555,8 +561,9 @@ def test_a_booted_guest_keeps_its_points_and_may_come_back_with_an_exact_one():
     have an exact roll to move into a chamber with another player's Guest': the booter scores
     the -3, the booted player keeps the -3 it took (house decision), and a 1 from the doorway
     is the exact roll back in."""
-    s = position(guests={"a": ("chamber", 9), "g": ("gallery", 8)}, phantom=20, turn=1,
-                 scores=[7, 15])  # fmt: skip
+    s = position(
+        guests={"a": ("chamber", 9), "g": ("gallery", 8)}, phantom=20, turn=1, scores=[7, 15]
+    )
     s, _ = roll(s, "2")  # 9, then the chamber: exact
     s, _ = G.apply(s, 1, "hide g 9")
     assert where(s, "a") == ("gallery", 9) and where(s, "g") == ("chamber", 9)

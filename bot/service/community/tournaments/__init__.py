@@ -54,10 +54,18 @@ class Tournaments:
     ) -> None:
         self.store = store
         self.rounds = Rounds(
-            store, table, plans, turns, cpu=cpu, pictures=pictures, notify=notify,
-            open_place=open_place, place_name=place_name, seed=seed,
+            store,
+            table,
+            plans,
+            turns,
+            cpu=cpu,
+            pictures=pictures,
+            notify=notify,
+            open_place=open_place,
+            place_name=place_name,
+            seed=seed,
             check_options=lobby.check_options,
-        )  # fmt: skip
+        )
         self.desk = Desk(store, lobby, self.rounds, clock=table.now, language=language)
 
     async def command(self, chat: ChatRef, user: UserRef, text: str, is_admin: bool) -> Plan:

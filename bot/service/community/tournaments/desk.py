@@ -19,7 +19,9 @@ from bot.service.tables.lobby import Lobby, find_game, parse_options
 from bot.store import StaleVersion, Store, TournamentRow
 from engines.text import Text, msg
 
-NONE_HERE = msg("There is no tournament here. Open one with /escape tournament create GAME rounds=4.")  # fmt: skip
+NONE_HERE = msg(
+    "There is no tournament here. Open one with /escape tournament create GAME rounds=4."
+)
 USAGE = msg(
     "/escape tournament create GAME [rounds=4] [size=4] [start=2h] [options]: open the sign-up; "
     "join, leave, start, standings, withdraw, cancel."
@@ -28,7 +30,15 @@ CHANGED = msg("The tournament changed at the same moment; try again.")
 
 
 class Desk:
-    def __init__(self, store: Store, lobby: Lobby, rounds: Rounds, *, clock: Callable[[], float], language: Callable[[ChatRef, UserRef], Awaitable[str]]) -> None:  # fmt: skip
+    def __init__(
+        self,
+        store: Store,
+        lobby: Lobby,
+        rounds: Rounds,
+        *,
+        clock: Callable[[], float],
+        language: Callable[[ChatRef, UserRef], Awaitable[str]],
+    ) -> None:
         self.store = store
         self.lobby = lobby  # the tables' options are checked as a table's are
         self.rounds = rounds
@@ -75,18 +85,30 @@ class Desk:
         settings = setup.read(game, parse_options(" ".join(args[1:])))
         self.lobby.check_options(game, settings.table_options)  # the tables' own options
         if await self.here(chat) is not None:
-            raise UserError(msg("A tournament is already open here: /escape tournament shows it."))  # fmt: skip
+            raise UserError(msg("A tournament is already open here: /escape tournament shows it."))
         now = self.now()
         starts_at = now + settings.starts_in if settings.starts_in is not None else None
         t = await self.store.create_tournament(
-            platform=chat.platform, scope=chat.scope, chat=chat.chat, thread=chat.thread,
-            game=game.id, options=settings.table_options, rounds=settings.rounds,
-            size=settings.size, creator=user.id, language=await self.language(chat, user),
-            starts_at=starts_at, now=now,
-        )  # fmt: skip
+            platform=chat.platform,
+            scope=chat.scope,
+            chat=chat.chat,
+            thread=chat.thread,
+            game=game.id,
+            options=settings.table_options,
+            rounds=settings.rounds,
+            size=settings.size,
+            creator=user.id,
+            language=await self.language(chat, user),
+            starts_at=starts_at,
+            now=now,
+        )
         headline = msg("{name} opened a tournament.", name=user.name)
         if starts_at is not None:
-            headline = msg("{name} opened a tournament; sign-up closes and round 1 begins in {span}.", name=user.name, span=_span(settings.starts_in))  # fmt: skip
+            headline = msg(
+                "{name} opened a tournament; sign-up closes and round 1 begins in {span}.",
+                name=user.name,
+                span=_span(settings.starts_in),
+            )
         return Plan([words.signup_reply(t, 0, headline)], language=t.language)
 
     async def join(self, t: TournamentRow, user: UserRef) -> Plan:
@@ -102,11 +124,18 @@ class Desk:
         if added == "in":
             raise UserError(msg("You are already in this tournament."))
         if added == "full":
-            raise UserError(msg("The tournament is full ({most} players).", most=setup.MOST_PLAYERS))  # fmt: skip
+            raise UserError(
+                msg("The tournament is full ({most} players).", most=setup.MOST_PLAYERS)
+            )
         t = await self.store.tournament(t.id)
         count = await self._count(t)
         if t.status == "running":
-            text: Text = msg("{name} joins the tournament late: paired from round {round} on ({count} players).", name=user.name, round=joined, count=count)  # fmt: skip
+            text: Text = msg(
+                "{name} joins the tournament late: paired from round {round} on ({count} players).",
+                name=user.name,
+                round=joined,
+                count=count,
+            )
         else:
             text = msg(
                 "{name} joins the tournament ({count} players).", name=user.name, count=count
@@ -122,19 +151,33 @@ class Desk:
             raise UserError(msg("You are not playing in this tournament."))
         count = await self._count(await self.store.tournament(t.id))
         if t.status == "signup":
-            text: Text = msg("{name} leaves the tournament ({count} players).", name=user.name, count=count)  # fmt: skip
+            text: Text = msg(
+                "{name} leaves the tournament ({count} players).", name=user.name, count=count
+            )
         else:
-            text = msg("{name} withdraws from the tournament: a game still running is played out, and no new round pairs them.", name=user.name)  # fmt: skip
+            text = msg(
+                "{name} withdraws from the tournament: a game still running is played out, and no new round pairs them.",
+                name=user.name,
+            )
         return Plan([Reply(text, kind=words.KIND)], language=t.language)
 
     async def start(self, t: TournamentRow, user: UserRef, is_admin: bool) -> Plan:
         if user.id != t.creator and not is_admin:
-            raise UserError(msg("Only the organiser (who created the tournament) or an admin can do that."))  # fmt: skip
+            raise UserError(
+                msg("Only the organiser (who created the tournament) or an admin can do that.")
+            )
         if t.status != "signup":
             raise UserError(msg("The tournament has begun already."))
         count = await self._count(t)
         if count < self.rounds.least(t):
-            raise UserError(msg("A tournament of {game} needs at least {least} players; {count} have joined.", game=words.title_of(t.game), least=self.rounds.least(t), count=count))  # fmt: skip
+            raise UserError(
+                msg(
+                    "A tournament of {game} needs at least {least} players; {count} have joined.",
+                    game=words.title_of(t.game),
+                    least=self.rounds.least(t),
+                    count=count,
+                )
+            )
         if not await self.store.set_tournament(t, starts_at=self.now(), wake_at=self.now()):
             raise UserError(CHANGED)
         await self.rounds.advance(t.id)  # round 1, once: the same compare-and-set as the loop's
@@ -142,10 +185,16 @@ class Desk:
 
     async def cancel(self, t: TournamentRow, user: UserRef, is_admin: bool) -> Plan:
         if user.id != t.creator and not is_admin:
-            raise UserError(msg("Only the organiser (who created the tournament) or an admin can do that."))  # fmt: skip
+            raise UserError(
+                msg("Only the organiser (who created the tournament) or an admin can do that.")
+            )
         if not await self.store.set_tournament(t, status="cancelled", wake_at=None):
             raise UserError(CHANGED)
-        text = msg("{name} cancelled tournament #{id}. Games still running are played out as ordinary games.", name=user.name, id=t.id)  # fmt: skip
+        text = msg(
+            "{name} cancelled tournament #{id}. Games still running are played out as ordinary games.",
+            name=user.name,
+            id=t.id,
+        )
         return Plan([Reply(text, kind=words.KIND)], language=t.language)
 
     # ----- buttons ----------------------------------------------------------------------

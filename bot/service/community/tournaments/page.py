@@ -36,12 +36,18 @@ class TournamentPage:
             raise UserError(NO_TOURNAMENT, reason="no_table")
         entrants = await self.store.entrants(t.id)
         home = ChatRef(t.platform, t.chat, t.thread, t.scope)
-        standing = await self.access.tournament_watcher(home, {e.user_id for e in entrants}, visitor)  # fmt: skip
+        standing = await self.access.tournament_watcher(
+            home, {e.user_id for e in entrants}, visitor
+        )
         you = visitor.user.id if visitor.user is not None else None
         names = {e.user_id: e.name for e in entrants}
         lines = await self.rounds.lines(t)
         pairings = await self.store.pairings(t.id)
-        rows = {(p.round, p.board): await self.store.session(p.session_id) for p in pairings if p.session_id is not None}  # fmt: skip
+        rows = {
+            (p.round, p.board): await self.store.session(p.session_id)
+            for p in pairings
+            if p.session_id is not None
+        }
         rounds: dict[int, dict] = {}
         for p in pairings:
             shown_round = rounds.setdefault(p.round, {"round": p.round, "tables": [], "byes": []})
@@ -50,11 +56,15 @@ class TournamentPage:
                 continue
             row = rows.get((p.round, p.board))
             table = {
-                "board": p.board, "players": [names.get(u, u) for u in p.players],
-                "you": you in p.players, "table": row.id if row is not None else None,
-                "status": say(STATUS.get(row.status, msg("opening")), language) if row is not None else say(msg("opening"), language),
+                "board": p.board,
+                "players": [names.get(u, u) for u in p.players],
+                "you": you in p.players,
+                "table": row.id if row is not None else None,
+                "status": say(STATUS.get(row.status, msg("opening")), language)
+                if row is not None
+                else say(msg("opening"), language),
                 "points": [],
-            }  # fmt: skip
+            }
             if row is not None and row.status not in LIVE:
                 got = game_points(played_at(p, row))
                 table["points"] = [shown(got.get(u, 0.0)) for u in p.players]
@@ -68,11 +78,18 @@ class TournamentPage:
             "standing": standing.name.lower(),
             "status": t.status,
             "standings": [
-                {"place": n, "name": line.name, "points": shown(line.points),
-                 "buchholz": f"{line.buchholz:.2f}", "sonneborn": f"{line.sonneborn:.2f}",
-                 "games": line.played + line.byes, "withdrawn": line.withdrawn, "you": line.id == you}
+                {
+                    "place": n,
+                    "name": line.name,
+                    "points": shown(line.points),
+                    "buchholz": f"{line.buchholz:.2f}",
+                    "sonneborn": f"{line.sonneborn:.2f}",
+                    "games": line.played + line.byes,
+                    "withdrawn": line.withdrawn,
+                    "you": line.id == you,
+                }
                 for n, line in enumerate(lines, start=1)
             ],
             "rounds": [rounds[n] for n in sorted(rounds, reverse=True)],
-        }  # fmt: skip
+        }
         return page

@@ -144,8 +144,15 @@ class Rounds:
         if len(entrants) >= self.least(t):
             return await self._pair(t, done)
         if await self.store.set_tournament(t, status="cancelled", wake_at=None):
-            note = msg("Tournament #{id} is cancelled: {count} players signed up, and it needs {least}.", id=t.id, count=len(entrants), least=self.least(t))  # fmt: skip
-            await self.notify(self._home(t), Plan([Reply(note, kind=words.KIND)], language=t.language))  # fmt: skip
+            note = msg(
+                "Tournament #{id} is cancelled: {count} players signed up, and it needs {least}.",
+                id=t.id,
+                count=len(entrants),
+                least=self.least(t),
+            )
+            await self.notify(
+                self._home(t), Plan([Reply(note, kind=words.KIND)], language=t.language)
+            )
         return False
 
     # ----- pairing ----------------------------------------------------------------------
@@ -154,17 +161,30 @@ class Rounds:
         entrants = await self.store.entrants(t.id)
         pairings = await self.store.pairings(t.id)
         rows = await self._sessions(pairings)
-        played = [played_at(p, rows[p.board, p.round]) for p in pairings if not p.bye and (p.board, p.round) in rows]  # fmt: skip
+        played = [
+            played_at(p, rows[p.board, p.round])
+            for p in pairings
+            if not p.bye and (p.board, p.round) in rows
+        ]
         timed = {}
         for e in entrants:
             losses = sum(1 for g in played if e.user_id in g.timed_out)
             if e.withdrawn is None and losses >= TIME_LOSSES:
                 timed[e.user_id] = "time"
         lines = self._lines(entrants, pairings, played, out=set(timed))
-        ratings = await self.store.ratings_of(t.platform, t.scope, t.game, [e.user_id for e in entrants]) if nxt == 1 else {}  # fmt: skip
+        ratings = (
+            await self.store.ratings_of(t.platform, t.scope, t.game, [e.user_id for e in entrants])
+            if nxt == 1
+            else {}
+        )
         if nxt == 1:  # the first round: seeded by rating here, then by sign-up
             order = {e.user_id: e.n for e in entrants}
-            lines.sort(key=lambda x: (-(ratings[x.id].mu - 3 * ratings[x.id].sigma) if x.id in ratings else 0.0, order[x.id]))  # fmt: skip
+            lines.sort(
+                key=lambda x: (
+                    -(ratings[x.id].mu - 3 * ratings[x.id].sigma) if x.id in ratings else 0.0,
+                    order[x.id],
+                )
+            )
         met: dict[str, set[str]] = {e.user_id: set() for e in entrants}
         byes = {e.user_id: 0 for e in entrants}
         firsts = {e.user_id: 0 for e in entrants}
@@ -177,9 +197,18 @@ class Rounds:
                 met.setdefault(a, set()).update(b for b in p.players if b != a)
         joined = {e.user_id: e.joined for e in entrants}
         field_ = [
-            pairing.Entrant(line.id, line.points, rank, frozenset(met.get(line.id, ())), byes.get(line.id, 0), firsts.get(line.id, 0))
-            for rank, line in enumerate(x for x in lines if not x.withdrawn and x.id not in timed and joined[x.id] <= nxt)
-        ]  # fmt: skip
+            pairing.Entrant(
+                line.id,
+                line.points,
+                rank,
+                frozenset(met.get(line.id, ())),
+                byes.get(line.id, 0),
+                firsts.get(line.id, 0),
+            )
+            for rank, line in enumerate(
+                x for x in lines if not x.withdrawn and x.id not in timed and joined[x.id] <= nxt
+            )
+        ]
         if t.size == 2:
             paired = pairing.pair_swiss(field_)
         else:
@@ -190,7 +219,9 @@ class Rounds:
         if timed:
             names = ", ".join(e.name for e in entrants if e.user_id in timed)
             note = msg("Withdrawn after two losses on time: {names}.", names=names)
-            await self.notify(self._home(t), Plan([Reply(note, kind=words.KIND)], language=t.language))  # fmt: skip
+            await self.notify(
+                self._home(t), Plan([Reply(note, kind=words.KIND)], language=t.language)
+            )
         return True
 
     # ----- opening the tables -----------------------------------------------------------
@@ -222,14 +253,33 @@ class Rounds:
         game = find_game(t.game)
         checked, clock, _, _ = self.check_options(game, t.options)
         clock.update(language=t.language, tournament=[t.id, p.round, p.board], timeout="forfeit")
-        seats = [SeatRow(i, uid, entrants[uid].name if uid in entrants else uid) for i, uid in enumerate(p.players)]  # fmt: skip
+        seats = [
+            SeatRow(i, uid, entrants[uid].name if uid in entrants else uid)
+            for i, uid in enumerate(p.players)
+        ]
         session_id = await self.store.open_table_session(
-            t.id, p.round, p.board, platform=place.platform, scope=t.scope, chat=place.chat,
-            thread=place.thread, game=game.id, options=checked, rules_version=game.rules_version,
-            creator=t.creator, seed=self.seed(), seats=seats, clock=clock,
-        )  # fmt: skip
+            t.id,
+            p.round,
+            p.board,
+            platform=place.platform,
+            scope=t.scope,
+            chat=place.chat,
+            thread=place.thread,
+            game=game.id,
+            options=checked,
+            rules_version=game.rules_version,
+            creator=t.creator,
+            seed=self.seed(),
+            seats=seats,
+            clock=clock,
+        )
         if session_id is None:
-            log.info("tournament %s round %s table %s was opened by another process", t.id, p.round, p.board)  # fmt: skip
+            log.info(
+                "tournament %s round %s table %s was opened by another process",
+                t.id,
+                p.round,
+                p.board,
+            )
         return session_id
 
     async def _start(self, row: SessionRow) -> None:
@@ -241,7 +291,9 @@ class Rounds:
                 return
             names = [s.name for s in row.seats]
             turn = Turn(game.setup(names, row.options), row.chance_pos)
-            turn.events.append(Event(msg("{game} begins: {names}.", game=msg(game.title), names=", ".join(names))))  # fmt: skip
+            turn.events.append(
+                Event(msg("{game} begins: {names}.", game=msg(game.title), names=", ".join(names)))
+            )
             resolve_chance(game, turn, row.seed)
             try:
                 committed = await self.table.commit(row, game, turn)
@@ -256,7 +308,14 @@ class Rounds:
 
     async def _announce(self, t: TournamentRow, pairings: list[PairingRow]) -> None:
         rows = await self._sessions(pairings)
-        lines: list[Text] = [msg("Tournament #{id}, round {round} of {rounds}:", id=t.id, round=t.round, rounds=t.rounds)]  # fmt: skip
+        lines: list[Text] = [
+            msg(
+                "Tournament #{id}, round {round} of {rounds}:",
+                id=t.id,
+                round=t.round,
+                rounds=t.rounds,
+            )
+        ]
         everyone: list[UserRef] = []
         for p in pairings:
             if p.bye:
@@ -267,18 +326,35 @@ class Rounds:
             users = [UserRef(row.platform, s.user_id, s.name) for s in row.seats]
             everyone += users
             where = self.place_name(chat_of(row), row.id)
-            lines.append(msg("Table {board}: {names}, in {where}", board=p.board, names=" – ".join(u.name for u in users), where=where))  # fmt: skip
+            lines.append(
+                msg(
+                    "Table {board}: {names}, in {where}",
+                    board=p.board,
+                    names=" – ".join(u.name for u in users),
+                    where=where,
+                )
+            )
             ping = Reply(
-                msg("Tournament #{id}, round {round}, table {board}: {names}. Good luck!", id=t.id, round=t.round, board=p.board, names=" – ".join(u.name for u in users)),
-                kind="info", mention=users, session_id=row.id,
-            )  # fmt: skip
+                msg(
+                    "Tournament #{id}, round {round}, table {board}: {names}. Good luck!",
+                    id=t.id,
+                    round=t.round,
+                    board=p.board,
+                    names=" – ".join(u.name for u in users),
+                ),
+                kind="info",
+                mention=users,
+                session_id=row.id,
+            )
             board = await self.plans.board(self.table.load(row), [], None)
             board.fresh = True
             await self.notify(chat_of(row), Plan([ping]).then(board))
         byes = [p.players[0] for p in pairings if p.bye]
         if byes:
             names = {e.user_id: e.name for e in await self.store.entrants(t.id)}
-            lines.append(msg("A bye (worth a win): {names}", names=", ".join(names.get(b, b) for b in byes)))  # fmt: skip
+            lines.append(
+                msg("A bye (worth a win): {names}", names=", ".join(names.get(b, b) for b in byes))
+            )
         home = Reply(joined(lines, "\n"), kind=words.KIND, mention=everyone)
         await self.notify(self._home(t), Plan([home], language=t.language))
 
@@ -290,7 +366,9 @@ class Rounds:
             if p.round != t.round:
                 continue
             if p.bye:
-                results.append(msg("{name}: a bye (1 point)", name=names.get(p.players[0], p.players[0])))  # fmt: skip
+                results.append(
+                    msg("{name}: a bye (1 point)", name=names.get(p.players[0], p.players[0]))
+                )
                 continue
             row = rows.get((p.board, p.round))
             if row is None:
@@ -302,14 +380,21 @@ class Rounds:
         plan.replies.insert(0, Reply(joined(results, "\n"), kind=words.KIND))
         await self.notify(self._home(t), plan)
 
-    async def standings_plan(self, t: TournamentRow, *, after_round: int | None = None, final: bool | None = None, quiet: bool = False) -> Plan:  # fmt: skip
+    async def standings_plan(
+        self,
+        t: TournamentRow,
+        *,
+        after_round: int | None = None,
+        final: bool | None = None,
+        quiet: bool = False,
+    ) -> Plan:
         lines = await self.lines(t)
         after = t.round if after_round is None else after_round
         final = t.status == "finished" if final is None else final
         text = words.standings_text(t, lines, after, final)
         picture = None
         if self.pictures and lines:
-            picture = await words.standings_picture_of(self.cpu, t, lines, after, final, t.language)  # fmt: skip
+            picture = await words.standings_picture_of(self.cpu, t, lines, after, final, t.language)
         return Plan(
             [Reply(text, kind=words.KIND, picture=picture)], quiet=quiet, language=t.language
         )
@@ -319,7 +404,13 @@ class Rounds:
         entrants = await self.store.entrants(t.id)
         pairings = await self.store.pairings(t.id)
         rows = await self._sessions(pairings)
-        played = [played_at(p, rows[p.board, p.round]) for p in pairings if not p.bye and (p.board, p.round) in rows and rows[p.board, p.round].status not in LIVE]  # fmt: skip
+        played = [
+            played_at(p, rows[p.board, p.round])
+            for p in pairings
+            if not p.bye
+            and (p.board, p.round) in rows
+            and rows[p.board, p.round].status not in LIVE
+        ]
         return self._lines(entrants, pairings, played)
 
     @staticmethod

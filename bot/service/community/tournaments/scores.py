@@ -107,10 +107,19 @@ def standings(
                 buchholz[a] += points[b] * weight
                 sonneborn[a] += points[b] * weight * against(places, a, b)
     lines = [
-        Line(p, name, round(points[p], 4), round(buchholz[p], 4), round(sonneborn[p], 4),
-             played[p], bye_count[p], withdrawn, n)
+        Line(
+            p,
+            name,
+            round(points[p], 4),
+            round(buchholz[p], 4),
+            round(sonneborn[p], 4),
+            played[p],
+            bye_count[p],
+            withdrawn,
+            n,
+        )
         for n, (p, name, withdrawn) in enumerate(players)
-    ]  # fmt: skip
+    ]
     return sorted(lines, key=lambda x: (-x.points, -x.buchholz, -x.sonneborn, x.order))
 
 

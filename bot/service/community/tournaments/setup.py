@@ -37,8 +37,13 @@ def table_size(game: Game, wanted: str | None) -> int:
         size = -1
     if not game.min_players <= size <= game.max_players or size < 2:
         raise UserError(
-            msg("size= is the players a table: {low} to {high} for {game}.", low=max(2, game.min_players), high=game.max_players, game=msg(game.title))
-        )  # fmt: skip
+            msg(
+                "size= is the players a table: {low} to {high} for {game}.",
+                low=max(2, game.min_players),
+                high=game.max_players,
+                game=msg(game.title),
+            )
+        )
     return size
 
 
@@ -46,19 +51,27 @@ def read(game: Game, options: dict[str, str]) -> Settings:
     """The tournament's own options (rounds, size, start) taken out of the tables'."""
     if game.cooperative or game.max_players < 2:
         raise UserError(
-            msg("{game} is played together, not against each other: a tournament needs a competitive game.", game=msg(game.title))
-        )  # fmt: skip
+            msg(
+                "{game} is played together, not against each other: a tournament needs a competitive game.",
+                game=msg(game.title),
+            )
+        )
     for name in NOT_HERE:
         if name in options:
             raise UserError(
-                msg("A tournament's tables are played by people, without hints, and a late player loses on time: {name}= cannot be set.", name=name)
-            )  # fmt: skip
+                msg(
+                    "A tournament's tables are played by people, without hints, and a late player loses on time: {name}= cannot be set.",
+                    name=name,
+                )
+            )
     try:
         rounds = int(options.get("rounds", DEFAULT_ROUNDS))
     except ValueError:
         rounds = 0
     if not ROUNDS[0] <= rounds <= ROUNDS[1]:
-        raise UserError(msg("rounds= is a number from {low} to {high}.", low=ROUNDS[0], high=ROUNDS[1]))  # fmt: skip
+        raise UserError(
+            msg("rounds= is a number from {low} to {high}.", low=ROUNDS[0], high=ROUNDS[1])
+        )
     size = table_size(game, options.get("size"))
     starts_in = None
     if "start" in options:

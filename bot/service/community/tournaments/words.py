@@ -38,13 +38,25 @@ def parse_button(data: str) -> tuple[int, str] | None:
 def describe(t: TournamentRow, players: int) -> Text:
     what = msg(
         "Tournament #{id}: {game}, {rounds} rounds, {kind}.",
-        id=t.id, game=title_of(t.game), rounds=t.rounds,
-        kind=msg("Swiss pairs") if t.size == 2 else msg("tables of up to {size} grouped by standing", size=t.size),
-    )  # fmt: skip
+        id=t.id,
+        game=title_of(t.game),
+        rounds=t.rounds,
+        kind=msg("Swiss pairs")
+        if t.size == 2
+        else msg("tables of up to {size} grouped by standing", size=t.size),
+    )
     if t.status == "signup":
-        state = msg("Sign-up is open: {count} players so far. Press Join, or /escape tournament join.", count=players)  # fmt: skip
+        state = msg(
+            "Sign-up is open: {count} players so far. Press Join, or /escape tournament join.",
+            count=players,
+        )
     elif t.status == "running":
-        state = msg("Round {round} of {rounds} is being played; {count} players.", round=t.round, rounds=t.rounds, count=players)  # fmt: skip
+        state = msg(
+            "Round {round} of {rounds} is being played; {count} players.",
+            round=t.round,
+            rounds=t.rounds,
+            count=players,
+        )
     elif t.status == "finished":
         state = msg("It is over.")
     else:
@@ -54,25 +66,35 @@ def describe(t: TournamentRow, players: int) -> Text:
 
 def signup_reply(t: TournamentRow, players: int, headline: Text = "") -> Reply:
     text = joined([headline, describe(t, players)], "\n") if headline else describe(t, players)
-    return Reply(text, kind=KIND, choices=join_button(t) if t.status in ("signup", "running") else [])  # fmt: skip
+    return Reply(
+        text, kind=KIND, choices=join_button(t) if t.status in ("signup", "running") else []
+    )
 
 
 def standings_text(t: TournamentRow, lines: Sequence[Line], after_round: int, final: bool) -> Text:
     if final:
         head = msg("Tournament #{id} ({game}): final standings.", id=t.id, game=title_of(t.game))
     else:
-        head = msg("Tournament #{id} ({game}): standings after round {round} of {rounds}.", id=t.id, game=title_of(t.game), round=after_round, rounds=t.rounds)  # fmt: skip
+        head = msg(
+            "Tournament #{id} ({game}): standings after round {round} of {rounds}.",
+            id=t.id,
+            game=title_of(t.game),
+            round=after_round,
+            rounds=t.rounds,
+        )
     rows: list[Text] = [head]
     for place, line in enumerate(lines, start=1):
         rows.append(
             msg(
                 "{place}. {name}: {points} points (Buchholz {buchholz}, Sonneborn-Berger {sb}){out}",
-                place=place, name=line.name, points=shown(line.points),
+                place=place,
+                name=line.name,
+                points=shown(line.points),
                 buchholz=f"{line.buchholz:.2f}".rstrip("0").rstrip("."),
                 sb=f"{line.sonneborn:.2f}".rstrip("0").rstrip("."),
                 out=msg(" (withdrawn)") if line.withdrawn else "",
             )
-        )  # fmt: skip
+        )
     return joined(rows, "\n")
 
 
@@ -80,30 +102,56 @@ HEADER = (msg("Player"), msg("Points"), msg("Buchholz"), msg("S-B"), msg("Games"
 
 
 async def standings_picture_of(
-    cpu: CpuPool, t: TournamentRow, lines: Sequence[Line], after_round: int, final: bool, language: str
-) -> Picture:  # fmt: skip
+    cpu: CpuPool,
+    t: TournamentRow,
+    lines: Sequence[Line],
+    after_round: int,
+    final: bool,
+    language: str,
+) -> Picture:
     if final:
         title = msg("Tournament #{id} · {game} · final standings", id=t.id, game=title_of(t.game))
     else:
-        title = msg("Tournament #{id} · {game} · after round {round} of {rounds}", id=t.id, game=title_of(t.game), round=after_round, rounds=t.rounds)  # fmt: skip
+        title = msg(
+            "Tournament #{id} · {game} · after round {round} of {rounds}",
+            id=t.id,
+            game=title_of(t.game),
+            round=after_round,
+            rounds=t.rounds,
+        )
     rows = [
-        (line.name, shown(line.points), f"{line.buchholz:.2f}", f"{line.sonneborn:.2f}",
-         str(line.played + line.byes), line.withdrawn)
+        (
+            line.name,
+            shown(line.points),
+            f"{line.buchholz:.2f}",
+            f"{line.sonneborn:.2f}",
+            str(line.played + line.byes),
+            line.withdrawn,
+        )
         for line in lines
-    ]  # fmt: skip
+    ]
     png = await cpu.run(
-        standings_picture.standings_png, say(title, language), [say(h, language) for h in HEADER], rows,
+        standings_picture.standings_png,
+        say(title, language),
+        [say(h, language) for h in HEADER],
+        rows,
         say(msg("withdrawn"), language),
-    )  # fmt: skip
+    )
     alt = say(standings_text(t, lines, after_round, final), language)
     return Picture(png, alt, f"tournament-{t.id}-standings.png", language)
 
 
 def table_name(t: TournamentRow, round_: int, board: int, language: str) -> str:
     return say(
-        msg("{game} · tournament #{id} · round {round} · table {board}", game=title_of(t.game), id=t.id, round=round_, board=board),
+        msg(
+            "{game} · tournament #{id} · round {round} · table {board}",
+            game=title_of(t.game),
+            id=t.id,
+            round=round_,
+            board=board,
+        ),
         language,
-    )[:100]  # fmt: skip
+    )[:100]
 
 
 def entrants_note(entrants: Sequence[EntrantRow]) -> str:

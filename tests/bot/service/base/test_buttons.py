@@ -17,9 +17,18 @@ SESSION = st.integers(0, 10**12 - 1)
 NUMBER = st.integers(0, 10**9 - 1)
 
 SIMPLE = (
-    B.Join, B.Leave, B.Begin, B.AddBot, B.RemoveBot, B.MyView, B.BoardAgain,
-    B.VoteReplace, B.Review, B.Replay, B.Rematch,
-)  # fmt: skip
+    B.Join,
+    B.Leave,
+    B.Begin,
+    B.AddBot,
+    B.RemoveBot,
+    B.MyView,
+    B.BoardAgain,
+    B.VoteReplace,
+    B.Review,
+    B.Replay,
+    B.Rematch,
+)
 KINDS = st.one_of(
     st.builds(B.Act, SESSION, NUMBER, st.integers(0, 99), st.integers(0, 9999)),
     *(st.builds(kind, SESSION) for kind in SIMPLE),
@@ -31,10 +40,23 @@ KINDS = st.one_of(
 def test_every_kind_is_drawn_by_the_strategy_above():
     """A kind added to buttons.py must be added to this test too."""
     covered = {
-        B.Act, B.Join, B.Leave, B.Begin, B.AddBot, B.RemoveBot, B.MyView, B.BoardAgain,
-        B.VoteReplace, B.Review, B.Replay, B.Rematch, B.ReplayPage, B.LogPage,
-        B.HistoryPage, B.UndoAnswer,
-    }  # fmt: skip
+        B.Act,
+        B.Join,
+        B.Leave,
+        B.Begin,
+        B.AddBot,
+        B.RemoveBot,
+        B.MyView,
+        B.BoardAgain,
+        B.VoteReplace,
+        B.Review,
+        B.Replay,
+        B.Rematch,
+        B.ReplayPage,
+        B.LogPage,
+        B.HistoryPage,
+        B.UndoAnswer,
+    }
     assert set(B.KINDS.values()) == covered
 
 
@@ -74,11 +96,32 @@ def test_the_wire_forms_are_those_posted_before(button, wire):
 
 
 TAMPERED = [
-    "", "a", "a:", "a:1:2:3", "a:1:2:3:4:5", "a:1:2:333:4", "a:1:2:3:44444", "j:", "j:1:2",
-    "y:1:2", "p:1", "u:1", "q:1", "J:1", "j:-1", "j:1 ", " j:1", "j:1\n", "j:\u0661",
-    "a:1:2:3:x", "j:" + "1" * 13, "p:1:" + "1" * 10, "e|j:1", "lesson:ghosts18",
+    "",
+    "a",
+    "a:",
+    "a:1:2:3",
+    "a:1:2:3:4:5",
+    "a:1:2:333:4",
+    "a:1:2:3:44444",
+    "j:",
+    "j:1:2",
+    "y:1:2",
+    "p:1",
+    "u:1",
+    "q:1",
+    "J:1",
+    "j:-1",
+    "j:1 ",
+    " j:1",
+    "j:1\n",
+    "j:\u0661",
+    "a:1:2:3:x",
+    "j:" + "1" * 13,
+    "p:1:" + "1" * 10,
+    "e|j:1",
+    "lesson:ghosts18",
     "a:" + "1" * 12 + ":" + "1" * 9 + ":11:1111" + "0" * 30,
-]  # fmt: skip
+]
 
 
 @pytest.mark.parametrize("data", [*TAMPERED, None, 7, b"j:1"])

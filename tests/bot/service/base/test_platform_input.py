@@ -18,10 +18,29 @@ from bot.store import Store
 from engines import REGISTRY
 
 SPECIALS = [
-    "\ud800", "\udfff", "\ud83d", "\x00", "\x07", "\n", "\r\n", "\t", "\x1b[31m", "\x7f",
-    "\u202e", "\u2066", "\u200d", "\ufeff", "\u2028", "é", "👻", "\u0301", " ", "",
-    "<@123>", "@everyone",
-]  # fmt: skip
+    "\ud800",
+    "\udfff",
+    "\ud83d",
+    "\x00",
+    "\x07",
+    "\n",
+    "\r\n",
+    "\t",
+    "\x1b[31m",
+    "\x7f",
+    "\u202e",
+    "\u2066",
+    "\u200d",
+    "\ufeff",
+    "\u2028",
+    "é",
+    "👻",
+    "\u0301",
+    " ",
+    "",
+    "<@123>",
+    "@everyone",
+]
 
 junk = st.one_of(
     st.lists(st.one_of(st.sampled_from(SPECIALS), st.text(max_size=3)), max_size=6).map("".join),
@@ -29,9 +48,12 @@ junk = st.one_of(
 )
 # seeded and without shrinking: a failure shows its example at once instead of minutes later
 FAST = settings(
-    derandomize=True, max_examples=40, deadline=None, phases=[Phase.explicit, Phase.generate],
+    derandomize=True,
+    max_examples=40,
+    deadline=None,
+    phases=[Phase.explicit, Phase.generate],
     suppress_health_check=[HealthCheck.too_slow],
-)  # fmt: skip
+)
 
 
 def _sendable(text: str) -> None:

@@ -40,7 +40,9 @@ class Bot:
 
     async def open(self) -> Bot:
         self.store = await Store.open(self.path, clock=self.clock, busy_timeout=0.5)
-        self.service = GameService(self.store, seed_source=lambda: 1234, pictures=False, clock=self.clock)  # fmt: skip
+        self.service = GameService(
+            self.store, seed_source=lambda: 1234, pictures=False, clock=self.clock
+        )
 
         async def deliver(chat, replies):
             self.sent += [(chat, r) for r in replies]
@@ -63,9 +65,10 @@ class Bot:
 
     def reminders(self, user: UserRef | None = None) -> list:
         return [
-            (chat, r) for chat, r in self.sent
+            (chat, r)
+            for chat, r in self.sent
             if r.kind == "reminder" and r.to is None and (user is None or user in r.mention)
-        ]  # fmt: skip
+        ]
 
     def texts(self) -> list[str]:
         return [r.text for _, r in self.sent]
@@ -330,7 +333,9 @@ async def test_reaction_windows_close_by_timer_with_pass(tmp_path, clock):
         assert (await bot.timers.tick()).deadlines == []
         clock.t += 1
         assert (await bot.timers.tick()).deadlines == [row.id]
-        new = [(e.seat, e.action) for e in await bot.store.log(row.id) if e.n > before and e.seat >= 0]  # fmt: skip
+        new = [
+            (e.seat, e.action) for e in await bot.store.log(row.id) if e.n > before and e.seat >= 0
+        ]
         assert new[: len(waiting)] == [(s, "pass") for s in waiting]
     finally:
         await bot.close()

@@ -86,7 +86,9 @@ async def test_a_two_day_game_with_absent_players_and_a_restart_ends_correctly(t
         assert any("stand-in takes over from Bob" in t for t in texts)
         assert any(r.final for r in answered) and row.updated_at > T0 + DAY
         # every reminder pings one player; none reached Ann in her quiet hours (00-06 UTC)
-        reminders = [(r, t) for (_, r), t in zip(bot.sent, bot.sent_at, strict=True) if r.kind == "reminder"]  # fmt: skip
+        reminders = [
+            (r, t) for (_, r), t in zip(bot.sent, bot.sent_at, strict=True) if r.kind == "reminder"
+        ]
         assert reminders and all(len(r.mention) == 1 for r, _ in reminders)
         assert all(not 16 <= (t - T0) / HOUR % 24 < 22 for r, t in reminders if r.mention == [ANN])
         # the log replays from set-up to the stored end

@@ -113,7 +113,9 @@ async def test_a_person_plays_each_days_castle_once(bot):
     await bot.service.join(OTHER, DEE)
     await bot.service.begin(OTHER, CY)
     assert (await bot.service.live(OTHER)).status == "active"
-    assert sorted(await bot.store.daily_played(day, "test", ["u-ann", "u-bob", "u-cy", "u-dee"])) == ["u-ann", "u-bob", "u-cy", "u-dee"]  # fmt: skip
+    assert sorted(
+        await bot.store.daily_played(day, "test", ["u-ann", "u-bob", "u-cy", "u-dee"])
+    ) == ["u-ann", "u-bob", "u-cy", "u-dee"]
     # the same person on another platform is another person
     elsewhere = ChatRef("other", "c-1", "", "s-1")
     await bot.service.start(elsewhere, UserRef("other", "u-ann", "Ann"), "dark_castle", "daily=on")

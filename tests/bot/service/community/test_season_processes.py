@@ -14,14 +14,22 @@ from tests.bot.service.community.test_tournament_processes import _spawn, postgr
 async def test_two_processes_end_a_season_and_post_it_exactly_once(store, db_target):
     now = time.time()
     await store.start_season(
-        platform="test", scope="guild-1", length="2w", starts_at=now - 15 * 86400,
-        ends_at=now - 86400 + 60, chat="club", thread="", language="en",
-    )  # fmt: skip
+        platform="test",
+        scope="guild-1",
+        length="2w",
+        starts_at=now - 15 * 86400,
+        ends_at=now - 86400 + 60,
+        chat="club",
+        thread="",
+        language="en",
+    )
     results, codes = await asyncio.to_thread(_spawn, str(db_target), 2)
     assert codes == [0, 0] and len(results) == 2
     said = [line for r in results for line in r["said"]]
     ended = [line for line in said if "Season 1 of this chat has ended" in line]
-    assert ended == ["|Season 1 of this chat has ended (0 rated games). No rated game finished in it."]  # fmt: skip
+    assert ended == [
+        "|Season 1 of this chat has ended (0 rated games). No rated game finished in it."
+    ]
     first = await store.season("test", "guild-1", 1)
     assert first.status == "ended" and first.posted_at is not None
     running = await store.running_season("test", "guild-1")

@@ -40,7 +40,9 @@ def _spawn(target: str, count: int, die_at: int = 0) -> list[dict | None]:
     ctx = mp.get_context("spawn")
     barrier = ctx.Barrier(count) if count > 1 else None
     results = ctx.Queue()
-    procs = [ctx.Process(target=tick_once, args=(target, barrier, results, die_at)) for _ in range(count)]  # fmt: skip
+    procs = [
+        ctx.Process(target=tick_once, args=(target, barrier, results, die_at)) for _ in range(count)
+    ]
     for p in procs:
         p.start()
     for p in procs:

@@ -41,7 +41,9 @@ def clock():
 @pytest.fixture
 async def posted(store, clock):
     """A service whose chat front end records every plan it is sent unasked."""
-    service = GameService(store, seed_source=itertools.count(7).__next__, pictures=False, clock=clock)  # fmt: skip
+    service = GameService(
+        store, seed_source=itertools.count(7).__next__, pictures=False, clock=clock
+    )
     sent: list[tuple[ChatRef, object]] = []
 
     async def deliver(chat, plan):
@@ -51,7 +53,9 @@ async def posted(store, clock):
     return service, sent
 
 
-async def run_tournament(service: GameService, clock: Clock, options: str, players: list[UserRef], seed: int):  # fmt: skip
+async def run_tournament(
+    service: GameService, clock: Clock, options: str, players: list[UserRef], seed: int
+):
     await service.tournament(CHAT, players[0], f"create {options}")
     for user in players:
         await service.tournament(CHAT, user, "join")
@@ -87,7 +91,9 @@ async def meetings(service: GameService, tournament_id: int) -> tuple[list[froze
 async def test_nine_players_four_swiss_rounds_no_repeat_one_bye_each_at_most(posted, clock):
     service, sent = posted
     players = people(9)
-    t, rounds = await run_tournament(service, clock, "ghosts18 variant=short rounds=4", players, seed=3)  # fmt: skip
+    t, rounds = await run_tournament(
+        service, clock, "ghosts18 variant=short rounds=4", players, seed=3
+    )
     assert t.status == "finished" and rounds == [1, 2, 3, 4]
     pairs, byes = await meetings(service, t.id)
     assert len(pairs) == 4 * 4 and len(set(pairs)) == len(pairs)  # no pairing repeated
@@ -135,7 +141,9 @@ async def test_nine_players_four_swiss_rounds_no_repeat_one_bye_each_at_most(pos
 async def test_twelve_players_hidden_castle_tables_of_three_grouped_by_standing(posted, clock):
     service, _ = posted
     players = people(12)
-    t, rounds = await run_tournament(service, clock, "hidden_castle rounds=4 size=3", players, seed=5)  # fmt: skip
+    t, rounds = await run_tournament(
+        service, clock, "hidden_castle rounds=4 size=3", players, seed=5
+    )
     assert t.status == "finished" and rounds == [1, 2, 3, 4]
     pairs, byes = await meetings(service, t.id)
     assert not byes and len(pairs) == 4 * 4 * 3
@@ -175,11 +183,16 @@ def test_points_and_tie_breaks_of_a_small_field():
         Played(2, ("b", "c"), {"b": 0, "c": 1}),
         Played(3, ("a", "c"), {"a": 0, "c": 0}),
     ]
-    lines = {x.id: x for x in standings([("a", "A", False), ("b", "B", False), ("c", "C", False)], games, [])}  # fmt: skip
+    lines = {
+        x.id: x
+        for x in standings([("a", "A", False), ("b", "B", False), ("c", "C", False)], games, [])
+    }
     assert (lines["a"].points, lines["b"].points, lines["c"].points) == (1.5, 1.0, 0.5)
     assert lines["a"].buchholz == 1.5 and lines["a"].sonneborn == pytest.approx(1.25)
     assert lines["c"].sonneborn == pytest.approx(0.75)  # a draw with A (1.5) is worth half of it
-    four = game_points(Played(1, ("a", "b", "c", "d"), {"a": 0, "b": 1, "c": 1, "d": 3}, frozenset({"a"})))  # fmt: skip
+    four = game_points(
+        Played(1, ("a", "b", "c", "d"), {"a": 0, "b": 1, "c": 1, "d": 3}, frozenset({"a"}))
+    )
     assert four == pytest.approx({"a": 0.0, "b": 5 / 6, "c": 5 / 6, "d": 1 / 3})  # a lost on time
 
 
@@ -239,7 +252,10 @@ async def test_two_losses_on_time_withdraw_a_player(posted, clock):
     timers = Timers(service, interval=30)
     for round_ in (1, 2):
         (row,) = await round_tables(service, t.id)
-        assert row.clock["timeout"] == "forfeit" and (await service.store.tournament(t.id)).round == round_  # fmt: skip
+        assert (
+            row.clock["timeout"] == "forfeit"
+            and (await service.store.tournament(t.id)).round == round_
+        )
         chat = chat_of(row)
         if await service.choices(chat, ann):  # Ann moves; then Bob lets his time run out
             action, _ = (await service.choices(chat, ann))[0]
@@ -253,7 +269,10 @@ async def test_two_losses_on_time_withdraw_a_player(posted, clock):
         lost = await service.store.session(row.id)
         assert lost.status == "finished"
         assert [s.kind for s in lost.seats if s.user_id == bob.id] == ["placeholder"]
-        assert lost.result["ranking"] == [[next(s.seat for s in lost.seats if s.user_id == ann.id)], [next(s.seat for s in lost.seats if s.user_id == bob.id)]]  # fmt: skip
+        assert lost.result["ranking"] == [
+            [next(s.seat for s in lost.seats if s.user_id == ann.id)],
+            [next(s.seat for s in lost.seats if s.user_id == bob.id)],
+        ]
     entrants = {e.user_id: e for e in await service.store.entrants(t.id)}
     assert entrants[bob.id].withdrawn == 2 and entrants[bob.id].why == "time"
     third = await service.store.pairings(t.id, 3)
@@ -261,5 +280,8 @@ async def test_two_losses_on_time_withdraw_a_player(posted, clock):
     said = [str(r.text) for _, plan in sent for r in plan]
     assert any("Withdrawn after two losses on time: Player 2." in s for s in said)
     assert any("lose this game on time" in s for s in said)
-    lines = {x.id: x for x in await service.tournaments.rounds.lines(await service.store.tournament(t.id))}  # fmt: skip
+    lines = {
+        x.id: x
+        for x in await service.tournaments.rounds.lines(await service.store.tournament(t.id))
+    }
     assert lines[ann.id].points == 3 and lines[bob.id].points == 0 and lines[bob.id].withdrawn

@@ -96,7 +96,9 @@ async def test_a_hinted_game_is_not_rated_and_its_final_board_says_so(service, s
         if row is None:
             break
         _, game, seat, who = await to_act(service)
-        replies = await service.move(CHAT, who, rng.choice(game.legal_actions(game.load(row.state), seat)))  # fmt: skip
+        replies = await service.move(
+            CHAT, who, rng.choice(game.legal_actions(game.load(row.state), seat))
+        )
         final = next((r for r in replies if r.kind == "board" and r.final), final)
     assert final is not None and "Not rated: a player asked for a hint." in str(final.text)
     assert await store.ratings_of("test", CHAT.scope, "ghosts18", [ANN.id, BOB.id]) == {}

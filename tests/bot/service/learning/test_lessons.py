@@ -81,7 +81,9 @@ async def test_a_learner_who_leaves_resumes_at_their_step_and_again_starts_over(
     second = await learn(service, ANN, move)
     await service.run_command("start", Call(CHAT, ANN, {"game": "hidden_castle"}))  # something else
     resumed = await learn(service, ANN, "ghosts18")
-    assert "step 2 of" in str(resumed.text) and prompted(str(resumed.text)) == prompted(str(second.text))  # fmt: skip
+    assert "step 2 of" in str(resumed.text) and prompted(str(resumed.text)) == prompted(
+        str(second.text)
+    )
     bare = await learn(service, ANN, None)
     assert prompted(str(bare.text)) == prompted(str(second.text))
     over = await learn(service, ANN, "again ghosts18")

@@ -32,7 +32,16 @@ def finished(game_id: str, players: int, seed: int):
     return game, run
 
 
-@pytest.mark.parametrize(("game_id", "players"), [("ghosts18", 2), ("castle_doors", 2), ("hidden_castle", 3), ("haunted_house", 2), ("dark_castle", 2)])  # fmt: skip
+@pytest.mark.parametrize(
+    ("game_id", "players"),
+    [
+        ("ghosts18", 2),
+        ("castle_doors", 2),
+        ("hidden_castle", 3),
+        ("haunted_house", 2),
+        ("dark_castle", 2),
+    ],
+)
 def test_a_finished_game_of_each_kind_is_reviewed_with_a_chart(game_id, players):
     game, run = finished(game_id, players, 3)
     done = review(game, run.names, run.options, run.log, 0, 11, samples=6, depth=6)
@@ -65,7 +74,9 @@ def test_a_review_judges_only_what_the_readers_seat_saw():
         state, _ = game.apply(state, seat, action)
     other = game.redraw(state, 0, random.Random(9))
     assert game.dump(other) != game.dump(state) and game.view(other, 0) == game.view(state, 0)
-    assert Judge(game, 0, 4, samples=8).chances(state, 2) == Judge(game, 0, 4, samples=8).chances(other, 2)  # fmt: skip
+    assert Judge(game, 0, 4, samples=8).chances(state, 2) == Judge(game, 0, 4, samples=8).chances(
+        other, 2
+    )
     with pytest.raises(ValueError):
         Judge(game, None, 4).world(state)  # a game with secrets has no seatless review
 
@@ -91,7 +102,9 @@ async def _play_out(service, game_id: str, options: str = "") -> int:
         state = game.load(row.state)
         acting = [s for s in game.to_act(state) if s != CHANCE]
         seat = acting[0]
-        plan = await service.move(CHAT, (ANN, BOB)[seat], rng.choice(game.legal_actions(state, seat)))  # fmt: skip
+        plan = await service.move(
+            CHAT, (ANN, BOB)[seat], rng.choice(game.legal_actions(state, seat))
+        )
     [final] = [r for r in plan if r.kind == "board" and r.final]  # the final board's buttons
     assert f"w:{sid}" in [c.data for c in final.choices]
     return sid
@@ -107,7 +120,9 @@ async def test_the_review_command_and_button_in_a_public_game(service):
     # a member of the chat who did not play: the same public game, reviewed without a seat
     cy = UserRef("test", "u-cy", "Cy")
     [theirs] = await service.press(CHAT, cy, f"w:{sid}")
-    assert theirs.to == cy and str(theirs.text).startswith(f"Review of game #{sid}, 18 Ghosts (the chart")  # fmt: skip
+    assert theirs.to == cy and str(theirs.text).startswith(
+        f"Review of game #{sid}, 18 Ghosts (the chart"
+    )
 
 
 async def test_a_game_with_secrets_is_reviewed_for_its_players_only(service):

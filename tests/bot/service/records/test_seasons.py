@@ -39,7 +39,13 @@ async def two(db_target):
 
 
 def test_lengths_are_read_or_refused_with_how_to_write_them():
-    assert [parse_length(t) for t in ("3mo", "3 months", "2w", "30d", "1 day")] == ["3mo", "3mo", "2w", "30d", "1d"]  # fmt: skip
+    assert [parse_length(t) for t in ("3mo", "3 months", "2w", "30d", "1 day")] == [
+        "3mo",
+        "3mo",
+        "2w",
+        "30d",
+        "1d",
+    ]
     for junk in ("", "3", "soon", "3 fortnights", "0d", "13mo", "-2w", "1e3d"):
         with pytest.raises(UserError):
             parse_length(junk)
@@ -63,7 +69,10 @@ async def test_a_season_counts_games_in_the_season_and_all_time(two):
     assert "season 1 runs until" in said and "Cy" in said
     assert "Season 1 of this chat: 2 weeks" in await season(bot, "", ANN, admin=False)
     text = await top(bot)
-    assert "Season 1 (until" in text and "No game of Escape from the Hidden Castle has finished in this season yet" in text  # fmt: skip
+    assert (
+        "Season 1 (until" in text
+        and "No game of Escape from the Hidden Castle has finished in this season yet" in text
+    )
     assert "All time" in text and "Ann" in text
     await begin(bot.service, "hidden_castle")
     await play(bot.service, CHAT, seed=9)
@@ -171,12 +180,16 @@ async def test_a_season_whose_chat_cannot_be_reached_is_posted_at_a_later_scan(t
         clock.t += 400  # after the posting process's lease
         await bot.timers.tick()
         await bot.timers.tick()
-        assert [r.text for _, r in bot.sent].count("Season 1 of this chat has ended (0 rated games). No rated game finished in it.") == 1  # fmt: skip
+        assert [r.text for _, r in bot.sent].count(
+            "Season 1 of this chat has ended (0 rated games). No rated game finished in it."
+        ) == 1
     finally:
         await bot.close()
 
 
-async def test_a_process_that_died_while_posting_leaves_the_post_to_another_after_its_lease(tmp_path):  # fmt: skip
+async def test_a_process_that_died_while_posting_leaves_the_post_to_another_after_its_lease(
+    tmp_path,
+):
     """A process claimed the ended season's post and was killed before delivering it: no
     other process posts it within the claim's lease (no double post), one does after it."""
     from bot.service.records.seasons import LEASE

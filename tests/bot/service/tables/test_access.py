@@ -12,13 +12,34 @@ from bot.service.tables.access import Access, Standing
 from bot.store import SeatRow, SessionRow
 
 GROUP = ChatRef("telegram", "-100", "", "-100")
-ANN, BOB, CAROL = (UserRef("telegram", str(n), name) for n, name in ((1, "Ann"), (2, "Bob"), (3, "Carol")))  # fmt: skip
+ANN, BOB, CAROL = (
+    UserRef("telegram", str(n), name) for n, name in ((1, "Ann"), (2, "Bob"), (3, "Carol"))
+)
 
 
 def row(*seated: UserRef) -> SessionRow:
     seats = [SeatRow(i, u.id, u.name) for i, u in enumerate(seated)]
-    return SessionRow(7, "telegram", "-100", "-100", "", "ghosts18", {}, 1, "active", "1", 3,
-                      None, 1, 0, None, None, 0.0, 0.0, seats=seats)  # fmt: skip
+    return SessionRow(
+        7,
+        "telegram",
+        "-100",
+        "-100",
+        "",
+        "ghosts18",
+        {},
+        1,
+        "active",
+        "1",
+        3,
+        None,
+        1,
+        0,
+        None,
+        None,
+        0.0,
+        0.0,
+        seats=seats,
+    )
 
 
 class Platform:

@@ -44,7 +44,9 @@ async def ann_to_move(service: GameService) -> str:
 
 
 def new_service(store, clock=None) -> GameService:
-    return GameService(store, seed_source=lambda: 1234, pictures=False, ai_scale=0.02, clock=clock or FakeClock())  # fmt: skip
+    return GameService(
+        store, seed_source=lambda: 1234, pictures=False, ai_scale=0.02, clock=clock or FakeClock()
+    )
 
 
 async def test_the_move_is_stored_before_the_bot_searches_and_the_table_answers_meanwhile(store):

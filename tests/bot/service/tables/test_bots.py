@@ -171,7 +171,9 @@ async def test_timeout_ai_plays_a_late_turn_and_the_seat_stays_the_players(tmp_p
     clock = FakeClock()
     store = await Store.open(tmp_path / "t.sqlite3", clock=clock)
     try:
-        service = GameService(store, seed_source=lambda: 7, pictures=False, clock=clock, ai_scale=0.02)  # fmt: skip
+        service = GameService(
+            store, seed_source=lambda: 7, pictures=False, clock=clock, ai_scale=0.02
+        )
         sent = []
 
         async def deliver(chat, replies):
@@ -240,7 +242,9 @@ async def test_timeout_ai_plays_a_solo_dark_castle_party_to_its_end(tmp_path):
     clock = FakeClock()
     store = await Store.open(tmp_path / "t.sqlite3", clock=clock)
     try:
-        service = GameService(store, seed_source=lambda: 7, pictures=False, clock=clock, ai_scale=0.02)  # fmt: skip
+        service = GameService(
+            store, seed_source=lambda: 7, pictures=False, clock=clock, ai_scale=0.02
+        )
         await service.start(CHAT, ANN, "dark_castle", "timeout=ai")
         row = await service.live(CHAT)
         if row.status == "lobby":

@@ -93,7 +93,11 @@ async def test_a_bare_language_command_says_every_setting(service):
     await two_player_table(service)
     plan = await service.language(CHAT, ANN)
     text = str(plan[0].text)
-    assert plan.quiet and "This table speaks English (en)." in text and "Deutsch" not in text.split("Languages:")[0]  # fmt: skip
+    assert (
+        plan.quiet
+        and "This table speaks English (en)." in text
+        and "Deutsch" not in text.split("Languages:")[0]
+    )
     assert "Languages: English (en), German (de)" in text
 
 
@@ -121,7 +125,9 @@ async def test_an_answer_to_one_person_is_in_their_apps_language_the_chats_in_th
     await two_player_table(service)
     asker = UserRef(ANN.platform, ANN.id, ANN.name, language="qps")
     via = RecordingTransport()
-    await Delivery(service, "test").deliver(CHAT, await service.board(CHAT, asker), via, Asked(asker))  # fmt: skip
+    await Delivery(service, "test").deliver(
+        CHAT, await service.board(CHAT, asker), via, Asked(asker)
+    )
     assert via.public() and not any(pseudo(s.text) for s in via.public())
     help_plan = await service.language(CHAT, asker)  # a quiet answer: shown to the asker alone
     await Delivery(service, "test").deliver(CHAT, help_plan, via, Asked(asker))
@@ -142,14 +148,18 @@ async def test_a_log_reads_in_either_language_and_an_older_english_log_still_rea
     state = service.table.load(row).state
     mover = ANN if seat.user_id == ANN.id else BOB
     await service.move(CHAT, mover, service.game("ghosts18").legal_actions(state, seat.seat)[0])
-    said = msg("{name} places a {colour} ghost on {cell}.", name="Ann", colour=msg("blue"), cell="a1")  # fmt: skip
+    said = msg(
+        "{name} places a {colour} ghost on {cell}.", name="Ann", colour=msg("blue"), cell="a1"
+    )
     events = [
         {"text": str(said), "to": None, "kind": "info", "msg": said.to_json()},  # as logged now
         {"text": "Bob moved a ghost.", "to": None, "kind": "info"},  # before messages were
     ]
 
     async def rewrite(conn) -> None:
-        await conn.execute("UPDATE actions SET events = ? WHERE session_id = ?", (json.dumps(events), sid))  # fmt: skip
+        await conn.execute(
+            "UPDATE actions SET events = ? WHERE session_id = ?", (json.dumps(events), sid)
+        )
 
     await service.store.write(rewrite)
     [log] = await service.game_log(CHAT, ANN)

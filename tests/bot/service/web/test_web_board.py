@@ -34,7 +34,9 @@ async def board(tmp_path):
     await store.close()
 
 
-async def _table(service: GameService, game: str = "ghosts18", options: str = "variant=short") -> int:  # fmt: skip
+async def _table(
+    service: GameService, game: str = "ghosts18", options: str = "variant=short"
+) -> int:
     await service.start(TG_GROUP, TG_ANN, game, options)
     await service.join(TG_GROUP, TG_BOB)
     row = await service.live(TG_GROUP)
@@ -154,7 +156,9 @@ async def test_local_play_starts_a_terminal_table_and_plays_hot_seat(board):
     token = board.board.signer.sign("local", {}, 60)
     status, _ = await page.get(f"/local/{token}")
     assert status == 303
-    status, made = await page.post("/api/local/tables", {"game": "ghosts18", "players": "Ann,Bob", "options": "variant=short"})  # fmt: skip
+    status, made = await page.post(
+        "/api/local/tables", {"game": "ghosts18", "players": "Ann,Bob", "options": "variant=short"}
+    )
     assert status == 200, made
     sid = made["table"]
     _, listed = await page.get("/api/local/tables")
