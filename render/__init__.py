@@ -15,10 +15,11 @@ from __future__ import annotations
 from collections.abc import Hashable
 
 from languages import DEFAULT, say
+from render.captions import caption_bar
+from render.palette import to_png
 from render.png_bands import BandedEncoder
 from render.renderers import in_language, renderer
 from render.rules import rules_alt, rules_png
-from render.toolkit import caption_bar, to_png
 
 RECENT_LINES = 4  # at most this many lines of what happened under a board
 

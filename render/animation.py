@@ -2,7 +2,7 @@
 
 A replay is one animated GIF of public views, each with the move that led to it written
 under the board (GIF because both Discord and Telegram play it inline). Every frame has
-the same size and the fixed palette of `toolkit`, so frames differ only where the board
+the same size and the fixed palette of `palette`, so frames differ only where the board
 changed and the file stays small; a game too long for the platforms' upload limits is
 drawn smaller, and only as a last resort with moves left out (the caller says so).
 """
@@ -15,20 +15,10 @@ from collections.abc import Sequence
 from PIL import Image, ImageDraw
 
 from languages import DEFAULT
+from render.lettering import fit, isolate, text
+from render.lettering import wrap as wrap_text
+from render.palette import INK, NIGHT, PANEL, PAPER, WHITE, palette_image, to_png
 from render.renderers import in_language, renderer
-from render.toolkit import (
-    INK,
-    NIGHT,
-    PANEL,
-    PAPER,
-    WHITE,
-    fit,
-    isolate,
-    palette_image,
-    text,
-    to_png,
-)
-from render.toolkit import wrap as wrap_text
 
 GIF_WIDTH = 800  # phones show about this many pixels across without zooming
 PAGE_WIDTH = 1000

@@ -14,16 +14,16 @@ from engines.castle_doors.words import CARD as CARD_NAME
 from engines.castle_doors.words import EDGE
 from engines.text import Msg, in_context, joined, msg, plural
 from languages import DEFAULT, say
-from render import toolkit
+from render import captions, lettering, palette, tokens
 from render.castle_doors_alt import FAR, status
 from render.castle_doors_alt import describe as describe  # the alt text, as every renderer offers
 from render.castle_doors_alt import own_words as own_words  # a hand, told to its owner
 
 COLOUR = {
-    "red": toolkit.VERMILION,
-    "blue": toolkit.BLUE,
-    "green": toolkit.GREEN,
-    "yellow": toolkit.YELLOW,
+    "red": palette.VERMILION,
+    "blue": palette.BLUE,
+    "green": palette.GREEN,
+    "yellow": palette.YELLOW,
 }
 LETTER = {"red": "R", "blue": "B", "green": "G", "yellow": "Y"}
 KIND_LABEL = {  # a tile's state, in capitals on the tile
@@ -85,39 +85,39 @@ def _centre(view: dict, cell_name: str) -> tuple[float, float]:
 
 
 def _ink_on(fill: tuple) -> tuple:
-    return toolkit.INK if sum(fill[:3]) > 380 else toolkit.WHITE
+    return palette.INK if sum(fill[:3]) > 380 else palette.WHITE
 
 
 def _title(d: ImageDraw.ImageDraw, language: str) -> None:
     title = say(msg("Castle Doors: first across to an open far door wins"), language)
-    toolkit.label(d, (30, 18), title, 30, toolkit.WIDTH - 60, toolkit.INK, smallest=20)
+    lettering.label(d, (30, 18), title, 30, palette.WIDTH - 60, palette.INK, smallest=20)
 
 
 def _tile(d: ImageDraw.ImageDraw, view: dict, name: str, t: dict, language: str) -> None:
     left, top, right, bottom = _box(view, name)
     size = right - left
-    colour = COLOUR.get(t["colour"], toolkit.GREY)
+    colour = COLOUR.get(t["colour"], palette.GREY)
     inner = (left + 3, top + 3, right - 3, bottom - 3)
     face_up = t["open"]
-    fill = toolkit.mix(colour, toolkit.PAPER, 0.55) if face_up else colour
-    d.rectangle(inner, fill=fill, outline=toolkit.INK, width=2)
+    fill = palette.mix(colour, palette.PAPER, 0.55) if face_up else colour
+    d.rectangle(inner, fill=fill, outline=palette.INK, width=2)
     ink = _ink_on(fill)
     # The door itself: a closed leaf, or a dark doorway.
     door = (left + size * 0.3, top + size * 0.26, right - size * 0.3, bottom - size * 0.2)
     if face_up:
-        d.rectangle(door, fill=toolkit.NIGHT)
+        d.rectangle(door, fill=palette.NIGHT)
         if t["kind"] == "barred door":
             span = door[2] - door[0]
             for i in range(1, 4):
                 bx = door[0] + span * i / 4
                 if t["sawn"]:  # cut bars: a gap in the middle
                     mid = (door[1] + door[3]) / 2
-                    d.line((bx, door[1], bx, mid - 8), fill=toolkit.GREY, width=4)
-                    d.line((bx, mid + 8, bx, door[3]), fill=toolkit.GREY, width=4)
+                    d.line((bx, door[1], bx, mid - 8), fill=palette.GREY, width=4)
+                    d.line((bx, mid + 8, bx, door[3]), fill=palette.GREY, width=4)
                 else:
-                    d.line((bx, door[1], bx, door[3]), fill=toolkit.WHITE, width=4)
+                    d.line((bx, door[1], bx, door[3]), fill=palette.WHITE, width=4)
     else:
-        d.rectangle(door, fill=toolkit.mix(colour, toolkit.INK, 0.35), outline=ink, width=2)
+        d.rectangle(door, fill=palette.mix(colour, palette.INK, 0.35), outline=ink, width=2)
         kx, ky = door[2] - size * 0.08, (door[1] + door[3]) / 2
         d.ellipse((kx - 4, ky - 4, kx + 4, ky + 4), fill=ink)
     if t["lock"]:
@@ -138,7 +138,7 @@ def _tile_patch(
     colour, face_up, kind, sawn, lock = key
     t = {"colour": colour, "open": face_up, "kind": kind, "sawn": sawn, "lock": lock}
     left, top, right, bottom = _box(view, name)
-    scratch, d = toolkit.canvas(bottom + 1, right + 1)
+    scratch, d = palette.canvas(bottom + 1, right + 1)
     _tile(d, view, name, t, language)
     _labels(d, view, name, t, 0, language)
     inner = (left + 3, top + 3, right - 2, bottom - 2)
@@ -157,29 +157,29 @@ def _labels(
     """Letter, name and state in words on every tile, so colour is never needed; drawn
     over passages and nets so they stay legible."""
     left, top, right, bottom = _box(view, name)
-    colour = COLOUR.get(t["colour"], toolkit.GREY)
-    fill = toolkit.mix(colour, toolkit.PAPER, 0.55) if t["open"] else colour
+    colour = COLOUR.get(t["colour"], palette.GREY)
+    fill = palette.mix(colour, palette.PAPER, 0.55) if t["open"] else colour
     ink = _ink_on(fill)
     d.rectangle((left + 5, top + 5, left + 24, top + LETTER_BOTTOM), fill=fill)
-    toolkit.text(d, (left + 8, top + 6), LETTER.get(t["colour"], "?"), 19, ink)
-    width = toolkit.text_width(name, 18)
+    lettering.text(d, (left + 8, top + 6), LETTER.get(t["colour"], "?"), 19, ink)
+    width = lettering.text_width(name, 18)
     d.rectangle((right - 10 - width, top + 5, right - 5, top + 26), fill=fill)
-    toolkit.text(d, (right - 8, top + 6), name, 18, ink, "ra")
+    lettering.text(d, (right - 8, top + 6), name, 18, ink, "ra")
     label = say(_state_label(t), language)
     if net:  # the net's tag takes the place of the state line, in a white box
         label = say(msg("NET {count}: {state}", count=net, state=_state_label(t)), language)
-        fill, ink = toolkit.WHITE, toolkit.INK
+        fill, ink = palette.WHITE, palette.INK
     room = right - left - 10  # inside the tile's frame, the plate's margin included
-    size = toolkit.shrunk(label, 16, room, 8)
-    label = toolkit.fit(label, size, room)
-    half = toolkit.text_width(label, size) / 2 + 2
+    size = lettering.shrunk(label, 16, room, 8)
+    label = lettering.fit(label, size, room)
+    half = lettering.text_width(label, size) / 2 + 2
     cx = (left + right) / 2
     d.rectangle(
         (cx - half, bottom - STATE_TOP, cx + half, bottom - 3),
         fill=fill,
-        outline=toolkit.INK if net else None,
+        outline=palette.INK if net else None,
     )
-    toolkit.text(d, (cx, bottom - 13), label, size, ink, "mm")
+    lettering.text(d, (cx, bottom - 13), label, size, ink, "mm")
 
 
 def _used(d: ImageDraw.ImageDraw, view: dict, name: str, seats: list[int]) -> None:
@@ -187,8 +187,8 @@ def _used(d: ImageDraw.ImageDraw, view: dict, name: str, seats: list[int]) -> No
     left, top, right, _ = _box(view, name)
     for i, seat in enumerate(seats):
         centre = (left + 12 if i < 2 else right - 12, top + 40 + (i % 2) * 17)
-        d.ellipse((centre[0] - 8, centre[1] - 8, centre[0] + 8, centre[1] + 8), fill=toolkit.WHITE)
-        toolkit.player_token(d, centre, 6, seat)
+        d.ellipse((centre[0] - 8, centre[1] - 8, centre[0] + 8, centre[1] + 8), fill=palette.WHITE)
+        tokens.player_token(d, centre, 6, seat)
 
 
 def _padlock(d: ImageDraw.ImageDraw, cx: float, cy: float, size: int, language: str) -> None:
@@ -197,22 +197,22 @@ def _padlock(d: ImageDraw.ImageDraw, cx: float, cy: float, size: int, language: 
         (cx - w * 0.7, cy - w * 1.5, cx + w * 0.7, cy - w * 0.1),
         180,
         360,
-        fill=toolkit.INK,
+        fill=palette.INK,
         width=5,
     )
     d.rectangle(
         (cx - w, cy - w * 0.8, cx + w, cy + w * 0.7),
-        fill=toolkit.ORANGE,
-        outline=toolkit.INK,
+        fill=palette.ORANGE,
+        outline=palette.INK,
         width=3,
     )
-    toolkit.label(
+    lettering.label(
         d,
         (cx, cy - w * 0.05),
         say(msg("LOCK"), language),
         14,
         2 * w - 4,
-        toolkit.INK,
+        palette.INK,
         "mm",
         smallest=8,
     )
@@ -226,8 +226,8 @@ def _net(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, name: str) -> Non
     for k in range(0, 2 * size, 16):  # a diagonal mesh, clipped to the tile
         md.line((k, 0, k - size, size), fill=255, width=2)
         md.line((k - size, 0, k, size), fill=255, width=2)
-    img.paste(toolkit.index(toolkit.DARK), (left + 3, top + 3), mask)
-    d.rectangle((left + 3, top + 3, right - 3, bottom - 3), outline=toolkit.INK, width=3)
+    img.paste(palette.index(palette.DARK), (left + 3, top + 3), mask)
+    d.rectangle((left + 3, top + 3, right - 3, bottom - 3), outline=palette.INK, width=3)
 
 
 def _passage(d: ImageDraw.ImageDraw, view: dict, a: str, b: str) -> None:
@@ -236,16 +236,16 @@ def _passage(d: ImageDraw.ImageDraw, view: dict, a: str, b: str) -> None:
     # From the door of one tile to the door of the other, across their shared corner.
     pa = (ax + (mx - ax) * 0.35, ay + (my - ay) * 0.35)
     pb = (bx + (mx - bx) * 0.35, by + (my - by) * 0.35)
-    d.line((*pa, *pb), fill=toolkit.WHITE, width=14)
-    d.line((*pa, *pb), fill=toolkit.PURPLE, width=8)
+    d.line((*pa, *pb), fill=palette.WHITE, width=14)
+    d.line((*pa, *pb), fill=palette.PURPLE, width=8)
     for end in (pa, pb):
         d.ellipse(
             (end[0] - 7, end[1] - 7, end[0] + 7, end[1] + 7),
-            fill=toolkit.PURPLE,
-            outline=toolkit.WHITE,
+            fill=palette.PURPLE,
+            outline=palette.WHITE,
             width=2,
         )
-    toolkit.token(d, (mx, my), 13, "diamond", toolkit.PURPLE, "P")
+    tokens.token(d, (mx, my), 13, "diamond", palette.PURPLE, "P")
 
 
 WAIT = 34  # a waiting character's centre, in from the far end of its band
@@ -274,10 +274,10 @@ def band_label(view: dict, seat: int, language: str = DEFAULT) -> tuple[str, flo
     )
     room = length - 20 - 2 * WAIT - 6
     number, tail = f"{seat + 1} ", say(msg(": starts here"), language)
-    name = toolkit.isolate(
-        toolkit.fit(view["names"][seat], 18, room - toolkit.text_width(number + tail, 18))
+    name = lettering.isolate(
+        lettering.fit(view["names"][seat], 18, room - lettering.text_width(number + tail, 18))
     )
-    return toolkit.fit(number + name + tail, 18, room), room
+    return lettering.fit(number + name + tail, 18, room), room
 
 
 def _edge_spot(view: dict, edge: str) -> tuple[float, float]:
@@ -305,7 +305,7 @@ def _band(view: dict, edge: str) -> tuple[float, float, float, float]:
 
 
 def draw(view: dict, language: str = DEFAULT) -> Image.Image:
-    return toolkit.caption_bar(board(view, language), caption(view, language))
+    return captions.caption_bar(board(view, language), caption(view, language))
 
 
 def caption(view: dict, language: str = DEFAULT) -> list[str]:
@@ -313,19 +313,19 @@ def caption(view: dict, language: str = DEFAULT) -> list[str]:
     winner says it all, without "Game over: X wins." after it."""
     winner = view["winner"]
     said = () if winner is None else (view["names"][winner], "win")
-    return toolkit.footer(
+    return captions.footer(
         view.get("last"), status(view), winner is not None, *said, language=language
     )
 
 
 def board(view: dict, language: str = DEFAULT) -> Image.Image:
     """The picture without its caption (a replay writes its own under each board)."""
-    img, d = toolkit.canvas(HEIGHT)
+    img, d = palette.canvas(HEIGHT)
     cell, x0, y0 = _geometry(view)
     w, h = view["width"] * cell, view["height"] * cell
-    toolkit.stamp(img, (0, 0), (toolkit.WIDTH, TOP - 8), _title, language)
+    palette.stamp(img, (0, 0), (palette.WIDTH, TOP - 8), _title, language)
     # The walls and the players' edges.
-    d.rectangle((x0 - 10, y0 - 10, x0 + w + 10, y0 + h + 10), fill=toolkit.DARK)
+    d.rectangle((x0 - 10, y0 - 10, x0 + w + 10, y0 + h + 10), fill=palette.DARK)
     for seat, edge in enumerate(view["edges"]):
         _edge_band(img, d, view, seat, edge, language)
     nets = {where: n for where, n in zip(view["at"], view["netted"], strict=True) if where and n}
@@ -350,11 +350,11 @@ def board(view: dict, language: str = DEFAULT) -> Image.Image:
     for marked in (view.get("reveal"), view.get("first_end")):
         if marked:  # the tile turning over, or a passage's chosen first end
             left, top, right, bottom = _box(view, marked)
-            d.rectangle((left - 2, top - 2, right + 2, bottom + 2), outline=toolkit.INK, width=4)
+            d.rectangle((left - 2, top - 2, right + 2, bottom + 2), outline=palette.INK, width=4)
             d.rectangle(
-                (left + 2, top + 2, right - 2, bottom - 2), outline=toolkit.HIGHLIGHT, width=5
+                (left + 2, top + 2, right - 2, bottom - 2), outline=palette.HIGHLIGHT, width=5
             )
-            d.rectangle((left + 7, top + 7, right - 7, bottom - 7), outline=toolkit.INK, width=2)
+            d.rectangle((left + 7, top + 7, right - 7, bottom - 7), outline=palette.INK, width=2)
     for seat in range(len(view["at"])):
         centre, r = character_spot(view, seat)
         d.ellipse(
@@ -364,11 +364,11 @@ def board(view: dict, language: str = DEFAULT) -> Image.Image:
                 centre[0] + r + RING,
                 centre[1] + r + RING,
             ),
-            fill=toolkit.WHITE,
-            outline=toolkit.INK,
+            fill=palette.WHITE,
+            outline=palette.INK,
             width=2,
         )
-        toolkit.player_token(d, centre, r, seat, str(seat + 1))
+        tokens.player_token(d, centre, r, seat, str(seat + 1))
     for name, t in view["tiles"].items():  # over the characters, so never hidden
         _used(d, view, name, t["used"])
     _panel(img, d, view, language)
@@ -378,16 +378,16 @@ def board(view: dict, language: str = DEFAULT) -> Image.Image:
 def _edge_band(
     img: Image.Image, d: ImageDraw.ImageDraw, view: dict, seat: int, edge: str, language: str
 ) -> None:
-    fill = toolkit.mix(toolkit.PLAYER_COLOURS[seat], toolkit.PAPER, 0.6)
+    fill = palette.mix(palette.PLAYER_COLOURS[seat], palette.PAPER, 0.6)
     band = _band(view, edge)
-    d.rounded_rectangle(band, 10, fill=fill, outline=toolkit.INK, width=1)
+    d.rounded_rectangle(band, 10, fill=fill, outline=palette.INK, width=1)
     # The label runs from one end; the waiting character stands at the other (_edge_spot).
     label, room = band_label(view, seat, language)
     if edge in ("bottom", "top"):
-        toolkit.text(d, (band[0] + 10, (band[1] + band[3]) / 2), label, 18, toolkit.INK, "lm")
+        lettering.text(d, (band[0] + 10, (band[1] + band[3]) / 2), label, 18, palette.INK, "lm")
     else:  # a side band: the label runs along it, rotated
-        strip = toolkit.new_image((int(room), 26), fill)
-        toolkit.text(toolkit.drawer(strip), (0, 13), label, 18, toolkit.INK, "lm")
+        strip = palette.new_image((int(room), 26), fill)
+        lettering.text(palette.drawer(strip), (0, 13), label, 18, palette.INK, "lm")
         strip = strip.transpose(
             Image.Transpose.ROTATE_90 if edge == "left" else Image.Transpose.ROTATE_270
         )
@@ -405,35 +405,37 @@ def _panel(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, language: str) 
         d.rounded_rectangle(
             (x - 10, y, 1185, y + box),
             12,
-            fill=toolkit.HIGHLIGHT if acting else toolkit.PANEL,
-            outline=toolkit.INK,
+            fill=palette.HIGHLIGHT if acting else palette.PANEL,
+            outline=palette.INK,
             width=2,
         )
-        toolkit.player_token(d, (x + 16, y + 22), 14, seat, str(seat + 1))
+        tokens.player_token(d, (x + 16, y + 22), 14, seat, str(seat + 1))
         said = msg("({edge} edge)", edge=EDGE[edge])
         if acting:
             said = msg("{edge}  < turn", edge=said)
         tail = " " + say(said, language)
-        size = toolkit.shrunk(names[seat][:10] + tail, 20, 340, 14)
+        size = lettering.shrunk(names[seat][:10] + tail, 20, 340, 14)
         head = (
-            toolkit.isolate(toolkit.fit(names[seat], size, 340 - toolkit.text_width(tail, size)))
+            lettering.isolate(
+                lettering.fit(names[seat], size, 340 - lettering.text_width(tail, size))
+            )
             + tail
         )
-        toolkit.text(d, (x + 40, y + 22), head, size, toolkit.INK, "lm")
+        lettering.text(d, (x + 40, y + 22), head, size, palette.INK, "lm")
         told = say(joined(parts), language)
-        toolkit.paragraph(d, (x + 8, y + 42), told, 17, 360, max_lines=2, smallest=12)
+        lettering.paragraph(d, (x + 8, y + 42), told, 17, 360, max_lines=2, smallest=12)
         y += box + 8
     piles = msg(
         "Draw pile: {deck}   Discards: {discard}", deck=view["deck"], discard=view["discard"]
     )
-    toolkit.label(d, (x, y + 6), say(piles, language), 20, 1185 - x, toolkit.INK, smallest=13)
+    lettering.label(d, (x, y + 6), say(piles, language), 20, 1185 - x, palette.INK, smallest=13)
     if view.get("discard_top"):
         top = msg("Top discard: {card}", card=CARD_NAME[view["discard_top"]])
-        toolkit.label(d, (x, y + 32), say(top, language), 18, 1185 - x, toolkit.DARK, smallest=12)
+        lettering.label(d, (x, y + 32), say(top, language), 18, 1185 - x, palette.DARK, smallest=12)
     y += 64
     if "hand" in view:
         mine = say(msg("Your hand ({name})", name=names[view["viewer"]]), language)
-        toolkit.text(d, (x, y), toolkit.fit(mine, 20, 380), 20, toolkit.INK)
+        lettering.text(d, (x, y), lettering.fit(mine, 20, 380), 20, palette.INK)
         y += 28
         chosen = view["hand"].index(view["card"]) if view.get("card") in view["hand"] else -1
         for i, card in enumerate(view["hand"]):
@@ -450,8 +452,8 @@ def _panel(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, language: str) 
                 )
             else:
                 said = msg("Choosing a target for: {card}", card=card)
-            y = toolkit.paragraph(d, (x, y), say(said, language), 17, 370)
-    toolkit.stamp(img, (x, y + 4), (1185 - x + 2, 7 * 21 + 4), _legend, 0, 0, language, 1185 - x)
+            y = lettering.paragraph(d, (x, y), say(said, language), 17, 370)
+    palette.stamp(img, (x, y + 4), (1185 - x + 2, 7 * 21 + 4), _legend, 0, 0, language, 1185 - x)
 
 
 SEAT_BOX = 52 + 22 * 2  # a player's box in the panel: the name, then two lines
@@ -499,16 +501,16 @@ def regions(view: dict, actions: list[str]) -> dict[str, tuple[int, int, int, in
 
 def _card(d: ImageDraw.ImageDraw, x: int, y: int, card: str, chosen: bool, language: str) -> None:
     colour = card.split()[1] if card.startswith("key ") else ""
-    fill = COLOUR[colour] if colour else toolkit.WHITE
+    fill = COLOUR[colour] if colour else palette.WHITE
     d.rounded_rectangle(
         (x, y, x + 86, y + 50),
         8,
         fill=fill,
-        outline=toolkit.HIGHLIGHT if chosen else toolkit.INK,
+        outline=palette.HIGHLIGHT if chosen else palette.INK,
         width=5 if chosen else 2,
     )
     face = say(CARD_LABEL[card], language)
-    toolkit.label(d, (x + 43, y + 25), face, 17, 86 - 12, _ink_on(fill), "mm", smallest=9)
+    lettering.label(d, (x + 43, y + 25), face, 17, 86 - 12, _ink_on(fill), "mm", smallest=9)
 
 
 def _legend(d: ImageDraw.ImageDraw, x: int, y: int, language: str, room: int) -> None:
@@ -522,7 +524,7 @@ def _legend(d: ImageDraw.ImageDraw, x: int, y: int, language: str, room: int) ->
         msg("Row 1 at the bottom; up/down/left/right as drawn."),
     ]
     for line in lines:  # one line each, at a size that fits the panel
-        toolkit.label(d, (x, y), say(line, language), 16, room, toolkit.DARK, smallest=10)
+        lettering.label(d, (x, y), say(line, language), 16, room, palette.DARK, smallest=10)
         y += 21
 
 

@@ -7,7 +7,7 @@ enemy's row: a shield is a grey shield marked S, a split face its two traits sid
 
 Every word is said in the language the picture is drawn in (`languages.say`); the view's
 words are messages already. What has a fixed place (a heading, a tag, a badge) is fitted to
-it (`toolkit.fit`); what runs on wraps, so a longer language never clips or overlaps.
+it (`lettering.fit`); what runs on wraps, so a longer language never clips or overlaps.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from PIL import Image, ImageDraw
 
 from engines.text import Msg, in_context, joined, msg, plural
 from languages import DEFAULT, say
-from render import toolkit as kit
+from render import captions, lettering, palette, tokens
 from render.dark_castle_alt import describe as describe  # the alt text, as every renderer offers
 from render.dark_castle_party import HEADER, PARTY_X, WIDTH
 from render.dark_castle_party import box_height as _box_height
@@ -40,7 +40,7 @@ def _row_die(d: ImageDraw.ImageDraw, x: float, y: float, face: str, language: st
         return x + 46
     width = 44 if face == "s" else 78
     d.rounded_rectangle(
-        (x - 2, y - 24, x + width, y + 24), 8, fill=kit.INK, outline=kit.WHITE, width=2
+        (x - 2, y - 24, x + width, y + 24), 8, fill=palette.INK, outline=palette.WHITE, width=2
     )
     if face == "s":
         cx = x + width / 2
@@ -52,11 +52,13 @@ def _row_die(d: ImageDraw.ImageDraw, x: float, y: float, face: str, language: st
                 (cx, y + 19),
                 (cx - 16, y + 2),
             ],
-            fill=kit.GREY,
-            outline=kit.WHITE,
+            fill=palette.GREY,
+            outline=palette.WHITE,
             width=2,
         )
-        kit.text(d, (cx, y - 2), say(in_context("shield letter", "S"), language), 18, kit.INK, "mm")
+        lettering.text(
+            d, (cx, y - 2), say(in_context("shield letter", "S"), language), 18, palette.INK, "mm"
+        )
     else:
         for i, t in enumerate(face[:2]):
             _symbol(d, x + 19 + i * 38, y, 17, t, language)
@@ -81,7 +83,7 @@ def _status(view: dict) -> Msg:
 
 def _progress(img: Image.Image, view: dict, language: str) -> None:
     """The header band: it changes only when a chapter is turned, so it is drawn once for
-    what it shows (`kit.stamp`)."""
+    what it shows (`palette.stamp`)."""
     card = view["card"] or {}
     header = (
         view["chapters_turned"],
@@ -90,19 +92,19 @@ def _progress(img: Image.Image, view: dict, language: str) -> None:
         say(_status(view), language),
         any(char.get("companion") for char in view["chars"]),
     )
-    kit.stamp(img, (0, 0), (WIDTH, HEADER), _header, *header, language, ground=kit.NIGHT)
+    palette.stamp(img, (0, 0), (WIDTH, HEADER), _header, *header, language, ground=palette.NIGHT)
 
 
 def _header(
     d, turned: int, chapter: bool, boss_now: bool, status: str, ally: bool, language: str
 ) -> None:
     x0 = 300
-    kit.text(
+    lettering.text(
         d,
         (CARD_X, 20),
-        kit.fit(say(msg("Dark Castle"), language), 36, x0 - CARD_X - 12),
+        lettering.fit(say(msg("Dark Castle"), language), 36, x0 - CARD_X - 12),
         36,
-        kit.WHITE,
+        palette.WHITE,
     )
     for i in range(15):
         box = (x0 + i * 44, 22, x0 + i * 44 + 36, 58)
@@ -110,24 +112,31 @@ def _header(
         current = i == turned - 1 and chapter
         d.rectangle(
             box,
-            fill=kit.HIGHLIGHT if current else kit.GREY if done else kit.DARK,
-            outline=kit.WHITE,
+            fill=palette.HIGHLIGHT if current else palette.GREY if done else palette.DARK,
+            outline=palette.WHITE,
             width=2,
         )
-        kit.text(
-            d, ((box[0] + box[2]) / 2, 40), str(i + 1), 18, kit.INK if done else kit.WHITE, "mm"
+        lettering.text(
+            d,
+            ((box[0] + box[2]) / 2, 40),
+            str(i + 1),
+            18,
+            palette.INK if done else palette.WHITE,
+            "mm",
         )
     bx = x0 + 15 * 44 + 8
     d.rectangle(
         (bx, 18, bx + 120, 62),
-        fill=kit.VERMILION if boss_now else kit.DARK,
-        outline=kit.WHITE,
+        fill=palette.VERMILION if boss_now else palette.DARK,
+        outline=palette.WHITE,
         width=2,
     )
     boss = _fitted(say(in_context("board", "BOSS"), language), 24, 100)  # clear of the frame
-    kit.text(d, (bx + 60, 40), boss[0], boss[1], kit.WHITE, "mm")
+    lettering.text(d, (bx + 60, 40), boss[0], boss[1], palette.WHITE, "mm")
     key_left = _trait_key(d, ally, language)
-    kit.text(d, (x0, 76), kit.fit(status, 20, key_left - x0 - 16), 20, kit.WHITE, "lm")
+    lettering.text(
+        d, (x0, 76), lettering.fit(status, 20, key_left - x0 - 16), 20, palette.WHITE, "lm"
+    )
 
 
 def _trait_key(d: ImageDraw.ImageDraw, ally: bool, language: str) -> int:
@@ -139,9 +148,9 @@ def _trait_key(d: ImageDraw.ImageDraw, ally: bool, language: str) -> int:
     x = WIDTH - 20
     for trait in reversed(keys):
         name = TRAIT[trait][3] if trait in TRAIT else msg("special")
-        word = kit.fit(say(name, language), 18, 150)
-        x -= kit.text_width(word, 18)
-        kit.text(d, (x, 76), word, 18, kit.WHITE, "lm")
+        word = lettering.fit(say(name, language), 18, 150)
+        x -= lettering.text_width(word, 18)
+        lettering.text(d, (x, 76), word, 18, palette.WHITE, "lm")
         x -= 26
         _symbol(d, x + 12, 76, 12, trait, language)
         x -= 22
@@ -166,23 +175,25 @@ def _card(
     card = view.get("card")
     cb = view.get("combat")
     boss = bool(card and card["kind"] == "boss")
-    d.rounded_rectangle(box, 18, fill=(60, 50, 48) if boss else kit.PANEL, outline=kit.INK, width=4)
-    ink = kit.WHITE if boss else kit.INK
+    d.rounded_rectangle(
+        box, 18, fill=(60, 50, 48) if boss else palette.PANEL, outline=palette.INK, width=4
+    )
+    ink = palette.WHITE if boss else palette.INK
     x = CARD_X + 24
     y = top + 20
     wide = CARD_W - 48
     if not card:
-        y = kit.paragraph(
+        y = lettering.paragraph(
             d, (x, y), S(msg("The prisoners gather in the dark.")), 28, wide, ink, max_lines=2
         )
-        y = kit.paragraph(d, (x, y + 14), S(view.get("prompt", "")), 22, wide, ink) + 10
+        y = lettering.paragraph(d, (x, y + 14), S(view.get("prompt", "")), 22, wide, ink) + 10
         if view.get("flaws"):
-            kit.text(
+            lettering.text(
                 d,
                 (x, y),
-                kit.fit(S(msg("FLAWS DEALT ONTO THE PRISONERS")), 18, wide),
+                lettering.fit(S(msg("FLAWS DEALT ONTO THE PRISONERS")), 18, wide),
                 18,
-                kit.VERMILION,
+                palette.VERMILION,
             )
             y += 28
             for who, flaw in view["flaws"].items():
@@ -194,7 +205,7 @@ def _card(
                         text=flaw["text"],
                     )
                 )
-                y = kit.paragraph(d, (x, y), line, 18, wide, ink, max_lines=2) + 4
+                y = lettering.paragraph(d, (x, y), line, 18, wide, ink, max_lines=2) + 4
         return y
     if card["kind"] == "chapter":
         label = S(msg("CHAPTER {n} OF 15", n=view["chapters_turned"]))
@@ -204,29 +215,35 @@ def _card(
         )
     if card.get("pack"):
         label += "  -  " + S(card["pack"]).upper()
-    kit.text(d, (x, y), kit.fit(label, 18, wide), 18, kit.ORANGE if not boss else kit.HIGHLIGHT)
+    lettering.text(
+        d,
+        (x, y),
+        lettering.fit(label, 18, wide),
+        18,
+        palette.ORANGE if not boss else palette.HIGHLIGHT,
+    )
     y += 28
-    for line in kit.wrap(S(card["title"]), 34, wide)[:2]:
-        kit.text(d, (x, y), line, 34, ink)
+    for line in lettering.wrap(S(card["title"]), 34, wide)[:2]:
+        lettering.text(d, (x, y), line, 34, ink)
         y += 42
     if view.get("turner"):
         you = S(msg("YOU: the {character}", character=_short(view, view["turner"])))
-        kit.text(d, (x, y), kit.fit(you, 20, wide), 20, ink)
+        lettering.text(d, (x, y), lettering.fit(you, 20, wide), 20, ink)
         y += 30
-    y = kit.paragraph(d, (x, y + 4), S(card["text"]), 22, wide, ink, max_lines=6) + 12
+    y = lettering.paragraph(d, (x, y + 4), S(card["text"]), 22, wide, ink, max_lines=6) + 12
     if view.get("ending"):
         y = _ending(d, view, x, y, ink, language)
     elif cb:
         y = _combat_block(d, view, x, y, ink, marks if marks is not None else {}, language)
     elif view.get("options"):
         for opt in view["options"]:
-            colour = ink if opt["open"] else kit.GREY
+            colour = ink if opt["open"] else palette.GREY
             said = msg("{n}. {option}", n=opt["n"], option=opt["label"])
             if not opt["open"]:
                 said = msg("{n}. {option}  (not possible now)", n=opt["n"], option=opt["label"])
-            y = kit.paragraph(d, (x, y), S(said), 22, wide, colour, max_lines=2)
+            y = lettering.paragraph(d, (x, y), S(said), 22, wide, colour, max_lines=2)
             y = (
-                kit.paragraph(
+                lettering.paragraph(
                     d, (x + 24, y), S(opt.get("cost", "")), 18, CARD_W - 72, colour, max_lines=3
                 )
                 + 6
@@ -248,11 +265,11 @@ def _card(
         y = _asks(d, [S(spell) for spell in cast["spells"]], x, y, head, ink)
     _log(d, view, x, y, height - 36, ink, language)
     if view.get("pool"):
-        kit.text(d, (x, y + 6), kit.fit(S(msg("On the table:")), 22, wide), 22, ink)
+        lettering.text(d, (x, y + 6), lettering.fit(S(msg("On the table:")), 22, wide), 22, ink)
         y += 36
         for item in view["pool"][:4]:
             said = S(msg("{item}: {text}", item=item["name"], text=item["text"]))
-            y = kit.paragraph(d, (x + 10, y), said, 18, CARD_W - 60, ink, max_lines=2)
+            y = lettering.paragraph(d, (x + 10, y), said, 18, CARD_W - 60, ink, max_lines=2)
     return y
 
 
@@ -277,33 +294,39 @@ def _ritual_lines(view: dict, ritual: dict) -> list[Msg]:
 
 def _asks(d: ImageDraw.ImageDraw, lines: list[str], x: int, y: int, head: str, ink) -> int:
     """What the chapter asks (trait, attempts, double, who rolls, cost of failing), boxed."""
-    kit.text(d, (x, y), kit.fit(head, 18, CARD_W - 48), 18, kit.VERMILION)
+    lettering.text(d, (x, y), lettering.fit(head, 18, CARD_W - 48), 18, palette.VERMILION)
     y += 26
     for line in lines[:4]:
-        y = kit.paragraph(d, (x + 10, y), line, 20, CARD_W - 68, ink, max_lines=4) + 6
+        y = lettering.paragraph(d, (x + 10, y), line, 20, CARD_W - 68, ink, max_lines=4) + 6
     return y + 4
 
 
 def _ending(d: ImageDraw.ImageDraw, view: dict, x: int, y: int, ink, language: str) -> int:
     """The end of the story: escaped or fallen, in a banner where the enemy stood."""
     won = view.get("outcome") == "won"
-    colour = kit.GREEN if won else kit.VERMILION
+    colour = palette.GREEN if won else palette.VERMILION
     right = CARD_X + CARD_W - 24
-    d.rounded_rectangle((x, y, right, y + 70), 12, fill=colour, outline=kit.INK, width=3)
+    d.rounded_rectangle((x, y, right, y + 70), 12, fill=colour, outline=palette.INK, width=3)
     banner = say(msg("ESCAPED") if won else msg("DEFEATED"), language)
     banner, size = _fitted(banner, 40, right - x - 24, smallest=20)
-    kit.text(d, ((x + right) / 2, y + 35), banner, size, kit.WHITE, "mm")
+    lettering.text(d, ((x + right) / 2, y + 35), banner, size, palette.WHITE, "mm")
     y += 84
     y = (
-        kit.paragraph(d, (x, y), say(view["ending"], language), 22, CARD_W - 48, ink, max_lines=4)
+        lettering.paragraph(
+            d, (x, y), say(view["ending"], language), 22, CARD_W - 48, ink, max_lines=4
+        )
         + 8
     )
     if view.get("epilogue"):
-        kit.text(
-            d, (x, y), kit.fit(say(msg("EPILOGUE"), language), 18, CARD_W - 48), 18, kit.VERMILION
+        lettering.text(
+            d,
+            (x, y),
+            lettering.fit(say(msg("EPILOGUE"), language), 18, CARD_W - 48),
+            18,
+            palette.VERMILION,
         )
         y = (
-            kit.paragraph(
+            lettering.paragraph(
                 d, (x, y + 26), say(view["epilogue"], language), 20, CARD_W - 48, ink, max_lines=6
             )
             + 8
@@ -319,7 +342,7 @@ def _log_lines(
     scene of the card in play (`card`) is left to the card."""
     lines: list[str] = []
     for entry in reversed([e for e in log[-5:] if not on_the_card(e, card)]):
-        wrapped = kit.wrap(say(entry, language), 17, CARD_W - 60)
+        wrapped = lettering.wrap(say(entry, language), 17, CARD_W - 60)
         if len(lines) + len(wrapped) > room:
             if not lines and room:
                 lines = wrapped[-room:]
@@ -337,9 +360,9 @@ def _log(
     if not lines or view.get("pool"):
         return
     y = y_max - len(lines) * 22
-    d.line((x, y - 10, CARD_X + CARD_W - 24, y - 10), fill=kit.GREY, width=1)
+    d.line((x, y - 10, CARD_X + CARD_W - 24, y - 10), fill=palette.GREY, width=1)
     for line in lines:
-        kit.text(d, (x, y), line, 17, kit.GREY if ink == kit.WHITE else kit.DARK)
+        lettering.text(d, (x, y), line, 17, palette.GREY if ink == palette.WHITE else palette.DARK)
         y += 22
 
 
@@ -354,21 +377,21 @@ def _combat_block(
     d.line((x, y, CARD_X + CARD_W - 24, y), fill=ink, width=2)
     y += 12
     enemy = S(msg("{enemy}  (round {round})", enemy=cb["name"], round=cb["round"]))
-    for line in kit.wrap(enemy, 26, CARD_W - 150)[:2]:
-        kit.text(d, (x, y), line, 26, ink)
+    for line in lettering.wrap(enemy, 26, CARD_W - 150)[:2]:
+        lettering.text(d, (x, y), line, 26, ink)
         y += 34
     # The attack value: a dark badge at the right.
     ax = CARD_X + CARD_W - 90
-    top = y - 34 * min(2, len(kit.wrap(enemy, 26, CARD_W - 150)))
+    top = y - 34 * min(2, len(lettering.wrap(enemy, 26, CARD_W - 150)))
     d.rounded_rectangle(
-        (ax, top - 4, ax + 66, top + 62), 10, fill=kit.VERMILION, outline=kit.INK, width=3
+        (ax, top - 4, ax + 66, top + 62), 10, fill=palette.VERMILION, outline=palette.INK, width=3
     )
     atk, size = _fitted(S(in_context("attack value", "ATK")), 16, 58, smallest=10)
-    kit.text(d, (ax + 33, top + 14), atk, size, kit.WHITE, "mm")
-    kit.text(d, (ax + 33, top + 40), str(cb["attack"]), 30, kit.WHITE, "mm")
+    lettering.text(d, (ax + 33, top + 14), atk, size, palette.WHITE, "mm")
+    lettering.text(d, (ax + 33, top + 40), str(cb["attack"]), 30, palette.WHITE, "mm")
     y = max(y, top + 44) + 0
     if cb.get("text"):
-        y = kit.paragraph(d, (x, y), S(cb["text"]), 20, CARD_W - 140, ink, max_lines=2)
+        y = lettering.paragraph(d, (x, y), S(cb["text"]), 20, CARD_W - 140, ink, max_lines=2)
     row = cb["row"]
     marks["row"] = (x + 6, y + 26)
     if row:
@@ -377,18 +400,20 @@ def _combat_block(
             rx = _row_die(d, rx, y + 26, face, language)
         y += 60
     else:
-        kit.text(d, (x, y + 10), kit.fit(S(msg("(the row is empty)")), 22, wide), 22, ink)
+        lettering.text(
+            d, (x, y + 10), lettering.fit(S(msg("(the row is empty)")), 22, wide), 22, ink
+        )
         y += 44
     counts = [msg("{n} {die}", n=row.count(t), die=_die_name(t)) for t in dict.fromkeys(row)]
     if counts:
         y = (
-            kit.paragraph(
+            lettering.paragraph(
                 d, (x, y), S(msg("Row: {dice}", dice=joined(counts))), 20, wide, ink, max_lines=2
             )
             + 6
         )
     if any(t in DEATH_NAMES for t in row):
-        y = kit.paragraph(
+        y = lettering.paragraph(
             d,
             (x, y),
             S(
@@ -402,40 +427,40 @@ def _combat_block(
             max_lines=3,
         )
     if cb.get("carrier"):
-        y = kit.paragraph(
+        y = lettering.paragraph(
             d,
             (x, y),
             S(msg("Carrier: each hit taken (not blocked) adds 1 plague.")),
             20,
             wide,
-            kit.GREEN,
+            palette.GREEN,
             max_lines=2,
         )
     if cb.get("cultist"):
-        y = kit.paragraph(
+        y = lettering.paragraph(
             d,
             (x, y),
             S(msg("Cultists: a prisoner Marked for Death loses 1 HP more.")),
             20,
             wide,
-            kit.VERMILION,
+            palette.VERMILION,
             max_lines=2,
         )
     for who in cb.get("turned", []):
         said = S(msg("The {character} has joined the enemy's row.", character=_short(view, who)))
-        y = kit.paragraph(d, (x, y), said, 20, wide, kit.VERMILION, max_lines=2)
+        y = lettering.paragraph(d, (x, y), said, 20, wide, palette.VERMILION, max_lines=2)
     if cb.get("stone"):  # the Living Stone's die, last rolled this combat
-        kit.token(d, (x + 14, y + 14), 14, "hexagon", kit.GREEN, "LS")
+        tokens.token(d, (x + 14, y + 14), 14, "hexagon", palette.GREEN, "LS")
         said = S(msg("The Living Stone: {face}", face=STONE[cb["stone"]]))
-        y = kit.paragraph(d, (x + 38, y + 2), said, 20, wide - 38, ink, max_lines=2) + 8
+        y = lettering.paragraph(d, (x + 38, y + 2), said, 20, wide - 38, ink, max_lines=2) + 8
     for special in cb["specials"]:
         said = S(msg("Special: {special}", special=special))
-        y = kit.paragraph(d, (x, y), said, 20, wide, ink, max_lines=3)
+        y = lettering.paragraph(d, (x, y), said, 20, wide, ink, max_lines=3)
     return y + 8
 
 
 def draw(view: dict, language: str = DEFAULT) -> Image.Image:
-    return kit.caption_bar(board(view, language), caption(view, language))
+    return captions.caption_bar(board(view, language), caption(view, language))
 
 
 def board(view: dict, language: str = DEFAULT) -> Image.Image:
@@ -450,8 +475,8 @@ def board(view: dict, language: str = DEFAULT) -> Image.Image:
 
 
 def _board(view: dict, language: str, height: int) -> tuple[Image.Image, int]:
-    img, d = kit.canvas(height, WIDTH)
-    d.rectangle((0, 0, WIDTH, HEADER), fill=kit.NIGHT)
+    img, d = palette.canvas(height, WIDTH)
+    d.rectangle((0, 0, WIDTH, HEADER), fill=palette.NIGHT)
     _progress(img, view, language)
     bottom = _card(d, view, height, language=language)
     _party(d, view, language)
@@ -476,7 +501,7 @@ def illustration(language: str = DEFAULT) -> tuple[dict, list, str]:
     view = best_view("dark_castle", 2, 11, ["Ann", "Bob"], shows)
     marks: dict = {}
     height = max(700, HEADER + 40 + _box_height(view, language) * len(view["chars"]))
-    _, scratch = kit.canvas(height, WIDTH)
+    _, scratch = palette.canvas(height, WIDTH)
     _card(scratch, view, height, marks, language)  # only to learn where the card's parts fall
     party_y = HEADER + 16
     notes = [

@@ -8,7 +8,7 @@ from PIL import ImageDraw
 
 from engines.text import Msg, in_context, joined, msg
 from languages import DEFAULT, say
-from render import toolkit as kit
+from render import lettering, palette, tokens
 from render.dark_castle_words import SPECIAL, TRAIT
 
 WIDTH = 1200
@@ -24,7 +24,7 @@ LINE = int(18 * 1.3)  # a line of the 18-pixel text in a prisoner's box
 
 def symbol(d: ImageDraw.ImageDraw, x: float, y: float, r: float, trait: str, language: str) -> None:
     shape, colour, letter, _ = TRAIT.get(trait, SPECIAL)
-    kit.token(
+    tokens.token(
         d, (x, y), r, shape, colour, say(letter, language)
     )  # a triangle sits centred by `token`
 
@@ -37,9 +37,9 @@ def rolled(d: ImageDraw.ImageDraw, x: float, y: float, r: float, face: str, lang
         d.rounded_rectangle(
             (x - 4, y - r - 6, x + 4 * r + 12, y + r + 6),
             8,
-            outline=kit.INK,
+            outline=palette.INK,
             width=3,
-            fill=kit.WHITE,
+            fill=palette.WHITE,
         )
     for i, t in enumerate(face):
         symbol(d, x + r + 2 + i * (2 * r + 4), y, r, t, language)
@@ -48,9 +48,9 @@ def rolled(d: ImageDraw.ImageDraw, x: float, y: float, r: float, face: str, lang
 
 def fitted(content: str, size: int, width: float, smallest: int = 12) -> tuple[str, int]:
     """A short label for a fixed space: a smaller size first, then cut with an ellipsis."""
-    while size > smallest and kit.text_width(content, size) > width:
+    while size > smallest and lettering.text_width(content, size) > width:
         size -= 1
-    return kit.fit(content, size, width), size
+    return lettering.fit(content, size, width), size
 
 
 def char_lines(char: dict, few: bool, language: str = DEFAULT) -> list[tuple[str, tuple, int]]:
@@ -63,21 +63,23 @@ def char_lines(char: dict, few: bool, language: str = DEFAULT) -> list[tuple[str
         msg("{item} (2H)", item=i["name"]) if i["hands"] == 2 else i["name"] for i in char["items"]
     ]
     items = joined(held) if held else in_context("items", "none")
-    lines = [(S(msg("Items: {items}", items=items)), kit.INK, 3 if few else 2)]
+    lines = [(S(msg("Items: {items}", items=items)), palette.INK, 3 if few else 2)]
     if char.get("stored"):
         packed = joined([i["name"] for i in char["stored"]])
-        lines.append((S(msg("In the knapsack: {items}", items=packed)), kit.DARK, 2))
+        lines.append((S(msg("In the knapsack: {items}", items=packed)), palette.DARK, 2))
     if char.get("flaw"):
         if char["flaw"]["used"]:
-            lines.append((S(msg("Flaw: {flaw} (used)", flaw=char["flaw"]["name"])), kit.DARK, 1))
+            lines.append(
+                (S(msg("Flaw: {flaw} (used)", flaw=char["flaw"]["name"])), palette.DARK, 1)
+            )
         else:
-            lines.append((S(msg("Flaw: {flaw}", flaw=char["flaw"]["name"])), kit.DARK, 1))
+            lines.append((S(msg("Flaw: {flaw}", flaw=char["flaw"]["name"])), palette.DARK, 1))
     if char.get("companion"):
         said = msg("Special (S): {special}", special=char["companion"]["special"])
-        lines.append((S(said), kit.PURPLE, 2))
+        lines.append((S(said), palette.PURPLE, 2))
     if char.get("curses"):
         cursed = joined([c["name"] for c in char["curses"]])
-        lines.append((S(msg("Curses: {curses}", curses=cursed)), kit.VERMILION, 2))
+        lines.append((S(msg("Curses: {curses}", curses=cursed)), palette.VERMILION, 2))
     return lines
 
 
@@ -89,7 +91,7 @@ def box_height(view: dict, language: str = DEFAULT) -> int:
     need = 0
     for char in chars:
         rows = sum(
-            min(len(kit.wrap(text, 18, 330)), most)
+            min(len(lettering.wrap(text, 18, 330)), most)
             for text, _, most in char_lines(char, few, language)
         )
         need = max(need, 88 + rows * LINE + 24)
@@ -157,37 +159,41 @@ def party(d: ImageDraw.ImageDraw, view: dict, language: str = DEFAULT) -> None:
         d.rounded_rectangle(
             (x, y, WIDTH - 20, y + box_h - 10),
             14,
-            fill=kit.HIGHLIGHT if hl else kit.PANEL,
-            outline=kit.PURPLE if comp else kit.INK,
+            fill=palette.HIGHLIGHT if hl else palette.PANEL,
+            outline=palette.PURPLE if comp else palette.INK,
             width=5 if comp else 2,
         )
         d.rounded_rectangle(
-            (x + 8, y + 12, x + 44, y + 40), 6, fill=kit.PURPLE if comp else kit.NIGHT
+            (x + 8, y + 12, x + 44, y + 40), 6, fill=palette.PURPLE if comp else palette.NIGHT
         )
         if comp:
             badge, size = fitted(S(msg("ALLY")), 12, 34, smallest=8)
         else:
             badge, size = f"P{char['seat'] + 1}", 18
-        kit.text(d, (x + 26, y + 26), badge, size, kit.WHITE, "mm")
+        lettering.text(d, (x + 26, y + 26), badge, size, palette.WHITE, "mm")
         title = S(char["title"] or msg("(choosing)"))
         tags = [S(tag) for tag in tags_of(view, char)]
         # The tags take at most half the line; the title and player's name take what the
         # tags leave of it; a long name is cut, never the title (it says which prisoner).
         line = WIDTH - 34 - (x + 54)
-        tagged = kit.fit(" / ".join(tags), 20, line // 2) if tags else ""
+        tagged = lettering.fit(" / ".join(tags), 20, line // 2) if tags else ""
         if tags:
-            kit.text(d, (WIDTH - 34, y + 26), tagged, 20, kit.VERMILION, "rm")
-        room = line - (kit.text_width(tagged, 20) + 14 if tags else 0)
+            lettering.text(d, (WIDTH - 34, y + 26), tagged, 20, palette.VERMILION, "rm")
+        room = line - (lettering.text_width(tagged, 20) + 14 if tags else 0)
         head = f"{title} - "
-        name = kit.isolate(kit.fit(S(char["player"]), 24, room - kit.text_width(head, 24)))
-        kit.text(d, (x + 54, y + 26), kit.fit(head + name, 24, room), 24, kit.INK, "lm")
+        name = lettering.isolate(
+            lettering.fit(S(char["player"]), 24, room - lettering.text_width(head, 24))
+        )
+        lettering.text(
+            d, (x + 54, y + 26), lettering.fit(head + name, 24, room), 24, palette.INK, "lm"
+        )
         # Hit points: a bar and the number.
         bar = (x + 14, y + 50, x + (196 if comp else 250), y + 74)  # a companion: room for S
-        d.rectangle(bar, fill=kit.WHITE, outline=kit.INK, width=2)
+        d.rectangle(bar, fill=palette.WHITE, outline=palette.INK, width=2)
         top = char.get("hp_max") or hp0  # a companion has its own start
         if top:
             fill = bar[0] + (bar[2] - bar[0]) * max(0, char["hp"]) / top
-            colour = kit.GREEN if char["hp"] * 3 > top else kit.VERMILION
+            colour = palette.GREEN if char["hp"] * 3 > top else palette.VERMILION
             d.rectangle(
                 (bar[0] + 2, bar[1] + 2, max(bar[0] + 2, fill - 2), bar[3] - 2), fill=colour
             )
@@ -198,24 +204,26 @@ def party(d: ImageDraw.ImageDraw, view: dict, language: str = DEFAULT) -> None:
             tx - 20 - (bar[2] + 12),
             smallest=14,
         )
-        kit.text(d, (bar[2] + 12, y + 62), hp, size, kit.INK, "lm")
+        lettering.text(d, (bar[2] + 12, y + 62), hp, size, palette.INK, "lm")
         # Die traits as shapes with counts.
         for t in ("m", "c", "w"):
             symbol(d, tx, y + 62, 15, t, language)
-            kit.text(d, (tx + 20, y + 62), str(char["traits"].get(t, 0)), 22, kit.INK, "lm")
+            lettering.text(
+                d, (tx + 20, y + 62), str(char["traits"].get(t, 0)), 22, palette.INK, "lm"
+            )
             tx += step
         if comp:  # and its special face
             symbol(d, tx, y + 62, 15, "x", language)
-            kit.text(d, (tx + 20, y + 62), "1", 22, kit.INK, "lm")
+            lettering.text(d, (tx + 20, y + 62), "1", 22, palette.INK, "lm")
         # Items, the knapsack, the flaw, a companion's special and the curses; the last roll.
         iy = y + 88
         for text, colour, most in char_lines(char, len(chars) <= 2, language):
-            iy = kit.paragraph(d, (x + 14, iy), text, 18, 330, colour, max_lines=most)
+            iy = lettering.paragraph(d, (x + 14, iy), text, 18, 330, colour, max_lines=most)
         if char.get("plague"):
             _plague_tally(d, x + 376, y + 122, char, language)
         if char["roll"]:
             roll, size = fitted(S(msg("Roll:")), 18, 62, smallest=12)
-            kit.text(d, (x + 414, y + 98), roll, size, kit.INK, "rm")
+            lettering.text(d, (x + 414, y + 98), roll, size, palette.INK, "rm")
             rolled(d, x + 420, y + 98, 16, char["roll"], language)
         y += box_h
 
@@ -227,13 +235,13 @@ def _plague_tally(d: ImageDraw.ImageDraw, x: int, y: int, char: dict, language: 
         group, mark = divmod(i, 5)
         gx = x + group * 44
         if mark < 4:
-            d.line((gx + mark * 8, y, gx + mark * 8, y + 18), fill=kit.GREEN, width=3)
+            d.line((gx + mark * 8, y, gx + mark * 8, y + 18), fill=palette.GREEN, width=3)
         else:
-            d.line((gx - 4, y + 14, gx + 28, y + 4), fill=kit.GREEN, width=3)
+            d.line((gx - 4, y + 14, gx + 28, y + 4), fill=palette.GREEN, width=3)
     nxt = char.get("next_threshold")
     if nxt:
         label = msg("plague {n}, at {at}: -{hp} HP", n=n, at=nxt[0], hp=nxt[1])
     else:
         label = msg("plague {n}", n=n)
     said, size = fitted(say(label, language), 16, WIDTH - 30 - x, smallest=11)
-    kit.text(d, (x, y + 30), said, size, kit.DARK, "lm")
+    lettering.text(d, (x, y + 30), said, size, palette.DARK, "lm")

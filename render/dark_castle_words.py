@@ -8,12 +8,12 @@ import re
 
 from engines.dark_castle.cards import TRAIT_LETTERS
 from engines.text import Msg, in_context, msg
-from render import toolkit
+from render import palette
 
 TRAIT = {  # shape, colour, letter (the initial in each language), name
-    "m": ("square", toolkit.VERMILION, TRAIT_LETTERS["m"], msg("Might")),
-    "c": ("triangle", toolkit.ORANGE, TRAIT_LETTERS["c"], msg("Cunning")),
-    "w": ("circle", toolkit.SKY, TRAIT_LETTERS["w"], msg("Wisdom")),
+    "m": ("square", palette.VERMILION, TRAIT_LETTERS["m"], msg("Might")),
+    "c": ("triangle", palette.ORANGE, TRAIT_LETTERS["c"], msg("Cunning")),
+    "w": ("circle", palette.SKY, TRAIT_LETTERS["w"], msg("Wisdom")),
 }
 STONE = {
     "crush": msg("crush a die"),
@@ -43,7 +43,7 @@ def short_name(view: dict, who: str) -> Msg:
     return Msg(who.title())
 
 
-SPECIAL = ("star", toolkit.PURPLE, in_context("special face letter", "S"), msg("the special face"))
+SPECIAL = ("star", palette.PURPLE, in_context("special face letter", "S"), msg("the special face"))
 
 
 def tail(text: str, limit: int) -> str:

@@ -11,16 +11,16 @@ from engines.ghosts18.words import COLOUR as COLOUR_WORD
 from engines.ghosts18.words import DIRECTION
 from engines.text import Msg, in_context, joined, msg
 from languages import DEFAULT, say
-from render import parts, toolkit
+from render import captions, lettering, palette, parts, tokens
 from render.alt_ending import told
 
 CELL = 136
 ORIGIN = (60, 110)
-COLOUR = {"red": toolkit.VERMILION, "blue": toolkit.BLUE, "yellow": toolkit.YELLOW}
+COLOUR = {"red": palette.VERMILION, "blue": palette.BLUE, "yellow": palette.YELLOW}
 LETTER = {"red": "R", "blue": "B", "yellow": "Y"}
 SHAPES = ("circle", "square")  # Player A round, Player B square
 HEIGHT = 860
-WIDTH = toolkit.WIDTH
+WIDTH = palette.WIDTH
 PANEL_RIGHT = 1170
 ROW_WIDTH = PANEL_RIGHT - 20 - 900  # from the first token's centre to the last's, in the panel
 
@@ -34,31 +34,31 @@ def _cell_box(cell: str) -> tuple[int, int, int, int]:
 @lru_cache(maxsize=4)
 def _static_board(language: str = DEFAULT) -> Image.Image:
     """Carpets, mirrors and coordinates never change: draw them once."""
-    img, draw = toolkit.canvas(HEIGHT)
+    img, draw = palette.canvas(HEIGHT)
     x0, y0 = ORIGIN
-    draw.rectangle((x0 - 14, y0 - 14, x0 + 5 * CELL + 14, y0 + 5 * CELL + 14), fill=toolkit.DARK)
+    draw.rectangle((x0 - 14, y0 - 14, x0 + 5 * CELL + 14, y0 + 5 * CELL + 14), fill=palette.DARK)
     for cell, kind in layout.CELLS.items():
         box = _cell_box(cell)
         inner = (box[0] + 3, box[1] + 3, box[2] - 3, box[3] - 3)
         if kind in COLOUR:
-            draw.rectangle(inner, fill=toolkit.mix(COLOUR[kind], toolkit.PAPER, 0.5))
-            toolkit.text(draw, (box[0] + 10, box[1] + 8), LETTER[kind], 20, toolkit.INK)
+            draw.rectangle(inner, fill=palette.mix(COLOUR[kind], palette.PAPER, 0.5))
+            lettering.text(draw, (box[0] + 10, box[1] + 8), LETTER[kind], 20, palette.INK)
         elif kind == "mirror":
-            tile = toolkit.new_image((inner[2] - inner[0], inner[3] - inner[1]), (200, 200, 200))
-            tdraw = toolkit.drawer(tile)
+            tile = palette.new_image((inner[2] - inner[0], inner[3] - inner[1]), (200, 200, 200))
+            tdraw = palette.drawer(tile)
             for k in range(-CELL, CELL, 28):
-                tdraw.line((k, tile.height, k + tile.width, 0), fill=toolkit.WHITE, width=3)
+                tdraw.line((k, tile.height, k + tile.width, 0), fill=palette.WHITE, width=3)
             img.paste(tile, inner[:2])
             mirror = say(in_context("chamber", "mirror"), language)
-            toolkit.label(draw, (box[0] + 10, box[1] + 8), mirror, 18, CELL - 20, toolkit.INK)
+            lettering.label(draw, (box[0] + 10, box[1] + 8), mirror, 18, CELL - 20, palette.INK)
         else:
-            draw.rectangle(inner, fill=toolkit.NIGHT)
+            draw.rectangle(inner, fill=palette.NIGHT)
     for i in range(5):
-        toolkit.text(
-            draw, (x0 + i * CELL + CELL / 2, y0 - 30), layout.COLUMNS[i], 24, toolkit.INK, "mm"
+        lettering.text(
+            draw, (x0 + i * CELL + CELL / 2, y0 - 30), layout.COLUMNS[i], 24, palette.INK, "mm"
         )
-        toolkit.text(
-            draw, (x0 - 34, y0 + i * CELL + CELL / 2), layout.ROWS[i], 24, toolkit.INK, "mm"
+        lettering.text(
+            draw, (x0 - 34, y0 + i * CELL + CELL / 2), layout.ROWS[i], 24, palette.INK, "mm"
         )
     return img
 
@@ -80,7 +80,7 @@ def portal_parts(colour: str, facing: str, language: str = DEFAULT) -> tuple[str
         else DIRECTION[facing]
     )
     label = say(word, language)
-    side = min(toolkit.text_width(label, 16), PLATE_MAX) / 2 + 5
+    side = min(lettering.text_width(label, 16), PLATE_MAX) / 2 + 5
     if dy:  # a bar along the top or the bottom edge: the plate just inside it
         top = bar[3] + 2 if dy < 0 else bar[1] - 22
         return label, bar, (cx - side, top, cx + side, top + 20)
@@ -98,7 +98,7 @@ def _portal(draw: ImageDraw.ImageDraw, colour: str, facing: str, language: str) 
     cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
     r = CELL * 0.34
     draw.ellipse((cx - r, cy - r, cx + r, cy + r), outline=COLOUR[colour], width=10)
-    toolkit.text(draw, (cx, cy), LETTER[colour], 30, toolkit.WHITE, "mm")
+    lettering.text(draw, (cx, cy), LETTER[colour], 30, palette.WHITE, "mm")
     dx, dy = layout.DIRECTIONS[facing]
     # The open side: a bright bar on the side of the chamber it faces, and an arrow; the
     # label, white on a dark plate, on the chamber's edge away from the bar.
@@ -107,10 +107,10 @@ def _portal(draw: ImageDraw.ImageDraw, colour: str, facing: str, language: str) 
     half = CELL / 2 - 8
     tip = (cx + dx * (half - 14), cy + dy * (half - 14))
     base = (cx + dx * (r + 4), cy + dy * (r + 4))
-    draw.line((base, tip), fill=toolkit.WHITE, width=5)
-    draw.rounded_rectangle(plate, 5, fill=toolkit.NIGHT)
+    draw.line((base, tip), fill=palette.WHITE, width=5)
+    draw.rounded_rectangle(plate, 5, fill=palette.NIGHT)
     middle = ((plate[0] + plate[2]) / 2, plate[1] + 10)
-    toolkit.label(draw, middle, label, 16, PLATE_MAX, toolkit.WHITE, "mm")
+    lettering.label(draw, middle, label, 16, PLATE_MAX, palette.WHITE, "mm")
 
 
 @lru_cache(maxsize=48)  # a chamber, 136 pixels square (18 KB): 12 looks a language, 4 languages
@@ -123,13 +123,13 @@ def _portal_part(colour: str, facing: str, language: str) -> Image.Image | None:
 
 
 def draw(view: dict, language: str = DEFAULT) -> Image.Image:
-    return toolkit.caption_bar(board(view, language), caption(view, language))
+    return captions.caption_bar(board(view, language), caption(view, language))
 
 
 def board(view: dict, language: str = DEFAULT) -> Image.Image:
     """The picture without its caption (a replay writes its own under each board)."""
     img = _static_board(language).copy()
-    d = toolkit.drawer(img)
+    d = palette.drawer(img)
     names = view["names"]
     for colour, facing in view["portals"].items():
         box = _cell_box(layout.PORTAL_CELL[colour])
@@ -139,7 +139,7 @@ def board(view: dict, language: str = DEFAULT) -> Image.Image:
     for cell, (owner, colour) in view["board"].items():
         box = _cell_box(cell)
         centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2 + 6)
-        toolkit.token(d, centre, CELL * 0.3, SHAPES[owner], COLOUR[colour], LETTER[colour])
+        tokens.token(d, centre, CELL * 0.3, SHAPES[owner], COLOUR[colour], LETTER[colour])
     _header(d, view, language)
     _side_panel(img, d, view, names, language)
     return img
@@ -150,7 +150,7 @@ def caption(view: dict, language: str = DEFAULT) -> list[str]:
     it all, without "Game over: X wins." after it."""
     winner = view["winner"]
     said = () if winner is None else (view["names"][winner], "wins")
-    return toolkit.footer(
+    return captions.footer(
         view.get("last"), _status(view), winner is not None, *said, language=language
     )
 
@@ -160,7 +160,7 @@ def _header(d: ImageDraw.ImageDraw, view: dict, language: str) -> None:
         head = msg("18 Ghosts: any 3 ghosts out")
     else:
         head = msg("18 Ghosts: one of each colour out")
-    toolkit.label(d, (40, 24), say(head, language), 34, PANEL_X - 60, toolkit.INK, smallest=22)
+    lettering.label(d, (40, 24), say(head, language), 34, PANEL_X - 60, palette.INK, smallest=22)
 
 
 def row_spacing(n: int) -> tuple[float, float]:
@@ -203,23 +203,23 @@ def _side_panel(
     for seat in (0, 1):
         acting = seat in view["to_act"]
         won = view["winner"] == seat
-        fill = toolkit.seat_fill(won=won, acting=acting)
+        fill = palette.seat_fill(won=won, acting=acting)
         d.rounded_rectangle(
             (x - 14, y - 10, PANEL_RIGHT, y + 200),
             14,
             fill=fill,
-            outline=toolkit.INK,
+            outline=palette.INK,
             width=4 if won else 2,
         )
-        toolkit.token(d, (x + 16, y + 20), 16, SHAPES[seat], toolkit.WHITE)
+        tokens.token(d, (x + 16, y + 20), 16, SHAPES[seat], palette.WHITE)
         tail = msg("WINS") if won else msg("< to act") if acting else None
         tail = "  " + say(tail, language) if tail else ""
         room = PANEL_RIGHT - 12 - (x + 42)
-        size = toolkit.shrunk(f"{'AB'[seat]}: {names[seat][:8]}{tail}", 24, room, 18)
+        size = lettering.shrunk(f"{'AB'[seat]}: {names[seat][:8]}{tail}", 24, room, 18)
         head = f"{'AB'[seat]}: "
-        name = toolkit.fit(names[seat], size, room - toolkit.text_width(head + tail, size))
-        label = head + toolkit.isolate(name) + tail
-        toolkit.text(d, (x + 42, y + 20), label, size, toolkit.INK, "lm")
+        name = lettering.fit(names[seat], size, room - lettering.text_width(head + tail, size))
+        label = head + lettering.isolate(name) + tail
+        lettering.text(d, (x + 42, y + 20), label, size, palette.INK, "lm")
         rows = (
             (msg("out"), view["escaped"][seat]),
             (msg("dungeon"), view["dungeon"][seat]),
@@ -229,13 +229,13 @@ def _side_panel(
         for title, counts in rows:
             if title == "to place" and view["phase"] != "place":
                 continue
-            toolkit.label(
+            lettering.label(
                 d,
                 (x + 4, yy + 18),
                 say(title, language),
                 20,
                 ROW_TITLE,
-                toolkit.INK,
+                palette.INK,
                 "lm",
                 smallest=11,
             )
@@ -246,32 +246,32 @@ def _side_panel(
             xx = x + 110
             for colour in layout.COLOURS:
                 for _ in range(counts[colour]):
-                    toolkit.token(d, (xx, yy + 18), r, SHAPES[seat], COLOUR[colour], LETTER[colour])
+                    tokens.token(d, (xx, yy + 18), r, SHAPES[seat], COLOUR[colour], LETTER[colour])
                     xx += step
             yy += 44
         y += SEAT_H
-    toolkit.stamp(img, (x - 2, y), (WIDTH - (x - 2), HEIGHT - y), _key, tuple(names), language)
+    palette.stamp(img, (x - 2, y), (WIDTH - (x - 2), HEIGHT - y), _key, tuple(names), language)
 
 
 def _key(d: ImageDraw.ImageDraw, names: tuple, language: str) -> None:
     """Who is round and who square, what beats what, what a portal's bar means: the same
-    all game (drawn once, `toolkit.stamp`), from the patch's own corner."""
+    all game (drawn once, `palette.stamp`), from the patch's own corner."""
     x, y = 2, 0
-    y = toolkit.legend(
+    y = tokens.legend(
         d,
         x,
         y,
         [
-            ("circle", "", toolkit.WHITE, say(msg("round: {name} (A)", name=names[0]), language)),
-            ("square", "", toolkit.WHITE, say(msg("square: {name} (B)", name=names[1]), language)),
-            ("circle", "R", toolkit.VERMILION, say(msg("red beats blue"), language)),
-            ("circle", "B", toolkit.BLUE, say(msg("blue beats yellow"), language)),
-            ("circle", "Y", toolkit.YELLOW, say(msg("yellow beats red"), language)),
+            ("circle", "", palette.WHITE, say(msg("round: {name} (A)", name=names[0]), language)),
+            ("square", "", palette.WHITE, say(msg("square: {name} (B)", name=names[1]), language)),
+            ("circle", "R", palette.VERMILION, say(msg("red beats blue"), language)),
+            ("circle", "B", palette.BLUE, say(msg("blue beats yellow"), language)),
+            ("circle", "Y", palette.YELLOW, say(msg("yellow beats red"), language)),
         ],
         width=WIDTH - 20 - PANEL_X,
     )
     top = PANEL_Y + 2 * SEAT_H  # where the key starts on the board
-    toolkit.paragraph(
+    lettering.paragraph(
         d,
         (x, y + 6),
         say(

@@ -10,7 +10,7 @@ from PIL import Image, ImageDraw
 
 from engines.text import Msg, in_context, joined, msg, plural
 from languages import DEFAULT, say
-from render import toolkit
+from render import captions, lettering, palette, tokens
 from render.alt_ending import told
 
 WIDTH = 1200
@@ -19,9 +19,9 @@ ROOF = 84
 FLOOR_H = 118
 HOUSE_H = ROOF + 3 * FLOOR_H + 52  # roof, floors, the line with the card count
 HAND_H = 250
-LIT = toolkit.mix(toolkit.YELLOW, toolkit.PAPER, 0.35)
-GHOST = toolkit.WHITE
-CAT = toolkit.ORANGE
+LIT = palette.mix(palette.YELLOW, palette.PAPER, 0.35)
+GHOST = palette.WHITE
+CAT = palette.ORANGE
 CARD = (252, 250, 244)
 
 SPECIAL_NAMES = {  # a card's title on the card
@@ -49,7 +49,7 @@ def _column(view: dict) -> tuple[int, int]:
 
 
 def draw(view: dict, language: str = DEFAULT) -> Image.Image:
-    return toolkit.caption_bar(board(view, language), caption(view, language))
+    return captions.caption_bar(board(view, language), caption(view, language))
 
 
 def caption(view: dict, language: str = DEFAULT) -> list[str]:
@@ -64,42 +64,42 @@ def board(view: dict, language: str = DEFAULT) -> Image.Image:
     """The picture without its caption (a replay writes its own under each board)."""
     hand = view.get("hand")
     height = TOP + HOUSE_H + 70 + (HAND_H if hand is not None else 0)
-    img, d = toolkit.canvas(height, WIDTH)
-    toolkit.stamp(img, (0, 0), (TITLE_ROOM + 40, 66), _title, language)
+    img, d = palette.canvas(height, WIDTH)
+    palette.stamp(img, (0, 0), (TITLE_ROOM + 40, 66), _title, language)
     counts = say(_counts(view), language)
-    toolkit.label(
+    lettering.label(
         d,
         (WIDTH - 30, 30),
         counts,
         24,
         WIDTH - 60 - TITLE_ROOM - 20,
-        toolkit.INK,
+        palette.INK,
         "ra",
         smallest=16,
     )
     # one line under the title: names shortened in it, the whole line fitted as well
-    toolkit.label(
+    lettering.label(
         d,
         (30, 66),
         say(_status(view, short=True), language),
         22,
         WIDTH - 60,
-        toolkit.DARK,
+        palette.DARK,
         smallest=16,
     )
     width, x0 = _column(view)
     for seat in range(len(view["names"])):
         _house(d, view, seat, x0 + seat * width, TOP, width - 16, language)
     y = TOP + HOUSE_H + 10
-    toolkit.stamp(img, (0, y), (WIDTH, 40), _legend, 30, 0, language)
+    palette.stamp(img, (0, y), (WIDTH, 40), _legend, 30, 0, language)
     if hand is not None:
         _hand(d, view, hand, TOP + HOUSE_H + 70, language)
     return img
 
 
 def _title(d: ImageDraw.ImageDraw, language: str) -> None:
-    toolkit.label(
-        d, (30, 22), say(msg("Haunted House"), language), 36, TITLE_ROOM, toolkit.INK, smallest=24
+    lettering.label(
+        d, (30, 22), say(msg("Haunted House"), language), 36, TITLE_ROOM, palette.INK, smallest=24
     )
 
 
@@ -116,14 +116,14 @@ def _house(
     )
     roof = [(x, y + ROOF), (x + w / 2, y), (x + w, y + ROOF)]
     d.polygon(
-        roof, fill=toolkit.HIGHLIGHT if acting else toolkit.PANEL, outline=toolkit.INK, width=3
+        roof, fill=palette.HIGHLIGHT if acting else palette.PANEL, outline=palette.INK, width=3
     )
-    toolkit.player_token(d, (x + w / 2, y + 34), 18, seat)
+    tokens.player_token(d, (x + w / 2, y + 34), 18, seat)
     # The name sits at the foot of the roof: as wide as the roof is at the letters' top.
     room = w * (ROOF - 26) / ROOF - 16
     head = f"p{seat + 1} "
-    name = toolkit.isolate(toolkit.fit(names[seat], 20, room - toolkit.text_width(head, 20)))
-    toolkit.text(d, (x + w / 2, y + ROOF - 4), head + name, 20, toolkit.INK, "md")
+    name = lettering.isolate(lettering.fit(names[seat], 20, room - lettering.text_width(head, 20)))
+    lettering.text(d, (x + w / 2, y + ROOF - 4), head + name, 20, palette.INK, "md")
     floors = view["houses"][seat]
     window = view.get("window") or {}
     for f in (3, 2, 1):
@@ -144,8 +144,8 @@ def _house(
         label = msg("{held}  ESCAPING!", held=label)
     elif seat == view["turn"] and view["phase"] not in ("over",):
         label = msg("{held}  < turn", held=label)
-    toolkit.label(
-        d, (x + w / 2, yy + 16), say(label, language), 20, w, toolkit.INK, "mm", smallest=12
+    lettering.label(
+        d, (x + w / 2, yy + 16), say(label, language), 20, w, palette.INK, "mm", smallest=12
     )
 
 
@@ -154,34 +154,36 @@ def _floor(
 ) -> None:
     lit = floor["lit"]
     d.rectangle(
-        (x, y, x + w, y + FLOOR_H), fill=LIT if lit else toolkit.NIGHT, outline=toolkit.INK, width=3
+        (x, y, x + w, y + FLOOR_H), fill=LIT if lit else palette.NIGHT, outline=palette.INK, width=3
     )
-    ink = toolkit.INK if lit else toolkit.WHITE
+    ink = palette.INK if lit else palette.WHITE
     short = say(in_context("floor, short", "F{floor}", floor=f), language)
-    toolkit.label(d, (x + 8, y + 6), short, 20, 40, ink, smallest=12)
+    lettering.label(d, (x + 8, y + 6), short, 20, 40, ink, smallest=12)
     state = say(msg("LIT") if lit else msg("dark"), language)
-    toolkit.label(d, (x + w - 8, y + 6), state, 18, 64, ink, "ra", smallest=11)
+    lettering.label(d, (x + w - 8, y + 6), state, 18, 64, ink, "ra", smallest=11)
     for i, box in enumerate(slot_boxes(x, y, w)):
         middle = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
         room = box[2] - box[0] - 8
         if i < len(floor["rooms"]):
             kind = floor["rooms"][i]
-            d.rounded_rectangle(box, 8, fill=CARD, outline=toolkit.INK, width=2)
+            d.rounded_rectangle(box, 8, fill=CARD, outline=palette.INK, width=2)
             label = (
                 in_context("room card", "wild")
                 if kind == "wild"
                 else msg("room {floor}", floor=kind[4])
             )
-            toolkit.label(d, middle, say(label, language), 20, room, toolkit.INK, "mm", smallest=11)
+            lettering.label(
+                d, middle, say(label, language), 20, room, palette.INK, "mm", smallest=11
+            )
         else:
-            d.rounded_rectangle(box, 8, outline=toolkit.GREY, width=2)
-            toolkit.label(
+            d.rounded_rectangle(box, 8, outline=palette.GREY, width=2)
+            lettering.label(
                 d,
                 middle,
                 say(in_context("room slot", "empty"), language),
                 16,
                 room,
-                toolkit.GREY,
+                palette.GREY,
                 "mm",
                 smallest=10,
             )
@@ -212,18 +214,23 @@ def _incoming(d: ImageDraw.ImageDraw, x: int, y: int, w: int, ghosts: int, langu
     """The ghost in flight, ringed until a cat answers, named on the floor's top line."""
     ring = incoming_ring(x, y, w, ghosts)
     cx, cy = (ring[0] + ring[2]) / 2, (ring[1] + ring[3]) / 2
-    d.ellipse(ring, fill=toolkit.HIGHLIGHT, outline=toolkit.INK, width=3)
+    d.ellipse(ring, fill=palette.HIGHLIGHT, outline=palette.INK, width=3)
     ghost_icon(d, (cx, cy - 2), 15)
     label = say(msg("ghost coming"), language)
     right = x + w - 72  # left of the column; "LIT" or "dark" stays at the floor's right
     most = right - (x + 40)  # right of the floor's number
-    size = toolkit.shrunk(label, 16, most - 12, 10)
-    width = min(most, toolkit.text_width(label, size) + 12)
+    size = lettering.shrunk(label, 16, most - 12, 10)
+    width = min(most, lettering.text_width(label, size) + 12)
     d.rounded_rectangle(
-        (right - width, y + 5, right, y + 27), 6, fill=toolkit.HIGHLIGHT, outline=toolkit.INK
+        (right - width, y + 5, right, y + 27), 6, fill=palette.HIGHLIGHT, outline=palette.INK
     )
-    toolkit.text(
-        d, (right - width / 2, y + 16), toolkit.fit(label, size, width - 8), size, toolkit.INK, "mm"
+    lettering.text(
+        d,
+        (right - width / 2, y + 16),
+        lettering.fit(label, size, width - 8),
+        size,
+        palette.INK,
+        "mm",
     )
 
 
@@ -235,12 +242,12 @@ def ghost_icon(d: ImageDraw.ImageDraw, centre: tuple[float, float], r: float) ->
     for i in range(1, 5):
         points.append((cx - r + i * r / 2, hem - (r * 0.35 if i % 2 else 0)))
     points.append((cx + r, cy))
-    d.polygon(points, fill=GHOST, outline=toolkit.INK)
+    d.polygon(points, fill=GHOST, outline=palette.INK)
     d.pieslice((cx - r, cy - r, cx + r, cy + r), 180, 360, fill=GHOST)
-    d.arc((cx - r, cy - r, cx + r, cy + r), 180, 360, fill=toolkit.INK, width=2)
-    d.line((cx - r, cy, cx - r, hem), fill=toolkit.INK, width=2)
-    d.line((cx + r, cy, cx + r, hem), fill=toolkit.INK, width=2)
-    toolkit.text(d, (cx, cy + 1), "G", int(r * 1.1), toolkit.INK, "mm")
+    d.arc((cx - r, cy - r, cx + r, cy + r), 180, 360, fill=palette.INK, width=2)
+    d.line((cx - r, cy, cx - r, hem), fill=palette.INK, width=2)
+    d.line((cx + r, cy, cx + r, hem), fill=palette.INK, width=2)
+    lettering.text(d, (cx, cy + 1), "G", int(r * 1.1), palette.INK, "mm")
 
 
 def cat_icon(d: ImageDraw.ImageDraw, centre: tuple[float, float], r: float) -> None:
@@ -252,11 +259,11 @@ def cat_icon(d: ImageDraw.ImageDraw, centre: tuple[float, float], r: float) -> N
             (cx + side * r * 0.2, cy - r * 0.7),
             (cx + side * r * 0.9, cy - r * 0.1),
         ]
-        d.polygon(ear, fill=CAT, outline=toolkit.INK, width=2)
+        d.polygon(ear, fill=CAT, outline=palette.INK, width=2)
     d.ellipse(
-        (cx - r * 0.9, cy - r * 0.8, cx + r * 0.9, cy + r), fill=CAT, outline=toolkit.INK, width=2
+        (cx - r * 0.9, cy - r * 0.8, cx + r * 0.9, cy + r), fill=CAT, outline=palette.INK, width=2
     )
-    toolkit.text(d, (cx, cy + 2), "C", int(r * 1.1), toolkit.INK, "mm")
+    lettering.text(d, (cx, cy + 2), "C", int(r * 1.1), palette.INK, "mm")
 
 
 def _legend(d: ImageDraw.ImageDraw, x: int, y: int, language: str) -> int:
@@ -266,20 +273,20 @@ def _legend(d: ImageDraw.ImageDraw, x: int, y: int, language: str) -> int:
     ):
         text = say(word, language)
         icon(d, (x + 16, y + 18), 17)
-        toolkit.text(d, (x + 42, y + 18), text, 20, toolkit.INK, "lm")
-        x += 42 + int(toolkit.text_width(text, 20)) + 30
+        lettering.text(d, (x + 42, y + 18), text, 20, palette.INK, "lm")
+        x += 42 + int(lettering.text_width(text, 20)) + 30
     lit = say(msg("lit floor"), language)
-    d.rectangle((x, y + 6, x + 30, y + 30), fill=LIT, outline=toolkit.INK, width=2)
-    toolkit.text(d, (x + 40, y + 18), lit, 20, toolkit.INK, "lm")
-    x += 40 + int(toolkit.text_width(lit, 20)) + 30
-    d.rectangle((x, y + 6, x + 30, y + 30), fill=toolkit.NIGHT, outline=toolkit.INK, width=2)
-    toolkit.label(
+    d.rectangle((x, y + 6, x + 30, y + 30), fill=LIT, outline=palette.INK, width=2)
+    lettering.text(d, (x + 40, y + 18), lit, 20, palette.INK, "lm")
+    x += 40 + int(lettering.text_width(lit, 20)) + 30
+    d.rectangle((x, y + 6, x + 30, y + 30), fill=palette.NIGHT, outline=palette.INK, width=2)
+    lettering.label(
         d,
         (x + 40, y + 18),
         say(msg("dark floor"), language),
         20,
         WIDTH - 30 - (x + 40),
-        toolkit.INK,
+        palette.INK,
         "lm",
     )
     return y + 40
@@ -288,20 +295,20 @@ def _legend(d: ImageDraw.ImageDraw, x: int, y: int, language: str) -> int:
 def _hand(d: ImageDraw.ImageDraw, view: dict, hand: list[dict], y: int, language: str) -> None:
     seat = view["viewer"]
     d.rounded_rectangle(
-        (20, y, WIDTH - 20, y + HAND_H - 20), 14, fill=toolkit.PANEL, outline=toolkit.INK, width=2
+        (20, y, WIDTH - 20, y + HAND_H - 20), 14, fill=palette.PANEL, outline=palette.INK, width=2
     )
     total = say(
         plural("{count} bulb in hand", "{count} bulbs in hand", sum(c["bulbs"] for c in hand)),
         language,
     )
-    room = WIDTH - 40 - toolkit.text_width(total, 22) - 30 - 40
+    room = WIDTH - 40 - lettering.text_width(total, 22) - 30 - 40
     frame = say(msg("Your hand, {name} (private)", name="\0"), language)
-    size = toolkit.shrunk(frame.replace("\0", view["names"][seat][:12]), 24, room, 16)
-    name = toolkit.fit(
-        view["names"][seat], size, room - toolkit.text_width(frame.replace("\0", ""), size)
+    size = lettering.shrunk(frame.replace("\0", view["names"][seat][:12]), 24, room, 16)
+    name = lettering.fit(
+        view["names"][seat], size, room - lettering.text_width(frame.replace("\0", ""), size)
     )
-    name = toolkit.isolate(name)
-    toolkit.text(d, (40, y + 14), frame.replace("\0", name), size, toolkit.INK)
+    name = lettering.isolate(name)
+    lettering.text(d, (40, y + 14), frame.replace("\0", name), size, palette.INK)
     step = view.get("step") or {}
     chosen = list(step.get("chosen", []))
     marked = []
@@ -312,7 +319,7 @@ def _hand(d: ImageDraw.ImageDraw, view: dict, hand: list[dict], y: int, language
         else:
             marked.append(False)
     if not hand:
-        toolkit.text(d, (40, y + 100), say(msg("(no cards)"), language), 24, toolkit.DARK)
+        lettering.text(d, (40, y + 100), say(msg("(no cards)"), language), 24, palette.DARK)
     cw, gap = 240, 24
     for i, card in enumerate(hand):
         cx = 40 + i * (cw + gap)
@@ -321,48 +328,48 @@ def _hand(d: ImageDraw.ImageDraw, view: dict, hand: list[dict], y: int, language
             box,
             12,
             fill=CARD,
-            outline=toolkit.VERMILION if marked[i] else toolkit.INK,
+            outline=palette.VERMILION if marked[i] else palette.INK,
             width=6 if marked[i] else 2,
         )
         kind = card["card"]
-        chosen_w = toolkit.text_width(say(msg("chosen"), language), 18) + 16 if marked[i] else 0
-        toolkit.label(
+        chosen_w = lettering.text_width(say(msg("chosen"), language), 18) + 16 if marked[i] else 0
+        lettering.label(
             d,
             (cx + 14, box[1] + 12),
             say(card_title(kind), language),
             22,
             cw - 28 - chosen_w,
-            toolkit.INK,
+            palette.INK,
             smallest=14,
         )
         n = card["bulbs"]
-        toolkit.label(
+        lettering.label(
             d,
             (cx + 14, box[3] - 30),
             say(_bulbs(n), language),
             22,
             130 - 18,
-            toolkit.INK,
+            palette.INK,
             smallest=14,
         )
         for b in range(n):
             bx = cx + 130 + b * 34
             d.ellipse(
                 (bx, box[3] - 44, bx + 26, box[3] - 18),
-                fill=toolkit.YELLOW,
-                outline=toolkit.INK,
+                fill=palette.YELLOW,
+                outline=palette.INK,
                 width=2,
             )
         if marked[i]:
-            toolkit.text(
+            lettering.text(
                 d,
                 (box[2] - 12, box[1] + 12),
                 say(msg("chosen"), language),
                 18,
-                toolkit.VERMILION,
+                palette.VERMILION,
                 "ra",
             )
-    toolkit.text(d, (WIDTH - 40, y + 14), total, 22, toolkit.INK, "ra")
+    lettering.text(d, (WIDTH - 40, y + 14), total, 22, palette.INK, "ra")
 
 
 def _card_boxes(hand: list[dict]) -> list[tuple[int, int, int, int]]:
@@ -395,7 +402,7 @@ def _bulbs(n: int) -> Msg:
 
 def _status(view: dict, short: bool = False) -> Msg:
     """The state of play in a sentence; `short`: names cut to fit one line of the picture."""
-    names = [toolkit.fit(n, 22, 300) for n in view["names"]] if short else view["names"]
+    names = [lettering.fit(n, 22, 300) for n in view["names"]] if short else view["names"]
     if view.get("winner") is not None:
         return msg("Game over: {name} escapes and wins.", name=names[view["winner"]])
     window = view.get("window")

@@ -9,7 +9,7 @@ from PIL import Image, ImageDraw
 
 from engines.text import Msg, in_context, msg
 from languages import DEFAULT, say
-from render import toolkit
+from render import captions, lettering, palette, tokens
 from render.hidden_castle_alt import caption_lines
 from render.hidden_castle_alt import describe as describe  # the alt text, as every renderer offers
 
@@ -104,19 +104,19 @@ def _guest(d: ImageDraw.ImageDraw, centre, r: float, owner: int, label: str, mov
     star or triangle is otherwise unreadable, and the letter is what `move c` names."""
     cx, cy = centre
     if moved:
-        d.ellipse((cx - r - 5, cy - r - 5, cx + r + 5, cy + r + 5), fill=toolkit.HIGHLIGHT)
-    toolkit.player_token(d, centre, r, owner)
+        d.ellipse((cx - r - 5, cy - r - 5, cx + r + 5, cy + r + 5), fill=palette.HIGHLIGHT)
+    tokens.player_token(d, centre, r, owner)
     size = max(16, int(r * 1.1))
-    lx, ly = toolkit.shape_centre(toolkit.PLAYER_SHAPES[owner % 8], cx, cy, r)
-    toolkit.text(
+    lx, ly = tokens.shape_centre(palette.PLAYER_SHAPES[owner % 8], cx, cy, r)
+    lettering.text(
         d,
         (lx, ly + 1),
         label.upper(),
         size,
-        toolkit.INK,
+        palette.INK,
         "mm",
         stroke_width=max(2, size // 6),
-        stroke_fill=toolkit.WHITE,
+        stroke_fill=palette.WHITE,
     )
 
 
@@ -125,42 +125,42 @@ def _phantom(d: ImageDraw.ImageDraw, centre, r: float) -> None:
     cx, cy = centre
     top = cy - r
     d.pieslice(
-        (cx - r, top, cx + r, top + 2 * r), 180, 360, fill=toolkit.NIGHT, outline=toolkit.WHITE
+        (cx - r, top, cx + r, top + 2 * r), 180, 360, fill=palette.NIGHT, outline=palette.WHITE
     )
     hem = []
     for i in range(7):
         x = cx + r - i * (2 * r / 6)
         hem.append((x, cy + r if i % 2 == 0 else cy + r * 0.65))
-    d.polygon([(cx + r, cy), *hem, (cx - r, cy)], fill=toolkit.NIGHT)
-    d.line([(cx + r, cy), (cx + r, cy + r)], fill=toolkit.WHITE, width=2)
-    d.line([(cx - r, cy), (cx - r, cy + r)], fill=toolkit.WHITE, width=2)
+    d.polygon([(cx + r, cy), *hem, (cx - r, cy)], fill=palette.NIGHT)
+    d.line([(cx + r, cy), (cx + r, cy + r)], fill=palette.WHITE, width=2)
+    d.line([(cx - r, cy), (cx - r, cy + r)], fill=palette.WHITE, width=2)
     e = r * 0.18
     for ex in (cx - r * 0.35, cx + r * 0.35):
-        d.ellipse((ex - e, cy - r * 0.3 - e, ex + e, cy - r * 0.3 + e), fill=toolkit.WHITE)
+        d.ellipse((ex - e, cy - r * 0.3 - e, ex + e, cy - r * 0.3 + e), fill=palette.WHITE)
 
 
 @lru_cache(maxsize=8)
 def _static(variant: str, chambers: tuple, rows: tuple, language: str = DEFAULT) -> Image.Image:
     """The board itself never changes within a variant: draw it once."""
-    img, d = toolkit.canvas(HEIGHT)
+    img, d = palette.canvas(HEIGHT)
     midnight = variant == "midnight_party"
     # The castle walls behind the loop, and the courtyard inside it.
-    d.rectangle((X0 - 8, Y0 - 8, X0 + COLS * CELL + 8, Y0 + ROWS * CELL + 8), fill=toolkit.DARK)
+    d.rectangle((X0 - 8, Y0 - 8, X0 + COLS * CELL + 8, Y0 + ROWS * CELL + 8), fill=palette.DARK)
     d.rectangle(
-        (X0 + CELL, Y0 + CELL, X0 + (COLS - 1) * CELL, Y0 + (ROWS - 1) * CELL), fill=toolkit.PANEL
+        (X0 + CELL, Y0 + CELL, X0 + (COLS - 1) * CELL, Y0 + (ROWS - 1) * CELL), fill=palette.PANEL
     )
     doors = {c[0]: c for c in chambers}
     for space in range(1, 29):
         x0, y0, x1, y1 = _space_box(space)
         fill = DOOR if space in doors else STONE
         if space == 1:
-            fill = toolkit.mix(toolkit.NIGHT, toolkit.PAPER, 0.5)
-        d.rectangle((x0 + 2, y0 + 2, x1 - 2, y1 - 2), fill=fill, outline=toolkit.INK, width=1)
-        toolkit.text(d, (x0 + 6, y0 + 3), str(space), 16, toolkit.INK)
+            fill = palette.mix(palette.NIGHT, palette.PAPER, 0.5)
+        d.rectangle((x0 + 2, y0 + 2, x1 - 2, y1 - 2), fill=fill, outline=palette.INK, width=1)
+        lettering.text(d, (x0 + 6, y0 + 3), str(space), 16, palette.INK)
     # Chambers: a room outside each doorway with its number and its coat of arms.
     for door, coat, exact in chambers:
         box = _chamber_box(door)
-        d.rectangle(box, fill=ROOM, outline=toolkit.INK, width=3)
+        d.rectangle(box, fill=ROOM, outline=palette.INK, width=3)
         sx0, sy0, sx1, sy1 = _space_box(door)
         side = _side(door)
         # the opening between doorway and chamber
@@ -171,13 +171,13 @@ def _static(variant: str, chambers: tuple, rows: tuple, language: str = DEFAULT)
             xx = sx0 - 8 if side == "left" else sx1 + 1
             d.rectangle((xx, sy0 + 28, xx + 8, sy1 - 28), fill=DOOR)
         room = say(msg("room {n}", n=door), language)
-        toolkit.label(
+        lettering.label(
             d,
             (box[0] + 5, box[1] + 3),
             room,
             14,
             box[2] - box[0] - 10,  # the shield sits below the label
-            toolkit.DARK,
+            palette.DARK,
             smallest=10,
         )
         if coat:
@@ -185,17 +185,17 @@ def _static(variant: str, chambers: tuple, rows: tuple, language: str = DEFAULT)
             _shield(d, box[2] - 17, (box[1] + box[3]) / 2 + 7, coat, exact, good)
     # The exit: an arrow pointing clockwise (to the right, along the top row).
     x0, y0, x1, y1 = _space_box(1)
-    toolkit.label(
+    lettering.label(
         d,
         (x1 - 6, y0 + 4),
         say(msg("EXIT"), language),
         14,
         CELL - 30,
-        toolkit.WHITE,
+        palette.WHITE,
         "ra",
         smallest=10,
     )
-    d.polygon([(x1 - 30, y1 - 20), (x1 - 8, y1 - 12), (x1 - 30, y1 - 4)], fill=toolkit.WHITE)
+    d.polygon([(x1 - 30, y1 - 20), (x1 - 8, y1 - 12), (x1 - 30, y1 - 4)], fill=palette.WHITE)
     # The staircase, from the Phantom's start up to the exit.
     top = _row_box_static(len(rows), len(rows) - 1)
     d.rectangle(
@@ -205,25 +205,25 @@ def _static(variant: str, chambers: tuple, rows: tuple, language: str = DEFAULT)
     d.rectangle((x0 + 30, y1, x0 + 54, top[1] - 6), fill=STAIR)
     for row, name in enumerate(rows):
         box = _row_box_static(len(rows), row)
-        d.rectangle(box, fill=toolkit.mix(STAIR, toolkit.PAPER, 0.6), outline=toolkit.INK)
-        toolkit.label(
-            d, (box[0] + 8, (box[1] + box[3]) / 2), say(name, language), 20, 150, toolkit.INK, "lm"
+        d.rectangle(box, fill=palette.mix(STAIR, palette.PAPER, 0.6), outline=palette.INK)
+        lettering.label(
+            d, (box[0] + 8, (box[1] + box[3]) / 2), say(name, language), 20, 150, palette.INK, "lm"
         )
     title = msg("Midnight Party") if midnight else msg("Escape from the Hidden Castle")
-    toolkit.label(d, (20, 14), say(title, language), 32, KEY_X - 30, toolkit.INK, smallest=17)
+    lettering.label(d, (20, 14), say(title, language), 32, KEY_X - 30, palette.INK, smallest=17)
     # The key sits beside the title, where no game text can push it off the picture.
     key = [
         msg("Shield: a coat of arms and its points;"),
         msg("'=' marks a chamber that needs an exact roll."),
     ]
     for i, line in enumerate(key):
-        toolkit.label(
+        lettering.label(
             d,
             (KEY_X, 16 + 20 * i),
             say(line, language),
             16,
             PANEL_X - 20 - KEY_X,
-            toolkit.DARK,
+            palette.DARK,
             smallest=12,
         )
     return img
@@ -242,21 +242,21 @@ def _shield(
 ) -> None:
     """A coat of arms with its value (green helps, red hurts); '=' marks an exact roll."""
     w, h = 14, 24
-    colour = toolkit.GREEN if good else toolkit.VERMILION
+    colour = palette.GREEN if good else palette.VERMILION
     d.polygon(
         [(cx - w, cy - h), (cx + w, cy - h), (cx + w, cy + 6), (cx, cy + h), (cx - w, cy + 6)],
         fill=colour,
-        outline=toolkit.INK,
+        outline=palette.INK,
         width=2,
     )
-    toolkit.text(d, (cx, cy - 7), f"{value:+d}", 17, toolkit.WHITE, "mm")
+    lettering.text(d, (cx, cy - 7), f"{value:+d}", 17, palette.WHITE, "mm")
     if exact:
-        toolkit.text(d, (cx, cy + 10), "=", 16, toolkit.WHITE, "mm")
+        lettering.text(d, (cx, cy + 10), "=", 16, palette.WHITE, "mm")
 
 
 # ----- the picture --------------------------------------------------------------------
 def draw(view: dict, language: str = DEFAULT) -> Image.Image:
-    return toolkit.caption_bar(board(view, language), caption_lines(view, language))
+    return captions.caption_bar(board(view, language), caption_lines(view, language))
 
 
 def caption(view: dict, language: str = DEFAULT) -> list[str]:
@@ -268,7 +268,7 @@ def board(view: dict, language: str = DEFAULT) -> Image.Image:
     midnight = view["variant"] == "midnight_party"
     chambers = tuple((c["door"], c["coat"], c["exact"]) for c in view["chambers"])
     img = _static(view["variant"], chambers, tuple(_stair_rows(view)), language).copy()
-    d = toolkit.drawer(img)
+    d = palette.drawer(img)
     owners = {g["label"]: g["owner"] for g in view["guests"]}
     moved = view.get("mover") or ""
     # The last move: the spaces it crossed, outlined; not the Phantom's once a new round
@@ -278,7 +278,7 @@ def board(view: dict, language: str = DEFAULT) -> Image.Image:
         trail = []
     for space in trail:
         x0, y0, x1, y1 = _space_box(space)
-        d.rectangle((x0 + 2, y0 + 2, x1 - 2, y1 - 2), outline=toolkit.HIGHLIGHT, width=5)
+        d.rectangle((x0 + 2, y0 + 2, x1 - 2, y1 - 2), outline=palette.HIGHLIGHT, width=5)
     # Guests in the Gallery.
     by_space: dict[int, list[dict]] = {}
     for g in view["guests"]:
@@ -359,11 +359,11 @@ def _clock_or_round(d: ImageDraw.ImageDraw, view: dict, midnight: bool, language
     """Under the board: the clock track with the Phantom token, or the Midnight Party round."""
     x, y = 20, STRIP_Y
     if midnight:
-        d.rounded_rectangle((x, y, 934, y + 58), 8, fill=toolkit.PAPER, outline=toolkit.INK)
+        d.rounded_rectangle((x, y, 934, y + 58), 8, fill=palette.PAPER, outline=palette.INK)
         said = say(
             msg("Round {round} of {rounds}", round=view["round"], rounds=view["rounds"]), language
         )
-        toolkit.label(d, (x + 12, y + 29), said, 26, 180, toolkit.INK, "lm", smallest=13)
+        lettering.label(d, (x + 12, y + 29), said, 26, 180, palette.INK, "lm", smallest=13)
         waiting = [g for g in view["guests"] if g["where"] == "box"]
         if waiting:  # between rounds (and at set-up): the guests still to come back
             _waiting(d, view, waiting, x + 200, y + 29, language)
@@ -372,34 +372,34 @@ def _clock_or_round(d: ImageDraw.ImageDraw, view: dict, midnight: bool, language
             "Phantom moves {speed}. Scoring at round end: a step's value, +3 or -1 chambers.",
             speed=view["speed"],
         )
-        toolkit.label(
+        lettering.label(
             d,
             (x + 210, y + 29),
             say(said, language),
             18,
             934 - 8 - (x + 210),
-            toolkit.DARK,
+            palette.DARK,
             "lm",
             smallest=12,
         )
         return
-    toolkit.label(
+    lettering.label(
         d,
         (x, y + 16),
         say(in_context("clock track", "Clock"), language),
         20,
         66,
-        toolkit.INK,
+        palette.INK,
         "lm",
         smallest=12,
     )
-    toolkit.label(
+    lettering.label(
         d,
         (x, y + 42),
         say(in_context("clock track", "moves"), language),
         18,
         66,
-        toolkit.DARK,
+        palette.DARK,
         "lm",
         smallest=12,
     )
@@ -410,17 +410,17 @@ def _clock_or_round(d: ImageDraw.ImageDraw, view: dict, midnight: bool, language
         d.rounded_rectangle(
             box,
             8,
-            fill=toolkit.HIGHLIGHT if here else toolkit.PAPER,
-            outline=toolkit.INK,
+            fill=palette.HIGHLIGHT if here else palette.PAPER,
+            outline=palette.INK,
             width=3 if here else 1,
         )
-        toolkit.text(d, (x + 10, y + 16), name, 22, toolkit.INK, "lm")
+        lettering.text(d, (x + 10, y + 16), name, 22, palette.INK, "lm")
         if i < len(view["speeds"]):
             speed = msg("{count} spaces", count=view["speeds"][i])
         else:
             speed = msg("game ends")
-        toolkit.label(
-            d, (x + 10, y + 42), say(speed, language), 18, 100, toolkit.INK, "lm", smallest=12
+        lettering.label(
+            d, (x + 10, y + 42), say(speed, language), 18, 100, palette.INK, "lm", smallest=12
         )
         if here:
             _phantom(d, (x + 96, y + 17), 13)
@@ -432,8 +432,8 @@ def _waiting(
 ) -> None:
     """Guests waiting to be placed back in the Gallery; the next one ringed."""
     label = say(msg("To place:") if view["round"] == 1 else msg("Coming back:"), language)
-    size = toolkit.label(d, (x, y), label, 20, 200, toolkit.INK, "lm", smallest=14)
-    x += min(200, toolkit.text_width(label, size)) + 14
+    size = lettering.label(d, (x, y), label, 20, 200, palette.INK, "lm", smallest=14)
+    x += min(200, lettering.text_width(label, size)) + 14
     step = min(44.0, (920 - x) / len(guests))
     r = min(18.0, step * 0.42)
     for i, g in enumerate(guests):
@@ -450,47 +450,52 @@ def _panel(d: ImageDraw.ImageDraw, view: dict, midnight: bool, language: str) ->
         aim = msg("Highest wins")
     else:
         aim = msg("Lowest wins; ends at {score} or 5:00", score=view["end_score"])
-    toolkit.label(
-        d, (x, y), say(aim, language), 20 if midnight else 16, 1192 - x, toolkit.INK, smallest=11
+    lettering.label(
+        d, (x, y), say(aim, language), 20 if midnight else 16, 1192 - x, palette.INK, smallest=11
     )
     y += 36
     row_h = min(84, (HEIGHT - 250) // len(names))
     for seat, name in enumerate(names):
         acting = seat in view["to_act"] or (view["phase"] == "roll" and seat == view["turn"])
         won = seat in (view.get("winners") or [])
-        fill = toolkit.seat_fill(won=won, acting=acting)
+        fill = palette.seat_fill(won=won, acting=acting)
         box = (x - 6, y, 1192, y + row_h - 6)
-        d.rounded_rectangle(box, 8, fill=fill, outline=toolkit.INK, width=3 if won else 1)
-        toolkit.player_token(d, (x + 16, y + 19), 14, seat)
+        d.rounded_rectangle(box, 8, fill=fill, outline=palette.INK, width=3 if won else 1)
+        tokens.player_token(d, (x + 16, y + 19), 14, seat)
         # The name has the row's width up to the score; "WINS" goes on the letters' line, so
         # a bot's name ("Bot 1 (normal)") is never cut for it.
         score = str(scores[seat])
-        room = 1184 - toolkit.text_width(score, 28) - 12 - (x + 38)
-        toolkit.text(
-            d, (x + 38, y + 19), toolkit.isolate(toolkit.fit(name, 20, room)), 20, toolkit.INK, "lm"
+        room = 1184 - lettering.text_width(score, 28) - 12 - (x + 38)
+        lettering.text(
+            d,
+            (x + 38, y + 19),
+            lettering.isolate(lettering.fit(name, 20, room)),
+            20,
+            palette.INK,
+            "lm",
         )
         letters = " ".join(g["label"].upper() for g in view["guests"] if g["owner"] == seat)
-        toolkit.text(d, (x + 38, y + 44), letters, 18, toolkit.DARK, "lm")
+        lettering.text(d, (x + 38, y + 44), letters, 18, palette.DARK, "lm")
         if won:
             wins = say(msg("WINS"), language)
-            room_left = room - toolkit.text_width(letters, 18) - 10
-            toolkit.label(
-                d, (x + 38 + room, y + 44), wins, 18, room_left, toolkit.INK, "rm", smallest=10
+            room_left = room - lettering.text_width(letters, 18) - 10
+            lettering.label(
+                d, (x + 38 + room, y + 44), wins, 18, room_left, palette.INK, "rm", smallest=10
             )
-        toolkit.text(d, (1184, y + (row_h - 6) / 2), score, 28, toolkit.INK, "rm")
+        lettering.text(d, (1184, y + (row_h - 6) / 2), score, 28, palette.INK, "rm")
         if not midnight:
             _track(d, (x + 4, box[3] - 9, x + 174, box[3] - 3), scores[seat], view["end_score"])
         y += row_h
     # What the staircase means (the caption under the board tells the last roll and move).
     y += 10
     room = max(1, (HEIGHT - 8 - y) // int(17 * 1.3))
-    toolkit.paragraph(
+    lettering.paragraph(
         d,
         (x, y),
         say(_stair_key(view), language),
         17,
         236,
-        toolkit.DARK,
+        palette.DARK,
         max_lines=room,
         smallest=12,
     )
@@ -521,12 +526,12 @@ def _stair_key(view: dict) -> Msg:
 def _track(d: ImageDraw.ImageDraw, box: tuple, score: int, end: int) -> None:
     """A player's scoring track from 0 to the end score, a tick every 10 points."""
     x0, y0, x1, y1 = box
-    d.rectangle(box, fill=toolkit.PAPER, outline=toolkit.GREY)
-    d.rectangle((x0, y0, x0 + (x1 - x0) * max(0.0, min(1.0, score / end)), y1), fill=toolkit.DARK)
+    d.rectangle(box, fill=palette.PAPER, outline=palette.GREY)
+    d.rectangle((x0, y0, x0 + (x1 - x0) * max(0.0, min(1.0, score / end)), y1), fill=palette.DARK)
     for points in range(10, end, 10):
         tx = x0 + (x1 - x0) * points / end
-        d.line([(tx, y0 - 2), (tx, y1)], fill=toolkit.GREY, width=1)
-    d.line([(x1, y0 - 3), (x1, y1 + 1)], fill=toolkit.VERMILION, width=3)
+        d.line([(tx, y0 - 2), (tx, y1)], fill=palette.GREY, width=1)
+    d.line([(x1, y0 - 3), (x1, y1 + 1)], fill=palette.VERMILION, width=3)
 
 
 # ----- the rules picture ---------------------------------------------------------------

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from engines.text import Msg, in_context, joined, msg
 from languages import DEFAULT, say
-from render import toolkit
+from render import captions, palette
 
 COLOUR_NAMES = (
     in_context("token", "vermilion"),
@@ -61,7 +61,7 @@ def caption_lines(view: dict, language: str = DEFAULT) -> list[str]:
     last = view.get("last_move") if view["phase"] == "move" else view.get("last")
     over = view["phase"] == "over"
     winners = [view["names"][p] for p in view.get("winners") or []]
-    return toolkit.footer(last, status(view), over, *winners, "escape", language=language)
+    return captions.footer(last, status(view), over, *winners, "escape", language=language)
 
 
 def _where(view: dict, g: dict) -> Msg:
@@ -109,7 +109,7 @@ def describe(view: dict, language: str = DEFAULT) -> str:
         shape = msg(
             "{colour} {shapes}",
             colour=COLOUR_NAMES[seat % 8],
-            shapes=SHAPE_NAMES[toolkit.PLAYER_SHAPES[seat % 8]],
+            shapes=SHAPE_NAMES[palette.PLAYER_SHAPES[seat % 8]],
         )
         parts.append(
             msg(

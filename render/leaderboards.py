@@ -11,7 +11,8 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
-from render.toolkit import DARK, GREY, HIGHLIGHT, INK, PANEL, PAPER, fit, isolate, text, to_png
+from render.lettering import fit, isolate, text
+from render.palette import DARK, GREY, HIGHLIGHT, INK, PANEL, PAPER, to_png
 
 WIDTH = 1000
 SIZE = 28

@@ -15,7 +15,7 @@ from collections.abc import Callable
 
 from PIL import Image, ImageChops
 
-from render import toolkit
+from render import palette
 
 Box = tuple[int, int, int, int]
 
@@ -24,7 +24,7 @@ def cut(ground: Image.Image, box: Box, draw: Callable, *args) -> Image.Image | N
     """`draw(drawer, *args)` on a copy of the plain board `ground`, the rectangle `box` cut
     out of it; None when it drew outside `box` too."""
     img = ground.copy()
-    draw(toolkit.drawer(img), *args)
+    draw(palette.drawer(img), *args)
     changed = ImageChops.difference(img, ground).getbbox()
     if changed and not (
         changed[0] >= box[0]
@@ -39,6 +39,6 @@ def cut(ground: Image.Image, box: Box, draw: Callable, *args) -> Image.Image | N
 def put(img: Image.Image, found: Image.Image | None, box: Box, draw: Callable, *args) -> None:
     """The part `cut` made pasted at `box` of `img`, or, without one, drawn there."""
     if found is None:
-        draw(toolkit.drawer(img), *args)
+        draw(palette.drawer(img), *args)
     else:
         img.paste(found, box[:2])

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from engines.text import from_json
 from languages import DEFAULT, msg, say
-from render.toolkit import (
+from render.lettering import fit, label, text
+from render.palette import (
     DARK,
     GREY,
     HIGHLIGHT,
@@ -22,12 +23,9 @@ from render.toolkit import (
     PLAYER_SHAPES,
     WHITE,
     canvas,
-    fit,
-    label,
-    text,
     to_png,
-    token,
 )
+from render.tokens import token
 
 WIDTH, HEIGHT = 1100, 560
 LEFT, RIGHT, TOP, BOTTOM = 80, 260, 80, 70  # the plot's margins

@@ -17,7 +17,7 @@ from PIL import Image
 
 from engines.text import Text
 from languages import DEFAULT, say
-from render import toolkit
+from render import lettering, palette
 from render.renderers import in_language, renderer
 
 Note = tuple[tuple[float, float] | None, Text]  # a message, said in the picture's language
@@ -33,33 +33,33 @@ def mark(draw, centre: tuple[float, float], number: int) -> None:
     x, y = centre
     draw.ellipse(
         (x - MARK_R, y - MARK_R, x + MARK_R, y + MARK_R),
-        fill=toolkit.HIGHLIGHT,
-        outline=toolkit.INK,
+        fill=palette.HIGHLIGHT,
+        outline=palette.INK,
         width=3,
     )
-    toolkit.text(draw, (x, y + 1), str(number), 20, toolkit.INK, "mm")
+    lettering.text(draw, (x, y + 1), str(number), 20, palette.INK, "mm")
 
 
 def annotate(board: Image.Image, notes: Sequence[Note], title: str) -> Image.Image:
     """The board with its marks, and the key under it."""
     width = board.width
     text_width = width - INDENT - 30
-    wrapped = [toolkit.wrap(text, KEY_SIZE, text_width) for _, text in notes]
+    wrapped = [lettering.wrap(text, KEY_SIZE, text_width) for _, text in notes]
     height = 70 + sum(len(lines) * KEY_LINE + 14 for lines in wrapped) + 10
-    out = toolkit.new_image((width, board.height + height), toolkit.PANEL)
+    out = palette.new_image((width, board.height + height), palette.PANEL)
     out.paste(board, (0, 0))
-    d = toolkit.drawer(out)
+    d = palette.drawer(out)
     for number, (at, _) in enumerate(notes, start=1):
         if at is not None:
             mark(d, at, number)
     y = board.height
-    d.line((0, y, width, y), fill=toolkit.INK, width=3)
-    toolkit.label(d, (30, y + 20), title, 26, width - 60, toolkit.INK, smallest=18)
+    d.line((0, y, width, y), fill=palette.INK, width=3)
+    lettering.label(d, (30, y + 20), title, 26, width - 60, palette.INK, smallest=18)
     y += 70
     for number, lines in enumerate(wrapped, start=1):
         mark(d, (30 + MARK_R, y + KEY_LINE / 2), number)
         for line in lines:
-            toolkit.text(d, (INDENT, y + KEY_LINE / 2), line, KEY_SIZE, toolkit.INK, "lm")
+            lettering.text(d, (INDENT, y + KEY_LINE / 2), line, KEY_SIZE, palette.INK, "lm")
             y += KEY_LINE
         y += 14
     return out
@@ -113,7 +113,7 @@ def rules_png(game_id: str, language: str = DEFAULT) -> bytes:
     module = renderer(game_id)
     view, notes, title = in_language(module.illustration, language=language)  # (laid out for it)
     board = in_language(module.board, view, language=language)
-    return toolkit.to_png(annotate(board, said_notes(notes, language), say(title, language)))
+    return palette.to_png(annotate(board, said_notes(notes, language), say(title, language)))
 
 
 def rules_alt(game_id: str, language: str = DEFAULT) -> str:

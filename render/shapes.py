@@ -1,4 +1,4 @@
-"""The shapes of the game pieces (`toolkit.token`): a player's colour always comes with one
+"""The shapes of the game pieces (`tokens.token`): a player's colour always comes with one
 of them, so that no piece is told apart by hue alone."""
 
 from __future__ import annotations
@@ -41,14 +41,14 @@ def shape_centre(shape: str, cx: float, cy: float, radius: float) -> tuple[float
 
 
 def polygon(draw: ImageDraw.ImageDraw, *args, **kwargs) -> None:
-    """Pillow's own polygon, not the kit's drawer's: `toolkit.token` keeps a piece whole, so
+    """Pillow's own polygon, not the kit's drawer's: `tokens.token` keeps a piece whole, so
     the drawer's cache of outlined polygons (render/sprites.py) would only keep it twice."""
     ImageDraw.ImageDraw.polygon(draw, *args, **kwargs)
 
 
 def body(draw, centre, radius, shape, fill, label, outline, label_fill) -> None:
     """A piece's shape, in plain inks, within 1.22 times its radius of its centre (its
-    label is drawn by `toolkit.token`, which takes the same arguments)."""
+    label is drawn by `tokens.token`, which takes the same arguments)."""
     cx, cy = centre
     box = (cx - radius, cy - radius, cx + radius, cy + radius)
     if shape == "circle":

@@ -1,4 +1,4 @@
-"""Pieces pasted from a cache: a piece (`toolkit.token`) drawn once at a place on a board
+"""Pieces pasted from a cache: a piece (`tokens.token`) drawn once at a place on a board
 is pasted there since, through a mask of the pixels it covers. A piece with a polygon's
 outline cost 0.35-0.6 ms to draw (Pillow makes a mask the size of the whole board for it),
 a round or square one 7-20 µs; pasting one costs 2-9 µs (measured).

@@ -8,7 +8,8 @@ from collections.abc import Sequence
 
 from PIL import Image, ImageDraw
 
-from render.toolkit import DARK, GREY, HIGHLIGHT, INK, PANEL, PAPER, fit, text, to_png
+from render.lettering import fit, text
+from render.palette import DARK, GREY, HIGHLIGHT, INK, PANEL, PAPER, to_png
 
 WIDTH = 1000
 SIZE = 28

@@ -10,7 +10,7 @@ from PIL import Image
 
 import render
 from render import dark_castle as dark_castle_render
-from render import dark_castle_party, toolkit
+from render import dark_castle_party, lettering, palette
 from render.dark_castle_words import tail
 from tests.engines.dark_castle.test_dark_castle_helpers import G, edit, set_char, started
 
@@ -40,7 +40,7 @@ def picture(state) -> Image.Image:
 
 def inked(image: Image.Image, region: tuple, colour: tuple) -> int:
     """How many pixels of exactly `colour` the region holds (the picture is palette-mode: the
-    toolkit's colours are drawn exactly)."""
+    palette's colours are drawn exactly)."""
     left, top, right, bottom = region
     crop = image.convert("RGB").crop((left, top, right, bottom or image.height))
     return sum(n for n, rgb in crop.getcolors(1 << 20) if rgb == colour)
@@ -54,8 +54,8 @@ def test_a_curse_is_drawn_beside_its_prisoner_and_told():
     smith = view["chars"][0]
     assert [c["name"] for c in smith["curses"]] == ["Marked for Death", "The Leech Sigil"]
     assert smith["marked"]
-    assert inked(picture(cursed), PARTY_COLUMN, toolkit.VERMILION) > inked(
-        picture(clean), PARTY_COLUMN, toolkit.VERMILION
+    assert inked(picture(cursed), PARTY_COLUMN, palette.VERMILION) > inked(
+        picture(clean), PARTY_COLUMN, palette.VERMILION
     ), "the curses' line (and the MARKED tag) are drawn in the party's column"
     assert "cursed: Marked for Death, The Leech Sigil" in render.describe("dark_castle", view)
 
@@ -67,7 +67,7 @@ def test_plague_tallies_grow_with_the_plague():
         state = set_char(party(), "tailor", plague=plague)
         view = G.view(state, None)
         assert view["chars"][1]["plague"] == plague
-        counts.append(inked(picture(state), PARTY_COLUMN, toolkit.GREEN))
+        counts.append(inked(picture(state), PARTY_COLUMN, palette.GREEN))
         if plague:
             assert f"plague {plague}" in render.describe("dark_castle", view)
     assert counts == sorted(counts) and len(set(counts)) == 4, "more plague, more tally marks"
@@ -83,8 +83,8 @@ def test_the_knapsack_and_what_is_in_it_are_drawn():
     packed = set_char(carrying, "smith", stored=["vinegar", "theriac"])
     view = G.view(packed, None)
     assert [i["name"] for i in view["chars"][0]["stored"]] == ["Vinegar Sponge", "Theriac"]
-    assert inked(picture(packed), PARTY_COLUMN, toolkit.DARK) > inked(
-        picture(carrying), PARTY_COLUMN, toolkit.DARK
+    assert inked(picture(packed), PARTY_COLUMN, palette.DARK) > inked(
+        picture(carrying), PARTY_COLUMN, palette.DARK
     )
     assert "in the knapsack: Vinegar Sponge, Theriac" in render.describe("dark_castle", view)
 
@@ -107,8 +107,8 @@ def test_the_epilogue_is_drawn_on_the_final_card():
         without = edit(started(), outcome=outcome)
         view = G.view(with_box, None)
         assert view["epilogue"] and not G.view(without, None)["epilogue"]
-        assert inked(picture(with_box), CARD_COLUMN, toolkit.VERMILION) > inked(
-            picture(without), CARD_COLUMN, toolkit.VERMILION
+        assert inked(picture(with_box), CARD_COLUMN, palette.VERMILION) > inked(
+            picture(without), CARD_COLUMN, palette.VERMILION
         ), "the EPILOGUE heading is drawn on the card"
         assert "Epilogue: " + view["epilogue"] in render.describe("dark_castle", view)
 
@@ -126,7 +126,7 @@ def test_a_full_box_grows_rather_than_cut_its_lines():
     )
     view = G.view(loaded, None)
     lines = dark_castle_party.char_lines(view["chars"][0], few=False)
-    rows = sum(min(len(toolkit.wrap(text, 18, 330)), most) for text, _, most in lines)
+    rows = sum(min(len(lettering.wrap(text, 18, 330)), most) for text, _, most in lines)
     assert rows >= 5 and dark_castle_party.box_height(view) >= 88 + rows * dark_castle_party.LINE
     assert picture(loaded).height > picture(plain).height
     assert not any(text.endswith("…") for text, _, _ in lines)
@@ -143,7 +143,7 @@ def test_the_caption_starts_at_a_whole_sentence():
 def test_the_ending_alt_text_tells_the_ending_not_the_fight():
     """Issue 16: "the end picture shows the ending"; its alt text likewise drops the combat
     the party died in (the picture draws the banner where the enemy stood)."""
-    from test_dark_castle_render import _combat_view
+    from tests.render.test_dark_castle_render import _combat_view
 
     view = _combat_view()
     assert "Combat with" in render.describe("dark_castle", view)
@@ -166,8 +166,8 @@ def test_the_flaws_dealt_are_drawn_and_told_while_choosing():
     for who, flaw in view["flaws"].items():
         assert f"{who.title()}: {flaw['name']} ({flaw['text'].rstrip('.')})" in text
     chosen = dict(view, flaws={})
-    assert inked(picture_of(view), CARD_COLUMN, toolkit.VERMILION) > inked(
-        picture_of(chosen), CARD_COLUMN, toolkit.VERMILION
+    assert inked(picture_of(view), CARD_COLUMN, palette.VERMILION) > inked(
+        picture_of(chosen), CARD_COLUMN, palette.VERMILION
     ), "the FLAWS DEALT heading is drawn on the card"
 
 
@@ -178,27 +178,27 @@ def picture_of(view: dict) -> Image.Image:
 def test_death_dice_shields_and_split_faces_are_drawn_and_told():
     """Collector's Box: death dice "rolled instead of chapter dice", their shields and split
     faces stay in the enemy's row until removed: drawn as dark dice, explained, named."""
-    from test_dark_castle_render import _combat_view
+    from tests.render.test_dark_castle_render import _combat_view
 
     plain = _combat_view()
     row = list(plain["combat"]["row"])
     death = dict(plain, combat=dict(plain["combat"], row=[*row, "s", "mc"], death=["s", "mc"]))
     text = render.describe("dark_castle", death)
     assert "Shield" in text and "Might+Cunning" in text
-    assert inked(picture_of(death), CARD_COLUMN, toolkit.INK) > inked(
-        picture_of(plain), CARD_COLUMN, toolkit.INK
+    assert inked(picture_of(death), CARD_COLUMN, palette.INK) > inked(
+        picture_of(plain), CARD_COLUMN, palette.INK
     ), "the death dice are drawn in the enemy's row (dark dice) with their explanation"
 
 
 def test_the_living_stone_face_is_drawn_and_told():
     """Collector's Box: the Living Stone relic "with its die": its last face in the combat."""
-    from test_dark_castle_render import _combat_view
+    from tests.render.test_dark_castle_render import _combat_view
 
     plain = _combat_view()
     woken = dict(plain, combat=dict(plain["combat"], stone="mend"))
     assert "The Living Stone last showed: mend" in render.describe("dark_castle", woken)
-    assert inked(picture_of(woken), CARD_COLUMN, toolkit.GREEN) > inked(
-        picture_of(plain), CARD_COLUMN, toolkit.GREEN
+    assert inked(picture_of(woken), CARD_COLUMN, palette.GREEN) > inked(
+        picture_of(plain), CARD_COLUMN, palette.GREEN
     ), "the stone's token and face are drawn under the row"
 
 
@@ -206,7 +206,7 @@ def test_a_companion_gets_a_box_of_its_own_in_the_party():
     """Scourge of the Undead Queen: a companion with "their own dice, HP, characteristic and
     combat special" joins the party's column (a fifth box beside four prisoners), told once
     in the alt text, each sentence ending once."""
-    from test_dark_castle_undead import with_companion
+    from tests.engines.dark_castle.test_dark_castle_undead import with_companion
 
     plain = started(("smith", "tailor", "abbot", "miller"), options={"undead": "on"})
     joined = with_companion(plain, "novice")
@@ -214,8 +214,8 @@ def test_a_companion_gets_a_box_of_its_own_in_the_party():
     (novice,) = [c for c in view["chars"] if c.get("companion")]
     assert novice["hp"] == 5 and novice["companion"]["special"].startswith("Grave Chill")
     assert picture(joined).height > picture(plain).height
-    assert inked(picture(joined), PARTY_COLUMN, toolkit.PURPLE) > inked(
-        picture(plain), PARTY_COLUMN, toolkit.PURPLE
+    assert inked(picture(joined), PARTY_COLUMN, palette.PURPLE) > inked(
+        picture(plain), PARTY_COLUMN, palette.PURPLE
     ), "the companion's box, badge and special are drawn in purple"
     text = render.describe("dark_castle", view)
     assert "The Grey Novice (any player): 5 of 5 HP" in text and ".." not in text
@@ -225,18 +225,18 @@ def test_the_card_log_shows_whole_entries_only():
     """The story under a card starts at an entry's start, never in the middle of one (a long
     companion's arrival used to show from "the party (6 HP; ...")."""
     log = ["The Kennel Hound joins the party. " * 4, "Combat!", "The dice roll."]
-    long_lines = len(toolkit.wrap(log[0], 17, dark_castle_render.CARD_W - 60))
+    long_lines = len(lettering.wrap(log[0], 17, dark_castle_render.CARD_W - 60))
     assert long_lines > 1
     assert dark_castle_render._log_lines(log, 2) == ["Combat!", "The dice roll."]
     assert dark_castle_render._log_lines(log, 2 + long_lines) == [
-        *toolkit.wrap(log[0], 17, dark_castle_render.CARD_W - 60),
+        *lettering.wrap(log[0], 17, dark_castle_render.CARD_W - 60),
         "Combat!",
         "The dice roll.",
     ]
     assert (
         dark_castle_render._log_lines(["A very long line of the story. " * 8], 1)
-        == toolkit.wrap("A very long line of the story. " * 8, 17, dark_castle_render.CARD_W - 60)[
-            -1:
-        ]
+        == lettering.wrap(
+            "A very long line of the story. " * 8, 17, dark_castle_render.CARD_W - 60
+        )[-1:]
     )
     assert dark_castle_render._log_lines(log, 0) == []

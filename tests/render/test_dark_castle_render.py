@@ -52,15 +52,15 @@ def test_alt_text_names_the_chapter_row_attack_and_party():
 
 
 def _drawn_strings(monkeypatch, view, language="en") -> list[str]:
-    """Every string the picture draws, as the toolkit is asked to draw it."""
+    """Every string the picture draws, as `lettering.text` is asked to draw it."""
     drawn: list[str] = []
-    real = render.toolkit.text
+    real = render.lettering.text
 
     def spy(draw, xy, content, *args, **kwargs):
         drawn.append(content)
         return real(draw, xy, content, *args, **kwargs)
 
-    monkeypatch.setattr(render.toolkit, "text", spy)
+    monkeypatch.setattr(render.lettering, "text", spy)
     render.renderer("dark_castle").draw(view, language)
     return drawn
 
@@ -90,9 +90,9 @@ def test_a_turned_page_under_its_move_shows_its_words_once(monkeypatch):
     recent = [to_json(line) for line in view["last"].args.values()]
     assert any(line.get("$msg") == "It asks: {asks}" for line in recent)
     drawn: list[str] = []
-    real = render.toolkit.text
+    real = render.lettering.text
     monkeypatch.setattr(
-        render.toolkit,
+        render.lettering,
         "text",
         lambda d, xy, content, *a, **k: (drawn.append(content), real(d, xy, content, *a, **k)),
     )

@@ -14,7 +14,7 @@ from engines.playout import play
 from languages import say
 from render import castle_doors as CD
 from render import ghosts18 as G18
-from render import toolkit as T
+from render import lettering, palette, tokens
 from tests.render.test_render_fit import _clear_caches, drawn  # noqa: F401
 
 
@@ -53,25 +53,25 @@ def test_hidden_castle_caption_tells_a_move_once(monkeypatch):
 
 
 def _ink(shape: str) -> int:
-    img, d = T.canvas(80, 80, T.WHITE)
-    T.token(d, (40, 40), 20, shape, T.BLUE)
-    return 80 * 80 - img.histogram()[T.index(T.WHITE)]
+    img, d = palette.canvas(80, 80, palette.WHITE)
+    tokens.token(d, (40, 40), 20, shape, palette.BLUE)
+    return 80 * 80 - img.histogram()[palette.index(palette.WHITE)]
 
 
 def test_every_piece_covers_about_as_much_as_a_circle():
     circle = _ink("circle")
-    for shape in T.PLAYER_SHAPES:  # a star is thin by nature
+    for shape in palette.PLAYER_SHAPES:  # a star is thin by nature
         least = 0.5 if shape == "star" else 0.6
         assert least * circle <= _ink(shape) <= 1.25 * circle, shape
     assert _ink("triangle") >= 0.6 * circle and _ink("diamond") >= 0.8 * circle
 
 
 def test_a_triangles_letter_sits_inside_it():
-    _, d = T.canvas(80, 80, T.WHITE)
-    T.token(d, (40, 40), 20, "triangle", T.GREEN, "K")
-    x, y = T.shape_centre("triangle", 40, 40, 20)
-    _, top, _, bottom = T.bbox("K", 18, "mm")
-    points = T.polygon_points("triangle", x, y, 20 * T.SHAPE_SCALE["triangle"])
+    _, d = palette.canvas(80, 80, palette.WHITE)
+    tokens.token(d, (40, 40), 20, "triangle", palette.GREEN, "K")
+    x, y = tokens.shape_centre("triangle", 40, 40, 20)
+    _, top, _, bottom = lettering.bbox("K", 18, "mm")
+    points = tokens.polygon_points("triangle", x, y, 20 * tokens.SHAPE_SCALE["triangle"])
     top_y, bottom_y = min(p[1] for p in points), max(p[1] for p in points)
     assert top_y < y + top and y + bottom <= bottom_y  # the letter between apex and base
 
@@ -133,5 +133,5 @@ def test_dark_castle_in_german_is_german(drawn):  # noqa: F811
 def test_the_padlock_card_is_not_a_castle_in_german():
     assert say(CD.CARD_LABEL["padlock"], "de") == "Vorhängeschloss"
     assert say(CD.KIND_SHUT["open door"], "de") != say(CD.KIND_SHUT["barred door"], "de")
-    size = T.shrunk("Vorhängeschloss", 17, 86 - 12, 9)  # as the card draws it: it fits
-    assert T.text_width("Vorhängeschloss", size) <= 86 - 12
+    size = lettering.shrunk("Vorhängeschloss", 17, 86 - 12, 9)  # as the card draws it: it fits
+    assert lettering.text_width("Vorhängeschloss", size) <= 86 - 12

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image
 
-from render import toolkit
+from render import lettering, palette
 from render.png import palette_png
 
 
@@ -41,9 +41,9 @@ def test_a_palette_picture_reads_back_pixel_for_pixel(img: Image.Image) -> None:
 
 
 def test_a_board_canvas_reads_back_with_its_palette() -> None:
-    img, draw = toolkit.canvas(64, 48)
-    toolkit.text(draw, (4, 4), "Zoë 山田", 18)
-    back = _read(toolkit.to_png(img))
+    img, draw = palette.canvas(64, 48)
+    lettering.text(draw, (4, 4), "Zoë 山田", 18)
+    back = _read(palette.to_png(img))
     assert back.tobytes() == img.tobytes()
     assert back.getpalette() == img.getpalette()
 

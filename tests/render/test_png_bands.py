@@ -13,7 +13,7 @@ from PIL import Image
 
 import render
 from engines import REGISTRY
-from render import png_bands, toolkit, work
+from render import lettering, palette, png_bands, work
 from render.png import rows_of
 from render.png_bands import BandedEncoder
 
@@ -32,10 +32,10 @@ def _idat(png: bytes) -> bytes:
 
 
 def _board(width: int, height: int, mark: tuple[int, int] | None = None) -> Image.Image:
-    img, draw = toolkit.canvas(height, width)
-    toolkit.text(draw, (4, 4), "Zoë 山田 محمد", 18)
+    img, draw = palette.canvas(height, width)
+    lettering.text(draw, (4, 4), "Zoë 山田 محمد", 18)
     if mark is not None:
-        draw.rectangle((*mark, mark[0] + 5, mark[1] + 5), fill=toolkit.VERMILION)
+        draw.rectangle((*mark, mark[0] + 5, mark[1] + 5), fill=palette.VERMILION)
     return img
 
 

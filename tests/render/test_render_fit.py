@@ -2,7 +2,7 @@
 name allowed (64 characters, bot/service/base/platform_input.py) in the widest letters and in
 scripts the font draws as boxes, in every renderer and in the replay and leaderboard.
 
-The pictures are drawn with the toolkit's `text` and the drawing calls recorded: each drawn
+The pictures are drawn with `lettering.text` and the drawing calls recorded: each drawn
 string's box (as the font measures it) and each shape's. A string carrying a name must lie
 inside the smallest shape it starts in (its panel, band, card), or inside the picture, and
 must not cover any other string; no string at all may run off the picture.
@@ -19,8 +19,7 @@ import render
 from bot.service.base.platform_input import MAX_NAME
 from engines import REGISTRY
 from engines.playout import play
-from render import animation, leaderboards
-from render import toolkit as T
+from render import animation, leaderboards, lettering, palette
 
 NAMES = ["W" * MAX_NAME, "Ｗ" * MAX_NAME, "漢字" * (MAX_NAME // 2), "M" * MAX_NAME]
 SHAPES = ("rectangle", "rounded_rectangle", "ellipse", "polygon")
@@ -60,11 +59,11 @@ class Drawn:
         if self.space(copy) != self.space(original):
             self.same[self.space(copy)] = self.space(original)
 
-    def text(self, draw, xy, content, size=22, fill=T.INK, anchor="la", stroke_width=0, **kw):
+    def text(self, draw, xy, content, size=22, fill=palette.INK, anchor="la", stroke_width=0, **kw):
         image = draw._image
         if content:
             self.images.append(image)
-            left, top, right, bottom = T.bbox(content, size, anchor, stroke_width)
+            left, top, right, bottom = lettering.bbox(content, size, anchor, stroke_width)
             box = (xy[0] + left, xy[1] + top, xy[0] + right, xy[1] + bottom)
             self.texts.append((self.space(image), *image.size, box, anchor, content))
         return ORIGINAL_TEXT(draw, xy, content, size, fill, anchor, stroke_width, **kw)
@@ -82,7 +81,7 @@ class Drawn:
             self._inside = was
 
 
-ORIGINAL_TEXT = T.text
+ORIGINAL_TEXT = lettering.text
 
 
 def _points(xy) -> list[tuple[float, float]]:
@@ -109,7 +108,7 @@ def drawn(monkeypatch):
 
     monkeypatch.setattr(Image.Image, "copy", copied)
     monkeypatch.setattr(Image.Image, "paste", pasted)
-    monkeypatch.setattr(T, "text", record.text)
+    monkeypatch.setattr(lettering, "text", record.text)
     monkeypatch.setattr(animation, "text", record.text)
     monkeypatch.setattr(leaderboards, "text", record.text)
     for kind in SHAPES:
@@ -125,7 +124,14 @@ def drawn(monkeypatch):
 def _clear_caches() -> None:
     """Boards drawn once and reused (static parts, tiles, text) are drawn afresh, so that
     every string and shape of the picture is seen."""
-    for module in (render.toolkit, *(render.renderer(g) for g in REGISTRY), animation):
+    for module in (
+        render.palette,
+        render.lettering,
+        render.tokens,
+        render.captions,
+        *(render.renderer(g) for g in REGISTRY),
+        animation,
+    ):
         for value in vars(module).values():
             if hasattr(value, "cache_clear"):
                 value.cache_clear()
@@ -261,11 +267,11 @@ def test_replay_frames_and_the_leaderboard_fit_every_name(drawn):
 def test_fit_cuts_a_name_where_it_would_overflow():
     for name in NAMES:
         for width in (40, 150, 333):
-            cut = T.fit(name, 24, width)
-            assert cut.endswith(T.ELLIPSIS) and T.text_width(cut, 24) <= width
-            longer = name[: len(cut)] + T.ELLIPSIS  # one character more would not fit
-            assert T.text_width(longer, 24) > width
-    assert T.fit("Ann", 24, 200) == "Ann"
-    lines = T.wrap(f"{NAMES[0]} places a red ghost on b1.", 22, 300)
-    assert all(T.text_width(line, 22) <= 300 for line in lines) and len(lines) >= 5
+            cut = lettering.fit(name, 24, width)
+            assert cut.endswith(lettering.ELLIPSIS) and lettering.text_width(cut, 24) <= width
+            longer = name[: len(cut)] + lettering.ELLIPSIS  # one character more would not fit
+            assert lettering.text_width(longer, 24) > width
+    assert lettering.fit("Ann", 24, 200) == "Ann"
+    lines = lettering.wrap(f"{NAMES[0]} places a red ghost on b1.", 22, 300)
+    assert all(lettering.text_width(line, 22) <= 300 for line in lines) and len(lines) >= 5
     assert "".join(lines[:-1]).startswith(NAMES[0][:40])

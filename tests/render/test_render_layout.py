@@ -12,12 +12,11 @@ from engines import REGISTRY
 from engines.castle_doors import board as CB
 from engines.ghosts18 import board as GB
 from engines.playout import play
-from render import animation
+from render import animation, captions, lettering, palette
 from render import castle_doors as CD
 from render import ghosts18 as G18
 from render import haunted_house as HH
 from render import hidden_castle as HC
-from render import toolkit as T
 from tests.render.test_render_fit import NAMES, Drawn
 
 
@@ -81,7 +80,7 @@ def test_a_waiting_character_leaves_its_band_label_alone(players):
     }
     for seat, edge in enumerate(view["edges"]):
         label, room = CD.band_label(view, seat)
-        assert label.endswith(": starts here") and T.text_width(label, 18) <= room
+        assert label.endswith(": starts here") and lettering.text_width(label, 18) <= room
         band = CD._band(view, edge)
         (cx, cy), r = CD.character_spot(view, seat)
         along = (
@@ -104,7 +103,7 @@ def test_the_ghost_in_flight_is_in_its_floors_column_not_on_a_room():
 
 
 def test_to_place_tokens_stay_apart_in_an_800_pixel_replay():
-    scale = animation.GIF_WIDTH / T.WIDTH
+    scale = animation.GIF_WIDTH / palette.WIDTH
     for n in range(2, 10):
         step, r = G18.row_spacing(n)
         gap = step - 2 * r - 3  # the outline is 3 pixels wide
@@ -130,7 +129,7 @@ def test_the_final_caption_does_not_repeat_the_result(game_id, players, seed):
 
 def test_hidden_castles_panel_does_not_repeat_the_caption(monkeypatch):
     record = Drawn()
-    monkeypatch.setattr(T, "text", record.text)
+    monkeypatch.setattr(lettering, "text", record.text)
     game = REGISTRY["hidden_castle"]
     run = play(game, 3, {}, seed=2, max_steps=3000, keep_states=True)
     checked = 0
@@ -153,7 +152,7 @@ def test_hidden_castles_panel_does_not_repeat_the_caption(monkeypatch):
 def test_a_replay_frame_has_one_caption_and_no_placeholder(monkeypatch):
     record = Drawn()
     monkeypatch.setattr(animation, "text", record.text)
-    monkeypatch.setattr(T, "text", record.text)
+    monkeypatch.setattr(lettering, "text", record.text)
     game = REGISTRY["ghosts18"]
     state = game.setup(["Ann", "Bob"], {})
     opening = (game.view(state, None), "18 Ghosts: Ann, Bob", "")
@@ -181,4 +180,4 @@ def test_every_renderer_draws_its_board_and_caption_apart():
         board, lines = module.board(view), module.caption(view)
         drawn = module.draw(view)
         assert drawn.width == board.width and drawn.height > board.height and lines
-        assert T.to_png(drawn) == T.to_png(T.caption_bar(board, lines))
+        assert palette.to_png(drawn) == palette.to_png(captions.caption_bar(board, lines))

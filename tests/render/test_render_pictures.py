@@ -12,7 +12,7 @@ from PIL import Image
 import render
 from engines import REGISTRY
 from engines.playout import configurations, play
-from render import toolkit as T
+from render import lettering, palette
 from tests.render.test_render_fit import _clear_caches
 
 MAX_BYTES = 60 * 1024
@@ -64,11 +64,13 @@ def _pixels(img: Image.Image, box) -> list[int]:
 def test_cached_text_is_text_drawn_afresh_over_a_mixed_ground(stroke):
     """The cache serves text over a plain ground; over a mixed one it is blended in place.
     Both give the same pixels wherever the ground is the same."""
-    plain, d1 = T.canvas(120, 600, T.PANEL)
-    mixed, d2 = T.canvas(120, 600, T.PANEL)
-    d2.rectangle((0, 0, 4, 4), fill=T.BLUE)  # inside the text's patch: not a plain ground
+    plain, d1 = palette.canvas(120, 600, palette.PANEL)
+    mixed, d2 = palette.canvas(120, 600, palette.PANEL)
+    d2.rectangle((0, 0, 4, 4), fill=palette.BLUE)  # inside the text's patch: not a plain ground
     for d in (d1, d2):
-        T.text(d, (2.5, 3), "Waiting for Ann (23h left)", 28, T.VERMILION, stroke_width=stroke)
+        lettering.text(
+            d, (2.5, 3), "Waiting for Ann (23h left)", 28, palette.VERMILION, stroke_width=stroke
+        )
     box = (6, 6, 600, 120)
     assert _pixels(plain, box) == _pixels(mixed, box)
     assert len(set(_pixels(plain, box))) > 3  # ink, ground and anti-aliased edges
@@ -92,7 +94,9 @@ def test_cached_text_has_the_pixels_of_pillow_drawing_it_in_place(anchor):
             ImageDraw.Draw(pillow).text(at, words, font=font, fill=255, anchor=anchor)
             ours = Image.new("L", (700, 120), 0)
             ix, iy = int(at[0]), int(at[1])
-            coverage, _, _, (dx, dy) = T._glyphs(words, size, anchor, at[0] - ix, at[1] - iy)
+            coverage, _, _, (dx, dy) = lettering._glyphs(
+                words, size, anchor, at[0] - ix, at[1] - iy
+            )
             ours.paste(coverage, (ix + dx, iy + dy))
             assert ours.tobytes() == pillow.tobytes(), (words, size, at)
 
@@ -100,13 +104,13 @@ def test_cached_text_has_the_pixels_of_pillow_drawing_it_in_place(anchor):
 def test_text_looks_as_on_an_rgb_canvas():
     """Drawn into the palette, text has the anti-aliased edges an RGB drawing quantised
     afterwards had: the two differ in at most a few edge pixels."""
-    img, d = T.canvas(60, 700, T.PAPER)
-    rgb = Image.new("RGB", (700, 60), T.PAPER)
+    img, d = palette.canvas(60, 700, palette.PAPER)
+    rgb = Image.new("RGB", (700, 60), palette.PAPER)
     words = "Castle Doors: first across to an open far door wins"
-    T.text(d, (10, 12), words, 30, T.INK)
-    T.text(T.drawer(rgb), (10, 12), words, 30, T.INK)
-    ours, theirs = list(img.tobytes()), list(T._quantise(rgb).tobytes())
-    inked = sum(1 for p in theirs if p != T.index(T.PAPER))
+    lettering.text(d, (10, 12), words, 30, palette.INK)
+    lettering.text(palette.drawer(rgb), (10, 12), words, 30, palette.INK)
+    ours, theirs = list(img.tobytes()), list(palette._quantise(rgb).tobytes())
+    inked = sum(1 for p in theirs if p != palette.index(palette.PAPER))
     differ = sum(1 for a, b in zip(ours, theirs, strict=True) if a != b)
     assert inked > 1000 and differ <= inked // 20
 
@@ -142,7 +146,7 @@ def test_ghosts18_set_up_row_of_nine_fits_its_panel():
     assert sum(view["unplaced"][1].values()) == 9
     img = _drawn("ghosts18", view)
     edge = img.crop((1172, 90, img.width, 560))  # right of the panels: paper only
-    assert _colours(edge) == {T.PAPER}
+    assert _colours(edge) == {palette.PAPER}
 
 
 def test_midnight_party_draws_the_guests_waiting_to_come_back():
@@ -153,7 +157,7 @@ def test_midnight_party_draws_the_guests_waiting_to_come_back():
     assert all(g["where"] == "box" for g in view["guests"])
     strip = _drawn("hidden_castle", view).crop((200, H.STRIP_Y, 934, H.STRIP_Y + 58))
     colours = _colours(strip)
-    assert T.PLAYER_COLOURS[0] in colours and T.PLAYER_COLOURS[1] in colours
+    assert palette.PLAYER_COLOURS[0] in colours and palette.PLAYER_COLOURS[1] in colours
 
 
 def test_haunted_house_ghost_in_flight_is_on_the_target_floor():

@@ -12,8 +12,7 @@ from PIL import Image
 
 import render
 from engines import REGISTRY
-from render import rules
-from render import toolkit as T
+from render import lettering, rules
 from tests.render.test_render_fit import Drawn
 
 
@@ -31,7 +30,7 @@ def test_a_rules_picture_marks_and_explains_the_board(game_id, monkeypatch):
         assert abs(ax - bx) >= 2 * rules.MARK_R or abs(ay - by) >= 2 * rules.MARK_R
 
     record = Drawn()
-    monkeypatch.setattr(T, "text", record.text)
+    monkeypatch.setattr(lettering, "text", record.text)
     rules.rules_png.cache_clear()
     png = render.rules_png(game_id)
     key = [t for t in record.texts if t[3][1] > board.height]  # drawn under the board
@@ -59,7 +58,13 @@ def test_a_rules_picture_is_the_same_bytes_every_time(game_id):
     rules.rules_png.cache_clear()
     first = render.rules_png(game_id)
     rules.rules_png.cache_clear()
-    for cached in (T._glyphs, T._patch, T.text_width, T._wrapped, T.fit):
+    for cached in (
+        lettering._glyphs,
+        lettering._patch,
+        lettering.text_width,
+        lettering._wrapped,
+        lettering.fit,
+    ):
         cached.cache_clear()
     assert render.rules_png(game_id) == first
 

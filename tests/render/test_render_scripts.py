@@ -5,7 +5,7 @@ fit their space; a right-to-left name reads right to left without turning its li
 "No box" is checked against the fonts themselves, not by eye: every drawn string is cut
 into the runs it is drawn in (`render.runs.pieces`), and each character of a run must be
 in the cmap of the font that run is drawn with. The boxes are measured as the drawing
-measures them (`toolkit.bbox`), with the recorder of test_render_fit.py.
+measures them (`lettering.bbox`), with the recorder of test_render_fit.py.
 """
 
 from __future__ import annotations
@@ -19,8 +19,7 @@ from bot.service.base.platform_input import MAX_NAME
 from engines import REGISTRY
 from engines.playout import play
 from languages import isolate, say
-from render import animation, fonts, runs
-from render import toolkit as T
+from render import animation, fonts, lettering, runs
 from render.bidi import FSI, PDI, visual_runs
 from tests.render.test_render_fit import _clear_caches, _inside, _origin, _overlap, drawn  # noqa: F401
 
@@ -188,13 +187,13 @@ def test_a_cut_name_keeps_its_emoji_and_marks_whole():
     family = "👨‍👩‍👧"
     name = "Ann " + family * 10
     for width in range(40, 200, 7):
-        cut = T.fit(name, 22, width)
-        assert T.text_width(cut, 22) <= width
-        body = cut.removesuffix(T.ELLIPSIS)
+        cut = lettering.fit(name, 22, width)
+        assert lettering.text_width(cut, 22) <= width
+        body = cut.removesuffix(lettering.ELLIPSIS)
         assert not body.endswith("\u200d"), cut
     marked = "e\u0301" * 30  # é as a letter and its mark
     for width in range(20, 120, 9):
-        body = T.fit(marked, 22, width).removesuffix(T.ELLIPSIS)
+        body = lettering.fit(marked, 22, width).removesuffix(lettering.ELLIPSIS)
         assert not body or body.endswith("\u0301"), body
 
 

@@ -14,17 +14,23 @@ from PIL import ImageDraw
 import render
 from engines import REGISTRY
 from engines.playout import play
-from render import ghosts18, shapes, sprites
-from render import toolkit as T
+from render import ghosts18, palette, shapes, sprites, tokens
 
 SIZE = (160, 140)
-INKS = [T.PAPER, T.NIGHT, T.PANEL, T.INK, T.WHITE, *T.PLAYER_COLOURS]
+INKS = [
+    palette.PAPER,
+    palette.NIGHT,
+    palette.PANEL,
+    palette.INK,
+    palette.WHITE,
+    *palette.PLAYER_COLOURS,
+]
 
 
 def _ground(kind: int, seed: int):
     """A picture to draw a piece on: plain (one of a few entries) or speckled, so that a
     pixel a piece leaves alone shows if it was changed."""
-    img, d = T.canvas(SIZE[1], SIZE[0], INKS[kind % len(INKS)])
+    img, d = palette.canvas(SIZE[1], SIZE[0], INKS[kind % len(INKS)])
     if kind >= len(INKS):
         rng = random.Random(seed)
         for _ in range(400):
@@ -35,7 +41,7 @@ def _ground(kind: int, seed: int):
     return img, d
 
 
-class Direct(T.PaletteDraw):
+class Direct(palette.PaletteDraw):
     """The kit's drawer without its cache: every shape drawn by Pillow."""
 
     rounded_rectangle = ImageDraw.ImageDraw.rounded_rectangle
@@ -46,13 +52,13 @@ def _direct(ground, piece) -> bytes:
     img = ground[0].copy()
     d = Direct(img)
     shapes.body(d, *piece)
-    T._letters(d, *piece)
+    tokens._letters(d, *piece)
     return img.tobytes()
 
 
 def _token(ground, piece) -> bytes:
     img = ground[0].copy()
-    T.token(T.drawer(img), piece[0], piece[1], *piece[2:])
+    tokens.token(palette.drawer(img), piece[0], piece[1], *piece[2:])
     return img.tobytes()
 
 
@@ -62,11 +68,11 @@ pieces = st.tuples(
         st.integers(50, 90).map(float) | st.floats(50, 90),
     ),
     st.sampled_from([7, 8, 9.5, 12, 13, 14, 15, 16, 20, 24, 26, 31, 40, 40.8]) | st.floats(7, 40),
-    st.sampled_from(T.PLAYER_SHAPES),
+    st.sampled_from(palette.PLAYER_SHAPES),
     st.sampled_from(INKS),
     st.text("ABMRWY1É", max_size=3),
-    st.sampled_from([T.INK, T.WHITE]),
-    st.sampled_from([None, T.INK, T.YELLOW]),
+    st.sampled_from([palette.INK, palette.WHITE]),
+    st.sampled_from([None, palette.INK, palette.YELLOW]),
 )
 
 
@@ -75,11 +81,11 @@ pieces = st.tuples(
 def test_a_pasted_piece_has_the_pixels_of_one_drawn(piece, first, then):
     """Drawn once where it stands (over one ground), then pasted there over another: the
     same pixels as drawing it there, or drawn directly when it cannot be pasted."""
-    T.PIECE.cache_clear()
-    T.PLAIN.cache_clear()
+    tokens.PIECE.cache_clear()
+    tokens.PLAIN.cache_clear()
     one, other = _ground(first, 1), _ground(then, 2)
     assert _token(one, piece) == _direct(one, piece)  # the first: drawn and kept
-    pasted = T.PIECE.kept(piece)[0] is not None
+    pasted = tokens.PIECE.kept(piece)[0] is not None
     event("pasted" if pasted else "drawn directly")
     assert _token(other, piece) == _direct(other, piece)
     assert _token(one, piece) == _direct(one, piece)
@@ -88,34 +94,34 @@ def test_a_pasted_piece_has_the_pixels_of_one_drawn(piece, first, then):
 def test_a_piece_is_pasted_at_the_very_place_it_was_drawn():
     """Pasting is what happens for the pieces of the games (a letter on its shape), and a
     sprite a pixel off would differ from the piece drawn there."""
-    T.PIECE.cache_clear()
-    for shape in T.PLAYER_SHAPES:
+    tokens.PIECE.cache_clear()
+    for shape in palette.PLAYER_SHAPES:
         for radius, centre, label in (
             (40.8, (80.0, 71.0), "R"),
             (13, (60.5, 60.25), "B"),
             (16, (90.0, 80.5), ""),
             (9.5, (71.5, 70.0), ""),
         ):
-            piece = (centre, radius, shape, T.BLUE, label, T.INK, None)
+            piece = (centre, radius, shape, palette.BLUE, label, palette.INK, None)
             ground = _ground(len(INKS) + 1, 7)
             assert _token(_ground(0, 0), piece) == _direct(_ground(0, 0), piece)
-            assert T.PIECE.kept(piece)[0] is not None, piece
+            assert tokens.PIECE.kept(piece)[0] is not None, piece
             assert _token(ground, piece) == _direct(ground, piece), piece
 
 
 def test_letters_wider_than_their_piece_are_drawn_directly():
     """Letters over the ground blend with it: such a piece is never pasted."""
-    T.PIECE.cache_clear()
-    piece = ((80.0, 70.0), 7, "triangle", T.YELLOW, "WWW", T.INK, None)
+    tokens.PIECE.cache_clear()
+    piece = ((80.0, 70.0), 7, "triangle", palette.YELLOW, "WWW", palette.INK, None)
     ground = _ground(len(INKS) + 2, 3)
     assert _token(_ground(1, 0), piece) == _direct(_ground(1, 0), piece)
-    assert T.PIECE.kept(piece)[0] is None
+    assert tokens.PIECE.kept(piece)[0] is None
     assert _token(ground, piece) == _direct(ground, piece)
 
 
 def test_a_piece_at_the_edge_is_drawn_directly():
-    T.PIECE.cache_clear()
-    piece = ((8.0, 70.0), 16, "hexagon", T.GREEN, "G", T.INK, None)
+    tokens.PIECE.cache_clear()
+    piece = ((8.0, 70.0), 16, "hexagon", palette.GREEN, "G", palette.INK, None)
     ground = _ground(len(INKS) + 3, 4)
     assert _token(ground, piece) == _direct(ground, piece)
     assert _token(ground, piece) == _direct(ground, piece)
@@ -129,14 +135,14 @@ rounded = st.tuples(
     ),
     st.integers(0, 20),
     st.sampled_from([None, *INKS]),
-    st.sampled_from([None, T.INK, T.GREY]),
+    st.sampled_from([None, palette.INK, palette.GREY]),
     st.integers(1, 5),
 )
 polygon = st.tuples(
     st.just("polygon"),
     st.lists(st.tuples(coordinate, coordinate), min_size=3, max_size=8).map(tuple),
     st.sampled_from([None, *INKS]),
-    st.sampled_from([T.INK, T.GREY]),
+    st.sampled_from([palette.INK, palette.GREY]),
     st.integers(2, 5),
 )
 
@@ -148,22 +154,26 @@ polygon = st.tuples(
 def test_a_pasted_shape_has_the_pixels_of_one_drawn(shape, first, then):
     """The drawer's rounded rectangles and wide-outlined polygons, drawn once over one ground
     and pasted over another: the pixels Pillow draws there."""
-    T.PLAIN.cache_clear()
+    tokens.PLAIN.cache_clear()
     name, xy, *rest = shape
     try:  # a box a pixel too small for its corners' radius: Pillow itself refuses it
         getattr(Direct(_ground(first, 1)[0]), name)(xy, *rest)
     except ValueError:
         with pytest.raises(ValueError):
-            getattr(T.PaletteDraw(_ground(first, 1)[0]), name)(xy, *rest)
+            getattr(palette.PaletteDraw(_ground(first, 1)[0]), name)(xy, *rest)
         event("refused, as Pillow refuses it")
         return
     pictures = []
-    for drawer in (T.PaletteDraw, T.PaletteDraw, Direct):  # drawn and kept, pasted, drawn
+    for drawer in (
+        palette.PaletteDraw,
+        palette.PaletteDraw,
+        Direct,
+    ):  # drawn and kept, pasted, drawn
         for kind, seed in ((first, 1), (then, 2)):
             img = _ground(kind, seed)[0]
             getattr(drawer(img), name)(xy, *rest)
             pictures.append(img.tobytes())
-    kept = T.PLAIN.kept(shape if name == "polygon" else (*shape, None))  # no `corners`
+    kept = tokens.PLAIN.kept(shape if name == "polygon" else (*shape, None))  # no `corners`
     event("pasted" if kept and kept[0] is not None else "drawn directly")
     assert pictures[:2] == pictures[4:] and pictures[2:4] == pictures[4:]
 

@@ -2,11 +2,11 @@
 English, in German, Spanish and Russian and in the pseudo-language (accented and 40% longer),
 issues 26 (item 5) and 37.
 
-Each board is drawn with the toolkit's drawing calls recorded (the recorder of
+Each board is drawn with the kit's drawing calls recorded (the recorder of
 test_render_fit.py): every string's box as the font measures it, and every shape's. A
 string may not run off the picture, may not leave the smallest shape it starts in (its
 panel, band, card, tile), and may not cover another string; and no label or paragraph may
-have been cut because even its smallest size did not fit (`toolkit.overflows`). The names
+have been cut because even its smallest size did not fit (`lettering.overflows`). The names
 are short ones, so whatever would not fit is a word of ours.
 """
 
@@ -18,7 +18,7 @@ import render
 import render.rules
 from engines import REGISTRY
 from engines.playout import play
-from render import toolkit as T
+from render import lettering, palette
 from tests.render.test_render_fit import _clear_caches, _inside, _origin, _overlap, drawn  # noqa: F401
 
 GAMES = ("hidden_castle", "haunted_house", "castle_doors", "ghosts18")
@@ -101,7 +101,7 @@ def test_every_label_fits_its_space(game_id, language, drawn):  # noqa: F811
     for label, view in views(game_id):
         _clear_caches()
         drawn.clear()
-        with T.overflows() as cut:
+        with lettering.overflows() as cut:
             render.board_png(game_id, view, language=language)
         assert drawn.texts, f"{label}: nothing was drawn"
         found += [f"{label}: {p}" for p in problems(drawn)]
@@ -118,18 +118,18 @@ def test_the_rules_picture_fits_its_words(game_id, language, drawn):  # noqa: F8
     _clear_caches()
     render.rules.rules_png.cache_clear()
     drawn.clear()
-    with T.overflows() as cut:
+    with lettering.overflows() as cut:
         render.rules_png(game_id, language)
     found = problems(drawn) + [f"cut: {text[:50]!r}" for text, *_ in cut]
     assert not found, "\n".join(found[:25])
 
 
 def test_a_label_too_long_for_its_space_is_shrunk_then_recorded():
-    _, d = T.canvas(100, 400)
-    with T.overflows() as cut:
-        size = T.label(d, (0, 0), "Schlosstüren", 30, 400)
+    _, d = palette.canvas(100, 400)
+    with lettering.overflows() as cut:
+        size = lettering.label(d, (0, 0), "Schlosstüren", 30, 400)
         assert size == 30 and not cut  # fits as it is
-        size = T.label(d, (0, 0), "Schlosstüren", 30, 150)
-        assert size < 30 and T.text_width("Schlosstüren", size) <= 150 and not cut
-        T.label(d, (0, 0), "Schlosstüren " * 5, 30, 150, smallest=20)
+        size = lettering.label(d, (0, 0), "Schlosstüren", 30, 150)
+        assert size < 30 and lettering.text_width("Schlosstüren", size) <= 150 and not cut
+        lettering.label(d, (0, 0), "Schlosstüren " * 5, 30, 150, smallest=20)
     assert len(cut) == 1 and cut[0][1] == 20

@@ -4,7 +4,7 @@ the same lines on every picture, at a third of the cold cost (docs/measurements.
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from render import toolkit
+from render import lettering
 
 WORDS = st.lists(
     st.text(
@@ -20,7 +20,7 @@ WORDS = st.lists(
 def measured_line_by_line(content: str, size: int, width: int) -> tuple[str, ...]:
     lines: list[str] = []
     for paragraph in content.split("\n"):
-        toolkit._wrap_measuring_lines(paragraph, size, width, lines)
+        lettering._wrap_measuring_lines(paragraph, size, width, lines)
     return tuple(lines)
 
 
@@ -30,12 +30,12 @@ def test_words_added_up_wrap_as_lines_measured(words, size, width, two_paragraph
     content = " ".join(words)
     if two_paragraphs and len(words) > 2:
         content = " ".join(words[:2]) + "\n" + " ".join(words[2:])
-    lines = toolkit._wrapped.__wrapped__(content, size, width)
+    lines = lettering._wrapped.__wrapped__(content, size, width)
     assert lines == measured_line_by_line(content, size, width)
-    assert all(toolkit.text_width(line, size) <= width for line in lines if " " in line)
+    assert all(lettering.text_width(line, size) <= width for line in lines if " " in line)
 
 
 def test_a_word_wider_than_the_line_is_still_cut():
-    lines = toolkit.wrap("a " + "W" * 80 + " b", 14, 100)
+    lines = lettering.wrap("a " + "W" * 80 + " b", 14, 100)
     assert len(lines) > 3
-    assert all(toolkit.text_width(line, 14) <= 100 for line in lines)
+    assert all(lettering.text_width(line, 14) <= 100 for line in lines)

@@ -23,27 +23,11 @@ class Drawn:
     encode_seconds: float = 0.0
 
 
-def draw_timed(
-    game_id: str, view: dict, filename: str, recent: list | None = None, language: str = "en"
-) -> Drawn:
-    """The PNG and its alt text in `language`, with the time each step took; no picture
-    for a game without a renderer. `recent`: what happened since the last board (messages
-    as JSON), told under it."""
-    return _drawn(work.board(game_id, view, recent, language), filename, language)
-
-
 def _drawn(made: tuple | None, filename: str, language: str) -> Drawn:
     if made is None:
         return Drawn(None)
     png, alt, draw_seconds, encode_seconds = made
     return Drawn(Picture(png, alt, filename, language), draw_seconds, encode_seconds)
-
-
-def draw_picture(
-    game_id: str, view: dict, filename: str, recent: list | None = None, language: str = "en"
-) -> Picture | None:
-    """The PNG and its alt text; None for a game without a renderer."""
-    return draw_timed(game_id, view, filename, recent, language).picture
 
 
 def draw_on(
@@ -55,9 +39,11 @@ def draw_on(
     language: str = "en",
     alt: str | None = None,
 ) -> Awaitable[Picture | None]:
-    """`draw_picture` on the CPU pool (a worker imports `render` alone for it), its
-    timings recorded here. `alt`: the view's words, when they were said already. Handed
-    to a worker at the call (`CpuPool.run_waited_for`), awaited later."""
+    """A board's PNG and alt text in `language`, drawn on the CPU pool (a worker imports
+    `render` alone for it), its timings recorded here; None for a game without a renderer.
+    `recent`: what happened since the last board (messages as JSON), told under it; `alt`:
+    the view's words, when they were said already. Handed to a worker at the call
+    (`CpuPool.run_waited_for`), awaited later."""
     made = cpu.run_waited_for(work.board, game_id, view, recent, language, alt)
     return _recorded(made, game_id, filename, language)
 
@@ -71,12 +57,7 @@ async def _recorded(made: Awaitable, game_id: str, filename: str, language: str)
 
 
 async def rules_on(cpu: CpuPool, game_id: str, language: str = "en") -> Picture | None:
-    """`draw_rules` on the CPU pool."""
+    """A game's rules illustration (a worked example with numbered notes) and its words,
+    drawn on the CPU pool."""
     made = await cpu.run(work.rules, game_id, language)
-    return None if made is None else Picture(made[0], made[1], f"{game_id}-rules.png", language)
-
-
-def draw_rules(game_id: str, language: str = "en") -> Picture | None:
-    """A game's rules illustration (a worked example with numbered notes) and its words."""
-    made = work.rules(game_id, language)
     return None if made is None else Picture(made[0], made[1], f"{game_id}-rules.png", language)

@@ -262,20 +262,20 @@ def test_dice_added_to_the_row_read_as_a_list():
 def _drawn_texts(view: dict, language: str, monkeypatch) -> tuple[list[tuple], int]:
     """Every text the board draws, with its box (left, top, right, bottom) in pixels; and
     the board's height."""
-    from render import toolkit
+    from render import lettering, palette
 
     drawn: list[tuple] = []
-    original = toolkit.text
+    original = lettering.text
 
-    def recording(draw, xy, content, size=22, fill=toolkit.INK, anchor="la", *args, **kw):
+    def recording(draw, xy, content, size=22, fill=palette.INK, anchor="la", *args, **kw):
         if content:
-            left, top, right, bottom = toolkit.bbox(content, size, anchor)
+            left, top, right, bottom = lettering.bbox(content, size, anchor)
             box = (xy[0] + left, xy[1] + top, xy[0] + right, xy[1] + bottom)
             drawn.append((draw._image.height, content, box))
         return original(draw, xy, content, size, fill, anchor, *args, **kw)
 
-    monkeypatch.setattr(toolkit, "text", recording)
-    toolkit._stamp.cache_clear()  # the header, drawn once and pasted at (0, 0): drawn here again
+    monkeypatch.setattr(lettering, "text", recording)
+    palette._stamp.cache_clear()  # the header, drawn once and pasted at (0, 0): drawn here again
     height = dark_castle_render.board(view, language).height
     # A board drawn again taller (a long card): only the drawing returned counts.
     return [
