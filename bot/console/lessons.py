@@ -13,9 +13,16 @@ from collections.abc import Awaitable, Callable
 
 from bot.console.picture_shelf import PictureShelf
 from bot.console.setup import PLATFORM, local_user
-from bot.service import Call, ChatRef, GameService, Plan, UserError
-from bot.service.base.excerpt import short_refusal
-from bot.service.base.platform_input import number
+from bot.service import (
+    Call,
+    ChatRef,
+    Command,
+    GameService,
+    Plan,
+    UserError,
+    number,
+    short_refusal,
+)
 from languages import Text, msg, say
 
 LESSON_CHAT = ChatRef(PLATFORM, "lessons", scope="terminal")
@@ -35,7 +42,10 @@ class LessonAtKeyboard:
         ask: Callable[[Text], Awaitable[str | None]],
         out: Callable[[Text], None],
         language: str,
+        command: Command,
     ) -> None:
+        self.command = command  # the declared dialogue (`learn`): its name and its words' arg
+        self.said = command.args[0].name
         self.service = service
         self.shelf = shelf
         self.ask = ask
@@ -48,7 +58,7 @@ class LessonAtKeyboard:
         user = local_user(learner, self.language)
         try:
             plan = await self.service.run_command(
-                "learn", Call(LESSON_CHAT, user, {"what": game_id})
+                self.command.name, Call(LESSON_CHAT, user, {self.said: game_id})
             )
         except UserError as exc:
             self.out(msg("! {exc}", exc=exc.msg))
@@ -73,7 +83,7 @@ class LessonAtKeyboard:
                     plan = await self.service.press(LESSON_CHAT, user, choices[int(typed) - 1].data)
                 else:
                     plan = await self.service.run_command(
-                        "learn", Call(LESSON_CHAT, user, {"what": typed})
+                        self.command.name, Call(LESSON_CHAT, user, {self.said: typed})
                     )
             except UserError as exc:
                 self.out(short_refusal(say(msg("! {exc}", exc=exc.msg), self.language), typed))

@@ -8,9 +8,16 @@ import contextlib
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
-from bot.service import ChatRef, GameService, Plan, TableSummary, UserError, UserRef
-from bot.service.base.excerpt import excerpt
-from bot.service.base.platform_input import number
+from bot.service import (
+    ChatRef,
+    GameService,
+    Plan,
+    TableSummary,
+    UserError,
+    UserRef,
+    excerpt,
+    number,
+)
 from languages import Text, joined, msg
 
 PLATFORM = "console"

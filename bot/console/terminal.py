@@ -36,9 +36,9 @@ from bot.service import (
     UserError,
     UserRef,
     commands,
+    number,
+    short_refusal,
 )
-from bot.service.base.excerpt import short_refusal
-from bot.service.base.platform_input import number
 from languages import Text, in_context, joined, msg, resolve, say
 
 # the keyboard's own words: not service actions, but how one keyboard plays (see `help_text`)
@@ -57,6 +57,10 @@ ALIASES = {"view": "hand", "choices": "moves", "?": "help", "exit": "quit"}
 def at_keyboard() -> list[Command]:
     """The service's commands a terminal offers: those declared for the keyboard."""
     return [c for c in commands.COMMANDS if c.at_keyboard]
+
+
+# the keyboard's lesson: the declared dialogue (`escape-bot learn GAME` runs it too)
+LEARN = next(c for c in commands.COMMANDS if c.dialogue and c.at_keyboard)
 
 
 def keyboard_command(word: str) -> Command | None:
@@ -338,16 +342,12 @@ class Terminal:
 
     async def run(self, command: Command, words: list[str], asker: UserRef, game: str) -> None:
         """A declared command typed at the keyboard, run by the service and its answer shown.
-        Two keep a way of their own here: `learn` runs its lesson at this keyboard (in a chat
-        the service runs it in a private chat, which a keyboard has not) and `history` reads
-        a page number (its declaration takes none: chats page with buttons)."""
-        if command.name == "learn":  # a lesson, then back to this game
-            await self.lesson(words[0] if words else game, asker.name)
+        A dialogue (a lesson) runs as a loop of its own here, then play goes on (in a chat
+        the service holds it in the private chat, which a keyboard has not)."""
+        if command.dialogue:
+            await self.lesson(words[0] if words else game, asker.name, command)
             self.out(msg("Back to the game."))
             await self.show(await self.service.board(self.chat), asker=asker)
-            return
-        if command.name == "history":
-            await self._history(words)
             return
         if command.asks_first and not await self.confirmed():
             self.out(msg("The game goes on."))
@@ -381,21 +381,10 @@ class Terminal:
         answer = await self.ask(msg("End this game for everyone? Type yes to confirm: "))
         return (answer or "").strip().lower() in ("y", "yes")
 
-    async def lesson(self, game_id: str, learner: str) -> bool:
+    async def lesson(self, game_id: str, learner: str, command: Command = LEARN) -> bool:
         """`learn GAME`: the lesson at this keyboard; True if a real game was asked for."""
-        at = LessonAtKeyboard(self.service, self.shelf, self.ask, self.out, self.language)
+        at = LessonAtKeyboard(self.service, self.shelf, self.ask, self.out, self.language, command)
         return await at.run(game_id, learner)
-
-    async def _history(self, rest: list[str]) -> None:
-        """`history [PAGE]`: the games that ended here, a page at a time."""
-        if rest and number(rest[0]) is None:
-            raise UserError(msg("Say `history` or `history 2` (a page number)."))
-        page = max(0, int(rest[0]) - 1) if rest else 0
-        plan = await self.service.ended_games(self.chat, page)
-        await self.show(plan)
-        labels = {str(c.label) for r in plan for c in r.choices}
-        if "Older" in labels:
-            self.out(msg("(`history {value}` shows older games.)", value=page + 2))
 
     def actor(self) -> UserRef | None:
         board = self.board
@@ -420,7 +409,7 @@ class Terminal:
                 break
             declared = keyboard_command(word)
             try:
-                if declared is not None and (declared.past_game or declared.name == "history"):
+                if declared is not None and declared.after_end:
                     await self.run(
                         declared, words[1:] or [str(session_id)] * declared.past_game, who, ""
                     )

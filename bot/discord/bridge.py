@@ -24,8 +24,17 @@ from bot.discord.posting import (
 )
 from bot.discord.retry import persist
 from bot.discord.slash_commands import CHANNEL_NEEDS, THREAD_NEEDS
-from bot.service import Call, ChatRef, Command, GameService, Plan, Reply, UserError, UserRef
-from bot.service.base.excerpt import short_refusal
+from bot.service import (
+    Call,
+    ChatRef,
+    Command,
+    GameService,
+    Plan,
+    Reply,
+    UserError,
+    UserRef,
+    short_refusal,
+)
 from languages import DEFAULT, Text, msg, resolve, say
 
 log = logging.getLogger(__name__)

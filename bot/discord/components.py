@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import discord
 
 from bot.delivery.text import label_within
-from bot.service import Choice, Reply
+from bot.service import BUTTON_BYTES, Choice, Reply
 from languages import DEFAULT, msg, say
 
 log = logging.getLogger(__name__)
@@ -47,7 +47,7 @@ async def _press(interaction: discord.Interaction, data: str) -> None:
 
 class ChoiceButton(
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"escape:(?P<data>[!-~]{1,48})",
+    template=rf"escape:(?P<data>[!-~]{{1,{BUTTON_BYTES}}})",
 ):
     """One of the service's choices as a button; its custom id is `escape:<data>`."""
 
@@ -142,7 +142,7 @@ def layout(reply: Reply, open_board: bool = False) -> Layout:
 
 
 def _layout(reply: Reply) -> Layout:
-    choices = [c for c in reply.choices if len(c.data) <= 48]
+    choices = [c for c in reply.choices if len(c.data) <= BUTTON_BYTES]
     if not choices:
         return Layout(None)
     view = discord.ui.View(timeout=None)

@@ -14,7 +14,7 @@ import re
 from discord import Locale, app_commands
 from discord.app_commands import TranslationContextLocation as Where
 
-from bot.service.commands import ARG_NAMES
+from bot.service import ARG_NAMES
 from languages import DEFAULT, Msg, resolve, say
 
 OPTION_NAMES = ARG_NAMES  # Discord's `thread` too

@@ -7,8 +7,8 @@ open a table, may its words name a secret, is the asker's admin standing asked f
 from its declaration, never from its name: a command added here reaches every front end.
 
 The handlers are handed the service as `Service`, the narrow view declared below: the
-collaborators they call and the few answers that are the service's own. This module
-imports nothing of game_service.py, which imports it.
+door's own entry points, the ones every front end calls. This module imports nothing of
+game_service.py, which imports it.
 """
 
 from __future__ import annotations
@@ -16,49 +16,50 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum, Flag, auto
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 from bot.service.base.delivery_plan import Plan, Reply
+from bot.service.base.platform_input import number
 from bot.service.base.requests import ChatRef, UserError, UserRef
 from bot.service.learning.catalogue import which_game
 from engines.text import Msg, Text, in_context, joined, msg
 from languages import DEFAULT, say
 
-if TYPE_CHECKING:  # the collaborators' types; none of them imports this table
-    from bot.service.clock.turn_clock import TurnClock
-    from bot.service.community.entries import Community
-    from bot.service.community.tournaments import Tournaments
-    from bot.service.learning.hints import Hints
-    from bot.service.learning.tutorial import Tutorials
-    from bot.service.records.game_records import GameRecords
-    from bot.service.records.standings import Standings
-    from bot.service.tables.language_settings import LanguageSettings
-    from bot.service.tables.lobby import Lobby
-    from bot.service.tables.play import Play
-    from bot.service.tables.undo_requests import UndoRequests
-
 
 class Service(Protocol):
-    """What a command's handler is handed: the service's collaborators, each called
-    directly, and the answers that are the service's own (they need more than one)."""
+    """What a command's handler is handed: the service's door (`GameService`), the same
+    entry points every front end calls; a handler never reaches past it."""
 
-    lobby: Lobby
-    play: Play
-    records: GameRecords
-    standings: Standings
-    undo: UndoRequests
-    hints: Hints
-    tutorials: Tutorials
-    tournaments: Tournaments
-    community: Community
-    languages: LanguageSettings
-    clock: TurnClock
-
+    async def start(
+        self, chat: ChatRef, user: UserRef, game_id: str, options: str = ""
+    ) -> Plan: ...
+    async def join(self, chat: ChatRef, user: UserRef) -> Plan: ...
+    async def leave(self, chat: ChatRef, user: UserRef) -> Plan: ...
+    async def begin(self, chat: ChatRef, user: UserRef) -> Plan: ...
+    async def abort(self, chat: ChatRef, user: UserRef, is_admin: bool = False) -> Plan: ...
+    async def move(self, chat: ChatRef, user: UserRef, action: str) -> Plan: ...
+    async def board(self, chat: ChatRef, viewer: UserRef | None = None) -> Plan: ...
+    async def private_view(self, chat: ChatRef, user: UserRef) -> Plan: ...
+    async def my_views(self, user: UserRef) -> list[Plan]: ...
+    async def web_link(self, chat: ChatRef, user: UserRef) -> Plan: ...
+    async def game_log(self, chat: ChatRef, user: UserRef, which: str | None = None) -> Plan: ...
+    async def replay(self, chat: ChatRef, which: str | None = None) -> Plan: ...
+    async def review(self, chat: ChatRef, user: UserRef, which: str | None = None) -> Plan: ...
+    async def ended_games(self, chat: ChatRef, page: int = 0) -> Plan: ...
+    async def stats(self, chat: ChatRef, asker: UserRef, who: UserRef | str | None) -> Plan: ...
+    async def top(self, chat: ChatRef, game_id: str | None, which: str | None) -> Plan: ...
+    async def ask_undo(self, chat: ChatRef, user: UserRef) -> Plan: ...
+    async def hint(self, chat: ChatRef, user: UserRef) -> Plan: ...
+    async def learn(self, chat: ChatRef, user: UserRef, text: str | None = None) -> Plan: ...
     async def rules(self, game_id: str | None = None, chat: ChatRef | None = None) -> Reply: ...
     async def games_here(self, platform: str, scope: str) -> Reply: ...
-    async def web_link(self, chat: ChatRef, user: UserRef) -> Plan: ...
-    async def review(self, chat: ChatRef, user: UserRef, which: str | None = None) -> Plan: ...
-    async def my_views(self, user: UserRef) -> list[Plan]: ...
+    async def tournament(self, chat: ChatRef, user: UserRef, text: str, is_admin: bool) -> Plan: ...
+    async def tournament_link(self, chat: ChatRef, user: UserRef) -> Plan: ...
+    async def season(self, chat: ChatRef, user: UserRef, text: str, is_admin: bool) -> Plan: ...
+    async def language(
+        self, chat: ChatRef, user: UserRef, code: str | None, who: str | None
+    ) -> Plan: ...
+    async def clock_command(self, chat: ChatRef, user: UserRef, text: str = "") -> Plan: ...
 
 
 class Who(Enum):
@@ -96,9 +97,9 @@ TEXT = "text"  # free text (the rest of the line)
 GAME = "game"  # a game id, one of the catalogue's (a front end may offer the list)
 MOVE = "move"  # one of the asker's legal moves (a front end may complete it)
 PLAYER = "player"  # a person: a member picked on the platform, or a name as shown
-LANGUAGE = (
-    "language"  # a language code, one of `languages.available()` (a front end may offer them)
-)
+# a language code, one of `languages.available()` (a front end may offer them)
+LANGUAGE = "language"
+PAGE = "page"  # a page number, from 1 (where a front end has no buttons to turn pages)
 
 
 @dataclass(frozen=True)
@@ -169,6 +170,10 @@ class Command:
     #   nor admins (declared for Where.KEYBOARD: the chat's words would mislead there)
     asks_first: bool = False  # it ends something for everyone: a front end that can asks
     #   the asker to confirm before it runs
+    after_end: bool = False  # it reads what happened: still asked once the game has ended
+    dialogue: bool = False  # its answers are a conversation of their own with the asker (a
+    #   lesson): where there is no private chat, a front end runs it as a loop of its own,
+    #   each line typed an answer to it, until it ends or the asker leaves
 
     @property
     def at_keyboard(self) -> bool:
@@ -217,6 +222,7 @@ ARG_NAMES: dict[str, Msg] = {
     "scope": in_context("slash command option name", "scope"),
     "thread": in_context("slash command option name", "thread"),
     "board": in_context("slash command option name", "board"),
+    "page": in_context("slash command option name", "page"),
 }
 
 
@@ -245,7 +251,7 @@ async def _start(s: Service, c: Call) -> Plan:
     game = c.text("game")
     if game is None:
         raise UserError(which_game("start"))
-    return await s.lobby.start(c.chat, c.user, game, c.text("options") or "")
+    return await s.start(c.chat, c.user, game, c.text("options") or "")
 
 
 async def _move(s: Service, c: Call) -> Plan:
@@ -254,14 +260,12 @@ async def _move(s: Service, c: Call) -> Plan:
         raise UserError(
             msg("Which move? Say /escape move ACTION, or press a button under the board.")
         )
-    return await s.play.move(c.chat, c.user, action)
+    return await s.move(c.chat, c.user, action)
 
 
 async def _stats(s: Service, c: Call) -> Plan:
     who = c.args.get("player")
-    return await s.standings.stats(
-        c.chat, c.user, who if isinstance(who, UserRef) else c.text("player")
-    )
+    return await s.stats(c.chat, c.user, who if isinstance(who, UserRef) else c.text("player"))
 
 
 async def _rules(s: Service, c: Call) -> Plan:
@@ -275,8 +279,16 @@ async def _games(s: Service, c: Call) -> Plan:
 async def _tournament(s: Service, c: Call) -> Plan:
     what = c.text("what") or ""
     if what.lower() == "web":  # the tournament's page: a link for the asker alone
-        return await s.community.tournament_link(c.chat, c.user)
-    return await s.tournaments.command(c.chat, c.user, what, c.is_admin)
+        return await s.tournament_link(c.chat, c.user)
+    return await s.tournament(c.chat, c.user, what, c.is_admin)
+
+
+async def _history(s: Service, c: Call) -> Plan:
+    said = c.text("page")
+    page = number(said) if said is not None else 1
+    if page is None or page < 1:
+        raise UserError(msg("Say history, or history 2 for a page of older games."))
+    return await s.ended_games(c.chat, page - 1)
 
 
 async def _help(s: Service, c: Call) -> Plan:
@@ -311,20 +323,20 @@ COMMANDS: tuple[Command, ...] = (
     Command(
         "join",
         msg("Take a seat at the table waiting here"),
-        lambda s, c: s.lobby.join(c.chat, c.user),
+        lambda s, c: s.join(c.chat, c.user),
         menu=True,
     ),
     Command(
         "leave",
         msg("Give up your seat before the game begins"),
-        lambda s, c: s.lobby.leave(c.chat, c.user),
+        lambda s, c: s.leave(c.chat, c.user),
         who=Who.PLAYER,
         menu=True,
     ),
     Command(
         "begin",
         msg("Start the game once enough players have joined"),
-        lambda s, c: s.lobby.begin(c.chat, c.user),
+        lambda s, c: s.begin(c.chat, c.user),
         who=Who.PLAYER,
         menu=True,
     ),
@@ -347,7 +359,7 @@ COMMANDS: tuple[Command, ...] = (
     Command(
         "board",
         msg("Show the board of the game here"),
-        lambda s, c: s.play.board(c.chat, c.user),
+        lambda s, c: s.board(c.chat, c.user),
         where=AT_TABLE_AND_KEYBOARD,
         menu=True,
         at_keyboard_help=msg("the board again, described in words"),
@@ -361,7 +373,7 @@ COMMANDS: tuple[Command, ...] = (
     Command(
         "hand",
         msg("Your hand and private view, shown only to you"),
-        lambda s, c: s.play.private_view(c.chat, c.user),
+        lambda s, c: s.private_view(c.chat, c.user),
         who=Who.PLAYER,
         where=ANYWHERE_AND_KEYBOARD,
         quiet=True,
@@ -373,19 +385,21 @@ COMMANDS: tuple[Command, ...] = (
     Command(
         "log",
         msg("What has happened in the game here"),
-        lambda s, c: s.records.game_log(c.chat, c.user, c.text("game")),
+        lambda s, c: s.game_log(c.chat, c.user, c.text("game")),
         (PAST_GAME,),
         where=AT_TABLE_AND_KEYBOARD,
         quiet=True,
         menu=True,
+        after_end=True,
         at_keyboard_help=msg("what has happened in this game (or in the game of that number)"),
     ),
     Command(
         "replay",
         msg("Replay a game as an animation, or board by board"),
-        lambda s, c: s.records.replay(c.chat, c.text("game")),
+        lambda s, c: s.replay(c.chat, c.text("game")),
         (Arg("game", TEXT, msg("The game's number (default: the game here, or the last one)")),),
         where=AT_TABLE_AND_KEYBOARD,
+        after_end=True,
         at_keyboard_help=msg("write the game as an animated picture to a file"),
     ),
     Command(
@@ -397,6 +411,7 @@ COMMANDS: tuple[Command, ...] = (
         (PAST_GAME,),
         where=AT_TABLE_AND_KEYBOARD,
         quiet=True,
+        after_end=True,
         at_keyboard_help=msg(
             "a finished game reviewed: the chances move by move, as a chart in a file"
         ),
@@ -404,9 +419,11 @@ COMMANDS: tuple[Command, ...] = (
     Command(
         "history",
         msg("The games that ended in this channel"),
-        lambda s, c: s.records.ended_games(c.chat),
+        _history,
+        (Arg("page", PAGE, msg("A page of older games (default: the newest)")),),
         where=AT_TABLE_AND_KEYBOARD,
         quiet=True,
+        after_end=True,
         at_keyboard_help=msg("the games that ended at this keyboard"),
     ),
     Command(
@@ -421,7 +438,7 @@ COMMANDS: tuple[Command, ...] = (
     Command(
         "top",
         msg("The leaderboard of a game here, as a picture"),
-        lambda s, c: s.standings.top(c.chat, c.text("game"), c.text("board")),
+        lambda s, c: s.top(c.chat, c.text("game"), c.text("board")),
         (
             WHICH_GAME,
             Arg(
@@ -437,13 +454,13 @@ COMMANDS: tuple[Command, ...] = (
     Command(
         "undo",
         msg("Ask to take back your last move (the others must accept)"),
-        lambda s, c: s.undo.ask_undo(c.chat, c.user),
+        lambda s, c: s.ask_undo(c.chat, c.user),
         who=Who.PLAYER,
     ),
     Command(
         "hint",
         msg("A move suggested to you alone, and why (a hinted game is not rated)"),
-        lambda s, c: s.hints.hint(c.chat, c.user),
+        lambda s, c: s.hint(c.chat, c.user),
         who=Who.PLAYER,
         where=AT_TABLE_AND_KEYBOARD,
         quiet=True,
@@ -454,12 +471,13 @@ COMMANDS: tuple[Command, ...] = (
     Command(
         "learn",
         msg("Learn a game by playing it, privately, in about five minutes"),
-        lambda s, c: s.tutorials.learn(c.chat, c.user, c.text("what")),
+        lambda s, c: s.learn(c.chat, c.user, c.text("what")),
         (Arg("what", TEXT, msg("A game to learn (e.g. ghosts18), or your move in the lesson")),),
         where=ANYWHERE_AND_KEYBOARD,
         quiet=True,
         menu=True,
         example="/escape learn ghosts18",
+        dialogue=True,
         at_keyboard_help=msg(
             "a lesson: learn this game (or another) by playing it, in about five minutes"
         ),
@@ -494,7 +512,7 @@ COMMANDS: tuple[Command, ...] = (
     Command(
         "abort",
         msg("End the game here (its creator, or a chat admin)"),
-        lambda s, c: s.lobby.abort(c.chat, c.user, c.is_admin),
+        lambda s, c: s.abort(c.chat, c.user, c.is_admin),
         who=Who.STARTER,
         where=AT_TABLE_AND_KEYBOARD,
         menu=True,
@@ -520,7 +538,7 @@ COMMANDS: tuple[Command, ...] = (
     Command(
         "season",
         msg("This server's or group's rating seasons: show them, or (admins) start, end, off"),
-        lambda s, c: s.community.season(c.chat, c.user, c.text("what") or "", is_admin=c.is_admin),
+        lambda s, c: s.season(c.chat, c.user, c.text("what") or "", is_admin=c.is_admin),
         (
             Arg(
                 "what",
@@ -534,7 +552,7 @@ COMMANDS: tuple[Command, ...] = (
     Command(
         "language",
         msg("The language of this channel's tables, or your own: show or set it"),
-        lambda s, c: s.languages.command(c.chat, c.user, c.text("code"), c.text("scope")),
+        lambda s, c: s.language(c.chat, c.user, c.text("code"), c.text("scope")),
         (
             Arg(
                 "code",
@@ -549,7 +567,7 @@ COMMANDS: tuple[Command, ...] = (
     Command(
         "clock",
         msg("The turn clock: show it, or mute, vacation, pause, vote"),
-        lambda s, c: s.clock.clock_command(c.chat, c.user, c.text("what") or ""),
+        lambda s, c: s.clock_command(c.chat, c.user, c.text("what") or ""),
         (
             Arg(
                 "what",

@@ -6,7 +6,7 @@
 - `BoardPlans` (board_plans.py): who sees what after a change;
 - `Lobby`, `Play`, `TurnClock`, `GameRecords`, `Standings`, `Rematch`, `UndoRequests`:
   the lobby and seats, moves and looking, the clock, replays and logs, ratings, the
-  rematch and undo by agreement; `Community`: seasons, tournaments on the web board;
+  rematch and undo by agreement; `Seasons`; `WebEntries`: the web board's entries;
 - `commands.py`: the one command table.
 Every entry point takes plain requests and returns a `Plan` (delivery_plan.py): what to show, to
 whom, and where. It never imports a chat library and never names a platform: what differs
@@ -32,7 +32,6 @@ from bot.service.base.requests import ChatRef, Contact, UserError, UserRef
 from bot.service.base.web_links import WebDoor
 from bot.service.clock.turn_clock import TurnClock
 from bot.service.commands import Call
-from bot.service.community.entries import WEB_OFF, Community
 from bot.service.community.tournaments import Tournaments
 from bot.service.learning import catalogue
 from bot.service.learning.hints import Hints
@@ -41,6 +40,7 @@ from bot.service.learning.tutorial import Tutorials
 from bot.service.pictures.workers import CpuPool
 from bot.service.presses import Presses
 from bot.service.records.game_records import GameRecords
+from bot.service.records.seasons import Seasons
 from bot.service.records.standings import Standings
 from bot.service.tables.access import Access, MemberLookup
 from bot.service.tables.board_plans import BoardPlans
@@ -49,7 +49,7 @@ from bot.service.tables.bot_turns import BotTurns
 from bot.service.tables.lobby import Lobby, find_game, parse_options
 from bot.service.tables.play import Play, TableSummary, Told
 from bot.service.tables.rematch import Rematch
-from bot.service.tables.table import NO_TABLE, Table, chat_of
+from bot.service.tables.table import Table, chat_of
 from bot.service.tables.undo_requests import UndoRequests
 from bot.service.web.web_entries import WebEntries
 from bot.service.web.web_tables import WebTables
@@ -166,25 +166,23 @@ class GameService:
             chat_word=self._chat_word,
         )
         self.web_board = WebEntries(
-            store,
+            self.table,
             self.access,
             self.web_tables,
             self.tutorials,
             self.reviews,
-            self.presses.pressed,
-            signer=lambda: self.web.signer if self.web is not None else None,
-        )
-        self.community = Community(
-            store,
-            self.access,
             self.tournaments,
-            cpu=self.cpu,
+            self.presses.pressed,
+            door=lambda: self.web,
+        )
+        self.seasons = Seasons(
+            store,
+            self.cpu,
             pictures=pictures,
             clock=clock,
             notify=self.notify,
             scope_word=self._scope_word,
             language=self.languages.opening,
-            web=lambda: self.web,
         )
 
     # ----- front ends -------------------------------------------------------------------
@@ -548,24 +546,21 @@ class GameService:
     async def web_link(self, chat: ChatRef, user: UserRef) -> Plan:
         """`/escape web`: a link to the table here, signed for the asker, shown to them
         alone (and the table's spectator link, which shows the public board only)."""
-        if self.web is None:
-            raise UserError(WEB_OFF)
-        row = await self.table.live_row(chat)
-        if row is None:
-            raise UserError(NO_TABLE)
-        url = f"{self.web.base}/link/{self.web.signer.link(user, row.id)}"
-        watch = f"{self.web.base}/watch/{row.id}/{self.web.signer.watch(row.id)}"
-        text = msg(
-            "Your board of game #{id} in the browser, signed in as {name}: {url}\n"
-            "It opens once, within 15 minutes: keep it to yourself. "
-            "For spectators (the public board only): {watch}",
-            id=row.id,
-            name=user.name,
-            url=url,
-            watch=watch,
-        )
-        reply = Reply(text, kind="private", to=user, session_id=row.id, version=row.version)
-        return Plan([reply], asker=user, quiet=True)
+        return await self.web_board.table_link(chat, user)
+
+    @entry
+    async def tournament_link(self, chat: ChatRef, user: UserRef) -> Plan:
+        """`/escape tournament web`: this chat's tournament on the web board, by a link
+        signed for the asker."""
+        return await self.web_board.tournament_link(chat, user)
+
+    # ----- seasons ----------------------------------------------------------------------
+    @entry
+    async def season(
+        self, chat: ChatRef, user: UserRef, text: str = "", is_admin: bool = False
+    ) -> Plan:
+        """`/escape season [start 3mo | end | off]`: this server's or group's seasons."""
+        return await self.seasons.command(chat, user, text, is_admin)
 
     # ----- the clock --------------------------------------------------------------------
     def now(self) -> float:

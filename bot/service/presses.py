@@ -1,5 +1,6 @@
-"""A pressed button: parsed into its kind (buttons.py), let through by the table's rule
-(access.py), and handed to the collaborator that answers that kind.
+"""A pressed button: parsed into its kind (base/buttons.py, the one parser of every kind:
+a table's, a lesson's, a tournament's), let through by the table's rule (access.py), and
+handed to the collaborator that answers that kind.
 
 Each kind's handler is found by the button's class, not by a letter: a new kind is a class
 in buttons.py and one line in `Presses.handlers`.
@@ -17,7 +18,7 @@ from bot.service.base.requests import ChatRef, UserError, UserRef
 from bot.service.clock.turn_clock import TurnClock
 from bot.service.community.tournaments import Tournaments
 from bot.service.learning.reviews import Reviews
-from bot.service.learning.tutorial import Tutorials, is_lesson_button
+from bot.service.learning.tutorial import Tutorials
 from bot.service.records.game_records import GameRecords
 from bot.service.tables.access import Access, Visitor
 from bot.service.tables.lobby import Lobby
@@ -94,12 +95,12 @@ class Presses:
 
     async def press(self, chat: ChatRef, user: UserRef, data: str) -> Plan:
         """A button clicked in a table's chat."""
-        if is_lesson_button(data):  # a lesson's: the presser's own lesson
-            return await self.tutorials.press(chat, user, data)
-        tournament = await self.tournaments.press(chat, user, data)
-        if tournament is not None:
-            return tournament
         button = buttons.parse(data)
+        if isinstance(button, buttons.LessonButton):  # the presser's own lesson
+            return await self.tutorials.press(chat, user, button)
+        if isinstance(button, buttons.TournamentButton):
+            return await self.tournaments.press(chat, user, button)
+        assert isinstance(button, Button)
         row = await self.store.session(button.session_id)
         if row is None or row.platform != chat.platform or row.chat != chat.chat:
             raise UserError(msg("That button belongs to no game in this chat."))
@@ -114,12 +115,17 @@ class Presses:
     ) -> tuple[ChatRef, Plan]:
         """A button pressed in a player's private chat: a move acts on the game the data
         names, in that game's chat, as the player who pressed it. Returns that chat too."""
-        if is_lesson_button(data):  # a lesson in the private chat: played there
-            chat = ChatRef(platform, user.id)
-            return chat, await self.tutorials.press(chat, user, data)
         button = buttons.parse(data)
-        row = await self.store.session(button.session_id)
-        if not button.works_privately or row is None or row.platform != platform:
+        if isinstance(button, buttons.LessonButton):  # a lesson in the private chat: there
+            chat = ChatRef(platform, user.id)
+            return chat, await self.tutorials.press(chat, user, button)
+        row = await self.store.session(button.session_id) if isinstance(button, Button) else None
+        if (
+            not isinstance(button, Button)
+            or not button.works_privately
+            or row is None
+            or row.platform != platform
+        ):
             where = self.chat_word(platform)
             raise UserError(
                 msg("That button works under the game's board in its {where}.", where=where)

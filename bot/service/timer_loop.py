@@ -125,7 +125,7 @@ class Timers:
         await self._remind(now, platforms, report)
         await self._end_idle(now, platforms, report)
         report.tournaments = await self.service.tournaments.tick(now, platforms)
-        report.seasons = await self.service.community.tick(now, platforms)
+        report.seasons = await self.service.seasons.tick(now, platforms)
         metrics.TIMER_SCAN_SECONDS.observe(time.perf_counter() - started)
         metrics.TIMER_LAST_SCAN.set(time.time())
         self.last_scan = time.monotonic()

@@ -15,14 +15,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from bot.service import COMMANDS
+from bot.service import BUTTON_BYTES, COMMANDS
 
 MAX_BYTES = 64
 MAX_PAYLOAD = 64
 MENU_COMMANDS = frozenset(c.name for c in COMMANDS if c.menu)
 
 # The service's own data is ASCII without "|" (it checks the details itself).
-_CHOICE = re.compile(r"^e\|([\x21-\x7b\x7d\x7e]{1,48})$")
+_CHOICE = re.compile(rf"^e\|([\x21-\x7b\x7d\x7e]{{1,{BUTTON_BYTES}}})$")
 _PAGE = re.compile(r"^p\|(\d{1,12})\|(\d{1,9})\|(\d{1,3})$")
 _MENU = re.compile(r"^m\|([a-z]{1,32})$")  # a menu command by name (Discord allows 32)
 _START = re.compile(r"^s\|([a-z0-9_]{1,40})$")

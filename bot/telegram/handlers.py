@@ -23,8 +23,17 @@ from telegram.ext import Application, CallbackQueryHandler, CommandHandler, Cont
 
 from bot.delivery import Asked, Delivery
 from bot.delivery.waiting import WORKING, signalled
-from bot.service import Call, ChatRef, GameService, Plan, Reply, UserError, UserRef, commands
-from bot.service.base.excerpt import short_refusal
+from bot.service import (
+    Call,
+    ChatRef,
+    GameService,
+    Plan,
+    Reply,
+    UserError,
+    UserRef,
+    commands,
+    short_refusal,
+)
 from bot.telegram import callback_data, keyboards
 from bot.telegram.sending import PLATFORM, TelegramTransport, sent_of
 from languages import Text, msg, say

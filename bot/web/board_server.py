@@ -34,11 +34,19 @@ from urllib.parse import urlsplit
 import aiohttp
 from aiohttp import web
 
-from bot.service import ChatRef, GameService, UserError, UserRef, WebDoor
-from bot.service.base.platform_input import number
-from bot.service.base.web_links import LOCAL, WebSession, WebSigner
-from bot.service.tables.access import Visitor
-from bot.service.web.web_tables import WebPass
+from bot.service import (
+    LOCAL,
+    ChatRef,
+    GameService,
+    UserError,
+    UserRef,
+    Visitor,
+    WebDoor,
+    WebPass,
+    WebSession,
+    WebSigner,
+    number,
+)
 from bot.web.discord_login import api_base, exchange_code
 from bot.web.live_sockets import HELLO_WITHIN, LiveSockets, OpenPage
 from bot.web.page_words import PAGE, page_html
@@ -242,7 +250,7 @@ class WebBoard:
     # ----- a tournament ------------------------------------------------------------------
     async def open_tournament_link(self, request: web.Request) -> web.StreamResponse:
         try:
-            session, tid = await self.service.community.claim_tournament_link(
+            session, tid = await self.service.web_board.claim_tournament_link(
                 request.match_info["token"]
             )
         except UserError as exc:
@@ -253,7 +261,7 @@ class WebBoard:
 
     async def _tournament(self, request: web.Request, language: str) -> dict:
         tid = _table_number(request.match_info["sid"])
-        return await self.service.community.tournament_page(tid, self.visitor(request), language)
+        return await self.service.web_board.tournament_page(tid, self.visitor(request), language)
 
     async def tournament(self, request: web.Request) -> web.StreamResponse:
         """A tournament's page: its viewer's, as the service's access rule allows."""

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 from aiohttp import web
 
-from bot.service.web.web_tables import WebPass
+from bot.service import WebPass
 
 log = logging.getLogger(__name__)
 

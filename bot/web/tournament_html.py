@@ -1,7 +1,7 @@
 """A tournament's page on the web board, as HTML made on the server: its standings (points,
 Buchholz, Sonneborn-Berger), then every round's tables, each with its players, its state,
 its points once over and a link to its table's page. No script: the page is read, and
-reloaded for news. What it may show was decided by the service (`Community.tournament_page`,
+reloaded for news. What it may show was decided by the service (`WebEntries.tournament_page`,
 which asks the access rule); this module only lays the answer out, every text escaped."""
 
 from __future__ import annotations

@@ -63,7 +63,7 @@ async def test_a_tournaments_page_for_its_players_and_members_and_nobody_else(
         assert second.id != first.id
 
         # Ann's link, in the browser: the page, then a table's page from its link
-        [reply] = await service.community.tournament_link(HOME, _tg(ann))
+        [reply] = await service.tournament_link(HOME, _tg(ann))
         assert reply.to is not None and reply.kind == "private"
         link = reply.text.split(": ", 1)[1].split()[0]
         assert "/tournament-link/" in link

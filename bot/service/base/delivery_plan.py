@@ -40,7 +40,7 @@ class Picture:
 
 @dataclass(frozen=True)
 class Choice:
-    """A button. `data` is opaque to front ends (at most 48 ASCII bytes): hand it back to
+    """A button. `data` is opaque to front ends (at most `buttons.MAX_BYTES` ASCII bytes): hand it back to
     `GameService.press` exactly as it was, from whoever clicks it."""
 
     label: Text

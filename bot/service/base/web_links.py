@@ -33,6 +33,10 @@ FORGED = msg(
 EXPIRED = msg("This link has expired. Ask for a new one with /escape web.")
 USED = msg("This link was opened already; each opens once. Ask for a new one with /escape web.")
 
+WEB_OFF = msg(
+    "The web board is not turned on for this bot (its operator sets ESCAPE_WEB and ESCAPE_PUBLIC_URL)."
+)
+
 
 @dataclass(frozen=True)
 class WebSession:

@@ -17,10 +17,9 @@ from __future__ import annotations
 
 import base64
 import json
-import re
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 
+from bot.service.base.buttons import LessonButton
 from bot.service.base.delivery_plan import Choice, Plan, Reply
 from bot.service.base.requests import ChatRef, UserError, UserRef
 from bot.service.pictures.drawing import draw_on
@@ -34,39 +33,18 @@ from languages import say
 Start = Callable[[ChatRef, UserRef, str, str], Awaitable[Plan]]
 
 OFFERED = 4  # move buttons a step shows: the move it teaches among a few others
-_BUTTON = re.compile(r"^t:(\d{1,2}):(?:(\d{1,3}):(\d{1,3})|(p))$")
 AGAIN = ("again", "restart")
 LESSONS = lessons()
 ORDER = sorted(LESSONS)  # a lesson's number in its buttons
-
-
-@dataclass(frozen=True)
-class LessonButton:
-    game: str
-    step: int | None = None  # None: play a real game against a bot
-    index: int = 0  # into the step's legal moves
-
-
-def is_lesson_button(data: str) -> bool:
-    return isinstance(data, str) and data.startswith("t:")
-
-
-def parse(data: str) -> LessonButton:
-    match = _BUTTON.match(data) if isinstance(data, str) and len(data) <= 48 else None
-    if match is None or int(match.group(1)) >= len(ORDER):
-        raise UserError(msg("That button is not one of ours; use the buttons of your lesson."))
-    game = ORDER[int(match.group(1))]
-    if match.group(4):
-        return LessonButton(game)
-    return LessonButton(game, int(match.group(2)), int(match.group(3)))
+NOT_YOURS = msg("That button is not one of ours; use the buttons of your lesson.")
 
 
 def move_button(game: str, step: int, index: int) -> str:
-    return f"t:{ORDER.index(game)}:{step}:{index}"
+    return LessonButton(ORDER.index(game), step, index).data
 
 
 def play_button(game: str) -> str:
-    return f"t:{ORDER.index(game)}:p"
+    return LessonButton(ORDER.index(game)).data
 
 
 class Tutorials:
@@ -128,25 +106,27 @@ class Tutorials:
             raise UserError(which_lesson())
         return await self._answer(user, game, self._step_of(data, game), " ".join(words))
 
-    async def press(self, chat: ChatRef, user: UserRef, data: str) -> Plan:
+    async def press(self, chat: ChatRef, user: UserRef, button: LessonButton) -> Plan:
         """A lesson's button, from whoever pressed it: it acts on their own lesson only."""
-        button = parse(data)
+        if button.lesson >= len(ORDER):
+            raise UserError(NOT_YOURS)
+        game_id = ORDER[button.lesson]
         if button.step is None:
-            return await self.start(chat, user, button.game, "bots=1 level=easy")
+            return await self.start(chat, user, game_id, "bots=1 level=easy")
         progress = await self._progress(user)
-        step = self._step_of(progress, button.game)
-        if progress.get("game") != button.game or button.step != step:
+        step = self._step_of(progress, game_id)
+        if progress.get("game") != game_id or button.step != step:
             raise UserError(
                 msg(
                     "That button is from an earlier step of a lesson; use the newest one, or /escape learn to see it again."
                 )
             )
-        game = REGISTRY[button.game]
-        state = position(game, LESSONS[button.game], user.name, step)
+        game = REGISTRY[game_id]
+        state = position(game, LESSONS[game_id], user.name, step)
         legal = game.legal_actions(state, 0)
         if not 0 <= button.index < len(legal):
-            raise UserError(msg("That button is not one of ours; use the buttons of your lesson."))
-        return await self._answer(user, button.game, step, legal[button.index])
+            raise UserError(NOT_YOURS)
+        return await self._answer(user, game_id, step, legal[button.index])
 
     # ----- a step -----------------------------------------------------------------------
     async def _answer(self, user: UserRef, game_id: str, step: int, action: str) -> Plan:

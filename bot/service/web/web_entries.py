@@ -1,8 +1,9 @@
-"""What the web board asks of the service (`service.web_board`): a personal link claimed,
-a page, its pushes, pictures, replay frames, a press, a lesson, a review, an Activity's
-table. Each is one entry, guarded as every entry is; who may see or act is the access
-rule's, asked here and never by the web front end. Kept apart from GameService so that the
-chat's entries and the web's read each on their own.
+"""What the web board asks of the service (`service.web_board`): a personal link made and
+claimed, a page, its pushes, pictures, replay frames, a press, a lesson, a review, an
+Activity's table, a tournament's page. Each is one entry, guarded as every entry is; who
+may see or act is the access rule's, asked here and never by the web front end. The web
+board's part of the service's door (the chats' is `GameService`): the web front end calls
+only these.
 """
 
 from __future__ import annotations
@@ -12,17 +13,18 @@ from collections.abc import Awaitable, Callable
 from dataclasses import replace
 
 from bot.service.base import buttons
-from bot.service.base.delivery_plan import Picture, Plan
+from bot.service.base.delivery_plan import Picture, Plan, Reply
 from bot.service.base.entry_guard import entry
 from bot.service.base.requests import ChatRef, UserError, UserRef
-from bot.service.base.web_links import USED, WebSession, WebSigner, link_fields
-from bot.service.community.entries import WEB_OFF
+from bot.service.base.web_links import USED, WEB_OFF, WebDoor, WebSession, link_fields
+from bot.service.community.tournaments import Tournaments
+from bot.service.community.tournaments.page import TournamentPage
 from bot.service.learning.reviews import Reviews
 from bot.service.learning.tutorial import Tutorials, page_of
-from bot.service.tables.access import Access, Visitor
-from bot.service.tables.table import chat_of
+from bot.service.tables.access import NO_TOURNAMENT, Access, Visitor
+from bot.service.tables.table import NO_TABLE, Table, chat_of
 from bot.service.web.web_tables import WebPass, WebTables
-from bot.store import SessionRow, Store, StoreError
+from bot.store import SessionRow, StoreError
 from engines.text import msg
 
 log = logging.getLogger("bot.service")
@@ -33,30 +35,84 @@ Pressed = Callable[[SessionRow, UserRef, buttons.Button], Awaitable[Plan]]
 class WebEntries:
     def __init__(
         self,
-        store: Store,
+        table: Table,
         access: Access,
         web_tables: WebTables,
         tutorials: Tutorials,
         reviews: Reviews,
+        tournaments: Tournaments,
         pressed: Pressed,
-        signer: Callable[[], WebSigner | None],
+        door: Callable[[], WebDoor | None],
     ) -> None:
-        self.store = store
+        self.table = table
+        self.store = table.store
         self.access = access
         self.web_tables = web_tables
         self.tutorials = tutorials
         self.reviews = reviews
+        self.tournaments = tournaments
+        self.tournament_pages = TournamentPage(self.store, tournaments.rounds, access)
         self._pressed = pressed  # the same press as in the table's chat
-        self._signer = signer  # the web door's, once it serves
+        self._door = door  # the web front end's, once it serves
 
-    async def claim_web_link(self, token: str) -> tuple[WebSession, int]:
-        """A personal link opened: its user (as a week's session) and table; refused when
-        forged, expired or opened before (in any process: the nonce is claimed in the store).
-        (Not `@entry`: the token is checked whole by its signature, never cut like text.)"""
-        signer = self._signer()
-        if signer is None:
+    def door(self) -> WebDoor:
+        door = self._door()
+        if door is None:
             raise UserError(WEB_OFF)
-        user, session_id, nonce = link_fields(signer.read(token, "link"))
+        return door
+
+    # ----- links, made in a chat and opened in a browser ---------------------------------
+    async def table_link(self, chat: ChatRef, user: UserRef) -> Plan:
+        """`/escape web`: a link to the table here, signed for the asker, shown to them
+        alone (and the table's spectator link, which shows the public board only)."""
+        door = self.door()
+        row = await self.table.live_row(chat)
+        if row is None:
+            raise UserError(NO_TABLE)
+        url = f"{door.base}/link/{door.signer.link(user, row.id)}"
+        watch = f"{door.base}/watch/{row.id}/{door.signer.watch(row.id)}"
+        text = msg(
+            "Your board of game #{id} in the browser, signed in as {name}: {url}\n"
+            "It opens once, within 15 minutes: keep it to yourself. "
+            "For spectators (the public board only): {watch}",
+            id=row.id,
+            name=user.name,
+            url=url,
+            watch=watch,
+        )
+        reply = Reply(text, kind="private", to=user, session_id=row.id, version=row.version)
+        return Plan([reply], asker=user, quiet=True)
+
+    async def tournament_link(self, chat: ChatRef, user: UserRef) -> Plan:
+        """`/escape tournament web`: the tournament of this chat on the web board, by a link
+        signed for the asker and shown to them alone."""
+        door = self.door()
+        t = await self.tournaments.desk.here(chat)
+        if t is None:
+            found = await self.store.tournaments_in_chat(chat.platform, chat.chat, ("finished",))
+            t = found[0] if found else None
+        if t is None:
+            raise UserError(
+                msg(
+                    "There is no tournament here. Open one with /escape tournament create GAME rounds=4."
+                )
+            )
+        url = f"{door.base}/tournament-link/{door.signer.tournament_link(user, t.id)}"
+        text = msg(
+            "Tournament #{id} in the browser (its standings, its rounds and a link to each table), signed in as {name}: {url}\n"
+            "It opens once, within 15 minutes: keep it to yourself.",
+            id=t.id,
+            name=user.name,
+            url=url,
+        )
+        return Plan([Reply(text, kind="private", to=user)], asker=user, quiet=True)
+
+    async def _claim(self, token: str, kind: str) -> tuple[WebSession, int]:
+        """A personal link opened: its user (as a week's session) and what it names;
+        refused when forged, expired or opened before (in any process: the nonce is claimed
+        in the store)."""
+        signer = self.door().signer
+        user, named, nonce = link_fields(signer.read(token, kind))
         try:
             opened = await self.store.swap_meta(f"web.link.{nonce}", "opened")
         except StoreError as exc:
@@ -65,7 +121,29 @@ class WebEntries:
             ) from exc
         if opened is not None:
             raise UserError(USED, reason="replayed")
-        return signer.read_session(signer.session(user)), session_id
+        return signer.read_session(signer.session(user)), named
+
+    async def claim_web_link(self, token: str) -> tuple[WebSession, int]:
+        """A table's personal link opened: its user and table. (Not `@entry`: the token is
+        checked whole by its signature, never cut like text.)"""
+        return await self._claim(token, "link")
+
+    async def claim_tournament_link(self, token: str) -> tuple[WebSession, int]:
+        """A tournament's personal link opened: its user and tournament (not `@entry`, as
+        `claim_web_link`)."""
+        return await self._claim(token, "tlink")
+
+    @entry
+    async def tournament_page(
+        self, tournament_id: int, visitor: Visitor, language: str = "en"
+    ) -> dict:
+        """A tournament's page as its viewer may see it (anyone else: no such tournament);
+        who may is the access rule's to say (`Access.tournament_watcher`)."""
+        if tournament_id <= 0:
+            raise UserError(NO_TOURNAMENT, reason="no_table")
+        return await self.tournament_pages.page(tournament_id, visitor, language)
+
+    # ----- an open page --------------------------------------------------------------
 
     @entry
     async def page(self, web: WebPass) -> dict:
@@ -102,7 +180,7 @@ class WebEntries:
         """A button of the web board: the same press as in the table's chat, by the page's
         viewer (for a local session, the local player of the seat it plays), if the table's
         rule lets them press it. Returns the table's chat, where the plan is delivered."""
-        button = buttons.parse(data)
+        button = buttons.table_button(data)
         if button.session_id != web.table:
             raise UserError(msg("That button is for another table."))
         row = await self.web_tables.row(web.table)
@@ -121,9 +199,12 @@ class WebEntries:
         user = replace(self.access.learner(visitor), language=language)
         chat = ChatRef(user.platform, f"lesson:{user.id}")
         if data is not None:
-            if data.endswith(":p"):  # the page starts the real game itself, where it can
+            button = buttons.parse(data)
+            if not isinstance(button, buttons.LessonButton):
+                raise UserError(buttons.NOT_OURS)
+            if button.step is None:  # the page starts the real game itself, where it can
                 raise UserError(msg("Start a real game from your chat: /escape start GAME bots=1."))
-            plan = await self.tutorials.press(chat, user, data)
+            plan = await self.tutorials.press(chat, user, button)
         else:
             plan = await self.tutorials.learn(chat, user, what)
         return await page_of(plan, language)

@@ -263,7 +263,7 @@ class WebTables:
                 b
                 for b in page.pop("lobby_buttons")
                 if standing in (Standing.MEMBER, Standing.PLAYER)
-                and buttons.parse(b["data"]).members_may == (standing == Standing.MEMBER)
+                and buttons.table_button(b["data"]).members_may == (standing == Standing.MEMBER)
             ]
         page.pop("lobby_buttons", None)
         if seat is not None and moment.loaded is not None:

@@ -485,7 +485,7 @@ async def test_as_name_runs_a_command_for_that_player_and_history_pages(tmp_path
         await store.close()
     text = "\n".join(output)
     assert "It is not your turn" not in text and "(for Bob only)" in text
-    assert "Page 2 of 2." in text and "Say `history` or `history 2`" in text
+    assert "Page 2 of 2." in text and "Say history, or history 2" in text
 
 
 def test_make_run_with_a_german_locale_plays_in_german(tmp_path):

@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable
 
+from bot.service.base.buttons import TournamentButton
 from bot.service.base.delivery_plan import Plan
 from bot.service.base.requests import ChatRef, UserRef
 from bot.service.community.tournaments.desk import Desk
@@ -22,7 +23,6 @@ from bot.service.community.tournaments.rounds import (
     Rounds,
     is_virtual,
 )
-from bot.service.community.tournaments.words import parse_button
 from bot.service.pictures.workers import CpuPool
 from bot.service.tables.board_plans import BoardPlans
 from bot.service.tables.bot_turns import BotTurns
@@ -32,7 +32,7 @@ from bot.store import Store, StoreError
 
 log = logging.getLogger(__name__)
 
-__all__ = ["Progress", "Tournaments", "is_virtual", "parse_button"]
+__all__ = ["Progress", "Tournaments", "is_virtual"]
 
 
 class Tournaments:
@@ -71,12 +71,9 @@ class Tournaments:
     async def command(self, chat: ChatRef, user: UserRef, text: str, is_admin: bool) -> Plan:
         return await self.desk.command(chat, user, text, is_admin)
 
-    async def press(self, chat: ChatRef, user: UserRef, data: str) -> Plan | None:
-        """A tournament's button, or None when the data is not one."""
-        found = parse_button(data)
-        if found is None:
-            return None
-        return await self.desk.press(chat, user, *found)
+    async def press(self, chat: ChatRef, user: UserRef, button: TournamentButton) -> Plan:
+        """A tournament's button, pressed in its chat."""
+        return await self.desk.press(chat, user, button.tournament_id, button.what)
 
     async def seated_at(self, chat: ChatRef) -> list[UserRef] | None:
         """The human players of a table with no public place of its own (a tournament's

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from bot.service.base.buttons import TournamentButton
 from bot.service.base.delivery_plan import Choice, Picture, Reply
 from bot.service.community.tournaments.scores import Line, shown
 from bot.service.pictures.workers import CpuPool
@@ -19,20 +20,10 @@ KIND = "tournament"
 
 def join_button(t: TournamentRow) -> list[Choice]:
     return [
-        Choice(msg("Join the tournament"), f"T:{t.id}:j", "success"),
-        Choice(msg("Leave"), f"T:{t.id}:l", "secondary"),
-        Choice(msg("Standings"), f"T:{t.id}:s", "secondary"),
+        Choice(msg("Join the tournament"), TournamentButton(t.id, "j").data, "success"),
+        Choice(msg("Leave"), TournamentButton(t.id, "l").data, "secondary"),
+        Choice(msg("Standings"), TournamentButton(t.id, "s").data, "secondary"),
     ]
-
-
-def parse_button(data: str) -> tuple[int, str] | None:
-    """(tournament id, what) of a tournament button's data, or None if it is not one."""
-    parts = data.split(":") if isinstance(data, str) and len(data) <= 48 else []
-    if len(parts) != 3 or parts[0] != "T" or not parts[1].isdigit() or len(parts[1]) > 12:
-        return None
-    if parts[2] not in ("j", "l", "s"):
-        return None
-    return int(parts[1]), parts[2]
 
 
 def describe(t: TournamentRow, players: int) -> Text:

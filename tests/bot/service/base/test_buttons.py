@@ -34,6 +34,9 @@ KINDS = st.one_of(
     *(st.builds(kind, SESSION) for kind in SIMPLE),
     *(st.builds(kind, SESSION, NUMBER) for kind in (B.ReplayPage, B.LogPage, B.HistoryPage)),
     st.builds(B.UndoAnswer, SESSION, NUMBER, st.booleans()),
+    st.builds(B.LessonButton, st.integers(0, 99), st.integers(0, 999), st.integers(0, 999)),
+    st.builds(B.LessonButton, st.integers(0, 99)),
+    st.builds(B.TournamentButton, SESSION, st.sampled_from("jls")),
 )
 
 
@@ -56,6 +59,8 @@ def test_every_kind_is_drawn_by_the_strategy_above():
         B.LogPage,
         B.HistoryPage,
         B.UndoAnswer,
+        B.LessonButton,
+        B.TournamentButton,
     }
     assert set(B.KINDS.values()) == covered
 
@@ -88,6 +93,10 @@ def test_every_kind_round_trips_and_fits(button):
         (B.HistoryPage(9, 4), "h:9:4"),
         (B.UndoAnswer(9, 31, True), "u:9:31"),
         (B.UndoAnswer(9, 31, False), "d:9:31"),
+        (B.LessonButton(2, 5, 1), "t:2:5:1"),
+        (B.LessonButton(2), "t:2:p"),
+        (B.TournamentButton(41, "j"), "T:41:j"),
+        (B.TournamentButton(41, "s"), "T:41:s"),
     ],
 )
 def test_the_wire_forms_are_those_posted_before(button, wire):
@@ -120,6 +129,14 @@ TAMPERED = [
     "p:1:" + "1" * 10,
     "e|j:1",
     "lesson:ghosts18",
+    "t:1",
+    "t:1:2",
+    "t:1:p:2",
+    "t:123:p",
+    "T:1",
+    "T:1:q",
+    "T:x:j",
+    "T:1:j:2",
     "a:" + "1" * 12 + ":" + "1" * 9 + ":11:1111" + "0" * 30,
 ]
 

@@ -10,7 +10,8 @@ import re
 import pytest
 
 from bot.service import Call, GameService, UserError, UserRef
-from bot.service.learning.tutorial import LESSONS, ORDER, parse
+from bot.service.base.buttons import parse
+from bot.service.learning.tutorial import LESSONS, ORDER
 from languages import say
 from tests.bot.conftest import ANN, BOB, CHAT
 
@@ -70,8 +71,8 @@ def _index(service, user, choice, move):
     from engines.tutorials import position
 
     button = parse(choice.data)
-    game = REGISTRY[button.game]
-    state = position(game, LESSONS[button.game], user.name, button.step)
+    game = REGISTRY[ORDER[button.lesson]]
+    state = position(game, LESSONS[game.id], user.name, button.step)
     return game.legal_actions(state, 0).index(move)
 
 
