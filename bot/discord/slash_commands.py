@@ -32,6 +32,7 @@ ANNOTATIONS = {
     commands.GAME: app_commands.Choice[str],
     commands.LANGUAGE: app_commands.Choice[str],
     commands.PLAYER: discord.Member,
+    commands.PAGE: int,
 }
 
 

@@ -5,7 +5,7 @@ from bot.store.dialects import SchemaTooNew
 from bot.store.errors import ChatBusy, DamagedStore, StaleVersion, StoreError
 from bot.store.memory_queries import RatingRow, UndoRequest
 from bot.store.season_queries import SeasonRow
-from bot.store.session_rows import NOTE_SEAT, LogEntry, NewEntry, SeatRow, SessionRow
+from bot.store.session_rows import NOTE_SEAT, LogEntry, NewEntry, OpenedWith, SeatRow, SessionRow
 from bot.store.store import Store
 from bot.store.tournament_queries import EntrantRow, PairingRow, TournamentRow
 
@@ -18,6 +18,7 @@ __all__ = [
     "EntrantRow",
     "LogEntry",
     "NewEntry",
+    "OpenedWith",
     "PairingRow",
     "RatingRow",
     "SchemaTooNew",

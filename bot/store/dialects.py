@@ -231,7 +231,7 @@ class Database:
     async def schema_version(self) -> int:
         raise NotImplementedError
 
-    async def migrate(self, migrations: Sequence[str]) -> None:
+    async def migrate(self, migrations: Sequence[str | tuple]) -> None:
         """Each pending migration in its own transaction; the version is read inside it
         (after the kind's own guard, `_migration_guard`), so two processes starting at
         once do not both run one. A database newer than this code is refused. One already
@@ -248,8 +248,11 @@ class Database:
                     raise _too_new(self.target, current, len(migrations))
                 if current >= number:
                     return False
-                for statement in split_script(script):
+                sql, data_step = script if isinstance(script, tuple) else (script, None)
+                for statement in split_script(sql):
                     await db.execute(self._ddl(statement))
+                if data_step is not None:
+                    await data_step(db)
                 await self._set_schema_version(db, number)
                 return True
 

@@ -1,6 +1,52 @@
-"""Numbered schema migrations, applied in order at start-up (PRAGMA user_version)."""
+"""Numbered schema migrations, applied in order at start-up (PRAGMA user_version).
 
-MIGRATIONS: list[str] = [
+A migration is portable SQL, or SQL and then a step of Python over the rows (`DataStep`)
+where data must move between columns: both run in the migration's one transaction.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable
+
+from bot.store.dialects import Database
+
+DataStep = Callable[[Database], Awaitable[None]]
+Migration = str | tuple[str, DataStep]
+
+# The table's facts that lived in its clock's JSON record until migration 9, each now a
+# column of the session: (key in the clock, column, value when absent, how it is stored).
+FACTS_OUT_OF_THE_CLOCK = (
+    ("language", "language", "", str),
+    ("ai_level", "bot_level", "", str),
+    ("hints", "hints", "on", str),
+    ("hinted", "hinted", "[]", json.dumps),
+    ("daily", "daily", "", str),
+    ("seeded_decks", "seeded_decks", 0, int),
+)
+
+
+async def _facts_out_of_the_clock(db: Database) -> None:
+    """Each session's facts moved from its clock into their columns; a clock that held none
+    of them is left as it was, byte for byte (one that did loses only those keys)."""
+    async with db.execute("SELECT id, clock FROM sessions ORDER BY id", ()) as cur:
+        rows = await cur.fetchall()
+    for session_id, text in rows:
+        clock = json.loads(text or "{}")
+        if not any(key in clock for key, *_ in FACTS_OUT_OF_THE_CLOCK):
+            continue
+        values = [
+            keep(clock.pop(key)) if key in clock else absent
+            for key, _, absent, keep in FACTS_OUT_OF_THE_CLOCK
+        ]
+        columns = ", ".join(f"{column} = ?" for _, column, *_ in FACTS_OUT_OF_THE_CLOCK)
+        await db.execute(
+            f"UPDATE sessions SET {columns}, clock = ? WHERE id = ?",
+            (*values, json.dumps(clock), session_id),
+        )
+
+
+MIGRATIONS: list[Migration] = [
     # 1: the data that must not be lost (docs/how-it-is-built.md, Store).
     """
     CREATE TABLE sessions (
@@ -252,4 +298,19 @@ MIGRATIONS: list[str] = [
     CREATE INDEX sessions_by_idle ON sessions (platform, updated_at)
         WHERE status IN ('lobby', 'active');
     """,
+    # 9: a table's facts in their own columns, out of the clock's JSON record (issue 57):
+    # the language its boards speak, whether hints may be asked (`hints=on|off`) and who took
+    # one (a hinted game is not rated), its computer players' level, and the daily castle's
+    # day and dealing. The clock keeps only time.
+    (
+        """
+        ALTER TABLE sessions ADD COLUMN language TEXT NOT NULL DEFAULT '';
+        ALTER TABLE sessions ADD COLUMN bot_level TEXT NOT NULL DEFAULT '';
+        ALTER TABLE sessions ADD COLUMN hints TEXT NOT NULL DEFAULT 'on';
+        ALTER TABLE sessions ADD COLUMN hinted TEXT NOT NULL DEFAULT '[]';
+        ALTER TABLE sessions ADD COLUMN daily TEXT NOT NULL DEFAULT '';
+        ALTER TABLE sessions ADD COLUMN seeded_decks INTEGER NOT NULL DEFAULT 0;
+        """,
+        _facts_out_of_the_clock,
+    ),
 ]

@@ -30,6 +30,7 @@ from bot.store.session_rows import (
     SESSION_COLUMNS,
     LogEntry,
     NewEntry,
+    OpenedWith,
     SeatRow,
     SessionRow,
 )
@@ -53,36 +54,59 @@ class SessionQueries(QueryBase):
         seed: int,
         first_seat: SeatRow,
         clock: dict | None = None,
+        opened: OpenedWith | None = None,
     ) -> SessionRow:
-        now = self._clock()
+        """A new table in its lobby, with its first seat; `opened`: what it was opened with
+        beside its game's options (its language, hints, bots' level, the daily castle)."""
+        where = (platform, scope, chat, thread)
+        opening = (game, options, rules_version, creator, seed, clock or {}, opened or OpenedWith())
 
         async def work(conn: Database) -> int:
-            cur = await conn.execute(
-                "INSERT INTO sessions (platform, scope, chat, thread, game, options, "
-                "rules_version, status, creator, seed, created_at, updated_at, clock) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?) RETURNING id",
-                (
-                    platform,
-                    scope,
-                    chat,
-                    thread,
-                    game,
-                    json.dumps(options),
-                    rules_version,
-                    creator,
-                    seed,
-                    now,
-                    now,
-                    json.dumps(clock or {}),
-                ),
-            )
-            (session_id,) = await cur.fetchone()
+            session_id = await self._insert_session(conn, where, *opening)
             await self._insert_seats(conn, session_id, [first_seat])
             await self.note_change(conn, session_id, 0)
             return session_id
 
         session_id = await self.write(work)
         return await self.session(session_id)
+
+    async def _insert_session(
+        self,
+        conn: Database,
+        where: tuple[str, str, str, str],
+        game: str,
+        options: dict[str, str],
+        rules_version: int,
+        creator: str,
+        seed: int,
+        clock: dict,
+        opened: OpenedWith,
+    ) -> int:
+        """A new session's row, in its lobby: its id. `where`: platform, scope, chat, thread."""
+        cur = await conn.execute(
+            "INSERT INTO sessions (platform, scope, chat, thread, game, options, "
+            "rules_version, status, creator, seed, created_at, updated_at, clock, "
+            "language, bot_level, hints, daily, seeded_decks) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+            (
+                *where,
+                game,
+                json.dumps(options),
+                rules_version,
+                creator,
+                seed,
+                now := self._clock(),
+                now,
+                json.dumps(clock),
+                opened.language,
+                opened.bot_level,
+                opened.hints,
+                opened.daily,
+                int(opened.seeded_decks),
+            ),
+        )
+        (session_id,) = await cur.fetchone()
+        return session_id
 
     async def session(self, session_id: int) -> SessionRow | None:
         rows = await self.select_sessions(
@@ -231,6 +255,41 @@ class SessionQueries(QueryBase):
             if cur.rowcount != 1:
                 raise StaleVersion(f"session {session_id} changed since version {version}")
             await self.note_change(conn, session_id, version)  # the clock shown changed
+
+        await self.write(work)
+
+    async def set_table_language(self, session_id: int, language: str) -> None:
+        """The language a live table's boards speak from now on; no version bump (its
+        buttons stay good), but its pages are told (the change is noted)."""
+
+        async def work(conn):
+            cur = await conn.execute(
+                "UPDATE sessions SET language = ? WHERE id = ? "
+                "AND status IN ('lobby', 'active') RETURNING version",
+                (language, session_id),
+            )
+            found = await cur.fetchone()
+            if found is not None:
+                await self.note_change(conn, session_id, found[0])
+
+        await self.write(work)
+
+    async def note_hint(self, session_id: int, version: int, user_id: str) -> None:
+        """`user_id` asked for a hint on the board of `version`: the game is not rated.
+        Refused (StaleVersion) if the board moved on meanwhile."""
+
+        async def work(conn):
+            async with conn.execute(
+                "SELECT hinted FROM sessions WHERE id = ? AND version = ?", (session_id, version)
+            ) as cur:
+                found = await cur.fetchone()
+            if found is None:
+                raise StaleVersion(f"session {session_id} changed since version {version}")
+            hinted = sorted({*json.loads(found[0] or "[]"), user_id})
+            await conn.execute(
+                "UPDATE sessions SET hinted = ? WHERE id = ? AND version = ?",
+                (json.dumps(hinted), session_id, version),
+            )
 
         await self.write(work)
 

@@ -53,9 +53,26 @@ class SessionRow:
     result: dict | None
     created_at: float
     updated_at: float
-    clock: dict = field(default_factory=dict)
+    clock: dict = field(default_factory=dict)  # the turn clock's record: time alone
     wake_at: float | None = None
     seats: list[SeatRow] = field(default_factory=list)
+    language: str = ""  # the table's boards and messages speak it ("": the default)
+    bot_level: str = ""  # its computer players' level ("": the default level)
+    hints: str = "on"  # whether a player may ask for a hint (`hints=off`: competitive)
+    hinted: tuple[str, ...] = ()  # the user ids who asked for one: then it is not rated
+    daily: str = ""  # the daily castle's day (UTC) it plays, if it is a daily table
+    seeded_decks: bool = False  # its decks dealt from its seed (the daily castle's)
+
+
+@dataclass(frozen=True)
+class OpenedWith:
+    """What a table is opened with beside its game's options (see `SessionRow`)."""
+
+    language: str = ""
+    bot_level: str = ""
+    hints: str = "on"
+    daily: str = ""
+    seeded_decks: bool = False
 
 
 @dataclass(frozen=True)
@@ -70,7 +87,8 @@ class NewEntry:
 
 SESSION_COLUMNS = (
     "id, platform, scope, chat, thread, game, options, rules_version, status, creator, "
-    "version, state, seed, chance_pos, deadline, result, created_at, updated_at, clock, wake_at"
+    "version, state, seed, chance_pos, deadline, result, created_at, updated_at, clock, wake_at, "
+    "language, bot_level, hints, hinted, daily, seeded_decks"
 )
 
 
@@ -96,6 +114,12 @@ def session_row(row: Sequence[Any], seats: list[SeatRow]) -> SessionRow:
         updated,
         clock,
         wake_at,
+        language,
+        bot_level,
+        hints,
+        hinted,
+        daily,
+        seeded_decks,
     ) = row
     return SessionRow(
         id=sid,
@@ -119,4 +143,10 @@ def session_row(row: Sequence[Any], seats: list[SeatRow]) -> SessionRow:
         clock=json.loads(clock or "{}"),
         wake_at=wake_at,
         seats=seats,
+        language=language,
+        bot_level=bot_level,
+        hints=hints,
+        hinted=tuple(json.loads(hinted or "[]")),
+        daily=daily,
+        seeded_decks=bool(seeded_decks),
     )

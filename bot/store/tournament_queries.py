@@ -16,6 +16,7 @@ from typing import Any
 
 from bot.store.errors import StaleVersion, driver_errors_translated
 from bot.store.query_base import QueryBase
+from bot.store.session_rows import OpenedWith
 
 _T_COLUMNS = (
     "id, platform, scope, chat, thread, game, options, rounds, size, status, creator, round, "
@@ -321,32 +322,15 @@ class TournamentQueries(QueryBase):
         seed: int,
         seats: list,
         clock: dict,
+        opened: OpenedWith,
     ) -> int | None:
         """The table's session created (in its lobby, every seat taken) and linked to it in
         one transaction; None (nothing written) if the table has one already."""
-        now = self._clock()
+        where = (platform, scope, chat, thread)
+        opening = (game, options, rules_version, creator, seed, clock, opened)
 
         async def work(conn) -> int | None:
-            cur = await conn.execute(
-                "INSERT INTO sessions (platform, scope, chat, thread, game, options, "
-                "rules_version, status, creator, seed, created_at, updated_at, clock) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, 'lobby', ?, ?, ?, ?, ?) RETURNING id",
-                (
-                    platform,
-                    scope,
-                    chat,
-                    thread,
-                    game,
-                    json.dumps(options),
-                    rules_version,
-                    creator,
-                    seed,
-                    now,
-                    now,
-                    json.dumps(clock),
-                ),
-            )
-            (session_id,) = await cur.fetchone()
+            session_id = await self._insert_session(conn, where, *opening)
             linked = await conn.execute(
                 "UPDATE tournament_tables SET session_id = ? WHERE tournament_id = ? "
                 "AND round = ? AND board = ? AND session_id IS NULL",

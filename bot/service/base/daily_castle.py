@@ -23,7 +23,6 @@ import hashlib
 import time
 from collections.abc import Callable, Sequence
 
-from bot.service.base.move_records import SEEDED_DECKS
 from bot.service.base.requests import UserError, UserRef
 from bot.store import SessionRow, Store
 from engines import Game
@@ -63,7 +62,8 @@ def setting(
     game: Game, options: dict[str, str], clock_options: dict[str, str], now: float
 ) -> tuple[dict[str, str], dict]:
     """Take `daily=on|off` out of a table's start options: (the game's options, now the
-    day's packs for a daily table; what the table's clock keeps of it)."""
+    day's packs for a daily table; what the table is opened with for it, as fields of the
+    store's `OpenedWith`)."""
     value = options.get(OPTION)
     if value is None:
         return options, {}
@@ -107,11 +107,11 @@ def setting(
         )
     day = day_of(now)
     rest = {k: v for k, v in rest.items() if k != "hints"} | packs_of(day)
-    return rest, {OPTION: day, SEEDED_DECKS: True, "hints": "off"}
+    return rest, {"daily": day, "seeded_decks": True, "hints": "off"}
 
 
 def day_of_table(row: SessionRow) -> str | None:
-    return (row.clock or {}).get(OPTION) or None
+    return row.daily or None
 
 
 def packs_said(options: dict[str, str]) -> str:

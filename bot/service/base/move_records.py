@@ -17,12 +17,11 @@ from engines import CHANCE, Event, Game
 from engines.text import Msg, Text, from_json
 
 MAX_CHANCE_STEPS = 10_000
-SEEDED_DECKS = "seeded_decks"  # a table's clock setting: its decks dealt from its seed
 
 
 def seeded(row) -> bool:
     """Whether a table deals its decks from its seed (`Game.chance_key`: the daily castle)."""
-    return bool((row.clock or {}).get(SEEDED_DECKS))
+    return bool(row.seeded_decks)
 
 
 @dataclass

@@ -8,7 +8,7 @@ redrawn states only (`Game.redraw`): they use what that player can see and nothi
 so a hint never gives away a hidden card.
 The search is seeded from the session and the board's version, so asking twice gives the
 same hint. A table started with `hints=off` refuses it (competitive play). A hint used by a
-human is written on the table (its clock settings, `hinted`), so the game is not rated and
+human is written on the table (its `hinted` column), so the game is not rated and
 its final board says why (`ratings.why_unrated`).
 """
 
@@ -16,11 +16,9 @@ from __future__ import annotations
 
 import random
 
-from bot.service.base import deadlines
 from bot.service.base.delivery_plan import Plan, Reply
 from bot.service.base.requests import ChatRef, UserError, UserRef
 from bot.service.tables.bot_seats import BotSeats
-from bot.service.tables.start_options import HINTS
 from bot.service.tables.table import Table, not_a_player
 from bot.store import SessionRow, StaleVersion
 from engines import Game
@@ -35,7 +33,7 @@ THOUGHT = 2.0
 
 def hinted(row: SessionRow) -> bool:
     """A human at this table has asked for a hint."""
-    return bool((row.clock or {}).get("hinted"))
+    return bool(row.hinted)
 
 
 def seed_of(row: SessionRow) -> int:
@@ -100,7 +98,7 @@ class Hints:
 
     async def hint(self, chat: ChatRef, user: UserRef) -> Plan:
         row = await self.table.active(chat)
-        if (row.clock or {}).get(HINTS) == "off":
+        if row.hints == "off":
             raise UserError(msg("This table was started with hints=off: no hints here."))
         loaded = self.table.load(row)
         seat = loaded.seat_of(user)
@@ -121,20 +119,8 @@ class Hints:
         """Write the hint on the table, unless the board moved on meanwhile (then the hint
         is for a board that is gone: refused)."""
         async with self.table.lock(row.id):
-            now = await self.store.session(row.id)
-            if now is None or now.version != row.version:
-                raise UserError(msg("The game moved on while the hint was worked out; ask again."))
-            clock = dict(now.clock or {})
-            clock["hinted"] = sorted({*clock.get("hinted", []), user.id})
             try:
-                await self.store.set_clock(
-                    now.id,
-                    now.version,
-                    clock,
-                    clock.get("deadline"),
-                    deadlines.next_wake(clock),
-                    expect=now.clock,
-                )
+                await self.store.note_hint(row.id, row.version, user.id)
             except StaleVersion as exc:
                 raise UserError(
                     msg("The game moved on while the hint was worked out; ask again.")

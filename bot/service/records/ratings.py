@@ -34,7 +34,7 @@ def why_unrated(row: SessionRow) -> Msg | None:
         return msg("a seat was played by the bot")
     if len({s.user_id for s in row.seats}) != len(row.seats):
         return msg("a player held two seats")
-    if (row.clock or {}).get("hinted"):
+    if row.hinted:
         return msg("a player asked for a hint")
     return None
 

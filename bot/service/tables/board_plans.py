@@ -67,7 +67,7 @@ def facts(row: SessionRow, game: Game) -> TableFacts:
 
 def table_language(row: SessionRow) -> str:
     """What a table speaks: set when it opened (`/escape language` changes it)."""
-    return (row.clock or {}).get("language") or DEFAULT
+    return row.language or DEFAULT
 
 
 class BoardPlans:

@@ -119,7 +119,7 @@ def bot_to_act(row: SessionRow, game: Game, state) -> int | None:
 
 def table_level(row: SessionRow) -> str:
     """The level the table chose at start (stand-ins and late turns play at it too)."""
-    level = (row.clock or {}).get("ai_level", DEFAULT_LEVEL)
+    level = row.bot_level or DEFAULT_LEVEL
     return level if level in LEVELS else DEFAULT_LEVEL
 
 

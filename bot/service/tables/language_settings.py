@@ -13,7 +13,6 @@ from bot.service.base.delivery_plan import Plan, Reply
 from bot.service.base.requests import ChatRef, UserError, UserRef
 from bot.service.tables.board_plans import table_language
 from bot.service.tables.table import Table, not_a_player
-from bot.store import StaleVersion
 from languages import DEFAULT, LanguageName, available, joined, msg, resolve
 
 ME = ("me", "mine", "my", "own", "ich", "mich", "mir")  # the asker's own setting
@@ -76,23 +75,7 @@ class LanguageSettings:
             raise UserError(not_a_player(row))
         await self.store.set_chat_language(chat.platform, chat.chat, chat.thread, language)
         if row is not None:
-            async with self.table.lock(row.id):
-                fresh = await self.store.session(row.id)
-                if fresh is not None and fresh.status in ("lobby", "active"):
-                    clock = {**(fresh.clock or {}), "language": language}
-                    try:
-                        await self.store.set_clock(
-                            fresh.id,
-                            fresh.version,
-                            clock,
-                            fresh.deadline,
-                            fresh.wake_at,
-                            expect=fresh.clock,
-                        )
-                    except StaleVersion as exc:
-                        raise UserError(
-                            msg("The game changed at the same moment; try again.")
-                        ) from exc
+            await self.store.set_table_language(row.id, language)
         said = msg(
             "This channel speaks {language} now: the table's boards and messages from the next one on.",
             language=LanguageName(language),

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
 
 from bot.service.base import daily_castle, deadlines
 from bot.service.base.delivery_plan import Plan, Reply, TableFacts
@@ -16,7 +17,7 @@ from bot.service.tables.bot_turns import BotTurns
 from bot.service.tables.language_settings import LanguageSettings
 from bot.service.tables.start_options import hint_setting, parse_options, split_options
 from bot.service.tables.table import Table, title_of
-from bot.store import ChatBusy, SeatRow
+from bot.store import ChatBusy, OpenedWith, SeatRow
 from engines import REGISTRY, BadOption, Event, Game
 from engines.text import msg
 
@@ -49,6 +50,17 @@ def ended_facts(row) -> TableFacts:
     )
 
 
+@dataclass(frozen=True)
+class StartOptions:
+    """A table's start options, checked: its game's own, its clock, what else it is opened
+    with (its bots' level, hints, the daily castle) and how many bots join at once."""
+
+    options: dict[str, str]
+    clock: dict
+    opened: OpenedWith
+    bots: int
+
+
 class Lobby:
     def __init__(
         self,
@@ -74,7 +86,7 @@ class Lobby:
         options: str | Mapping[str, str] | None = None,
     ) -> Plan:
         game = find_game(game_id)
-        checked, clock, bots, level = self.check_options(game, options)
+        start = self.check_options(game, options)
         existing = await self.table.live_row(chat)
         if existing is not None:
             state = msg("waiting for players") if existing.status == "lobby" else msg("running")
@@ -85,11 +97,11 @@ class Lobby:
                     state=state,
                 )
             )
-        day = clock.get(daily_castle.OPTION)
+        day = start.opened.daily
         if day:
             await self.once_a_day.refuse_played(day, [user])
         await self.table.note_player(user)
-        clock["language"] = await self.languages.opening(chat, user)
+        opened = replace(start.opened, language=await self.languages.opening(chat, user))
         try:
             row = await self.store.create_session(
                 platform=chat.platform,
@@ -97,40 +109,36 @@ class Lobby:
                 chat=chat.chat,
                 thread=chat.thread,
                 game=game.id,
-                options=checked,
+                options=start.options,
                 rules_version=game.rules_version,
                 creator=user.id,
                 seed=daily_castle.seed_of(day) if day else self.seed(),
                 first_seat=SeatRow(0, user.id, user.name),
-                clock=clock,
+                clock=start.clock,
+                opened=opened,
             )
         except ChatBusy as exc:
             raise UserError(
                 msg("A game was just started here by someone else: /escape board.")
             ) from exc
-        if bots:  # one human and bots: the table starts at once
-            seats = [
-                *row.seats,
-                *(bot_seat(k, k, level, clock["language"]) for k in range(1, bots + 1)),
-            ]
-            await self.table.write_seats(row, seats)
-        if game.max_players == 1 or bots:
+        if start.bots:  # one human and bots: the table starts at once
+            level = opened.bot_level
+            bots = (bot_seat(k, k, level, opened.language) for k in range(1, start.bots + 1))
+            await self.table.write_seats(row, [*row.seats, *bots])
+        if game.max_players == 1 or start.bots:
             return await self.begin(chat, user)
-        opened = msg("{name} opened a table for {game}.", name=user.name, game=msg(game.title))
+        said = msg("{name} opened a table for {game}.", name=user.name, game=msg(game.title))
         if day:
-            opened = msg(
+            said = msg(
                 "{name} opened the daily castle of {day} (packs: {packs}): every party meets the same castle today (UTC), and each person plays it once.",
                 name=user.name,
                 day=day,
-                packs=daily_castle.packs_said(checked),
+                packs=daily_castle.packs_said(start.options),
             )
-        return self.plans.lobby_plan(row, game, opened, user)
+        return self.plans.lobby_plan(row, game, said, user)
 
-    def check_options(
-        self, game: Game, options: str | Mapping[str, str] | None
-    ) -> tuple[dict[str, str], dict, int, str]:
-        """A table's start options, checked: (the game's options, the clock, bots, level);
-        a refusal names what exists."""
+    def check_options(self, game: Game, options: str | Mapping[str, str] | None) -> StartOptions:
+        """A table's start options, checked (a refusal names what exists)."""
         game_options, clock_options = split_options(parse_options(options))
         game_options, daily = daily_castle.setting(
             game, game_options, clock_options, self.table.now()
@@ -139,15 +147,11 @@ class Lobby:
         game_options, hints = hint_setting(game_options)
         try:
             checked = game.check_options(game_options)
-            clock = {
-                **deadlines.new_clock(clock_options, self.table.default_pace),
-                "ai_level": level,
-                "hints": hints,
-                **daily,
-            }
+            clock = deadlines.new_clock(clock_options, self.table.default_pace)
         except (BadOption, deadlines.ClockError) as exc:
             raise UserError(exc.args[0]) from exc
-        return checked, clock, bots, level
+        opened = OpenedWith(**({"bot_level": level, "hints": hints} | daily))
+        return StartOptions(checked, clock, opened, bots)
 
     async def join(self, chat: ChatRef, user: UserRef) -> Plan:
         row = await self.table.lobby(chat)

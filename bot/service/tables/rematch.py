@@ -38,9 +38,11 @@ class Rematch:
             )
         if live is None:
             options = dict(row.options)
-            for name in ("pace", "timeout", "hints"):
+            for name in ("pace", "timeout"):
                 if name in row.clock:
                     options[name] = str(row.clock[name])
+            if row.hints != "on" and not row.daily:  # (a daily table's are off by its rule)
+                options["hints"] = row.hints
             pace = deadlines.PACES.get(row.clock.get("pace", ""))
             if pace is not None and row.clock.get("turn", pace.turn) != pace.turn:
                 options["turn"] = f"{int(row.clock['turn'])}s"

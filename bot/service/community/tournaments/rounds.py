@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from bot.service.base.delivery_plan import Plan, Reply
 from bot.service.base.move_records import Turn, resolve_chance
@@ -251,8 +251,8 @@ class Rounds:
         home = self._home(t)
         place = await self.open_place(home, name) or virtual_place(t, p.round, p.board)
         game = find_game(t.game)
-        checked, clock, _, _ = self.check_options(game, t.options)
-        clock.update(language=t.language, tournament=[t.id, p.round, p.board], timeout="forfeit")
+        start = self.check_options(game, t.options)
+        clock = start.clock | {"tournament": [t.id, p.round, p.board], "timeout": "forfeit"}
         seats = [
             SeatRow(i, uid, entrants[uid].name if uid in entrants else uid)
             for i, uid in enumerate(p.players)
@@ -266,12 +266,13 @@ class Rounds:
             chat=place.chat,
             thread=place.thread,
             game=game.id,
-            options=checked,
+            options=start.options,
             rules_version=game.rules_version,
             creator=t.creator,
             seed=self.seed(),
             seats=seats,
             clock=clock,
+            opened=replace(start.opened, language=t.language),
         )
         if session_id is None:
             log.info(

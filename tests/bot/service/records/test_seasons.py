@@ -17,7 +17,7 @@ OTHER = CHAT.__class__("test", "chan-9", "", "guild-2")
 
 
 async def season(bot: Bot, text: str, user=CY, admin: bool = True) -> str:
-    [reply] = await bot.service.community.season(CHAT, user, text, is_admin=admin)
+    [reply] = await bot.service.season(CHAT, user, text, is_admin=admin)
     return reply.text
 
 
