@@ -83,6 +83,11 @@ SCRIPT: dict[str, Msg] = {
     "watching_only": in_context("web page", "You are watching: only the players move."),
     "waiting": in_context("web page", "Not your turn: the board updates by itself."),
     "lobby_waiting": in_context("web page", "Waiting for players."),
+    # hot-seat at this machine, in a game with secrets: the device passes between players
+    "pass_to": in_context(
+        "web page", "Pass the device to {name}; the others look away.", name="{name}"
+    ),
+    "show_as": in_context("web page", "I am {name}: show my view", name="{name}"),
 }
 
 

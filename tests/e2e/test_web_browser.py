@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import shutil
 import time
 from pathlib import Path
@@ -19,47 +18,13 @@ import pytest
 
 from bot.service import ChatRef
 from tests.bot.web_fixtures import serve_board
+from tests.e2e.browser import IN_CI, SHOTS, until
+from tests.e2e.browser import board_loaded as _board_loaded
+from tests.e2e.browser import chromium as _chromium
+from tests.e2e.browser import version as _version
 from tests.e2e.discord_fixtures import *  # noqa: F403
 from tests.e2e.telegram_fixtures import *  # noqa: F403
 from tests.e2e.telegram_fixtures import GROUP, choice_buttons, current_board, open_table
-
-CHROMIUM, DRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
-SHOTS = Path(os.environ.get("ESCAPE_SHOTS", "/tmp/escape-web-shots"))
-IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
-
-
-def _chromium(tmp_path, language: str = "en-US", phone: bool = False):
-    if not (Path(CHROMIUM).exists() and Path(DRIVER).exists()):
-        message = "chromium and chromium-driver are not installed (make test installs them)"
-        if IN_CI:
-            pytest.fail(message + "; CI must run the browser test")
-        pytest.skip(message)
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for flag in (
-        "--headless=new",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-dev-shm-usage",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-        "--window-size=1280,1400",
-        f"--lang={language}",
-        f"--user-data-dir={tmp_path / 'chromium'}",
-    ):
-        options.add_argument(flag)
-    options.add_experimental_option("prefs", {"intl.accept_languages": language})
-    if phone:  # (a headless window is never narrower than about 500 px: a phone is emulated)
-        metrics = {"width": 390, "height": 844, "pixelRatio": 3.0}
-        options.add_experimental_option("mobileEmulation", {"deviceMetrics": metrics})
-    driver = webdriver.Chrome(service=Service(DRIVER), options=options)
-    driver.set_page_load_timeout(20)
-    return driver
 
 
 @pytest.fixture
@@ -84,17 +49,6 @@ def german_browser(tmp_path):
     yield driver
     driver.quit()
     shutil.rmtree(tmp_path / "chromium", ignore_errors=True)
-
-
-async def until(check, timeout: float = 5.0, step: float = 0.05):
-    deadline = time.monotonic() + timeout
-    while True:
-        found = await asyncio.to_thread(check)
-        if found:
-            return found
-        if time.monotonic() > deadline:
-            raise TimeoutError("the page never showed it")
-        await asyncio.sleep(step)
 
 
 async def test_a_player_taps_the_board_and_sees_the_other_move_from_telegram(
@@ -203,21 +157,10 @@ async def test_a_german_browser_reads_the_page_in_german(tg_bot, tg_standin, ger
         await web.close()
 
 
-def _version(browser) -> int | None:
-    return browser.execute_script("return S.version")
-
-
 def _user(user: dict):
     from bot.service import UserRef
 
     return UserRef("telegram", str(user["id"]), user["first_name"])
-
-
-def _board_loaded(browser) -> bool:
-    return browser.execute_script(
-        "const b = document.getElementById('board');"
-        "return !!b && !b.hidden && b.complete && b.naturalWidth > 0;"
-    )
 
 
 async def test_the_mini_app_shows_the_board_and_its_tap_regions_with_no_cookie(

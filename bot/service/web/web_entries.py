@@ -187,7 +187,7 @@ class WebEntries:
         admission = await self.access.presser(row, web.visitor, button)
         if web.visitor.user is None:
             raise UserError(msg("Spectators watch; players sign in to move."))
-        user = self.web_tables.acting_user(row, web.visitor.user, admission, web.wanted)
+        user = self.web_tables.acting_user(row, web.visitor.user, admission, web.wanted, button)
         return chat_of(row), await self._pressed(row, replace(user, language=web.language), button)
 
     @entry

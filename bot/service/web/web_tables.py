@@ -430,13 +430,25 @@ class WebTables:
         return row.id
 
     def acting_user(
-        self, row: SessionRow, user: UserRef, admission: Admission, wanted: int | None
+        self,
+        row: SessionRow,
+        user: UserRef,
+        admission: Admission,
+        wanted: int | None,
+        button: buttons.Button | None = None,
     ) -> UserRef:
-        """Whom a press acts as: the visitor, or for a local session the local player of
-        the seat it plays."""
+        """Whom a press acts as: the visitor, or for a local session (hot-seat at this
+        machine) the local player of the seat the move was offered to (a move button names
+        its seat), else of the seat the page plays, else of the seat to act."""
         if is_local(user, row):
             seats = admission.seats
-            seat = wanted if wanted in seats else (seats[0] if seats else None)
+            offered = button.seat if isinstance(button, buttons.Act) else None
+            if offered in seats:
+                seat = offered
+            elif wanted in seats:
+                seat = wanted
+            else:
+                seat = _first_to_act(row, self.table, seats)
             if seat is not None:
                 return _acting_user(row, user, seat)
         return user
@@ -484,6 +496,16 @@ def _seat(moment: Moment, admission: Admission, wanted: int | None) -> int | Non
         if acting:
             return acting[0]
     return seats[0]
+
+
+def _first_to_act(row: SessionRow, table: Table, seats: tuple[int, ...]) -> int | None:
+    """Of these seats, the first to act on the stored table (else the first)."""
+    if row.status == "active" and row.state is not None and len(seats) > 1:
+        loaded = table.load(row)
+        acting = [s for s in loaded.game.to_act(loaded.state) if s in seats]
+        if acting:
+            return acting[0]
+    return seats[0] if seats else None
 
 
 def _acting_user(row: SessionRow, user: UserRef | None, seat: int) -> UserRef:

@@ -11,6 +11,7 @@ const $ = (id) => document.getElementById(id);
 const S = {
   table: null, watch: null, token: null, seat: null, version: null, page: null, game: null,
   socket: null, retry: 500, busy: false, frames: 0, gone: false, views: new Map(),
+  turn: null, covered: null,
 };
 
 // the page's words in the reader's language, filled in where the page was served
@@ -142,6 +143,53 @@ async function showPicture(page) {
   placeRegions($("board-regions"), board, page.moves);
 }
 
+// ----- hot-seat at this machine: the page plays the seat chosen in "Playing as", and
+// follows the turn to whichever of this machine's players is to act. In a game with
+// secrets the device is handed over first: the next player's view stays covered until
+// they say they hold it (as the terminal clears its screen).
+function actingKey(page) {
+  return page.players.filter((p) => p.acting).map((p) => p.seat).join(",");
+}
+
+function followTurn(page) {
+  const mine = page.seats_you_may_play;
+  const turn = actingKey(page);
+  const moved = S.turn !== null && turn !== S.turn;
+  S.turn = turn;
+  if (mine.length < 2) { S.seat = page.seat; return false; }
+  const next = page.players.find((p) => p.acting && mine.includes(p.seat));
+  if (moved && next && next.seat !== page.seat) {
+    switchSeat(next.seat, page.secrets);
+    return true;
+  }
+  if (S.seat === null) {  // the seat the server chose: the page keeps it until the turn moves
+    S.seat = page.seat;
+    hello();
+  }
+  return false;
+}
+
+function switchSeat(seat, covered) {
+  S.seat = seat;
+  S.covered = covered ? seat : null;
+  hello();
+}
+
+function handOver(page) {
+  // a game with secrets: the seat's view stays covered until its player takes the device
+  const box = $("handover");
+  const covered = S.covered !== null && page.seat === S.covered && page.secrets;
+  box.hidden = !covered;
+  if (!covered) return;
+  $("table").hidden = true;
+  const name = page.players[page.seat].name;
+  $("handover-text").textContent = w("pass_to", { name });
+  const show = $("handover-show");
+  show.textContent = w("show_as", { name });
+  show.onclick = () => { S.covered = null; box.hidden = true; $("table").hidden = false; $("moves-h").focus(); };
+  show.focus();
+}
+
 function render(page, whole) {
   S.page = page;
   S.version = page.version;
@@ -158,6 +206,7 @@ function render(page, whole) {
     return p.acting ? w("to_act", { name }) : name;
   }));
   [...$("players").children].forEach((li, i) => li.classList.toggle("acting", page.players[i].acting));
+  if (followTurn(page)) return;  // another of this machine's players is to act: theirs now
   const pick = $("seat");
   $("seat-pick").hidden = page.seats_you_may_play.length < 2;
   pick.replaceChildren(...page.seats_you_may_play.map((seat) => {
@@ -207,6 +256,7 @@ function render(page, whole) {
   $("learn-box").hidden = !page.you && page.standing !== "player";  // a lesson is a signed-in player's
   $("watch-link").textContent = page.watch_key
     ? w("spectators", { url: `${location.origin}${PREFIX}/watch/${page.table}/${page.watch_key}` }) : "";
+  handOver(page);
 }
 const WORDS_HEADING = (document.getElementById("moves-h") || {}).textContent;
 
@@ -373,7 +423,7 @@ async function start() {
   $("learn").addEventListener("click", () => lesson({ what: S.game }));
   $("review").addEventListener("click", review);
   $("lesson-close").addEventListener("click", () => { $("lesson").hidden = true; });
-  $("seat").addEventListener("change", () => { S.seat = +$("seat").value; hello(); });
+  $("seat").addEventListener("change", () => switchSeat(+$("seat").value, false));
   let m;
   try {
     if ((m = PATH.match(/^\/table\/(\d+)$/))) return showTable(+m[1]);

@@ -179,6 +179,31 @@ async def test_local_play_starts_a_terminal_table_and_plays_hot_seat(board):
     assert status == 401 and "this machine" in refused["error"]
 
 
+async def test_a_local_press_acts_for_the_seat_its_move_was_offered_to(board):
+    """Hot-seat at one page: a move pressed with no seat named (or the other player's)
+    is made for the player it was offered to, never refused as another player's; a move
+    button for a seat that is no local player's is refused."""
+    page = board.page()
+    await page.get(f"/local/{board.board.signer.sign('local', {}, 60)}")
+    _, made = await page.post(
+        "/api/local/tables", {"game": "ghosts18", "players": "Ann,Bob", "options": "variant=short"}
+    )
+    now = (await page.open(made["table"]))["page"]
+    first = now["seat"]
+    assert (await page.press(now["moves"][0]["data"], seat=None))["ok"]
+    await page.next("update")
+    bob = (await page.say({"hello": {"table": made["table"], "seat": 1 - first}}))["page"]
+    answer = await page.press(bob["moves"][0]["data"], seat=first)  # the page said the other
+    assert answer["ok"], answer
+    row = await board.service.web_tables.row(made["table"])
+    moves = await board.service.store.log_tail(row.id, 10)
+    assert [e.seat for e in moves if e.seat >= 0][-2:] == [first, 1 - first]
+    forged = bob["moves"][0]["data"].split(":")
+    forged[2], forged[3] = str(row.version), "7"  # a seat nobody plays
+    answer = await page.press(":".join(forged), seat=None)
+    assert not answer["ok"] and answer["error"]
+
+
 async def test_the_page_is_said_in_the_browsers_language_and_its_script_words_too(board):
     """Issue 26: the page's own headings and the words its script puts together follow
     the reader's language (their setting, else Accept-Language); nothing is left English."""
