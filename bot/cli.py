@@ -220,7 +220,7 @@ async def _local_web(settings: Settings, service):
     from bot.http_server import HttpServer
     from bot.runner import web_board
 
-    board = web_board(settings, service, local=True)
+    board = await web_board(settings, service, local=True)
     address = settings.web_address or LOCAL_WEB
     http = HttpServer(address, [board.part], "the web board")
     try:

@@ -25,7 +25,6 @@ from bot import heap
 from bot.http_server import HttpServer
 from bot.probes import Probes, configured_platforms, describe_process
 from bot.service import GameService
-from bot.service.base.web_links import WebSigner
 from bot.service.pictures.workers import CpuPool, default_workers
 from bot.service.timer_loop import Timers
 from bot.settings import Settings
@@ -70,7 +69,7 @@ async def serve(settings: Settings) -> None:
         if settings.metrics_address is not None:
             servers.append(HttpServer(settings.metrics_address, [probes.part]))
             await servers[-1].start()
-        board = web_board(settings, service)
+        board = await web_board(settings, service)
         if board is not None:
             what = "the web board, /healthz and /readyz"
             servers.append(HttpServer(settings.web_address, [probes.health_part, board.part], what))
@@ -118,15 +117,19 @@ async def serve(settings: Settings) -> None:
         await service.store.close(STORE_GRACE)
 
 
-def web_board(settings: Settings, service: GameService, *, local: bool = False) -> WebBoard | None:
-    """The web board of ESCAPE_WEB (or, `local`, of terminal play), or None."""
+async def web_board(
+    settings: Settings, service: GameService, *, local: bool = False
+) -> WebBoard | None:
+    """The web board of ESCAPE_WEB (or, `local`, of terminal play), or None. It signs with
+    ESCAPE_WEB_SECRET, else with the keys kept in the store (bot/service/web/web_keys.py)."""
     if settings.web_address is None and not local:
         return None
-    from bot.web import WebBoard, WebConfig, new_secret
+    from bot.web import WebBoard, WebConfig
 
+    fixed = settings.web_secret.encode() if settings.web_secret else None
     config = WebConfig(
         settings.public_url,
-        WebSigner(settings.web_key() or new_secret()),
+        await service.web_board.signer(fixed, settings.web_key()),
         local=local,
         telegram_token=settings.telegram_token,
         telegram_webapp=settings.telegram_webapp,

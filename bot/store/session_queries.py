@@ -418,6 +418,27 @@ class SessionQueries(QueryBase):
                 return old
         raise StoreError(f"could not swap {key}: it keeps changing")
 
+    async def replace_meta(self, key: str, expected: str | None, value: str) -> str:
+        """Set `key` to `value` only if it still holds `expected` (None: absent); what it
+        holds afterwards (ours, or what another process wrote first). A compare-and-set, so
+        of two processes only one writes (the web board's signing keys)."""
+
+        async def work(conn):
+            if expected is None:
+                await conn.execute(
+                    "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING",
+                    (key, value),
+                )
+            else:
+                await conn.execute(
+                    "UPDATE meta SET value = ? WHERE key = ? AND value = ?", (value, key, expected)
+                )
+            async with conn.execute("SELECT value FROM meta WHERE key = ?", (key,)) as cur:
+                row = await cur.fetchone()
+            return row[0] if row else None
+
+        return await self.write(work)
+
     async def log(self, session_id: int, since: int = 0) -> list[LogEntry]:
         async with self._conn.execute(
             "SELECT n, seat, action, user_id, events, at, undone FROM actions "

@@ -21,12 +21,12 @@ they load in the apps, which have no cookie.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import html
 import ipaddress
 import json
 import logging
-import secrets
 from dataclasses import dataclass, replace
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -101,6 +101,7 @@ class WebBoard:
         self.signer = config.signer
         self.sockets = LiveSockets(service.web_board.updates)
         self._unsubscribe = None
+        self._keys: asyncio.Task | None = None
         self._http: aiohttp.ClientSession | None = None
         self.base = config.public_url
 
@@ -136,8 +137,26 @@ class WebBoard:
         self._unsubscribe = self.service.on_table_change(self.sockets.changed)
         self._http = aiohttp.ClientSession()
         self.service.open_web(WebDoor(self.base, self.signer))
+        self._keys = asyncio.create_task(self._keep_keys(), name="web-keys")
+
+    async def _keep_keys(self) -> None:
+        """The kept signing keys read again now and then (another process may have
+        rotated them); a key of the operator's never changes."""
+        wait = await self._refresh_keys()
+        while wait is not None:
+            await asyncio.sleep(wait)
+            wait = await self._refresh_keys()
+
+    async def _refresh_keys(self) -> float | None:
+        try:
+            return await self.service.web_board.refresh_keys(self.signer)
+        except Exception as exc:  # the store away for a moment: the keys held go on
+            log.warning("could not read the web board's signing keys (%s)", type(exc).__name__)
+            return 60.0
 
     async def _stop(self, app: web.Application) -> None:
+        if self._keys is not None:
+            self._keys.cancel()
         if self._unsubscribe is not None:
             self._unsubscribe()
         await self.sockets.close_all()
@@ -680,8 +699,3 @@ def _refusal_page(message: str) -> web.Response:
         f"<main class=refusal><h1>Escape</h1><p role=alert>{html.escape(message)}</p></main>"
     )
     return web.Response(text=body, content_type="text/html", status=403)
-
-
-def new_secret() -> bytes:
-    """A signing key for one run (local play without tokens: links printed each run)."""
-    return secrets.token_bytes(32)

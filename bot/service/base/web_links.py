@@ -16,7 +16,7 @@ import hmac
 import json
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from bot.service.base.requests import UserError, UserRef
@@ -60,14 +60,34 @@ def _unb64(text: str) -> bytes:
 
 
 class WebSigner:
-    def __init__(self, secret: bytes, clock: Callable[[], float] = time.time) -> None:
-        if len(secret) < 16:
+    """Signs with one key and accepts what any of its keys signed: while the key is
+    rotated (bot/service/web/web_keys.py), links and sessions signed by the key before
+    still open, and a key made by another process is accepted before this one signs
+    with it."""
+
+    def __init__(
+        self, secret: bytes, clock: Callable[[], float] = time.time, also: Sequence[bytes] = ()
+    ) -> None:
+        self.now = clock
+        self.use(secret, also)
+
+    def use(self, secret: bytes, also: Sequence[bytes] = ()) -> None:
+        """Sign with `secret` from now on; accept what it or any of `also` signed."""
+        if any(len(key) < 16 for key in (secret, *also)):
             raise ValueError("the web secret must be at least 16 bytes")
         self._secret = secret
-        self.now = clock
+        self._keys = (secret, *(key for key in also if key != secret))
 
-    def _mac(self, purpose: str, body: str) -> str:
-        return _b64(hmac.new(self._secret, f"{purpose}.{body}".encode(), hashlib.sha256).digest())
+    def _mac(self, purpose: str, body: str, key: bytes | None = None) -> str:
+        key = self._secret if key is None else key
+        return _b64(hmac.new(key, f"{purpose}.{body}".encode(), hashlib.sha256).digest())
+
+    def _signed(self, purpose: str, body: str, mac: str) -> bool:
+        """Signed by one of the keys (each compared in constant time)."""
+        found = False
+        for key in self._keys:
+            found |= hmac.compare_digest(mac.encode(), self._mac(purpose, body, key).encode())
+        return found
 
     def sign(self, purpose: str, fields: dict, seconds: float) -> str:
         payload = dict(fields, exp=int(self.now() + seconds))
@@ -79,7 +99,7 @@ class WebSigner:
         if not isinstance(token, str) or token.count(".") != 1 or len(token) > 2048:
             raise UserError(FORGED, reason="forged")
         body, mac = token.split(".")
-        if not hmac.compare_digest(mac.encode(), self._mac(purpose, body).encode()):
+        if not self._signed(purpose, body, mac):
             raise UserError(FORGED, reason="forged")
         try:
             fields = json.loads(_unb64(body))
@@ -128,11 +148,13 @@ class WebSigner:
         return self._mac("watch", str(int(session_id)))[:22]
 
     def valid_watch(self, session_id: int, key: str) -> bool:
-        return (
-            isinstance(key, str)
-            and len(key) < 64
-            and hmac.compare_digest(key.encode(), self.watch(session_id).encode())
-        )
+        if not isinstance(key, str) or len(key) >= 64:
+            return False
+        found = False
+        for signing in self._keys:
+            made = self._mac("watch", str(int(session_id)), signing)[:22]
+            found |= hmac.compare_digest(key.encode(), made.encode())
+        return found
 
     def picture(self, ticket: PictureTicket, seconds: float = PICTURE_SECONDS) -> str:
         """A picture's address: signed for its table, version and language, and a private

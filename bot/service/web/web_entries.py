@@ -16,13 +16,14 @@ from bot.service.base import buttons
 from bot.service.base.delivery_plan import Picture, Plan, Reply
 from bot.service.base.entry_guard import entry
 from bot.service.base.requests import ChatRef, UserError, UserRef
-from bot.service.base.web_links import USED, WEB_OFF, WebDoor, WebSession, link_fields
+from bot.service.base.web_links import USED, WEB_OFF, WebDoor, WebSession, WebSigner, link_fields
 from bot.service.community.tournaments import Tournaments
 from bot.service.community.tournaments.page import TournamentPage
 from bot.service.learning.reviews import Reviews
 from bot.service.learning.tutorial import Tutorials, page_of
 from bot.service.tables.access import NO_TOURNAMENT, Access, Visitor
 from bot.service.tables.table import NO_TABLE, Table, chat_of
+from bot.service.web.web_keys import WebKeys
 from bot.service.web.web_tables import WebPass, WebTables
 from bot.store import SessionRow, StoreError
 from engines.text import msg
@@ -54,6 +55,26 @@ class WebEntries:
         self.tournament_pages = TournamentPage(self.store, tournaments.rounds, access)
         self._pressed = pressed  # the same press as in the table's chat
         self._door = door  # the web front end's, once it serves
+        self.keys = WebKeys(self.store)
+        self._kept: WebSigner | None = None  # the signer over the kept keys, if any
+
+    # ----- the signing keys ----------------------------------------------------------
+    async def signer(self, fixed: bytes | None, first: bytes | None = None) -> WebSigner:
+        """The web board's signer: the operator's own key (`fixed`, ESCAPE_WEB_SECRET),
+        else the keys kept in the store (web_keys.py), which a restart keeps and which
+        rotate; `first` is the key a new ring starts with (the one derived from the chat
+        tokens, which signed before the keys were kept)."""
+        if fixed is not None:
+            return WebSigner(fixed)
+        self._kept = await self.keys.signer(first)
+        return self._kept
+
+    async def refresh_keys(self, signer: WebSigner) -> float | None:
+        """The kept keys read again (and rotated when due): the seconds until the next
+        time, or None for a key of the operator's, which never changes here."""
+        if signer is not self._kept:
+            return None
+        return await self.keys.refresh(signer)
 
     def door(self) -> WebDoor:
         door = self._door()
