@@ -191,8 +191,9 @@ class Terminal:
         self.delivery = Delivery(service, PLATFORM)
         self.transport = TerminalTransport(self)
         self.reading: asyncio.Future | None = None  # the line being read from the keyboard
-        self.seen = (0, -1)  # (table, version) as the loop last read it
-        self.elsewhere = asyncio.Event()  # the table changed elsewhere (the web board)
+        self.table = 0  # the table this keyboard plays
+        self.shown = -1  # the newest version of it shown here
+        self.elsewhere = asyncio.Event()  # it changed elsewhere (the browser, a bot...)
         self.humans: list[UserRef] = []  # the game's people at this keyboard
 
     async def ask(self, prompt: Text) -> str | None:
@@ -207,8 +208,9 @@ class Terminal:
         return await asyncio.shield(self.reading)
 
     def heard(self, table: int, version: int) -> None:
-        """The table signal: a change this loop has not read (a move in the browser)."""
-        if table == self.seen[0] and version > self.seen[1]:
+        """The table signal: a change not shown here (a move in the browser, a bot's turn
+        after it, another process)."""
+        if table == self.table and version > self.shown:
             self.elsewhere.set()
 
     async def typed_or_changed(self, prompt: Text) -> str | bool | None:
@@ -250,8 +252,9 @@ class Terminal:
     async def _loop(self) -> int:
         while True:
             row = await self.service.live(self.chat)
-            if row is not None:
-                self.seen = (row.id, row.version)
+            behind = self.table and self.shown >= 0 and (row is None or row.version > self.shown)
+            if behind and await self.catch_up():  # what was done elsewhere, move by move
+                continue
             if row is None:
                 if self.board is not None and self.board.final and self.board.session_id:
                     return await self._after(self.board.session_id)
@@ -272,9 +275,7 @@ class Terminal:
                 return 0
             me = self.holder if self.secrets and self.holder else actor
             line = await self.typed_or_changed(f"{actor.name}> " if actor else "> ")
-            if line is False:  # a move made elsewhere (the web board): the table as it is now
-                self.out(msg("The table changed elsewhere (a move in the browser):"))
-                await self.show(await self.service.board(self.chat), asker=me)
+            if line is False:  # changed elsewhere: said at the top of the loop
                 continue
             if line is None:
                 self.out(joined(["", SAVED], "\n"))
@@ -290,6 +291,18 @@ class Terminal:
                 await self.command(words, line, row, players, me, actor)
             except UserError as exc:
                 self.refuse(exc, line)
+
+    async def catch_up(self) -> bool:
+        """Say what happened at the table since this keyboard last showed it (each move made
+        in the browser, by a bot or by another process, with who made it), then the board
+        and the menu of whoever is to act. False when nothing had."""
+        me = self.holder or self.actor()
+        plan = await self.service.since(self.chat, self.table, self.shown, me)
+        if not plan.replies:
+            return False
+        self.out(msg("Meanwhile, elsewhere:"))
+        await self.show(plan, asker=me)
+        return True
 
     def refuse(self, exc: UserError, line: str) -> None:
         """A refusal, quoting at most a short excerpt of what was typed."""
@@ -477,6 +490,11 @@ class Terminal:
         waits for its player)."""
         plan = plan if isinstance(plan, Plan) else Plan(list(plan))
         plan.language = plan.language or self.language  # one reader here: the log, rules...
+        for reply in plan:  # the newest version of the table shown here
+            if reply.session_id is not None and reply.version is not None:
+                if reply.session_id != self.table:
+                    self.table, self.shown = reply.session_id, -1
+                self.shown = max(self.shown, reply.version)
         boards = [r for r in plan if r.kind in ("board", "lobby") and r.to is None]
         if boards:
             self.board = boards[-1]

@@ -427,6 +427,14 @@ class GameService:
         return await self.play.board(chat, viewer)
 
     @entry
+    async def since(
+        self, chat: ChatRef, session_id: int, version: int, viewer: UserRef | None = None
+    ) -> Plan:
+        """What happened at this chat's table after `version` (moves made elsewhere: the
+        browser, a bot, another process), then its board; empty when nothing did."""
+        return await self.play.since(chat, session_id, version, viewer)
+
+    @entry
     async def private_view(self, chat: ChatRef, user: UserRef) -> Plan:
         return await self.play.private_view(chat, user)
 

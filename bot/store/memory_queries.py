@@ -292,9 +292,18 @@ class MemoryQueries(QueryBase):
                 (last,) = await cur.fetchone()
             event = [{"text": note, "to": None, "kind": "undo"}]
             await conn.execute(
-                "INSERT INTO actions (session_id, n, seat, action, user_id, events, at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (session_id, last + 1, NOTE_SEAT, f"undo {n}", None, json.dumps(event), now),
+                "INSERT INTO actions (session_id, n, seat, action, user_id, events, at, version) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    session_id,
+                    last + 1,
+                    NOTE_SEAT,
+                    f"undo {n}",
+                    None,
+                    json.dumps(event),
+                    now,
+                    version + 1,
+                ),
             )
             await conn.execute("DELETE FROM undo_requests WHERE session_id = ?", (session_id,))
 

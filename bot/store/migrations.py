@@ -313,4 +313,11 @@ MIGRATIONS: list[Migration] = [
         """,
         _facts_out_of_the_clock,
     ),
+    # 10: each log row says the version its change took the table to (issue 60), so a front
+    # end that last showed a table at version V reads what happened since, whoever made it
+    # and wherever (the terminal says each move made in the browser, by a bot or by another
+    # process). Rows written before have none: nobody showed a version older than them.
+    """
+    ALTER TABLE actions ADD COLUMN version INTEGER;
+    """,
 ]

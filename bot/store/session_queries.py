@@ -218,10 +218,19 @@ class SessionQueries(QueryBase):
             ) as cur:
                 (last,) = await cur.fetchone()
             await conn.executemany(
-                "INSERT INTO actions (session_id, n, seat, action, user_id, events, at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO actions (session_id, n, seat, action, user_id, events, at, version) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 [
-                    (session_id, last + i, e.seat, e.action, e.user_id, json.dumps(e.events), now)
+                    (
+                        session_id,
+                        last + i,
+                        e.seat,
+                        e.action,
+                        e.user_id,
+                        json.dumps(e.events),
+                        now,
+                        version + 1,
+                    )
                     for i, e in enumerate(entries, start=1)
                 ],
             )
@@ -371,9 +380,18 @@ class SessionQueries(QueryBase):
                 (last,) = await cur.fetchone()
             event = [{"text": note, "to": None, "kind": "end"}]
             await conn.execute(
-                "INSERT INTO actions (session_id, n, seat, action, user_id, events, at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (session_id, last + 1, NOTE_SEAT, status, None, json.dumps(event), now),
+                "INSERT INTO actions (session_id, n, seat, action, user_id, events, at, version) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    session_id,
+                    last + 1,
+                    NOTE_SEAT,
+                    status,
+                    None,
+                    json.dumps(event),
+                    now,
+                    version + 1,
+                ),
             )
 
         await self.write(work)
@@ -438,6 +456,21 @@ class SessionQueries(QueryBase):
             return row[0] if row else None
 
         return await self.write(work)
+
+    async def log_between_versions(self, session_id: int, after: int, upto: int) -> list[LogEntry]:
+        """The log rows written by the changes that took the table from version `after` to
+        `upto`, in order (a front end that showed the table at `after` says what happened
+        since, up to the version it reads now)."""
+        async with self._conn.execute(
+            "SELECT n, seat, action, user_id, events, at, undone FROM actions "
+            "WHERE session_id = ? AND version > ? AND version <= ? ORDER BY n",
+            (session_id, after, upto),
+        ) as cur:
+            rows = await cur.fetchall()
+        return [
+            LogEntry(n, seat, a, u, json.loads(ev), at, bool(undone))
+            for n, seat, a, u, ev, at, undone in rows
+        ]
 
     async def log(self, session_id: int, since: int = 0) -> list[LogEntry]:
         async with self._conn.execute(

@@ -15,6 +15,7 @@ from bot.service.base.requests import ChatRef, UserError, UserRef
 from bot.service.tables.board_plans import BoardPlans
 from bot.service.tables.bot_turns import BotTurns, Stored
 from bot.service.tables.table import (
+    NO_TABLE,
     Committed,
     Loaded,
     Overtaken,
@@ -25,7 +26,7 @@ from bot.service.tables.table import (
 )
 from bot.store import SessionRow, StoreError
 from bot.telemetry import metrics
-from engines import REGISTRY, IllegalAction
+from engines import CHANCE, REGISTRY, Event, IllegalAction
 from engines.text import Msg, Text, joined, msg
 
 
@@ -248,6 +249,35 @@ class Play:
         return await self.table.commit(row, game, turn)
 
     # ----- looking ----------------------------------------------------------------------
+    async def since(
+        self, chat: ChatRef, session_id: int, version: int, viewer: UserRef | None = None
+    ) -> Plan:
+        """What happened at a table of this chat after `version`, whoever made it and
+        wherever (the browser, a bot, another process), said as its moves said it, then
+        the board as it is now: for a front end that showed the table at `version` and
+        heard it change. An empty plan when nothing did."""
+        row = await self.table.store.session(session_id)
+        if row is None or (row.platform, row.chat, row.thread) != (
+            chat.platform,
+            chat.chat,
+            chat.thread,
+        ):
+            raise UserError(NO_TABLE)
+        if row.version <= version:
+            return Plan()
+        game = REGISTRY.get(row.game)
+        if row.status == "lobby" or row.state is None or game is None:
+            return await self.board(chat, viewer) if row.status == "lobby" else Plan()
+        events = [
+            Event(stored(e), e.get("to"), e.get("kind", "info"))
+            for entry in await self.table.store.log_between_versions(row.id, version, row.version)
+            for e in entry.events
+            if (e.get("text") or e.get("msg")) and e.get("to") != CHANCE
+        ]
+        loaded = self.table.load(row)
+        result = game.result(loaded.state)
+        return await self.plans.board(loaded, events, result, asker=viewer)
+
     async def board(self, chat: ChatRef, viewer: UserRef | None = None) -> Plan:
         """The board, posted anew; a `viewer` who does not play is told so and offered the
         replay."""

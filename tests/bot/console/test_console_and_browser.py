@@ -58,9 +58,10 @@ async def test_a_move_on_the_web_page_redraws_the_terminal(tmp_path):
         before = len(output)
         answer = await page.press(shown["moves"][0]["data"], seat=0)  # Ann moves in the browser
         assert answer["ok"], answer
-        await until(lambda: any("changed elsewhere" in line for line in output[before:]))
+        await until(lambda: any("Meanwhile, elsewhere" in line for line in output[before:]))
         await until(lambda: any(line.startswith("Bob>") for line in output[before:]))
         said = "\n".join(output[before:])
+        print(said)
         assert "Waiting for Bob" in said and "1) " in said  # the new board, and Bob's menu
         assert terminal.actor().name == "Bob"
         keyboard.type("1")  # the line waiting since before answers Bob's move now

@@ -37,14 +37,16 @@ class IgnoresScrollbackErase(pyte.HistoryScreen):
 class Emulated:
     """The program on a pseudo-terminal, read through the emulator."""
 
-    def __init__(self, screen: pyte.HistoryScreen, args: list[str], tmp: Path) -> None:
+    def __init__(
+        self, screen: pyte.HistoryScreen, args: list[str], tmp: Path, **settings: str
+    ) -> None:
         self.screen, self.stream = screen, pyte.ByteStream(screen)
         self.raw = b""
         master, slave = pty.openpty()
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, COLUMNS, 0, 0))
         env = {k: v for k, v in os.environ.items() if not k.endswith("_TOKEN")}
         env.update(ESCAPE_DB=str(tmp / "escape.sqlite3"), ESCAPE_PICTURES=str(tmp / "p"))
-        env.update(LANG="C.UTF-8", LANGUAGE="", TERM="xterm")
+        env.update(LANG="C.UTF-8", LANGUAGE="", TERM="xterm", **settings)
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "bot.cli", *args],
             cwd=ROOT,

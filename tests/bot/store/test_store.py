@@ -85,6 +85,24 @@ async def test_record_appends_log_and_snapshot_together(store):
 
 
 @on_both
+async def test_the_log_is_read_by_the_versions_its_changes_made(store):
+    """Each log row says the version its change took the table to (migration 10): what
+    happened between two versions is read without the rest (the terminal says the moves
+    made elsewhere since the board it showed)."""
+    row = await _session(store)
+    v1 = await store.record(row.id, row.version, [NewEntry(0, "a", "u1", [])], {"n": 1}, 0)
+    v2 = await store.record(
+        row.id, v1, [NewEntry(0, "b", "u1", []), NewEntry(-1, "6", None, [])], {"n": 2}, 1
+    )
+    v3 = await store.record(row.id, v2, [NewEntry(0, "c", "u1", [])], {"n": 3}, 1)
+    assert [e.action for e in await store.log_between_versions(row.id, v1, v3)] == ["b", "6", "c"]
+    assert [e.action for e in await store.log_between_versions(row.id, v1, v2)] == ["b", "6"]
+    assert await store.log_between_versions(row.id, v3, v3 + 5) == []
+    await store.finish(row.id, v3, "aborted", "ended")
+    assert [e.action for e in await store.log_between_versions(row.id, v3, v3 + 1)] == ["aborted"]
+
+
+@on_both
 async def test_a_stale_version_writes_nothing(store):
     row = await _session(store)
     await store.record(row.id, row.version, [NewEntry(0, "a", "u1", [])], {"n": 1}, 0)
