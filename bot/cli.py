@@ -217,10 +217,13 @@ async def _learn(
 async def _local_web(settings: Settings, service):
     """The web board for the person at this machine: ESCAPE_WEB's address, else
     127.0.0.1:8765 (any free port if that one is taken). Its link is printed."""
+    from bot.console.terminal import terminal_language
     from bot.http_server import HttpServer
     from bot.runner import web_board
 
-    board = await web_board(settings, service, local=True)
+    # the page speaks the terminal's language when its locale names one, else the browser's
+    language = resolve(terminal_language(), "")
+    board = await web_board(settings, service, local=True, language=language)
     address = settings.web_address or LOCAL_WEB
     http = HttpServer(address, [board.part], "the web board")
     try:

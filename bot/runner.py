@@ -118,7 +118,7 @@ async def serve(settings: Settings) -> None:
 
 
 async def web_board(
-    settings: Settings, service: GameService, *, local: bool = False
+    settings: Settings, service: GameService, *, local: bool = False, language: str = ""
 ) -> WebBoard | None:
     """The web board of ESCAPE_WEB (or, `local`, of terminal play), or None. It signs with
     ESCAPE_WEB_SECRET, else with the keys kept in the store (bot/service/web/web_keys.py)."""
@@ -131,6 +131,7 @@ async def web_board(
         settings.public_url,
         await service.web_board.signer(fixed, settings.web_key()),
         local=local,
+        language=language,
         telegram_token=settings.telegram_token,
         telegram_webapp=settings.telegram_webapp,
         discord_client_id=settings.discord_client_id,

@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields, is_dataclass
 from typing import Any, ClassVar
 
-from engines.text import Msg, Text, english, msg
+from engines.text import Msg, Text, english, in_context, msg
 
 Seat = int
 CHANCE: Seat = -1
@@ -77,6 +77,11 @@ class Option:
     def __post_init__(self) -> None:
         if self.default not in self.choices:
             raise ValueError(f"default {self.default!r} not among {self.choices}")
+
+    def label(self, value: str) -> Msg:
+        """A choice as the reader reads it, in their language; what is typed (`variant=short`)
+        stays the value itself, in every language."""
+        return in_context("option value", self.labels.get(value, value))
 
 
 class Game(ABC):
@@ -173,9 +178,15 @@ class Game(ABC):
         out: list[str | tuple[str, str]] = [self.title, *self.rules_paragraphs()]
         if self.summary:
             out.append(self.summary)
-        for option in self.options.values():
-            out += [option.description, *option.labels.values()]
+        for name, option in self.options.items():
+            out += [option.description, (name, "option name")]
+            out += [(option.labels.get(c, c), "option value") for c in option.choices]
         return out
+
+    @staticmethod
+    def option_name(name: str) -> Msg:
+        """An option's name as the reader reads it (`variant` typed, "Variante" read)."""
+        return in_context("option name", name)
 
     def label(self, state: State, action: str) -> Text:
         """An action as a button names it (a message, said in the reader's language)."""

@@ -17,7 +17,18 @@ from render.alt_ending import told
 CELL = 136
 ORIGIN = (60, 110)
 COLOUR = {"red": palette.VERMILION, "blue": palette.BLUE, "yellow": palette.YELLOW}
-LETTER = {"red": "R", "blue": "B", "yellow": "Y"}
+# a ghost's colour as the letter on it, in the reader's language (German's yellow is G)
+LETTERS = {
+    "red": in_context("ghost colour letter", "R"),
+    "blue": in_context("ghost colour letter", "B"),
+    "yellow": in_context("ghost colour letter", "Y"),
+}
+
+
+def letter(colour: str, language: str) -> str:
+    return say(LETTERS[colour], language)
+
+
 SHAPES = ("circle", "square")  # Player A round, Player B square
 HEIGHT = 860
 WIDTH = palette.WIDTH
@@ -42,7 +53,7 @@ def _static_board(language: str = DEFAULT) -> Image.Image:
         inner = (box[0] + 3, box[1] + 3, box[2] - 3, box[3] - 3)
         if kind in COLOUR:
             draw.rectangle(inner, fill=palette.mix(COLOUR[kind], palette.PAPER, 0.5))
-            lettering.text(draw, (box[0] + 10, box[1] + 8), LETTER[kind], 20, palette.INK)
+            lettering.text(draw, (box[0] + 10, box[1] + 8), letter(kind, language), 20, palette.INK)
         elif kind == "mirror":
             tile = palette.new_image((inner[2] - inner[0], inner[3] - inner[1]), (200, 200, 200))
             tdraw = palette.drawer(tile)
@@ -98,7 +109,7 @@ def _portal(draw: ImageDraw.ImageDraw, colour: str, facing: str, language: str) 
     cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
     r = CELL * 0.34
     draw.ellipse((cx - r, cy - r, cx + r, cy + r), outline=COLOUR[colour], width=10)
-    lettering.text(draw, (cx, cy), LETTER[colour], 30, palette.WHITE, "mm")
+    lettering.text(draw, (cx, cy), letter(colour, language), 30, palette.WHITE, "mm")
     dx, dy = layout.DIRECTIONS[facing]
     # The open side: a bright bar on the side of the chamber it faces, and an arrow; the
     # label, white on a dark plate, on the chamber's edge away from the bar.
@@ -139,7 +150,7 @@ def board(view: dict, language: str = DEFAULT) -> Image.Image:
     for cell, (owner, colour) in view["board"].items():
         box = _cell_box(cell)
         centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2 + 6)
-        tokens.token(d, centre, CELL * 0.3, SHAPES[owner], COLOUR[colour], LETTER[colour])
+        tokens.token(d, centre, CELL * 0.3, SHAPES[owner], COLOUR[colour], letter(colour, language))
     _header(d, view, language)
     _side_panel(img, d, view, names, language)
     return img
@@ -246,7 +257,9 @@ def _side_panel(
             xx = x + 110
             for colour in layout.COLOURS:
                 for _ in range(counts[colour]):
-                    tokens.token(d, (xx, yy + 18), r, SHAPES[seat], COLOUR[colour], LETTER[colour])
+                    tokens.token(
+                        d, (xx, yy + 18), r, SHAPES[seat], COLOUR[colour], letter(colour, language)
+                    )
                     xx += step
             yy += 44
         y += SEAT_H
@@ -264,9 +277,24 @@ def _key(d: ImageDraw.ImageDraw, names: tuple, language: str) -> None:
         [
             ("circle", "", palette.WHITE, say(msg("round: {name} (A)", name=names[0]), language)),
             ("square", "", palette.WHITE, say(msg("square: {name} (B)", name=names[1]), language)),
-            ("circle", "R", palette.VERMILION, say(msg("red beats blue"), language)),
-            ("circle", "B", palette.BLUE, say(msg("blue beats yellow"), language)),
-            ("circle", "Y", palette.YELLOW, say(msg("yellow beats red"), language)),
+            (
+                "circle",
+                letter("red", language),
+                palette.VERMILION,
+                say(msg("red beats blue"), language),
+            ),
+            (
+                "circle",
+                letter("blue", language),
+                palette.BLUE,
+                say(msg("blue beats yellow"), language),
+            ),
+            (
+                "circle",
+                letter("yellow", language),
+                palette.YELLOW,
+                say(msg("yellow beats red"), language),
+            ),
         ],
         width=WIDTH - 20 - PANEL_X,
     )

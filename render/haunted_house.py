@@ -189,9 +189,9 @@ def _floor(
             )
     tx = x + w - 27
     for k in range(floor["ghosts"]):
-        ghost_icon(d, (tx, y + 54 + k * 40), 18)
+        ghost_icon(d, (tx, y + 54 + k * 40), 18, language)
     for k in range(floor["cats"]):
-        cat_icon(d, (tx, y + FLOOR_H - 24 - k * 40), 18)
+        cat_icon(d, (tx, y + FLOOR_H - 24 - k * 40), 18, language)
 
 
 def slot_boxes(x: int, y: int, w: int) -> list[tuple[int, int, int, int]]:
@@ -215,7 +215,7 @@ def _incoming(d: ImageDraw.ImageDraw, x: int, y: int, w: int, ghosts: int, langu
     ring = incoming_ring(x, y, w, ghosts)
     cx, cy = (ring[0] + ring[2]) / 2, (ring[1] + ring[3]) / 2
     d.ellipse(ring, fill=palette.HIGHLIGHT, outline=palette.INK, width=3)
-    ghost_icon(d, (cx, cy - 2), 15)
+    ghost_icon(d, (cx, cy - 2), 15, language)
     label = say(msg("ghost coming"), language)
     right = x + w - 72  # left of the column; "LIT" or "dark" stays at the floor's right
     most = right - (x + 40)  # right of the floor's number
@@ -234,8 +234,15 @@ def _incoming(d: ImageDraw.ImageDraw, x: int, y: int, w: int, ghosts: int, langu
     )
 
 
-def ghost_icon(d: ImageDraw.ImageDraw, centre: tuple[float, float], r: float) -> None:
-    """A white sheet ghost: round head, straight sides, a zigzag hem, and a G."""
+# the letters on the icons, in the reader's language (Spanish: F for fantasma, G for gato)
+GHOST_LETTER = in_context("ghost icon letter", "G")
+CAT_LETTER = in_context("cat icon letter", "C")
+
+
+def ghost_icon(
+    d: ImageDraw.ImageDraw, centre: tuple[float, float], r: float, language: str = DEFAULT
+) -> None:
+    """A white sheet ghost: round head, straight sides, a zigzag hem, and its letter (G)."""
     cx, cy = centre
     hem = cy + r
     points = [(cx - r, cy), (cx - r, hem)]
@@ -247,11 +254,16 @@ def ghost_icon(d: ImageDraw.ImageDraw, centre: tuple[float, float], r: float) ->
     d.arc((cx - r, cy - r, cx + r, cy + r), 180, 360, fill=palette.INK, width=2)
     d.line((cx - r, cy, cx - r, hem), fill=palette.INK, width=2)
     d.line((cx + r, cy, cx + r, hem), fill=palette.INK, width=2)
-    lettering.text(d, (cx, cy + 1), "G", int(r * 1.1), palette.INK, "mm")
+    letter = say(GHOST_LETTER, language)
+    lettering.label(  # on the sheet, below the head: a longer word stays on the ghost
+        d, (cx, cy + r * 0.3), letter, int(r * 1.05), 1.7 * r, palette.INK, "mm", smallest=7
+    )
 
 
-def cat_icon(d: ImageDraw.ImageDraw, centre: tuple[float, float], r: float) -> None:
-    """An orange cat head: a circle with two ear triangles, and a C."""
+def cat_icon(
+    d: ImageDraw.ImageDraw, centre: tuple[float, float], r: float, language: str = DEFAULT
+) -> None:
+    """An orange cat head: a circle with two ear triangles, and its letter (C)."""
     cx, cy = centre
     for side in (-1, 1):
         ear = [
@@ -263,7 +275,8 @@ def cat_icon(d: ImageDraw.ImageDraw, centre: tuple[float, float], r: float) -> N
     d.ellipse(
         (cx - r * 0.9, cy - r * 0.8, cx + r * 0.9, cy + r), fill=CAT, outline=palette.INK, width=2
     )
-    lettering.text(d, (cx, cy + 2), "C", int(r * 1.1), palette.INK, "mm")
+    letter = say(CAT_LETTER, language)
+    lettering.label(d, (cx, cy + 2), letter, int(r * 1.1), 1.6 * r, palette.INK, "mm", smallest=8)
 
 
 def _legend(d: ImageDraw.ImageDraw, x: int, y: int, language: str) -> int:
@@ -272,7 +285,7 @@ def _legend(d: ImageDraw.ImageDraw, x: int, y: int, language: str) -> int:
         (cat_icon, in_context("legend", "cat")),
     ):
         text = say(word, language)
-        icon(d, (x + 16, y + 18), 17)
+        icon(d, (x + 16, y + 18), 17, language)
         lettering.text(d, (x + 42, y + 18), text, 20, palette.INK, "lm")
         x += 42 + int(lettering.text_width(text, 20)) + 30
     lit = say(msg("lit floor"), language)

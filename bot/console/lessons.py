@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
+from bot.console.answers import NO, YES, is_yes
 from bot.console.picture_shelf import PictureShelf
 from bot.console.setup import PLATFORM, local_user
 from bot.service import (
@@ -26,8 +27,6 @@ from bot.service import (
 from languages import Text, msg, say
 
 LESSON_CHAT = ChatRef(PLATFORM, "lessons", scope="terminal")
-
-YES = ("y", "yes", "j", "ja", "s", "si", "sí", "д", "да")  # a yes in the languages the bot speaks
 
 
 def left(game: str) -> Text:
@@ -69,8 +68,10 @@ class LessonAtKeyboard:
             if not choices:
                 return False
             if any(c.data.endswith(":p") for c in choices):  # the end: a real game?
-                answer = await self.ask(msg("Play a real game against a bot now? Type yes or no: "))
-                return (answer or "").strip().lower() in YES
+                answer = await self.ask(
+                    msg("Play a real game against a bot now? Type {yes} or {no}: ", yes=YES, no=NO)
+                )
+                return is_yes(answer, self.language)
             line = await self.ask(msg("{name}> ", name=learner))
             if line is None or line.strip().lower() in ("quit", "exit"):
                 self.out(left(game))

@@ -8,6 +8,7 @@ import contextlib
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
+from bot.console.answers import chosen, shown
 from bot.service import (
     ChatRef,
     GameService,
@@ -65,7 +66,13 @@ def option_help(game) -> Text:
         msg("Options of {game} (press Enter to keep the default):", game=msg(game.title))
     ]
     for name, option in sorted(game.options.items()):
-        lines.append(msg("  {name}: {description}", name=name, description=msg(option.description)))
+        lines.append(
+            msg(
+                "  {name}: {description}",
+                name=game.option_name(name),
+                description=msg(option.description),
+            )
+        )
     return joined(lines, "\n")
 
 
@@ -205,54 +212,55 @@ class Setup:
                 )
 
     async def ask_options(self, game) -> str:
+        """Each option, its choices shown in the reader's words; its code (`short`), its
+        words or its number are understood."""
         self.out(option_help(game))
-        chosen = []
+        chosen_here = []
         for name, option in sorted(game.options.items()):
-            choices = "/".join(option.choices)
+            words = {c: option.label(c) for c in option.choices}
             while True:
-                answer = (
-                    await self.ask(
-                        msg(
-                            "  {name} [{choices}] ({default}): ",
-                            name=name,
-                            choices=choices,
-                            default=option.default,
-                        )
+                answer = await self.ask(
+                    msg(
+                        "  {name} [{choices}] ({default}): ",
+                        name=game.option_name(name),
+                        choices=shown(words, self.language),
+                        default=words[option.default],
                     )
-                ).lower()
+                )
                 if not answer:
                     break
-                if answer in option.choices:
-                    if answer != option.default:
-                        chosen.append(f"{name}={answer}")
+                value = chosen(answer, words, self.language)
+                if value is not None:
+                    if value != option.default:
+                        chosen_here.append(f"{name}={value}")
                     break
                 self.out(
                     msg(
                         "  {name} is one of: {join} ({description}).",
-                        name=name,
-                        join=", ".join(option.choices),
+                        name=game.option_name(name),
+                        join=joined(list(words.values())),
                         description=msg(option.description),  # said in the reader's language
                     )
                 )
-        return " ".join(chosen)
+        return " ".join(chosen_here)
 
     async def ask_level(self) -> str:
         levels, default = self.service.bot_levels()
+        words = {level: self.service.level_word(level) for level in levels}
         while True:
-            answer = (
-                await self.ask(
-                    msg(
-                        "The bots' level [{join}] ({default}): ",
-                        join="/".join(levels),
-                        default=default,
-                    )
+            answer = await self.ask(
+                msg(
+                    "The bots' level [{join}] ({default}): ",
+                    join=shown(words, self.language),
+                    default=words[default],
                 )
-            ).lower()
+            )
             if not answer:
                 return default
-            if answer in levels:
-                return answer
-            self.out(msg("The level is one of: {join}.", join=", ".join(levels)))
+            level = chosen(answer, words, self.language)
+            if level is not None:
+                return level
+            self.out(msg("The level is one of: {join}.", join=joined(list(words.values()))))
 
     async def ask_names(self, game) -> list[str]:
         while True:

@@ -19,6 +19,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
+from bot.console.answers import YES, is_yes
 from bot.console.lessons import LessonAtKeyboard
 from bot.console.picture_shelf import PictureShelf
 from bot.console.printing import PLATFORM, TerminalTransport
@@ -391,8 +392,9 @@ class Terminal:
         await self.show(plan, full=full, asker=asker)
 
     async def confirmed(self) -> bool:
-        answer = await self.ask(msg("End this game for everyone? Type yes to confirm: "))
-        return (answer or "").strip().lower() in ("y", "yes")
+        """The language's own yes confirms (English's too); anything else keeps playing."""
+        answer = await self.ask(msg("End this game for everyone? Type {yes} to confirm: ", yes=YES))
+        return is_yes(answer, self.language)
 
     async def lesson(self, game_id: str, learner: str, command: Command = LEARN) -> bool:
         """`learn GAME`: the lesson at this keyboard; True if a real game was asked for."""

@@ -44,7 +44,7 @@ from bot.service.records.seasons import Seasons
 from bot.service.records.standings import Standings
 from bot.service.tables.access import Access, MemberLookup
 from bot.service.tables.board_plans import BoardPlans
-from bot.service.tables.bot_seats import BotSeats, scale_from_env
+from bot.service.tables.bot_seats import LEVEL_WORDS, BotSeats, scale_from_env
 from bot.service.tables.bot_turns import BotTurns
 from bot.service.tables.lobby import Lobby, find_game, parse_options
 from bot.service.tables.play import Play, TableSummary, Told
@@ -335,6 +335,11 @@ class GameService:
     def bot_levels() -> tuple[tuple[str, ...], str]:
         """The computer players' levels, and the one a table gets unless it says."""
         return tuple(LEVELS), DEFAULT_LEVEL
+
+    @staticmethod
+    def level_word(level: str) -> Msg:
+        """A bots' level as the reader reads it (what is typed stays `hard`)."""
+        return LEVEL_WORDS.get(level, level)
 
     @staticmethod
     def game_list() -> list[tuple[str, str]]:

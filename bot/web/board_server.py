@@ -82,6 +82,9 @@ class WebConfig:
     public_url: str  # the origin people open (empty: the address it listens on)
     signer: WebSigner
     local: bool = False  # terminal play at this machine: the local players may be played
+    language: str = (
+        ""  # at this machine: the keyboard's language (the terminal's), not the browser's
+    )
     telegram_token: str = ""
     telegram_webapp: str = ""
     discord_client_id: str = ""
@@ -205,9 +208,12 @@ class WebBoard:
         return Visitor(self.viewer(request, token), key)
 
     async def language(self, request: web.Request, viewer: UserRef | None = None) -> str:
-        """What a page is said in: the viewer's own setting, else their browser's."""
+        """What a page is said in: the viewer's own setting, else their browser's; at this
+        machine, the keyboard's (the language the terminal and its tables speak)."""
         browser = accepted(request.headers.get("Accept-Language"))
-        if viewer is None or viewer.id == LOCAL:
+        if viewer is not None and viewer.id == LOCAL:
+            return self.config.language or browser
+        if viewer is None:
             return browser
         return await self.service.language_of(
             UserRef(viewer.platform, viewer.id, viewer.name, browser)
@@ -485,9 +491,10 @@ class WebBoard:
             "options": [
                 {
                     "name": name,
+                    "title": say(game.option_name(name), language),
                     "default": option.default,
                     "choices": [
-                        {"value": c, "label": say(option.labels.get(c, c), language)}
+                        {"value": c, "label": say(option.label(c), language)}
                         for c in option.choices
                     ],
                     "about": say(option.description, language),

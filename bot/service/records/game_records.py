@@ -16,6 +16,7 @@ from bot.service.base.requests import ChatRef, UserError, UserRef
 from bot.service.pictures.workers import CpuPool
 from bot.service.records import replay_frames as replays
 from bot.service.tables.board_plans import table_language
+from bot.service.tables.bot_seats import seat_names
 from bot.service.tables.table import Table, title_of
 from bot.store import SessionRow
 from engines import REGISTRY, Game
@@ -216,7 +217,7 @@ class GameRecords:
         return Plan([Reply(joined(lines, "\n"), kind="history", choices=choices)])
 
     async def _history_line(self, row: SessionRow) -> Text:
-        players = ", ".join(s.name for s in row.seats)
+        players = seat_names(row.seats)
         entries = await self.store.log(row.id)
         moves = sum(1 for e in entries if e.seat >= 0 and not e.undone)
         if row.status == "finished" and row.result:
@@ -226,7 +227,7 @@ class GameRecords:
                 escaped = any(v > 0 for v in (row.result.get("scores") or {}).values())
                 outcome: Text = msg("escaped") if escaped else msg("lost together")
             else:
-                names = ", ".join(row.seats[s].name for s in first if s < len(row.seats))
+                names = seat_names([row.seats[s] for s in first if s < len(row.seats)])
                 outcome = (
                     msg("tie: {names}", names=names)
                     if len(first) > 1

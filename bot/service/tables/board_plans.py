@@ -24,7 +24,7 @@ from bot.service.base.requests import UserRef
 from bot.service.pictures.drawing import draw_on
 from bot.service.pictures.drawn_pictures import DrawnPictures, PictureKey
 from bot.service.pictures.workers import CpuPool
-from bot.service.tables.bot_seats import BOT_KINDS
+from bot.service.tables.bot_seats import BOT_KINDS, seat_names
 from bot.service.tables.table import Committed, DrawingAhead, Loaded
 from bot.store import SessionRow
 from engines import Event, Game, Result
@@ -346,7 +346,7 @@ class BoardPlans:
 
     # ----- the lobby ----------------------------------------------------------------
     def lobby(self, row: SessionRow, game: Game, headline: Text) -> Reply:
-        seated = ", ".join(s.name for s in row.seats)
+        seated = seat_names(row.seats)
         if len(row.seats) >= game.min_players:
             need = msg(
                 "Ready: any seated player may press Begin ({seated} of up to {most}).",

@@ -25,7 +25,7 @@ from bot.store import SeatRow, SessionRow
 from bot.telemetry import metrics
 from engines import Game
 from engines.ai import DEFAULT_LEVEL, LEVELS, decide
-from engines.text import in_context, msg
+from engines.text import Msg, Text, in_context, joined, msg
 from languages import DEFAULT, say
 
 log = logging.getLogger(__name__)
@@ -91,13 +91,30 @@ LEVEL_WORDS = {
 }
 
 
+def bot_name(number: int, level: str) -> Msg:
+    return msg("Bot {number} ({level})", number=number, level=LEVEL_WORDS.get(level, level))
+
+
 def bot_seat(seat: int, number: int, level: str, language: str = DEFAULT) -> SeatRow:
     """A bot's seat: named as a bot in the table's language (a name is kept as written, so
     a Russian table's bot is called in Russian from its seating on), its level in its id
     (the seats table's kind is `ai`)."""
-    word = LEVEL_WORDS.get(level, level)
-    name = say(msg("Bot {number} ({level})", number=number, level=word), language)
-    return SeatRow(seat, f"ai:{level}:{number}", name, "ai")
+    return SeatRow(seat, f"ai:{level}:{number}", say(bot_name(number, level), language), "ai")
+
+
+def seat_name(seat: SeatRow) -> Text:
+    """A seat's name where a list of seats shows it (a history, the saved games, a lobby,
+    a page's players): a bot's in the reader's language (its id says its level and
+    number), whatever language its table spoke when it sat down; anyone else's as written."""
+    if seat.kind == "ai" and seat.user_id.count(":") == 2:
+        _, level, number = seat.user_id.split(":")
+        if level in LEVELS and number.isdigit():
+            return bot_name(int(number), level)
+    return seat.name
+
+
+def seat_names(seats: list[SeatRow]) -> Msg:
+    return joined([seat_name(s) for s in seats])
 
 
 def seat_level(row: SessionRow, seat: SeatRow) -> str:

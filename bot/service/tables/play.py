@@ -13,6 +13,7 @@ from bot.service.base.delivery_plan import SHARED, Choice, Plan, Reply
 from bot.service.base.move_records import Turn, play, seeded, stored
 from bot.service.base.requests import ChatRef, UserError, UserRef
 from bot.service.tables.board_plans import BoardPlans
+from bot.service.tables.bot_seats import seat_name, seat_names
 from bot.service.tables.bot_turns import BotTurns, Stored
 from bot.service.tables.table import (
     NO_TABLE,
@@ -39,17 +40,20 @@ class TableSummary:
     game_id: str
     title: str
     status: str  # lobby or active
-    seats: list[tuple[str, str]]  # (name, kind: human, ai, placeholder)
+    seats: list[tuple[Text, str]]  # (name, kind: human, ai, placeholder)
     options: dict[str, str]  # those that differ from the game's defaults
-    waiting: list[str]  # the names it waits for
+    waiting: list[Text]  # the names it waits for
 
     def describe(self) -> Msg:
-        names = ", ".join(name for name, _ in self.seats)
+        names = joined([name for name, _ in self.seats])
         opts = " ".join(f"{k}={v}" for k, v in self.options.items())
         if self.status == "lobby":
             state = msg("waiting for players")
         else:
-            state = msg("waiting for {names}", names=", ".join(self.waiting) or msg("the dice"))
+            state = msg(
+                "waiting for {names}",
+                names=joined(self.waiting) if self.waiting else msg("the dice"),
+            )
         if opts:
             return msg(
                 "#{number} {game} ({options}) with {names}: {state}.",
@@ -336,7 +340,7 @@ class Play:
             return []
         if any(s.user_id == viewer.id for s in row.seats):
             return []
-        players = ", ".join(s.name for s in row.seats)
+        players = seat_names(row.seats)
         # said in the chat, not privately: a Telegram user may never have opened the bot's
         # private chat, and the replay button works only in the game's chat
         return [
@@ -430,13 +434,13 @@ class Play:
             if row.status == "active":
                 loaded = self.table.load(row)
                 acting = loaded.game.to_act(loaded.state)
-                waiting = [loaded.user_of(s).name for s in acting if 0 <= s < len(row.seats)]
+                waiting = [seat_name(row.seats[s]) for s in acting if 0 <= s < len(row.seats)]
             changed = {
                 k: v
                 for k, v in row.options.items()
                 if k in game.options and v != game.options[k].default
             }
-            seats = [(s.name, s.kind) for s in row.seats]
+            seats = [(seat_name(s), s.kind) for s in row.seats]
             tables.append(
                 TableSummary(
                     row.id, chat_of(row), game.id, game.title, row.status, seats, changed, waiting

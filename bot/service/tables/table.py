@@ -25,7 +25,7 @@ from bot.service.tables.bot_seats import bot_to_act
 from bot.store import SeatRow, SessionRow, StaleVersion, Store
 from bot.telemetry import logs
 from engines import REGISTRY, Game, Result
-from engines.text import Msg, Text, msg
+from engines.text import Msg, Text, joined, msg
 from languages import resolve
 
 log = logging.getLogger(__name__)
@@ -102,7 +102,7 @@ def title_of(game_id: str) -> Text:
 
 
 def not_a_player(row: SessionRow) -> Msg:
-    names = ", ".join(s.name for s in row.seats)
+    names = joined([s.name for s in row.seats])
     return msg(
         "You are not playing in this game (players: {names}). Watch, or start the next one.",
         names=names,

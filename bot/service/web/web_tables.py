@@ -34,6 +34,7 @@ from bot.service.records import replay_frames as replays
 from bot.service.records.game_records import GameRecords
 from bot.service.tables.access import Access, Admission, Standing, Visitor, is_local
 from bot.service.tables.board_plans import BoardPlans, described
+from bot.service.tables.bot_seats import seat_name
 from bot.service.tables.table import Loaded, Table, chat_of
 from bot.store import NewEntry, SessionRow
 from engines import CHANCE, REGISTRY, Event, Game
@@ -301,7 +302,7 @@ class WebTables:
             "secrets": game.hidden_information,
             "players": [
                 {
-                    "name": s.name,
+                    "name": say(seat_name(s), language),
                     "kind": s.kind,
                     "acting": s.seat in acting and active,
                     "seat": s.seat,

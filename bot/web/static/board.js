@@ -372,7 +372,7 @@ function showOptions(game) {
   const box = $("game-options");
   box.replaceChildren(box.querySelector("legend"), ...game.options.map((option) => {
     const label = document.createElement("label");
-    label.append(`${option.name}: ${option.about}`);  // (the option's name is what is typed)
+    label.append(`${option.title}: ${option.about}`);  // (its name, as typed, is the select's)
     const select = document.createElement("select");
     select.name = option.name;
     select.append(...option.choices.map((c) => {
