@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 KEY = "$msg"  # marks a message in JSON (a view, a stored event)
+COMMAND = "$command"  # marks a command named in a message, in JSON
 _FORMATTER = string.Formatter()
 
 
@@ -120,6 +121,27 @@ class Span:
         return " ".join(f"{amount:g}{unit[0]}" for amount, unit in self.parts())
 
 
+@dataclass(frozen=True)
+class Command:
+    """A command of the bot named in a message, as a value: each front end spells it its
+    own way (`/escape start GAME` in a chat, `start GAME` at the terminal), as
+    `languages.say` is told by whoever says it (`languages.spelled`). Its words are typed as
+    they are; a word the reader fills in (GAME) is a message, said in their language."""
+
+    words: tuple[Any, ...] = ()
+
+    def __str__(self) -> str:  # English, as a chat spells it
+        return " ".join(["/escape", *(str(w) for w in self.words)])
+
+    def to_json(self) -> dict:
+        return {COMMAND: [to_json(w) for w in self.words]}
+
+
+def command(*words: Any) -> Command:
+    """`command("start", GAME)`: the command `start GAME`, spelled by each front end."""
+    return Command(tuple(words))
+
+
 Text = str | Msg
 
 
@@ -136,7 +158,7 @@ def english(value: Any) -> str:
 
 def to_json(value: Any) -> Any:
     """A message (or a value holding messages) as JSON; other values unchanged."""
-    if isinstance(value, Msg):
+    if isinstance(value, Msg | Command):
         return value.to_json()
     if isinstance(value, list | tuple):
         return [to_json(v) for v in value]
@@ -148,6 +170,8 @@ def from_json(value: Any) -> Any:
     if isinstance(value, dict) and KEY in value:
         args = {k: from_json(v) for k, v in (value.get("args") or {}).items()}
         return Msg(value[KEY], args, value.get("plural"), value.get("context"))
+    if isinstance(value, dict) and COMMAND in value and isinstance(value[COMMAND], list):
+        return Command(tuple(from_json(w) for w in value[COMMAND]))
     return value
 
 

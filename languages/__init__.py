@@ -16,6 +16,7 @@ from __future__ import annotations
 import string
 import unicodedata
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from functools import lru_cache
@@ -27,11 +28,45 @@ from babel.lists import format_list
 from babel.numbers import format_decimal
 from babel.units import format_unit
 
-from engines.text import KEY, Msg, Span, Text, from_json, in_context, joined, msg, plural
+from engines.text import (
+    COMMAND,
+    KEY,
+    Command,
+    Msg,
+    Span,
+    Text,
+    command,
+    from_json,
+    in_context,
+    joined,
+    msg,
+    plural,
+)
 from languages.catalogues import Catalogues, pseudo
 
 DEFAULT = "en"
 PSEUDO = "qps"
+CHAT = "/escape"  # how a chat spells a command: `/escape start GAME`
+KEYBOARD = ""  # the terminal's: `start GAME`
+
+# how the front end saying a text spells the commands it names (`spelled`)
+_spelling: ContextVar[str] = ContextVar("escape_command_spelling", default=CHAT)
+
+
+@contextmanager
+def spelled(prefix: str):
+    """While it lasts, commands named in what is said are spelled with `prefix` (`CHAT`,
+    `KEYBOARD`): the service names a command, each front end spells it."""
+    token = _spelling.set(prefix)
+    try:
+        yield
+    finally:
+        _spelling.reset(token)
+
+
+def spelling() -> str:
+    return _spelling.get()
+
 
 _catalogues = Catalogues()
 _watching: list[set] = []  # while `watched()` runs: every message said, (text, context)
@@ -76,12 +111,19 @@ def accepted(header: str | None, fallback: str = DEFAULT) -> str:
 
 def say(value: Any, language: str = DEFAULT) -> str:
     """A message in `language`; a plain value as it is."""
-    if isinstance(value, dict) and KEY in value:
+    if isinstance(value, dict) and (KEY in value or COMMAND in value):
         value = from_json(value)
     if hasattr(value, "said_in"):  # a text that knows how to say itself (a view in words)
         return value.said_in(language)
     if isinstance(value, Span):
         return span(value, language)
+    if isinstance(value, Command):
+        words = [
+            str(said).upper() if _is_word(w) else said
+            for w in value.words
+            if (said := say(w, language))
+        ]
+        return " ".join(w for w in (_spelling.get(), *words) if w)
     if not isinstance(value, Msg):
         return "" if value is None else str(value)
     if language == DEFAULT and not _watching and _plain_english(value):
@@ -107,6 +149,8 @@ def _plain_english(message: Msg) -> bool:
     its arguments are plain text without right-to-left letters (no isolate to add), whole
     numbers Babel writes as Python does (under 1,000), or such messages in turn."""
     for value in message.args.values():
+        if isinstance(value, Command):  # spelled by whoever says it
+            return False
         if isinstance(value, Msg):
             if not _plain_english(value):
                 return False
@@ -150,10 +194,15 @@ def _format_parts(text: str):
 
 def _is_message(value: Any) -> bool:
     return (
-        isinstance(value, Msg)
-        or (isinstance(value, dict) and KEY in value)
+        isinstance(value, Msg | Command)
+        or (isinstance(value, dict) and (KEY in value or COMMAND in value))
         or hasattr(value, "said_in")
     )
+
+
+def _is_word(value: Any) -> bool:
+    """A word of a command the reader fills in (said in capitals)."""
+    return isinstance(value, Msg) and value.context == "command argument"
 
 
 def _plain(value: Any, language: str) -> Any:
@@ -270,8 +319,11 @@ def babel_locale(language: str) -> Locale:
 
 
 __all__ = [
+    "CHAT",
     "DEFAULT",
+    "KEYBOARD",
     "PSEUDO",
+    "Command",
     "Day",
     "LanguageName",
     "Msg",
@@ -279,6 +331,7 @@ __all__ = [
     "Text",
     "accepted",
     "available",
+    "command",
     "duration",
     "in_context",
     "isolate",
@@ -288,4 +341,6 @@ __all__ = [
     "plural",
     "resolve",
     "say",
+    "spelled",
+    "spelling",
 ]

@@ -7,7 +7,8 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Mapping
 
-from languages import Text, in_context, say
+from bot.console.spoken import say
+from languages import Text, in_context
 
 YES = in_context("typed answer", "yes")
 NO = in_context("typed answer", "no")

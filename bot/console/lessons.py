@@ -14,6 +14,7 @@ from collections.abc import Awaitable, Callable
 from bot.console.answers import NO, YES, is_yes
 from bot.console.picture_shelf import PictureShelf
 from bot.console.setup import PLATFORM, local_user
+from bot.console.spoken import say
 from bot.service import (
     Call,
     ChatRef,
@@ -24,7 +25,7 @@ from bot.service import (
     number,
     short_refusal,
 )
-from languages import Text, msg, say
+from languages import Text, msg
 
 LESSON_CHAT = ChatRef(PLATFORM, "lessons", scope="terminal")
 

@@ -13,6 +13,7 @@ from typing import Protocol
 
 from bot.delivery import Asked, Sent
 from bot.service import ChatRef, Contact, Reply, TableFacts, UserRef
+from languages import KEYBOARD
 
 PLATFORM = "console"
 
@@ -29,6 +30,7 @@ class TerminalTransport:
     view_button = False  # shows the shared My hand button
     brief_views = True  # a hand under its picture; `hand` or `describe on` say the whole
     tidies = False
+    spelling = KEYBOARD  # the commands a message names, typed bare: `start GAME`
 
     def __init__(self, terminal: ReplyPrinter) -> None:
         self.terminal = terminal

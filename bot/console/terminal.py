@@ -25,6 +25,7 @@ from bot.console.picture_shelf import PictureShelf
 from bot.console.printing import PLATFORM, TerminalTransport
 from bot.console.screen import Screen
 from bot.console.setup import Leave, Setup, local_user
+from bot.console.spoken import say
 from bot.delivery import Asked, Delivery
 from bot.delivery.waiting import WORKING, signalled
 from bot.service import (
@@ -40,7 +41,7 @@ from bot.service import (
     number,
     short_refusal,
 )
-from languages import Text, in_context, joined, msg, resolve, say
+from languages import Text, in_context, joined, msg, resolve
 
 # the keyboard's own words: not service actions, but how one keyboard plays (see `help_text`)
 OWN_WORDS = (

@@ -31,7 +31,7 @@ from bot.delivery.service_needs import ServiceNeeds
 from bot.delivery.transport import Asked, Sent, Transient, Transport, Unreachable
 from bot.service import ChatRef, Contact, Plan, Reply, TableFacts, UserRef
 from bot.telemetry import logs, metrics
-from languages import DEFAULT, joined, resolve, say
+from languages import CHAT, DEFAULT, joined, resolve, say, spelled
 
 log = logging.getLogger(__name__)
 
@@ -408,16 +408,18 @@ async def said(reply: Reply, language: str, via: Transport | None = None) -> Rep
     """A copy of `reply` in `language`: its text and labels said, its picture drawn in it
     (a picture that has none other keeps the one it has), its aside where `via` shows
     the My hand button the aside speaks of, and a private view by its own lines where `via`
-    says the whole on request."""
+    says the whole on request. The commands it names are spelled as `via` spells them (its
+    `spelling`: the terminal's `start GAME`), else as a chat does (`/escape start GAME`)."""
     await reply.drawn(language)
     text = reply.text
     if reply.brief and getattr(via, "brief_views", False):
         text = reply.brief
     if reply.aside and getattr(via, "view_button", False):
         text = joined([text, reply.aside], "\n")
-    return replace(
-        reply,
-        text=say(text, language),
-        choices=[replace(c, label=say(c.label, language)) for c in reply.choices],
-        language=language,
-    )
+    with spelled(getattr(via, "spelling", CHAT)):  # the commands it names, as typed there
+        return replace(
+            reply,
+            text=say(text, language),
+            choices=[replace(c, label=say(c.label, language)) for c in reply.choices],
+            language=language,
+        )

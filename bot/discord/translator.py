@@ -14,10 +14,18 @@ import re
 from discord import Locale, app_commands
 from discord.app_commands import TranslationContextLocation as Where
 
-from bot.service import ARG_NAMES
+from bot.service import ARG_NAMES, COMMANDS
 from languages import DEFAULT, Msg, resolve, say
 
 OPTION_NAMES = ARG_NAMES  # Discord's `thread` too
+# the commands' and their options' descriptions as messages, by the English Discord is given
+# (a description that names a command has it as a value, not in its catalogue's text)
+DESCRIPTIONS: dict[str, Msg] = {
+    str(text)[:100]: text
+    for c in COMMANDS
+    for text in (c.help, *(arg.help for arg in c.args))
+    if isinstance(text, Msg)
+}
 _NOT_IN_A_NAME = re.compile(r"[^\w-]+")
 
 
@@ -47,5 +55,5 @@ class CatalogueTranslator(app_commands.Translator):
         else:  # a description or a choice's name: a message of the catalogue
             if "{" in english:
                 return None
-            said = say(Msg(english), language)[:100]
+            said = say(DESCRIPTIONS.get(english) or Msg(english), language)[:100]
         return said if said and said != english else None

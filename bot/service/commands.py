@@ -18,12 +18,14 @@ from dataclasses import dataclass, field
 from enum import Enum, Flag, auto
 from typing import Protocol
 
+from bot.service.base.command_words import ACTION
 from bot.service.base.delivery_plan import Plan, Reply
 from bot.service.base.platform_input import number
 from bot.service.base.requests import ChatRef, UserError, UserRef
 from bot.service.learning.catalogue import which_game
-from engines.text import Msg, Text, in_context, joined, msg
-from languages import DEFAULT, say
+from engines.text import Command as Named
+from engines.text import Msg, Text, command, in_context, joined, msg
+from languages import DEFAULT, say, spelling
 
 
 class Service(Protocol):
@@ -160,7 +162,7 @@ class Command:
     )
     menu: bool = False  # offered in the bare `/escape` menu of buttons
     listed: bool | None = None  # named in a platform's short list of commands (default: menu)
-    example: str = ""  # an example shown in the help
+    example: Named | None = None  # an example shown in the help, spelled by its front end
     button: Text = ""  # its label on a menu button (default: the name, capitalised)
     at_once: bool = False  # no picture, nothing stored: a front end may answer without a wait
     secret_words: bool = False  # its words may name what only the asker may see (a card):
@@ -233,7 +235,7 @@ class Usage:
 
     command: str
     args: tuple[tuple[str, bool], ...]  # (name, required)
-    prefix: str = "/escape"  # the terminal types its commands bare
+    prefix: str | None = None  # None: as the front end saying it spells commands
     width: int = 0  # padded to this many characters (the terminal's aligned help)
 
     def said_in(self, language: str) -> str:
@@ -241,7 +243,8 @@ class Usage:
         for name, required in self.args:
             said = say(ARG_NAMES.get(name, name), language).upper()
             words.append(said if required else f"[{said}]")
-        return " ".join(w for w in [self.prefix, self.command, *words] if w).ljust(self.width)
+        prefix = spelling() if self.prefix is None else self.prefix
+        return " ".join(w for w in [prefix, self.command, *words] if w).ljust(self.width)
 
     def __str__(self) -> str:
         return self.said_in(DEFAULT)
@@ -258,7 +261,10 @@ async def _move(s: Service, c: Call) -> Plan:
     action = c.text("action")
     if action is None:
         raise UserError(
-            msg("Which move? Say /escape move ACTION, or press a button under the board.")
+            msg(
+                "Which move? Say {move}, or press a button under the board.",
+                move=command("move", ACTION),
+            )
         )
     return await s.move(c.chat, c.user, action)
 
@@ -307,7 +313,7 @@ async def _hands(s: Service, c: Call) -> list[Plan]:
 
 GAME_ARG = Arg("game", GAME, msg("The game to play"), required=True)
 WHICH_GAME = Arg("game", GAME, msg("Which game (default: the one played here)"))
-PAST_GAME = Arg("game", TEXT, msg("A game's number (see /escape history)"))
+PAST_GAME = Arg("game", TEXT, msg("A game's number (see {history})", history=command("history")))
 
 COMMANDS: tuple[Command, ...] = (
     Command(
@@ -317,7 +323,7 @@ COMMANDS: tuple[Command, ...] = (
         (GAME_ARG, Arg("options", TEXT, msg("Game options as name=value, e.g. variant=short"))),
         where=Where.CHANNEL | Where.THREAD,
         menu=True,
-        example="/escape start ghosts18 variant=short",
+        example=command("start", "ghosts18", "variant=short"),
         button=msg("Start a game"),
     ),
     Command(
@@ -449,7 +455,7 @@ COMMANDS: tuple[Command, ...] = (
                 ),
             ),
         ),
-        example="/escape top dark_castle daily",
+        example=command("top", "dark_castle", "daily"),
     ),
     Command(
         "undo",
@@ -476,7 +482,7 @@ COMMANDS: tuple[Command, ...] = (
         where=ANYWHERE_AND_KEYBOARD,
         quiet=True,
         menu=True,
-        example="/escape learn ghosts18",
+        example=command("learn", "ghosts18"),
         dialogue=True,
         at_keyboard_help=msg(
             "a lesson: learn this game (or another) by playing it, in about five minutes"
@@ -533,7 +539,7 @@ COMMANDS: tuple[Command, ...] = (
             ),
         ),
         who=Who.STARTER,
-        example="/escape tournament create ghosts18 rounds=4",
+        example=command("tournament", "create", "ghosts18", "rounds=4"),
     ),
     Command(
         "season",
@@ -547,7 +553,7 @@ COMMANDS: tuple[Command, ...] = (
             ),
         ),
         who=Who.ADMIN,
-        example="/escape season start 3mo",
+        example=command("season", "start", "3mo"),
     ),
     Command(
         "language",
@@ -562,7 +568,7 @@ COMMANDS: tuple[Command, ...] = (
             Arg("scope", TEXT, msg("me: only what you alone read; default: this channel")),
         ),
         where=ANYWHERE,
-        example="/escape language de",
+        example=command("language", "de"),
     ),
     Command(
         "clock",
@@ -584,15 +590,17 @@ BY_NAME: dict[str, Command] = {c.name: c for c in COMMANDS}
 
 
 def find(name: str) -> Command:
-    command = BY_NAME.get((name or "").strip().lower())
-    if command is None:
+    found = BY_NAME.get((name or "").strip().lower())
+    if found is None:
         raise UserError(
             msg(
-                "I do not know /escape {value}. Try /escape help, or a bare /escape for a menu.",
-                value=name[:32],
+                "I do not know {asked}. Try {help}, or a bare {bare} for a menu.",
+                asked=command(name[:32]),
+                help=command("help"),
+                bare=command(),
             )
         )
-    return command
+    return found
 
 
 def help_reply() -> Reply:
@@ -602,18 +610,18 @@ def help_reply() -> Reply:
 def help_text() -> Text:
     """The help every front end shows, made from the table."""
     lines: list[Text] = [msg("Escape runs one game per channel (or thread or topic).")]
-    for command in COMMANDS:
-        if command.example:
+    for declared in COMMANDS:
+        if declared.example:
             lines.append(
                 msg(
                     "{usage}: {what}, e.g. {example}",
-                    usage=command.usage,
-                    what=command.help,
-                    example=command.example,
+                    usage=declared.usage,
+                    what=declared.help,
+                    example=declared.example,
                 )
             )
         else:
-            lines.append(msg("{usage}: {what}", usage=command.usage, what=command.help))
+            lines.append(msg("{usage}: {what}", usage=declared.usage, what=declared.help))
     lines.append(
         msg("Start options for the clock: pace=fast|normal|relaxed turn=12h timeout=skip|vote|ai")
     )

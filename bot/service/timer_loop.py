@@ -26,7 +26,7 @@ from bot.service.tables.table import chat_of, title_of
 from bot.store import DamagedStore, SessionRow, StoreError
 from bot.store.errors import RESTORE_STEPS
 from bot.telemetry import metrics
-from engines.text import Span, Text, joined, msg
+from engines.text import Span, Text, command, joined, msg
 
 log = logging.getLogger(__name__)
 
@@ -284,5 +284,5 @@ def reminder_text(
                 msg("At the deadline the others may vote to hand your seat to a stand-in."),
             )
         )
-    parts.append(msg("(/escape clock mute: no more this turn.)"))
+    parts.append(msg("({clock_mute}: no more this turn.)", clock_mute=command("clock", "mute")))
     return joined(parts, " ")

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from engines.contract import CHANCE, Game
 from engines.haunted_house.house import HauntedState
-from engines.text import msg
+from engines.text import command, msg
 from engines.tutorials.lesson import Lesson, Step
 
 YOURS = ("room1b3", "room1b2", "room2b1")
@@ -128,6 +128,7 @@ LESSON = Lesson(
         ),
     ),
     closing=msg(
-        "That is every kind of move in Haunted House: rooms, ghosts, cats in and out of turn, lights and special cards (the others are in /escape rules haunted_house). Explore all six rooms and escape before the ghosts catch up."
+        "That is every kind of move in Haunted House: rooms, ghosts, cats in and out of turn, lights and special cards (the others are in {rules_haunted_house}). Explore all six rooms and escape before the ghosts catch up.",
+        rules_haunted_house=command("rules", "haunted_house"),
     ),
 )

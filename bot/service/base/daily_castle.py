@@ -26,7 +26,7 @@ from collections.abc import Callable, Sequence
 from bot.service.base.requests import UserError, UserRef
 from bot.store import SessionRow, Store
 from engines import Game
-from engines.text import Text, msg
+from engines.text import Text, command, msg
 
 OPTION = "daily"
 GAME = "dark_castle"
@@ -81,7 +81,10 @@ def setting(
         return rest, {}
     if game.id != GAME:
         raise UserError(
-            msg("Only Dark Castle has a daily castle: /escape start dark_castle daily=on.")
+            msg(
+                "Only Dark Castle has a daily castle: {start_dark_castle}.",
+                start_dark_castle=command("start", "dark_castle", "daily=on"),
+            )
         )
     for name in CHOSEN_BY_THE_DAY:
         if name in rest:
@@ -147,8 +150,9 @@ class OnceADay:
         if day != day_of(self.now()):
             raise UserError(
                 msg(
-                    "This table was opened for the daily castle of {day}, and that day is over (UTC). End it with /escape abort and open today's.",
+                    "This table was opened for the daily castle of {day}, and that day is over (UTC). End it with {abort} and open today's.",
                     day=day,
+                    abort=command("abort"),
                 )
             )
         humans = [s for s in row.seats if s.kind == "human"]

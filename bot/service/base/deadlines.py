@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from bot.service.base import time_zones
 from bot.service.base.time_zones import Zone
-from engines.text import Span, Text, msg
+from engines.text import Span, Text, command, msg
 
 HOUR = 3600.0
 DAY = 24 * HOUR
@@ -277,7 +277,12 @@ def vacation_left(c: dict, user: str) -> float:
 def take_vacation(c: dict, user: str, days: float, now: float) -> dict:
     wanted = days * DAY
     if not wanted > 0 or math.isinf(wanted):
-        raise ClockError(msg("A vacation is a number of days, e.g. /escape clock vacation 2."))
+        raise ClockError(
+            msg(
+                "A vacation is a number of days, e.g. {clock_vacation}.",
+                clock_vacation=command("clock", "vacation", "2"),
+            )
+        )
     if wanted > vacation_left(c, user) + 1:
         left = vacation_left(c, user) / DAY
         raise ClockError(msg("This game allows you {days} more vacation days.", days=left))

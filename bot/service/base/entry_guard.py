@@ -16,7 +16,7 @@ from bot.service.base.platform_input import clean_id, clean_text
 from bot.service.base.requests import ChatRef, UserError
 from bot.store import ChatBusy, DamagedStore, StaleVersion, StoreError
 from bot.telemetry import logs
-from engines.text import msg
+from engines.text import command, msg
 
 log = logging.getLogger("bot.service")
 
@@ -95,7 +95,9 @@ def _refusal(entry: str, bound: inspect.BoundArguments, exc: StoreError) -> User
     if isinstance(exc, StaleVersion):
         return UserError(STORE_RACE)
     if isinstance(exc, ChatBusy):
-        return UserError(msg("A game was just started here by someone else: /escape board."))
+        return UserError(
+            msg("A game was just started here by someone else: {board}.", board=command("board"))
+        )
     if isinstance(exc, DamagedStore):
         log.error("the database is damaged: %s for %s failed: %s", entry, where, exc)
         return UserError(STORE_DAMAGED)

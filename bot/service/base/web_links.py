@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from bot.service.base.requests import UserError, UserRef
+from engines.text import command
 from languages import msg
 
 LINK_SECONDS = 15 * 60  # a personal link must be opened within this
@@ -28,10 +29,14 @@ PICTURE_SECONDS = 3600  # a picture's address holds this long (a page is pushed 
 LOCAL = "local"  # the user id of a local session: the person at this machine
 
 FORGED = msg(
-    "This link or sign-in is not one of ours (it was altered or is for another server). Ask for a new one with /escape web."
+    "This link or sign-in is not one of ours (it was altered or is for another server). Ask for a new one with {web}.",
+    web=command("web"),
 )
-EXPIRED = msg("This link has expired. Ask for a new one with /escape web.")
-USED = msg("This link was opened already; each opens once. Ask for a new one with /escape web.")
+EXPIRED = msg("This link has expired. Ask for a new one with {web}.", web=command("web"))
+USED = msg(
+    "This link was opened already; each opens once. Ask for a new one with {web}.",
+    web=command("web"),
+)
 
 WEB_OFF = msg(
     "The web board is not turned on for this bot (its operator sets ESCAPE_WEB and ESCAPE_PUBLIC_URL)."

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from bot.service.base import buttons, deadlines, time_zones
+from bot.service.base.command_words import DAYS, ZONE
 from bot.service.base.delivery_plan import Choice, Plan, Reply
 from bot.service.base.move_records import Turn, play, seeded
 from bot.service.base.requests import ChatRef, Contact, UserError, UserRef
@@ -23,19 +24,22 @@ from bot.service.tables.bot_turns import BotTurns
 from bot.service.tables.table import Committed, Table, not_a_player, title_of
 from bot.store import SeatRow, SessionRow, StaleVersion
 from engines import Event
-from engines.text import Span, Text, joined, msg
+from engines.text import Span, Text, command, joined, msg
 from languages import LanguageName
 
 MAX_DEFAULT_STEPS = 8  # a late player's turn played by default moves, at most this many steps
 
 CLOCK_HELP = msg(
-    "/escape clock: this game's clock and your settings.\n"
-    "/escape clock mute: no more reminders for you this turn\n"
-    "/escape clock vacation DAYS (or vacation end): pause your own clock in this game\n"
-    "/escape clock pause, /escape clock resume: pause the table (every player must agree)\n"
-    "/escape clock vote: hand a late player's seat to a stand-in (after their time is up)\n"
-    "/escape clock dm on|off: reminders also as a private message\n"
-    "/escape clock tz Europe/Berlin (or +2): your time zone; /escape clock quiet 22-7 (or off): no reminders then"
+    "{clock}: this game's clock and your settings.\n{clock_mute}: no more reminders for you this turn\n{clock_vacation} (or vacation end): pause your own clock in this game\n{clock_pause}, {clock_resume}: pause the table (every player must agree)\n{clock_vote}: hand a late player's seat to a stand-in (after their time is up)\n{clock_dm} on|off: reminders also as a private message\n{clock_tz} (or +2): your time zone; {clock_quiet} (or off): no reminders then",
+    clock=command("clock"),
+    clock_mute=command("clock", "mute"),
+    clock_vacation=command("clock", "vacation", DAYS),
+    clock_pause=command("clock", "pause"),
+    clock_resume=command("clock", "resume"),
+    clock_vote=command("clock", "vote"),
+    clock_dm=command("clock", "dm"),
+    clock_tz=command("clock", "tz", ZONE),
+    clock_quiet=command("clock", "quiet", "22-7"),
 )
 
 
@@ -183,12 +187,11 @@ class TurnClock:
         voters = _voters(row)
         if voters:
             text = msg(
-                "Time is up for {names}. They can still move; or the others may vote to hand the "
-                "seat to a stand-in that plays on ({needed} of {voters} votes needed): press Vote "
-                "or /escape clock vote.",
+                "Time is up for {names}. They can still move; or the others may vote to hand the seat to a stand-in that plays on ({needed} of {voters} votes needed): press Vote or {clock_vote}.",
                 names=names,
                 needed=_needed(row),
                 voters=len(voters),
+                clock_vote=command("clock", "vote"),
             )
         else:
             text = msg(
@@ -341,11 +344,11 @@ class TurnClock:
         quiet = prefs.get("quiet")
         lines.append(
             msg(
-                "Your reminders: private message {dm}, time zone {zone}, quiet hours {quiet}. "
-                "/escape clock help lists the commands.",
+                "Your reminders: private message {dm}, time zone {zone}, quiet hours {quiet}. {clock_help} lists the commands.",
                 dm=msg("on") if prefs.get("dm") else msg("off"),
                 zone=time_zones.describe_tz(prefs.get("tz")),
                 quiet=f"{quiet[0]}-{quiet[1]}" if quiet else msg("none"),
+                clock_help=command("clock", "help"),
             )
         )
         return Reply(joined(lines, "\n"), kind="info")
@@ -354,11 +357,14 @@ class TurnClock:
         if not args:
             raise UserError(
                 {
-                    "dm": msg("Say /escape clock dm on (or off)."),
+                    "dm": msg("Say {clock_dm} (or off).", clock_dm=command("clock", "dm", "on")),
                     "tz": msg(
-                        "Say /escape clock tz Europe/Berlin (a zone name) or tz +2 (hours from UTC)."
+                        "Say {clock_tz} (a zone name) or tz +2 (hours from UTC).",
+                        clock_tz=command("clock", "tz", ZONE),
                     ),
-                    "quiet": msg("Say /escape clock quiet 22-7 (or off)."),
+                    "quiet": msg(
+                        "Say {clock_quiet} (or off).", clock_quiet=command("clock", "quiet", "22-7")
+                    ),
                 }[what]
             )
         await self.table.note_player(user)
@@ -366,7 +372,13 @@ class TurnClock:
         prefs = dict(known["prefs"]) if known else {}
         if what == "dm":
             if args[0] not in ("on", "off"):
-                raise UserError(msg("Say /escape clock dm on, or /escape clock dm off."))
+                raise UserError(
+                    msg(
+                        "Say {clock_dm}, or {clock_dm2}.",
+                        clock_dm=command("clock", "dm", "on"),
+                        clock_dm2=command("clock", "dm", "off"),
+                    )
+                )
             prefs["dm"] = args[0] == "on"
             said = msg("Reminders as private messages: {setting}.", setting=msg(args[0]))
             if prefs["dm"]:
@@ -415,7 +427,10 @@ class TurnClock:
                 else:
                     days = _number(
                         args[0] if args else "",
-                        msg("Say /escape clock vacation DAYS, e.g. vacation 2."),
+                        msg(
+                            "Say {clock_vacation}, e.g. vacation 2.",
+                            clock_vacation=command("clock", "vacation", DAYS),
+                        ),
                     )
                     c = deadlines.take_vacation(c, user.id, days, now)
                     said = msg(
@@ -426,7 +441,10 @@ class TurnClock:
             elif sub == "pause":
                 if c.get("paused") is not None:
                     raise UserError(
-                        msg("The table is already paused: /escape clock resume to go on.")
+                        msg(
+                            "The table is already paused: {clock_resume} to go on.",
+                            clock_resume=command("clock", "resume"),
+                        )
                     )
                 votes = sorted({*c.get("pause_votes", []), user.id})
                 missing = [
@@ -435,14 +453,18 @@ class TurnClock:
                 if missing:
                     c = {**c, "pause_votes": votes}
                     said = msg(
-                        "{name} asks to pause the table; waiting for {missing} (/escape clock pause).",
+                        "{name} asks to pause the table; waiting for {missing} ({clock_pause}).",
                         name=user.name,
                         missing=", ".join(missing),
+                        clock_pause=command("clock", "pause"),
                     )
                 else:
                     c, said = (
                         deadlines.pause(c, now),
-                        msg("Everyone agreed: the table is paused. /escape clock resume goes on."),
+                        msg(
+                            "Everyone agreed: the table is paused. {clock_resume} goes on.",
+                            clock_resume=command("clock", "resume"),
+                        ),
                     )
             else:  # resume
                 if c.get("paused") is None:

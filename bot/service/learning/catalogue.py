@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+from bot.service.base.command_words import GAME
 from bot.service.base.delivery_plan import Reply
 from bot.service.pictures.drawing import rules_on
 from bot.service.pictures.workers import CpuPool
 from engines import REGISTRY, Game
-from engines.text import Msg, Text, joined, msg
+from engines.text import Msg, Text, command, joined, msg
 
 
 def catalogue() -> Reply:
-    lines: list[Text] = [msg("Games you can start with /escape start GAME:")]
+    lines: list[Text] = [msg("Games you can start with {start}:", start=command("start", GAME))]
     for game in REGISTRY.values():
         opts = "; ".join(
             f"{name}={'|'.join(opt.choices)}" for name, opt in sorted(game.options.items())
@@ -35,11 +36,11 @@ def game_list() -> list[tuple[str, str]]:
     return [(game.id, game.title) for game in REGISTRY.values()]
 
 
-def which_game(command: str) -> Msg:
+def which_game(name: str) -> Msg:
     return msg(
-        "Which game? Say /escape {command} GAME, one of: {games}.",
-        command=command,
+        "Which game? Say {which}, one of: {games}.",
         games=", ".join(sorted(REGISTRY)),
+        which=command(name, GAME),
     )
 
 

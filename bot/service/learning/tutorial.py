@@ -20,13 +20,14 @@ import json
 from collections.abc import Awaitable, Callable
 
 from bot.service.base.buttons import LessonButton
+from bot.service.base.command_words import GAME
 from bot.service.base.delivery_plan import Choice, Plan, Reply
 from bot.service.base.requests import ChatRef, UserError, UserRef
 from bot.service.pictures.drawing import draw_on
 from bot.service.pictures.workers import CpuPool
 from bot.store import Store
 from engines import REGISTRY, Game, IllegalAction
-from engines.text import Msg, Text, joined, msg
+from engines.text import Msg, Text, command, joined, msg
 from engines.tutorials import Lesson, lessons, play_out, position
 from languages import say
 
@@ -118,7 +119,8 @@ class Tutorials:
         if progress.get("game") != game_id or button.step != step:
             raise UserError(
                 msg(
-                    "That button is from an earlier step of a lesson; use the newest one, or /escape learn to see it again."
+                    "That button is from an earlier step of a lesson; use the newest one, or {learn} to see it again.",
+                    learn=command("learn"),
                 )
             )
         game = REGISTRY[game_id]
@@ -134,8 +136,8 @@ class Tutorials:
         if step >= len(lesson.steps):
             raise UserError(
                 msg(
-                    "You have finished this lesson: /escape learn {game} plays it again.",
-                    game=game_id,
+                    "You have finished this lesson: {learn} plays it again.",
+                    learn=command("learn", game_id),
                 )
             )
         state = position(game, lesson, user.name, step)
@@ -192,8 +194,8 @@ class Tutorials:
             lines += [
                 lesson.closing,
                 msg(
-                    "Play a real game against a bot: press the button, or /escape start {game} bots=1.",
-                    game=game_id,
+                    "Play a real game against a bot next: {start}.",
+                    start=command("start", game_id, "bots=1"),
                 ),
             ]
             choices = [Choice(msg("Play against a bot"), play_button(game_id), style="primary")]
@@ -234,8 +236,9 @@ def prompt(game: Game, state, move: str) -> Msg:
 
 def which_lesson() -> Msg:
     return msg(
-        "Which game would you like to learn? /escape learn GAME, with GAME one of: {games}.",
+        "Which game would you like to learn? {learn}, with GAME one of: {games}.",
         games=", ".join(ORDER),
+        learn=command("learn", GAME),
     )
 
 

@@ -20,7 +20,7 @@ from bot.service.pictures.workers import CpuPool
 from bot.service.records import boards, ratings
 from bot.store import SessionRow, Store
 from engines import Game
-from engines.text import Text, msg
+from engines.text import Text, command, msg
 
 _DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _MONTH = re.compile(r"^\d{4}-\d{2}$")
@@ -72,13 +72,14 @@ class DailyBoards:
         )
         how = msg("escaped") if escaped else msg("did not escape")
         return msg(
-            "Daily castle of {day}: {how}, {chapters} chapters reached in {steps} steps: place {place} of {count} here today (/escape top dark_castle daily).",
+            "Daily castle of {day}: {how}, {chapters} chapters reached in {steps} steps: place {place} of {count} here today ({top_dark_castle}).",
             day=day,
             how=how,
             chapters=chapters,
             steps=steps,
             place=place,
             count=len(board),
+            top_dark_castle=command("top", "dark_castle", "daily"),
         )
 
     # ----- the boards -------------------------------------------------------------------
@@ -98,7 +99,8 @@ class DailyBoards:
                 for r in rows
             ]
             empty = msg(
-                "No party has finished this day's castle here yet: /escape start dark_castle daily=on."
+                "No party has finished this day's castle here yet: {start_dark_castle}.",
+                start_dark_castle=command("start", "dark_castle", "daily=on"),
             )
             name = f"daily-{day}.png"
         else:

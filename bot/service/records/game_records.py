@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import OrderedDict
 
 from bot.service.base import buttons, deadlines
+from bot.service.base.command_words import GAME
 from bot.service.base.delivery_plan import Choice, Picture, Plan, Reply
 from bot.service.base.platform_input import number
 from bot.service.base.requests import ChatRef, UserError, UserRef
@@ -20,7 +21,7 @@ from bot.service.tables.bot_seats import seat_names
 from bot.service.tables.table import Table, title_of
 from bot.store import SessionRow
 from engines import REGISTRY, Game
-from engines.text import Span, Text, joined, msg
+from engines.text import Span, Text, command, joined, msg
 from languages import Day, say
 from render import animation
 
@@ -73,7 +74,11 @@ class GameRecords:
             row = await store.session(asked)
             if row is None or row.platform != chat.platform or row.scope != chat.scope:
                 raise UserError(
-                    msg("There is no game {strip} here: /escape history.", strip=which.strip())
+                    msg(
+                        "There is no game {strip} here: {history}.",
+                        strip=which.strip(),
+                        history=command("history"),
+                    )
                 )
             if row.status == "lobby":
                 raise UserError(msg("That game has not begun yet."))
@@ -81,7 +86,9 @@ class GameRecords:
         if which and which.strip():
             raise UserError(
                 msg(
-                    "Name a game by its number, like /escape replay 12 (/escape history lists them)."
+                    "Name a game by its number, like {replay} ({history} lists them).",
+                    replay=command("replay", "12"),
+                    history=command("history"),
                 )
             )
         row = await store.latest_in_place(chat.platform, chat.chat, chat.thread)
@@ -90,7 +97,10 @@ class GameRecords:
             row = ended[0] if ended else None
         if row is None:
             raise UserError(
-                msg("No game has been played here yet. Start one with /escape start GAME.")
+                msg(
+                    "No game has been played here yet. Start one with {start}.",
+                    start=command("start", GAME),
+                )
             )
         return row
 

@@ -17,7 +17,7 @@ from openskill.models import PlackettLuce
 
 from bot.store import RatingRow, SessionRow
 from engines import Game
-from engines.text import Msg, msg
+from engines.text import Msg, command, msg
 
 MODEL = PlackettLuce()
 
@@ -85,7 +85,7 @@ def rate(
 
 def describe_changes(row: SessionRow, changes: dict[str, list[float]], game: Game) -> Msg:
     if game.cooperative:
-        return msg("Counted in the table's escapes and losses (/escape top).")
+        return msg("Counted in the table's escapes and losses ({top}).", top=command("top"))
     parts = []
     for seat in row.seats:
         before, after = changes.get(seat.user_id, [0.0, 0.0])

@@ -17,7 +17,7 @@ from bot.service.base.move_records import stored
 from bot.service.base.requests import UserError
 from bot.store import LogEntry, SessionRow
 from engines import CHANCE, Game, IllegalAction
-from engines.text import Text, joined, msg
+from engines.text import Text, command, joined, msg
 
 LOG_PAGE = 20  # lines of a log page: fits a Telegram message and a Discord one easily
 
@@ -40,10 +40,10 @@ def replayable(game: Game, row: SessionRow) -> None:
     if row.rules_version != game.rules_version:
         raise UserError(
             msg(
-                "Game #{number} was played under an older version of the rules of {game}, "
-                "so its boards cannot be drawn again; its log is still there (/escape log).",
+                "Game #{number} was played under an older version of the rules of {game}, so its boards cannot be drawn again; its log is still there ({log}).",
                 number=row.id,
                 game=msg(game.title),
+                log=command("log"),
             )
         )
 
@@ -75,9 +75,9 @@ def steps(game: Game, row: SessionRow, entries: Sequence[LogEntry]) -> list[Step
     except (IllegalAction, KeyError, IndexError, ValueError) as exc:
         raise UserError(
             msg(
-                "Game #{number} cannot be replayed with this version of the bot; its log is "
-                "still there (/escape log).",
+                "Game #{number} cannot be replayed with this version of the bot; its log is still there ({log}).",
                 number=row.id,
+                log=command("log"),
             )
         ) from exc
     out.append(Step(game.view(state, None), heading, joined(caption, " "), n))

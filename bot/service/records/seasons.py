@@ -22,6 +22,7 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
+from bot.service.base.command_words import GAME
 from bot.service.base.delivery_plan import Plan, Reply
 from bot.service.base.requests import ChatRef, UserError, UserRef
 from bot.service.pictures.workers import CpuPool
@@ -29,7 +30,7 @@ from bot.service.records import boards
 from bot.service.tables.table import title_of
 from bot.store import SeasonRow, Store
 from engines import REGISTRY
-from engines.text import Msg, Text, joined, msg, plural
+from engines.text import Msg, Text, command, joined, msg, plural
 
 log = logging.getLogger(__name__)
 
@@ -41,8 +42,11 @@ _LENGTH = re.compile(r"^(\d{1,3})\s*(d|days?|w|weeks?|mo|months?)$")
 _MOST = {"d": 366, "w": 52, "mo": 12}
 
 USAGE = msg(
-    "/escape season: this server's or group's season. An admin says /escape season start 3mo "
-    "(a length: 2w, 30d, 3mo), /escape season end (the next begins) or /escape season off."
+    "{season}: this server's or group's season. An admin says {season_start} (a length: 2w, 30d, 3mo), {season_end} (the next begins) or {season_off}.",
+    season=command("season"),
+    season_start=command("season", "start", "3mo"),
+    season_end=command("season", "end"),
+    season_off=command("season", "off"),
 )
 ADMINS_ONLY = msg("Only an admin of this chat can start, end or stop seasons.")
 CHANGED = msg("The season changed at the same moment; try again.")
@@ -159,7 +163,12 @@ class Seasons:
             return await self.start(chat, user, " ".join(words[1:]) or DEFAULT_LENGTH)
         running = await self.store.running_season(chat.platform, chat.scope)
         if running is None:
-            raise UserError(msg("No season is running here: /escape season start 3mo begins one."))
+            raise UserError(
+                msg(
+                    "No season is running here: {season_start} begins one.",
+                    season_start=command("season", "start", "3mo"),
+                )
+            )
         if not await self.end(running, repeat=what == "end"):
             raise UserError(CHANGED)
         if what == "end":
@@ -184,26 +193,28 @@ class Seasons:
         running = await self.store.running_season(chat.platform, chat.scope)
         if running is not None:
             return msg(
-                "Season {number} of this {scope}: {length}, from {start} to {end}; rated games so far: {games}. "
-                "Every rated game counts in the season (everyone began it at 0) and all time: /escape top shows both.",
+                "Season {number} of this {scope}: {length}, from {start} to {end}; rated games so far: {games}. Every rated game counts in the season (everyone began it at 0) and all time: {top} shows both.",
                 number=running.number,
                 scope=scope,
                 length=said_length(running.length),
                 start=boards.when(running.starts_at),
                 end=boards.when(running.ends_at),
                 games=running.games,
+                top=command("top"),
             )
         last = await self.store.last_season(chat.platform, chat.scope)
         if last is not None:
             return msg(
-                "This {scope} plays without seasons now; its last was season {number}, ended {end} (/escape top GAME season {number} shows its final standings).",
+                "This {scope} plays without seasons now; its last was season {number}, ended {end} ({top_season} shows its final standings).",
                 scope=scope,
                 number=last.number,
                 end=boards.when(ended(last)),
+                top_season=command("top", GAME, "season", last.number),
             )
         return msg(
-            "This {scope} plays without seasons: its ratings are all time. An admin starts seasons with /escape season start 3mo (a length: 2w, 30d, 3mo).",
+            "This {scope} plays without seasons: its ratings are all time. An admin starts seasons with {season_start} (a length: 2w, 30d, 3mo).",
             scope=scope,
+            season_start=command("season", "start", "3mo"),
         )
 
     async def start(self, chat: ChatRef, user: UserRef, length_text: str) -> Plan:
@@ -212,9 +223,10 @@ class Seasons:
         if running is not None:
             raise UserError(
                 msg(
-                    "Season {number} is running until {end}; /escape season end ends it now.",
+                    "Season {number} is running until {end}; {season_end} ends it now.",
                     number=running.number,
                     end=boards.when(running.ends_at),
+                    season_end=command("season", "end"),
                 )
             )
         now = self.now()

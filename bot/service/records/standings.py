@@ -5,6 +5,7 @@ a daily castle's result put on its boards; `/escape stats` and `/escape top`."""
 from __future__ import annotations
 
 from bot.service.base import buttons
+from bot.service.base.command_words import GAME
 from bot.service.base.delivery_plan import Choice, Plan, Reply
 from bot.service.base.requests import ChatRef, UserError, UserRef
 from bot.service.pictures.workers import CpuPool
@@ -14,7 +15,7 @@ from bot.service.records.seasons import heading
 from bot.service.tables.lobby import find_game
 from bot.store import SessionRow, StaleVersion, Store, StoreError
 from engines import REGISTRY, Game
-from engines.text import Text, joined, msg, plural
+from engines.text import Text, command, joined, msg, plural
 
 TOP = 10
 SEASON_TRIES = 3  # a season that ends while a game is rated: the game is rated again
@@ -150,12 +151,18 @@ class Standings:
         board, rest = (words[0], words[1:]) if words else ("", [])
         if board and (board not in WHICH or len(rest) > 1):
             raise UserError(
-                msg("Which board? /escape top GAME with all, season, season 2, daily or month.")
+                msg(
+                    "Which board? {top} with all, season, season 2, daily or month.",
+                    top=command("top", GAME),
+                )
             )
         if board in ("daily", "month"):
             if game_id and find_game(game_id).id != "dark_castle":
                 raise UserError(
-                    msg("Only Dark Castle has a daily castle: /escape top dark_castle daily.")
+                    msg(
+                        "Only Dark Castle has a daily castle: {top_dark_castle}.",
+                        top_dark_castle=command("top", "dark_castle", "daily"),
+                    )
                 )
             return await self.daily.board(chat, board, rest[0] if rest else None)
         game = find_game(game_id) if game_id else await self._played_here(chat)
@@ -181,7 +188,7 @@ class Standings:
                     msg("This {scope} has had no season {number}.", scope=where, number=number)
                 )
         elif board == "season" and season is None:
-            raise UserError(msg("No season is running here (/escape season)."))
+            raise UserError(msg("No season is running here ({season}).", season=command("season")))
         sections: list[boards.Board] = []
         if season is not None and board in ("", "season"):
             rows = await self.store.season_leaderboard(

@@ -35,7 +35,7 @@ from bot.service.base.requests import ChatRef, UserError, UserRef
 from bot.service.base.web_links import LOCAL
 from bot.service.tables.table import not_a_player
 from bot.store import SessionRow
-from engines.text import msg
+from engines.text import command, msg
 
 log = logging.getLogger(__name__)
 
@@ -43,7 +43,8 @@ NO_TABLE = msg("There is no such table (it may have been removed).")
 NO_TOURNAMENT = msg("There is no such tournament.")
 MEMBERS_ONLY = msg("Only the people of this table's chat can join it; ask for a link there.")
 LEARNERS_SIGN_IN = msg(
-    "A lesson is for one player: open the board from your own link (/escape web) to learn."
+    "A lesson is for one player: open the board from your own link ({web}) to learn.",
+    web=command("web"),
 )
 REMEMBER_SECONDS = 60.0  # a platform's answer about a member, kept this long
 REMEMBER_MOST = 10_000  # answers kept at most (the oldest are forgotten first)

@@ -28,7 +28,7 @@ from bot.service.tables.bot_seats import BOT_KINDS, seat_names
 from bot.service.tables.table import Committed, DrawingAhead, Loaded
 from bot.store import SessionRow
 from engines import Event, Game, Result
-from engines.text import Msg, Span, Text, joined, msg, to_json
+from engines.text import Msg, Span, Text, command, joined, msg, to_json
 from languages import DEFAULT, say
 
 # Event kinds with which an engine announces the end itself ("Ann wins!"): the final board
@@ -403,7 +403,10 @@ class BoardPlans:
         if c.get("paused") is not None:
             return msg(" (the table is paused; {left} left)", left=Span(left or 0, left=True))
         if c.get("warned"):
-            return msg(" (time is up: the others may vote, /escape clock vote)")
+            return msg(
+                " (time is up: the others may vote, {clock_vote})",
+                clock_vote=command("clock", "vote"),
+            )
         return msg(" ({left} left)", left=Span(left, left=True)) if left is not None else ""
 
 

@@ -13,6 +13,7 @@ from bot.service.base.delivery_plan import Plan, Reply
 from bot.service.base.requests import ChatRef, UserError, UserRef
 from bot.service.tables.board_plans import table_language
 from bot.service.tables.table import Table, not_a_player
+from engines.text import command
 from languages import DEFAULT, LanguageName, available, joined, msg, resolve
 
 ME = ("me", "mine", "my", "own", "ich", "mich", "mir")  # the asker's own setting
@@ -128,7 +129,10 @@ class LanguageSettings:
         lines.append(msg("Languages: {list}.", list=self._list()))
         lines.append(
             msg(
-                "/escape language de sets this channel's; /escape language de me sets your own; /escape language auto me goes back to your app's."
+                "{language_de} sets this channel's; {language_de2} sets your own; {language_auto} goes back to your app's.",
+                language_de=command("language", "de"),
+                language_de2=command("language", "de", "me"),
+                language_auto=command("language", "auto", "me"),
             )
         )
         return joined(lines, "\n")

@@ -19,7 +19,7 @@ from bot.service.tables.start_options import hint_setting, parse_options, split_
 from bot.service.tables.table import Table, title_of
 from bot.store import ChatBusy, OpenedWith, SeatRow
 from engines import REGISTRY, BadOption, Event, Game
-from engines.text import msg
+from engines.text import command, msg
 
 
 def find_game(game_id: str) -> Game:
@@ -92,9 +92,11 @@ class Lobby:
             state = msg("waiting for players") if existing.status == "lobby" else msg("running")
             raise UserError(
                 msg(
-                    "A game of {game} is already {state} here. Use /escape board to see it, or /escape abort to end it first.",
+                    "A game of {game} is already {state} here. Use {board} to see it, or {abort} to end it first.",
                     game=title_of(existing.game),
                     state=state,
+                    board=command("board"),
+                    abort=command("abort"),
                 )
             )
         day = start.opened.daily
@@ -119,7 +121,9 @@ class Lobby:
             )
         except ChatBusy as exc:
             raise UserError(
-                msg("A game was just started here by someone else: /escape board.")
+                msg(
+                    "A game was just started here by someone else: {board}.", board=command("board")
+                )
             ) from exc
         if start.bots:  # one human and bots: the table starts at once
             level = opened.bot_level
@@ -187,7 +191,8 @@ class Lobby:
         if row.status != "lobby":
             raise UserError(
                 msg(
-                    "The game has begun, so seats are fixed. Ask its creator or an admin to /escape abort it if the table wants to stop."
+                    "The game has begun, so seats are fixed. Ask its creator or an admin to {abort} it if the table wants to stop.",
+                    abort=command("abort"),
                 )
             )
         if not any(s.user_id == user.id for s in row.seats):
@@ -209,7 +214,9 @@ class Lobby:
         row = await self.table.lobby(chat)
         game = find_game(row.game)
         if not any(s.user_id == user.id for s in row.seats):
-            raise UserError(msg("Only a seated player can add a bot: /escape join first."))
+            raise UserError(
+                msg("Only a seated player can add a bot: {join} first.", join=command("join"))
+            )
         if len(row.seats) >= game.max_players:
             raise UserError(
                 msg(
@@ -255,15 +262,18 @@ class Lobby:
         row = await self.table.lobby(chat)
         game = find_game(row.game)
         if not any(s.user_id == user.id for s in row.seats):
-            raise UserError(msg("Only a seated player can begin the game: /escape join first."))
+            raise UserError(
+                msg("Only a seated player can begin the game: {join} first.", join=command("join"))
+            )
         if len(row.seats) < game.min_players:
             missing = game.min_players - len(row.seats)
             raise UserError(
                 msg(
-                    "{title} needs {player_range} players; waiting for {missing} more (/escape join).",
+                    "{title} needs {player_range} players; waiting for {missing} more ({join}).",
                     title=msg(game.title),
                     player_range=game.player_range(),
                     missing=missing,
+                    join=command("join"),
                 )
             )
         await self.once_a_day.claim(row)  # a daily castle: once a day for each of its party

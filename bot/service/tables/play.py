@@ -9,6 +9,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
 from bot.service.base import buttons
+from bot.service.base.command_words import GAME
 from bot.service.base.delivery_plan import SHARED, Choice, Plan, Reply
 from bot.service.base.move_records import Turn, play, seeded, stored
 from bot.service.base.requests import ChatRef, UserError, UserRef
@@ -28,7 +29,7 @@ from bot.service.tables.table import (
 from bot.store import SessionRow, StoreError
 from bot.telemetry import metrics
 from engines import CHANCE, REGISTRY, Event, IllegalAction
-from engines.text import Msg, Text, joined, msg
+from engines.text import Msg, Text, command, joined, msg
 
 
 @dataclass(frozen=True)
@@ -287,7 +288,9 @@ class Play:
         replay."""
         row = await self.table.live_row(chat)
         if row is None:
-            raise UserError(msg("There is no game here. Start one with /escape start GAME."))
+            raise UserError(
+                msg("There is no game here. Start one with {start}.", start=command("start", GAME))
+            )
         game = REGISTRY.get(row.game)
         if row.status == "lobby" and game is not None:
             plan = self.plans.lobby_plan(row, game, msg("Waiting for players."), viewer)
@@ -382,7 +385,9 @@ class Play:
         default its number."""
         rows = await self.store.sessions_in_scope(platform, scope)
         if not rows:
-            text = msg("No games are running here. Start one with /escape start GAME.")
+            text = msg(
+                "No games are running here. Start one with {start}.", start=command("start", GAME)
+            )
             return Reply(text, kind="games")
         lines: list[Text] = []
         for row in rows:

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from bot.service.base import deadlines
+from bot.service.base.command_words import GAME
 from bot.service.base.move_records import Turn
 from bot.service.base.requests import ChatRef, UserError, UserRef
 from bot.service.base.table_changes import Change, RecentChanges
@@ -25,17 +26,19 @@ from bot.service.tables.bot_seats import bot_to_act
 from bot.store import SeatRow, SessionRow, StaleVersion, Store
 from bot.telemetry import logs
 from engines import REGISTRY, Game, Result
-from engines.text import Msg, Text, joined, msg
+from engines.text import Msg, Text, command, joined, msg
 from languages import resolve
 
 log = logging.getLogger(__name__)
 
 UNREADABLE_GAME = msg(
-    "This game's saved position cannot be read (a damaged database, or saved in a shape this "
-    "version of the bot does not know), so it cannot go on. /escape abort ends it; its log is kept."
+    "This game's saved position cannot be read (a damaged database, or saved in a shape this version of the bot does not know), so it cannot go on. {abort} ends it; its log is kept.",
+    abort=command("abort"),
 )
-NO_TABLE = msg("There is no table here. Open one with /escape start GAME.")
-NO_GAME = msg("There is no game running here. Start one with /escape start GAME.")
+NO_TABLE = msg("There is no table here. Open one with {start}.", start=command("start", GAME))
+NO_GAME = msg(
+    "There is no game running here. Start one with {start}.", start=command("start", GAME)
+)
 
 
 @dataclass
@@ -170,7 +173,10 @@ class Table:
             raise UserError(NO_GAME)
         if row.status == "lobby":
             raise UserError(
-                msg("The game has not begun yet: /escape begin once everyone has joined.")
+                msg(
+                    "The game has not begun yet: {begin} once everyone has joined.",
+                    begin=command("begin"),
+                )
             )
         return row
 

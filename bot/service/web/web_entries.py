@@ -13,6 +13,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import replace
 
 from bot.service.base import buttons
+from bot.service.base.command_words import GAME
 from bot.service.base.delivery_plan import Picture, Plan, Reply
 from bot.service.base.entry_guard import entry
 from bot.service.base.requests import ChatRef, UserError, UserRef
@@ -26,7 +27,7 @@ from bot.service.tables.table import NO_TABLE, Table, chat_of
 from bot.service.web.web_keys import WebKeys
 from bot.service.web.web_tables import WebPass, WebTables
 from bot.store import SessionRow, StoreError
-from engines.text import msg
+from engines.text import command, msg
 
 log = logging.getLogger("bot.service")
 
@@ -115,7 +116,8 @@ class WebEntries:
         if t is None:
             raise UserError(
                 msg(
-                    "There is no tournament here. Open one with /escape tournament create GAME rounds=4."
+                    "There is no tournament here. Open one with {tournament_create}.",
+                    tournament_create=command("tournament", "create", GAME, "rounds=4"),
                 )
             )
         url = f"{door.base}/tournament-link/{door.signer.tournament_link(user, t.id)}"
@@ -224,7 +226,12 @@ class WebEntries:
             if not isinstance(button, buttons.LessonButton):
                 raise UserError(buttons.NOT_OURS)
             if button.step is None:  # the page starts the real game itself, where it can
-                raise UserError(msg("Start a real game from your chat: /escape start GAME bots=1."))
+                raise UserError(
+                    msg(
+                        "Start a real game from your chat: {start}.",
+                        start=command("start", GAME, "bots=1"),
+                    )
+                )
             plan = await self.tutorials.press(chat, user, button)
         else:
             plan = await self.tutorials.learn(chat, user, what)

@@ -11,20 +11,24 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
+from bot.service.base.command_words import GAME, OPTIONS
 from bot.service.base.delivery_plan import Plan, Reply
 from bot.service.base.requests import ChatRef, UserError, UserRef
 from bot.service.community.tournaments import setup, words
 from bot.service.community.tournaments.rounds import Rounds
 from bot.service.tables.lobby import Lobby, find_game, parse_options
 from bot.store import StaleVersion, Store, TournamentRow
-from engines.text import Text, msg
+from engines.text import Text, command, msg
 
 NONE_HERE = msg(
-    "There is no tournament here. Open one with /escape tournament create GAME rounds=4."
+    "There is no tournament here. Open one with {tournament_create}.",
+    tournament_create=command("tournament", "create", GAME, "rounds=4"),
 )
 USAGE = msg(
-    "/escape tournament create GAME [rounds=4] [size=4] [start=2h] [options]: open the sign-up; "
-    "join, leave, start, standings, withdraw, cancel."
+    "{tournament_create}: open the sign-up; join, leave, start, standings, withdraw, cancel.",
+    tournament_create=command(
+        "tournament", "create", GAME, "[rounds=4]", "[size=4]", "[start=2h]", OPTIONS
+    ),
 )
 CHANGED = msg("The tournament changed at the same moment; try again.")
 
@@ -85,7 +89,12 @@ class Desk:
         settings = setup.read(game, parse_options(" ".join(args[1:])))
         self.lobby.check_options(game, settings.table_options)  # the tables' own options
         if await self.here(chat) is not None:
-            raise UserError(msg("A tournament is already open here: /escape tournament shows it."))
+            raise UserError(
+                msg(
+                    "A tournament is already open here: {tournament} shows it.",
+                    tournament=command("tournament"),
+                )
+            )
         now = self.now()
         starts_at = now + settings.starts_in if settings.starts_in is not None else None
         t = await self.store.create_tournament(

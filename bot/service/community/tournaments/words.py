@@ -11,7 +11,7 @@ from bot.service.community.tournaments.scores import Line, shown
 from bot.service.pictures.workers import CpuPool
 from bot.service.tables.table import title_of
 from bot.store import EntrantRow, TournamentRow
-from engines.text import Text, joined, msg
+from engines.text import Text, command, joined, msg
 from languages import say
 from render import standings as standings_picture
 
@@ -38,8 +38,9 @@ def describe(t: TournamentRow, players: int) -> Text:
     )
     if t.status == "signup":
         state = msg(
-            "Sign-up is open: {count} players so far. Press Join, or /escape tournament join.",
+            "Sign-up is open: {count} players so far. Press Join, or {tournament_join}.",
             count=players,
+            tournament_join=command("tournament", "join"),
         )
     elif t.status == "running":
         state = msg(
