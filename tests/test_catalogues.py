@@ -84,6 +84,7 @@ SAME_AS_ENGLISH = {
         "B": "blue's letter on a ghost (blau)",
         "G": "a ghost icon's letter (Geist)",
         "Europe/Berlin": "a time zone's name, typed as it is (a German reader's zone)",
+        "hand": "German says Hand (a question typed to describe)",
         "#{number} {game} in {where}: {who}": "'in' is German too",
         "{spell} (cast {id}): {text}": "`cast` is typed as it is",
         "{spell} (cast {id}): {brief}": "`cast` is typed as it is",

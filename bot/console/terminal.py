@@ -322,14 +322,15 @@ class Terminal:
         word, rest = ALIASES.get(words[0].lower(), words[0].lower()), words[1:]
         who = me or next(iter(players.values()))
         declared = keyboard_command(word)
+        toggle = word == "describe" and [w.lower() for w in rest] in (["on"], ["off"])
         if word == "help":
             self.out(help_text())
-        elif declared is not None:
+        elif declared is not None and not toggle:
             await self.run(declared, rest, me or actor or who, row.game)
         elif word == "moves":
             self.out(self.menu_text(limit=None) or msg("You have no choice to make now."))
-        elif word == "describe":
-            self.describe = rest[:1] != ["off"]
+        elif toggle:  # `describe on|off`: every board in words, or only when asked
+            self.describe = rest[0].lower() == "on"
             self.out(
                 msg(
                     "Descriptions after every move: {value}.",

@@ -23,6 +23,7 @@ from bot.service.base.delivery_plan import Plan, Reply
 from bot.service.base.platform_input import number
 from bot.service.base.requests import ChatRef, UserError, UserRef
 from bot.service.learning.catalogue import which_game
+from bot.service.tables.questions import HAND, NEAR
 from engines.text import Command as Named
 from engines.text import Msg, Text, command, in_context, joined, msg
 from languages import DEFAULT, say, spelling
@@ -52,6 +53,8 @@ class Service(Protocol):
     async def top(self, chat: ChatRef, game_id: str | None, which: str | None) -> Plan: ...
     async def ask_undo(self, chat: ChatRef, user: UserRef) -> Plan: ...
     async def hint(self, chat: ChatRef, user: UserRef) -> Plan: ...
+
+    async def describe(self, chat: ChatRef, user: UserRef, what: str | None = None) -> Plan: ...
     async def learn(self, chat: ChatRef, user: UserRef, text: str | None = None) -> Plan: ...
     async def rules(self, game_id: str | None = None, chat: ChatRef | None = None) -> Reply: ...
     async def games_here(self, platform: str, scope: str) -> Reply: ...
@@ -582,6 +585,36 @@ COMMANDS: tuple[Command, ...] = (
                     "mute, vacation 2, vacation end, pause, resume, vote, dm on, tz Europe/Berlin, quiet 22-7 or help"
                 ),
             ),
+        ),
+    ),
+    # last: Discord's /escape group holds 25 subcommands, and this is the 26th until the
+    # commands are grouped there
+    Command(
+        "describe",
+        msg(
+            "The board in words, or one question about it: a place, a player, {near}, {hand}",
+            near=NEAR,
+            hand=HAND,
+        ),
+        lambda s, c: s.describe(c.chat, c.user, c.text("what")),
+        (
+            Arg(
+                "what",
+                TEXT,
+                msg(
+                    "A place (c3, 16), a player's name, {near} (next to you) or {hand} (your own view)",
+                    near=NEAR,
+                    hand=HAND,
+                ),
+            ),
+        ),
+        where=AT_TABLE_AND_KEYBOARD,
+        quiet=True,
+        example=command("describe", "c3"),
+        at_keyboard_help=msg(
+            "the board in words, or one question: a place (c3), a player, {near}, {hand}",
+            near=NEAR,
+            hand=HAND,
         ),
     ),
 )

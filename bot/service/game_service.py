@@ -48,6 +48,7 @@ from bot.service.tables.bot_seats import LEVEL_WORDS, BotSeats, scale_from_env
 from bot.service.tables.bot_turns import BotTurns
 from bot.service.tables.lobby import Lobby, find_game, parse_options
 from bot.service.tables.play import Play, TableSummary, Told
+from bot.service.tables.questions import Questions
 from bot.service.tables.rematch import Rematch
 from bot.service.tables.table import Table, chat_of
 from bot.service.tables.undo_requests import UndoRequests
@@ -131,6 +132,7 @@ class GameService:
         self.rematches = Rematch(self.lobby)
         self.undo = UndoRequests(self.table, self.plans)
         self.hints = Hints(self.table, self.bots)
+        self.questions = Questions(self.table)
         self.tutorials = Tutorials(store, self.cpu, self.lobby.start, pictures=pictures)
         self.access = Access()  # who may watch and act on a table: asked by every door
         self.reviews = Reviews(self.table, self.cpu, self.access, pictures=pictures)
@@ -539,6 +541,12 @@ class GameService:
     async def learn(self, chat: ChatRef, user: UserRef, text: str | None = None) -> Plan:
         """`/escape learn GAME`: a lesson, to the asker alone (or their move in it)."""
         return await self.tutorials.learn(chat, user, text)
+
+    @entry
+    async def describe(self, chat: ChatRef, user: UserRef, what: str | None = None) -> Plan:
+        """`/escape describe [what]`: one question about the table answered in words (a
+        place, a player, `near`, `hand`), or the whole board in words."""
+        return await self.questions.describe(chat, user, what)
 
     @entry
     async def hint(self, chat: ChatRef, user: UserRef) -> Plan:

@@ -31,6 +31,7 @@ def test_the_keyboard_help_lists_every_command_declared_for_it_and_no_other():
         "learn",
         "abort",
         "stats",
+        "describe",
     } == declared
     assert listed == declared | {"moves", "describe", "as", "quit"}
     assert all(c.at_keyboard_help for c in at_keyboard())
