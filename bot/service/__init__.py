@@ -27,6 +27,7 @@ from bot.service.game_service import FrontEnd, GameService, Link, WebDoor
 from bot.service.tables.access import MemberUnknown, Visitor
 from bot.service.tables.lobby import parse_options
 from bot.service.tables.play import TableSummary
+from bot.service.tables.questions import HAND, NEAR
 from bot.service.tables.table import chat_of
 from bot.service.web.web_tables import WebPass
 
@@ -34,8 +35,10 @@ __all__ = [
     "ARG_NAMES",
     "BUTTON_BYTES",
     "COMMANDS",
+    "HAND",
     "LOCAL",
     "MOVE",
+    "NEAR",
     "SHARED",
     "VIEW",
     "Call",

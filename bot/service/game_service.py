@@ -176,6 +176,7 @@ class GameService:
             self.tournaments,
             self.presses.pressed,
             door=lambda: self.web,
+            questions=self.questions,
         )
         self.seasons = Seasons(
             store,

@@ -124,6 +124,7 @@ class WebBoard:
             r.add_get(prefix + "/api/pictures/{token}.png", self.api_picture)
             r.add_get(prefix + f"/api/tables/{TABLE}/frames/{{n:[0-9]{{1,6}}}}.png", self.api_frame)
             r.add_get(prefix + f"/api/tables/{TABLE}/review", self.api_review)
+            r.add_post(prefix + f"/api/tables/{TABLE}/describe", self.api_describe)
             r.add_post(prefix + "/api/auth/telegram", self.auth_telegram)
             r.add_post(prefix + "/api/auth/discord", self.auth_discord)
             r.add_get(prefix + "/api/discord/channels/{channel:[0-9]{1,20}}", self.api_channel)
@@ -382,6 +383,23 @@ class WebBoard:
             seat = number(request.query.get("seat", ""), 99)
             visitor = self.visitor(request, request.query.get("watch"))
             return await self.service.web_board.review(sid, visitor, language, seat)
+
+        return await _json(answer, language=language)
+
+    async def api_describe(self, request: web.Request) -> web.Response:
+        """The page's question about the board (`/escape describe`): `{"what": "c3"}`, asked
+        as the page's player (the seat it plays, at this machine) or as a watcher."""
+        language = await self.asker_language(request)
+
+        async def answer() -> dict:
+            sid = _table_number(request.match_info["sid"])
+            body = await _body(request)
+            what = body.get("what")
+            if not isinstance(what, str | None):
+                raise UserError(NOT_OURS)
+            visitor = self.visitor(request, body.get("watch"))
+            pass_ = WebPass(sid, visitor, number(body.get("seat"), 99), language)
+            return {"text": await self.service.web_board.describe(pass_, (what or "")[:80])}
 
         return await _json(answer, language=language)
 

@@ -15,6 +15,7 @@ import re
 from functools import cache
 from pathlib import Path
 
+from bot.service import HAND, NEAR
 from languages import Msg, in_context, say
 
 TEMPLATE = Path(__file__).parent / "static" / "board.html"
@@ -45,6 +46,13 @@ PAGE: dict[str, Msg] = {
     "review": in_context(
         "web page", "Review this game (the chances move by move, as you saw them)"
     ),
+    "ask_label": in_context(
+        "web page",
+        "Ask about the board: a place (like c3), a player, {near} or {hand}",
+        near=NEAR,
+        hand=HAND,
+    ),
+    "ask": in_context("web page", "Ask"),
 }
 SCRIPT: dict[str, Msg] = {
     "cancel": in_context("web page", "Cancel"),

@@ -22,16 +22,19 @@ from bot.service.community.tournaments import Tournaments
 from bot.service.community.tournaments.page import TournamentPage
 from bot.service.learning.reviews import Reviews
 from bot.service.learning.tutorial import Tutorials, page_of
-from bot.service.tables.access import NO_TOURNAMENT, Access, Visitor
+from bot.service.tables.access import NO_TOURNAMENT, Access, Standing, Visitor
+from bot.service.tables.questions import Questions
 from bot.service.tables.table import NO_TABLE, Table, chat_of
 from bot.service.web.web_keys import WebKeys
 from bot.service.web.web_tables import WebPass, WebTables
 from bot.store import SessionRow, StoreError
 from engines.text import command, msg
+from languages import say
 
 log = logging.getLogger("bot.service")
 
 Pressed = Callable[[SessionRow, UserRef, buttons.Button], Awaitable[Plan]]
+WATCHER = UserRef("web", "watching", "")  # a spectator asking about the board
 
 
 class WebEntries:
@@ -45,6 +48,7 @@ class WebEntries:
         tournaments: Tournaments,
         pressed: Pressed,
         door: Callable[[], WebDoor | None],
+        questions: Questions | None = None,
     ) -> None:
         self.table = table
         self.store = table.store
@@ -56,6 +60,7 @@ class WebEntries:
         self.tournament_pages = TournamentPage(self.store, tournaments.rounds, access)
         self._pressed = pressed  # the same press as in the table's chat
         self._door = door  # the web front end's, once it serves
+        self.questions = questions if questions is not None else Questions(table)
         self.keys = WebKeys(self.store)
         self._kept: WebSigner | None = None  # the signer over the kept keys, if any
 
@@ -212,6 +217,21 @@ class WebEntries:
             raise UserError(msg("Spectators watch; players sign in to move."))
         user = self.web_tables.acting_user(row, web.visitor.user, admission, web.wanted, button)
         return chat_of(row), await self._pressed(row, replace(user, language=web.language), button)
+
+    @entry
+    async def describe(self, web: WebPass, what: str | None) -> str:
+        """The page's question about the board (`/escape describe`): asked as the page's
+        player (for a local session, the seat it plays), or as a watcher, who may ask
+        about places and players but has no `near` nor `hand`."""
+        row = await self.web_tables.row(web.table)
+        admission = await self.access.watcher(row, web.visitor)
+        user = web.visitor.user or WATCHER
+        if admission.standing == Standing.PLAYER:
+            user = self.web_tables.acting_user(row, user, admission, web.wanted)
+        elif user.platform == row.platform:
+            user = replace(user, id=f"watching:{user.id}")  # (never a seat's id)
+        plan = await self.questions.describe(chat_of(row), user, what)
+        return "\n".join(say(r.text, web.language) for r in plan)
 
     @entry
     async def lesson(

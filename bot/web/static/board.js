@@ -227,14 +227,19 @@ function render(page, whole) {
   const player = page.standing === "player";
   $("moves-h").textContent = page.result ? w("game_over") : WORDS_HEADING;
   $("result").textContent = page.result || "";
-  const buttons = [...page.moves, ...page.shared].map((m) => button(m.label, () => press(m.data)));
-  $("moves").replaceChildren(...buttons);
-  if (!buttons.length && !page.result) {
-    const p = document.createElement("p");
-    p.className = "hint";
-    p.textContent = !player ? w("watching_only") : page.status === "lobby" ? w("lobby_waiting")
+  // every move a button in a list: Tab, or the arrow keys within it, then Enter
+  const items = [...page.moves, ...page.shared].map((m) => {
+    const li = document.createElement("li");
+    li.append(button(m.label, () => press(m.data)));
+    return li;
+  });
+  $("moves").replaceChildren(...items);
+  if (!items.length && !page.result) {
+    const li = document.createElement("li");
+    li.className = "hint";
+    li.textContent = !player ? w("watching_only") : page.status === "lobby" ? w("lobby_waiting")
       : page.status === "active" ? w("waiting") : "";
-    $("moves").append(p);
+    if (li.textContent) $("moves").append(li);
   }
   if (whole) {
     list($("log"), page.log);
@@ -261,6 +266,29 @@ function render(page, whole) {
 const WORDS_HEADING = (document.getElementById("moves-h") || {}).textContent;
 
 // ----- moves ------------------------------------------------------------------------------
+function arrows(event) {
+  // the arrow keys move along the list of moves (Home and End to its ends)
+  const list = [...$("moves").querySelectorAll("button:not([disabled])")];
+  const at = list.indexOf(document.activeElement);
+  if (at < 0) return;
+  const step = { ArrowDown: 1, ArrowRight: 1, ArrowUp: -1, ArrowLeft: -1 }[event.key];
+  const to = step ? at + step : event.key === "Home" ? 0 : event.key === "End" ? list.length - 1 : null;
+  if (to === null || !list.length) return;
+  event.preventDefault();
+  list[(to + list.length) % list.length].focus();
+}
+
+async function ask(event) {
+  // one question about the board (/escape describe), answered in words
+  event.preventDefault();
+  const answer = $("ask-answer");
+  try {
+    const made = await api(`/api/tables/${S.table}/describe`, { method: "POST",
+      json: { what: $("ask-what").value, seat: S.seat, watch: S.watch } });
+    answer.textContent = made.text;
+  } catch (error) { answer.textContent = error.message; }
+}
+
 function press(data) {
   if (!S.socket || S.socket.readyState !== WebSocket.OPEN || S.busy) return;
   S.busy = true;
@@ -420,6 +448,8 @@ async function localLobby() {
 // ----- the doors --------------------------------------------------------------------------
 async function start() {
   $("replay").addEventListener("input", showFrame);
+  $("moves").addEventListener("keydown", arrows);
+  $("ask").addEventListener("submit", ask);
   $("learn").addEventListener("click", () => lesson({ what: S.game }));
   $("review").addEventListener("click", review);
   $("lesson-close").addEventListener("click", () => { $("lesson").hidden = true; });
