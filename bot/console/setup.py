@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from bot.console.answers import chosen, shown
 from bot.service import (
+    MAX_NAME,
     ChatRef,
     GameService,
     Plan,
@@ -337,7 +338,11 @@ def names_problem(game, names: list[str]) -> Text | None:
         return msg("Name at least one player besides the bots, e.g. Ann,bot.")
     if len({n.lower() for n in humans}) != len(humans):
         return msg("Each player at this keyboard needs a different name.")
-    long = [n for n in names if len(n) > 32]
-    if long:
-        return msg("A name is at most 32 characters: {start}...", start=long[0][:32])
+    long = [n for n in names if len(n) > MAX_NAME]
+    if long:  # the one limit of every front end (bot/service/base/platform_input.py)
+        return msg(
+            "A name is at most {most} characters: {start}...",
+            most=MAX_NAME,
+            start=long[0][:MAX_NAME],
+        )
     return None

@@ -431,22 +431,50 @@ class Terminal:
                         declared, words[1:] or [str(session_id)] * declared.past_game, who, ""
                     )
                 elif word:
-                    self.out(msg("The game is over: replay, review, log, history or quit."))
+                    after = [c.name for c in at_keyboard() if c.after_end]
+                    self.out(
+                        msg("The game is over: {commands} or quit.", commands=", ".join(after))
+                    )
             except UserError as exc:
                 self.refuse(exc, line)
         return 0
+
+    def numbered(self) -> list[tuple[int, str, Text]]:
+        """(number, action, label) of each choice: its place in the list, or, where every
+        choice is one move to a numbered place (Hidden Castle's `place 7`), that place's
+        number, so that typing 7 places on space 7."""
+        words = [action.split() for action, _ in self.menu]
+        own = [int(w[-1]) for w in words if len(w) == 2 and w[-1].isdigit()]
+        if (
+            len(own) == len(self.menu) > 1
+            and len(set(own)) == len(own)
+            and len({w[0] for w in words}) == 1
+        ):
+            return [(n, a, label) for n, (a, label) in zip(own, self.menu, strict=True)]
+        return [(n, a, label) for n, (a, label) in enumerate(self.menu, start=1)]
 
     def pick(self, number: str) -> str:
         n = int(number)
         if not self.menu:
             raise UserError(msg("You have no choice to make now."))
-        if len(self.menu) == 1 and n != 1:
-            raise UserError(msg("Your one choice is number 1; type 1, or the move."))
-        if not 1 <= n <= len(self.menu):
+        choices = self.numbered()
+        found = next((action for k, action, _ in choices if k == n), None)
+        if found is not None:
+            return found
+        if len(choices) == 1:
+            raise UserError(
+                msg("Your one choice is number {n}; type {n}, or the move.", n=choices[0][0])
+            )
+        if choices[-1][0] == len(choices):
             raise UserError(
                 msg("Choose a number from 1 to {len}, or type the move.", len=len(self.menu))
             )
-        return self.menu[n - 1][0]
+        raise UserError(
+            msg(
+                "Choose one of the numbers shown ({numbers}), or type the move.",
+                numbers=", ".join(str(k) for k, _, _ in choices),
+            )
+        )
 
     # ----- hot-seat hand-over -----------------------------------------------------------
     async def hand_over(self, to: UserRef) -> bool:
@@ -570,7 +598,7 @@ class Terminal:
 
     def menu_text(self, limit: int | None) -> str:
         lines = []
-        for n, (action, label) in enumerate(self.menu, start=1):
+        for n, action, label in self.numbered():
             said = say(label, self.language)
             typed = "" if said.lower() == action else f"  [{action}]"
             lines.append(f"  {n}) {said}{typed}")

@@ -19,7 +19,7 @@ from bot.service.base.delivery_plan import (
     TableFacts,
 )
 from bot.service.base.excerpt import excerpt, short_refusal
-from bot.service.base.platform_input import number
+from bot.service.base.platform_input import MAX_NAME, number
 from bot.service.base.requests import ChatRef, Contact, UserError, UserRef
 from bot.service.base.web_links import LOCAL, WebSession, WebSigner
 from bot.service.commands import ARG_NAMES, COMMANDS, Call, Command
@@ -37,6 +37,7 @@ __all__ = [
     "COMMANDS",
     "HAND",
     "LOCAL",
+    "MAX_NAME",
     "MOVE",
     "NEAR",
     "SHARED",

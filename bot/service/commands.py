@@ -442,6 +442,7 @@ COMMANDS: tuple[Command, ...] = (
         (Arg("player", PLAYER, msg("Whose (default: yours)")),),
         where=AT_TABLE_AND_KEYBOARD,
         quiet=True,
+        after_end=True,
         at_keyboard_help=msg("a player's ratings from the games at this keyboard (default: yours)"),
     ),
     Command(

@@ -36,6 +36,7 @@ from aiohttp import web
 
 from bot.service import (
     LOCAL,
+    MAX_NAME,
     ChatRef,
     GameService,
     UserError,
@@ -534,6 +535,15 @@ class WebBoard:
             humans = [n for n in names if n.lower() != "bot"]
             if not humans or len({n.lower() for n in humans}) != len(humans):
                 raise UserError(msg("Name at least one player, each differently, e.g. Ann,bot."))
+            long = next((n for n in humans if len(n) > MAX_NAME), None)
+            if long is not None:  # the one limit of every front end
+                raise UserError(
+                    msg(
+                        "A name is at most {most} characters: {start}...",
+                        most=MAX_NAME,
+                        start=long[:MAX_NAME],
+                    )
+                )
             if not game.min_players <= len(names) <= game.max_players:
                 raise UserError(
                     msg(

@@ -129,6 +129,20 @@ def told(game: Game, names: list[str], number: int, done: Review, viewer: int | 
                     " ",
                 )
             )
+        elif t.swing > 0:  # it raised their chance: no reproach, the AI's other idea told
+            lines.append(
+                joined(
+                    [
+                        head,
+                        msg(
+                            "They played {move}, and it paid off (the AI would have played {preferred}).",
+                            move=t.move,
+                            preferred=t.preferred,
+                        ),
+                    ],
+                    " ",
+                )
+            )
         else:
             lines.append(
                 joined(

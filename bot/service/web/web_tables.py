@@ -309,8 +309,9 @@ class WebTables:
                 }
                 for s in row.seats
             ],
+            # (a table at this machine has no turn clock: nobody there is reminded)
             "clock": say(deadlines.describe(row.clock, self.table.now()), language)
-            if row.clock and active
+            if row.clock and active and self.plans.timed(row.platform)
             else "",
             "frames": moment.frames,
             "board": None,

@@ -175,3 +175,24 @@ async def test_a_stranger_gets_the_access_rules_refusal(service):
     with pytest.raises(UserError) as too:
         await service.run_command("review", Call(other_chat, stranger, {"game": str(running)}))
     assert too.value.msg == NO_TABLE
+
+
+def test_a_move_that_raised_the_chance_is_not_told_as_a_mistake():
+    """Issue 60: 58% to 74% after a move the AI would not have made is no reproach: the
+    review says it paid off, and names the AI's other move; a move that lowered the chance
+    still hears what the AI would have preferred."""
+    from bot.service.learning.reviews import told
+    from engines import REGISTRY
+    from engines.ai.review import Point, Review, Turning
+
+    points = (Point(0, None, (0.5, 0.5)), Point(1, 0, (0.58, 0.42)), Point(2, 0, (0.74, 0.26)))
+    points += (Point(3, 1, (0.8, 0.2)),)
+    turning = (
+        Turning(2, 0, 0.16, "place a1", "place b1"),
+        Turning(3, 1, -0.06, "place c1", "place d1"),
+    )
+    said = str(told(REGISTRY["ghosts18"], ["Ann", "Bob"], 7, Review(points, turning, False, 2), 0))
+    first, second = said.splitlines()[1:3]
+    assert "from 58% to 74%" in first and "paid off" in first and "preferred" not in first
+    assert "place b1" in first
+    assert "the AI would have preferred place d1" in second
