@@ -521,6 +521,7 @@ def test_make_run_with_a_german_locale_plays_in_german(tmp_path):
         "standard",
         "learn",
         "stats",
+        "review",
     }
     typed |= {w for game in REGISTRY for w in re.findall(r"[a-z]{3,}", game)}  # the games' ids
     paths = re.compile(r"\S*/\S*")  # a picture's path names the test's own folder

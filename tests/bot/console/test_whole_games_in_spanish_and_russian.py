@@ -135,6 +135,7 @@ def test_make_run_in_a_spanish_or_russian_locale_speaks_it(tmp_path, lang, langu
     assert asked in out and begun in out, out[-1500:]
     typed = TYPED | {"place", "move", "jump", "fight", "variant", "short", "standard", "release"}
     typed |= {w for game in REGISTRY for w in re.findall(r"[a-z]{3,}", game)}
+    typed |= {c.name for c in COMMANDS}  # the keyboard's commands, typed as they are
     left = [
         (line, w)
         for line in out.splitlines()
