@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 
 from languages import DEFAULT, say
+from render import narrow
 from render.captions import caption_bar
 from render.palette import to_png
 from render.png_bands import BandedEncoder
@@ -103,6 +104,7 @@ __all__ = [
     "describe_rules",
     "encoded_board",
     "in_language",
+    "narrow",
     "own_words",
     "renderer",
     "rules_png",

@@ -36,6 +36,14 @@ def board(
     return png, alt, drawn - started, encoded - drawn
 
 
+def narrow_board(game_id: str, view: dict, language: str = DEFAULT) -> bytes | None:
+    """A board for a narrow screen (render/narrow), as PNG; None for a game without one."""
+    try:
+        return render.narrow.png(game_id, view, language)
+    except KeyError:
+        return None
+
+
 def rules(game_id: str, language: str = DEFAULT) -> tuple[bytes, str] | None:
     """A game's rules illustration and its words; None without a renderer."""
     try:

@@ -342,8 +342,9 @@ class WebBoard:
     async def api_picture(self, request: web.Request) -> web.StreamResponse:
         language = await self.asker_language(request)
         try:
+            layout = "narrow" if request.query.get("layout") == "narrow" else "wide"
             picture = await self.service.web_board.picture(
-                request.match_info["token"], self.viewer(request)
+                request.match_info["token"], self.viewer(request), layout
             )
         except UserError as exc:
             status = {"stale": 409, "no_table": 404, "forged": 403, "expired": 403}.get(

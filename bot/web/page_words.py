@@ -91,6 +91,10 @@ SCRIPT: dict[str, Msg] = {
     "watching_only": in_context("web page", "You are watching: only the players move."),
     "waiting": in_context("web page", "Not your turn: the board updates by itself."),
     "lobby_waiting": in_context("web page", "Waiting for players."),
+    "on_board": in_context("web page", "Moves on the board, as a list ({count})", count="{count}"),
+    "more_moves": in_context(
+        "web page", "{first} and the like ({count})", first="{first}", count="{count}"
+    ),
     # hot-seat at this machine, in a game with secrets: the device passes between players
     "pass_to": in_context(
         "web page", "Pass the device to {name}; the others look away.", name="{name}"

@@ -46,7 +46,7 @@ def chromium(tmp_path, language: str = "en-US", phone: bool = False):
         options.add_argument(flag)
     options.add_experimental_option("prefs", {"intl.accept_languages": language})
     if phone:  # (a headless window is never narrower than about 500 px: a phone is emulated)
-        metrics = {"width": 390, "height": 844, "pixelRatio": 3.0}
+        metrics = {"width": 390, "height": 844, "pixelRatio": 3.0, "touch": True}
         options.add_experimental_option("mobileEmulation", {"deviceMetrics": metrics})
     driver = webdriver.Chrome(service=Service(DRIVER), options=options)
     driver.set_page_load_timeout(20)

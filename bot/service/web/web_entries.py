@@ -194,8 +194,8 @@ class WebEntries:
             return []
 
     @entry
-    async def picture(self, token: str, requester: UserRef | None) -> Picture:
-        return await self.web_tables.picture(token, requester)
+    async def picture(self, token: str, requester: UserRef | None, layout: str = "wide") -> Picture:
+        return await self.web_tables.picture(token, requester, layout)
 
     @entry
     async def frame(

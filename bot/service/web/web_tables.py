@@ -40,12 +40,14 @@ from bot.store import NewEntry, SessionRow
 from engines import CHANCE, REGISTRY, Event, Game
 from engines.text import Text, joined, msg
 from languages import say
+from render import work
 
 NO_TABLE = msg("There is no such table (it may have been removed).")
 STALE = msg("The board has moved on; here is the latest.")
 NOT_YOURS = msg("That picture is another player's view.")
 KNOWN = 4096  # tables whose last shown version and replay length are kept
 LOG_SHOWN = 60  # log rows a page is sent when it opens (the rest: /escape log, the replay)
+NARROW_KEPT = 256  # phone-width boards kept drawn (by table, version, seat, language)
 
 
 @dataclass(frozen=True)
@@ -76,10 +78,11 @@ class Moment:
     # said or drawn once a moment, for all its pages
     words: dict[tuple[int | None, str], str] = field(default_factory=dict)  # a view in words
     public: dict[str, dict] = field(default_factory=dict)  # by language
-    _regions: dict[int, tuple[list[str], dict]] = field(default_factory=dict)
+    _regions: dict[int, tuple[list[str], dict, dict]] = field(default_factory=dict)
 
-    def legal(self, seat: int) -> tuple[list[str], dict]:
-        """A seat's legal moves and where each is tapped, worked out once a moment."""
+    def legal(self, seat: int) -> tuple[list[str], dict, dict]:
+        """A seat's legal moves and where each is tapped, on the wide board and on the
+        narrow one (a phone's), worked out once a moment."""
         if seat not in self._regions:
             game, state = self.game, self.loaded.state
             legal = game.legal_actions(state, seat)
@@ -88,7 +91,8 @@ class Moment:
                 regions = render.board_regions(game.id, drawn, legal)
             except KeyError:  # a game without a renderer: buttons only
                 regions = {}
-            self._regions[seat] = (legal, regions)
+            narrow = render.narrow.regions(game.id, drawn, legal)
+            self._regions[seat] = (legal, regions, narrow)
         return self._regions[seat]
 
 
@@ -103,6 +107,7 @@ class WebTables:
         self.access = access
         self.signer: WebSigner | None = None  # the web board's, once it serves
         self._known: OrderedDict[int, tuple[int, int]] = OrderedDict()  # table -> (version, frames)
+        self._narrow_drawn: OrderedDict[tuple, asyncio.Future] = OrderedDict()
 
     def serve(self, signer: WebSigner) -> None:
         self.signer = signer
@@ -300,6 +305,8 @@ class WebTables:
             "status": row.status,
             "language": language,
             "secrets": game.hidden_information,
+            # a board drawn for a phone's width (`?layout=narrow` on its address)
+            "narrow": render.narrow.has(game.id),
             "players": [
                 {
                     "name": say(seat_name(s), language),
@@ -361,13 +368,15 @@ class WebTables:
             page["view"] = self._address(PictureTicket(row.id, row.version, language, seat, viewer))
         if row.status != "active" or seat not in game.to_act(state):
             return
-        legal, regions = moment.legal(seat)
+        legal, regions, narrow = moment.legal(seat)
         on = "view" if game.hidden_information else "board"
         page["moves"] = [
             {
                 "label": say(game.label(state, action), language),
                 "data": buttons.Act(row.id, row.version, seat, i).data,
                 "region": regions.get(action),
+                "narrow": narrow.get(action),
+                "kind": action.split()[0] if action else "",
                 "on": on,
             }
             for i, action in enumerate(legal)
@@ -379,9 +388,10 @@ class WebTables:
         return f"/api/pictures/{self.signer.picture(ticket)}.png"
 
     # ----- pictures -----------------------------------------------------------------------
-    async def picture(self, token: str, requester: UserRef | None) -> Picture:
+    async def picture(self, token: str, requester: UserRef | None, layout: str = "wide") -> Picture:
         """The picture a signed address names: the public board at its version, or one
-        seat's view, for its viewer alone (their session must come with the request)."""
+        seat's view, for its viewer alone (their session must come with the request);
+        `layout` narrow: drawn for a phone's width (render/narrow), where the game has it."""
         if self.signer is None:
             raise UserError(NO_TABLE, reason="no_table")
         ticket = self.signer.read_picture(token)
@@ -390,6 +400,8 @@ class WebTables:
             or (requester.platform, requester.id) != (ticket.viewer.platform, ticket.viewer.id)
         ):
             raise UserError(NOT_YOURS, reason="not_a_player")
+        if layout == "narrow":
+            return await self._narrow(ticket)
         drawing = self.plans.drawn.found(
             PictureKey(ticket.table, ticket.version, ticket.seat, ticket.language)
         )
@@ -409,6 +421,32 @@ class WebTables:
         if picture is None:
             raise UserError(msg("This game has no pictures."))
         return picture
+
+    async def _narrow(self, ticket: PictureTicket) -> Picture:
+        """A board for a phone's width, drawn once per version, seat and language (the last
+        `NARROW_KEPT` kept: a phone's page asks again only after a change)."""
+        key = (ticket.table, ticket.version, ticket.seat, ticket.language)
+        if key not in self._narrow_drawn:
+            row = await self.row(ticket.table)
+            if row.version != ticket.version:
+                raise UserError(STALE, reason="stale")
+            if row.state is None or not render.narrow.has(row.game):
+                raise UserError(msg("This game has no pictures."))
+            loaded = self.table.load(row)
+            view = loaded.game.view(loaded.state, ticket.seat)
+            self._narrow_drawn[key] = asyncio.ensure_future(
+                self.plans.cpu.run(work.narrow_board, row.game, view, ticket.language)
+            )
+            while len(self._narrow_drawn) > NARROW_KEPT:
+                self._narrow_drawn.popitem(last=False)
+        try:
+            png = await asyncio.shield(self._narrow_drawn[key])
+        except Exception:
+            self._narrow_drawn.pop(key, None)
+            raise
+        if png is None:
+            raise UserError(msg("This game has no pictures."))
+        return Picture(png, "", "board.png", ticket.language)
 
     async def frame(
         self, session_id: int, visitor: Visitor, n: int, language: str

@@ -62,10 +62,55 @@ function applyTheme(theme) {
   for (const [key, variable] of Object.entries(map)) if (theme[key]) root.setProperty(variable, theme[key]);
 }
 
-window.addEventListener("message", (event) => {  // Telegram tells a Mini App of new colours
+// The Mini App speaks to Telegram as its page script would (core.telegram.org/api/web-events):
+// out by TelegramWebviewProxy (the mobile apps) or a message to the parent frame (the web
+// clients); in by Telegram.WebView.receiveEvent or a message. No script of Telegram's is
+// loaded: the page's Content-Security-Policy allows only its own.
+const TG = { on: false, main: null, back: null };
+
+function tgPost(type, data = {}) {
+  if (!TG.on) return;
+  const proxy = window.TelegramWebviewProxy;
+  if (proxy && proxy.postEvent) proxy.postEvent(type, JSON.stringify(data));
+  else if (window.parent !== window) window.parent.postMessage(JSON.stringify({ eventType: type, eventData: data }), "*");
+}
+
+function tgEvent(type, data) {
+  if (type === "theme_changed") applyTheme(data && data.theme_params);
+  else if (type === "safe_area_changed" || type === "content_safe_area_changed") safeArea(type, data || {});
+  else if (type === "main_button_pressed" && TG.main) TG.main();
+  else if (type === "back_button_pressed" && TG.back) TG.back();
+}
+
+function safeArea(type, inset) {
+  // Telegram's own bars cover the page's edges in full screen: keep clear of them
+  const prefix = type === "safe_area_changed" ? "--tg-safe" : "--tg-content-safe";
+  const root = document.documentElement.style;
+  for (const side of ["top", "bottom", "left", "right"]) root.setProperty(`${prefix}-${side}`, (+inset[side] || 0) + "px");
+}
+
+function tgButtons() {
+  // Main: the one thing to do now, where there is one (a hand-over, the only move with no
+  // place on the board, the lobby's Begin); Back: closes what is open over the table
+  if (!TG.on) return;
+  const hand = !$("handover").hidden ? $("handover-show") : null;
+  const lone = [...$("moves").querySelectorAll(":scope > li > button")];
+  const main = hand || (lone.length === 1 ? lone[0] : null);
+  TG.main = main ? () => main.click() : null;
+  tgPost("web_app_setup_main_button", main
+    ? { is_visible: true, is_active: true, text: main.textContent.slice(0, 64) } : { is_visible: false });
+  const open = !$("chooser").hidden ? () => { $("chooser").hidden = true; tgButtons(); }
+    : !$("lesson").hidden ? () => { $("lesson").hidden = true; tgButtons(); } : null;
+  TG.back = open;
+  tgPost("web_app_setup_back_button", { is_visible: !!open });
+}
+
+window.Telegram = window.Telegram || {};
+window.Telegram.WebView = { receiveEvent: (type, data) => tgEvent(type, data) };
+window.addEventListener("message", (event) => {  // Telegram's web clients tell a Mini App so
   try {
     const data = typeof event.data === "string" ? JSON.parse(event.data) : event.data;
-    if (data && data.eventType === "theme_changed") applyTheme(data.eventData.theme_params);
+    if (data && data.eventType) tgEvent(data.eventType, data.eventData);
   } catch (_) { /* not Telegram's */ }
 });
 
@@ -88,21 +133,29 @@ function button(label, onPress, extra = {}) {
   return b;
 }
 
-function placeRegions(layer, image, moves) {
+// ----- the board's layout: at a phone's width a board drawn for it (render/narrow), where
+// the game has one; else the wide board, which then keeps a readable size and scrolls
+const PHONE = window.matchMedia("(max-width: 760px)");
+function narrow(page) { return !!(page && page.narrow && PHONE.matches); }
+function regionOf(move, page) { return narrow(page) ? move.narrow : move.region; }
+
+function placeRegions(layer, image, moves, page) {
   // one button a place; several moves at one place open a chooser of those moves
   const byBox = new Map();
   for (const m of moves) {
-    if (!m.region) continue;
-    const key = m.region.join(",");
+    const region = regionOf(m, page);
+    if (!region) continue;
+    const key = region.join(",");
     if (!byBox.has(key)) byBox.set(key, []);
     byBox.get(key).push(m);
   }
   const draw = () => {
     const w = image.naturalWidth, h = image.naturalHeight;
     if (!w || !h) return;
-    // at a phone's width (board.css) the picture keeps a size at which its legends, drawn
-    // at 16 px or more, stay readable (at least 11 px); the board then scrolls sideways
-    $("board-wrap").style.setProperty("--board-min", Math.round(w * 0.7) + "px");
+    // a wide board at a phone's width (board.css) keeps a size at which its legends, drawn
+    // at 16 px or more, stay readable (at least 11 px), and scrolls sideways; a narrow one
+    // (drawn for the phone) fits its width
+    $("board-wrap").style.setProperty("--board-min", narrow(page) ? "0px" : Math.round(w * 0.7) + "px");
     layer.replaceChildren();
     for (const [key, here] of byBox) {
       const [x0, y0, x1, y1] = key.split(",").map(Number);
@@ -125,8 +178,9 @@ function choose(moves) {
   const box = $("chooser");
   box.hidden = false;
   box.replaceChildren(...moves.map((m) => button(m.label, () => press(m.data))),
-    button(w("cancel"), () => { box.hidden = true; }));
+    button(w("cancel"), () => { box.hidden = true; tgButtons(); }));
   box.querySelector("button").focus();
+  tgButtons();
 }
 
 async function showPicture(page) {
@@ -134,13 +188,16 @@ async function showPicture(page) {
   const board = $("board");
   const mine = page.view !== null;
   board.alt = mine ? page.private_text : (page.alt || page.caption);
+  const layout = narrow(page) ? "?layout=narrow" : "";
+  $("board-wrap").classList.toggle("narrow", !!layout);
   try {
-    const src = mine ? await privatePicture(page.view) : (page.board ? PREFIX + page.board : "");
+    const src = mine ? await privatePicture(page.view + layout)
+      : (page.board ? PREFIX + page.board + layout : "");
     if (S.page !== page) return;  // a newer page came meanwhile
     if (src && board.getAttribute("src") !== src) board.src = src;
     board.hidden = !src;
   } catch (error) { say(error.message); }
-  placeRegions($("board-regions"), board, page.moves);
+  placeRegions($("board-regions"), board, page.moves, page);
 }
 
 // ----- hot-seat at this machine: the page plays the seat chosen in "Playing as", and
@@ -186,7 +243,9 @@ function handOver(page) {
   $("handover-text").textContent = w("pass_to", { name });
   const show = $("handover-show");
   show.textContent = w("show_as", { name });
-  show.onclick = () => { S.covered = null; box.hidden = true; $("table").hidden = false; $("moves-h").focus(); };
+  show.onclick = () => {
+    S.covered = null; box.hidden = true; $("table").hidden = false; $("moves-h").focus(); tgButtons();
+  };
   show.focus();
 }
 
@@ -227,20 +286,7 @@ function render(page, whole) {
   const player = page.standing === "player";
   $("moves-h").textContent = page.result ? w("game_over") : WORDS_HEADING;
   $("result").textContent = page.result || "";
-  // every move a button in a list: Tab, or the arrow keys within it, then Enter
-  const items = [...page.moves, ...page.shared].map((m) => {
-    const li = document.createElement("li");
-    li.append(button(m.label, () => press(m.data)));
-    return li;
-  });
-  $("moves").replaceChildren(...items);
-  if (!items.length && !page.result) {
-    const li = document.createElement("li");
-    li.className = "hint";
-    li.textContent = !player ? w("watching_only") : page.status === "lobby" ? w("lobby_waiting")
-      : page.status === "active" ? w("waiting") : "";
-    if (li.textContent) $("moves").append(li);
-  }
+  showMoves(page, player);
   if (whole) {
     list($("log"), page.log);
     list($("own-log"), page.own_log);
@@ -262,13 +308,69 @@ function render(page, whole) {
   $("watch-link").textContent = page.watch_key
     ? w("spectators", { url: `${location.origin}${PREFIX}/watch/${page.table}/${page.watch_key}` }) : "";
   handOver(page);
+  tgButtons();
 }
 const WORDS_HEADING = (document.getElementById("moves-h") || {}).textContent;
 
 // ----- moves ------------------------------------------------------------------------------
+function showMoves(page, player) {
+  // every move a button in a list (Tab, or the arrow keys within it, then Enter): those
+  // with no place on the board first, grouped by kind (a long kind folded); those tapped on
+  // the board folded under one heading, for the keyboard and a screen reader
+  const onBoard = page.moves.filter((m) => regionOf(m, page));
+  const items = grouped([...page.moves.filter((m) => !regionOf(m, page)), ...page.shared]);
+  if (onBoard.length) items.push(folded(w("on_board", { count: onBoard.length }), onBoard));
+  $("moves").replaceChildren(...items);
+  if (!items.length && !page.result) {
+    const li = document.createElement("li");
+    li.className = "hint";
+    li.textContent = !player ? w("watching_only") : page.status === "lobby" ? w("lobby_waiting")
+      : page.status === "active" ? w("waiting") : "";
+    if (li.textContent) $("moves").append(li);
+  }
+}
+
+const FOLD = 4;  // a kind of move with more choices than this is folded
+
+function item(m) {
+  const li = document.createElement("li");
+  li.append(button(m.label, () => press(m.data)));
+  return li;
+}
+
+function folded(title, moves) {
+  const li = document.createElement("li");
+  li.className = "folded";
+  const details = document.createElement("details");
+  const summary = document.createElement("summary");
+  summary.textContent = title;
+  const list = document.createElement("ul");
+  list.className = "moves";
+  list.append(...moves.map(item));
+  details.append(summary, list);
+  li.append(details);
+  return li;
+}
+
+function grouped(moves) {
+  // moves of one kind (their first word: place, move, play) together; a long kind folded
+  const kinds = new Map();
+  for (const m of moves) {
+    const kind = m.kind || m.data;
+    if (!kinds.has(kind)) kinds.set(kind, []);
+    kinds.get(kind).push(m);
+  }
+  const out = [];
+  for (const group of kinds.values()) {
+    if (group.length > FOLD) out.push(folded(w("more_moves", { first: group[0].label, count: group.length }), group));
+    else out.push(...group.map(item));
+  }
+  return out;
+}
+
 function arrows(event) {
   // the arrow keys move along the list of moves (Home and End to its ends)
-  const list = [...$("moves").querySelectorAll("button:not([disabled])")];
+  const list = [...$("moves").querySelectorAll("button:not([disabled])")].filter((b) => b.offsetParent);
   const at = list.indexOf(document.activeElement);
   if (at < 0) return;
   const step = { ArrowDown: 1, ArrowRight: 1, ArrowUp: -1, ArrowLeft: -1 }[event.key];
@@ -320,6 +422,7 @@ function showLesson(step) {
     ? button(c.label, () => playAgainstBot())
     : button(c.label, () => lesson({ press: c.data }))));
   $("lesson-moves").querySelector("button")?.focus();
+  tgButtons();
 }
 
 async function playAgainstBot() {
@@ -449,10 +552,15 @@ async function localLobby() {
 async function start() {
   $("replay").addEventListener("input", showFrame);
   $("moves").addEventListener("keydown", arrows);
+  PHONE.addEventListener("change", () => {  // turned, or resized past a phone's width
+    if (!S.page || S.page.status === "lobby") return;
+    showPicture(S.page);
+    showMoves(S.page, S.page.standing === "player");
+  });
   $("ask").addEventListener("submit", ask);
   $("learn").addEventListener("click", () => lesson({ what: S.game }));
   $("review").addEventListener("click", review);
-  $("lesson-close").addEventListener("click", () => { $("lesson").hidden = true; });
+  $("lesson-close").addEventListener("click", () => { $("lesson").hidden = true; tgButtons(); });
   $("seat").addEventListener("change", () => switchSeat(+$("seat").value, false));
   let m;
   try {
@@ -461,6 +569,13 @@ async function start() {
     if (PATH === "/tg") {
       const tg = telegramParams();
       applyTheme(tg.theme ? JSON.parse(tg.theme) : null);
+      TG.on = true;
+      document.documentElement.classList.add("telegram");
+      tgPost("web_app_ready");
+      tgPost("web_app_expand");
+      tgPost("web_app_request_theme");
+      tgPost("web_app_request_safe_area");
+      tgPost("web_app_request_content_safe_area");
       if (!tg.initData) return say(w("telegram_only"));
       const table = new URLSearchParams(location.search).get("table");
       const signed = await api("/api/auth/telegram", { method: "POST", json: { init_data: tg.initData, table } });

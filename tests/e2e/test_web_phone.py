@@ -1,0 +1,208 @@
+"""A board made for a phone (issue 60), in real Chromium emulating one (390 x 844 CSS px,
+touch, device pixel ratio 3): on the local page and in the Telegram Mini App, a game with a
+narrow board (render/narrow) shows it across the screen with no sideways scroll, no word on
+it under 11 CSS px (its smallest drawn size, measured by drawing the same view here, times
+the scale the page shows it at), and every legal move of the positions met on the way has
+its tap region on the board, one of which is tapped each turn to play on. Screenshots are
+kept (ESCAPE_SHOTS). The Mini App also speaks to Telegram: ready, its Main button, and the
+safe area it is told of keeps the page clear of Telegram's bars."""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+from contextlib import contextmanager
+from urllib.parse import quote
+
+import pytest
+
+import render
+from bot.service import ChatRef, GameService, UserRef
+from bot.store import Store
+from render import lettering, tokens
+from tests.bot.web_fixtures import serve_board
+from tests.e2e.browser import SHOTS, board_loaded, chromium, until, version
+
+NARROW = render.narrow.GAMES
+TG_GROUP = ChatRef("telegram", "-1001234567890", "", "-1001234567890")
+RECORDER = """
+window.__posted = [];
+window.TelegramWebviewProxy = {postEvent: (type, data) => window.__posted.push([type, data])};
+"""
+
+
+@contextmanager
+def sizes_drawn():
+    """Every text size a drawing uses (words, and the letters on pieces)."""
+    found: list[float] = []
+    text, token = lettering.text, tokens.token
+
+    def recorded_text(draw, xy, content, size=22, *args, **kwargs):
+        if str(content).strip():
+            found.append(size)
+        return text(draw, xy, content, size, *args, **kwargs)
+
+    def recorded_token(draw, centre, radius, shape, fill, label="", *args, **kwargs):
+        said = tokens._label(centre, radius, shape, fill, label, None, None)
+        if said is not None:
+            found.append(said[2])
+        return token(draw, centre, radius, shape, fill, label, *args, **kwargs)
+
+    lettering.text, tokens.token = recorded_text, recorded_token
+    try:
+        yield found
+    finally:
+        lettering.text, tokens.token = text, token
+
+
+def smallest_drawn(game_id: str, view: dict, language: str = "en") -> float:
+    with sizes_drawn() as found:
+        render.narrow.draw(game_id, view, language)
+    return min(found)
+
+
+async def _view(service: GameService, table: int) -> tuple[str, dict]:
+    row = await service.table.store.session(table)
+    loaded = service.table.load(row)
+    game = loaded.game
+    seat = game.to_act(loaded.state)[0] if game.hidden_information else None
+    return game.id, game.view(loaded.state, seat)
+
+
+def _measure(browser) -> dict:
+    return browser.execute_script(
+        "const b = document.getElementById('board'), r = b.getBoundingClientRect();"
+        "return {scroll: document.documentElement.scrollWidth, inner: window.innerWidth,"
+        " natural: b.naturalWidth, shown: r.width, left: r.left, right: r.right,"
+        " src: b.getAttribute('src') || ''};"
+    )
+
+
+def _tappable(browser) -> tuple[list[str], list[str]]:
+    """The moves of the page, and those with a tap region on the board."""
+    return browser.execute_script(
+        "const moves = S.page.moves.map(m => m.data);"
+        "const tapped = [...document.querySelectorAll('#board-regions button')]"
+        ".flatMap(b => b.dataset.moves.split(' '));"
+        "return [moves, tapped];"
+    )
+
+
+async def _play_by_taps(browser, service, table: int, turns: int, shot: str) -> None:
+    """Each turn: the board fits, reads at 11 CSS px or more, every move has its place;
+    then the first place is tapped (a chooser's first move, if several share it)."""
+    from selenium.webdriver.common.by import By
+
+    for turn in range(turns):
+        await until(lambda: browser.execute_script("return !!S.page && !S.busy"), timeout=15)
+        page = browser.execute_script("return {moves: S.page.moves.length, result: S.page.result}")
+        if page["result"]:
+            break
+        if not page["moves"]:  # the other player's (or a bot's) turn: wait for it
+            before = version(browser)
+            await until(lambda before=before: (version(browser) or 0) > before, timeout=20)
+            continue
+        await until(lambda: board_loaded(browser) and "layout=narrow" in _measure(browser)["src"])
+        shown = _measure(browser)
+        assert shown["scroll"] <= shown["inner"], shown  # no sideways scroll
+        assert shown["natural"] == render.narrow.WIDTH and shown["right"] <= shown["inner"]
+        game_id, view = await _view(service, table)
+        smallest = smallest_drawn(game_id, view) * shown["shown"] / shown["natural"]
+        assert smallest >= 11, (smallest, shown)
+        moves, tapped = await until(
+            lambda: (lambda m, t: (m, t) if set(m) <= set(t) else None)(*_tappable(browser)),
+            timeout=5,
+        )
+        assert set(moves) <= set(tapped)  # every legal move has its place on the board
+        if turn == 0:
+            SHOTS.mkdir(parents=True, exist_ok=True)
+            await asyncio.to_thread(browser.save_screenshot, str(SHOTS / f"{shot}.png"))
+        before = version(browser)
+        region = browser.find_elements(By.CSS_SELECTOR, "#board-regions button")[0]
+        await asyncio.to_thread(region.click)
+        if browser.execute_script("return !document.getElementById('chooser').hidden"):
+            first = browser.find_elements(By.CSS_SELECTOR, "#chooser button")[0]
+            await asyncio.to_thread(first.click)
+        await until(lambda before=before: (version(browser) or 0) > before, timeout=15)
+
+
+@pytest.fixture
+async def phone_service(tmp_path):
+    store = await Store.open(tmp_path / "phone.sqlite3")
+    service = GameService(store, seed_source=lambda: 5)
+    web = await serve_board(service, local=True)
+    browser = chromium(tmp_path, phone=True)
+    try:
+        yield service, web, browser
+    finally:
+        browser.quit()
+        shutil.rmtree(tmp_path / "chromium", ignore_errors=True)
+        await web.close()
+        await store.close()
+
+
+@pytest.mark.parametrize("game", NARROW)
+async def test_the_local_page_fits_a_phone_and_every_move_is_a_tap(phone_service, game):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    service, web, browser = phone_service
+    web.board.sockets.now = iter(range(10**6, 10**9, 2)).__next__  # (no flood guard here)
+    await asyncio.to_thread(browser.get, web.board.local_link())
+    await until(lambda: browser.find_elements(By.CSS_SELECTOR, "#game option"))
+    await asyncio.to_thread(Select(browser.find_element(By.ID, "game")).select_by_value, game)
+    names = browser.find_element(By.ID, "player-names")
+    await asyncio.to_thread(names.clear)
+    await asyncio.to_thread(names.send_keys, "Ann,Bob")
+    await asyncio.to_thread(browser.find_element(By.CSS_SELECTOR, "#new-game button").click)
+    await until(lambda: version(browser) is not None, timeout=15)
+    table = browser.execute_script("return S.table")
+    await _play_by_taps(browser, service, table, 24, f"phone-local-{game}")
+    shown = _measure(browser)
+    assert shown["scroll"] <= shown["inner"]
+
+
+async def test_the_mini_app_fits_a_phone_and_speaks_to_telegram(tmp_path):
+    """The Mini App entry, as a phone's Telegram opens it: the narrow board with its taps,
+    and the page tells Telegram it is ready, shows the Main button for the one thing to
+    do, and keeps clear of the safe area Telegram says."""
+
+    from tests.e2e.test_web_sign_in import init_data
+
+    store = await Store.open(tmp_path / "tg.sqlite3")
+    service = GameService(store, seed_source=lambda: 5)
+    web = await serve_board(service)
+    web.board.sockets.now = iter(range(10**6, 10**9, 2)).__next__
+    browser = chromium(tmp_path, phone=True)
+    try:
+        ann, bob = UserRef("telegram", "1001", "Ann"), UserRef("telegram", "1002", "Bob")
+        await service.start(TG_GROUP, ann, "ghosts18", "")
+        await service.join(TG_GROUP, bob)
+        row = await service.live(TG_GROUP)
+        if row.status == "lobby":
+            await service.begin(TG_GROUP, ann)
+        row = await service.live(TG_GROUP)
+        loaded = service.table.load(row)
+        first = row.seats[loaded.game.to_act(loaded.state)[0]]  # who is to act signs in
+        browser.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": RECORDER})
+        data = init_data(int(first.user_id), first.name, start=str(row.id))
+        await asyncio.to_thread(
+            browser.get, f"{web.url}/tg#tgWebAppData={quote(data)}&tgWebAppVersion=8.0"
+        )
+        await until(lambda: board_loaded(browser), timeout=15)
+        posted = [p[0] for p in browser.execute_script("return window.__posted")]
+        assert "web_app_ready" in posted and "web_app_request_safe_area" in posted
+        assert "web_app_setup_main_button" in posted and "web_app_setup_back_button" in posted
+        browser.execute_script(
+            "Telegram.WebView.receiveEvent('safe_area_changed', {top: 48, bottom: 20, left: 0, right: 0})"
+        )
+        top = browser.execute_script(
+            "return parseFloat(getComputedStyle(document.body).paddingTop)"
+        )
+        assert top >= 48
+        await _play_by_taps(browser, service, row.id, 1, "phone-mini-app")  # a tap moves
+    finally:
+        browser.quit()
+        shutil.rmtree(tmp_path / "chromium", ignore_errors=True)
+        await web.close()
+        await store.close()
