@@ -9,9 +9,15 @@ import re
 from bot.service.commands import COMMANDS, GAME, Where
 from bot.telegram import callback_data as cd
 
+# declared last, beyond Discord's 25 subcommands of one group: it reaches Discord once the
+# /escape group is split into groups (issue 59); every other front end has it now
+DISCORD_LATER = ("describe",)
+
 
 def test_every_declaration_fits_every_platform():
-    assert len(COMMANDS) <= 25, "Discord's limit of subcommands in a group"
+    published = [c for c in COMMANDS if c.name not in DISCORD_LATER]
+    assert len(published) <= 25, "Discord's limit of subcommands in a group"
+    assert [c.name for c in COMMANDS[25:]] == list(DISCORD_LATER)  # (the ones cut there)
     assert len({c.name for c in COMMANDS}) == len(COMMANDS)
     for command in COMMANDS:
         assert re.fullmatch(r"[a-z]{1,32}", command.name), command.name
