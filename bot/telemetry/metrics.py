@@ -1,5 +1,5 @@
-"""Every Prometheus metric the bot exposes, defined once (docs/operations.md), in the
-text format bot/telemetry/exposition.py writes.
+"""Every Prometheus metric the bot exposes, defined once (docs/operations.md), with
+prometheus_client.
 
 The code that knows a fact records it here (`MOVES_ACCEPTED.labels(game, platform).inc()`);
 `/metrics` (bot/probes.py) writes them out. One process, one registry of its own: with
@@ -17,20 +17,24 @@ import contextlib
 import sys
 from collections.abc import Iterator
 
-from bot.telemetry.exposition import CONTENT_TYPE as CONTENT_TYPE  # what /metrics sends
-from bot.telemetry.exposition import (
+from prometheus_client import (
+    GC_COLLECTOR,
+    CollectorRegistry,
     Counter,
     Gauge,
-    GcCollector,
     Histogram,
     Info,
     ProcessCollector,
-    Registry,
+    generate_latest,
 )
+from prometheus_client.exposition import CONTENT_TYPE_PLAIN_0_0_4
 
-REGISTRY = Registry()
+# what /metrics sends: the text format every Prometheus reads (its names are all ASCII)
+CONTENT_TYPE = CONTENT_TYPE_PLAIN_0_0_4
+
+REGISTRY = CollectorRegistry(auto_describe=True)
 ProcessCollector(registry=REGISTRY)  # process_cpu_seconds_total, process_resident_memory_bytes
-REGISTRY.register(GcCollector())
+REGISTRY.register(GC_COLLECTOR)
 
 # seconds: a move answered at once, a picture, a move that waits on bots or a busy store
 FAST = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
@@ -234,7 +238,7 @@ LOG_MESSAGES = Counter(
 
 def exposition() -> bytes:
     """The registry in Prometheus' text format."""
-    return REGISTRY.text()
+    return generate_latest(REGISTRY)
 
 
 @contextlib.contextmanager
