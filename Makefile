@@ -29,12 +29,8 @@ run: $(RUNTIME) fribidi bytecode
 # The project's modules compiled ahead (only those changed since): where the environment
 # says PYTHONDONTWRITEBYTECODE, every start and every spawned CPU worker would otherwise
 # compile them again (0.5-0.7 s of a start-up here). The image's `pip install .` does this.
-# Then the dataclasses' methods, which Python 3.11 compiles from text at every import
-# (bot/dataclass_code.py); the image runs the same, and `make test` too, so the suite's
-# bots start as `make run`'s do.
 define compile_ahead
 	@$(VENV)/bin/python -m compileall -q bot engines render languages bench
-	-@$(VENV)/bin/python -m bot.precompile
 endef
 
 bytecode: $(RUNTIME)
