@@ -6,7 +6,7 @@ RUNTIME := $(VENV)/.installed-runtime
 # the project with its dev extras (pytest, ruff, hadolint, hypothesis): for test and lint
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint format bench clean postgres browser activity fribidi bytecode
+.PHONY: run test check lint format bench clean postgres browser activity fribidi bytecode
 
 # Debian and Ubuntu ship Python's venv module apart: a failed venv is removed, so that the
 # next try starts afresh once python3-venv is installed.
@@ -36,9 +36,19 @@ endef
 bytecode: $(RUNTIME)
 	$(compile_ahead)
 
+# Every test, in parallel (pytest-xdist: a worker a core, tests handed out as workers
+# free up); none is skipped in CI.
 test: $(STAMP) fribidi postgres browser activity
 	$(compile_ahead)
-	$(VENV)/bin/python -m pytest
+	$(VENV)/bin/python -m pytest -n auto --dist worksteal
+
+# The inner loop: lint, the layers, and the tests of what changed since this branch left
+# main (tools/changed_tests.py; a fast subset when none or too many are found).
+check: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/lint-imports
+	$(VENV)/bin/python -m pytest -n auto --dist worksteal $$($(VENV)/bin/python -m tools.changed_tests)
 
 # The pictures' fonts come with the Python packages; names in Arabic or Hebrew are shaped and
 # ordered by Pillow's Raqm layout, which loads the system's FriBidi: install it when missing.
