@@ -108,6 +108,7 @@ bench: $(STAMP) bytecode
 	$(VENV)/bin/python -m bench.load
 	$(VENV)/bin/python -m bench.web
 	$(VENV)/bin/python -m bench.review
+	$(VENV)/bin/python -m bench.replay
 
 clean:
 	rm -rf $(VENV) .pytest_cache
