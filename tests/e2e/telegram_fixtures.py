@@ -22,7 +22,7 @@ from bot.service import GameService
 from bot.settings import Settings
 from bot.store import Store
 from bot.telegram import run_telegram
-from bot.telegram.ratelimit import PerChatRateLimiter
+from bot.telegram.ratelimit import NO_LIMITS, SharedRateLimiter
 from tests.e2e.telegram_standin import BOT_ID, PNG, TelegramStandIn
 
 __all__ = [
@@ -269,10 +269,10 @@ async def stop_escape_bot(process: asyncio.subprocess.Process) -> str:
     return output.decode(errors="replace")
 
 
-def fast_limiter() -> PerChatRateLimiter:
-    """The bot's own limiter (it retries a 429, chat by chat), without the 20-a-minute group
-    pace that would make a whole game take minutes."""
-    return PerChatRateLimiter(retries=3, overall_max_rate=0, group_max_rate=0)
+def fast_limiter() -> SharedRateLimiter:
+    """The bot's own limiter (it retries a 429, holding the chat's windows), without the
+    platform's paces that would make a whole game take minutes."""
+    return SharedRateLimiter(None, NO_LIMITS, retries=3)
 
 
 @pytest.fixture

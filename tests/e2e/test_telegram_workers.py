@@ -39,11 +39,10 @@ def _press(user: dict, message: dict, data: str, query_id: str) -> dict:
     }
 
 
-async def test_two_webhook_workers_on_one_postgresql(tg_standin, postgres_server):
-    standin = tg_standin
-    db = await postgres_server.new_schema()
+async def _start_workers(standin, db, count: int = 2) -> tuple[list[TelegramBot], list[str]]:
+    """`count` webhook workers on one database, each on its own port: (workers, their URLs)."""
     workers, urls = [], []
-    for _ in range(2):
+    for _ in range(count):
         port = _free_port()
         workers.append(
             TelegramBot(
@@ -60,6 +59,13 @@ async def test_two_webhook_workers_on_one_postgresql(tg_standin, postgres_server
         urls.append(f"http://127.0.0.1:{port}/telegram/hook")
     for worker in workers:
         await worker.start()
+    return workers, urls
+
+
+async def test_two_webhook_workers_on_one_postgresql(tg_standin, postgres_server):
+    standin = tg_standin
+    db = await postgres_server.new_schema()
+    workers, urls = await _start_workers(standin, db)
     try:
         secrets = {c.params["secret_token"] for c in standin.calls_of("setWebhook")}
         assert len(secrets) == 1, "every worker must register the same secret"
@@ -100,3 +106,34 @@ async def test_two_webhook_workers_on_one_postgresql(tg_standin, postgres_server
         assert len(await store.log(row.id)) == 1
     finally:
         await store.close()
+
+
+async def test_moves_alternating_between_workers_edit_one_board(tg_standin, postgres_server):
+    """Issue 58: the live board's record is kept with the table, so when the moves of one
+    game alternate between two workers each edits the same board in place."""
+    standin = tg_standin
+    db = await postgres_server.new_schema()
+    workers, urls = await _start_workers(standin, db)
+    try:
+        (secret,) = {c.params["secret_token"] for c in standin.calls_of("setWebhook")}
+        mark = len(standin.calls)
+        start = standin.typed(standin.ann, GROUP, "/escape start ghosts18 variant=short")
+        await standin.post_webhook(urls[0], {"message": start}, secret=secret)
+        await standin.wait_for(lambda c: c.method == "sendMessage", after=mark)
+        mark = len(standin.calls)
+        join = standin.typed(standin.bob, GROUP, "/escape join")
+        await standin.post_webhook(urls[1], {"message": join}, secret=secret)
+        board = (await standin.wait_for(lambda c: c.method == "sendPhoto", after=mark)).result
+        for n in range(6):
+            board = standin.message(GROUP, board["message_id"])
+            actor = {u["id"]: u for u in (standin.ann, standin.bob)}[mentioned_ids(board)[0]]
+            mark = len(standin.calls)
+            press = _press(actor, board, choice_buttons(board)[0]["callback_data"], f"m{n}")
+            await standin.post_webhook(urls[n % 2], press, secret=secret)
+            await standin.wait_for(lambda c: c.method == "editMessageMedia", after=mark)
+        assert len(standin.calls_of("sendPhoto")) == 1
+        assert len(standin.calls_of("editMessageMedia")) == 6
+        assert [m for m in standin.bot_messages(GROUP) if "photo" in m] == [board]
+    finally:
+        for worker in workers:
+            await worker.stop()
