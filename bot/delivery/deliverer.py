@@ -208,6 +208,14 @@ class Delivery:
             return
         if other is not None and other.sent != sent[-1]:
             await via.retire(other.sent)
+            await self.boards.retired(sid, other.sent)
+
+    async def retire_leftovers(self, session_id: int, via: Transport) -> None:
+        """Boards a process replaced and died before retiring (their notes say which):
+        retired now, by the process that took its work over."""
+        for sent in await self.boards.left_to_retire(session_id):
+            await via.retire(sent)
+            await self.boards.retired(session_id, sent)
 
     # ----- notices ----------------------------------------------------------------------
     async def _notice(
@@ -306,6 +314,8 @@ class Delivery:
         lobby that never began, lose their buttons; a tidying front end deletes the lobby
         and every notice the game left); private moves lose their buttons."""
         t = await self.boards.forget(plan.table.session_id)
+        for sent in t.retiring:
+            await via.retire(sent)
         if via.tidies and t.litter:
             await via.delete(t.litter)
         for sent in t.moves:

@@ -24,7 +24,9 @@ from bot.service import ChatRef
 log = logging.getLogger(__name__)
 
 LIVE_FOR = 300.0  # seconds since the board last changed during which a move edits it
-LITTER, MOVES, WARNED = "litter", "moves", "warned"  # the notes a game leaves
+# the notes a game leaves: notices to tidy, a player's newest private moves, who was told
+# they cannot be reached, a replaced board still to retire
+LITTER, MOVES, WARNED, RETIRING = "litter", "moves", "warned", "retiring"
 
 
 @dataclass
@@ -48,6 +50,7 @@ class Ended:
     slot: Slot | None = None
     litter: list[Sent] = field(default_factory=list)  # notices to delete
     moves: list[Sent] = field(default_factory=list)  # private moves to disarm
+    retiring: list[Sent] = field(default_factory=list)  # replaced boards a process left
 
 
 def _text(sent: Sent) -> str:
@@ -96,6 +99,7 @@ class LiveBoards:
                 slot.sent.message,
                 _text(slot.sent),
                 replaces,
+                _text(displaced.sent) if displaced is not None else "",
             )
             if stored:
                 return True, displaced
@@ -148,6 +152,27 @@ class LiveBoards:
             return []
         return [s for s in map(_sent, old) if s != sent]
 
+    async def retired(self, session_id: int, sent: Sent) -> None:
+        """A replaced board is retired: its note goes."""
+        if self.records is not None:
+            await self._quietly(
+                self.records.swap_note(
+                    self.platform, session_id, RETIRING, str(sent.message), None
+                ),
+                "a board retired",
+            )
+
+    async def left_to_retire(self, session_id: int) -> list[Sent]:
+        """Replaced boards a process noted and did not retire (it died in between)."""
+        if self.records is None:
+            return []
+        try:
+            notes = await self.records.notes(self.platform, session_id)
+        except Exception:
+            log.exception("could not read the notes of session %s", session_id)
+            return []
+        return [_sent(n.sent) for n in notes if n.kind == RETIRING]
+
     async def warn_once(self, session_id: int, user: str) -> bool:
         """Whether `user` is yet to be told they cannot be reached in this game (now they
         have been)."""
@@ -184,6 +209,7 @@ class LiveBoards:
             slot,
             [_sent(n.sent) for n in notes if n.kind == LITTER],
             [_sent(n.sent) for n in notes if n.kind == MOVES],
+            [_sent(n.sent) for n in notes if n.kind == RETIRING],
         )
 
     @staticmethod

@@ -47,6 +47,7 @@ class Records(Protocol):
         message: int,
         sent: str,
         replaces: int | None,
+        retiring: str = "",
     ) -> bool: ...
 
     async def edited(
@@ -54,6 +55,8 @@ class Records(Protocol):
     ) -> bool: ...
 
     async def message_in(self, chat: ChatRef) -> None: ...
+
+    async def notes(self, platform: str, session_id: int) -> list[NoteRow]: ...
 
     async def add_notes(
         self, platform: str, session_id: int, kind: str, who: str, sent: list[str]

@@ -19,7 +19,9 @@ from dataclasses import dataclass
 from bot.store.errors import driver_errors_translated
 from bot.store.query_base import QueryBase
 
-LITTER, MOVES, WARNED = "litter", "moves", "warned"  # the kinds of delivery notes
+# the kinds of delivery notes: notices to tidy, a player's newest private moves, a player
+# told they cannot be reached, a live board replaced and still to be retired
+LITTER, MOVES, WARNED, RETIRING = "litter", "moves", "warned", "retiring"
 
 
 @dataclass(frozen=True)
@@ -59,9 +61,13 @@ class DeliveryQueries(QueryBase):
         )
         return BoardRecord(*rows[0]) if rows else None
 
-    async def put_live_board(self, record: BoardRecord, replaces: int | None) -> bool:
+    async def put_live_board(
+        self, record: BoardRecord, replaces: int | None, retiring: str = ""
+    ) -> bool:
         """The table's live message is now `record`, if it still was the message
-        `replaces` (None: there was none); False when another process changed it first."""
+        `replaces` (None: there was none); False when another process changed it first.
+        `retiring`: the message it replaces, noted in the same transaction until it is
+        retired (a process that dies in between leaves it for the next to retire)."""
 
         async def work(conn) -> bool:
             values = (
@@ -86,6 +92,12 @@ class DeliveryQueries(QueryBase):
                     "message = ?, sent = ?, touched = ?, later = 0 "
                     "WHERE session_id = ? AND platform = ? AND message = ?",
                     (*values, record.session_id, record.platform, replaces),
+                )
+            if cur.rowcount == 1 and retiring and replaces is not None:
+                await conn.execute(
+                    "INSERT INTO delivery_notes (session_id, platform, kind, who, sent) "
+                    "VALUES (?, ?, ?, ?, ?)",
+                    (record.session_id, record.platform, RETIRING, str(replaces), retiring),
                 )
             return cur.rowcount == 1
 

@@ -394,8 +394,9 @@ class TelegramAdapter:
 
     async def resume(self, update: Update) -> None:
         """An update taken over after the service had answered it: its worker died while
-        delivering. The chat's board is shown anew where the move it stored is not shown
-        (the live board's record is behind the table)."""
+        delivering. A board it replaced and did not retire is retired, and the chat's board
+        is shown anew where the move it stored is not shown (the live board's record is
+        behind the table)."""
         message = update.effective_message
         if self.transport is None or message is None or message.chat.type == ChatType.PRIVATE:
             return
@@ -403,6 +404,7 @@ class TelegramAdapter:
         row = await self.service.live(chat)
         if row is None:
             return
+        await self.delivery.retire_leftovers(row.id, self.transport)
         shown = await self.delivery.boards.live(row.id)
         if shown is not None and shown.version is not None and shown.version >= row.version:
             return

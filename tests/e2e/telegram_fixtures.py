@@ -225,14 +225,19 @@ socket.getaddrinfo = _guarded
 
 
 async def escape_bot_run(
-    workdir: Path, settings: dict[str, str], command: str = "run", own_group: bool = False
+    workdir: Path,
+    settings: dict[str, str],
+    command: str = "run",
+    own_group: bool = False,
+    log: Path | None = None,
 ) -> asyncio.subprocess.Process:
     """The real `escape-bot run` (or another `command`) in a process of its own, in `workdir`
     (no stray .env), with only `settings` from our DISCORD_/TELEGRAM_/ESCAPE_ variables (and
     LOG_LEVEL; its CPU workers do not practise unless `settings` say so, as in every test),
     and a sitecustomize that refuses to resolve any host but this machine's.
     `own_group`: in a process group of its own, as a terminal runs it (Ctrl-C signals the
-    whole group)."""
+    whole group). `log`: its output goes to this file rather than a pipe (a long run's
+    lines would fill a pipe nobody reads until it ends)."""
     guard = workdir / "guard"
     guard.mkdir(exist_ok=True)
     (guard / "sitecustomize.py").write_text(GUARD, encoding="utf-8")
@@ -255,7 +260,7 @@ async def escape_bot_run(
         command,
         cwd=workdir,
         env=env,
-        stdout=asyncio.subprocess.PIPE,
+        stdout=log.open("ab") if log is not None else asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.STDOUT,
         start_new_session=own_group,
     )
@@ -266,7 +271,7 @@ async def stop_escape_bot(process: asyncio.subprocess.Process) -> str:
     if process.returncode is None:
         process.send_signal(signal.SIGINT)
     output, _ = await asyncio.wait_for(process.communicate(), 20)
-    return output.decode(errors="replace")
+    return output.decode(errors="replace") if output is not None else ""
 
 
 def fast_limiter() -> SharedRateLimiter:

@@ -178,6 +178,7 @@ class TelegramStandIn:
         self._windows: dict[str, list[float]] = {}  # window key -> arrival times
         self.pressed: dict[str, float] = {}  # query id -> when it was pressed
         self.answers: dict[str, int] = {}  # query id -> answers given to it
+        self.answered_with: dict[str, dict] = {}  # query id -> its (first) answer
 
     # ----- server -------------------------------------------------------------------
     async def start(self) -> None:
@@ -272,22 +273,26 @@ class TelegramStandIn:
 
     async def press(self, user: dict, message: dict, data: str) -> str:
         """A user presses an inline button carrying `data` under `message`; the query id."""
+        query_id, update = self.pressing(user, message, data)
+        await self._push(update)
+        return query_id
+
+    def pressing(self, user: dict, message: dict, data: str) -> tuple[str, dict]:
+        """A press as its update (not yet delivered): (query id, update)."""
         query_id = str(next(self._query_ids))
         self.pressed[query_id] = time.monotonic()
         if message["chat"]["type"] != "private":
             self.join_group(message["chat"]["id"], user)
-        await self._push(
-            {
-                "callback_query": {
-                    "id": query_id,
-                    "from": user,
-                    "chat_instance": f"ci{message['chat']['id']}",
-                    "message": copy.deepcopy(message),
-                    "data": data,
-                }
+        update = {
+            "callback_query": {
+                "id": query_id,
+                "from": user,
+                "chat_instance": f"ci{message['chat']['id']}",
+                "message": copy.deepcopy(message),
+                "data": data,
             }
-        )
-        return query_id
+        }
+        return query_id, update
 
     async def answer(self, query_id: str, timeout: float = 10) -> dict:
         call = await self.wait_for(
@@ -299,14 +304,21 @@ class TelegramStandIn:
         )
         return call.params
 
-    async def post_webhook(self, url: str, payload: dict, *, secret: str | None) -> int:
+    def new_update_id(self) -> int:
+        return next(self._update_ids)
+
+    async def post_webhook(
+        self, url: str, payload: dict, *, secret: str | None, update_id: int | None = None
+    ) -> int:
         """Deliver one update to the bot's webhook listener at `url` (on 127.0.0.1, where a
-        reverse proxy would forward Telegram's call); the HTTP status it answered."""
+        reverse proxy would forward Telegram's call); the HTTP status it answered.
+        `update_id`: that of an update sent before (Telegram sends it again when it had no
+        answer)."""
         from aiohttp import ClientSession
 
         assert url.startswith("http://127.0.0.1:"), url
         headers = {"X-Telegram-Bot-Api-Secret-Token": secret} if secret is not None else {}
-        update = {"update_id": next(self._update_ids), **payload}
+        update = {"update_id": update_id or next(self._update_ids), **payload}
         async with ClientSession() as session, session.post(url, json=update, headers=headers) as r:
             return r.status
 
@@ -388,7 +400,10 @@ class TelegramStandIn:
             self._windows[key] = times
             if len(times) >= count:
                 wait = times[-count] + per - now
-                self.breaches.append(f"{method} past the limit of {key}: {count} in {per:g} s")
+                self.breaches.append(
+                    f"{method} past the limit of {key}: {count} in {per:g} s "
+                    f"(the last {count} {now - times[-count]:.3f} s before)"
+                )
                 raise ApiError(
                     429, f"Too Many Requests: retry after {wait:.0f}", max(1, round(wait))
                 )
@@ -705,6 +720,7 @@ class TelegramStandIn:
     def _api_answerCallbackQuery(self, params, files):
         query = str(params.get("callback_query_id"))
         self.answers[query] = self.answers.get(query, 0) + 1
+        self.answered_with.setdefault(query, dict(params))
         if self.answers[query] > 1:  # Telegram takes one answer to a press
             self.violations.append(f"press {query} answered {self.answers[query]} times")
             raise ApiError(400, "Bad Request: query is too old and response timeout expired")

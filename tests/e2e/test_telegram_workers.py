@@ -14,6 +14,7 @@ from tests.e2e.telegram_fixtures import (
     GROUP,
     TelegramBot,
     choice_buttons,
+    current_board,
     fast_limiter,
     mentioned_ids,
 )
@@ -137,3 +138,49 @@ async def test_moves_alternating_between_workers_edit_one_board(tg_standin, post
     finally:
         for worker in workers:
             await worker.stop()
+
+
+async def test_a_chats_updates_run_in_order_and_once_whichever_worker_takes_them(
+    tg_standin, postgres_server
+):
+    """Each update is stored before the worker answers 200 and run by whichever worker is
+    free, one chat's in the order they came: a join sent to one worker right behind the
+    start sent to the other finds the table; an update Telegram sends again (its answer
+    was lost) is applied once."""
+    standin = tg_standin
+    db = await postgres_server.new_schema()
+    workers, urls = await _start_workers(standin, db)
+    try:
+        (secret,) = {c.params["secret_token"] for c in standin.calls_of("setWebhook")}
+        typed = [
+            standin.typed(standin.ann, GROUP, "/escape start ghosts18 variant=short"),
+            standin.typed(standin.bob, GROUP, "/escape join"),
+            standin.typed(standin.carol, GROUP, "/escape join"),  # too late: it has begun
+        ]
+        for n, message in enumerate(typed):  # back to back, each acknowledged when stored
+            assert (
+                await standin.post_webhook(urls[n % 2], {"message": message}, secret=secret) == 200
+            )
+        await standin.wait_for(
+            lambda c: "already begun" in (c.params.get("text") or ""), timeout=20
+        )
+        board = current_board(standin)
+        assert mentioned_ids(board), "the join after the start was run after it"
+        actor = {u["id"]: u for u in (standin.ann, standin.bob)}[mentioned_ids(board)[0]]
+        query, press = standin.pressing(actor, board, choice_buttons(board)[0]["callback_data"])
+        again = standin.new_update_id()
+        mark = len(standin.calls)
+        for url in urls:  # the same update twice, as Telegram retries it
+            assert await standin.post_webhook(url, press, secret=secret, update_id=again) == 200
+        await standin.wait_for(lambda c: c.method == "editMessageMedia", after=mark, timeout=20)
+        await standin.answer(query)
+        assert standin.answers[query] == 1
+    finally:
+        for worker in workers:
+            await worker.stop()
+    store = await Store.open(db)
+    try:
+        row = await store.live_session("telegram", str(GROUP), "")
+        assert len(await store.log(row.id)) == 1, "the repeated press moved once"
+    finally:
+        await store.close()

@@ -34,9 +34,11 @@ class DeliveryRecords:
         message: int,
         sent: str,
         replaces: int | None,
+        retiring: str = "",
     ) -> bool:
         """The table's live message is now `message`, if it still was `replaces` (None:
-        there was none); False when another process changed it first."""
+        there was none); False when another process changed it first. `retiring`: the
+        replaced message, noted until it is retired."""
         record = BoardRecord(
             session_id,
             platform,
@@ -49,7 +51,7 @@ class DeliveryRecords:
             self.clock(),
             0,
         )
-        return await self.store.put_live_board(record, replaces)
+        return await self.store.put_live_board(record, replaces, retiring)
 
     async def edited(
         self, platform: str, session_id: int, message: int, version: int | None

@@ -171,6 +171,27 @@ async def test_another_process_edits_the_same_live_board(service):
     assert await Delivery(service, "elsewhere").boards.live(7) is None  # per platform
 
 
+async def test_a_board_replaced_by_a_process_that_died_is_retired_by_the_next(service):
+    """The replaced board is noted with the record that replaced it: a process that dies
+    before retiring it leaves it to the process that takes its work over."""
+
+    class Dying(Wire):
+        async def retire(self, sent: Sent) -> None:
+            raise SystemExit("killed")  # the process dies between the two
+
+    wire = Dying()
+    dead = Delivery(service, "wire")
+    await dead.deliver(CHAT, Plan([board(1)], facts()), wire, press())
+    with pytest.raises(SystemExit):
+        await dead.deliver(CHAT, Plan([board(2)], facts(), fresh=True), wire, press())
+    heir, survivor = Delivery(service, "wire"), Wire()
+    await heir.retire_leftovers(7, survivor)
+    assert survivor.calls == [("retire", 1)]
+    await heir.retire_leftovers(7, survivor)
+    assert survivor.calls == [("retire", 1)], "once"
+    assert (await heir.boards.live(7)).sent.message == 2
+
+
 async def test_the_end_tidies_notices_where_the_front_end_tidies(delivery):
     wire = Wire(tidies=True)
     await delivery.deliver(
@@ -380,7 +401,16 @@ def test_the_service_gives_what_delivery_needs():
         (
             Records,
             DeliveryRecords,
-            ["add_notes", "board", "edited", "forget", "message_in", "put_board", "swap_note"],
+            [
+                "add_notes",
+                "board",
+                "edited",
+                "forget",
+                "message_in",
+                "notes",
+                "put_board",
+                "swap_note",
+            ],
         ),
     ]:
         needed = [n for n, f in vars(protocol).items() if inspect.iscoroutinefunction(f)]
