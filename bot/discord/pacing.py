@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import logging
 import re
+import time
 
 import aiohttp
 
@@ -91,7 +92,7 @@ class DiscordPacer:
         trace.on_request_exception.append(self._failed)
         return trace
 
-    async def _starting(self, _session, _context, params: aiohttp.TraceRequestStartParams) -> None:
+    async def _starting(self, _session, context, params: aiohttp.TraceRequestStartParams) -> None:
         route, major, interaction = route_of(params.method, params.url.path)
         windows = [] if interaction else [("discord:all", self.overall)]
         known = await self.routes.bucket(route)
@@ -99,30 +100,39 @@ class DiscordPacer:
             bucket, limit, length = known
             windows.append((f"discord:bucket:{bucket}:{major}", Rate(limit, length)))
         await self.rates.turn(windows, "discord")
+        # sent without its bucket's turn: counted there once its answer names the bucket
+        context.unbucketed = time.monotonic() if known is None else None
 
-    async def _ended(self, _session, _context, params: aiohttp.TraceRequestEndParams) -> None:
+    async def _ended(self, _session, context, params: aiohttp.TraceRequestEndParams) -> None:
         status = params.response.status
         result = "ok" if status < 400 else "rate_limited" if status == 429 else "failed"
         metrics.PLATFORM_CALLS.labels("discord", result).inc()
+        sent = getattr(context, "unbucketed", None)
+        ago = time.monotonic() - sent if sent is not None else None
         try:
-            await self._heard(params.method, params.url.path, status, params.response.headers)
+            await self._heard(params.method, params.url.path, status, params.response.headers, ago)
         except Exception:  # a lost announcement costs a wait, never the request
             log.exception("could not note Discord's rate limit headers")
 
     async def _failed(self, _session, _context, _params) -> None:
         metrics.PLATFORM_CALLS.labels("discord", "failed").inc()
 
-    async def _heard(self, method: str, path: str, status: int, headers) -> None:
+    async def _heard(self, method: str, path: str, status: int, headers, ago: float | None) -> None:
+        """What an answer says of its bucket: learned (and the request, if it went before
+        its bucket was known, counted in it), held until its reset when spent, held for a
+        429's retry_after."""
         route, major, _ = route_of(method, path)
         bucket = headers.get("X-RateLimit-Bucket")
         limit = _number(headers.get("X-RateLimit-Limit"))
         remaining = _number(headers.get("X-RateLimit-Remaining"))
         reset_after = _number(headers.get("X-RateLimit-Reset-After"))
+        key = f"discord:bucket:{bucket}:{major}" if bucket else None
         if bucket and limit and reset_after is not None:
             # the bucket's length: the longest reset seen (a fresh window's first answer
             # tells it whole)
             await self.routes.learn(route, bucket, int(limit), reset_after)
-        key = f"discord:bucket:{bucket}:{major}" if bucket else None
+            if ago is not None and status != 429:
+                await self.rates.note(key, Rate(int(limit), self.routes.known[route][2]), ago)
         if status == 429:
             retry = _number(headers.get("Retry-After")) or reset_after or 1.0
             scope = "global" if headers.get("X-RateLimit-Global") else "route"

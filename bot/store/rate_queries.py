@@ -126,6 +126,31 @@ class RateQueries(QueryBase):
 
         return await self.write(work)
 
+    async def note_rate(self, window: Window, ago: float) -> None:
+        """A call made `ago` seconds ago without its turn in `window` (its bucket was not
+        known yet): counted now, so the window holds what the platform counted."""
+        now_sql = self._conn.now_sql
+        lock = " FOR UPDATE" if self._conn.kind == "postgresql" else ""
+
+        async def work(conn) -> None:
+            await conn.execute(
+                f"INSERT INTO rate_windows (key, times, held, used) VALUES (?, '[]', 0, {now_sql}) "
+                "ON CONFLICT (key) DO NOTHING",
+                (window.key,),
+            )
+            async with conn.execute(
+                f"SELECT times, {now_sql} FROM rate_windows WHERE key = ?{lock}", (window.key,)
+            ) as cur:
+                text, now = await cur.fetchone()
+            times = [t for t in json.loads(text) if t > now - window.per]
+            insort(times, now - ago)
+            await conn.execute(
+                "UPDATE rate_windows SET times = ?, used = ? WHERE key = ?",
+                (json.dumps(times), now, window.key),
+            )
+
+        await self.write(work)
+
     async def hold_rates(self, keys: Sequence[str], seconds: float) -> None:
         """No call counted in these windows for `seconds` (the platform answered 429 and
         asked to wait): every process waits."""

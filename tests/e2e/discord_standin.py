@@ -587,7 +587,7 @@ class DiscordStandIn:
                         "X-RateLimit-Limit": "5",
                         "X-RateLimit-Remaining": "0",
                         "X-RateLimit-Reset-After": str(failure),
-                        "X-RateLimit-Bucket": "standin",
+                        "X-RateLimit-Bucket": (bucket_of(request.method, path) or ("standin",))[0],
                         "X-RateLimit-Scope": "user",
                     },
                 )

@@ -85,6 +85,22 @@ class SharedRates:
         metrics.RATE_WAIT_SECONDS.labels(platform).observe(time.monotonic() - started)
         return True
 
+    async def note(self, key: str, rate: Rate, ago: float) -> None:
+        """A call made `ago` seconds ago without its turn in this window (its bucket was
+        unknown until its answer told it): counted, as the platform counted it."""
+        window = Window(key, rate.count, stretched(rate))
+        if self.store is not None:
+            try:
+                await self.store.note_rate(window, ago)
+                return
+            except Exception:
+                log.warning("could not note a call in the shared windows; kept in this process")
+        now = time.time()
+        times, held = self._local.get(key, ([], 0.0))
+        times = [t for t in times if t > now - window.per]
+        insort(times, now - ago)
+        self._local[key] = (times, held)
+
     async def hold(self, keys: Sequence[str], seconds: float) -> None:
         """The platform answered 429 and asked to wait `seconds`: no call counted in these
         windows goes before then, from any process."""
