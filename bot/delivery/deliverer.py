@@ -8,8 +8,10 @@
   never shown. Asked to show the board, and for a plan nobody asked for (a deadline
   served), the board is posted anew.
 - **Owed posts.** What the platform refuses for a passing reason (a rate limit, the
-  network) is owed to its chat and posted later from a task of its own, the wait doubling;
-  a newer board of the same game overtakes an owed one. No move is left unshown.
+  network, a flooded group) is owed to its chat and posted later from a task of its own,
+  the wait doubling; a newer board of the same game overtakes an owed one. An owed board
+  is also noted with the table, so that if this process dies the timer loop of another
+  shows it (`Timers`). No move is left unshown.
 - **Private messages.** A reply for one person goes to the asker in place where the front
   end can show them alone an answer, else to the person's private channel (their private
   chat, a DM they asked for); if there is none the chat is told how to open one (once a
@@ -194,6 +196,7 @@ class Delivery:
             if not done.owe:
                 raise
             self._owe(chat, via, reply, plan.table, exc.delay)
+            await self.boards.owed(sid)  # noted with the table: a process that dies owes it
             return
         if not sent:
             return

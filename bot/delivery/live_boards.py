@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import logging
+import time
 from dataclasses import asdict, dataclass, field
 
 from bot.delivery.service_needs import ServiceNeeds
@@ -25,8 +26,8 @@ log = logging.getLogger(__name__)
 
 LIVE_FOR = 300.0  # seconds since the board last changed during which a move edits it
 # the notes a game leaves: notices to tidy, a player's newest private moves, who was told
-# they cannot be reached, a replaced board still to retire
-LITTER, MOVES, WARNED, RETIRING = "litter", "moves", "warned", "retiring"
+# they cannot be reached, a replaced board still to retire, a board owed to its chat
+LITTER, MOVES, WARNED, RETIRING, OWED = "litter", "moves", "warned", "retiring", "owed"
 
 
 @dataclass
@@ -151,6 +152,16 @@ class LiveBoards:
             log.exception("could not record the private moves of session %s", session_id)
             return []
         return [s for s in map(_sent, old) if s != sent]
+
+    async def owed(self, session_id: int) -> None:
+        """A board of the session is owed to its chat (when, Unix time): shown by the
+        timer loop of any process if no board of it is shown for a while (this process
+        died)."""
+        if self.records is not None:
+            await self._quietly(
+                self.records.swap_note(self.platform, session_id, OWED, "", repr(time.time())),
+                "an owed board",
+            )
 
     async def retired(self, session_id: int, sent: Sent) -> None:
         """A replaced board is retired: its note goes."""

@@ -14,6 +14,7 @@ A mixin of `Store`, like `MemoryQueries`: plain SQL both databases read.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.store.errors import driver_errors_translated
@@ -21,7 +22,9 @@ from bot.store.query_base import QueryBase
 
 # the kinds of delivery notes: notices to tidy, a player's newest private moves, a player
 # told they cannot be reached, a live board replaced and still to be retired
-LITTER, MOVES, WARNED, RETIRING = "litter", "moves", "warned", "retiring"
+# (and a board owed to its chat, noted when it was owed: any process shows it if its own
+# process died before it could)
+LITTER, MOVES, WARNED, RETIRING, OWED = "litter", "moves", "warned", "retiring", "owed"
 
 
 @dataclass(frozen=True)
@@ -217,5 +220,33 @@ class DeliveryQueries(QueryBase):
             if cur.rowcount < len(notes):  # another process took them meanwhile
                 notes = []
             return (BoardRecord(*found) if found and gone else None), notes
+
+        return await self.write(work)
+
+    async def owed_boards(
+        self, platforms: Sequence[str]
+    ) -> list[tuple[int, str, float, float | None]]:
+        """Boards owed to their chats on these platforms: (session, platform, when owed,
+        when its live board last changed, if it has one)."""
+        if not platforms:
+            return []
+        marks = ", ".join("?" for _ in platforms)
+        rows = await self.rows(
+            "SELECT n.session_id, n.platform, n.sent, b.touched FROM delivery_notes n "
+            "LEFT JOIN live_boards b ON b.session_id = n.session_id AND b.platform = n.platform "
+            f"WHERE n.kind = ? AND n.platform IN ({marks})",
+            (OWED, *platforms),
+        )
+        return [(sid, platform, float(at or 0), touched) for sid, platform, at, touched in rows]
+
+    async def take_owed_board(self, platform: str, session_id: int) -> bool:
+        """This process shows the owed board (no other process will)."""
+
+        async def work(conn) -> bool:
+            cur = await conn.execute(
+                "DELETE FROM delivery_notes WHERE session_id = ? AND platform = ? AND kind = ?",
+                (session_id, platform, OWED),
+            )
+            return cur.rowcount > 0
 
         return await self.write(work)

@@ -10,9 +10,10 @@ call into no chat) for its retry_after in every process, and the call is tried a
 metric and an INFO line, not an error. When the tries are spent the `RetryAfter` reaches
 the caller (the outbox then owes the chat its board).
 
-A notice (`rate_limit_args`: the most seconds it may wait) that its chat cannot take in
-that time is not sent (`Crowded`): a flood of commands in one group must not queue answers
-for minutes. Boards and private messages always wait for their turn.
+A call given `rate_limit_args` (the most seconds it may wait) that its chat cannot take in
+that time is not sent (`Crowded`): the transport leaves a notice unsaid and owes a board
+to its chat, so a flood in one group never queues its updates behind minutes of waits.
+Private messages wait for their turn.
 
 Every call is counted here (`escape_platform_calls_total`, `escape_platform_retries_total`,
 `escape_rate_limited_total`).
@@ -53,7 +54,12 @@ WRITES = {
 
 
 class Crowded(TelegramError):
-    """A notice its chat could not take within the wait it was given: not sent."""
+    """A call its chat could not take within the wait it was given: not sent (a notice is
+    then left unsaid, a board owed); `delay`: the wait it was given."""
+
+    def __init__(self, message: str, delay: float) -> None:
+        super().__init__(message)
+        self.delay = delay
 
 
 @dataclass(frozen=True)
@@ -119,8 +125,9 @@ class SharedRateLimiter(BaseRateLimiter[float]):
         windows, held = self.windows(endpoint, chat)
         for attempt in range(self.retries + 1):
             if not await self.rates.turn(windows, "telegram", rate_limit_args):
-                metrics.NOTICES_DROPPED.labels("telegram").inc()
-                raise Crowded(f"chat {chat} cannot take a notice within {rate_limit_args} s")
+                raise Crowded(
+                    f"chat {chat} cannot take it within {rate_limit_args} s", rate_limit_args
+                )
             try:
                 answer = await callback(*args, **kwargs)
             except RetryAfter as exc:

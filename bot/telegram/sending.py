@@ -39,6 +39,7 @@ from bot.delivery.text import head_and_rest, parts, utf16_length
 from bot.service import ChatRef, Contact, Picture, Reply, TableFacts, UserRef
 from bot.telegram import callback_data, keyboards
 from bot.telegram.ratelimit import Crowded
+from bot.telemetry import metrics
 from languages import DEFAULT, msg, say
 
 log = logging.getLogger(__name__)
@@ -49,7 +50,12 @@ TEXT_LIMIT = 4096
 BURIED_AFTER = 6  # newer messages in the chat after which a board is re-sent, not edited
 DELETABLE_FOR = 48 * 3600 - 600  # seconds Telegram lets a bot delete its message (margin)
 MIN_ALT_ROOM = 120  # characters: less room than this in a private caption, no cut description
-NOTICE_WAIT = 20.0  # seconds a notice may wait for its chat's turn (boards always wait)
+# Seconds a message may wait for its chat's turn (a group takes 20 a minute): a notice
+# that would wait longer is left unsaid, a board is owed to the chat (posted when its turn
+# comes, a newer board of the game taking its place), so one flooded group never holds
+# up its own updates for long (they run one after another) nor anyone else's.
+NOTICE_WAIT = 2.0
+BOARD_WAIT = 5.0
 
 
 def alt_quote(alt: str) -> str:
@@ -229,6 +235,7 @@ class TelegramTransport:
                     message_id=sent.message,
                     media=media,
                     reply_markup=markup,
+                    rate_limit_args=BOARD_WAIT,
                 )
             else:
                 await self.bot.edit_message_text(
@@ -237,6 +244,7 @@ class TelegramTransport:
                     text=heading + body or "…",
                     parse_mode=ParseMode.HTML,
                     reply_markup=markup,
+                    rate_limit_args=BOARD_WAIT,
                 )
         except BadRequest as exc:
             if "not modified" in str(exc).lower():
@@ -255,9 +263,13 @@ class TelegramTransport:
             await self.strip(sent)
 
     async def strip(self, sent: Sent) -> None:
+        """(Left with its buttons where its chat is flooded: pressed, they are stale.)"""
         with contextlib.suppress(TelegramError):
             await self.bot.edit_message_reply_markup(
-                chat_id=int(sent.chat), message_id=sent.message, reply_markup=None
+                chat_id=int(sent.chat),
+                message_id=sent.message,
+                reply_markup=None,
+                rate_limit_args=BOARD_WAIT,
             )
 
     async def delete(self, sent: list[Sent], *, strip_instead: bool = False) -> None:
@@ -347,9 +359,10 @@ class TelegramTransport:
         """A send; a refusal is logged and gives None (a board that cannot be posted must
         not stop the game), except: a passing one in a chat (`Transient`: it is owed), and
         a private chat that refuses us (`Unreachable`: the group is told how to open it).
-        A `notice` its chat cannot take within `NOTICE_WAIT` is not sent (a flood)."""
+        A `notice` its chat cannot take within `NOTICE_WAIT` is not sent, a board within
+        `BOARD_WAIT` is owed (a flood)."""
         common = dict(
-            rate_limit_args=NOTICE_WAIT if notice else None,
+            rate_limit_args=NOTICE_WAIT if notice else None if private else BOARD_WAIT,
             chat_id=int(where.chat),
             parse_mode=ParseMode.HTML,
             reply_markup=markup,
@@ -376,7 +389,10 @@ class TelegramTransport:
             what = "a photo"
         try:
             message = await sending
-        except Crowded:
+        except Crowded as exc:
+            if not notice:
+                raise Transient(exc.delay) from exc  # a board: owed to the chat
+            metrics.NOTICES_DROPPED.labels(PLATFORM).inc()
             log.info("chat %s is flooded: a notice of ours was left unsaid", where.chat)
             return None
         except Forbidden as exc:
@@ -399,7 +415,7 @@ class TelegramTransport:
 
     async def set_page(self, chat_id: int, message_id: int, markup) -> None:
         await self.bot.edit_message_reply_markup(
-            chat_id=chat_id, message_id=message_id, reply_markup=markup
+            chat_id=chat_id, message_id=message_id, reply_markup=markup, rate_limit_args=BOARD_WAIT
         )
 
 

@@ -4,9 +4,11 @@ chat's, its group's, a Discord route's), reserved in the store's shared windows 
 PostgreSQL (bot/store/rate_queries.py), or in this process on SQLite, where the bot is one
 process. A 429's retry_after holds the windows it concerns for every process (`hold`).
 
-A window's length is stretched by a small margin (`MARGIN_SECONDS` and `MARGIN_SHARE` of
-it): a call reaches the platform a little after its reserved time, and not always the same
-little, so two calls reserved exactly a window apart could arrive within it. A call woken
+A window's length is stretched by a margin (`MARGIN_SECONDS` and `MARGIN_SHARE` of it): a
+call reaches the platform a little after its reserved time, and not always the same
+little (a photo's upload, a busy machine: up to 0.17 s measured on two loaded cores), so
+two calls reserved exactly a window apart could arrive within it. The price: one message
+a second in a chat is one every 1.26 s. A call woken
 more than `LATE` after its time (a busy event loop) reserves again rather than send late.
 If the store cannot be reached, this process keeps the windows alone until it can.
 """
@@ -26,8 +28,8 @@ from bot.telemetry import metrics
 
 log = logging.getLogger(__name__)
 
-MARGIN_SECONDS = 0.1  # added to every window's length ...
-MARGIN_SHARE = 0.01  # ... and this share of it (a 60 s window: 0.7 s)
+MARGIN_SECONDS = 0.25  # added to every window's length ...
+MARGIN_SHARE = 0.01  # ... and this share of it (a 60 s window: 0.85 s)
 LATE = 0.05  # seconds: a call woken later than this after its turn reserves again
 TRIES = 3  # reservations before a call that keeps waking late is sent anyway
 PRUNE_EVERY = 600.0  # seconds between two removals of unused windows

@@ -419,3 +419,31 @@ def test_the_service_gives_what_delivery_needs():
             ours = list(inspect.signature(getattr(protocol, name)).parameters)
             theirs = list(inspect.signature(getattr(given, name)).parameters)
             assert ours == theirs, name
+
+
+async def test_a_board_owed_by_a_process_that_died_is_shown_by_another(service, monkeypatch):
+    """An owed board is noted with the table: if its process dies before the chat takes it,
+    the timer loop of another process shows it once it has waited `OWED_GRACE`; one shown
+    meanwhile is not shown again."""
+    import bot.service.timer_loop as timer_loop
+    from bot.service.timer_loop import OWED_GRACE, Timers
+
+    await service.start(CHAT, ANN_W, "ghosts18")
+    await service.join(CHAT, BOB_W)
+    sid = (await service.live(CHAT)).id
+    shown = []
+
+    async def deliver(chat, plan):
+        shown.append((chat, [r.kind for r in plan]))
+
+    service.add_notifier("wire", deliver)
+    dying = Delivery(service, "wire")
+    await dying.deliver(CHAT, Plan([board(5, sid=sid)], facts(sid)), Wire(refuse=1), press())
+    dying.close()  # the process dies: its retries with it
+    timers = Timers(service)
+    assert not (await timers.tick()).reshown, "not before its grace"
+    later = timer_loop.time.time() + OWED_GRACE + 1
+    monkeypatch.setattr(timer_loop.time, "time", lambda: later)
+    assert (await timers.tick()).reshown == [sid]
+    assert shown == [(CHAT, ["board"])]
+    assert not (await timers.tick()).reshown, "once"
