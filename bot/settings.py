@@ -58,13 +58,14 @@ def _pace(value: str) -> str:
     return value
 
 
-def _seconds(value: str) -> float:
+def _seconds(value: str, name: str = "ESCAPE_TIMER_INTERVAL", most: float = 3600) -> float:
+    """Seconds from 1 to `most` (empty: 30)."""
     try:
         seconds = float(value.strip() or 30)
     except ValueError:
         seconds = float("nan")
-    if not 1 <= seconds <= 3600:
-        raise ValueError(f"ESCAPE_TIMER_INTERVAL is seconds from 1 to 3600, not {value!r}")
+    if not 1 <= seconds <= most:
+        raise ValueError(f"{name} is seconds from 1 to {most:g}, not {value!r}")
     return seconds
 
 
@@ -88,18 +89,6 @@ def _rate(e, name: str) -> tuple[int, float]:
             f"{name} is calls per seconds, like {RATE_DEFAULTS[name]} (0: no limit), not {text!r}"
         )
     return int(found.group(1)), float(found.group(2) or 1)
-
-
-def _lease(value: str) -> float:
-    """TELEGRAM_UPDATE_LEASE: seconds an update is held by a worker that stopped renewing
-    it (it died) before another takes it over."""
-    try:
-        seconds = float(value.strip() or 30)
-    except ValueError:
-        seconds = float("nan")
-    if not 1 <= seconds <= 600:
-        raise ValueError(f"TELEGRAM_UPDATE_LEASE is seconds from 1 to 600, not {value!r}")
-    return seconds
 
 
 def _practice(value: str) -> int:
@@ -253,7 +242,11 @@ class Settings:
             telegram_webhook_listen=e.get("TELEGRAM_WEBHOOK_LISTEN", "0.0.0.0"),
             telegram_webhook_port=int(e.get("TELEGRAM_WEBHOOK_PORT", "8443") or 8443),
             telegram_webhook_secret=e.get("TELEGRAM_WEBHOOK_SECRET", "").strip(),
-            telegram_update_lease=_lease(e.get("TELEGRAM_UPDATE_LEASE", "")),
+            # seconds an update is held by a worker that stopped renewing it (it died)
+            # before another takes it over
+            telegram_update_lease=_seconds(
+                e.get("TELEGRAM_UPDATE_LEASE", ""), "TELEGRAM_UPDATE_LEASE", 600
+            ),
             telegram_rate_global=_rate(e, "TELEGRAM_RATE_GLOBAL"),
             telegram_rate_group=_rate(e, "TELEGRAM_RATE_GROUP"),
             telegram_rate_chat=_rate(e, "TELEGRAM_RATE_CHAT"),

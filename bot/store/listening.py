@@ -1,7 +1,7 @@
 """Hearing another process's NOTIFY on PostgreSQL: one LISTEN connection for a channel,
-opened again whenever it is lost (what `TableSignals` does for the table signal, here for
-any channel: the update queue's "an update was stored"). SQLite has no other process to
-hear, so there is nothing to listen to."""
+opened again whenever it is lost (the table signal's, table_signals.py, and the update
+queue's "an update was stored", update_queries.py). SQLite has no other process to hear,
+so there is nothing to listen to."""
 
 from __future__ import annotations
 

@@ -5,7 +5,6 @@ and ten presses of one button spread over the workers apply exactly once."""
 from __future__ import annotations
 
 import asyncio
-import copy
 import socket
 
 from bot.store import Store
@@ -26,18 +25,6 @@ def _free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return probe.getsockname()[1]
-
-
-def _press(user: dict, message: dict, data: str, query_id: str) -> dict:
-    return {
-        "callback_query": {
-            "id": query_id,
-            "from": user,
-            "chat_instance": f"ci{message['chat']['id']}",
-            "message": copy.deepcopy(message),
-            "data": data,
-        }
-    }
 
 
 async def _start_workers(standin, db, count: int = 2) -> tuple[list[TelegramBot], list[str]]:
@@ -87,7 +74,7 @@ async def test_two_webhook_workers_on_one_postgresql(tg_standin, postgres_server
         statuses = await asyncio.gather(
             *(
                 standin.post_webhook(
-                    urls[i % 2], _press(actor, board, data, f"q{i}"), secret=secret
+                    urls[i % 2], standin.pressing(actor, board, data)[1], secret=secret
                 )
                 for i in range(10)
             )
@@ -129,7 +116,7 @@ async def test_moves_alternating_between_workers_edit_one_board(tg_standin, post
             board = standin.message(GROUP, board["message_id"])
             actor = {u["id"]: u for u in (standin.ann, standin.bob)}[mentioned_ids(board)[0]]
             mark = len(standin.calls)
-            press = _press(actor, board, choice_buttons(board)[0]["callback_data"], f"m{n}")
+            _, press = standin.pressing(actor, board, choice_buttons(board)[0]["callback_data"])
             await standin.post_webhook(urls[n % 2], press, secret=secret)
             await standin.wait_for(lambda c: c.method == "editMessageMedia", after=mark)
         assert len(standin.calls_of("sendPhoto")) == 1
