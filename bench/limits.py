@@ -95,13 +95,13 @@ def run(target: str, processes: int, args) -> str:
     rates = {"telegram:all": GLOBAL, "telegram:chat": CHAT, "telegram:group": GROUP}
     worst = {}
     for key, times in by_window.items():
-        kind = key.rsplit(":", 1)[0]
+        kind = key if key == "telegram:all" else key.rsplit(":", 1)[0]
         worst[kind] = max(worst.get(kind, 0), _worst(times, rates[kind]))
     return (
         f"{processes:>5} {len(log):>8} {len(log) / span:>7.1f} "
         f"{waits[len(waits) // 2] * 1000:>8.0f} {waits[int(len(waits) * 0.99)] * 1000:>8.0f} "
         f"{waits[-1] * 1000:>8.0f}   "
-        + ", ".join(f"{k.split(':')[1]} {worst[k]}/{rates[k]}" for k in sorted(worst))
+        + ", ".join(f"{k.split(':')[1]} {worst[k]} of {rates[k]}" for k in sorted(worst))
     )
 
 
