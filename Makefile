@@ -106,6 +106,10 @@ bench: $(STAMP) bytecode
 	$(VENV)/bin/python -m bench
 	$(VENV)/bin/python -m bench.timers
 	$(VENV)/bin/python -m bench.load
+	$(VENV)/bin/python -m bench.load --db postgresql --processes 1,2,4 --shared
+	$(VENV)/bin/python -m bench.limits
+	$(VENV)/bin/python -m bench.bands
+	$(VENV)/bin/python -m bench.flood
 	$(VENV)/bin/python -m bench.web
 	$(VENV)/bin/python -m bench.review
 	$(VENV)/bin/python -m bench.replay

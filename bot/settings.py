@@ -58,14 +58,37 @@ def _pace(value: str) -> str:
     return value
 
 
-def _seconds(value: str) -> float:
+def _seconds(value: str, name: str = "ESCAPE_TIMER_INTERVAL", most: float = 3600) -> float:
+    """Seconds from 1 to `most` (empty: 30)."""
     try:
         seconds = float(value.strip() or 30)
     except ValueError:
         seconds = float("nan")
-    if not 1 <= seconds <= 3600:
-        raise ValueError(f"ESCAPE_TIMER_INTERVAL is seconds from 1 to 3600, not {value!r}")
+    if not 1 <= seconds <= most:
+        raise ValueError(f"{name} is seconds from 1 to {most:g}, not {value!r}")
     return seconds
+
+
+# The platforms' published limits, per bot token (docs/configuration.md): calls per seconds
+RATE_DEFAULTS = {
+    "TELEGRAM_RATE_GLOBAL": "30/1",  # 30 messages a second in all
+    "TELEGRAM_RATE_GROUP": "20/60",  # 20 messages a minute in one group
+    "TELEGRAM_RATE_CHAT": "1/1",  # about one message a second in one chat
+    "DISCORD_RATE_GLOBAL": "50/1",  # 50 requests a second (interactions aside)
+}
+
+
+def _rate(e, name: str) -> tuple[int, float]:
+    """A rate setting, `N/S` (N calls in S seconds), `N` (a second) or 0 (no limit), as
+    (count, seconds)."""
+    text = e.get(name, "")
+    value = text.strip() or RATE_DEFAULTS[name]
+    found = re.fullmatch(r"(\d+)(?:\s*/\s*(\d+(?:\.\d+)?))?", value)
+    if found is None or (found.group(2) is not None and float(found.group(2)) <= 0):
+        raise ValueError(
+            f"{name} is calls per seconds, like {RATE_DEFAULTS[name]} (0: no limit), not {text!r}"
+        )
+    return int(found.group(1)), float(found.group(2) or 1)
 
 
 def _practice(value: str) -> int:
@@ -163,6 +186,12 @@ class Settings:
     telegram_webhook_listen: str = "0.0.0.0"
     telegram_webhook_port: int = 8443
     telegram_webhook_secret: str = ""
+    telegram_update_lease: float = 30.0  # seconds a worker holds an update unrenewed
+    # the platforms' limits as (calls, seconds), counted by every process of the bot
+    telegram_rate_global: tuple[int, float] = (30, 1.0)
+    telegram_rate_group: tuple[int, float] = (20, 60.0)
+    telegram_rate_chat: tuple[int, float] = (1, 1.0)
+    discord_rate_global: tuple[int, float] = (50, 1.0)
     default_pace: str = "normal"
     timer_interval: float = 30.0
     connect_tries: int = 4
@@ -213,6 +242,15 @@ class Settings:
             telegram_webhook_listen=e.get("TELEGRAM_WEBHOOK_LISTEN", "0.0.0.0"),
             telegram_webhook_port=int(e.get("TELEGRAM_WEBHOOK_PORT", "8443") or 8443),
             telegram_webhook_secret=e.get("TELEGRAM_WEBHOOK_SECRET", "").strip(),
+            # seconds an update is held by a worker that stopped renewing it (it died)
+            # before another takes it over
+            telegram_update_lease=_seconds(
+                e.get("TELEGRAM_UPDATE_LEASE", ""), "TELEGRAM_UPDATE_LEASE", 600
+            ),
+            telegram_rate_global=_rate(e, "TELEGRAM_RATE_GLOBAL"),
+            telegram_rate_group=_rate(e, "TELEGRAM_RATE_GROUP"),
+            telegram_rate_chat=_rate(e, "TELEGRAM_RATE_CHAT"),
+            discord_rate_global=_rate(e, "DISCORD_RATE_GLOBAL"),
             default_pace=_pace(e.get("ESCAPE_PACE", "normal")),
             timer_interval=_seconds(e.get("ESCAPE_TIMER_INTERVAL", "30")),
             connect_tries=_tries(e.get("ESCAPE_CONNECT_TRIES", "4")),

@@ -138,7 +138,7 @@ class ChannelTransport:
             )
         return self.client.get_partial_messageable(int(where))
 
-    def moved_on(self, live: Sent) -> bool:
+    def moved_on(self, live: Sent, later: int) -> bool:
         return self.newest.get(int(live.chat), 0) > live.message
 
     async def post(

@@ -42,6 +42,9 @@ from bot.service.presses import Presses
 from bot.service.records.game_records import GameRecords
 from bot.service.records.seasons import Seasons
 from bot.service.records.standings import Standings
+from bot.service.shared.delivery_records import DeliveryRecords
+from bot.service.shared.rates import SharedRates
+from bot.service.shared.update_queue import UpdateQueue
 from bot.service.tables.access import Access, MemberLookup
 from bot.service.tables.board_plans import BoardPlans
 from bot.service.tables.bot_seats import BotSeats, scale_from_env
@@ -133,6 +136,10 @@ class GameService:
         self.hints = Hints(self.table, self.bots)
         self.tutorials = Tutorials(store, self.cpu, self.lobby.start, pictures=pictures)
         self.access = Access()  # who may watch and act on a table: asked by every door
+        # delivery's records (a table's live board, what to tidy), kept with the table
+        self.deliveries = DeliveryRecords(store)  # (wall-clock time, as delivery reads it)
+        # the platforms' limits, counted for every process of the bot (the front ends' pacers)
+        self.rates = SharedRates(store)
         self.reviews = Reviews(self.table, self.cpu, self.access, pictures=pictures)
         self.web_tables = WebTables(self.table, self.plans, self.records, self.access)
         self.web: WebDoor | None = None  # set by the web front end when it serves
@@ -277,15 +284,6 @@ class GameService:
         """A person wrote to the bot in their private chat: the bot may write there."""
         await self.store.upsert_user(user.platform, user.id, user.name, private_chat=private_chat)
 
-    async def recall(self, key: str) -> str | None:
-        """A front end's own record that must survive a restart (which message is a
-        table's live board, what to tidy at its end); `remember` writes it. (Not an entry
-        point for requests: the key and value are the front end's, not a user's.)"""
-        return await self.store.get_meta(f"delivery.{key}")
-
-    async def remember(self, key: str, value: str) -> None:
-        await self.store.set_meta(f"delivery.{key}", value)
-
     # ----- commands -------------------------------------------------------------------
     @entry
     async def run_command(self, name: str, call: Call) -> Plan:
@@ -425,6 +423,18 @@ class GameService:
     @entry
     async def board(self, chat: ChatRef, viewer: UserRef | None = None) -> Plan:
         return await self.play.board(chat, viewer)
+
+    @entry
+    async def board_again(self, chat: ChatRef) -> Plan | None:
+        """The live table's board and its players' private messages, posted anew; None
+        where no table runs. What a worker shows when it takes over an update whose
+        worker died after the service answered it (the move stored, maybe not shown)."""
+        return await self.play.board_again(chat)
+
+    def update_queue(self, platform: str, lease: float) -> UpdateQueue:
+        """A front end's updates, kept in the store before they are acknowledged and run
+        in chat order by any process (bot/service/shared/update_queue.py)."""
+        return UpdateQueue(self.store, platform, lease)
 
     @entry
     async def private_view(self, chat: ChatRef, user: UserRef) -> Plan:

@@ -31,6 +31,9 @@ from engines.text import Span, Text, joined, msg
 log = logging.getLogger(__name__)
 
 HEARTBEAT = "timers.heartbeat"
+# seconds an owed board may go unshown before any process shows it: its own process's
+# retries (bot/delivery/deliverer.py) come sooner, unless that process died
+OWED_GRACE = 180.0
 MIN_DELAY = 5.0  # seconds: a session that cannot be served now is retried at most this often
 DIGEST_AHEAD = 2 * deadlines.HOUR  # a reminder due this soon in another game joins the digest
 
@@ -43,6 +46,7 @@ class TickReport:
     deadlines: list[int] = field(default_factory=list)
     ended: list[int] = field(default_factory=list)
     woken: list[int] = field(default_factory=list)  # tables whose bots played on
+    reshown: list[int] = field(default_factory=list)  # boards owed by a process that died
     tournaments: dict = field(default_factory=dict)  # tournament id -> what moved on
     seasons: object = None  # the seasons ended and posted (`seasons.SeasonsDone`)
     downtime: float = 0.0
@@ -124,12 +128,32 @@ class Timers:
                     await self.service.notify(chat_of(row), replies)
         await self._remind(now, platforms, report)
         await self._end_idle(now, platforms, report)
+        await self._owed_boards(platforms, report)
         report.tournaments = await self.service.tournaments.tick(now, platforms)
         report.seasons = await self.service.seasons.tick(now, platforms)
         metrics.TIMER_SCAN_SECONDS.observe(time.perf_counter() - started)
         metrics.TIMER_LAST_SCAN.set(time.time())
         self.last_scan = time.monotonic()
         return report
+
+    # ----- boards owed by a process that died -------------------------------------
+    async def _owed_boards(self, platforms: list[str], report: TickReport) -> None:
+        """A board owed to a flooded chat is posted by its process when the chat takes it;
+        one owed for `OWED_GRACE` with no board of the game shown since (its process died)
+        is shown anew here, by one process. (Unix time, as delivery notes it.)"""
+        now = time.time()
+        for session_id, platform, at, touched in await self.store.owed_boards(platforms):
+            if now - at < OWED_GRACE or not await self.store.take_owed_board(platform, session_id):
+                continue
+            row = await self.store.session(session_id)
+            if (touched is not None and touched >= at) or row is None:
+                continue  # shown since
+            if row.status not in ("lobby", "active"):
+                continue
+            plan = await self._guarded(session_id, self.service.board_again(chat_of(row)))
+            if plan:
+                report.reshown.append(session_id)
+                await self.service.notify(chat_of(row), plan)
 
     # ----- downtime ---------------------------------------------------------------
     async def _heartbeat(self, platform: str, now: float) -> float:

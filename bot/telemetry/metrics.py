@@ -183,6 +183,47 @@ OWED_GIVEN_UP = Counter(
     ["platform"],
     registry=REGISTRY,
 )
+RATE_WAIT_SECONDS = Histogram(
+    "escape_rate_wait_seconds",
+    "How long a call to a platform waited for its turn under the limits every process of "
+    "the bot shares (per token, chat and group; Discord's route buckets), by platform.",
+    ["platform"],
+    buckets=(0.001, 0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0),
+    registry=REGISTRY,
+)
+RATE_LIMITED = Counter(
+    "escape_rate_limited",
+    "Answers 429 from a platform, by platform and scope (chat, global, route): each is "
+    "waited out by every process of the bot and the call tried again.",
+    ["platform", "scope"],
+    registry=REGISTRY,
+)
+NOTICES_DROPPED = Counter(
+    "escape_notices_dropped",
+    "Notices not posted because their chat could not take them within the wait a notice "
+    "is given (a flood of commands in one group); boards are never dropped.",
+    ["platform"],
+    registry=REGISTRY,
+)
+UPDATES_RECEIVED = Counter(
+    "escape_updates_received",
+    "Platform updates stored before they were acknowledged: new, or repeated (a retry of "
+    "an update id already stored, dropped).",
+    ["platform", "kind"],
+    registry=REGISTRY,
+)
+UPDATES_TAKEN_OVER = Counter(
+    "escape_updates_taken_over",
+    "Updates taken over from a process whose lease ran out (it died or stalled mid-update).",
+    ["platform"],
+    registry=REGISTRY,
+)
+UPDATES_WAITING = Gauge(
+    "escape_updates_waiting",
+    "Updates stored and not yet finished by any process (read every third of a lease).",
+    ["platform"],
+    registry=REGISTRY,
+)
 PLATFORM_UP = Gauge(
     "escape_platform_up",
     "1 while a platform connection of this process is up (Discord: each shard's gateway; "

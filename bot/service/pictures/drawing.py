@@ -38,13 +38,18 @@ def draw_on(
     recent: list | None = None,
     language: str = "en",
     alt: str | None = None,
+    table: int | None = None,
+    seat: int | None = None,
 ) -> Awaitable[Picture | None]:
     """A board's PNG and alt text in `language`, drawn on the CPU pool (a worker imports
     `render` alone for it), its timings recorded here; None for a game without a renderer.
     `recent`: what happened since the last board (messages as JSON), told under it; `alt`:
     the view's words, when they were said already. Handed to a worker at the call
-    (`CpuPool.run_waited_for`), awaited later."""
-    made = cpu.run_waited_for(work.board, game_id, view, recent, language, alt)
+    (`CpuPool.run_waited_for`), awaited later: the worker that drew `table`'s last board,
+    whose bands it reuses (that of the `seat`'s view, or the public board's)."""
+    made = cpu.run_waited_for(
+        work.board, game_id, view, recent, language, alt, (table, seat), home=table
+    )
     return _recorded(made, game_id, filename, language)
 
 
