@@ -169,6 +169,16 @@ def covered(xy: tuple[float, float], content: str, size: int, anchor: str = "la"
     return mask, (ix + dx, iy + dy)
 
 
+def text_box(
+    xy: tuple[float, float], content: str, size: int, anchor: str = "la", stroke: int = 0
+) -> tuple[int, int, int, int]:
+    """The rectangle `text` paints in, on a palette picture (a scene's part, render/scene.py):
+    the patch it pastes, at whole pixels."""
+    ix, iy = math.floor(xy[0]), math.floor(xy[1])
+    coverage, _, _, (dx, dy) = _glyphs(content, size, anchor, xy[0] - ix, xy[1] - iy, stroke)
+    return ix + dx, iy + dy, ix + dx + coverage.width, iy + dy + coverage.height
+
+
 text_width = runs.width  # a line's advance, measured with the fonts that draw it (cached)
 
 
