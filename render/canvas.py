@@ -24,6 +24,8 @@ from PIL import Image
 from render import palette, png_bands
 from render.scene import Box, Part, Scene, paint_part
 
+SLACK = 64  # rows a canvas's buffer has beyond its picture (captions vary by a line or two)
+
 
 def _meets(a: Box, b: Box) -> bool:
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
@@ -69,14 +71,18 @@ class Canvas:
 
     # ----- the pixels --------------------------------------------------------------------
     def _allocate(self, size: tuple[int, int], ground: int, keep: int = 0) -> None:
-        """A buffer for `size`, its first `keep` rows those of the old one, the rest the
-        plain `ground`."""
+        """The picture at `size`: its first `keep` rows those it had, the rest the plain
+        `ground`. The buffer has room for `SLACK` more rows than the picture it was made
+        for, so a caption a line or two longer only maps the rows again."""
         width, height = size
         row = width + 1
-        buffer = bytearray(row * height + 1)  # the extra byte: Pillow maps rows by their start
-        if keep:
-            buffer[: row * keep] = self.buffer[: row * keep]
-        image = Image.frombuffer("P", size, memoryview(buffer)[1:], "raw", "P", row, 1)
+        if self.size is None or self.size[0] != width or len(self.buffer) < row * height + 1:
+            # the extra byte: Pillow maps each row from its first pixel
+            buffer = bytearray(row * (height + SLACK) + 1)
+            if keep:
+                buffer[: row * keep] = self.buffer[: row * keep]
+            self.buffer = buffer
+        image = Image.frombuffer("P", size, memoryview(self.buffer)[1:], "raw", "P", row, 1)
         image.readonly = 0  # painted in place: the buffer is this canvas's own
         image.putpalette(palette.PALETTE)
         if keep < height:
@@ -87,7 +93,7 @@ class Canvas:
             old_bands[i] if i < len(old_bands) and (i + 1) * rows <= keep else None
             for i in range((height + rows - 1) // rows)
         ]
-        self.buffer, self.image, self.size, self.ground = buffer, image, size, ground
+        self.image, self.size, self.ground = image, size, ground
 
     def _mark(self, top: int, bottom: int) -> None:
         rows = png_bands.BAND_ROWS
@@ -191,7 +197,8 @@ class Canvas:
         did not change keep their deflated bytes."""
         if image.mode != "P":
             raise ValueError("a board is a palette picture")
-        before = bytes(self.buffer) if self.size == image.size else b""
+        end = (image.width + 1) * image.height
+        before = self.buffer[:end] if self.size == image.size else b""
         if self.size != image.size:
             self._allocate(image.size, 0)
         self.image.im.paste(image.im, (0, 0, *image.size))
@@ -199,7 +206,6 @@ class Canvas:
         self.parts = None
         row = image.width + 1
         step = row * png_bands.BAND_ROWS
-        end = row * image.height
         self.painted_rows = 0
         for i in range(len(self.bands)):
             lo, hi = i * step, min((i + 1) * step, end)

@@ -179,6 +179,43 @@ def text_box(
     return ix + dx, iy + dy, ix + dx + coverage.width, iy + dy + coverage.height
 
 
+def text_part(
+    scene,
+    xy: tuple[float, float],
+    content: str,
+    size: int = 22,
+    fill=INK,
+    anchor: str = "la",
+    stroke_width: int = 0,
+    stroke_fill=WHITE,
+) -> None:
+    """`text` as a part of a scene (render/scene.py), in the box it paints."""
+    if content:
+        box = text_box(xy, content, size, anchor, stroke_width)
+        scene.add(box, _text, *xy, content, size, fill, anchor, stroke_width, stroke_fill)
+
+
+def _text(draw, x, y, content, size, fill, anchor, stroke_width, stroke_fill) -> None:
+    text(draw, (x, y), content, size, fill, anchor, stroke_width, stroke_fill)
+
+
+def label_part(
+    scene,
+    xy: tuple[float, float],
+    content: str,
+    size: int,
+    width_px: float,
+    fill=INK,
+    anchor: str = "la",
+    smallest: int | None = None,
+    **style,
+) -> int:
+    """`label` as a part of a scene: the size drawn."""
+    at = shrunk(content, size, width_px, smallest)
+    text_part(scene, xy, fit(content, at, width_px), at, fill, anchor, **style)
+    return at
+
+
 text_width = runs.width  # a line's advance, measured with the fonts that draw it (cached)
 
 
