@@ -196,7 +196,16 @@ def text_part(
 
 
 def _text(draw, x, y, content, size, fill, anchor, stroke_width, stroke_fill) -> None:
-    text(draw, (x, y), content, size, fill, anchor, stroke_width, stroke_fill)
+    text(
+        draw,
+        (x, y),
+        content,
+        size,
+        fill,
+        anchor,
+        stroke_width=stroke_width,
+        stroke_fill=stroke_fill,
+    )
 
 
 def label_part(
