@@ -332,6 +332,16 @@ def paragraph(
     shrinks (down to `smallest`, if given) until it fits; past that the last line is cut
     and the overflow recorded (`overflows`)."""
     x, y = xy
+    lines, size = _paragraph_lines(content, size, width_px, max_lines, smallest)
+    for line in lines:
+        text(draw, (x, y), line, size, fill)
+        y += int(size * 1.3)
+    return y
+
+
+def _paragraph_lines(
+    content: str, size: int, width_px: int, max_lines: int, smallest: int | None
+) -> tuple[list[str], int]:
     lines = wrap(content, size, width_px)
     while len(lines) > max_lines and smallest is not None and size > smallest:
         size -= 1
@@ -340,8 +350,24 @@ def paragraph(
         _overflowed(content, size, width_px, "lines")
         lines = lines[:max_lines]
         lines[-1] = fit(lines[-1].rstrip(". ") + ELLIPSIS, size, width_px)
+    return lines, size
+
+
+def paragraph_part(
+    scene,
+    xy: tuple[int, int],
+    content: str,
+    size: int,
+    width_px: int,
+    fill=INK,
+    max_lines: int = 99,
+    smallest: int | None = None,
+) -> int:
+    """`paragraph` as parts of a scene, a line each: the y below it."""
+    x, y = xy
+    lines, size = _paragraph_lines(content, size, width_px, max_lines, smallest)
     for line in lines:
-        text(draw, (x, y), line, size, fill)
+        text_part(scene, (x, y), line, size, fill)
         y += int(size * 1.3)
     return y
 
