@@ -36,12 +36,27 @@ def _drawn_games() -> list[str]:
     return found
 
 
+def _configurations(game_id: str) -> list[tuple[int, dict]]:
+    """The game at its fewest and its most players, and every value of every option at
+    least once (the first configuration that has it)."""
+    every = list(configurations(REGISTRY[game_id]))
+    chosen = [every[0]]
+    most = max(every, key=lambda c: c[0])
+    if most != every[0]:
+        chosen.append(most)
+    for players, options in every:
+        seen = {(k, v) for _, o in chosen for k, v in o.items()}
+        if not set(options.items()) <= seen:
+            chosen.append((players, options))
+    return chosen
+
+
 CASES = [
     pytest.param(
         game_id, players, options, id=f"{game_id}-{players}p-" + "-".join(options.values())
     )
     for game_id in _drawn_games()
-    for players, options in list(configurations(REGISTRY[game_id]))[:2]
+    for players, options in _configurations(game_id)
 ]
 
 
