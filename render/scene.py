@@ -8,7 +8,9 @@ values (numbers, text, bytes, None, and tuples, lists and dicts of them). Its ke
 function, its box and the arguments' marshalled bytes, so two parts have one key only when
 they are the same call, value for value and type for type (1 and 1.0 and True are three
 keys), and it is painted from a copy read back from those bytes (a list the renderer changes
-later cannot make it show what its key does not say). It
+later cannot make it show what its key does not say). A part with an argument that is no
+plain value (a message, whose text is only its English: `plain` gives its whole JSON form)
+gets a key no other part has, so it is painted every time, never left standing. It
 paints within its box (whole pixels, right and bottom excluded), at the board's own
 coordinates, and every pixel it paints depends only on its arguments and on that pixel as
 it was before: what every drawing of `render` does (text is blended pixel by pixel, shapes
@@ -29,6 +31,7 @@ from collections.abc import Callable
 
 from PIL import Image, ImageDraw
 
+from engines.text import KEY, Msg, from_json
 from render import palette
 
 Box = tuple[int, int, int, int]
@@ -52,13 +55,37 @@ def _plain_function(paint: Callable) -> None:
     _CHECKED[paint] = True
 
 
-def _said(args: tuple) -> bytes:
+def _said(args: tuple) -> bytes | None:
     """The arguments as bytes: marshal's version 2, which writes a value alone (its later
-    versions write an object met twice, or an interned string, differently)."""
+    versions write an object met twice, or an interned string, differently); None for an
+    argument marshal does not write (a message, an object), which is no plain value."""
     try:
         return marshal.dumps(args, 2)
-    except ValueError as exc:  # an object marshal does not write: not a plain value
-        raise TypeError(f"a part's arguments are plain values: {exc}") from None
+    except ValueError:
+        return None
+
+
+def plain(value):
+    """A view's value with its messages (`Msg`, a str that is only its English) as their
+    JSON form, which says everything a message is: a part's argument. `restored` undoes it."""
+    if isinstance(value, Msg):
+        return value.to_json()
+    if isinstance(value, dict):
+        return {key: plain(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return type(value)(plain(item) for item in value)
+    return value
+
+
+def restored(value):
+    """`plain` undone: the messages again."""
+    if isinstance(value, dict):
+        if KEY in value:
+            return from_json(value)
+        return {key: restored(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return type(value)(restored(item) for item in value)
+    return value
 
 
 class Part:
@@ -73,10 +100,16 @@ class Part:
         said = _said(args)
         self.box = box
         self.paint = paint
-        # painted from its key: a list changed after the part was made changes nothing
-        self.args = marshal.loads(said)
         self.image = image  # a layer's picture pasted at the box's corner, or a fill's colour
-        self.key = (paint, box, said)
+        if said is None:  # no key says what it shows: a key of its own, painted every time
+            self.args, self.key = args, (paint, box, object())
+        else:  # painted from its key: a list changed after the part was made changes nothing
+            self.args, self.key = marshal.loads(said), (paint, box, said)
+
+    @property
+    def plain(self) -> bool:
+        """Whether the part's key says what it shows (its arguments are plain values)."""
+        return isinstance(self.key[2], bytes)
 
     def __repr__(self) -> str:
         return f"Part({self.paint.__module__}.{self.paint.__qualname__}, {self.box})"

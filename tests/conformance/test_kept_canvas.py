@@ -114,7 +114,8 @@ def test_a_kept_canvas_draws_every_board_as_a_fresh_one(game_id, players, option
 @pytest.mark.parametrize("game_id", _drawn_games())
 def test_every_part_paints_within_its_box(game_id):
     """Each part of a board's scene painted alone over two plain grounds changes no pixel
-    outside its box (sampled boards of a seeded game, public and private, two languages)."""
+    outside its box (sampled boards of a seeded game, public and private, two languages),
+    and its key says what it shows (plain arguments: render/scene.py)."""
     game = REGISTRY[game_id]
     players = max(2, game.min_players)
     checked = 0
@@ -126,6 +127,7 @@ def test_every_part_paints_within_its_box(game_id):
             if scene is None:
                 pytest.skip(f"{game_id} draws its board whole (no scene)")
             for part in scene.parts:
+                assert part.plain, f"{part!r}: its key does not say what it shows"
                 for ground in (palette.PAPER, palette.INK):
                     plain = palette.new_image(scene.size, ground)
                     img = plain.copy()

@@ -15,6 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image
 
+from engines.text import in_context
+from languages import say
 from render import lettering, palette, png_bands
 from render.canvas import Canvas
 from render.png import rows_of
@@ -221,7 +223,7 @@ class _Painter:
 
 def test_a_painter_that_could_hide_what_it_shows_is_refused() -> None:
     """A lambda, a function made inside another (a closure), a bound method or a partial
-    would paint from something its key does not hold."""
+    would paint from something its key does not hold: refused."""
     shown = "Ann"
 
     def inner(draw) -> None:
@@ -236,9 +238,29 @@ def test_a_painter_that_could_hide_what_it_shows_is_refused() -> None:
     ):
         with pytest.raises(TypeError, match="plain function"):
             scene.add((0, 0, 5, 5), painter)
-    with pytest.raises(TypeError, match="plain values"):
-        scene.add((0, 0, 5, 5), _shown, _Painter())  # an object marshal does not write
     assert scene.parts == []
+
+
+def _said(draw, word) -> None:
+    lettering.text(draw, (2, 2), say(word, "de"), 14, palette.INK)
+
+
+def test_an_argument_that_is_no_plain_value_is_painted_every_time() -> None:
+    """A message is a str that is only its English: "door" on a staircase and "door" on a
+    tile say different words in German. No key is made from it: such a part is painted
+    again every time, never taken for the one before."""
+    stairs, tile = in_context("staircase", "door"), in_context("tile kind", "open door")
+    canvas = Canvas()
+    for word in (stairs, stairs, tile, _Painter()):
+        scene = Scene(120, 24)
+        if isinstance(word, _Painter):
+            scene.add((0, 0, 120, 24), _shown, word)
+        else:
+            scene.add((0, 0, 120, 24), _said, word)
+        assert not scene.parts[0].plain
+        canvas.show(scene)
+        assert canvas.painted_rows == 24
+        assert canvas.png() == _fresh(scene)
 
 
 def test_a_canvas_that_failed_mid_paint_is_not_what_the_worker_keeps() -> None:
