@@ -183,10 +183,11 @@ def _frame(d: ImageDraw.ImageDraw, card: dict | None, height: int) -> bool:
     """The card's frame (dark for the boss): whether it is the boss's."""
     boss = bool(card and card["kind"] == "boss")
     box = (CARD_X, HEADER + 16, CARD_X + CARD_W, height - 16)
-    d.rounded_rectangle(
-        box, 18, fill=(60, 50, 48) if boss else palette.PANEL, outline=palette.INK, width=4
-    )
+    d.rounded_rectangle(box, 18, fill=CARD_FILL[boss], outline=palette.INK, width=4)
     return boss
+
+
+CARD_FILL = {False: palette.PANEL, True: (60, 50, 48)}  # a card's, and the boss's
 
 
 def _ink(view: dict) -> tuple:
@@ -548,7 +549,7 @@ def scene(view: dict, language: str = DEFAULT) -> Scene:
     _progress(out, view, language)
     out.layer((CARD_X, HEADER + 16), _top_image, head, height, language)
     if card:
-        out.layer((CARD_X, top), _rest_image, rest, top, height, language)
+        out.layer((CARD_X + INSIDE, top), _rest_image, rest, top, height, language)
         if not view.get("pool"):
             _story(out, view, y, height, language)
     _party(out, view, language)
@@ -574,17 +575,23 @@ def _top(head: bytes, height: int, language: str) -> tuple[Image.Image, int]:
     return d._image.crop((CARD_X, HEADER + 16, CARD_X + CARD_W + 1, height - 15)), y
 
 
+# What the card asks lies this far in from its frame's sides (its words from 24 pixels in):
+# the frame's rounded corners never reach it.
+INSIDE = 20
+
+
 @lru_cache(maxsize=16)  # what a card asks: ~0.1-0.3 MB
 def _rest(rest: bytes, top: int, height: int, language: str) -> tuple[Image.Image, int, int]:
-    """What the card asks or holds, drawn from `top` on its frame, cut out: with the y below
-    it, and below what lies on the table too."""
-    d = _scratch(height)
+    """What the card asks or holds, drawn from `top` on the card's plain fill (no frame:
+    it is cut `INSIDE` the frame's sides), cut out: with the y below it, and below what lies
+    on the table too."""
     view = restored(marshal.loads(rest))
-    _frame(d, view["card"], height)
+    boss = view["card"]["kind"] == "boss"
+    img, d = palette.canvas(height, CARD_X + CARD_W + 1, CARD_FILL[boss])
     y = _card_rest(d, view, top, None, language)
     bottom = _pool(d, view, y, language)
-    cut = (CARD_X, top, CARD_X + CARD_W + 1, min(bottom + 8, height - 15))
-    return d._image.crop(cut), y, bottom
+    cut = (CARD_X + INSIDE, top, CARD_X + CARD_W - INSIDE, min(bottom + 8, height - 15))
+    return img.crop(cut), y, bottom
 
 
 def _top_image(head: dict, height: int, language: str) -> Image.Image:

@@ -103,6 +103,8 @@ class Part:
         self.image = image  # a layer's picture pasted at the box's corner, or a fill's colour
         if said is None:  # no key says what it shows: a key of its own, painted every time
             self.args, self.key = args, (paint, box, object())
+        elif image is not None:  # a layer or a fill is its picture, made already
+            self.args, self.key = args, (paint, box, said)
         else:  # painted from its key: a list changed after the part was made changes nothing
             self.args, self.key = marshal.loads(said), (paint, box, said)
 
