@@ -220,9 +220,15 @@ def label_part(
     **style,
 ) -> int:
     """`label` as a part of a scene: the size drawn."""
-    at = shrunk(content, size, width_px, smallest)
-    text_part(scene, xy, fit(content, at, width_px), at, fill, anchor, **style)
+    shown, at = _labelled(content, size, width_px, smallest)
+    text_part(scene, xy, shown, at, fill, anchor, **style)
     return at
+
+
+def _labelled(content: str, size: int, width_px: float, smallest: int | None) -> tuple[str, int]:
+    """What `label` draws, and at which size."""
+    at = shrunk(content, size, width_px, smallest)
+    return fit(content, at, width_px), at
 
 
 text_width = runs.width  # a line's advance, measured with the fonts that draw it (cached)
@@ -419,6 +425,6 @@ def label(
 ) -> int:
     """One line of words in `width_px` pixels: shrunk to fit (see `shrunk`), and cut with
     an ellipsis only when even the smallest size is too wide (recorded). The size drawn."""
-    at = shrunk(content, size, width_px, smallest)
-    text(draw, xy, fit(content, at, width_px), at, fill, anchor, **style)
+    shown, at = _labelled(content, size, width_px, smallest)
+    text(draw, xy, shown, at, fill, anchor, **style)
     return at
