@@ -1,12 +1,12 @@
 """`python -m bench.bands`: band reuse with many tables moving at once (issue 58).
 
-A move's board reuses the bands of rows its table's last board had (render/png_bands.py),
-kept by the worker that drew it. Boards of N tables, interleaved (each table's next
+A move's board is painted on the canvas its table's last board was (render/work.py), kept
+by the worker that drew it, and deflates only the bands of rows that changed. Boards of N tables, interleaved (each table's next
 board after one of every other table's), are drawn through a pool of CPU workers as the
 bot draws them, in two ways: as before issue 58 (any free worker draws a board, which
-reuses the last board of its game and language that worker drew), and now (a table's
-boards go to its worker, which reuses that table's last board). Prints, for 1, 2 and 24
-tables, the share of bands reused and the median and p99 time to encode a board.
+is painted on the last canvas of its game and language that worker kept), and now (a
+table's boards go to its worker, which keeps that table's canvas). Prints, for 1, 2 and 24
+tables, the share of rows not deflated again and the median and p99 time to encode a board.
 Measurements on whatever machine runs it, not test assertions: say how loaded it was.
 """
 
@@ -38,13 +38,13 @@ def _boards(tables: int, moves: int, games: list[str]) -> list[tuple[str, list[d
 async def _measure(
     tables: int, moves: int, workers: int, by_table: bool, games: list[str]
 ) -> tuple[float, float, float]:
-    """(share of bands reused, median and p99 encode ms) of `tables` tables' boards."""
+    """(share of rows not deflated again, median and p99 encode ms) of `tables` tables' boards."""
     pool = CpuPool(workers).start()
     try:
         while len(set(await pool.on_each(os.getpid))) < workers:  # every worker up
             await pool.run(os.getpid)
             await asyncio.sleep(0.2)
-        before = await pool.on_each(work.band_counts)
+        before = await pool.on_each(work.reuse)
         views = _boards(tables, moves, games)
         encode: list[float] = []
         for step in range(moves + 1):
@@ -67,12 +67,12 @@ async def _measure(
                 )
             for _png, _alt, _drawn, encoded in await asyncio.gather(*drawing):
                 encode.append(encoded)
-        after = await pool.on_each(work.band_counts)
-        reused = sum(a[0] for a in after) - sum(b[0] for b in before)
-        deflated = sum(a[1] for a in after) - sum(b[1] for b in before)
+        after = await pool.on_each(work.reuse)
+        rows = sum(a[1] for a in after) - sum(b[1] for b in before)
+        deflated = sum(a[2] for a in after) - sum(b[2] for b in before)
         encode.sort()
         return (
-            reused / max(1, reused + deflated),
+            1 - deflated / max(1, rows),
             statistics.median(encode) * 1000,
             encode[int(len(encode) * 0.99)] * 1000,
         )
@@ -91,8 +91,7 @@ def main() -> None:
     args = parser.parse_args()
     games = args.games.split(",")
     print(
-        f"{'tables':>6} {'boards go to':<20} {'bands reused':>12} "
-        f"{'encode p50 ms':>13} {'p99 ms':>7}"
+        f"{'tables':>6} {'boards go to':<20} {'rows kept':>12} {'encode p50 ms':>13} {'p99 ms':>7}"
     )
     for tables in [int(n) for n in args.tables.split(",")]:
         for by_table, name in ((False, "any free worker"), (True, "the table's worker")):

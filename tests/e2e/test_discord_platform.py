@@ -44,13 +44,14 @@ def beyond_shared_start(text: str, other: str) -> str:
 
 
 class HeldRender:
-    """render.board_image that notes when and on which thread it starts, then waits for the
-    test to release it: a render as slow as the test needs, with no time measured."""
+    """render.paint_board (a board painted on its canvas) that notes when and on which
+    thread it starts, then waits for the test to release it: a render as slow as the test
+    needs, with no time measured."""
 
     def __init__(self, draw=None) -> None:
         self.started: list[tuple[float, int]] = []  # (time.monotonic(), thread id)
         self.gate = threading.Event()
-        self._draw = draw or render.board_image
+        self._draw = draw or render.paint_board
 
     def __call__(self, *args, **kwargs):
         self.started.append((time.monotonic(), threading.get_ident()))
@@ -81,7 +82,7 @@ async def test_answered_before_a_slow_render_which_leaves_the_loop_free(discord_
     bot = discord_bot
     board = await open_ghosts(bot)
     held = HeldRender()
-    monkeypatch.setattr(render, "board_image", held)
+    monkeypatch.setattr(render, "paint_board", held)
     monkeypatch.setattr(render, "rules_png", held.also(render.rules_png))
     loop_thread = threading.get_ident()
     for payload in (
@@ -116,13 +117,13 @@ async def test_the_private_view_is_drawn_off_the_event_loop(discord_bot, monkeyp
     bot = discord_bot
     await open_ghosts(bot)
     threads: list[int] = []
-    draw = render.board_image
+    draw = render.paint_board
 
     def noting_board_png(*args, **kwargs):
         threads.append(threading.get_ident())
         return draw(*args, **kwargs)
 
-    monkeypatch.setattr(render, "board_image", noting_board_png)
+    monkeypatch.setattr(render, "paint_board", noting_board_png)
     record = await bot.slash(ANN, "hand")
     assert record.callbacks[0] == {"type": 5, "data": {"flags": 64}}
     assert any(m.attachments for m in bot.answers(record))

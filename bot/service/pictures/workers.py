@@ -18,7 +18,7 @@ took the cores the bot's own start needed (measured on 2 cores, `bench.scale`: 0
 the first board with the workers starting beside the bot, 0.51 s with them started after).
 
 A table's boards go to the worker that drew its last one while that worker lives (`home`:
-its bands are kept there, render/png_bands.py, so a move deflates only what changed): to
+its canvas is kept there, render/work.py, so a move paints and deflates only what changed): to
 it when it is free or drawing a board it can queue behind, else to any idle worker, which
 becomes the table's worker. A worker that dies (the OOM killer, a crash in a library)
 fails only the job it was doing (drawn again by another: a redraw is all a table's worker

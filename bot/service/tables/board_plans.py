@@ -108,7 +108,8 @@ class BoardPlans:
         language = table_language(row)
         key = PictureKey(row.id, version, None, language)
         drawing = self.drawn.drawing(
-            key, lambda: draw_on(self.cpu, game.id, view, name, recent, language, None, row.id)
+            key,
+            lambda: draw_on(self.cpu, game.id, view, name, recent, language, canvas=(row.id, None)),
         )
         return Early(drawing, key, self.drawn)
 
@@ -329,7 +330,10 @@ class BoardPlans:
         name = "my-view.png" if seat is not None else f"{game_id}-{version}.png"
         key = PictureKey(table, version, seat, language)
         return await self.drawn.picture(
-            key, lambda: draw_on(self.cpu, game_id, view, name, None, language, alt, table, seat)
+            key,
+            lambda: draw_on(
+                self.cpu, game_id, view, name, None, language, alt, canvas=(table, seat)
+            ),
         )
 
     async def own_view(self, table: Loaded, seat: int, asker: UserRef) -> Plan:
