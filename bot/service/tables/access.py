@@ -33,7 +33,7 @@ from enum import IntEnum
 from bot.service.base.buttons import Button
 from bot.service.base.requests import ChatRef, UserError, UserRef
 from bot.service.base.web_links import LOCAL
-from bot.service.tables.table import not_a_player
+from bot.service.tables.table import not_a_player, seat_of
 from bot.store import SessionRow
 from engines.text import msg
 
@@ -116,7 +116,7 @@ class Access:
             if is_local(user, row):
                 humans = tuple(s.seat for s in row.seats if s.kind == "human")
                 return Admission(Standing.PLAYER, humans, in_chat)
-            seat = next((s.seat for s in row.seats if s.user_id == user.id), None)
+            seat = seat_of(row, user)
             if seat is not None:
                 return Admission(Standing.PLAYER, (seat,), in_chat)
             if in_chat or (ask and await self.is_member(row, user)):

@@ -48,10 +48,7 @@ class Loaded:
     state: object | None
 
     def seat_of(self, user: UserRef) -> int | None:
-        for seat in self.row.seats:
-            if seat.user_id == user.id:
-                return seat.seat
-        return None
+        return seat_of(self.row, user)
 
     def user_of(self, seat: int) -> UserRef:
         s = self.row.seats[seat]
@@ -99,6 +96,27 @@ def title_of(game_id: str) -> Text:
     """A game's title, said in each language (a game no longer offered: its id)."""
     game = REGISTRY.get(game_id)
     return msg(game.title) if game is not None else game_id
+
+
+def seat_of(row: SessionRow, user: UserRef) -> int | None:
+    """The seat `user` plays at this table: the platform and the id must both match (the
+    same number is another person on another platform)."""
+    if user.platform != row.platform:
+        return None
+    return next((s.seat for s in row.seats if s.user_id == user.id), None)
+
+
+def never_began(row: SessionRow) -> Msg | None:
+    """Why a table has nothing to replay or review: it is still in its lobby, or it was
+    closed there (no position was ever stored, and its seats may be too few to set up)."""
+    if row.status == "lobby":
+        return msg("That game has not begun yet.")
+    if row.state is None:
+        return msg(
+            "Game #{number} never began: it was closed in its lobby, so there is nothing to replay or review.",
+            number=row.id,
+        )
+    return None
 
 
 def not_a_player(row: SessionRow) -> Msg:
