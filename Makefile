@@ -101,6 +101,7 @@ bench: $(STAMP) bytecode
 	$(VENV)/bin/python -m bench.timers
 	$(VENV)/bin/python -m bench.load
 	$(VENV)/bin/python -m bench.web
+	$(VENV)/bin/python -m bench.web_flood
 	$(VENV)/bin/python -m bench.review
 
 clean:

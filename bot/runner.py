@@ -133,6 +133,7 @@ def web_board(settings: Settings, service: GameService, *, local: bool = False) 
         discord_client_id=settings.discord_client_id,
         discord_client_secret=settings.discord_client_secret,
         discord_api=settings.discord_api_base,
+        proxies=settings.web_proxies,
     )
     return WebBoard(service, config)
 
