@@ -92,6 +92,16 @@ ANYWHERE = Where.CHANNEL | Where.PRIVATE
 AT_TABLE_AND_KEYBOARD = Where.CHANNEL | Where.KEYBOARD
 ANYWHERE_AND_KEYBOARD = ANYWHERE | Where.KEYBOARD
 
+# Where a command sits in Discord's `/escape` (a group of subcommands): at its top, or in a
+# group of these. Discord allows 25 entries a level and 4,000 characters a command, so the
+# table is laid out in groups there (bot/discord/slash_commands.py checks it fits, at start
+# and in a test); Telegram and the terminal stay flat, so a name is unique over all groups.
+GROUPS: dict[str, Msg] = {
+    "records": msg("Past games: logs, replays, reviews, history, ratings"),
+    "admin": msg("For the chat's admins: remove a player, bar a user or lift a bar"),
+    "me": msg("Yours alone: block someone, export or erase what is kept about you"),
+}
+
 # argument kinds: how a front end asks for and reads each
 TEXT = "text"  # free text (the rest of the line)
 GAME = "game"  # a game id, one of the catalogue's (a front end may offer the list)
@@ -174,6 +184,7 @@ class Command:
     dialogue: bool = False  # its answers are a conversation of their own with the asker (a
     #   lesson): where there is no private chat, a front end runs it as a loop of its own,
     #   each line typed an answer to it, until it ends or the asker leaves
+    group: str = ""  # its group in Discord's `/escape` (one of GROUPS; "": the top)
 
     @property
     def at_keyboard(self) -> bool:
@@ -392,6 +403,7 @@ COMMANDS: tuple[Command, ...] = (
         menu=True,
         after_end=True,
         at_keyboard_help=msg("what has happened in this game (or in the game of that number)"),
+        group="records",
     ),
     Command(
         "replay",
@@ -401,6 +413,7 @@ COMMANDS: tuple[Command, ...] = (
         where=AT_TABLE_AND_KEYBOARD,
         after_end=True,
         at_keyboard_help=msg("write the game as an animated picture to a file"),
+        group="records",
     ),
     Command(
         "review",
@@ -415,6 +428,7 @@ COMMANDS: tuple[Command, ...] = (
         at_keyboard_help=msg(
             "a finished game reviewed: the chances move by move, as a chart in a file"
         ),
+        group="records",
     ),
     Command(
         "history",
@@ -425,6 +439,7 @@ COMMANDS: tuple[Command, ...] = (
         quiet=True,
         after_end=True,
         at_keyboard_help=msg("the games that ended at this keyboard"),
+        group="records",
     ),
     Command(
         "stats",
@@ -434,6 +449,7 @@ COMMANDS: tuple[Command, ...] = (
         where=AT_TABLE_AND_KEYBOARD,
         quiet=True,
         at_keyboard_help=msg("a player's ratings from the games at this keyboard (default: yours)"),
+        group="records",
     ),
     Command(
         "top",
@@ -450,6 +466,7 @@ COMMANDS: tuple[Command, ...] = (
             ),
         ),
         example="/escape top dark_castle daily",
+        group="records",
     ),
     Command(
         "undo",
@@ -580,7 +597,21 @@ COMMANDS: tuple[Command, ...] = (
     ),
 )
 
-BY_NAME: dict[str, Command] = {c.name: c for c in COMMANDS}
+
+def checked(table: tuple[Command, ...]) -> tuple[Command, ...]:
+    """The table as declared, or ValueError: a name twice (every front end but Discord
+    reads the table flat), or a group that is not one of GROUPS."""
+    names = [c.name for c in table]
+    twice = sorted({n for n in names if names.count(n) > 1})
+    unknown = sorted({c.group for c in table if c.group and c.group not in GROUPS})
+    if twice or unknown:
+        raise ValueError(
+            f"the command table: names declared twice {twice}, groups unknown {unknown}"
+        )
+    return table
+
+
+BY_NAME: dict[str, Command] = {c.name: c for c in checked(COMMANDS)}
 
 
 def find(name: str) -> Command:
