@@ -60,6 +60,21 @@ class Service(Protocol):
         self, chat: ChatRef, user: UserRef, code: str | None, who: str | None
     ) -> Plan: ...
     async def clock_command(self, chat: ChatRef, user: UserRef, text: str = "") -> Plan: ...
+    async def resign(self, chat: ChatRef, user: UserRef) -> Plan: ...
+    async def offer_seat(
+        self, chat: ChatRef, user: UserRef, who: UserRef | str | None, is_admin: bool
+    ) -> Plan: ...
+    async def remove_player(
+        self, chat: ChatRef, user: UserRef, who: UserRef | str | None, is_admin: bool
+    ) -> Plan: ...
+    async def bar(
+        self, chat: ChatRef, user: UserRef, who: UserRef | str | None, is_admin: bool
+    ) -> Plan: ...
+    async def unbar(
+        self, chat: ChatRef, user: UserRef, who: UserRef | str | None, is_admin: bool
+    ) -> Plan: ...
+    async def block(self, chat: ChatRef, user: UserRef, who: UserRef | str | None) -> Plan: ...
+    async def unblock(self, chat: ChatRef, user: UserRef, who: UserRef | str | None) -> Plan: ...
 
 
 class Who(Enum):
@@ -71,10 +86,11 @@ class Who(Enum):
     PLAYER = "player"  # a player seated at the table here
     STARTER = "starter"  # the table's starter, or an admin of the chat
     ADMIN = "admin"  # what it changes is for the chat's admins (showing it is for anyone)
+    SEATED_OR_ADMIN = "seated_or_admin"  # a player for their own seat, an admin for anyone's
 
     @property
     def asks_admin(self) -> bool:
-        return self in (Who.STARTER, Who.ADMIN)
+        return self in (Who.STARTER, Who.ADMIN, Who.SEATED_OR_ADMIN)
 
 
 class Where(Flag):
@@ -97,9 +113,9 @@ ANYWHERE_AND_KEYBOARD = ANYWHERE | Where.KEYBOARD
 # table is laid out in groups there (bot/discord/slash_commands.py checks it fits, at start
 # and in a test); Telegram and the terminal stay flat, so a name is unique over all groups.
 GROUPS: dict[str, Msg] = {
-    "records": msg("Past games: logs, replays, reviews, history, ratings"),
-    "admin": msg("For the chat's admins: remove a player, bar a user or lift a bar"),
-    "me": msg("Yours alone: block someone, export or erase what is kept about you"),
+    "records": msg("Past games and ratings"),
+    "admin": msg("For the chat's admins"),
+    "me": msg("Yours alone: blocks, your data"),
 }
 
 # argument kinds: how a front end asks for and reads each
@@ -300,6 +316,12 @@ async def _history(s: Service, c: Call) -> Plan:
     if page is None or page < 1:
         raise UserError(msg("Say history, or history 2 for a page of older games."))
     return await s.ended_games(c.chat, page - 1)
+
+
+def _person(c: Call) -> UserRef | str | None:
+    """The PLAYER argument: a person the platform resolved, or a name as typed."""
+    who = c.args.get("player")
+    return who if isinstance(who, UserRef) else c.text("player")
 
 
 async def _help(s: Service, c: Call) -> Plan:
@@ -535,6 +557,63 @@ COMMANDS: tuple[Command, ...] = (
         menu=True,
         asks_first=True,
         at_keyboard_help=msg("end this game for everyone (you are asked to confirm)"),
+    ),
+    Command(
+        "resign",
+        msg("Resign: you lose this game (rated)"),
+        lambda s, c: s.resign(c.chat, c.user),
+        who=Who.PLAYER,
+        asks_first=True,
+    ),
+    Command(
+        "offer",
+        msg("Offer your seat to someone in this chat (an admin: anyone's)"),
+        lambda s, c: s.offer_seat(c.chat, c.user, _person(c), c.is_admin),
+        (Arg("player", PLAYER, msg("Whose seat (admins only; default: yours)")),),
+        who=Who.SEATED_OR_ADMIN,
+    ),
+    Command(
+        "remove",
+        msg("Give a player's seat to a stand-in, and offer it"),
+        lambda s, c: s.remove_player(c.chat, c.user, _person(c), c.is_admin),
+        (Arg("player", PLAYER, msg("The player"), required=True),),
+        who=Who.ADMIN,
+        asks_first=True,
+        group="admin",
+    ),
+    Command(
+        "bar",
+        msg("Bar someone from the bot's tables here"),
+        lambda s, c: s.bar(c.chat, c.user, _person(c), c.is_admin),
+        (Arg("player", PLAYER, msg("Whom (default: list the bars)")),),
+        who=Who.ADMIN,
+        quiet=True,
+        group="admin",
+    ),
+    Command(
+        "unbar",
+        msg("Lift a bar"),
+        lambda s, c: s.unbar(c.chat, c.user, _person(c), c.is_admin),
+        (Arg("player", PLAYER, msg("Whom"), required=True),),
+        who=Who.ADMIN,
+        quiet=True,
+        group="admin",
+    ),
+    Command(
+        "block",
+        msg("Keep someone from your tables and you from theirs"),
+        lambda s, c: s.block(c.chat, c.user, _person(c)),
+        (Arg("player", PLAYER, msg("Whom (default: list them)")),),
+        quiet=True,
+        group="me",
+    ),
+    Command(
+        "unblock",
+        msg("Lift a block"),
+        lambda s, c: s.unblock(c.chat, c.user, _person(c)),
+        (Arg("player", PLAYER, msg("Whom"), required=True),),
+        quiet=True,
+        group="me",
     ),
     Command(
         "tournament",

@@ -46,7 +46,9 @@ from bot.service.tables.access import Access, MemberLookup
 from bot.service.tables.board_plans import BoardPlans
 from bot.service.tables.bot_seats import BotSeats, scale_from_env
 from bot.service.tables.bot_turns import BotTurns
+from bot.service.tables.leaving import Leaving
 from bot.service.tables.lobby import Lobby, find_game, parse_options
+from bot.service.tables.moderation import Moderation
 from bot.service.tables.play import Play, TableSummary, Told
 from bot.service.tables.rematch import Rematch
 from bot.service.tables.table import Table, chat_of
@@ -121,7 +123,11 @@ class GameService:
             store, clock=clock, default_pace=default_pace, prefetch=self.plans.draw_early
         )
         self.turns = BotTurns(self.table, self.bots)
-        self.lobby = Lobby(self.table, self.plans, self.turns, seed_source=seed_source)
+        self.moderation = Moderation(store, clock)  # bars and blocks: who may sit where
+        self.lobby = Lobby(
+            self.table, self.plans, self.turns, seed_source=seed_source, moderation=self.moderation
+        )
+        self.leaving = Leaving(self.table, self.plans, self.turns, self.moderation)
         self.languages = self.lobby.languages
         self.play = Play(self.table, self.plans, self.turns)
         self.clock = TurnClock(self.table, self.plans, self.turns, dm_note=self._dm_note)
@@ -162,6 +168,7 @@ class GameService:
             reviews=self.reviews,
             tutorials=self.tutorials,
             tournaments=self.tournaments,
+            leaving=self.leaving,
             language_of=self.language_of,
             chat_word=self._chat_word,
         )
@@ -380,6 +387,46 @@ class GameService:
     @entry
     async def abort(self, chat: ChatRef, user: UserRef, is_admin: bool = False) -> Plan:
         return await self.lobby.abort(chat, user, is_admin)
+
+    # ----- leaving, seats changing hands, bars and blocks ---------------------------------
+    @entry
+    async def resign(self, chat: ChatRef, user: UserRef) -> Plan:
+        """`/escape resign`: the asker loses the game here (rated)."""
+        return await self.leaving.resign(chat, user)
+
+    @entry
+    async def offer_seat(
+        self, chat: ChatRef, user: UserRef, who: UserRef | str | None = None, is_admin: bool = False
+    ) -> Plan:
+        """`/escape offer [PLAYER]`: a seat offered to a member of the chat."""
+        return await self.leaving.offer(chat, user, who, is_admin)
+
+    @entry
+    async def remove_player(
+        self, chat: ChatRef, user: UserRef, who: UserRef | str | None, is_admin: bool = False
+    ) -> Plan:
+        """`/escape remove PLAYER` (an admin): the stand-in plays their seat, offered."""
+        return await self.leaving.remove(chat, user, who, is_admin)
+
+    @entry
+    async def bar(
+        self, chat: ChatRef, user: UserRef, who: UserRef | str | None = None, is_admin: bool = False
+    ) -> Plan:
+        return await self.moderation.bar(chat, user, who, is_admin)
+
+    @entry
+    async def unbar(
+        self, chat: ChatRef, user: UserRef, who: UserRef | str | None, is_admin: bool = False
+    ) -> Plan:
+        return await self.moderation.unbar(chat, user, who, is_admin)
+
+    @entry
+    async def block(self, chat: ChatRef, user: UserRef, who: UserRef | str | None = None) -> Plan:
+        return await self.moderation.block(chat, user, who)
+
+    @entry
+    async def unblock(self, chat: ChatRef, user: UserRef, who: UserRef | str | None) -> Plan:
+        return await self.moderation.unblock(chat, user, who)
 
     # ----- play -------------------------------------------------------------------------
     @entry

@@ -1,5 +1,5 @@
 """The Store: every query mixin in one object (sessions, memory, channels, preferences,
-tournaments, seasons, the daily game), opened on one database, pinged, counted, backed up
+tournaments, seasons, the daily game, bars and blocks), opened on one database, pinged, counted, backed up
 and closed. The only code that speaks SQL is under bot/store/; the dialects are in
 dialects.py (SQLite in sqlite_database.py), opening and migrating in opening.py."""
 
@@ -21,6 +21,7 @@ from bot.store.errors import (
     driver_errors_translated,
 )
 from bot.store.memory_queries import MemoryQueries
+from bot.store.moderation_queries import ModerationQueries
 from bot.store.opening import open_migrated
 from bot.store.preference_queries import PreferenceQueries
 from bot.store.season_queries import SeasonQueries
@@ -40,6 +41,7 @@ class Store(
     TournamentQueries,
     SeasonQueries,
     DailyQueries,
+    ModerationQueries,
 ):
     """Every query of the store in one object, opened on one database (each mixin stands on
     `QueryBase`: the database, the clock, a write transaction, a session's version bump)."""

@@ -366,7 +366,15 @@ class DiscordStandIn:
     ) -> dict:
         """`/escape SUB`, or `/escape GROUP SUB` (`sub` given as "GROUP SUB")."""
         opts = []
+        resolved: dict = {}
         for name, value in (options or {}).items():
+            if isinstance(value, dict):  # a member picked from the menu (a USER option)
+                self.join_guild(value)
+                resolved.setdefault("users", {})[value["id"]] = value
+                member = {k: v for k, v in self.member_payload(value).items() if k != "user"}
+                resolved.setdefault("members", {})[value["id"]] = member
+                opts.append({"name": name, "type": 6, "value": value["id"]})
+                continue
             kind = 5 if isinstance(value, bool) else 3
             opts.append({"name": name, "type": kind, "value": value})
         *group, name = sub.split()
@@ -379,6 +387,7 @@ class DiscordStandIn:
             "type": 1,
             "guild_id": str(GUILD_ID),
             "options": [chosen],
+            **({"resolved": resolved} if resolved else {}),
         }
         return self.interaction_payload(2, user, channel_id, data, **kw)
 

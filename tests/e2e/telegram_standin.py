@@ -204,9 +204,20 @@ class TelegramStandIn:
         return next(self._next_message.setdefault(chat_id, itertools.count(1)))
 
     # ----- what users do ------------------------------------------------------------
-    async def say(self, user: dict, chat_id: int, text: str, *, thread: int | None = None) -> dict:
-        """A user types `text` in a chat (a command gets its bot_command entity)."""
+    async def say(
+        self,
+        user: dict,
+        chat_id: int,
+        text: str,
+        *,
+        thread: int | None = None,
+        reply_to: dict | None = None,
+    ) -> dict:
+        """A user types `text` in a chat (a command gets its bot_command entity), maybe as
+        a reply to another message (`reply_to`)."""
         message = self.typed(user, chat_id, text, thread=thread)
+        if reply_to is not None:
+            message["reply_to_message"] = copy.deepcopy(reply_to)
         await self._push({"message": message})
         return message
 

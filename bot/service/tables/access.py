@@ -15,6 +15,9 @@
 - **Learn** (`/escape learn`, the web page's Learn): a lesson is private to its player;
   whoever proved who they are has their own, and a spectator key or nobody has none.
 
+Who may *sit* (open a table, join one, take a seat, enter a tournament) is further bounded
+by bars and blocks, asked at every door that seats someone (moderation.py's `gate`).
+
 A request the platform delivered from the table's own chat (a button under its board) is
 a member's by construction, and a member pressing there may also use the buttons that
 post into that chat (replay, log, the board again). A web door asks the platform through

@@ -16,6 +16,7 @@ from bot.service.base.requests import ChatRef, UserError, UserRef
 from bot.service.community.tournaments import setup, words
 from bot.service.community.tournaments.rounds import Rounds
 from bot.service.tables.lobby import Lobby, find_game, parse_options
+from bot.service.tables.moderation import BARRED
 from bot.store import StaleVersion, Store, TournamentRow
 from engines.text import Text, msg
 
@@ -116,6 +117,8 @@ class Desk:
             raise UserError(msg("Late joining closed once half the rounds had begun."))
         if t.status not in ("signup", "running"):
             raise UserError(NONE_HERE)
+        if await self.store.barred(t.platform, t.scope, user.id):
+            raise UserError(BARRED, reason="barred")
         joined = t.round + 1
         try:
             added = await self.store.enter(t, user.id, user.name, joined, setup.MOST_PLAYERS)

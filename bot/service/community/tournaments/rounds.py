@@ -196,6 +196,12 @@ class Rounds:
             for a in p.players:
                 met.setdefault(a, set()).update(b for b in p.players if b != a)
         joined = {e.user_id: e.joined for e in entrants}
+        apart: dict[str, set[str]] = {}  # a block: paired apart while another pairing exists
+        for blocker, blocked in await self.store.blocks_among(
+            t.platform, [e.user_id for e in entrants]
+        ):
+            apart.setdefault(blocker, set()).add(blocked)
+            apart.setdefault(blocked, set()).add(blocker)
         field_ = [
             pairing.Entrant(
                 line.id,
@@ -204,6 +210,7 @@ class Rounds:
                 frozenset(met.get(line.id, ())),
                 byes.get(line.id, 0),
                 firsts.get(line.id, 0),
+                frozenset(apart.get(line.id, ())),
             )
             for rank, line in enumerate(
                 x for x in lines if not x.withdrawn and x.id not in timed and joined[x.id] <= nxt
