@@ -50,7 +50,12 @@ async def open_service(settings: Settings, workers: int = 0) -> GameService:
     except BaseException:
         await cpu.close()
         raise
-    return GameService(store, default_pace=settings.default_pace, cpu=cpu)
+    return GameService(
+        store,
+        default_pace=settings.default_pace,
+        cpu=cpu,
+        keep_games_days=settings.keep_games_days,
+    )
 
 
 async def serve(settings: Settings) -> None:

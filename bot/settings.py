@@ -146,6 +146,19 @@ def _proxies(value: str) -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Network,
     return tuple(found)
 
 
+def _keep_days(value: str) -> float | None:
+    """ESCAPE_KEEP_GAMES_DAYS: finished games are deleted this many days after their end
+    (empty: kept for ever)."""
+    value = value.strip()
+    if not value:
+        return None
+    if not (value.isascii() and value.isdigit()) or not 1 <= int(value) <= 36_500:
+        raise ValueError(
+            f"ESCAPE_KEEP_GAMES_DAYS is a number of days from 1 to 36500 (empty: for ever), not {value!r}"
+        )
+    return float(value)
+
+
 def _log_format(value: str) -> str:
     from bot.telemetry.logs import FORMATS
 
@@ -187,6 +200,7 @@ class Settings:
     timer_interval: float = 30.0
     connect_tries: int = 4
     practice: int = PRACTICE  # boards of each game a CPU worker draws when idle; 0: none
+    keep_games_days: float | None = None  # finished games deleted after this (None: kept)
 
     def __repr__(self) -> str:
         """Without the tokens and secrets: a settings object may end up in a log line."""
@@ -238,6 +252,7 @@ class Settings:
             timer_interval=_seconds(e.get("ESCAPE_TIMER_INTERVAL", "30")),
             connect_tries=_tries(e.get("ESCAPE_CONNECT_TRIES", "4")),
             practice=_practice(e.get("ESCAPE_PRACTICE", "")),
+            keep_games_days=_keep_days(e.get("ESCAPE_KEEP_GAMES_DAYS", "")),
         )
 
     @property

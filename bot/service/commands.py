@@ -75,6 +75,8 @@ class Service(Protocol):
     ) -> Plan: ...
     async def block(self, chat: ChatRef, user: UserRef, who: UserRef | str | None) -> Plan: ...
     async def unblock(self, chat: ChatRef, user: UserRef, who: UserRef | str | None) -> Plan: ...
+    async def export_data(self, chat: ChatRef, user: UserRef) -> Plan: ...
+    async def forget_me(self, chat: ChatRef, user: UserRef, confirm: str | None) -> Plan: ...
 
 
 class Who(Enum):
@@ -612,6 +614,23 @@ COMMANDS: tuple[Command, ...] = (
         msg("Lift a block"),
         lambda s, c: s.unblock(c.chat, c.user, _person(c)),
         (Arg("player", PLAYER, msg("Whom"), required=True),),
+        quiet=True,
+        group="me",
+    ),
+    Command(
+        "export",
+        msg("Everything kept about you, sent to you alone as a file"),
+        lambda s, c: s.export_data(c.chat, c.user),
+        where=ANYWHERE,
+        quiet=True,
+        group="me",
+    ),
+    Command(
+        "forget-me",
+        msg("Erase everything kept about you (asks you to confirm)"),
+        lambda s, c: s.forget_me(c.chat, c.user, c.text("what")),
+        (Arg("what", TEXT, msg("confirm: erase it")),),
+        where=ANYWHERE,
         quiet=True,
         group="me",
     ),

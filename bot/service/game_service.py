@@ -40,6 +40,7 @@ from bot.service.learning.tutorial import Tutorials
 from bot.service.pictures.workers import CpuPool
 from bot.service.presses import Presses
 from bot.service.records.game_records import GameRecords
+from bot.service.records.personal_data import PersonalData
 from bot.service.records.seasons import Seasons
 from bot.service.records.standings import Standings
 from bot.service.tables.access import Access, MemberLookup
@@ -107,6 +108,7 @@ class GameService:
         default_pace: str = deadlines.DEFAULT_PACE,
         cpu: CpuPool | None = None,
         ai_scale: float | None = None,
+        keep_games_days: float | None = None,
     ) -> None:
         self.store = store
         self.cpu = cpu or CpuPool()  # pictures and AI decisions; a thread unless started
@@ -124,6 +126,7 @@ class GameService:
         )
         self.turns = BotTurns(self.table, self.bots)
         self.moderation = Moderation(store, clock)  # bars and blocks: who may sit where
+        self.personal = PersonalData(store, clock, keep_games_days)  # export, forget-me
         self.lobby = Lobby(
             self.table, self.plans, self.turns, seed_source=seed_source, moderation=self.moderation
         )
@@ -427,6 +430,16 @@ class GameService:
     @entry
     async def unblock(self, chat: ChatRef, user: UserRef, who: UserRef | str | None) -> Plan:
         return await self.moderation.unblock(chat, user, who)
+
+    @entry
+    async def export_data(self, chat: ChatRef, user: UserRef) -> Plan:
+        """`/escape export`: everything kept about the asker, to them alone."""
+        return await self.personal.export(chat, user)
+
+    @entry
+    async def forget_me(self, chat: ChatRef, user: UserRef, confirm: str | None = None) -> Plan:
+        """`/escape forget-me [confirm]`: what it erases; confirmed, the erasure."""
+        return await self.personal.forget(chat, user, confirm)
 
     # ----- play -------------------------------------------------------------------------
     @entry

@@ -23,6 +23,7 @@ from bot.store.errors import (
 from bot.store.memory_queries import MemoryQueries
 from bot.store.moderation_queries import ModerationQueries
 from bot.store.opening import open_migrated
+from bot.store.personal_queries import PersonalQueries
 from bot.store.preference_queries import PreferenceQueries
 from bot.store.season_queries import SeasonQueries
 from bot.store.session_queries import SessionQueries
@@ -42,6 +43,7 @@ class Store(
     SeasonQueries,
     DailyQueries,
     ModerationQueries,
+    PersonalQueries,
 ):
     """Every query of the store in one object, opened on one database (each mixin stands on
     `QueryBase`: the database, the clock, a write transaction, a session's version bump)."""

@@ -352,6 +352,14 @@ class TelegramTransport:
         if picture is None:
             sending = self.bot.send_message(text=body_html or "…", **common)
             what = "a message"
+        elif picture.filename.endswith(".json"):  # a file (`/escape export`), not a picture
+            sending = self.bot.send_document(
+                document=picture.png,
+                filename=picture.filename,
+                caption=body_html or None,
+                **common,
+            )
+            what = "a file"
         elif picture.filename.endswith(".gif"):  # sent as a photo it would stand still
             sending = self.bot.send_animation(
                 animation=picture.png,

@@ -127,3 +127,15 @@ def _chat():
     from tests.e2e.discord_fixtures import CHANNEL, GUILD_ID
 
     return ChatRef("discord", str(CHANNEL), "", str(GUILD_ID))
+
+
+async def test_export_is_an_ephemeral_file(discord_bot):
+    import json
+
+    bot = discord_bot
+    await open_ghosts(bot)
+    record = await bot.slash(ANN, "export")
+    (answer,) = bot.answers(record)
+    assert answer.ephemeral and "1 game you sat at" in answer.content
+    name, body = answer.files[0]
+    assert name.endswith(".json") and json.loads(body)["games"][0]["number"] == 1

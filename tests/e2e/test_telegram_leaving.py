@@ -139,3 +139,21 @@ async def test_a_blocked_member_cannot_join(tg_bot):
     assert "Ann" not in refusal.params["text"]
     row = await tg_bot.live()
     assert row.status == "lobby" and [s.user_id for s in row.seats] == ["1001"]
+
+
+async def test_export_comes_privately_as_a_file_and_forget_me_asks_first(tg_bot):
+    import json
+
+    standin = tg_bot.standin
+    await command(standin, standin.ann, "/start", chat=standin.ann["id"])
+    await open_table(standin)
+    mark = len(standin.calls)
+    await standin.say(standin.ann, standin.ann["id"], "/escape export")
+    sent = await standin.wait_for(lambda c: c.method == "sendDocument", after=mark)
+    assert sent.params["chat_id"] == standin.ann["id"]  # privately, never in the group
+    data = json.loads(standin.documents[-1])
+    assert [g["number"] for g in data["games"]] == [1] and data["name"] == "Ann"
+    assert "1 game you sat at" in str(sent.params.get("caption"))
+    asked = await command(standin, standin.ann, "/escape forget-me", chat=standin.ann["id"])
+    assert "forget-me confirm" in asked.params["text"]
+    assert (await tg_bot.service.store.session(1)).seats[0].user_id == "1001"
