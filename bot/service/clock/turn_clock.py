@@ -15,6 +15,7 @@ from dataclasses import replace
 from bot.service.base import buttons, deadlines, time_zones
 from bot.service.base.delivery_plan import Choice, Plan, Reply
 from bot.service.base.move_records import Turn, play, seeded
+from bot.service.base.platform_input import amount
 from bot.service.base.requests import ChatRef, Contact, UserError, UserRef
 from bot.service.clock.forfeits import FORFEIT, lose_on_time
 from bot.service.tables.board_plans import BoardPlans, table_language
@@ -469,7 +470,8 @@ def _needed(row: SessionRow) -> int:
 
 
 def _number(text: str, message: Text) -> float:
-    try:
-        return float(text)
-    except ValueError:
-        raise UserError(message) from None
+    """A quantity typed (`vacation 2`), by the one reading of numbers (ASCII digits)."""
+    found = amount(text)
+    if found is None:
+        raise UserError(message)
+    return found

@@ -22,8 +22,8 @@ from bot.store import SessionRow, Store
 from engines import Game
 from engines.text import Text, msg
 
-_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
-_MONTH = re.compile(r"^\d{4}-\d{2}$")
+_DAY = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$", re.ASCII)  # ASCII digits only
+_MONTH = re.compile(r"^[0-9]{4}-[0-9]{2}$", re.ASCII)
 YES, NO = "✓", "–"
 
 
