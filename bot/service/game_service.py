@@ -224,7 +224,7 @@ class GameService:
     def place(self, chat: ChatRef, session_id: int) -> str:
         front_end = self._front_ends.get(chat.platform)
         if front_end is not None and front_end.place is not None:
-            return front_end.place(chat)
+            return front_end.place(chat) or f"#{session_id}"
         return f"#{session_id}"
 
     async def _open_place(self, home: ChatRef, name: str) -> ChatRef | None:
@@ -518,7 +518,7 @@ class GameService:
     def _place_of_row(self, row: SessionRow) -> str:
         front_end = self._front_ends.get(row.platform)
         if front_end is not None and front_end.place is not None:
-            return front_end.place(chat_of(row))
+            return front_end.place(chat_of(row)) or row.thread or row.chat
         return row.thread or row.chat
 
     @entry

@@ -26,7 +26,7 @@ from bot.service.tables.table import chat_of, title_of
 from bot.store import DamagedStore, SessionRow, StoreError
 from bot.store.errors import RESTORE_STEPS
 from bot.telemetry import metrics
-from engines.text import Span, Text, joined, msg
+from engines.text import Span, Text, joined, msg, plural
 
 log = logging.getLogger(__name__)
 
@@ -250,10 +250,11 @@ def reminder_text(
             for r in others
         ]
         parts.append(
-            msg(
+            plural(
+                "{name}, your move in {count} game: {games}.",
                 "{name}, your move in {count} games: {games}.",
+                len(games),
                 name=user.name,
-                count=len(games),
                 games=joined(games, "; "),
             )
         )

@@ -10,7 +10,7 @@ from telegram import Bot, BotCommand, BotCommandScopeAllGroupChats, BotCommandSc
 from telegram.error import InvalidToken, NetworkError, TelegramError
 from telegram.ext import Application, ApplicationBuilder, BaseRateLimiter
 
-from bot.service import COMMANDS, FrontEnd, GameService
+from bot.service import COMMANDS, ChatRef, FrontEnd, GameService
 from bot.settings import Settings, webhook_secret
 from bot.startup_errors import (
     PlatformUnreachable,
@@ -27,6 +27,15 @@ from languages import DEFAULT, PSEUDO, available, msg, say
 log = logging.getLogger(__name__)
 
 UPDATES = ["message", "callback_query"]  # all the bot reacts to
+
+
+def topic_link(chat: ChatRef) -> str:
+    """A table's forum topic as a link its group's members open (Discord links its threads
+    so too); "" for a table in a group's main chat (the service names it by its number)."""
+    group = chat.chat.removeprefix("-100")
+    if chat.chat.startswith("-100") and group.isdigit() and chat.thread.isdigit():
+        return f"https://t.me/c/{group}/{chat.thread}"
+    return ""
 
 
 def group_commands(language: str = DEFAULT) -> list[BotCommand]:
@@ -118,6 +127,7 @@ async def run_telegram(
             "telegram",
             FrontEnd(
                 adapter.deliver,
+                place=topic_link,
                 scope_word=msg("group"),
                 chat_word=msg("group"),
                 dm_note=dm_note,

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from bot.service.base import time_zones
 from bot.service.base.platform_input import amount, whole
 from bot.service.base.time_zones import Zone
-from engines.text import Span, Text, msg
+from engines.text import Span, Text, msg, plural
 
 HOUR = 3600.0
 DAY = 24 * HOUR
@@ -279,7 +279,14 @@ def take_vacation(c: dict, user: str, days: float, now: float) -> dict:
         raise ClockError(msg("A vacation is a number of days, e.g. /escape clock vacation 2."))
     if wanted > vacation_left(c, user) + 1:
         left = vacation_left(c, user) / DAY
-        raise ClockError(msg("This game allows you {days} more vacation days.", days=left))
+        days_left = int(left) if left == int(left) else round(left, 2)
+        raise ClockError(
+            plural(
+                "This game allows you {count} more vacation day.",
+                "This game allows you {count} more vacation days.",
+                days_left,
+            )
+        )
     if on_vacation(c, user, now):
         raise ClockError(msg("You are already on vacation in this game; `vacation end` ends it."))
     c = dict(c)

@@ -50,7 +50,7 @@ async def dump(service: GameService) -> list[str]:
 
 
 def test_the_one_parser_takes_ascii_digits_only():
-    for junk in JUNK + ["-1", "1e3", "inf", "nan", " 3", "3 ", "0x3", "³", ""]:
+    for junk in [*JUNK, "-1", "1e3", "inf", "nan", " 3", "3 ", "0x3", "³", ""]:
         assert whole(junk) is None, junk
         assert amount(junk) is None, junk
     assert whole("10", 1, 10) == 10 and whole("11", 1, 10) is None and whole("0", 1) is None

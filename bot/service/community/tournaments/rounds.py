@@ -35,7 +35,7 @@ from bot.service.tables.lobby import find_game
 from bot.service.tables.table import Table, chat_of
 from bot.store import PairingRow, SeatRow, SessionRow, Store, TournamentRow
 from engines import Event
-from engines.text import Text, joined, msg
+from engines.text import Text, joined, msg, plural
 
 log = logging.getLogger(__name__)
 
@@ -144,10 +144,11 @@ class Rounds:
         if len(entrants) >= self.least(t):
             return await self._pair(t, done)
         if await self.store.set_tournament(t, status="cancelled", wake_at=None):
-            note = msg(
+            note = plural(
+                "Tournament #{id} is cancelled: {count} player signed up, and it needs {least}.",
                 "Tournament #{id} is cancelled: {count} players signed up, and it needs {least}.",
+                len(entrants),
                 id=t.id,
-                count=len(entrants),
                 least=self.least(t),
             )
             await self.notify(
