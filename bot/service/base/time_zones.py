@@ -41,7 +41,7 @@ def parse_tz(text: str) -> Zone:
     t = raw.upper().removeprefix("UTC").removeprefix("GMT") or "0"
     sign = -1 if t.startswith("-") else 1
     hours, colon, minutes = t[1:].partition(":") if t[:1] in "+-" else t.partition(":")
-    h, m = whole(hours, 0, 14), whole(minutes, 0, 59) if colon else 0
+    h, m = whole(hours, 0, 99), whole(minutes, 0, 59) if colon else 0
     if h is None or m is None or t.count("-") + t.count("+") > 1:  # ASCII digits only
         raise ZoneError(msg("{how}, not {text}.", how=HOW, text=repr(text)))
     value = sign * (h + m / 60)
