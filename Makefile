@@ -111,6 +111,7 @@ bench: $(STAMP) bytecode
 	$(VENV)/bin/python -m bench.bands
 	$(VENV)/bin/python -m bench.flood
 	$(VENV)/bin/python -m bench.web
+	$(VENV)/bin/python -m bench.web_flood
 	$(VENV)/bin/python -m bench.review
 	$(VENV)/bin/python -m bench.replay
 

@@ -50,7 +50,12 @@ async def open_service(settings: Settings, workers: int = 0) -> GameService:
     except BaseException:
         await cpu.close()
         raise
-    return GameService(store, default_pace=settings.default_pace, cpu=cpu)
+    return GameService(
+        store,
+        default_pace=settings.default_pace,
+        cpu=cpu,
+        keep_games_days=settings.keep_games_days,
+    )
 
 
 async def serve(settings: Settings) -> None:
@@ -133,6 +138,7 @@ def web_board(settings: Settings, service: GameService, *, local: bool = False) 
         discord_client_id=settings.discord_client_id,
         discord_client_secret=settings.discord_client_secret,
         discord_api=settings.discord_api_base,
+        proxies=settings.web_proxies,
     )
     return WebBoard(service, config)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import ipaddress
 import os
 import re
 from dataclasses import dataclass, field, fields
@@ -150,6 +151,37 @@ def _public_url(value: str) -> str:
     return value
 
 
+def _proxies(value: str) -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]:
+    """ESCAPE_WEB_PROXIES: the reverse proxies in front of the web board (addresses or
+    networks, comma-separated), the only peers whose X-Forwarded-For is believed."""
+    found = []
+    for part in value.split(","):
+        part = part.strip()
+        if not part:
+            continue
+        try:
+            found.append(ipaddress.ip_network(part, strict=False))
+        except ValueError:
+            raise ValueError(
+                "ESCAPE_WEB_PROXIES lists addresses or networks, comma-separated "
+                f"(e.g. 127.0.0.1 or 172.16.0.0/12), not {part!r}"
+            ) from None
+    return tuple(found)
+
+
+def _keep_days(value: str) -> float | None:
+    """ESCAPE_KEEP_GAMES_DAYS: finished games are deleted this many days after their end
+    (empty: kept for ever)."""
+    value = value.strip()
+    if not value:
+        return None
+    if not (value.isascii() and value.isdigit()) or not 1 <= int(value) <= 36_500:
+        raise ValueError(
+            f"ESCAPE_KEEP_GAMES_DAYS is a number of days from 1 to 36500 (empty: for ever), not {value!r}"
+        )
+    return float(value)
+
+
 def _log_format(value: str) -> str:
     from bot.telemetry.logs import FORMATS
 
@@ -168,7 +200,8 @@ class Settings:
     log_format: str = "text"  # or json: one object a line (docs/operations.md)
     metrics_address: tuple[str, int] | None = None  # the HTTP server of /metrics and probes
     web_address: tuple[str, int] | None = None  # the web board (and /healthz, /readyz) when set
-    public_url: str = ""  # where people open the web board
+    public_url: str = ""  # where people open the web board (its sockets' only origin)
+    web_proxies: tuple = ()  # the reverse proxies whose X-Forwarded-For is believed
     web_secret: str = ""  # signs web links and sessions (empty: derived from the tokens)
     discord_token: str = ""
     discord_guild_ids: list[int] = field(default_factory=list)
@@ -196,6 +229,7 @@ class Settings:
     timer_interval: float = 30.0
     connect_tries: int = 4
     practice: int = PRACTICE  # boards of each game a CPU worker draws when idle; 0: none
+    keep_games_days: float | None = None  # finished games deleted after this (None: kept)
 
     def __repr__(self) -> str:
         """Without the tokens and secrets: a settings object may end up in a log line."""
@@ -225,6 +259,7 @@ class Settings:
             metrics_address=_address(e.get("ESCAPE_METRICS", "")),
             web_address=_address(e.get("ESCAPE_WEB", ""), "ESCAPE_WEB"),
             public_url=_public_url(e.get("ESCAPE_PUBLIC_URL", "")),
+            web_proxies=_proxies(e.get("ESCAPE_WEB_PROXIES", "")),
             web_secret=e.get("ESCAPE_WEB_SECRET", "").strip(),
             discord_client_id=e.get("DISCORD_CLIENT_ID", "").strip(),
             discord_client_secret=e.get("DISCORD_CLIENT_SECRET", "").strip(),
@@ -255,6 +290,7 @@ class Settings:
             timer_interval=_seconds(e.get("ESCAPE_TIMER_INTERVAL", "30")),
             connect_tries=_tries(e.get("ESCAPE_CONNECT_TRIES", "4")),
             practice=_practice(e.get("ESCAPE_PRACTICE", "")),
+            keep_games_days=_keep_days(e.get("ESCAPE_KEEP_GAMES_DAYS", "")),
         )
 
     @property

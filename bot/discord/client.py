@@ -52,7 +52,7 @@ class EscapeClient(discord.Client):
         custom_id = str((interaction.data or {}).get("custom_id", ""))
         if any(item.__discord_ui_compiled_template__.fullmatch(custom_id) for item in OURS):
             return  # dispatched to its button or menu
-        if re.fullmatch(re.escape(ACTIVITY_PREFIX) + r"\d{1,12}", custom_id):
+        if re.fullmatch(re.escape(ACTIVITY_PREFIX) + r"[0-9]{1,12}", custom_id):
             await self.bridge.launch_activity(interaction)
             return
         await self.bridge.refuse_junk(interaction)

@@ -40,6 +40,7 @@ from bot.service.learning.tutorial import Tutorials
 from bot.service.pictures.workers import CpuPool
 from bot.service.presses import Presses
 from bot.service.records.game_records import GameRecords
+from bot.service.records.personal_data import PersonalData
 from bot.service.records.seasons import Seasons
 from bot.service.records.standings import Standings
 from bot.service.shared.delivery_records import DeliveryRecords
@@ -49,7 +50,9 @@ from bot.service.tables.access import Access, MemberLookup
 from bot.service.tables.board_plans import BoardPlans
 from bot.service.tables.bot_seats import BotSeats, scale_from_env
 from bot.service.tables.bot_turns import BotTurns
+from bot.service.tables.leaving import Leaving
 from bot.service.tables.lobby import Lobby, find_game, parse_options
+from bot.service.tables.moderation import Moderation
 from bot.service.tables.play import Play, TableSummary, Told
 from bot.service.tables.rematch import Rematch
 from bot.service.tables.table import Table, chat_of
@@ -108,6 +111,7 @@ class GameService:
         default_pace: str = deadlines.DEFAULT_PACE,
         cpu: CpuPool | None = None,
         ai_scale: float | None = None,
+        keep_games_days: float | None = None,
     ) -> None:
         self.store = store
         self.cpu = cpu or CpuPool()  # pictures and AI decisions; a thread unless started
@@ -124,7 +128,12 @@ class GameService:
             store, clock=clock, default_pace=default_pace, prefetch=self.plans.draw_early
         )
         self.turns = BotTurns(self.table, self.bots)
-        self.lobby = Lobby(self.table, self.plans, self.turns, seed_source=seed_source)
+        self.moderation = Moderation(store, clock)  # bars and blocks: who may sit where
+        self.personal = PersonalData(store, clock, keep_games_days)  # export, forget-me
+        self.lobby = Lobby(
+            self.table, self.plans, self.turns, seed_source=seed_source, moderation=self.moderation
+        )
+        self.leaving = Leaving(self.table, self.plans, self.turns, self.moderation)
         self.languages = self.lobby.languages
         self.play = Play(self.table, self.plans, self.turns)
         self.clock = TurnClock(self.table, self.plans, self.turns, dm_note=self._dm_note)
@@ -169,6 +178,7 @@ class GameService:
             reviews=self.reviews,
             tutorials=self.tutorials,
             tournaments=self.tournaments,
+            leaving=self.leaving,
             language_of=self.language_of,
             chat_word=self._chat_word,
         )
@@ -221,7 +231,7 @@ class GameService:
     def place(self, chat: ChatRef, session_id: int) -> str:
         front_end = self._front_ends.get(chat.platform)
         if front_end is not None and front_end.place is not None:
-            return front_end.place(chat)
+            return front_end.place(chat) or f"#{session_id}"
         return f"#{session_id}"
 
     async def _open_place(self, home: ChatRef, name: str) -> ChatRef | None:
@@ -379,6 +389,56 @@ class GameService:
     async def abort(self, chat: ChatRef, user: UserRef, is_admin: bool = False) -> Plan:
         return await self.lobby.abort(chat, user, is_admin)
 
+    # ----- leaving, seats changing hands, bars and blocks ---------------------------------
+    @entry
+    async def resign(self, chat: ChatRef, user: UserRef) -> Plan:
+        """`/escape resign`: the asker loses the game here (rated)."""
+        return await self.leaving.resign(chat, user)
+
+    @entry
+    async def offer_seat(
+        self, chat: ChatRef, user: UserRef, who: UserRef | str | None = None, is_admin: bool = False
+    ) -> Plan:
+        """`/escape offer [PLAYER]`: a seat offered to a member of the chat."""
+        return await self.leaving.offer(chat, user, who, is_admin)
+
+    @entry
+    async def remove_player(
+        self, chat: ChatRef, user: UserRef, who: UserRef | str | None, is_admin: bool = False
+    ) -> Plan:
+        """`/escape remove PLAYER` (an admin): the stand-in plays their seat, offered."""
+        return await self.leaving.remove(chat, user, who, is_admin)
+
+    @entry
+    async def bar(
+        self, chat: ChatRef, user: UserRef, who: UserRef | str | None = None, is_admin: bool = False
+    ) -> Plan:
+        return await self.moderation.bar(chat, user, who, is_admin)
+
+    @entry
+    async def unbar(
+        self, chat: ChatRef, user: UserRef, who: UserRef | str | None, is_admin: bool = False
+    ) -> Plan:
+        return await self.moderation.unbar(chat, user, who, is_admin)
+
+    @entry
+    async def block(self, chat: ChatRef, user: UserRef, who: UserRef | str | None = None) -> Plan:
+        return await self.moderation.block(chat, user, who)
+
+    @entry
+    async def unblock(self, chat: ChatRef, user: UserRef, who: UserRef | str | None) -> Plan:
+        return await self.moderation.unblock(chat, user, who)
+
+    @entry
+    async def export_data(self, chat: ChatRef, user: UserRef) -> Plan:
+        """`/escape export`: everything kept about the asker, to them alone."""
+        return await self.personal.export(chat, user)
+
+    @entry
+    async def forget_me(self, chat: ChatRef, user: UserRef, confirm: str | None = None) -> Plan:
+        """`/escape forget-me [confirm]`: what it erases; confirmed, the erasure."""
+        return await self.personal.forget(chat, user, confirm)
+
     # ----- play -------------------------------------------------------------------------
     @entry
     async def move(
@@ -468,7 +528,7 @@ class GameService:
     def _place_of_row(self, row: SessionRow) -> str:
         front_end = self._front_ends.get(row.platform)
         if front_end is not None and front_end.place is not None:
-            return front_end.place(chat_of(row))
+            return front_end.place(chat_of(row)) or row.thread or row.chat
         return row.thread or row.chat
 
     @entry

@@ -1,6 +1,6 @@
 """The one scan loop that serves time: reminders, deadlines, idle games, bot downtime,
 bots whose run of turns stopped (a crash mid-run: they play on from there), tournaments'
-rounds and seasons' ends.
+rounds and seasons' ends, and (hourly) finished games past the operator's retention.
 
 Everything it acts on is in SQLite (sessions.wake_at, the clock JSON, meta's heartbeat), so
 a restart loses nothing and re-arms every deadline by simply scanning again. Each change
@@ -26,7 +26,7 @@ from bot.service.tables.table import chat_of, title_of
 from bot.store import DamagedStore, SessionRow, StoreError
 from bot.store.errors import RESTORE_STEPS
 from bot.telemetry import metrics
-from engines.text import Span, Text, joined, msg
+from engines.text import Span, Text, joined, msg, plural
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +49,7 @@ class TickReport:
     reshown: list[int] = field(default_factory=list)  # boards owed by a process that died
     tournaments: dict = field(default_factory=dict)  # tournament id -> what moved on
     seasons: object = None  # the seasons ended and posted (`seasons.SeasonsDone`)
+    retired: int = 0  # finished games deleted, past the operator's retention
     downtime: float = 0.0
 
 
@@ -131,6 +132,7 @@ class Timers:
         await self._owed_boards(platforms, report)
         report.tournaments = await self.service.tournaments.tick(now, platforms)
         report.seasons = await self.service.seasons.tick(now, platforms)
+        report.retired = await self.service.personal.retire()  # ESCAPE_KEEP_GAMES_DAYS
         metrics.TIMER_SCAN_SECONDS.observe(time.perf_counter() - started)
         metrics.TIMER_LAST_SCAN.set(time.time())
         self.last_scan = time.monotonic()
@@ -272,10 +274,11 @@ def reminder_text(
             for r in others
         ]
         parts.append(
-            msg(
+            plural(
+                "{name}, your move in {count} game: {games}.",
                 "{name}, your move in {count} games: {games}.",
+                len(games),
                 name=user.name,
-                count=len(games),
                 games=joined(games, "; "),
             )
         )

@@ -430,4 +430,35 @@ MIGRATIONS: list[Migration] = [
         per    REAL NOT NULL
     );
     """,
+    # 13: a public bot (issue 59). A seat remembers from which log row its person holds it
+    # (`since`: 0 from the start; a seat handed over later starts where it was taken) and
+    # whether its person lost it (`lost`: resigned or out of time; the stand-in plays on and
+    # the person is ranked last, rated). A table's seats offered to a new player
+    # (`offered`: comma-separated seat numbers). An admin's bar of a user from the bot's
+    # tables in a server or group, and a person's block of another: the barred or blocked
+    # person is kept as a one-way hash of platform and id (`who`), so erasing that person
+    # (`/escape forget-me`) leaves no id behind and the bar or block still holds.
+    """
+    ALTER TABLE seats ADD COLUMN since INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE seats ADD COLUMN lost INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE sessions ADD COLUMN offered TEXT NOT NULL DEFAULT '';
+    CREATE TABLE bars (
+        platform  TEXT NOT NULL,
+        scope     TEXT NOT NULL,
+        who       TEXT NOT NULL,
+        name      TEXT NOT NULL,
+        barred_by TEXT NOT NULL,
+        at        REAL NOT NULL,
+        PRIMARY KEY (platform, scope, who)
+    );
+    CREATE TABLE blocks (
+        platform TEXT NOT NULL,
+        user_id  TEXT NOT NULL,
+        who      TEXT NOT NULL,
+        name     TEXT NOT NULL,
+        at       REAL NOT NULL,
+        PRIMARY KEY (platform, user_id, who)
+    );
+    CREATE INDEX blocks_by_who ON blocks (platform, who);
+    """,
 ]

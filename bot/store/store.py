@@ -1,8 +1,8 @@
 """The Store: every query mixin in one object (sessions, memory, channels, preferences,
 tournaments, seasons, the daily game, delivery's records, the update queue, the rate
-windows), opened on one database, pinged, counted, backed up and closed. The only code
-that speaks SQL is under bot/store/; the dialects are in dialects.py (SQLite in
-sqlite_database.py), opening and migrating in opening.py."""
+windows, bars and blocks), opened on one database, pinged, counted, backed up and closed.
+The only code that speaks SQL is under bot/store/; the dialects are in dialects.py (SQLite
+in sqlite_database.py), opening and migrating in opening.py."""
 
 from __future__ import annotations
 
@@ -24,7 +24,9 @@ from bot.store.errors import (
 )
 from bot.store.listening import Listening
 from bot.store.memory_queries import MemoryQueries
+from bot.store.moderation_queries import ModerationQueries
 from bot.store.opening import open_migrated
+from bot.store.personal_queries import PersonalQueries
 from bot.store.preference_queries import PreferenceQueries
 from bot.store.rate_queries import RateQueries
 from bot.store.season_queries import SeasonQueries
@@ -48,6 +50,8 @@ class Store(
     DeliveryQueries,
     UpdateQueries,
     RateQueries,
+    ModerationQueries,
+    PersonalQueries,
 ):
     """Every query of the store in one object, opened on one database (each mixin stands on
     `QueryBase`: the database, the clock, a write transaction, a session's version bump)."""

@@ -11,7 +11,7 @@ from telegram import Bot, BotCommand, BotCommandScopeAllGroupChats, BotCommandSc
 from telegram.error import InvalidToken, NetworkError, TelegramError
 from telegram.ext import Application, ApplicationBuilder, BaseRateLimiter
 
-from bot.service import COMMANDS, FrontEnd, GameService
+from bot.service import COMMANDS, ChatRef, FrontEnd, GameService
 from bot.settings import Settings, webhook_secret
 from bot.startup_errors import (
     PlatformUnreachable,
@@ -30,6 +30,15 @@ log = logging.getLogger(__name__)
 
 UPDATES = ["message", "callback_query"]  # all the bot reacts to
 UPDATES_GRACE = 10.0  # seconds the updates in hand have to finish when the bot stops
+
+
+def topic_link(chat: ChatRef) -> str:
+    """A table's forum topic as a link its group's members open (Discord links its threads
+    so too); "" for a table in a group's main chat (the service names it by its number)."""
+    group = chat.chat.removeprefix("-100")
+    if chat.chat.startswith("-100") and group.isdigit() and chat.thread.isdigit():
+        return f"https://t.me/c/{group}/{chat.thread}"
+    return ""
 
 
 def group_commands(language: str = DEFAULT) -> list[BotCommand]:
@@ -129,6 +138,7 @@ async def run_telegram(
             "telegram",
             FrontEnd(
                 adapter.deliver,
+                place=topic_link,
                 scope_word=msg("group"),
                 chat_word=msg("group"),
                 dm_note=dm_note,

@@ -90,6 +90,20 @@ def user_ref(user: User) -> UserRef:
     return UserRef(PLATFORM, str(user.id), name, user.language_code or "")
 
 
+def named_person(message: Message | None) -> UserRef | None:
+    """The person a command names by replying to one of their messages (or by a mention
+    of someone without a username): Telegram's way to pick a member."""
+    if message is None:
+        return None
+    for entity in message.entities or ():
+        if entity.type == "text_mention" and entity.user is not None and not entity.user.is_bot:
+            return user_ref(entity.user)
+    replied = message.reply_to_message
+    if replied is not None and replied.from_user is not None and not replied.from_user.is_bot:
+        return user_ref(replied.from_user)
+    return None
+
+
 def dm_note(contact) -> Text:
     if contact.private_chat:
         return ""
@@ -190,7 +204,11 @@ class TelegramAdapter:
     async def execute(self, ctx: Context, name: str, words: list[str], *, typed: bool) -> None:
         """One `/escape` command (also reached from the menu); raises UserError."""
         command = commands.find(name)
-        args = commands.words_as_args(command, words)
+        args: dict[str, object] = dict(commands.words_as_args(command, words))
+        for arg in command.args:  # a person: the one whose message this replies to
+            named = named_person(ctx.message)
+            if arg.kind == commands.PLAYER and named is not None and not args.get(arg.name):
+                args[arg.name] = named
         chat = ctx.chat
         game = command.asks_for_game
         if game is not None and not args.get(game.name):

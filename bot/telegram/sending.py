@@ -308,16 +308,17 @@ class TelegramTransport:
         self, chat: ChatRef, user: UserRef, session_id: int | None, language: str
     ) -> Sent | None:
         url = self.hand_url(session_id)
-        text = html.escape(
-            say(
-                msg(
-                    "{name}, I cannot send you private messages yet. Press the button below, then "
-                    "Start, and I will show you your hand there.",
-                    name=user.name,
-                ),
-                language,
-            )
+        told = msg(
+            "{name}, I cannot send you private messages yet. Press the button below, then "
+            "Start, and I will show you your hand there.",
+            name=user.name,
         )
+        if session_id is None:  # an answer for the asker alone, not a hand
+            told = msg(
+                "{name}, my answer is for you alone, and I cannot send you private messages yet: open a private chat with me, press Start, and ask again.",
+                name=user.name,
+            )
+        text = html.escape(say(told, language))
         markup = None
         if url:
             label = say(msg("Open my private chat"), language)
@@ -374,6 +375,14 @@ class TelegramTransport:
         if picture is None:
             sending = self.bot.send_message(text=body_html or "…", **common)
             what = "a message"
+        elif picture.filename.endswith(".json"):  # a file (`/escape export`), not a picture
+            sending = self.bot.send_document(
+                document=picture.png,
+                filename=picture.filename,
+                caption=body_html or None,
+                **common,
+            )
+            what = "a file"
         elif picture.filename.endswith(".gif"):  # sent as a photo it would stand still
             sending = self.bot.send_animation(
                 animation=picture.png,

@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from bot.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -93,3 +95,11 @@ def test_the_shared_limits_and_the_update_lease_are_settings():
     ]:
         with pytest.raises(ValueError, match=name):
             Settings.from_env({name: value})
+
+
+def test_the_retention_of_finished_games_is_read_from_its_setting():
+    assert Settings.from_env({}).keep_games_days is None  # kept for ever
+    assert Settings.from_env({"ESCAPE_KEEP_GAMES_DAYS": "90"}).keep_games_days == 90
+    for junk in ("0", "-3", "٣", "1_0", "+3", "forever"):
+        with pytest.raises(ValueError, match="ESCAPE_KEEP_GAMES_DAYS"):
+            Settings.from_env({"ESCAPE_KEEP_GAMES_DAYS": junk})

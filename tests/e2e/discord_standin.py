@@ -187,6 +187,7 @@ class DiscordStandIn:
         self.breaches: list[str] = []
         self._global: list[float] = []  # arrival times counted in the global limit
         self._buckets: dict[tuple[str, str], tuple[float, int]] = {}  # -> (reset at, used)
+        self.published: list[dict] = []  # the commands of the last PUT Discord took
 
     # ----- lifecycle --------------------------------------------------------------------
     async def start(self) -> None:
@@ -427,16 +428,30 @@ class DiscordStandIn:
     def slash_payload(
         self, user: dict, channel_id: int, sub: str, options: dict | None = None, **kw
     ) -> dict:
+        """`/escape SUB`, or `/escape GROUP SUB` (`sub` given as "GROUP SUB")."""
         opts = []
+        resolved: dict = {}
         for name, value in (options or {}).items():
+            if isinstance(value, dict):  # a member picked from the menu (a USER option)
+                self.join_guild(value)
+                resolved.setdefault("users", {})[value["id"]] = value
+                member = {k: v for k, v in self.member_payload(value).items() if k != "user"}
+                resolved.setdefault("members", {})[value["id"]] = member
+                opts.append({"name": name, "type": 6, "value": value["id"]})
+                continue
             kind = 5 if isinstance(value, bool) else 3
             opts.append({"name": name, "type": kind, "value": value})
+        *group, name = sub.split()
+        chosen = {"name": name, "type": 1, "options": opts}
+        if group:
+            chosen = {"name": group[0], "type": 2, "options": [chosen]}
         data = {
             "id": str(APP_ID + 7),
             "name": "escape",
             "type": 1,
             "guild_id": str(GUILD_ID),
-            "options": [{"name": sub, "type": 1, "options": opts}],
+            "options": [chosen],
+            **({"resolved": resolved} if resolved else {}),
         }
         return self.interaction_payload(2, user, channel_id, data, **kw)
 
@@ -811,6 +826,10 @@ class DiscordStandIn:
             return 201, thread
         m = re.fullmatch(r"/applications/(\d+)(?:/guilds/(\d+))?/commands", path)
         if m and method == "PUT":
+            refused = [problem for command in body or [] for problem in command_limits(command)]
+            if refused:  # as Discord answers a command it will not take
+                return 400, {"message": "Invalid Form Body", "code": 50035, "errors": refused}
+            self.published = list(body or [])
             out = []
             for n, command in enumerate(body or []):
                 out.append(
@@ -972,3 +991,53 @@ class DiscordStandIn:
             "components": message.components,
             "application_id": str(APP_ID),
         }
+
+
+# ----- Discord's limits for an application command ------------------------------------------
+COMMAND_NAME = re.compile(r"[-_'\w]{1,32}")
+MOST_ENTRIES = 25  # options (subcommands, groups, parameters) at a level, choices of one
+MOST_CHARACTERS = 4000  # a command's names, descriptions and choice values, all levels
+
+
+def command_limits(command: dict) -> list[str]:
+    """What Discord refuses in one command, as its API documents it: 25 entries a level,
+    names of 1 to 32 lower-case word characters, descriptions of 1 to 100 characters,
+    subcommand groups one level deep only, and at most 4,000 characters over every name,
+    description and choice's name and value, where a field with localizations counts its
+    longest (the default included)."""
+    problems: list[str] = []
+    size = _entry(command, problems, command.get("name", "?"), depth=0)
+    if size > MOST_CHARACTERS:
+        problems.append(f"{command.get('name')}: {size} characters, over {MOST_CHARACTERS}")
+    return problems
+
+
+def _longest(entry: dict, key: str) -> int:
+    said = [entry.get(key) or "", *(entry.get(f"{key}_localizations") or {}).values()]
+    return max(len(str(s)) for s in said)
+
+
+def _entry(entry: dict, problems: list[str], path: str, depth: int) -> int:
+    name = str(entry.get("name", ""))
+    if not COMMAND_NAME.fullmatch(name) or name != name.lower():
+        problems.append(f"{path}: bad name {name!r}")
+    for local in (entry.get("name_localizations") or {}).values():
+        if not COMMAND_NAME.fullmatch(local) or local != local.lower():
+            problems.append(f"{path}: bad localized name {local!r}")
+    described = [
+        entry.get("description") or "",
+        *(entry.get("description_localizations") or {}).values(),
+    ]
+    if not all(1 <= len(d) <= 100 for d in described):
+        problems.append(f"{path}: a description outside 1 to 100 characters")
+    size = _longest(entry, "name") + _longest(entry, "description")
+    options, choices = entry.get("options") or [], entry.get("choices") or []
+    if len(options) > MOST_ENTRIES or len(choices) > MOST_ENTRIES:
+        problems.append(f"{path}: over {MOST_ENTRIES} options or choices")
+    if entry.get("type") == 2 and depth > 1:
+        problems.append(f"{path}: a group inside a group")
+    for choice in choices:
+        size += _longest(choice, "name") + len(str(choice.get("value", "")))
+    for option in options:
+        size += _entry(option, problems, f"{path} {option.get('name')}", depth + 1)
+    return size

@@ -63,7 +63,7 @@ JSON_FIELDS = {
     "has_spoiler",
     "max_connections",
 }
-SENDS = ("sendMessage", "sendPhoto", "sendAnimation")
+SENDS = ("sendMessage", "sendPhoto", "sendAnimation", "sendDocument")
 # what Telegram counts as a message in a chat (and a group): sent, or changed
 MESSAGES = {
     "sendMessage",
@@ -242,9 +242,20 @@ class TelegramStandIn:
         return next(self._next_message.setdefault(chat_id, itertools.count(1)))
 
     # ----- what users do ------------------------------------------------------------
-    async def say(self, user: dict, chat_id: int, text: str, *, thread: int | None = None) -> dict:
-        """A user types `text` in a chat (a command gets its bot_command entity)."""
+    async def say(
+        self,
+        user: dict,
+        chat_id: int,
+        text: str,
+        *,
+        thread: int | None = None,
+        reply_to: dict | None = None,
+    ) -> dict:
+        """A user types `text` in a chat (a command gets its bot_command entity), maybe as
+        a reply to another message (`reply_to`)."""
         message = self.typed(user, chat_id, text, thread=thread)
+        if reply_to is not None:
+            message["reply_to_message"] = copy.deepcopy(reply_to)
         await self._push({"message": message})
         return message
 
@@ -634,6 +645,25 @@ class TelegramStandIn:
                 "file_size": len(data),
             }
         }
+        if params.get("caption"):
+            content |= {"caption": visible(params["caption"]), "html": params["caption"]}
+        return self._new_message(chat, params, **content)
+
+    def _api_sendDocument(self, params, files):
+        """A file (`/escape export`); its bytes are kept in `documents` for tests to read."""
+        chat = self._chat(params)
+        self._check_caption(params.get("caption"))
+        self._check_markup(params.get("reply_markup"))
+        data = files.get(_attached(params.get("document")) or "document")
+        if data is None:
+            self.violations.append("a document without its upload")
+            raise ApiError(400, "Bad Request: there is no document in the request")
+        if len(data) > 50 * 1024 * 1024:
+            self.violations.append("a document over 50 MB")
+            raise ApiError(413, "Request Entity Too Large")
+        uid = f"d{len(self.calls)}"
+        self.documents = [*getattr(self, "documents", []), data]
+        content = {"document": {"file_id": uid, "file_unique_id": uid, "file_size": len(data)}}
         if params.get("caption"):
             content |= {"caption": visible(params["caption"]), "html": params["caption"]}
         return self._new_message(chat, params, **content)

@@ -252,8 +252,9 @@ class BoardPlans:
         acting = [s for s in game.to_act(state) if 0 <= s < len(row.seats)]
         humans = [s for s in acting if row.seats[s].kind == "human"]
         acting = humans or acting
-        if result is not None and not any(e.kind in ENDING_KINDS for e in events):
-            lines.append(result.summary)  # unless the move's own events announced the end
+        if result is not None:  # over: nobody is waited for (a loss on time, a resignation)
+            if not any(e.kind in ENDING_KINDS for e in events):
+                lines.append(result.summary)  # unless the move's own events announced the end
         elif acting:  # (bots, while their run plays: they need no clock)
             names = ", ".join(table.user_of(s).name for s in acting)
             clock = self.clock_note(row) if humans else ""
