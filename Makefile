@@ -6,7 +6,7 @@ RUNTIME := $(VENV)/.installed-runtime
 # the project with its dev extras (pytest, ruff, hadolint, hypothesis): for test and lint
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint format bench clean postgres browser activity axe fribidi bytecode
+.PHONY: run test check lint format bench clean postgres browser activity axe fribidi bytecode
 
 # Debian and Ubuntu ship Python's venv module apart: a failed venv is removed, so that the
 # next try starts afresh once python3-venv is installed.
@@ -29,20 +29,26 @@ run: $(RUNTIME) fribidi bytecode
 # The project's modules compiled ahead (only those changed since): where the environment
 # says PYTHONDONTWRITEBYTECODE, every start and every spawned CPU worker would otherwise
 # compile them again (0.5-0.7 s of a start-up here). The image's `pip install .` does this.
-# Then the dataclasses' methods, which Python 3.11 compiles from text at every import
-# (bot/dataclass_code.py); the image runs the same, and `make test` too, so the suite's
-# bots start as `make run`'s do.
 define compile_ahead
 	@$(VENV)/bin/python -m compileall -q bot engines render languages bench
-	-@$(VENV)/bin/python -m bot.precompile
 endef
 
 bytecode: $(RUNTIME)
 	$(compile_ahead)
 
+# Every test, in parallel (pytest-xdist: a worker a core, tests handed out as workers
+# free up); none is skipped in CI.
 test: $(STAMP) fribidi postgres browser activity axe
 	$(compile_ahead)
-	$(VENV)/bin/python -m pytest
+	$(VENV)/bin/python -m pytest -n auto --dist worksteal
+
+# The inner loop: lint, the layers, and the tests of what changed since this branch left
+# main (tools/changed_tests.py; a fast subset when none or too many are found).
+check: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/lint-imports
+	$(VENV)/bin/python -m pytest -n auto --dist worksteal $$($(VENV)/bin/python -m tools.changed_tests)
 
 # The pictures' fonts come with the Python packages; names in Arabic or Hebrew are shaped and
 # ordered by Pillow's Raqm layout, which loads the system's FriBidi: install it when missing.
@@ -109,8 +115,14 @@ bench: $(STAMP) bytecode
 	$(VENV)/bin/python -m bench
 	$(VENV)/bin/python -m bench.timers
 	$(VENV)/bin/python -m bench.load
+	$(VENV)/bin/python -m bench.load --db postgresql --processes 1,2,4 --shared
+	$(VENV)/bin/python -m bench.limits
+	$(VENV)/bin/python -m bench.bands
+	$(VENV)/bin/python -m bench.flood
 	$(VENV)/bin/python -m bench.web
+	$(VENV)/bin/python -m bench.web_flood
 	$(VENV)/bin/python -m bench.review
+	$(VENV)/bin/python -m bench.replay
 
 clean:
 	rm -rf $(VENV) .pytest_cache

@@ -9,8 +9,11 @@ gives median and p99 of both and their ratio. A second table times the same move
 other states of the machine, with floors measured alike: back to back (a busy bot), and
 each after 20 ms of nothing (a quiet one), where this machine's idle core takes its time to
 wake. Then rendered moves per second from one process with many tables moving at
-once; then start-up time and memory with 10,000 stored games (`bench.scale`); then what
-the metrics cost a move and a scrape with those games (`bench.metrics`).
+once, with the share of their boards' rows the CPU workers did not deflate again (each
+keeps a canvas a table: render/work.py), and the same share with every table's boards
+going to one worker, interleaved (`bench.canvas`); then start-up time and memory with
+10,000 stored games (`bench.scale`); then what the metrics cost a move and a scrape with
+those games (`bench.metrics`).
 
 The CPU workers first finish their practice (ESCAPE_PRACTICE boards of each game, drawn
 when idle: render/practice.py), as a bot's workers do in their first idle seconds; with
@@ -272,16 +275,30 @@ async def bench_throughput(pool: CpuPool, tables: int = TABLES, moves_each: int 
                 assert replies[0].picture is not None
                 done[0] += 1
 
+        before = await _reuse(pool)
         t = time.perf_counter()
         await asyncio.gather(*(table(i) for i in range(tables)))
         elapsed = time.perf_counter() - t
+        after = await _reuse(pool)
         await store.close()
+    rows, deflated = after[0] - before[0], after[1] - before[1]
+    kept = f"{1 - deflated / rows:.0%} of their rows not deflated again" if rows else ""
     return (
         f"{done[0] / elapsed:.0f} rendered moves/s ({done[0]} moves, {tables} tables at once, "
         f"{pool.workers} CPU workers"
         + (f"; {refused[0]} refused by the store and tried again" if refused[0] else "")
+        + (f"; {kept}" if kept else "")
         + ")"
     )
+
+
+async def _reuse(pool: CpuPool) -> tuple[int, int]:
+    """Rows of boards the workers drew on kept canvases so far, and of those deflated (one
+    job a worker, each to a different idle worker, as `warm` does)."""
+    if not pool.in_processes:
+        return work.reuse()[1:3]
+    answers = await asyncio.gather(*(pool.run(work.reuse) for _ in range(pool.workers)))
+    return sum(a[1] for a in answers), sum(a[2] for a in answers)
 
 
 async def warm(pool: CpuPool) -> list[int]:
@@ -321,6 +338,9 @@ async def main() -> None:
         print(await bench_throughput(pool))
     finally:
         await pool.close()
+    from bench import canvas
+
+    print(canvas.interleaved())  # as a worker that is handed every table's boards sees them
     sys.stdout.flush()
     from bench import scale
 

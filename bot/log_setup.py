@@ -27,6 +27,19 @@ def _not_about_voice(record: logging.LogRecord) -> bool:
     return "voice will NOT be supported" not in str(record.msg)
 
 
+def _a_retried_429_is_news(record: logging.LogRecord) -> bool:
+    """discord.py warns at each 429 it waits out and retries: a retried 429 is counted
+    (`escape_rate_limited_total`) and told at INFO, like Telegram's (issue 58)."""
+    if (
+        record.levelno == logging.WARNING
+        and "limited" in str(record.msg)
+        and "Retrying" in str(record.msg)
+    ):
+        record.levelno, record.levelname = logging.INFO, "INFO"
+        return logging.getLogger(record.name).isEnabledFor(logging.INFO)
+    return True
+
+
 class RedactSecrets(logging.Filter):
     """Replaces each secret (and its URL-encoded form) in a record before it is written."""
 
@@ -64,6 +77,7 @@ def configure_logging(settings: Settings) -> RedactSecrets:
     for name in QUIET:
         logging.getLogger(name).setLevel(max(logging.WARNING, logging.getLogger().level))
     logging.getLogger("discord.client").addFilter(_not_about_voice)
+    logging.getLogger("discord.http").addFilter(_a_retried_429_is_news)
     redactor = RedactSecrets(settings.secrets())
     for handler in logging.getLogger().handlers:
         for old in [f for f in handler.filters if isinstance(f, RedactSecrets)]:

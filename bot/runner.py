@@ -49,7 +49,12 @@ async def open_service(settings: Settings, workers: int = 0) -> GameService:
     except BaseException:
         await cpu.close()
         raise
-    return GameService(store, default_pace=settings.default_pace, cpu=cpu)
+    return GameService(
+        store,
+        default_pace=settings.default_pace,
+        cpu=cpu,
+        keep_games_days=settings.keep_games_days,
+    )
 
 
 async def serve(settings: Settings) -> None:
@@ -137,6 +142,7 @@ async def web_board(
         discord_client_id=settings.discord_client_id,
         discord_client_secret=settings.discord_client_secret,
         discord_api=settings.discord_api_base,
+        proxies=settings.web_proxies,
     )
     return WebBoard(service, config)
 

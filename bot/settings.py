@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import ipaddress
 import os
 import re
 from dataclasses import dataclass, field, fields
@@ -58,14 +59,37 @@ def _pace(value: str) -> str:
     return value
 
 
-def _seconds(value: str) -> float:
+def _seconds(value: str, name: str = "ESCAPE_TIMER_INTERVAL", most: float = 3600) -> float:
+    """Seconds from 1 to `most` (empty: 30)."""
     try:
         seconds = float(value.strip() or 30)
     except ValueError:
         seconds = float("nan")
-    if not 1 <= seconds <= 3600:
-        raise ValueError(f"ESCAPE_TIMER_INTERVAL is seconds from 1 to 3600, not {value!r}")
+    if not 1 <= seconds <= most:
+        raise ValueError(f"{name} is seconds from 1 to {most:g}, not {value!r}")
     return seconds
+
+
+# The platforms' published limits, per bot token (docs/configuration.md): calls per seconds
+RATE_DEFAULTS = {
+    "TELEGRAM_RATE_GLOBAL": "30/1",  # 30 messages a second in all
+    "TELEGRAM_RATE_GROUP": "20/60",  # 20 messages a minute in one group
+    "TELEGRAM_RATE_CHAT": "1/1",  # about one message a second in one chat
+    "DISCORD_RATE_GLOBAL": "50/1",  # 50 requests a second (interactions aside)
+}
+
+
+def _rate(e, name: str) -> tuple[int, float]:
+    """A rate setting, `N/S` (N calls in S seconds), `N` (a second) or 0 (no limit), as
+    (count, seconds)."""
+    text = e.get(name, "")
+    value = text.strip() or RATE_DEFAULTS[name]
+    found = re.fullmatch(r"(\d+)(?:\s*/\s*(\d+(?:\.\d+)?))?", value)
+    if found is None or (found.group(2) is not None and float(found.group(2)) <= 0):
+        raise ValueError(
+            f"{name} is calls per seconds, like {RATE_DEFAULTS[name]} (0: no limit), not {text!r}"
+        )
+    return int(found.group(1)), float(found.group(2) or 1)
 
 
 def _practice(value: str) -> int:
@@ -127,6 +151,37 @@ def _public_url(value: str) -> str:
     return value
 
 
+def _proxies(value: str) -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]:
+    """ESCAPE_WEB_PROXIES: the reverse proxies in front of the web board (addresses or
+    networks, comma-separated), the only peers whose X-Forwarded-For is believed."""
+    found = []
+    for part in value.split(","):
+        part = part.strip()
+        if not part:
+            continue
+        try:
+            found.append(ipaddress.ip_network(part, strict=False))
+        except ValueError:
+            raise ValueError(
+                "ESCAPE_WEB_PROXIES lists addresses or networks, comma-separated "
+                f"(e.g. 127.0.0.1 or 172.16.0.0/12), not {part!r}"
+            ) from None
+    return tuple(found)
+
+
+def _keep_days(value: str) -> float | None:
+    """ESCAPE_KEEP_GAMES_DAYS: finished games are deleted this many days after their end
+    (empty: kept for ever)."""
+    value = value.strip()
+    if not value:
+        return None
+    if not (value.isascii() and value.isdigit()) or not 1 <= int(value) <= 36_500:
+        raise ValueError(
+            f"ESCAPE_KEEP_GAMES_DAYS is a number of days from 1 to 36500 (empty: for ever), not {value!r}"
+        )
+    return float(value)
+
+
 def _log_format(value: str) -> str:
     from bot.telemetry.logs import FORMATS
 
@@ -145,7 +200,8 @@ class Settings:
     log_format: str = "text"  # or json: one object a line (docs/operations.md)
     metrics_address: tuple[str, int] | None = None  # the HTTP server of /metrics and probes
     web_address: tuple[str, int] | None = None  # the web board (and /healthz, /readyz) when set
-    public_url: str = ""  # where people open the web board
+    public_url: str = ""  # where people open the web board (its sockets' only origin)
+    web_proxies: tuple = ()  # the reverse proxies whose X-Forwarded-For is believed
     web_secret: str = ""  # signs web links and sessions (empty: derived from the tokens)
     discord_token: str = ""
     discord_guild_ids: list[int] = field(default_factory=list)
@@ -163,10 +219,17 @@ class Settings:
     telegram_webhook_listen: str = "0.0.0.0"
     telegram_webhook_port: int = 8443
     telegram_webhook_secret: str = ""
+    telegram_update_lease: float = 30.0  # seconds a worker holds an update unrenewed
+    # the platforms' limits as (calls, seconds), counted by every process of the bot
+    telegram_rate_global: tuple[int, float] = (30, 1.0)
+    telegram_rate_group: tuple[int, float] = (20, 60.0)
+    telegram_rate_chat: tuple[int, float] = (1, 1.0)
+    discord_rate_global: tuple[int, float] = (50, 1.0)
     default_pace: str = "normal"
     timer_interval: float = 30.0
     connect_tries: int = 4
     practice: int = PRACTICE  # boards of each game a CPU worker draws when idle; 0: none
+    keep_games_days: float | None = None  # finished games deleted after this (None: kept)
 
     def __repr__(self) -> str:
         """Without the tokens and secrets: a settings object may end up in a log line."""
@@ -196,6 +259,7 @@ class Settings:
             metrics_address=_address(e.get("ESCAPE_METRICS", "")),
             web_address=_address(e.get("ESCAPE_WEB", ""), "ESCAPE_WEB"),
             public_url=_public_url(e.get("ESCAPE_PUBLIC_URL", "")),
+            web_proxies=_proxies(e.get("ESCAPE_WEB_PROXIES", "")),
             web_secret=e.get("ESCAPE_WEB_SECRET", "").strip(),
             discord_client_id=e.get("DISCORD_CLIENT_ID", "").strip(),
             discord_client_secret=e.get("DISCORD_CLIENT_SECRET", "").strip(),
@@ -213,10 +277,20 @@ class Settings:
             telegram_webhook_listen=e.get("TELEGRAM_WEBHOOK_LISTEN", "0.0.0.0"),
             telegram_webhook_port=int(e.get("TELEGRAM_WEBHOOK_PORT", "8443") or 8443),
             telegram_webhook_secret=e.get("TELEGRAM_WEBHOOK_SECRET", "").strip(),
+            # seconds an update is held by a worker that stopped renewing it (it died)
+            # before another takes it over
+            telegram_update_lease=_seconds(
+                e.get("TELEGRAM_UPDATE_LEASE", ""), "TELEGRAM_UPDATE_LEASE", 600
+            ),
+            telegram_rate_global=_rate(e, "TELEGRAM_RATE_GLOBAL"),
+            telegram_rate_group=_rate(e, "TELEGRAM_RATE_GROUP"),
+            telegram_rate_chat=_rate(e, "TELEGRAM_RATE_CHAT"),
+            discord_rate_global=_rate(e, "DISCORD_RATE_GLOBAL"),
             default_pace=_pace(e.get("ESCAPE_PACE", "normal")),
             timer_interval=_seconds(e.get("ESCAPE_TIMER_INTERVAL", "30")),
             connect_tries=_tries(e.get("ESCAPE_CONNECT_TRIES", "4")),
             practice=_practice(e.get("ESCAPE_PRACTICE", "")),
+            keep_games_days=_keep_days(e.get("ESCAPE_KEEP_GAMES_DAYS", "")),
         )
 
     @property

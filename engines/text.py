@@ -97,15 +97,19 @@ def in_context(context: str, text: str, /, **args: Any) -> Msg:
 @dataclass(frozen=True)
 class Span:
     """A length of time as an argument of a message, said by each language's own units
-    (Babel): `left` rounds up to the minute and names two units ("1d 3h", "5h 12m", "3m");
-    otherwise the one unit it is a whole number of ("12h", "2d")."""
+    (Babel): `left` rounds up to the minute and names two units ("1d 3h", "5h 12m", "3m"),
+    and under a minute says the seconds ("30s": a reminder 30 seconds before a one-minute
+    deadline must not say a minute is left); otherwise the one unit it is a whole number
+    of ("12h", "2d")."""
 
     seconds: float
     left: bool = False
 
     def parts(self) -> list[tuple[float, str]]:
-        """(amount, unit) pairs, unit one of day, hour, minute."""
+        """(amount, unit) pairs, unit one of day, hour, minute (second: under a minute left)."""
         if self.left:
+            if self.seconds < 60 - 1e-9:
+                return [(max(1, math.ceil(self.seconds - 1e-9)), "second")]
             minutes = max(1, math.ceil(self.seconds / 60 - 1e-9))
             if minutes >= 24 * 60:
                 return [(minutes // (24 * 60), "day"), (minutes % (24 * 60) // 60, "hour")]

@@ -3,8 +3,11 @@
 A replay is one animated GIF of public views, each with the move that led to it written
 under the board (GIF because both Discord and Telegram play it inline). Every frame has
 the same size and the fixed palette of `palette`, so frames differ only where the board
-changed and the file stays small; a game too long for the platforms' upload limits is
-drawn smaller, and only as a last resort with moves left out (the caller says so).
+changed; Pillow's `optimize` stores each frame after the first as the box that changed,
+its unchanged pixels transparent, on the palette's colours it uses: 2.4-7.3 times
+smaller for 40 boards than every frame whole, decoded to the same pixels (`bench.replay`).
+A game too long for the platforms' upload limits is drawn smaller, and only as a last
+resort with moves left out (the caller says so).
 """
 
 from __future__ import annotations
@@ -123,7 +126,7 @@ def _gif(images: list[Image.Image], seconds: float) -> bytes:
         append_images=quantised[1:],
         duration=durations,
         loop=0,
-        optimize=False,
+        optimize=True,
         disposal=1,
     )
     return buf.getvalue()

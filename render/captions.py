@@ -8,6 +8,7 @@ from engines.text import from_json
 from languages import DEFAULT, say
 from render import lettering
 from render.palette import NIGHT, WHITE, drawer, new_image
+from render.scene import Scene
 
 
 def footer(last, status, over: bool, *said: str, language: str = DEFAULT) -> list[str]:
@@ -22,12 +23,35 @@ def footer(last, status, over: bool, *said: str, language: str = DEFAULT) -> lis
     return lines
 
 
-def caption_bar(img: Image.Image, lines: list[str], size: int = 22) -> Image.Image:
-    """Append a band under the picture with what just happened and whose turn it is."""
+def _wrapped(lines: list[str], size: int, width: int) -> tuple[list[str], int]:
+    """The caption's lines wrapped to the picture's width, and the band's height."""
     wrapped: list[str] = []
     for line in lines:
-        wrapped += lettering.wrap(line, size, img.width - 40)
-    height = 20 + int(size * 1.35) * max(1, len(wrapped))
+        wrapped += lettering.wrap(line, size, width - 40)
+    return wrapped, 20 + int(size * 1.35) * max(1, len(wrapped))
+
+
+def bar(scene: Scene, lines: list[str], size: int = 22) -> None:
+    """`caption_bar` as parts of a scene: the band under the board (which grows the scene by
+    its height), then each line on it, a part of its own, so a line that stays stays."""
+    width, top = scene.size
+    wrapped, height = _wrapped(lines, size, width)
+    scene.size = (width, top + height)
+    scene.fill((0, top, width, top + height), NIGHT)
+    y = top + 10
+    for line in wrapped:
+        if line:
+            scene.add(lettering.text_box((20, y), line, size), _line, 20, y, line, size)
+        y += int(size * 1.35)
+
+
+def _line(draw, x: int, y: int, line: str, size: int) -> None:
+    lettering.text(draw, (x, y), line, size, WHITE)
+
+
+def caption_bar(img: Image.Image, lines: list[str], size: int = 22) -> Image.Image:
+    """Append a band under the picture with what just happened and whose turn it is."""
+    wrapped, height = _wrapped(lines, size, img.width)
     if img.mode == "P":
         out = new_image((img.width, img.height + height), NIGHT)
     else:

@@ -6,6 +6,7 @@ and every state is written in words on the tile, so nothing is told by hue alone
 
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
@@ -18,6 +19,7 @@ from render import captions, lettering, palette, tokens
 from render.castle_doors_alt import FAR, status
 from render.castle_doors_alt import describe as describe  # the alt text, as every renderer offers
 from render.castle_doors_alt import own_words as own_words  # a hand, told to its owner
+from render.scene import Scene, image_of, painted
 
 COLOUR = {
     "red": palette.VERMILION,
@@ -320,14 +322,24 @@ def caption(view: dict, language: str = DEFAULT) -> list[str]:
 
 def board(view: dict, language: str = DEFAULT) -> Image.Image:
     """The picture without its caption (a replay writes its own under each board)."""
-    img, d = palette.canvas(HEIGHT)
+    return painted(scene(view, language))
+
+
+def scene(view: dict, language: str = DEFAULT) -> Scene:
+    """The board as parts (render/scene.py): the title, the walls, each player's edge, each
+    tile (a tile no passage or net crosses pasted whole from a cache), each passage and net,
+    the marked tiles, each character, the bonus tokens, and the panel."""
+    out = Scene(palette.WIDTH, HEIGHT)
     cell, x0, y0 = _geometry(view)
     w, h = view["width"] * cell, view["height"] * cell
-    palette.stamp(img, (0, 0), (palette.WIDTH, TOP - 8), _title, language)
+    grid = (view["width"], view["height"])
+    out.stamp((0, 0), (palette.WIDTH, TOP - 8), _title, language)
     # The walls and the players' edges.
-    d.rectangle((x0 - 10, y0 - 10, x0 + w + 10, y0 + h + 10), fill=palette.DARK)
+    out.fill((x0 - 10, y0 - 10, x0 + w + 11, y0 + h + 11), palette.DARK)
     for seat, edge in enumerate(view["edges"]):
-        _edge_band(img, d, view, seat, edge, language)
+        band = _band(view, edge)
+        label, room = band_label(view, seat, language)
+        out.add(_whole(band), _edge_band, seat, edge, band, label, room)
     nets = {where: n for where, n in zip(view["at"], view["netted"], strict=True) if where and n}
     # A tile that no passage or net crosses is pasted whole (door and words) from a cache:
     # tiles change seldom, and drawing them is most of the picture's cost.
@@ -336,53 +348,114 @@ def board(view: dict, language: str = DEFAULT) -> Image.Image:
         crossed |= {f"{col}{row}" for col in (a[0], b[0]) for row in (a[1:], b[1:])}
     for name, t in view["tiles"].items():
         if name in crossed:
-            _tile(d, view, name, t, language)
+            out.add(_tile_box(view, name), _tile_drawn, *grid, name, _tile_key(t), language)
         else:
-            patch, at = _tile_patch(view["width"], view["height"], name, _tile_key(t), language)
-            img.im.paste(patch.im, (*at, at[0] + patch.width, at[1] + patch.height))  # core: faster
+            left, top, _, _ = _box(view, name)
+            out.layer((left + 3, top + 3), _tile_image, *grid, name, _tile_key(t), language)
     for a, b in view["passages"]:
-        _passage(d, view, a, b)
+        (ax, ay), (bx, by) = _centre(view, a), _centre(view, b)
+        far = (min(ax, bx) - 10, min(ay, by) - 10, max(ax, bx) + 11, max(ay, by) + 11)
+        out.add(_whole(far), _passage_drawn, *grid, a, b)
     for where in nets:
-        _net(img, d, view, where)
+        out.add(_tile_box(view, where), _net_drawn, *grid, where)
     for name, t in view["tiles"].items():
         if name in crossed:
-            _labels(d, view, name, t, nets.get(name, 0), language)
+            key = _tile_key(t)
+            out.add(
+                _tile_box(view, name), _labels_drawn, *grid, name, key, nets.get(name, 0), language
+            )
     for marked in (view.get("reveal"), view.get("first_end")):
         if marked:  # the tile turning over, or a passage's chosen first end
             left, top, right, bottom = _box(view, marked)
-            d.rectangle((left - 2, top - 2, right + 2, bottom + 2), outline=palette.INK, width=4)
-            d.rectangle(
-                (left + 2, top + 2, right - 2, bottom - 2), outline=palette.HIGHLIGHT, width=5
-            )
-            d.rectangle((left + 7, top + 7, right - 7, bottom - 7), outline=palette.INK, width=2)
+            out.add((left - 2, top - 2, right + 3, bottom + 3), _mark, left, top, right, bottom)
     for seat in range(len(view["at"])):
         centre, r = character_spot(view, seat)
-        d.ellipse(
-            (
-                centre[0] - r - RING,
-                centre[1] - r - RING,
-                centre[0] + r + RING,
-                centre[1] + r + RING,
-            ),
-            fill=palette.WHITE,
-            outline=palette.INK,
-            width=2,
-        )
-        tokens.player_token(d, centre, r, seat, str(seat + 1))
+        out.add(tokens.reach(centre, r + RING), _character, seat, centre, r)
     for name, t in view["tiles"].items():  # over the characters, so never hidden
-        _used(d, view, name, t["used"])
-    _panel(img, d, view, language)
-    return img
+        if t["used"]:
+            out.add(_tile_box(view, name), _used_drawn, *grid, name, tuple(t["used"]))
+    _panel(out, view, language)
+    return out
 
 
-def _edge_band(
-    img: Image.Image, d: ImageDraw.ImageDraw, view: dict, seat: int, edge: str, language: str
-) -> None:
+def _whole(box) -> tuple[int, int, int, int]:
+    """The whole pixels a shape drawn at `box` (corners included) may paint."""
+    return (
+        math.floor(box[0]) - 1,
+        math.floor(box[1]) - 1,
+        math.ceil(box[2]) + 2,
+        math.ceil(box[3]) + 2,
+    )
+
+
+def _tile_box(view: dict, name: str) -> tuple[int, int, int, int]:
+    left, top, right, bottom = _box(view, name)
+    return left, top, right + 1, bottom + 1
+
+
+def _tile_view(width: int, height: int, name: str, key: tuple) -> tuple[dict, dict]:
+    colour, face_up, kind, sawn, lock = key
+    return {"width": width, "height": height}, {
+        "colour": colour,
+        "open": face_up,
+        "kind": kind,
+        "sawn": sawn,
+        "lock": lock,
+    }
+
+
+def _tile_image(width: int, height: int, name: str, key: tuple, language: str) -> Image.Image:
+    return _tile_patch(width, height, name, tuple(key), language)[0]
+
+
+def _tile_drawn(d, width: int, height: int, name: str, key: tuple, language: str) -> None:
+    view, t = _tile_view(width, height, name, key)
+    _tile(d, view, name, t, language)
+
+
+def _labels_drawn(d, width, height, name: str, key: tuple, net: int, language: str) -> None:
+    view, t = _tile_view(width, height, name, key)
+    _labels(d, view, name, t, net, language)
+
+
+def _passage_drawn(d, width: int, height: int, a: str, b: str) -> None:
+    _passage(d, {"width": width, "height": height}, a, b)
+
+
+def _net_drawn(d, width: int, height: int, name: str) -> None:
+    _net(image_of(d), d, {"width": width, "height": height}, name)
+
+
+def _used_drawn(d, width: int, height: int, name: str, seats: tuple) -> None:
+    _used(d, {"width": width, "height": height}, name, list(seats))
+
+
+def _mark(d, left: int, top: int, right: int, bottom: int) -> None:
+    d.rectangle((left - 2, top - 2, right + 2, bottom + 2), outline=palette.INK, width=4)
+    d.rectangle((left + 2, top + 2, right - 2, bottom - 2), outline=palette.HIGHLIGHT, width=5)
+    d.rectangle((left + 7, top + 7, right - 7, bottom - 7), outline=palette.INK, width=2)
+
+
+def _character(d, seat: int, centre, r: float) -> None:
+    d.ellipse(
+        (
+            centre[0] - r - RING,
+            centre[1] - r - RING,
+            centre[0] + r + RING,
+            centre[1] + r + RING,
+        ),
+        fill=palette.WHITE,
+        outline=palette.INK,
+        width=2,
+    )
+    tokens.player_token(d, tuple(centre), r, seat, str(seat + 1))
+
+
+def _edge_band(d, seat: int, edge: str, band, label: str, room: float) -> None:
+    img = image_of(d)
     fill = palette.mix(palette.PLAYER_COLOURS[seat], palette.PAPER, 0.6)
-    band = _band(view, edge)
     d.rounded_rectangle(band, 10, fill=fill, outline=palette.INK, width=1)
     # The label runs from one end; the waiting character stands at the other (_edge_spot).
-    label, room = band_label(view, seat, language)
     if edge in ("bottom", "top"):
         lettering.text(d, (band[0] + 10, (band[1] + band[3]) / 2), label, 18, palette.INK, "lm")
     else:  # a side band: the label runs along it, rotated
@@ -396,51 +469,48 @@ def _edge_band(
         img.paste(strip, (sx, sy))
 
 
-def _panel(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, language: str) -> None:
+def _panel(out: Scene, view: dict, language: str) -> None:
     x, y = PANEL_X + 10, 70
     names = view["names"]
     for seat, edge in enumerate(view["edges"]):
         acting = seat == view["turn"] and view["winner"] is None
         parts, box = _seat_lines(view, seat)
-        d.rounded_rectangle(
-            (x - 10, y, 1185, y + box),
-            12,
-            fill=palette.HIGHLIGHT if acting else palette.PANEL,
-            outline=palette.INK,
-            width=2,
-        )
-        tokens.player_token(d, (x + 16, y + 22), 14, seat, str(seat + 1))
         said = msg("({edge} edge)", edge=EDGE[edge])
         if acting:
             said = msg("{edge}  < turn", edge=said)
-        tail = " " + say(said, language)
-        size = lettering.shrunk(names[seat][:10] + tail, 20, 340, 14)
-        head = (
-            lettering.isolate(
-                lettering.fit(names[seat], size, 340 - lettering.text_width(tail, size))
-            )
-            + tail
-        )
-        lettering.text(d, (x + 40, y + 22), head, size, palette.INK, "lm")
         told = say(joined(parts), language)
-        lettering.paragraph(d, (x + 8, y + 42), told, 17, 360, max_lines=2, smallest=12)
+        out.add(
+            (x - 10, y, 1186, y + box + 1),
+            _seat,
+            seat,
+            y,
+            box,
+            acting,
+            names[seat],
+            " " + say(said, language),
+            told,
+        )
         y += box + 8
     piles = msg(
         "Draw pile: {deck}   Discards: {discard}", deck=view["deck"], discard=view["discard"]
     )
-    lettering.label(d, (x, y + 6), say(piles, language), 20, 1185 - x, palette.INK, smallest=13)
+    lettering.label_part(
+        out, (x, y + 6), say(piles, language), 20, 1185 - x, palette.INK, smallest=13
+    )
     if view.get("discard_top"):
         top = msg("Top discard: {card}", card=CARD_NAME[view["discard_top"]])
-        lettering.label(d, (x, y + 32), say(top, language), 18, 1185 - x, palette.DARK, smallest=12)
+        lettering.label_part(
+            out, (x, y + 32), say(top, language), 18, 1185 - x, palette.DARK, smallest=12
+        )
     y += 64
     if "hand" in view:
         mine = say(msg("Your hand ({name})", name=names[view["viewer"]]), language)
-        lettering.text(d, (x, y), lettering.fit(mine, 20, 380), 20, palette.INK)
+        lettering.text_part(out, (x, y), lettering.fit(mine, 20, 380), 20, palette.INK)
         y += 28
         chosen = view["hand"].index(view["card"]) if view.get("card") in view["hand"] else -1
         for i, card in enumerate(view["hand"]):
             cx, cy = x + (i % 4) * 94, y + (i // 4) * 58
-            _card(d, cx, cy, card, i == chosen, language)
+            out.add((cx - 1, cy - 1, cx + 88, cy + 52), _card, cx, cy, card, i == chosen, language)
         y += 58 * ((len(view["hand"]) + 3) // 4) + 6
         if view.get("card"):
             card = CARD_NAME[view["card"]]
@@ -452,8 +522,28 @@ def _panel(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, language: str) 
                 )
             else:
                 said = msg("Choosing a target for: {card}", card=card)
-            y = lettering.paragraph(d, (x, y), say(said, language), 17, 370)
-    palette.stamp(img, (x, y + 4), (1185 - x + 2, 7 * 21 + 4), _legend, 0, 0, language, 1185 - x)
+            y = lettering.paragraph_part(out, (x, y), say(said, language), 17, 370)
+    out.stamp((x, y + 4), (1185 - x + 2, 7 * 21 + 4), _legend, 0, 0, language, 1185 - x)
+
+
+def _seat(d, seat: int, y: int, box: int, acting: bool, name: str, tail: str, told: str) -> None:
+    """A player's box in the panel: their piece, name and edge, then where they are, their
+    cards and what else holds them."""
+    x = PANEL_X + 10
+    d.rounded_rectangle(
+        (x - 10, y, 1185, y + box),
+        12,
+        fill=palette.HIGHLIGHT if acting else palette.PANEL,
+        outline=palette.INK,
+        width=2,
+    )
+    tokens.player_token(d, (x + 16, y + 22), 14, seat, str(seat + 1))
+    size = lettering.shrunk(name[:10] + tail, 20, 340, 14)
+    head = (
+        lettering.isolate(lettering.fit(name, size, 340 - lettering.text_width(tail, size))) + tail
+    )
+    lettering.text(d, (x + 40, y + 22), head, size, palette.INK, "lm")
+    lettering.paragraph(d, (x + 8, y + 42), told, 17, 360, max_lines=2, smallest=12)
 
 
 SEAT_BOX = 52 + 22 * 2  # a player's box in the panel: the name, then two lines

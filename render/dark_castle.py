@@ -12,6 +12,9 @@ it (`lettering.fit`); what runs on wraps, so a longer language never clips or ov
 
 from __future__ import annotations
 
+import marshal
+from functools import lru_cache
+
 from PIL import Image, ImageDraw
 
 from engines.text import Msg, in_context, joined, msg, plural
@@ -29,6 +32,7 @@ from render.dark_castle_story import on_the_card
 from render.dark_castle_words import DEATH_NAMES, STONE, TRAIT
 from render.dark_castle_words import die_name as _die_name
 from render.dark_castle_words import short_name as _short
+from render.scene import Scene, painted, plain, restored
 
 CARD_X, CARD_W = 24, 600
 
@@ -81,9 +85,9 @@ def _status(view: dict) -> Msg:
     return msg("The boss awaits")
 
 
-def _progress(img: Image.Image, view: dict, language: str) -> None:
+def _progress(out: Scene, view: dict, language: str) -> None:
     """The header band: it changes only when a chapter is turned, so it is drawn once for
-    what it shows (`palette.stamp`)."""
+    what it shows (a stamp)."""
     card = view["card"] or {}
     header = (
         view["chapters_turned"],
@@ -92,7 +96,7 @@ def _progress(img: Image.Image, view: dict, language: str) -> None:
         say(_status(view), language),
         any(char.get("companion") for char in view["chars"]),
     )
-    palette.stamp(img, (0, 0), (WIDTH, HEADER), _header, *header, language, ground=palette.NIGHT)
+    out.stamp((0, 0), (WIDTH, HEADER), _header, *header, language, ground=palette.NIGHT)
 
 
 def _header(
@@ -166,18 +170,41 @@ def _card(
 ) -> int:
     """The card in play; `marks` (if given) learns where its parts were drawn. Returns the
     y below what it drew (the story's lines, bottom-aligned, aside)."""
+    y = _card_top(d, view, height, language)
+    if not view.get("card"):
+        return y
+    y = _card_rest(d, view, y, marks, language)
+    if not view.get("pool"):
+        _log(d, view, CARD_X + 24, y, height - 36, _ink(view), language)
+    return _pool(d, view, y, language)
+
+
+def _frame(d: ImageDraw.ImageDraw, card: dict | None, height: int) -> bool:
+    """The card's frame (dark for the boss): whether it is the boss's."""
+    boss = bool(card and card["kind"] == "boss")
+    box = (CARD_X, HEADER + 16, CARD_X + CARD_W, height - 16)
+    d.rounded_rectangle(box, 18, fill=CARD_FILL[boss], outline=palette.INK, width=4)
+    return boss
+
+
+CARD_FILL = {False: palette.PANEL, True: (60, 50, 48)}  # a card's, and the boss's
+
+
+def _ink(view: dict) -> tuple:
+    card = view.get("card")
+    return palette.WHITE if card and card["kind"] == "boss" else palette.INK
+
+
+def _card_top(d: ImageDraw.ImageDraw, view: dict, height: int, language: str) -> int:
+    """The card's frame, and before the first card the prisoners gathering (all it shows
+    then), else its label, title, who turned it and its scene: the y below them."""
 
     def S(value) -> str:
         return say(value, language)
 
     top = HEADER + 16
-    box = (CARD_X, top, CARD_X + CARD_W, height - 16)
     card = view.get("card")
-    cb = view.get("combat")
-    boss = bool(card and card["kind"] == "boss")
-    d.rounded_rectangle(
-        box, 18, fill=(60, 50, 48) if boss else palette.PANEL, outline=palette.INK, width=4
-    )
+    boss = _frame(d, card, height)
     ink = palette.WHITE if boss else palette.INK
     x = CARD_X + 24
     y = top + 20
@@ -230,7 +257,21 @@ def _card(
         you = S(msg("YOU: the {character}", character=_short(view, view["turner"])))
         lettering.text(d, (x, y), lettering.fit(you, 20, wide), 20, ink)
         y += 30
-    y = lettering.paragraph(d, (x, y + 4), S(card["text"]), 22, wide, ink, max_lines=6) + 12
+    y = lettering.paragraph(d, (x, y + 4), S(card["text"]), 22, wide, ink, max_lines=6)
+    return y + 12
+
+
+def _card_rest(
+    d: ImageDraw.ImageDraw, view: dict, y: int, marks: dict | None, language: str
+) -> int:
+    """What the card in play asks or holds, from `y` (under its scene): the end of the
+    story, a fight, the options, a ritual, what is asked, the spells. The y below it."""
+
+    def S(value) -> str:
+        return say(value, language)
+
+    x, ink, card, wide = CARD_X + 24, _ink(view), view["card"], CARD_W - 48
+    cb = view.get("combat")
     if view.get("ending"):
         y = _ending(d, view, x, y, ink, language)
     elif cb:
@@ -263,12 +304,19 @@ def _card(
             msg("THE {character} MAY CAST INSTEAD OF ROLLING", character=_short(view, cast["by"]))
         ).upper()
         y = _asks(d, [S(spell) for spell in cast["spells"]], x, y, head, ink)
-    _log(d, view, x, y, height - 36, ink, language)
+    return y
+
+
+def _pool(d: ImageDraw.ImageDraw, view: dict, y: int, language: str) -> int:
+    """What lies on the table (the collector's pool), from `y`: the y below it."""
+    x, ink, wide = CARD_X + 24, _ink(view), CARD_W - 48
     if view.get("pool"):
-        lettering.text(d, (x, y + 6), lettering.fit(S(msg("On the table:")), 22, wide), 22, ink)
+        lettering.text(
+            d, (x, y + 6), lettering.fit(say(msg("On the table:"), language), 22, wide), 22, ink
+        )
         y += 36
         for item in view["pool"][:4]:
-            said = S(msg("{item}: {text}", item=item["name"], text=item["text"]))
+            said = say(msg("{item}: {text}", item=item["name"], text=item["text"]), language)
             y = lettering.paragraph(d, (x + 10, y), said, 18, CARD_W - 60, ink, max_lines=2)
     return y
 
@@ -360,10 +408,15 @@ def _log(
     if not lines or view.get("pool"):
         return
     y = y_max - len(lines) * 22
-    d.line((x, y - 10, CARD_X + CARD_W - 24, y - 10), fill=palette.GREY, width=1)
+    _rule(d, x, y - 10)
     for line in lines:
         lettering.text(d, (x, y), line, 17, palette.GREY if ink == palette.WHITE else palette.DARK)
         y += 22
+
+
+def _rule(d: ImageDraw.ImageDraw, x: int, y: int) -> None:
+    """The line above the story's lines."""
+    d.line((x, y, CARD_X + CARD_W - 24, y), fill=palette.GREY, width=1)
 
 
 def _combat_block(
@@ -464,23 +517,106 @@ def draw(view: dict, language: str = DEFAULT) -> Image.Image:
 
 
 def board(view: dict, language: str = DEFAULT) -> Image.Image:
-    """The picture without its caption (a replay writes its own under each board). A card
-    whose words run longer than the board (a long language) makes it taller: drawn again."""
+    """The picture without its caption (a replay writes its own under each board)."""
+    return painted(scene(view, language))
+
+
+# What the card shows, each part drawn once for it and kept (`_top`, `_rest`): its head
+# (before the first card, the prompt and the flaws dealt instead) and what it asks or holds.
+TOP = ("card", "chapters_turned", "turner")
+BEFORE = ("prompt", "flaws")
+REST = ("card", "combat", "options", "relics", "asking", "pool", "ending", "outcome", "epilogue")
+
+
+def scene(view: dict, language: str = DEFAULT) -> Scene:
+    """The board as parts (render/scene.py): the header, the card's head and what it asks
+    (each a layer of its own, drawn once for what it shows: the head changes when a card
+    turns, the rest as a fight goes on), the story's latest lines under them, and each
+    prisoner's box. A card whose words run longer than the board (a long language) makes
+    it taller."""
     chars = view["chars"]
     height = max(700, HEADER + 40 + _box_height(view, language) * len(chars))
-    img, bottom = _board(view, language, height)
-    if bottom + 40 > height:
-        img, _ = _board(view, language, bottom + 40)
-    return img
+    names = [{"who": c.get("who"), "short": c.get("short")} for c in chars]
+    card = view.get("card")
+    head = plain(_subset(view, TOP if card else TOP + BEFORE, names))  # messages whole
+    top = y = bottom = _top(marshal.dumps(head, 2), height, language)[1]  # at any height
+    if card:
+        rest = plain(_subset(view, REST, names))
+        y, bottom = _rest(marshal.dumps(rest, 2), top, height, language)[1:]
+    height = max(height, bottom + 40)
+    out = Scene(WIDTH, height)
+    out.fill((0, 0, WIDTH, HEADER + 1), palette.NIGHT)
+    _progress(out, view, language)
+    out.layer((CARD_X, HEADER + 16), _top_image, head, height, language)
+    if card:
+        out.layer((CARD_X + INSIDE, top), _rest_image, rest, top, height, language)
+        if not view.get("pool"):
+            _story(out, view, y, height, language)
+    _party(out, view, language)
+    return out
 
 
-def _board(view: dict, language: str, height: int) -> tuple[Image.Image, int]:
-    img, d = palette.canvas(height, WIDTH)
-    d.rectangle((0, 0, WIDTH, HEADER), fill=palette.NIGHT)
-    _progress(img, view, language)
-    bottom = _card(d, view, height, language=language)
-    _party(d, view, language)
-    return img, bottom
+def _subset(view: dict, keys: tuple, names: list) -> dict:
+    found = {key: view[key] for key in keys if key in view}
+    found["chars"] = names  # the characters' short names, which the card's lines use
+    return found
+
+
+def _scratch(height: int) -> ImageDraw.ImageDraw:
+    """A board as wide as the card reaches, to draw a part of the card where it stands."""
+    return palette.canvas(height, CARD_X + CARD_W + 1)[1]
+
+
+@lru_cache(maxsize=8)  # a card, 601 pixels wide and the board's height less the header: ~0.4 MB
+def _top(head: bytes, height: int, language: str) -> tuple[Image.Image, int]:
+    """The card's frame and head drawn where they stand, cut out; the y below the head."""
+    d = _scratch(height)
+    y = _card_top(d, restored(marshal.loads(head)), height, language)
+    return d._image.crop((CARD_X, HEADER + 16, CARD_X + CARD_W + 1, height - 15)), y
+
+
+# What the card asks lies this far in from its frame's sides (its words from 24 pixels in):
+# the frame's rounded corners never reach it.
+INSIDE = 20
+
+
+@lru_cache(maxsize=16)  # what a card asks: ~0.1-0.3 MB
+def _rest(rest: bytes, top: int, height: int, language: str) -> tuple[Image.Image, int, int]:
+    """What the card asks or holds, drawn from `top` on the card's plain fill (no frame:
+    it is cut `INSIDE` the frame's sides), cut out: with the y below it, and below what lies
+    on the table too."""
+    view = restored(marshal.loads(rest))
+    boss = view["card"]["kind"] == "boss"
+    img, d = palette.canvas(height, CARD_X + CARD_W + 1, CARD_FILL[boss])
+    y = _card_rest(d, view, top, None, language)
+    bottom = _pool(d, view, y, language)
+    cut = (CARD_X + INSIDE, top, CARD_X + CARD_W - INSIDE, min(bottom + 8, height - 15))
+    return img.crop(cut), y, bottom
+
+
+def _top_image(head: dict, height: int, language: str) -> Image.Image:
+    return _top(marshal.dumps(head, 2), height, language)[0]
+
+
+def _rest_image(rest: dict, top: int, height: int, language: str) -> Image.Image:
+    return _rest(marshal.dumps(rest, 2), top, height, language)[0]
+
+
+def _story(out: Scene, view: dict, y_min: int, height: int, language: str) -> None:
+    """`_log` as parts: the rule and each of the story's latest lines."""
+    y_max = height - 36
+    room = max(0, (y_max - y_min - 40) // 22)
+    lines = _log_lines(view.get("log", []), room, language, view.get("card"))
+    if not lines:
+        return
+    x = CARD_X + 24
+    y = y_max - len(lines) * 22
+    out.add((x, y - 10, CARD_X + CARD_W - 23, y - 9), _rule, x, y - 10)
+    card = view.get("card")
+    ink = palette.GREY if card and card["kind"] == "boss" else palette.DARK
+    for line in lines:
+        lettering.text_part(out, (x, y), line, 17, ink)
+        y += 22
 
 
 def illustration(language: str = DEFAULT) -> tuple[dict, list, str]:

@@ -10,6 +10,7 @@ from engines.text import Msg, in_context, joined, msg
 from languages import DEFAULT, say
 from render import lettering, palette, tokens
 from render.dark_castle_words import SPECIAL, TRAIT
+from render.scene import plain, restored
 
 WIDTH = 1200
 PARTY_X = 648
@@ -143,89 +144,113 @@ def tags_of(view: dict, char: dict) -> list[Msg]:
     return tags
 
 
-def party(d: ImageDraw.ImageDraw, view: dict, language: str = DEFAULT) -> None:
-    def S(value) -> str:
-        return say(value, language)
-
+def party(out, view: dict, language: str = DEFAULT) -> None:
+    """Each prisoner's box, a part of a scene (render/scene.py) of its own."""
     chars = view["chars"]
-    hp0 = view["hp_start"]
     box_h = box_height(view, language)
     y = HEADER + 16
     acting = set(view["to_act"])
     for char in chars:
-        x = PARTY_X
         comp = char.get("companion")
         hl = char["seat"] in acting and not comp  # a companion: anyone acts for it
-        d.rounded_rectangle(
-            (x, y, WIDTH - 20, y + box_h - 10),
-            14,
-            fill=palette.HIGHLIGHT if hl else palette.PANEL,
-            outline=palette.PURPLE if comp else palette.INK,
-            width=5 if comp else 2,
+        tags = [say(tag, language) for tag in tags_of(view, char)]
+        out.add(
+            (PARTY_X - 1, y - 1, WIDTH - 18, y + box_h - 8),
+            _prisoner,
+            plain(char),  # its messages whole (`_prisoner` restores them)
+            tags,
+            hl,
+            view["hp_start"],
+            box_h,
+            y,
+            len(chars) <= 2,
+            language,
         )
-        d.rounded_rectangle(
-            (x + 8, y + 12, x + 44, y + 40), 6, fill=palette.PURPLE if comp else palette.NIGHT
-        )
-        if comp:
-            badge, size = fitted(S(msg("ALLY")), 12, 34, smallest=8)
-        else:
-            badge, size = f"P{char['seat'] + 1}", 18
-        lettering.text(d, (x + 26, y + 26), badge, size, palette.WHITE, "mm")
-        title = S(char["title"] or msg("(choosing)"))
-        tags = [S(tag) for tag in tags_of(view, char)]
-        # The tags take at most half the line; the title and player's name take what the
-        # tags leave of it; a long name is cut, never the title (it says which prisoner).
-        line = WIDTH - 34 - (x + 54)
-        tagged = lettering.fit(" / ".join(tags), 20, line // 2) if tags else ""
-        if tags:
-            lettering.text(d, (WIDTH - 34, y + 26), tagged, 20, palette.VERMILION, "rm")
-        room = line - (lettering.text_width(tagged, 20) + 14 if tags else 0)
-        head = f"{title} - "
-        name = lettering.isolate(
-            lettering.fit(S(char["player"]), 24, room - lettering.text_width(head, 24))
-        )
-        lettering.text(
-            d, (x + 54, y + 26), lettering.fit(head + name, 24, room), 24, palette.INK, "lm"
-        )
-        # Hit points: a bar and the number.
-        bar = (x + 14, y + 50, x + (196 if comp else 250), y + 74)  # a companion: room for S
-        d.rectangle(bar, fill=palette.WHITE, outline=palette.INK, width=2)
-        top = char.get("hp_max") or hp0  # a companion has its own start
-        if top:
-            fill = bar[0] + (bar[2] - bar[0]) * max(0, char["hp"]) / top
-            colour = palette.GREEN if char["hp"] * 3 > top else palette.VERMILION
-            d.rectangle(
-                (bar[0] + 2, bar[1] + 2, max(bar[0] + 2, fill - 2), bar[3] - 2), fill=colour
-            )
-        tx, step = (x + 318, 54) if comp else (x + 376, 58)
-        hp, size = fitted(
-            S(msg("{hp}/{top} HP", hp=char["hp"], top=top)),
-            22,
-            tx - 20 - (bar[2] + 12),
-            smallest=14,
-        )
-        lettering.text(d, (bar[2] + 12, y + 62), hp, size, palette.INK, "lm")
-        # Die traits as shapes with counts.
-        for t in ("m", "c", "w"):
-            symbol(d, tx, y + 62, 15, t, language)
-            lettering.text(
-                d, (tx + 20, y + 62), str(char["traits"].get(t, 0)), 22, palette.INK, "lm"
-            )
-            tx += step
-        if comp:  # and its special face
-            symbol(d, tx, y + 62, 15, "x", language)
-            lettering.text(d, (tx + 20, y + 62), "1", 22, palette.INK, "lm")
-        # Items, the knapsack, the flaw, a companion's special and the curses; the last roll.
-        iy = y + 88
-        for text, colour, most in char_lines(char, len(chars) <= 2, language):
-            iy = lettering.paragraph(d, (x + 14, iy), text, 18, 330, colour, max_lines=most)
-        if char.get("plague"):
-            _plague_tally(d, x + 376, y + 122, char, language)
-        if char["roll"]:
-            roll, size = fitted(S(msg("Roll:")), 18, 62, smallest=12)
-            lettering.text(d, (x + 414, y + 98), roll, size, palette.INK, "rm")
-            rolled(d, x + 420, y + 98, 16, char["roll"], language)
         y += box_h
+
+
+def _prisoner(
+    d: ImageDraw.ImageDraw,
+    char: dict,
+    tags: list[str],
+    hl: bool,
+    hp0: int,
+    box_h: int,
+    y: int,
+    few: bool,
+    language: str,
+) -> None:
+    """A prisoner's box: badge, title and player, tags, hit points, traits, the lines of
+    items and the rest, plague, the last roll (`hl`: they act now)."""
+
+    def S(value) -> str:
+        return say(value, language)
+
+    char = restored(char)
+    x = PARTY_X
+    comp = char.get("companion")
+    d.rounded_rectangle(
+        (x, y, WIDTH - 20, y + box_h - 10),
+        14,
+        fill=palette.HIGHLIGHT if hl else palette.PANEL,
+        outline=palette.PURPLE if comp else palette.INK,
+        width=5 if comp else 2,
+    )
+    d.rounded_rectangle(
+        (x + 8, y + 12, x + 44, y + 40), 6, fill=palette.PURPLE if comp else palette.NIGHT
+    )
+    if comp:
+        badge, size = fitted(S(msg("ALLY")), 12, 34, smallest=8)
+    else:
+        badge, size = f"P{char['seat'] + 1}", 18
+    lettering.text(d, (x + 26, y + 26), badge, size, palette.WHITE, "mm")
+    title = S(char["title"] or msg("(choosing)"))
+    # The tags take at most half the line; the title and player's name take what the
+    # tags leave of it; a long name is cut, never the title (it says which prisoner).
+    line = WIDTH - 34 - (x + 54)
+    tagged = lettering.fit(" / ".join(tags), 20, line // 2) if tags else ""
+    if tags:
+        lettering.text(d, (WIDTH - 34, y + 26), tagged, 20, palette.VERMILION, "rm")
+    room = line - (lettering.text_width(tagged, 20) + 14 if tags else 0)
+    head = f"{title} - "
+    name = lettering.isolate(
+        lettering.fit(S(char["player"]), 24, room - lettering.text_width(head, 24))
+    )
+    lettering.text(d, (x + 54, y + 26), lettering.fit(head + name, 24, room), 24, palette.INK, "lm")
+    # Hit points: a bar and the number.
+    bar = (x + 14, y + 50, x + (196 if comp else 250), y + 74)  # a companion: room for S
+    d.rectangle(bar, fill=palette.WHITE, outline=palette.INK, width=2)
+    top = char.get("hp_max") or hp0  # a companion has its own start
+    if top:
+        fill = bar[0] + (bar[2] - bar[0]) * max(0, char["hp"]) / top
+        colour = palette.GREEN if char["hp"] * 3 > top else palette.VERMILION
+        d.rectangle((bar[0] + 2, bar[1] + 2, max(bar[0] + 2, fill - 2), bar[3] - 2), fill=colour)
+    tx, step = (x + 318, 54) if comp else (x + 376, 58)
+    hp, size = fitted(
+        S(msg("{hp}/{top} HP", hp=char["hp"], top=top)),
+        22,
+        tx - 20 - (bar[2] + 12),
+        smallest=14,
+    )
+    lettering.text(d, (bar[2] + 12, y + 62), hp, size, palette.INK, "lm")
+    # Die traits as shapes with counts.
+    for t in ("m", "c", "w"):
+        symbol(d, tx, y + 62, 15, t, language)
+        lettering.text(d, (tx + 20, y + 62), str(char["traits"].get(t, 0)), 22, palette.INK, "lm")
+        tx += step
+    if comp:  # and its special face
+        symbol(d, tx, y + 62, 15, "x", language)
+        lettering.text(d, (tx + 20, y + 62), "1", 22, palette.INK, "lm")
+    # Items, the knapsack, the flaw, a companion's special and the curses; the last roll.
+    iy = y + 88
+    for text, colour, most in char_lines(char, few, language):
+        iy = lettering.paragraph(d, (x + 14, iy), text, 18, 330, colour, max_lines=most)
+    if char.get("plague"):
+        _plague_tally(d, x + 376, y + 122, char, language)
+    if char["roll"]:
+        roll, size = fitted(S(msg("Roll:")), 18, 62, smallest=12)
+        lettering.text(d, (x + 414, y + 98), roll, size, palette.INK, "rm")
+        rolled(d, x + 420, y + 98, 16, char["roll"], language)
 
 
 def _plague_tally(d: ImageDraw.ImageDraw, x: int, y: int, char: dict, language: str) -> None:

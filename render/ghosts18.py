@@ -13,6 +13,7 @@ from engines.text import Msg, in_context, joined, msg
 from languages import DEFAULT, say
 from render import captions, lettering, palette, parts, tokens
 from render.alt_ending import told
+from render.scene import Scene, painted
 
 CELL = 136
 ORIGIN = (60, 110)
@@ -139,21 +140,34 @@ def draw(view: dict, language: str = DEFAULT) -> Image.Image:
 
 def board(view: dict, language: str = DEFAULT) -> Image.Image:
     """The picture without its caption (a replay writes its own under each board)."""
-    img = _static_board(language).copy()
-    d = palette.drawer(img)
+    return painted(scene(view, language))
+
+
+def scene(view: dict, language: str = DEFAULT) -> Scene:
+    """The board as parts (render/scene.py): the carpets, each portal's chamber, each ghost,
+    the heading, each player's panel and the key."""
+    out = Scene(WIDTH, HEIGHT)
+    out.layer((0, 0), _static_board, language)
     names = view["names"]
     for colour, facing in view["portals"].items():
         box = _cell_box(layout.PORTAL_CELL[colour])
-        parts.put(
-            img, _portal_part(colour, facing, language), box, _portal, colour, facing, language
-        )
+        if _portal_part(colour, facing, language) is not None:
+            out.layer(box[:2], _portal_part, colour, facing, language)
+        else:  # it drew outside its chamber: drawn directly, over the whole board
+            out.add((0, 0, WIDTH, HEIGHT), _portal, colour, facing, language)
+    radius = CELL * 0.3
     for cell, (owner, colour) in view["board"].items():
         box = _cell_box(cell)
         centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2 + 6)
-        tokens.token(d, centre, CELL * 0.3, SHAPES[owner], COLOUR[colour], letter(colour, language))
-    _header(d, view, language)
-    _side_panel(img, d, view, names, language)
-    return img
+        piece = (centre, radius, SHAPES[owner], COLOUR[colour], letter(colour, language))
+        out.add(tokens.reach(centre, radius), _ghost, *piece)
+    _header(out, view, language)
+    _side_panel(out, view, names, language)
+    return out
+
+
+def _ghost(d: ImageDraw.ImageDraw, centre, radius, shape, fill, label) -> None:
+    tokens.token(d, tuple(centre), radius, shape, tuple(fill), label)
 
 
 def caption(view: dict, language: str = DEFAULT) -> list[str]:
@@ -166,12 +180,13 @@ def caption(view: dict, language: str = DEFAULT) -> list[str]:
     )
 
 
-def _header(d: ImageDraw.ImageDraw, view: dict, language: str) -> None:
+def _header(out: Scene, view: dict, language: str) -> None:
     if view["variant"] == "short":
         head = msg("18 Ghosts: any 3 ghosts out")
     else:
         head = msg("18 Ghosts: one of each colour out")
-    lettering.label(d, (40, 24), say(head, language), 34, PANEL_X - 60, palette.INK, smallest=22)
+    said = say(head, language)
+    lettering.label_part(out, (40, 24), said, 34, PANEL_X - 60, palette.INK, smallest=22)
 
 
 def row_spacing(n: int) -> tuple[float, float]:
@@ -206,64 +221,81 @@ ROW_Y = (52, 96, 140)  # the rows "out", "dungeon" and "to place", down from a p
 ROW_TITLE = 86  # the room for a row's title, left of its first token
 
 
-def _side_panel(
-    img: Image.Image, d: ImageDraw.ImageDraw, view: dict, names: list[str], language: str
-) -> None:
+def _side_panel(out: Scene, view: dict, names: list[str], language: str) -> None:
+    """Each player's panel, a part of its own (the turn moves between them), then the key."""
     x = PANEL_X
     y = PANEL_Y
     for seat in (0, 1):
-        acting = seat in view["to_act"]
-        won = view["winner"] == seat
-        fill = palette.seat_fill(won=won, acting=acting)
-        d.rounded_rectangle(
-            (x - 14, y - 10, PANEL_RIGHT, y + 200),
-            14,
-            fill=fill,
-            outline=palette.INK,
-            width=4 if won else 2,
-        )
-        tokens.token(d, (x + 16, y + 20), 16, SHAPES[seat], palette.WHITE)
-        tail = msg("WINS") if won else msg("< to act") if acting else None
-        tail = "  " + say(tail, language) if tail else ""
-        room = PANEL_RIGHT - 12 - (x + 42)
-        size = lettering.shrunk(f"{'AB'[seat]}: {names[seat][:8]}{tail}", 24, room, 18)
-        head = f"{'AB'[seat]}: "
-        name = lettering.fit(names[seat], size, room - lettering.text_width(head + tail, size))
-        label = head + lettering.isolate(name) + tail
-        lettering.text(d, (x + 42, y + 20), label, size, palette.INK, "lm")
         rows = (
             (msg("out"), view["escaped"][seat]),
             (msg("dungeon"), view["dungeon"][seat]),
             (msg("to place"), view["unplaced"][seat]),
         )
-        yy = y + 52
-        for title, counts in rows:
-            if title == "to place" and view["phase"] != "place":
-                continue
-            lettering.label(
-                d,
-                (x + 4, yy + 18),
-                say(title, language),
-                20,
-                ROW_TITLE,
-                palette.INK,
-                "lm",
-                smallest=11,
-            )
-            # Up to 9 tokens (all to place): spaced to fit the panel, never past its edge,
-            # with a gap between them that stays visible in an 800-pixel replay.
-            n = sum(counts.values())
-            step, r = row_spacing(n)
-            xx = x + 110
-            for colour in layout.COLOURS:
-                for _ in range(counts[colour]):
-                    tokens.token(
-                        d, (xx, yy + 18), r, SHAPES[seat], COLOUR[colour], letter(colour, language)
-                    )
-                    xx += step
-            yy += 44
+        shown = tuple(
+            (say(title, language), tuple(counts[colour] for colour in layout.COLOURS))
+            for title, counts in rows
+            if title != "to place" or view["phase"] == "place"
+        )
+        won = view["winner"] == seat
+        tail = msg("WINS") if won else msg("< to act") if seat in view["to_act"] else None
+        out.add(
+            (x - 14, y - 10, PANEL_RIGHT + 1, y + 201),
+            _seat,
+            seat,
+            y,
+            names[seat],
+            "  " + say(tail, language) if tail else "",
+            won,
+            seat in view["to_act"],
+            shown,
+            tuple(letter(colour, language) for colour in layout.COLOURS),
+        )
         y += SEAT_H
-    palette.stamp(img, (x - 2, y), (WIDTH - (x - 2), HEIGHT - y), _key, tuple(names), language)
+    out.stamp((x - 2, y), (WIDTH - (x - 2), HEIGHT - y), _key, tuple(names), language)
+
+
+def _seat(
+    d: ImageDraw.ImageDraw,
+    seat: int,
+    y: int,
+    name: str,
+    tail: str,
+    won: bool,
+    acting: bool,
+    rows: tuple,
+    letters: tuple,
+) -> None:
+    """A player's panel: their piece and name, then their ghosts out, in the dungeon and
+    still to place (each row its title and its count of each colour, marked with the
+    colour's letter in the reader's language)."""
+    x = PANEL_X
+    fill = palette.seat_fill(won=won, acting=acting)
+    d.rounded_rectangle(
+        (x - 14, y - 10, PANEL_RIGHT, y + 200),
+        14,
+        fill=fill,
+        outline=palette.INK,
+        width=4 if won else 2,
+    )
+    tokens.token(d, (x + 16, y + 20), 16, SHAPES[seat], palette.WHITE)
+    room = PANEL_RIGHT - 12 - (x + 42)
+    size = lettering.shrunk(f"{'AB'[seat]}: {name[:8]}{tail}", 24, room, 18)
+    head = f"{'AB'[seat]}: "
+    name = lettering.fit(name, size, room - lettering.text_width(head + tail, size))
+    label = head + lettering.isolate(name) + tail
+    lettering.text(d, (x + 42, y + 20), label, size, palette.INK, "lm")
+    yy = y + 52
+    for title, counts in rows:
+        lettering.label(d, (x + 4, yy + 18), title, 20, ROW_TITLE, palette.INK, "lm", smallest=11)
+        # Up to 9 tokens (all to place): spaced to fit the panel, never past its edge,
+        # with a gap between them that stays visible in an 800-pixel replay.
+        step, r = row_spacing(sum(counts))
+        xx = x + 110
+        for colour, mark, count in zip(layout.COLOURS, letters, counts, strict=True):
+            for _ in range(count):
+                tokens.token(d, (xx, yy + 18), r, SHAPES[seat], COLOUR[colour], mark)
+                xx += step
+        yy += 44
 
 
 def _key(d: ImageDraw.ImageDraw, names: tuple, language: str) -> None:

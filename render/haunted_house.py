@@ -12,6 +12,7 @@ from engines.text import Msg, in_context, joined, msg, plural
 from languages import DEFAULT, say
 from render import captions, lettering, palette, tokens
 from render.alt_ending import told
+from render.scene import Scene, painted
 
 WIDTH = 1200
 TOP = 96  # below the header
@@ -62,13 +63,19 @@ TITLE_ROOM = 560  # the title's width, left of the counts
 
 def board(view: dict, language: str = DEFAULT) -> Image.Image:
     """The picture without its caption (a replay writes its own under each board)."""
+    return painted(scene(view, language))
+
+
+def scene(view: dict, language: str = DEFAULT) -> Scene:
+    """The table as parts (render/scene.py): the title, the counts, the state of play, each
+    house's roof, floors and line of cards held, the legend, and a player's own hand."""
     hand = view.get("hand")
     height = TOP + HOUSE_H + 70 + (HAND_H if hand is not None else 0)
-    img, d = palette.canvas(height, WIDTH)
-    palette.stamp(img, (0, 0), (TITLE_ROOM + 40, 66), _title, language)
+    out = Scene(WIDTH, height)
+    out.stamp((0, 0), (TITLE_ROOM + 40, 66), _title, language)
     counts = say(_counts(view), language)
-    lettering.label(
-        d,
+    lettering.label_part(
+        out,
         (WIDTH - 30, 30),
         counts,
         24,
@@ -78,8 +85,8 @@ def board(view: dict, language: str = DEFAULT) -> Image.Image:
         smallest=16,
     )
     # one line under the title: names shortened in it, the whole line fitted as well
-    lettering.label(
-        d,
+    lettering.label_part(
+        out,
         (30, 66),
         say(_status(view, short=True), language),
         22,
@@ -89,12 +96,16 @@ def board(view: dict, language: str = DEFAULT) -> Image.Image:
     )
     width, x0 = _column(view)
     for seat in range(len(view["names"])):
-        _house(d, view, seat, x0 + seat * width, TOP, width - 16, language)
+        _house(out, view, seat, x0 + seat * width, TOP, width - 16, language)
     y = TOP + HOUSE_H + 10
-    palette.stamp(img, (0, y), (WIDTH, 40), _legend, 30, 0, language)
+    out.stamp((0, y), (WIDTH, 40), _legend, 30, 0, language)
     if hand is not None:
-        _hand(d, view, hand, TOP + HOUSE_H + 70, language)
-    return img
+        y = TOP + HOUSE_H + 70
+        cards = tuple((card["card"], card["bulbs"]) for card in hand)
+        chosen = tuple((view.get("step") or {}).get("chosen", []))
+        name = view["names"][view["viewer"]]
+        out.add((18, y - 2, WIDTH - 18, y + HAND_H - 18), _hand, name, cards, chosen, y, language)
+    return out
 
 
 def _title(d: ImageDraw.ImageDraw, language: str) -> None:
@@ -107,34 +118,38 @@ def _counts(view: dict) -> Msg:
     return msg("deck {deck}  |  discard {discard}", deck=view["deck"], discard=view["discard"])
 
 
-def _house(
-    d: ImageDraw.ImageDraw, view: dict, seat: int, x: int, y: int, w: int, language: str
-) -> None:
+def _house(out: Scene, view: dict, seat: int, x: int, y: int, w: int, language: str) -> None:
+    """A player's house: its roof with their name, its floors top to bottom, and the line
+    of cards held under it, each a part of its own."""
     names = view["names"]
     acting = seat in view["to_act"] or (
         view["phase"] in ("rooms", "light", "discard") and seat == view["turn"]
     )
-    roof = [(x, y + ROOF), (x + w / 2, y), (x + w, y + ROOF)]
-    d.polygon(
-        roof, fill=palette.HIGHLIGHT if acting else palette.PANEL, outline=palette.INK, width=3
-    )
-    tokens.player_token(d, (x + w / 2, y + 34), 18, seat)
-    # The name sits at the foot of the roof: as wide as the roof is at the letters' top.
-    room = w * (ROOF - 26) / ROOF - 16
-    head = f"p{seat + 1} "
-    name = lettering.isolate(lettering.fit(names[seat], 20, room - lettering.text_width(head, 20)))
-    lettering.text(d, (x + w / 2, y + ROOF - 4), head + name, 20, palette.INK, "md")
+    out.add((x - 3, y - 3, x + w + 4, y + ROOF + 3), _roof, seat, x, y, w, names[seat], acting)
     floors = view["houses"][seat]
     window = view.get("window") or {}
     for f in (3, 2, 1):
         fy = y + ROOF + (3 - f) * FLOOR_H
-        _floor(d, floors[f - 1], f, x, fy, w, language)
-        if (
+        floor = floors[f - 1]
+        incoming = (
             window.get("kind") == "defend"
             and window.get("target") == seat
             and window.get("floor") == f
-        ):
-            _incoming(d, x, fy, w, floors[f - 1]["ghosts"], language)
+        )
+        out.add(
+            (x - 2, fy - 2, x + w + 3, fy + FLOOR_H + 3),
+            _floor,
+            tuple(floor["rooms"]),
+            floor["lit"],
+            floor["ghosts"],
+            floor["cats"],
+            f,
+            x,
+            fy,
+            w,
+            incoming,
+            language,
+        )
     yy = y + ROOF + 3 * FLOOR_H + 8
     held = view["hand_sizes"][seat]
     label = plural("{count} card held", "{count} cards held", held)
@@ -144,15 +159,39 @@ def _house(
         label = msg("{held}  ESCAPING!", held=label)
     elif seat == view["turn"] and view["phase"] not in ("over",):
         label = msg("{held}  < turn", held=label)
-    lettering.label(
-        d, (x + w / 2, yy + 16), say(label, language), 20, w, palette.INK, "mm", smallest=12
+    lettering.label_part(
+        out, (x + w / 2, yy + 16), say(label, language), 20, w, palette.INK, "mm", smallest=12
     )
 
 
-def _floor(
-    d: ImageDraw.ImageDraw, floor: dict, f: int, x: int, y: int, w: int, language: str
+def _roof(
+    d: ImageDraw.ImageDraw, seat: int, x: int, y: int, w: int, name: str, acting: bool
 ) -> None:
-    lit = floor["lit"]
+    roof = [(x, y + ROOF), (x + w / 2, y), (x + w, y + ROOF)]
+    d.polygon(
+        roof, fill=palette.HIGHLIGHT if acting else palette.PANEL, outline=palette.INK, width=3
+    )
+    tokens.player_token(d, (x + w / 2, y + 34), 18, seat)
+    # The name sits at the foot of the roof: as wide as the roof is at the letters' top.
+    room = w * (ROOF - 26) / ROOF - 16
+    head = f"p{seat + 1} "
+    name = lettering.isolate(lettering.fit(name, 20, room - lettering.text_width(head, 20)))
+    lettering.text(d, (x + w / 2, y + ROOF - 4), head + name, 20, palette.INK, "md")
+
+
+def _floor(
+    d: ImageDraw.ImageDraw,
+    rooms: tuple,
+    lit: bool,
+    ghosts: int,
+    cats: int,
+    f: int,
+    x: int,
+    y: int,
+    w: int,
+    incoming: bool,
+    language: str,
+) -> None:
     d.rectangle(
         (x, y, x + w, y + FLOOR_H), fill=LIT if lit else palette.NIGHT, outline=palette.INK, width=3
     )
@@ -164,8 +203,8 @@ def _floor(
     for i, box in enumerate(slot_boxes(x, y, w)):
         middle = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
         room = box[2] - box[0] - 8
-        if i < len(floor["rooms"]):
-            kind = floor["rooms"][i]
+        if i < len(rooms):
+            kind = rooms[i]
             d.rounded_rectangle(box, 8, fill=CARD, outline=palette.INK, width=2)
             label = (
                 in_context("room card", "wild")
@@ -188,10 +227,12 @@ def _floor(
                 smallest=10,
             )
     tx = x + w - 27
-    for k in range(floor["ghosts"]):
+    for k in range(ghosts):
         ghost_icon(d, (tx, y + 54 + k * 40), 18, language)
-    for k in range(floor["cats"]):
+    for k in range(cats):
         cat_icon(d, (tx, y + FLOOR_H - 24 - k * 40), 18, language)
+    if incoming:
+        _incoming(d, x, y, w, ghosts, language)
 
 
 def slot_boxes(x: int, y: int, w: int) -> list[tuple[int, int, int, int]]:
@@ -305,8 +346,11 @@ def _legend(d: ImageDraw.ImageDraw, x: int, y: int, language: str) -> int:
     return y + 40
 
 
-def _hand(d: ImageDraw.ImageDraw, view: dict, hand: list[dict], y: int, language: str) -> None:
-    seat = view["viewer"]
+def _hand(
+    d: ImageDraw.ImageDraw, owner: str, cards: tuple, chosen: tuple, y: int, language: str
+) -> None:
+    """A player's own hand (`cards`: each card's kind and bulbs), the cards chosen marked."""
+    hand = [{"card": card, "bulbs": bulbs} for card, bulbs in cards]
     d.rounded_rectangle(
         (20, y, WIDTH - 20, y + HAND_H - 20), 14, fill=palette.PANEL, outline=palette.INK, width=2
     )
@@ -316,14 +360,11 @@ def _hand(d: ImageDraw.ImageDraw, view: dict, hand: list[dict], y: int, language
     )
     room = WIDTH - 40 - lettering.text_width(total, 22) - 30 - 40
     frame = say(msg("Your hand, {name} (private)", name="\0"), language)
-    size = lettering.shrunk(frame.replace("\0", view["names"][seat][:12]), 24, room, 16)
-    name = lettering.fit(
-        view["names"][seat], size, room - lettering.text_width(frame.replace("\0", ""), size)
-    )
+    size = lettering.shrunk(frame.replace("\0", owner[:12]), 24, room, 16)
+    name = lettering.fit(owner, size, room - lettering.text_width(frame.replace("\0", ""), size))
     name = lettering.isolate(name)
     lettering.text(d, (40, y + 14), frame.replace("\0", name), size, palette.INK)
-    step = view.get("step") or {}
-    chosen = list(step.get("chosen", []))
+    chosen = list(chosen)
     marked = []
     for card in hand:  # mark each chosen card once, in hand order
         if card["card"] in chosen:

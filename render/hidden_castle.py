@@ -12,6 +12,7 @@ from languages import DEFAULT, say
 from render import captions, lettering, palette, tokens
 from render.hidden_castle_alt import caption_lines
 from render.hidden_castle_alt import describe as describe  # the alt text, as every renderer offers
+from render.scene import Scene, painted
 
 HEIGHT = 900
 CELL = 82
@@ -105,7 +106,7 @@ def _guest(d: ImageDraw.ImageDraw, centre, r: float, owner: int, label: str, mov
     cx, cy = centre
     if moved:
         d.ellipse((cx - r - 5, cy - r - 5, cx + r + 5, cy + r + 5), fill=palette.HIGHLIGHT)
-    tokens.player_token(d, centre, r, owner)
+    tokens.player_token(d, tuple(centre), r, owner)
     size = max(16, int(r * 1.1))
     lx, ly = tokens.shape_centre(palette.PLAYER_SHAPES[owner % 8], cx, cy, r)
     lettering.text(
@@ -265,10 +266,19 @@ def caption(view: dict, language: str = DEFAULT) -> list[str]:
 
 def board(view: dict, language: str = DEFAULT) -> Image.Image:
     """The picture without its caption (a replay writes its own under each board)."""
+    return painted(scene(view, language))
+
+
+def scene(view: dict, language: str = DEFAULT) -> Scene:
+    """The board as parts (render/scene.py): the board itself (a layer: it changes only
+    with the chambers' coats), the last move's trail, each guest, the Phantom, the clock
+    track or the round, and the panel."""
     midnight = view["variant"] == "midnight_party"
     chambers = tuple((c["door"], c["coat"], c["exact"]) for c in view["chambers"])
-    img = _static(view["variant"], chambers, tuple(_stair_rows(view)), language).copy()
-    d = palette.drawer(img)
+    rows = _stair_rows(view)
+    out = Scene(palette.WIDTH, HEIGHT)
+    said = tuple(say(row, language) for row in rows)  # the static board says them as they are
+    out.layer((0, 0), _static, view["variant"], chambers, said, language)
     owners = {g["label"]: g["owner"] for g in view["guests"]}
     moved = view.get("mover") or ""
     # The last move: the spaces it crossed, outlined; not the Phantom's once a new round
@@ -278,7 +288,7 @@ def board(view: dict, language: str = DEFAULT) -> Image.Image:
         trail = []
     for space in trail:
         x0, y0, x1, y1 = _space_box(space)
-        d.rectangle((x0 + 2, y0 + 2, x1 - 2, y1 - 2), outline=palette.HIGHLIGHT, width=5)
+        out.add((x0 + 2, y0 + 2, x1 - 1, y1 - 1), _trail, x0, y0, x1, y1)
     # Guests in the Gallery.
     by_space: dict[int, list[dict]] = {}
     for g in view["guests"]:
@@ -288,7 +298,7 @@ def board(view: dict, language: str = DEFAULT) -> Image.Image:
         x0, y0, x1, y1 = _space_box(space)
         centres, r = _grid(len(guests), (x0 + 4, y0 + 4, x1 - 4, y1 - 4), top=14)
         for g, c in zip(guests, centres, strict=True):
-            _guest(d, c, r, g["owner"], g["label"], g["label"] == moved)
+            _guest_part(out, c, r, g["owner"], g["label"], g["label"] == moved)
     # Chambers.
     for ch in view["chambers"]:
         if ch["guest"]:
@@ -296,9 +306,8 @@ def board(view: dict, language: str = DEFAULT) -> Image.Image:
             centre = (box[0] + 23, (box[1] + box[3]) / 2 + 8)
             if not ch["coat"]:
                 centre = ((box[0] + box[2]) / 2, centre[1])
-            _guest(d, centre, 19, owners[ch["guest"]], ch["guest"], ch["guest"] == moved)
+            _guest_part(out, centre, 19, owners[ch["guest"]], ch["guest"], ch["guest"] == moved)
     # The staircase and the captured guests on it.
-    rows = _stair_rows(view)
     on_step: dict[int, list[dict]] = {}
     for g in view["guests"]:
         if g["where"] == "stairs":
@@ -309,24 +318,49 @@ def board(view: dict, language: str = DEFAULT) -> Image.Image:
         gap = min(36, (x1 - x0 - 76) / max(n, 1))
         r = min(18, gap * 0.48)
         for i, g in enumerate(guests):
-            _guest(
-                d,
-                (x0 + 66 + gap * i + r, (y0 + y1) / 2),
-                r,
-                g["owner"],
-                g["label"],
-                g["label"] == moved,
-            )
+            centre = (x0 + 66 + gap * i + r, (y0 + y1) / 2)
+            _guest_part(out, centre, r, g["owner"], g["label"], g["label"] == moved)
     phantom = view["phantom"]
     if phantom["space"]:
         x0, y0, x1, y1 = _space_box(phantom["space"])
-        _phantom(d, ((x0 + x1) / 2, (y0 + y1) / 2 + 6), 28)
+        centre, r = ((x0 + x1) / 2, (y0 + y1) / 2 + 6), 28
     else:
         x0, y0, x1, y1 = _row_box(view, min(phantom["climbed"], len(rows) - 1))
-        _phantom(d, (x1 - 24, (y0 + y1) / 2), 17)
-    _clock_or_round(d, view, midnight, language)
-    _panel(d, view, midnight, language)
-    return img
+        centre, r = (x1 - 24, (y0 + y1) / 2), 17
+    out.add(tokens.reach(centre, r), _phantom, centre, r)
+    strip = {
+        key: view[key]
+        for key in ("round", "rounds", "speed", "next_place", "clocks", "clock", "speeds")
+        if key in view
+    }
+    strip["guests"] = [
+        {"where": g["where"], "owner": g["owner"], "label": g["label"]}
+        for g in view["guests"]
+        if g["where"] == "box"
+    ]
+    out.add((18, STRIP_Y - 2, 941, STRIP_Y + 62), _clock_or_round, strip, midnight, language)
+    _panel(out, view, midnight, language)
+    return out
+
+
+def _trail(d: ImageDraw.ImageDraw, x0: int, y0: int, x1: int, y1: int) -> None:
+    d.rectangle((x0 + 2, y0 + 2, x1 - 2, y1 - 2), outline=palette.HIGHLIGHT, width=5)
+
+
+def _guest_part(out: Scene, centre, r: float, owner: int, label: str, moved: bool) -> None:
+    """A guest as a part: its halo, piece and letter (stroked, which may reach past the
+    piece) in the box they cover."""
+    size = max(16, int(r * 1.1))
+    lx, ly = tokens.shape_centre(palette.PLAYER_SHAPES[owner % 8], *centre, r)
+    words = lettering.text_box((lx, ly + 1), label.upper(), size, "mm", max(2, size // 6))
+    piece = tokens.reach(centre, r + 5)
+    box = (
+        min(piece[0], words[0]),
+        min(piece[1], words[1]),
+        max(piece[2], words[2]),
+        max(piece[3], words[3]),
+    )
+    out.add(box, _guest, centre, r, owner, label, moved)
 
 
 def regions(view: dict, actions: list[str]) -> dict[str, tuple[int, int, int, int]]:
@@ -442,7 +476,7 @@ def _waiting(
         )
 
 
-def _panel(d: ImageDraw.ImageDraw, view: dict, midnight: bool, language: str) -> None:
+def _panel(out: Scene, view: dict, midnight: bool, language: str) -> None:
     """One row a player: shape and colour, name, guest letters, score (and a bar to 46)."""
     x, y = PANEL_X, 20
     names, scores = view["names"], view["scores"]
@@ -450,47 +484,35 @@ def _panel(d: ImageDraw.ImageDraw, view: dict, midnight: bool, language: str) ->
         aim = msg("Highest wins")
     else:
         aim = msg("Lowest wins; ends at {score} or 5:00", score=view["end_score"])
-    lettering.label(
-        d, (x, y), say(aim, language), 20 if midnight else 16, 1192 - x, palette.INK, smallest=11
+    lettering.label_part(
+        out, (x, y), say(aim, language), 20 if midnight else 16, 1192 - x, palette.INK, smallest=11
     )
     y += 36
     row_h = min(84, (HEIGHT - 250) // len(names))
     for seat, name in enumerate(names):
         acting = seat in view["to_act"] or (view["phase"] == "roll" and seat == view["turn"])
         won = seat in (view.get("winners") or [])
-        fill = palette.seat_fill(won=won, acting=acting)
-        box = (x - 6, y, 1192, y + row_h - 6)
-        d.rounded_rectangle(box, 8, fill=fill, outline=palette.INK, width=3 if won else 1)
-        tokens.player_token(d, (x + 16, y + 19), 14, seat)
-        # The name has the row's width up to the score; "WINS" goes on the letters' line, so
-        # a bot's name ("Bot 1 (normal)") is never cut for it.
-        score = str(scores[seat])
-        room = 1184 - lettering.text_width(score, 28) - 12 - (x + 38)
-        lettering.text(
-            d,
-            (x + 38, y + 19),
-            lettering.isolate(lettering.fit(name, 20, room)),
-            20,
-            palette.INK,
-            "lm",
-        )
         letters = " ".join(g["label"].upper() for g in view["guests"] if g["owner"] == seat)
-        lettering.text(d, (x + 38, y + 44), letters, 18, palette.DARK, "lm")
-        if won:
-            wins = say(msg("WINS"), language)
-            room_left = room - lettering.text_width(letters, 18) - 10
-            lettering.label(
-                d, (x + 38 + room, y + 44), wins, 18, room_left, palette.INK, "rm", smallest=10
-            )
-        lettering.text(d, (1184, y + (row_h - 6) / 2), score, 28, palette.INK, "rm")
-        if not midnight:
-            _track(d, (x + 4, box[3] - 9, x + 174, box[3] - 3), scores[seat], view["end_score"])
+        out.add(
+            (x - 7, y - 1, 1194, y + row_h - 4),
+            _player,
+            seat,
+            y,
+            row_h,
+            name,
+            scores[seat],
+            letters,
+            won,
+            acting,
+            None if midnight else view["end_score"],
+            say(msg("WINS"), language) if won else "",
+        )
         y += row_h
     # What the staircase means (the caption under the board tells the last roll and move).
     y += 10
     room = max(1, (HEIGHT - 8 - y) // int(17 * 1.3))
-    lettering.paragraph(
-        d,
+    lettering.paragraph_part(
+        out,
         (x, y),
         say(_stair_key(view), language),
         17,
@@ -499,6 +521,49 @@ def _panel(d: ImageDraw.ImageDraw, view: dict, midnight: bool, language: str) ->
         max_lines=room,
         smallest=12,
     )
+
+
+def _player(
+    d: ImageDraw.ImageDraw,
+    seat: int,
+    y: int,
+    row_h: int,
+    name: str,
+    points: int,
+    letters: str,
+    won: bool,
+    acting: bool,
+    end: int | None,
+    wins: str,
+) -> None:
+    """A player's row in the panel (`end`: the end score of the track under it; None in
+    the Midnight Party, which has none)."""
+    x = PANEL_X
+    fill = palette.seat_fill(won=won, acting=acting)
+    box = (x - 6, y, 1192, y + row_h - 6)
+    d.rounded_rectangle(box, 8, fill=fill, outline=palette.INK, width=3 if won else 1)
+    tokens.player_token(d, (x + 16, y + 19), 14, seat)
+    # The name has the row's width up to the score; "WINS" goes on the letters' line, so
+    # a bot's name ("Bot 1 (normal)") is never cut for it.
+    score = str(points)
+    room = 1184 - lettering.text_width(score, 28) - 12 - (x + 38)
+    lettering.text(
+        d,
+        (x + 38, y + 19),
+        lettering.isolate(lettering.fit(name, 20, room)),
+        20,
+        palette.INK,
+        "lm",
+    )
+    lettering.text(d, (x + 38, y + 44), letters, 18, palette.DARK, "lm")
+    if won:
+        room_left = room - lettering.text_width(letters, 18) - 10
+        lettering.label(
+            d, (x + 38 + room, y + 44), wins, 18, room_left, palette.INK, "rm", smallest=10
+        )
+    lettering.text(d, (1184, y + (row_h - 6) / 2), score, 28, palette.INK, "rm")
+    if end is not None:
+        _track(d, (x + 4, box[3] - 9, x + 174, box[3] - 3), points, end)
 
 
 def _stair_key(view: dict) -> Msg:

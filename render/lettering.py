@@ -169,6 +169,68 @@ def covered(xy: tuple[float, float], content: str, size: int, anchor: str = "la"
     return mask, (ix + dx, iy + dy)
 
 
+def text_box(
+    xy: tuple[float, float], content: str, size: int, anchor: str = "la", stroke: int = 0
+) -> tuple[int, int, int, int]:
+    """The rectangle `text` paints in, on a palette picture (a scene's part, render/scene.py):
+    the patch it pastes, at whole pixels."""
+    ix, iy = math.floor(xy[0]), math.floor(xy[1])
+    coverage, _, _, (dx, dy) = _glyphs(content, size, anchor, xy[0] - ix, xy[1] - iy, stroke)
+    return ix + dx, iy + dy, ix + dx + coverage.width, iy + dy + coverage.height
+
+
+def text_part(
+    scene,
+    xy: tuple[float, float],
+    content: str,
+    size: int = 22,
+    fill=INK,
+    anchor: str = "la",
+    stroke_width: int = 0,
+    stroke_fill=WHITE,
+) -> None:
+    """`text` as a part of a scene (render/scene.py), in the box it paints."""
+    if content:
+        box = text_box(xy, content, size, anchor, stroke_width)
+        scene.add(box, _text, *xy, content, size, fill, anchor, stroke_width, stroke_fill)
+
+
+def _text(draw, x, y, content, size, fill, anchor, stroke_width, stroke_fill) -> None:
+    text(
+        draw,
+        (x, y),
+        content,
+        size,
+        fill,
+        anchor,
+        stroke_width=stroke_width,
+        stroke_fill=stroke_fill,
+    )
+
+
+def label_part(
+    scene,
+    xy: tuple[float, float],
+    content: str,
+    size: int,
+    width_px: float,
+    fill=INK,
+    anchor: str = "la",
+    smallest: int | None = None,
+    **style,
+) -> int:
+    """`label` as a part of a scene: the size drawn."""
+    shown, at = _labelled(content, size, width_px, smallest)
+    text_part(scene, xy, shown, at, fill, anchor, **style)
+    return at
+
+
+def _labelled(content: str, size: int, width_px: float, smallest: int | None) -> tuple[str, int]:
+    """What `label` draws, and at which size."""
+    at = shrunk(content, size, width_px, smallest)
+    return fit(content, at, width_px), at
+
+
 text_width = runs.width  # a line's advance, measured with the fonts that draw it (cached)
 
 
@@ -276,6 +338,16 @@ def paragraph(
     shrinks (down to `smallest`, if given) until it fits; past that the last line is cut
     and the overflow recorded (`overflows`)."""
     x, y = xy
+    lines, size = _paragraph_lines(content, size, width_px, max_lines, smallest)
+    for line in lines:
+        text(draw, (x, y), line, size, fill)
+        y += int(size * 1.3)
+    return y
+
+
+def _paragraph_lines(
+    content: str, size: int, width_px: int, max_lines: int, smallest: int | None
+) -> tuple[list[str], int]:
     lines = wrap(content, size, width_px)
     while len(lines) > max_lines and smallest is not None and size > smallest:
         size -= 1
@@ -284,8 +356,24 @@ def paragraph(
         _overflowed(content, size, width_px, "lines")
         lines = lines[:max_lines]
         lines[-1] = fit(lines[-1].rstrip(". ") + ELLIPSIS, size, width_px)
+    return lines, size
+
+
+def paragraph_part(
+    scene,
+    xy: tuple[int, int],
+    content: str,
+    size: int,
+    width_px: int,
+    fill=INK,
+    max_lines: int = 99,
+    smallest: int | None = None,
+) -> int:
+    """`paragraph` as parts of a scene, a line each: the y below it."""
+    x, y = xy
+    lines, size = _paragraph_lines(content, size, width_px, max_lines, smallest)
     for line in lines:
-        text(draw, (x, y), line, size, fill)
+        text_part(scene, (x, y), line, size, fill)
         y += int(size * 1.3)
     return y
 
@@ -337,6 +425,6 @@ def label(
 ) -> int:
     """One line of words in `width_px` pixels: shrunk to fit (see `shrunk`), and cut with
     an ellipsis only when even the smallest size is too wide (recorded). The size drawn."""
-    at = shrunk(content, size, width_px, smallest)
-    text(draw, xy, fit(content, at, width_px), at, fill, anchor, **style)
+    shown, at = _labelled(content, size, width_px, smallest)
+    text(draw, xy, shown, at, fill, anchor, **style)
     return at

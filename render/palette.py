@@ -189,7 +189,8 @@ def seat_fill(*, won: bool, acting: bool) -> tuple[int, int, int]:
 
 
 @lru_cache(maxsize=128)  # a table's parts, 20-130 KB each: at most ~15 MB a worker
-def _stamp(draw, size: tuple[int, int], ground: tuple, args: tuple) -> Image.Image:
+def stamped(draw, size: tuple[int, int], ground: tuple, args: tuple) -> Image.Image:
+    """The patch `stamp` pastes: `draw(drawer, *args)` on `size` of plain `ground`."""
     part = new_image(size, ground)
     draw(drawer(part), *args)
     return part
@@ -202,7 +203,7 @@ def stamp(
     drawn once for its arguments (names, language...) on a patch of its own plain ground
     and pasted at `at` since: the same pixels as drawing it there, since `at` is whole
     pixels. `draw(drawer, *args)` draws it from the patch's own (0, 0); `args` hashable."""
-    img.paste(_stamp(draw, size, ground, args), at)
+    img.paste(stamped(draw, size, ground, args), at)
 
 
 def canvas(

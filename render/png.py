@@ -6,12 +6,18 @@ than zlib's level 3, into a slightly smaller file (1.6 ms and 38 KB against 4.5 
 39 KB). Pillow links the system's zlib, so the rows are deflated here. Rows are stored
 unfiltered (filter type 0), which is what the PNG specification advises for palette
 pictures and what Pillow wrote for ours too.
+
+Other libraries were measured for issue 61 (`bench.png`: 120 boards of each game); zlib-ng
+stays. ISA-L (python-isal, level 1) deflated a board 2.2-2.6 times faster, 8-12% larger,
+but not always into the same bytes: the same rows came out differently in one band of
+about 3,000 (both decoded alike), where a board's PNG must be the same bytes whatever its
+worker drew before (render/canvas.py). libdeflate writes no stream that joins band by
+band, and whole took 1.4-2.7 ms. zlib-ng's Z_RLE was 15% faster and 25-50% larger.
 """
 
 from __future__ import annotations
 
 import struct
-import zlib
 from collections.abc import Callable
 
 from PIL import Image
@@ -19,15 +25,15 @@ from zlib_ng import zlib_ng
 
 LEVEL = 2
 _SIGNATURE = b"\x89PNG\r\n\x1a\n"
-_IEND = b"\x00\x00\x00\x00IEND\xaeB`\x82"
+IEND = b"\x00\x00\x00\x00IEND\xaeB`\x82"
 
 
-def _chunk(kind: bytes, data: bytes) -> bytes:
+def chunk(kind: bytes, data: bytes) -> bytes:
     return (
         struct.pack(">I", len(data))
         + kind
         + data
-        + struct.pack(">I", zlib.crc32(data, zlib.crc32(kind)))
+        + struct.pack(">I", zlib_ng.crc32(data, zlib_ng.crc32(kind)))
     )
 
 
@@ -40,22 +46,32 @@ def rows_of(img: Image.Image) -> bytes:
     return framed.tobytes()
 
 
+def compress(rows: bytes) -> bytes:
+    """A zlib stream of `rows`."""
+    return zlib_ng.compress(rows, LEVEL)
+
+
 def palette_png(img: Image.Image) -> bytes:
     """A P-mode picture as PNG: 8 bits a pixel, its palette as it is, rows unfiltered."""
-    return assembled(img, lambda rows: zlib_ng.compress(rows, LEVEL))
+    return assembled(img, compress)
 
 
-def assembled(img: Image.Image, deflate: Callable[[bytes], bytes]) -> bytes:
-    """The PNG of a P-mode picture whose rows (`rows_of`) `deflate` makes a zlib stream of."""
+def head(img: Image.Image) -> bytes:
+    """A P-mode picture's PNG up to its pixels: the signature, its size, its palette and
+    its one clear entry, if it has one."""
     if img.mode != "P":
         raise ValueError(f"a palette picture is wanted, not {img.mode}")
     width, height = img.size
     palette = bytes(img.getpalette("RGB") or [0, 0, 0])
     header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)
-    parts = [_SIGNATURE, _chunk(b"IHDR", header), _chunk(b"PLTE", palette[: 3 * 256])]
+    parts = [_SIGNATURE, chunk(b"IHDR", header), chunk(b"PLTE", palette[: 3 * 256])]
     transparency = img.info.get("transparency")
     if isinstance(transparency, int):  # one clear entry: every other entry opaque
-        parts.append(_chunk(b"tRNS", b"\xff" * transparency + b"\x00"))
-    parts.append(_chunk(b"IDAT", deflate(rows_of(img))))
-    parts.append(_IEND)
+        parts.append(chunk(b"tRNS", b"\xff" * transparency + b"\x00"))
     return b"".join(parts)
+
+
+def assembled(img: Image.Image, deflate: Callable[[bytes], bytes]) -> bytes:
+    """The PNG of a P-mode picture whose rows (`rows_of`) `deflate` makes a zlib stream of."""
+    start = head(img)
+    return start + chunk(b"IDAT", deflate(rows_of(img))) + IEND

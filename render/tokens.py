@@ -47,10 +47,11 @@ def _label(centre, radius, shape, fill, label, outline, label_fill):
     return (mx, my + 1), label, size, ink
 
 
-def _reach(centre, radius, *_) -> tuple[int, int, int, int]:
-    """The rectangle a piece stays in: every shape is within 1.22 times its radius."""
-    (cx, cy), reach = centre, radius * 1.25 + 2
-    return sprites.around(cx - reach, cy - reach, cx + reach, cy + reach)
+def reach(centre, radius, *_) -> tuple[int, int, int, int]:
+    """The rectangle a piece stays in: every shape is within 1.22 times its radius (its
+    sprite's box, and its box as a part of a scene: render/scene.py)."""
+    (cx, cy), far = centre, radius * 1.25 + 2
+    return sprites.around(cx - far, cy - far, cx + far, cy + far)
 
 
 def _letters(draw, *piece) -> None:
@@ -87,7 +88,7 @@ def legend(
 
 # The largest piece drawn (18 Ghosts', radius 41) makes a sprite of 84 x 84 pixels and its
 # mask, 14 KB: at most ~15 MB a worker; the pieces of all five games take a few MB.
-PIECE = sprites.Kind(shapes.body, _letters, _reach, _letters_cover, kept=1024)
+PIECE = sprites.Kind(shapes.body, _letters, reach, _letters_cover, kept=1024)
 
 
 # the drawer's shapes: here, its cache is cleared with the kit's  # how `token` draws

@@ -1,6 +1,8 @@
 """Where terminal play keeps its pictures: a folder a game (`pictures/game-3/`) holding only
 the latest board and each player's latest private view, so a long game leaves a handful of
-files instead of one per move. The rules' sample pictures sit at the top of the folder."""
+files instead of one per move. The rules' sample pictures sit at the top of the folder.
+At a hot-seat hand-over the private views are taken off the shelf (`forget_views`): the
+next player must not find the last one's cards on disk."""
 
 from __future__ import annotations
 
@@ -34,6 +36,17 @@ class PictureShelf:
         partial.write_bytes(reply.picture.png)
         os.replace(partial, path)  # a viewer never sees half a picture
         return path
+
+    def forget_views(self, session_id: int | None) -> None:
+        """Remove the players' private views of a game (of every game, if it is unknown)."""
+        folders = (
+            [self.root / f"game-{session_id}"]
+            if session_id is not None
+            else list(self.root.glob("game-*"))
+        )
+        for folder in folders:
+            for view in folder.glob("view-*.png*"):  # (a .part left by a crash too)
+                view.unlink(missing_ok=True)
 
 
 def _safe(name: str) -> str:

@@ -59,7 +59,7 @@ class TerminalTransport:
     async def edit(self, sent: Sent, reply: Reply, asked, table) -> bool:
         return False  # a terminal prints anew
 
-    def moved_on(self, live: Sent) -> bool:
+    def moved_on(self, live: Sent, later: int) -> bool:
         return True
 
     async def retire(self, sent: Sent) -> None:

@@ -490,6 +490,7 @@ class Terminal:
             if line is None:
                 return False
         self.screen.hide(to.name, lambda text: say(text, self.language))
+        self.shelf.forget_views(self.board.session_id if self.board is not None else None)
         said, self.said = self.said, []  # what the table heard since the last hand-over
         if self.board is not None:
             said.append(self.board.text)

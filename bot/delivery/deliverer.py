@@ -8,8 +8,10 @@
   never shown. Asked to show the board, and for a plan nobody asked for (a deadline
   served), the board is posted anew.
 - **Owed posts.** What the platform refuses for a passing reason (a rate limit, the
-  network) is owed to its chat and posted later from a task of its own, the wait doubling;
-  a newer board of the same game overtakes an owed one. No move is left unshown.
+  network, a flooded group) is owed to its chat and posted later from a task of its own,
+  the wait doubling; a newer board of the same game overtakes an owed one. An owed board
+  is also noted with the table, so that if this process dies the timer loop of another
+  shows it (`Timers`). No move is left unshown.
 - **Private messages.** A reply for one person goes to the asker in place where the front
   end can show them alone an answer, else to the person's private channel (their private
   chat, a DM they asked for); if there is none the chat is told how to open one (once a
@@ -155,12 +157,10 @@ class Delivery:
                 replies += [replace(reply, to=user, mention=[]) for user in seated]
         return replace(plan, replies=replies, quiet=False)
 
-    async def adopt(self, session_id: int, sent: Sent, kind: str) -> None:
+    async def adopt(self, session_id: int, chat: ChatRef, sent: Sent, kind: str) -> None:
         """A button pressed on a public message of a session whose live message is not
         known (a record lost): that message is taken as the live one."""
-        t = await self.boards.table(session_id)
-        if t.slot is None:
-            t.slot = Slot(sent, kind)
+        await self.boards.adopt(session_id, chat, sent, kind)
 
     # ----- the live board ---------------------------------------------------------------
     async def _show_live(
@@ -173,8 +173,7 @@ class Delivery:
         done: Delivered,
     ) -> None:
         sid = reply.session_id
-        t = await self.boards.table(sid)
-        old = t.slot
+        old = await self.boards.live(sid)
         versions = (reply.version, old.version if old is not None else None)
         if None not in versions and versions[0] < versions[1]:
             return  # overtaken by a newer board (two clicks racing): never show it
@@ -185,11 +184,11 @@ class Delivery:
             and not fresh
             and old.kind == reply.kind
             and old.sent.picture == (reply.picture is not None)
-            and old.fresh_enough(time.monotonic())
-            and not via.moved_on(old.sent)
+            and old.fresh_enough(time.time())
+            and not via.moved_on(old.sent, old.later)
             and await via.edit(old.sent, reply, asked, plan.table)
         ):
-            old.version, old.touched = reply.version, time.monotonic()
+            await self.boards.edited(sid, old, reply.version)
             return
         try:
             sent = await via.post(chat, reply, asked, plan.table)
@@ -197,15 +196,29 @@ class Delivery:
             if not done.owe:
                 raise
             self._owe(chat, via, reply, plan.table, exc.delay)
+            await self.boards.owed(sid)  # noted with the table: a process that dies owes it
             return
         if not sent:
             return
         done.board_anew = True
         done.posted += sent
-        await self.boards.set_live(sid, Slot(sent[-1], reply.kind, reply.version))
         await self.boards.add_litter(sid, sent[:-1] if via.tidies else [])
-        if old is not None and old.sent != sent[-1]:
-            await via.retire(old.sent)
+        ours = Slot(sent[-1], reply.kind, reply.version, time.time())
+        stored, other = await self.boards.replace(sid, chat, ours, old)
+        if not stored:  # another process posted a newer board meanwhile: ours is history
+            if other is not None:
+                await via.retire(sent[-1])
+            return
+        if other is not None and other.sent != sent[-1]:
+            await via.retire(other.sent)
+            await self.boards.retired(sid, other.sent)
+
+    async def retire_leftovers(self, session_id: int, via: Transport) -> None:
+        """Boards a process replaced and died before retiring (their notes say which):
+        retired now, by the process that took its work over."""
+        for sent in await self.boards.left_to_retire(session_id):
+            await via.retire(sent)
+            await self.boards.retired(session_id, sent)
 
     # ----- notices ----------------------------------------------------------------------
     async def _notice(
@@ -292,12 +305,9 @@ class Delivery:
         if not sent:
             return
         if sid is not None:
-            t = await self.boards.table(sid)
-            t.warned.discard(user.id)
+            await self.boards.reached(sid, user.id)
             if reply.moves():
-                previous = t.moves.get(user.id)
-                t.moves[user.id] = sent[-1]
-                if previous is not None and previous != sent[-1]:
+                for previous in await self.boards.newest_moves(sid, user.id, sent[-1]):
                     await via.strip(previous)
         done.asker_moves |= is_asker and bool(reply.moves())
 
@@ -307,9 +317,11 @@ class Delivery:
         lobby that never began, lose their buttons; a tidying front end deletes the lobby
         and every notice the game left); private moves lose their buttons."""
         t = await self.boards.forget(plan.table.session_id)
+        for sent in t.retiring:
+            await via.retire(sent)
         if via.tidies and t.litter:
             await via.delete(t.litter)
-        for sent in t.moves.values():
+        for sent in t.moves:
             await via.strip(sent)
         if t.slot is None or any(r.kind == "board" and r.final for r in plan):
             return
@@ -341,11 +353,9 @@ class Delivery:
     ) -> None:
         """Tell the chat how `user` can open their private channel: once a game, unless
         they asked for what could not be sent."""
-        t = await self.boards.table(sid) if sid is not None else None
-        if t is not None and user.id in t.warned and not asked:
+        first = await self.boards.warn_once(sid, user.id) if sid is not None else True
+        if not first and not asked:
             return
-        if t is not None:
-            t.warned.add(user.id)
         told = await via.cannot_reach(chat, user, sid, language)
         if told is not None and sid is not None and via.tidies:
             await self.boards.add_litter(sid, [told])
@@ -369,7 +379,7 @@ class Delivery:
         debt.replies.append((reply, table))
         metrics.POSTS_OWED.labels(self.platform).inc()
         self._count_owed()
-        log.warning("a %s is owed to chat %s; trying again in %.1f s", reply.kind, key, delay)
+        log.info("a %s is owed to chat %s; trying again in %.1f s", reply.kind, key, delay)
         if debt.task is None or debt.task.done():
             debt.task = asyncio.create_task(self._repay(key, delay))
 

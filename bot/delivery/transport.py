@@ -88,8 +88,10 @@ class Transport(Protocol):
 
     async def delete(self, sent: list[Sent]) -> None: ...
 
-    def moved_on(self, live: Sent) -> bool:
-        """The chat has moved on past this message (it is buried under newer ones)."""
+    def moved_on(self, live: Sent, later: int) -> bool:
+        """The chat has moved on past this message (it is buried under newer ones).
+        `later`: the messages its chat or thread has had since, as every process of the
+        bot counted them (where the front end counts them: `LiveBoards.message_in`)."""
         ...
 
     async def answer_in_place(self, reply: Reply, asked: Asked) -> Sent | None:

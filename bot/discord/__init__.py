@@ -15,8 +15,9 @@ import discord
 from bot.discord.bridge import DM_NOTE, place
 from bot.discord.client import EscapeClient, point_at
 from bot.discord.membership import member_lookup
+from bot.discord.pacing import DiscordPacer
 from bot.discord.slash_commands import invite_url
-from bot.service import FrontEnd, GameService
+from bot.service import FrontEnd, GameService, Rate
 from bot.settings import Settings
 from bot.startup_errors import (
     EXIT_SETTINGS,
@@ -40,6 +41,9 @@ async def run_discord(settings: Settings, service: GameService, **client_options
     point_at(settings)
     kind, shard_options = client_for(settings)
     activity = bool(settings.discord_client_id and settings.public_url and settings.web_address)
+    # every request waits for its turn in the limits all the bot's processes share
+    pacer = DiscordPacer(service.rates, Rate(*settings.discord_rate_global))
+    client_options.setdefault("http_trace", pacer.trace())
     client = kind(service, activity=activity, **shard_options, **client_options)
     service.add_front_end(
         "discord",

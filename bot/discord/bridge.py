@@ -247,7 +247,7 @@ class DiscordBridge:
             return
         board = plan.board
         if board is not None and pressed is not None and not pressed.private:
-            await self.delivery.adopt(board.session_id, pressed, board.kind)
+            await self.delivery.adopt(board.session_id, chat, pressed, board.kind)
         done = await self.delivery.deliver(chat, plan, via, Asked(user, pressed=pressed))
         if done.board_anew and pressed is not None and not pressed.private:
             await via.strip(pressed)  # the clicked message is history now

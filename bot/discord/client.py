@@ -18,7 +18,7 @@ from bot.discord.bridge import DiscordBridge
 from bot.discord.components import ACTIVITY_PREFIX, ChoiceButton, ChoiceMenu
 from bot.discord.slash_commands import escape_group
 from bot.discord.translator import CatalogueTranslator
-from bot.service import GameService, Link
+from bot.service import GameService, Link, Rate
 from bot.settings import Settings
 from bot.telemetry import metrics
 from languages import msg, say
@@ -26,6 +26,7 @@ from languages import msg, say
 log = logging.getLogger(__name__)
 
 OURS = (ChoiceButton, ChoiceMenu)  # the components the bot draws, matched by custom id
+IDENTIFY_EVERY = 5.0  # seconds: Discord takes one IDENTIFY per max_concurrency bucket in 5 s
 
 
 class EscapeClient(discord.Client):
@@ -40,6 +41,7 @@ class EscapeClient(discord.Client):
         self.tree.add_command(escape_group(self.bridge, GameService.game_list()))
         self.tree.on_error = self._on_tree_error
         self._watch_channels()
+        self._concurrency: int | None = None  # Discord's max_concurrency, asked once
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """A component whose custom id is none of ours (forged, or another app's) would get
@@ -50,10 +52,42 @@ class EscapeClient(discord.Client):
         custom_id = str((interaction.data or {}).get("custom_id", ""))
         if any(item.__discord_ui_compiled_template__.fullmatch(custom_id) for item in OURS):
             return  # dispatched to its button or menu
-        if re.fullmatch(re.escape(ACTIVITY_PREFIX) + r"\d{1,12}", custom_id):
+        if re.fullmatch(re.escape(ACTIVITY_PREFIX) + r"[0-9]{1,12}", custom_id):
             await self.bridge.launch_activity(interaction)
             return
         await self.bridge.refuse_junk(interaction)
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        """Logins spaced across every process of the bot (issue 58): Discord takes one
+        IDENTIFY per 5 seconds in each `max_concurrency` bucket (shard id modulo it), per
+        token, so a shard waits for its bucket's turn in the windows the processes share
+        (PostgreSQL), however many start at once (a deploy, a host's reboot). discord.py's
+        own hook sleeps 5 seconds in this process only."""
+        service = self.bridge._service
+        if service is None:  # (sync: no service, no gateway)
+            await super().before_identify_hook(shard_id, initial=initial)
+            return
+        bucket = (shard_id or 0) % await self._max_concurrency()
+        await service.rates.turn(
+            [(f"discord:identify:{bucket}", Rate(1, IDENTIFY_EVERY))], "discord"
+        )
+
+    async def _max_concurrency(self) -> int:
+        """How many buckets of IDENTIFY Discord gives this bot (asked once; 1 if it cannot
+        be asked). Warns when a tenth of the day's budget of logins is left: past it
+        Discord resets the token."""
+        if self._concurrency is None:
+            try:
+                _, _, limits = await self.http.get_bot_gateway()
+            except (discord.HTTPException, discord.GatewayNotFound) as exc:
+                log.info("could not ask Discord how logins may be spread (%s): one at a time", exc)
+                self._concurrency = 1
+            else:
+                self._concurrency = max(1, int(limits.get("max_concurrency") or 1))
+                total, left = limits.get("total") or 0, limits.get("remaining")
+                if total and left is not None and left < total / 10:
+                    log.warning("only %d of Discord's %d logins a day are left", left, total)
+        return self._concurrency
 
     def links(self) -> list[Link]:
         """This connection to the gateway (one shard, or the only one): up once READY and

@@ -28,7 +28,7 @@ from bot.delivery.text import parts, sentences_within
 from bot.discord.components import layout
 from bot.discord.retry import fresh_file, persist, transient
 from bot.service import ChatRef, Contact, Reply, TableFacts, UserRef
-from languages import DEFAULT, msg, say
+from languages import DEFAULT, msg, plural, say
 
 log = logging.getLogger(__name__)
 
@@ -59,9 +59,10 @@ def messages(reply: Reply, *, ephemeral: bool, open_board: bool = False) -> list
     built = layout(reply, open_board and not ephemeral)
     if built.left_out:
         text += "\n" + say(
-            msg(
-                "({more} more moves are not listed: type /escape move and pick one.)",
-                more=built.left_out,
+            plural(
+                "({count} more move is not listed: type /escape move and pick one.)",
+                "({count} more moves are not listed: type /escape move and pick one.)",
+                built.left_out,
             ),
             language,
         )
@@ -138,7 +139,7 @@ class ChannelTransport:
             )
         return self.client.get_partial_messageable(int(where))
 
-    def moved_on(self, live: Sent) -> bool:
+    def moved_on(self, live: Sent, later: int) -> bool:
         return self.newest.get(int(live.chat), 0) > live.message
 
     async def post(

@@ -46,7 +46,7 @@ async def persist(send: Callable[[], Awaitable], what: str):
             wait = transient(exc)
             if wait is None or attempt == RETRY_ROUNDS:
                 raise
-        log.warning("Discord refused %s for now; trying again in %.1f s", what, wait)
+        log.info("Discord refused %s for now; trying again in %.1f s", what, wait)
         metrics.PLATFORM_RETRIES.labels("discord").inc()
         await asyncio.sleep(min(wait * (attempt + 1), RETRY_LONGEST))
     raise AssertionError("unreachable")

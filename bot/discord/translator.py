@@ -34,6 +34,25 @@ def language_of(locale: Locale) -> str:
     return resolve(str(locale.value), "")
 
 
+def translated(english: str, location: Where, language: str) -> str | None:
+    """A name or description of `/escape` in `language`, or None where it stays English
+    (command and group names; text with a placeholder; a word not in the catalogue)."""
+    if not language or language == DEFAULT:
+        return None
+    if location in (Where.command_name, Where.group_name):
+        return None
+    if location is Where.parameter_name:
+        name = OPTION_NAMES.get(english)
+        if name is None:
+            return None
+        said = _NOT_IN_A_NAME.sub("_", say(name, language).strip().lower())[:32]
+    else:  # a description or a choice's name: a message of the catalogue
+        if "{" in english:
+            return None
+        said = say(DESCRIPTIONS.get(english) or Msg(english), language)[:100]
+    return said if said and said != english else None
+
+
 class CatalogueTranslator(app_commands.Translator):
     async def translate(
         self,
@@ -41,19 +60,4 @@ class CatalogueTranslator(app_commands.Translator):
         locale: Locale,
         context: app_commands.TranslationContext,
     ) -> str | None:
-        language = language_of(locale)
-        if not language or language == DEFAULT:
-            return None
-        if context.location in (Where.command_name, Where.group_name):
-            return None
-        english = string.message
-        if context.location is Where.parameter_name:
-            name = OPTION_NAMES.get(english)
-            if name is None:
-                return None
-            said = _NOT_IN_A_NAME.sub("_", say(name, language).strip().lower())[:32]
-        else:  # a description or a choice's name: a message of the catalogue
-            if "{" in english:
-                return None
-            said = say(DESCRIPTIONS.get(english) or Msg(english), language)[:100]
-        return said if said and said != english else None
+        return translated(string.message, context.location, language_of(locale))

@@ -24,6 +24,8 @@ from bot.service.base.requests import ChatRef, Contact, UserError, UserRef
 from bot.service.base.web_links import LOCAL, WebSession, WebSigner
 from bot.service.commands import ARG_NAMES, COMMANDS, Call, Command
 from bot.service.game_service import FrontEnd, GameService, Link, WebDoor
+from bot.service.shared.rates import Rate, SharedRates
+from bot.service.shared.update_queue import UpdateQueue
 from bot.service.tables.access import MemberUnknown, Visitor
 from bot.service.tables.lobby import parse_options
 from bot.service.tables.play import TableSummary
@@ -53,9 +55,12 @@ __all__ = [
     "MemberUnknown",
     "Picture",
     "Plan",
+    "Rate",
     "Reply",
+    "SharedRates",
     "TableFacts",
     "TableSummary",
+    "UpdateQueue",
     "UserError",
     "UserRef",
     "Visitor",

@@ -65,6 +65,23 @@ class Service(Protocol):
         self, chat: ChatRef, user: UserRef, code: str | None, who: str | None
     ) -> Plan: ...
     async def clock_command(self, chat: ChatRef, user: UserRef, text: str = "") -> Plan: ...
+    async def resign(self, chat: ChatRef, user: UserRef) -> Plan: ...
+    async def offer_seat(
+        self, chat: ChatRef, user: UserRef, who: UserRef | str | None, is_admin: bool
+    ) -> Plan: ...
+    async def remove_player(
+        self, chat: ChatRef, user: UserRef, who: UserRef | str | None, is_admin: bool
+    ) -> Plan: ...
+    async def bar(
+        self, chat: ChatRef, user: UserRef, who: UserRef | str | None, is_admin: bool
+    ) -> Plan: ...
+    async def unbar(
+        self, chat: ChatRef, user: UserRef, who: UserRef | str | None, is_admin: bool
+    ) -> Plan: ...
+    async def block(self, chat: ChatRef, user: UserRef, who: UserRef | str | None) -> Plan: ...
+    async def unblock(self, chat: ChatRef, user: UserRef, who: UserRef | str | None) -> Plan: ...
+    async def export_data(self, chat: ChatRef, user: UserRef) -> Plan: ...
+    async def forget_me(self, chat: ChatRef, user: UserRef, confirm: str | None) -> Plan: ...
 
 
 class Who(Enum):
@@ -76,10 +93,11 @@ class Who(Enum):
     PLAYER = "player"  # a player seated at the table here
     STARTER = "starter"  # the table's starter, or an admin of the chat
     ADMIN = "admin"  # what it changes is for the chat's admins (showing it is for anyone)
+    SEATED_OR_ADMIN = "seated_or_admin"  # a player for their own seat, an admin for anyone's
 
     @property
     def asks_admin(self) -> bool:
-        return self in (Who.STARTER, Who.ADMIN)
+        return self in (Who.STARTER, Who.ADMIN, Who.SEATED_OR_ADMIN)
 
 
 class Where(Flag):
@@ -96,6 +114,16 @@ TABLE = Where.CHANNEL
 ANYWHERE = Where.CHANNEL | Where.PRIVATE
 AT_TABLE_AND_KEYBOARD = Where.CHANNEL | Where.KEYBOARD
 ANYWHERE_AND_KEYBOARD = ANYWHERE | Where.KEYBOARD
+
+# Where a command sits in Discord's `/escape` (a group of subcommands): at its top, or in a
+# group of these. Discord allows 25 entries a level and 4,000 characters a command, so the
+# table is laid out in groups there (bot/discord/slash_commands.py checks it fits, at start
+# and in a test); Telegram and the terminal stay flat, so a name is unique over all groups.
+GROUPS: dict[str, Msg] = {
+    "records": msg("Past games and ratings"),
+    "admin": msg("For the chat's admins"),
+    "me": msg("Yours alone: blocks, your data"),
+}
 
 # argument kinds: how a front end asks for and reads each
 TEXT = "text"  # free text (the rest of the line)
@@ -179,6 +207,7 @@ class Command:
     dialogue: bool = False  # its answers are a conversation of their own with the asker (a
     #   lesson): where there is no private chat, a front end runs it as a loop of its own,
     #   each line typed an answer to it, until it ends or the asker leaves
+    group: str = ""  # its group in Discord's `/escape` (one of GROUPS; "": the top)
 
     @property
     def at_keyboard(self) -> bool:
@@ -300,6 +329,12 @@ async def _history(s: Service, c: Call) -> Plan:
     return await s.ended_games(c.chat, page - 1)
 
 
+def _person(c: Call) -> UserRef | str | None:
+    """The PLAYER argument: a person the platform resolved, or a name as typed."""
+    who = c.args.get("player")
+    return who if isinstance(who, UserRef) else c.text("player")
+
+
 async def _help(s: Service, c: Call) -> Plan:
     return Plan([help_reply()], asker=c.user)
 
@@ -401,6 +436,7 @@ COMMANDS: tuple[Command, ...] = (
         menu=True,
         after_end=True,
         at_keyboard_help=msg("what has happened in this game (or in the game of that number)"),
+        group="records",
     ),
     Command(
         "replay",
@@ -410,6 +446,7 @@ COMMANDS: tuple[Command, ...] = (
         where=AT_TABLE_AND_KEYBOARD,
         after_end=True,
         at_keyboard_help=msg("write the game as an animated picture to a file"),
+        group="records",
     ),
     Command(
         "review",
@@ -424,6 +461,7 @@ COMMANDS: tuple[Command, ...] = (
         at_keyboard_help=msg(
             "a finished game reviewed: the chances move by move, as a chart in a file"
         ),
+        group="records",
     ),
     Command(
         "history",
@@ -434,6 +472,7 @@ COMMANDS: tuple[Command, ...] = (
         quiet=True,
         after_end=True,
         at_keyboard_help=msg("the games that ended at this keyboard"),
+        group="records",
     ),
     Command(
         "stats",
@@ -444,6 +483,7 @@ COMMANDS: tuple[Command, ...] = (
         quiet=True,
         after_end=True,
         at_keyboard_help=msg("a player's ratings from the games at this keyboard (default: yours)"),
+        group="records",
     ),
     Command(
         "top",
@@ -460,6 +500,7 @@ COMMANDS: tuple[Command, ...] = (
             ),
         ),
         example=command("top", "dark_castle", "daily"),
+        group="records",
     ),
     Command(
         "undo",
@@ -530,6 +571,80 @@ COMMANDS: tuple[Command, ...] = (
         at_keyboard_help=msg("end this game for everyone (you are asked to confirm)"),
     ),
     Command(
+        "resign",
+        msg("Resign: you lose this game (rated)"),
+        lambda s, c: s.resign(c.chat, c.user),
+        who=Who.PLAYER,
+        asks_first=True,
+    ),
+    Command(
+        "offer",
+        msg("Offer your seat to someone in this chat (an admin: anyone's)"),
+        lambda s, c: s.offer_seat(c.chat, c.user, _person(c), c.is_admin),
+        (Arg("player", PLAYER, msg("Whose seat (admins only; default: yours)")),),
+        who=Who.SEATED_OR_ADMIN,
+    ),
+    Command(
+        "remove",
+        msg("Give a player's seat to a stand-in, and offer it"),
+        lambda s, c: s.remove_player(c.chat, c.user, _person(c), c.is_admin),
+        (Arg("player", PLAYER, msg("The player"), required=True),),
+        who=Who.ADMIN,
+        asks_first=True,
+        group="admin",
+    ),
+    Command(
+        "bar",
+        msg("Bar someone from the bot's tables here"),
+        lambda s, c: s.bar(c.chat, c.user, _person(c), c.is_admin),
+        (Arg("player", PLAYER, msg("Whom (default: list the bars)")),),
+        who=Who.ADMIN,
+        quiet=True,
+        group="admin",
+    ),
+    Command(
+        "unbar",
+        msg("Lift a bar"),
+        lambda s, c: s.unbar(c.chat, c.user, _person(c), c.is_admin),
+        (Arg("player", PLAYER, msg("Whom"), required=True),),
+        who=Who.ADMIN,
+        quiet=True,
+        group="admin",
+    ),
+    Command(
+        "block",
+        msg("Keep someone from your tables and you from theirs"),
+        lambda s, c: s.block(c.chat, c.user, _person(c)),
+        (Arg("player", PLAYER, msg("Whom (default: list them)")),),
+        quiet=True,
+        group="me",
+    ),
+    Command(
+        "unblock",
+        msg("Lift a block"),
+        lambda s, c: s.unblock(c.chat, c.user, _person(c)),
+        (Arg("player", PLAYER, msg("Whom"), required=True),),
+        quiet=True,
+        group="me",
+    ),
+    Command(
+        "export",
+        msg("Everything kept about you, sent to you alone as a file"),
+        lambda s, c: s.export_data(c.chat, c.user),
+        where=ANYWHERE,
+        quiet=True,
+        group="me",
+    ),
+    Command(
+        "forget-me",
+        msg("Erase everything kept about you (asks you to confirm)"),
+        lambda s, c: s.forget_me(c.chat, c.user, c.text("what")),
+        (Arg("what", TEXT, msg("confirm: erase it")),),
+        where=ANYWHERE,
+        quiet=True,
+        group="me",
+    ),
+    Command(
         "tournament",
         msg("A tournament here: create, join, leave, start, standings, withdraw, cancel"),
         _tournament,
@@ -588,8 +703,6 @@ COMMANDS: tuple[Command, ...] = (
             ),
         ),
     ),
-    # last: Discord's /escape group holds 25 subcommands, and this is the 26th until the
-    # commands are grouped there
     Command(
         "describe",
         msg(
@@ -620,7 +733,21 @@ COMMANDS: tuple[Command, ...] = (
     ),
 )
 
-BY_NAME: dict[str, Command] = {c.name: c for c in COMMANDS}
+
+def checked(table: tuple[Command, ...]) -> tuple[Command, ...]:
+    """The table as declared, or ValueError: a name twice (every front end but Discord
+    reads the table flat), or a group that is not one of GROUPS."""
+    names = [c.name for c in table]
+    twice = sorted({n for n in names if names.count(n) > 1})
+    unknown = sorted({c.group for c in table if c.group and c.group not in GROUPS})
+    if twice or unknown:
+        raise ValueError(
+            f"the command table: names declared twice {twice}, groups unknown {unknown}"
+        )
+    return table
+
+
+BY_NAME: dict[str, Command] = {c.name: c for c in checked(COMMANDS)}
 
 
 def find(name: str) -> Command:

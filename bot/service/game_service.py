@@ -40,13 +40,19 @@ from bot.service.learning.tutorial import Tutorials
 from bot.service.pictures.workers import CpuPool
 from bot.service.presses import Presses
 from bot.service.records.game_records import GameRecords
+from bot.service.records.personal_data import PersonalData
 from bot.service.records.seasons import Seasons
 from bot.service.records.standings import Standings
+from bot.service.shared.delivery_records import DeliveryRecords
+from bot.service.shared.rates import SharedRates
+from bot.service.shared.update_queue import UpdateQueue
 from bot.service.tables.access import Access, MemberLookup
 from bot.service.tables.board_plans import BoardPlans
 from bot.service.tables.bot_seats import LEVEL_WORDS, BotSeats, scale_from_env
 from bot.service.tables.bot_turns import BotTurns
+from bot.service.tables.leaving import Leaving
 from bot.service.tables.lobby import Lobby, find_game, parse_options
+from bot.service.tables.moderation import Moderation
 from bot.service.tables.play import Play, TableSummary, Told
 from bot.service.tables.questions import Questions
 from bot.service.tables.rematch import Rematch
@@ -106,6 +112,7 @@ class GameService:
         default_pace: str = deadlines.DEFAULT_PACE,
         cpu: CpuPool | None = None,
         ai_scale: float | None = None,
+        keep_games_days: float | None = None,
     ) -> None:
         self.store = store
         self.cpu = cpu or CpuPool()  # pictures and AI decisions; a thread unless started
@@ -122,7 +129,12 @@ class GameService:
             store, clock=clock, default_pace=default_pace, prefetch=self.plans.draw_early
         )
         self.turns = BotTurns(self.table, self.bots)
-        self.lobby = Lobby(self.table, self.plans, self.turns, seed_source=seed_source)
+        self.moderation = Moderation(store, clock)  # bars and blocks: who may sit where
+        self.personal = PersonalData(store, clock, keep_games_days)  # export, forget-me
+        self.lobby = Lobby(
+            self.table, self.plans, self.turns, seed_source=seed_source, moderation=self.moderation
+        )
+        self.leaving = Leaving(self.table, self.plans, self.turns, self.moderation)
         self.languages = self.lobby.languages
         self.play = Play(self.table, self.plans, self.turns)
         self.clock = TurnClock(self.table, self.plans, self.turns, dm_note=self._dm_note)
@@ -135,6 +147,10 @@ class GameService:
         self.questions = Questions(self.table)
         self.tutorials = Tutorials(store, self.cpu, self.lobby.start, pictures=pictures)
         self.access = Access()  # who may watch and act on a table: asked by every door
+        # delivery's records (a table's live board, what to tidy), kept with the table
+        self.deliveries = DeliveryRecords(store)  # (wall-clock time, as delivery reads it)
+        # the platforms' limits, counted for every process of the bot (the front ends' pacers)
+        self.rates = SharedRates(store)
         self.reviews = Reviews(self.table, self.cpu, self.access, pictures=pictures)
         self.web_tables = WebTables(self.table, self.plans, self.records, self.access)
         self.web: WebDoor | None = None  # set by the web front end when it serves
@@ -164,6 +180,7 @@ class GameService:
             reviews=self.reviews,
             tutorials=self.tutorials,
             tournaments=self.tournaments,
+            leaving=self.leaving,
             language_of=self.language_of,
             chat_word=self._chat_word,
         )
@@ -217,7 +234,7 @@ class GameService:
     def place(self, chat: ChatRef, session_id: int) -> str:
         front_end = self._front_ends.get(chat.platform)
         if front_end is not None and front_end.place is not None:
-            return front_end.place(chat)
+            return front_end.place(chat) or f"#{session_id}"
         return f"#{session_id}"
 
     async def _open_place(self, home: ChatRef, name: str) -> ChatRef | None:
@@ -279,15 +296,6 @@ class GameService:
     async def reachable_at(self, user: UserRef, private_chat: str) -> None:
         """A person wrote to the bot in their private chat: the bot may write there."""
         await self.store.upsert_user(user.platform, user.id, user.name, private_chat=private_chat)
-
-    async def recall(self, key: str) -> str | None:
-        """A front end's own record that must survive a restart (which message is a
-        table's live board, what to tidy at its end); `remember` writes it. (Not an entry
-        point for requests: the key and value are the front end's, not a user's.)"""
-        return await self.store.get_meta(f"delivery.{key}")
-
-    async def remember(self, key: str, value: str) -> None:
-        await self.store.set_meta(f"delivery.{key}", value)
 
     # ----- commands -------------------------------------------------------------------
     @entry
@@ -389,6 +397,56 @@ class GameService:
     async def abort(self, chat: ChatRef, user: UserRef, is_admin: bool = False) -> Plan:
         return await self.lobby.abort(chat, user, is_admin)
 
+    # ----- leaving, seats changing hands, bars and blocks ---------------------------------
+    @entry
+    async def resign(self, chat: ChatRef, user: UserRef) -> Plan:
+        """`/escape resign`: the asker loses the game here (rated)."""
+        return await self.leaving.resign(chat, user)
+
+    @entry
+    async def offer_seat(
+        self, chat: ChatRef, user: UserRef, who: UserRef | str | None = None, is_admin: bool = False
+    ) -> Plan:
+        """`/escape offer [PLAYER]`: a seat offered to a member of the chat."""
+        return await self.leaving.offer(chat, user, who, is_admin)
+
+    @entry
+    async def remove_player(
+        self, chat: ChatRef, user: UserRef, who: UserRef | str | None, is_admin: bool = False
+    ) -> Plan:
+        """`/escape remove PLAYER` (an admin): the stand-in plays their seat, offered."""
+        return await self.leaving.remove(chat, user, who, is_admin)
+
+    @entry
+    async def bar(
+        self, chat: ChatRef, user: UserRef, who: UserRef | str | None = None, is_admin: bool = False
+    ) -> Plan:
+        return await self.moderation.bar(chat, user, who, is_admin)
+
+    @entry
+    async def unbar(
+        self, chat: ChatRef, user: UserRef, who: UserRef | str | None, is_admin: bool = False
+    ) -> Plan:
+        return await self.moderation.unbar(chat, user, who, is_admin)
+
+    @entry
+    async def block(self, chat: ChatRef, user: UserRef, who: UserRef | str | None = None) -> Plan:
+        return await self.moderation.block(chat, user, who)
+
+    @entry
+    async def unblock(self, chat: ChatRef, user: UserRef, who: UserRef | str | None) -> Plan:
+        return await self.moderation.unblock(chat, user, who)
+
+    @entry
+    async def export_data(self, chat: ChatRef, user: UserRef) -> Plan:
+        """`/escape export`: everything kept about the asker, to them alone."""
+        return await self.personal.export(chat, user)
+
+    @entry
+    async def forget_me(self, chat: ChatRef, user: UserRef, confirm: str | None = None) -> Plan:
+        """`/escape forget-me [confirm]`: what it erases; confirmed, the erasure."""
+        return await self.personal.forget(chat, user, confirm)
+
     # ----- play -------------------------------------------------------------------------
     @entry
     async def move(
@@ -443,6 +501,18 @@ class GameService:
         return await self.play.since(chat, session_id, version, viewer)
 
     @entry
+    async def board_again(self, chat: ChatRef) -> Plan | None:
+        """The live table's board and its players' private messages, posted anew; None
+        where no table runs. What a worker shows when it takes over an update whose
+        worker died after the service answered it (the move stored, maybe not shown)."""
+        return await self.play.board_again(chat)
+
+    def update_queue(self, platform: str, lease: float) -> UpdateQueue:
+        """A front end's updates, kept in the store before they are acknowledged and run
+        in chat order by any process (bot/service/shared/update_queue.py)."""
+        return UpdateQueue(self.store, platform, lease)
+
+    @entry
     async def private_view(self, chat: ChatRef, user: UserRef) -> Plan:
         return await self.play.private_view(chat, user)
 
@@ -474,7 +544,7 @@ class GameService:
     def _place_of_row(self, row: SessionRow) -> str:
         front_end = self._front_ends.get(row.platform)
         if front_end is not None and front_end.place is not None:
-            return front_end.place(chat_of(row))
+            return front_end.place(chat_of(row)) or row.thread or row.chat
         return row.thread or row.chat
 
     @entry

@@ -21,6 +21,7 @@ from bot.service.learning.reviews import Reviews
 from bot.service.learning.tutorial import Tutorials
 from bot.service.records.game_records import GameRecords
 from bot.service.tables.access import Access, Visitor
+from bot.service.tables.leaving import Leaving
 from bot.service.tables.lobby import Lobby
 from bot.service.tables.play import Play
 from bot.service.tables.rematch import Rematch
@@ -49,6 +50,7 @@ class Presses:
         reviews: Reviews,
         tutorials: Tutorials,
         tournaments: Tournaments,
+        leaving: Leaving,
         language_of: Callable[[UserRef], Awaitable[str]],
         chat_word: Callable[[str], Msg],
     ) -> None:
@@ -91,6 +93,7 @@ class Presses:
             buttons.UndoAnswer: lambda row, user, b: undo.answer_undo(
                 row, user, b.version, b.accept
             ),  # type: ignore[attr-defined]
+            buttons.TakeSeat: lambda row, user, b: leaving.take(row, user, b.seat),  # type: ignore[attr-defined]
         }
 
     async def press(self, chat: ChatRef, user: UserRef, data: str) -> Plan:

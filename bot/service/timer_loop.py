@@ -1,6 +1,6 @@
 """The one scan loop that serves time: reminders, deadlines, idle games, bot downtime,
 bots whose run of turns stopped (a crash mid-run: they play on from there), tournaments'
-rounds and seasons' ends.
+rounds and seasons' ends, and (hourly) finished games past the operator's retention.
 
 Everything it acts on is in SQLite (sessions.wake_at, the clock JSON, meta's heartbeat), so
 a restart loses nothing and re-arms every deadline by simply scanning again. Each change
@@ -26,11 +26,14 @@ from bot.service.tables.table import chat_of, title_of
 from bot.store import DamagedStore, SessionRow, StoreError
 from bot.store.errors import RESTORE_STEPS
 from bot.telemetry import metrics
-from engines.text import Span, Text, command, joined, msg
+from engines.text import Span, Text, command, joined, msg, plural
 
 log = logging.getLogger(__name__)
 
 HEARTBEAT = "timers.heartbeat"
+# seconds an owed board may go unshown before any process shows it: its own process's
+# retries (bot/delivery/deliverer.py) come sooner, unless that process died
+OWED_GRACE = 180.0
 MIN_DELAY = 5.0  # seconds: a session that cannot be served now is retried at most this often
 DIGEST_AHEAD = 2 * deadlines.HOUR  # a reminder due this soon in another game joins the digest
 
@@ -43,8 +46,10 @@ class TickReport:
     deadlines: list[int] = field(default_factory=list)
     ended: list[int] = field(default_factory=list)
     woken: list[int] = field(default_factory=list)  # tables whose bots played on
+    reshown: list[int] = field(default_factory=list)  # boards owed by a process that died
     tournaments: dict = field(default_factory=dict)  # tournament id -> what moved on
     seasons: object = None  # the seasons ended and posted (`seasons.SeasonsDone`)
+    retired: int = 0  # finished games deleted, past the operator's retention
     downtime: float = 0.0
 
 
@@ -124,12 +129,33 @@ class Timers:
                     await self.service.notify(chat_of(row), replies)
         await self._remind(now, platforms, report)
         await self._end_idle(now, platforms, report)
+        await self._owed_boards(platforms, report)
         report.tournaments = await self.service.tournaments.tick(now, platforms)
         report.seasons = await self.service.seasons.tick(now, platforms)
+        report.retired = await self.service.personal.retire()  # ESCAPE_KEEP_GAMES_DAYS
         metrics.TIMER_SCAN_SECONDS.observe(time.perf_counter() - started)
         metrics.TIMER_LAST_SCAN.set(time.time())
         self.last_scan = time.monotonic()
         return report
+
+    # ----- boards owed by a process that died -------------------------------------
+    async def _owed_boards(self, platforms: list[str], report: TickReport) -> None:
+        """A board owed to a flooded chat is posted by its process when the chat takes it;
+        one owed for `OWED_GRACE` with no board of the game shown since (its process died)
+        is shown anew here, by one process. (Unix time, as delivery notes it.)"""
+        now = time.time()
+        for session_id, platform, at, touched in await self.store.owed_boards(platforms):
+            if now - at < OWED_GRACE or not await self.store.take_owed_board(platform, session_id):
+                continue
+            row = await self.store.session(session_id)
+            if (touched is not None and touched >= at) or row is None:
+                continue  # shown since
+            if row.status not in ("lobby", "active"):
+                continue
+            plan = await self._guarded(session_id, self.service.board_again(chat_of(row)))
+            if plan:
+                report.reshown.append(session_id)
+                await self.service.notify(chat_of(row), plan)
 
     # ----- downtime ---------------------------------------------------------------
     async def _heartbeat(self, platform: str, now: float) -> float:
@@ -248,10 +274,11 @@ def reminder_text(
             for r in others
         ]
         parts.append(
-            msg(
+            plural(
+                "{name}, your move in {count} game: {games}.",
                 "{name}, your move in {count} games: {games}.",
+                len(games),
                 name=user.name,
-                count=len(games),
                 games=joined(games, "; "),
             )
         )

@@ -228,6 +228,10 @@ class Database:
         """SQL for a number inside a JSON text column (NULL when absent)."""
         raise NotImplementedError
 
+    # SQL for the database's own clock, Unix seconds: every process that shares the
+    # database reads the same time, whatever its machine's clock says (leases, rates)
+    now_sql = ""
+
     async def schema_version(self) -> int:
         raise NotImplementedError
 
@@ -439,6 +443,8 @@ class PostgresDatabase(Database):
 
     def json_number(self, column: str, key: str) -> str:
         return f"CAST(CAST({column} AS json) ->> '{key}' AS DOUBLE PRECISION)"
+
+    now_sql = "CAST(EXTRACT(EPOCH FROM clock_timestamp()) AS DOUBLE PRECISION)"
 
     async def schema_version(self) -> int:
         found = await (

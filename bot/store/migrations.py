@@ -46,6 +46,50 @@ async def _facts_out_of_the_clock(db: Database) -> None:
         )
 
 
+async def _delivery_records_out_of_meta(db: Database) -> None:
+    """Delivery's records, kept as meta keys until migration 10 (`delivery.<platform>.live.
+    <session>`, `delivery.<platform>.litter.<session>`), moved into their tables; a board
+    moved so is taken as not changed lately (its next board is posted anew, as after any
+    restart before)."""
+    async with db.execute(
+        "SELECT key, value FROM meta WHERE key LIKE 'delivery.%' ORDER BY key", ()
+    ) as cur:
+        rows = await cur.fetchall()
+    for key, value in rows:
+        parts = key.split(".")
+        if len(parts) != 4 or not parts[3].isdigit() or not value:
+            continue
+        _, platform, what, session = parts
+        session_id = int(session)
+        async with db.execute("SELECT chat, thread FROM sessions WHERE id = ?", (session_id,)) as c:
+            place = await c.fetchone()
+        if place is None:
+            continue
+        if what == "live":
+            record = json.loads(value)
+            await db.execute(
+                "INSERT INTO live_boards (session_id, platform, chat, thread, kind, version, "
+                "message, sent, touched, later) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, 0)",
+                (
+                    session_id,
+                    platform,
+                    place[0],
+                    place[1],
+                    record["kind"],
+                    record.get("version"),
+                    int(record["sent"]["message"]),
+                    json.dumps(record["sent"]),
+                ),
+            )
+        elif what == "litter":
+            await db.executemany(
+                "INSERT INTO delivery_notes (session_id, platform, kind, who, sent) "
+                "VALUES (?, ?, 'litter', '', ?)",
+                [(session_id, platform, json.dumps(sent)) for sent in json.loads(value)],
+            )
+    await db.execute("DELETE FROM meta WHERE key LIKE 'delivery.%'", ())
+
+
 MIGRATIONS: list[Migration] = [
     # 1: the data that must not be lost (docs/how-it-is-built.md, Store).
     """
@@ -313,7 +357,111 @@ MIGRATIONS: list[Migration] = [
         """,
         _facts_out_of_the_clock,
     ),
-    # 10: each log row says the version its change took the table to (issue 60), so a front
+    # 10: delivery's records with the table (issue 58), out of the meta keys: which message
+    # is a table's live board on a platform, when it last changed and how many messages its
+    # chat or thread has had since (the same for every process), and the notes a game
+    # leaves (notices to tidy at its end, each player's newest private moves, who was told
+    # they cannot be reached).
+    (
+        """
+        CREATE TABLE live_boards (
+            session_id INTEGER NOT NULL,
+            platform   TEXT NOT NULL,
+            chat       TEXT NOT NULL,
+            thread     TEXT NOT NULL,
+            kind       TEXT NOT NULL,
+            version    INTEGER,
+            message    INTEGER NOT NULL,
+            sent       TEXT NOT NULL,
+            touched    REAL NOT NULL,
+            later      INTEGER NOT NULL DEFAULT 0,
+            PRIMARY KEY (session_id, platform)
+        );
+        CREATE INDEX live_boards_by_place ON live_boards (platform, chat, thread);
+        CREATE TABLE delivery_notes (
+            id         INTEGER PRIMARY KEY,
+            session_id INTEGER NOT NULL,
+            platform   TEXT NOT NULL,
+            kind       TEXT NOT NULL,
+            who        TEXT NOT NULL,
+            sent       TEXT NOT NULL
+        );
+        CREATE INDEX delivery_notes_by_session ON delivery_notes (session_id, platform, kind, who);
+        """,
+        _delivery_records_out_of_meta,
+    ),
+    # 11: a platform's updates, stored before they are acknowledged and handed out in chat
+    # order under a lease (issue 58, bot/store/update_queries.py): Telegram's retries of an
+    # update id are dropped, and a worker killed mid-update leaves it to another.
+    """
+    CREATE TABLE platform_updates (
+        platform  TEXT NOT NULL,
+        update_id INTEGER NOT NULL,
+        chat      TEXT NOT NULL,
+        payload   TEXT NOT NULL,
+        received  REAL NOT NULL,
+        state     TEXT NOT NULL CHECK (state IN ('waiting', 'working', 'done')),
+        stage     TEXT NOT NULL DEFAULT '',
+        holder    TEXT NOT NULL DEFAULT '',
+        lease     REAL NOT NULL DEFAULT 0,
+        tries     INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (platform, update_id)
+    );
+    CREATE INDEX platform_updates_unfinished ON platform_updates (platform, chat, update_id)
+        WHERE state <> 'done';
+    CREATE INDEX platform_updates_finished ON platform_updates (platform, lease)
+        WHERE state = 'done';
+    """,
+    # 12: the rate windows every process of a bot shares (issue 58, bot/store/
+    # rate_queries.py): the times of the calls counted in each window (per token, chat,
+    # group, Discord route), and until when a 429 holds it; the bucket each Discord route
+    # is in, as its answers announced it.
+    """
+    CREATE TABLE rate_windows (
+        key   TEXT PRIMARY KEY,
+        times TEXT NOT NULL,
+        held  REAL NOT NULL DEFAULT 0,
+        used  REAL NOT NULL DEFAULT 0
+    );
+    CREATE TABLE rate_routes (
+        route  TEXT PRIMARY KEY,
+        bucket TEXT NOT NULL,
+        count  INTEGER NOT NULL,
+        per    REAL NOT NULL
+    );
+    """,
+    # 13: a public bot (issue 59). A seat remembers from which log row its person holds it
+    # (`since`: 0 from the start; a seat handed over later starts where it was taken) and
+    # whether its person lost it (`lost`: resigned or out of time; the stand-in plays on and
+    # the person is ranked last, rated). A table's seats offered to a new player
+    # (`offered`: comma-separated seat numbers). An admin's bar of a user from the bot's
+    # tables in a server or group, and a person's block of another: the barred or blocked
+    # person is kept as a one-way hash of platform and id (`who`), so erasing that person
+    # (`/escape forget-me`) leaves no id behind and the bar or block still holds.
+    """
+    ALTER TABLE seats ADD COLUMN since INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE seats ADD COLUMN lost INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE sessions ADD COLUMN offered TEXT NOT NULL DEFAULT '';
+    CREATE TABLE bars (
+        platform  TEXT NOT NULL,
+        scope     TEXT NOT NULL,
+        who       TEXT NOT NULL,
+        name      TEXT NOT NULL,
+        barred_by TEXT NOT NULL,
+        at        REAL NOT NULL,
+        PRIMARY KEY (platform, scope, who)
+    );
+    CREATE TABLE blocks (
+        platform TEXT NOT NULL,
+        user_id  TEXT NOT NULL,
+        who      TEXT NOT NULL,
+        name     TEXT NOT NULL,
+        at       REAL NOT NULL,
+        PRIMARY KEY (platform, user_id, who)
+    );
+    CREATE INDEX blocks_by_who ON blocks (platform, who);
+    """,
+    # 14: each log row says the version its change took the table to (issue 60), so a front
     # end that last showed a table at version V reads what happened since, whoever made it
     # and wherever (the terminal says each move made in the browser, by a bot or by another
     # process). Rows written before have none: nobody showed a version older than them.

@@ -19,7 +19,7 @@ from typing import Any
 
 from bot.store.dialects import Database
 from bot.store.errors import StaleVersion
-from bot.store.session_rows import SeatRow, SessionRow, session_row
+from bot.store.session_rows import SEAT_COLUMNS, SeatRow, SessionRow, seat_row, session_row
 from bot.store.table_signals import CHANNEL as SIGNAL_CHANNEL
 from bot.store.table_signals import TableSignals
 
@@ -88,10 +88,10 @@ class QueryBase:
         for start in range(0, len(ids), 500):  # one query per 500 sessions, not one each
             chunk = ids[start : start + 500]
             async with self._conn.execute(
-                "SELECT session_id, seat, user_id, name, kind FROM seats "
+                f"SELECT session_id, {SEAT_COLUMNS} FROM seats "
                 f"WHERE session_id IN ({', '.join('?' for _ in chunk)}) ORDER BY session_id, seat",
                 chunk,
             ) as cur:
                 for session_id, *seat in await cur.fetchall():
-                    seats[session_id].append(SeatRow(*seat))
+                    seats[session_id].append(seat_row(seat))
         return [session_row(row, seats[row[0]]) for row in rows]

@@ -27,13 +27,19 @@ from bot.store.query_base import QueryBase
 from bot.store.session_rows import (
     LIVE,
     NOTE_SEAT,
+    SEAT_COLUMNS,
     SESSION_COLUMNS,
     LogEntry,
     NewEntry,
     OpenedWith,
     SeatRow,
     SessionRow,
+    seat_row,
 )
+
+
+def offered_text(seats: Sequence[int]) -> str:
+    return ",".join(str(n) for n in sorted(set(seats)))
 
 
 @driver_errors_translated
@@ -148,17 +154,37 @@ class SessionQueries(QueryBase):
 
     async def seats(self, session_id: int) -> list[SeatRow]:
         async with self._conn.execute(
-            "SELECT seat, user_id, name, kind FROM seats WHERE session_id = ? ORDER BY seat",
+            f"SELECT {SEAT_COLUMNS} FROM seats WHERE session_id = ? ORDER BY seat",
             (session_id,),
         ) as cur:
-            return [SeatRow(*row) for row in await cur.fetchall()]
+            return [seat_row(row) for row in await cur.fetchall()]
 
     async def _insert_seats(self, conn, session_id: int, seats: Sequence[SeatRow]) -> None:
         await conn.execute("DELETE FROM seats WHERE session_id = ?", (session_id,))
         await conn.executemany(
-            "INSERT INTO seats (session_id, seat, user_id, name, kind) VALUES (?, ?, ?, ?, ?)",
-            [(session_id, i, s.user_id, s.name, s.kind) for i, s in enumerate(seats)],
+            "INSERT INTO seats (session_id, seat, user_id, name, kind, since, lost) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [
+                (session_id, i, s.user_id, s.name, s.kind, s.since, int(s.lost))
+                for i, s in enumerate(seats)
+            ],
         )
+
+    async def set_offered(self, session_id: int, version: int, seats: Sequence[int]) -> None:
+        """The seats offered to a new player (`/escape offer`), if the table is still at
+        `version` (else StaleVersion). The version stays: an offer changes no board, so the
+        board's buttons stay good; taking a seat clears its offer with the new seating
+        (`record`'s `offered`)."""
+
+        async def work(conn) -> None:
+            cur = await conn.execute(
+                "UPDATE sessions SET offered = ? WHERE id = ? AND version = ?",
+                (offered_text(seats), session_id, version),
+            )
+            if cur.rowcount != 1:
+                raise StaleVersion(f"session {session_id} is no longer at version {version}")
+
+        await self.write(work)
 
     async def set_seats(self, session_id: int, version: int, seats: Sequence[SeatRow]) -> None:
         """Replace the seating (lobby joins and leaves, a seat handed to a placeholder)."""
@@ -187,6 +213,7 @@ class SessionQueries(QueryBase):
         touch: bool = True,
         seats: Sequence[SeatRow] | None = None,
         expect_clock: dict | None = None,
+        offered: Sequence[int] | None = None,
     ) -> int:
         """Append log rows and store the new snapshot in one transaction; returns the new
         version. touch=False: moves the clock made (deadline defaults) leave updated_at, so
@@ -210,6 +237,7 @@ class SessionQueries(QueryBase):
                 clock=json.dumps(clock or {}),
                 wake_at=wake_at,
                 expect_clock=expect_clock,
+                **({"offered": offered_text(offered)} if offered is not None else {}),
             )
             if seats is not None:
                 await self._insert_seats(conn, session_id, seats)

@@ -20,6 +20,8 @@ class SeatRow:
     user_id: str
     name: str
     kind: str = "human"
+    since: int = 0  # the log row from which this person holds the seat (0: the start)
+    lost: bool = False  # its person lost it (resigned, out of time): a stand-in plays on
 
 
 @dataclass(frozen=True)
@@ -62,6 +64,7 @@ class SessionRow:
     hinted: tuple[str, ...] = ()  # the user ids who asked for one: then it is not rated
     daily: str = ""  # the daily castle's day (UTC) it plays, if it is a daily table
     seeded_decks: bool = False  # its decks dealt from its seed (the daily castle's)
+    offered: tuple[int, ...] = ()  # its seats offered to a new player (`/escape offer`)
 
 
 @dataclass(frozen=True)
@@ -85,10 +88,18 @@ class NewEntry:
     events: list[dict]
 
 
+SEAT_COLUMNS = "seat, user_id, name, kind, since, lost"
+
+
+def seat_row(row: Sequence[Any]) -> SeatRow:
+    seat, user_id, name, kind, since, lost = row
+    return SeatRow(seat, user_id, name, kind, since, bool(lost))
+
+
 SESSION_COLUMNS = (
     "id, platform, scope, chat, thread, game, options, rules_version, status, creator, "
     "version, state, seed, chance_pos, deadline, result, created_at, updated_at, clock, wake_at, "
-    "language, bot_level, hints, hinted, daily, seeded_decks"
+    "language, bot_level, hints, hinted, daily, seeded_decks, offered"
 )
 
 
@@ -120,6 +131,7 @@ def session_row(row: Sequence[Any], seats: list[SeatRow]) -> SessionRow:
         hinted,
         daily,
         seeded_decks,
+        offered,
     ) = row
     return SessionRow(
         id=sid,
@@ -149,4 +161,5 @@ def session_row(row: Sequence[Any], seats: list[SeatRow]) -> SessionRow:
         hinted=tuple(json.loads(hinted or "[]")),
         daily=daily,
         seeded_decks=bool(seeded_decks),
+        offered=tuple(int(n) for n in (offered or "").split(",") if n),
     )

@@ -255,6 +255,8 @@ class SQLiteDatabase(Database):
     def json_number(self, column: str, key: str) -> str:
         return f"json_extract({column}, '$.{key}')"
 
+    now_sql = "((julianday('now') - 2440587.5) * 86400.0)"
+
     async def schema_version(self) -> int:
         return (await (await self.execute("PRAGMA user_version")).fetchone())[0]
 

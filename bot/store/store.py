@@ -1,7 +1,8 @@
 """The Store: every query mixin in one object (sessions, memory, channels, preferences,
-tournaments, seasons, the daily game), opened on one database, pinged, counted, backed up
-and closed. The only code that speaks SQL is under bot/store/; the dialects are in
-dialects.py (SQLite in sqlite_database.py), opening and migrating in opening.py."""
+tournaments, seasons, the daily game, delivery's records, the update queue, the rate
+windows, bars and blocks), opened on one database, pinged, counted, backed up and closed.
+The only code that speaks SQL is under bot/store/; the dialects are in dialects.py (SQLite
+in sqlite_database.py), opening and migrating in opening.py."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from pathlib import Path
 from bot.store.channel_queries import ChannelQueries
 from bot.store.copy import copy_database
 from bot.store.daily_queries import DailyQueries
+from bot.store.delivery_queries import DeliveryQueries
 from bot.store.dialects import SchemaTooNew
 from bot.store.errors import (
     ChatBusy,
@@ -20,13 +22,18 @@ from bot.store.errors import (
     StoreError,
     driver_errors_translated,
 )
+from bot.store.listening import Listening
 from bot.store.memory_queries import MemoryQueries
+from bot.store.moderation_queries import ModerationQueries
 from bot.store.opening import open_migrated
+from bot.store.personal_queries import PersonalQueries
 from bot.store.preference_queries import PreferenceQueries
+from bot.store.rate_queries import RateQueries
 from bot.store.season_queries import SeasonQueries
 from bot.store.session_queries import SessionQueries
 from bot.store.sqlite_database import SQLiteDatabase
 from bot.store.tournament_queries import TournamentQueries
+from bot.store.update_queries import UpdateQueries
 
 __all__ = ["ChatBusy", "DamagedStore", "SchemaTooNew", "StaleVersion", "Store", "StoreError"]
 
@@ -40,6 +47,11 @@ class Store(
     TournamentQueries,
     SeasonQueries,
     DailyQueries,
+    DeliveryQueries,
+    UpdateQueries,
+    RateQueries,
+    ModerationQueries,
+    PersonalQueries,
 ):
     """Every query of the store in one object, opened on one database (each mixin stands on
     `QueryBase`: the database, the clock, a write transaction, a session's version bump)."""
@@ -76,6 +88,13 @@ class Store(
 
     async def schema_version(self) -> int:
         return await self._conn.schema_version()
+
+    def listen(self, channel: str, heard: Callable[[str], None]) -> Listening | None:
+        """`heard(payload)` at each NOTIFY on `channel` by any process (PostgreSQL; None on
+        SQLite, where no other process writes)."""
+        if self.kind != "postgresql":
+            return None
+        return Listening(self._conn.target, channel, heard)
 
     # ----- for the operator ---------------------------------------------------------
     async def ping(self) -> None:

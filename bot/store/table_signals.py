@@ -23,10 +23,11 @@ import os
 import secrets
 from collections.abc import Callable
 
+from bot.store.listening import Listening
+
 log = logging.getLogger(__name__)
 
 CHANNEL = "escape_tables"
-RELISTEN_AFTER = 1.0  # seconds before a lost LISTEN connection is opened again
 
 Subscriber = Callable[[int, int], None]
 
@@ -41,8 +42,7 @@ class TableSignals:
         self.url = postgres_url  # None: SQLite, the signal stays in this process
         self.origin = f"{os.getpid()}-{secrets.token_hex(4)}"  # this process's notes
         self._subscribers: list[Subscriber] = []
-        self._listener: asyncio.Task | None = None
-        self._listening = asyncio.Event() if postgres_url else None
+        self._listener: Listening | None = None
         self._closed = False
 
     # ----- inside a write ---------------------------------------------------------------
@@ -80,7 +80,7 @@ class TableSignals:
         On PostgreSQL the first subscriber opens this process's LISTEN connection."""
         self._subscribers.append(subscriber)
         if self.url and self._listener is None and not self._closed:
-            self._listener = asyncio.create_task(self._listen(), name="table-signals")
+            self._listener = Listening(self.url, CHANNEL, self._heard)
 
         def unsubscribe() -> None:
             with contextlib.suppress(ValueError):
@@ -96,12 +96,13 @@ class TableSignals:
                 log.exception("a table-change subscriber failed")
 
     async def listening(self, timeout: float = 10.0) -> None:
-        """Wait until the LISTEN connection is up (tests; a no-op on SQLite)."""
-        if self._listening is not None:
-            await asyncio.wait_for(self._listening.wait(), timeout)
+        """Wait until the LISTEN connection is up (tests; a no-op on SQLite or before the
+        first subscriber)."""
+        if self._listener is not None:
+            await asyncio.wait_for(self._listener.up.wait(), timeout)
 
     # ----- PostgreSQL -------------------------------------------------------------------
-    def _heard(self, _conn, _pid, _channel, payload: str) -> None:
+    def _heard(self, payload: str) -> None:
         origin, _, rest = payload.partition(":")
         if origin == self.origin:
             return  # announced when it committed here
@@ -109,35 +110,9 @@ class TableSignals:
         if session.isdigit() and version.isdigit():
             self.announce(int(session), int(version))
 
-    async def _listen(self) -> None:
-        """One LISTEN connection for this process, opened again whenever it is lost."""
-        import asyncpg
-
-        while not self._closed:
-            conn = None
-            try:
-                conn = await asyncpg.connect(self.url, timeout=10)
-                lost = asyncio.Event()
-                conn.add_termination_listener(lambda _c, lost=lost: lost.set())
-                await conn.add_listener(CHANNEL, self._heard)
-                self._listening.set()
-                await lost.wait()
-            except asyncio.CancelledError:
-                raise
-            except Exception as exc:  # the database away for a moment: listen again soon
-                log.warning("table signals: LISTEN connection lost (%s)", type(exc).__name__)
-            finally:
-                self._listening.clear()
-                if conn is not None and not conn.is_closed():
-                    with contextlib.suppress(Exception):
-                        await asyncio.wait_for(conn.close(), 2)
-            await asyncio.sleep(RELISTEN_AFTER)
-
     async def close(self) -> None:
         self._closed = True
         self._subscribers.clear()
-        task, self._listener = self._listener, None
-        if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        listener, self._listener = self._listener, None
+        if listener is not None:
+            await listener.close()

@@ -7,7 +7,7 @@ same event loop (PTB's manual lifecycle, not `run_polling`, which owns the loop)
 import os
 
 # PTB 22 warns at every flood-control answer (RetryAfter) that `retry_after` will become a
-# timedelta; nothing of ours reads it (PTB's rate limiter waits it out), so take the future
+# timedelta; ours (bot/telegram/ratelimit.py) reads either form, so take the future
 # behaviour now and keep logs and tests free of that warning.
 os.environ.setdefault("PTB_TIMEDELTA", "1")
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from urllib.parse import urlsplit
 
@@ -10,7 +11,7 @@ from telegram import Bot, BotCommand, BotCommandScopeAllGroupChats, BotCommandSc
 from telegram.error import InvalidToken, NetworkError, TelegramError
 from telegram.ext import Application, ApplicationBuilder, BaseRateLimiter
 
-from bot.service import COMMANDS, FrontEnd, GameService
+from bot.service import COMMANDS, ChatRef, FrontEnd, GameService
 from bot.settings import Settings, webhook_secret
 from bot.startup_errors import (
     PlatformUnreachable,
@@ -21,12 +22,23 @@ from bot.startup_errors import (
 from bot.telegram.connection import WatchedPolls, links
 from bot.telegram.handlers import TelegramAdapter, dm_note
 from bot.telegram.membership import member_lookup
-from bot.telegram.ratelimit import PerChatRateLimiter
+from bot.telegram.ratelimit import SharedRateLimiter, TelegramLimits
+from bot.telegram.updates import Dispatcher, StoredUpdates
 from languages import DEFAULT, PSEUDO, available, msg, say
 
 log = logging.getLogger(__name__)
 
 UPDATES = ["message", "callback_query"]  # all the bot reacts to
+UPDATES_GRACE = 10.0  # seconds the updates in hand have to finish when the bot stops
+
+
+def topic_link(chat: ChatRef) -> str:
+    """A table's forum topic as a link its group's members open (Discord links its threads
+    so too); "" for a table in a group's main chat (the service names it by its number)."""
+    group = chat.chat.removeprefix("-100")
+    if chat.chat.startswith("-100") and group.isdigit() and chat.thread.isdigit():
+        return f"https://t.me/c/{group}/{chat.thread}"
+    return ""
 
 
 def group_commands(language: str = DEFAULT) -> list[BotCommand]:
@@ -60,11 +72,16 @@ def build_application(
     rate_limiter: BaseRateLimiter | None = None,
     polls: WatchedPolls | None = None,
 ) -> tuple[Application, TelegramAdapter]:
+    """The application and its adapter. Every update PTB receives is kept in the store
+    before it is acknowledged (`StoredUpdates`); `run_telegram` runs them (`Dispatcher`)."""
+    updates = service.update_queue("telegram", settings.telegram_update_lease)
     builder = (
         ApplicationBuilder()
         .token(settings.telegram_token)
+        .update_queue(StoredUpdates(updates))
         .get_updates_request(polls or WatchedPolls())  # is the long poll answered? (/readyz)
-        .rate_limiter(rate_limiter or PerChatRateLimiter())  # a 429 holds up its chat only
+        # every call waits for its turn in the limits all the bot's workers share
+        .rate_limiter(rate_limiter or SharedRateLimiter(service.rates, TelegramLimits.of(settings)))
         # One slow chat (a group waiting out its 20 messages a minute) must not hold up the
         # others; the outbox serialises what goes to one chat, the service each session.
         .concurrent_updates(True)
@@ -76,6 +93,7 @@ def build_application(
     application = builder.build()
     web = settings.public_url if settings.web_address is not None else ""
     adapter = TelegramAdapter(service, settings.telegram_webapp if web else "", web)
+    adapter.updates = updates
     adapter.register(application)
     return application, adapter
 
@@ -111,6 +129,8 @@ async def run_telegram(
         settings, service, rate_limiter=rate_limiter, polls=polls
     )
     await initialize(application, settings)  # getMe: the bot's username, for deep links
+    dispatcher = Dispatcher(application, adapter, adapter.updates)
+    dispatching: asyncio.Task | None = None
     try:
         adapter.attach(application)
         webhook = bool(settings.telegram_webhook_url)
@@ -118,6 +138,7 @@ async def run_telegram(
             "telegram",
             FrontEnd(
                 adapter.deliver,
+                place=topic_link,
                 scope_word=msg("group"),
                 chat_word=msg("group"),
                 dm_note=dm_note,
@@ -143,15 +164,23 @@ async def run_telegram(
         else:
             await application.updater.start_polling(allowed_updates=UPDATES)
         await application.start()
+        dispatching = asyncio.create_task(dispatcher.run(), name="telegram-dispatcher")
         log.info("telegram: @%s is running", application.bot.username)
         if ready is not None:
             ready.set()
         await asyncio.Event().wait()  # until cancelled
     finally:
         # No new updates (the updater confirms the last offset, so Telegram does not send
-        # them again), then the updates in hand finish, then nothing more is posted here.
+        # them again; what it received is kept in the store), then the updates in hand
+        # finish (what is left goes back to the queue, for the other workers), then nothing
+        # more is posted here.
         if application.updater.running:
             await application.updater.stop()
+        await dispatcher.stop(UPDATES_GRACE)
+        if dispatching is not None:
+            dispatching.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await dispatching
         if application.running:
             await application.stop()
         adapter.detach()  # replies nobody asked for are no longer posted here

@@ -23,10 +23,10 @@ MENU_COMMANDS = frozenset(c.name for c in COMMANDS if c.menu)
 
 # The service's own data is ASCII without "|" (it checks the details itself).
 _CHOICE = re.compile(rf"^e\|([\x21-\x7b\x7d\x7e]{{1,{BUTTON_BYTES}}})$")
-_PAGE = re.compile(r"^p\|(\d{1,12})\|(\d{1,9})\|(\d{1,3})$")
+_PAGE = re.compile(r"^p\|([0-9]{1,12})\|([0-9]{1,9})\|([0-9]{1,3})$")  # ASCII digits
 _MENU = re.compile(r"^m\|([a-z]{1,32})$")  # a menu command by name (Discord allows 32)
 _START = re.compile(r"^s\|([a-z0-9_]{1,40})$")
-_HAND_PAYLOAD = re.compile(r"^h(\d{1,12})$")
+_HAND_PAYLOAD = re.compile(r"^h([0-9]{1,12})$")
 _PAYLOAD_CHARS = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 
 

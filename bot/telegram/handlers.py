@@ -29,6 +29,7 @@ from bot.service import (
     GameService,
     Plan,
     Reply,
+    UpdateQueue,
     UserError,
     UserRef,
     commands,
@@ -64,6 +65,7 @@ class Context:
     message: Message
     private: bool
     as_group: bool = False  # an anonymous admin (sender_chat is the group itself)
+    update_id: int = 0  # the update it came in (its stage is kept: `TelegramAdapter.served`)
 
     def asked(self, pressed: Message | None = None, *, typed: bool = False) -> Asked:
         return Asked(
@@ -88,6 +90,20 @@ def user_ref(user: User) -> UserRef:
     return UserRef(PLATFORM, str(user.id), name, user.language_code or "")
 
 
+def named_person(message: Message | None) -> UserRef | None:
+    """The person a command names by replying to one of their messages (or by a mention
+    of someone without a username): Telegram's way to pick a member."""
+    if message is None:
+        return None
+    for entity in message.entities or ():
+        if entity.type == "text_mention" and entity.user is not None and not entity.user.is_bot:
+            return user_ref(entity.user)
+    replied = message.reply_to_message
+    if replied is not None and replied.from_user is not None and not replied.from_user.is_bot:
+        return user_ref(replied.from_user)
+    return None
+
+
 def dm_note(contact) -> Text:
     if contact.private_chat:
         return ""
@@ -100,12 +116,14 @@ class TelegramAdapter:
         self.delivery = Delivery(service, PLATFORM)
         self.transport: TelegramTransport | None = None
         self.webapp, self.public_url = webapp, public_url  # the web board's Open board
+        self.updates: UpdateQueue | None = None  # the stored updates (bot/telegram/updates.py)
 
     def attach(self, application: Application) -> None:
         """Once the bot knows who it is (after `initialize`, which calls getMe)."""
         self.transport = TelegramTransport(
             application.bot, application.bot.username or "", self.webapp, self.public_url
         )
+        self.transport.counted = self.delivery.boards.message_in
 
     def detach(self) -> None:
         self.delivery.close()
@@ -186,7 +204,11 @@ class TelegramAdapter:
     async def execute(self, ctx: Context, name: str, words: list[str], *, typed: bool) -> None:
         """One `/escape` command (also reached from the menu); raises UserError."""
         command = commands.find(name)
-        args = commands.words_as_args(command, words)
+        args: dict[str, object] = dict(commands.words_as_args(command, words))
+        for arg in command.args:  # a person: the one whose message this replies to
+            named = named_person(ctx.message)
+            if arg.kind == commands.PLAYER and named is not None and not args.get(arg.name):
+                args[arg.name] = named
         chat = ctx.chat
         game = command.asks_for_game
         if game is not None and not args.get(game.name):
@@ -216,6 +238,8 @@ class TelegramAdapter:
             raise
         if command.secret_words and plan.table is not None and plan.table.secrets:
             await self._unsay(ctx)  # typed words of a game with secrets may name a card
+        if typed:
+            await self.served(ctx)
         await self._send(ctx, plan, chat, typed=typed)
 
     async def _unsay(self, ctx: Context) -> None:
@@ -344,11 +368,13 @@ class TelegramAdapter:
                     self.service.press_privately(PLATFORM, ctx.user, press.data)
                 )
                 await acknowledge()
+                await self.served(ctx)
                 await self._send(ctx, plan, chat, pressed=message)
             elif press.kind == "choice":
                 plan = await in_time(self.service.press(ctx.chat, ctx.user, press.data))
                 await acknowledge()
-                await self._adopt(message, plan)
+                await self.served(ctx)
+                await self._adopt(ctx, message, plan)
                 await self._send(ctx, plan, pressed=message)
             elif press.kind == "page":
                 await self._page(ctx, press, message)
@@ -364,6 +390,7 @@ class TelegramAdapter:
                 await self._say(ctx, exc.msg)
             else:
                 await _alert(query, exc.msg, await self.service.language_of(ctx.user))
+            await self.served(ctx)
         except Exception:
             if answered:
                 await self._say(ctx, BROKEN)
@@ -373,11 +400,42 @@ class TelegramAdapter:
                 )  # never left spinning
             raise
 
-    async def _adopt(self, message: Message, plan: Plan) -> None:
-        """A press on a board whose live message this run does not know (a record lost)."""
+    # ----- stored updates --------------------------------------------------------------
+    async def served(self, ctx: Context) -> None:
+        """The service has answered this update (a press is acknowledged): a worker that
+        takes it over, should this one die delivering, does not ask again."""
+        if self.updates is not None and ctx.update_id:
+            try:
+                await self.updates.served(ctx.update_id)
+            except Exception:  # then a worker taking it over asks again (and is told so)
+                log.warning("could not mark update %s as served", ctx.update_id)
+
+    async def resume(self, update: Update) -> None:
+        """An update taken over after the service had answered it: its worker died while
+        delivering. A board it replaced and did not retire is retired, and the chat's board
+        is shown anew where the move it stored is not shown (the live board's record is
+        behind the table)."""
+        message = update.effective_message
+        if self.transport is None or message is None or message.chat.type == ChatType.PRIVATE:
+            return
+        chat = chat_ref(message)
+        row = await self.service.live(chat)
+        if row is None:
+            return
+        await self.delivery.retire_leftovers(row.id, self.transport)
+        shown = await self.delivery.boards.live(row.id)
+        if shown is not None and shown.version is not None and shown.version >= row.version:
+            return
+        plan = await self.service.board_again(chat)
+        if plan is not None:
+            log.info("update %s: showing the board of %s anew", update.update_id, chat.chat)
+            await self.delivery.deliver(chat, plan, self.transport)
+
+    async def _adopt(self, ctx: Context, message: Message, plan: Plan) -> None:
+        """A press on a board whose live message is not recorded (a record lost)."""
         board = plan.board
         if board is not None and message.chat.id < 0:
-            await self.delivery.adopt(board.session_id, sent_of(message), board.kind)
+            await self.delivery.adopt(board.session_id, ctx.chat, sent_of(message), board.kind)
 
     async def _page(self, ctx: Context, press: callback_data.Press, message: Message) -> None:
         """Another page of a board's choices; in the private chat, of the presser's own."""
@@ -409,11 +467,11 @@ class TelegramAdapter:
             return None
         if user.is_bot and user.id != ANONYMOUS_ADMIN:
             return None
-        if update.message is not None:
-            self.transport.saw(message.chat.id, message.message_id)
         chat = message.chat
         private = chat.type == ChatType.PRIVATE
         ref = user_ref(user)
+        if update.message is not None and not private:  # it buries the board of its topic
+            await self.delivery.boards.message_in(chat_ref(message, user))
         if private and update.message is not None:
             try:  # remember where this user can be reached privately
                 await self.service.reachable_at(ref, str(chat.id))
@@ -424,7 +482,7 @@ class TelegramAdapter:
             and isinstance(update.message.sender_chat, Chat)
             and update.message.sender_chat.id == chat.id
         )
-        return Context(chat_ref(message, user), ref, message, private, as_group)
+        return Context(chat_ref(message, user), ref, message, private, as_group, update.update_id)
 
     async def on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
         log.error("telegram update failed", exc_info=context.error)

@@ -10,8 +10,9 @@
   they pressed START there: until then the group is told how (`cannot_reach`).
 - A message can be deleted only within 48 hours (by Telegram's clock, the message's date):
   an older one being retired only loses its buttons.
-- A chat has "moved on" past a live board once several newer messages came after it (the
-  message ids the bot has seen there, its own and the commands it received).
+- A chat has "moved on" past a live board once several newer messages came after it in
+  its topic (its own and the commands it received there, counted with the table by every
+  worker: `LiveBoards.message_in`; a forum's other topics do not bury it).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import contextlib
 import html
 import logging
 import time
+from collections.abc import Awaitable, Callable
 
 from telegram import (
     Bot,
@@ -36,6 +38,8 @@ from bot.delivery import Asked, Sent, Transient, Unreachable
 from bot.delivery.text import head_and_rest, parts, utf16_length
 from bot.service import ChatRef, Contact, Picture, Reply, TableFacts, UserRef
 from bot.telegram import callback_data, keyboards
+from bot.telegram.ratelimit import Crowded
+from bot.telemetry import metrics
 from languages import DEFAULT, msg, say
 
 log = logging.getLogger(__name__)
@@ -46,6 +50,12 @@ TEXT_LIMIT = 4096
 BURIED_AFTER = 6  # newer messages in the chat after which a board is re-sent, not edited
 DELETABLE_FOR = 48 * 3600 - 600  # seconds Telegram lets a bot delete its message (margin)
 MIN_ALT_ROOM = 120  # characters: less room than this in a private caption, no cut description
+# Seconds a message may wait for its chat's turn (a group takes 20 a minute): a notice
+# that would wait longer is left unsaid, a board is owed to the chat (posted when its turn
+# comes, a newer board of the game taking its place), so one flooded group never holds
+# up its own updates for long (they run one after another) nor anyone else's.
+NOTICE_WAIT = 2.0
+BOARD_WAIT = 5.0
 
 
 def alt_quote(alt: str) -> str:
@@ -126,21 +136,17 @@ class TelegramTransport:
         self.username = username
         self.webapp = webapp  # the Mini App's short name (BotFather's /newapp), if any
         self.public_url = public_url  # the web board's origin, if it is served
-        self.seen: dict[str, int] = {}  # chat id -> newest message id seen there
-
-    # ----- bookkeeping --------------------------------------------------------------
-    def saw(self, chat_id: int | str, message_id: int) -> None:
-        key = str(chat_id)
-        if message_id > self.seen.get(key, 0):
-            self.seen[key] = message_id
+        # told of each message the bot posts in a group (its topic): the live board there
+        # is one further back (set by the adapter)
+        self.counted: Callable[[ChatRef], Awaitable[None]] | None = None
 
     def hand_url(self, session_id: int | None) -> str | None:
         if session_id is None or not self.username:
             return None
         return callback_data.deep_link(self.username, callback_data.hand_payload(session_id))
 
-    def moved_on(self, live: Sent) -> bool:
-        return self.seen.get(live.chat, 0) - live.message > BURIED_AFTER
+    def moved_on(self, live: Sent, later: int) -> bool:
+        return later > BURIED_AFTER
 
     def markup(self, reply: Reply, where: ChatRef, *, page: int = 0) -> InlineKeyboardMarkup | None:
         group = where.chat.startswith("-")
@@ -183,15 +189,22 @@ class TelegramTransport:
         reply_to = asked.reply_to if asked is not None and not private else None
         # a board's buttons stay on its picture; a private message's under its last part
         first_markup = markup if not private or not rest else None
+        notice = not private and not reply.live  # not worth a long wait in a flood
         first = await self._send(
-            where, reply.picture, heading + body, first_markup, reply_to, private=private
+            where,
+            reply.picture,
+            heading + body,
+            first_markup,
+            reply_to,
+            private=private,
+            notice=notice,
         )
         if first is None:
             return []
         out = [sent_of(first, private=private)]
         for n, part in enumerate(rest):
             own = markup if private and n == len(rest) - 1 else None
-            extra = await self._send(where, None, part, own, private=private)
+            extra = await self._send(where, None, part, own, private=private, notice=notice)
             if extra is not None:
                 out.append(sent_of(extra, private=private))
         if first_markup is not None and len(out) > 1:
@@ -222,6 +235,7 @@ class TelegramTransport:
                     message_id=sent.message,
                     media=media,
                     reply_markup=markup,
+                    rate_limit_args=BOARD_WAIT,
                 )
             else:
                 await self.bot.edit_message_text(
@@ -230,6 +244,7 @@ class TelegramTransport:
                     text=heading + body or "…",
                     parse_mode=ParseMode.HTML,
                     reply_markup=markup,
+                    rate_limit_args=BOARD_WAIT,
                 )
         except BadRequest as exc:
             if "not modified" in str(exc).lower():
@@ -248,9 +263,13 @@ class TelegramTransport:
             await self.strip(sent)
 
     async def strip(self, sent: Sent) -> None:
+        """(Left with its buttons where its chat is flooded: pressed, they are stale.)"""
         with contextlib.suppress(TelegramError):
             await self.bot.edit_message_reply_markup(
-                chat_id=int(sent.chat), message_id=sent.message, reply_markup=None
+                chat_id=int(sent.chat),
+                message_id=sent.message,
+                reply_markup=None,
+                rate_limit_args=BOARD_WAIT,
             )
 
     async def delete(self, sent: list[Sent], *, strip_instead: bool = False) -> None:
@@ -289,21 +308,22 @@ class TelegramTransport:
         self, chat: ChatRef, user: UserRef, session_id: int | None, language: str
     ) -> Sent | None:
         url = self.hand_url(session_id)
-        text = html.escape(
-            say(
-                msg(
-                    "{name}, I cannot send you private messages yet. Press the button below, then "
-                    "Start, and I will show you your hand there.",
-                    name=user.name,
-                ),
-                language,
-            )
+        told = msg(
+            "{name}, I cannot send you private messages yet. Press the button below, then "
+            "Start, and I will show you your hand there.",
+            name=user.name,
         )
+        if session_id is None:  # an answer for the asker alone, not a hand
+            told = msg(
+                "{name}, my answer is for you alone, and I cannot send you private messages yet: open a private chat with me, press Start, and ask again.",
+                name=user.name,
+            )
+        text = html.escape(say(told, language))
         markup = None
         if url:
             label = say(msg("Open my private chat"), language)
             markup = InlineKeyboardMarkup([[InlineKeyboardButton(label, url=url)]])
-        message = await self._send(chat, None, text, markup)
+        message = await self._send(chat, None, text, markup, notice=True)
         return sent_of(message) if message is not None else None
 
     # ----- Bot API calls ------------------------------------------------------------
@@ -323,7 +343,7 @@ class TelegramTransport:
         self, where: ChatRef, text_html: str, markup=None, reply_to: int | None = None
     ) -> Sent | None:
         """A short message of the front end's own (a menu, a pointer)."""
-        message = await self._send(where, None, text_html, markup, reply_to)
+        message = await self._send(where, None, text_html, markup, reply_to, notice=True)
         return sent_of(message) if message is not None else None
 
     async def _send(
@@ -335,11 +355,15 @@ class TelegramTransport:
         reply_to: int | None = None,
         *,
         private: bool = False,
+        notice: bool = False,
     ) -> Message | None:
         """A send; a refusal is logged and gives None (a board that cannot be posted must
         not stop the game), except: a passing one in a chat (`Transient`: it is owed), and
-        a private chat that refuses us (`Unreachable`: the group is told how to open it)."""
+        a private chat that refuses us (`Unreachable`: the group is told how to open it).
+        A `notice` its chat cannot take within `NOTICE_WAIT` is not sent, a board within
+        `BOARD_WAIT` is owed (a flood)."""
         common = dict(
+            rate_limit_args=NOTICE_WAIT if notice else None if private else BOARD_WAIT,
             chat_id=int(where.chat),
             parse_mode=ParseMode.HTML,
             reply_markup=markup,
@@ -351,6 +375,14 @@ class TelegramTransport:
         if picture is None:
             sending = self.bot.send_message(text=body_html or "…", **common)
             what = "a message"
+        elif picture.filename.endswith(".json"):  # a file (`/escape export`), not a picture
+            sending = self.bot.send_document(
+                document=picture.png,
+                filename=picture.filename,
+                caption=body_html or None,
+                **common,
+            )
+            what = "a file"
         elif picture.filename.endswith(".gif"):  # sent as a photo it would stand still
             sending = self.bot.send_animation(
                 animation=picture.png,
@@ -366,6 +398,12 @@ class TelegramTransport:
             what = "a photo"
         try:
             message = await sending
+        except Crowded as exc:
+            if not notice:
+                raise Transient(exc.delay) from exc  # a board: owed to the chat
+            metrics.NOTICES_DROPPED.labels(PLATFORM).inc()
+            log.info("chat %s is flooded: a notice of ours was left unsaid", where.chat)
+            return None
         except Forbidden as exc:
             if private:
                 log.info(
@@ -380,12 +418,13 @@ class TelegramTransport:
                 raise Transient(delay) from exc
             log.warning("could not send %s to chat %s: %s", what, where.chat, exc)
             return None
-        self.saw(message.chat_id, message.message_id)
+        if self.counted is not None and where.chat.startswith("-"):
+            await self.counted(where)
         return message
 
     async def set_page(self, chat_id: int, message_id: int, markup) -> None:
         await self.bot.edit_message_reply_markup(
-            chat_id=chat_id, message_id=message_id, reply_markup=markup
+            chat_id=chat_id, message_id=message_id, reply_markup=markup, rate_limit_args=BOARD_WAIT
         )
 
 

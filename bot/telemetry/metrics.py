@@ -1,5 +1,5 @@
-"""Every Prometheus metric the bot exposes, defined once (docs/operations.md), in the
-text format bot/telemetry/exposition.py writes.
+"""Every Prometheus metric the bot exposes, defined once (docs/operations.md), with
+prometheus_client.
 
 The code that knows a fact records it here (`MOVES_ACCEPTED.labels(game, platform).inc()`);
 `/metrics` (bot/probes.py) writes them out. One process, one registry of its own: with
@@ -17,20 +17,24 @@ import contextlib
 import sys
 from collections.abc import Iterator
 
-from bot.telemetry.exposition import CONTENT_TYPE as CONTENT_TYPE  # what /metrics sends
-from bot.telemetry.exposition import (
+from prometheus_client import (
+    GC_COLLECTOR,
+    CollectorRegistry,
     Counter,
     Gauge,
-    GcCollector,
     Histogram,
     Info,
     ProcessCollector,
-    Registry,
+    generate_latest,
 )
+from prometheus_client.exposition import CONTENT_TYPE_PLAIN_0_0_4
 
-REGISTRY = Registry()
+# what /metrics sends: the text format every Prometheus reads (its names are all ASCII)
+CONTENT_TYPE = CONTENT_TYPE_PLAIN_0_0_4
+
+REGISTRY = CollectorRegistry(auto_describe=True)
 ProcessCollector(registry=REGISTRY)  # process_cpu_seconds_total, process_resident_memory_bytes
-REGISTRY.register(GcCollector())
+REGISTRY.register(GC_COLLECTOR)
 
 # seconds: a move answered at once, a picture, a move that waits on bots or a busy store
 FAST = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
@@ -179,6 +183,47 @@ OWED_GIVEN_UP = Counter(
     ["platform"],
     registry=REGISTRY,
 )
+RATE_WAIT_SECONDS = Histogram(
+    "escape_rate_wait_seconds",
+    "How long a call to a platform waited for its turn under the limits every process of "
+    "the bot shares (per token, chat and group; Discord's route buckets), by platform.",
+    ["platform"],
+    buckets=(0.001, 0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0),
+    registry=REGISTRY,
+)
+RATE_LIMITED = Counter(
+    "escape_rate_limited",
+    "Answers 429 from a platform, by platform and scope (chat, global, route): each is "
+    "waited out by every process of the bot and the call tried again.",
+    ["platform", "scope"],
+    registry=REGISTRY,
+)
+NOTICES_DROPPED = Counter(
+    "escape_notices_dropped",
+    "Notices not posted because their chat could not take them within the wait a notice "
+    "is given (a flood of commands in one group); boards are never dropped.",
+    ["platform"],
+    registry=REGISTRY,
+)
+UPDATES_RECEIVED = Counter(
+    "escape_updates_received",
+    "Platform updates stored before they were acknowledged: new, or repeated (a retry of "
+    "an update id already stored, dropped).",
+    ["platform", "kind"],
+    registry=REGISTRY,
+)
+UPDATES_TAKEN_OVER = Counter(
+    "escape_updates_taken_over",
+    "Updates taken over from a process whose lease ran out (it died or stalled mid-update).",
+    ["platform"],
+    registry=REGISTRY,
+)
+UPDATES_WAITING = Gauge(
+    "escape_updates_waiting",
+    "Updates stored and not yet finished by any process (read every third of a lease).",
+    ["platform"],
+    registry=REGISTRY,
+)
 PLATFORM_UP = Gauge(
     "escape_platform_up",
     "1 while a platform connection of this process is up (Discord: each shard's gateway; "
@@ -234,7 +279,7 @@ LOG_MESSAGES = Counter(
 
 def exposition() -> bytes:
     """The registry in Prometheus' text format."""
-    return REGISTRY.text()
+    return generate_latest(REGISTRY)
 
 
 @contextlib.contextmanager

@@ -56,6 +56,7 @@ from bot.web.tournament_html import tournament_html
 from languages import accepted, msg, say
 
 log = logging.getLogger(__name__)
+Proxies = tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]
 
 STATIC = Path(__file__).parent / "static"
 COOKIE = "escape_session"
@@ -75,6 +76,10 @@ SIGNED_OUT = ("forged", "expired", "replayed", "denied", "signed_out")  # refusa
 SIGN_IN = msg("Open the board from your link (/escape web in the chat), or from the bot's button.")
 WHICH_TABLE = msg("Which table? That is not a table's number.")
 TOO_MANY = msg("Too many requests at once: wait a moment.")
+NOT_OUR_MESSAGE = msg("That message is not one of ours.")
+TOO_MANY_FRAMES = msg("Too many messages at once: the page is read more slowly for a moment.")
+FRAME_MOST = 16 * 1024  # a socket message of ours is far shorter: a longer one is refused
+FRAME_READ = 1024 * 1024  # read whole (and refused) up to this; a longer one ends the socket
 NO_TABLE_HERE = msg("No table you can see is open in this channel: start one with /escape start.")
 
 
@@ -91,6 +96,7 @@ class WebConfig:
     discord_client_id: str = ""
     discord_client_secret: str = ""
     discord_api: str = ""
+    proxies: Proxies = ()  # the reverse proxies whose X-Forwarded-For is believed
 
 
 def local_player(name: str) -> UserRef:
@@ -571,9 +577,13 @@ class WebBoard:
 
     # ----- the live socket ----------------------------------------------------------------
     def origin_allowed(self, request: web.Request) -> bool:
+        """A socket opens only from the board's own origin as configured (ESCAPE_PUBLIC_URL,
+        else the address it listens on), never from what the request's Host header says,
+        or from the Discord Activity's."""
         origin = request.headers.get("Origin", "")
-        own = f"{request.scheme}://{request.host}"
-        allowed = {own, _origin(self.base)}
+        allowed = {_origin(self.base)}
+        if not self.config.public_url:  # (local play: the address printed, and its name)
+            allowed.add(_origin(self.base).replace("://127.0.0.1:", "://localhost:"))
         if self.config.discord_client_id:
             allowed.add(f"https://{self.config.discord_client_id}.discordsays.com")
         return origin in allowed
@@ -583,19 +593,28 @@ class WebBoard:
         if not self.origin_allowed(request):
             said = say(msg("This page may not connect from there."), language)
             return web.json_response({"error": said}, status=403)
-        address = client_address(request)
+        address = client_address(request, self.config.proxies)
         if not self.sockets.room_for(address):
             return web.json_response({"error": say(TOO_MANY, language)}, status=429)
-        ws = web.WebSocketResponse(heartbeat=30, max_msg_size=16 * 1024)
-        await ws.prepare(request)
+        ws = web.WebSocketResponse(heartbeat=30, max_msg_size=FRAME_READ)
+        try:
+            await ws.prepare(request)
+        except ConnectionError:  # gone before the handshake was answered
+            return ws
         page = OpenPage(ws, address, language=language)
         self.sockets.opened(page)
         hello_late = self.sockets.close_unless_hello(page, HELLO_WITHIN)
+
+        async def slow_down() -> None:
+            await _send_json(ws, {"error": say(TOO_MANY_FRAMES, page.language)})
+
         try:
             async for message in ws:
-                if message.type != aiohttp.WSMsgType.TEXT:
-                    continue
-                await self._heard(request, page, message.data)
+                await self.sockets.pace(page, slow_down)  # every frame counts
+                if message.type == aiohttp.WSMsgType.TEXT and len(message.data) <= FRAME_MOST:
+                    await self._heard(request, page, message.data)
+                else:  # binary, or longer than any message of ours
+                    await _send_json(ws, {"error": say(NOT_OUR_MESSAGE, page.language)})
         finally:
             hello_late.cancel()
             self.sockets.closed(page)
@@ -606,16 +625,15 @@ class WebBoard:
         dropped connection."""
         try:
             said = json.loads(data)
-        except ValueError:
+        except (ValueError, RecursionError):  # (JSON nested thousands deep: RecursionError)
             said = None
         if isinstance(said, dict) and isinstance(said.get("hello"), dict):
             await self._hello(request, page, said["hello"])
         elif isinstance(said, dict) and isinstance(said.get("press"), dict):
-            await page.ws.send_json({"pressed": await self._press(request, page, said["press"])})
+            pressed = await self._press(request, page, said["press"])
+            await _send_json(page.ws, {"pressed": pressed})
         else:
-            await page.ws.send_json(
-                {"error": say(msg("That message is not one of ours."), page.language)}
-            )
+            await _send_json(page.ws, {"error": say(NOT_OUR_MESSAGE, page.language)})
 
     def _viewer_key(self, page: OpenPage, user: UserRef | None, watch: str | None) -> str:
         if user is not None:
@@ -631,21 +649,21 @@ class WebBoard:
         if not self.sockets.allow(
             "hello", self._viewer_key(page, visitor.user, visitor.watch_key), page.address
         ):
-            await page.ws.send_json({"error": say(TOO_MANY, page.language)})
+            await _send_json(page.ws, {"error": say(TOO_MANY, page.language)})
             return
         sid = number(hello.get("table"))
         if sid is None:
-            await page.ws.send_json({"error": say(WHICH_TABLE, page.language)})
+            await _send_json(page.ws, {"error": say(WHICH_TABLE, page.language)})
             return
         pass_ = WebPass(sid, visitor, number(hello.get("seat"), 99), page.language)
         try:
             shown = await self.service.web_board.page(pass_)
         except UserError as exc:
-            await page.ws.send_json({"error": say(exc.msg, page.language), "reason": exc.reason})
+            await _send_json(page.ws, {"error": say(exc.msg, page.language), "reason": exc.reason})
             return
         page.token = token
         self.sockets.watch(page, pass_)
-        await page.ws.send_json({"page": shown})
+        await _send_json(page.ws, {"page": shown})
 
     async def _press(self, request: web.Request, page: OpenPage, press: dict) -> dict:
         """A button pressed on the page: checked and made like a press in the chat; the
@@ -679,15 +697,37 @@ class WebBoard:
 
 
 # ----- small helpers --------------------------------------------------------------------
-def client_address(request: web.Request) -> str:
-    """Who connects: the peer, or behind the documented reverse proxy (a peer on this
-    machine or a private network) the address the proxy says it forwarded."""
+def client_address(request: web.Request, proxies: Proxies = ()) -> str:
+    """Who connects: the peer, or, when the peer is one of the configured reverse proxies
+    (ESCAPE_WEB_PROXIES), the address the proxies say they forwarded (`X-Forwarded-For`,
+    read from the right past the proxies' own addresses). Anyone else's header is ignored:
+    a private address is no proxy unless it is configured as one."""
     peer = request.remote or ""
-    forwarded = request.headers.get("X-Forwarded-For", "")
-    with contextlib.suppress(ValueError):
-        if forwarded and ipaddress.ip_address(peer).is_private:
-            return forwarded.split(",")[-1].strip()[:64] or peer
+    if not proxies or not _among(peer, proxies):
+        return peer
+    for hop in reversed(request.headers.get("X-Forwarded-For", "").split(",")[-8:]):
+        hop = hop.strip()
+        try:
+            ipaddress.ip_address(hop)
+        except ValueError:
+            return peer  # not an address: a header the proxy did not write
+        if not _among(hop, proxies):
+            return hop
     return peer
+
+
+def _among(address: str, proxies: Proxies) -> bool:
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return False
+    return any(ip in network for network in proxies)
+
+
+async def _send_json(ws: web.WebSocketResponse, message: dict) -> None:
+    """An answer on a socket that may be closing meanwhile (nothing to tell then)."""
+    with contextlib.suppress(ConnectionError, RuntimeError):
+        await ws.send_json(message)
 
 
 def _table_number(text: str) -> int:

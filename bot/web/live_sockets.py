@@ -8,7 +8,11 @@ push of the newest version.
 
 Floods are bounded here, where the sockets are: a socket must say hello within
 `HELLO_WITHIN` seconds, an address keeps at most `SOCKETS_PER_ADDRESS` open, and hellos and
-presses are limited per viewer and per address across all their sockets.
+presses are limited per viewer and per address across all their sockets. Every frame a
+socket sends, whatever it holds, counts against `FRAMES` (per socket) and
+`FRAMES_PER_ADDRESS` (over all the address's sockets): past either, the socket is told once (again
+only after a quiet while) and then read no faster than the limit allows (`pace`), so a flood waits in its own TCP
+buffers instead of taking the event loop from everyone else.
 """
 
 from __future__ import annotations
@@ -32,6 +36,8 @@ PRESSES = (5, 5.0)  # presses a viewer may send in so many seconds, over all the
 PRESSES_PER_ADDRESS = (20, 5.0)  # and an address, over all its viewers
 HELLOS = (10, 10.0)  # hellos (tables opened) a viewer may send in so many seconds
 HELLOS_PER_ADDRESS = (30, 10.0)
+FRAMES = (20, 5.0)  # frames one socket may send in so many seconds (a page sends a few)
+FRAMES_PER_ADDRESS = (60, 5.0)  # and an address, over all its sockets
 SEND_TIMEOUT = 5.0
 KEYS_KEPT = 50_000  # rate-limit records kept before idle ones are forgotten
 
@@ -47,6 +53,8 @@ class OpenPage:
     web: WebPass | None = None
     token: str | None = None  # an app's session, as its hello gave it
     language: str = "en"
+    frames: RateLimit | None = None  # its own frames (`LiveSockets.pace`)
+    slowed: bool = False  # told that it sends too much (again once it was quiet a while)
 
 
 @dataclass
@@ -66,6 +74,13 @@ class RateLimit:
 
     def idle(self, now: float) -> bool:
         return not self.times or now - self.times[-1] >= self.window
+
+    def room_in(self, now: float) -> float:
+        """Seconds until one more event is allowed (0: now)."""
+        self.times = [t for t in self.times if now - t < self.window]
+        if len(self.times) < self.count:
+            return 0.0
+        return self.times[0] + self.window - now
 
 
 class LiveSockets:
@@ -139,6 +154,28 @@ class LiveSockets:
         mine = self._limits.setdefault((kind, "viewer", viewer), RateLimit(*each))
         theirs = self._limits.setdefault((kind, "address", address), RateLimit(*per_address))
         return mine.allow(now) and theirs.allow(now)
+
+    async def pace(self, page: OpenPage, tell: Callable[[], Awaitable[None]]) -> None:
+        """One more frame of `page`: at once while it and its address have room, else
+        after waiting for it (`tell` is awaited once when it first has to wait)."""
+        if page.frames is None:
+            page.frames = RateLimit(*FRAMES)
+        theirs = self._limits.setdefault(
+            ("frame", "address", page.address), RateLimit(*FRAMES_PER_ADDRESS)
+        )
+        if page.frames.idle(self.now()):  # quiet for a whole window: told again if need be
+            page.slowed = False
+        while True:
+            now = self.now()
+            wait = max(page.frames.room_in(now), theirs.room_in(now))
+            if wait <= 0:
+                page.frames.times.append(now)
+                theirs.times.append(now)
+                return
+            if not page.slowed:
+                page.slowed = True
+                await tell()
+            await asyncio.sleep(min(wait, 1.0) + 0.001)
 
     # ----- pushing ------------------------------------------------------------------------
     def changed(self, table: int, version: int) -> None:

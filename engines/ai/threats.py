@@ -16,7 +16,9 @@ turn): Castle Doors reads its threats off the board (an opponent one open door f
 far row), since searching every card an opponent might hold is both slow and a guess. A
 game may word a threat (`threat_text(game, before, after, seat, at_once)`); otherwise the
 opponent's move is named. Everything runs on states the asker may see (`Game.redraw`), and
-a budget of states bounds the work: past it the search's choice stands, unchecked.
+two budgets bound the work: of states (`BUDGET`) and of moves along one line (`DEPTH`: a
+two-player Dark Castle turn is a long chain of one prisoner's steps, which once recursed
+past Python's limit). Past either, the search's choice stands, unchecked.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ WIN = 100.0
 SLACK = 0.05  # a move counts as leaving as little as the best within this much gain
 BUDGET = 4_000  # states applied to look one move through, at most (in each world)
 REDRAWS = 3  # states the asker cannot tell apart, averaged over, in a game with secrets
+DEPTH = 60  # moves (chance included) along one line, at most: each is two frames of the stack
 MINE_OUTCOMES = 3  # in the asker's own turn (a card drawn for a bonus turn), the likeliest
 
 
@@ -64,6 +67,7 @@ class _Look:
     def __init__(self, game: Game, me: Seat, root: State, module: ModuleType | None) -> None:
         self.game, self.me, self.root, self.module = game, me, root, module
         self.left = BUDGET
+        self.depth = 0  # the moves applied along the line being looked at now
         self.useful = getattr(module, "useful", None)
         self.threats = getattr(module, "threats", None)
         self.names = game.seat_names(root)
@@ -86,6 +90,16 @@ class _Look:
         after = own_copy(state)
         self.game.apply_in_place(after, seat, action)
         return after
+
+    def deeper(self, look, state: State) -> tuple[float, Threat | None]:
+        """`look(state)` one move further down the line: over budget past `DEPTH`."""
+        if self.depth >= DEPTH:
+            raise _OverBudget
+        self.depth += 1
+        try:
+            return look(state)
+        finally:
+            self.depth -= 1
 
     def legal(self, state: State, seat: Seat) -> list[str]:
         legal = self.game.legal_actions(state, seat)
@@ -124,7 +138,7 @@ class _Look:
             return self.theirs(state, self.settle(state, at_once=True)[0])
         best: tuple[float, Threat | None] | None = None
         for action in self.legal(state, self.me):
-            found = self.mine(self.child(state, self.me, action))
+            found = self.deeper(self.mine, self.child(state, self.me, action))
             if best is None or found[0] < best[0] - 1e-9:
                 best = found
             if best[0] <= 0:
@@ -149,7 +163,7 @@ class _Look:
         who = acting[0]
         best: tuple[float, Threat | None] = (-1.0, None)
         for action in self.legal(state, who):
-            found = self.theirs(self.child(state, who, action), already)
+            found = self.deeper(lambda s: self.theirs(s, already), self.child(state, who, action))
             if found[0] > best[0]:
                 best = found
             if best[0] >= WIN:
@@ -164,7 +178,7 @@ class _Look:
             outcomes = [(o, p / scale) for o, p in outcomes]
         total, worst = 0.0, (0.0, None)
         for outcome, p in outcomes:
-            found = then(self.child(state, CHANCE, outcome))
+            found = self.deeper(then, self.child(state, CHANCE, outcome))
             total += p * found[0]
             if found[1] is not None and found[0] > worst[0]:
                 worst = found

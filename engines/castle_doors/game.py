@@ -38,7 +38,7 @@ from engines.castle_doors.castle import RECENT, CastleState
 from engines.castle_doors.rules_text import RULES_TEXT
 from engines.castle_doors.words import DIRECTION
 from engines.contract import CHANCE, Event, Game, Result, Seat
-from engines.text import Text, from_json, joined, msg, to_json
+from engines.text import Text, from_json, joined, msg, plural, to_json
 
 
 def _together(said: list[Text]) -> Text:
@@ -191,10 +191,11 @@ class CastleDoors(Game):
         return Result(
             ranking=[[w], others],
             scores={seat: 1.0 if seat == w else 0.0 for seat in range(len(s.names))},
-            summary=msg(
+            summary=plural(
+                "{name} crosses the castle and wins Castle Doors after {count} turn.",
                 "{name} crosses the castle and wins Castle Doors after {count} turns.",
+                s.turns + 1,
                 name=s.names[w],
-                count=s.turns + 1,
             ),
         )
 

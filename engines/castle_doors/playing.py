@@ -7,7 +7,7 @@ from engines.castle_doors import board, castle, turn
 from engines.castle_doors.castle import TRAPPED_TURNS, CastleState
 from engines.castle_doors.words import COLOUR
 from engines.contract import Event, Seat
-from engines.text import Msg, msg
+from engines.text import Msg, msg, plural
 
 
 def targets(s: CastleState, card: str) -> list[str]:
@@ -147,12 +147,13 @@ def target(s: CastleState, seat: Seat, cell: str) -> list[Event]:
         s.netted[victim] = TRAPPED_TURNS
         events = [
             Event(
-                msg(
+                plural(
+                    "{name} throws a net over {victim} on {cell}: trapped for their next {count} turn.",
                     "{name} throws a net over {victim} on {cell}: trapped for their next {count} turns.",
+                    TRAPPED_TURNS,
                     name=name,
                     victim=s.names[victim],
                     cell=cell,
-                    count=TRAPPED_TURNS,
                 ),
                 kind="net",
             )

@@ -42,7 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from engines.dark_castle.words import TEXT_KEYS, card
-from engines.text import Msg, in_context, joined, msg
+from engines.text import Msg, in_context, joined, msg, plural
 
 TRAITS = ("m", "c", "w")
 TRAIT_NAMES = {"m": msg("Might"), "c": msg("Cunning"), "w": msg("Wisdom")}
@@ -348,9 +348,10 @@ def describe_special(spec: dict) -> Msg:
         "rage": lambda: msg(
             "Each round it survives, its attack grows by 1 (up to {max}).", max=most
         ),
-        "regrow": lambda: msg(
-            "Each round it survives, {n} more chapter dice join its row ({max} in all).",
-            n=n,
+        "regrow": lambda: plural(
+            "Each round it survives, {count} more chapter die joins its row ({max} in all).",
+            "Each round it survives, {count} more chapter dice join its row ({max} in all).",
+            n,
             max=most,
         ),
         "armoured": lambda: msg(
@@ -363,7 +364,11 @@ def describe_special(spec: dict) -> Msg:
         "no_rest": lambda: msg("Nobody may rest."),
         "no_items": lambda: msg("No items may be used during this combat."),
         "doubles_single": lambda: msg("Doubles hit only once (they still block)."),
-        "flees": lambda: msg("After {n} rounds it flees: the fight ends without an item.", n=n),
+        "flees": lambda: plural(
+            "After {count} round it flees: the fight ends without an item.",
+            "After {count} rounds it flees: the fight ends without an item.",
+            n,
+        ),
         "venom": lambda: msg("After the fight, everyone it wounded loses {n} HP more.", n=n),
     }.get(kind)
     return said() if said else Msg(kind)

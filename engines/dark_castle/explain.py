@@ -62,7 +62,9 @@ def traits(trait: str, double: bool = False) -> Msg:
 def attempts(n: int) -> Msg:
     if n == 0:
         return msg("until it succeeds")
-    return msg("in one attempt") if n == 1 else msg("in {n} attempts", n=n)
+    return (
+        msg("in one attempt") if n == 1 else plural("in {count} attempt", "in {count} attempts", n)
+    )
 
 
 def effects(steps: list, players: int = 0) -> Msg:

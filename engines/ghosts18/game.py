@@ -17,7 +17,7 @@ from engines.contract import Event, Game, Option, Result, Seat, plain
 from engines.ghosts18 import board as layout
 from engines.ghosts18.rules_text import RULES_TEXT
 from engines.ghosts18.words import COLOUR, COLOUR_TITLE, DIRECTION
-from engines.text import Msg, Text, from_json, joined, msg, to_json
+from engines.text import Msg, Text, from_json, joined, msg, plural, to_json
 
 GHOSTS_PER_COLOUR = 3
 TOTAL_GHOSTS = 18
@@ -385,10 +385,11 @@ class Ghosts18(Game):
         return Result(
             ranking=[[w], [1 - w]],
             scores=scores,
-            summary=msg(
+            summary=plural(
+                "{name} wins 18 Ghosts, with {count} ghost escaped.",
                 "{name} wins 18 Ghosts, with {count} ghosts escaped.",
+                int(scores[w]),
                 name=s.names[w],
-                count=int(scores[w]),
             ),
         )
 

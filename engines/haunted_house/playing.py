@@ -180,10 +180,10 @@ def finish_step(s: HauntedState, seat: Seat) -> list[Event]:
         events = [
             Event(
                 msg(
-                    "{name} discards {cards} ({bulbs} bulbs) and lights floor {floor}.",
+                    "{name} discards {cards} ({bulbs}) and lights floor {floor}.",
                     name=name,
                     cards=shown,
-                    bulbs=bulbs(chosen),
+                    bulbs=plural("{count} bulb", "{count} bulbs", bulbs(chosen)),
                     floor=floor,
                 ),
                 kind="light",

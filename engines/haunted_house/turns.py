@@ -8,7 +8,7 @@ from engines.contract import Event
 from engines.haunted_house.cards import NAMES, sort_cards
 from engines.haunted_house.house import ESCAPE, HAND, HauntedState, complete
 from engines.reactions import Window, ordered_after
-from engines.text import msg
+from engines.text import msg, plural
 
 
 def end_turn(s: HauntedState) -> list[Event]:
@@ -88,7 +88,13 @@ def settle(s: HauntedState) -> list[Event]:
             s.deck, s.discard = s.discard, {}
             n = sum(s.deck.values())
             events.append(
-                Event(msg("The deck is empty: the {count} discarded cards are shuffled.", count=n))
+                Event(
+                    plural(
+                        "The deck is empty: the {count} discarded card is shuffled.",
+                        "The deck is empty: the {count} discarded cards are shuffled.",
+                        n,
+                    )
+                )
             )
         else:  # every card is in a hand or a house: nothing to draw
             s.draws.pop(0)

@@ -286,17 +286,24 @@ class HiddenCastle(Game):
             if caught:
                 events += self._capture(s, caught)
         if s.phantom and from_dungeon:
-            text = msg(
+            text = plural(
+                "The Phantom climbs out of the dungeon by the exit: {count} space to space {n}.",
                 "The Phantom climbs out of the dungeon by the exit: {count} spaces to space {n}.",
-                count=speed,
+                speed,
                 n=s.phantom,
             )
         elif s.phantom:
-            text = msg("The Phantom moves {count} spaces to space {n}.", count=speed, n=s.phantom)
+            text = plural(
+                "The Phantom moves {count} space to space {n}.",
+                "The Phantom moves {count} spaces to space {n}.",
+                speed,
+                n=s.phantom,
+            )
         else:
-            text = msg(
+            text = plural(
+                "The Phantom climbs {count} step, {left} from the exit.",
                 "The Phantom climbs {count} steps, {left} from the exit.",
-                count=speed,
+                speed,
                 left=layout.CLIMB - s.climbed,
             )
         events.insert(0, Event(text, kind="phantom"))
@@ -318,10 +325,11 @@ class HiddenCastle(Game):
             else:
                 seat = s.owner[g]
                 s.scores[seat] += value
-                text = msg(
-                    "The Phantom captures {guest}: onto step {value}, {name} now has {points} points.",
+                text = plural(
+                    "The Phantom captures {guest}: onto step {value}, {name} now has {count} point.",
+                    "The Phantom captures {guest}: onto step {value}, {name} now has {count} points.",
+                    s.scores[seat],
                     name=s.names[seat],
-                    points=s.scores[seat],
                     **said,
                 )
             events.append(Event(text, kind="capture"))

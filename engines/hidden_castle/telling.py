@@ -22,7 +22,7 @@ from engines.hidden_castle.position import (
     speed,
     stands,
 )
-from engines.text import Msg, Text, from_json, joined, msg
+from engines.text import Msg, Text, from_json, joined, msg, plural
 
 
 def explain_illegal(s: HiddenCastleState, seat: Seat, action: str) -> Msg | None:
@@ -141,15 +141,23 @@ def label(s: HiddenCastleState, action: str) -> Text:
 
 def standing(s: HiddenCastleState) -> Msg:
     best = ranking(s)[0]
-    said = dict(points=s.scores[best[0]], scores=scores_text(s))
+    points, scores = s.scores[best[0]], scores_text(s)
     if len(best) == 1:
-        return msg("{who} escapes with {points} points ({scores}).", who=s.names[best[0]], **said)
+        return plural(
+            "{who} escapes with {count} point ({scores}).",
+            "{who} escapes with {count} points ({scores}).",
+            points,
+            who=s.names[best[0]],
+            scores=scores,
+        )
     who = joined([s.names[p] for p in best[:-1]], ", ")
-    return msg(
-        "{who} and {last} escape with {points} points ({scores}).",
+    return plural(
+        "{who} and {last} escape with {count} point ({scores}).",
+        "{who} and {last} escape with {count} points ({scores}).",
+        points,
         who=who,
         last=s.names[best[-1]],
-        **said,
+        scores=scores,
     )
 
 

@@ -57,7 +57,7 @@ class RecordingTransport:
     async def delete(self, sent: list[Sent]) -> None:
         pass
 
-    def moved_on(self, live: Sent) -> bool:
+    def moved_on(self, live: Sent, later: int) -> bool:
         return False
 
     async def answer_in_place(self, reply: Reply, asked: Asked) -> Sent | None:

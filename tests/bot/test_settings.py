@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from bot.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -71,3 +73,33 @@ def test_env_example_reads_cleanly(tmp_path):
         "",
         [],
     )
+
+
+def test_the_shared_limits_and_the_update_lease_are_settings():
+    """Issue 58: each rate defaults to the platform's published figure; a lowered one is
+    read as calls per seconds; nonsense is refused with the setting named."""
+    import pytest
+
+    defaults = Settings.from_env({})
+    assert defaults.telegram_rate_global == (30, 1.0)
+    assert defaults.telegram_rate_group == (20, 60.0)
+    assert defaults.telegram_rate_chat == (1, 1.0)
+    assert defaults.discord_rate_global == (50, 1.0)
+    assert defaults.telegram_update_lease == 30.0
+    lowered = Settings.from_env({"DISCORD_RATE_GLOBAL": "10/2", "TELEGRAM_UPDATE_LEASE": "5"})
+    assert lowered.discord_rate_global == (10, 2.0) and lowered.telegram_update_lease == 5.0
+    for name, value in [
+        ("TELEGRAM_RATE_GROUP", "twenty"),
+        ("TELEGRAM_RATE_CHAT", "1/0"),
+        ("TELEGRAM_UPDATE_LEASE", "0"),
+    ]:
+        with pytest.raises(ValueError, match=name):
+            Settings.from_env({name: value})
+
+
+def test_the_retention_of_finished_games_is_read_from_its_setting():
+    assert Settings.from_env({}).keep_games_days is None  # kept for ever
+    assert Settings.from_env({"ESCAPE_KEEP_GAMES_DAYS": "90"}).keep_games_days == 90
+    for junk in ("0", "-3", "٣", "1_0", "+3", "forever"):
+        with pytest.raises(ValueError, match="ESCAPE_KEEP_GAMES_DAYS"):
+            Settings.from_env({"ESCAPE_KEEP_GAMES_DAYS": junk})

@@ -83,9 +83,15 @@ class Page:
         async with self.http.post(self.base + path, json=payload, headers=self.headers()) as r:
             return r.status, await r.json()
 
-    async def connect(self, origin: str | None = None) -> None:
+    async def connect(
+        self, origin: str | None = None, headers: dict | None = None, close_within: float = 10.0
+    ) -> None:
+        """`close_within`: how long closing waits for the board's answer (a socket that
+        flooded the board is answered only once its backlog is read)."""
         self.ws = await self.http.ws_connect(
-            self.base + "/api/live", headers={"Origin": origin or self.base}
+            self.base + "/api/live",
+            headers={"Origin": origin or self.base, **(headers or {})},
+            timeout=aiohttp.ClientWSTimeout(ws_close=close_within),
         )
         self._reader = asyncio.create_task(self._read())
 

@@ -21,3 +21,10 @@ def scatter(megabytes: int) -> int:
     _held.extend(blocks[::64])
     del blocks
     return heap.resident()
+
+
+def given_back_at() -> int:
+    """The worker's resident size when it last gave freed memory back (bot/worker_process.py)."""
+    from bot import worker_process
+
+    return worker_process._given_back_at

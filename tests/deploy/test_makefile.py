@@ -60,28 +60,28 @@ def test_make_test_on_a_fresh_machine_installs_the_dev_extras(tmp_path):
     lines = plan("test", venv)
     assert any(f"-m venv {venv}" in line for line in lines)
     assert installs(lines) == [f'{venv}/bin/python -m pip install --quiet -e ".[dev]"']
-    assert lines[-1] == f"{venv}/bin/python -m pytest"
+    assert lines[-1] == f"{venv}/bin/python -m pytest -n auto --dist worksteal"
 
 
-def test_make_test_after_make_run_adds_the_dev_extras(tmp_path):
+def test_make_check_lints_and_runs_the_tests_of_what_changed(tmp_path):
     venv = tmp_path / "venv"
-    made(venv, ".installed-runtime")
-    assert installs(plan("run", venv)) == []
-    lines = plan("test", venv)
-    assert not any("-m venv" in line for line in lines)
-    assert installs(lines) == [f'{venv}/bin/python -m pip install --quiet -e ".[dev]"']
-
-
-def test_make_run_after_make_test_installs_nothing_more(tmp_path):
-    venv = tmp_path / "venv"
-    lines = plan("test", venv)
-    assert any(line.startswith("touch") and ".installed-runtime" in line for line in lines), (
-        "the dev install counts as the runtime's too"
-    )
     made(venv, ".installed", ".installed-runtime")
-    assert installs(plan("run", venv)) == [] and installs(plan("test", venv)) == []
+    lines = plan("check", venv)
+    assert installs(lines) == []
+    assert [line.split()[0].rsplit("/", 1)[-1] for line in lines[:3]] == [
+        "ruff",
+        "ruff",
+        "lint-imports",
+    ]
+    assert "-m tools.changed_tests" in lines[-1] and "-m pytest -n auto" in lines[-1]
 
 
-def test_a_failed_virtualenv_is_removed_and_explained():
-    text = (ROOT / "Makefile").read_text()
-    assert "rm -rf $(VENV)" in text and "python3-venv" in text
+def test_the_tests_of_a_change_are_its_mirror_folders_own():
+    from tools.changed_tests import FAST, tests_of
+
+    found = tests_of(["bot/service/tables/lobby.py", "tests/e2e/test_discord_game.py", "x.md"])
+    tables = sorted(
+        str(f.relative_to(ROOT)) for f in (ROOT / "tests/bot/service/tables").glob("test_*.py")
+    )
+    assert found == sorted([*tables, "tests/e2e/test_discord_game.py"])
+    assert tests_of(["README.md"]) == list(FAST)  # nothing mirrors it: the fast subset

@@ -20,6 +20,7 @@ from discord.gateway import DiscordWebSocket
 
 from bot.discord import run_discord
 from bot.service import GameService
+from bot.service.commands import BY_NAME
 from bot.settings import Settings
 from bot.store import Store
 from tests.e2e.discord_standin import (
@@ -146,7 +147,12 @@ class DiscordBot:
         return record
 
     async def slash(self, user: dict, sub: str, options: dict | None = None, **kw):
+        """`/escape SUB` as a member picks it from Discord's menu: in its group there, if
+        the command declares one."""
         channel = kw.pop("channel", CHANNEL)
+        declared = BY_NAME.get(sub)
+        if declared is not None and declared.group:
+            sub = f"{declared.group} {sub}"
         payload = self.server.slash_payload(user, channel, sub, options, **kw)
         return await self.push_and_settle(payload)
 

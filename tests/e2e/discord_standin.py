@@ -5,6 +5,14 @@ websocket (HELLO, IDENTIFY, READY, heartbeats) and then receives the INTERACTION
 events a test pushes. Every REST call is recorded (method, path, JSON body, uploaded
 files, time) and messages are kept with their components, so a test can click the
 buttons the bot actually posted. A test can make the next matching call answer 429.
+
+It serves several guilds, each on the shard Discord would put it on (`(guild_id >> 22) %
+shard_count`): an interaction goes only to the connection of its guild's shard, as from
+Discord. It records when each IDENTIFY came (`identified_at`) and tells `max_concurrency`
+at GET /gateway/bot. With `limits` set it enforces Discord's rate limits per bot token,
+whichever process calls (issue 58): 50 requests a second in all (interactions' endpoints
+aside), and each route's bucket, announced in the X-RateLimit headers of every answer; a
+request past a limit is refused with 429 and counted in `breaches`.
 """
 
 from __future__ import annotations
@@ -46,6 +54,39 @@ def _json_response(status: int, answer: Any, headers: dict | None = None) -> web
 
 def _now() -> str:
     return datetime.now(UTC).isoformat()
+
+
+@dataclass
+class Limits:
+    """Discord's limits: requests a second in all (interactions aside), and each route
+    bucket's (requests, seconds), a fixed window from its first request."""
+
+    overall: tuple[int, float] = (50, 1.0)
+    buckets: dict[str, tuple[int, float]] = field(
+        default_factory=lambda: {"post": (5, 5.0), "edit": (5, 5.0), "hook": (5, 2.0)}
+    )
+
+
+def bucket_of(method: str, path: str) -> tuple[str, str] | None:
+    """(bucket, major parameter) of a route the stand-in limits, as Discord splits them."""
+    m = re.fullmatch(r"/channels/(\d+)/messages", path)
+    if m and method == "POST":
+        return "post", m.group(1)
+    m = re.fullmatch(r"/channels/(\d+)/messages/\d+", path)
+    if m and method in ("PATCH", "DELETE"):
+        return "edit", m.group(1)
+    m = re.fullmatch(r"/webhooks/\d+/([^/]+)(/.*)?", path)
+    if m:
+        return "hook", m.group(1)
+    return None
+
+
+def exempt(path: str) -> bool:
+    """An interaction's own endpoint: not counted in the global limit."""
+    return (
+        path.startswith("/interactions/")
+        or re.fullmatch(r"/webhooks/\d+/[^/]+(/.*)?", path) is not None
+    )
 
 
 def user_payload(user_id: int, name: str, *, bot: bool = False) -> dict:
@@ -138,6 +179,15 @@ class DiscordStandIn:
         # the guild's members (user id -> user): whoever used a command or a button here, or
         # was added (join_guild); GET /guilds/../members/.. answers 404 for anyone else
         self.members: dict[int, dict] = {}
+        self.guilds: list[int] = [GUILD_ID]
+        self.shard_of: dict[web.WebSocketResponse, tuple[int, int]] = {}  # (shard, count)
+        self.identified_at: list[tuple[float, int, int]] = []  # (time, shard, count)
+        self.max_concurrency = 1
+        self.limits: Limits | None = None  # enforced when set
+        self.breaches: list[str] = []
+        self._global: list[float] = []  # arrival times counted in the global limit
+        self._buckets: dict[tuple[str, str], tuple[float, int]] = {}  # -> (reset at, used)
+        self.published: list[dict] = []  # the commands of the last PUT Discord took
 
     # ----- lifecycle --------------------------------------------------------------------
     async def start(self) -> None:
@@ -177,15 +227,24 @@ class DiscordStandIn:
         sends, without which discord.py would not retry)."""
         self._fail.append((method, re.compile(path_pattern), times, retry_after))
 
-    def guild_payload(self) -> dict:
+    def add_guild(self, guild_id: int) -> None:
+        self.guilds.append(guild_id)
+
+    @staticmethod
+    def on_shard(guild_id: int, shard: int, count: int) -> bool:
+        return (guild_id >> 22) % count == shard
+
+    def guild_payload(self, guild_id: int = GUILD_ID) -> dict:
         """The guild with its channels as they are now. Discord sends no MESSAGE_CREATE to a
         bot with the guilds intent alone, so the channels discord.py caches from this keep
         the `last_message_id` they had when the bot connected."""
         channels = [
-            dict(c) for c in self.channels.values() if c.get("type") == 0 and "guild_id" in c
+            dict(c)
+            for c in self.channels.values()
+            if c.get("type") == 0 and c.get("guild_id") == str(guild_id)
         ]
         return {
-            "id": str(GUILD_ID),
+            "id": str(guild_id),
             "name": "Stand-in guild",
             "owner_id": str(BOT_ID),
             "unavailable": False,
@@ -268,11 +327,11 @@ class DiscordStandIn:
     def restore_gateway(self) -> None:
         self.refusing_gateway = False
 
-    def text_channel(self, channel_id: int, name: str = "games") -> dict:
+    def text_channel(self, channel_id: int, name: str = "games", guild: int = GUILD_ID) -> dict:
         channel = {
             "id": str(channel_id),
             "type": 0,
-            "guild_id": str(GUILD_ID),
+            "guild_id": str(guild),
             "name": name,
             "position": 0,
             "permission_overwrites": [],
@@ -291,13 +350,18 @@ class DiscordStandIn:
         self.channels[thread_id]["thread_metadata"]["archived"] = True
 
     async def push(self, payload: dict) -> Interaction:
-        """Send an INTERACTION_CREATE to every connected client."""
+        """Send an INTERACTION_CREATE to the connection of its guild's shard (a DM's goes
+        to shard 0), as Discord does."""
         token = payload["token"]
         record = Interaction(int(payload["id"]), token, payload, time.monotonic())
         self.interactions[token] = record
         event = {"op": 0, "t": "INTERACTION_CREATE", "s": next(self._seq), "d": payload}
-        assert self._sockets, "no discord.py client is connected"
-        for ws in list(self._sockets):
+        guild = int(payload.get("guild_id") or 0)
+        targets = [
+            ws for ws in list(self._sockets) if self.on_shard(guild, *self.shard_of.get(ws, (0, 1)))
+        ]
+        assert targets, "no discord.py client of its shard is connected"
+        for ws in targets:
             await ws.send_str(json.dumps(event))
         return record
 
@@ -320,13 +384,14 @@ class DiscordStandIn:
         channel = self.channels.get(channel_id) or self.text_channel(channel_id)
         if channel_id not in self.dm_channels.values():
             self.join_guild(user)  # (only a member can use a server's commands)
+        guild = int(channel.get("guild_id") or GUILD_ID)
         payload = {
             "id": str(iid),
             "application_id": str(APP_ID),
             "type": kind,
             "token": f"tok{iid}",
             "version": 1,
-            "guild_id": str(GUILD_ID),
+            "guild_id": str(guild),
             "channel_id": str(channel_id),
             "channel": channel,
             "member": {
@@ -344,9 +409,9 @@ class DiscordStandIn:
             "guild_locale": guild_locale,
             "attachment_size_limit": 10 * 1024 * 1024,
             "entitlements": [],
-            "authorizing_integration_owners": {"0": str(GUILD_ID)},
+            "authorizing_integration_owners": {"0": str(guild)},
             "context": 0,
-            "data": data,
+            "data": dict(data, guild_id=str(guild)) if "guild_id" in data else data,
         }
         if channel_id in self.dm_channels.values():  # a press in a member's DM with the bot
             for key in ("guild_id", "member", "app_permissions", "guild_locale"):
@@ -363,16 +428,30 @@ class DiscordStandIn:
     def slash_payload(
         self, user: dict, channel_id: int, sub: str, options: dict | None = None, **kw
     ) -> dict:
+        """`/escape SUB`, or `/escape GROUP SUB` (`sub` given as "GROUP SUB")."""
         opts = []
+        resolved: dict = {}
         for name, value in (options or {}).items():
+            if isinstance(value, dict):  # a member picked from the menu (a USER option)
+                self.join_guild(value)
+                resolved.setdefault("users", {})[value["id"]] = value
+                member = {k: v for k, v in self.member_payload(value).items() if k != "user"}
+                resolved.setdefault("members", {})[value["id"]] = member
+                opts.append({"name": name, "type": 6, "value": value["id"]})
+                continue
             kind = 5 if isinstance(value, bool) else 3
             opts.append({"name": name, "type": kind, "value": value})
+        *group, name = sub.split()
+        chosen = {"name": name, "type": 1, "options": opts}
+        if group:
+            chosen = {"name": group[0], "type": 2, "options": [chosen]}
         data = {
             "id": str(APP_ID + 7),
             "name": "escape",
             "type": 1,
             "guild_id": str(GUILD_ID),
-            "options": [{"name": sub, "type": 1, "options": opts}],
+            "options": [chosen],
+            **({"resolved": resolved} if resolved else {}),
         }
         return self.interaction_payload(2, user, channel_id, data, **kw)
 
@@ -443,11 +522,13 @@ class DiscordStandIn:
                     identify = data.get("d") or {}
                     self.identifies.append(identify)
                     shard, count = identify.get("shard") or [0, 1]
-                    ours = (GUILD_ID >> 22) % count == shard  # the shard the guild is on
+                    self.identified_at.append((time.monotonic(), shard, count))
+                    self.shard_of[ws] = (shard, count)
+                    ours = [g for g in self.guilds if self.on_shard(g, shard, count)]
                     ready = {
                         "v": 10,
                         "user": user_payload(BOT_ID, "Escape", bot=True),
-                        "guilds": [{"id": str(GUILD_ID), "unavailable": True}] if ours else [],
+                        "guilds": [{"id": str(g), "unavailable": True} for g in ours],
                         "session_id": f"session{self.identify_count}",
                         "resume_gateway_url": self.gateway_url,
                         "application": {"id": str(APP_ID), "flags": 0},
@@ -455,18 +536,19 @@ class DiscordStandIn:
                     if (data.get("d") or {}).get("shard"):  # a sharded client's own shard
                         ready["shard"] = data["d"]["shard"]
                     await ws.send_str(json.dumps({"op": 0, "t": "READY", "s": 1, "d": ready}))
-                    if ours:  # as Discord does for the guilds intent: the guild, cached
+                    for guild in ours:  # as Discord does for the guilds intent: each, cached
                         event = {
                             "op": 0,
                             "t": "GUILD_CREATE",
                             "s": next(self._seq),
-                            "d": self.guild_payload(),
+                            "d": self.guild_payload(guild),
                         }
                         await ws.send_str(json.dumps(event))
                     self.identify_count += 1
                     self.identified.set()
         finally:
             self._sockets.discard(ws)
+            self.shard_of.pop(ws, None)
             async with self._changed:
                 self._changed.notify_all()
         return ws
@@ -500,6 +582,10 @@ class DiscordStandIn:
             call.status = 401
             return _json_response(401, {"message": "401: Unauthorized", "code": 0})
         try:
+            refused = self._limited(request.method, path)
+            if refused is not None:
+                call.status = 429
+                return refused
             failure = self._take_failure(request.method, path)
             if failure is not None:
                 call.status = 429
@@ -516,18 +602,81 @@ class DiscordStandIn:
                         "X-RateLimit-Limit": "5",
                         "X-RateLimit-Remaining": "0",
                         "X-RateLimit-Reset-After": str(failure),
-                        "X-RateLimit-Bucket": "standin",
+                        "X-RateLimit-Bucket": (bucket_of(request.method, path) or ("standin",))[0],
                         "X-RateLimit-Scope": "user",
                     },
                 )
             status, answer = self._answer(request.method, path, body, files)
             call.status = status
+            headers = self._bucket_headers(request.method, path)
             if answer is None:
-                return web.Response(status=status)
-            return _json_response(status, answer)
+                return web.Response(status=status, headers=headers)
+            return _json_response(status, answer, headers)
         finally:
             async with self._changed:
                 self._changed.notify_all()
+
+    def _limited(self, method: str, path: str) -> web.Response | None:
+        """A 429 for a request past the global limit or its route's bucket (a breach)."""
+        if self.limits is None:
+            return None
+        now = time.monotonic()
+        if not exempt(path):
+            count, per = self.limits.overall
+            self._global = [t for t in self._global if t > now - per]
+            if len(self._global) >= count:
+                wait = self._global[-count] + per - now
+                self.breaches.append(f"{method} {path}: past {count} requests in {per:g} s")
+                return _json_response(
+                    429,
+                    {"message": "You are being rate limited.", "retry_after": wait, "global": True},
+                    {
+                        "Via": "1.1 google",
+                        "Retry-After": f"{wait:.3f}",
+                        "X-RateLimit-Global": "true",
+                        "X-RateLimit-Scope": "global",
+                    },
+                )
+            self._global.append(now)
+        found = bucket_of(method, path)
+        if found is None:
+            return None
+        limit, per = self.limits.buckets[found[0]]
+        reset, used = self._buckets.get(found, (0.0, 0))
+        if now >= reset:
+            reset, used = now + per, 0
+        if used >= limit:
+            wait = reset - now
+            self.breaches.append(f"{method} {path}: past bucket {found[0]} ({limit} in {per:g} s)")
+            return _json_response(
+                429,
+                {"message": "You are being rate limited.", "retry_after": wait, "global": False},
+                {
+                    "Via": "1.1 google",
+                    "Retry-After": f"{wait:.3f}",
+                    "X-RateLimit-Limit": str(limit),
+                    "X-RateLimit-Remaining": "0",
+                    "X-RateLimit-Reset-After": f"{wait:.3f}",
+                    "X-RateLimit-Bucket": found[0],
+                    "X-RateLimit-Scope": "user",
+                },
+            )
+        self._buckets[found] = (reset, used + 1)
+        return None
+
+    def _bucket_headers(self, method: str, path: str) -> dict[str, str]:
+        """What Discord announces of a limited route's bucket with each answer."""
+        found = bucket_of(method, path) if self.limits is not None else None
+        if found is None:
+            return {}
+        limit, _ = self.limits.buckets[found[0]]
+        reset, used = self._buckets[found]
+        return {
+            "X-RateLimit-Limit": str(limit),
+            "X-RateLimit-Remaining": str(limit - used),
+            "X-RateLimit-Reset-After": f"{max(0.0, reset - time.monotonic()):.3f}",
+            "X-RateLimit-Bucket": found[0],
+        }
 
     def _oauth_token(self, form) -> web.Response:
         """Discord's token endpoint: an authorization code, once, for this app's client."""
@@ -561,6 +710,17 @@ class DiscordStandIn:
         return None
 
     def _answer(self, method: str, path: str, body: Any, files) -> tuple[int, Any]:
+        if method == "GET" and path == "/gateway/bot":
+            return 200, {
+                "url": self.gateway_url,
+                "shards": max(1, len(self.guilds)),
+                "session_start_limit": {
+                    "total": 1000,
+                    "remaining": 1000 - self.identify_count,
+                    "reset_after": 86_400_000,
+                    "max_concurrency": self.max_concurrency,
+                },
+            }
         if method == "GET" and path == "/users/@me":
             return 200, user_payload(BOT_ID, "Escape", bot=True)
         if method == "GET" and path == "/oauth2/applications/@me":
@@ -624,7 +784,7 @@ class DiscordStandIn:
         m = re.fullmatch(r"/guilds/(\d+)/members/(\d+)", path)
         if m and method == "GET":
             user = self.members.get(int(m.group(2)))
-            if int(m.group(1)) != GUILD_ID or user is None:
+            if int(m.group(1)) not in self.guilds or user is None:
                 return 404, {"message": "Unknown Member", "code": 10007}
             return 200, self.member_payload(user)
         m = re.fullmatch(r"/channels/(\d+)", path)
@@ -666,6 +826,10 @@ class DiscordStandIn:
             return 201, thread
         m = re.fullmatch(r"/applications/(\d+)(?:/guilds/(\d+))?/commands", path)
         if m and method == "PUT":
+            refused = [problem for command in body or [] for problem in command_limits(command)]
+            if refused:  # as Discord answers a command it will not take
+                return 400, {"message": "Invalid Form Body", "code": 50035, "errors": refused}
+            self.published = list(body or [])
             out = []
             for n, command in enumerate(body or []):
                 out.append(
@@ -827,3 +991,53 @@ class DiscordStandIn:
             "components": message.components,
             "application_id": str(APP_ID),
         }
+
+
+# ----- Discord's limits for an application command ------------------------------------------
+COMMAND_NAME = re.compile(r"[-_'\w]{1,32}")
+MOST_ENTRIES = 25  # options (subcommands, groups, parameters) at a level, choices of one
+MOST_CHARACTERS = 4000  # a command's names, descriptions and choice values, all levels
+
+
+def command_limits(command: dict) -> list[str]:
+    """What Discord refuses in one command, as its API documents it: 25 entries a level,
+    names of 1 to 32 lower-case word characters, descriptions of 1 to 100 characters,
+    subcommand groups one level deep only, and at most 4,000 characters over every name,
+    description and choice's name and value, where a field with localizations counts its
+    longest (the default included)."""
+    problems: list[str] = []
+    size = _entry(command, problems, command.get("name", "?"), depth=0)
+    if size > MOST_CHARACTERS:
+        problems.append(f"{command.get('name')}: {size} characters, over {MOST_CHARACTERS}")
+    return problems
+
+
+def _longest(entry: dict, key: str) -> int:
+    said = [entry.get(key) or "", *(entry.get(f"{key}_localizations") or {}).values()]
+    return max(len(str(s)) for s in said)
+
+
+def _entry(entry: dict, problems: list[str], path: str, depth: int) -> int:
+    name = str(entry.get("name", ""))
+    if not COMMAND_NAME.fullmatch(name) or name != name.lower():
+        problems.append(f"{path}: bad name {name!r}")
+    for local in (entry.get("name_localizations") or {}).values():
+        if not COMMAND_NAME.fullmatch(local) or local != local.lower():
+            problems.append(f"{path}: bad localized name {local!r}")
+    described = [
+        entry.get("description") or "",
+        *(entry.get("description_localizations") or {}).values(),
+    ]
+    if not all(1 <= len(d) <= 100 for d in described):
+        problems.append(f"{path}: a description outside 1 to 100 characters")
+    size = _longest(entry, "name") + _longest(entry, "description")
+    options, choices = entry.get("options") or [], entry.get("choices") or []
+    if len(options) > MOST_ENTRIES or len(choices) > MOST_ENTRIES:
+        problems.append(f"{path}: over {MOST_ENTRIES} options or choices")
+    if entry.get("type") == 2 and depth > 1:
+        problems.append(f"{path}: a group inside a group")
+    for choice in choices:
+        size += _longest(choice, "name") + len(str(choice.get("value", "")))
+    for option in options:
+        size += _entry(option, problems, f"{path} {option.get('name')}", depth + 1)
+    return size

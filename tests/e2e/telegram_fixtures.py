@@ -22,7 +22,7 @@ from bot.service import GameService
 from bot.settings import Settings
 from bot.store import Store
 from bot.telegram import run_telegram
-from bot.telegram.ratelimit import PerChatRateLimiter
+from bot.telegram.ratelimit import NO_LIMITS, SharedRateLimiter
 from tests.e2e.telegram_standin import BOT_ID, PNG, TelegramStandIn
 
 __all__ = [
@@ -225,14 +225,19 @@ socket.getaddrinfo = _guarded
 
 
 async def escape_bot_run(
-    workdir: Path, settings: dict[str, str], command: str = "run", own_group: bool = False
+    workdir: Path,
+    settings: dict[str, str],
+    command: str = "run",
+    own_group: bool = False,
+    log: Path | None = None,
 ) -> asyncio.subprocess.Process:
     """The real `escape-bot run` (or another `command`) in a process of its own, in `workdir`
     (no stray .env), with only `settings` from our DISCORD_/TELEGRAM_/ESCAPE_ variables (and
     LOG_LEVEL; its CPU workers do not practise unless `settings` say so, as in every test),
     and a sitecustomize that refuses to resolve any host but this machine's.
     `own_group`: in a process group of its own, as a terminal runs it (Ctrl-C signals the
-    whole group)."""
+    whole group). `log`: its output goes to this file rather than a pipe (a long run's
+    lines would fill a pipe nobody reads until it ends)."""
     guard = workdir / "guard"
     guard.mkdir(exist_ok=True)
     (guard / "sitecustomize.py").write_text(GUARD, encoding="utf-8")
@@ -255,7 +260,7 @@ async def escape_bot_run(
         command,
         cwd=workdir,
         env=env,
-        stdout=asyncio.subprocess.PIPE,
+        stdout=log.open("ab") if log is not None else asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.STDOUT,
         start_new_session=own_group,
     )
@@ -266,13 +271,13 @@ async def stop_escape_bot(process: asyncio.subprocess.Process) -> str:
     if process.returncode is None:
         process.send_signal(signal.SIGINT)
     output, _ = await asyncio.wait_for(process.communicate(), 20)
-    return output.decode(errors="replace")
+    return output.decode(errors="replace") if output is not None else ""
 
 
-def fast_limiter() -> PerChatRateLimiter:
-    """The bot's own limiter (it retries a 429, chat by chat), without the 20-a-minute group
-    pace that would make a whole game take minutes."""
-    return PerChatRateLimiter(retries=3, overall_max_rate=0, group_max_rate=0)
+def fast_limiter() -> SharedRateLimiter:
+    """The bot's own limiter (it retries a 429, holding the chat's windows), without the
+    platform's paces that would make a whole game take minutes."""
+    return SharedRateLimiter(None, NO_LIMITS, retries=3)
 
 
 @pytest.fixture

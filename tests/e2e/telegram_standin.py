@@ -7,6 +7,12 @@ captions, 4096-character texts, PNG uploads, no private message before START), r
 every call, and lets a test type messages, press buttons and inject 429s. In webhook mode
 (after setWebhook) it refuses getUpdates as Telegram does, and a test posts updates to the
 bot's own listener the way Telegram (or the reverse proxy in front of the bot) would.
+
+With `limits` set it enforces Telegram's flood limits per bot token, whichever process
+calls (issue 58): every call but the long poll in the token's window, and each message
+sent or edited in its chat's window and, in a group, the group's; a call past a limit is
+refused with 429 and a retry_after, and counted in `breaches`. It also keeps every press
+(`pressed`) and its answers, refusing a second answer to one press as Telegram does.
 """
 
 from __future__ import annotations
@@ -57,7 +63,33 @@ JSON_FIELDS = {
     "has_spoiler",
     "max_connections",
 }
-SENDS = ("sendMessage", "sendPhoto", "sendAnimation")
+SENDS = ("sendMessage", "sendPhoto", "sendAnimation", "sendDocument")
+# what Telegram counts as a message in a chat (and a group): sent, or changed
+MESSAGES = {
+    "sendMessage",
+    "sendPhoto",
+    "sendAnimation",
+    "sendDocument",
+    "sendMediaGroup",
+    "copyMessage",
+    "forwardMessage",
+    "editMessageText",
+    "editMessageCaption",
+    "editMessageMedia",
+    "editMessageReplyMarkup",
+}
+
+
+@dataclass
+class Limits:
+    """Telegram's flood limits as (calls, seconds): all of a token's calls, a chat's
+    messages, a group's messages."""
+
+    overall: tuple[int, float] = (30, 1.0)
+    chat: tuple[int, float] = (1, 1.0)
+    group: tuple[int, float] = (20, 60.0)
+
+
 DELETE_WINDOW = 48 * 3600
 CHAT_ACTIONS = {  # the Bot API's sendChatAction
     "typing",
@@ -141,6 +173,12 @@ class TelegramStandIn:
         self._closing = False
         self.webhook: dict[str, Any] | None = None  # the last setWebhook parameters
         self.clock = 0.0  # seconds added to the time the bot's new messages are dated
+        self.limits: Limits | None = None  # enforced when set
+        self.breaches: list[str] = []  # calls past a limit (each answered 429)
+        self._windows: dict[str, list[float]] = {}  # window key -> arrival times
+        self.pressed: dict[str, float] = {}  # query id -> when it was pressed
+        self.answers: dict[str, int] = {}  # query id -> answers given to it
+        self.answered_with: dict[str, dict] = {}  # query id -> its (first) answer
 
     # ----- server -------------------------------------------------------------------
     async def start(self) -> None:
@@ -204,9 +242,20 @@ class TelegramStandIn:
         return next(self._next_message.setdefault(chat_id, itertools.count(1)))
 
     # ----- what users do ------------------------------------------------------------
-    async def say(self, user: dict, chat_id: int, text: str, *, thread: int | None = None) -> dict:
-        """A user types `text` in a chat (a command gets its bot_command entity)."""
+    async def say(
+        self,
+        user: dict,
+        chat_id: int,
+        text: str,
+        *,
+        thread: int | None = None,
+        reply_to: dict | None = None,
+    ) -> dict:
+        """A user types `text` in a chat (a command gets its bot_command entity), maybe as
+        a reply to another message (`reply_to`)."""
         message = self.typed(user, chat_id, text, thread=thread)
+        if reply_to is not None:
+            message["reply_to_message"] = copy.deepcopy(reply_to)
         await self._push({"message": message})
         return message
 
@@ -235,21 +284,26 @@ class TelegramStandIn:
 
     async def press(self, user: dict, message: dict, data: str) -> str:
         """A user presses an inline button carrying `data` under `message`; the query id."""
+        query_id, update = self.pressing(user, message, data)
+        await self._push(update)
+        return query_id
+
+    def pressing(self, user: dict, message: dict, data: str) -> tuple[str, dict]:
+        """A press as its update (not yet delivered): (query id, update)."""
         query_id = str(next(self._query_ids))
+        self.pressed[query_id] = time.monotonic()
         if message["chat"]["type"] != "private":
             self.join_group(message["chat"]["id"], user)
-        await self._push(
-            {
-                "callback_query": {
-                    "id": query_id,
-                    "from": user,
-                    "chat_instance": f"ci{message['chat']['id']}",
-                    "message": copy.deepcopy(message),
-                    "data": data,
-                }
+        update = {
+            "callback_query": {
+                "id": query_id,
+                "from": user,
+                "chat_instance": f"ci{message['chat']['id']}",
+                "message": copy.deepcopy(message),
+                "data": data,
             }
-        )
-        return query_id
+        }
+        return query_id, update
 
     async def answer(self, query_id: str, timeout: float = 10) -> dict:
         call = await self.wait_for(
@@ -261,14 +315,21 @@ class TelegramStandIn:
         )
         return call.params
 
-    async def post_webhook(self, url: str, payload: dict, *, secret: str | None) -> int:
+    def new_update_id(self) -> int:
+        return next(self._update_ids)
+
+    async def post_webhook(
+        self, url: str, payload: dict, *, secret: str | None, update_id: int | None = None
+    ) -> int:
         """Deliver one update to the bot's webhook listener at `url` (on 127.0.0.1, where a
-        reverse proxy would forward Telegram's call); the HTTP status it answered."""
+        reverse proxy would forward Telegram's call); the HTTP status it answered.
+        `update_id`: that of an update sent before (Telegram sends it again when it had no
+        answer)."""
         from aiohttp import ClientSession
 
         assert url.startswith("http://127.0.0.1:"), url
         headers = {"X-Telegram-Bot-Api-Secret-Token": secret} if secret is not None else {}
-        update = {"update_id": next(self._update_ids), **payload}
+        update = {"update_id": update_id or next(self._update_ids), **payload}
         async with ClientSession() as session, session.post(url, json=update, headers=headers) as r:
             return r.status
 
@@ -315,6 +376,8 @@ class TelegramStandIn:
             failures = self._failures.get(method)
             if failures:
                 raise failures.pop(0)
+            if method != "getUpdates":
+                self._count(method, params)
             self._check_entities(method, params)
             if method == "getUpdates":
                 result = await self._get_updates(params)
@@ -331,6 +394,36 @@ class TelegramStandIn:
         if method != "getUpdates":
             await self._record(call)
         return web.json_response({"ok": True, "result": result})
+
+    def _count(self, method: str, params: dict) -> None:
+        """The call in its windows, refused with 429 past a limit (a breach)."""
+        if self.limits is None:
+            return
+        now = time.monotonic()
+        windows = [("all", self.limits.overall)]
+        chat = params.get("chat_id")
+        if method in MESSAGES and chat is not None:
+            windows.append((f"chat {chat}", self.limits.chat))
+            if int(chat) < 0:
+                windows.append((f"group {chat}", self.limits.group))
+        for key, (count, per) in windows:
+            times = [t for t in self._windows.get(key, []) if t > now - per]
+            self._windows[key] = times
+            if len(times) >= count:
+                wait = times[-count] + per - now
+                self.breaches.append(
+                    f"{method} past the limit of {key}: {count} in {per:g} s "
+                    f"(the last {count} {now - times[-count]:.3f} s before)"
+                )
+                raise ApiError(
+                    429, f"Too Many Requests: retry after {wait:.0f}", max(1, round(wait))
+                )
+        for key, _ in windows:
+            self._windows[key].append(now)
+
+    def unanswered(self) -> list[str]:
+        """The presses the bot never answered."""
+        return [q for q in self.pressed if not self.answers.get(q)]
 
     def _check_entities(self, method: str, params: dict) -> None:
         media = params.get("media") if isinstance(params.get("media"), dict) else {}
@@ -556,6 +649,25 @@ class TelegramStandIn:
             content |= {"caption": visible(params["caption"]), "html": params["caption"]}
         return self._new_message(chat, params, **content)
 
+    def _api_sendDocument(self, params, files):
+        """A file (`/escape export`); its bytes are kept in `documents` for tests to read."""
+        chat = self._chat(params)
+        self._check_caption(params.get("caption"))
+        self._check_markup(params.get("reply_markup"))
+        data = files.get(_attached(params.get("document")) or "document")
+        if data is None:
+            self.violations.append("a document without its upload")
+            raise ApiError(400, "Bad Request: there is no document in the request")
+        if len(data) > 50 * 1024 * 1024:
+            self.violations.append("a document over 50 MB")
+            raise ApiError(413, "Request Entity Too Large")
+        uid = f"d{len(self.calls)}"
+        self.documents = [*getattr(self, "documents", []), data]
+        content = {"document": {"file_id": uid, "file_unique_id": uid, "file_size": len(data)}}
+        if params.get("caption"):
+            content |= {"caption": visible(params["caption"]), "html": params["caption"]}
+        return self._new_message(chat, params, **content)
+
     def _existing(self, params) -> dict:
         key = (int(params.get("chat_id", 0)), int(params.get("message_id", 0)))
         if key not in self.messages or key in self.deleted:
@@ -636,6 +748,12 @@ class TelegramStandIn:
         return True
 
     def _api_answerCallbackQuery(self, params, files):
+        query = str(params.get("callback_query_id"))
+        self.answers[query] = self.answers.get(query, 0) + 1
+        self.answered_with.setdefault(query, dict(params))
+        if self.answers[query] > 1:  # Telegram takes one answer to a press
+            self.violations.append(f"press {query} answered {self.answers[query]} times")
+            raise ApiError(400, "Bad Request: query is too old and response timeout expired")
         if len(params.get("text") or "") > 200:
             self.violations.append("callback answer over 200 characters")
             raise ApiError(400, "Bad Request: MESSAGE_TOO_LONG")

@@ -1,6 +1,6 @@
-"""The board photos of the real `escape-bot run` (its CPU workers write each move's board
-band by band, reusing the bands of the board before: render/png_bands.py), as the people of
-a Telegram group get them: Chromium decodes every one to the pixels Pillow reads, and zlib
+"""The board photos of the real `escape-bot run` (its CPU workers keep each table's board
+on a canvas, repaint only the parts that changed and deflate only the bands of rows they
+reach: render/canvas.py, render/png_bands.py), as the people of a Telegram group get them: Chromium decodes every one to the pixels Pillow reads, and zlib
 checks each stream whole. A stranger pressing the board's buttons posts nothing."""
 
 from __future__ import annotations

@@ -64,7 +64,7 @@ async def test_replay_history_log_top_and_rematch(discord_bot):
 
     # drawing every board takes seconds on a busy machine: a longer wait than a move's
     record = await bot.push_and_settle(
-        bot.server.slash_payload(CID, CHANNEL, "replay", {}), timeout=120
+        bot.server.slash_payload(CID, CHANNEL, "records replay", {}), timeout=120
     )
     (replay,) = bot.answers(record)
     assert not replay.ephemeral and f"{moves} moves" in replay.content

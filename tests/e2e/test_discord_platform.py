@@ -21,11 +21,11 @@ from bot.discord.bridge import OOPS
 from bot.discord.components import layout
 from bot.discord.posting import messages
 from bot.discord.slash_commands import invite_permissions, invite_url
-from bot.service import ChatRef, Choice, Reply, UserRef
+from bot.service import COMMANDS, ChatRef, Choice, Reply, UserRef
 from engines import REGISTRY
 from tests.e2e.discord_fixtures import *  # noqa: F403
 from tests.e2e.discord_fixtures import ANN, BOB, CHANNEL, CID, GUILD_ID, DiscordBot, mentioned
-from tests.e2e.discord_standin import APP_ID
+from tests.e2e.discord_standin import APP_ID, command_limits
 from tests.e2e.test_discord_game import PNG, open_ghosts, options_of
 
 CHAT = ChatRef("discord", str(CHANNEL), "", str(GUILD_ID))
@@ -44,13 +44,14 @@ def beyond_shared_start(text: str, other: str) -> str:
 
 
 class HeldRender:
-    """render.board_image that notes when and on which thread it starts, then waits for the
-    test to release it: a render as slow as the test needs, with no time measured."""
+    """render.paint_board (a board painted on its canvas) that notes when and on which
+    thread it starts, then waits for the test to release it: a render as slow as the test
+    needs, with no time measured."""
 
     def __init__(self, draw=None) -> None:
         self.started: list[tuple[float, int]] = []  # (time.monotonic(), thread id)
         self.gate = threading.Event()
-        self._draw = draw or render.board_image
+        self._draw = draw or render.paint_board
 
     def __call__(self, *args, **kwargs):
         self.started.append((time.monotonic(), threading.get_ident()))
@@ -81,7 +82,7 @@ async def test_answered_before_a_slow_render_which_leaves_the_loop_free(discord_
     bot = discord_bot
     board = await open_ghosts(bot)
     held = HeldRender()
-    monkeypatch.setattr(render, "board_image", held)
+    monkeypatch.setattr(render, "paint_board", held)
     monkeypatch.setattr(render, "rules_png", held.also(render.rules_png))
     loop_thread = threading.get_ident()
     for payload in (
@@ -116,13 +117,13 @@ async def test_the_private_view_is_drawn_off_the_event_loop(discord_bot, monkeyp
     bot = discord_bot
     await open_ghosts(bot)
     threads: list[int] = []
-    draw = render.board_image
+    draw = render.paint_board
 
     def noting_board_png(*args, **kwargs):
         threads.append(threading.get_ident())
         return draw(*args, **kwargs)
 
-    monkeypatch.setattr(render, "board_image", noting_board_png)
+    monkeypatch.setattr(render, "paint_board", noting_board_png)
     record = await bot.slash(ANN, "hand")
     assert record.callbacks[0] == {"type": 5, "data": {"flags": 64}}
     assert any(m.attachments for m in bot.answers(record))
@@ -325,7 +326,14 @@ async def test_command_sync_publishes_described_commands(standin, tmp_path, caps
     assert put.path == f"/applications/{APP_ID}/guilds/{GUILD_ID}/commands"
     (escape,) = put.body
     assert escape["name"] == "escape" and escape["description"]
-    subs = {o["name"]: o for o in escape["options"]}
+    subs = {}  # every command, in its group or not
+    for entry in escape["options"]:
+        subs |= (
+            {o["name"]: o for o in entry["options"]}
+            if entry["type"] == 2
+            else {entry["name"]: entry}
+        )
+    assert set(subs) == {c.name for c in COMMANDS}
     assert set(subs) >= {
         "start",
         "join",
@@ -370,8 +378,12 @@ async def test_command_sync_publishes_described_commands(standin, tmp_path, caps
                 assert named not in (None, option["name"]), (sub["name"], option["name"], locale)
         assert ghosts["name_localizations"][locale] != ghosts["name"]
     assert ghosts["name_localizations"]["ru"] == "18 призраков"
+    # a language and a game that may be left out are suggested as one types (a menu's
+    # choices count against the command's 4,000 characters); starting a game keeps its menu
     language = next(o for o in subs["language"]["options"] if o["name"] == "code")
-    assert {c["value"] for c in language["choices"]} == {"en", "de", "es", "ru", "auto"}
+    assert language["autocomplete"] is True and not language.get("choices")
+    for sub in ("top", "rules"):
+        assert next(o for o in subs[sub]["options"] if o["name"] == "game")["autocomplete"]
     assert await sync_commands(settings, []) == 0
     assert standin.calls[-1].method == "PUT"
     assert standin.calls[-1].path == f"/applications/{APP_ID}/commands"
@@ -380,6 +392,93 @@ async def test_command_sync_publishes_described_commands(standin, tmp_path, caps
     object.__setattr__(no_token, "discord_token", "")
     assert await sync_commands(no_token, []) == 4  # a missing setting (EXIT_SETTINGS)
     assert len(standin.calls) == calls
+
+
+def _more(table, count: int):
+    """The command table and more commands up to `count`, each in a group, as a table that
+    grew would be: each has an argument, help and a description of its own."""
+    from dataclasses import replace
+
+    from bot.service.commands import Arg
+
+    base = COMMANDS[0]
+    extra = [
+        replace(
+            base,
+            name=f"extra{n}",
+            help=f"An extra command number {n}",
+            args=(Arg("what", "text", f"What extra {n} takes"),),
+            group=("records", "admin", "me")[n % 3],
+        )
+        for n in range(count - len(table))
+    ]
+    return (*table, *extra)
+
+
+async def test_thirty_commands_all_reach_discord_which_checks_its_limits(
+    standin, tmp_path, monkeypatch
+):
+    """Issue 59: `/escape` once took the first 25 commands and dropped the rest (`clock`
+    vanished). With 30 in the table, every one is published, in its group, and the
+    stand-in takes the command only within Discord's limits."""
+    import bot.discord.slash_commands as slash
+
+    table = _more(COMMANDS, max(30, len(COMMANDS)))
+    monkeypatch.setattr(slash, "COMMANDS", table)
+    settings = DiscordBot(standin, tmp_path / "x.sqlite3").settings
+    assert await sync_commands(settings, [GUILD_ID]) == 0
+    (put,) = [c for c in standin.calls if c.method == "PUT"]
+    (escape,) = put.body
+    assert command_limits(escape) == []
+    published = []
+    for entry in escape["options"]:
+        assert len(escape["options"]) <= 25 and len(entry.get("options") or []) <= 25
+        inner = entry["options"] if entry["type"] == 2 else [entry]
+        published += [(entry["name"] if entry["type"] == 2 else "", o["name"]) for o in inner]
+    assert sorted(published) == sorted((c.group, c.name) for c in table)
+    assert len(published) >= 30
+
+
+def test_a_table_that_does_not_fit_discord_fails_never_drops():
+    """26 commands at the top of `/escape`, or more than 4,000 characters, refuse to be
+    built (the bot's start builds it); the stand-in refuses such a command as Discord
+    does."""
+    from dataclasses import replace
+
+    from bot.discord.slash_commands import DoesNotFit, escape_group
+    from bot.service import GameService
+    from bot.startup_errors import StartupError
+
+    assert issubclass(DoesNotFit, StartupError)  # one line for the operator, no start
+
+    games = GameService.game_list()
+    escape_group(None, games)  # the table as it is fits
+    flat = tuple(replace(c, group="") for c in _more(COMMANDS, 26))
+    with pytest.raises(DoesNotFit, match="25"):
+        escape_group(None, games, flat)
+    wordy = tuple(
+        replace(c, help=("x" * 99) + str(n)[-1]) for n, c in enumerate(_more(COMMANDS, 40))
+    )
+    with pytest.raises(DoesNotFit, match="4000"):
+        escape_group(None, games, wordy)
+    assert any(
+        "4000" in p
+        for p in command_limits(
+            {
+                "name": "escape",
+                "description": "d",
+                "options": [
+                    {
+                        "name": f"c{n}",
+                        "type": 1,
+                        "description": "y" * 100,
+                        "options": [{"name": "what", "type": 3, "description": "z" * 100}],
+                    }
+                    for n in range(25)
+                ],
+            }
+        )
+    )
 
 
 def test_layout_fits_discord_limits():

@@ -64,6 +64,8 @@ async def test_a_tournament_plays_its_tables_in_topics_and_posts_the_standings(t
     assert any("Good luck" in c.params["text"] and len(mentioned_ids(c.result)) == 2 for c in pings)
     assert "message_thread_id" not in announced.params  # the round's tables, in General
     assert "A bye (worth a win)" in announced.params["text"]
+    # each table's topic is a link (as Discord links its threads), not "#1"
+    assert f"https://t.me/c/9998887776/{topic}" in announced.params["text"]
 
     # the table played to its end (its players' moves through the service), a scan later
     service = tg_bot.service
@@ -90,6 +92,29 @@ async def test_a_tournament_plays_its_tables_in_topics_and_posts_the_standings(t
     assert len(results) == 1 and "a bye (1 point)" in results[0].params["text"]
     second = standin.calls_of("createForumTopic", after=mark)
     assert len(second) == 1 and "round 2 · table 1" in second[0].params["name"]
+
+    # the last round played to its end: the final standings, and asked for afterwards
+    for row in await round_tables(service, t.id):
+        if row.status == "active":
+            await play_out(service, row, random.Random(5))
+    mark = len(standin.calls)
+    await Timers(service, interval=30).tick()
+    await standin.wait_for(
+        lambda c: (
+            "final standings" in (c.params.get("caption") or "").lower()
+            or "final standings" in (c.params.get("text") or "").lower()
+        ),
+        after=mark,
+    )
+    assert (await service.store.tournament(t.id)).status == "finished"
+    mark = len(standin.calls)
+    await standin.say(carol, FORUM, "/escape tournament standings")
+    asked = await standin.wait_for(
+        lambda c: c.method in ("sendPhoto", "sendMessage") and c.params.get("chat_id") == FORUM,
+        after=mark,
+    )
+    said = asked.params.get("caption") or asked.params.get("text") or ""
+    assert "no tournament" not in said.lower() and "standings" in said.lower()
 
 
 async def test_in_a_group_without_topics_a_table_is_played_in_private_chats(tg_bot):

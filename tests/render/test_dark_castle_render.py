@@ -61,6 +61,8 @@ def _drawn_strings(monkeypatch, view, language="en") -> list[str]:
         return real(draw, xy, content, *args, **kwargs)
 
     monkeypatch.setattr(render.lettering, "text", spy)
+    render.renderer("dark_castle")._top.cache_clear()  # the card, drawn once and kept
+    render.renderer("dark_castle")._rest.cache_clear()
     render.renderer("dark_castle").draw(view, language)
     return drawn
 
@@ -96,6 +98,8 @@ def test_a_turned_page_under_its_move_shows_its_words_once(monkeypatch):
         "text",
         lambda d, xy, content, *a, **k: (drawn.append(content), real(d, xy, content, *a, **k)),
     )
+    render.renderer("dark_castle")._top.cache_clear()  # the card, drawn once and kept
+    render.renderer("dark_castle")._rest.cache_clear()
     render.board_image("dark_castle", view, recent)
     opening = str(view["card"]["text"]).split()[:4]
     assert len([line for line in drawn if line.split()[:4] == opening]) == 1

@@ -25,9 +25,9 @@ def test_hidden_castle_caption_tells_a_move_once(monkeypatch):
     run = play(game, 3, {}, seed=4, max_steps=3000)
     state = game.setup(["Ann", "Bot 2 (easy)", "Cy"], {})
     bands: list[list[str]] = []
-    real = render.caption_bar
+    real = render.bar  # the caption band of the board's scene
     monkeypatch.setattr(
-        render, "caption_bar", lambda img, lines: bands.append(lines) or real(img, lines)
+        render, "bar", lambda scene, lines: bands.append(lines) or real(scene, lines)
     )
     before: list = []
     checked = 0

@@ -19,7 +19,7 @@ import render
 from bot.service.base.platform_input import MAX_NAME
 from engines import REGISTRY
 from engines.playout import play
-from render import animation, leaderboards, lettering, palette
+from render import animation, captions, leaderboards, lettering, palette, tokens
 
 NAMES = ["W" * MAX_NAME, "Ｗ" * MAX_NAME, "漢字" * (MAX_NAME // 2), "M" * MAX_NAME]
 SHAPES = ("rectangle", "rounded_rectangle", "ellipse", "polygon")
@@ -125,10 +125,10 @@ def _clear_caches() -> None:
     """Boards drawn once and reused (static parts, tiles, text) are drawn afresh, so that
     every string and shape of the picture is seen."""
     for module in (
-        render.palette,
-        render.lettering,
-        render.tokens,
-        render.captions,
+        palette,
+        lettering,
+        tokens,
+        captions,
         *(render.renderer(g) for g in REGISTRY),
         animation,
     ):

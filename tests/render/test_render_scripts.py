@@ -222,14 +222,13 @@ def test_the_sectioned_leaderboards_draw_every_name(drawn):  # noqa: F811
 
 
 def test_each_face_draws_the_characters_its_cmap_maps_to_a_glyph():
-    """render/cmap.py reads which characters a face draws from the font's own table (a
-    collection's font by its index), as fontTools reads them: every face of the chain."""
+    """`fonts.coverage` reads a face's cmap with its glyphs numbered: the same characters as
+    fontTools' own reading with the glyphs named, for every face of the chain (a
+    collection's font by its index)."""
     from fontTools.ttLib import TTFont
 
-    from render import cmap
-
-    for face in fonts.faces():
+    for n, face in enumerate(fonts.faces()):
         with TTFont(str(face.path), fontNumber=face.index, lazy=True) as font:
             best = font.getBestCmap() or {}
             drawn = {c for c, glyph in best.items() if font.getGlyphID(glyph) != 0}
-        assert cmap.code_points(face.path, face.index) == drawn, face.name
+        assert fonts.coverage(n) == drawn, face.name

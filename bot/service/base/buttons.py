@@ -11,6 +11,7 @@ are decimal). A table's buttons (`Button`, S its session):
   v:S `MyView`  g:S `BoardAgain`  k:S `VoteReplace`  o:S `AddBot`  x:S `RemoveBot`
   y:S `Replay`  w:S `Review`   r:S `Rematch`
   p:S:I `ReplayPage`  n:S:I `LogPage`  h:S:I `HistoryPage`  u:S:V / d:S:V `UndoAnswer`
+  s:S:SEAT `TakeSeat`
 and the others: t:L:STEP:I / t:L:p `LessonButton` (L: the lesson's number), T:ID:j|l|s
 `TournamentButton`.
 """
@@ -194,6 +195,21 @@ class HistoryPage(_Paged):
 
     code = "h"
     posts_here = True
+
+
+@dataclass(frozen=True)
+class TakeSeat(Button):
+    """Take the seat `seat`, offered to a new player (`/escape offer`): any member of the
+    table's chat may press it."""
+
+    seat: int
+    code = "s"
+    members_may = True
+    _form = re.compile(rf"s:{_SESSION}:([0-9]{{1,2}})")
+
+    @property
+    def data(self) -> str:
+        return f"s:{self.session_id}:{self.seat}"
 
 
 @dataclass(frozen=True)

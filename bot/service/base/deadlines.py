@@ -12,8 +12,9 @@ import math
 from dataclasses import dataclass
 
 from bot.service.base import time_zones
+from bot.service.base.platform_input import amount, whole
 from bot.service.base.time_zones import Zone
-from engines.text import Span, Text, command, msg
+from engines.text import Span, Text, command, msg, plural
 
 HOUR = 3600.0
 DAY = 24 * HOUR
@@ -59,13 +60,11 @@ def parse_duration(text: str) -> float:
     text = text.strip().lower()
     unit = text[-1] if text and text[-1] in units else "m"
     number = text[:-1] if text and text[-1] in units else text
-    try:
-        value = float(number) * units[unit]
-    except ValueError:
-        raise ClockError(
-            msg("A time is written like 30m, 12h or 2d, not {text}.", text=repr(text))
-        ) from None
-    if math.isnan(value) or not 60 <= value <= 30 * DAY:
+    count = amount(number)
+    if count is None:  # (ASCII digits only: `float` would read `٣`, `1_0`, `+3`, `inf`)
+        raise ClockError(msg("A time is written like 30m, 12h or 2d, not {text}.", text=repr(text)))
+    value = count * units[unit]
+    if not 60 <= value <= 30 * DAY:
         raise ClockError(msg("The time to act must be between 1 minute and 30 days."))
     return value
 
@@ -285,7 +284,14 @@ def take_vacation(c: dict, user: str, days: float, now: float) -> dict:
         )
     if wanted > vacation_left(c, user) + 1:
         left = vacation_left(c, user) / DAY
-        raise ClockError(msg("This game allows you {days} more vacation days.", days=left))
+        days_left = int(left) if left == int(left) else round(left, 2)
+        raise ClockError(
+            plural(
+                "This game allows you {count} more vacation day.",
+                "This game allows you {count} more vacation days.",
+                days_left,
+            )
+        )
     if on_vacation(c, user, now):
         raise ClockError(msg("You are already on vacation in this game; `vacation end` ends it."))
     c = dict(c)
@@ -328,11 +334,9 @@ def parse_quiet(text: str) -> list[int] | None:
     if text.strip().lower() in ("off", "none", "no"):
         return None
     start, sep, end = text.strip().partition("-")
-    try:
-        hours = [int(start), int(end)] if sep else None
-    except ValueError:
-        hours = None
-    if hours is None or not all(0 <= h <= 23 for h in hours) or hours[0] == hours[1]:
+    found = [whole(start.strip(), 0, 23), whole(end.strip(), 0, 23)] if sep else [None]
+    hours = None if None in found else [h for h in found if h is not None]
+    if hours is None or hours[0] == hours[1]:
         raise ClockError(
             msg(
                 "Quiet hours are written like 22-7 (from 22:00 to 07:00), not {text}.",

@@ -12,6 +12,7 @@ store is already clean and comes out unchanged.
 from __future__ import annotations
 
 import hashlib
+import re
 import unicodedata
 
 MAX_ID = 100  # Discord snowflakes and Telegram ids are under 25 characters
@@ -53,6 +54,25 @@ def number(value: object, most: int = MAX_NUMBER) -> int | None:
         return None
     found = int(value)
     return found if found <= most else None
+
+
+def whole(value: object, least: int = 0, most: int = MAX_NUMBER) -> int | None:
+    """A whole number typed anywhere (`rounds=4`, `size=3`, a season's length, quiet hours,
+    a page), from `least` to `most`, else None: `number`'s rule (ASCII digits only: not
+    `٣`, `３`, `२`, `1_0`, `+3` or `-1`, though Python's `int` reads every one)."""
+    found = number(value, most)
+    return found if found is not None and found >= least else None
+
+
+_AMOUNT = re.compile(r"[0-9]{1,6}(?:\.[0-9]{1,3})?", re.ASCII)
+
+
+def amount(value: object) -> float | None:
+    """A quantity typed with an optional fraction (`2`, `1.5`): ASCII digits and one dot,
+    nothing else (`float` reads `١٫٥`, `1_0`, `+3`, `1e3`, `inf` and `nan`)."""
+    if not isinstance(value, str) or not _AMOUNT.fullmatch(value):
+        return None
+    return float(value)
 
 
 def clean_text(value: object) -> str:

@@ -9,6 +9,7 @@ import functools
 from datetime import UTC, datetime, timedelta, timezone, tzinfo
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
+from bot.service.base.platform_input import whole
 from engines.text import msg
 
 Zone = str | float  # what prefs["tz"] holds
@@ -39,11 +40,11 @@ def parse_tz(text: str) -> Zone:
         return name
     t = raw.upper().removeprefix("UTC").removeprefix("GMT") or "0"
     sign = -1 if t.startswith("-") else 1
-    hours, _, minutes = t.lstrip("+-").partition(":")
-    try:
-        value = sign * (int(hours) + int(minutes or 0) / 60)
-    except ValueError:
-        raise ZoneError(msg("{how}, not {text}.", how=HOW, text=repr(text))) from None
+    hours, colon, minutes = t[1:].partition(":") if t[:1] in "+-" else t.partition(":")
+    h, m = whole(hours, 0, 99), whole(minutes, 0, 59) if colon else 0
+    if h is None or m is None or t.count("-") + t.count("+") > 1:  # ASCII digits only
+        raise ZoneError(msg("{how}, not {text}.", how=HOW, text=repr(text)))
+    value = sign * (h + m / 60)
     if not -12 <= value <= 14:
         raise ZoneError(msg("A time zone lies between -12 and +14 hours from UTC."))
     return value

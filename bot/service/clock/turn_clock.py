@@ -16,6 +16,7 @@ from bot.service.base import buttons, deadlines, time_zones
 from bot.service.base.command_words import DAYS, ZONE
 from bot.service.base.delivery_plan import Choice, Plan, Reply
 from bot.service.base.move_records import Turn, play, seeded
+from bot.service.base.platform_input import amount
 from bot.service.base.requests import ChatRef, Contact, UserError, UserRef
 from bot.service.clock.forfeits import FORFEIT, lose_on_time
 from bot.service.tables.board_plans import BoardPlans, table_language
@@ -24,7 +25,7 @@ from bot.service.tables.bot_turns import BotTurns
 from bot.service.tables.table import Committed, Table, not_a_player, title_of
 from bot.store import SeatRow, SessionRow, StaleVersion
 from engines import Event
-from engines.text import Span, Text, command, joined, msg
+from engines.text import Span, Text, command, joined, msg, plural
 from languages import LanguageName
 
 MAX_DEFAULT_STEPS = 8  # a late player's turn played by default moves, at most this many steps
@@ -186,11 +187,12 @@ class TurnClock:
         names = ", ".join(row.seats[s].name for s in late_seats)
         voters = _voters(row)
         if voters:
-            text = msg(
-                "Time is up for {names}. They can still move; or the others may vote to hand the seat to a stand-in that plays on ({needed} of {voters} votes needed): press Vote or {clock_vote}.",
+            text = plural(
+                "Time is up for {names}. They can still move; or the others may vote to hand the seat to a stand-in that plays on ({needed} of {count} vote needed): press Vote or {clock_vote}.",
+                "Time is up for {names}. They can still move; or the others may vote to hand the seat to a stand-in that plays on ({needed} of {count} votes needed): press Vote or {clock_vote}.",
+                len(voters),
                 names=names,
                 needed=_needed(row),
-                voters=len(voters),
                 clock_vote=command("clock", "vote"),
             )
         else:
@@ -282,10 +284,11 @@ class TurnClock:
             if row.updated_at > now - days * deadlines.DAY:
                 return Plan()
             title = title_of(row.game)
-            note = msg(
-                "The game of {game} had no move for {days} days and is ended; its log is kept.",
+            note = plural(
+                "The game of {game} had no move for {count} day and is ended; its log is kept.",
+                "The game of {game} had no move for {count} days and is ended; its log is kept.",
+                days,
                 game=title,
-                days=days,
             )
             try:
                 await self.store.finish(row.id, row.version, "aborted", note)
@@ -331,14 +334,21 @@ class TurnClock:
                 away = row.clock.get("vacation", {}).get(user.id, 0.0)
                 if away > now:
                     lines.append(
-                        msg(
-                            "Your vacation: {days} days left (away for {away} more).",
-                            days=left,
+                        plural(
+                            "Your vacation: {count} day left (away for {away} more).",
+                            "Your vacation: {count} days left (away for {away} more).",
+                            _whole(left),
                             away=Span(away - now, left=True),
                         )
                     )
                 else:
-                    lines.append(msg("Your vacation: {days} days left.", days=left))
+                    lines.append(
+                        plural(
+                            "Your vacation: {count} day left.",
+                            "Your vacation: {count} days left.",
+                            _whole(left),
+                        )
+                    )
         known = await self.store.user(user.platform, user.id)
         prefs = known["prefs"] if known else {}
         quiet = prefs.get("quiet")
@@ -433,10 +443,11 @@ class TurnClock:
                         ),
                     )
                     c = deadlines.take_vacation(c, user.id, days, now)
-                    said = msg(
-                        "{name} is on vacation for {days} days: their clock waits.",
+                    said = plural(
+                        "{name} is on vacation for {count} day: their clock waits.",
+                        "{name} is on vacation for {count} days: their clock waits.",
+                        _whole(days),
                         name=user.name,
-                        days=days,
                     )
             elif sub == "pause":
                 if c.get("paused") is not None:
@@ -490,8 +501,14 @@ def _needed(row: SessionRow) -> int:
     return len(_voters(row)) // 2 + 1
 
 
+def _whole(days: float) -> int | float:
+    """A count of days as said: a whole number as itself (chooses its plural form)."""
+    return int(days) if days == int(days) else round(days, 2)
+
+
 def _number(text: str, message: Text) -> float:
-    try:
-        return float(text)
-    except ValueError:
-        raise UserError(message) from None
+    """A quantity typed (`vacation 2`), by the one reading of numbers (ASCII digits)."""
+    found = amount(text)
+    if found is None:
+        raise UserError(message)
+    return found

@@ -19,11 +19,11 @@ from bot.service.base.delivery_plan import Picture, Plan, Reply
 from bot.service.base.requests import ChatRef, UserError, UserRef
 from bot.service.pictures.workers import CpuPool
 from bot.service.tables.access import Access, Visitor
-from bot.service.tables.table import Table
+from bot.service.tables.table import Table, never_began, seat_of
 from bot.store import SessionRow
-from engines import CHANCE, REGISTRY, Game
+from engines import CHANCE, REGISTRY, BadOption, Game, IllegalAction
 from engines.ai.review import Review, review
-from engines.text import Text, joined, msg, to_json
+from engines.text import Text, command, joined, msg, to_json
 from languages import say
 
 KEPT = 32  # reviews kept (a game is reviewed by each of its players, maybe twice)
@@ -180,11 +180,14 @@ class Reviews:
             raise UserError(msg("This bot no longer has the game {game}.", game=repr(row.game)))
         if row.status not in ("finished", "aborted"):
             raise UserError(NOT_OVER)
+        why = never_began(row)
+        if why is not None:
+            raise UserError(why)
         viewer = admission.seats[0] if len(admission.seats) == 1 else None
         if seat is not None and seat in admission.seats:  # one of the seats they play
             viewer = seat
-        if viewer is None and visitor.user is not None:  # a player's own seat, by id
-            viewer = next((s.seat for s in row.seats if s.user_id == visitor.user.id), None)
+        if viewer is None and visitor.user is not None:  # a player's own seat: platform and id
+            viewer = seat_of(row, visitor.user)
         if viewer is None and game.hidden_information:
             raise UserError(ONLY_PLAYERS, reason="not_a_player")
         if row.rules_version != game.rules_version:
@@ -204,18 +207,28 @@ class Reviews:
             ]
             names = [s.name for s in row.seats]
             seed = random.Random(f"review:{row.seed}:{viewer}").getrandbits(48)
-            done, picture = await self.cpu.run(
-                reviewed,
-                game.id,
-                names,
-                dict(row.options),
-                entries,
-                viewer,
-                seed,
-                row.id,
-                language,
-                self.pictures,
-            )
+            try:
+                done, picture = await self.cpu.run(
+                    reviewed,
+                    game.id,
+                    names,
+                    dict(row.options),
+                    entries,
+                    viewer,
+                    seed,
+                    row.id,
+                    language,
+                    self.pictures,
+                )
+            except (BadOption, IllegalAction, KeyError, IndexError) as exc:  # a log that no
+                # longer plays under these rules (the rules' version is checked above)
+                raise UserError(
+                    msg(
+                        "Game #{number} cannot be reviewed with this version of the bot; its log is still there ({log}).",
+                        number=row.id,
+                        log=command("log"),
+                    )
+                ) from exc
             self._kept[key] = (told(game, names, row.id, done, viewer), picture)
             while len(self._kept) > KEPT:
                 self._kept.popitem(last=False)

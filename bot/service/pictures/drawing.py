@@ -38,13 +38,18 @@ def draw_on(
     recent: list | None = None,
     language: str = "en",
     alt: str | None = None,
+    canvas: tuple[int, int | None] | None = None,
 ) -> Awaitable[Picture | None]:
     """A board's PNG and alt text in `language`, drawn on the CPU pool (a worker imports
     `render` alone for it), its timings recorded here; None for a game without a renderer.
     `recent`: what happened since the last board (messages as JSON), told under it; `alt`:
-    the view's words, when they were said already. Handed to a worker at the call
-    (`CpuPool.run_waited_for`), awaited later."""
-    made = cpu.run_waited_for(work.board, game_id, view, recent, language, alt)
+    the view's words, when they were said already; `canvas`: the table and the seat whose
+    picture it is (None: the public board), which the worker keeps to paint the next one
+    where it changed (render/work.py). Handed to a worker at the call
+    (`CpuPool.run_waited_for`), awaited later, by the worker that drew the table's last
+    board (its canvas is there)."""
+    home = None if canvas is None else canvas[0]
+    made = cpu.run_waited_for(work.board, game_id, view, recent, language, alt, canvas, home=home)
     return _recorded(made, game_id, filename, language)
 
 

@@ -17,8 +17,12 @@ The bot starts its workers once it is up (`start_soon`): on a small machine thei
 took the cores the bot's own start needed (measured on 2 cores, `bench.scale`: 0.60 s to
 the first board with the workers starting beside the bot, 0.51 s with them started after).
 
-A worker that dies (the OOM killer, a crash in a library) fails only the job it was
-doing, and a new worker takes its place. A worker ends when the bot that started it is
+A table's boards go to the worker that drew its last one while that worker lives (`home`:
+its canvas is kept there, render/work.py, so a move paints and deflates only what changed): to
+it when it is free or drawing a board it can queue behind, else to any idle worker, which
+becomes the table's worker. A worker that dies (the OOM killer, a crash in a library)
+fails only the job it was doing (drawn again by another: a redraw is all a table's worker
+costs), and a new worker takes its place. A worker ends when the bot that started it is
 gone, however it went (SIGKILL, the OOM killer): each watches its parent from a small
 thread (`os.getppid()` changes once the parent has died and the worker was handed to
 init or a subreaper). Linux's PR_SET_PDEATHSIG is not used: it fires when the *thread*
@@ -36,7 +40,7 @@ import os
 import pickle
 import subprocess
 import sys
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Hashable
 from typing import Any, TypeVar
 
 from bot.worker_process import FRAME, READY
@@ -75,11 +79,17 @@ def default_workers() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-class _Job:
-    __slots__ = ("data", "future", "urgent")
+HOMES = 4096  # tables whose worker is remembered (the most recently drawn)
 
-    def __init__(self, data: bytes, future: asyncio.Future, urgent: bool) -> None:
+
+class _Job:
+    __slots__ = ("data", "future", "home", "urgent")
+
+    def __init__(
+        self, data: bytes, future: asyncio.Future, urgent: bool, home: Hashable = None
+    ) -> None:
         self.data, self.future, self.urgent = data, future, urgent  # data: the pickled call
+        self.home = home  # the table whose worker should draw it
 
 
 class _Worker:
@@ -132,6 +142,8 @@ class CpuPool:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._closing = False
         self._later: asyncio.TimerHandle | None = None  # the start `start_soon` set
+        # each table's worker: the one that drew its last board (most recent last)
+        self._homes: collections.OrderedDict[Hashable, _Worker] = collections.OrderedDict()
 
     def start(self) -> CpuPool:
         """Start the workers: new processes, free of this one's threads and loop, whose
@@ -213,13 +225,15 @@ class CpuPool:
             return await asyncio.to_thread(fn, *args)
         return await self._submit(fn, args, self._waiting)
 
-    def run_waited_for(self, fn: Callable[..., T], /, *args: Any) -> Awaitable[T]:
+    def run_waited_for(
+        self, fn: Callable[..., T], /, *args: Any, home: Hashable = None
+    ) -> Awaitable[T]:
         """A board somebody waits for: in a worker, ahead of the jobs nobody waits for (an
         AI's search, a replay), again once if its worker dies, or on a thread while no
         worker has started yet. A worker's start imports the renderers (half a second on a
         busy machine), so the first board after a restart would wait for it; this process
         has them already, and a picture is a pure function of its arguments, so it is the
-        same.
+        same. `home`: the table it draws, whose worker keeps its last board's bands.
 
         Handed to its worker at the call, not at the first await: a board is handed over
         just before its move is stored, and a hand-over once the store's thread had begun
@@ -232,7 +246,23 @@ class CpuPool:
         self._attach_here()
         if not any(w.ready for w in self._pool):
             return asyncio.to_thread(fn, *args)
-        return self._answer_of(self._enqueue(fn, args, self._urgent))
+        return self._answer_of(self._enqueue(fn, args, self._urgent, home))
+
+    async def on_each(self, fn: Callable[..., T], /, *args: Any) -> list[T]:
+        """`fn(*args)` once in every worker that is up, after what it holds (what each
+        worker keeps: a bench's counts); on this process's thread when none is."""
+        self._attach_here()
+        workers = [w for w in self._pool if w.ready]
+        if not workers:
+            return [await asyncio.to_thread(fn, *args)]
+        jobs = []
+        for worker in workers:
+            job = _Job(
+                pickle.dumps((fn, args), pickle.HIGHEST_PROTOCOL), self._loop.create_future(), False
+            )
+            self._send(worker, job)
+            jobs.append(job.future)
+        return list(await asyncio.gather(*jobs))
 
     async def _then_start(self, drawn: Awaitable[T]) -> T:
         try:
@@ -250,7 +280,8 @@ class CpuPool:
             # its worker died under it (the OOM killer): drawn once more by the next free
             # worker, so the move's board still comes; a job that kills every worker fails
             # the second time
-            return await self._queued(_Job(job.data, self._loop.create_future(), True)).future
+            again = _Job(job.data, self._loop.create_future(), True, job.home)
+            return await self._queued(again).future
 
     def _attach_here(self) -> None:
         loop = asyncio.get_running_loop()
@@ -265,10 +296,12 @@ class CpuPool:
         self._attach_here()
         return await self._enqueue(fn, args, queue).future
 
-    def _enqueue(self, fn: Callable, args: tuple, queue: collections.deque) -> _Job:
+    def _enqueue(
+        self, fn: Callable, args: tuple, queue: collections.deque, home: Hashable = None
+    ) -> _Job:
         """Queued, and handed to a free worker at once if there is one; a call that does
         not pickle fails its caller's future (the caller's mistake, told to the caller)."""
-        job = _Job(b"", self._loop.create_future(), queue is self._urgent)
+        job = _Job(b"", self._loop.create_future(), queue is self._urgent, home)
         if getattr(fn, "__module__", None) == "__main__":
             job.future.set_exception(
                 TypeError(
@@ -291,24 +324,84 @@ class CpuPool:
 
     # ----- the loop's side of the pipes -----------------------------------------------
     def _dispatch(self) -> None:
-        """Hand waiting jobs to the free workers."""
-        for depth in range(DEPTH):  # first a job for every idle worker, then a next board
-            for worker in self._pool:
-                if not worker.ready or len(worker.taken) != depth or worker.outbox:
-                    continue
-                if depth and not worker.taken[0].urgent:
-                    continue
-                job = self._next(boards_only=depth > 0)
+        """Hand waiting jobs to the free workers: each board, in turn, to its table's
+        worker if it can take it now, else to an idle one (a board that can go nowhere
+        yet waits, and the boards behind it may go meanwhile); then the other jobs to the
+        workers still idle."""
+        if self._urgent:
+            # first every board its table's worker can take, then the rest to idle workers
+            for at_home in (True, False):
+                waiting: collections.deque[_Job] = collections.deque()
+                while self._urgent:
+                    job = self._urgent.popleft()
+                    if job.future.done():  # its caller may have gone (cancelled)
+                        continue
+                    worker = self._home_of(job) if at_home else self._worker_for(job)
+                    if worker is None:
+                        waiting.append(job)
+                    else:
+                        self._send(worker, job)
+                self._urgent = waiting
+        for worker in self._pool:
+            if self._idle(worker):
+                job = self._next()
                 if job is None:
                     break
                 self._send(worker, job)
 
-    def _next(self, boards_only: bool = False) -> _Job | None:
-        for queue in (self._urgent,) if boards_only else (self._urgent, self._waiting):
-            while queue:
-                job = queue.popleft()
-                if not job.future.done():  # its caller may have gone (cancelled)
-                    return job
+    @staticmethod
+    def _idle(worker: _Worker) -> bool:
+        return worker.ready and not worker.taken and not worker.outbox
+
+    @staticmethod
+    def _takes_a_board(worker: _Worker) -> bool:
+        """Free, or drawing boards with room behind them (`DEPTH`)."""
+        return (
+            worker.ready
+            and not worker.outbox
+            and len(worker.taken) < DEPTH
+            and all(job.urgent for job in worker.taken)
+        )
+
+    def _home_of(self, job: _Job) -> _Worker | None:
+        """Its table's worker, if it lives and can take a board now."""
+        home = self._homes.get(job.home) if job.home is not None else None
+        if home is not None and home in self._pool and self._takes_a_board(home):
+            self._homes.move_to_end(job.home)
+            return home
+        return None
+
+    def _worker_for(self, job: _Job) -> _Worker | None:
+        """Its table's worker if it can take a board now, else an idle worker (the table's
+        worker from now on), else None: it waits."""
+        found = self._home_of(job)
+        if found is not None:
+            return found
+        home = self._homes.get(job.home) if job.home is not None else None
+        idle = self._least_homed([w for w in self._pool if self._idle(w)])
+        if idle is None and (home is None or home not in self._pool):
+            # no worker yet (or its worker died): one with room behind a board
+            idle = self._least_homed([w for w in self._pool if self._takes_a_board(w)])
+        if idle is not None and job.home is not None:
+            self._homes[job.home] = idle
+            self._homes.move_to_end(job.home)
+            while len(self._homes) > HOMES:
+                self._homes.popitem(last=False)
+        return idle
+
+    def _least_homed(self, workers: list[_Worker]) -> _Worker | None:
+        """Of `workers`, the one fewest tables call theirs (new tables spread evenly)."""
+        if len(workers) < 2:
+            return workers[0] if workers else None
+        homed = collections.Counter(self._homes.values())
+        return min(workers, key=lambda w: homed[w])
+
+    def _next(self) -> _Job | None:
+        """The next job nobody waits for (an AI's search, a replay)."""
+        while self._waiting:
+            job = self._waiting.popleft()
+            if not job.future.done():  # its caller may have gone (cancelled)
+                return job
         return None
 
     def _send(self, worker: _Worker, job: _Job) -> None:

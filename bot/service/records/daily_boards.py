@@ -20,10 +20,10 @@ from bot.service.pictures.workers import CpuPool
 from bot.service.records import boards, ratings
 from bot.store import SessionRow, Store
 from engines import Game
-from engines.text import Text, command, msg
+from engines.text import Text, command, msg, plural
 
-_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
-_MONTH = re.compile(r"^\d{4}-\d{2}$")
+_DAY = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$", re.ASCII)  # ASCII digits only
+_MONTH = re.compile(r"^[0-9]{4}-[0-9]{2}$", re.ASCII)
 YES, NO = "✓", "–"
 
 
@@ -72,11 +72,15 @@ class DailyBoards:
         )
         how = msg("escaped") if escaped else msg("did not escape")
         return msg(
-            "Daily castle of {day}: {how}, {chapters} chapters reached in {steps} steps: place {place} of {count} here today ({top_dark_castle}).",
+            "Daily castle of {day}: {how}, {reached}: place {place} of {count} here today ({top_dark_castle}).",
             day=day,
             how=how,
-            chapters=chapters,
-            steps=steps,
+            reached=plural(
+                "{count} chapter reached in {steps}",
+                "{count} chapters reached in {steps}",
+                chapters,
+                steps=plural("{count} step", "{count} steps", steps),
+            ),
             place=place,
             count=len(board),
             top_dark_castle=command("top", "dark_castle", "daily"),

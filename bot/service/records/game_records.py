@@ -21,7 +21,7 @@ from bot.service.tables.bot_seats import seat_names
 from bot.service.tables.table import Table, title_of
 from bot.store import SessionRow
 from engines import REGISTRY, Game
-from engines.text import Span, Text, command, joined, msg
+from engines.text import Span, Text, command, joined, msg, plural
 from languages import Day, say
 from render import animation
 
@@ -119,18 +119,20 @@ class GameRecords:
         game, steps = await self._steps(row)
         moves = len(steps) - 1
         if row.status == "active":
-            text: Text = msg(
-                "Replay of #{number}, {game} so far: {moves} moves.",
+            text: Text = plural(
+                "Replay of #{number}, {game} so far: {count} move.",
+                "Replay of #{number}, {game} so far: {count} moves.",
+                moves,
                 number=row.id,
                 game=msg(game.title),
-                moves=moves,
             )
         else:
-            text = msg(
-                "Replay of #{number}, {game}: {moves} moves.",
+            text = plural(
+                "Replay of #{number}, {game}: {count} move.",
+                "Replay of #{number}, {game}: {count} moves.",
+                moves,
                 number=row.id,
                 game=msg(game.title),
-                moves=moves,
             )
         picture = None
         if self.pictures:
@@ -247,13 +249,13 @@ class GameRecords:
             outcome = msg("ended unfinished")
         length = _span(row.updated_at - row.created_at)
         return msg(
-            "#{number} {game}: {players}; {outcome}; {date}; {moves} moves over {length}",
+            "#{number} {game}: {players}; {outcome}; {date}; {moves} over {length}",
             number=row.id,
             game=title_of(row.game),
             players=players,
             outcome=outcome,
             date=Day(row.updated_at),
-            moves=moves,
+            moves=plural("{count} move", "{count} moves", moves),
             length=length,
         )
 

@@ -15,8 +15,9 @@ from dataclasses import dataclass
 
 from bot.service.base.move_records import stored
 from bot.service.base.requests import UserError
+from bot.service.tables.table import never_began
 from bot.store import LogEntry, SessionRow
-from engines import CHANCE, Game, IllegalAction
+from engines import CHANCE, BadOption, Game, IllegalAction
 from engines.text import Text, command, joined, msg
 
 LOG_PAGE = 20  # lines of a log page: fits a Telegram message and a Discord one easily
@@ -37,6 +38,10 @@ def _public(entry: LogEntry) -> list[Text]:
 
 
 def replayable(game: Game, row: SessionRow) -> None:
+    """Refused, said why: a table that never began, or one of older rules."""
+    why = never_began(row)
+    if why is not None:
+        raise UserError(why)
     if row.rules_version != game.rules_version:
         raise UserError(
             msg(
@@ -48,11 +53,22 @@ def replayable(game: Game, row: SessionRow) -> None:
         )
 
 
+def unreplayable(row: SessionRow) -> Text:
+    return msg(
+        "Game #{number} cannot be replayed with this version of the bot; its log is still there ({log}).",
+        number=row.id,
+        log=command("log"),
+    )
+
+
 def steps(game: Game, row: SessionRow, entries: Sequence[LogEntry]) -> list[Step]:
     """Every public board of the game in order: the opening, then one per move."""
     replayable(game, row)
     names = [s.name for s in row.seats]
-    state = game.setup(names, row.options)
+    try:
+        state = game.setup(names, row.options)
+    except BadOption as exc:  # (seats or options no longer fit the game)
+        raise UserError(unreplayable(row)) from exc
     moves = [e for e in entries if e.seat >= 0 and not e.undone]
     total = len(moves)
     out: list[Step] = []
@@ -73,13 +89,7 @@ def steps(game: Game, row: SessionRow, entries: Sequence[LogEntry]) -> list[Step
             state, _ = game.apply(state, entry.seat, entry.action)
             caption += _public(entry)
     except (IllegalAction, KeyError, IndexError, ValueError) as exc:
-        raise UserError(
-            msg(
-                "Game #{number} cannot be replayed with this version of the bot; its log is still there ({log}).",
-                number=row.id,
-                log=command("log"),
-            )
-        ) from exc
+        raise UserError(unreplayable(row)) from exc
     out.append(Step(game.view(state, None), heading, joined(caption, " "), n))
     return out
 

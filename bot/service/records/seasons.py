@@ -38,7 +38,7 @@ DAY = 86_400.0
 LEASE = 300.0  # seconds a process may take to post a season's end before another does
 TOP = 10
 DEFAULT_LENGTH = "3mo"
-_LENGTH = re.compile(r"^(\d{1,3})\s*(d|days?|w|weeks?|mo|months?)$")
+_LENGTH = re.compile(r"^([0-9]{1,3})\s*(d|days?|w|weeks?|mo|months?)$", re.ASCII)  # ASCII digits
 _MOST = {"d": 366, "w": 52, "mo": 12}
 
 USAGE = msg(

@@ -7,6 +7,7 @@ from __future__ import annotations
 from bot.service.base import buttons
 from bot.service.base.command_words import GAME
 from bot.service.base.delivery_plan import Choice, Plan, Reply
+from bot.service.base.platform_input import whole
 from bot.service.base.requests import ChatRef, UserError, UserRef
 from bot.service.pictures.workers import CpuPool
 from bot.service.records import boards, ratings
@@ -180,9 +181,10 @@ class Standings:
         where = self.scope_word(chat.platform)
         season = await self.store.running_season(chat.platform, chat.scope)
         if number is not None:
-            if not number.isdigit() or len(number) > 6:
+            named = whole(number, 1, 999_999)
+            if named is None:
                 raise UserError(msg("A season is named by its number, like season 2."))
-            season = await self.store.season(chat.platform, chat.scope, int(number))
+            season = await self.store.season(chat.platform, chat.scope, named)
             if season is None:
                 raise UserError(
                     msg("This {scope} has had no season {number}.", scope=where, number=number)

@@ -15,6 +15,9 @@
 - **Learn** (`/escape learn`, the web page's Learn): a lesson is private to its player;
   whoever proved who they are has their own, and a spectator key or nobody has none.
 
+Who may *sit* (open a table, join one, take a seat, enter a tournament) is further bounded
+by bars and blocks, asked at every door that seats someone (moderation.py's `gate`).
+
 A request the platform delivered from the table's own chat (a button under its board) is
 a member's by construction, and a member pressing there may also use the buttons that
 post into that chat (replay, log, the board again). A web door asks the platform through
@@ -33,7 +36,7 @@ from enum import IntEnum
 from bot.service.base.buttons import Button
 from bot.service.base.requests import ChatRef, UserError, UserRef
 from bot.service.base.web_links import LOCAL
-from bot.service.tables.table import not_a_player
+from bot.service.tables.table import not_a_player, seat_of
 from bot.store import SessionRow
 from engines.text import command, msg
 
@@ -117,7 +120,7 @@ class Access:
             if is_local(user, row):
                 humans = tuple(s.seat for s in row.seats if s.kind == "human")
                 return Admission(Standing.PLAYER, humans, in_chat)
-            seat = next((s.seat for s in row.seats if s.user_id == user.id), None)
+            seat = seat_of(row, user)
             if seat is not None:
                 return Admission(Standing.PLAYER, (seat,), in_chat)
             if in_chat or (ask and await self.is_member(row, user)):

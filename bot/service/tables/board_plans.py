@@ -108,7 +108,8 @@ class BoardPlans:
         language = table_language(row)
         key = PictureKey(row.id, version, None, language)
         drawing = self.drawn.drawing(
-            key, lambda: draw_on(self.cpu, game.id, view, name, recent, language)
+            key,
+            lambda: draw_on(self.cpu, game.id, view, name, recent, language, canvas=(row.id, None)),
         )
         return Early(drawing, key, self.drawn)
 
@@ -251,8 +252,9 @@ class BoardPlans:
         acting = [s for s in game.to_act(state) if 0 <= s < len(row.seats)]
         humans = [s for s in acting if row.seats[s].kind == "human"]
         acting = humans or acting
-        if result is not None and not any(e.kind in ENDING_KINDS for e in events):
-            lines.append(result.summary)  # unless the move's own events announced the end
+        if result is not None:  # over: nobody is waited for (a loss on time, a resignation)
+            if not any(e.kind in ENDING_KINDS for e in events):
+                lines.append(result.summary)  # unless the move's own events announced the end
         elif acting:  # (bots, while their run plays: they need no clock)
             names = ", ".join(table.user_of(s).name for s in acting)
             clock = self.clock_note(row) if humans else ""
@@ -329,7 +331,10 @@ class BoardPlans:
         name = "my-view.png" if seat is not None else f"{game_id}-{version}.png"
         key = PictureKey(table, version, seat, language)
         return await self.drawn.picture(
-            key, lambda: draw_on(self.cpu, game_id, view, name, None, language, alt)
+            key,
+            lambda: draw_on(
+                self.cpu, game_id, view, name, None, language, alt, canvas=(table, seat)
+            ),
         )
 
     async def own_view(self, table: Loaded, seat: int, asker: UserRef) -> Plan:

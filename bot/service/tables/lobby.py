@@ -15,6 +15,7 @@ from bot.service.tables.board_plans import BoardPlans, table_language
 from bot.service.tables.bot_seats import bot_options, bot_seat, table_level
 from bot.service.tables.bot_turns import BotTurns
 from bot.service.tables.language_settings import LanguageSettings
+from bot.service.tables.moderation import Moderation
 from bot.service.tables.start_options import hint_setting, parse_options, split_options
 from bot.service.tables.table import Table, title_of
 from bot.store import ChatBusy, OpenedWith, SeatRow
@@ -69,8 +70,10 @@ class Lobby:
         turns: BotTurns,
         *,
         seed_source: Callable[[], int] = lambda: secrets.randbits(62),
+        moderation: Moderation | None = None,
     ) -> None:
         self.table = table
+        self.moderation = moderation or Moderation(table.store, table.now)  # bars and blocks
         self.store = table.store
         self.plans = plans
         self.turns = turns  # bots to act first play once the start is stored
@@ -99,6 +102,7 @@ class Lobby:
                     abort=command("abort"),
                 )
             )
+        await self.moderation.gate(chat.platform, chat.scope, user, [])
         day = start.opened.daily
         if day:
             await self.once_a_day.refuse_played(day, [user])
@@ -174,6 +178,7 @@ class Lobby:
                     max_players=game.max_players,
                 )
             )
+        await self.moderation.gate(row.platform, row.scope, user, row.seats)
         if daily_castle.day_of_table(row):
             await self.once_a_day.refuse_played(daily_castle.day_of_table(row), [user], but=row.id)
         await self.table.note_player(user)

@@ -301,6 +301,19 @@ class Play:
         plan.fresh = True
         return plan
 
+    async def board_again(self, chat: ChatRef) -> Plan | None:
+        """The board and each player's private message, posted anew (none in a lobby)."""
+        row = await self.table.live_row(chat)
+        game = REGISTRY.get(row.game) if row is not None else None
+        if row is None or game is None:
+            return None
+        if row.status == "lobby":
+            plan = self.plans.lobby_plan(row, game, msg("Waiting for players."), None)
+        else:
+            plan = await self.plans.board(self.table.load(row), [], None)
+        plan.fresh = True
+        return plan
+
     async def private_view(self, chat: ChatRef, user: UserRef) -> Plan:
         row = await self.table.active(chat)
         return await self.view_of(row, user)

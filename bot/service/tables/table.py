@@ -51,10 +51,7 @@ class Loaded:
     state: object | None
 
     def seat_of(self, user: UserRef) -> int | None:
-        for seat in self.row.seats:
-            if seat.user_id == user.id:
-                return seat.seat
-        return None
+        return seat_of(self.row, user)
 
     def user_of(self, seat: int) -> UserRef:
         s = self.row.seats[seat]
@@ -102,6 +99,42 @@ def title_of(game_id: str) -> Text:
     """A game's title, said in each language (a game no longer offered: its id)."""
     game = REGISTRY.get(game_id)
     return msg(game.title) if game is not None else game_id
+
+
+def seat_of(row: SessionRow, user: UserRef) -> int | None:
+    """The seat `user` plays at this table: the platform and the id must both match (the
+    same number is another person on another platform)."""
+    if user.platform != row.platform:
+        return None
+    return next((s.seat for s in row.seats if s.user_id == user.id), None)
+
+
+def result_of(loaded: Loaded) -> Result | None:
+    """How a table ended: by its rules (the engine says), or by the loss of a seat that
+    the store keeps (a resignation, a loss on time): then nobody is waited for."""
+    row, game = loaded.row, loaded.game
+    if loaded.state is not None:
+        found = game.result(loaded.state)
+        if found is not None:
+            return found
+    if row.status == "finished" and row.result:
+        stored = row.result
+        scores = {int(k): v for k, v in (stored.get("scores") or {}).items()}
+        return Result(stored.get("ranking") or [], scores, stored.get("summary") or "")
+    return None
+
+
+def never_began(row: SessionRow) -> Msg | None:
+    """Why a table has nothing to replay or review: it is still in its lobby, or it was
+    closed there (no position was ever stored, and its seats may be too few to set up)."""
+    if row.status == "lobby":
+        return msg("That game has not begun yet.")
+    if row.state is None:
+        return msg(
+            "Game #{number} never began: it was closed in its lobby, so there is nothing to replay or review.",
+            number=row.id,
+        )
+    return None
 
 
 def not_a_player(row: SessionRow) -> Msg:
@@ -221,8 +254,10 @@ class Table:
         *,
         touch: bool = True,
         seats: list[SeatRow] | None = None,
+        offered: tuple[int, ...] | None = None,
     ) -> Committed:
-        """Store the turn (and new seats, if given) with the new clock in one transaction,
+        """Store the turn (and new seats, and the seats still offered, if given) with the
+        new clock in one transaction,
         as a compare-and-set on the version and clock of `row`. The board's picture starts
         drawing meanwhile, unless bots are to act next (theirs is the board shown)."""
         if seats is not None:
@@ -259,6 +294,7 @@ class Table:
                 touch=touch,
                 seats=seats,
                 expect_clock=row.clock,
+                offered=offered,
             )
         except BaseException as exc:
             # Not stored (a lost race, a busy or failing store, a cancelled caller): its
@@ -282,6 +318,7 @@ class Table:
             deadline=clock.get("deadline"),
             clock=clock or row.clock,
             wake_at=wake_at,
+            offered=row.offered if offered is None else tuple(sorted(set(offered))),
         )
         self.changes.note(Change(row, tuple(turn.entries)))  # before anyone hears of it
         return Committed(Loaded(row, game, state), turn.events, result, early)

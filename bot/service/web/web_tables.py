@@ -35,7 +35,7 @@ from bot.service.records.game_records import GameRecords
 from bot.service.tables.access import Access, Admission, Standing, Visitor, is_local
 from bot.service.tables.board_plans import BoardPlans, described
 from bot.service.tables.bot_seats import seat_name
-from bot.service.tables.table import Loaded, Table, chat_of
+from bot.service.tables.table import Loaded, Table, chat_of, result_of
 from bot.store import NewEntry, SessionRow
 from engines import CHANCE, REGISTRY, Event, Game
 from engines.text import Text, joined, msg
@@ -295,7 +295,7 @@ class WebTables:
         caption: list[Text] = []
         result = None
         if moment.loaded is not None:
-            result = game.result(moment.loaded.state)
+            result = result_of(moment.loaded)
             caption, acting, _humans = self.plans.caption(moment.loaded, moment.events, result)
         page: dict = {
             "table": row.id,

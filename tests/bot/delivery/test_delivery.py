@@ -78,7 +78,7 @@ class Wire:
     async def delete(self, sent: list[Sent]) -> None:
         self.calls.append(("delete", *[s.message for s in sent]))
 
-    def moved_on(self, live: Sent) -> bool:
+    def moved_on(self, live: Sent, later: int) -> bool:
         return self.moved
 
     async def answer_in_place(self, reply, asked) -> Sent | None:
@@ -125,8 +125,8 @@ async def test_a_board_played_live_is_edited_in_place(delivery):
 async def test_a_board_is_posted_anew_after_a_pause_and_the_old_one_retired(delivery, monkeypatch):
     wire = Wire()
     await delivery.deliver(CHAT, Plan([board(1)], facts()), wire, press())
-    later = deliverer_module.time.monotonic() + LIVE_FOR + 1
-    monkeypatch.setattr(deliverer_module.time, "monotonic", lambda: later)
+    later = deliverer_module.time.time() + LIVE_FOR + 1
+    monkeypatch.setattr(deliverer_module.time, "time", lambda: later)
     done = await delivery.deliver(CHAT, Plan([board(2)], facts()), wire, press())
     assert wire.calls[1:] == [("post", "chan-1", "board v2", 2), ("retire", 1)]
     assert done.board_anew
@@ -153,15 +153,43 @@ async def test_a_board_overtaken_by_a_newer_one_is_never_shown(delivery):
     assert wire.calls == [("post", "chan-1", "board v3", 1)]
 
 
-async def test_after_a_restart_the_live_board_is_read_back_and_replaced(service):
+async def test_another_process_edits_the_same_live_board(service):
+    """The record is kept with the table: a second process (or the same after a restart)
+    finds the board, how recently it changed and how far its chat has moved on, so it
+    edits it in place rather than posting a second board."""
     wire = Wire()
     await Delivery(service, "wire").deliver(CHAT, Plan([board(1)], facts()), wire, press())
-    restarted = Delivery(service, "wire")  # the same store, a new process
-    await restarted.deliver(CHAT, Plan([board(2)], facts()), wire, press())
-    # how recently it changed does not survive: posted anew, and the recalled one retired
-    assert wire.calls[1:] == [("post", "chan-1", "board v2", 2), ("retire", 1)]
-    other_platform = Delivery(service, "elsewhere")
-    assert (await other_platform.boards.table(7)).slot is None  # records are per platform
+    other = Delivery(service, "wire")  # the same store, another process
+    await other.deliver(CHAT, Plan([board(2)], facts()), wire, press())
+    await Delivery(service, "wire").deliver(CHAT, Plan([board(3)], facts()), wire, press())
+    assert wire.calls == [
+        ("post", "chan-1", "board v1", 1),
+        ("edit", 1, "board v2"),
+        ("edit", 1, "board v3"),
+    ]
+    assert (await other.boards.live(7)).version == 3
+    assert await Delivery(service, "elsewhere").boards.live(7) is None  # per platform
+
+
+async def test_a_board_replaced_by_a_process_that_died_is_retired_by_the_next(service):
+    """The replaced board is noted with the record that replaced it: a process that dies
+    before retiring it leaves it to the process that takes its work over."""
+
+    class Dying(Wire):
+        async def retire(self, sent: Sent) -> None:
+            raise SystemExit("killed")  # the process dies between the two
+
+    wire = Dying()
+    dead = Delivery(service, "wire")
+    await dead.deliver(CHAT, Plan([board(1)], facts()), wire, press())
+    with pytest.raises(SystemExit):
+        await dead.deliver(CHAT, Plan([board(2)], facts(), fresh=True), wire, press())
+    heir, survivor = Delivery(service, "wire"), Wire()
+    await heir.retire_leftovers(7, survivor)
+    assert survivor.calls == [("retire", 1)]
+    await heir.retire_leftovers(7, survivor)
+    assert survivor.calls == [("retire", 1)], "once"
+    assert (await heir.boards.live(7)).sent.message == 2
 
 
 async def test_the_end_tidies_notices_where_the_front_end_tidies(delivery):
@@ -360,16 +388,62 @@ def test_text_within_the_limit_is_one_part():
 
 
 def test_the_service_gives_what_delivery_needs():
-    """Delivery is typed against the few calls it makes (`ServiceNeeds`); the service
-    answers each with the same parameters."""
+    """Delivery is typed against the few calls it makes (`ServiceNeeds`, and `Records` of
+    its records); the service answers each with the same parameters."""
     import inspect
 
-    from bot.delivery.service_needs import ServiceNeeds
+    from bot.delivery.service_needs import Records, ServiceNeeds
     from bot.service import GameService
+    from bot.service.shared.delivery_records import DeliveryRecords
 
-    needed = [n for n, f in vars(ServiceNeeds).items() if inspect.iscoroutinefunction(f)]
-    assert sorted(needed) == ["contact", "live", "recall", "remember", "seated_at"]
-    for name in needed:
-        ours = list(inspect.signature(getattr(ServiceNeeds, name)).parameters)
-        theirs = list(inspect.signature(getattr(GameService, name)).parameters)
-        assert ours == theirs, name
+    for protocol, given, names in [
+        (ServiceNeeds, GameService, ["contact", "live", "seated_at"]),
+        (
+            Records,
+            DeliveryRecords,
+            [
+                "add_notes",
+                "board",
+                "edited",
+                "forget",
+                "message_in",
+                "notes",
+                "put_board",
+                "swap_note",
+            ],
+        ),
+    ]:
+        needed = [n for n, f in vars(protocol).items() if inspect.iscoroutinefunction(f)]
+        assert sorted(needed) == names
+        for name in needed:
+            ours = list(inspect.signature(getattr(protocol, name)).parameters)
+            theirs = list(inspect.signature(getattr(given, name)).parameters)
+            assert ours == theirs, name
+
+
+async def test_a_board_owed_by_a_process_that_died_is_shown_by_another(service, monkeypatch):
+    """An owed board is noted with the table: if its process dies before the chat takes it,
+    the timer loop of another process shows it once it has waited `OWED_GRACE`; one shown
+    meanwhile is not shown again."""
+    import bot.service.timer_loop as timer_loop
+    from bot.service.timer_loop import OWED_GRACE, Timers
+
+    await service.start(CHAT, ANN_W, "ghosts18")
+    await service.join(CHAT, BOB_W)
+    sid = (await service.live(CHAT)).id
+    shown = []
+
+    async def deliver(chat, plan):
+        shown.append((chat, [r.kind for r in plan]))
+
+    service.add_notifier("wire", deliver)
+    dying = Delivery(service, "wire")
+    await dying.deliver(CHAT, Plan([board(5, sid=sid)], facts(sid)), Wire(refuse=1), press())
+    dying.close()  # the process dies: its retries with it
+    timers = Timers(service)
+    assert not (await timers.tick()).reshown, "not before its grace"
+    later = timer_loop.time.time() + OWED_GRACE + 1
+    monkeypatch.setattr(timer_loop.time, "time", lambda: later)
+    assert (await timers.tick()).reshown == [sid]
+    assert shown == [(CHAT, ["board"])]
+    assert not (await timers.tick()).reshown, "once"

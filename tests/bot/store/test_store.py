@@ -86,7 +86,7 @@ async def test_record_appends_log_and_snapshot_together(store):
 
 @on_both
 async def test_the_log_is_read_by_the_versions_its_changes_made(store):
-    """Each log row says the version its change took the table to (migration 10): what
+    """Each log row says the version its change took the table to (migration 14): what
     happened between two versions is read without the rest (the terminal says the moves
     made elsewhere since the board it showed)."""
     row = await _session(store)

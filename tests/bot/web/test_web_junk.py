@@ -7,6 +7,7 @@ an address keeps a bounded number of sockets open."""
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 
 import aiohttp
 import pytest
@@ -133,3 +134,158 @@ async def test_an_address_keeps_a_bounded_number_of_sockets(board, monkeypatch):
     await pages[0].ws.close()
     await asyncio.sleep(0.1)
     await pages[4].connect()  # a closed socket makes room
+
+
+@pytest.mark.parametrize(
+    "frame",
+    [
+        "[" * 5000,  # under 16 KiB, nested past Python's recursion limit
+        '{"hello": ' * 3000 + "1" + "}" * 3000,
+        '{"press": {"data": "' + "x" * 100_000 + '"}}',  # 100 KiB: longer than any of ours
+        b"\x00\x01 binary",
+    ],
+    ids=["nested-list", "nested-hello", "huge", "binary"],
+)
+async def test_nested_huge_or_binary_frames_get_an_error_and_the_socket_stays(board, frame):
+    page = board.page(board.ann_token)
+    await page.connect()
+    if isinstance(frame, bytes):
+        await page.ws.send_bytes(frame)
+    else:
+        await page.ws.send_str(frame)
+    said = await page.next("error")
+    assert "not one of ours" in said["error"]
+    assert not page.closed
+    shown = await page.open(board.sid)  # the same socket still works
+    assert shown["page"]["seat"] == 0
+
+
+async def test_every_frame_counts_a_flood_is_told_once_then_read_at_the_limit(board, monkeypatch):
+    """Junk frames past a socket's limit are not dropped nor the socket closed: it is told
+    once, then read no faster than the limit, each frame answered in turn; meanwhile the
+    door answers anyone else."""
+    monkeypatch.setattr(live_sockets, "FRAMES", (5, 0.3))
+    page = board.page(board.ann_token)
+    await page.connect()
+    for n in range(20):
+        await page.ws.send_str(f"junk {n}")
+    other = board.page()
+    status, _ = await other.get("/api/config")  # an unrelated request, during the flood
+    assert status == 200
+    answers = [(await page.next("error"))["error"] for _ in range(21)]
+    slowed = [a for a in answers if "Too many messages" in a]
+    assert len(slowed) == 1 and answers.index(slowed[0]) == 5  # after the first five
+    assert sum("not one of ours" in a for a in answers) == 20
+    assert not page.closed
+    assert (await page.open(board.sid))["page"]["seat"] == 0
+
+
+async def test_an_addresss_sockets_share_one_frame_limit(board, monkeypatch):
+    monkeypatch.setattr(live_sockets, "FRAMES_PER_ADDRESS", (6, 0.5))
+    pages = [board.page() for _ in range(3)]
+    for page in pages:
+        await page.connect()
+    for page in pages:
+        for n in range(3):
+            await page.ws.send_str(f"junk {n}")
+    told = []
+    for page in pages:
+        told += [(await page.next("error"))["error"] for _ in range(3)]
+    told += [m["error"] for p in pages for m in p.kept]  # (a notice may come among them)
+    assert any("Too many messages" in t for t in told)  # 9 frames, 6 allowed at once
+    assert all(not p.closed for p in pages)
+
+
+async def test_the_own_origin_is_configured_never_taken_from_host(board):
+    page = board.page()
+    with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+        await page.connect("http://evil.example", headers={"Host": "evil.example"})
+    assert refused.value.status == 403
+    await page.connect()  # the board's own origin (it listens at board.url) connects
+
+
+async def test_x_forwarded_for_is_believed_only_from_a_configured_proxy(board, monkeypatch):
+    """From 127.0.0.1, which is no configured proxy here, a forged X-Forwarded-For does
+    not get round the per-address cap; once 127.0.0.1 is configured as the proxy, the
+    addresses it forwards are counted apart."""
+    monkeypatch.setattr(live_sockets, "SOCKETS_PER_ADDRESS", 3)
+    pages = [board.page() for _ in range(4)]
+    for n, page in enumerate(pages[:3]):
+        await page.connect(headers={"X-Forwarded-For": f"203.0.113.{n}"})
+    with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+        await pages[3].connect(headers={"X-Forwarded-For": "203.0.113.99"})
+    assert refused.value.status == 429
+    assert board.board.sockets.per_address == {"127.0.0.1": 3}
+    for page in pages[:3]:
+        await page.ws.close()
+    await _until(lambda: not board.board.sockets.per_address)
+
+    proxied = await _proxied_board(board.service)
+    try:
+        tabs = [Page(proxied.url) for _ in range(4)]
+        for n, tab in enumerate(tabs):
+            await tab.connect(headers={"X-Forwarded-For": f"198.51.100.7, 203.0.113.{n}"})
+        assert set(proxied.board.sockets.per_address) == {f"203.0.113.{n}" for n in range(4)}
+        for tab in tabs:
+            await tab.close()
+    finally:
+        await proxied.close()
+
+
+async def _proxied_board(service: GameService):
+    from tests.bot.web_fixtures import serve_board as serve
+
+    return await serve(service, proxies=(ipaddress.ip_network("127.0.0.1/32"),))
+
+
+async def _until(check, seconds: float = 5.0) -> None:
+    deadline = asyncio.get_running_loop().time() + seconds
+    while not check():
+        assert asyncio.get_running_loop().time() < deadline
+        await asyncio.sleep(0.02)
+
+
+async def test_during_a_twenty_socket_junk_flood_the_door_answers(board, monkeypatch):
+    """20 sockets send junk (nested, huge, binary, unparseable) without pause; an unrelated
+    request is answered meanwhile and every socket stays open (its time is measured in
+    bench/web_flood.py, not asserted here)."""
+    junk = ["[" * 5000, "x" * 100_000, "not json", '{"press": {"data": "x"}}']
+    monkeypatch.setattr(live_sockets, "HELLOS", (40, 10.0))  # 20 spectators' hellos at once
+    monkeypatch.setattr(live_sockets, "HELLOS_PER_ADDRESS", (40, 10.0))
+    pages = [board.page() for _ in range(20)]
+    key = board.board.signer.watch(board.sid)
+    for page in pages:  # spectators of the table (a socket with no hello is closed anyway)
+        await page.connect(close_within=0.1)
+        assert "page" in await page.open(board.sid, watch=key)
+    stop = asyncio.Event()
+
+    async def flood(page: Page) -> None:
+        n = 0
+        while not stop.is_set():
+            await page.ws.send_str(junk[n % len(junk)])
+            n += 1
+            await asyncio.sleep(0)
+
+    flooding = [asyncio.create_task(flood(p)) for p in pages]
+    try:
+        await asyncio.sleep(0.3)
+        other = board.page()
+        for _ in range(5):
+            status, shown = await other.get(f"/api/tables/{board.sid}?watch={key}")
+            assert status == 200 and shown["seat"] is None
+            status, _ = await other.get("/api/config")
+            assert status == 200
+    finally:
+        stop.set()
+        for task in flooding:  # (a send the board holds back would wait for its turn)
+            task.cancel()
+        await asyncio.gather(*flooding, return_exceptions=True)
+    assert all(not p.closed for p in pages)
+    assert any("Too many messages" in m.get("error", "") for p in pages for m in _heard(p))
+
+
+def _heard(page: Page) -> list[dict]:
+    out = list(page.kept)
+    while not page.heard.empty():
+        out.append(page.heard.get_nowait())
+    return out

@@ -52,6 +52,24 @@ def test_web_settings_and_their_secrets():
     assert Settings.from_env({}).web_key() is None
 
 
+async def test_the_web_proxies_are_read_from_their_setting(tmp_path):
+    """ESCAPE_WEB_PROXIES: the only peers whose X-Forwarded-For is believed (none unset);
+    the runner hands them to the board."""
+    from bot.runner import web_board
+
+    s = Settings.from_env(
+        {"ESCAPE_WEB": "127.0.0.1:8080", "ESCAPE_WEB_PROXIES": "127.0.0.1, 172.16.0.0/12"}
+    )
+    assert [str(n) for n in s.web_proxies] == ["127.0.0.1/32", "172.16.0.0/12"]
+    assert Settings.from_env({}).web_proxies == ()
+    with pytest.raises(ValueError, match="ESCAPE_WEB_PROXIES"):
+        Settings.from_env({"ESCAPE_WEB_PROXIES": "the proxy"})
+    store = await Store.open(tmp_path / "proxies.sqlite3")
+    board = web_board(s, GameService(store, pictures=False))
+    assert board.config.proxies == s.web_proxies
+    await store.close()
+
+
 async def test_a_move_stored_by_one_process_reaches_a_page_of_the_other(postgres_server):
     url = await postgres_server.new_schema()
     store_a, store_b = await Store.open(url), await Store.open(url)

@@ -5,11 +5,13 @@ Castle Doors; the search's budget is tiny, so the check one turn deep does the w
 
 from __future__ import annotations
 
+import inspect
 import random
+import sys
 
 import pytest
 
-from engines import REGISTRY
+from engines import CHANCE, REGISTRY
 from engines.ai import advise, choose, decide
 from engines.ai.threats import SLACK, WIN, exposure, guard
 from engines.castle_doors import GAME as DOORS
@@ -246,3 +248,54 @@ def test_over_seeded_castles_a_hint_never_leaves_bob_his_winning_step_if_a_card_
         elif min(losses.values()) > 0:
             assert "win next turn" in str(advice.open.text)
     assert stopped >= 3 and named >= 1
+
+
+def test_a_hint_at_every_turn_of_seeded_two_player_dark_castles_answers():
+    """A two-player Dark Castle turn is a long chain of one prisoner's steps: the guard's
+    look through it once recursed past Python's limit (28 of 36 hints crashed). Bounded by
+    depth now, every hint answers."""
+    game = REGISTRY["dark_castle"]
+    asked = 0
+    for seed in (0, 1):
+        run = play(game, 2, {}, seed, max_steps=70, keep_states=True)
+        for state in run.states:
+            acting = game.to_act(state)
+            if not acting or acting == [CHANCE] or len(game.legal_actions(state, acting[0])) < 2:
+                continue
+            advice = advise("dark_castle", game.dump(state), acting[0], "hard", seed, TINY)
+            assert advice.action in game.legal_actions(state, acting[0])
+            asked += 1
+    assert asked >= 15
+
+
+@pytest.mark.parametrize(
+    "game_id, players",
+    [(g.id, n) for g in REGISTRY.values() for n in range(g.min_players, g.max_players + 1)],
+)
+def test_the_guard_stays_within_a_bounded_stack_in_every_game_and_player_count(
+    game_id, players, monkeypatch
+):
+    """Under a stack only a few hundred frames deeper than the caller's, the guard answers
+    at positions through seeded games of every game and player count: its look is bounded
+    by depth, not by the budget of states alone (a smaller budget keeps the test quick)."""
+    monkeypatch.setattr("engines.ai.threats.BUDGET", 1_500)
+    game = REGISTRY[game_id]
+    run = play(game, players, {}, players, max_steps=400, keep_states=True)
+    turns = [
+        s
+        for s in run.states
+        if game.to_act(s)
+        and game.to_act(s) != [CHANCE]
+        and len(game.legal_actions(s, game.to_act(s)[0])) > 1
+    ]
+    here = len(inspect.stack(0))
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(here + 300)
+    try:
+        for state in turns[:: max(1, len(turns) // 4)]:
+            seat = game.to_act(state)[0]
+            legal = game.legal_actions(state, seat)
+            guarded = guard(game, state, seat, legal, random.Random(players))
+            assert guarded.action in legal
+    finally:
+        sys.setrecursionlimit(limit)

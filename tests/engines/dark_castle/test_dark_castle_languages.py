@@ -275,7 +275,9 @@ def _drawn_texts(view: dict, language: str, monkeypatch) -> tuple[list[tuple], i
         return original(draw, xy, content, size, fill, anchor, *args, **kw)
 
     monkeypatch.setattr(lettering, "text", recording)
-    palette._stamp.cache_clear()  # the header, drawn once and pasted at (0, 0): drawn here again
+    palette.stamped.cache_clear()  # the header, drawn once and pasted at (0, 0): drawn here again
+    dark_castle_render._top.cache_clear()  # the card, likewise
+    dark_castle_render._rest.cache_clear()
     height = dark_castle_render.board(view, language).height
     # A board drawn again taller (a long card): only the drawing returned counts.
     return [

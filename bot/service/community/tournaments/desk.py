@@ -17,8 +17,9 @@ from bot.service.base.requests import ChatRef, UserError, UserRef
 from bot.service.community.tournaments import setup, words
 from bot.service.community.tournaments.rounds import Rounds
 from bot.service.tables.lobby import Lobby, find_game, parse_options
+from bot.service.tables.moderation import BARRED
 from bot.store import StaleVersion, Store, TournamentRow
-from engines.text import Text, command, msg
+from engines.text import Text, command, msg, plural
 
 NONE_HERE = msg(
     "There is no tournament here. Open one with {tournament_create}.",
@@ -66,6 +67,10 @@ class Desk:
         rest = words_[1:]
         if what == "create":
             return await self.create(chat, user, rest)
+        if what == "standings" and await self.here(chat) is None:  # the last one, ended
+            ended = await self.store.tournaments_in_chat(chat.platform, chat.chat, ("finished",))
+            if ended:
+                return await self.rounds.standings_plan(ended[0], quiet=True)
         if what in ("join", "leave", "withdraw", "start", "cancel", "standings", ""):
             t = await self._here(chat)
             if what == "join":
@@ -125,6 +130,8 @@ class Desk:
             raise UserError(msg("Late joining closed once half the rounds had begun."))
         if t.status not in ("signup", "running"):
             raise UserError(NONE_HERE)
+        if await self.store.barred(t.platform, t.scope, user.id):
+            raise UserError(BARRED, reason="barred")
         joined = t.round + 1
         try:
             added = await self.store.enter(t, user.id, user.name, joined, setup.MOST_PLAYERS)
@@ -134,20 +141,28 @@ class Desk:
             raise UserError(msg("You are already in this tournament."))
         if added == "full":
             raise UserError(
-                msg("The tournament is full ({most} players).", most=setup.MOST_PLAYERS)
+                plural(
+                    "The tournament is full ({count} player).",
+                    "The tournament is full ({count} players).",
+                    setup.MOST_PLAYERS,
+                )
             )
         t = await self.store.tournament(t.id)
         count = await self._count(t)
         if t.status == "running":
-            text: Text = msg(
+            text: Text = plural(
+                "{name} joins the tournament late: paired from round {round} on ({count} player).",
                 "{name} joins the tournament late: paired from round {round} on ({count} players).",
+                count,
                 name=user.name,
                 round=joined,
-                count=count,
             )
         else:
-            text = msg(
-                "{name} joins the tournament ({count} players).", name=user.name, count=count
+            text = plural(
+                "{name} joins the tournament ({count} player).",
+                "{name} joins the tournament ({count} players).",
+                count,
+                name=user.name,
             )
         return Plan([Reply(text, kind=words.KIND)], language=t.language)
 
@@ -160,8 +175,11 @@ class Desk:
             raise UserError(msg("You are not playing in this tournament."))
         count = await self._count(await self.store.tournament(t.id))
         if t.status == "signup":
-            text: Text = msg(
-                "{name} leaves the tournament ({count} players).", name=user.name, count=count
+            text: Text = plural(
+                "{name} leaves the tournament ({count} player).",
+                "{name} leaves the tournament ({count} players).",
+                count,
+                name=user.name,
             )
         else:
             text = msg(
@@ -180,11 +198,12 @@ class Desk:
         count = await self._count(t)
         if count < self.rounds.least(t):
             raise UserError(
-                msg(
+                plural(
+                    "A tournament of {game} needs at least {least} players; {count} has joined.",
                     "A tournament of {game} needs at least {least} players; {count} have joined.",
+                    count,
                     game=words.title_of(t.game),
                     least=self.rounds.least(t),
-                    count=count,
                 )
             )
         if not await self.store.set_tournament(t, starts_at=self.now(), wake_at=self.now()):

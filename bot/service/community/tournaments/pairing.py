@@ -10,7 +10,8 @@ shape). A field larger than `BLOCK` is matched in consecutive blocks of the stan
 (each block's unmatched players float down into the next); a block that cannot be paired
 sends the whole round to one exact matching of the field. An odd field's bye goes to the
 lowest-placed player who has had none (worth a win); a second bye to anyone is given only
-when everybody has had one.
+when everybody has had one. Two players of whom one blocks the other (`Entrant.apart`) meet
+only when no pairing keeps them apart: a block costs twice a repeat, at a pair or a table.
 
 **Tables** (three or more players) are filled in standing order (players of equal points
 together; sizes as even as the game's limits allow, larger tables first), then a local
@@ -40,6 +41,7 @@ class Entrant:
     met: frozenset[str] = frozenset()
     byes: int = 0
     firsts: int = 0  # two-player games they moved first in (who moves first alternates)
+    apart: frozenset[str] = frozenset()  # who blocks them or whom they block: kept apart
 
 
 @dataclass(frozen=True)
@@ -63,7 +65,7 @@ class _Costs:
         self.score_unit = self.shape_most * (n + 1)  # one half-point of difference, squared
         self.edge_most = self.score_unit * (top + 1) ** 2 + self.shape_most + n
         self.repeat = self.edge_most * (n + 1)  # a repeat outweighs every other cost
-        self.base = self.repeat * (n + 2)  # every edge positive
+        self.base = self.repeat * (n + 4)  # every edge positive
         groups: dict[int, int] = {}
         for e in field_:
             groups[_half_points(e.points)] = groups.get(_half_points(e.points), 0) + 1
@@ -77,6 +79,8 @@ class _Costs:
         cost = self.score_unit * gap * gap + min(shape, self.shape_most)
         if b.id in a.met:
             cost += self.repeat
+        if b.id in a.apart:
+            cost += 2 * self.repeat
         return self.base - cost
 
     def bye(self, e: Entrant) -> int:
@@ -145,7 +149,7 @@ def _in_blocks(rest: list[Entrant], costs: _Costs) -> list[tuple[str, str]] | No
             block = floating + rest[start:end]
             mates = _matched(block, False, costs)
             found = _pairs_of(mates, by_id)
-            if all(b not in by_id[a].met for a, b in found):
+            if all(b not in by_id[a].met and b not in by_id[a].apart for a, b in found):
                 break
             if end >= len(rest):
                 return None
@@ -205,7 +209,10 @@ def _unrepeated(ordered: list[Entrant], sizes: list[int]) -> list[list[Entrant]]
     for size in sizes:
         table = [left.pop(0)]
         while len(table) < size:
-            pick = next((e for e in left if not any(e.id in x.met for x in table)), left[0])
+            pick = next(
+                (e for e in left if not any(e.id in x.met or e.id in x.apart for x in table)),
+                left[0],
+            )
             left.remove(pick)
             table.append(pick)
         tables.append(table)
@@ -226,7 +233,7 @@ def _search(ordered: list[Entrant], sizes: list[int]) -> list[list[Entrant]] | N
             tables.pop()
             return False
         for i, e in enumerate(ordered):
-            if seated[i] or any(e.id in x.met for x in table):
+            if seated[i] or any(e.id in x.met or e.id in x.apart for x in table):
                 continue
             steps += 1
             if steps > SEARCH_STEPS:
@@ -248,7 +255,9 @@ REPEATED = 1_000_000  # the cost of two players at one table who met before
 
 
 def _table_cost(table: Sequence[Entrant]) -> int:
-    repeats = sum(1 for i, a in enumerate(table) for b in table[i + 1 :] if b.id in a.met)
+    repeats = sum(
+        (b.id in a.met) + 2 * (b.id in a.apart) for i, a in enumerate(table) for b in table[i + 1 :]
+    )
     points = [_half_points(e.points) for e in table]
     spread = max(points) - min(points)
     ranks = max(e.rank for e in table) - min(e.rank for e in table)

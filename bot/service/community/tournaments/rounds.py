@@ -35,7 +35,7 @@ from bot.service.tables.lobby import find_game
 from bot.service.tables.table import Table, chat_of
 from bot.store import PairingRow, SeatRow, SessionRow, Store, TournamentRow
 from engines import Event
-from engines.text import Text, joined, msg
+from engines.text import Text, joined, msg, plural
 
 log = logging.getLogger(__name__)
 
@@ -144,10 +144,11 @@ class Rounds:
         if len(entrants) >= self.least(t):
             return await self._pair(t, done)
         if await self.store.set_tournament(t, status="cancelled", wake_at=None):
-            note = msg(
+            note = plural(
+                "Tournament #{id} is cancelled: {count} player signed up, and it needs {least}.",
                 "Tournament #{id} is cancelled: {count} players signed up, and it needs {least}.",
+                len(entrants),
                 id=t.id,
-                count=len(entrants),
                 least=self.least(t),
             )
             await self.notify(
@@ -196,6 +197,12 @@ class Rounds:
             for a in p.players:
                 met.setdefault(a, set()).update(b for b in p.players if b != a)
         joined = {e.user_id: e.joined for e in entrants}
+        apart: dict[str, set[str]] = {}  # a block: paired apart while another pairing exists
+        for blocker, blocked in await self.store.blocks_among(
+            t.platform, [e.user_id for e in entrants]
+        ):
+            apart.setdefault(blocker, set()).add(blocked)
+            apart.setdefault(blocked, set()).add(blocker)
         field_ = [
             pairing.Entrant(
                 line.id,
@@ -204,6 +211,7 @@ class Rounds:
                 frozenset(met.get(line.id, ())),
                 byes.get(line.id, 0),
                 firsts.get(line.id, 0),
+                frozenset(apart.get(line.id, ())),
             )
             for rank, line in enumerate(
                 x for x in lines if not x.withdrawn and x.id not in timed and joined[x.id] <= nxt

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.service.base import deadlines
+from bot.service.base.platform_input import whole
 from bot.service.base.requests import UserError
 from engines import Game
 from engines.text import msg
@@ -26,16 +27,16 @@ class Settings:
 
 
 def table_size(game: Game, wanted: str | None) -> int:
-    if game.max_players == 2 or game.min_players == game.max_players:
-        return game.max_players
-    default = min(game.max_players, 4)
+    fixed = game.max_players == 2 or game.min_players == game.max_players
+    default = game.max_players if fixed else max(min(game.max_players, 4), game.min_players)
     if wanted is None:
-        return max(default, game.min_players)
-    try:
-        size = int(wanted)
-    except ValueError:
-        size = -1
-    if not game.min_players <= size <= game.max_players or size < 2:
+        return default
+    size = whole(wanted, 2, game.max_players)
+    if (
+        size is None
+        or not game.min_players <= size <= game.max_players
+        or (fixed and size != default)
+    ):
         raise UserError(
             msg(
                 "size= is the players a table: {low} to {high} for {game}.",
@@ -64,11 +65,8 @@ def read(game: Game, options: dict[str, str]) -> Settings:
                     name=name,
                 )
             )
-    try:
-        rounds = int(options.get("rounds", DEFAULT_ROUNDS))
-    except ValueError:
-        rounds = 0
-    if not ROUNDS[0] <= rounds <= ROUNDS[1]:
+    rounds = whole(options.get("rounds", str(DEFAULT_ROUNDS)), ROUNDS[0], ROUNDS[1])
+    if rounds is None:
         raise UserError(
             msg("rounds= is a number from {low} to {high}.", low=ROUNDS[0], high=ROUNDS[1])
         )

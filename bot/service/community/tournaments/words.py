@@ -11,7 +11,7 @@ from bot.service.community.tournaments.scores import Line, shown
 from bot.service.pictures.workers import CpuPool
 from bot.service.tables.table import title_of
 from bot.store import EntrantRow, TournamentRow
-from engines.text import Text, command, joined, msg
+from engines.text import Text, command, joined, msg, plural
 from languages import say
 from render import standings as standings_picture
 
@@ -26,28 +26,37 @@ def join_button(t: TournamentRow) -> list[Choice]:
     ]
 
 
+def _plural_count(points: float) -> int | float:
+    """What chooses the form of "points": a whole number as itself (1 point, 3 points),
+    a fraction as it is (1½ points: every language's plural for a fraction)."""
+    return int(points) if points == int(points) else points
+
+
 def describe(t: TournamentRow, players: int) -> Text:
-    what = msg(
-        "Tournament #{id}: {game}, {rounds} rounds, {kind}.",
+    what = plural(
+        "Tournament #{id}: {game}, {count} round, {kind}.",
+        "Tournament #{id}: {game}, {count} rounds, {kind}.",
+        t.rounds,
         id=t.id,
         game=title_of(t.game),
-        rounds=t.rounds,
         kind=msg("Swiss pairs")
         if t.size == 2
         else msg("tables of up to {size} grouped by standing", size=t.size),
     )
     if t.status == "signup":
-        state = msg(
+        state = plural(
+            "Sign-up is open: {count} player so far. Press Join, or {tournament_join}.",
             "Sign-up is open: {count} players so far. Press Join, or {tournament_join}.",
-            count=players,
+            players,
             tournament_join=command("tournament", "join"),
         )
     elif t.status == "running":
-        state = msg(
+        state = plural(
+            "Round {round} of {rounds} is being played; {count} player.",
             "Round {round} of {rounds} is being played; {count} players.",
+            players,
             round=t.round,
             rounds=t.rounds,
-            count=players,
         )
     elif t.status == "finished":
         state = msg("It is over.")
@@ -77,8 +86,10 @@ def standings_text(t: TournamentRow, lines: Sequence[Line], after_round: int, fi
     rows: list[Text] = [head]
     for place, line in enumerate(lines, start=1):
         rows.append(
-            msg(
+            plural(
+                "{place}. {name}: {points} point (Buchholz {buchholz}, Sonneborn-Berger {sb}){out}",
                 "{place}. {name}: {points} points (Buchholz {buchholz}, Sonneborn-Berger {sb}){out}",
+                _plural_count(line.points),
                 place=place,
                 name=line.name,
                 points=shown(line.points),

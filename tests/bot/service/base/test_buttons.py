@@ -34,6 +34,7 @@ KINDS = st.one_of(
     *(st.builds(kind, SESSION) for kind in SIMPLE),
     *(st.builds(kind, SESSION, NUMBER) for kind in (B.ReplayPage, B.LogPage, B.HistoryPage)),
     st.builds(B.UndoAnswer, SESSION, NUMBER, st.booleans()),
+    st.builds(B.TakeSeat, SESSION, st.integers(0, 99)),
     st.builds(B.LessonButton, st.integers(0, 99), st.integers(0, 999), st.integers(0, 999)),
     st.builds(B.LessonButton, st.integers(0, 99)),
     st.builds(B.TournamentButton, SESSION, st.sampled_from("jls")),
@@ -59,6 +60,7 @@ def test_every_kind_is_drawn_by_the_strategy_above():
         B.LogPage,
         B.HistoryPage,
         B.UndoAnswer,
+        B.TakeSeat,
         B.LessonButton,
         B.TournamentButton,
     }

@@ -30,7 +30,7 @@ def test_paces_and_overrides():
         ({"timeout": "kick"}, "skip, vote"),
         ({"turn": "soon"}, "30m, 12h or 2d"),
         ({"turn": "10s"}, "between 1 minute and 30 days"),
-        ({"turn": "nan"}, "between 1 minute and 30 days"),
+        ({"turn": "nan"}, "30m, 12h or 2d"),  # (not a number: ASCII digits only)
     ],
 )
 def test_bad_settings_name_what_exists(settings, message):

@@ -555,3 +555,32 @@ async def test_a_movers_own_optional_step_is_not_a_reaction_window(tmp_path, clo
         assert not row.clock["reaction"] and row.clock["span"] == DAY
     finally:
         await bot.close()
+
+
+async def test_a_reminder_under_a_minute_before_the_deadline_says_the_seconds(bot, clock):
+    """Issue 59: 30 s before a one-minute deadline the reminder said "(1m left)"."""
+    await two_player(bot, options="timeout=vote turn=1m")
+    await bot.run_until(T0 + 30)
+    [(_, first)] = bot.reminders()
+    assert "30s left" in first.text and "1m left" not in first.text
+
+
+async def test_a_loss_on_time_says_so_rated_and_waits_for_nobody(bot, clock):
+    """Issue 59: a game lost on time (a tournament's clock, `timeout=forfeit`) ended every
+    board with "Waiting for Ann. / Not rated: a seat was played by the bot." where no bot
+    played. It is the late player's loss: said, rated, and nobody is waited for."""
+    from bot.service.base import deadlines
+
+    sid = await two_player(bot, options="turn=1h")
+    row = await bot.store.session(sid)
+    clock_ = row.clock | {"timeout": "forfeit"}
+    await bot.store.set_clock(
+        sid, row.version, clock_, clock_.get("deadline"), deadlines.next_wake(clock_)
+    )
+    await bot.run_until(T0 + 2 * 3600)
+    row = await bot.store.session(sid)
+    assert row.status == "finished" and row.seats[0].lost
+    [final] = [r for _, r in bot.sent if r.kind == "board" and r.final]
+    assert "Time is up for Ann: they lose this game on time." in final.text
+    assert "Waiting for" not in final.text and "played by the bot" not in final.text
+    assert "Ratings: Ann" in final.text

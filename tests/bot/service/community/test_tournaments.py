@@ -285,3 +285,29 @@ async def test_two_losses_on_time_withdraw_a_player(posted, clock):
         for x in await service.tournaments.rounds.lines(await service.store.tournament(t.id))
     }
     assert lines[ann.id].points == 3 and lines[bob.id].points == 0 and lines[bob.id].withdrawn
+
+
+def _apart(field_: list[Entrant], a: str, b: str) -> list[Entrant]:
+    from dataclasses import replace
+
+    return [
+        replace(e, apart=frozenset({b}))
+        if e.id == a
+        else replace(e, apart=frozenset({a}))
+        if e.id == b
+        else e
+        for e in field_
+    ]
+
+
+def test_a_block_pairs_two_players_apart_while_another_pairing_exists():
+    """Issue 59: one blocks the other: they meet only when no pairing keeps them apart."""
+    field_ = [Entrant(x, 1.0 if x in "ab" else 0.0, i) for i, x in enumerate("abcd")]
+    assert sorted(map(sorted, pairing.pair_swiss(field_).tables)) == [["a", "b"], ["c", "d"]]
+    kept = pairing.pair_swiss(_apart(field_, "a", "b")).tables
+    assert all(set(t) != {"a", "b"} for t in kept) and len(kept) == 2
+    two = [Entrant("a", 0.0, 0), Entrant("b", 0.0, 1)]  # nobody else: they still meet
+    assert [sorted(t) for t in pairing.pair_swiss(_apart(two, "a", "b")).tables] == [["a", "b"]]
+    six = [Entrant(x, 0.0, i) for i, x in enumerate("abcdef")]
+    tables = pairing.group_tables(_apart(six, "a", "b"), 3, 3).tables
+    assert all(not {"a", "b"} <= set(t) for t in tables)

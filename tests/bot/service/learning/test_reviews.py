@@ -196,3 +196,42 @@ def test_a_move_that_raised_the_chance_is_not_told_as_a_mistake():
     assert "from 58% to 74%" in first and "paid off" in first and "preferred" not in first
     assert "place b1" in first
     assert "the AI would have preferred place d1" in second
+
+
+async def test_a_table_closed_in_its_lobby_has_no_review_nor_replay_said_why(service):
+    """A table aborted in its lobby with one player seated never began: its review, its
+    replay and their buttons (in the chat and on the web) say so; `game.setup` once raised
+    there ("needs 2 players, not 1")."""
+    from bot.service.tables.access import Visitor
+
+    await service.start(CHAT, ANN, "ghosts18")
+    sid = (await service.live(CHAT)).id
+    await service.abort(CHAT, ANN)
+    never = f"Game #{sid} never began"
+    for name in ("review", "replay"):
+        with pytest.raises(UserError, match=never):
+            await service.run_command(name, Call(CHAT, ANN, {"game": str(sid)}))
+    for data in (f"w:{sid}", f"y:{sid}", f"p:{sid}:0"):
+        with pytest.raises(UserError, match=never):
+            await service.press(CHAT, ANN, data)
+    with pytest.raises(UserError, match=never):
+        await service.web_board.review(sid, Visitor(ANN), "en")
+    with pytest.raises(UserError, match=never):
+        await service.web_board.frame(sid, Visitor(ANN), 0, "en")
+
+
+async def test_a_seat_is_matched_by_platform_and_id_a_user_elsewhere_gets_no_players_review(
+    service,
+):
+    """A user of another platform with Bob's very number, holding the table's spectator
+    link, watches as a spectator: the review of a game with secrets is its players' alone,
+    never Bob's because the numbers agree."""
+    from bot.service.tables.access import Visitor
+
+    sid = await _play_out(service, "haunted_house", "specials=off")
+    service.access.check_keys(lambda table, key: table == sid and key == "spectator-key")
+    elsewhere = UserRef("other", BOB.id, "Bob elsewhere")
+    with pytest.raises(UserError, match="only its players"):
+        await service.web_board.review(sid, Visitor(elsewhere, "spectator-key"), "en")
+    bobs = await service.web_board.review(sid, Visitor(BOB), "en")  # the real Bob
+    assert "as Bob saw it" in bobs["text"]

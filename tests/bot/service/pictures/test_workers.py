@@ -339,3 +339,32 @@ def test_workers_end_when_their_parent_is_killed():
     for pid in left:  # do not leave them to the next test
         os.kill(pid, signal.SIGKILL)
     assert not left, f"workers {left} outlived their parent"
+
+
+async def test_a_tables_boards_go_to_its_worker_while_it_lives() -> None:
+    """Issue 58: each table's boards go to one worker (which keeps its last board's bands),
+    new tables spread over the workers; when a table's worker dies, its next board is
+    drawn by another, which is its worker from then on."""
+    pool = CpuPool(workers=2).start()
+    try:
+        for n in range(20):  # both workers up and answering
+            await pool.run_waited_for(_pid_and_square, n)
+            if len({w.process.pid for w in pool._pool if w.ready}) == 2:
+                break
+            await asyncio.sleep(0.1)
+        drawn_by: dict[int, set[int]] = {}
+        for _ in range(4):
+            for table in range(6):
+                pid, _ = await pool.run_waited_for(_pid_and_square, table, home=table)
+                drawn_by.setdefault(table, set()).add(pid)
+        assert all(len(pids) == 1 for pids in drawn_by.values()), drawn_by
+        homes = [next(iter(pids)) for pids in drawn_by.values()]
+        assert sorted(homes.count(pid) for pid in set(homes)) == [3, 3]
+        os.kill(homes[0], signal.SIGKILL)  # table 0's worker dies
+        pid, value = await asyncio.wait_for(pool.run_waited_for(_pid_and_square, 9, home=0), 30)
+        assert value == 81 and pid != homes[0]
+        for _ in range(3):
+            again, _ = await pool.run_waited_for(_pid_and_square, 9, home=0)
+            assert again == pid
+    finally:
+        await pool.close()
