@@ -121,11 +121,17 @@ class EscapeClient(discord.Client):
     async def _on_tree_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
     ) -> None:
-        log.error("slash command failed", exc_info=error)
-        text = say(
-            msg("Something went wrong on our side; try again in a moment."),
-            languages.resolve(str(interaction.locale)),
-        )
+        if isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
+            # a Discord app that still holds the commands as they were before they changed
+            # (a group added, an option renamed): told, not a traceback
+            log.info("a slash command not as published now: %s", error)
+            said = msg(
+                "That command has changed since your Discord app loaded it: type /escape again and pick it anew."
+            )
+        else:
+            log.error("slash command failed", exc_info=error)
+            said = msg("Something went wrong on our side; try again in a moment.")
+        text = say(said, languages.resolve(str(interaction.locale)))
         try:
             if interaction.response.is_done():
                 await interaction.followup.send(text, ephemeral=True)

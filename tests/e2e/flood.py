@@ -247,7 +247,9 @@ async def _dc_flood(side: DiscordSide, channel: int, people: list[dict], pause: 
                 user = acting[0] if acting else user
             payload = standin.click_payload(user, board, rng.choice(buttons))
         else:
-            payload = standin.slash_payload(user, channel, rng.choice(["board", "log", "join"]))
+            payload = standin.slash_payload(
+                user, channel, rng.choice(["board", "records log", "join"])
+            )
         side.clicks.append(await standin.push(payload))
         await asyncio.sleep(pause * rng.uniform(0.5, 1.5))
 

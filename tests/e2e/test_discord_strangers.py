@@ -11,7 +11,8 @@ import dataclasses
 import pytest
 
 from tests.e2e.discord_fixtures import *  # noqa: F403
-from tests.e2e.discord_fixtures import CID, DiscordBot, Message
+from tests.e2e.discord_fixtures import CHANNEL, CID, DiscordBot, Message
+from tests.e2e.flood import until
 from tests.e2e.test_discord_game import open_ghosts
 
 KINDS = [
@@ -91,3 +92,15 @@ def board_chat(bot: DiscordBot, board: Message):
 
     row_chat = str(board.channel_id)
     return ChatRef("discord", row_chat)
+
+
+async def test_a_command_as_it_was_before_the_groups_is_told_it_changed(discord_bot, caplog):
+    """A Discord app that still holds the commands as published before they were grouped
+    sends `/escape log` flat (now `/escape records log`): it is told to pick the command
+    anew, and nothing is logged as an error (discord.py raised CommandNotFound there)."""
+    bot = discord_bot
+    stale = bot.server.slash_payload(CID, CHANNEL, "log", {})
+    record = await bot.push_and_settle(stale)
+    [said] = await until(lambda: bot.answers(record), timeout=10)
+    assert "has changed" in said.content and said.ephemeral
+    assert not [r for r in caplog.records if r.levelname == "ERROR" and "bot" in r.name]

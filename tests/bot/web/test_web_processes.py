@@ -65,7 +65,7 @@ async def test_the_web_proxies_are_read_from_their_setting(tmp_path):
     with pytest.raises(ValueError, match="ESCAPE_WEB_PROXIES"):
         Settings.from_env({"ESCAPE_WEB_PROXIES": "the proxy"})
     store = await Store.open(tmp_path / "proxies.sqlite3")
-    board = web_board(s, GameService(store, pictures=False))
+    board = await web_board(s, GameService(store, pictures=False))
     assert board.config.proxies == s.web_proxies
     await store.close()
 
