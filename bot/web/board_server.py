@@ -749,7 +749,7 @@ def _header_safe(text: str) -> str:
 async def _body(request: web.Request) -> dict:
     try:
         body = await request.json()
-    except (ValueError, UnicodeDecodeError) as exc:
+    except (ValueError, UnicodeDecodeError, RecursionError) as exc:  # (nested thousands deep)
         raise UserError(NOT_OURS) from exc
     if not isinstance(body, dict):
         raise UserError(NOT_OURS)

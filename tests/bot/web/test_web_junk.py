@@ -76,6 +76,30 @@ async def test_junk_in_a_sign_in_body_is_refused_or_ignored(board, table):
     assert status == 200 and signed["table"] is None
 
 
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/api/tables/1/describe",
+        "/api/learn",
+        "/api/local/tables",
+        "/api/auth/telegram",
+        "/api/auth/discord",
+    ],
+)
+@pytest.mark.parametrize("body", [b"[" * 5000, b'{"what": ' + b"[" * 5000, b"\xff\xfe", b"[1]"])
+async def test_junk_in_a_json_body_is_a_4xx_with_words(board, path, body):
+    """Tried from outside: JSON nested 5,000 deep posted to the page's questions was a 500
+    (RecursionError out of json.loads); every body the board reads is refused in words."""
+    async with (
+        aiohttp.ClientSession() as session,
+        session.post(
+            board.url + path, data=body, headers={"Content-Type": "application/json"}
+        ) as answer,
+    ):
+        assert 400 <= answer.status < 500, (path, answer.status)
+        assert (await answer.json())["error"]
+
+
 async def test_junk_on_the_socket_gets_an_error_and_the_socket_stays(board):
     page = board.page(board.ann_token)
     await page.connect()
