@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import string
 import unicodedata
+from collections.abc import Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -49,23 +50,36 @@ PSEUDO = "qps"
 CHAT = "/escape"  # how a chat spells a command: `/escape start GAME`
 KEYBOARD = ""  # the terminal's: `start GAME`
 
-# how the front end saying a text spells the commands it names (`spelled`)
+# how the front end saying a text spells the commands it names (`spelled`): its prefix, and
+# the group a command sits in there (Discord's `/escape admin unbar`), by the command's name
 _spelling: ContextVar[str] = ContextVar("escape_command_spelling", default=CHAT)
+_groups: ContextVar[Mapping[str, str] | None] = ContextVar("escape_command_groups", default=None)
 
 
 @contextmanager
-def spelled(prefix: str):
+def spelled(prefix: str, groups: Mapping[str, str] | None = None):
     """While it lasts, commands named in what is said are spelled with `prefix` (`CHAT`,
-    `KEYBOARD`): the service names a command, each front end spells it."""
+    `KEYBOARD`), each inside its group where `groups` names one: the service names a
+    command, each front end spells it."""
     token = _spelling.set(prefix)
+    grouped = _groups.set(groups if groups is not None else _groups.get())
     try:
         yield
     finally:
+        _groups.reset(grouped)
         _spelling.reset(token)
 
 
-def spelling() -> str:
-    return _spelling.get()
+def spell_in_groups(groups: Mapping[str, str]) -> None:
+    """From now on in this task and the tasks it starts, commands are spelled inside
+    their groups (Discord's client, for what it says outside a delivery: refusals)."""
+    _groups.set(groups)
+
+
+def spelling(command: str = "") -> str:
+    """The words before `command` as the front end saying it types them."""
+    group = (_groups.get() or {}).get(command, "")
+    return " ".join(w for w in (_spelling.get(), group) if w)
 
 
 _catalogues = Catalogues()
@@ -123,7 +137,8 @@ def say(value: Any, language: str = DEFAULT) -> str:
             for w in value.words
             if (said := say(w, language))
         ]
-        return " ".join(w for w in (_spelling.get(), *words) if w)
+        first = str(value.words[0]) if value.words else ""
+        return " ".join(w for w in (spelling(first), *words) if w)
     if not isinstance(value, Msg):
         return "" if value is None else str(value)
     if language == DEFAULT and not _watching and _plain_english(value):
@@ -341,6 +356,7 @@ __all__ = [
     "plural",
     "resolve",
     "say",
+    "spell_in_groups",
     "spelled",
     "spelling",
 ]

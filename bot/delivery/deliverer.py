@@ -426,7 +426,8 @@ async def said(reply: Reply, language: str, via: Transport | None = None) -> Rep
         text = reply.brief
     if reply.aside and getattr(via, "view_button", False):
         text = joined([text, reply.aside], "\n")
-    with spelled(getattr(via, "spelling", CHAT)):  # the commands it names, as typed there
+    # the commands it names, as typed there (and in their groups there: Discord's)
+    with spelled(getattr(via, "spelling", CHAT), getattr(via, "spelling_groups", None)):
         return replace(
             reply,
             text=say(text, language),

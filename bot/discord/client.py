@@ -16,7 +16,7 @@ from discord.gateway import DiscordWebSocket
 import languages
 from bot.discord.bridge import DiscordBridge
 from bot.discord.components import ACTIVITY_PREFIX, ChoiceButton, ChoiceMenu
-from bot.discord.slash_commands import escape_group
+from bot.discord.slash_commands import GROUPED, escape_group
 from bot.discord.translator import CatalogueTranslator
 from bot.service import GameService, Link, Rate
 from bot.settings import Settings
@@ -98,6 +98,8 @@ class EscapeClient(discord.Client):
 
     async def setup_hook(self) -> None:
         await self.tree.set_translator(CatalogueTranslator())  # (used by `sync`)
+        # what this client says names commands in their groups (`/escape admin unbar`)
+        languages.spell_in_groups(GROUPED)
         # buttons and menus of any earlier run keep working: they are matched by custom id
         self.add_dynamic_items(*OURS)
 

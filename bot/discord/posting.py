@@ -27,6 +27,7 @@ from bot.delivery import Asked, Sent, Transient, Unreachable
 from bot.delivery.text import parts, sentences_within
 from bot.discord.components import layout
 from bot.discord.retry import fresh_file, persist, transient
+from bot.discord.slash_commands import GROUPED
 from bot.service import ChatRef, Contact, Reply, TableFacts, UserRef
 from languages import DEFAULT, msg, plural, say
 
@@ -125,6 +126,9 @@ class ChannelTransport:
     brief_views = False  # a private view's message holds its whole words
     tidies = False  # a channel keeps its history
     open_board = False  # boards carry Open board (the Activity is set up)
+    # the commands a message names, in their groups as Discord lays /escape out
+    # (`/escape admin unbar`)
+    spelling_groups = GROUPED
 
     def __init__(self, client: discord.Client, newest: dict[int, int]) -> None:
         self.client = client

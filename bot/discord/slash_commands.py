@@ -30,6 +30,8 @@ CHANNEL_NEEDS = ("view_channel", "send_messages", "attach_files")
 THREAD_NEEDS = ("view_channel", "create_public_threads", "send_messages_in_threads", "attach_files")
 INVITE_SCOPES = ("bot", "applications.commands")
 THREAD_OPTION = msg("Open the table in a new thread of this channel")
+# the group each grouped command sits in under /escape: what the bot says names it there
+GROUPED = {c.name: c.group for c in COMMANDS if c.group}
 
 ANNOTATIONS = {
     commands.TEXT: str,

@@ -275,7 +275,7 @@ class Usage:
         for name, required in self.args:
             said = say(ARG_NAMES.get(name, name), language).upper()
             words.append(said if required else f"[{said}]")
-        prefix = spelling() if self.prefix is None else self.prefix
+        prefix = spelling(self.command) if self.prefix is None else self.prefix
         return " ".join(w for w in [prefix, self.command, *words] if w).ljust(self.width)
 
     def __str__(self) -> str:

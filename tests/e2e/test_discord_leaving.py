@@ -94,6 +94,8 @@ async def test_an_admin_ends_a_table_and_bars_a_user_a_member_is_refused_each(di
     barred = await bot.slash(CID, "bar", {"player": ANN}, permissions=ADMIN_PERMISSIONS)
     (yes,) = bot.answers(barred)
     assert yes.ephemeral and "Ann is barred" in yes.content
+    # the commands it names as Discord lays them out: in their groups
+    assert "/escape admin unbar lifts it" in yes.content and "/escape admin remove" in yes.content
     start = await bot.slash(ANN, "start", {"game": "ghosts18"})
     (refusal,) = bot.answers(start)
     assert refusal.ephemeral and "barred you" in refusal.content
@@ -110,6 +112,7 @@ async def test_a_blocked_member_cannot_join(discord_bot):
     blocked = await bot.slash(ANN, "block", {"player": BOB})
     (said,) = bot.answers(blocked)
     assert said.ephemeral and "You block Bob" in said.content
+    assert "/escape me unblock lifts it" in said.content  # in its group, as Discord has it
     start = await bot.slash(ANN, "start", {"game": "ghosts18"})
     (lobby,) = bot.answers(start)
     join = next(b["custom_id"] for b in lobby.buttons() if b["label"] == "Join")

@@ -133,6 +133,7 @@ async def test_a_blocked_member_cannot_join(tg_bot):
     await standin.say(standin.ann, GROUP, "/escape block", reply_to=bob_said)
     await standin.wait_for(lambda c: c.method == "sendMessage", after=mark)
     assert "You block Bob" in said_since(standin, mark)
+    assert "/escape unblock lifts it" in said_since(standin, mark)  # flat on Telegram
     await command(standin, standin.ann, "/escape start ghosts18")
     refusal = await command(standin, standin.bob, "/escape join")
     assert refusal.params["text"].startswith("You cannot join this table.")
