@@ -12,6 +12,7 @@ from render import lettering, tokens
 BUTTONS: dict[str, set[str]] = {
     "ghosts18": set(),
     "castle_doors": {"stay", "exit", "back", "pass"},
+    "hidden_castle": {"stay"},
 }
 
 

@@ -31,13 +31,14 @@ ARRIVES = {  # where a game's piece is drawn once it has moved (by the engine's 
 LANDS = {  # the moves that put a piece where they are tapped
     "ghosts18": ("place", "move", "jump"),
     "castle_doors": ("move", "enter"),
+    "hidden_castle": ("place", "move"),
 }
 
 
-def _decisions(game_id: str, players: int, seed: int, steps: int = 160):
+def _decisions(game_id: str, players: int, seed: int, options: dict, steps: int = 160):
     """(state, seat to act) along a seeded random game."""
     game = REGISTRY[game_id]
-    state = game.setup([f"P{i + 1}" for i in range(players)], {})
+    state = game.setup([f"P{i + 1}" for i in range(players)], options)
     rng = random.Random(seed)
     for _ in range(steps):
         acting = game.to_act(state)
@@ -54,9 +55,12 @@ def _decisions(game_id: str, players: int, seed: int, steps: int = 160):
 
 def _tables(game_id: str):
     game = REGISTRY[game_id]
-    for players in sorted({game.min_players, min(game.max_players, 4)}):
-        for seed in (1, 2):
-            yield from _decisions(game_id, max(players, 1), seed)
+    variants = game.options["variant"].choices if "variant" in game.options else ("",)
+    for variant in variants:
+        options = {"variant": variant} if variant else {}
+        for players in sorted({game.min_players, min(game.max_players, 4)}):
+            for seed in (1, 2):
+                yield from _decisions(game_id, max(players, 1), seed, options)
 
 
 def test_every_game_with_a_narrow_board_is_checked_here():
