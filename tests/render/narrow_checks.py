@@ -13,6 +13,7 @@ BUTTONS: dict[str, set[str]] = {
     "ghosts18": set(),
     "castle_doors": {"stay", "exit", "back", "pass"},
     "hidden_castle": {"stay"},
+    "haunted_house": {"done", "cancel", "pass"},
 }
 
 

@@ -32,6 +32,7 @@ LANDS = {  # the moves that put a piece where they are tapped
     "ghosts18": ("place", "move", "jump"),
     "castle_doors": ("move", "enter"),
     "hidden_castle": ("place", "move"),
+    "haunted_house": ("cat", "bulb"),
 }
 
 
@@ -61,6 +62,32 @@ def _tables(game_id: str):
         for players in sorted({game.min_players, min(game.max_players, 4)}):
             for seed in (1, 2):
                 yield from _decisions(game_id, max(players, 1), seed, options)
+
+
+def test_haunted_house_floors_are_lit_where_they_are_tapped():
+    """Lighting a floor starts a choice of cards: the floor tapped is checked by lighting it
+    in the view, which must change the picture inside the tapped region, and only there
+    (the other floors and houses stay as they were)."""
+    game = REGISTRY["haunted_house"]
+    checked = 0
+    for state, seat in _tables("haunted_house"):
+        lights = [a for a in game.legal_actions(state, seat) if a.startswith("light ")]
+        view = game.view(state, seat)
+        for action in lights:
+            box = render.narrow.regions("haunted_house", view, [action])[action]
+            floor = view["houses"][seat][int(action.split()[1]) - 1]
+            if floor["lit"]:
+                continue
+            was = render.narrow.draw("haunted_house", view).convert("RGB")
+            floor["lit"] = True
+            now = render.narrow.draw("haunted_house", view).convert("RGB")
+            floor["lit"] = False
+            changed = ImageChops.difference(was, now).getbbox()
+            assert changed is not None
+            assert box[0] <= changed[0] and box[1] <= changed[1], (action, box, changed)
+            assert changed[2] <= box[2] and changed[3] <= box[3], (action, box, changed)
+            checked += 1
+    assert checked >= 4
 
 
 def test_every_game_with_a_narrow_board_is_checked_here():
