@@ -111,8 +111,12 @@ async def _play_by_taps(
         if regions:
             await asyncio.to_thread(regions[0].click)
         else:  # only moves with no place (kinds in `buttons`): the first one's button
-            first = browser.find_elements(By.CSS_SELECTOR, "#moves > li > button")[0]
-            await asyncio.to_thread(first.click)
+            first = browser.find_elements(By.CSS_SELECTOR, "#moves > li > button")
+            if not first:  # a long kind is folded: opened first
+                summary = browser.find_element(By.CSS_SELECTOR, "#moves details summary")
+                await asyncio.to_thread(summary.click)
+                first = browser.find_elements(By.CSS_SELECTOR, "#moves details button")
+            await asyncio.to_thread(first[0].click)
         if browser.execute_script("return !document.getElementById('chooser').hidden"):
             first = browser.find_elements(By.CSS_SELECTOR, "#chooser button")[0]
             await asyncio.to_thread(first.click)

@@ -14,6 +14,7 @@ BUTTONS: dict[str, set[str]] = {
     "castle_doors": {"stay", "exit", "back", "pass"},
     "hidden_castle": {"stay"},
     "haunted_house": {"done", "cancel", "pass"},
+    "dark_castle": {"roll", "reroll", "keep", "drink", "stop", "cast", "pick", "done", "pass"},
 }
 
 
