@@ -85,9 +85,15 @@ async def _play_by_taps(
         page = browser.execute_script("return {moves: S.page.moves.length, result: S.page.result}")
         if page["result"]:
             break
-        if not page["moves"]:  # the other player's (or a bot's) turn: wait for it
-            before = version(browser)
-            await until(lambda before=before: (version(browser) or 0) > before, timeout=20)
+        if not page["moves"]:  # another's turn: a bot's move, or this machine's next player
+            before = version(browser)  # (hot-seat: the page follows the turn to their seat)
+            await until(
+                lambda before=before: (
+                    (version(browser) or 0) > before
+                    or browser.execute_script("return !!S.page && S.page.moves.length > 0")
+                ),
+                timeout=20,
+            )
             continue
         await until(lambda: board_loaded(browser) and _narrow_shown(_measure(browser)))
         shown = _measure(browser)
