@@ -18,7 +18,7 @@ from render.renderers import in_language
 
 WIDTH = 520
 SMALLEST = 16  # drawn pixels: 16 x 366 / 520 = 11.3 CSS px across a phone
-GAMES = ("ghosts18",)
+GAMES = ("castle_doors", "dark_castle", "ghosts18", "haunted_house", "hidden_castle")
 
 Box = tuple[int, int, int, int]
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import shutil
-from contextlib import contextmanager
 from urllib.parse import quote
 
 import pytest
@@ -19,46 +18,17 @@ import pytest
 import render
 from bot.service import ChatRef, GameService, UserRef
 from bot.store import Store
-from render import lettering, tokens
 from tests.bot.web_fixtures import serve_board
 from tests.e2e.browser import SHOTS, board_loaded, chromium, until, version
+from tests.render.narrow_checks import BUTTONS, smallest_drawn
 
 NARROW = render.narrow.GAMES
+WIDTH = render.narrow.WIDTH
 TG_GROUP = ChatRef("telegram", "-1001234567890", "", "-1001234567890")
 RECORDER = """
 window.__posted = [];
 window.TelegramWebviewProxy = {postEvent: (type, data) => window.__posted.push([type, data])};
 """
-
-
-@contextmanager
-def sizes_drawn():
-    """Every text size a drawing uses (words, and the letters on pieces)."""
-    found: list[float] = []
-    text, token = lettering.text, tokens.token
-
-    def recorded_text(draw, xy, content, size=22, *args, **kwargs):
-        if str(content).strip():
-            found.append(size)
-        return text(draw, xy, content, size, *args, **kwargs)
-
-    def recorded_token(draw, centre, radius, shape, fill, label="", *args, **kwargs):
-        said = tokens._label(centre, radius, shape, fill, label, None, None)
-        if said is not None:
-            found.append(said[2])
-        return token(draw, centre, radius, shape, fill, label, *args, **kwargs)
-
-    lettering.text, tokens.token = recorded_text, recorded_token
-    try:
-        yield found
-    finally:
-        lettering.text, tokens.token = text, token
-
-
-def smallest_drawn(game_id: str, view: dict, language: str = "en") -> float:
-    with sizes_drawn() as found:
-        render.narrow.draw(game_id, view, language)
-    return min(found)
 
 
 async def _view(service: GameService, table: int) -> tuple[str, dict]:
@@ -74,35 +44,58 @@ def _measure(browser) -> dict:
         "const b = document.getElementById('board'), r = b.getBoundingClientRect();"
         "return {scroll: document.documentElement.scrollWidth, inner: window.innerWidth,"
         " natural: b.naturalWidth, shown: r.width, left: r.left, right: r.right,"
-        " src: b.getAttribute('src') || ''};"
+        " src: b.getAttribute('src') || '',"
+        " narrow: document.getElementById('board-wrap').classList.contains('narrow')};"
     )
 
 
-def _tappable(browser) -> tuple[list[str], list[str]]:
-    """The moves of the page, and those with a tap region on the board."""
+def _narrow_shown(shown: dict) -> bool:
+    """The narrow board is up: asked for by its address (`?layout=narrow`), or for a
+    player's own view (fetched, then shown from memory) by the page's layout and its width."""
+    if "layout=narrow" in shown["src"]:
+        return True
+    return shown["src"].startswith("blob:") and shown["narrow"] and shown["natural"] == WIDTH
+
+
+def _tappable(browser, buttons: set[str]) -> tuple[list[str], list[str]]:
+    """The moves of the page that must have a place (all but the kinds in `buttons`), and
+    those with a tap region on the board."""
     return browser.execute_script(
-        "const moves = S.page.moves.map(m => m.data);"
+        "const moves = S.page.moves.filter(m => !arguments[0].includes(m.kind)).map(m => m.data);"
         "const tapped = [...document.querySelectorAll('#board-regions button')]"
         ".flatMap(b => b.dataset.moves.split(' '));"
-        "return [moves, tapped];"
+        "return [moves, tapped];",
+        sorted(buttons),
     )
 
 
-async def _play_by_taps(browser, service, table: int, turns: int, shot: str) -> None:
-    """Each turn: the board fits, reads at 11 CSS px or more, every move has its place;
-    then the first place is tapped (a chooser's first move, if several share it)."""
+async def _play_by_taps(
+    browser, service, table: int, turns: int, shot: str, buttons: set[str] = frozenset()
+) -> None:
+    """Each turn: the board fits, reads at 11 CSS px or more, every move has its place
+    (but those of the kinds in `buttons`); then the first place is tapped (a chooser's
+    first move, if several share it), or with none the first move's button."""
     from selenium.webdriver.common.by import By
 
     for turn in range(turns):
         await until(lambda: browser.execute_script("return !!S.page && !S.busy"), timeout=15)
+        if browser.execute_script("return !document.getElementById('handover').hidden"):
+            show = browser.find_element(By.ID, "handover-show")  # hot-seat: the device handed on
+            await asyncio.to_thread(show.click)
         page = browser.execute_script("return {moves: S.page.moves.length, result: S.page.result}")
         if page["result"]:
             break
-        if not page["moves"]:  # the other player's (or a bot's) turn: wait for it
-            before = version(browser)
-            await until(lambda before=before: (version(browser) or 0) > before, timeout=20)
+        if not page["moves"]:  # another's turn: a bot's move, or this machine's next player
+            before = version(browser)  # (hot-seat: the page follows the turn to their seat)
+            await until(
+                lambda before=before: (
+                    (version(browser) or 0) > before
+                    or browser.execute_script("return !!S.page && S.page.moves.length > 0")
+                ),
+                timeout=20,
+            )
             continue
-        await until(lambda: board_loaded(browser) and "layout=narrow" in _measure(browser)["src"])
+        await until(lambda: board_loaded(browser) and _narrow_shown(_measure(browser)))
         shown = _measure(browser)
         assert shown["scroll"] <= shown["inner"], shown  # no sideways scroll
         assert shown["natural"] == render.narrow.WIDTH and shown["right"] <= shown["inner"]
@@ -110,7 +103,9 @@ async def _play_by_taps(browser, service, table: int, turns: int, shot: str) -> 
         smallest = smallest_drawn(game_id, view) * shown["shown"] / shown["natural"]
         assert smallest >= 11, (smallest, shown)
         moves, tapped = await until(
-            lambda: (lambda m, t: (m, t) if set(m) <= set(t) else None)(*_tappable(browser)),
+            lambda: (lambda m, t: (m, t) if set(m) <= set(t) else None)(
+                *_tappable(browser, buttons)
+            ),
             timeout=5,
         )
         assert set(moves) <= set(tapped)  # every legal move has its place on the board
@@ -118,8 +113,16 @@ async def _play_by_taps(browser, service, table: int, turns: int, shot: str) -> 
             SHOTS.mkdir(parents=True, exist_ok=True)
             await asyncio.to_thread(browser.save_screenshot, str(SHOTS / f"{shot}.png"))
         before = version(browser)
-        region = browser.find_elements(By.CSS_SELECTOR, "#board-regions button")[0]
-        await asyncio.to_thread(region.click)
+        regions = browser.find_elements(By.CSS_SELECTOR, "#board-regions button")
+        if regions:
+            await asyncio.to_thread(regions[0].click)
+        else:  # only moves with no place (kinds in `buttons`): the first one's button
+            first = browser.find_elements(By.CSS_SELECTOR, "#moves > li > button")
+            if not first:  # a long kind is folded: opened first
+                summary = browser.find_element(By.CSS_SELECTOR, "#moves details summary")
+                await asyncio.to_thread(summary.click)
+                first = browser.find_elements(By.CSS_SELECTOR, "#moves details button")
+            await asyncio.to_thread(first[0].click)
         if browser.execute_script("return !document.getElementById('chooser').hidden"):
             first = browser.find_elements(By.CSS_SELECTOR, "#chooser button")[0]
             await asyncio.to_thread(first.click)
@@ -157,7 +160,7 @@ async def test_the_local_page_fits_a_phone_and_every_move_is_a_tap(phone_service
     await asyncio.to_thread(browser.find_element(By.CSS_SELECTOR, "#new-game button").click)
     await until(lambda: version(browser) is not None, timeout=15)
     table = browser.execute_script("return S.table")
-    await _play_by_taps(browser, service, table, 24, f"phone-local-{game}")
+    await _play_by_taps(browser, service, table, 24, f"phone-local-{game}", BUTTONS[game])
     shown = _measure(browser)
     assert shown["scroll"] <= shown["inner"]
 
