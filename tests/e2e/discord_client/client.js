@@ -24,4 +24,4 @@ window.addEventListener("message", (event) => {
   }
 });
 frame.src = "/activity?" + new URLSearchParams({ frame_id: "frame-1", instance_id: "instance-1",
-  platform: "desktop", guild_id: params.get("guild_id"), channel_id: params.get("channel_id") });
+  platform: params.get("platform") || "desktop", guild_id: params.get("guild_id"), channel_id: params.get("channel_id") });
