@@ -75,16 +75,23 @@ async def start_local_game(browser, web, game: str, players: str) -> None:
     await until(lambda: version(browser) is not None, timeout=10)
 
 
-def first_move(browser):
+def shown_move(browser):
     """The first move the page shows: a place on the board, else a move's button (the
-    moves tapped on the board are also in the list, folded)."""
+    moves tapped on the board are also in the list, folded); None while neither shows (the
+    board's places come once its picture has loaded)."""
     from selenium.webdriver.common.by import By
 
     for selector in ("#board-regions button", "#moves button"):
         shown = [b for b in browser.find_elements(By.CSS_SELECTOR, selector) if b.is_displayed()]
         if shown:
             return shown[0]
-    raise AssertionError("no move to press on the page")
+    return None
+
+
+async def first_move(browser):
+    """The first move to press, once the page shows one (on a loaded machine the picture,
+    and so its places, may come a while after the page's moves)."""
+    return await until(lambda: shown_move(browser), timeout=15)
 
 
 def state(browser) -> dict | None:
@@ -120,7 +127,7 @@ async def test_two_players_at_one_page_play_a_whole_game_by_turns(local_board):
         assert s["pickShown"] and int(s["picked"]) == s["seat"], s  # "Playing as" says who
         movers.append(s["names"][s["seat"]])
         before = s["version"]
-        await asyncio.to_thread(first_move(browser).click)
+        await asyncio.to_thread((await first_move(browser)).click)
         await until(lambda before=before: (version(browser) or 0) > before, timeout=10)
         notes = state(browser)["notes"]
         assert "another player" not in notes and "not your turn" not in notes.lower(), notes
@@ -151,7 +158,7 @@ async def test_playing_as_is_obeyed_and_the_turn_is_followed(local_board):
     await asyncio.to_thread(Select(browser.find_element(By.ID, "seat")).select_by_value, str(first))
     s = await settled(browser)
     assert s["seat"] == first
-    await asyncio.to_thread(first_move(browser).click)
+    await asyncio.to_thread((await first_move(browser)).click)
     s = await until(
         lambda: (lambda t: t if t and t["version"] > s["version"] and t["seat"] == other else None)(
             state(browser)
@@ -176,7 +183,7 @@ async def test_in_a_game_with_secrets_the_device_is_handed_over(local_board):
 
     while s["acting"] == [first]:  # Ann's turn, to its end (a room, then what it asks)
         assert not s["covered"]
-        await asyncio.to_thread(first_move(browser).click)
+        await asyncio.to_thread((await first_move(browser)).click)
         before = s["version"]
 
         def moved(before=before):
