@@ -58,6 +58,13 @@ def _narrow_shown(shown: dict) -> bool:
     return shown["src"].startswith("blob:") and shown["narrow"] and shown["natural"] == WIDTH
 
 
+def _loaded_narrow(browser) -> dict | None:
+    """The page's measures while it shows the narrow board, loaded; else None."""
+    shown = _measure(browser)
+    loaded = shown["natural"] > 0 and board_loaded(browser)
+    return shown if loaded and _narrow_shown(shown) else None
+
+
 def _tappable(browser, buttons: set[str]) -> tuple[list[str], list[str]]:
     """The moves of the page that must have a place (all but the kinds in `buttons`), and
     those with a tap region on the board."""
@@ -96,8 +103,9 @@ async def _play_by_taps(
                 timeout=20,
             )
             continue
-        await until(lambda: board_loaded(browser) and _narrow_shown(_measure(browser)))
-        shown = _measure(browser)
+        # measured once the narrow board has loaded, from that very look (a moment later
+        # the page may be loading the next version's picture: naturalWidth 0)
+        shown = await until(lambda: _loaded_narrow(browser))
         assert shown["scroll"] <= shown["inner"], shown  # no sideways scroll
         assert shown["natural"] == render.narrow.WIDTH and shown["right"] <= shown["inner"]
         game_id, view = await _view(service, table)
