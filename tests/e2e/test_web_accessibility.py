@@ -136,9 +136,15 @@ async def test_the_moves_are_a_list_the_keyboard_walks_and_a_question_is_answere
     before = version(browser)
     await asyncio.to_thread(items[-1].send_keys, Keys.ENTER)  # the move, by the keyboard
     await until(lambda: (version(browser) or 0) > before, timeout=10)
-    assert label.split()[-1] in browser.find_element(By.ID, "log").text  # (its square)
-    ask = browser.find_element(By.ID, "ask-what")
     square = label.split()[-1]
+    # the log says the move (its square), once the page has written the new version's log
+    await until(
+        lambda: (
+            square in browser.execute_script("return document.getElementById('log').textContent")
+        ),
+        timeout=10,
+    )
+    ask = browser.find_element(By.ID, "ask-what")
     await asyncio.to_thread(ask.send_keys, square, Keys.ENTER)
     answer = await until(lambda: browser.find_element(By.ID, "ask-answer").text, timeout=10)
     assert square in answer and "Ann" in answer, answer
