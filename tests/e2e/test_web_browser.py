@@ -9,16 +9,14 @@ this test skips on a developer's machine and fails under CI=true."""
 from __future__ import annotations
 
 import asyncio
-import json
 import shutil
 import time
-from pathlib import Path
 
 import pytest
 
 from bot.service import ChatRef
 from tests.bot.web_fixtures import serve_board
-from tests.e2e.browser import IN_CI, SHOTS, until
+from tests.e2e.browser import SHOTS, until
 from tests.e2e.browser import board_loaded as _board_loaded
 from tests.e2e.browser import chromium as _chromium
 from tests.e2e.browser import version as _version
@@ -251,34 +249,13 @@ async def test_the_activity_signs_in_through_the_sdk_and_shows_the_board(
     App SDK's handshake, AUTHORIZE and AUTHENTICATE: the code is exchanged at the stand-in
     Discord, the channel names the table, the member's view permission admits them, and the
     board's picture loads with its tap regions. No cookie."""
-    from aiohttp import web as aioweb
     from selenium.webdriver.common.by import By
 
     from bot.service import UserRef
-    from bot.web.board_server import STATIC
-    from tests.e2e.discord_fixtures import ANN, BOB, CHANNEL, GUILD_ID, DiscordBot
-    from tests.e2e.discord_standin import APP_ID
+    from tests.e2e.activity_frame import activity_board, client_url
+    from tests.e2e.discord_fixtures import ANN, BOB, CHANNEL, GUILD_ID
 
-    if not (STATIC / "build" / "activity.js").is_file():
-        message = "the Activity's script is not built (make test builds it with npm)"
-        if IN_CI:
-            pytest.fail(message)
-        pytest.skip(message)
-    client = Path(__file__).parent / "discord_client"
-
-    def stand_in_client(app: aioweb.Application) -> None:
-        app.router.add_static("/discord-client", client)
-
-    bot = DiscordBot(standin, tmp_path / "d.sqlite3")
-    await bot.start()
-    web = await serve_board(
-        bot.service,
-        routes=stand_in_client,
-        discord_client_id=str(APP_ID),
-        discord_client_secret=standin.client_secret,
-        discord_api=standin.api_base,
-    )
-    try:
+    async with activity_board(standin, tmp_path) as (bot, web):
         chat = ChatRef("discord", str(CHANNEL), "", str(GUILD_ID))
         await bot.service.start(
             chat, UserRef("discord", ANN["id"], "Ann"), "ghosts18", "variant=short"
@@ -288,19 +265,7 @@ async def test_the_activity_signs_in_through_the_sdk_and_shows_the_board(
         standin.join_guild(BOB)
         row = await bot.service.live(chat)
         first = ANN if row.seats[0].user_id == ANN["id"] else BOB
-        standin.oauth_codes["activity-code"] = first
-        from urllib.parse import urlencode
-
-        query = urlencode(
-            {
-                "code": "activity-code",
-                "client_id": str(APP_ID),
-                "guild_id": str(GUILD_ID),
-                "channel_id": str(CHANNEL),
-                "user": json.dumps(first),
-            }
-        )
-        await asyncio.to_thread(browser.get, f"{web.url}/discord-client/client.html?{query}")
+        await asyncio.to_thread(browser.get, client_url(standin, web, first))
         await asyncio.to_thread(browser.switch_to.frame, browser.find_element(By.ID, "app"))
         await until(lambda: _board_loaded(browser), timeout=15)
         regions = await until(
@@ -313,9 +278,6 @@ async def test_the_activity_signs_in_through_the_sdk_and_shows_the_board(
         await asyncio.to_thread(browser.switch_to.default_content)
         SHOTS.mkdir(parents=True, exist_ok=True)
         await asyncio.to_thread(browser.save_screenshot, str(SHOTS / "activity.png"))
-    finally:
-        await web.close()
-        await bot.stop()
 
 
 def _pass(table: int, user: dict):

@@ -224,73 +224,38 @@ async def test_the_activity_fits_a_phone_and_every_move_is_a_tap(standin, tmp_pa
     """The Discord Activity on a phone (Discord's mobile client gives it the whole screen;
     the stand-in client frames it so below 800 px): signed in through the Embedded App SDK,
     the narrow board across the frame, no sideways scroll, every word at 11 CSS px or more,
-    every move a tap, played a few turns."""
-    import json
-    from pathlib import Path
-    from urllib.parse import urlencode
-
-    from aiohttp import web as aioweb
+    and a tap plays a move."""
     from selenium.webdriver.common.by import By
 
-    from bot.web.board_server import STATIC
-    from tests.e2e.browser import IN_CI
-    from tests.e2e.discord_fixtures import ANN, BOB, CHANNEL, GUILD_ID, DiscordBot
-    from tests.e2e.discord_standin import APP_ID
+    from tests.e2e.activity_frame import activity_board, client_url
+    from tests.e2e.discord_fixtures import ANN, BOB, CHANNEL, GUILD_ID
 
-    if not (STATIC / "build" / "activity.js").is_file():
-        message = "the Activity's script is not built (make test builds it with npm)"
-        if IN_CI:
-            pytest.fail(message)
-        pytest.skip(message)
-    client = Path(__file__).parent / "discord_client"
-
-    def stand_in_client(app: aioweb.Application) -> None:
-        app.router.add_static("/discord-client", client)
-
-    bot = DiscordBot(standin, tmp_path / "d.sqlite3")
-    await bot.start()
-    web = await serve_board(
-        bot.service,
-        routes=stand_in_client,
-        discord_client_id=str(APP_ID),
-        discord_client_secret=standin.client_secret,
-        discord_api=standin.api_base,
-    )
-    web.board.sockets.now = iter(range(10**6, 10**9, 2)).__next__  # (no flood guard here)
-    browser = chromium(tmp_path, phone=True)
-    try:
+    async with activity_board(standin, tmp_path) as (bot, web):
+        web.board.sockets.now = iter(range(10**6, 10**9, 2)).__next__  # (no flood guard)
         chat = ChatRef("discord", str(CHANNEL), "", str(GUILD_ID))
-        await bot.service.start(chat, UserRef("discord", ANN["id"], "Ann"), "ghosts18", "")
-        await bot.service.join(chat, UserRef("discord", BOB["id"], "Bob"))
+        ann, bob = UserRef("discord", ANN["id"], "Ann"), UserRef("discord", BOB["id"], "Bob")
+        await bot.service.start(chat, ann, "ghosts18", "")
+        await bot.service.join(chat, bob)
+        if (await bot.service.live(chat)).status == "lobby":
+            await bot.service.begin(chat, ann)
         standin.join_guild(ANN)
         standin.join_guild(BOB)
         row = await bot.service.live(chat)
-        if row.status == "lobby":
-            await bot.service.begin(chat, UserRef("discord", ANN["id"], "Ann"))
-            row = await bot.service.live(chat)
         loaded = bot.service.table.load(row)
         acting = row.seats[loaded.game.to_act(loaded.state)[0]]
         first = ANN if acting.user_id == ANN["id"] else BOB
-        standin.oauth_codes["activity-code"] = first
-        query = urlencode(
-            {
-                "code": "activity-code",
-                "client_id": str(APP_ID),
-                "guild_id": str(GUILD_ID),
-                "channel_id": str(CHANNEL),
-                "user": json.dumps(first),
-                "platform": "mobile",
-            }
-        )
-        await asyncio.to_thread(browser.get, f"{web.url}/discord-client/client.html?{query}")
-        frame = browser.find_element(By.ID, "app")
-        width = browser.execute_script("return arguments[0].getBoundingClientRect().width", frame)
-        assert width <= browser.execute_script("return window.innerWidth")  # the whole screen
-        await asyncio.to_thread(browser.switch_to.frame, frame)
-        await until(lambda: board_loaded(browser), timeout=15)
-        await _play_by_taps(browser, bot.service, row.id, 1, "phone-activity")
-    finally:
-        browser.quit()
-        shutil.rmtree(tmp_path / "chromium", ignore_errors=True)
-        await web.close()
-        await bot.stop()
+        browser = chromium(tmp_path, phone=True)
+        try:
+            url = client_url(standin, web, first, platform="mobile")
+            await asyncio.to_thread(browser.get, url)
+            frame = browser.find_element(By.ID, "app")
+            width = browser.execute_script(
+                "return arguments[0].getBoundingClientRect().width", frame
+            )
+            assert width <= browser.execute_script("return window.innerWidth")  # whole screen
+            await asyncio.to_thread(browser.switch_to.frame, frame)
+            await until(lambda: board_loaded(browser), timeout=15)
+            await _play_by_taps(browser, bot.service, row.id, 1, "phone-activity")
+        finally:
+            browser.quit()
+            shutil.rmtree(tmp_path / "chromium", ignore_errors=True)
