@@ -74,3 +74,20 @@ def board_loaded(browser) -> bool:
         "const b = document.getElementById('board');"
         "return !!b && !b.hidden && b.complete && b.naturalWidth > 0;"
     )
+
+
+async def start_local_game(browser, web, game: str, players: str) -> None:
+    """A new table from the local page's start form: `game` for `players` ("Ann,bot")."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    await asyncio.to_thread(browser.get, web.board.local_link())
+    await until(lambda: browser.find_elements(By.CSS_SELECTOR, "#game option"))
+    await asyncio.to_thread(Select(browser.find_element(By.ID, "game")).select_by_value, game)
+    names = browser.find_element(By.ID, "player-names")
+    await asyncio.to_thread(names.clear)
+    await asyncio.to_thread(names.send_keys, players)
+    await asyncio.to_thread(
+        browser.find_element(By.CSS_SELECTOR, "#new-game button[type=submit]").click
+    )
+    await until(lambda: version(browser) is not None, timeout=10)

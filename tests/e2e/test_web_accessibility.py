@@ -19,7 +19,7 @@ import pytest
 from bot.service import GameService
 from bot.store import Store
 from tests.bot.web_fixtures import serve_board
-from tests.e2e.browser import IN_CI, SHOTS, chromium, until, version
+from tests.e2e.browser import IN_CI, SHOTS, chromium, start_local_game, until, version
 
 AXE = Path(__file__).parent / "axe" / "node_modules" / "axe-core" / "axe.min.js"
 GAMES = {
@@ -69,22 +69,6 @@ async def phone_board(tmp_path):
         await store.close()
 
 
-async def _start(browser, web, game: str, players: str) -> None:
-    from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import Select
-
-    await asyncio.to_thread(browser.get, web.board.local_link())
-    await until(lambda: browser.find_elements(By.CSS_SELECTOR, "#game option"))
-    await asyncio.to_thread(Select(browser.find_element(By.ID, "game")).select_by_value, game)
-    names = browser.find_element(By.ID, "player-names")
-    await asyncio.to_thread(names.clear)
-    await asyncio.to_thread(names.send_keys, players)
-    await asyncio.to_thread(
-        browser.find_element(By.CSS_SELECTOR, "#new-game button[type=submit]").click
-    )
-    await until(lambda: version(browser) is not None, timeout=15)
-
-
 async def test_the_start_form_has_no_violation_at_a_phones_width(phone_board):
     from selenium.webdriver.common.by import By
 
@@ -98,7 +82,7 @@ async def test_the_start_form_has_no_violation_at_a_phones_width(phone_board):
 async def test_a_table_has_no_violation_at_a_phones_width(phone_board, game):
 
     web, browser, axe = phone_board
-    await _start(browser, web, game, GAMES[game])
+    await start_local_game(browser, web, game, GAMES[game])
     await until(
         lambda: browser.execute_script("return !!S.page && S.page.moves.length > 0"), timeout=30
     )
@@ -118,7 +102,7 @@ async def test_the_moves_are_a_list_the_keyboard_walks_and_a_question_is_answere
     from selenium.webdriver.common.keys import Keys
 
     web, browser, _axe_text = phone_board
-    await _start(browser, web, "ghosts18", "Ann,Bob")
+    await start_local_game(browser, web, "ghosts18", "Ann,Bob")
     await until(lambda: browser.execute_script("return !!S.page && S.page.moves.length > 1"))
     # every move is in the list: those tapped on the board folded under one heading
     items = browser.find_elements(By.CSS_SELECTOR, "ul#moves button")

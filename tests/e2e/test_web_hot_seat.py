@@ -15,7 +15,7 @@ import pytest
 from bot.service import GameService
 from bot.store import Store
 from tests.bot.web_fixtures import serve_board
-from tests.e2e.browser import SHOTS, chromium, until, version
+from tests.e2e.browser import SHOTS, chromium, start_local_game, until, version
 
 PAGE_STATE = """
 const p = S.page;
@@ -57,22 +57,6 @@ async def local_board(tmp_path):
         shutil.rmtree(tmp_path / "chromium", ignore_errors=True)
         await web.close()
         await store.close()
-
-
-async def start_local_game(browser, web, game: str, players: str) -> None:
-    from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import Select
-
-    await asyncio.to_thread(browser.get, web.board.local_link())
-    await until(lambda: browser.find_elements(By.CSS_SELECTOR, "#game option"))
-    await asyncio.to_thread(Select(browser.find_element(By.ID, "game")).select_by_value, game)
-    names = browser.find_element(By.ID, "player-names")
-    await asyncio.to_thread(names.clear)
-    await asyncio.to_thread(names.send_keys, players)
-    await asyncio.to_thread(
-        browser.find_element(By.CSS_SELECTOR, "#new-game button[type=submit]").click
-    )
-    await until(lambda: version(browser) is not None, timeout=10)
 
 
 def shown_move(browser):

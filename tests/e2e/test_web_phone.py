@@ -19,7 +19,7 @@ import render
 from bot.service import ChatRef, GameService, UserRef
 from bot.store import Store
 from tests.bot.web_fixtures import serve_board
-from tests.e2e.browser import SHOTS, board_loaded, chromium, until, version
+from tests.e2e.browser import SHOTS, board_loaded, chromium, start_local_game, until, version
 from tests.e2e.discord_fixtures import *  # noqa: F403
 from tests.render.narrow_checks import BUTTONS, smallest_drawn
 
@@ -155,19 +155,9 @@ async def phone_service(tmp_path):
 
 @pytest.mark.parametrize("game", NARROW)
 async def test_the_local_page_fits_a_phone_and_every_move_is_a_tap(phone_service, game):
-    from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import Select
-
     service, web, browser = phone_service
     web.board.sockets.now = iter(range(10**6, 10**9, 2)).__next__  # (no flood guard here)
-    await asyncio.to_thread(browser.get, web.board.local_link())
-    await until(lambda: browser.find_elements(By.CSS_SELECTOR, "#game option"))
-    await asyncio.to_thread(Select(browser.find_element(By.ID, "game")).select_by_value, game)
-    names = browser.find_element(By.ID, "player-names")
-    await asyncio.to_thread(names.clear)
-    await asyncio.to_thread(names.send_keys, "Ann,Bob")
-    await asyncio.to_thread(browser.find_element(By.CSS_SELECTOR, "#new-game button").click)
-    await until(lambda: version(browser) is not None, timeout=15)
+    await start_local_game(browser, web, game, "Ann,Bob")
     table = browser.execute_script("return S.table")
     await _play_by_taps(browser, service, table, 24, f"phone-local-{game}", BUTTONS[game])
     shown = _measure(browser)
