@@ -512,16 +512,8 @@ def _panel(out: Scene, view: dict, language: str) -> None:
             cx, cy = x + (i % 4) * 94, y + (i // 4) * 58
             out.add((cx - 1, cy - 1, cx + 88, cy + 52), _card, cx, cy, card, i == chosen, language)
         y += 58 * ((len(view["hand"]) + 3) // 4) + 6
-        if view.get("card"):
-            card = CARD_NAME[view["card"]]
-            if view.get("first_end"):
-                said = msg(
-                    "Choosing a target for: {card} (first end {cell})",
-                    card=card,
-                    cell=view["first_end"],
-                )
-            else:
-                said = msg("Choosing a target for: {card}", card=card)
+        said = choosing(view)
+        if said is not None:
             y = lettering.paragraph_part(out, (x, y), say(said, language), 17, 370)
     out.stamp((x, y + 4), (1185 - x + 2, 7 * 21 + 4), _legend, 0, 0, language, 1185 - x)
 
@@ -721,3 +713,16 @@ def illustration() -> tuple[dict, list, Msg]:
         )
     )
     return view, notes, msg("Castle Doors: how to read the board")
+
+
+def choosing(view: dict) -> Msg | None:
+    """What the viewer is choosing a target for (the card played, and the first end of a
+    passage once chosen), or None."""
+    if not view.get("card"):
+        return None
+    card = CARD_NAME[view["card"]]
+    if view.get("first_end"):
+        return msg(
+            "Choosing a target for: {card} (first end {cell})", card=card, cell=view["first_end"]
+        )
+    return msg("Choosing a target for: {card}", card=card)

@@ -18,7 +18,15 @@ from engines.castle_doors.words import EDGE
 from engines.text import joined, msg
 from languages import DEFAULT, say
 from render import lettering, palette, tokens
-from render.castle_doors import CARD_LABEL, COLOUR, LETTER, _ink_on, _seat_lines, _state_label
+from render.castle_doors import (
+    CARD_LABEL,
+    COLOUR,
+    LETTER,
+    _ink_on,
+    _seat_lines,
+    _state_label,
+    choosing,
+)
 from render.narrow import SMALLEST, WIDTH
 
 PAD = 10
@@ -259,16 +267,8 @@ def _hand(d: ImageDraw.ImageDraw, view: dict, language: str) -> None:
             "mm",
             smallest=SMALLEST,
         )
-    if view.get("card"):
-        card = CARD_NAME[view["card"]]
-        if view.get("first_end"):
-            said = msg(
-                "Choosing a target for: {card} (first end {cell})",
-                card=card,
-                cell=view["first_end"],
-            )
-        else:
-            said = msg("Choosing a target for: {card}", card=card)
+    said = choosing(view)
+    if said is not None:
         rows = max(1, (len(hand) + 3) // 4)
         top = _hand_top(view) + 28 + rows * (CARD_H + CARD_GAP)
         lettering.paragraph(
