@@ -36,11 +36,13 @@ endef
 bytecode: $(RUNTIME)
 	$(compile_ahead)
 
-# Every test, in parallel (pytest-xdist: a worker a core, tests handed out as workers
-# free up); none is skipped in CI.
+# Every test, in parallel (pytest-xdist, tests handed out as workers free up); none is
+# skipped in CI. Two workers a core: many tests wait on processes, sockets and a browser,
+# and the second worker fills those waits (docs/measurements.md, "The test suite").
+TEST_WORKERS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 1) * 2 )))
 test: $(STAMP) fribidi postgres browser activity axe
 	$(compile_ahead)
-	$(VENV)/bin/python -m pytest -n auto --dist worksteal
+	$(VENV)/bin/python -m pytest -n $(TEST_WORKERS) --dist worksteal
 
 # The inner loop: lint, the layers, and the tests of what changed since this branch left
 # main (tools/changed_tests.py; a fast subset when none or too many are found).

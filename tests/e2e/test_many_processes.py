@@ -71,7 +71,7 @@ TG_RATES = {
     "TELEGRAM_RATE_CHAT": "1/1",
 }
 DC_RATE = "10/1"
-FLOOD = 20.0  # seconds
+FLOOD = 10.0  # seconds
 
 
 async def test_a_flood_over_two_telegram_workers_and_two_discord_shards(
