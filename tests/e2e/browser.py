@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import asyncio
 import os
-import time
 from pathlib import Path
 
 import pytest
+
+from tests import polling
 
 CHROMIUM, DRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
 SHOTS = Path(os.environ.get("ESCAPE_SHOTS", "/tmp/escape-web-shots"))
@@ -55,14 +56,9 @@ def chromium(tmp_path, language: str = "en-US", phone: bool = False):
 
 async def until(check, timeout: float = 5.0, step: float = 0.05):
     """`check()` (run on a thread: Selenium blocks) until it answers something true."""
-    deadline = time.monotonic() + timeout
-    while True:
-        found = await asyncio.to_thread(check)
-        if found:
-            return found
-        if time.monotonic() > deadline:
-            raise TimeoutError("the page never showed it")
-        await asyncio.sleep(step)
+    return await polling.until(
+        lambda: asyncio.to_thread(check), timeout, step, "the page never showed it"
+    )
 
 
 def version(browser) -> int | None:

@@ -34,21 +34,9 @@ from tests.e2e.telegram_fixtures import (
 )
 from tests.e2e.telegram_standin import Limits as TelegramLimits
 from tests.e2e.telegram_standin import TelegramStandIn
+from tests.polling import until
 
 PUBLISHED = dict(RATE_DEFAULTS)  # the platforms' figures
-
-
-async def until(check, timeout: float, every: float = 0.1):
-    """Poll `check()` until it is truthy or `timeout` seconds pass (then TimeoutError)."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while True:
-        found = check()
-        if found:
-            return found
-        if loop.time() > deadline:
-            raise TimeoutError(f"never came: {check}")
-        await asyncio.sleep(every)
 
 
 GROUPS = [-1001000000000 - n for n in range(6)]  # the first is flooded hardest
@@ -59,16 +47,6 @@ COMMANDS = ["/escape board", "/help", "/escape join", "/escape log", "/escape ga
 def _rate(text: str) -> tuple[int, float]:
     count, _, per = text.partition("/")
     return int(count), float(per or 1)
-
-
-async def _until_async(check, timeout: float, every: float = 0.2):
-    """Poll `await check()` until it is falsy (nothing left) or `timeout` seconds pass."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while await check():
-        if loop.time() > deadline:
-            raise TimeoutError(f"never settled: {check}")
-        await asyncio.sleep(every)
 
 
 @dataclass
@@ -366,8 +344,11 @@ async def run_flood(
                     )
                 )[0][0]
 
+            async def all_done() -> bool:
+                return not await unfinished()
+
             try:
-                await _until_async(unfinished, timeout=60)
+                await until(all_done, timeout=60, every=0.2)
             except TimeoutError:
                 result.problems.append(f"{await unfinished()} updates still unfinished at the end")
             await asyncio.sleep(2.0)  # what the last updates post

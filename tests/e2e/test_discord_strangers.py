@@ -12,8 +12,8 @@ import pytest
 
 from tests.e2e.discord_fixtures import *  # noqa: F403
 from tests.e2e.discord_fixtures import CHANNEL, CID, DiscordBot, Message
-from tests.e2e.flood import until
 from tests.e2e.test_discord_game import open_ghosts
+from tests.polling import until
 
 KINDS = [
     "a:1:{v}:0:0",

@@ -6,12 +6,10 @@ less the players' names and the move syntax they type in every language."""
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import json
 import random
 import re
-import time
 
 import pytest
 
@@ -23,6 +21,7 @@ from tests.e2e.discord_fixtures import ANN, BOB
 from tests.e2e.telegram_fixtures import *  # noqa: F403
 from tests.e2e.telegram_fixtures import GROUP
 from tests.german_words import english_left
+from tests.polling import until
 
 GAMES = {
     "ghosts18": "variant=short",
@@ -116,9 +115,7 @@ async def test_a_whole_game_in_german_on_telegram(tg_bot, game):
     else:  # random players wander (Castle Doors): the game ends by its creator's abort
         await standin.say(standin.ann, GROUP, "/escape abort")
         await _until(lambda: _ended(tg_bot, sid), "the game was aborted")
-    for command in (f"/escape rules {game}", "/escape help", "/escape log", "/escape clock"):
-        await standin.say(standin.ann, GROUP, command)
-    await asyncio.sleep(0.5)
+    await ask_in_turn(standin, standin.ann, afterwards(game))
     said = [
         t
         for c in standin.calls
@@ -165,13 +162,23 @@ async def test_a_whole_game_in_german_on_discord(discord_bot, game):
     assert_german([s for s in said if s], game, typed)
 
 
+def afterwards(game: str) -> list[str]:
+    """What the tests ask once a game is over."""
+    return [f"/escape rules {game}", "/escape help", "/escape log", "/escape clock"]
+
+
+async def ask_in_turn(standin, user: dict, commands: list[str]) -> None:
+    """Each command typed in the group once the answer to the one before is there."""
+    for command in commands:
+        mark = len(standin.calls)
+        await standin.say(user, GROUP, command)
+        await standin.wait_for(
+            lambda c: c.result is not None and c.params.get("chat_id") == GROUP, after=mark
+        )
+
+
 async def _until(check, what: str, timeout: float = 10.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if await check():
-            return
-        await asyncio.sleep(0.02)
-    raise AssertionError(f"never: {what}")
+    await until(check, timeout, what=what)
 
 
 async def _seated(tg_bot, n: int) -> bool:

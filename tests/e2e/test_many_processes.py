@@ -9,8 +9,9 @@ import itertools
 from pathlib import Path
 
 from tests.e2e.discord_standin import DiscordStandIn
-from tests.e2e.flood import run_flood, until
+from tests.e2e.flood import run_flood
 from tests.e2e.telegram_fixtures import escape_bot_run, stop_escape_bot, tg_local_only  # noqa: F401
+from tests.polling import until
 
 IDENTIFY_EVERY = 5.0  # Discord: one IDENTIFY per max_concurrency bucket in 5 seconds
 

@@ -7,7 +7,6 @@ catalogue says, less the players' names and the move syntax they type in every l
 
 from __future__ import annotations
 
-import asyncio
 import random
 import re
 
@@ -26,7 +25,9 @@ from tests.e2e.test_german_on_platforms import (
     _running,
     _seated,
     _until,
+    afterwards,
     allowed,
+    ask_in_turn,
     next_move,
     offered,
     texts_in,
@@ -69,9 +70,7 @@ async def test_a_whole_game_in_russian_on_telegram(tg_bot, game):
     else:  # random players wander (Castle Doors): the game ends by its creator's abort
         await standin.say(standin.ann, GROUP, "/escape abort")
         await _until(lambda: _ended(tg_bot, sid), "the game was aborted")
-    for command in (f"/escape rules {game}", "/escape help", "/escape log", "/escape clock"):
-        await standin.say(standin.ann, GROUP, command)
-    await asyncio.sleep(0.5)
+    await ask_in_turn(standin, standin.ann, afterwards(game))
     said = [
         t
         for c in standin.calls

@@ -11,6 +11,7 @@ from bot.console import Terminal
 from bot.service import GameService
 from bot.store import Store
 from tests.bot.web_fixtures import Page, serve_board
+from tests.polling import until
 
 
 class Keyboard:
@@ -29,14 +30,6 @@ class Keyboard:
         self.prompts.append(prompt)
         self.ready.acquire()
         return self.lines.pop(0)
-
-
-async def until(check, timeout: float = 5.0) -> None:
-    for _ in range(int(timeout / 0.02)):
-        if check():
-            return
-        await asyncio.sleep(0.02)
-    raise TimeoutError("never happened")
 
 
 async def test_a_move_on_the_web_page_redraws_the_terminal(tmp_path):

@@ -17,6 +17,7 @@ from bot.store import Store
 from bot.web import live_sockets
 from tests.bot.web_fixtures import TG_ANN, TG_BOB, TG_GROUP, Page, serve_board
 from tests.e2e.test_web_sign_in import init_data
+from tests.polling import until
 
 
 @pytest.fixture
@@ -143,8 +144,8 @@ async def test_a_socket_that_never_says_hello_is_closed(board, monkeypatch):
     monkeypatch.setattr(board_server, "HELLO_WITHIN", 0.2)
     page = board.page()
     await page.connect()
-    await asyncio.sleep(0.6)
-    assert page.ws.closed and page.ws.close_code == 4408
+    await until(lambda: page.ws.closed, what="the socket closed")
+    assert page.ws.close_code == 4408
 
 
 async def test_an_address_keeps_a_bounded_number_of_sockets(board, monkeypatch):
@@ -242,7 +243,7 @@ async def test_x_forwarded_for_is_believed_only_from_a_configured_proxy(board, m
     assert board.board.sockets.per_address == {"127.0.0.1": 3}
     for page in pages[:3]:
         await page.ws.close()
-    await _until(lambda: not board.board.sockets.per_address)
+    await until(lambda: not board.board.sockets.per_address)
 
     proxied = await _proxied_board(board.service)
     try:
@@ -260,13 +261,6 @@ async def _proxied_board(service: GameService):
     from tests.bot.web_fixtures import serve_board as serve
 
     return await serve(service, proxies=(ipaddress.ip_network("127.0.0.1/32"),))
-
-
-async def _until(check, seconds: float = 5.0) -> None:
-    deadline = asyncio.get_running_loop().time() + seconds
-    while not check():
-        assert asyncio.get_running_loop().time() < deadline
-        await asyncio.sleep(0.02)
 
 
 async def test_during_a_twenty_socket_junk_flood_the_door_answers(board, monkeypatch):

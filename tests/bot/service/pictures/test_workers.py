@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from bot.service.pictures.workers import CpuPool, WorkerLost, default_workers
+from tests.polling import until
 
 ROOT = Path(__file__).resolve().parents[4]
 
@@ -76,8 +77,7 @@ async def test_workers_started_soon_start_for_a_job_nobody_waits_for() -> None:
 async def test_workers_started_soon_start_after_the_grace_without_a_job() -> None:
     pool = CpuPool(workers=1).start_soon(grace=0.05)
     try:
-        await asyncio.sleep(0.2)
-        assert pool.in_processes
+        await until(lambda: pool.in_processes, what="the workers started")
         pid, _ = await pool.run(_pid_and_square, 2)
         assert pid != os.getpid()
     finally:
@@ -184,7 +184,7 @@ async def test_a_board_waited_for_goes_ahead_of_the_jobs_nobody_waits_for() -> N
             order.append(name)
 
         busy = asyncio.create_task(job("busy", False))
-        await asyncio.sleep(0.01)  # the worker has taken it
+        await until(lambda: pool._pool[0].taken, every=0.001, what="the worker has taken it")
         later = [asyncio.create_task(job(n, False)) for n in ("ai 1", "ai 2")]
         await asyncio.sleep(0)
         board = asyncio.create_task(job("board", True))
@@ -199,7 +199,7 @@ async def test_closing_lets_the_running_job_finish_and_cancels_the_waiting_ones(
     pool = CpuPool(workers=1).start()
     await pool.run(_pid_and_square, 1)
     running = asyncio.create_task(pool.run(_nap_then_pid, 0.3))
-    await asyncio.sleep(0.05)
+    await until(lambda: pool._pool[0].taken, every=0.001, what="the worker has taken it")
     waiting = asyncio.create_task(pool.run(_pid_and_square, 5))
     await asyncio.sleep(0)
     await pool.close()
