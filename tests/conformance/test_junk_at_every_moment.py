@@ -152,9 +152,10 @@ async def play_one(service: GameService, session_id: int, seated: list[UserRef],
 @pytest.mark.parametrize(("game_id", "n"), CONFIGS)
 async def test_junk_at_every_moment_of_every_game_finds_no_crash(tmp_path, monkeypatch, game_id, n):
     # the hint's guard and the review look through less (the inputs are what is tried)
-    monkeypatch.setattr("engines.ai.threats.BUDGET", 300)
+    monkeypatch.setattr("engines.ai.threats.BUDGET", 60)
+    monkeypatch.setattr("engines.ai.review.LEVEL", "easy")  # the move it would have preferred
     monkeypatch.setattr(
-        "bot.service.learning.reviews.review", functools.partial(review, samples=2, depth=3)
+        "bot.service.learning.reviews.review", functools.partial(review, samples=1, depth=1)
     )
     store = await Store.open(tmp_path / "junk.sqlite3")
     service = GameService(store, seed_source=lambda: 1234, pictures=False, ai_scale=0.01)
