@@ -84,11 +84,20 @@ def _boards(game_id: str, players: int, options: dict, seed: int):
     yield state, said
 
 
+def _seats_drawn(n: int, players: int) -> list[int]:
+    """Every seat on every board at two players; past that two seats a board, in turn, so
+    that each seat's canvas is kept across boards several moves apart (as a player who
+    looks now and then sees them) and each seat is drawn on several boards."""
+    if players <= 2:
+        return list(range(players))
+    return sorted({n % players, (n + players // 2) % players})
+
+
 @pytest.mark.parametrize(("game_id", "players", "options"), CASES)
 def test_a_kept_canvas_draws_every_board_as_a_fresh_one(game_id, players, options):
     """Each seat's canvas (None: the public board) in each language, kept from board to
-    board: the public board in every language, each seat's own view in English and the
-    pseudo-language (the longest words); with the move's public lines under it on every
+    board: the public board in every language, each seat's own view (`_seats_drawn`) in
+    English and the pseudo-language (the longest words); with the move's public lines under it on every
     other board (`recent`, two lines or more)."""
     game = REGISTRY[game_id]
     languages = available()
@@ -99,7 +108,7 @@ def test_a_kept_canvas_draws_every_board_as_a_fresh_one(game_id, players, option
             if n >= BOARDS:
                 break
             recent = said if n % 2 and len(said) >= 2 else None
-            for seat in [None, *range(players)]:
+            for seat in [None, *_seats_drawn(n, players)]:
                 view = game.view(state, seat)
                 for language in languages if seat is None else ("en", "qps"):
                     canvas = kept.setdefault((seat, language), Canvas())
