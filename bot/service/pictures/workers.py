@@ -280,6 +280,7 @@ class CpuPool:
             # its worker died under it (the OOM killer): drawn once more by the next free
             # worker, so the move's board still comes; a job that kills every worker fails
             # the second time
+            self._notice_deaths()
             again = _Job(job.data, self._loop.create_future(), True, job.home)
             return await self._queued(again).future
 
@@ -478,6 +479,14 @@ class CpuPool:
             log.error("CPU worker %s ended unasked; starting another", worker.process.pid)
             self._loop.run_in_executor(None, worker.wait)  # reaped, not left a zombie
             self._pool[self._pool.index(worker)] = self._spawn()
+
+    def _notice_deaths(self) -> None:
+        """Workers that have exited though their pipes have not said so yet (killed
+        together: the OOM killer, a `kill -9` of several), lost now, so that a job lost
+        with one of them is not handed to another that is already dead, and lost again."""
+        for worker in list(self._pool):
+            if worker.watched and worker.process.poll() is not None:
+                self._lost(worker)
 
     @staticmethod
     def _fail(worker: _Worker, why: str) -> None:

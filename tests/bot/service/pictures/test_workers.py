@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from bot.service.pictures.workers import CpuPool, WorkerLost, default_workers
-from tests.polling import until
+from tests.polling import until, until_now
 
 ROOT = Path(__file__).resolve().parents[4]
 
@@ -366,5 +366,28 @@ async def test_a_tables_boards_go_to_its_worker_while_it_lives() -> None:
         for _ in range(3):
             again, _ = await pool.run_waited_for(_pid_and_square, 9, home=0)
             assert again == pid
+    finally:
+        await pool.close()
+
+
+async def test_a_board_lost_with_its_worker_is_not_handed_to_another_already_dead() -> None:
+    """Both workers killed at once, and the second one's end not yet read (its pipe's end
+    comes later on a busy machine, as it did in a CI run): the board lost with the first
+    worker is drawn by a new worker, not handed to the dead second one and lost again (the
+    press said "Something went wrong")."""
+    pool = CpuPool(workers=2).start()
+    try:
+        await until(lambda: all(w.ready for w in pool._pool), timeout=30, what="both up")
+        first, second = pool._pool
+        pool._loop.remove_reader(second.answer_fd)  # its end is read late
+        running = pool.run_waited_for(_nap_then_pid, 0.5, home="table")
+        await until(lambda: first.taken or second.taken, what="the board handed over")
+        drawing, idle = (first, second) if first.taken else (second, first)
+        for worker in (idle, drawing):  # both gone before the loop reads either's end
+            started = start_time(worker.process.pid)
+            os.kill(worker.process.pid, signal.SIGKILL)
+            until_now(lambda w=worker, s=started: not alive(w.process.pid, s))
+        pid = await asyncio.wait_for(running, 30)
+        assert pid not in (first.process.pid, second.process.pid)
     finally:
         await pool.close()
