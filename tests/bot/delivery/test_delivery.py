@@ -39,6 +39,7 @@ class Wire:
     view_button: bool = False
     moved: bool = False
     refuse: int = 0
+    retry_after: float = 0.01  # the wait a refusal asks for
     unreachable: set[str] = field(default_factory=set)
     no_place: set[str] = field(default_factory=set)
     hold: asyncio.Event | None = None
@@ -50,7 +51,7 @@ class Wire:
         if self.refuse:
             self.refuse -= 1
             self.calls.append(("refused", where.chat, str(reply.text)))
-            raise Transient(0.01)
+            raise Transient(self.retry_after)
         if reply.to is not None and reply.to.id in self.unreachable:
             raise Unreachable()
         if reply.to is not None and self.hold is not None:
@@ -220,7 +221,7 @@ async def test_a_refused_board_is_owed_and_posted_later(delivery):
 
 
 async def test_a_newer_board_overtakes_an_owed_one(delivery):
-    wire = Wire(refuse=1)
+    wire = Wire(refuse=1, retry_after=0.5)  # the newer board comes within the wait
     await delivery.deliver(CHAT, Plan([board(1)], facts()), wire, press())
     task = delivery.owed["chan-1/"].task
     await delivery.deliver(CHAT, Plan([board(2)], facts()), wire, press())
