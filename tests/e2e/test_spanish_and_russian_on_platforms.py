@@ -19,6 +19,7 @@ from tests.e2e.telegram_fixtures import *  # noqa: F403
 from tests.e2e.telegram_fixtures import GROUP
 from tests.e2e.test_german_on_platforms import (
     GAMES,
+    MOVES,
     _ended,
     _live_discord,
     _moved,
@@ -57,7 +58,7 @@ async def test_a_whole_game_in_russian_on_telegram(tg_bot, game):
     rng, typed = random.Random(5), set()
     row = await tg_bot.live()
     sid, by_seat = row.id, {s.seat: int(s.user_id) for s in row.seats}
-    for _ in range(400):
+    for _ in range(MOVES.get(game, 400)):
         row = await tg_bot.service.store.session(sid)
         if row.status != "active":
             break
@@ -96,7 +97,7 @@ async def test_a_whole_game_in_spanish_on_discord(discord_bot, game):
         row = await _live_discord(bot)
     rng, typed = random.Random(5), set()
     sid, by_seat = row.id, {s.seat: s.user_id for s in row.seats}
-    for _ in range(400):
+    for _ in range(MOVES.get(game, 400)):
         row = await bot.service.store.session(sid)
         if row.status != "active":
             break
