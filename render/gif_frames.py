@@ -83,15 +83,15 @@ def animated_gif(
     shown = [Image.frombytes("L", f.size, f.tobytes()).point(lut) for f in frames]
     kept = [_Frame((0, 0, width, height), shown[0], durations[0], None)]
     for before, now, ms in zip(shown, shown[1:], durations[1:], strict=False):
-        changed = ImageChops.difference(before, now).point(_CHANGED)
-        box = changed.getbbox()
+        difference = ImageChops.difference(before, now)
+        box = difference.getbbox()
         if box is None:
             kept[-1].ms += ms
             continue
         pixels = now.crop(box)
         if transparent is not None:
             pixels = Image.new("L", pixels.size, transparent)
-            pixels.paste(now.crop(box), mask=_close_gaps(changed.crop(box)))
+            pixels.paste(now.crop(box), mask=_close_gaps(difference.crop(box).point(_CHANGED)))
         kept.append(_Frame(box, pixels, ms, transparent))
     table = colours + bytes(3 * ((1 << bits) - count))
     screen = struct.pack("<2H3B", width, height, 0x80 | (bits - 1) << 4 | (bits - 1), 0, 0)
