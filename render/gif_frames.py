@@ -38,7 +38,8 @@ class _Frame:
     def encoded(self, bits: int) -> bytes:
         left, top, right, bottom = self.box
         flags = 1 << 2 | (self.transparent is not None)  # disposal 1: the next frame draws on it
-        control = struct.pack("<BHB", flags, round(self.ms / 10), self.transparent or 0)
+        centiseconds = min(0xFFFF, round(self.ms / 10))
+        control = struct.pack("<BHB", flags, centiseconds, self.transparent or 0)
         descriptor = struct.pack("<4HB", left, top, right - left, bottom - top, 0)
         lzw = self.pixels.tobytes("gif", "L", bits)  # sub-blocks, without their end
         return b"!\xf9\x04" + control + b"\0," + descriptor + bytes([bits]) + lzw + b"\0"
