@@ -176,7 +176,7 @@ class Canvas:
         if changed is None:
             marked = [whole]
         else:
-            marked += [box for box in (_within(b, whole) for b in changed) if box is not None]
+            marked += [box for box in (_within(b, whole) for b, _ in changed) if box is not None]
         self.parts = scene.parts
         draw = palette.drawer(self.image)
         for box in _merged(marked):
@@ -193,14 +193,15 @@ class Canvas:
         self._check(*scene.size)
 
     @staticmethod
-    def _changes(old: list[Part], new: list[Part]) -> list[Box] | None:
-        """The boxes of the parts only one of `old` and `new` has; None when the parts both
-        have are not in the same order (everything is painted again). A layer that took the
-        place of another (`_swapped`) gives only the rows where their pictures differ."""
+    def _changes(old: list[Part], new: list[Part]) -> list[tuple[Box, Part]] | None:
+        """The boxes of the parts only one of `old` and `new` has, each with its part (`python
+        -m bench.canvas parts` names them); None when the parts both have are not in the same
+        order (everything is painted again). A layer that took the place of another
+        (`_swapped`) gives only the rows where their pictures differ."""
         where: dict = {}
         for i, part in enumerate(old):
             where.setdefault(part.key, []).append(i)
-        boxes: list[Box] = []
+        boxes: list[tuple[Box, Part]] = []
         added: list[tuple[int, Part]] = []  # a new part, after the old part matched last
         last = -1
         for part in new:
@@ -223,11 +224,11 @@ class Canvas:
         for after, part in added:
             twin = _swapped(after, part, gone)
             if twin is None:
-                boxes.append(part.box)
+                boxes.append((part.box, part))
             else:
                 gone.remove(twin)
-                boxes += _rows_apart(twin[1], part)
-        boxes += [part.box for _, part in gone]
+                boxes += [(box, part) for box in _rows_apart(twin[1], part)]
+        boxes += [(part.box, part) for _, part in gone]
         return boxes
 
     def _repaint(self, draw, box: Box) -> None:
