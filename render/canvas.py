@@ -63,19 +63,22 @@ def _merged(boxes: list[Box]) -> list[Box]:
 
 
 def _swapped(after: int, part: Part, gone: list[tuple[int, Part]]) -> tuple[int, Part] | None:
-    """The old layer a new one took the place of: a picture (not a fill) by the same maker
-    from the same corner, as wide, between the same parts both scenes have. Where the two
-    pictures hold the same pixels the board does too: a layer covers its box, so what lies
-    under it does not show, and what lies on it is the same parts in the same order."""
-    if part.image is None or isinstance(part.image, int):
+    """The old layer a new one took the place of: a picture by the same maker (or a fill of
+    the same colour: a caption's bar a line taller) from the same corner, as wide, between
+    the same parts both scenes have. Where the two pictures hold the same pixels the board
+    does too: a layer covers its box, so what lies under it does not show, and what lies on
+    it is the same parts in the same order."""
+    if part.image is None:
         return None
     box = part.box
+    fill = isinstance(part.image, int)
     for found in gone:
         was_after, old = found
         if (
             was_after == after
             and old.paint is part.paint
-            and not isinstance(old.image, int | None)
+            and old.image is not None
+            and (old.image == part.image if fill else not isinstance(old.image, int))
             and old.box[0] == box[0]
             and old.box[1] == box[1]
             and old.box[2] == box[2]
@@ -89,11 +92,14 @@ def _rows_apart(old: Part, new: Part) -> list[Box]:
     width differ (compared as bytes), and the rows only the taller one has."""
     left, top, right = new.box[:3]
     width = right - left
-    was, now = old.image.tobytes(), new.image.tobytes()
     common = min(old.box[3], new.box[3])
     boxes: list[Box] = []
     rows = png_bands.BAND_ROWS
     y = top
+    if isinstance(new.image, int):  # a fill of the same colour: alike where both reach
+        y = common
+    else:
+        was, now = old.image.tobytes(), new.image.tobytes()
     while y < common:
         end = min(common, (y // rows + 1) * rows)
         lo, hi = (y - top) * width, (end - top) * width

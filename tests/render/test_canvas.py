@@ -225,6 +225,26 @@ def test_a_layer_in_place_of_another_is_painted_again_only_where_they_differ() -
     assert canvas.png() == _fresh(shorter)
 
 
+def _bar(lines: int, colour=palette.NIGHT) -> Scene:
+    scene = Scene(200, 6 * BAND)
+    scene.fill((0, 3 * BAND, 200, 3 * BAND + 10 * lines), colour)
+    return scene
+
+
+def test_a_fill_a_line_taller_is_painted_again_only_in_its_new_rows() -> None:
+    canvas = Canvas()
+    canvas.show(_bar(2))
+    canvas.png()
+    canvas.show(_bar(5))
+    assert canvas.painted_rows == 30 and canvas.to_deflate() == 2 * BAND  # rows 116-146
+    assert canvas.png() == _fresh(_bar(5))
+    canvas.show(_bar(1))
+    assert canvas.painted_rows == 40
+    assert canvas.png() == _fresh(_bar(1))
+    canvas.show(_bar(2, palette.VERMILION))  # another colour: painted again whole
+    assert canvas.png() == _fresh(_bar(2, palette.VERMILION))
+
+
 def test_parts_in_another_order_are_painted_again() -> None:
     """Two overlapping parts swapped: the same keys, another picture."""
     one, two = (0, 10, 10, 12, 0), (0, 14, 14, 12, 1)
