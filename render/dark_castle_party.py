@@ -178,7 +178,7 @@ def party(out, view: dict, language: str = DEFAULT) -> None:
         hp = say(msg("{hp}/{top} HP", hp=char["hp"], top=top), language)
         traits = tuple(char["traits"].get(t, 0) for t in ("m", "c", "w"))
         out.add(
-            (x + 6, y + 46, right, y + 80),
+            (x + 6, y + 44, right, y + 80),  # a star's points reach 18 rows up from its centre
             _hit_points,
             comp,
             char["hp"],
@@ -192,14 +192,14 @@ def party(out, view: dict, language: str = DEFAULT) -> None:
         out.add((x + 6, y + 80, x + 350, y + box_h - 10), _lines, lines, y)
         if char.get("plague"):
             plague = (char["plague"], char.get("next_threshold"))
-            out.add((x + 368, y + 118, right, y + 166), _plague, plague, y, language)
+            out.add((x + 368, y + 124, right, y + 168), _plague, plague, y, language)
         if char["roll"]:
             roll = fitted(say(msg("Roll:"), language), 18, 62, smallest=12)
-            out.add((x + 350, y + 74, right, y + 122), _roll, roll, char["roll"], y, language)
+            out.add((x + 350, y + 80, right, y + 126), _roll, roll, char["roll"], y, language)
         y += box_h
 
 
-HEAD = (8, 44)  # a box's head, down from its top: within two bands of 32 rows
+HEAD = (8, 47)  # a box's head, down from its top: two bands of 32 rows (render/png_bands.py)
 
 
 def _frame(d: ImageDraw.ImageDraw, comp: bool, y: int, box_h: int) -> None:
@@ -235,20 +235,20 @@ def _head(
             width=1,
         )
     d.rounded_rectangle(
-        (x + 8, y + 12, x + 44, y + 40), 6, fill=palette.NIGHT if badge is None else palette.PURPLE
+        (x + 8, y + 14, x + 44, y + 40), 6, fill=palette.NIGHT if badge is None else palette.PURPLE
     )
     said, size = badge if badge is not None else (f"P{seat + 1}", 18)
-    lettering.text(d, (x + 26, y + 26), said, size, palette.WHITE, "mm")
+    lettering.text(d, (x + 26, y + 27), said, size, palette.WHITE, "mm")
     # The tags take at most half the line; the title and player's name take what the
     # tags leave of it; a long name is cut, never the title (it says which prisoner).
     line = WIDTH - 34 - (x + 54)
     tagged = lettering.fit(" / ".join(tags), 20, line // 2) if tags else ""
     if tags:
-        lettering.text(d, (WIDTH - 34, y + 26), tagged, 20, palette.VERMILION, "rm")
+        lettering.text(d, (WIDTH - 34, y + 27), tagged, 20, palette.VERMILION, "rm")
     room = line - (lettering.text_width(tagged, 20) + 14 if tags else 0)
     head = f"{title} - "
     name = lettering.isolate(lettering.fit(player, 24, room - lettering.text_width(head, 24)))
-    lettering.text(d, (x + 54, y + 26), lettering.fit(head + name, 24, room), 24, palette.INK, "lm")
+    lettering.text(d, (x + 54, y + 27), lettering.fit(head + name, 24, room), 24, palette.INK, "lm")
 
 
 def _hit_points(
@@ -292,14 +292,14 @@ def _lines(d: ImageDraw.ImageDraw, lines: list, y: int) -> None:
 
 def _plague(d: ImageDraw.ImageDraw, plague: tuple, y: int, language: str) -> None:
     n, threshold = plague
-    _plague_tally(d, PARTY_X + 376, y + 122, {"plague": n, "next_threshold": threshold}, language)
+    _plague_tally(d, PARTY_X + 376, y + 126, {"plague": n, "next_threshold": threshold}, language)
 
 
 def _roll(d: ImageDraw.ImageDraw, label: tuple, face: str, y: int, language: str) -> None:
     """The prisoner's last roll."""
     roll, size = label
-    lettering.text(d, (PARTY_X + 414, y + 98), roll, size, palette.INK, "rm")
-    rolled(d, PARTY_X + 420, y + 98, 16, face, language)
+    lettering.text(d, (PARTY_X + 414, y + 102), roll, size, palette.INK, "rm")
+    rolled(d, PARTY_X + 420, y + 102, 16, face, language)
 
 
 def _plague_tally(d: ImageDraw.ImageDraw, x: int, y: int, char: dict, language: str) -> None:
