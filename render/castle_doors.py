@@ -479,7 +479,7 @@ def _panel(out: Scene, view: dict, language: str) -> None:
         if acting:
             said = msg("{edge}  < turn", edge=said)
         told = say(joined(parts), language)
-        out.add((x - 10, y, 1186, y + box + 1), _seat, y, box)
+        out.stamp((x - 10, y), (1196 - x, box + 1), _seat, box)
         out.add(
             (x - 6, y + 4, 1182, y + 41),
             _seat_head,
@@ -489,7 +489,7 @@ def _panel(out: Scene, view: dict, language: str) -> None:
             names[seat],
             " " + say(said, language),
         )
-        out.add((x + 4, y + 40, 1182, y + box - 1), _seat_told, y, told)
+        out.add((x + 4, y + 41, 1182, y + box - 1), _seat_told, y, told)
         y += box + 8
     piles = msg(
         "Draw pile: {deck}   Discards: {discard}", deck=view["deck"], discard=view["discard"]
@@ -518,11 +518,11 @@ def _panel(out: Scene, view: dict, language: str) -> None:
     out.stamp((x, y + 4), (1185 - x + 2, 7 * 21 + 4), _legend, 0, 0, language, 1185 - x)
 
 
-def _seat(d, y: int, box: int) -> None:
-    """A player's box in the panel (parts on it: `_seat_head`, `_seat_told`)."""
-    x = PANEL_X + 10
+def _seat(d, box: int) -> None:
+    """A player's box in the panel (parts on it: `_seat_head`, `_seat_told`), from the
+    stamp's corner."""
     d.rounded_rectangle(
-        (x - 10, y, 1185, y + box), 12, fill=palette.PANEL, outline=palette.INK, width=2
+        (0, 0, 1185 - PANEL_X, box), 12, fill=palette.PANEL, outline=palette.INK, width=2
     )
 
 

@@ -160,7 +160,7 @@ def party(out, view: dict, language: str = DEFAULT) -> None:
         hl = char["seat"] in acting and not comp  # a companion: anyone acts for it
         tags = [say(tag, language) for tag in tags_of(view, char)]
         title = say(char["title"] or msg("(choosing)"), language)
-        out.add((x - 1, y - 1, WIDTH - 18, y + box_h - 8), _frame, comp, y, box_h)
+        out.stamp((x, y), (WIDTH - 19 - x, box_h - 9), _frame, comp, box_h)
         badge = fitted(say(msg("ALLY"), language), 12, 34, smallest=8) if comp else None
         player = say(char["player"], language)
         out.add(
@@ -178,7 +178,8 @@ def party(out, view: dict, language: str = DEFAULT) -> None:
         hp = say(msg("{hp}/{top} HP", hp=char["hp"], top=top), language)
         traits = tuple(char["traits"].get(t, 0) for t in ("m", "c", "w"))
         out.add(
-            (x + 6, y + 44, right, y + 80),  # a star's points reach 18 rows up from its centre
+            # clear of the head (drawn again with it otherwise), but for a companion's star
+            (x + 6, y + (44 if comp else HEAD[1]), right, y + 80),
             _hit_points,
             comp,
             char["hp"],
@@ -202,10 +203,11 @@ def party(out, view: dict, language: str = DEFAULT) -> None:
 HEAD = (8, 47)  # a box's head, down from its top: two bands of 32 rows (render/png_bands.py)
 
 
-def _frame(d: ImageDraw.ImageDraw, comp: bool, y: int, box_h: int) -> None:
-    """A prisoner's box (a companion's purple)."""
+def _frame(d: ImageDraw.ImageDraw, comp: bool, box_h: int) -> None:
+    """A prisoner's box (a companion's purple), from the stamp's corner: drawn once for all
+    boxes alike (a stamp is pasted, cheaper than drawn again under a part that changed)."""
     d.rounded_rectangle(
-        (PARTY_X, y, WIDTH - 20, y + box_h - 10),
+        (0, 0, WIDTH - 20 - PARTY_X, box_h - 10),
         14,
         fill=palette.PANEL,
         outline=palette.PURPLE if comp else palette.INK,

@@ -241,7 +241,7 @@ def _side_panel(out: Scene, view: dict, names: list[str], language: str) -> None
         won = view["winner"] == seat
         acting = seat in view["to_act"]
         tail = msg("WINS") if won else msg("< to act") if acting else None
-        out.add((x - 14, y - 14, PANEL_RIGHT + 1, y + 201), _seat, y, won)
+        out.stamp((x - 14, y - 14), (PANEL_RIGHT + 15 - x, 215), _seat, won)
         out.add(
             (x - 8, y + HEAD[0], PANEL_RIGHT - 7, y + HEAD[1]),
             _seat_head,
@@ -270,10 +270,10 @@ def _side_panel(out: Scene, view: dict, names: list[str], language: str) -> None
     out.stamp((x - 2, y), (WIDTH - (x - 2), HEIGHT - y), _key, tuple(names), language)
 
 
-def _seat(d: ImageDraw.ImageDraw, y: int, won: bool) -> None:
-    """A player's panel: its frame (green once they have won)."""
+def _seat(d: ImageDraw.ImageDraw, won: bool) -> None:
+    """A player's panel: its frame (green once they have won), from the stamp's corner."""
     d.rounded_rectangle(
-        (PANEL_X - 14, y - 14, PANEL_RIGHT, y + 200),
+        (0, 0, PANEL_RIGHT - PANEL_X + 14, 214),
         14,
         fill=palette.seat_fill(won=won, acting=False),
         outline=palette.INK,

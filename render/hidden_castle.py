@@ -498,7 +498,7 @@ def _panel(out: Scene, view: dict, midnight: bool, language: str) -> None:
         # so a bot's name ("Bot 1 (normal)") is never cut for it.
         room = int(1184 - lettering.text_width(score, 28) - 12 - (x + 38))
         bottom = y + row_h - 6
-        out.add((x - 7, y - 1, 1194, bottom + 2), _player, y, bottom, won)
+        out.stamp((x - 6, y), (1199 - x, bottom - y + 1), _player, bottom - y, won)
         out.add((x - 4, y + 2, x + 46 + room, y + 37), _player_name, seat, y, name, room, acting)
         out.add(
             (x + 30, y + 32, x + 40 + room, y + 57),
@@ -534,10 +534,11 @@ def _panel(out: Scene, view: dict, midnight: bool, language: str) -> None:
     )
 
 
-def _player(d: ImageDraw.ImageDraw, y: int, bottom: int, won: bool) -> None:
-    """A player's row in the panel: its frame (green once they have won)."""
+def _player(d: ImageDraw.ImageDraw, height: int, won: bool) -> None:
+    """A player's row in the panel: its frame (green once they have won), from the stamp's
+    corner."""
     fill = palette.seat_fill(won=won, acting=False)
-    box = (PANEL_X - 6, y, 1192, bottom)
+    box = (0, 0, 1198 - PANEL_X, height)
     d.rounded_rectangle(box, 8, fill=fill, outline=palette.INK, width=3 if won else 1)
 
 
