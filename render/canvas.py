@@ -14,9 +14,10 @@ wide, between the same kept parts, marks only the bands of rows where the two pi
 bytes differ (and the rows only the taller has): a card whose one line changed is painted
 and deflated again in that line's band, not whole. Where the two pictures hold the same
 pixels, so does the board: a layer covers its box, so what lies under it does not show,
-and what lies on it is the same parts in the same order. Each marked box is painted again from the ground up by every part
-that reaches into it, and only the box is kept of that painting (a part paints its whole
-box; its pixels outside the marked box are put back as they were). A pixel outside every
+and what lies on it is the same parts in the same order. Each marked box is painted again
+from the ground up by every part that reaches into it, and only the box is kept of that
+painting (a part paints its whole box; its pixels outside the marked box are put back as
+they were). A pixel outside every
 marked box is the work of the same parts in the same order as before, so it is what it was;
 a pixel inside is painted as a fresh picture paints it. So a kept canvas shows exactly the
 picture a fresh one does (tests/conformance/test_kept_canvas.py), and the bands of rows no

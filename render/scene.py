@@ -12,9 +12,8 @@ later cannot make it show what its key does not say). A part with an argument th
 plain value (a message, whose text is only its English: `plain` gives its whole JSON form)
 gets a key no other part has, so it is painted every time, never left standing. It
 paints within its box (whole pixels, right and bottom excluded: a box given in fractions
-is widened to them), at the board's own
-coordinates, and every pixel it paints depends only on its arguments and on that pixel as
-it was before: what every drawing of `render` does (text is blended pixel by pixel, shapes
+is widened to them), at the board's own coordinates, and every pixel it paints depends
+only on its arguments and on that pixel as it was before: what every drawing of `render` does (text is blended pixel by pixel, shapes
 are plain inks, stamps and sprites are pasted). Parts are painted in order over the
 scene's ground, so a pixel is the work of the parts whose boxes hold it, in order; where
 that list did not change, neither did the pixel.
