@@ -17,9 +17,8 @@ pixels, so does the board: a layer covers its box, so what lies under it does no
 and what lies on it is the same parts in the same order. Each marked box is painted again
 from the ground up by every part that reaches into it, and only the box is kept of that
 painting (a part paints its whole box; its pixels outside the marked box are put back as
-they were). A pixel outside every
-marked box is the work of the same parts in the same order as before, so it is what it was;
-a pixel inside is painted as a fresh picture paints it. So a kept canvas shows exactly the
+they were). A pixel outside every marked box is the work of the same parts in the same order
+as before, so it is what it was; a pixel inside is painted as a fresh picture paints it. So a kept canvas shows exactly the
 picture a fresh one does (tests/conformance/test_kept_canvas.py), and the bands of rows no
 marked box reaches keep their deflated bytes.
 """
