@@ -6,6 +6,11 @@ the median time to paint the board and to write its PNG, on the kept canvas and 
 one, and the share of rows painted and deflated again. Then 24 tables of every game moving
 in turn, their boards interleaved as one worker that is handed every table's boards sees
 them (`TABLES`): the share of rows not deflated again. Medians; a shared machine varies.
+
+`python -m bench.canvas parts [games]`: for each game, which parts make a kept canvas
+deflate bands again (one table, one board after another, as a kept canvas compares them):
+by painter, the share of bands it reaches, and of those it alone reaches, with the rows its
+boxes cover. Deterministic (seeded games): what to redesign so fewer rows change a move.
 """
 
 from __future__ import annotations
@@ -19,7 +24,7 @@ import render
 from engines import CHANCE, REGISTRY
 from engines.playout import pick_chance
 from engines.text import to_json
-from render import work
+from render import png_bands, work
 from render.canvas import Canvas
 from render.practice import Practice
 
@@ -101,6 +106,54 @@ def interleaved(tables: int = TABLES, rounds: int = 40) -> str:
     )
 
 
+def parts(game_id: str, boards: int = BOARDS) -> str:
+    """The painters whose changed parts reach the bands a kept canvas deflates again."""
+    rows = png_bands.BAND_ROWS
+    stream = views(game_id, 1)
+    old = None
+    reached: dict[str, int] = {}
+    alone: dict[str, int] = {}
+    spans: dict[str, set] = {}
+    bands = again = 0
+    for _ in range(boards):
+        view, recent = next(stream)
+        scene = render.board_scene(game_id, view, recent, "en")
+        height = scene.size[1]
+        count = (height + rows - 1) // rows
+        if old is not None:
+            by_band: dict[int, set[str]] = {}
+            changed = Canvas._changes(old.parts, scene.parts)
+            if changed is None:
+                changed = [((0, 0, *scene.size), None)]
+            if height > old.size[1]:
+                changed.append(((0, old.size[1], scene.size[0], height), None))
+            for box, part in changed:
+                name = "(all)" if part is None else part.paint.__qualname__
+                top, bottom = max(0, box[1]), min(height, box[3])
+                if top >= bottom:
+                    continue
+                spans.setdefault(name, set()).add((top, bottom))
+                for band in range(top // rows, (bottom - 1) // rows + 1):
+                    by_band.setdefault(band, set()).add(name)
+            bands += count
+            again += len(by_band)
+            for names in by_band.values():
+                for name in names:
+                    reached[name] = reached.get(name, 0) + 1
+                if len(names) == 1:
+                    alone[next(iter(names))] = alone.get(next(iter(names)), 0) + 1
+        old = scene
+    lines = [f"{game_id}: {again / bands:.0%} of bands deflated again (one table)"]
+    for name, n in sorted(reached.items(), key=lambda item: -item[1]):
+        seen = sorted(spans[name])
+        shown = ", ".join(f"{a}-{b}" for a, b in seen[:4]) + (", ..." if len(seen) > 4 else "")
+        lines.append(
+            f"  {name}: reaches {n / bands:.1%}, alone {alone.get(name, 0) / bands:.1%} "
+            f"(rows {shown})"
+        )
+    return "\n".join(lines)
+
+
 def report(games=GAMES) -> str:
     practice = Practice(200)
     while practice.step():
@@ -114,4 +167,8 @@ def report(games=GAMES) -> str:
 
 
 if __name__ == "__main__":
-    print(report(sys.argv[1].split(",") if len(sys.argv) > 1 else GAMES))
+    if sys.argv[1:2] == ["parts"]:
+        chosen = sys.argv[2].split(",") if len(sys.argv) > 2 else GAMES
+        print("\n".join(parts(game_id) for game_id in chosen))
+    else:
+        print(report(sys.argv[1].split(",") if len(sys.argv) > 1 else GAMES))

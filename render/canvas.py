@@ -8,11 +8,17 @@ buffer with rows one byte apart, and the rows are never copied into PNG's layout
 
 A new scene is compared with the last, part by part: a part whose key is new, or an old one
 now gone, marks its box; the parts that kept their keys kept their order, or the whole
-picture is painted again. Each marked box is painted again from the ground up by every part
-that reaches into it, and only the box is kept of that painting (a part paints its whole
-box; its pixels outside the marked box are put back as they were). A pixel outside every
-marked box is the work of the same parts in the same order as before, so it is what it was;
-a pixel inside is painted as a fresh picture paints it. So a kept canvas shows exactly the
+picture is painted again. A layer (a picture made once for what it shows: a card, a board's
+ground) that took the place of an old one, by the same maker from the same corner and as
+wide, between the same kept parts, marks only the bands of rows where the two pictures'
+bytes differ (and the rows only the taller has): a card whose one line changed is painted
+and deflated again in that line's band, not whole. Where the two pictures hold the same
+pixels, so does the board: a layer covers its box, so what lies under it does not show,
+and what lies on it is the same parts in the same order. Each marked box is painted again
+from the ground up by every part that reaches into it, and only the box is kept of that
+painting (a part paints its whole box; its pixels outside the marked box are put back as
+they were). A pixel outside every marked box is the work of the same parts in the same order
+as before, so it is what it was; a pixel inside is painted as a fresh picture paints it. So a kept canvas shows exactly the
 picture a fresh one does (tests/conformance/test_kept_canvas.py), and the bands of rows no
 marked box reaches keep their deflated bytes.
 """
@@ -54,6 +60,59 @@ def _merged(boxes: list[Box]) -> list[Box]:
                     break
         out.append(box)
     return out
+
+
+def _swapped(after: int, part: Part, gone: list[tuple[int, Part]]) -> tuple[int, Part] | None:
+    """The old layer a new one took the place of: a picture by the same maker (or a fill of
+    the same colour: a caption's bar a line taller) from the same corner, as wide, between
+    the same parts both scenes have. Where the two pictures hold the same pixels the board
+    does too: a layer covers its box, so what lies under it does not show, and what lies on
+    it is the same parts in the same order."""
+    if part.image is None:
+        return None
+    box = part.box
+    fill = isinstance(part.image, int)
+    for found in gone:
+        was_after, old = found
+        if (
+            was_after == after
+            and old.paint is part.paint
+            and old.image is not None
+            and (old.image == part.image if fill else not isinstance(old.image, int))
+            and old.box[0] == box[0]
+            and old.box[1] == box[1]
+            and old.box[2] == box[2]
+        ):
+            return found
+    return None
+
+
+def _rows_apart(old: Part, new: Part) -> list[Box]:
+    """The boxes of the rows, in bands of the PNG's rows, where two layers of one corner and
+    width differ (compared as bytes), and the rows only the taller one has."""
+    left, top, right = new.box[:3]
+    width = right - left
+    common = min(old.box[3], new.box[3])
+    boxes: list[Box] = []
+    rows = png_bands.BAND_ROWS
+    y = top
+    if isinstance(new.image, int):  # a fill of the same colour: alike where both reach
+        y = common
+    else:
+        was, now = old.image.tobytes(), new.image.tobytes()
+    while y < common:
+        end = min(common, (y // rows + 1) * rows)
+        lo, hi = (y - top) * width, (end - top) * width
+        if was[lo:hi] != now[lo:hi]:
+            if boxes and boxes[-1][3] == y:
+                boxes[-1] = (left, boxes[-1][1], right, end)
+            else:
+                boxes.append((left, y, right, end))
+        y = end
+    taller = max(old.box[3], new.box[3])
+    if taller > common:
+        boxes.append((left, common, right, taller))
+    return boxes
 
 
 class Canvas:
@@ -123,7 +182,7 @@ class Canvas:
         if changed is None:
             marked = [whole]
         else:
-            marked += [box for box in (_within(b, whole) for b in changed) if box is not None]
+            marked += [box for box in (_within(b, whole) for b, _ in changed) if box is not None]
         self.parts = scene.parts
         draw = palette.drawer(self.image)
         for box in _merged(marked):
@@ -140,13 +199,16 @@ class Canvas:
         self._check(*scene.size)
 
     @staticmethod
-    def _changes(old: list[Part], new: list[Part]) -> list[Box] | None:
-        """The boxes of the parts only one of `old` and `new` has; None when the parts both
-        have are not in the same order (everything is painted again)."""
+    def _changes(old: list[Part], new: list[Part]) -> list[tuple[Box, Part]] | None:
+        """The boxes of the parts only one of `old` and `new` has, each with its part (`python
+        -m bench.canvas parts` names them); None when the parts both have are not in the same
+        order (everything is painted again). A layer that took the place of another
+        (`_swapped`) gives only the rows where their pictures differ."""
         where: dict = {}
         for i, part in enumerate(old):
             where.setdefault(part.key, []).append(i)
-        boxes: list[Box] = []
+        boxes: list[tuple[Box, Part]] = []
+        added: list[tuple[int, Part]] = []  # a new part, after the old part matched last
         last = -1
         for part in new:
             found = where.get(part.key)
@@ -156,8 +218,23 @@ class Canvas:
                     return None
                 last = i
             else:
-                boxes.append(part.box)
-        boxes += [old[i].box for left in where.values() for i in left]
+                added.append((last, part))
+        left = {i for remaining in where.values() for i in remaining}
+        gone: list[tuple[int, Part]] = []  # an old part gone, after the matched part before it
+        last = -1
+        for i, part in enumerate(old):
+            if i in left:
+                gone.append((last, part))
+            else:
+                last = i
+        for after, part in added:
+            twin = _swapped(after, part, gone)
+            if twin is None:
+                boxes.append((part.box, part))
+            else:
+                gone.remove(twin)
+                boxes += [(box, part) for box in _rows_apart(twin[1], part)]
+        boxes += [(part.box, part) for _, part in gone]
         return boxes
 
     def _repaint(self, draw, box: Box) -> None:

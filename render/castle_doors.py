@@ -479,17 +479,17 @@ def _panel(out: Scene, view: dict, language: str) -> None:
         if acting:
             said = msg("{edge}  < turn", edge=said)
         told = say(joined(parts), language)
+        out.stamp((x - 10, y), (1196 - x, box + 1), _seat, box)
         out.add(
-            (x - 10, y, 1186, y + box + 1),
-            _seat,
+            (x - 6, y + 4, 1182, y + 41),
+            _seat_head,
             seat,
             y,
-            box,
             acting,
             names[seat],
             " " + say(said, language),
-            told,
         )
+        out.add((x + 4, y + 41, 1182, y + box - 1), _seat_told, y, told)
         y += box + 8
     piles = msg(
         "Draw pile: {deck}   Discards: {discard}", deck=view["deck"], discard=view["discard"]
@@ -518,23 +518,33 @@ def _panel(out: Scene, view: dict, language: str) -> None:
     out.stamp((x, y + 4), (1185 - x + 2, 7 * 21 + 4), _legend, 0, 0, language, 1185 - x)
 
 
-def _seat(d, seat: int, y: int, box: int, acting: bool, name: str, tail: str, told: str) -> None:
-    """A player's box in the panel: their piece, name and edge, then where they are, their
-    cards and what else holds them."""
-    x = PANEL_X + 10
+def _seat(d, box: int) -> None:
+    """A player's box in the panel (parts on it: `_seat_head`, `_seat_told`), from the
+    stamp's corner."""
     d.rounded_rectangle(
-        (x - 10, y, 1185, y + box),
-        12,
-        fill=palette.HIGHLIGHT if acting else palette.PANEL,
-        outline=palette.INK,
-        width=2,
+        (0, 0, 1185 - PANEL_X, box), 12, fill=palette.PANEL, outline=palette.INK, width=2
     )
+
+
+def _seat_head(d, seat: int, y: int, acting: bool, name: str, tail: str) -> None:
+    """A player's piece, name and edge, lit while it is their turn (a plate of 36 rows,
+    not the whole box: the turn passing deflates two bands of the PNG again, not four)."""
+    x = PANEL_X + 10
+    if acting:
+        d.rounded_rectangle(
+            (x - 6, y + 4, 1181, y + 40), 10, fill=palette.HIGHLIGHT, outline=palette.INK, width=1
+        )
     tokens.player_token(d, (x + 16, y + 22), 14, seat, str(seat + 1))
     size = lettering.shrunk(name[:10] + tail, 20, 340, 14)
     head = (
         lettering.isolate(lettering.fit(name, size, 340 - lettering.text_width(tail, size))) + tail
     )
     lettering.text(d, (x + 40, y + 22), head, size, palette.INK, "lm")
+
+
+def _seat_told(d, y: int, told: str) -> None:
+    """Where a player is, their cards and what else holds them."""
+    x = PANEL_X + 10
     lettering.paragraph(d, (x + 8, y + 42), told, 17, 360, max_lines=2, smallest=12)
 
 

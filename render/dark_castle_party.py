@@ -10,7 +10,6 @@ from engines.text import Msg, in_context, joined, msg
 from languages import DEFAULT, say
 from render import lettering, palette, tokens
 from render.dark_castle_words import SPECIAL, TRAIT
-from render.scene import plain, restored
 
 WIDTH = 1200
 PARTY_X = 648
@@ -145,112 +144,164 @@ def tags_of(view: dict, char: dict) -> list[Msg]:
 
 
 def party(out, view: dict, language: str = DEFAULT) -> None:
-    """Each prisoner's box, a part of a scene (render/scene.py) of its own."""
+    """Each prisoner's box as parts of a scene (render/scene.py): its frame, its head (who
+    acts: the head lit), its hit points and traits, its lines, its plague and its last roll.
+    A move changes one or two of them, and each spans at most three bands of 32 rows of the
+    PNG (render/png_bands.py), so a roll or the turn passing no longer deflates the whole
+    box again."""
     chars = view["chars"]
     box_h = box_height(view, language)
+    few = len(chars) <= 2
     y = HEADER + 16
     acting = set(view["to_act"])
+    x, right = PARTY_X, WIDTH - 22
     for char in chars:
-        comp = char.get("companion")
+        comp = bool(char.get("companion"))
         hl = char["seat"] in acting and not comp  # a companion: anyone acts for it
         tags = [say(tag, language) for tag in tags_of(view, char)]
+        title = say(char["title"] or msg("(choosing)"), language)
+        out.stamp((x, y), (WIDTH - 19 - x, box_h - 9), _frame, comp, box_h)
+        badge = fitted(say(msg("ALLY"), language), 12, 34, smallest=8) if comp else None
+        player = say(char["player"], language)
         out.add(
-            (PARTY_X - 1, y - 1, WIDTH - 18, y + box_h - 8),
-            _prisoner,
-            plain(char),  # its messages whole (`_prisoner` restores them)
+            (x + 4, y + HEAD[0], right - 2, y + HEAD[1]),
+            _head,
+            char["seat"],
+            badge,
+            title,
+            player,
             tags,
             hl,
-            view["hp_start"],
-            box_h,
             y,
-            len(chars) <= 2,
+        )
+        top = char.get("hp_max") or view["hp_start"]  # a companion has its own start
+        hp = say(msg("{hp}/{top} HP", hp=char["hp"], top=top), language)
+        traits = tuple(char["traits"].get(t, 0) for t in ("m", "c", "w"))
+        out.add(
+            # clear of the head (drawn again with it otherwise), but for a companion's star
+            (x + 6, y + (44 if comp else HEAD[1]), right, y + 80),
+            _hit_points,
+            comp,
+            char["hp"],
+            top,
+            hp,
+            traits,
+            y,
             language,
         )
+        lines = char_lines(char, few, language)
+        out.add((x + 6, y + 80, x + 350, y + box_h - 10), _lines, lines, y)
+        if char.get("plague"):
+            plague = (char["plague"], char.get("next_threshold"))
+            out.add((x + 368, y + 124, right, y + 168), _plague, plague, y, language)
+        if char["roll"]:
+            roll = fitted(say(msg("Roll:"), language), 18, 62, smallest=12)
+            out.add((x + 350, y + 80, right, y + 126), _roll, roll, char["roll"], y, language)
         y += box_h
 
 
-def _prisoner(
-    d: ImageDraw.ImageDraw,
-    char: dict,
-    tags: list[str],
-    hl: bool,
-    hp0: int,
-    box_h: int,
-    y: int,
-    few: bool,
-    language: str,
-) -> None:
-    """A prisoner's box: badge, title and player, tags, hit points, traits, the lines of
-    items and the rest, plague, the last roll (`hl`: they act now)."""
+HEAD = (8, 47)  # a box's head, down from its top: two bands of 32 rows (render/png_bands.py)
 
-    def S(value) -> str:
-        return say(value, language)
 
-    char = restored(char)
-    x = PARTY_X
-    comp = char.get("companion")
+def _frame(d: ImageDraw.ImageDraw, comp: bool, box_h: int) -> None:
+    """A prisoner's box (a companion's purple), from the stamp's corner: drawn once for all
+    boxes alike (a stamp is pasted, cheaper than drawn again under a part that changed)."""
     d.rounded_rectangle(
-        (x, y, WIDTH - 20, y + box_h - 10),
+        (0, 0, WIDTH - 20 - PARTY_X, box_h - 10),
         14,
-        fill=palette.HIGHLIGHT if hl else palette.PANEL,
+        fill=palette.PANEL,
         outline=palette.PURPLE if comp else palette.INK,
         width=5 if comp else 2,
     )
+
+
+def _head(
+    d: ImageDraw.ImageDraw,
+    seat: int,
+    badge: tuple | None,
+    title: str,
+    player: str,
+    tags: list[str],
+    hl: bool,
+    y: int,
+) -> None:
+    """A box's head: its badge (P1, or ALLY for a companion), title and player, and tags;
+    lit while the prisoner acts (`hl`)."""
+    x = PARTY_X
+    if hl:
+        d.rounded_rectangle(
+            (x + 4, y + HEAD[0], WIDTH - 25, y + HEAD[1] - 1),
+            10,
+            fill=palette.HIGHLIGHT,
+            outline=palette.INK,
+            width=1,
+        )
     d.rounded_rectangle(
-        (x + 8, y + 12, x + 44, y + 40), 6, fill=palette.PURPLE if comp else palette.NIGHT
+        (x + 8, y + 14, x + 44, y + 40), 6, fill=palette.NIGHT if badge is None else palette.PURPLE
     )
-    if comp:
-        badge, size = fitted(S(msg("ALLY")), 12, 34, smallest=8)
-    else:
-        badge, size = f"P{char['seat'] + 1}", 18
-    lettering.text(d, (x + 26, y + 26), badge, size, palette.WHITE, "mm")
-    title = S(char["title"] or msg("(choosing)"))
+    said, size = badge if badge is not None else (f"P{seat + 1}", 18)
+    lettering.text(d, (x + 26, y + 27), said, size, palette.WHITE, "mm")
     # The tags take at most half the line; the title and player's name take what the
     # tags leave of it; a long name is cut, never the title (it says which prisoner).
     line = WIDTH - 34 - (x + 54)
     tagged = lettering.fit(" / ".join(tags), 20, line // 2) if tags else ""
     if tags:
-        lettering.text(d, (WIDTH - 34, y + 26), tagged, 20, palette.VERMILION, "rm")
+        lettering.text(d, (WIDTH - 34, y + 27), tagged, 20, palette.VERMILION, "rm")
     room = line - (lettering.text_width(tagged, 20) + 14 if tags else 0)
     head = f"{title} - "
-    name = lettering.isolate(
-        lettering.fit(S(char["player"]), 24, room - lettering.text_width(head, 24))
-    )
-    lettering.text(d, (x + 54, y + 26), lettering.fit(head + name, 24, room), 24, palette.INK, "lm")
-    # Hit points: a bar and the number.
+    name = lettering.isolate(lettering.fit(player, 24, room - lettering.text_width(head, 24)))
+    lettering.text(d, (x + 54, y + 27), lettering.fit(head + name, 24, room), 24, palette.INK, "lm")
+
+
+def _hit_points(
+    d: ImageDraw.ImageDraw,
+    comp: bool,
+    hp: int,
+    top: int,
+    said: str,
+    traits: tuple,
+    y: int,
+    language: str,
+) -> None:
+    """Hit points (a bar and the number), then the die's traits as shapes with counts."""
+    x = PARTY_X
     bar = (x + 14, y + 50, x + (196 if comp else 250), y + 74)  # a companion: room for S
     d.rectangle(bar, fill=palette.WHITE, outline=palette.INK, width=2)
-    top = char.get("hp_max") or hp0  # a companion has its own start
     if top:
-        fill = bar[0] + (bar[2] - bar[0]) * max(0, char["hp"]) / top
-        colour = palette.GREEN if char["hp"] * 3 > top else palette.VERMILION
+        fill = bar[0] + (bar[2] - bar[0]) * max(0, hp) / top
+        colour = palette.GREEN if hp * 3 > top else palette.VERMILION
         d.rectangle((bar[0] + 2, bar[1] + 2, max(bar[0] + 2, fill - 2), bar[3] - 2), fill=colour)
     tx, step = (x + 318, 54) if comp else (x + 376, 58)
-    hp, size = fitted(
-        S(msg("{hp}/{top} HP", hp=char["hp"], top=top)),
-        22,
-        tx - 20 - (bar[2] + 12),
-        smallest=14,
-    )
-    lettering.text(d, (bar[2] + 12, y + 62), hp, size, palette.INK, "lm")
-    # Die traits as shapes with counts.
-    for t in ("m", "c", "w"):
+    text, size = fitted(said, 22, tx - 20 - (bar[2] + 12), smallest=14)
+    lettering.text(d, (bar[2] + 12, y + 62), text, size, palette.INK, "lm")
+    for t, count in zip(("m", "c", "w"), traits, strict=True):
         symbol(d, tx, y + 62, 15, t, language)
-        lettering.text(d, (tx + 20, y + 62), str(char["traits"].get(t, 0)), 22, palette.INK, "lm")
+        lettering.text(d, (tx + 20, y + 62), str(count), 22, palette.INK, "lm")
         tx += step
     if comp:  # and its special face
         symbol(d, tx, y + 62, 15, "x", language)
         lettering.text(d, (tx + 20, y + 62), "1", 22, palette.INK, "lm")
-    # Items, the knapsack, the flaw, a companion's special and the curses; the last roll.
+
+
+def _lines(d: ImageDraw.ImageDraw, lines: list, y: int) -> None:
+    """Items, the knapsack, the flaw, a companion's special and the curses."""
     iy = y + 88
-    for text, colour, most in char_lines(char, few, language):
-        iy = lettering.paragraph(d, (x + 14, iy), text, 18, 330, colour, max_lines=most)
-    if char.get("plague"):
-        _plague_tally(d, x + 376, y + 122, char, language)
-    if char["roll"]:
-        roll, size = fitted(S(msg("Roll:")), 18, 62, smallest=12)
-        lettering.text(d, (x + 414, y + 98), roll, size, palette.INK, "rm")
-        rolled(d, x + 420, y + 98, 16, char["roll"], language)
+    for text, colour, most in lines:
+        iy = lettering.paragraph(
+            d, (PARTY_X + 14, iy), text, 18, 330, tuple(colour), max_lines=most
+        )
+
+
+def _plague(d: ImageDraw.ImageDraw, plague: tuple, y: int, language: str) -> None:
+    n, threshold = plague
+    _plague_tally(d, PARTY_X + 376, y + 126, {"plague": n, "next_threshold": threshold}, language)
+
+
+def _roll(d: ImageDraw.ImageDraw, label: tuple, face: str, y: int, language: str) -> None:
+    """The prisoner's last roll."""
+    roll, size = label
+    lettering.text(d, (PARTY_X + 414, y + 102), roll, size, palette.INK, "rm")
+    rolled(d, PARTY_X + 420, y + 102, 16, face, language)
 
 
 def _plague_tally(d: ImageDraw.ImageDraw, x: int, y: int, char: dict, language: str) -> None:

@@ -214,88 +214,113 @@ def _status(view: dict) -> Msg:
     return msg("{name} to play.", name=who)
 
 
-PANEL_X, PANEL_Y, SEAT_H = 790, 100, 230  # the players' panels, one under the other
+PANEL_X, PANEL_Y, SEAT_H = 790, 100, 224  # the players' panels, one under the other
 ROW_Y = (52, 96, 140)  # the rows "out", "dungeon" and "to place", down from a panel's top
+# A panel's head (piece, name, and who acts: a plate lit behind it) spans one band of rows
+# of the PNG (render/png_bands.BAND_ROWS: 32), rows 96-127 and 320-351: the turn passing
+# deflates those two bands again, not the panels' ~14 (PANEL_Y and SEAT_H keep it there).
+HEAD = (-4, 28)  # the head's rows, from a panel's top
+HEAD_MID = 12  # the head's middle, from a panel's top
 
 
 ROW_TITLE = 86  # the room for a row's title, left of its first token
 
 
 def _side_panel(out: Scene, view: dict, names: list[str], language: str) -> None:
-    """Each player's panel, a part of its own (the turn moves between them), then the key."""
+    """Each player's panel as parts (the turn, a fight, a placement change only some): its
+    frame, its head (who acts: the head lit), each row of ghosts; then the key."""
     x = PANEL_X
     y = PANEL_Y
+    letters = tuple(letter(colour, language) for colour in layout.COLOURS)
     for seat in (0, 1):
         rows = (
             (msg("out"), view["escaped"][seat]),
             (msg("dungeon"), view["dungeon"][seat]),
             (msg("to place"), view["unplaced"][seat]),
         )
-        shown = tuple(
-            (say(title, language), tuple(counts[colour] for colour in layout.COLOURS))
-            for title, counts in rows
-            if title != "to place" or view["phase"] == "place"
-        )
         won = view["winner"] == seat
-        tail = msg("WINS") if won else msg("< to act") if seat in view["to_act"] else None
+        acting = seat in view["to_act"]
+        tail = msg("WINS") if won else msg("< to act") if acting else None
+        out.stamp((x - 14, y - 14), (PANEL_RIGHT + 15 - x, 215), _seat, won)
         out.add(
-            (x - 14, y - 10, PANEL_RIGHT + 1, y + 201),
-            _seat,
+            (x - 8, y + HEAD[0], PANEL_RIGHT - 7, y + HEAD[1]),
+            _seat_head,
             seat,
             y,
             names[seat],
             "  " + say(tail, language) if tail else "",
             won,
-            seat in view["to_act"],
-            shown,
-            tuple(letter(colour, language) for colour in layout.COLOURS),
+            acting,
         )
+        yy = y + ROW_Y[0]
+        for title, counts in rows:
+            if title == "to place" and view["phase"] != "place":
+                continue
+            out.add(
+                (x - 4, yy - 4, PANEL_RIGHT - 6, yy + 40),
+                _seat_row,
+                seat,
+                yy,
+                say(title, language),
+                tuple(counts[colour] for colour in layout.COLOURS),
+                letters,
+            )
+            yy += ROW_Y[1] - ROW_Y[0]
         y += SEAT_H
     out.stamp((x - 2, y), (WIDTH - (x - 2), HEIGHT - y), _key, tuple(names), language)
 
 
-def _seat(
-    d: ImageDraw.ImageDraw,
-    seat: int,
-    y: int,
-    name: str,
-    tail: str,
-    won: bool,
-    acting: bool,
-    rows: tuple,
-    letters: tuple,
-) -> None:
-    """A player's panel: their piece and name, then their ghosts out, in the dungeon and
-    still to place (each row its title and its count of each colour, marked with the
-    colour's letter in the reader's language)."""
-    x = PANEL_X
-    fill = palette.seat_fill(won=won, acting=acting)
+def _seat(d: ImageDraw.ImageDraw, won: bool) -> None:
+    """A player's panel: its frame (green once they have won), from the stamp's corner."""
     d.rounded_rectangle(
-        (x - 14, y - 10, PANEL_RIGHT, y + 200),
+        (0, 0, PANEL_RIGHT - PANEL_X + 14, 214),
         14,
-        fill=fill,
+        fill=palette.seat_fill(won=won, acting=False),
         outline=palette.INK,
         width=4 if won else 2,
     )
-    tokens.token(d, (x + 16, y + 20), 16, SHAPES[seat], palette.WHITE)
-    room = PANEL_RIGHT - 12 - (x + 42)
+
+
+def _seat_head(
+    d: ImageDraw.ImageDraw, seat: int, y: int, name: str, tail: str, won: bool, acting: bool
+) -> None:
+    """A panel's head: their piece and name, lit (and "< to act" after the name) while
+    they act."""
+    x = PANEL_X
+    top, bottom = y + HEAD[0], y + HEAD[1]
+    if acting or won:
+        d.rounded_rectangle(
+            (x - 8, top, PANEL_RIGHT - 8, bottom - 1),
+            10,
+            fill=palette.seat_fill(won=won, acting=acting),
+            outline=palette.INK if acting else None,
+            width=1,
+        )
+    mid = y + HEAD_MID
+    tokens.token(d, (x + 12, mid), 13, SHAPES[seat], palette.WHITE)
+    room = PANEL_RIGHT - 12 - (x + 34)
     size = lettering.shrunk(f"{'AB'[seat]}: {name[:8]}{tail}", 24, room, 18)
     head = f"{'AB'[seat]}: "
     name = lettering.fit(name, size, room - lettering.text_width(head + tail, size))
     label = head + lettering.isolate(name) + tail
-    lettering.text(d, (x + 42, y + 20), label, size, palette.INK, "lm")
-    yy = y + 52
-    for title, counts in rows:
-        lettering.label(d, (x + 4, yy + 18), title, 20, ROW_TITLE, palette.INK, "lm", smallest=11)
-        # Up to 9 tokens (all to place): spaced to fit the panel, never past its edge,
-        # with a gap between them that stays visible in an 800-pixel replay.
-        step, r = row_spacing(sum(counts))
-        xx = x + 110
-        for colour, mark, count in zip(layout.COLOURS, letters, counts, strict=True):
-            for _ in range(count):
-                tokens.token(d, (xx, yy + 18), r, SHAPES[seat], COLOUR[colour], mark)
-                xx += step
-        yy += 44
+    lettering.text(d, (x + 34, mid), label, size, palette.INK, "lm")
+
+
+def _seat_row(
+    d: ImageDraw.ImageDraw, seat: int, yy: int, title: str, counts: tuple, letters: tuple
+) -> None:
+    """One row of a panel: its title ("out", "dungeon", "to place") and its count of each
+    colour, marked with the colour's letter in the reader's language."""
+    x = PANEL_X
+    lettering.label(d, (x + 4, yy + 18), title, 20, ROW_TITLE, palette.INK, "lm", smallest=11)
+    # Up to 9 tokens (all to place): spaced to fit the panel, never past its edge,
+    # with a gap between them that stays visible in an 800-pixel replay.
+    step, r = row_spacing(sum(counts))
+    xx = x + 110
+    for colour, mark, count in zip(layout.COLOURS, letters, counts, strict=True):
+        for _ in range(count):
+            tokens.token(d, (xx, yy + 18), r, SHAPES[seat], COLOUR[colour], mark)
+            xx += step
 
 
 def _key(d: ImageDraw.ImageDraw, names: tuple, language: str) -> None:

@@ -14,7 +14,7 @@ from render.hidden_castle_alt import caption_lines
 from render.hidden_castle_alt import describe as describe  # the alt text, as every renderer offers
 from render.scene import Scene, painted
 
-HEIGHT = 900
+HEIGHT = 892  # the caption's first line 6 rows under it, in a band of its own (render/captions.py)
 CELL = 82
 MARGIN = 88  # room outside the loop for the chambers
 X0, Y0 = 20 + MARGIN, 64 + MARGIN  # top-left corner of the loop
@@ -493,22 +493,33 @@ def _panel(out: Scene, view: dict, midnight: bool, language: str) -> None:
         acting = seat in view["to_act"] or (view["phase"] == "roll" and seat == view["turn"])
         won = seat in (view.get("winners") or [])
         letters = " ".join(g["label"].upper() for g in view["guests"] if g["owner"] == seat)
+        score = str(scores[seat])
+        # The name has the row's width up to the score; "WINS" goes on the letters' line,
+        # so a bot's name ("Bot 1 (normal)") is never cut for it.
+        room = int(1184 - lettering.text_width(score, 28) - 12 - (x + 38))
+        bottom = y + row_h - 6
+        out.stamp((x - 6, y), (1199 - x, bottom - y + 1), _player, bottom - y, won)
+        out.add((x - 4, y + 2, x + 46 + room, y + 37), _player_name, seat, y, name, room, acting)
         out.add(
-            (x - 7, y - 1, 1194, y + row_h - 4),
-            _player,
-            seat,
+            (x + 30, y + 32, x + 40 + room, y + 57),
+            _player_letters,
             y,
-            row_h,
-            name,
-            scores[seat],
             letters,
-            won,
-            acting,
-            None if midnight else view["end_score"],
+            room,
             say(msg("WINS"), language) if won else "",
         )
+        lettering.text_part(out, (1184, y + (row_h - 6) / 2), score, 28, palette.INK, "rm")
+        if not midnight:
+            track = (x + 4, bottom - 9, x + 174, bottom - 3)
+            out.add(
+                (track[0] - 1, track[1] - 4, track[2] + 3, track[3] + 3),
+                _track,
+                track,
+                scores[seat],
+                view["end_score"],
+            )
         y += row_h
-    # What the staircase means (the caption under the board tells the last roll and move).
+    # What the staircase means (the caption under the board tells the last roll and move).    # What the staircase means (the caption under the board tells the last roll and move).
     y += 10
     room = max(1, (HEIGHT - 8 - y) // int(17 * 1.3))
     lettering.paragraph_part(
@@ -523,30 +534,29 @@ def _panel(out: Scene, view: dict, midnight: bool, language: str) -> None:
     )
 
 
-def _player(
-    d: ImageDraw.ImageDraw,
-    seat: int,
-    y: int,
-    row_h: int,
-    name: str,
-    points: int,
-    letters: str,
-    won: bool,
-    acting: bool,
-    end: int | None,
-    wins: str,
-) -> None:
-    """A player's row in the panel (`end`: the end score of the track under it; None in
-    the Midnight Party, which has none)."""
-    x = PANEL_X
-    fill = palette.seat_fill(won=won, acting=acting)
-    box = (x - 6, y, 1192, y + row_h - 6)
+def _player(d: ImageDraw.ImageDraw, height: int, won: bool) -> None:
+    """A player's row in the panel: its frame (green once they have won), from the stamp's
+    corner."""
+    fill = palette.seat_fill(won=won, acting=False)
+    box = (0, 0, 1198 - PANEL_X, height)
     d.rounded_rectangle(box, 8, fill=fill, outline=palette.INK, width=3 if won else 1)
+
+
+def _player_name(
+    d: ImageDraw.ImageDraw, seat: int, y: int, name: str, room: int, acting: bool
+) -> None:
+    """A player's shape and colour and name, lit while they act (a plate of 32 rows: the
+    turn passing deflates two bands of the PNG's rows again, not the whole row)."""
+    x = PANEL_X
+    if acting:
+        d.rounded_rectangle(
+            (x - 2, y + 3, x + 44 + room, y + 35),
+            8,
+            fill=palette.HIGHLIGHT,
+            outline=palette.INK,
+            width=1,
+        )
     tokens.player_token(d, (x + 16, y + 19), 14, seat)
-    # The name has the row's width up to the score; "WINS" goes on the letters' line, so
-    # a bot's name ("Bot 1 (normal)") is never cut for it.
-    score = str(points)
-    room = 1184 - lettering.text_width(score, 28) - 12 - (x + 38)
     lettering.text(
         d,
         (x + 38, y + 19),
@@ -555,15 +565,17 @@ def _player(
         palette.INK,
         "lm",
     )
+
+
+def _player_letters(d: ImageDraw.ImageDraw, y: int, letters: str, room: int, wins: str) -> None:
+    """A player's guests' letters, and "WINS" after them once they have won."""
+    x = PANEL_X
     lettering.text(d, (x + 38, y + 44), letters, 18, palette.DARK, "lm")
-    if won:
+    if wins:
         room_left = room - lettering.text_width(letters, 18) - 10
         lettering.label(
             d, (x + 38 + room, y + 44), wins, 18, room_left, palette.INK, "rm", smallest=10
         )
-    lettering.text(d, (1184, y + (row_h - 6) / 2), score, 28, palette.INK, "rm")
-    if end is not None:
-        _track(d, (x + 4, box[3] - 9, x + 174, box[3] - 3), points, end)
 
 
 def _stair_key(view: dict) -> Msg:

@@ -11,9 +11,9 @@ keys), and it is painted from a copy read back from those bytes (a list the rend
 later cannot make it show what its key does not say). A part with an argument that is no
 plain value (a message, whose text is only its English: `plain` gives its whole JSON form)
 gets a key no other part has, so it is painted every time, never left standing. It
-paints within its box (whole pixels, right and bottom excluded), at the board's own
-coordinates, and every pixel it paints depends only on its arguments and on that pixel as
-it was before: what every drawing of `render` does (text is blended pixel by pixel, shapes
+paints within its box (whole pixels, right and bottom excluded: a box given in fractions
+is widened to them), at the board's own coordinates, and every pixel it paints depends
+only on its arguments and on that pixel as it was before: what every drawing of `render` does (text is blended pixel by pixel, shapes
 are plain inks, stamps and sprites are pasted). Parts are painted in order over the
 scene's ground, so a pixel is the work of the parts whose boxes hold it, in order; where
 that list did not change, neither did the pixel.
@@ -28,6 +28,7 @@ from __future__ import annotations
 import inspect
 import marshal
 from collections.abc import Callable
+from math import ceil, floor
 
 from PIL import Image, ImageDraw
 
@@ -98,6 +99,8 @@ class Part:
     ) -> None:
         _plain_function(paint)
         said = _said(args)
+        if not all(type(edge) is int for edge in box):  # whole pixels, as a canvas paints
+            box = (floor(box[0]), floor(box[1]), ceil(box[2]), ceil(box[3]))
         self.box = box
         self.paint = paint
         self.image = image  # a layer's picture pasted at the box's corner, or a fill's colour

@@ -37,6 +37,14 @@ def _disc(draw, x: int, y: int, r: int, colour: tuple) -> None:
     draw.ellipse((x - r, y - r, x + r, y + r), fill=colour, outline=palette.INK, width=2)
 
 
+@functools.lru_cache(maxsize=64)
+def _patch(height: int, colour: int, stripe: int) -> Image.Image:
+    """A layer 16 pixels wide: a plain colour with a stripe of ink across row `stripe`."""
+    img = palette.new_image((16, height), COLOURS[colour])
+    palette.drawer(img).line((0, stripe, 15, stripe), fill=palette.INK)
+    return img
+
+
 def _shown(value, draw=None) -> None:
     """Paints what it is given (a test of what a part is painted from)."""
 
@@ -57,8 +65,10 @@ def _add(scene: Scene, spec: tuple) -> None:
     elif kind == 2:
         r = 3 + n
         scene.add((x - r, y - r, x + r + 1, y + r + 1), _disc, x, y, r, COLOURS[colour])
-    else:
+    elif kind == 3:
         scene.fill((x, y, x + 4 + 2 * n, y + 3 + n), COLOURS[colour])
+    else:  # a layer at one of two corners: layers there take each other's place
+        scene.layer((x % 2 * 30, 0), _patch, 20 + 4 * n, colour, (n * 7 + y) % (20 + 4 * n))
 
 
 def _scene(width: int, height: int, specs: list[tuple], order: list[int]) -> Scene:
@@ -88,7 +98,7 @@ def _fresh(scene: Scene) -> bytes:
 
 
 parts = st.tuples(
-    st.integers(0, 3),
+    st.integers(0, 4),
     st.integers(-8, 90),
     st.integers(-8, 150),
     st.integers(0, 12),
@@ -170,6 +180,69 @@ def test_a_part_reaching_a_changed_box_leaves_what_lies_on_it_elsewhere() -> Non
     moved = _scene(60, 60, [big, small, (2, 38, 38, 2, 2)], [0, 1, 2])
     canvas.show(moved)
     assert canvas.png() == _fresh(moved)
+
+
+@functools.lru_cache(maxsize=16)
+def _sheet(height: int, marks: tuple[int, ...]) -> Image.Image:
+    """A layer 200 pixels wide (a card, say): a line of ink across each row of `marks`."""
+    img = palette.new_image((200, height), palette.PANEL)
+    for row in marks:
+        palette.drawer(img).line((0, row, 199, row), fill=palette.INK)
+    return img
+
+
+def _sheets(height: int, marks: tuple[int, ...], over: bool = True) -> Scene:
+    scene = Scene(200, 6 * BAND)
+    dot = (10, 2 * BAND + 4, 16, 2 * BAND + 10)
+    if not over:
+        scene.add(dot, _rect, dot, palette.VERMILION)
+    scene.layer((0, 10), _sheet, height, marks)
+    if over:
+        scene.add(dot, _rect, dot, palette.VERMILION)
+    return scene
+
+
+def test_a_layer_in_place_of_another_is_painted_again_only_where_they_differ() -> None:
+    """A card's picture that changed in one line (its layer's key is new): only the bands
+    where the two pictures differ are painted and deflated again; a taller one adds its
+    rows; one under a part that was over the other is painted again whole."""
+    canvas = Canvas()
+    canvas.show(_sheets(5 * BAND, (3, 3 * BAND + 1)))
+    canvas.png()
+    changed = _sheets(5 * BAND, (3, 3 * BAND + 5))  # board rows 3 * BAND + 11 and 15
+    canvas.show(changed)
+    assert canvas.painted_rows == BAND and canvas.to_deflate() == BAND
+    assert canvas.png() == _fresh(changed)
+    taller = _sheets(5 * BAND + 20, (3, 3 * BAND + 5))
+    canvas.show(taller)
+    assert canvas.painted_rows == 20
+    assert canvas.png() == _fresh(taller)
+    under = _sheets(5 * BAND + 20, (3, 3 * BAND + 6), over=False)  # the dot hidden now
+    canvas.show(under)
+    assert canvas.png() == _fresh(under)
+    shorter = _sheets(2 * BAND, (3,))
+    canvas.show(shorter)
+    assert canvas.png() == _fresh(shorter)
+
+
+def _bar(lines: int, colour=palette.NIGHT) -> Scene:
+    scene = Scene(200, 6 * BAND)
+    scene.fill((0, 3 * BAND, 200, 3 * BAND + 10 * lines), colour)
+    return scene
+
+
+def test_a_fill_a_line_taller_is_painted_again_only_in_its_new_rows() -> None:
+    canvas = Canvas()
+    canvas.show(_bar(2))
+    canvas.png()
+    canvas.show(_bar(5))
+    assert canvas.painted_rows == 30 and canvas.to_deflate() == 2 * BAND  # rows 116-146
+    assert canvas.png() == _fresh(_bar(5))
+    canvas.show(_bar(1))
+    assert canvas.painted_rows == 40
+    assert canvas.png() == _fresh(_bar(1))
+    canvas.show(_bar(2, palette.VERMILION))  # another colour: painted again whole
+    assert canvas.png() == _fresh(_bar(2, palette.VERMILION))
 
 
 def test_parts_in_another_order_are_painted_again() -> None:
