@@ -8,34 +8,13 @@ with the boards. Measurements on whatever machine runs it, not test assertions."
 from __future__ import annotations
 
 import argparse
-import io
 import statistics
 import time
 from collections.abc import Callable
 
-from PIL import Image
-
 from engines import REGISTRY
 from render import animation
 from tests.render.test_replay_gif import decoded, on_the_palette, seeded_frames, whole
-
-
-def pillow_optimized(images: list[Image.Image]) -> bytes:
-    """The frames as Pillow's `optimize` saves them (the bot's replay before issue 61)."""
-    palette = animation.palette_image()
-    frames = [i.quantize(palette=palette, dither=Image.Dither.NONE) for i in images]
-    buf = io.BytesIO()
-    frames[0].save(
-        buf,
-        format="GIF",
-        save_all=True,
-        append_images=frames[1:],
-        duration=1000,
-        loop=0,
-        optimize=True,
-        disposal=1,
-    )
-    return buf.getvalue()
 
 
 def _timed(save: Callable[[], bytes]) -> tuple[bytes, float]:
@@ -59,7 +38,7 @@ def main() -> None:
         seconds = animation.frame_seconds(len(images))
         ways = {
             "whole": lambda images=images: whole(images),
-            "pillow": lambda images=images: pillow_optimized(images),
+            "pillow": lambda images=images: whole(images, optimize=True),
             "bot": lambda images=images, seconds=seconds: animation._gif(images, seconds),
         }
         sizes: dict[str, int] = {}

@@ -33,8 +33,9 @@ def seeded_frames(game_id: str, count: int, seed: int = 7) -> list[animation.Fra
     return frames
 
 
-def whole(images: list[Image.Image]) -> bytes:
-    """The same frames, each saved whole (as replays were before)."""
+def whole(images: list[Image.Image], optimize: bool = False) -> bytes:
+    """The same frames, each saved whole (as replays were before); `optimize`: as Pillow's
+    `optimize` saves them (the bot's replay before issue 61, for bench/replay.py)."""
     palette = animation.palette_image()
     frames = [i.quantize(palette=palette, dither=Image.Dither.NONE) for i in images]
     buf = io.BytesIO()
@@ -45,7 +46,7 @@ def whole(images: list[Image.Image]) -> bytes:
         append_images=frames[1:],
         duration=1000,
         loop=0,
-        optimize=False,
+        optimize=optimize,
         disposal=1,
     )
     return buf.getvalue()
