@@ -233,21 +233,26 @@ def _net(img: Image.Image, d: ImageDraw.ImageDraw, view: dict, name: str) -> Non
 
 
 def _passage(d: ImageDraw.ImageDraw, view: dict, a: str, b: str) -> None:
-    (ax, ay), (bx, by) = _centre(view, a), _centre(view, b)
+    middle = passage_line(d, _centre(view, a), _centre(view, b), 0.35)
+    tokens.token(d, middle, 13, "diamond", palette.PURPLE, "P")
+
+
+def passage_line(
+    d: ImageDraw.ImageDraw, a: tuple[float, float], b: tuple[float, float], reach: float
+) -> tuple[float, float]:
+    """A secret passage between the tiles centred at `a` and `b` (the wide board and the
+    narrow one): a thick purple line from one door to the other, across the corner they
+    share, `reach` of the way from each centre to the middle, with a ring at each end.
+    Its middle."""
+    (ax, ay), (bx, by) = a, b
     mx, my = (ax + bx) / 2, (ay + by) / 2
-    # From the door of one tile to the door of the other, across their shared corner.
-    pa = (ax + (mx - ax) * 0.35, ay + (my - ay) * 0.35)
-    pb = (bx + (mx - bx) * 0.35, by + (my - by) * 0.35)
+    pa = (ax + (mx - ax) * reach, ay + (my - ay) * reach)
+    pb = (bx + (mx - bx) * reach, by + (my - by) * reach)
     d.line((*pa, *pb), fill=palette.WHITE, width=14)
     d.line((*pa, *pb), fill=palette.PURPLE, width=8)
-    for end in (pa, pb):
-        d.ellipse(
-            (end[0] - 7, end[1] - 7, end[0] + 7, end[1] + 7),
-            fill=palette.PURPLE,
-            outline=palette.WHITE,
-            width=2,
-        )
-    tokens.token(d, (mx, my), 13, "diamond", palette.PURPLE, "P")
+    for x, y in (pa, pb):
+        d.ellipse((x - 7, y - 7, x + 7, y + 7), fill=palette.PURPLE, outline=palette.WHITE, width=2)
+    return mx, my
 
 
 WAIT = 34  # a waiting character's centre, in from the far end of its band

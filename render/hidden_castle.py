@@ -3,6 +3,7 @@ the clock track and the scores, drawn from a view only."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
@@ -377,13 +378,27 @@ def regions(view: dict, actions: list[str]) -> dict[str, tuple[int, int, int, in
         for g, (cx, cy) in zip(guests, centres, strict=True):
             spots[g["label"]] = (int(cx - r), int(cy - r), int(cx + r), int(cy + r))
     chambers = {str(ch["door"]): _chamber_box(ch["door"]) for ch in view["chambers"]}
-    out: dict[str, tuple[int, int, int, int]] = {}
+    return tapped(actions, _space_box, spots, chambers)
+
+
+Box = tuple[int, int, int, int]
+
+
+def tapped(
+    actions: list[str],
+    space_box: Callable[[int], Box],
+    guests: dict[str, Box],
+    chambers: dict[str, Box],
+) -> dict[str, Box]:
+    """Each action's region on a board (the wide one or the narrow): `place N` on space N,
+    `move G` on guest G, `hide G N` on chamber N; other actions stay buttons."""
+    out: dict[str, Box] = {}
     for action in actions:
         words = action.split()
         if words[0] == "place" and len(words) == 2 and words[1].isdigit():
-            out[action] = _space_box(int(words[1]))
-        elif words[0] == "move" and len(words) == 2 and words[1] in spots:
-            out[action] = spots[words[1]]
+            out[action] = space_box(int(words[1]))
+        elif words[0] == "move" and len(words) == 2 and words[1] in guests:
+            out[action] = guests[words[1]]
         elif words[0] == "hide" and len(words) == 3 and words[2] in chambers:
             out[action] = chambers[words[2]]
     return out

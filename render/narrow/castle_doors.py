@@ -26,6 +26,7 @@ from render.castle_doors import (
     _seat_lines,
     _state_label,
     choosing,
+    passage_line,
 )
 from render.narrow import SMALLEST, WIDTH
 
@@ -184,16 +185,8 @@ def _padlock(d: ImageDraw.ImageDraw, cx: float, cy: float) -> None:
 
 
 def _passage(d: ImageDraw.ImageDraw, view: dict, a: str, b: str) -> None:
-    """A secret passage: a thick purple line from one door to the other, across the corner
-    they share, with a ring at each end."""
-    (ax, ay), (bx, by) = _centre(view, a), _centre(view, b)
-    mx, my = (ax + bx) / 2, (ay + by) / 2
-    pa = (ax + (mx - ax) * 0.45, ay + (my - ay) * 0.45)
-    pb = (bx + (mx - bx) * 0.45, by + (my - by) * 0.45)
-    d.line((*pa, *pb), fill=palette.WHITE, width=14)
-    d.line((*pa, *pb), fill=palette.PURPLE, width=8)
-    for x, y in (pa, pb):
-        d.ellipse((x - 7, y - 7, x + 7, y + 7), fill=palette.PURPLE, outline=palette.WHITE, width=2)
+    """A secret passage, nearer the corner than the wide board's (its tiles are narrower)."""
+    passage_line(d, _centre(view, a), _centre(view, b), 0.45)
 
 
 def _player(d: ImageDraw.ImageDraw, view: dict, seat: int, language: str) -> None:

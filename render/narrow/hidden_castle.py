@@ -25,6 +25,7 @@ from render.hidden_castle import (
     _shield,
     _stair_rows,
     _step_row,
+    tapped,
 )
 from render.narrow import SMALLEST, WIDTH
 
@@ -398,13 +399,4 @@ def regions(view: dict, actions: list[str]) -> dict[str, tuple[int, int, int, in
     for g, (cx, cy), r in _on_stairs(view):
         spots[g["label"]] = (int(cx - r), int(cy - r), int(cx + r), int(cy + r))
     chambers = {str(ch["door"]): chamber_box(ch["door"]) for ch in view["chambers"]}
-    out: dict[str, tuple[int, int, int, int]] = {}
-    for action in actions:
-        words = action.split()
-        if words[0] == "place" and len(words) == 2 and words[1].isdigit():
-            out[action] = space_box(int(words[1]))
-        elif words[0] == "move" and len(words) == 2 and words[1] in spots:
-            out[action] = spots[words[1]]
-        elif words[0] == "hide" and len(words) == 3 and words[2] in chambers:
-            out[action] = chambers[words[2]]
-    return out
+    return tapped(actions, space_box, spots, chambers)

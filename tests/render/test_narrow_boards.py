@@ -6,15 +6,13 @@ the pixels of its region change when it is made (the region is where the thing i
 
 from __future__ import annotations
 
-import random
-
 import pytest
 from PIL import ImageChops
 
 import render
-from engines import CHANCE, REGISTRY
-from engines.playout import pick_chance
+from engines import REGISTRY
 from tests.render.narrow_checks import BUTTONS, smallest_drawn
+from tests.render.walks import decisions
 
 NARROW = render.narrow.GAMES
 
@@ -37,24 +35,6 @@ LANDS = {  # the moves that put a piece where they are tapped
 }
 
 
-def _decisions(game_id: str, players: int, seed: int, options: dict, steps: int = 160):
-    """(state, seat to act) along a seeded random game."""
-    game = REGISTRY[game_id]
-    state = game.setup([f"P{i + 1}" for i in range(players)], options)
-    rng = random.Random(seed)
-    for _ in range(steps):
-        acting = game.to_act(state)
-        if not acting or game.result(state) is not None:
-            return
-        seat = acting[0]
-        if seat == CHANCE:
-            outcome = pick_chance(game.chance_outcomes(state), rng.random())
-            state, _ = game.apply(state, seat, outcome)
-            continue
-        yield state, seat
-        state, _ = game.apply(state, seat, rng.choice(game.legal_actions(state, seat)))
-
-
 def _tables(game_id: str):
     game = REGISTRY[game_id]
     variants = game.options["variant"].choices if "variant" in game.options else ("",)
@@ -62,7 +42,9 @@ def _tables(game_id: str):
         options = {"variant": variant} if variant else {}
         for players in sorted({game.min_players, min(game.max_players, 4)}):
             for seed in (1, 2):
-                yield from _decisions(game_id, max(players, 1), seed, options)
+                yield from decisions(
+                    game_id, [f"P{i + 1}" for i in range(max(players, 1))], seed, options
+                )
 
 
 def test_haunted_house_floors_are_lit_where_they_are_tapped():

@@ -7,35 +7,15 @@ from __future__ import annotations
 
 import io
 import itertools
-import random
 
 import pytest
 from PIL import Image, ImageChops
 
 import render
-from engines import CHANCE, REGISTRY
-from engines.playout import pick_chance
+from engines import REGISTRY
+from tests.render.walks import decisions
 
 TAPPED = ("ghosts18", "castle_doors", "haunted_house", "hidden_castle")
-
-
-def _states(game_id: str, seed: int, steps: int = 80):
-    """(state, seat to act) along a seeded random game."""
-    game = REGISTRY[game_id]
-    state = game.setup(["Ann", "Bob"], {})
-    rng = random.Random(seed)
-    for _ in range(steps):
-        acting = game.to_act(state)
-        if not acting or game.result(state) is not None:
-            return
-        seat = acting[0]
-        if seat == CHANCE:
-            state, _ = game.apply(
-                state, seat, pick_chance(game.chance_outcomes(state), rng.random())
-            )
-            continue
-        yield state, seat
-        state, _ = game.apply(state, seat, rng.choice(game.legal_actions(state, seat)))
 
 
 def _picture(game_id: str, view: dict) -> Image.Image:
@@ -51,7 +31,7 @@ def _drawn_in(img: Image.Image, box) -> bool:
 def test_regions_lie_on_the_picture_over_something_drawn(game_id):
     game = REGISTRY[game_id]
     found = 0
-    for n, (state, seat) in enumerate(_states(game_id, seed=5)):
+    for n, (state, seat) in enumerate(decisions(game_id, ["Ann", "Bob"], 5, steps=80)):
         if n % 7:
             continue
         view = game.view(state, seat)
@@ -70,7 +50,7 @@ def _cell_changes(game_id: str, verbs: tuple[str, ...]) -> int:
     """Make actions with those verbs and check their region's pixels change."""
     game = REGISTRY[game_id]
     checked = 0
-    for state, seat in _states(game_id, seed=11, steps=40):
+    for state, seat in decisions(game_id, ["Ann", "Bob"], 11, steps=40):
         legal = [a for a in game.legal_actions(state, seat) if a.split()[0] in verbs]
         if not legal:
             continue
@@ -99,7 +79,7 @@ def test_hidden_castle_guests_and_spaces_are_where_they_are_drawn():
 
 def test_a_hand_is_tappable_only_in_its_owners_view():
     game = REGISTRY["haunted_house"]
-    for state, seat in _states("haunted_house", seed=3):
+    for state, seat in decisions("haunted_house", ["Ann", "Bob"], 3, steps=80):
         legal = game.legal_actions(state, seat)
         if any(a.startswith("play ") for a in legal):
             assert render.board_regions("haunted_house", game.view(state, None), legal) == {}
