@@ -115,6 +115,7 @@ format: $(STAMP)
 
 bench: $(STAMP) bytecode
 	$(VENV)/bin/python -m bench
+	$(VENV)/bin/python -m bench.move_path
 	$(VENV)/bin/python -m bench.timers
 	$(VENV)/bin/python -m bench.load
 	$(VENV)/bin/python -m bench.load --db postgresql --processes 1,2,4 --shared
