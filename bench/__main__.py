@@ -316,8 +316,9 @@ async def warm(pool: CpuPool) -> list[int]:
 
 async def main() -> None:
     logging.getLogger("bot").setLevel(logging.ERROR)  # refused moves are counted instead
-    practice = Settings.from_env().practice
-    pool = CpuPool(default_workers(), practice=practice).start()
+    settings = Settings.from_env()
+    practice = settings.practice
+    pool = CpuPool(default_workers(), practice=practice, layout=settings.cpu_layout).start()
     try:
         practised = await warm(pool)
         heap.settle()  # as the bot does once it has started (bot/runner.py)

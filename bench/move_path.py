@@ -169,7 +169,9 @@ def _median(rows: list[dict], key: str) -> str:
 
 
 async def main(games: list[str]) -> None:
-    pool = CpuPool(default_workers(), practice=Settings.from_env().practice).start()
+    settings = Settings.from_env()
+    pool = CpuPool(default_workers(), practice=settings.practice, layout=settings.cpu_layout)
+    pool.start()
     try:
         await warm(pool)
         heap.settle()

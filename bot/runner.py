@@ -43,7 +43,7 @@ STORE_GRACE = 5.0  # then for the store's open transactions
 async def open_service(settings: Settings, workers: int = 0) -> GameService:
     """The store and the service; `workers` > 0 starts that many CPU worker processes once
     the bot is up (bot/service/pictures/workers.py: `start_soon`), which practise when idle."""
-    cpu = CpuPool(workers, practice=settings.practice).start_soon()
+    cpu = CpuPool(workers, practice=settings.practice, layout=settings.cpu_layout).start_soon()
     try:
         store = await Store.open(settings.db_path, pool_size=settings.db_pool, check_apart=True)
     except BaseException:

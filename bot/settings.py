@@ -100,6 +100,15 @@ def _practice(value: str) -> int:
     return int(value)
 
 
+def _cpu_layout(value: str) -> str:
+    """ESCAPE_CPU_LAYOUT: where the bot's threads and its CPU workers run
+    (bot/service/pictures/cores.py)."""
+    value = value.strip().lower() or "split"
+    if value not in ("split", "shared"):
+        raise ValueError(f"ESCAPE_CPU_LAYOUT is split or shared, not {value!r}")
+    return value
+
+
 def _tries(value: str) -> int:
     value = value.strip() or "4"
     if not value.isdigit() or not 1 <= int(value) <= 20:
@@ -229,6 +238,7 @@ class Settings:
     timer_interval: float = 30.0
     connect_tries: int = 4
     practice: int = PRACTICE  # boards of each game a CPU worker draws when idle; 0: none
+    cpu_layout: str = "split"  # the bot's threads on one core, its workers on the others
     keep_games_days: float | None = None  # finished games deleted after this (None: kept)
 
     def __repr__(self) -> str:
@@ -290,6 +300,7 @@ class Settings:
             timer_interval=_seconds(e.get("ESCAPE_TIMER_INTERVAL", "30")),
             connect_tries=_tries(e.get("ESCAPE_CONNECT_TRIES", "4")),
             practice=_practice(e.get("ESCAPE_PRACTICE", "")),
+            cpu_layout=_cpu_layout(e.get("ESCAPE_CPU_LAYOUT", "")),
             keep_games_days=_keep_days(e.get("ESCAPE_KEEP_GAMES_DAYS", "")),
         )
 

@@ -1,6 +1,6 @@
 """Suite-wide fixtures: one real PostgreSQL server for every test that asks for it; and
 computer players think with a tiny budget in every test (fast, still seeded), and the bots'
-CPU workers do not practise."""
+CPU workers do not practise, nor run apart from the bots' threads."""
 
 from __future__ import annotations
 
@@ -14,6 +14,9 @@ os.environ.setdefault("ESCAPE_AI_SCALE", "0.02")
 # the bots the tests start do not practise (render/practice.py): it would take both cores
 # while the tests run; tests/bot/service/pictures/test_practice.py tests practice itself
 os.environ.setdefault("ESCAPE_PRACTICE", "0")
+# the many bots the tests start at once do not each pin their threads to the same last core
+# (bot/service/pictures/cores.py); tests/bot/service/pictures/test_cores.py tests the split
+os.environ.setdefault("ESCAPE_CPU_LAYOUT", "shared")
 
 
 @pytest.fixture(scope="session")

@@ -103,3 +103,12 @@ def test_the_retention_of_finished_games_is_read_from_its_setting():
     for junk in ("0", "-3", "٣", "1_0", "+3", "forever"):
         with pytest.raises(ValueError, match="ESCAPE_KEEP_GAMES_DAYS"):
             Settings.from_env({"ESCAPE_KEEP_GAMES_DAYS": junk})
+
+
+def test_where_the_bots_threads_and_workers_run_is_a_setting():
+    """split unless told; shared for several processes on one machine; nonsense refused."""
+    assert Settings.from_env({}).cpu_layout == "split"
+    assert Settings.from_env({"ESCAPE_CPU_LAYOUT": " Shared "}).cpu_layout == "shared"
+    for junk in ("apart", "1", "split,shared"):
+        with pytest.raises(ValueError, match="ESCAPE_CPU_LAYOUT"):
+            Settings.from_env({"ESCAPE_CPU_LAYOUT": junk})

@@ -27,6 +27,9 @@ gone, however it went (SIGKILL, the OOM killer): each watches its parent from a 
 thread (`os.getppid()` changes once the parent has died and the worker was handed to
 init or a subreaper). Linux's PR_SET_PDEATHSIG is not used: it fires when the *thread*
 that started the worker ends, which need not be the bot's main thread.
+
+With `layout` split (ESCAPE_CPU_LAYOUT, the bot's default), the pool's start puts this
+process's threads on one core and each worker on the others (cores.py says why).
 """
 
 from __future__ import annotations
@@ -43,6 +46,7 @@ import sys
 from collections.abc import Awaitable, Callable, Hashable
 from typing import Any, TypeVar
 
+from bot.service.pictures import cores
 from bot.worker_process import FRAME, READY
 
 T = TypeVar("T")
@@ -133,9 +137,12 @@ class CpuPool:
     """Runs picklable functions of importable modules (not `__main__`, which a worker does
     not run) in worker processes, or on a thread."""
 
-    def __init__(self, workers: int = 0, practice: int = 0) -> None:
+    def __init__(self, workers: int = 0, practice: int = 0, layout: str = cores.SHARED) -> None:
         self.workers = workers
         self.practice = practice  # boards of each game a worker draws when idle (ESCAPE_PRACTICE)
+        self.layout = layout  # where this process's threads and the workers run (cores.py)
+        self._cores: cores.Cores | None = None  # as pinned while the workers run
+        self._unpinned = frozenset()  # this process's cores before
         self._pool: list[_Worker] = []
         self._urgent: collections.deque[_Job] = collections.deque()
         self._waiting: collections.deque[_Job] = collections.deque()
@@ -153,6 +160,7 @@ class CpuPool:
             self._later = None
         if self.workers > 0 and not self._pool:
             self._closing = False
+            self._pin()
             self._pool = [self._spawn() for _ in range(self.workers)]
             with contextlib.suppress(RuntimeError):  # no loop yet: the first job attaches it
                 self._attach(asyncio.get_running_loop())
@@ -166,6 +174,14 @@ class CpuPool:
         if self.workers > 0 and not self._pool and self._later is None:
             self._later = asyncio.get_running_loop().call_later(grace, self.start)
         return self
+
+    def _pin(self) -> None:
+        """This process's threads on the bot's core, for `layout` (the workers go to the
+        others as they start: `_spawn`)."""
+        self._unpinned = cores.allowed()
+        self._cores = cores.plan(self.layout, self._unpinned)
+        if self._cores is not None:
+            cores.pin_threads(self._cores.bot)
 
     def _spawn(self) -> _Worker:
         job_reader, job_writer = os.pipe()
@@ -193,6 +209,8 @@ class CpuPool:
         finally:
             for fd in ends:  # closed here, so the worker's death reads as an end
                 os.close(fd)
+        if self._cores is not None:
+            cores.pin_process(process.pid, self._cores.workers)
         worker = _Worker(process, job_writer, answer_reader)
         if self._loop is not None:
             self._watch(worker)
@@ -531,6 +549,9 @@ class CpuPool:
             self._forget(worker)
             self._fail(worker, "the CPU pool was shut down")
         self._pool = []
+        if self._cores is not None:  # the process's threads free again (a bench goes on)
+            cores.pin_threads(self._unpinned)
+            self._cores = None
 
     def _drain(self, worker: _Worker) -> None:
         """What an exited worker wrote that the loop has not read yet."""
