@@ -6,9 +6,9 @@ often queued the store's thread behind the worker that was drawing, though the l
 went idle microseconds later: the transaction began 0.2-1.7 ms late and the move cost its
 picture plus its transaction (`python -m bench.move_path`, docs/measurements.md). `split`
 keeps the bot's threads on one core and the workers on the others, so a move's
-transaction and its picture never wait for each other: on 2 cores, the move 0.5-0.9 ms
-sooner after the bot's own work or idle, the same back to back, and as many moves a
-second with 24 tables. `shared` leaves every thread and worker free to run anywhere: for
+transaction and its picture do not queue behind each other: on 2 cores, every game's move
+0.5-0.75 ms sooner after the bot's own work or after idle, the same or sooner back to back,
+and at least as many moves a second with 24 tables (three alternated runs each). `shared` leaves every thread and worker free to run anywhere: for
 several bot processes on one machine (deploy/compose.scale.yaml), whose threads would
 otherwise all share one core, and on a machine of one core, where `split` changes nothing.
 """
