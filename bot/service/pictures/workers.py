@@ -72,7 +72,12 @@ _BOOT = (
 
 
 class WorkerLost(RuntimeError):
-    """The worker process doing this job ended before answering."""
+    """The worker process doing this job ended before answering. `births`: how many workers
+    the pool had started by then (those started since are known to be alive)."""
+
+    def __init__(self, why: str, births: int = 0) -> None:
+        super().__init__(why)
+        self.births = births
 
 
 def default_workers() -> int:
@@ -87,20 +92,29 @@ HOMES = 4096  # tables whose worker is remembered (the most recently drawn)
 
 
 class _Job:
-    __slots__ = ("data", "future", "home", "urgent")
+    __slots__ = ("data", "future", "home", "newer", "urgent")
 
     def __init__(
-        self, data: bytes, future: asyncio.Future, urgent: bool, home: Hashable = None
+        self,
+        data: bytes,
+        future: asyncio.Future,
+        urgent: bool,
+        home: Hashable = None,
+        newer: int = 0,
     ) -> None:
         self.data, self.future, self.urgent = data, future, urgent  # data: the pickled call
         self.home = home  # the table whose worker should draw it
+        self.newer = newer  # only a worker born this late or later takes it (a lost job's)
 
 
 class _Worker:
     """One worker process and this side of its pipes (non-blocking descriptors)."""
 
-    def __init__(self, process: subprocess.Popen, job_fd: int, answer_fd: int) -> None:
+    def __init__(
+        self, process: subprocess.Popen, job_fd: int, answer_fd: int, born: int = 0
+    ) -> None:
         self.process = process
+        self.born = born  # the pool's count of workers started before this one
         self.job_fd, self.answer_fd = job_fd, answer_fd  # -1 once closed
         os.set_blocking(self.job_fd, False)
         os.set_blocking(self.answer_fd, False)
@@ -143,6 +157,7 @@ class CpuPool:
         self.layout = layout  # where this process's threads and the workers run (cores.py)
         self._cores: cores.Cores | None = None  # as pinned while the workers run
         self._unpinned = frozenset()  # this process's cores before
+        self._births = 0  # workers started so far
         self._pool: list[_Worker] = []
         self._urgent: collections.deque[_Job] = collections.deque()
         self._waiting: collections.deque[_Job] = collections.deque()
@@ -211,7 +226,8 @@ class CpuPool:
                 os.close(fd)
         if self._cores is not None:
             cores.pin_process(process.pid, self._cores.workers)
-        worker = _Worker(process, job_writer, answer_reader)
+        worker = _Worker(process, job_writer, answer_reader, self._births)
+        self._births += 1
         if self._loop is not None:
             self._watch(worker)
         return worker
@@ -292,14 +308,15 @@ class CpuPool:
     async def _answer_of(self, job: _Job) -> Any:
         try:
             return await job.future
-        except WorkerLost:
+        except WorkerLost as lost:
             if self._closing:
                 raise
-            # its worker died under it (the OOM killer): drawn once more by the next free
-            # worker, so the move's board still comes; a job that kills every worker fails
-            # the second time
+            # its worker died under it (the OOM killer): drawn once more, so the move's board
+            # still comes, by a worker started since the loss, which is alive: the others
+            # may have been killed with it and not have said so yet (a job handed to one
+            # would be lost again). A job that kills its worker fails the second time.
             self._notice_deaths()
-            again = _Job(job.data, self._loop.create_future(), True, job.home)
+            again = _Job(job.data, self._loop.create_future(), True, job.home, lost.births)
             return await self._queued(again).future
 
     def _attach_here(self) -> None:
@@ -385,7 +402,12 @@ class CpuPool:
     def _home_of(self, job: _Job) -> _Worker | None:
         """Its table's worker, if it lives and can take a board now."""
         home = self._homes.get(job.home) if job.home is not None else None
-        if home is not None and home in self._pool and self._takes_a_board(home):
+        if (
+            home is not None
+            and home in self._pool
+            and home.born >= job.newer
+            and self._takes_a_board(home)
+        ):
             self._homes.move_to_end(job.home)
             return home
         return None
@@ -397,10 +419,11 @@ class CpuPool:
         if found is not None:
             return found
         home = self._homes.get(job.home) if job.home is not None else None
-        idle = self._least_homed([w for w in self._pool if self._idle(w)])
+        young = [w for w in self._pool if w.born >= job.newer]
+        idle = self._least_homed([w for w in young if self._idle(w)])
         if idle is None and (home is None or home not in self._pool):
             # no worker yet (or its worker died): one with room behind a board
-            idle = self._least_homed([w for w in self._pool if self._takes_a_board(w)])
+            idle = self._least_homed([w for w in young if self._takes_a_board(w)])
         if idle is not None and job.home is not None:
             self._homes[job.home] = idle
             self._homes.move_to_end(job.home)
@@ -492,7 +515,7 @@ class CpuPool:
         """A worker's answers pipe ended: it has exited (asked to, or died)."""
         worker.ready = False  # never handed another job, even if no other can be started
         self._forget(worker)
-        self._fail(worker, "a CPU worker process ended before it answered")
+        self._fail(worker, "a CPU worker process ended before it answered", self._births)
         if worker in self._pool and not self._closing:
             log.error("CPU worker %s ended unasked; starting another", worker.process.pid)
             self._loop.run_in_executor(None, worker.wait)  # reaped, not left a zombie
@@ -500,19 +523,19 @@ class CpuPool:
 
     def _notice_deaths(self) -> None:
         """Workers that have exited though their pipes have not said so yet (killed
-        together: the OOM killer, a `kill -9` of several), lost now, so that a job lost
-        with one of them is not handed to another that is already dead, and lost again."""
+        together: the OOM killer, a `kill -9` of several), lost now, so that their
+        places are taken at once; one still dying is left to its pipe's end."""
         for worker in list(self._pool):
             if worker.watched and worker.process.poll() is not None:
                 self._lost(worker)
 
     @staticmethod
-    def _fail(worker: _Worker, why: str) -> None:
+    def _fail(worker: _Worker, why: str, births: int = 0) -> None:
         """The jobs a worker took and never answered."""
         while worker.taken:
             job = worker.taken.popleft()
             if not job.future.done():
-                job.future.set_exception(WorkerLost(why))
+                job.future.set_exception(WorkerLost(why, births))
 
     def _forget(self, worker: _Worker) -> None:
         if worker.watched and self._loop is not None and not self._loop.is_closed():

@@ -2,6 +2,7 @@
 with their parent, however it ends (issue 29, item 21)."""
 
 import asyncio
+import contextlib
 import gc
 import os
 import signal
@@ -225,6 +226,7 @@ async def test_ctrl_c_in_the_terminal_leaves_the_workers_to_the_bot() -> None:
 # ----- what a worker imports ----------------------------------------------------------------
 BOT_LIKE = """
 import asyncio
+import contextlib
 from bot.cli import main  # what escape-bot's own script imports first
 from bot.service.pictures.workers import CpuPool
 from tests.bot import worker_probe
@@ -390,4 +392,30 @@ async def test_a_board_lost_with_its_worker_is_not_handed_to_another_already_dea
         pid = await asyncio.wait_for(running, 30)
         assert pid not in (first.process.pid, second.process.pid)
     finally:
+        await pool.close()
+
+
+async def test_a_board_lost_with_its_worker_goes_to_a_worker_started_since() -> None:
+    """Both workers killed at once, the second not dead yet when the first one's end is read
+    (SIGKILL is delivered when the process next runs: with both workers on one core, after
+    the other's death; stood for here by a stopped worker, alive but never answering): the
+    board lost with the first is drawn by a worker started since the loss, not handed to
+    the second and lost with it (a CI run's press said "Something went wrong")."""
+    pool = CpuPool(workers=2).start()
+    doomed = None
+    try:
+        await until(lambda: all(w.ready for w in pool._pool), timeout=30, what="both up")
+        first, second = pool._pool
+        running = pool.run_waited_for(_nap_then_pid, 0.5, home="table")
+        await until(lambda: first.taken or second.taken, what="the board handed over")
+        drawing, doomed = (first, second) if first.taken else (second, first)
+        os.kill(doomed.process.pid, signal.SIGSTOP)
+        os.kill(drawing.process.pid, signal.SIGKILL)
+        pid = await asyncio.wait_for(running, 20)
+        assert pid not in (first.process.pid, second.process.pid)
+        assert not doomed.taken  # never handed the lost board
+    finally:
+        if doomed is not None:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(doomed.process.pid, signal.SIGKILL)
         await pool.close()
