@@ -190,6 +190,13 @@ async def test_ctrl_c_in_a_terminal_stops_the_bot_and_its_workers_quietly(tg_sta
     assert not await _outlived(workers), "a worker outlived the bot"
 
 
+def _cores_of(pid: int) -> set[tuple[int, ...]]:
+    """The cores each thread of process `pid` may run on, as the system says."""
+    return {
+        tuple(sorted(os.sched_getaffinity(int(tid)))) for tid in os.listdir(f"/proc/{pid}/task")
+    }
+
+
 def _cpu_workers(pid: int) -> set[int]:
     """The CPU workers among `pid`'s children (bot/worker_process.py on their command line)."""
     from tests.bot.service.pictures.test_workers import children
@@ -207,7 +214,8 @@ async def test_workers_killed_mid_game_are_replaced_and_every_move_has_its_board
     """The OOM killer takes the CPU workers between moves: the bot says so in its log,
     starts new ones, and every next move's board still comes (drawn in the bot's own
     process until a new worker is ready). The workers practise as a bot's do by default
-    (ESCAPE_PRACTICE), the new ones too."""
+    (ESCAPE_PRACTICE), the new ones too. As shipped, the bot's threads run on one core and
+    its workers, the new ones too, on the others (ESCAPE_CPU_LAYOUT)."""
     from tests.bot.service.pictures.test_workers import start_time
     from tests.e2e.telegram_fixtures import press_and_wait
 
@@ -216,6 +224,10 @@ async def test_workers_killed_mid_game_are_replaced_and_every_move_has_its_board
         tables = await _open_tables(standin)
         workers = {pid: start_time(pid) for pid in _cpu_workers(process.pid)}
         assert len(workers) >= 1, "the bot started no worker"
+        cores = sorted(os.sched_getaffinity(0))
+        if len(cores) >= 2:  # as shipped (ESCAPE_CPU_LAYOUT=split): threads and workers apart
+            assert _cores_of(process.pid) == {(cores[-1],)}
+            assert all(_cores_of(pid) == {tuple(cores[:-1])} for pid in workers)
         for pid in workers:
             os.kill(pid, signal.SIGKILL)
         users = {u["id"]: u for u in (standin.ann, standin.bob)}
@@ -223,6 +235,8 @@ async def test_workers_killed_mid_game_are_replaced_and_every_move_has_its_board
             actor = users[mentioned_ids(board)[0]]
             await press_and_wait(standin, actor, board, choice_buttons(board)[0]["callback_data"])
         replaced = _cpu_workers(process.pid) - set(workers)
+        if len(cores) >= 2:
+            assert all(_cores_of(pid) == {tuple(cores[:-1])} for pid in replaced)
         process.send_signal(signal.SIGTERM)
         output = await _exits(process, timeout=30)
     assert not await _outlived(workers, 0)
