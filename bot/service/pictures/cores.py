@@ -11,6 +11,8 @@ transaction and its picture do not queue behind each other: on 2 cores, every ga
 and at least as many moves a second with 24 tables (three alternated runs each). `shared` leaves every thread and worker free to run anywhere: for
 several bot processes on one machine (deploy/compose.scale.yaml), whose threads would
 otherwise all share one core, and on a machine of one core, where `split` changes nothing.
+A job nobody waits for (an AI's search) may run on any core meanwhile
+(`CpuPool._send`), or the boards beside it would share half a core with it.
 """
 
 from __future__ import annotations

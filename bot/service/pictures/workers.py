@@ -115,6 +115,7 @@ class _Worker:
     ) -> None:
         self.process = process
         self.born = born  # the pool's count of workers started before this one
+        self.wide = False  # on every core (a search), not only the workers' (cores.py)
         self.job_fd, self.answer_fd = job_fd, answer_fd  # -1 once closed
         os.set_blocking(self.job_fd, False)
         os.set_blocking(self.answer_fd, False)
@@ -383,7 +384,7 @@ class CpuPool:
                 job = self._next()
                 if job is None:
                     break
-                self._send(worker, job)
+                self._send(worker, job, wide=True)
 
     @staticmethod
     def _idle(worker: _Worker) -> bool:
@@ -446,7 +447,13 @@ class CpuPool:
                 return job
         return None
 
-    def _send(self, worker: _Worker, job: _Job) -> None:
+    def _send(self, worker: _Worker, job: _Job, wide: bool = False) -> None:
+        """`wide`: a job nobody waits for (an AI's search, for seconds), run on any core, so
+        that the boards of other tables are not held to half a core beside it meanwhile;
+        every other job on the workers' cores (cores.py)."""
+        if self._cores is not None and worker.wide != wide:
+            worker.wide = wide
+            cores.pin_process(worker.process.pid, self._unpinned if wide else self._cores.workers)
         worker.taken.append(job)
         frame = FRAME.pack(len(job.data)) + job.data
         try:

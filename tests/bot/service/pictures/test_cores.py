@@ -40,6 +40,8 @@ async def main(layout, only):
         await asyncio.sleep(0.05)
         await pool.on_each(os.getpid)
     workers = await affinities(pool)
+    searched = sorted(await pool.run(os.sched_getaffinity, 0))  # a job nobody waits for
+    boards = [sorted(await pool.run_waited_for(os.sched_getaffinity, 0)) for _ in range(4)]
     after = threading.Thread(target=stop.wait, daemon=True); after.start()
     pinned = threads()
     respawned = None
@@ -54,7 +56,8 @@ async def main(layout, only):
     await pool.close()
     freed = threads()
     stop.set(); before.join(); after.join()
-    print(json.dumps({"workers": workers, "pinned": pinned, "respawned": respawned, "freed": freed}))
+    print(json.dumps({"workers": workers, "pinned": pinned, "respawned": respawned, "freed": freed,
+                      "searched": searched, "boards": boards}))
 
 asyncio.run(main(sys.argv[1], json.loads(sys.argv[2])))
 """
@@ -84,12 +87,14 @@ def test_the_split_of_a_machines_cores() -> None:
 @pytest.mark.skipif(len(CORES) < 2, reason="a split needs two cores")
 def test_split_keeps_the_bots_threads_off_its_workers_cores() -> None:
     """Every thread of the bot on its one core (those started before the pool and after),
-    each worker on the others, a worker started in place of a dead one too; once the pool
-    is closed, the threads are free again."""
+    each worker on the others, a worker started in place of a dead one too; a job nobody
+    waits for (an AI's search) on any core, and boards after it on the workers' again; once
+    the pool is closed, the threads are free again."""
     seen = _probe(cores.SPLIT)
     bot, rest = [CORES[-1]], CORES[:-1]
     assert seen["pinned"] == [bot]
     assert seen["workers"] == [rest, rest] and seen["respawned"] == [rest, rest]
+    assert seen["searched"] == CORES and seen["boards"] == [rest] * 4
     assert seen["freed"] == [CORES]
 
 
@@ -100,3 +105,4 @@ def test_shared_and_a_single_core_pin_nothing() -> None:
         allowed = only or CORES
         assert seen["pinned"] == [allowed] == seen["freed"]
         assert seen["workers"] == [allowed, allowed]
+        assert seen["searched"] == allowed and seen["boards"] == [allowed] * 4
