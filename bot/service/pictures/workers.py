@@ -22,10 +22,10 @@ its canvas is kept there, render/work.py, so a move paints and deflates only wha
 it when it is free or drawing a board it can queue behind, else to any idle worker, which
 becomes the table's worker. A worker that dies (the OOM killer, a crash in a library)
 fails only the job it was doing (drawn again by a worker started since: a redraw is all a
-table's worker costs), and a new worker takes its place. A worker ends when the bot that started it is
-gone, however it went (SIGKILL, the OOM killer): each watches its parent from a small
-thread (`os.getppid()` changes once the parent has died and the worker was handed to
-init or a subreaper). Linux's PR_SET_PDEATHSIG is not used: it fires when the *thread*
+table's worker costs), and a new worker takes its place. A worker ends when the bot that
+started it is gone, however it went (SIGKILL, the OOM killer): each watches its parent from
+a small thread (`os.getppid()` changes once the parent has died and the worker was handed
+to init or a subreaper). Linux's PR_SET_PDEATHSIG is not used: it fires when the *thread*
 that started the worker ends, which need not be the bot's main thread.
 
 With `layout` split (ESCAPE_CPU_LAYOUT, the bot's default), the pool's start puts this
