@@ -65,6 +65,14 @@ class _Marks:
     def mark(self, step: str) -> None:
         self.at.setdefault(step, time.perf_counter())
 
+    def begin(self) -> None:
+        self.at.clear()
+        self.start = time.perf_counter()
+
+    def elapsed(self) -> dict[str, float]:
+        """Each step reached, in ms from the start."""
+        return {step: (t - self.start) * 1000 for step, t in self.at.items()}
+
 
 def _watch(pool: CpuPool, store: Store, marks: _Marks) -> None:
     """Wrap the steps' doors on these instances (nothing else is touched)."""
@@ -144,21 +152,19 @@ async def _moves(
                 continue
             row, seat, action = nxt
             await _prepare(state, game_id, row.state)
-            marks.at.clear()
-            marks.start = time.perf_counter()
+            marks.begin()
             await service.move(chat, users[seat], action)
             marks.mark("done")
             if all(step in marks.at for step, _ in STEPS):  # bots' turns: no picture
                 rows.append(
-                    {step: (t - marks.start) * 1000 for step, t in marks.at.items()}
+                    marks.elapsed()
                     | {"draw": marks.worker[0] * 1000, "encode": marks.worker[1] * 1000}
                 )
                 after = await store.session(row.id)
                 await _prepare(state, game_id, after.state)
-                marks.at.clear()
-                marks.start = time.perf_counter()
+                marks.begin()
                 _, version = await _floor_txn(store, twin.id, version, seat, action, "t", after)
-                alone.append({step: (t - marks.start) * 1000 for step, t in marks.at.items()})
+                alone.append(marks.elapsed())
         await store.close()
     del pool.run_waited_for  # the pool's own again, for the next game
     return rows, alone

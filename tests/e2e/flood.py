@@ -79,6 +79,7 @@ class TelegramSide:
             "TELEGRAM_WEBHOOK_LISTEN": "127.0.0.1",
             "TELEGRAM_WEBHOOK_PORT": str(port),
             "TELEGRAM_UPDATE_LEASE": "5",
+            "ESCAPE_CPU_LAYOUT": "shared",  # processes sharing a machine, as at scale
             "LOG_LEVEL": "INFO",  # (into its log file: read when a test fails)
             **self.rates,
         }
@@ -293,6 +294,7 @@ async def run_flood(
                 "ESCAPE_SHARDS": "2",
                 "ESCAPE_SHARD_IDS": str(shard),
                 "DISCORD_RATE_GLOBAL": dc_rate,
+                "ESCAPE_CPU_LAYOUT": "shared",
                 "LOG_LEVEL": "INFO",
             }
             shards.append(await escape_bot_run(place, settings, log=place / "output.log"))

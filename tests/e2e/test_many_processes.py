@@ -40,6 +40,7 @@ async def test_four_shard_processes_started_at_once_identify_apart(
                 "DISCORD_GATEWAY": standin.gateway_url,
                 "ESCAPE_SHARDS": "4",
                 "ESCAPE_SHARD_IDS": str(shard),
+                "ESCAPE_CPU_LAYOUT": "shared",  # processes sharing a machine, as at scale
             }
             processes.append(await escape_bot_run(workdir, settings))
         await until(lambda: len(standin.identified_at) >= 4, timeout=90)

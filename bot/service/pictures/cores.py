@@ -22,8 +22,7 @@ import os
 from dataclasses import dataclass
 
 SPLIT = "split"
-SHARED = "shared"
-LAYOUTS = (SPLIT, SHARED)
+SHARED = "shared"  # bot/settings.py reads ESCAPE_CPU_LAYOUT as one of these two
 
 
 @dataclass(frozen=True)
