@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import fcntl
 import glob
 import itertools
 import os
@@ -50,31 +51,54 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
+OWNER_LOCK = "owner.lock"
+
+
+def _own_folder() -> tuple[Path, int]:
+    """A fresh server folder, and the descriptor holding its owner's lock for as long as
+    this process lives. The folder is made and locked under a name the cleaner leaves
+    alone, then renamed: no other test process can see it unlocked."""
+    making = Path(tempfile.mkdtemp(prefix="escape-pgnew-"))
+    fd = os.open(making / OWNER_LOCK, os.O_RDWR | os.O_CREAT, 0o600)
+    fcntl.flock(fd, fcntl.LOCK_EX)
+    folder = making.with_name(making.name.replace("escape-pgnew-", "escape-pg-", 1))
+    os.rename(making, folder)
+    return folder, fd
+
+
 def _clean_stale() -> None:
-    """Remove what killed test runs left in the temp folder: a server folder whose
-    postmaster is gone (or never started, an hour on)."""
-    for folder in glob.glob(os.path.join(tempfile.gettempdir(), "escape-pg-*")):
-        pid_file = Path(folder) / "data" / "postmaster.pid"
+    """Remove what killed test runs left in the temp folder: a server folder whose owner's
+    lock is free. The kernel frees it when the owner dies, and the server dies with it
+    (PR_SET_PDEATHSIG). The folder's postmaster.pid is no guide: during initdb it names
+    single-user backends that come and go, and a pytest-xdist worker reading it between
+    two of them once removed another worker's cluster as it was being made."""
+    pattern = os.path.join(tempfile.gettempdir(), "escape-pg*-*")
+    for folder in glob.glob(pattern):
         try:
-            pid = int(pid_file.read_text().split()[0])
-        except (OSError, ValueError, IndexError):
+            fd = os.open(os.path.join(folder, OWNER_LOCK), os.O_RDONLY)
+        except FileNotFoundError:
+            # an older tree's folder, or one whose maker was killed before locking it
             with contextlib.suppress(OSError):
                 if time.time() - os.path.getmtime(folder) > 3600:
                     shutil.rmtree(folder, ignore_errors=True)
             continue
+        except OSError:
+            continue
         try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            continue  # its owner lives
+        else:
             shutil.rmtree(folder, ignore_errors=True)
-        except PermissionError:
-            pass
+        finally:
+            os.close(fd)
 
 
 class PostgresServer:
     def __init__(self) -> None:
         self.bin = _bin_dir()
         _clean_stale()
-        self.dir = Path(tempfile.mkdtemp(prefix="escape-pg-"))
+        self.dir, self._owner_lock = _own_folder()
         self.data = self.dir / "data"
         self.port = _free_port()
         self.ids: tuple[int, int] | None = None  # (uid, gid) to run as, when we are root
@@ -203,6 +227,8 @@ class PostgresServer:
                 self.process.kill()
                 self.process.wait()
         shutil.rmtree(self.dir, ignore_errors=True)
+        with contextlib.suppress(OSError):
+            os.close(self._owner_lock)
 
     @property
     def url(self) -> str:
