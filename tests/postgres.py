@@ -54,11 +54,11 @@ def _free_port() -> int:
 OWNER_LOCK = "owner.lock"
 
 
-def _own_folder() -> tuple[Path, int]:
-    """A fresh server folder, and the descriptor holding its owner's lock for as long as
-    this process lives. The folder is made and locked under a name the cleaner leaves
-    alone, then renamed: no other test process can see it unlocked."""
-    making = Path(tempfile.mkdtemp(prefix="escape-pgnew-"))
+def _own_folder(root: str | None = None) -> tuple[Path, int]:
+    """A fresh server folder in `root` (the temp folder), and the descriptor holding its
+    owner's lock for as long as this process lives. The folder is made and locked under a
+    name the cleaner leaves alone, then renamed: no other test process can see it unlocked."""
+    making = Path(tempfile.mkdtemp(prefix="escape-pgnew-", dir=root))
     fd = os.open(making / OWNER_LOCK, os.O_RDWR | os.O_CREAT, 0o600)
     fcntl.flock(fd, fcntl.LOCK_EX)
     folder = making.with_name(making.name.replace("escape-pgnew-", "escape-pg-", 1))
@@ -66,14 +66,13 @@ def _own_folder() -> tuple[Path, int]:
     return folder, fd
 
 
-def _clean_stale() -> None:
+def _clean_stale(root: str | None = None) -> None:
     """Remove what killed test runs left in the temp folder: a server folder whose owner's
     lock is free. The kernel frees it when the owner dies, and the server dies with it
     (PR_SET_PDEATHSIG). The folder's postmaster.pid is no guide: during initdb it names
     single-user backends that come and go, and a pytest-xdist worker reading it between
     two of them once removed another worker's cluster as it was being made."""
-    pattern = os.path.join(tempfile.gettempdir(), "escape-pg*-*")
-    for folder in glob.glob(pattern):
+    for folder in glob.glob(os.path.join(root or tempfile.gettempdir(), "escape-pg*-*")):
         try:
             fd = os.open(os.path.join(folder, OWNER_LOCK), os.O_RDONLY)
         except FileNotFoundError:
